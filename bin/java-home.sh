@@ -1,0 +1,24 @@
+# Sourced by the project's scripts: exports JAVA_HOME pointing at a JDK >= 21.
+# JAVA_HOME wins when it is new enough; otherwise the newest JDK under /usr/lib/jvm.
+svc_java_major() {
+  "$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | head -1
+}
+svc_find_java_home() {
+  if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then
+    local v; v=$(svc_java_major "$JAVA_HOME")
+    if [ "${v:-0}" -ge 21 ] 2>/dev/null; then echo "$JAVA_HOME"; return 0; fi
+  fi
+  local best="" best_v=0 d v
+  for d in /usr/lib/jvm/*/; do
+    d=${d%/}
+    [ -x "$d/bin/javac" ] || continue
+    v=$(svc_java_major "$d")
+    if [ "${v:-0}" -gt "$best_v" ] 2>/dev/null; then best=$d; best_v=$v; fi
+  done
+  if [ "$best_v" -ge 21 ]; then echo "$best"; return 0; fi
+  echo "error: no JDK >= 21 found (set JAVA_HOME, or install one under /usr/lib/jvm)" >&2
+  return 1
+}
+JAVA_HOME=$(svc_find_java_home) || exit 1
+export JAVA_HOME
+export PATH="$JAVA_HOME/bin:$PATH"

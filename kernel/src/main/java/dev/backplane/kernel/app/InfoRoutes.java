@@ -1,0 +1,29 @@
+package dev.backplane.kernel.app;
+
+import dev.backplane.kernel.http.ApiRoutes;
+import dev.backplane.kernel.http.Json;
+import io.helidon.http.Method;
+
+/**
+ * {@code GET /api/v1/info}: public facts a client needs before it has a token: the backplane's
+ * version, and where and how to log in (issuer, CLI client id, audience).
+ */
+final class InfoRoutes {
+
+    /** What the backplane advertises. */
+    record Info(String name, String version, String gitCommit, String buildTime, String issuer, String cliClientId,
+                String audience, String mcpAudience) {
+    }
+
+    private final Info info;
+
+    InfoRoutes(BuildInfo build, KernelConfig config, String mcpAudience) {
+        this.info = new Info("svc backplane", build.version(), build.gitCommit(), build.buildTime(),
+                config.required(Setting.IDENTITY_ISSUER), config.get(Setting.IDENTITY_CLI_CLIENT_ID),
+                config.get(Setting.IDENTITY_AUDIENCE), mcpAudience);
+    }
+
+    void register(ApiRoutes api) {
+        api.publicRoute(Method.GET, "/api/v1/info", (req, res) -> Json.ok(res, info));
+    }
+}

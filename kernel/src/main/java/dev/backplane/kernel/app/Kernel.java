@@ -1,0 +1,120 @@
+package dev.backplane.kernel.app;
+
+import dev.backplane.kernel.http.ApiRoutes;
+import dev.backplane.kernel.http.ErrorMapping;
+import dev.backplane.kernel.http.OpenApiRoutes;
+import dev.backplane.kernel.http.RequestIds;
+import dev.backplane.kernel.identity.Authenticator;
+import dev.backplane.kernel.identity.IdentityRoutes;
+import dev.backplane.kernel.identity.JwksKeys;
+import dev.backplane.kernel.identity.TokenVerifier;
+import dev.backplane.kernel.persistence.Database;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.tenancy.TenancyRoutes;
+import dev.backplane.kernel.tenancy.TenantService;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A running backplane: the database, the services wired with plain constructors, and the HTTP
+ * server. {@link #start} is what {@link Main} and the integration tests call.
+ */
+public final class Kernel implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(Kernel.class.getName());
+
+    private final KernelConfig config;
+    private final Database database;
+    private final WebServer server;
+    private final ApiRoutes api;
+
+    private Kernel(KernelConfig config, Database database, WebServer server, ApiRoutes api) {
+        this.config = config;
+        this.database = database;
+        this.server = server;
+        this.api = api;
+    }
+
+    public static Kernel start(KernelConfig config) {
+        long t0 = System.nanoTime();
+        String issuer = config.required(Setting.IDENTITY_ISSUER);
+        Database database = Database.start(config);
+        try {
+            ApiRoutes api = buildApi(config, database, issuer);
+            HttpRouting.Builder routing = HttpRouting.builder().addFilter(new RequestIds());
+            api.applyTo(routing);
+            ErrorMapping.register(routing);
+            WebServer server = WebServer.builder()
+                    .host(config.get(Setting.SERVER_HOST))
+                    .port(config.intValue(Setting.SERVER_PORT, 0, 65535))
+                    .directHandlers(ErrorMapping.directHandlers())
+                    .routing(routing)
+                    .shutdownHook(false)
+                    .build()
+                    .start();
+            Kernel kernel = new Kernel(config, database, server, api);
+            LOG.log(Level.INFO, "svc backplane " + BuildInfo.load().version() + " ready at " + kernel.url() + " in "
+                    + Duration.ofNanos(System.nanoTime() - t0).toMillis() + " ms; trusting tokens from " + issuer);
+            return kernel;
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+    }
+
+    private static ApiRoutes buildApi(KernelConfig config, Database database, String issuer) {
+        Jdbc jdbc = new Jdbc(database.dataSource());
+        TenantService tenants = new TenantService(jdbc);
+        JwksKeys keys = new JwksKeys(issuer, config.optional(Setting.IDENTITY_JWKS_URL),
+                Duration.ofSeconds(config.intValue(Setting.IDENTITY_JWKS_CACHE_SECONDS, 1, 86400)));
+        TokenVerifier restTokens = new TokenVerifier(issuer, config.get(Setting.IDENTITY_AUDIENCE), keys,
+                config.list(Setting.IDENTITY_ALGORITHMS),
+                Duration.ofSeconds(config.intValue(Setting.IDENTITY_CLOCK_SKEW, 0, 600)));
+        Authenticator authenticator = new Authenticator(restTokens, tenants, "svc", Optional.empty());
+        ApiRoutes api = new ApiRoutes(authenticator);
+        new HealthRoutes(database).register(api);
+        new InfoRoutes(BuildInfo.load(), config, mcpAudience(config)).register(api);
+        new OpenApiRoutes().register(api);
+        new IdentityRoutes().register(api);
+        new TenancyRoutes(tenants).register(api);
+        return api;
+    }
+
+    static String mcpAudience(KernelConfig config) {
+        return config.optional(Setting.IDENTITY_MCP_AUDIENCE).orElseGet(() -> publicUrl(config, -1) + "/mcp");
+    }
+
+    private static String publicUrl(KernelConfig config, int boundPort) {
+        return config.optional(Setting.PUBLIC_URL).map(u -> u.replaceAll("/+$", "")).orElseGet(() -> {
+            int port = boundPort > 0 ? boundPort : config.intValue(Setting.SERVER_PORT, 0, 65535);
+            return "http://" + config.get(Setting.SERVER_HOST) + ":" + port;
+        });
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    /** The URL clients reach this kernel at. */
+    public String url() {
+        return publicUrl(config, server.port());
+    }
+
+    public Database database() {
+        return database;
+    }
+
+    public ApiRoutes api() {
+        return api;
+    }
+
+    @Override
+    public void close() {
+        server.stop();
+        database.close();
+        LOG.log(Level.INFO, "svc backplane stopped");
+    }
+}

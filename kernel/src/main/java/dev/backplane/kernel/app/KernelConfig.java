@@ -1,0 +1,173 @@
+package dev.backplane.kernel.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The kernel's settings: defaults, then the YAML file, then environment variables. An unknown key
+ * in the file or a malformed value is a startup error naming the key, never silently ignored.
+ */
+public final class KernelConfig {
+
+    private final Map<Setting, String> values;
+
+    private KernelConfig(Map<Setting, String> values) {
+        this.values = values;
+    }
+
+    /** Loads {@code file} (may be absent) and applies overrides from {@code env}. */
+    public static KernelConfig load(Optional<Path> file, Map<String, String> env) {
+        Map<Setting, String> values = new EnumMap<>(Setting.class);
+        for (Setting s : Setting.values()) {
+            values.put(s, s.defaultValue());
+        }
+        file.ifPresent(path -> values.putAll(readYaml(path)));
+        for (Setting s : Setting.values()) {
+            String v = env.get(s.envVar());
+            if (v != null) {
+                values.put(s, v.trim());
+            }
+        }
+        KernelConfig config = new KernelConfig(values);
+        config.validate();
+        return config;
+    }
+
+    /** Settings given explicitly, everything else at its default; for tests and embedding. */
+    public static KernelConfig of(Map<Setting, String> overrides) {
+        Map<Setting, String> values = new EnumMap<>(Setting.class);
+        for (Setting s : Setting.values()) {
+            values.put(s, overrides.getOrDefault(s, s.defaultValue()));
+        }
+        KernelConfig config = new KernelConfig(values);
+        config.validate();
+        return config;
+    }
+
+    private static Map<Setting, String> readYaml(Path path) {
+        JsonNode root;
+        try {
+            root = new ObjectMapper(new YAMLFactory()).readTree(Files.readAllBytes(path));
+        } catch (IOException e) {
+            throw new ConfigException("cannot read config file " + path + ": " + e.getMessage());
+        }
+        Map<String, String> flat = new LinkedHashMap<>();
+        if (root != null && !root.isMissingNode() && !root.isNull()) {
+            if (!root.isObject()) {
+                throw new ConfigException("config file " + path + " must hold a mapping of settings");
+            }
+            flatten("", root, flat);
+        }
+        Map<String, Setting> byKey = Arrays.stream(Setting.values()).collect(Collectors.toMap(Setting::key, s -> s));
+        Map<Setting, String> result = new EnumMap<>(Setting.class);
+        List<String> unknown = new ArrayList<>();
+        flat.forEach((k, v) -> {
+            Setting s = byKey.get(k);
+            if (s == null) {
+                unknown.add(k);
+            } else {
+                result.put(s, v);
+            }
+        });
+        if (!unknown.isEmpty()) {
+            throw new ConfigException("unknown setting(s) in " + path + ": " + unknown + "; known settings: "
+                    + byKey.keySet());
+        }
+        return result;
+    }
+
+    private static void flatten(String prefix, JsonNode node, Map<String, String> out) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String key = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
+            JsonNode v = e.getValue();
+            if (v.isObject()) {
+                flatten(key, v, out);
+            } else if (v.isArray()) {
+                List<String> items = new ArrayList<>();
+                v.forEach(item -> items.add(item.asText()));
+                out.put(key, String.join(",", items));
+            } else {
+                out.put(key, v.isNull() ? "" : v.asText());
+            }
+        }
+    }
+
+    private void validate() {
+        intValue(Setting.SERVER_PORT, 0, 65535);
+        intValue(Setting.DB_POOL_SIZE, 1, 1000);
+        intValue(Setting.DB_EMBEDDED_PORT, 0, 65535);
+        intValue(Setting.IDENTITY_CLOCK_SKEW, 0, 600);
+        intValue(Setting.IDENTITY_JWKS_CACHE_SECONDS, 1, 86400);
+    }
+
+    public String get(Setting setting) {
+        return values.get(setting);
+    }
+
+    public Optional<String> optional(Setting setting) {
+        String v = values.get(setting);
+        return v == null || v.isBlank() ? Optional.empty() : Optional.of(v);
+    }
+
+    public String required(Setting setting) {
+        return optional(setting).orElseThrow(() -> new ConfigException(
+                "setting " + setting.key() + " (environment variable " + setting.envVar() + ") is required: "
+                        + setting.description()));
+    }
+
+    public int intValue(Setting setting, int min, int max) {
+        String raw = values.get(setting);
+        try {
+            int v = Integer.parseInt(raw.trim());
+            if (v < min || v > max) {
+                throw new ConfigException(setting.key() + " must be between " + min + " and " + max + ", got " + v);
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw new ConfigException(setting.key() + " must be an integer, got '" + raw + "'");
+        }
+    }
+
+    public List<String> list(Setting setting) {
+        return Arrays.stream(values.get(setting).split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
+    }
+
+    /** A copy with one setting changed; used when the bound port is only known after start. */
+    public KernelConfig with(Setting setting, String value) {
+        Map<Setting, String> copy = new EnumMap<>(values);
+        copy.put(setting, value);
+        return new KernelConfig(copy);
+    }
+
+    @Override
+    public String toString() {
+        return values.entrySet().stream()
+                .map(e -> e.getKey().key() + "=" + (e.getKey().isSecret() && !e.getValue().isEmpty() ? "****" : e.getValue()))
+                .collect(Collectors.joining(", ", "KernelConfig{", "}"));
+    }
+
+    /** A setting is missing or malformed. */
+    public static final class ConfigException extends RuntimeException {
+        public ConfigException(String message) {
+            super(message);
+        }
+    }
+
+}

@@ -1,0 +1,55 @@
+package dev.backplane.kernel.app;
+
+import io.helidon.logging.common.LogConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Starts the backplane. Settings come from the YAML file named by {@code --config <file>} or
+ * {@code SVC_CONFIG} (optional), overridden by environment variables; see {@link Setting}.
+ */
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        LogConfig.configureRuntime();
+        Optional<Path> configFile = configFile(args);
+        KernelConfig config;
+        try {
+            config = KernelConfig.load(configFile, System.getenv());
+            config.required(Setting.IDENTITY_ISSUER);
+        } catch (KernelConfig.ConfigException e) {
+            System.err.println("svc kernel: configuration error: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        Kernel kernel = Kernel.start(config);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            kernel.close();
+            stopped.countDown();
+        }, "svc-shutdown"));
+        stopped.await();
+    }
+
+    private static Optional<Path> configFile(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            if ("--config".equals(args[i]) && i + 1 < args.length) {
+                return Optional.of(Path.of(args[i + 1]));
+            }
+            if (args[i].startsWith("--config=")) {
+                return Optional.of(Path.of(args[i].substring("--config=".length())));
+            }
+        }
+        String env = System.getenv("SVC_CONFIG");
+        if (env != null && !env.isBlank()) {
+            return Optional.of(Path.of(env));
+        }
+        Path local = Path.of("svc.yaml");
+        return Files.isRegularFile(local) ? Optional.of(local) : Optional.empty();
+    }
+}

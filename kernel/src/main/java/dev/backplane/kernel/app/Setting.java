@@ -1,0 +1,61 @@
+package dev.backplane.kernel.app;
+
+/**
+ * Every setting the kernel reads. Each has a dotted key (as written in the YAML config file), an
+ * environment variable that overrides the file, and a default. The README's settings table lists
+ * exactly these.
+ */
+public enum Setting {
+    SERVER_HOST("server.host", "SVC_SERVER_HOST", "127.0.0.1", "interface the HTTP server binds"),
+    SERVER_PORT("server.port", "SVC_SERVER_PORT", "8080", "HTTP port (0 picks a free port)"),
+    PUBLIC_URL("server.public-url", "SVC_PUBLIC_URL", "", "URL clients use to reach the backplane (default http://<host>:<port>)"),
+    DATA_DIR("data.dir", "SVC_DATA_DIR", ".svc-local/data", "directory for the embedded database and other local state"),
+    DB_URL("db.url", "SVC_DB_URL", "", "JDBC URL of a PostgreSQL 15+ database; empty starts an embedded PostgreSQL in data.dir"),
+    DB_USER("db.user", "SVC_DB_USER", "", "database user (URL mode)"),
+    DB_PASSWORD("db.password", "SVC_DB_PASSWORD", "", "database password (URL mode; prefer the environment variable)"),
+    DB_POOL_SIZE("db.pool-size", "SVC_DB_POOL_SIZE", "16", "maximum JDBC connections"),
+    DB_EMBEDDED_PORT("db.embedded.port", "SVC_DB_EMBEDDED_PORT", "0", "port of the embedded PostgreSQL (0 picks a free port)"),
+    IDENTITY_ISSUER("identity.issuer", "SVC_IDENTITY_ISSUER", "", "OIDC issuer URL whose tokens are accepted (required)"),
+    IDENTITY_JWKS_URL("identity.jwks-url", "SVC_IDENTITY_JWKS_URL", "", "JWKS URL (default: jwks_uri from the issuer's discovery document)"),
+    IDENTITY_AUDIENCE("identity.audience", "SVC_IDENTITY_AUDIENCE", "svc-backplane", "audience required in REST tokens"),
+    IDENTITY_MCP_AUDIENCE("identity.mcp-audience", "SVC_IDENTITY_MCP_AUDIENCE", "", "audience required in /mcp tokens (default <public-url>/mcp)"),
+    IDENTITY_CLI_CLIENT_ID("identity.cli-client-id", "SVC_IDENTITY_CLI_CLIENT_ID", "svc-cli", "public OIDC client the CLI logs in with (advertised to `svc login`)"),
+    IDENTITY_CLOCK_SKEW("identity.clock-skew-seconds", "SVC_IDENTITY_CLOCK_SKEW_SECONDS", "30", "tolerated clock skew for exp/nbf/iat"),
+    IDENTITY_ALGORITHMS("identity.algorithms", "SVC_IDENTITY_ALGORITHMS", "RS256,RS384,RS512,PS256,PS384,PS512,ES256,ES384,ES512",
+            "accepted JWS signature algorithms (comma-separated allow-list)"),
+    IDENTITY_JWKS_CACHE_SECONDS("identity.jwks-cache-seconds", "SVC_IDENTITY_JWKS_CACHE_SECONDS", "300",
+            "how long fetched signing keys are cached (an unknown kid refetches at once)");
+
+    private final String key;
+    private final String envVar;
+    private final String defaultValue;
+    private final String description;
+
+    Setting(String key, String envVar, String defaultValue, String description) {
+        this.key = key;
+        this.envVar = envVar;
+        this.defaultValue = defaultValue;
+        this.description = description;
+    }
+
+    public String key() {
+        return key;
+    }
+
+    public String envVar() {
+        return envVar;
+    }
+
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** Secret settings never appear in logs or {@code toString()}. */
+    public boolean isSecret() {
+        return this == DB_PASSWORD;
+    }
+}

@@ -1,0 +1,87 @@
+package dev.backplane.kernel.http;
+
+import dev.backplane.kernel.identity.Authenticator;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.identity.Role;
+import io.helidon.http.Method;
+import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Where every route is declared, with the least role it needs (or none, for public routes). The
+ * declaration wraps the handler once with authentication and the role check, and is recorded so a
+ * test can hold the served OpenAPI document to the routes that really exist.
+ */
+public final class ApiRoutes {
+
+    /** A declared route; {@code role} is empty for public routes. */
+    public record Route(String method, String path, Optional<Role> role) {
+    }
+
+    /** A handler that runs for an authenticated caller who holds the route's role. */
+    @FunctionalInterface
+    public interface CallerHandler {
+        void handle(ServerRequest req, ServerResponse res, Caller caller) throws Exception;
+    }
+
+    private final Authenticator authenticator;
+    private final List<Route> routes = new ArrayList<>();
+    private final List<Consumer<HttpRouting.Builder>> registrations = new ArrayList<>();
+
+    public ApiRoutes(Authenticator authenticator) {
+        this.authenticator = authenticator;
+    }
+
+    public ApiRoutes get(String path, Role role, CallerHandler handler) {
+        return route(Method.GET, path, role, handler);
+    }
+
+    public ApiRoutes post(String path, Role role, CallerHandler handler) {
+        return route(Method.POST, path, role, handler);
+    }
+
+    public ApiRoutes patch(String path, Role role, CallerHandler handler) {
+        return route(Method.PATCH, path, role, handler);
+    }
+
+    public ApiRoutes put(String path, Role role, CallerHandler handler) {
+        return route(Method.PUT, path, role, handler);
+    }
+
+    public ApiRoutes delete(String path, Role role, CallerHandler handler) {
+        return route(Method.DELETE, path, role, handler);
+    }
+
+    public ApiRoutes route(Method method, String path, Role role, CallerHandler handler) {
+        routes.add(new Route(method.text(), path, Optional.of(role)));
+        Handler guarded = (req, res) -> {
+            Caller caller = authenticator.authenticate(req);
+            caller.require(role);
+            req.context().register(Caller.class, caller);
+            handler.handle(req, res, caller);
+        };
+        registrations.add(b -> b.route(method, path, guarded));
+        return this;
+    }
+
+    /** A route anyone may call without a token (health, discovery, the OpenAPI document). */
+    public ApiRoutes publicRoute(Method method, String path, Handler handler) {
+        routes.add(new Route(method.text(), path, Optional.empty()));
+        registrations.add(b -> b.route(method, path, handler));
+        return this;
+    }
+
+    public List<Route> routes() {
+        return List.copyOf(routes);
+    }
+
+    public void applyTo(HttpRouting.Builder routing) {
+        registrations.forEach(r -> r.accept(routing));
+    }
+}

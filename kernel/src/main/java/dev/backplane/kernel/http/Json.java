@@ -1,0 +1,94 @@
+package dev.backplane.kernel.http;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * JSON on the wire: snake_case field names, ISO 8601 times, unknown request fields refused.
+ * Handlers read bodies with {@link #read} and answer with {@link #send}.
+ */
+public final class Json {
+
+    /** Request bodies larger than this are refused before parsing. */
+    public static final int MAX_BODY_BYTES = 1 << 20;
+
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .registerModule(new JavaTimeModule())
+            .registerModule(new Jdk8Module())
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .setSerializationInclusion(JsonInclude.Include.ALWAYS)
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+
+    private Json() {
+    }
+
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
+    public static <T> T read(ServerRequest req, Class<T> type) {
+        byte[] body;
+        try (var in = req.content().inputStream()) {
+            body = in.readNBytes(MAX_BODY_BYTES + 1);
+        } catch (IOException e) {
+            throw ApiException.badRequest("invalid_request", "could not read the request body: " + e.getMessage());
+        }
+        if (body.length > MAX_BODY_BYTES) {
+            throw new ApiException(Status.REQUEST_ENTITY_TOO_LARGE_413, "body_too_large",
+                    "request body exceeds " + MAX_BODY_BYTES + " bytes");
+        }
+        if (body.length == 0) {
+            throw ApiException.badRequest("invalid_request", "a JSON request body is required");
+        }
+        try {
+            return MAPPER.readValue(body, type);
+        } catch (UnrecognizedPropertyException e) {
+            throw ApiException.unprocessable("invalid_request", "unknown field '" + e.getPropertyName() + "'",
+                    Map.of("known_fields", e.getKnownPropertyIds().stream().map(Object::toString).sorted().toList()));
+        } catch (JsonProcessingException e) {
+            throw ApiException.badRequest("invalid_json", "request body is not valid JSON for this route: "
+                    + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw ApiException.badRequest("invalid_request", "could not read the request body: " + e.getMessage());
+        }
+    }
+
+    public static void send(ServerResponse res, Status status, Object body) {
+        byte[] bytes;
+        try {
+            bytes = MAPPER.writeValueAsBytes(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("response is not serializable: " + body.getClass().getName(), e);
+        }
+        res.status(status);
+        res.header(HeaderNames.CONTENT_TYPE, "application/json");
+        res.send(bytes);
+    }
+
+    public static void ok(ServerResponse res, Object body) {
+        send(res, Status.OK_200, body);
+    }
+
+    public static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package dev.backplane.kernel.http;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+
+/**
+ * Serves the OpenAPI document of the REST API at {@code /openapi.yaml}. The document is the
+ * contract with the CLI; {@code OpenApiDocumentTest} fails when it and the declared routes drift.
+ */
+public final class OpenApiRoutes {
+
+    /** Classpath location of the document. */
+    public static final String RESOURCE = "openapi/svc-openapi.yaml";
+
+    private final byte[] document;
+
+    public OpenApiRoutes() {
+        try (InputStream in = OpenApiRoutes.class.getClassLoader().getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("missing " + RESOURCE + " on the classpath");
+            }
+            document = in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public void register(ApiRoutes api) {
+        api.publicRoute(Method.GET, "/openapi.yaml", (req, res) -> {
+            res.header(HeaderNames.CONTENT_TYPE, "application/yaml");
+            res.send(document);
+        });
+    }
+}

@@ -1,0 +1,61 @@
+package dev.backplane.kernel.identity;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import dev.backplane.kernel.http.ApiException;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The authenticated caller of a request.
+ *
+ * @param sub the token subject
+ * @param username a display name (preferred_username), when the token carries one
+ * @param homeTenantId the tenant named by the token's {@code tenant_id} claim (absent only for a platform_admin without one)
+ * @param tenantId the tenant this request acts on: the home tenant, or another one a platform_admin chose
+ * @param role the tenant role from {@code tenant_role}
+ * @param platformAdmin whether the token carries {@code platform_admin: true}
+ * @param kind which kind of principal this is
+ * @param clientId the OIDC client the token was issued to (azp)
+ */
+public record Caller(String sub, Optional<String> username, Optional<UUID> homeTenantId, UUID tenantId, Role role,
+                     boolean platformAdmin, PrincipalKind kind, Optional<String> clientId) {
+
+    public Caller {
+        requireNonNull(sub, "sub is null");
+        requireNonNull(username, "username is null");
+        requireNonNull(homeTenantId, "homeTenantId is null");
+        requireNonNull(tenantId, "tenantId is null");
+        requireNonNull(role, "role is null");
+        requireNonNull(kind, "kind is null");
+        requireNonNull(clientId, "clientId is null");
+    }
+
+    /** The role that applies in the tenant acted on: a platform_admin is a tenant_admin everywhere. */
+    @JsonIgnore
+    public Role effectiveRole() {
+        return platformAdmin ? Role.TENANT_ADMIN : role;
+    }
+
+    /** Throws {@code 403 insufficient_role} unless the caller holds at least {@code needed}. */
+    public void require(Role needed) {
+        if (!effectiveRole().includes(needed)) {
+            throw ApiException.forbidden("insufficient_role", "this needs role " + needed.wireName()
+                    + "; the caller has " + role.wireName())
+                    .withExtras("required_role", needed.wireName());
+        }
+    }
+
+    /** Throws {@code 403 insufficient_role} unless the caller is a platform_admin. */
+    public void requirePlatformAdmin() {
+        if (!platformAdmin) {
+            throw ApiException.forbidden("insufficient_role", "this needs platform_admin")
+                    .withExtras("required_role", "platform_admin");
+        }
+    }
+
+    public boolean actsOnOtherTenant() {
+        return homeTenantId.map(home -> !home.equals(tenantId)).orElse(true);
+    }
+}

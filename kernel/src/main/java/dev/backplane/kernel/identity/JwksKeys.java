@@ -1,0 +1,92 @@
+package dev.backplane.kernel.identity;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.nimbusds.jose.KeySourceException;
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.JWKSelector;
+import com.nimbusds.jose.jwk.source.JWKSource;
+import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
+import com.nimbusds.jose.proc.SecurityContext;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The issuer's signing keys. The JWKS URL is configured or found lazily in the issuer's discovery
+ * document (the identity provider may start after the kernel). Keys are cached; a token whose
+ * {@code kid} is not in the cache triggers one rate-limited refetch, so key rotation works.
+ */
+public final class JwksKeys implements JWKSource<SecurityContext> {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final String issuer;
+    private final Optional<String> configuredUrl;
+    private final Duration cacheTtl;
+    private final ReentrantLock lock = new ReentrantLock();
+    private volatile JWKSource<SecurityContext> delegate;
+
+    public JwksKeys(String issuer, Optional<String> configuredUrl, Duration cacheTtl) {
+        this.issuer = issuer;
+        this.configuredUrl = configuredUrl;
+        this.cacheTtl = cacheTtl;
+    }
+
+    @Override
+    public List<JWK> get(JWKSelector selector, SecurityContext context) throws KeySourceException {
+        return source().get(selector, context);
+    }
+
+    private JWKSource<SecurityContext> source() throws KeySourceException {
+        JWKSource<SecurityContext> d = delegate;
+        if (d != null) {
+            return d;
+        }
+        lock.lock();
+        try {
+            if (delegate == null) {
+                URL url = URI.create(configuredUrl.orElseGet(this::discover)).toURL();
+                delegate = JWKSourceBuilder.<SecurityContext>create(url)
+                        .cache(cacheTtl.toMillis(), 15_000)
+                        .rateLimited(10_000)
+                        .refreshAheadCache(false)
+                        .retrying(true)
+                        .build();
+            }
+            return delegate;
+        } catch (IOException | RuntimeException e) {
+            throw new KeySourceException("cannot reach the identity provider's keys: " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private String discover() {
+        String discovery = issuer.replaceAll("/+$", "") + "/.well-known/openid-configuration";
+        try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
+            HttpResponse<byte[]> res = http.send(HttpRequest.newBuilder(URI.create(discovery))
+                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+            if (res.statusCode() != 200) {
+                throw new IllegalStateException(discovery + " answered HTTP " + res.statusCode());
+            }
+            JsonNode doc = JSON.readTree(res.body());
+            String jwks = doc.path("jwks_uri").asText("");
+            if (jwks.isEmpty()) {
+                throw new IllegalStateException(discovery + " has no jwks_uri");
+            }
+            return jwks;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + discovery + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted reading " + discovery, e);
+        }
+    }
+}

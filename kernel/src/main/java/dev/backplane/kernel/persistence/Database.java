@@ -1,0 +1,140 @@
+package dev.backplane.kernel.persistence;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.backplane.kernel.app.KernelConfig;
+import dev.backplane.kernel.app.Setting;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+
+/**
+ * The one system of record. With {@code db.url} set it connects to that PostgreSQL; without it, it
+ * starts an embedded PostgreSQL whose files live in {@code <data.dir>/postgres}, so state survives a
+ * restart. Either way the Flyway migrations run before the kernel serves a request.
+ */
+public final class Database implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(Database.class.getName());
+
+    private final Optional<EmbeddedPostgres> embedded;
+    private final HikariDataSource dataSource;
+    private final String description;
+
+    private Database(Optional<EmbeddedPostgres> embedded, HikariDataSource dataSource, String description) {
+        this.embedded = embedded;
+        this.dataSource = dataSource;
+        this.description = description;
+    }
+
+    public static Database start(KernelConfig config) {
+        Optional<String> url = config.optional(Setting.DB_URL);
+        int poolSize = config.intValue(Setting.DB_POOL_SIZE, 1, 1000);
+        if (url.isPresent()) {
+            HikariDataSource ds = pool(url.get(), config.get(Setting.DB_USER), config.get(Setting.DB_PASSWORD), poolSize);
+            return migrated(new Database(Optional.empty(), ds, "postgresql at " + redactUrl(url.get())));
+        }
+        Path dir = Path.of(config.get(Setting.DATA_DIR)).toAbsolutePath().resolve("postgres");
+        EmbeddedPostgres pg = startEmbedded(dir, config.intValue(Setting.DB_EMBEDDED_PORT, 0, 65535));
+        String jdbc = pg.getJdbcUrl("postgres", "postgres");
+        HikariDataSource ds = pool(jdbc, "postgres", "", poolSize);
+        Database db = new Database(Optional.of(pg), ds, "embedded postgresql in " + dir + " (port " + pg.getPort() + ")");
+        try {
+            return migrated(db);
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
+    }
+
+    private static EmbeddedPostgres startEmbedded(Path dir, int port) {
+        try {
+            Files.createDirectories(dir);
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                    .setDataDirectory(dir)
+                    .setCleanDataDirectory(false)
+                    .setPGStartupWait(Duration.ofSeconds(60));
+            if (port > 0) {
+                builder.setPort(port);
+            }
+            return builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the embedded PostgreSQL in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static HikariDataSource pool(String url, String user, String password, int size) {
+        HikariConfig hc = new HikariConfig();
+        hc.setJdbcUrl(url);
+        if (!user.isBlank()) {
+            hc.setUsername(user);
+        }
+        if (!password.isBlank()) {
+            hc.setPassword(password);
+        }
+        hc.setMaximumPoolSize(size);
+        hc.setMinimumIdle(Math.min(2, size));
+        hc.setPoolName("svc");
+        hc.setConnectionTimeout(10_000);
+        hc.setInitializationFailTimeout(30_000);
+        return new HikariDataSource(hc);
+    }
+
+    private static Database migrated(Database db) {
+        var result = Flyway.configure()
+                .dataSource(db.dataSource)
+                .locations("classpath:db/migration")
+                .failOnMissingLocations(true)
+                .load()
+                .migrate();
+        LOG.log(Level.INFO, "database ready: " + db.description + "; schema version "
+                + (result.targetSchemaVersion == null ? "unchanged" : result.targetSchemaVersion)
+                + " (" + result.migrationsExecuted + " migration(s) applied)");
+        return db;
+    }
+
+    static String redactUrl(String url) {
+        return url.replaceAll("(?i)(password=)[^&;]*", "$1****").replaceAll("//[^/@]*@", "//****@");
+    }
+
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** True when a trivial query answers within {@code timeout}. */
+    public boolean isReady(Duration timeout) {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.setQueryTimeout((int) Math.max(1, timeout.toSeconds()));
+            return s.execute("SELECT 1");
+        } catch (SQLException e) {
+            LOG.log(Level.WARNING, "database readiness check failed: " + e.getMessage());
+            return false;
+        }
+    }
+
+    @Override
+    public void close() {
+        dataSource.close();
+        embedded.ifPresent(pg -> {
+            try {
+                pg.close();
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "embedded PostgreSQL did not stop cleanly: " + e.getMessage());
+            }
+        });
+    }
+}

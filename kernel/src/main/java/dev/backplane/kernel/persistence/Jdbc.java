@@ -1,0 +1,106 @@
+package dev.backplane.kernel.persistence;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * Small JDBC helpers: parameterized statements only, and a transaction that commits when the body
+ * returns and rolls back when it throws. Stores build on these; SQL stays next to the store.
+ */
+public final class Jdbc {
+
+    private final DataSource dataSource;
+
+    public Jdbc(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /** A row mapper. */
+    @FunctionalInterface
+    public interface RowMapper<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    /** Work done inside one transaction. */
+    @FunctionalInterface
+    public interface TxBody<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    public <T> T inTransaction(TxBody<T> body) {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                T result = body.run(c);
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new DataAccessException(e);
+        }
+    }
+
+    public <T> List<T> query(String sql, RowMapper<T> mapper, Object... params) {
+        try (Connection c = dataSource.getConnection()) {
+            return query(c, sql, mapper, params);
+        } catch (SQLException e) {
+            throw new DataAccessException(e);
+        }
+    }
+
+    public <T> Optional<T> queryOne(String sql, RowMapper<T> mapper, Object... params) {
+        List<T> rows = query(sql, mapper, params);
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.getFirst());
+    }
+
+    public int update(String sql, Object... params) {
+        try (Connection c = dataSource.getConnection()) {
+            return update(c, sql, params);
+        } catch (SQLException e) {
+            throw new DataAccessException(e);
+        }
+    }
+
+    public static <T> List<T> query(Connection c, String sql, RowMapper<T> mapper, Object... params)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, params);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<T> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(mapper.map(rs));
+                }
+                return out;
+            }
+        }
+    }
+
+    public static int update(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, params);
+            return ps.executeUpdate();
+        }
+    }
+
+    private static void bind(PreparedStatement ps, Object... params) throws SQLException {
+        for (int i = 0; i < params.length; i++) {
+            ps.setObject(i + 1, params[i]);
+        }
+    }
+
+    /** A database failure; never carries credentials. */
+    public static final class DataAccessException extends RuntimeException {
+        public DataAccessException(SQLException cause) {
+            super("database error: " + cause.getMessage() + " (SQLState " + cause.getSQLState() + ")", cause);
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package dev.backplane.kernel.tenancy;
+
+import dev.backplane.kernel.http.ApiRoutes;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.identity.Role;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+/** Per-tenant policies of the tenant the caller acts on. */
+public final class TenancyRoutes {
+
+    static final String FLIGHT_RECORDER = "/api/v1/tenants/current/flight-recorder-policy";
+
+    private final TenantService tenants;
+
+    public TenancyRoutes(TenantService tenants) {
+        this.tenants = tenants;
+    }
+
+    public void register(ApiRoutes api) {
+        api.get(FLIGHT_RECORDER, Role.READ_ONLY, this::showFlightRecorder)
+                .patch(FLIGHT_RECORDER, Role.TENANT_ADMIN, this::setFlightRecorder);
+    }
+
+    private void showFlightRecorder(ServerRequest req, ServerResponse res, Caller caller) {
+        Json.ok(res, tenants.flightRecorderPolicy(caller.tenantId()));
+    }
+
+    private void setFlightRecorder(ServerRequest req, ServerResponse res, Caller caller) {
+        FlightRecorderPolicy.Change change = Json.read(req, FlightRecorderPolicy.Change.class);
+        change.validate();
+        Json.ok(res, tenants.updateFlightRecorderPolicy(caller.tenantId(), change, caller.sub()));
+    }
+}

@@ -1,0 +1,53 @@
+package dev.backplane.kernel.tenancy;
+
+import dev.backplane.kernel.persistence.Jdbc;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The tenants this backplane knows. A tenant is minted by the identity provider (the
+ * {@code tenant_id} claim); the kernel records it the first time one of its tokens is seen, so that
+ * a platform_admin's {@code --tenant} can be checked against real tenants.
+ */
+public final class TenantService {
+
+    private final TenantStore store;
+    private final Set<UUID> known = ConcurrentHashMap.newKeySet();
+
+    public TenantService(Jdbc jdbc) {
+        this.store = new TenantStore(jdbc);
+    }
+
+    public void ensureKnown(Optional<UUID> tenantId) {
+        tenantId.ifPresent(id -> {
+            if (!known.contains(id)) {
+                store.insertIfAbsent(id);
+                known.add(id);
+            }
+        });
+    }
+
+    public boolean exists(UUID tenantId) {
+        if (known.contains(tenantId)) {
+            return true;
+        }
+        boolean found = store.exists(tenantId);
+        if (found) {
+            known.add(tenantId);
+        }
+        return found;
+    }
+
+    public FlightRecorderPolicy flightRecorderPolicy(UUID tenantId) {
+        return store.flightRecorderPolicy(tenantId).orElse(FlightRecorderPolicy.DEFAULT);
+    }
+
+    /** Applies a sparse change and returns the resulting policy. */
+    public FlightRecorderPolicy updateFlightRecorderPolicy(UUID tenantId, FlightRecorderPolicy.Change change,
+                                                           String actorSub) {
+        ensureKnown(Optional.of(tenantId));
+        return store.updateFlightRecorderPolicy(tenantId, change, actorSub);
+    }
+}

@@ -1,0 +1,71 @@
+package dev.backplane.kernel.tenancy;
+
+import dev.backplane.kernel.persistence.Jdbc;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.Optional;
+import java.util.UUID;
+
+/** SQL for the tenancy tables. */
+final class TenantStore {
+
+    private final Jdbc jdbc;
+
+    TenantStore(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    void insertIfAbsent(UUID id) {
+        jdbc.update("INSERT INTO tenancy_tenants (id) VALUES (?) ON CONFLICT (id) DO NOTHING", id);
+    }
+
+    boolean exists(UUID id) {
+        return jdbc.queryOne("SELECT 1 FROM tenancy_tenants WHERE id = ?", rs -> true, id).isPresent();
+    }
+
+    Optional<FlightRecorderPolicy> flightRecorderPolicy(UUID tenantId) {
+        return jdbc.queryOne("""
+                SELECT enabled, agent_readable, retention_days, updated_at, updated_by
+                  FROM tenancy_flight_recorder_policies WHERE tenant_id = ?""", TenantStore::policy, tenantId);
+    }
+
+    FlightRecorderPolicy updateFlightRecorderPolicy(UUID tenantId, FlightRecorderPolicy.Change change, String actor) {
+        return jdbc.inTransaction(c -> {
+            FlightRecorderPolicy current = Jdbc.query(c, """
+                            SELECT enabled, agent_readable, retention_days, updated_at, updated_by
+                              FROM tenancy_flight_recorder_policies WHERE tenant_id = ? FOR UPDATE""",
+                    TenantStore::policy, tenantId).stream().findFirst().orElse(FlightRecorderPolicy.DEFAULT);
+            boolean enabled = change.enabled().orElse(current.enabled());
+            String readable = change.agentReadable().orElse(current.agentReadable());
+            Integer retention = change.clearRetention().orElse(false) ? null
+                    : change.retentionDays().or(current::retentionDays).orElse(null);
+            upsert(c, tenantId, enabled, readable, retention, actor);
+            return Jdbc.query(c, """
+                            SELECT enabled, agent_readable, retention_days, updated_at, updated_by
+                              FROM tenancy_flight_recorder_policies WHERE tenant_id = ?""",
+                    TenantStore::policy, tenantId).getFirst();
+        });
+    }
+
+    private static void upsert(Connection c, UUID tenantId, boolean enabled, String readable, Integer retention,
+                               String actor) throws SQLException {
+        Jdbc.update(c, """
+                INSERT INTO tenancy_flight_recorder_policies
+                       (tenant_id, enabled, agent_readable, retention_days, updated_at, updated_by)
+                VALUES (?, ?, ?, ?, now(), ?)
+                ON CONFLICT (tenant_id) DO UPDATE
+                   SET enabled = EXCLUDED.enabled, agent_readable = EXCLUDED.agent_readable,
+                       retention_days = EXCLUDED.retention_days, updated_at = now(), updated_by = EXCLUDED.updated_by""",
+                tenantId, enabled, readable, retention, actor);
+    }
+
+    private static FlightRecorderPolicy policy(ResultSet rs) throws SQLException {
+        int retention = rs.getInt("retention_days");
+        Optional<Integer> days = rs.wasNull() ? Optional.empty() : Optional.of(retention);
+        Timestamp at = rs.getTimestamp("updated_at");
+        return new FlightRecorderPolicy(rs.getBoolean("enabled"), rs.getString("agent_readable"), days,
+                Optional.ofNullable(at).map(Timestamp::toInstant), Optional.ofNullable(rs.getString("updated_by")));
+    }
+}
