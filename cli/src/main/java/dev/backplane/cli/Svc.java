@@ -1,2 +1,100 @@
 package dev.backplane.cli;
-public final class Svc { public static void main(String[] a) {} }
+
+import dev.backplane.cli.admin.AdminCommand;
+import dev.backplane.cli.common.CliContext;
+import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.ExitCodes;
+import dev.backplane.cli.common.GlobalOptions;
+import dev.backplane.cli.tenants.TenantsCommand;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.lang.reflect.Constructor;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/**
+ * The {@code svc} operator CLI. {@link #run} is the in-process entry point tests use; {@link #main}
+ * is the only place that exits the JVM.
+ */
+@Command(name = "svc", mixinStandardHelpOptions = true, versionProvider = VersionCommand.Provider.class,
+        description = "Operator CLI of the svc governance backplane.",
+        subcommands = {LoginCommand.class, LogoutCommand.class, StatusCommand.class, VersionCommand.class,
+                TenantsCommand.class, AdminCommand.class, CommandLine.HelpCommand.class})
+public final class Svc implements Runnable {
+
+    @Mixin
+    GlobalOptions global;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command; see svc --help");
+    }
+
+    public GlobalOptions global() {
+        return global;
+    }
+
+    public static void main(String[] args) {
+        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+        int code = run(args, new CliContext(out, err, System.in, System.getenv()));
+        out.flush();
+        err.flush();
+        System.exit(code);
+    }
+
+    /** Runs one command line and returns its exit code; never exits the JVM. */
+    public static int run(String[] args, CliContext ctx) {
+        CommandLine cl = new CommandLine(Svc.class, new Factory(ctx));
+        cl.setOut(ctx.out());
+        cl.setErr(ctx.err());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (ex instanceof CliException e) {
+                ctx.err().println("error: " + e.getMessage());
+                ctx.err().flush();
+                return e.exitCode();
+            }
+            ctx.err().println("error: " + ex);
+            ex.printStackTrace(ctx.err());
+            ctx.err().flush();
+            return ExitCodes.FAILED;
+        });
+        cl.setParameterExceptionHandler((ex, args2) -> {
+            ctx.err().println("error: " + ex.getMessage());
+            CommandLine.UnmatchedArgumentException.printSuggestions(ex, ctx.err());
+            ctx.err().println("see: " + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help");
+            ctx.err().flush();
+            return ExitCodes.USAGE;
+        });
+        int code = cl.execute(args);
+        ctx.out().flush();
+        ctx.err().flush();
+        return code;
+    }
+
+    /** Convenience for tests and scripts. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err, InputStream in, Map<String, String> env) {
+        return run(args, new CliContext(out, err, in, env));
+    }
+
+    /** Creates commands, handing a {@link CliContext} to those whose constructor takes one. */
+    private record Factory(CliContext ctx) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> cls) throws Exception {
+            try {
+                Constructor<K> c = cls.getDeclaredConstructor(CliContext.class);
+                c.setAccessible(true);
+                return c.newInstance(ctx);
+            } catch (NoSuchMethodException e) {
+                return CommandLine.defaultFactory().create(cls);
+            }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package dev.backplane.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.cli.auth.Oidc;
+import dev.backplane.cli.auth.TokenStore;
+import dev.backplane.cli.auth.TokenStores;
+import dev.backplane.cli.auth.Tokens;
+import dev.backplane.cli.common.BackplaneClient;
+import dev.backplane.cli.common.CliConfig;
+import dev.backplane.cli.common.CliContext;
+import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.Commands;
+import dev.backplane.cli.common.GlobalOptions;
+import dev.backplane.cli.common.Http;
+import dev.backplane.cli.common.ResolveOverrides;
+import dev.backplane.cli.common.Urls;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code svc login <backplane-url>}: the OIDC device-code flow against the issuer the backplane
+ * advertises; tokens go to the OS keyring or a 0600 file.
+ */
+@Command(name = "login", description = "Log in to a backplane with the device-code flow.")
+final class LoginCommand implements Runnable {
+
+    private final CliContext ctx;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "<backplane-url>", description = "the backplane to log in to")
+    String backplaneUrl;
+
+    @Option(names = "--client-id", description = "OIDC public client (default: the one the backplane advertises)")
+    String clientId;
+
+    @Option(names = "--issuer", paramLabel = "<url>", description = "OIDC issuer (default: the one the backplane advertises)")
+    String issuer;
+
+    @Option(names = "--insecure-allow-http", description = "allow plain http:// (localhost only)")
+    boolean insecureAllowHttp;
+
+    @Option(names = "--offline", description = "request an offline (long-lived) refresh token; the client must be "
+            + "provisioned with --cli-offline-access")
+    boolean offline;
+
+    @Option(names = "--print-token", description = "print only the access token on stdout")
+    boolean printToken;
+
+    @Option(names = "--resolve", paramLabel = "host:port:ip", description = "resolve host:port to ip (repeatable)")
+    List<String> resolve = new ArrayList<>();
+
+    @Option(names = "--scope", paramLabel = "<scope>", split = ",",
+            description = "scopes to request (default openid; repeat or comma-separate)")
+    List<String> scopes = new ArrayList<>();
+
+    LoginCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void run() {
+        GlobalOptions global = Commands.global(spec);
+        List<ResolveOverrides.Entry> entries = resolve.stream().map(ResolveOverrides::parse).toList();
+        ResolveOverrides.install(entries);
+        URI backplane = Urls.checkedBase(backplaneUrl, "backplane URL", insecureAllowHttp);
+        try (Http http = new Http(null, ctx.err(), global.verbose())) {
+            JsonNode info = new BackplaneClient(backplane, http, () -> "", Optional.empty())
+                    .getPublic("/api/v1/info").json();
+            String issuerUrl = Optional.ofNullable(issuer).orElse(info.path("issuer").asText(""));
+            String client = Optional.ofNullable(clientId).orElse(info.path("cli_client_id").asText(""));
+            if (issuerUrl.isEmpty() || client.isEmpty()) {
+                throw CliException.failed(backplane + " does not advertise an issuer and client; pass --issuer and --client-id");
+            }
+            URI issuerUri = Urls.checkedBase(issuerUrl, "issuer", insecureAllowHttp);
+            Oidc oidc = new Oidc(http);
+            Oidc.Endpoints endpoints = oidc.discover(issuerUri);
+            String scope = String.join(" ", scopes());
+            Oidc.DeviceCode code = oidc.startDeviceLogin(endpoints, client, scope);
+            ctx.err().println("To log in, open this address in a browser and approve the request:");
+            ctx.err().println("  " + (code.verificationUriComplete().isEmpty() ? code.verificationUri()
+                    : code.verificationUriComplete()));
+            ctx.err().println("  code: " + code.userCode() + "   (waiting for approval...)");
+            ctx.err().flush();
+            Tokens tokens = oidc.awaitDeviceLogin(endpoints, client, code, LoginCommand::sleep);
+            if (offline && !tokens.offline()) {
+                throw CliException.failed("the identity provider did not grant offline access to client '" + client
+                        + "'; the deployer must run `svc admin idp bootstrap-clients --cli-offline-access`");
+            }
+            TokenStore store = TokenStores.select(ctx);
+            store.save(backplane.toString(), tokens);
+            CliConfig config = CliConfig.load(global.configFile(ctx));
+            config.remember(backplane.toString(), new CliConfig.Backplane(issuerUri.toString(), client,
+                    endpoints.token().toString(), resolve, insecureAllowHttp));
+            config.save(global.configFile(ctx));
+            if (printToken) {
+                ctx.out().println(tokens.accessToken());
+                return;
+            }
+            JsonNode me = new BackplaneClient(backplane, http, tokens::accessToken, Optional.empty())
+                    .get("/api/v1/whoami").json();
+            ctx.out().println("Logged in to " + backplane + " as " + me.path("username").asText(me.path("sub").asText())
+                    + " (tenant " + me.path("tenant_id").asText() + ", role " + me.path("tenant_role").asText()
+                    + (me.path("platform_admin").asBoolean() ? ", platform_admin" : "") + ")"
+                    + (tokens.offline() ? " with an offline token" : "") + "; tokens stored in " + store.describe());
+        }
+    }
+
+    private List<String> scopes() {
+        Set<String> all = new LinkedHashSet<>();
+        if (scopes.isEmpty()) {
+            all.add("openid");
+        }
+        scopes.forEach(s -> Arrays.stream(s.trim().split("\\s+")).filter(x -> !x.isEmpty()).forEach(all::add));
+        if (offline) {
+            all.add("offline_access");
+        }
+        return List.copyOf(all);
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw CliException.failed("interrupted while waiting for the login");
+        }
+    }
+}

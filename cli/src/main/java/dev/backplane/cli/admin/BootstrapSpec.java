@@ -1,0 +1,40 @@
+package dev.backplane.cli.admin;
+
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * What {@code svc admin idp bootstrap-clients} makes true in the realm.
+ *
+ * @param realm the realm (never master)
+ * @param backplaneAudience audience the CLI's tokens carry (the kernel's identity.audience)
+ * @param cliClientId the CLI's public client (device-code flow)
+ * @param cliOfflineIdleSeconds when present, offline access is allowed with this idle bound
+ * @param mcpClientId the MCP public client (browser flow with PKCE)
+ * @param mcpRedirectUri the MCP client's redirect URI
+ * @param mcpWebOrigin the MCP client's web origin
+ * @param mcpResourceUri the MCP resource audience (no trailing slash)
+ * @param user the first user to provision, if any
+ */
+record BootstrapSpec(String realm, String backplaneAudience, String cliClientId, OptionalInt cliOfflineIdleSeconds,
+                     String mcpClientId, String mcpRedirectUri, String mcpWebOrigin, String mcpResourceUri,
+                     Optional<UserSpec> user) {
+
+    /**
+     * The user to provision.
+     *
+     * @param username login name
+     * @param email optional email
+     * @param tenantId tenant uuid; empty keeps the existing one or mints a new one
+     * @param tenantRole tenant role; empty keeps the existing one or uses tenant_admin
+     * @param groupName optional group to create and add the user to
+     * @param password initial password; empty generates one (printed once) for a new user
+     */
+    record UserSpec(String username, Optional<String> email, Optional<String> tenantId, Optional<String> tenantRole,
+                    Optional<String> groupName, Optional<String> password) {
+        @Override
+        public String toString() {
+            return "UserSpec[" + username + ", tenant=" + tenantId + ", role=" + tenantRole + ", password=****]";
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.backplane.cli.auth;
+
+import dev.backplane.cli.common.CliContext;
+import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.ExitCodes;
+import dev.backplane.cli.common.Http;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Supplies the bearer token for a backplane: {@code SVC_TOKEN} when set (automation), otherwise the
+ * stored login, refreshed when it is about to expire.
+ */
+public final class AccessTokens {
+
+    static final Duration REFRESH_MARGIN = Duration.ofSeconds(30);
+
+    private final CliContext ctx;
+    private final TokenStore store;
+    private final Http http;
+
+    public AccessTokens(CliContext ctx, TokenStore store, Http http) {
+        this.ctx = ctx;
+        this.store = store;
+        this.http = http;
+    }
+
+    public String forBackplane(String backplane) {
+        Optional<String> fromEnv = ctx.env("SVC_TOKEN");
+        if (fromEnv.isPresent()) {
+            return fromEnv.get();
+        }
+        Tokens tokens = store.load(backplane).orElseThrow(() -> new CliException(ExitCodes.NOT_LOGGED_IN,
+                "not logged in to " + backplane + "; run svc login " + backplane));
+        if (tokens.expiresWithin(REFRESH_MARGIN)) {
+            tokens = refresh(backplane, tokens);
+        }
+        return tokens.accessToken();
+    }
+
+    /** Refreshes and stores; the old tokens are dropped when the refresh token is no longer good. */
+    public Tokens refresh(String backplane, Tokens tokens) {
+        try {
+            Tokens fresh = new Oidc(http).refresh(tokens);
+            store.save(backplane, fresh);
+            return fresh;
+        } catch (CliException e) {
+            if (e.exitCode() == ExitCodes.NOT_LOGGED_IN) {
+                store.delete(backplane);
+            }
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.backplane.cli.common;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Calls the backplane's REST API with the caller's bearer token and turns its error envelope into a
+ * {@link CliException} with the right exit code.
+ */
+public final class BackplaneClient {
+
+    private final URI base;
+    private final Http http;
+    private final Supplier<String> token;
+    private final Optional<String> tenant;
+
+    public BackplaneClient(URI base, Http http, Supplier<String> token, Optional<String> tenant) {
+        this.base = base;
+        this.http = http;
+        this.token = token;
+        this.tenant = tenant;
+    }
+
+    public URI base() {
+        return base;
+    }
+
+    /** A route that needs no token, such as {@code /api/v1/info}. */
+    public Http.Response getPublic(String path) {
+        return checked(http.get(base.resolve(path)));
+    }
+
+    public Http.Response get(String path) {
+        return call("GET", path, null);
+    }
+
+    public Http.Response call(String method, String path, Object body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path))
+                .timeout(Duration.ofSeconds(60))
+                .header("Accept", "application/json")
+                .header("Authorization", "Bearer " + token.get());
+        tenant.ifPresent(t -> b.header("X-Svc-Tenant", t));
+        if (body == null) {
+            b.method(method, HttpRequest.BodyPublishers.noBody());
+        } else {
+            try {
+                b.header("Content-Type", "application/json")
+                        .method(method, HttpRequest.BodyPublishers.ofByteArray(Http.JSON.writeValueAsBytes(body)));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return checked(http.send(b.build()));
+    }
+
+    private Http.Response checked(Http.Response r) {
+        if (r.ok()) {
+            return r;
+        }
+        String code = "http_" + r.status();
+        String message = Http.abbreviate(r.text());
+        try {
+            JsonNode j = Http.JSON.readTree(r.body());
+            code = j.path("extras").path("error_code").asText(j.path("error").asText(code));
+            message = j.path("message").asText(message);
+        } catch (Exception notJson) {
+            // keep the raw text
+        }
+        String text = code + ": " + message;
+        throw switch (r.status()) {
+            case 401 -> new CliException(ExitCodes.NOT_LOGGED_IN, "the backplane refused the login (" + text
+                    + "); run svc login " + base);
+            case 403 -> new CliException(ExitCodes.DENIED, text);
+            default -> new CliException(ExitCodes.FAILED, text);
+        };
+    }
+}

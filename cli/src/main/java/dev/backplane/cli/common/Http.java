@@ -1,0 +1,125 @@
+package dev.backplane.cli.common;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.stream.Collectors;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+
+/** HTTP for the CLI: one client, transport failures turned into clear "unreachable" errors. */
+public final class Http implements AutoCloseable {
+
+    public static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A response: status, headers and body bytes. */
+    public record Response(int status, HttpHeaders headers, byte[] body) {
+        public String text() {
+            return new String(body, StandardCharsets.UTF_8);
+        }
+
+        public JsonNode json() {
+            try {
+                return body.length == 0 ? JSON.nullNode() : JSON.readTree(body);
+            } catch (IOException e) {
+                throw CliException.failed("expected JSON but got HTTP " + status + ": " + abbreviate(text()));
+            }
+        }
+
+        public boolean ok() {
+            return status >= 200 && status < 300;
+        }
+    }
+
+    private final HttpClient client;
+    private final PrintWriter err;
+    private final boolean verbose;
+
+    public Http(SSLContext ssl, PrintWriter err, boolean verbose) {
+        HttpClient.Builder b = HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(10))
+                .followRedirects(HttpClient.Redirect.NEVER);
+        if (ssl != null) {
+            b.sslContext(ssl);
+        }
+        this.client = b.build();
+        this.err = err;
+        this.verbose = verbose;
+    }
+
+    public Response send(HttpRequest request) {
+        if (verbose) {
+            err.println("> " + request.method() + " " + request.uri());
+        }
+        try {
+            HttpResponse<byte[]> r = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            if (verbose) {
+                err.println("< HTTP " + r.statusCode() + " " + request.uri()
+                        + r.headers().firstValue("X-Request-Id").map(id -> " (request id " + id + ")").orElse(""));
+            }
+            return new Response(r.statusCode(), r.headers(), r.body());
+        } catch (HttpConnectTimeoutException | ConnectException e) {
+            throw new CliException(ExitCodes.UNREACHABLE, "cannot reach " + origin(request.uri())
+                    + ": " + (e.getMessage() == null ? "connection refused" : e.getMessage()));
+        } catch (HttpTimeoutException e) {
+            throw new CliException(ExitCodes.UNREACHABLE, origin(request.uri()) + " did not answer in time");
+        } catch (SSLException e) {
+            throw new CliException(ExitCodes.UNREACHABLE, "TLS with " + origin(request.uri()) + " failed: "
+                    + e.getMessage());
+        } catch (IOException e) {
+            throw new CliException(ExitCodes.UNREACHABLE, "cannot reach " + origin(request.uri()) + ": " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw CliException.failed("interrupted");
+        }
+    }
+
+    public Response get(URI uri) {
+        return send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).GET()
+                .header("Accept", "application/json").build());
+    }
+
+    public Response postForm(URI uri, Map<String, String> form) {
+        return send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(form(form))).build());
+    }
+
+    public static String form(Map<String, String> form) {
+        return form.entrySet().stream()
+                .map(e -> enc(e.getKey()) + "=" + enc(e.getValue()))
+                .collect(Collectors.joining("&"));
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    static String origin(URI uri) {
+        return uri.getScheme() + "://" + uri.getAuthority();
+    }
+
+    public static String abbreviate(String s) {
+        String oneLine = s.replaceAll("\\s+", " ").trim();
+        return oneLine.length() > 300 ? oneLine.substring(0, 300) + "..." : oneLine;
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}
