@@ -5,6 +5,7 @@ import dev.backplane.cli.auth.Oidc;
 import dev.backplane.cli.auth.TokenStore;
 import dev.backplane.cli.auth.TokenStores;
 import dev.backplane.cli.auth.Tokens;
+import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.BackplaneClient;
 import dev.backplane.cli.common.CliConfig;
 import dev.backplane.cli.common.CliContext;
@@ -78,7 +79,7 @@ final class LoginCommand implements Runnable {
         URI backplane = Urls.checkedBase(backplaneUrl, "backplane URL", insecureAllowHttp);
         try (Http http = new Http(null, ctx.err(), global.verbose())) {
             JsonNode info = new BackplaneClient(backplane, http, () -> "", Optional.empty())
-                    .getPublic("/api/v1/info").json();
+                    .getPublic(ApiPaths.INFO).json();
             String issuerUrl = Optional.ofNullable(issuer).orElse(info.path("issuer").asText(""));
             String client = Optional.ofNullable(clientId).orElse(info.path("cli_client_id").asText(""));
             if (issuerUrl.isEmpty() || client.isEmpty()) {
@@ -110,7 +111,7 @@ final class LoginCommand implements Runnable {
                 return;
             }
             JsonNode me = new BackplaneClient(backplane, http, tokens::accessToken, Optional.empty())
-                    .get("/api/v1/whoami").json();
+                    .get(ApiPaths.WHOAMI).json();
             ctx.out().println("Logged in to " + backplane + " as " + me.path("username").asText(me.path("sub").asText())
                     + " (tenant " + me.path("tenant_id").asText() + ", role " + me.path("tenant_role").asText()
                     + (me.path("platform_admin").asBoolean() ? ", platform_admin" : "") + ")"

@@ -2,6 +2,7 @@ package dev.backplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.BackplaneOptions;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.Commands;
@@ -30,8 +31,8 @@ final class StatusCommand implements Runnable {
     @Override
     public void run() {
         try (Session session = Session.open(ctx, Commands.global(spec), options)) {
-            JsonNode info = session.client().getPublic("/api/v1/info").json();
-            JsonNode me = session.client().get("/api/v1/whoami").json();
+            JsonNode info = session.client().getPublic(ApiPaths.INFO).json();
+            JsonNode me = session.client().get(ApiPaths.WHOAMI).json();
             if (options.json()) {
                 ObjectNode both = Http.JSON.createObjectNode();
                 both.put("backplane", session.backplane().toString());

@@ -2,6 +2,7 @@ package dev.backplane.cli.tenants;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.Session;
+import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.BackplaneOptions;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Spec;
         subcommands = {FlightRecorderPolicyCommand.Show.class, FlightRecorderPolicyCommand.Set.class})
 public final class FlightRecorderPolicyCommand {
 
-    static final String PATH = "/api/v1/tenants/current/flight-recorder-policy";
+    static final String PATH = ApiPaths.FLIGHT_RECORDER_POLICY;
 
     static void print(CliContext ctx, JsonNode policy, boolean json) {
         if (json) {

@@ -78,10 +78,13 @@ public final class TokenVerifier {
         if (m.contains("Expired JWT")) {
             return "token has expired";
         }
-        if (m.contains("audience")) {
+        if (m.contains("aud claim") || m.contains("audience")) {
             return "token is not issued for this audience";
         }
-        if (m.contains("iss")) {
+        if (m.contains("missing required claims")) {
+            return "token lacks required claims (sub, exp, iat)";
+        }
+        if (m.contains("iss claim")) {
             return "token is from an issuer this backplane does not trust";
         }
         if (m.contains("Unsecured") || m.contains("plain")) {

@@ -1,0 +1,398 @@
+package dev.backplane.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.backplane.cli.common.ExitCodes;
+import java.io.ByteArrayInputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The command tree, run in-process through {@link Svc#run}. The only address any of these tests
+ * may reach is 127.0.0.1:1, where nothing listens; every other case fails before any network call.
+ */
+class SvcTest {
+
+    /** 127.0.0.1 port 1: closed, so a connection is refused at once. */
+    static final String CLOSED = "http://127.0.0.1:1";
+
+    @TempDir
+    Path xdg;
+
+    private Map<String, String> env;
+
+    /** Exit code and captured output of one run. */
+    record Result(int code, String out, String err) {
+    }
+
+    @BeforeEach
+    void isolatedEnvironment() {
+        env = new HashMap<>();
+        env.put("XDG_CONFIG_HOME", xdg.toString());
+        env.put("HOME", xdg.resolve("home").toString());
+        env.put("SVC_TOKEN_STORE", "file");
+    }
+
+    private Result svc(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Svc.run(args, new PrintWriter(out, true), new PrintWriter(err, true),
+                new ByteArrayInputStream(new byte[0]), env);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    private void assertNothingWritten() throws Exception {
+        try (var files = Files.walk(xdg)) {
+            assertThat(files.filter(Files::isRegularFile)).as("files under XDG_CONFIG_HOME").isEmpty();
+        }
+    }
+
+    @Test
+    void versionPrintsSvcLine() {
+        Result r = svc("version");
+
+        assertThat(r.code()).isEqualTo(ExitCodes.OK);
+        assertThat(r.out()).startsWith("svc ");
+        assertThat(r.out().lines().toList()).hasSize(1);
+        assertThat(r.out()).contains("java " + Runtime.version().feature());
+    }
+
+    @Test
+    void versionFlagPrintsTheSameLine() {
+        Result flag = svc("--version");
+
+        assertThat(flag.code()).isEqualTo(ExitCodes.OK);
+        assertThat(flag.out()).startsWith("svc ");
+        assertThat(flag.out().strip()).isEqualTo(svc("version").out().strip());
+    }
+
+    @Test
+    void helpListsTheCommands() {
+        Result r = svc("--help");
+
+        assertThat(r.code()).isEqualTo(ExitCodes.OK);
+        assertThat(r.out()).contains("Usage: svc");
+        assertThat(r.out()).containsPattern("(?m)^\\s+login\\b")
+                .containsPattern("(?m)^\\s+status\\b")
+                .containsPattern("(?m)^\\s+version\\b")
+                .containsPattern("(?m)^\\s+admin\\b")
+                .containsPattern("(?m)^\\s+tenants\\b")
+                .containsPattern("(?m)^\\s+logout\\b");
+    }
+
+    @Test
+    void unknownCommandIsAUsageError() {
+        Result r = svc("frobnicate");
+
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("frobnicate");
+    }
+
+    @Test
+    void noCommandIsAUsageError() {
+        Result r = svc();
+
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("name a command");
+    }
+
+    @Test
+    void unknownOptionIsAUsageError() {
+        Result r = svc("version", "--no-such-flag");
+
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--no-such-flag");
+    }
+
+    @Nested
+    class Status {
+
+        @Test
+        void withEmptyConfigTellsToLogIn() throws Exception {
+            Result r = svc("status");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.NOT_LOGGED_IN);
+            assertThat(r.err()).contains("svc login");
+            assertThat(r.out()).isEmpty();
+            assertNothingWritten();
+        }
+
+        @Test
+        void plainHttpBackplaneFromTheEnvironmentIsRefused() {
+            env.put("SVC_BACKPLANE", "http://example.com");
+
+            Result r = svc("status");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("refusing plain http://");
+        }
+
+        @Test
+        void loopbackHttpWithoutOptInIsRefused() {
+            Result r = svc("status", "--backplane", CLOSED);
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--insecure-allow-http");
+        }
+
+        @Test
+        void tenantMustBeAUuid() {
+            env.put("SVC_INSECURE_ALLOW_HTTP", "1");
+
+            Result r = svc("status", "--backplane", CLOSED, "--tenant", "not-a-uuid");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--tenant").contains("not-a-uuid");
+        }
+
+        @Test
+        void unreachableBackplaneExitsFive() {
+            env.put("SVC_INSECURE_ALLOW_HTTP", "1");
+
+            Result r = svc("status", "--backplane", CLOSED);
+
+            assertThat(r.code()).isEqualTo(ExitCodes.UNREACHABLE);
+            assertThat(r.err()).contains("cannot reach").contains("127.0.0.1:1");
+        }
+    }
+
+    @Nested
+    class Login {
+
+        @Test
+        void plainHttpToNonLoopbackIsRefused() throws Exception {
+            Result r = svc("login", "http://example.com");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("refusing plain http://").contains("example.com");
+            assertNothingWritten();
+        }
+
+        @Test
+        void plainHttpToNonLoopbackIsRefusedEvenWithInsecureAllowHttp() {
+            Result r = svc("login", "http://example.com", "--insecure-allow-http");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("refusing plain http://");
+        }
+
+        @Test
+        void loopbackHttpNeedsInsecureAllowHttp() throws Exception {
+            Result r = svc("login", CLOSED);
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--insecure-allow-http");
+            assertNothingWritten();
+        }
+
+        @Test
+        void unreachableBackplaneExitsFive() throws Exception {
+            Result r = svc("login", CLOSED, "--insecure-allow-http");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.UNREACHABLE);
+            assertThat(r.err()).contains("cannot reach").contains("127.0.0.1:1");
+            assertNothingWritten();
+        }
+
+        @Test
+        void malformedResolveIsAUsageError() {
+            Result r = svc("login", CLOSED, "--insecure-allow-http", "--resolve", "kc.example.com:443");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--resolve").contains("host:port:ip");
+        }
+
+        @Test
+        void missingUrlIsAUsageError() {
+            Result r = svc("login");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("<backplane-url>");
+        }
+    }
+
+    @Nested
+    class BootstrapClients {
+
+        private Result bootstrap(String... more) {
+            String[] args = new String[3 + more.length];
+            args[0] = "admin";
+            args[1] = "idp";
+            args[2] = "bootstrap-clients";
+            System.arraycopy(more, 0, args, 3, more.length);
+            return svc(args);
+        }
+
+        @Test
+        void masterRealmIsRefused() {
+            Result r = bootstrap("--realm", "master", "--skip-user-provisioning");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--realm").contains("master");
+        }
+
+        @Test
+        void masterRealmIsRefusedInAnyCase() {
+            Result r = bootstrap("--realm", "MASTER", "--skip-user-provisioning");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--realm");
+        }
+
+        @Test
+        void mcpResourceUriWithTrailingSlashIsRefused() {
+            Result r = bootstrap("--mcp-resource-uri", "http://x/mcp/", "--skip-user-provisioning");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--mcp-resource-uri").contains("http://x/mcp/");
+        }
+
+        @Test
+        void caBundleAndSkipTlsVerifyAreMutuallyExclusive() {
+            Result r = bootstrap("--keycloak-ca-bundle", "f", "--insecure-skip-tls-verify", "--skip-user-provisioning");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--keycloak-ca-bundle").contains("--insecure-skip-tls-verify");
+            assertThat(r.err()).doesNotContain("warning: --insecure-skip-tls-verify");
+        }
+
+        @Test
+        void userIsRequiredUnlessSkipped() {
+            Result r = bootstrap();
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--admin-user-username").contains("--skip-user-provisioning");
+        }
+
+        @Test
+        void skipUserCannotBeCombinedWithUserOptions() {
+            Result r = bootstrap("--skip-user-provisioning", "--admin-user-username", "alice");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--skip-user-provisioning cannot be combined");
+        }
+
+        @Test
+        void tenantIdMustBeAUuid() {
+            Result r = bootstrap("--admin-user-username", "alice", "--tenant-id", "not-a-uuid");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--tenant-id").contains("not-a-uuid");
+        }
+
+        @Test
+        void tenantRoleMustBeKnown() {
+            Result r = bootstrap("--admin-user-username", "alice", "--tenant-role", "root");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--tenant-role").contains("'root'");
+        }
+
+        @Test
+        void offlineAccessMustBePositive() {
+            Result r = bootstrap("--skip-user-provisioning", "--cli-offline-access", "0");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--cli-offline-access");
+        }
+
+        @Test
+        void plainHttpKeycloakOffLoopbackIsRefused() {
+            Result r = bootstrap("--skip-user-provisioning", "--keycloak-base-url", "http://keycloak.example.com");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("refusing plain http://").contains("--keycloak-base-url");
+        }
+
+        @Test
+        void missingAdminUsernameIsAUsageError() {
+            Result r = bootstrap("--skip-user-provisioning", "--keycloak-base-url", CLOSED);
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--admin-username").contains("KEYCLOAK_ADMIN_USER");
+        }
+
+        @Test
+        void missingPasswordWithEmptyStdinIsAUsageError() {
+            Result r = bootstrap("--skip-user-provisioning", "--keycloak-base-url", CLOSED, "--admin-username", "admin");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("KEYCLOAK_ADMIN_PASSWORD");
+        }
+    }
+
+    @Nested
+    class FlightRecorderPolicySet {
+
+        @Test
+        void retentionDaysZeroIsAUsageError() {
+            Result r = svc("tenants", "flight-recorder-policy", "set", "--retention-days", "0", "--backplane", CLOSED);
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--retention-days").contains("1..365");
+        }
+
+        @Test
+        void retentionDaysAboveAYearIsAUsageError() {
+            Result r = svc("tenants", "flight-recorder-policy", "set", "--retention-days", "366", "--backplane", CLOSED);
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--retention-days").contains("366");
+        }
+
+        @Test
+        void retentionDaysAndClearRetentionAreExclusive() {
+            Result r = svc("tenants", "flight-recorder-policy", "set", "--retention-days", "30", "--clear-retention",
+                    "--backplane", CLOSED);
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("mutually exclusive");
+        }
+
+        @Test
+        void nothingToChangeIsAUsageError() {
+            Result r = svc("tenants", "flight-recorder-policy", "set", "--backplane", CLOSED);
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("nothing to change");
+        }
+
+        @Test
+        void nonNumericRetentionIsAUsageError() {
+            Result r = svc("tenants", "flight-recorder-policy", "set", "--retention-days", "ten", "--backplane", CLOSED);
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--retention-days");
+        }
+
+        @Test
+        void withoutStoredLoginTellsToLogIn() {
+            env.put("SVC_INSECURE_ALLOW_HTTP", "1");
+
+            Result r = svc("tenants", "flight-recorder-policy", "set", "--enabled", "true", "--backplane", CLOSED);
+
+            assertThat(r.code()).isEqualTo(ExitCodes.NOT_LOGGED_IN);
+            assertThat(r.err()).contains("not logged in").contains("svc login " + CLOSED);
+        }
+
+        @Test
+        void unreachableBackplaneExitsFive() {
+            env.put("SVC_INSECURE_ALLOW_HTTP", "1");
+            env.put("SVC_TOKEN", "opaque-test-token");
+
+            Result r = svc("tenants", "flight-recorder-policy", "set", "--enabled", "true", "--backplane", CLOSED);
+
+            assertThat(r.code()).isEqualTo(ExitCodes.UNREACHABLE);
+            assertThat(r.err()).contains("cannot reach").contains("127.0.0.1:1");
+            assertThat(r.err()).doesNotContain("opaque-test-token");
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package dev.backplane.kernel.persistence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.backplane.kernel.testing.ExternalPostgres;
+import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.TestKernel;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Both database modes run the migrations and serve requests; the embedded one keeps state across restarts. */
+class DatabaseModesIT {
+
+    @Test
+    void embeddedDatabaseKeepsStateAcrossARestart(@TempDir Path data) {
+        UUID tenant = UUID.randomUUID();
+        try (TestIssuer issuer = new TestIssuer()) {
+            String admin = issuer.token("admin-1", tenant, "tenant_admin");
+            try (TestKernel k = TestKernel.start(data, issuer.kernelSettings())) {
+                assertThat(k.kernel().database().description()).startsWith("embedded postgresql");
+                var r = k.send("PATCH", "/api/v1/tenants/current/flight-recorder-policy", admin,
+                        "{\"retention_days\": 42}", Map.of());
+                assertThat(r.status()).isEqualTo(200);
+            }
+            try (TestKernel k = TestKernel.start(data, issuer.kernelSettings())) {
+                var r = k.get("/api/v1/tenants/current/flight-recorder-policy", admin);
+                assertThat(r.status()).isEqualTo(200);
+                assertThat(r.json().path("retention_days").asInt()).isEqualTo(42);
+                assertThat(r.json().path("updated_by").asText()).isEqualTo("admin-1");
+            }
+        }
+    }
+
+    @Test
+    void databaseByUrlRunsMigrationsAndServes(@TempDir Path data) throws Exception {
+        UUID tenant = UUID.randomUUID();
+        try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer()) {
+            Map<String, String> env = new HashMap<>(issuer.kernelSettings());
+            env.put("SVC_DB_URL", pg.jdbcUrl());
+            env.put("SVC_DB_USER", ExternalPostgres.USER);
+            env.put("SVC_DB_PASSWORD", ExternalPostgres.PASSWORD);
+            try (TestKernel k = TestKernel.start(data, env)) {
+                assertThat(k.kernel().database().description()).as(pg.describe())
+                        .isEqualTo("postgresql at " + pg.jdbcUrl()).doesNotContain(ExternalPostgres.PASSWORD);
+                assertThat(k.get("/health/ready", null).status()).isEqualTo(200);
+                var r = k.send("PATCH", "/api/v1/tenants/current/flight-recorder-policy",
+                        issuer.token("admin-2", tenant, "tenant_admin"), "{\"enabled\": true}", Map.of());
+                assertThat(r.status()).as(r.body()).isEqualTo(200);
+                assertThat(r.json().path("enabled").asBoolean()).isTrue();
+            }
+            assertThat(data.resolve("postgres")).as("no embedded database in URL mode").doesNotExist();
+        }
+    }
+}
