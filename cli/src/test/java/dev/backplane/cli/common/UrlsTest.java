@@ -3,7 +3,10 @@ package dev.backplane.cli.common;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.net.InetAddress;
 import java.net.URI;
+import java.util.List;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -110,5 +113,25 @@ class UrlsTest {
         assertThat(Urls.isLoopback("localhost.example.com")).isFalse();
         assertThat(Urls.isLoopback("10.0.0.1")).isFalse();
         assertThat(Urls.isLoopback("[2001:db8::1]")).isFalse();
+    }
+
+    /*
+     * BUG (Urls.isLoopback, the InetAddress.getByName(h) branch): a host that is digits and dots but
+     * not a valid IPv4 literal ("999.1.1.1", "127.0.0.1.", "256.0.0.1") is not rejected; the JDK
+     * resolves it as a NAME through the system resolver (DNS), and whatever address comes back
+     * decides whether plain http is allowed. Expected: such a host is not loopback, so
+     * checkedBase("http://999.1.1.1", .., true) is refused (exit 2) with no lookup. The test proves the
+     * lookup without the network: an override makes the name "999.1.1.1" resolve to 127.0.0.1, and
+     * the buggy check then accepts plain http to it. Same root cause as ResolveOverrides.parse.
+     */
+    @Disabled("BUG: Urls.isLoopback resolves non-literal numeric hosts like 999.1.1.1 by name (DNS)")
+    @Test
+    void numericLookingNonLiteralHostIsNotLoopback() throws Exception {
+        ResolveOverrides.install(List.of(new ResolveOverrides.Entry("999.1.1.1", 80,
+                InetAddress.getByAddress(new byte[] {127, 0, 0, 1}))));
+
+        assertThat(Urls.isLoopback("999.1.1.1")).isFalse();
+        CliException e = refused("http://999.1.1.1:8080", true);
+        assertThat(e.getMessage()).contains("refusing plain http://");
     }
 }

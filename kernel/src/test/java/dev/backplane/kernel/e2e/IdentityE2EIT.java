@@ -1,0 +1,297 @@
+package dev.backplane.kernel.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.KeycloakServer;
+import dev.backplane.kernel.testing.TestKernel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Identity end to end against a real Keycloak and a real kernel, driven through the real CLI:
+ * bootstrap-clients, device login approved on Keycloak's own pages, refresh, offline tokens, and the
+ * kernel's refusals of tokens it must not accept.
+ */
+class IdentityE2EIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern DEVICE_URL = Pattern.compile("(http://\\S+/device\\?user_code=\\S+)");
+    private static final String REALM = "svc";
+    private static final UUID TENANT = UUID.randomUUID();
+    private static final UUID OTHER_TENANT = UUID.randomUUID();
+    private static final String PASSWORD = "pw-" + UUID.randomUUID();
+
+    private static Path work;
+    private static KeycloakServer keycloak;
+    private static TestKernel kernel;
+    private static CliRunner admin;
+
+    @BeforeAll
+    static void start() throws Exception {
+        work = Files.createTempDirectory("svc-e2e");
+        keycloak = KeycloakServer.start(work);
+        admin = new CliRunner(work.resolve("admin-config"))
+                .env("KEYCLOAK_ADMIN_USER", KeycloakServer.ADMIN)
+                .env("KEYCLOAK_ADMIN_PASSWORD", keycloak.adminPassword())
+                .env("SVC_BOOTSTRAP_USER_PASSWORD", PASSWORD);
+        kernel = TestKernel.start(work.resolve("kernel"), Map.of(
+                "SVC_IDENTITY_ISSUER", keycloak.url() + "/realms/" + REALM,
+                "SVC_IDENTITY_CLOCK_SKEW_SECONDS", "1"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (kernel != null) {
+            kernel.close();
+        }
+        if (keycloak != null) {
+            keycloak.close();
+        }
+    }
+
+    private static CliRunner.Result bootstrap(String... extra) {
+        List<String> args = new java.util.ArrayList<>(List.of("admin", "idp", "bootstrap-clients",
+                "--keycloak-base-url", keycloak.url(), "--realm", REALM,
+                "--mcp-resource-uri", kernel.url() + "/mcp"));
+        args.addAll(List.of(extra));
+        return admin.run(args.toArray(String[]::new));
+    }
+
+    private static synchronized void ensureBootstrapped() throws Exception {
+        if (keycloak.admin("GET", "/" + REALM, null).statusCode() == 200) {
+            return;
+        }
+        CliRunner.Result dry = bootstrap("--dry-run", "--admin-user-username", "alice", "--tenant-id", TENANT.toString());
+        assertThat(dry.exitCode()).as(dry.toString()).isZero();
+        assertThat(dry.out()).contains("would create realm svc").contains("nothing was written");
+        assertThat(keycloak.admin("GET", "/" + REALM, null).statusCode()).as("dry run wrote nothing").isEqualTo(404);
+
+        CliRunner.Result first = bootstrap("--admin-user-username", "alice", "--tenant-id", TENANT.toString(),
+                "--admin-group-name", "svc-admins", "--admin-user-email", "alice@example.test");
+        assertThat(first.exitCode()).as(first.toString()).isZero();
+        assertThat(first.out()).contains("create client svc-cli").contains("create client svc-mcp")
+                .contains("create mapper audience on client svc-cli").contains("create user alice")
+                .contains("add user alice to group svc-admins").doesNotContain(PASSWORD);
+
+        CliRunner.Result second = bootstrap("--admin-user-username", "alice", "--tenant-id", TENANT.toString(),
+                "--admin-group-name", "svc-admins", "--admin-user-email", "alice@example.test");
+        assertThat(second.exitCode()).as(second.toString()).isZero();
+        assertThat(second.out()).startsWith("Nothing to change");
+
+        for (String[] user : List.of(new String[] {"bob", "operator", TENANT.toString()},
+                new String[] {"carol", "read_only", OTHER_TENANT.toString()},
+                new String[] {"dave", "operator", TENANT.toString()})) {
+            CliRunner.Result r = bootstrap("--admin-user-username", user[0], "--tenant-role", user[1],
+                    "--tenant-id", user[2]);
+            assertThat(r.exitCode()).as(r.toString()).isZero();
+            assertThat(r.out()).contains("create user " + user[0]);
+        }
+        // dave is a platform_admin (set directly in Keycloak; bootstrap provisions tenant users only)
+        String daveId = keycloak.adminJson("/" + REALM + "/users?exact=true&username=dave").get(0).path("id").asText();
+        ObjectNode dave = (ObjectNode) keycloak.adminJson("/" + REALM + "/users/" + daveId);
+        dave.with("attributes").putArray("platform_admin").add("true");
+        assertThat(keycloak.admin("PUT", "/" + REALM + "/users/" + daveId, dave).statusCode()).isEqualTo(204);
+        // poll the device endpoint every second instead of five, to keep the suite quick
+        assertThat(keycloak.admin("PUT", "/" + REALM, Map.of("oauth2DevicePollingInterval", 1)).statusCode())
+                .isEqualTo(204);
+    }
+
+    /** Logs {@code user} in through the CLI's device flow, approving it on Keycloak's pages. */
+    private static CliRunner.Result login(CliRunner cli, String user, String... extra) throws Exception {
+        ensureBootstrapped();
+        List<String> args = new java.util.ArrayList<>(List.of("login", kernel.url(), "--insecure-allow-http"));
+        args.addAll(List.of(extra));
+        CliRunner.Running running = cli.start(args.toArray(String[]::new));
+        String url;
+        try {
+            url = running.awaitErr(DEVICE_URL, Duration.ofSeconds(30));
+        } catch (AssertionError endedEarly) {
+            if (running.result().isDone()) {
+                return running.result().get(); // refused before a device code was issued
+            }
+            throw endedEarly;
+        }
+        keycloak.approveDevice(url, user, PASSWORD);
+        return running.result().get();
+    }
+
+    private CliRunner newCli(String name) {
+        return new CliRunner(work.resolve("cli-" + name + "-" + UUID.randomUUID()));
+    }
+
+    private static JsonNode storedTokens(Path configHome) throws Exception {
+        return JSON.readTree(configHome.resolve("svc/tokens.json").toFile());
+    }
+
+    @Test
+    void deviceLoginThenStatusShowsTenantAndRole() throws Exception {
+        Path home = work.resolve("alice-" + UUID.randomUUID());
+        CliRunner alice = new CliRunner(home);
+        CliRunner.Result login = login(alice, "alice");
+        assertThat(login.exitCode()).as(login.toString()).isZero();
+        assertThat(login.out()).contains("Logged in to " + kernel.url() + " as alice")
+                .contains("tenant " + TENANT).contains("role tenant_admin");
+
+        CliRunner.Result status = alice.run("status");
+        assertThat(status.exitCode()).as(status.toString()).isZero();
+        assertThat(status.out()).contains("tenant     " + TENANT).contains("role       tenant_admin")
+                .contains("user       alice").contains("(reachable)");
+
+        Path tokenFile = home.resolve("svc/tokens.json");
+        assertThat(Files.getPosixFilePermissions(tokenFile)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+        String stored = Files.readString(tokenFile);
+        assertThat(status.out() + status.err() + login.out() + login.err())
+                .as("no token is ever printed").doesNotContain(storedTokens(home).path(kernel.url()).path("access_token")
+                        .asText());
+
+        // refresh: mark the access token expired; the next command refreshes it and goes on
+        ObjectNode all = (ObjectNode) JSON.readTree(stored);
+        String before = all.path(kernel.url()).path("access_token").asText();
+        ((ObjectNode) all.get(kernel.url())).put("expires_at", "2000-01-01T00:00:00Z");
+        Files.writeString(tokenFile, all.toString());
+        CliRunner.Result afterRefresh = alice.run("status", "--json");
+        assertThat(afterRefresh.exitCode()).as(afterRefresh.toString()).isZero();
+        assertThat(JSON.readTree(afterRefresh.out()).path("whoami").path("tenant_role").asText()).isEqualTo("tenant_admin");
+        assertThat(storedTokens(home).path(kernel.url()).path("access_token").asText())
+                .as("the access token was refreshed").isNotEqualTo(before);
+
+        // a tenant_admin may change tenant policy through the CLI
+        CliRunner.Result set = alice.run("tenants", "flight-recorder-policy", "set", "--retention-days", "14");
+        assertThat(set.exitCode()).as(set.toString()).isZero();
+        assertThat(set.out()).contains("retention_days  14");
+    }
+
+    @Test
+    void printTokenPrintsOnlyTheAccessToken() throws Exception {
+        CliRunner bob = newCli("bob");
+        CliRunner.Result login = login(bob, "bob", "--print-token");
+        assertThat(login.exitCode()).as(login.toString()).isZero();
+        String token = login.out().trim();
+        assertThat(token.split("\\.")).hasSize(3);
+        assertThat(kernel.get("/api/v1/whoami", token).json().path("tenant_role").asText()).isEqualTo("operator");
+    }
+
+    @Test
+    void roleShortfallIsRefusedWithExitCode3() throws Exception {
+        CliRunner carol = newCli("carol");
+        assertThat(login(carol, "carol").exitCode()).isZero();
+        CliRunner.Result shown = carol.run("tenants", "flight-recorder-policy", "show");
+        assertThat(shown.exitCode()).as(shown.toString()).isZero();
+        CliRunner.Result denied = carol.run("tenants", "flight-recorder-policy", "set", "--enabled", "true");
+        assertThat(denied.exitCode()).as(denied.toString()).isEqualTo(3);
+        assertThat(denied.err()).contains("insufficient_role");
+    }
+
+    @Test
+    void onlyAPlatformAdminMayNameAnotherTenant() throws Exception {
+        CliRunner carol = newCli("carol2");
+        assertThat(login(carol, "carol").exitCode()).isZero(); // makes OTHER_TENANT known to the kernel
+        CliRunner bob = newCli("bob2");
+        assertThat(login(bob, "bob").exitCode()).isZero();
+        CliRunner.Result refused = bob.run("status", "--tenant", OTHER_TENANT.toString());
+        assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(3);
+        assertThat(refused.err()).contains("insufficient_role");
+
+        CliRunner dave = newCli("dave");
+        assertThat(login(dave, "dave").exitCode()).isZero();
+        CliRunner.Result acting = dave.run("status", "--json", "--tenant", OTHER_TENANT.toString());
+        assertThat(acting.exitCode()).as(acting.toString()).isZero();
+        JsonNode me = JSON.readTree(acting.out()).path("whoami");
+        assertThat(me.path("tenant_id").asText()).isEqualTo(OTHER_TENANT.toString());
+        assertThat(me.path("platform_admin").asBoolean()).isTrue();
+    }
+
+    @Test
+    void offlineTokensOnlyOnceProvisioned() throws Exception {
+        ensureBootstrapped();
+        CliRunner alice = newCli("alice-offline");
+        CliRunner.Result refused = login(alice, "alice", "--offline");
+        assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(1);
+        assertThat(refused.err()).contains("--cli-offline-access");
+
+        CliRunner.Result provision = bootstrap("--skip-user-provisioning", "--cli-offline-access");
+        assertThat(provision.exitCode()).as(provision.toString()).isZero();
+        assertThat(provision.out()).contains("allow offline_access on client svc-cli")
+                .contains("client.offline.session.idle.timeout");
+        JsonNode cli = keycloak.adminJson("/" + REALM + "/clients?clientId=svc-cli").get(0);
+        assertThat(cli.path("attributes").path("client.offline.session.idle.timeout").asText()).isEqualTo("172800");
+
+        Path home = work.resolve("alice-offline-2");
+        CliRunner.Result ok = login(new CliRunner(home), "alice", "--offline");
+        assertThat(ok.exitCode()).as(ok.toString()).isZero();
+        assertThat(ok.out()).contains("with an offline token");
+        assertThat(storedTokens(home).path(kernel.url()).path("offline").asBoolean()).isTrue();
+
+        // back to the default: offline access is withdrawn again
+        CliRunner.Result withdraw = bootstrap("--skip-user-provisioning");
+        assertThat(withdraw.out()).contains("remove offline_access from client svc-cli");
+    }
+
+    @Test
+    void theKernelRefusesTokensItMustNotAccept() throws Exception {
+        ensureBootstrapped();
+        // a good token, for comparison
+        CliRunner bob = newCli("bob3");
+        String good = login(bob, "bob", "--print-token").out().trim();
+        assertThat(kernel.get("/api/v1/whoami", good).status()).isEqualTo(200);
+
+        // wrong audience: same realm, a client without the backplane audience
+        String wrongAudience = keycloak.passwordGrant(REALM, "bob", PASSWORD).path("access_token").asText();
+        assertThat(wrongAudience).isNotEmpty();
+        assertThat(kernel.get("/api/v1/whoami", wrongAudience).status()).isEqualTo(401);
+
+        // another issuer: the master realm
+        String master = keycloak.passwordGrant("master", KeycloakServer.ADMIN, keycloak.adminPassword())
+                .path("access_token").asText();
+        var otherIssuer = kernel.get("/api/v1/whoami", master);
+        assertThat(otherIssuer.status()).isEqualTo(401);
+        assertThat(otherIssuer.header("WWW-Authenticate")).hasValueSatisfying(h -> assertThat(h).contains("invalid_token"));
+
+        // tampered signature
+        String[] parts = good.split("\\.");
+        String flipped = parts[2].charAt(0) == 'A' ? "B" + parts[2].substring(1) : "A" + parts[2].substring(1);
+        assertThat(kernel.get("/api/v1/whoami", parts[0] + "." + parts[1] + "." + flipped).status()).isEqualTo(401);
+
+        // alg: none with the genuine claims
+        String none = Base64.getUrlEncoder().withoutPadding().encodeToString("{\"alg\":\"none\",\"typ\":\"JWT\"}"
+                .getBytes()) + "." + parts[1] + ".";
+        assertThat(kernel.get("/api/v1/whoami", none).status()).isEqualTo(401);
+
+        // expired: a 1-second access token from the real realm, used after it lapsed
+        String cliId = keycloak.adminJson("/" + REALM + "/clients?clientId=svc-cli").get(0).path("id").asText();
+        ObjectNode cli = (ObjectNode) keycloak.adminJson("/" + REALM + "/clients/" + cliId);
+        cli.with("attributes").put("access.token.lifespan", "1");
+        assertThat(keycloak.admin("PUT", "/" + REALM + "/clients/" + cliId, cli).statusCode()).isEqualTo(204);
+        try {
+            Path home = work.resolve("bob-short");
+            assertThat(login(new CliRunner(home), "bob").exitCode()).isZero();
+            JsonNode stored = storedTokens(home).path(kernel.url());
+            JsonNode refreshed = keycloak.form(stored.path("token_endpoint").asText(), Map.of(
+                    "grant_type", "refresh_token", "client_id", "svc-cli",
+                    "refresh_token", stored.path("refresh_token").asText()));
+            String shortLived = refreshed.path("access_token").asText();
+            assertThat(refreshed.path("expires_in").asInt()).isEqualTo(1);
+            Thread.sleep(3_500);
+            var expired = kernel.get("/api/v1/whoami", shortLived);
+            assertThat(expired.status()).isEqualTo(401);
+            assertThat(expired.json().path("message").asText()).contains("expired");
+        } finally {
+            cli.with("attributes").put("access.token.lifespan", "300");
+            keycloak.admin("PUT", "/" + REALM + "/clients/" + cliId, cli);
+        }
+    }
+}
