@@ -46,6 +46,9 @@ public final class CliConfig {
         }
         try {
             CliConfig c = JSON.readValue(file.toFile(), CliConfig.class);
+            if (c == null) {
+                throw CliException.failed("cannot read CLI config " + file + ": it holds no settings object");
+            }
             if (c.backplanes == null) {
                 c.backplanes = new LinkedHashMap<>();
             }

@@ -45,14 +45,10 @@ public final class ResolveOverrides extends InetAddressResolverProvider {
         if (port < 1 || port > 65535) {
             throw CliException.usage("--resolve port must be 1..65535 in '" + text + "'");
         }
-        if (!ip.matches("[0-9.]+") && !ip.contains(":")) {
-            throw CliException.usage("--resolve address must be an IP address, got '" + ip + "'");
-        }
-        try {
-            return new Entry(host, port, InetAddress.getByName(ip));
-        } catch (UnknownHostException e) {
-            throw CliException.usage("--resolve address is not an IP address: '" + ip + "'");
-        }
+        String literal = ip;
+        InetAddress address = IpLiterals.parse(literal).orElseThrow(() ->
+                CliException.usage("--resolve address must be an IP address, got '" + literal + "' in '" + text + "'"));
+        return new Entry(host, port, address);
     }
 
     /** Applies entries for this process. */

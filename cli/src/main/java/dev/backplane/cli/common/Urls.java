@@ -45,13 +45,6 @@ public final class Urls {
         if (h.equalsIgnoreCase("localhost") || h.toLowerCase(Locale.ROOT).endsWith(".localhost")) {
             return true;
         }
-        if (h.matches("[0-9.]+") || h.contains(":")) {
-            try {
-                return InetAddress.getByName(h).isLoopbackAddress();
-            } catch (java.net.UnknownHostException e) {
-                return false;
-            }
-        }
-        return false;
+        return IpLiterals.parse(h).map(InetAddress::isLoopbackAddress).orElse(false);
     }
 }

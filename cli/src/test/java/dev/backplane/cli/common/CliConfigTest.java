@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -123,7 +122,6 @@ class CliConfigTest {
      * instead of CliException(FAILED, "cannot read CLI config <path>: ..."). Through Svc.run that is
      * exit 1 with "error: java.lang.NullPointerException" and a stack trace, and no path.
      */
-    @Disabled("BUG: CliConfig.load NPEs on a file containing the JSON literal null")
     @Test
     void jsonNullFileIsAFailureNamingThePath() throws Exception {
         Path file = dir.resolve("config.json");

@@ -100,8 +100,8 @@ public final class KernelConfig {
                 List<String> items = new ArrayList<>();
                 v.forEach(item -> items.add(item.asText()));
                 out.put(key, String.join(",", items));
-            } else {
-                out.put(key, v.isNull() ? "" : v.asText());
+            } else if (!v.isNull()) {
+                out.put(key, v.asText()); // an empty key (null) leaves the setting at its default
             }
         }
     }
@@ -159,8 +159,20 @@ public final class KernelConfig {
     @Override
     public String toString() {
         return values.entrySet().stream()
-                .map(e -> e.getKey().key() + "=" + (e.getKey().isSecret() && !e.getValue().isEmpty() ? "****" : e.getValue()))
+                .map(e -> e.getKey().key() + "=" + shown(e.getKey(), e.getValue()))
                 .collect(Collectors.joining(", ", "KernelConfig{", "}"));
+    }
+
+    private static String shown(Setting setting, String value) {
+        if (setting.isSecret() && !value.isEmpty()) {
+            return "****";
+        }
+        return setting == Setting.DB_URL ? redactUrl(value) : value;
+    }
+
+    /** A JDBC URL with any embedded password or user-info masked, for logs and messages. */
+    public static String redactUrl(String url) {
+        return url.replaceAll("(?i)(password=)[^&;]*", "$1****").replaceAll("//[^/@]*@", "//****@");
     }
 
     /** A setting is missing or malformed. */

@@ -42,7 +42,7 @@ public final class Database implements AutoCloseable {
         int poolSize = config.intValue(Setting.DB_POOL_SIZE, 1, 1000);
         if (url.isPresent()) {
             HikariDataSource ds = pool(url.get(), config.get(Setting.DB_USER), config.get(Setting.DB_PASSWORD), poolSize);
-            return migrated(new Database(Optional.empty(), ds, "postgresql at " + redactUrl(url.get())));
+            return migrated(new Database(Optional.empty(), ds, "postgresql at " + KernelConfig.redactUrl(url.get())));
         }
         Path dir = Path.of(config.get(Setting.DATA_DIR)).toAbsolutePath().resolve("postgres");
         EmbeddedPostgres pg = startEmbedded(dir, config.intValue(Setting.DB_EMBEDDED_PORT, 0, 65535));
@@ -101,10 +101,6 @@ public final class Database implements AutoCloseable {
                 + (result.targetSchemaVersion == null ? "unchanged" : result.targetSchemaVersion)
                 + " (" + result.migrationsExecuted + " migration(s) applied)");
         return db;
-    }
-
-    static String redactUrl(String url) {
-        return url.replaceAll("(?i)(password=)[^&;]*", "$1****").replaceAll("//[^/@]*@", "//****@");
     }
 
     public DataSource dataSource() {
