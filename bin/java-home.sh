@@ -22,3 +22,9 @@ svc_find_java_home() {
 JAVA_HOME=$(svc_find_java_home) || exit 1
 export JAVA_HOME
 export PATH="$JAVA_HOME/bin:$PATH"
+# The system Maven's bundled Guava uses sun.misc.Unsafe; keep newer JDKs from warning about it on every build.
+case " ${MAVEN_OPTS:-} " in
+  *unsafe-memory-access*) ;;
+  *) [ "$(svc_java_major "$JAVA_HOME")" -ge 24 ] 2>/dev/null && export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow" ;;
+esac
+true
