@@ -146,10 +146,10 @@ final class KeycloakBootstrap {
         ObjectNode current = (ObjectNode) found.get(0);
         String id = current.path("id").asText();
         List<String> differing = new ArrayList<>();
-        desired.fields().forEachRemaining(e -> {
+        desired.properties().forEach(e -> {
             if (e.getKey().equals("attributes")) {
-                ObjectNode attrs = current.with("attributes");
-                e.getValue().fields().forEachRemaining(a -> {
+                ObjectNode attrs = current.withObjectProperty("attributes");
+                e.getValue().properties().forEach(a -> {
                     if (!a.getValue().equals(attrs.get(a.getKey()))) {
                         differing.add(a.getKey());
                         attrs.set(a.getKey(), a.getValue());
@@ -247,7 +247,7 @@ final class KeycloakBootstrap {
             ObjectNode user = (ObjectNode) found.get(0);
             String id = user.path("id").asText();
             ObjectNode full = (ObjectNode) kc.get(r + "/users/" + id).orElseThrow();
-            ObjectNode attrs = full.with("attributes");
+            ObjectNode attrs = full.withObjectProperty("attributes");
             List<String> differing = new ArrayList<>();
             String currentTenant = attrs.path("tenant_id").path(0).asText("");
             String tenant = u.tenantId().orElse(currentTenant.isEmpty() ? UUID.randomUUID().toString() : currentTenant);
@@ -327,7 +327,7 @@ final class KeycloakBootstrap {
     }
 
     private static boolean containsAll(JsonNode have, JsonNode want) {
-        var it = want.fields();
+        var it = want.properties().iterator();
         while (it.hasNext()) {
             var e = it.next();
             if (!e.getValue().equals(have.get(e.getKey()))) {

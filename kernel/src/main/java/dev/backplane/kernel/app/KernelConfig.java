@@ -90,7 +90,7 @@ public final class KernelConfig {
     }
 
     private static void flatten(String prefix, JsonNode node, Map<String, String> out) {
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             String key = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
             JsonNode v = e.getValue();

@@ -234,7 +234,7 @@ class KernelApiIT {
         JsonNode doc = new ObjectMapper(new YAMLFactory()).readTree(r.body());
         Set<String> documented = new TreeSet<>();
         Map<String, String> documentedRoles = new java.util.TreeMap<>();
-        doc.path("paths").fields().forEachRemaining(p -> p.getValue().fields().forEachRemaining(m -> {
+        doc.path("paths").properties().forEach(p -> p.getValue().properties().forEach(m -> {
             String key = m.getKey().toUpperCase() + " " + p.getKey();
             documented.add(key);
             documentedRoles.put(key, m.getValue().path("x-svc-role").asText("public"));

@@ -103,7 +103,7 @@ class IdentityE2EIT {
         // dave is a platform_admin (set directly in Keycloak; bootstrap provisions tenant users only)
         String daveId = keycloak.adminJson("/" + REALM + "/users?exact=true&username=dave").get(0).path("id").asText();
         ObjectNode dave = (ObjectNode) keycloak.adminJson("/" + REALM + "/users/" + daveId);
-        dave.with("attributes").putArray("platform_admin").add("true");
+        dave.withObjectProperty("attributes").putArray("platform_admin").add("true");
         assertThat(keycloak.admin("PUT", "/" + REALM + "/users/" + daveId, dave).statusCode()).isEqualTo(204);
         // poll the device endpoint every second instead of five, to keep the suite quick
         assertThat(keycloak.admin("PUT", "/" + REALM, Map.of("oauth2DevicePollingInterval", 1)).statusCode())
@@ -274,7 +274,7 @@ class IdentityE2EIT {
         // expired: a 1-second access token from the real realm, used after it lapsed
         String cliId = keycloak.adminJson("/" + REALM + "/clients?clientId=svc-cli").get(0).path("id").asText();
         ObjectNode cli = (ObjectNode) keycloak.adminJson("/" + REALM + "/clients/" + cliId);
-        cli.with("attributes").put("access.token.lifespan", "1");
+        cli.withObjectProperty("attributes").put("access.token.lifespan", "1");
         assertThat(keycloak.admin("PUT", "/" + REALM + "/clients/" + cliId, cli).statusCode()).isEqualTo(204);
         try {
             Path home = work.resolve("bob-short");
@@ -290,7 +290,7 @@ class IdentityE2EIT {
             assertThat(expired.status()).isEqualTo(401);
             assertThat(expired.json().path("message").asText()).contains("expired");
         } finally {
-            cli.with("attributes").put("access.token.lifespan", "300");
+            cli.withObjectProperty("attributes").put("access.token.lifespan", "300");
             keycloak.admin("PUT", "/" + REALM + "/clients/" + cliId, cli);
         }
     }
