@@ -1,0 +1,47 @@
+package dev.backplane.plugin.api;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.regex.Pattern;
+
+/**
+ * One operation a connector publishes.
+ *
+ * @param opId dotted id, lower-case ({@code k8s.pod.list})
+ * @param groupKey the {@link OperationGroup} it belongs to
+ * @param description what it does, for operators and agents
+ * @param safetyLevel how much harm it can do
+ * @param requiresApproval whether a call parks for approval by default
+ * @param opClass read, write, credential_read or other
+ * @param paramsSchema JSON Schema (draft 2020-12) of the params object, as JSON text
+ * @param shape how it reaches the target
+ * @param resultKind set or object
+ */
+public record OperationDescriptor(String opId, String groupKey, String description, SafetyLevel safetyLevel,
+                                  boolean requiresApproval, OpClass opClass, String paramsSchema, OperationShape shape,
+                                  ResultKind resultKind) {
+
+    private static final Pattern OP_ID = Pattern.compile("[a-z0-9][a-z0-9_-]*(\\.[a-z0-9][a-zA-Z0-9_-]*)+");
+
+    public OperationDescriptor {
+        requireNonNull(opId, "opId is null");
+        requireNonNull(groupKey, "groupKey is null");
+        requireNonNull(description, "description is null");
+        requireNonNull(safetyLevel, "safetyLevel is null");
+        requireNonNull(opClass, "opClass is null");
+        requireNonNull(paramsSchema, "paramsSchema is null");
+        requireNonNull(shape, "shape is null");
+        requireNonNull(resultKind, "resultKind is null");
+        if (!OP_ID.matcher(opId).matches()) {
+            throw new IllegalArgumentException("op id must be dotted lower-case words (e.g. k8s.pod.list): " + opId);
+        }
+        if (!paramsSchema.strip().startsWith("{")) {
+            throw new IllegalArgumentException("params schema of " + opId + " must be a JSON Schema object");
+        }
+    }
+
+    /** Read-class: only reads, and (when HTTP-shaped) uses GET or HEAD. {@code enable-reads} enables these. */
+    public boolean isReadClass() {
+        return opClass == OpClass.READ && !(shape instanceof OperationShape.Http http && !http.isRead());
+    }
+}
