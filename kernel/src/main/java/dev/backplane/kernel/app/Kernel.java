@@ -1,5 +1,9 @@
 package dev.backplane.kernel.app;
 
+import dev.backplane.kernel.catalog.CatalogRoutes;
+import dev.backplane.kernel.catalog.CatalogService;
+import dev.backplane.kernel.catalog.ConnectorRegistry;
+import dev.backplane.kernel.catalog.plugins.PluginLoading;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.ErrorMapping;
 import dev.backplane.kernel.http.OpenApiRoutes;
@@ -15,6 +19,7 @@ import dev.backplane.kernel.tenancy.TenantService;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import java.lang.System.Logger.Level;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -80,6 +85,9 @@ public final class Kernel implements AutoCloseable {
         new OpenApiRoutes().register(api);
         new IdentityRoutes().register(api);
         new TenancyRoutes(tenants).register(api);
+        PluginLoading.Result plugins = PluginLoading.load(Path.of(config.get(Setting.PLUGIN_DIR)),
+                Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600)));
+        new CatalogRoutes(new CatalogService(new ConnectorRegistry(plugins), jdbc)).register(api);
         return api;
     }
 

@@ -112,6 +112,7 @@ public final class KernelConfig {
         intValue(Setting.DB_EMBEDDED_PORT, 0, 65535);
         intValue(Setting.IDENTITY_CLOCK_SKEW, 0, 600);
         intValue(Setting.IDENTITY_JWKS_CACHE_SECONDS, 1, 86400);
+        intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600);
     }
 
     public String get(Setting setting) {

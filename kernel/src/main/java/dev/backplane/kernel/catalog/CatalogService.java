@@ -1,0 +1,238 @@
+package dev.backplane.kernel.catalog;
+
+import dev.backplane.kernel.catalog.CatalogViews.CatalogEntry;
+import dev.backplane.kernel.catalog.CatalogViews.ConnectorSummary;
+import dev.backplane.kernel.catalog.CatalogViews.GroupView;
+import dev.backplane.kernel.catalog.CatalogViews.Implementation;
+import dev.backplane.kernel.catalog.CatalogViews.Review;
+import dev.backplane.kernel.catalog.CatalogViews.ReviewChange;
+import dev.backplane.kernel.catalog.CatalogViews.SearchHit;
+import dev.backplane.kernel.catalog.CatalogViews.SearchResult;
+import dev.backplane.kernel.catalog.plugins.LoadedConnector;
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.plugin.api.ConnectorDescriptor;
+import dev.backplane.plugin.api.OperationDescriptor;
+import dev.backplane.plugin.api.OperationGroup;
+import io.helidon.http.Status;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * The connector catalog as a tenant sees it, and its review. Connectors come from plugins and are
+ * the same for every tenant; review state, per-operation overrides and group edits belong to each
+ * tenant (one tenant's admin cannot open operations for another). Everything is default-deny: no
+ * review row means staged, no override means the operation is not enabled.
+ */
+public final class CatalogService {
+
+    public static final Set<String> STATUSES = Set.of("staged", "enabled", "disabled");
+    public static final int SEARCH_LIMIT_MAX = 50;
+    public static final int SEARCH_LIMIT_DEFAULT = 10;
+
+    private final ConnectorRegistry registry;
+    private final ReviewStore store;
+    private final Map<String, OperationSearch> search = new HashMap<>();
+
+    public CatalogService(ConnectorRegistry registry, Jdbc jdbc) {
+        this.registry = registry;
+        this.store = new ReviewStore(jdbc);
+        registry.all().forEach(c -> search.put(c.connectorId(), new OperationSearch(c)));
+    }
+
+    public ConnectorRegistry registry() {
+        return registry;
+    }
+
+    public List<ConnectorSummary> list(UUID tenant, Optional<String> status) {
+        status.ifPresent(s -> {
+            if (!s.equals("all") && !s.equals("broken") && !STATUSES.contains(s)) {
+                throw ApiException.unprocessable("invalid_status", "status must be staged, enabled, disabled, broken "
+                        + "or all, got '" + s + "'", Map.of("field", "status"));
+            }
+        });
+        Map<String, String> statuses = store.statuses(tenant);
+        List<ConnectorSummary> out = new ArrayList<>();
+        for (LoadedConnector c : registry.all()) {
+            out.add(summary(c, statuses.getOrDefault(c.connectorId(), "staged"), store.overrides(tenant, c.connectorId())));
+        }
+        registry.broken().forEach(b -> out.add(new ConnectorSummary(b.pluginId().orElse(b.file()), Optional.empty(),
+                Optional.empty(), List.of(), List.of(), "broken", 0, 0, Optional.of(b.file()), Optional.empty(),
+                Optional.of(b.reason()))));
+        return status.filter(s -> !s.equals("all")).map(s -> out.stream().filter(c -> c.status().equals(s)).toList())
+                .orElse(out);
+    }
+
+    public Review review(UUID tenant, String connectorId) {
+        LoadedConnector c = registry.require(connectorId);
+        Map<String, ReviewStore.OpOverride> overrides = store.overrides(tenant, connectorId);
+        List<OperationView> ops = views(c, overrides);
+        return new Review(summary(c, store.status(tenant, connectorId), overrides), c.descriptor().secretFields(),
+                groupViews(tenant, c, ops), ops);
+    }
+
+    public List<GroupView> groups(UUID tenant, String connectorId) {
+        LoadedConnector c = registry.require(connectorId);
+        return groupViews(tenant, c, views(c, store.overrides(tenant, connectorId)));
+    }
+
+    public ReviewChange enable(UUID tenant, String connectorId, String actor) {
+        registry.require(connectorId);
+        String before = store.status(tenant, connectorId);
+        if (before.equals("enabled")) {
+            return new ReviewChange(connectorId, before, before, 0, "already enabled; nothing changed");
+        }
+        store.setStatus(tenant, connectorId, "enabled", actor);
+        return new ReviewChange(connectorId, before, "enabled", 0,
+                "enabled: its enabled operations are now dispatchable");
+    }
+
+    public ReviewChange disable(UUID tenant, String connectorId, String actor) {
+        registry.require(connectorId);
+        String before = store.status(tenant, connectorId);
+        if (!before.equals("enabled")) {
+            throw new ApiException(Status.CONFLICT_409, "invalid_transition", "connector " + connectorId + " is "
+                    + before + "; only an enabled connector can be disabled", Map.of("status", before));
+        }
+        store.setStatus(tenant, connectorId, "disabled", actor);
+        return new ReviewChange(connectorId, before, "disabled", 0,
+                "disabled: nothing is dispatchable; per-operation overrides are kept");
+    }
+
+    public ReviewChange enableReads(UUID tenant, String connectorId, String actor) {
+        LoadedConnector c = registry.require(connectorId);
+        String status = store.status(tenant, connectorId);
+        List<String> reads = c.catalog().operations().stream().filter(OperationDescriptor::isReadClass)
+                .map(OperationDescriptor::opId).toList();
+        int changed = store.enableAll(tenant, connectorId, reads, actor);
+        return new ReviewChange(connectorId, status, status, changed, changed + " read operation(s) newly enabled of "
+                + reads.size() + "; writes stay default-deny" + (status.equals("enabled") ? ""
+                : "; the connector is " + status + ", enable it to make them dispatchable"));
+    }
+
+    /**
+     * A sparse change of one operation's overrides.
+     *
+     * @param customDescription new custom description ("" clears it)
+     */
+    public OperationView editOperation(UUID tenant, String connectorId, String opId, Optional<String> customDescription,
+                                       Optional<String> safetyLevel, Optional<Boolean> requiresApproval,
+                                       Optional<Boolean> isEnabled, String actor) {
+        LoadedConnector c = registry.require(connectorId);
+        OperationDescriptor op = operation(c, opId);
+        safetyLevel.ifPresent(s -> {
+            if (!Set.of("safe", "caution", "dangerous").contains(s)) {
+                throw ApiException.unprocessable("invalid_override", "safety_level must be safe, caution or dangerous, "
+                        + "got '" + s + "'", Map.of("field", "safety_level"));
+            }
+        });
+        if (customDescription.isEmpty() && safetyLevel.isEmpty() && requiresApproval.isEmpty() && isEnabled.isEmpty()) {
+            throw ApiException.unprocessable("invalid_override", "nothing to change: give custom_description, "
+                    + "safety_level, requires_approval or is_enabled", Map.of());
+        }
+        boolean clear = customDescription.map(String::isBlank).orElse(false);
+        store.mergeOverride(tenant, connectorId, opId, new ReviewStore.OpOverride(
+                customDescription.filter(d -> !d.isBlank()), safetyLevel, requiresApproval, isEnabled), clear, actor);
+        return OperationView.of(op, store.overrides(tenant, connectorId).get(opId));
+    }
+
+    public GroupView editGroup(UUID tenant, String connectorId, String groupKey, Optional<String> displayName,
+                               Optional<String> whenToUse, String actor) {
+        LoadedConnector c = registry.require(connectorId);
+        if (c.catalog().groups().stream().noneMatch(g -> g.groupKey().equals(groupKey))) {
+            throw ApiException.notFound("unknown_group", "connector " + connectorId + " has no group '" + groupKey + "'")
+                    .withExtras("valid_groups", c.catalog().groups().stream().map(OperationGroup::groupKey).toList());
+        }
+        if (displayName.isEmpty() && whenToUse.isEmpty()) {
+            throw ApiException.unprocessable("invalid_group_edit", "nothing to change: give name or when_to_use", Map.of());
+        }
+        if (displayName.map(String::isBlank).orElse(false)) {
+            throw ApiException.unprocessable("invalid_group_edit", "name must not be blank", Map.of("field", "name"));
+        }
+        store.mergeGroupEdit(tenant, connectorId, groupKey, new ReviewStore.GroupEdit(displayName, whenToUse), actor);
+        return groups(tenant, connectorId).stream().filter(g -> g.groupKey().equals(groupKey)).findFirst().orElseThrow();
+    }
+
+    public SearchResult search(UUID tenant, String connectorId, String query, Optional<String> group, int limit) {
+        LoadedConnector c = registry.require(connectorId);
+        if (query == null || query.isBlank()) {
+            throw ApiException.unprocessable("invalid_query", "query must not be empty", Map.of("field", "query"));
+        }
+        int clamped = Math.max(1, Math.min(SEARCH_LIMIT_MAX, limit));
+        Map<String, ReviewStore.OpOverride> overrides = store.overrides(tenant, connectorId);
+        Map<String, String> custom = new HashMap<>();
+        overrides.forEach((id, o) -> o.customDescription().ifPresent(d -> custom.put(id, d)));
+        List<SearchHit> hits = search.get(connectorId).search(query, group, clamped, custom).stream().map(h -> {
+            OperationView v = OperationView.of(h.op(), overrides.get(h.op().opId()));
+            return new SearchHit(v.opId(), v.safetyLevel(), v.requiresApproval(), v.description(), v.groupKey(),
+                    v.isEnabled(), Math.round(h.score() * 1000) / 1000.0);
+        }).toList();
+        return new SearchResult(connectorId, query, group, clamped, hits);
+    }
+
+    /** Whether the tenant may dispatch this operation at all (connector enabled and operation enabled). */
+    public boolean isDispatchable(UUID tenant, String connectorId, String opId) {
+        if (!store.status(tenant, connectorId).equals("enabled")) {
+            return false;
+        }
+        ReviewStore.OpOverride o = store.overrides(tenant, connectorId).get(opId);
+        return o != null && o.isEnabled().orElse(false);
+    }
+
+    public List<CatalogEntry> catalogList() {
+        Map<String, List<Implementation>> byProduct = new TreeMap<>();
+        Map<String, Integer> ports = new HashMap<>();
+        for (LoadedConnector c : registry.all()) {
+            ConnectorDescriptor d = c.descriptor();
+            for (ConnectorDescriptor.Product p : d.products()) {
+                byProduct.computeIfAbsent(p.token(), k -> new ArrayList<>())
+                        .add(new Implementation(d.connectorId(), d.implId(), d.version(), d.supportedVersions()));
+                ports.putIfAbsent(p.token(), p.defaultPort());
+            }
+        }
+        List<CatalogEntry> out = new ArrayList<>();
+        byProduct.forEach((product, impls) -> out.add(new CatalogEntry(product, ports.get(product), impls)));
+        return out;
+    }
+
+    private static OperationDescriptor operation(LoadedConnector c, String opId) {
+        return c.catalog().operations().stream().filter(o -> o.opId().equals(opId)).findFirst()
+                .orElseThrow(() -> ApiException.notFound("unknown_operation", "connector " + c.connectorId()
+                        + " has no operation '" + opId + "'; search with: svc operation search " + c.connectorId()
+                        + " <query>"));
+    }
+
+    private static List<OperationView> views(LoadedConnector c, Map<String, ReviewStore.OpOverride> overrides) {
+        return c.catalog().operations().stream().map(op -> OperationView.of(op, overrides.get(op.opId()))).toList();
+    }
+
+    private List<GroupView> groupViews(UUID tenant, LoadedConnector c, List<OperationView> ops) {
+        Map<String, ReviewStore.GroupEdit> edits = store.groupEdits(tenant, c.connectorId());
+        List<GroupView> out = new ArrayList<>();
+        for (OperationGroup g : c.catalog().groups()) {
+            int count = (int) ops.stream().filter(o -> o.groupKey().equals(g.groupKey())).count();
+            int enabled = (int) ops.stream().filter(o -> o.groupKey().equals(g.groupKey()) && o.isEnabled()).count();
+            ReviewStore.GroupEdit e = edits.get(g.groupKey());
+            out.add(new GroupView(g.groupKey(), e == null ? g.displayName() : e.displayName().orElse(g.displayName()),
+                    e == null ? g.whenToUse() : e.whenToUse().orElse(g.whenToUse()), count, enabled,
+                    enabled > 0 && enabled < count));
+        }
+        return out;
+    }
+
+    private static ConnectorSummary summary(LoadedConnector c, String status, Map<String, ReviewStore.OpOverride> o) {
+        ConnectorDescriptor d = c.descriptor();
+        int enabled = (int) c.catalog().operations().stream()
+                .filter(op -> o.containsKey(op.opId()) && o.get(op.opId()).isEnabled().orElse(false)).count();
+        return new ConnectorSummary(d.connectorId(), Optional.of(d.implId()), Optional.of(d.version()),
+                d.products().stream().map(ConnectorDescriptor.Product::token).toList(), d.supportedVersions(), status,
+                c.catalog().operations().size(), enabled, Optional.of(c.jar().getFileName().toString()),
+                Optional.ofNullable(c.pluginVersion()), Optional.empty());
+    }
+}

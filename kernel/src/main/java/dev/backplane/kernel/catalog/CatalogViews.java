@@ -1,0 +1,57 @@
+package dev.backplane.kernel.catalog;
+
+import java.util.List;
+import java.util.Optional;
+
+/** The JSON shapes of the catalog routes. */
+public final class CatalogViews {
+
+    private CatalogViews() {
+    }
+
+    /**
+     * One row of {@code svc connector list}: a loaded connector, or a broken plugin jar.
+     *
+     * @param connectorId {@code <impl_id>-<version>}, or the id a broken jar claims
+     * @param status staged, enabled, disabled — or broken
+     * @param reason why a plugin is broken
+     */
+    public record ConnectorSummary(String connectorId, Optional<String> implId, Optional<String> version,
+                                   List<String> products, List<String> supportedVersions, String status,
+                                   int operationCount, int enabledOpCount, Optional<String> pluginFile,
+                                   Optional<String> pluginVersion, Optional<String> reason) {
+    }
+
+    /** A group as the tenant sees it. */
+    public record GroupView(String groupKey, String displayName, String whenToUse, int operationCount,
+                            int enabledOpCount, boolean partial) {
+    }
+
+    /** {@code svc connector review}: everything an admin needs to decide. */
+    public record Review(ConnectorSummary connector, List<String> secretFields, List<GroupView> groups,
+                         List<OperationView> operations) {
+    }
+
+    /** The result of a review action. */
+    public record ReviewChange(String connectorId, String previousStatus, String status, int operationsChanged,
+                               String message) {
+    }
+
+    /** An operation search hit. */
+    public record SearchHit(String opId, String safetyLevel, boolean requiresApproval, String description,
+                            String groupKey, boolean isEnabled, double score) {
+    }
+
+    /** Operation search results. */
+    public record SearchResult(String connectorId, String query, Optional<String> group, int limit,
+                               List<SearchHit> hits) {
+    }
+
+    /** A product and the implementations that serve it. */
+    public record CatalogEntry(String product, int defaultPort, List<Implementation> implementations) {
+    }
+
+    /** One implementation of a product. */
+    public record Implementation(String connectorId, String implId, String version, List<String> supportedVersions) {
+    }
+}

@@ -1,0 +1,44 @@
+package dev.backplane.kernel.catalog;
+
+import dev.backplane.plugin.api.OperationDescriptor;
+import dev.backplane.plugin.api.OperationShape;
+import java.util.Optional;
+
+/**
+ * An operation as a tenant sees it: the plugin's descriptor with the tenant's review overrides applied.
+ *
+ * @param opId the operation id
+ * @param groupKey its group
+ * @param description the custom description when set, else the plugin's
+ * @param customDescription the override, if any
+ * @param safetyLevel effective safety level
+ * @param requiresApproval effective approval flag
+ * @param opClass read, write, credential_read or other
+ * @param isEnabled whether the operation itself is enabled (dispatchable also needs the connector enabled)
+ * @param readClass whether {@code enable-reads} enables it
+ * @param method HTTP method, for HTTP-shaped operations
+ * @param pathTemplate HTTP path template, for HTTP-shaped operations
+ * @param shape http, typed or composite
+ * @param resultKind set or object
+ */
+public record OperationView(String opId, String groupKey, String description, Optional<String> customDescription,
+                            String safetyLevel, boolean requiresApproval, String opClass, boolean isEnabled,
+                            boolean readClass, Optional<String> method, Optional<String> pathTemplate, String shape,
+                            String resultKind) {
+
+    static OperationView of(OperationDescriptor d, ReviewStore.OpOverride o) {
+        Optional<String> custom = o == null ? Optional.empty() : o.customDescription();
+        String shape = switch (d.shape()) {
+            case OperationShape.Http h -> "http";
+            case OperationShape.Typed t -> "typed";
+            case OperationShape.Composite c -> "composite";
+        };
+        Optional<OperationShape.Http> http = d.shape() instanceof OperationShape.Http h ? Optional.of(h) : Optional.empty();
+        return new OperationView(d.opId(), d.groupKey(), custom.orElse(d.description()), custom,
+                o == null ? d.safetyLevel().wireName() : o.safetyLevel().orElse(d.safetyLevel().wireName()),
+                o == null ? d.requiresApproval() : o.requiresApproval().orElse(d.requiresApproval()),
+                d.opClass().wireName(), o != null && o.isEnabled().orElse(false), d.isReadClass(),
+                http.map(OperationShape.Http::method), http.map(OperationShape.Http::pathTemplate), shape,
+                d.resultKind().wireName());
+    }
+}

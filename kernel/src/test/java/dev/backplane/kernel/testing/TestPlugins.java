@@ -1,0 +1,228 @@
+package dev.backplane.kernel.testing;
+
+import dev.backplane.plugin.api.ConnectorPlugin;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+
+/**
+ * Builds small plugin jars during a test run: Java sources compiled against plugin-api and pf4j,
+ * packed with a PF4J manifest and extension index, exactly as a real plugin build would.
+ */
+public final class TestPlugins {
+
+    private TestPlugins() {
+    }
+
+    /** A plugin jar to build. */
+    public static final class Spec {
+        final String implId;
+        final String version;
+        final Map<String, String> manifest = new LinkedHashMap<>();
+        final Map<String, String> sources = new LinkedHashMap<>();
+        final List<String> extensions = new ArrayList<>();
+        String product = "demo";
+        List<String> ranges = List.of("*");
+        int operations = 3;
+        String extraBody = "";
+        String descriptionExpression = "\"\"";
+
+        Spec(String implId, String version) {
+            this.implId = implId;
+            this.version = version;
+            manifest.put("Plugin-Id", implId + "-" + version);
+            manifest.put("Plugin-Version", "1.0.0");
+            manifest.put("Plugin-Api-Version", "1.0");
+            manifest.put("Connector-Impl-Id", implId);
+            manifest.put("Connector-Version", version);
+        }
+
+        public Spec manifest(String name, String value) {
+            if (value == null) {
+                manifest.remove(name);
+            } else {
+                manifest.put(name, value);
+            }
+            return this;
+        }
+
+        public Spec product(String token) {
+            product = token;
+            return this;
+        }
+
+        public Spec ranges(String... r) {
+            ranges = List.of(r);
+            return this;
+        }
+
+        public Spec operations(int n) {
+            operations = n;
+            return this;
+        }
+
+        /** Java statements run at the start of connectors() (e.g. to throw or hang). */
+        public Spec onConnectors(String statements) {
+            extraBody = statements;
+            return this;
+        }
+
+        /** A Java expression appended to the first operation's description (observes the class loader). */
+        public Spec describeWith(String expression) {
+            descriptionExpression = expression;
+            return this;
+        }
+
+        /** An extra class packed into the plugin jar (a third-party library it carries). */
+        public Spec withClass(String className, String source) {
+            sources.put(className, source);
+            return this;
+        }
+
+        public Spec withoutExtension() {
+            extensions.add("-");
+            return this;
+        }
+    }
+
+    public static Spec connector(String implId, String version) {
+        return new Spec(implId, version);
+    }
+
+    /** Builds the jar into {@code dir} and returns its path. */
+    public static Path build(Path dir, Spec spec) {
+        String pkg = "fixture." + spec.implId.replace('-', '_') + "_" + spec.version.replaceAll("\\W", "_");
+        String cls = pkg + ".FixturePlugin";
+        Map<String, String> sources = new LinkedHashMap<>(spec.sources);
+        sources.put(cls, pluginSource(pkg, spec));
+        Path jar = dir.resolve(spec.implId + "-" + spec.version + ".jar");
+        try {
+            Path classes = Files.createTempDirectory("plugin-classes");
+            compile(sources, classes);
+            Manifest m = new Manifest();
+            m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+            spec.manifest.forEach((k, v) -> m.getMainAttributes().putValue(k, v));
+            try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), m)) {
+                if (!spec.extensions.contains("-")) {
+                    out.putNextEntry(new JarEntry("META-INF/extensions.idx"));
+                    out.write((cls + "\n").getBytes(StandardCharsets.UTF_8));
+                    out.closeEntry();
+                }
+                try (Stream<Path> files = Files.walk(classes)) {
+                    for (Path f : files.filter(Files::isRegularFile).toList()) {
+                        out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace('\\', '/')));
+                        out.write(Files.readAllBytes(f));
+                        out.closeEntry();
+                    }
+                }
+            }
+            return jar;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Writes a file that is not a jar at all. */
+    public static Path garbage(Path dir, String name) {
+        try (OutputStream out = Files.newOutputStream(dir.resolve(name))) {
+            out.write("this is not a zip file".getBytes(StandardCharsets.UTF_8));
+            return dir.resolve(name);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String pluginSource(String pkg, Spec s) {
+        StringBuilder ops = new StringBuilder();
+        for (int i = 0; i < s.operations; i++) {
+            String verb = i % 3 == 0 ? "list" : i % 3 == 1 ? "get" : "delete";
+            String method = verb.equals("delete") ? "DELETE" : "GET";
+            String safety = verb.equals("delete") ? "DANGEROUS" : "SAFE";
+            String opClass = verb.equals("delete") ? "WRITE" : "READ";
+            String group = i % 2 == 0 ? "items" : "admin";
+            ops.append("""
+                    ops.add(new OperationDescriptor("%s.item%d.%s", "%s", "%s item number %d%s" + (%d == 0 ? %s : ""),
+                        SafetyLevel.%s, %s, OpClass.%s,
+                        "{\\"type\\":\\"object\\",\\"properties\\":{\\"name\\":{\\"type\\":\\"string\\"}}}",
+                        new OperationShape.Http("%s", "/items/{name}"), ResultKind.%s));
+                    """.formatted(s.implId.replace('-', '_'), i, verb, group, verb.equals("list") ? "List every"
+                            : verb.equals("get") ? "Show one" : "Delete one", i,
+                    verb.equals("delete") ? " permanently" : "", i, s.descriptionExpression, safety,
+                    verb.equals("delete"), opClass, method, verb.equals("list") ? "SET" : "OBJECT"));
+        }
+        String ranges = String.join(", ", s.ranges.stream().map(r -> "\"" + r + "\"").toList());
+        return """
+                package %s;
+
+                import dev.backplane.plugin.api.*;
+                import java.util.*;
+
+                @org.pf4j.Extension
+                public class FixturePlugin implements ConnectorPlugin {
+                    @Override
+                    public List<ConnectorFactory> connectors() {
+                        %s
+                        return List.of(new ConnectorFactory() {
+                            public ConnectorDescriptor descriptor() {
+                                return new ConnectorDescriptor("%s", "%s",
+                                    List.of(new ConnectorDescriptor.Product("%s", 443)), List.of(%s),
+                                    List.of("username", "password"));
+                            }
+                            public Catalog catalog() {
+                                List<OperationDescriptor> ops = new ArrayList<>();
+                                %s
+                                return new Catalog(List.of(
+                                    new OperationGroup("items", "Items", "Look at or change items"),
+                                    new OperationGroup("admin", "Administration", "Manage the appliance")), ops);
+                            }
+                            public Connector open(ConnectorContext c, TargetSpec t, Credential cred) {
+                                throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, "fixture connectors do not connect");
+                            }
+                        });
+                    }
+                }
+                """.formatted(pkg, s.extraBody, s.implId, s.version, s.product, ranges, ops);
+    }
+
+    private static void compile(Map<String, String> sources, Path out) throws IOException {
+        Path src = Files.createTempDirectory("plugin-src");
+        List<String> files = new ArrayList<>();
+        for (Map.Entry<String, String> e : sources.entrySet()) {
+            Path f = src.resolve(e.getKey().replace('.', '/') + ".java");
+            Files.createDirectories(f.getParent());
+            Files.writeString(f, e.getValue());
+            files.add(f.toString());
+        }
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        List<String> args = new ArrayList<>(List.of("-proc:none", "--release", "21", "-d", out.toString(),
+                "-cp", location(ConnectorPlugin.class) + java.io.File.pathSeparator + location(org.pf4j.Extension.class)));
+        args.addAll(files);
+        java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();
+        if (javac.run(null, errors, errors, args.toArray(String[]::new)) != 0) {
+            throw new IllegalStateException("fixture plugin did not compile:\n" + errors);
+        }
+    }
+
+    private static String location(Class<?> c) {
+        try {
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
