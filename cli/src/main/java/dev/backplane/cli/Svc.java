@@ -5,6 +5,8 @@ import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.ExitCodes;
 import dev.backplane.cli.common.GlobalOptions;
+import dev.backplane.cli.connectors.ConnectorCommand;
+import dev.backplane.cli.connectors.OperationCommand;
 import dev.backplane.cli.tenants.TenantsCommand;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -22,7 +24,8 @@ import picocli.CommandLine.Mixin;
 @Command(name = "svc", mixinStandardHelpOptions = true, versionProvider = VersionCommand.Provider.class,
         description = "Operator CLI of the svc governance backplane.",
         subcommands = {LoginCommand.class, LogoutCommand.class, StatusCommand.class, VersionCommand.class,
-                TenantsCommand.class, AdminCommand.class, CommandLine.HelpCommand.class})
+                TenantsCommand.class, ConnectorCommand.class, OperationCommand.class, AdminCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Svc implements Runnable {
 
     @Mixin
@@ -55,6 +58,7 @@ public final class Svc implements Runnable {
         cl.setOut(ctx.out());
         cl.setErr(ctx.err());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExpandAtFiles(false); // @path means "read this value from a file" on svc flags
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof CliException e) {
                 ctx.err().println("error: " + e.getMessage());

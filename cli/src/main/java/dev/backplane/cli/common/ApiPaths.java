@@ -12,12 +12,45 @@ public final class ApiPaths {
     public static final String WHOAMI = "/api/v1/whoami";
     public static final String FLIGHT_RECORDER_POLICY = "/api/v1/tenants/current/flight-recorder-policy";
 
+    public static final String CONNECTORS = "/api/v1/connectors";
+    public static final String CONNECTOR = CONNECTORS + "/{connector_id}";
+    public static final String CONNECTOR_GROUPS = CONNECTOR + "/groups";
+    public static final String CONNECTOR_GROUP = CONNECTOR + "/groups/{group_key}";
+    public static final String CONNECTOR_OPERATIONS = CONNECTOR + "/operations";
+    public static final String CONNECTOR_OPERATION = CONNECTOR + "/operations/{op_id}";
+    public static final String CATALOG = "/api/v1/catalog";
+
     /** Method and path of each call the CLI makes. */
     public static final List<String> CALLS = List.of(
             "GET " + INFO,
             "GET " + WHOAMI,
             "GET " + FLIGHT_RECORDER_POLICY,
-            "PATCH " + FLIGHT_RECORDER_POLICY);
+            "PATCH " + FLIGHT_RECORDER_POLICY,
+            "GET " + CONNECTORS,
+            "GET " + CONNECTOR,
+            "POST " + CONNECTOR + "/enable",
+            "POST " + CONNECTOR + "/disable",
+            "POST " + CONNECTOR + "/enable-reads",
+            "GET " + CONNECTOR_GROUPS,
+            "PATCH " + CONNECTOR_GROUP,
+            "GET " + CONNECTOR_OPERATIONS,
+            "PATCH " + CONNECTOR_OPERATION,
+            "GET " + CATALOG);
+
+    /** Fills {@code {name}} placeholders with URL-encoded values, in order. */
+    public static String expand(String template, String... values) {
+        String out = template;
+        for (String v : values) {
+            int open = out.indexOf('{');
+            int close = out.indexOf('}', open);
+            if (open < 0 || close < 0) {
+                throw new IllegalArgumentException("too many values for " + template);
+            }
+            out = out.substring(0, open) + java.net.URLEncoder.encode(v, java.nio.charset.StandardCharsets.UTF_8)
+                    .replace("+", "%20") + out.substring(close + 1);
+        }
+        return out;
+    }
 
     private ApiPaths() {
     }

@@ -72,7 +72,7 @@ public abstract class ConnectorConformanceTest {
     }
 
     @Test
-    void descriptorIsValid() {
+    public void descriptorIsValid() {
         ConnectorDescriptor d = factory().descriptor();
         assertNotNull(d);
         assertEquals(d.implId() + "-" + d.version(), d.connectorId());
@@ -81,7 +81,7 @@ public abstract class ConnectorConformanceTest {
     }
 
     @Test
-    void everyOperationHasAValidSchemaASafetyLevelAndAGroup() throws Exception {
+    public void everyOperationHasAValidSchemaASafetyLevelAndAGroup() throws Exception {
         Catalog catalog = factory().catalog();
         assertFalse(catalog.operations().isEmpty(), "publishes at least one operation");
         Set<String> groups = new HashSet<>();
@@ -102,7 +102,7 @@ public abstract class ConnectorConformanceTest {
     }
 
     @Test
-    void idsAreWellFormedAndUnique() {
+    public void idsAreWellFormedAndUnique() {
         Set<String> ids = new HashSet<>();
         for (OperationDescriptor op : factory().catalog().operations()) {
             assertTrue(op.opId().matches("[a-z0-9][a-z0-9_-]*(\\.[a-z0-9][a-zA-Z0-9_-]*)+"), op.opId());
@@ -111,7 +111,7 @@ public abstract class ConnectorConformanceTest {
     }
 
     @Test
-    void probeAnswers() {
+    public void probeAnswers() {
         RecordingContext ctx = new RecordingContext();
         try (Connector c = factory().open(ctx, reachableTarget(), goodCredential())) {
             Fingerprint f = c.probe();
@@ -121,7 +121,7 @@ public abstract class ConnectorConformanceTest {
     }
 
     @Test
-    void sampleCallsSucceed() {
+    public void sampleCallsSucceed() {
         RecordingContext ctx = new RecordingContext();
         try (Connector c = factory().open(ctx, reachableTarget(), goodCredential())) {
             for (OperationRequest call : sampleCalls()) {
@@ -134,7 +134,7 @@ public abstract class ConnectorConformanceTest {
     }
 
     @Test
-    void errorsMapToCodes() {
+    public void errorsMapToCodes() {
         RecordingContext ctx = new RecordingContext();
         try (Connector c = factory().open(ctx, reachableTarget(), goodCredential())) {
             ErrorCode unknown = codeOf(() -> c.invoke(new OperationRequest("no.such.operation", Map.of(), Optional.empty())));
@@ -155,7 +155,7 @@ public abstract class ConnectorConformanceTest {
     }
 
     @Test
-    void credentialValuesNeverAppearInResultsErrorsOrLogs() {
+    public void credentialValuesNeverAppearInResultsErrorsOrLogs() {
         RecordingContext ctx = new RecordingContext();
         List<String> seen = new ArrayList<>();
         seen.add(goodCredential().toString());

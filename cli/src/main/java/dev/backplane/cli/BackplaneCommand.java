@@ -1,0 +1,51 @@
+package dev.backplane.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.cli.common.BackplaneOptions;
+import dev.backplane.cli.common.CliContext;
+import dev.backplane.cli.common.Commands;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * Base of every leaf command that talks to the backplane: opens a {@link Session} with the shared
+ * options, runs the command, and prints either the server's JSON ({@code --json}) or a human render.
+ */
+public abstract class BackplaneCommand implements Runnable {
+
+    protected final CliContext ctx;
+
+    @Spec
+    protected CommandSpec spec;
+
+    @Mixin
+    protected BackplaneOptions options;
+
+    protected BackplaneCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public final void run() {
+        validate();
+        try (Session session = Session.open(ctx, Commands.global(spec), options)) {
+            execute(session);
+        }
+    }
+
+    /** Checks the arguments before anything is sent; throw a usage error on bad input. */
+    protected void validate() {
+    }
+
+    protected abstract void execute(Session session);
+
+    /** Prints the server's JSON with {@code --json}, else the human render. */
+    protected void print(JsonNode json, Runnable human) {
+        if (options.json()) {
+            ctx.out().println(json.toPrettyString());
+        } else {
+            human.run();
+        }
+    }
+}

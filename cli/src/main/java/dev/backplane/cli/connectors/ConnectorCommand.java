@@ -1,0 +1,328 @@
+package dev.backplane.cli.connectors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.cli.BackplaneCommand;
+import dev.backplane.cli.Session;
+import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.CliContext;
+import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.Tables;
+import dev.backplane.cli.common.TextArgs;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code svc connector ...}: the connector catalog and its review. */
+@Command(name = "connector", description = "List, review and enable connectors and their operations.",
+        subcommands = {ConnectorCommand.ListConnectors.class, ConnectorCommand.Review.class, ConnectorCommand.Enable.class,
+                ConnectorCommand.Disable.class, ConnectorCommand.EnableReads.class, ConnectorCommand.EditGroup.class,
+                ConnectorCommand.EditOp.class, ConnectorCommand.CatalogCmd.class})
+public final class ConnectorCommand {
+
+    static String str(JsonNode n) {
+        return n == null || n.isNull() || n.isMissingNode() ? "" : n.asText();
+    }
+
+    /** list */
+    @Command(name = "list", description = "Connectors with their review status (broken plugins show why).")
+    static final class ListConnectors extends BackplaneCommand {
+        @Option(names = "--status", paramLabel = "staged|enabled|disabled|broken|all", description = "filter (default all)")
+        String status;
+
+        ListConnectors(CliContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        protected void execute(Session s) {
+            JsonNode list = s.client().get(ApiPaths.CONNECTORS + (status == null ? "" : "?status=" + status)).json();
+            print(list, () -> {
+                List<List<String>> rows = new ArrayList<>();
+                for (JsonNode c : list) {
+                    boolean broken = c.path("status").asText().equals("broken");
+                    rows.add(List.of(c.path("connector_id").asText(), c.path("status").asText(),
+                            broken ? "" : String.join(",", texts(c.path("products"))),
+                            broken ? "" : c.path("enabled_op_count").asInt() + "/" + c.path("operation_count").asInt(),
+                            broken ? c.path("plugin_file").asText() + ": " + str(c.path("reason"))
+                                    : String.join(" ", texts(c.path("supported_versions")))));
+                }
+                if (rows.isEmpty()) {
+                    ctx.out().println("no connectors" + (status == null ? "" : " with status " + status));
+                    return;
+                }
+                Tables.print(ctx.out(), List.of("CONNECTOR", "STATUS", "PRODUCTS", "ENABLED OPS", "VERSIONS / REASON"), rows);
+            });
+        }
+    }
+
+    /** review */
+    @Command(name = "review", description = "Show a connector's groups and operations with their review state.")
+    static final class Review extends BackplaneCommand {
+        @Parameters(index = "0", paramLabel = "<connector_id>")
+        String id;
+
+        Review(CliContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        protected void execute(Session s) {
+            JsonNode r = s.client().get(ApiPaths.expand(ApiPaths.CONNECTOR, id)).json();
+            print(r, () -> {
+                JsonNode c = r.path("connector");
+                ctx.out().println(c.path("connector_id").asText() + "  status " + c.path("status").asText() + "  "
+                        + c.path("enabled_op_count").asInt() + "/" + c.path("operation_count").asInt()
+                        + " operations enabled  products " + String.join(",", texts(c.path("products")))
+                        + "  secret fields " + String.join(",", texts(r.path("secret_fields"))));
+                for (JsonNode g : r.path("groups")) {
+                    ctx.out().println();
+                    ctx.out().println("[" + g.path("group_key").asText() + "] " + g.path("display_name").asText() + " ("
+                            + g.path("enabled_op_count").asInt() + "/" + g.path("operation_count").asInt() + " enabled"
+                            + (g.path("partial").asBoolean() ? ", partial" : "") + ") — " + g.path("when_to_use").asText());
+                    List<List<String>> rows = new ArrayList<>();
+                    for (JsonNode op : r.path("operations")) {
+                        if (op.path("group_key").asText().equals(g.path("group_key").asText())) {
+                            rows.add(List.of(op.path("is_enabled").asBoolean() ? "on" : "off", op.path("op_id").asText(),
+                                    op.path("safety_level").asText(), op.path("requires_approval").asBoolean() ? "approval" : "",
+                                    op.path("description").asText()));
+                        }
+                    }
+                    Tables.print(ctx.out(), List.of("  ", "OP", "SAFETY", "GATE", "DESCRIPTION"), rows);
+                }
+            });
+        }
+    }
+
+    /** Shared by enable, disable and enable-reads: a review action that needs --confirm. */
+    abstract static class Transition extends BackplaneCommand {
+        @Parameters(index = "0", paramLabel = "<connector_id>")
+        String id;
+
+        @Option(names = "--confirm", description = "confirm the change (required)")
+        boolean confirm;
+
+        Transition(CliContext ctx) {
+            super(ctx);
+        }
+
+        abstract String action();
+
+        abstract String consequence();
+
+        @Override
+        protected void validate() {
+            if (!confirm) {
+                throw CliException.usage(action() + " " + id + ": " + consequence() + "; re-run with --confirm");
+            }
+        }
+
+        @Override
+        protected void execute(Session s) {
+            JsonNode r = s.client().call("POST", ApiPaths.expand(ApiPaths.CONNECTOR, id) + "/" + action(), null).json();
+            print(r, () -> ctx.out().println(r.path("connector_id").asText() + ": " + r.path("message").asText()
+                    + " (status " + r.path("previous_status").asText() + " -> " + r.path("status").asText() + ")"));
+        }
+    }
+
+    /** enable */
+    @Command(name = "enable", description = "Enable a connector for your tenant [tenant_admin].")
+    static final class Enable extends Transition {
+        Enable(CliContext ctx) {
+            super(ctx);
+        }
+
+        String action() {
+            return "enable";
+        }
+
+        String consequence() {
+            return "its enabled operations become dispatchable for your tenant";
+        }
+    }
+
+    /** disable */
+    @Command(name = "disable", description = "Disable a connector for your tenant [tenant_admin].")
+    static final class Disable extends Transition {
+        Disable(CliContext ctx) {
+            super(ctx);
+        }
+
+        String action() {
+            return "disable";
+        }
+
+        String consequence() {
+            return "none of its operations will be dispatchable (overrides are kept)";
+        }
+    }
+
+    /** enable-reads */
+    @Command(name = "enable-reads", description = "Enable every read-class (GET/HEAD) operation [tenant_admin].")
+    static final class EnableReads extends Transition {
+        EnableReads(CliContext ctx) {
+            super(ctx);
+        }
+
+        String action() {
+            return "enable-reads";
+        }
+
+        String consequence() {
+            return "every read-class operation is enabled; writes stay default-deny";
+        }
+    }
+
+    /** edit-group */
+    @Command(name = "edit-group", description = "Rename a group or change its when-to-use hint [tenant_admin].")
+    static final class EditGroup extends BackplaneCommand {
+        @Parameters(index = "0", paramLabel = "<connector_id>")
+        String id;
+
+        @Parameters(index = "1", paramLabel = "<group_key>")
+        String group;
+
+        @Option(names = "--name", description = "display name (@path reads a file)")
+        String name;
+
+        @Option(names = "--when-to-use", description = "hint for agents (@path reads a file)")
+        String whenToUse;
+
+        EditGroup(CliContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        protected void validate() {
+            if (name == null && whenToUse == null) {
+                throw CliException.usage("nothing to change: give --name or --when-to-use");
+            }
+        }
+
+        @Override
+        protected void execute(Session s) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            if (name != null) {
+                body.put("name", TextArgs.read(name, "--name"));
+            }
+            if (whenToUse != null) {
+                body.put("when_to_use", TextArgs.read(whenToUse, "--when-to-use"));
+            }
+            JsonNode g = s.client().call("PATCH", ApiPaths.expand(ApiPaths.CONNECTOR_GROUP, id, group), body).json();
+            print(g, () -> ctx.out().println(g.path("group_key").asText() + ": " + g.path("display_name").asText()
+                    + " — " + g.path("when_to_use").asText()));
+        }
+    }
+
+    /** edit-op */
+    @Command(name = "edit-op", description = "Override one operation [tenant_admin].")
+    static final class EditOp extends BackplaneCommand {
+        @Parameters(index = "0", paramLabel = "<connector_id>")
+        String id;
+
+        @Parameters(index = "1", paramLabel = "<op_id>")
+        String opId;
+
+        @Option(names = "--custom-description", description = "description shown instead of the plugin's (\"\" clears; @path reads a file)")
+        String customDescription;
+
+        @ArgGroup(exclusive = true)
+        EnableFlag enable;
+
+        @ArgGroup(exclusive = true)
+        ApprovalFlag approval;
+
+        @Option(names = "--safety", paramLabel = "safe|caution|dangerous", description = "safety level")
+        String safety;
+
+        /** --enable | --disable */
+        static final class EnableFlag {
+            @Option(names = "--enable", required = true)
+            boolean on;
+            @Option(names = "--disable", required = true)
+            boolean off;
+        }
+
+        /** --requires-approval | --no-requires-approval */
+        static final class ApprovalFlag {
+            @Option(names = "--requires-approval", required = true)
+            boolean on;
+            @Option(names = "--no-requires-approval", required = true)
+            boolean off;
+        }
+
+        EditOp(CliContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        protected void validate() {
+            if (safety != null && !List.of("safe", "caution", "dangerous").contains(safety)) {
+                throw CliException.usage("--safety must be safe, caution or dangerous, got '" + safety + "'");
+            }
+            if (customDescription == null && enable == null && approval == null && safety == null) {
+                throw CliException.usage("nothing to change: give --custom-description, --enable/--disable, "
+                        + "--requires-approval/--no-requires-approval or --safety");
+            }
+        }
+
+        @Override
+        protected void execute(Session s) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            if (customDescription != null) {
+                body.put("custom_description", TextArgs.read(customDescription, "--custom-description"));
+            }
+            if (enable != null) {
+                body.put("is_enabled", enable.on);
+            }
+            if (approval != null) {
+                body.put("requires_approval", approval.on);
+            }
+            if (safety != null) {
+                body.put("safety_level", safety);
+            }
+            JsonNode op = s.client().call("PATCH", ApiPaths.expand(ApiPaths.CONNECTOR_OPERATION, id, opId), body).json();
+            print(op, () -> ctx.out().println(op.path("op_id").asText() + ": " + (op.path("is_enabled").asBoolean()
+                    ? "enabled" : "disabled") + ", " + op.path("safety_level").asText() + (op.path("requires_approval")
+                    .asBoolean() ? ", requires approval" : "") + " — " + op.path("description").asText()));
+        }
+    }
+
+    /** catalog */
+    @Command(name = "catalog", description = "The product catalog.", subcommands = {CatalogList.class})
+    static final class CatalogCmd {
+    }
+
+    /** catalog list */
+    @Command(name = "list", description = "Products and the connector implementations that serve them.")
+    static final class CatalogList extends BackplaneCommand {
+        CatalogList(CliContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        protected void execute(Session s) {
+            JsonNode list = s.client().get(ApiPaths.CATALOG).json();
+            print(list, () -> {
+                List<List<String>> rows = new ArrayList<>();
+                for (JsonNode p : list) {
+                    for (JsonNode i : p.path("implementations")) {
+                        rows.add(List.of(p.path("product").asText(), String.valueOf(p.path("default_port").asInt()),
+                                i.path("connector_id").asText(), String.join(" ", texts(i.path("supported_versions")))));
+                    }
+                }
+                Tables.print(ctx.out(), List.of("PRODUCT", "PORT", "CONNECTOR", "SUPPORTED VERSIONS"), rows);
+            });
+        }
+    }
+
+    static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+}
