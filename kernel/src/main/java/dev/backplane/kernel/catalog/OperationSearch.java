@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.TreeMap;
 
 /**
  * Lexical operation search over one connector's catalog: query words are matched against the op id,
@@ -32,22 +32,24 @@ final class OperationSearch {
 
     private final List<Entry> entries = new ArrayList<>();
     private final Map<String, Double> idf = new HashMap<>();
+    /** token -> (entry index -> weight); sorted so that prefix matches are a range scan. */
+    private final TreeMap<String, Map<Integer, Double>> postings = new TreeMap<>();
 
     OperationSearch(LoadedConnector connector) {
         Map<String, OperationGroup> groups = new HashMap<>();
         connector.catalog().groups().forEach(g -> groups.put(g.groupKey(), g));
-        Map<String, Integer> df = new HashMap<>();
         for (OperationDescriptor op : connector.catalog().operations()) {
             Map<String, Double> w = new HashMap<>();
             OperationGroup g = groups.get(op.groupKey());
             add(w, tokens(op.description()), 1.0);
             add(w, tokens(op.groupKey() + " " + (g == null ? "" : g.displayName())), 2.0);
             add(w, tokens(op.opId()), 3.0);
+            int index = entries.size();
             entries.add(new Entry(op, w));
-            w.keySet().forEach(t -> df.merge(t, 1, Integer::sum));
+            w.forEach((t, weight) -> postings.computeIfAbsent(t, k -> new HashMap<>()).put(index, weight));
         }
         int n = Math.max(1, entries.size());
-        df.forEach((t, d) -> idf.put(t, Math.log(1.0 + (double) n / d)));
+        postings.forEach((t, p) -> idf.put(t, Math.log(1.0 + (double) n / p.size())));
     }
 
     /**
@@ -61,45 +63,52 @@ final class OperationSearch {
         if (words.isEmpty()) {
             return List.of();
         }
-        List<Hit> hits = new ArrayList<>();
-        for (Entry e : entries) {
-            if (group.isPresent() && !group.get().equals(e.op().groupKey())) {
-                continue;
-            }
-            Map<String, Double> weights = e.weights();
-            String custom = customDescriptions.get(e.op().opId());
-            if (custom != null) {
-                weights = new HashMap<>(weights);
-                add(weights, tokens(custom), 1.0);
-            }
-            double score = 0;
-            for (String word : words) {
-                score += match(weights, word, idf::get);
-            }
-            if (score > 0) {
-                hits.add(new Hit(e.op(), score));
+        Map<Integer, Map<String, Double>> custom = new HashMap<>();
+        if (!customDescriptions.isEmpty()) {
+            for (int i = 0; i < entries.size(); i++) {
+                String text = customDescriptions.get(entries.get(i).op().opId());
+                if (text != null) {
+                    Map<String, Double> w = new HashMap<>();
+                    add(w, tokens(text), 1.0);
+                    custom.put(i, w);
+                }
             }
         }
+        Map<Integer, Double> scores = new HashMap<>();
+        for (String word : words) {
+            Map<Integer, Double> best = new HashMap<>();
+            double rarity = idf.getOrDefault(word, Math.log(1.0 + entries.size()));
+            postings.getOrDefault(word, Map.of()).forEach((e, w) -> best.merge(e, w * rarity, Math::max));
+            if (word.length() >= 3) {
+                for (var range : postings.subMap(word, false, word + Character.MAX_VALUE, false).entrySet()) {
+                    double r = idf.get(range.getKey());
+                    range.getValue().forEach((e, w) -> best.merge(e, 0.5 * w * r, Math::max));
+                }
+                for (int k = 4; k < word.length(); k++) {
+                    Map<Integer, Double> p = postings.get(word.substring(0, k));
+                    if (p != null) {
+                        double r = idf.get(word.substring(0, k));
+                        p.forEach((e, w) -> best.merge(e, 0.5 * w * r, Math::max));
+                    }
+                }
+            }
+            custom.forEach((e, w) -> {
+                Double exact = w.get(word);
+                if (exact != null) {
+                    best.merge(e, exact * rarity, Math::max);
+                }
+            });
+            best.forEach((e, v) -> scores.merge(e, v, Double::sum));
+        }
+        List<Hit> hits = new ArrayList<>();
+        scores.forEach((e, score) -> {
+            OperationDescriptor op = entries.get(e).op();
+            if (group.isEmpty() || group.get().equals(op.groupKey())) {
+                hits.add(new Hit(op, score));
+            }
+        });
         hits.sort(Comparator.comparingDouble(Hit::score).reversed().thenComparing(h -> h.op().opId()));
         return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : hits;
-    }
-
-    private static double match(Map<String, Double> weights, String word, Function<String, Double> idf) {
-        Double exact = weights.get(word);
-        double rarity = Optional.ofNullable(idf.apply(word)).orElse(1.0);
-        if (exact != null) {
-            return exact * rarity;
-        }
-        if (word.length() < 3) {
-            return 0;
-        }
-        double best = 0;
-        for (Map.Entry<String, Double> w : weights.entrySet()) {
-            if (w.getKey().startsWith(word) || (w.getKey().length() >= 4 && word.startsWith(w.getKey()))) {
-                best = Math.max(best, 0.5 * w.getValue() * Optional.ofNullable(idf.apply(w.getKey())).orElse(1.0));
-            }
-        }
-        return best;
     }
 
     private static void add(Map<String, Double> weights, List<String> tokens, double weight) {

@@ -41,6 +41,7 @@ public final class TestPlugins {
         int operations = 3;
         String extraBody = "";
         String descriptionExpression = "\"\"";
+        List<String> nouns = List.of("item");
 
         Spec(String implId, String version) {
             this.implId = implId;
@@ -91,6 +92,12 @@ public final class TestPlugins {
         /** An extra class packed into the plugin jar (a third-party library it carries). */
         public Spec withClass(String className, String source) {
             sources.put(className, source);
+            return this;
+        }
+
+        /** Nouns the generated operations cycle through (default just "item"). */
+        public Spec nouns(String... n) {
+            nouns = List.of(n);
             return this;
         }
 
@@ -148,23 +155,6 @@ public final class TestPlugins {
     }
 
     private static String pluginSource(String pkg, Spec s) {
-        StringBuilder ops = new StringBuilder();
-        for (int i = 0; i < s.operations; i++) {
-            String verb = i % 3 == 0 ? "list" : i % 3 == 1 ? "get" : "delete";
-            String method = verb.equals("delete") ? "DELETE" : "GET";
-            String safety = verb.equals("delete") ? "DANGEROUS" : "SAFE";
-            String opClass = verb.equals("delete") ? "WRITE" : "READ";
-            String group = i % 2 == 0 ? "items" : "admin";
-            ops.append("""
-                    ops.add(new OperationDescriptor("%s.item%d.%s", "%s", "%s item number %d%s" + (%d == 0 ? %s : ""),
-                        SafetyLevel.%s, %s, OpClass.%s,
-                        "{\\"type\\":\\"object\\",\\"properties\\":{\\"name\\":{\\"type\\":\\"string\\"}}}",
-                        new OperationShape.Http("%s", "/items/{name}"), ResultKind.%s));
-                    """.formatted(s.implId.replace('-', '_'), i, verb, group, verb.equals("list") ? "List every"
-                            : verb.equals("get") ? "Show one" : "Delete one", i,
-                    verb.equals("delete") ? " permanently" : "", i, s.descriptionExpression, safety,
-                    verb.equals("delete"), opClass, method, verb.equals("list") ? "SET" : "OBJECT"));
-        }
         String ranges = String.join(", ", s.ranges.stream().map(r -> "\"" + r + "\"").toList());
         return """
                 package %s;
@@ -174,6 +164,8 @@ public final class TestPlugins {
 
                 @org.pf4j.Extension
                 public class FixturePlugin implements ConnectorPlugin {
+                    static final String[] NOUNS = {%s};
+
                     @Override
                     public List<ConnectorFactory> connectors() {
                         %s
@@ -185,7 +177,19 @@ public final class TestPlugins {
                             }
                             public Catalog catalog() {
                                 List<OperationDescriptor> ops = new ArrayList<>();
-                                %s
+                                for (int i = 0; i < %d; i++) {
+                                    String verb = i %% 3 == 0 ? "list" : i %% 3 == 1 ? "get" : "delete";
+                                    String noun = NOUNS[i %% NOUNS.length];
+                                    String text = verb.equals("list") ? "List every" : verb.equals("get") ? "Show one" : "Delete one";
+                                    String description = text + " " + noun + " number " + i
+                                        + (verb.equals("delete") ? " permanently" : "") + (i == 0 ? %s : "");
+                                    ops.add(new OperationDescriptor("%s." + noun + i + "." + verb, i %% 2 == 0 ? "items" : "admin",
+                                        description, verb.equals("delete") ? SafetyLevel.DANGEROUS : SafetyLevel.SAFE,
+                                        verb.equals("delete"), verb.equals("delete") ? OpClass.WRITE : OpClass.READ,
+                                        "{\\"type\\":\\"object\\",\\"properties\\":{\\"name\\":{\\"type\\":\\"string\\"}}}",
+                                        new OperationShape.Http(verb.equals("delete") ? "DELETE" : "GET", "/" + noun + "s/{name}"),
+                                        verb.equals("list") ? ResultKind.SET : ResultKind.OBJECT));
+                                }
                                 return new Catalog(List.of(
                                     new OperationGroup("items", "Items", "Look at or change items"),
                                     new OperationGroup("admin", "Administration", "Manage the appliance")), ops);
@@ -196,7 +200,8 @@ public final class TestPlugins {
                         });
                     }
                 }
-                """.formatted(pkg, s.extraBody, s.implId, s.version, s.product, ranges, ops);
+                """.formatted(pkg, String.join(", ", s.nouns.stream().map(n -> "\"" + n + "\"").toList()), s.extraBody,
+                s.implId, s.version, s.product, ranges, s.operations, s.descriptionExpression, s.implId.replace('-', '_'));
     }
 
     private static void compile(Map<String, String> sources, Path out) throws IOException {
