@@ -3,34 +3,21 @@ package dev.backplane.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.BackplaneOptions;
 import dev.backplane.cli.common.CliContext;
-import dev.backplane.cli.common.Commands;
 import dev.backplane.cli.common.Http;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /** {@code svc status}: is the backplane reachable, which version, and who the caller is there. */
 @Command(name = "status", description = "Show the backplane's reachability and version, and who you are there.")
-final class StatusCommand implements Runnable {
-
-    private final CliContext ctx;
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    BackplaneOptions options;
+final class StatusCommand extends BackplaneCommand {
 
     StatusCommand(CliContext ctx) {
-        this.ctx = ctx;
+        super(ctx);
     }
 
     @Override
-    public void run() {
-        try (Session session = Session.open(ctx, Commands.global(spec), options)) {
+    protected void execute(Session session) {
+        {
             JsonNode info = session.client().getPublic(ApiPaths.INFO).json();
             JsonNode me = session.client().get(ApiPaths.WHOAMI).json();
             if (options.json()) {

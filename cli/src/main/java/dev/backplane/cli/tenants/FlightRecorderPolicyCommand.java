@@ -1,19 +1,15 @@
 package dev.backplane.cli.tenants;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.BackplaneOptions;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
-import dev.backplane.cli.common.Commands;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code svc tenants flight-recorder-policy show|set}. */
 @Command(name = "flight-recorder-policy", description = "Show or change the tenant's flight-recorder policy.",
@@ -39,33 +35,20 @@ public final class FlightRecorderPolicyCommand {
 
     /** show */
     @Command(name = "show", description = "Show the policy.")
-    static final class Show implements Runnable {
-        private final CliContext ctx;
-        @Spec
-        CommandSpec spec;
-        @Mixin
-        BackplaneOptions options;
-
+    static final class Show extends BackplaneCommand {
         Show(CliContext ctx) {
-            this.ctx = ctx;
+            super(ctx);
         }
 
         @Override
-        public void run() {
-            try (Session s = Session.open(ctx, Commands.global(spec), options)) {
-                print(ctx, s.client().get(PATH).json(), options.json());
-            }
+        protected void execute(Session s) {
+            FlightRecorderPolicyCommand.print(ctx, s.client().get(PATH).json(), options.json());
         }
     }
 
     /** set [tenant_admin] */
     @Command(name = "set", description = "Change the policy (tenant_admin).")
-    static final class Set implements Runnable {
-        private final CliContext ctx;
-        @Spec
-        CommandSpec spec;
-        @Mixin
-        BackplaneOptions options;
+    static final class Set extends BackplaneCommand {
 
         @Option(names = "--enabled", arity = "1", paramLabel = "true|false", description = "record agent sessions")
         Boolean enabled;
@@ -80,17 +63,25 @@ public final class FlightRecorderPolicyCommand {
         boolean clearRetention;
 
         Set(CliContext ctx) {
-            this.ctx = ctx;
+            super(ctx);
         }
 
         @Override
-        public void run() {
+        protected void validate() {
             if (retentionDays != null && clearRetention) {
                 throw CliException.usage("--retention-days and --clear-retention are mutually exclusive");
             }
             if (retentionDays != null && (retentionDays < 1 || retentionDays > 365)) {
                 throw CliException.usage("--retention-days must be 1..365, got " + retentionDays);
             }
+            if (enabled == null && agentReadable == null && retentionDays == null && !clearRetention) {
+                throw CliException.usage("nothing to change: give --enabled, --agent-readable, --retention-days "
+                        + "or --clear-retention");
+            }
+        }
+
+        @Override
+        protected void execute(Session s) {
             Map<String, Object> change = new LinkedHashMap<>();
             if (enabled != null) {
                 change.put("enabled", enabled);
@@ -104,13 +95,7 @@ public final class FlightRecorderPolicyCommand {
             if (clearRetention) {
                 change.put("clear_retention", true);
             }
-            if (change.isEmpty()) {
-                throw CliException.usage("nothing to change: give --enabled, --agent-readable, --retention-days "
-                        + "or --clear-retention");
-            }
-            try (Session s = Session.open(ctx, Commands.global(spec), options)) {
-                print(ctx, s.client().call("PATCH", PATH, change).json(), options.json());
-            }
+            FlightRecorderPolicyCommand.print(ctx, s.client().call("PATCH", PATH, change).json(), options.json());
         }
     }
 }

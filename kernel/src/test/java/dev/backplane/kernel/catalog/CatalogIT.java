@@ -141,9 +141,14 @@ class CatalogIT {
         assertThat(group.status()).as(group.body()).isEqualTo(200);
         assertThat(group.json().path("display_name").asText()).isEqualTo("Stock items");
 
+        // upgrade the plugin: same connector id, new jar version with more operations, then restart
         kernel.close();
+        TestPlugins.build(plugins, TestPlugins.connector("demo-legacy", "1.x").product("demo").ranges(">=1.5 <2")
+                .manifest("Plugin-Version", "1.1.0").operations(5));
         kernel = startKernel();
         JsonNode review = kernel.get("/api/v1/connectors/demo-legacy-1.x", admin).json();
+        assertThat(review.path("connector").path("plugin_version").asText()).isEqualTo("1.1.0");
+        assertThat(review.path("connector").path("operation_count").asInt()).isEqualTo(5);
         assertThat(review.path("connector").path("status").asText()).isEqualTo("enabled");
         JsonNode op = null;
         for (JsonNode o : review.path("operations")) {
