@@ -4,6 +4,7 @@ import dev.backplane.kernel.catalog.CatalogRoutes;
 import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.catalog.ConnectorRegistry;
 import dev.backplane.kernel.catalog.plugins.PluginLoading;
+import dev.backplane.kernel.credentials.SecretRefs;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.ErrorMapping;
 import dev.backplane.kernel.http.OpenApiRoutes;
@@ -14,6 +15,9 @@ import dev.backplane.kernel.identity.JwksKeys;
 import dev.backplane.kernel.identity.TokenVerifier;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.targets.SsrfGuard;
+import dev.backplane.kernel.targets.TargetRoutes;
+import dev.backplane.kernel.targets.TargetService;
 import dev.backplane.kernel.tenancy.TenancyRoutes;
 import dev.backplane.kernel.tenancy.TenantService;
 import io.helidon.webserver.WebServer;
@@ -87,7 +91,10 @@ public final class Kernel implements AutoCloseable {
         new TenancyRoutes(tenants).register(api);
         PluginLoading.Result plugins = PluginLoading.load(Path.of(config.get(Setting.PLUGIN_DIR)),
                 Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600)));
-        new CatalogRoutes(new CatalogService(new ConnectorRegistry(plugins), jdbc)).register(api);
+        ConnectorRegistry connectors = new ConnectorRegistry(plugins);
+        new CatalogRoutes(new CatalogService(connectors, jdbc)).register(api);
+        new TargetRoutes(new TargetService(jdbc, connectors, SsrfGuard.fromSetting(config.get(Setting.TARGET_SSRF_ALLOWLIST)),
+                SecretRefs.Backend.parse(config.get(Setting.CREDENTIALS_BACKEND)))).register(api);
         return api;
     }
 

@@ -1,0 +1,98 @@
+package dev.backplane.kernel.credentials;
+
+import dev.backplane.kernel.http.ApiException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * The {@code secret_ref} grammar and scope rules (SPEC "Authentication" 7). The backplane never
+ * stores credentials, only a reference that is resolved at dispatch time.
+ * <ul>
+ *   <li>{@code kv}: a logical path relative to the mount, with no mount and no {@code data/} segment;
+ *       by default {@code tenants/<tenant-id>/<target-name>}; a supplied ref must lie under
+ *       {@code tenants/<tenant-id>/}.</li>
+ *   <li>{@code cloudsm}: {@code cloudsm:<project-id>/<secret-name>[/versions/<version>][#<field>]}, set explicitly.</li>
+ * </ul>
+ */
+public final class SecretRefs {
+
+    /** The configured credential backend. */
+    public enum Backend {
+        KV, CLOUDSM;
+
+        public static Backend parse(String text) {
+            return switch (text.trim().toLowerCase(Locale.ROOT)) {
+                case "kv", "" -> KV;
+                case "cloudsm" -> CLOUDSM;
+                default -> throw new IllegalArgumentException("credentials backend must be kv or cloudsm, got '" + text + "'");
+            };
+        }
+    }
+
+    private static final Pattern CLOUDSM = Pattern.compile(
+            "cloudsm:([a-z][a-z0-9-]{4,28}[a-z0-9])/([A-Za-z0-9_-]{1,255})(/versions/([0-9]+|latest))?(#([A-Za-z0-9_.-]+))?");
+    private static final Pattern KV_SEGMENT = Pattern.compile("[A-Za-z0-9._-]+");
+
+    private SecretRefs() {
+    }
+
+    public static String defaultKvRef(UUID tenant, String targetName) {
+        return "tenants/" + tenant + "/" + targetName;
+    }
+
+    /**
+     * The secret_ref to store for a target: the supplied one if it obeys the backend's rules, else
+     * the derived default (kv only).
+     */
+    public static String forRegistration(Backend backend, UUID tenant, String targetName, Optional<String> supplied) {
+        return switch (backend) {
+            case KV -> supplied.map(ref -> checkedKv(tenant, targetName, ref)).orElse(defaultKvRef(tenant, targetName));
+            case CLOUDSM -> {
+                String ref = supplied.orElseThrow(() -> ApiException.unprocessable("secret_ref_required",
+                        "the cloudsm credential backend needs an explicit secret_ref of the form "
+                                + "cloudsm:<project-id>/<secret-name>[/versions/<version>][#<field>]",
+                        Map.of("field", "secret_ref")));
+                if (!CLOUDSM.matcher(ref).matches()) {
+                    throw ApiException.unprocessable("invalid_secret_ref", "secret_ref '" + ref + "' is not of the form "
+                            + "cloudsm:<project-id>/<secret-name>[/versions/<version>][#<field>]", Map.of("field", "secret_ref"));
+                }
+                yield ref;
+            }
+        };
+    }
+
+    private static String checkedKv(UUID tenant, String targetName, String ref) {
+        String prefix = "tenants/" + tenant + "/";
+        String expected = defaultKvRef(tenant, targetName);
+        if (!ref.startsWith(prefix) || ref.length() == prefix.length()) {
+            throw ApiException.unprocessable("secret_ref_outside_tenant_scope", "secret_ref '" + ref
+                    + "' is outside this tenant's scope: a kv secret_ref must lie under " + prefix,
+                    Map.of("expected_secret_ref", expected, "field", "secret_ref"));
+        }
+        for (String segment : ref.substring(prefix.length()).split("/", -1)) {
+            if (!KV_SEGMENT.matcher(segment).matches() || segment.equals("..") || segment.equals(".")) {
+                throw ApiException.unprocessable("invalid_secret_ref", "secret_ref '" + ref + "' has an empty or invalid "
+                        + "path segment", Map.of("expected_secret_ref", expected, "field", "secret_ref"));
+            }
+        }
+        return ref;
+    }
+
+    /**
+     * The read-time check of a kv ref: mount- or API-shaped refs ({@code secret/data/...},
+     * {@code kv/data/...}, {@code data/...}) are refused.
+     *
+     * @return the error text, or empty when the ref is a plain logical path
+     */
+    public static Optional<String> kvReadError(String ref) {
+        String r = ref.startsWith("/") ? ref.substring(1) : ref;
+        if (r.startsWith("secret/data/") || r.startsWith("kv/data/") || r.startsWith("data/")) {
+            return Optional.of("KvCredentialsReadError (ref embeds mount or data/): '" + ref + "' must be the logical "
+                    + "path relative to the mount, such as tenants/<tenant-id>/<target-name>");
+        }
+        return Optional.empty();
+    }
+}
