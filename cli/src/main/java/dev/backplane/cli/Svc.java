@@ -7,6 +7,7 @@ import dev.backplane.cli.common.ExitCodes;
 import dev.backplane.cli.common.GlobalOptions;
 import dev.backplane.cli.connectors.ConnectorCommand;
 import dev.backplane.cli.connectors.OperationCommand;
+import dev.backplane.cli.targets.TargetsCommand;
 import dev.backplane.cli.tenants.TenantsCommand;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Mixin;
 @Command(name = "svc", mixinStandardHelpOptions = true, versionProvider = VersionCommand.Provider.class,
         description = "Operator CLI of the svc governance backplane.",
         subcommands = {LoginCommand.class, LogoutCommand.class, StatusCommand.class, VersionCommand.class,
-                TenantsCommand.class, ConnectorCommand.class, OperationCommand.class, AdminCommand.class,
+                TenantsCommand.class, TargetsCommand.class, ConnectorCommand.class, OperationCommand.class,
+                AdminCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Svc implements Runnable {
 

@@ -19,6 +19,9 @@ public final class ApiPaths {
     public static final String CONNECTOR_OPERATIONS = CONNECTOR + "/operations";
     public static final String CONNECTOR_OPERATION = CONNECTOR + "/operations/{op_id}";
     public static final String CATALOG = "/api/v1/catalog";
+    public static final String TARGETS = "/api/v1/targets";
+    public static final String TARGET = TARGETS + "/{name}";
+    public static final String TARGETS_IMPORT = TARGETS + "/import";
 
     /** Method and path of each call the CLI makes. */
     public static final List<String> CALLS = List.of(
@@ -35,7 +38,12 @@ public final class ApiPaths {
             "PATCH " + CONNECTOR_GROUP,
             "GET " + CONNECTOR_OPERATIONS,
             "PATCH " + CONNECTOR_OPERATION,
-            "GET " + CATALOG);
+            "GET " + CATALOG,
+            "POST " + TARGETS,
+            "GET " + TARGETS,
+            "GET " + TARGET,
+            "DELETE " + TARGET,
+            "POST " + TARGETS_IMPORT);
 
     /** Fills {@code {name}} placeholders with URL-encoded values, in order. */
     public static String expand(String template, String... values) {

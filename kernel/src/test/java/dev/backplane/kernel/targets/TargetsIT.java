@@ -3,6 +3,7 @@ package dev.backplane.kernel.targets;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -188,6 +189,65 @@ class TargetsIT {
         assertError(refused, 422, "invalid_import");
         assertThat(refused.json().path("extras").path("errors").get(0).path("name").asText()).isEqualTo("i5");
         assertError(kernel.get("/api/v1/targets/i4", admin), 404, "target_not_found");
+    }
+
+    private CliRunner cli(String token) throws Exception {
+        return new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", token)
+                .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+    }
+
+    @Test
+    void theCliAddsListsDescribesAndImports() throws Exception {
+        CliRunner adm = cli(admin);
+        CliRunner.Result add = adm.run("targets", "add", "web-1", "--host", "127.0.0.1", "--product", "demo", "--alias", "w1",
+                "--port", "8443", "--note", "front door", "--verify-tls=false", "--version", "2.1");
+        assertThat(add.exitCode()).as(add.toString()).isZero();
+        assertThat(add.out()).contains("registered target web-1", "127.0.0.1:8443", "NOT verified");
+        assertThat(adm.run("targets", "create", "web-2", "--host", "127.0.0.2", "--product", "demo").exitCode()).isZero();
+        CliRunner.Result bad = adm.run("targets", "add", "k", "--host", "127.0.0.1", "--product", "kubernetes");
+        assertThat(bad.exitCode()).isEqualTo(1);
+        assertThat(bad.err()).contains("unknown_product");
+        assertThat(adm.run("targets", "describe", "w1").out()).contains("web-1", "front door", "(not probed)");
+        CliRunner.Result page = adm.run("targets", "list", "--limit", "1");
+        assertThat(page.out()).contains("web-1").contains("svc targets list --cursor web-1").doesNotContain("web-2");
+        assertThat(adm.run("targets", "list", "--cursor", "web-1").out()).contains("web-2");
+
+        Path file = Files.createTempFile("targets", ".yaml");
+        Files.writeString(file, """
+                targets:
+                  - name: db-1
+                    product: demo
+                    host: 127.0.0.5
+                    rack: r7
+                    fingerprint: {vendor: stale}
+                  - name: web-1
+                    product: demo
+                    host: 127.0.0.1
+                    notes: patched by import
+                """);
+        CliRunner.Result dry = adm.run("targets", "import", file.toString(), "--dry-run", "--update");
+        assertThat(dry.exitCode()).as(dry.toString()).isZero();
+        assertThat(dry.out()).contains("would create 1 [db-1], would update 1 [web-1]");
+        assertThat(dry.err()).contains("fingerprint is server-managed and was dropped");
+        assertThat(kernel.get("/api/v1/targets/db-1", admin).status()).isEqualTo(404);
+
+        CliRunner.Result abort = adm.run("targets", "import", file.toString());
+        assertThat(abort.exitCode()).isEqualTo(1);
+        assertThat(abort.err()).contains("target_exists", "web-1");
+        assertThat(kernel.get("/api/v1/targets/db-1", admin).status()).as("aborted before any write").isEqualTo(404);
+
+        CliRunner.Result applied = adm.run("targets", "import", file.toString(), "--update");
+        assertThat(applied.out()).contains("created 1, updated 1");
+        JsonNode db = kernel.get("/api/v1/targets/db-1", admin).json();
+        assertThat(db.path("extras").path("rack").asText()).as("unknown keys go to extras").isEqualTo("r7");
+        assertThat(db.path("fingerprint").isNull()).isTrue();
+        assertThat(kernel.get("/api/v1/targets/web-1", admin).json().path("notes").asText()).isEqualTo("patched by import");
+
+        Path invalid = Files.createTempFile("targets", ".yaml");
+        Files.writeString(invalid, "targets:\n  - name: x\n    host: 127.0.0.1\n");
+        CliRunner.Result local = adm.run("targets", "import", invalid.toString());
+        assertThat(local.exitCode()).isEqualTo(2);
+        assertThat(local.err()).contains("'product' is required", "nothing was sent");
     }
 
     @Test

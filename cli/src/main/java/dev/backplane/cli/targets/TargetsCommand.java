@@ -1,0 +1,348 @@
+package dev.backplane.cli.targets;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.backplane.cli.BackplaneCommand;
+import dev.backplane.cli.Session;
+import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.CliContext;
+import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.Http;
+import dev.backplane.cli.common.Tables;
+import dev.backplane.cli.common.TextArgs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code svc targets ...}: the target registry. */
+@Command(name = "targets", description = "Register and inspect targets.",
+        subcommands = {TargetsCommand.Add.class, TargetsCommand.Describe.class, TargetsCommand.ListTargets.class,
+                TargetsCommand.Delete.class, TargetsCommand.Import.class})
+public final class TargetsCommand {
+
+    static void printTarget(CliContext ctx, JsonNode t) {
+        Map<String, String> rows = new LinkedHashMap<>();
+        rows.put("name", t.path("name").asText());
+        rows.put("aliases", String.join(", ", texts(t.path("aliases"))));
+        rows.put("product", t.path("product").asText() + (t.path("version").isNull() ? "" : " (asserted version "
+                + t.path("version").asText() + ")"));
+        rows.put("address", t.path("host").asText() + ":" + t.path("port").asInt()
+                + (t.path("port_is_default").asBoolean() ? " (product default port)" : ""));
+        rows.put("fqdn", str(t.path("fqdn")));
+        rows.put("secret_ref", t.path("secret_ref").asText());
+        rows.put("auth_model", t.path("auth_model").asText());
+        rows.put("tls", (t.path("verify_tls").asBoolean() ? "verified" : "NOT verified")
+                + (t.path("tls_ca_pin").isNull() ? "" : ", pinned CA") + (t.path("tls_server_name").isNull() ? ""
+                : ", server name " + t.path("tls_server_name").asText()));
+        rows.put("vpn_required", String.valueOf(t.path("vpn_required").asBoolean()));
+        rows.put("preferred_impl", str(t.path("preferred_impl_id")));
+        rows.put("notes", str(t.path("notes")));
+        rows.put("extras", t.path("extras").isEmpty() ? "" : t.path("extras").toString());
+        rows.put("fingerprint", t.path("fingerprint").isNull() ? "(not probed)" : t.path("fingerprint").toString());
+        rows.forEach((k, v) -> {
+            if (!v.isEmpty()) {
+                ctx.out().printf("%-15s %s%n", k, v);
+            }
+        });
+    }
+
+    static String str(JsonNode n) {
+        return n == null || n.isNull() || n.isMissingNode() ? "" : n.asText();
+    }
+
+    static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    /** add (alias create) [tenant_admin] */
+    @Command(name = "add", aliases = "create", description = "Register a target [tenant_admin].")
+    static final class Add extends BackplaneCommand {
+        @Parameters(index = "0", paramLabel = "<name>")
+        String name;
+        @Option(names = "--host", required = true, description = "host or IP the connector dials")
+        String host;
+        @Option(names = "--product", required = true, description = "exact product token (e.g. k8s)")
+        String product;
+        @Option(names = "--alias", description = "another name for the target (repeatable)")
+        List<String> aliases = new ArrayList<>();
+        @Option(names = "--auth-model", description = "default shared_service_account")
+        String authModel;
+        @Option(names = "--fqdn")
+        String fqdn;
+        @Option(names = "--note", description = "free-form notes")
+        String note;
+        @Option(names = "--port")
+        Integer port;
+        @Option(names = "--preferred-impl", paramLabel = "<impl_id>", description = "resolver tie-break")
+        String preferredImpl;
+        @Option(names = "--secret-ref", description = "credential reference (default tenants/<tenant-id>/<name> for kv)")
+        String secretRef;
+        @Option(names = "--tls-ca-pin", paramLabel = "<pem|@file>", description = "PEM CA bundle to trust (@path reads a file)")
+        String tlsCaPin;
+        @Option(names = "--tls-server-name", description = "SNI / verification name when it differs from the host")
+        String tlsServerName;
+        @Option(names = "--verify-tls", arity = "0..1", fallbackValue = "true", paramLabel = "true|false",
+                description = "--verify-tls=false disables certificate verification")
+        Boolean verifyTls;
+        @Option(names = "--version", description = "asserted product version (used before the first probe)")
+        String version;
+
+        Add(CliContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        protected void validate() {
+            if (port != null && (port < 1 || port > 65535)) {
+                throw CliException.usage("--port must be 1..65535, got " + port);
+            }
+            if (Boolean.FALSE.equals(verifyTls) && tlsCaPin != null) {
+                throw CliException.usage("--verify-tls=false and --tls-ca-pin are mutually exclusive");
+            }
+        }
+
+        @Override
+        protected void execute(Session s) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("name", name);
+            body.put("product", product);
+            body.put("host", host);
+            if (!aliases.isEmpty()) {
+                body.put("aliases", aliases);
+            }
+            putIf(body, "auth_model", authModel);
+            putIf(body, "fqdn", fqdn);
+            putIf(body, "notes", note);
+            putIf(body, "port", port);
+            putIf(body, "preferred_impl_id", preferredImpl);
+            putIf(body, "secret_ref", secretRef);
+            putIf(body, "tls_ca_pin", TextArgs.read(tlsCaPin, "--tls-ca-pin"));
+            putIf(body, "tls_server_name", tlsServerName);
+            putIf(body, "verify_tls", verifyTls);
+            putIf(body, "version", version);
+            JsonNode t = s.client().call("POST", ApiPaths.TARGETS, body).json();
+            print(t, () -> {
+                ctx.out().println("registered target " + t.path("name").asText());
+                printTarget(ctx, t);
+            });
+        }
+    }
+
+    static void putIf(Map<String, Object> body, String key, Object value) {
+        if (value != null) {
+            body.put(key, value);
+        }
+    }
+
+    /** describe */
+    @Command(name = "describe", description = "Show a target by name or alias.")
+    static final class Describe extends BackplaneCommand {
+        @Parameters(index = "0", paramLabel = "<name-or-alias>")
+        String name;
+
+        Describe(CliContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        protected void execute(Session s) {
+            JsonNode t = s.client().get(ApiPaths.expand(ApiPaths.TARGET, name)).json();
+            print(t, () -> printTarget(ctx, t));
+        }
+    }
+
+    /** list */
+    @Command(name = "list", description = "List targets by name.")
+    static final class ListTargets extends BackplaneCommand {
+        @Option(names = "--cursor", paramLabel = "<last name>", description = "continue after this name")
+        String cursor;
+        @Option(names = "--limit", paramLabel = "1..500", description = "page size (default 100)")
+        Integer limit;
+        @Option(names = {"--product", "-p"}, description = "only this product")
+        String product;
+
+        ListTargets(CliContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        protected void validate() {
+            if (limit != null && (limit < 1 || limit > 500)) {
+                throw CliException.usage("--limit must be 1..500, got " + limit);
+            }
+        }
+
+        @Override
+        protected void execute(Session s) {
+            List<String> q = new ArrayList<>();
+            if (cursor != null) {
+                q.add("cursor=" + enc(cursor));
+            }
+            if (limit != null) {
+                q.add("limit=" + limit);
+            }
+            if (product != null) {
+                q.add("product=" + enc(product));
+            }
+            JsonNode page = s.client().get(ApiPaths.TARGETS + (q.isEmpty() ? "" : "?" + String.join("&", q))).json();
+            print(page, () -> {
+                List<List<String>> rows = new ArrayList<>();
+                for (JsonNode t : page.path("targets")) {
+                    rows.add(List.of(t.path("name").asText(), t.path("product").asText(),
+                            t.path("host").asText() + ":" + t.path("port").asInt(), String.join(",", texts(t.path("aliases"))),
+                            t.path("fingerprint").isNull() ? "-" : str(t.path("fingerprint").path("version"))));
+                }
+                if (rows.isEmpty()) {
+                    ctx.out().println("no targets");
+                } else {
+                    Tables.print(ctx.out(), List.of("NAME", "PRODUCT", "ADDRESS", "ALIASES", "PROBED VERSION"), rows);
+                }
+                if (!page.path("next_cursor").isNull()) {
+                    ctx.out().println("more: svc targets list --cursor " + page.path("next_cursor").asText());
+                }
+            });
+        }
+
+        private static String enc(String v) {
+            return java.net.URLEncoder.encode(v, java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    /** delete [tenant_admin] */
+    @Command(name = "delete", description = "Delete a target [tenant_admin].")
+    static final class Delete extends BackplaneCommand {
+        @Parameters(index = "0", paramLabel = "<name-or-alias>")
+        String name;
+        @Option(names = "--confirm", description = "confirm the deletion (required)")
+        boolean confirm;
+
+        Delete(CliContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        protected void validate() {
+            if (!confirm) {
+                throw CliException.usage("delete " + name + ": the target and its aliases are removed; re-run with --confirm");
+            }
+        }
+
+        @Override
+        protected void execute(Session s) {
+            JsonNode r = s.client().call("DELETE", ApiPaths.expand(ApiPaths.TARGET, name), null).json();
+            print(r, () -> ctx.out().println("deleted target " + name));
+        }
+    }
+
+    /** import [tenant_admin] */
+    @Command(name = "import", description = "Import targets from a targets.yaml file (all or nothing) [tenant_admin].")
+    static final class Import extends BackplaneCommand {
+        static final Set<String> KEYS = Set.of("name", "aliases", "product", "host", "port", "fqdn", "secret_ref",
+                "auth_model", "vpn_required", "notes", "preferred_impl_id", "verify_tls", "tls_ca_pin", "tls_server_name",
+                "extras", "version");
+
+        @Parameters(index = "0", paramLabel = "<file>", description = "YAML (or JSON) with a top-level 'targets' list")
+        Path file;
+        @Option(names = "--dry-run", description = "print the plan; write nothing")
+        boolean dryRun;
+        @Option(names = "--update", description = "sparse-patch existing names and create new ones")
+        boolean update;
+
+        private List<ObjectNode> rows;
+
+        Import(CliContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        protected void validate() {
+            rows = readRows();
+        }
+
+        private List<ObjectNode> readRows() {
+            JsonNode doc;
+            try {
+                doc = new ObjectMapper(new YAMLFactory()).readTree(Files.readAllBytes(file));
+            } catch (IOException e) {
+                throw CliException.usage("cannot read " + file + ": " + e.getMessage());
+            }
+            if (doc == null || !doc.path("targets").isArray()) {
+                throw CliException.usage(file + " must hold a top-level key 'targets' with a list of targets");
+            }
+            List<ObjectNode> out = new ArrayList<>();
+            List<String> problems = new ArrayList<>();
+            int i = 0;
+            for (JsonNode t : doc.path("targets")) {
+                i++;
+                if (!t.isObject()) {
+                    problems.add("entry " + i + " is not a mapping");
+                    continue;
+                }
+                ObjectNode row = Http.JSON.createObjectNode();
+                ObjectNode extras = t.path("extras").isObject() ? ((ObjectNode) t.path("extras")).deepCopy()
+                        : Http.JSON.createObjectNode();
+                for (Map.Entry<String, JsonNode> e : t.properties()) {
+                    String key = e.getKey();
+                    if (key.equals("fingerprint")) {
+                        ctx.err().println("warning: entry " + i + " (" + t.path("name").asText("?")
+                                + "): fingerprint is server-managed and was dropped");
+                    } else if (key.equals("extras")) {
+                        continue;
+                    } else if (KEYS.contains(key)) {
+                        row.set(key, e.getValue());
+                    } else {
+                        extras.set(key, e.getValue());
+                    }
+                }
+                if (!extras.isEmpty()) {
+                    row.set("extras", extras);
+                }
+                for (String required : List.of("name", "product", "host")) {
+                    if (!row.path(required).isTextual() || row.path(required).asText().isBlank()) {
+                        problems.add("entry " + i + (row.path("name").isTextual() ? " (" + row.path("name").asText() + ")"
+                                : "") + ": '" + required + "' is required");
+                    }
+                }
+                out.add(row);
+            }
+            if (!problems.isEmpty()) {
+                throw CliException.usage("nothing was sent; fix " + file + ":\n  " + String.join("\n  ", problems));
+            }
+            if (out.isEmpty()) {
+                throw CliException.usage(file + " lists no targets");
+            }
+            return out;
+        }
+
+        @Override
+        protected void execute(Session s) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("targets", rows);
+            body.put("update", update);
+            body.put("dry_run", dryRun);
+            JsonNode r = s.client().call("POST", ApiPaths.TARGETS_IMPORT, body).json();
+            print(r, () -> {
+                if (dryRun) {
+                    ctx.out().println("dry run (nothing written): would create " + r.path("created_count").asInt()
+                            + " " + texts(r.path("created")) + ", would update " + r.path("updated_count").asInt() + " "
+                            + texts(r.path("updated")));
+                } else {
+                    ctx.out().println("created " + r.path("created_count").asInt() + ", updated "
+                            + r.path("updated_count").asInt());
+                }
+            });
+        }
+    }
+}
