@@ -22,6 +22,7 @@ public final class ApiPaths {
     public static final String TARGETS = "/api/v1/targets";
     public static final String TARGET = TARGETS + "/{name}";
     public static final String TARGETS_IMPORT = TARGETS + "/import";
+    public static final String TARGET_SECRET = TARGET + "/secret";
 
     /** Method and path of each call the CLI makes. */
     public static final List<String> CALLS = List.of(
@@ -43,7 +44,8 @@ public final class ApiPaths {
             "GET " + TARGETS,
             "GET " + TARGET,
             "DELETE " + TARGET,
-            "POST " + TARGETS_IMPORT);
+            "POST " + TARGETS_IMPORT,
+            "PUT " + TARGET_SECRET);
 
     /** Fills {@code {name}} placeholders with URL-encoded values, in order. */
     public static String expand(String template, String... values) {

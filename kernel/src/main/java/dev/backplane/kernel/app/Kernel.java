@@ -4,7 +4,8 @@ import dev.backplane.kernel.catalog.CatalogRoutes;
 import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.catalog.ConnectorRegistry;
 import dev.backplane.kernel.catalog.plugins.PluginLoading;
-import dev.backplane.kernel.credentials.SecretRefs;
+import dev.backplane.kernel.credentials.CredentialRoutes;
+import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.ErrorMapping;
 import dev.backplane.kernel.http.OpenApiRoutes;
@@ -93,8 +94,11 @@ public final class Kernel implements AutoCloseable {
                 Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600)));
         ConnectorRegistry connectors = new ConnectorRegistry(plugins);
         new CatalogRoutes(new CatalogService(connectors, jdbc)).register(api);
-        new TargetRoutes(new TargetService(jdbc, connectors, SsrfGuard.fromSetting(config.get(Setting.TARGET_SSRF_ALLOWLIST)),
-                SecretRefs.Backend.parse(config.get(Setting.CREDENTIALS_BACKEND)))).register(api);
+        CredentialService credentials = CredentialService.fromConfig(config);
+        TargetService targets = new TargetService(jdbc, connectors,
+                SsrfGuard.fromSetting(config.get(Setting.TARGET_SSRF_ALLOWLIST)), credentials.backend());
+        new TargetRoutes(targets).register(api);
+        new CredentialRoutes(targets, credentials).register(api);
         return api;
     }
 

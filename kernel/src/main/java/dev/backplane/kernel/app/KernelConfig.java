@@ -113,6 +113,7 @@ public final class KernelConfig {
         intValue(Setting.IDENTITY_CLOCK_SKEW, 0, 600);
         intValue(Setting.IDENTITY_JWKS_CACHE_SECONDS, 1, 86400);
         intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600);
+        intValue(Setting.CREDENTIALS_TIMEOUT_MS, 100, 60000);
         try {
             dev.backplane.kernel.targets.SsrfGuard.fromSetting(get(Setting.TARGET_SSRF_ALLOWLIST));
             dev.backplane.kernel.credentials.SecretRefs.Backend.parse(get(Setting.CREDENTIALS_BACKEND));

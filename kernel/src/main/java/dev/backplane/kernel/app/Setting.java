@@ -22,6 +22,18 @@ public enum Setting {
             "CIDR ranges and host names targets may use although they are private or internal (comma-separated)"),
     CREDENTIALS_BACKEND("credentials.backend", "SVC_CREDENTIALS_BACKEND", "kv",
             "where secret_refs point: kv (Vault KV v2, or the embedded file store) or cloudsm"),
+    VAULT_ADDR("credentials.vault.address", "SVC_VAULT_ADDR", "",
+            "Vault address for the kv backend; empty uses the embedded file store under data.dir/kv"),
+    VAULT_MOUNT("credentials.vault.mount", "SVC_VAULT_MOUNT", "secret", "the KV v2 mount secret_refs are relative to"),
+    VAULT_NAMESPACE("credentials.vault.namespace", "SVC_VAULT_NAMESPACE", "", "Vault namespace header, if any"),
+    VAULT_TOKEN("credentials.vault.token", "SVC_VAULT_TOKEN", "", "Vault token (or use AppRole)"),
+    VAULT_ROLE_ID("credentials.vault.role-id", "SVC_VAULT_ROLE_ID", "", "Vault AppRole role id"),
+    VAULT_SECRET_ID("credentials.vault.secret-id", "SVC_VAULT_SECRET_ID", "", "Vault AppRole secret id"),
+    CREDENTIALS_TIMEOUT_MS("credentials.timeout-ms", "SVC_CREDENTIALS_TIMEOUT_MS", "3000",
+            "timeout of one request to the secret store"),
+    CLOUDSM_ENDPOINT("credentials.cloudsm.endpoint", "SVC_CLOUDSM_ENDPOINT", "https://secretmanager.googleapis.com",
+            "Google Secret Manager API root (cloudsm backend)"),
+    CLOUDSM_TOKEN("credentials.cloudsm.token", "SVC_CLOUDSM_TOKEN", "", "OAuth access token for Secret Manager"),
     IDENTITY_ISSUER("identity.issuer", "SVC_IDENTITY_ISSUER", "", "OIDC issuer URL whose tokens are accepted (required)"),
     IDENTITY_JWKS_URL("identity.jwks-url", "SVC_IDENTITY_JWKS_URL", "", "JWKS URL (default: jwks_uri from the issuer's discovery document)"),
     IDENTITY_AUDIENCE("identity.audience", "SVC_IDENTITY_AUDIENCE", "svc-backplane", "audience required in REST tokens"),
@@ -63,6 +75,6 @@ public enum Setting {
 
     /** Secret settings never appear in logs or {@code toString()}. */
     public boolean isSecret() {
-        return this == DB_PASSWORD;
+        return this == DB_PASSWORD || this == VAULT_TOKEN || this == VAULT_SECRET_ID || this == CLOUDSM_TOKEN;
     }
 }

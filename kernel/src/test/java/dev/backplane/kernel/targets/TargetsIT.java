@@ -251,6 +251,36 @@ class TargetsIT {
     }
 
     @Test
+    void secretsAreStagedWriteOnly() throws Exception {
+        assertThat(post(admin, "{\"name\": \"vault-1\", \"product\": \"vault\", \"host\": \"127.0.0.1\"}").status())
+                .isEqualTo(201);
+        var staged = kernel.send("PUT", "/api/v1/targets/vault-1/secret", admin,
+                "{\"fields\": {\"username\": \"svc\", \"password\": \"pw-do-not-echo\"}}", Map.of());
+        assertThat(staged.status()).as(staged.body()).isEqualTo(200);
+        assertThat(staged.body()).doesNotContain("pw-do-not-echo");
+        assertThat(staged.json().path("fields").toString()).isEqualTo("[\"password\",\"username\"]");
+        assertThat(staged.json().path("secret_ref").asText()).isEqualTo("tenants/" + tenant + "/vault-1");
+        assertError(kernel.send("PUT", "/api/v1/targets/vault-1/secret", reader, "{\"fields\": {\"a\": \"b\"}}",
+                Map.of()), 403, "insufficient_role");
+        assertError(kernel.send("PUT", "/api/v1/targets/vault-1/secret", admin, "{\"fields\": {}}", Map.of()), 422,
+                "invalid_secret");
+        String other = issuer.token("o", UUID.randomUUID(), "tenant_admin");
+        assertError(kernel.send("PUT", "/api/v1/targets/vault-1/secret", other, "{\"fields\": {\"a\": \"b\"}}",
+                Map.of()), 404, "target_not_found");
+
+        CliRunner adm = cli(admin);
+        CliRunner.Result piped = adm.run(Map.of(), "apiVersion: v1\nclusters: []\n", "targets", "stage-secret", "vault-1",
+                "--field", "kubeconfig");
+        assertThat(piped.exitCode()).as(piped.toString()).isZero();
+        assertThat(piped.out()).contains("staged field(s) [kubeconfig]").doesNotContain("clusters");
+        CliRunner.Result lines = adm.run(Map.of("SVC_TARGET_SECRET", "username=svc\npassword=env-secret-1"), "",
+                "targets", "stage-secret", "vault-1");
+        assertThat(lines.out()).contains("[password, username]").doesNotContain("env-secret-1");
+        assertThat(adm.run(Map.of(), "", "targets", "stage-secret", "vault-1").exitCode()).isEqualTo(2);
+        assertThat(adm.run(Map.of(), "not key value", "targets", "stage-secret", "vault-1").exitCode()).isEqualTo(2);
+    }
+
+    @Test
     void anotherTenantCannotSeeOrTouchTheseTargets() {
         assertThat(post(admin, "{\"name\": \"mine\", \"product\": \"demo\", \"host\": \"127.0.0.1\"}").status())
                 .isEqualTo(201);
