@@ -23,6 +23,8 @@ public final class ApiPaths {
     public static final String TARGET = TARGETS + "/{name}";
     public static final String TARGETS_IMPORT = TARGETS + "/import";
     public static final String TARGET_SECRET = TARGET + "/secret";
+    public static final String TARGET_PROBE = TARGET + "/probe";
+    public static final String TARGETS_DISCOVER = TARGETS + "/discover";
 
     /** Method and path of each call the CLI makes. */
     public static final List<String> CALLS = List.of(
@@ -45,7 +47,9 @@ public final class ApiPaths {
             "GET " + TARGET,
             "DELETE " + TARGET,
             "POST " + TARGETS_IMPORT,
-            "PUT " + TARGET_SECRET);
+            "PUT " + TARGET_SECRET,
+            "POST " + TARGET_PROBE,
+            "POST " + TARGETS_DISCOVER);
 
     /** Fills {@code {name}} placeholders with URL-encoded values, in order. */
     public static String expand(String template, String... values) {

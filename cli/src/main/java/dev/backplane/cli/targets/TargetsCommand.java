@@ -27,7 +27,8 @@ import picocli.CommandLine.Parameters;
 /** {@code svc targets ...}: the target registry. */
 @Command(name = "targets", description = "Register and inspect targets.",
         subcommands = {TargetsCommand.Add.class, TargetsCommand.Describe.class, TargetsCommand.ListTargets.class,
-                TargetsCommand.Delete.class, TargetsCommand.Import.class, TargetsCommand.StageSecret.class})
+                TargetsCommand.Delete.class, TargetsCommand.Import.class, TargetsCommand.StageSecret.class,
+                TargetsCommand.Probe.class, TargetsCommand.Discover.class})
 public final class TargetsCommand {
 
     static void printTarget(CliContext ctx, JsonNode t) {
@@ -243,6 +244,66 @@ public final class TargetsCommand {
         protected void execute(Session s) {
             JsonNode r = s.client().call("DELETE", ApiPaths.expand(ApiPaths.TARGET, name), null).json();
             print(r, () -> ctx.out().println("deleted target " + name));
+        }
+    }
+
+    /** probe */
+    @Command(name = "probe", description = "Probe a target live through its connector and store the fingerprint.")
+    static final class Probe extends BackplaneCommand {
+        @Parameters(index = "0", paramLabel = "<name-or-alias>")
+        String name;
+
+        Probe(CliContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        protected void execute(Session s) {
+            JsonNode r = s.client().call("POST", ApiPaths.expand(ApiPaths.TARGET_PROBE, name), null).json();
+            print(r, () -> {
+                JsonNode f = r.path("fingerprint");
+                ctx.out().println(r.path("target").asText() + " via " + r.path("connector_id").asText() + ": "
+                        + (f.path("reachable").asBoolean() ? "reachable" : "NOT reachable")
+                        + (f.has("error_code") ? " (" + f.path("error_code").asText() + ": " + f.path("reason").asText() + ")" : ""));
+                for (String k : List.of("vendor", "product", "version", "probe_method", "probed_at", "exception_message")) {
+                    if (f.has(k)) {
+                        ctx.out().printf("  %-17s %s%n", k, f.path(k).asText());
+                    }
+                }
+            });
+        }
+    }
+
+    /** discover */
+    @Command(name = "discover", description = "Find further targets of a product through a seed target's connector.")
+    static final class Discover extends BackplaneCommand {
+        @Parameters(index = "0", paramLabel = "<product>")
+        String product;
+
+        @Option(names = "--seed-target", paramLabel = "<name>", description = "registered target to discover from")
+        String seed;
+
+        Discover(CliContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        protected void execute(Session s) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("product", product);
+            putIf(body, "seed_target", seed);
+            JsonNode r = s.client().call("POST", ApiPaths.TARGETS_DISCOVER, body).json();
+            print(r, () -> {
+                List<List<String>> rows = new ArrayList<>();
+                for (JsonNode c : r.path("candidates")) {
+                    rows.add(List.of(c.path("name").asText(), c.path("product").asText(), c.path("host").asText()));
+                }
+                ctx.out().println(rows.size() + " candidate(s) via " + r.path("connector_id").asText()
+                        + " (nothing registered; add them with svc targets add or import)");
+                if (!rows.isEmpty()) {
+                    Tables.print(ctx.out(), List.of("NAME", "PRODUCT", "HOST"), rows);
+                }
+            });
         }
     }
 

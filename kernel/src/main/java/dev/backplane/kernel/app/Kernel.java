@@ -16,6 +16,9 @@ import dev.backplane.kernel.identity.JwksKeys;
 import dev.backplane.kernel.identity.TokenVerifier;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.targets.EgressProxy;
+import dev.backplane.kernel.targets.GuardedSocketFactory;
+import dev.backplane.kernel.targets.ProbeService;
 import dev.backplane.kernel.targets.SsrfGuard;
 import dev.backplane.kernel.targets.TargetRoutes;
 import dev.backplane.kernel.targets.TargetService;
@@ -41,19 +44,43 @@ public final class Kernel implements AutoCloseable {
     private final WebServer server;
     private final ApiRoutes api;
 
-    private Kernel(KernelConfig config, Database database, WebServer server, ApiRoutes api) {
+    private final Closer closing;
+
+    private Kernel(KernelConfig config, Database database, WebServer server, ApiRoutes api, Closer closing) {
         this.config = config;
         this.database = database;
         this.server = server;
         this.api = api;
+        this.closing = closing;
+    }
+
+    /** Resources the kernel owns besides the server and the database, closed in reverse order. */
+    static final class Closer {
+        private final java.util.ArrayDeque<AutoCloseable> resources = new java.util.ArrayDeque<>();
+
+        <T extends AutoCloseable> T add(T resource) {
+            resources.push(resource);
+            return resource;
+        }
+
+        void closeAll() {
+            while (!resources.isEmpty()) {
+                try {
+                    resources.pop().close();
+                } catch (Exception e) {
+                    LOG.log(Level.WARNING, "closing " + e.getMessage());
+                }
+            }
+        }
     }
 
     public static Kernel start(KernelConfig config) {
         long t0 = System.nanoTime();
         String issuer = config.required(Setting.IDENTITY_ISSUER);
         Database database = Database.start(config);
+        Closer closing = new Closer();
         try {
-            ApiRoutes api = buildApi(config, database, issuer);
+            ApiRoutes api = buildApi(config, database, issuer, closing);
             HttpRouting.Builder routing = HttpRouting.builder().addFilter(new RequestIds());
             api.applyTo(routing);
             ErrorMapping.register(routing);
@@ -65,17 +92,26 @@ public final class Kernel implements AutoCloseable {
                     .shutdownHook(false)
                     .build()
                     .start();
-            Kernel kernel = new Kernel(config, database, server, api);
+            Kernel kernel = new Kernel(config, database, server, api, closing);
             LOG.log(Level.INFO, "svc backplane " + BuildInfo.load().version() + " ready at " + kernel.url() + " in "
                     + Duration.ofNanos(System.nanoTime() - t0).toMillis() + " ms; trusting tokens from " + issuer);
             return kernel;
         } catch (RuntimeException e) {
+            closing.closeAll();
             database.close();
             throw e;
         }
     }
 
-    private static ApiRoutes buildApi(KernelConfig config, Database database, String issuer) {
+    private static EgressProxy egressProxy(GuardedSocketFactory sockets) {
+        try {
+            return new EgressProxy(sockets);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot open the plugin egress proxy on loopback", e);
+        }
+    }
+
+    private static ApiRoutes buildApi(KernelConfig config, Database database, String issuer, Closer closing) {
         Jdbc jdbc = new Jdbc(database.dataSource());
         TenantService tenants = new TenantService(jdbc);
         JwksKeys keys = new JwksKeys(issuer, config.optional(Setting.IDENTITY_JWKS_URL),
@@ -95,9 +131,13 @@ public final class Kernel implements AutoCloseable {
         ConnectorRegistry connectors = new ConnectorRegistry(plugins);
         new CatalogRoutes(new CatalogService(connectors, jdbc)).register(api);
         CredentialService credentials = CredentialService.fromConfig(config);
-        TargetService targets = new TargetService(jdbc, connectors,
-                SsrfGuard.fromSetting(config.get(Setting.TARGET_SSRF_ALLOWLIST)), credentials.backend());
-        new TargetRoutes(targets).register(api);
+        SsrfGuard ssrf = SsrfGuard.fromSetting(config.get(Setting.TARGET_SSRF_ALLOWLIST));
+        TargetService targets = new TargetService(jdbc, connectors, ssrf, credentials.backend());
+        Duration callTimeout = Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600));
+        GuardedSocketFactory sockets = new GuardedSocketFactory(ssrf, (int) Math.min(10_000, callTimeout.toMillis()));
+        EgressProxy egress = closing.add(egressProxy(sockets));
+        new TargetRoutes(targets, new ProbeService(targets, connectors, credentials, egress, sockets, callTimeout))
+                .register(api);
         new CredentialRoutes(targets, credentials).register(api);
         return api;
     }
@@ -133,6 +173,7 @@ public final class Kernel implements AutoCloseable {
     @Override
     public void close() {
         server.stop();
+        closing.closeAll();
         database.close();
         LOG.log(Level.INFO, "svc backplane stopped");
     }

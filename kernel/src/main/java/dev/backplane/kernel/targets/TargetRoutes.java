@@ -31,16 +31,27 @@ public final class TargetRoutes {
     record Deleted(String deleted) {
     }
 
-    private final TargetService targets;
+    /** Body of a discovery. */
+    record DiscoverRequest(String product, Optional<String> seedTarget) {
+        DiscoverRequest {
+            seedTarget = seedTarget == null ? Optional.empty() : seedTarget;
+        }
+    }
 
-    public TargetRoutes(TargetService targets) {
+    private final TargetService targets;
+    private final ProbeService probes;
+
+    public TargetRoutes(TargetService targets, ProbeService probes) {
         this.targets = targets;
+        this.probes = probes;
     }
 
     public void register(ApiRoutes api) {
         api.post(TARGETS, Role.TENANT_ADMIN, this::create)
                 .get(TARGETS, Role.READ_ONLY, this::list)
                 .post(TARGETS + "/import", Role.TENANT_ADMIN, this::importTargets)
+                .post(TARGETS + "/discover", Role.OPERATOR, this::discover)
+                .post(TARGET + "/probe", Role.OPERATOR, (req, res, c) -> Json.ok(res, probes.probe(c.tenantId(), name(req))))
                 .get(TARGET, Role.READ_ONLY, (req, res, c) -> Json.ok(res, targets.describe(c.tenantId(), name(req))))
                 .patch(TARGET, Role.TENANT_ADMIN, this::patch)
                 .delete(TARGET, Role.TENANT_ADMIN, this::delete);
@@ -74,6 +85,14 @@ public final class TargetRoutes {
         ImportRequest body = Json.read(req, ImportRequest.class);
         Json.ok(res, targets.importTargets(caller.tenantId(), body.targets(), body.update().orElse(false),
                 body.dryRun().orElse(false), caller.sub()));
+    }
+
+    private void discover(ServerRequest req, ServerResponse res, Caller caller) {
+        DiscoverRequest body = Json.read(req, DiscoverRequest.class);
+        if (body.product() == null || body.product().isBlank()) {
+            throw ApiException.unprocessable("missing_field", "product is required", Map.of("field", "product"));
+        }
+        Json.ok(res, probes.discover(caller.tenantId(), body.product(), body.seedTarget()));
     }
 
     private static int limit(String text) {

@@ -97,6 +97,11 @@ public final class TargetService {
         });
     }
 
+    /** Stores a probe's fingerprint; the only writer of that field. */
+    void saveFingerprint(UUID tenant, UUID targetId, Map<String, Object> fingerprint) {
+        store.saveFingerprint(tenant, targetId, fingerprint);
+    }
+
     public void delete(UUID tenant, String nameOrAlias) {
         TargetStore.Row row = require(tenant, nameOrAlias);
         if (!store.delete(tenant, row.id())) {

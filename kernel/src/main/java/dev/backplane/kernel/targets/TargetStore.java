@@ -104,6 +104,14 @@ final class TargetStore {
         replaceAliases(c, tenant, r.id(), r.aliases());
     }
 
+    void saveFingerprint(UUID tenant, UUID id, Map<String, Object> fingerprint) {
+        jdbc.inTransaction(c -> {
+            Jdbc.update(c, "UPDATE targets_targets SET fingerprint = ? WHERE tenant_id = ? AND id = ?",
+                    jsonb(fingerprint), tenant, id);
+            return null;
+        });
+    }
+
     boolean delete(UUID tenant, UUID id) {
         return jdbc.update("DELETE FROM targets_targets WHERE tenant_id = ? AND id = ?", tenant, id) == 1;
     }

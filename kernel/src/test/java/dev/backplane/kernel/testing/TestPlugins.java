@@ -42,6 +42,8 @@ public final class TestPlugins {
         String extraBody = "";
         String descriptionExpression = "\"\"";
         List<String> nouns = List.of("item");
+        boolean httpProbe;
+        boolean discovery;
 
         Spec(String implId, String version) {
             this.implId = implId;
@@ -98,6 +100,13 @@ public final class TestPlugins {
         /** Nouns the generated operations cycle through (default just "item"). */
         public Spec nouns(String... n) {
             nouns = List.of(n);
+            return this;
+        }
+
+        /** The connector really connects: probe is GET /version over the lent HTTP client with basic auth. */
+        public Spec httpProbe(boolean withDiscovery) {
+            httpProbe = true;
+            discovery = withDiscovery;
             return this;
         }
 
@@ -195,14 +204,69 @@ public final class TestPlugins {
                                     new OperationGroup("admin", "Administration", "Manage the appliance")), ops);
                             }
                             public Connector open(ConnectorContext c, TargetSpec t, Credential cred) {
-                                throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, "fixture connectors do not connect");
+                                %s
                             }
                         });
                     }
                 }
                 """.formatted(pkg, String.join(", ", s.nouns.stream().map(n -> "\"" + n + "\"").toList()), s.extraBody,
-                s.implId, s.version, s.product, ranges, s.operations, s.descriptionExpression, s.implId.replace('-', '_'));
+                s.implId, s.version, s.product, ranges, s.operations, s.descriptionExpression, s.implId.replace('-', '_'),
+                s.httpProbe ? HTTP_SESSION.replace("/*DISCOVERY*/", s.discovery ? DISCOVERY : "")
+                        .replace("/*IMPLEMENTS*/", s.discovery ? ", Discovery" : "")
+                        : "throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, \"fixture connectors do not connect\");");
     }
+
+    private static final String HTTP_SESSION = """
+            String auth = "Basic " + java.util.Base64.getEncoder().encodeToString((cred.field("username") + ":"
+                + cred.field("password")).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            String base = String.valueOf(t.extras().getOrDefault("scheme", "https")) + "://" + t.host() + ":" + t.port();
+            class Session implements Connector /*IMPLEMENTS*/ {
+                String get(String path) {
+                    try {
+                        java.net.http.HttpResponse<String> r = c.httpClient().send(java.net.http.HttpRequest.newBuilder(
+                            java.net.URI.create(base + path)).header("Authorization", auth).build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString());
+                        if (r.statusCode() == 401) {
+                            throw new ConnectorException(ErrorCode.CONNECTOR_AUTH_FAILED, "the target rejected the credential");
+                        }
+                        if (r.headers().firstValue("X-Svc-Egress").isPresent()) {
+                            throw new ConnectorException(ErrorCode.CONNECTOR_UNREACHABLE, r.body());
+                        }
+                        return r.body();
+                    } catch (javax.net.ssl.SSLException e) {
+                        throw new ConnectorException(ErrorCode.CONNECTOR_TLS_VERIFY_FAILED, "TLS with " + base + " failed",
+                            Map.of("exception_message", String.valueOf(e.getMessage())), e);
+                    } catch (java.io.IOException e) {
+                        throw new ConnectorException(ErrorCode.CONNECTOR_UNREACHABLE, "cannot reach " + base + ": " + e);
+                    } catch (InterruptedException e) {
+                        throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, "interrupted");
+                    }
+                }
+                public Fingerprint probe() {
+                    String version = get("/version").trim();
+                    return new Fingerprint(Optional.of("fixture"), Optional.of(t.product() + "-edition"), Optional.of(version),
+                        true, c.clock().instant(), "GET /version");
+                }
+                public OperationResult invoke(OperationRequest r) {
+                    return new OperationResult.Failure(ErrorCode.UNKNOWN_OPERATION, "no operation " + r.opId(), Map.of());
+                }
+                /*DISCOVERY*/
+                public void close() {
+                }
+            }
+            return new Session();
+            """;
+
+    private static final String DISCOVERY = """
+            public List<Map<String, Object>> discover(String product) {
+                String body = get("/members").trim();
+                List<Map<String, Object>> out = new ArrayList<>();
+                for (String m : body.split(",")) {
+                    out.add(Map.of("name", m, "product", product, "host", t.host()));
+                }
+                return out;
+            }
+            """;
 
     private static void compile(Map<String, String> sources, Path out) throws IOException {
         Path src = Files.createTempDirectory("plugin-src");

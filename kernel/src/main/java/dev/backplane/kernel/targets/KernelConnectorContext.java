@@ -1,0 +1,125 @@
+package dev.backplane.kernel.targets;
+
+import dev.backplane.plugin.api.ConnectorContext;
+import java.net.http.HttpClient;
+import java.text.MessageFormat;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.ResourceBundle;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import javax.net.SocketFactory;
+import javax.net.ssl.SSLContext;
+
+/**
+ * What the kernel lends a plugin for one session with one target: an HTTP client whose TLS follows
+ * the target's fields and whose connections go through the SSRF-checking egress proxy, the TLS
+ * context, the SSRF-checking socket factory, a clock, a logger that scrubs the call's secret values,
+ * the cancellation signal and the timeout.
+ */
+public final class KernelConnectorContext implements ConnectorContext {
+
+    private final HttpClient http;
+    private final TargetTls tls;
+    private final SocketFactory sockets;
+    private final Duration timeout;
+    private final BooleanSupplier cancelled;
+    private final System.Logger logger;
+
+    public KernelConnectorContext(TargetTls tls, EgressProxy egress, SocketFactory sockets, Duration timeout,
+                                  BooleanSupplier cancelled, String loggerName, Collection<String> secrets) {
+        this.tls = tls;
+        this.sockets = sockets;
+        this.timeout = timeout;
+        this.cancelled = cancelled;
+        this.http = HttpClient.newBuilder()
+                .proxy(egress.selector())
+                .sslContext(tls.context())
+                .sslParameters(tls.parameters())
+                .connectTimeout(timeout)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+        this.logger = new ScrubbingLogger(System.getLogger(loggerName), secrets);
+    }
+
+    @Override
+    public HttpClient httpClient() {
+        return http;
+    }
+
+    @Override
+    public SSLContext sslContext() {
+        return tls.context();
+    }
+
+    @Override
+    public SocketFactory socketFactory() {
+        return sockets;
+    }
+
+    @Override
+    public Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Override
+    public System.Logger logger() {
+        return logger;
+    }
+
+    @Override
+    public boolean cancelled() {
+        return cancelled.getAsBoolean();
+    }
+
+    @Override
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** Replaces every secret value of the call with {@code ****} before anything is logged. */
+    static final class ScrubbingLogger implements System.Logger {
+        private final System.Logger delegate;
+        private final Collection<String> secrets;
+
+        ScrubbingLogger(System.Logger delegate, Collection<String> secrets) {
+            this.delegate = delegate;
+            this.secrets = secrets.stream().filter(s -> s != null && s.length() >= 4).toList();
+        }
+
+        String scrub(String text) {
+            String out = text;
+            for (String s : secrets) {
+                out = out.replace(s, "****");
+            }
+            return out;
+        }
+
+        @Override
+        public String getName() {
+            return delegate.getName();
+        }
+
+        @Override
+        public boolean isLoggable(Level level) {
+            return delegate.isLoggable(level);
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String msg, Throwable thrown) {
+            delegate.log(level, scrub(String.valueOf(msg)) + (thrown == null ? "" : ": " + scrub(String.valueOf(thrown))));
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
+            String text = params == null || params.length == 0 ? format : MessageFormat.format(format, params);
+            delegate.log(level, scrub(String.valueOf(text)));
+        }
+
+        @Override
+        public void log(Level level, Supplier<String> msgSupplier) {
+            delegate.log(level, scrub(String.valueOf(msgSupplier.get())));
+        }
+    }
+}

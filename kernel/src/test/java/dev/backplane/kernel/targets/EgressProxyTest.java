@@ -1,0 +1,110 @@
+package dev.backplane.kernel.targets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** The plugins' HTTP egress: every connect is checked where it happens, so DNS rebinding cannot pass. */
+class EgressProxyTest {
+
+    @Test
+    void aRebindingNameIsRefusedAtConnectTimeForHttpAndHttps() throws Exception {
+        HttpServer target = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        target.createContext("/", x -> {
+            byte[] b = "internal secret page".getBytes(StandardCharsets.UTF_8);
+            x.sendResponseHeaders(200, b.length);
+            x.getResponseBody().write(b);
+            x.close();
+        });
+        target.start();
+        AtomicInteger lookups = new AtomicInteger();
+        SsrfGuard.Dns rebinding = host -> host.equals("rebind.example")
+                ? new InetAddress[] {InetAddress.getByName(lookups.getAndIncrement() == 0 ? "93.184.216.34" : "127.0.0.1")}
+                : new InetAddress[] {InetAddress.getByName(host)};
+        SsrfGuard guard = new SsrfGuard(List.of(), rebinding);
+        assertThat(guard.check("rebind.example")).as("passes at registration").isNotEmpty();
+        try (EgressProxy proxy = new EgressProxy(new GuardedSocketFactory(guard, 2000));
+             HttpClient client = HttpClient.newBuilder().proxy(proxy.selector()).build()) {
+            int port = target.getAddress().getPort();
+            HttpResponse<String> plain = client.send(HttpRequest.newBuilder(
+                    URI.create("http://rebind.example:" + port + "/")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(plain.statusCode()).isEqualTo(403);
+            assertThat(plain.headers().firstValue("X-Svc-Egress")).hasValue("refused");
+            assertThat(plain.body()).contains("SSRF guard").contains("127.0.0.1").doesNotContain("internal secret page");
+
+            assertThatThrownBy(() -> client.send(HttpRequest.newBuilder(URI.create("https://rebind.example:" + port + "/"))
+                    .build(), HttpResponse.BodyHandlers.ofString())).isInstanceOf(IOException.class);
+        } finally {
+            target.stop(0);
+        }
+    }
+
+    @Test
+    void allowedDestinationsAreRelayed() throws Exception {
+        HttpServer target = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        List<String> seen = new ArrayList<>();
+        target.createContext("/", x -> {
+            seen.add(x.getRequestMethod() + " " + x.getRequestURI() + " proxy-header=" + x.getRequestHeaders()
+                    .getFirst("Proxy-Authorization"));
+            byte[] b = x.getRequestBody().readAllBytes();
+            x.sendResponseHeaders(200, b.length);
+            x.getResponseBody().write(b);
+            x.close();
+        });
+        target.start();
+        SsrfGuard guard = new SsrfGuard(List.of("127.0.0.0/8"), InetAddress::getAllByName);
+        try (EgressProxy proxy = new EgressProxy(new GuardedSocketFactory(guard, 2000));
+             HttpClient client = HttpClient.newBuilder().proxy(proxy.selector()).build()) {
+            for (int i = 0; i < 3; i++) {
+                HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                        + target.getAddress().getPort() + "/echo?n=" + i)).POST(HttpRequest.BodyPublishers.ofString("body-" + i))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).isEqualTo(200);
+                assertThat(r.body()).isEqualTo("body-" + i);
+            }
+            assertThat(seen).containsExactly("POST /echo?n=0 proxy-header=null", "POST /echo?n=1 proxy-header=null",
+                    "POST /echo?n=2 proxy-header=null");
+        } finally {
+            target.stop(0);
+        }
+    }
+
+    @Test
+    void theLentLoggerScrubsSecretValues() {
+        List<String> lines = new ArrayList<>();
+        System.Logger sink = new System.Logger() {
+            public String getName() {
+                return "sink";
+            }
+
+            public boolean isLoggable(Level level) {
+                return true;
+            }
+
+            public void log(Level level, java.util.ResourceBundle b, String msg, Throwable t) {
+                lines.add(msg);
+            }
+
+            public void log(Level level, java.util.ResourceBundle b, String format, Object... params) {
+                lines.add(format);
+            }
+        };
+        var logger = new KernelConnectorContext.ScrubbingLogger(sink, List.of("hunter2-secret", "xy"));
+        logger.log(System.Logger.Level.INFO, "login with hunter2-secret failed");
+        logger.log(System.Logger.Level.INFO, "value {0}", "hunter2-secret");
+        assertThat(lines).containsExactly("login with **** failed", "value ****");
+    }
+}

@@ -1,0 +1,177 @@
+package dev.backplane.kernel.targets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.TestPlugins;
+import dev.backplane.kernel.testing.TlsFixture;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Probe and discover through a real plugin, a real HTTPS target and the embedded kv store. */
+class ProbeIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String PASSWORD = "probe-pw-" + UUID.randomUUID();
+    private static TestIssuer issuer;
+    private static TestKernel kernel;
+    private static TlsFixture https;
+    private final UUID tenant = UUID.randomUUID();
+    private final String admin = issuer.token("admin", tenant, "tenant_admin");
+    private final String operator = issuer.token("op", tenant, "operator");
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path work = Files.createTempDirectory("svc-probe-it");
+        Path plugins = Files.createDirectories(work.resolve("plugins"));
+        TestPlugins.build(plugins, TestPlugins.connector("fixhttp", "1.x").product("fixhttp").ranges("*").httpProbe(true));
+        TestPlugins.build(plugins, TestPlugins.connector("fixnodisc", "1.x").product("nodisc").ranges("*").httpProbe(false));
+        TestPlugins.build(plugins, TestPlugins.connector("fixold", "1.x").product("oldprod").ranges("1.x").httpProbe(false));
+        https = TlsFixture.start(work, "svc", PASSWORD);
+        issuer = new TestIssuer();
+        Map<String, String> env = new HashMap<>(issuer.kernelSettings());
+        env.put("SVC_PLUGIN_DIR", plugins.toString());
+        env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8");
+        kernel = TestKernel.start(work.resolve("data"), env);
+    }
+
+    @AfterAll
+    static void stop() {
+        kernel.close();
+        issuer.close();
+        https.close();
+    }
+
+    private void register(String name, String product, Map<String, Object> extra) throws Exception {
+        Map<String, Object> body = new HashMap<>(Map.of("name", name, "product", product, "host", "127.0.0.1",
+                "port", https.port()));
+        body.putAll(extra);
+        var r = kernel.send("POST", "/api/v1/targets", admin, JSON.writeValueAsString(body), Map.of());
+        assertThat(r.status()).as(r.body()).isEqualTo(201);
+    }
+
+    private void stage(String name, String password) {
+        var r = kernel.send("PUT", "/api/v1/targets/" + name + "/secret", admin,
+                "{\"fields\": {\"username\": \"svc\", \"password\": \"" + password + "\"}}", Map.of());
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+    }
+
+    private JsonNode probe(String name) {
+        var r = kernel.send("POST", "/api/v1/targets/" + name + "/probe", operator, null, Map.of());
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        return r.json().path("fingerprint");
+    }
+
+    @Test
+    void tlsFollowsTheTargetsPinAndServerName() throws Exception {
+        register("pinned", "fixhttp", Map.of("tls_ca_pin", https.pem()));
+        stage("pinned", PASSWORD);
+        JsonNode mismatch = probe("pinned");
+        assertThat(mismatch.path("reachable").asBoolean()).isFalse();
+        assertThat(mismatch.path("error_code").asText()).isEqualTo("connector_tls_verify_failed");
+        assertThat(mismatch.path("exception_message").asText()).contains("127.0.0.1").contains("svc.test");
+
+        var patched = kernel.send("PATCH", "/api/v1/targets/pinned", admin, "{\"tls_server_name\": \"svc.test\"}", Map.of());
+        assertThat(patched.status()).isEqualTo(200);
+        JsonNode ok = probe("pinned");
+        assertThat(ok.path("reachable").asBoolean()).as(ok.toString()).isTrue();
+        assertThat(ok.path("version").asText()).isEqualTo("3.2.1");
+        assertThat(ok.path("vendor").asText()).isEqualTo("fixture");
+        assertThat(ok.path("product").asText()).isEqualTo("fixhttp-edition");
+        assertThat(ok.path("probe_method").asText()).isEqualTo("GET /version");
+        assertThat(ok.path("probed_at").asText()).endsWith("Z");
+        assertThat(kernel.get("/api/v1/targets/pinned", operator).json().path("fingerprint").path("version").asText())
+                .as("persisted").isEqualTo("3.2.1");
+
+        register("unpinned", "fixhttp", Map.of());
+        stage("unpinned", PASSWORD);
+        assertThat(probe("unpinned").path("error_code").asText()).as("the system trust store does not know the cert")
+                .isEqualTo("connector_tls_verify_failed");
+
+        register("insecure", "fixhttp", Map.of("verify_tls", false));
+        stage("insecure", PASSWORD);
+        assertThat(probe("insecure").path("reachable").asBoolean()).isTrue();
+    }
+
+    @Test
+    void credentialProblemsAreClear() throws Exception {
+        register("wrongpw", "fixhttp", Map.of("verify_tls", false));
+        stage("wrongpw", "not-the-password");
+        JsonNode auth = probe("wrongpw");
+        assertThat(auth.path("error_code").asText()).isEqualTo("connector_auth_failed");
+        assertThat(auth.path("reachable").asBoolean()).as("the target answered").isTrue();
+        assertThat(auth.toString()).doesNotContain("not-the-password");
+
+        register("nosecret", "fixhttp", Map.of("verify_tls", false));
+        var missing = kernel.send("POST", "/api/v1/targets/nosecret/probe", operator, null, Map.of());
+        assertThat(missing.status()).isEqualTo(502);
+        assertThat(missing.json().path("error").asText()).isEqualTo("connector_error");
+        assertThat(missing.json().path("message").asText()).contains("KvCredentialsReadError");
+        assertThat(missing.json().path("extras").path("expected_path").asText()).isEqualTo("tenants/" + tenant + "/nosecret");
+
+        var partial = kernel.send("PUT", "/api/v1/targets/nosecret/secret", admin, "{\"fields\": {\"username\": \"svc\"}}",
+                Map.of());
+        assertThat(partial.status()).isEqualTo(200);
+        JsonNode noField = probe("nosecret");
+        assertThat(noField.path("error_code").asText()).isEqualTo("connector_error");
+        assertThat(noField.path("reason").asText()).contains("KvCredentialsReadError (missing required field 'password')");
+    }
+
+    @Test
+    void noConnectorForTheVersionIs501AndTheFingerprintStays() throws Exception {
+        register("old", "oldprod", Map.of("version", "2.0", "verify_tls", false));
+        var r = kernel.send("POST", "/api/v1/targets/old/probe", operator, null, Map.of());
+        assertThat(r.status()).isEqualTo(501);
+        assertThat(r.json().path("error").asText()).isEqualTo("no_connector");
+        assertThat(kernel.get("/api/v1/targets/old", operator).json().path("fingerprint").isNull()).isTrue();
+    }
+
+    @Test
+    void discoverListsCandidatesOrSaysItIsNotSupported() throws Exception {
+        register("seed", "fixhttp", Map.of("verify_tls", false));
+        stage("seed", PASSWORD);
+        var found = kernel.send("POST", "/api/v1/targets/discover", operator,
+                "{\"product\": \"fixhttp\", \"seed_target\": \"seed\"}", Map.of());
+        assertThat(found.status()).as(found.body()).isEqualTo(200);
+        assertThat(found.json().path("candidates").findValuesAsText("name")).containsExactly("node-a", "node-b");
+
+        register("nd", "nodisc", Map.of("verify_tls", false));
+        stage("nd", PASSWORD);
+        var unsupported = kernel.send("POST", "/api/v1/targets/discover", operator,
+                "{\"product\": \"nodisc\", \"seed_target\": \"nd\"}", Map.of());
+        assertThat(unsupported.status()).isEqualTo(501);
+        assertThat(unsupported.json().path("message").asText()).contains("not supported by this connector");
+        assertThat(kernel.send("POST", "/api/v1/targets/discover", operator, "{\"product\": \"fixhttp\"}", Map.of())
+                .status()).isEqualTo(422);
+    }
+
+    @Test
+    void anotherTenantCannotProbeTheseTargets() throws Exception {
+        register("private-one", "fixhttp", Map.of("verify_tls", false));
+        String other = issuer.token("x", UUID.randomUUID(), "tenant_admin");
+        assertThat(kernel.send("POST", "/api/v1/targets/private-one/probe", other, null, Map.of()).status()).isEqualTo(404);
+    }
+
+    @Test
+    void theCliProbesAndDiscovers() throws Exception {
+        register("cli-t", "fixhttp", Map.of("verify_tls", false));
+        stage("cli-t", PASSWORD);
+        CliRunner cli = new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", operator)
+                .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+        CliRunner.Result probed = cli.run("targets", "probe", "cli-t");
+        assertThat(probed.exitCode()).as(probed.toString()).isZero();
+        assertThat(probed.out()).contains("reachable", "3.2.1", "fixhttp-1.x");
+        CliRunner.Result discovered = cli.run("targets", "discover", "fixhttp", "--seed-target", "cli-t");
+        assertThat(discovered.out()).contains("node-a", "node-b");
+    }
+}
