@@ -70,6 +70,25 @@ class CredentialStoresTest {
     }
 
     @Test
+    void throughVaultTheServiceRefusesMountShapedRefsAndNamesMissingFields() throws IOException {
+        try (VaultDouble v = new VaultDouble("secret")) {
+            v.put("tenants/t1/k8s", Map.of("username", "only-a-user"));
+            CredentialService service = new CredentialService(SecretRefs.Backend.KV,
+                    vault(v, Optional.of(VaultDouble.ROOT_TOKEN)));
+            int before = v.requests().size();
+            assertThatThrownBy(() -> service.resolve("secret/data/tenants/t1/k8s"))
+                    .hasMessageContaining("KvCredentialsReadError (ref embeds mount or data/)");
+            assertThat(v.requests()).as("refused before any request").hasSize(before);
+            Credential c = service.resolve("tenants/t1/k8s");
+            assertThatThrownBy(() -> c.field("kubeconfig")).isInstanceOf(ConnectorException.class)
+                    .hasMessageContaining("KvCredentialsReadError (missing required field 'kubeconfig')");
+            ConnectorException forbidden = (ConnectorException) org.assertj.core.api.Assertions.catchThrowable(
+                    () -> service.resolve("denied/tenants/t1/k8s"));
+            assertThat(forbidden.code().wireName()).isEqualTo("connector_kv_forbidden");
+        }
+    }
+
+    @Test
     void vaultAppRoleLogsInOnceAndAgainAfterRevocation() throws IOException {
         try (VaultDouble v = new VaultDouble("secret")) {
             v.put("tenants/t1/a", Map.of("password", "p-123456"));
