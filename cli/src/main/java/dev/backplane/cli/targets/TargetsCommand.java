@@ -129,7 +129,7 @@ public final class TargetsCommand {
             putIf(body, "port", port);
             putIf(body, "preferred_impl_id", preferredImpl);
             putIf(body, "secret_ref", secretRef);
-            putIf(body, "tls_ca_pin", TextArgs.read(tlsCaPin, "--tls-ca-pin"));
+            putIf(body, "tls_ca_pin", pem(tlsCaPin));
             putIf(body, "tls_server_name", tlsServerName);
             putIf(body, "verify_tls", verifyTls);
             putIf(body, "version", version);
@@ -139,6 +139,18 @@ public final class TargetsCommand {
                 printTarget(ctx, t);
             });
         }
+    }
+
+    /** A PEM bundle given inline, as @path, or as a plain path to a readable file. */
+    static String pem(String value) {
+        if (value == null || value.startsWith("-----BEGIN") || value.startsWith("@")) {
+            return TextArgs.read(value, "--tls-ca-pin");
+        }
+        Path p = Path.of(value);
+        if (Files.isRegularFile(p)) {
+            return TextArgs.read("@" + value, "--tls-ca-pin");
+        }
+        throw CliException.usage("--tls-ca-pin must be a PEM bundle, @file or a readable file path; no file " + value);
     }
 
     static void putIf(Map<String, Object> body, String key, Object value) {

@@ -27,7 +27,14 @@ public final class Main {
             System.exit(2);
             return;
         }
-        Kernel kernel = Kernel.start(config);
+        Kernel kernel;
+        try {
+            kernel = Kernel.start(config);
+        } catch (KernelConfig.ConfigException | IllegalArgumentException e) {
+            System.err.println("svc kernel: configuration error: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             kernel.close();
