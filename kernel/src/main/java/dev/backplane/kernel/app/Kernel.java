@@ -1,12 +1,18 @@
 package dev.backplane.kernel.app;
 
+import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.catalog.CatalogRoutes;
 import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.catalog.ConnectorRegistry;
 import dev.backplane.kernel.catalog.plugins.PluginLoading;
 import dev.backplane.kernel.credentials.CredentialRoutes;
 import dev.backplane.kernel.credentials.CredentialService;
+import dev.backplane.kernel.dispatch.DispatchRoutes;
+import dev.backplane.kernel.dispatch.Dispatcher;
+import dev.backplane.kernel.governance.Approvals;
 import dev.backplane.kernel.http.ApiRoutes;
+import dev.backplane.kernel.results.ResultHandles;
+import dev.backplane.kernel.results.ResultQueryService;
 import dev.backplane.kernel.http.ErrorMapping;
 import dev.backplane.kernel.http.OpenApiRoutes;
 import dev.backplane.kernel.http.RequestIds;
@@ -16,6 +22,7 @@ import dev.backplane.kernel.identity.JwksKeys;
 import dev.backplane.kernel.identity.TokenVerifier;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.targets.ConnectorSessions;
 import dev.backplane.kernel.targets.EgressProxy;
 import dev.backplane.kernel.targets.GuardedSocketFactory;
 import dev.backplane.kernel.targets.ProbeService;
@@ -129,15 +136,21 @@ public final class Kernel implements AutoCloseable {
         PluginLoading.Result plugins = PluginLoading.load(Path.of(config.get(Setting.PLUGIN_DIR)),
                 Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600)));
         ConnectorRegistry connectors = new ConnectorRegistry(plugins);
-        new CatalogRoutes(new CatalogService(connectors, jdbc)).register(api);
+        CatalogService catalog = new CatalogService(connectors, jdbc);
+        new CatalogRoutes(catalog).register(api);
         CredentialService credentials = CredentialService.fromConfig(config);
         SsrfGuard ssrf = SsrfGuard.fromSetting(config.get(Setting.TARGET_SSRF_ALLOWLIST));
         TargetService targets = new TargetService(jdbc, connectors, ssrf, credentials.backend());
         Duration callTimeout = Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600));
         GuardedSocketFactory sockets = new GuardedSocketFactory(ssrf, (int) Math.min(10_000, callTimeout.toMillis()));
         EgressProxy egress = closing.add(egressProxy(sockets));
-        new TargetRoutes(targets, new ProbeService(targets, connectors, credentials, egress, sockets, callTimeout))
-                .register(api);
+        ConnectorSessions sessions = new ConnectorSessions(egress, sockets, callTimeout);
+        new TargetRoutes(targets, new ProbeService(targets, connectors, credentials, sessions)).register(api);
+        ResultHandles handles = new ResultHandles(jdbc,
+                Duration.ofMinutes(config.intValue(Setting.RESULT_HANDLE_TTL, 1, 10080)));
+        Dispatcher dispatcher = new Dispatcher(catalog, targets, credentials, sessions, new AuditLog(jdbc),
+                new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL, 1, 43200))), handles);
+        new DispatchRoutes(dispatcher, new ResultQueryService(jdbc, handles)).register(api);
         new CredentialRoutes(targets, credentials).register(api);
         return api;
     }

@@ -114,6 +114,8 @@ public final class KernelConfig {
         intValue(Setting.IDENTITY_JWKS_CACHE_SECONDS, 1, 86400);
         intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600);
         intValue(Setting.CREDENTIALS_TIMEOUT_MS, 100, 60000);
+        intValue(Setting.RESULT_HANDLE_TTL, 1, 10080);
+        intValue(Setting.APPROVAL_TTL, 1, 43200);
         try {
             dev.backplane.kernel.targets.SsrfGuard.fromSetting(get(Setting.TARGET_SSRF_ALLOWLIST));
             dev.backplane.kernel.credentials.SecretRefs.Backend.parse(get(Setting.CREDENTIALS_BACKEND));

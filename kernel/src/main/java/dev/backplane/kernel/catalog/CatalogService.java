@@ -176,6 +176,32 @@ public final class CatalogService {
         return new SearchResult(connectorId, query, group, clamped, hits);
     }
 
+    /**
+     * The operation as the tenant sees it, with whether it may be dispatched at all (connector enabled
+     * and operation enabled).
+     *
+     * @throws ApiException {@code unknown_connector} or {@code unknown_operation}
+     */
+    public EffectiveOperation effective(UUID tenant, String connectorId, String opId) {
+        LoadedConnector c = registry.require(connectorId);
+        OperationDescriptor op = operation(c, opId);
+        OperationView view = OperationView.of(op, store.overrides(tenant, connectorId).get(opId));
+        boolean enabled = store.status(tenant, connectorId).equals("enabled");
+        return new EffectiveOperation(c, op, view, enabled && view.isEnabled());
+    }
+
+    /**
+     * An operation ready for the policy gate.
+     *
+     * @param connector the loaded connector
+     * @param descriptor the plugin's descriptor (schema, shape)
+     * @param view the tenant's effective view (safety level, requires_approval after overrides)
+     * @param dispatchable connector enabled and operation enabled
+     */
+    public record EffectiveOperation(LoadedConnector connector, OperationDescriptor descriptor, OperationView view,
+                                     boolean dispatchable) {
+    }
+
     /** Whether the tenant may dispatch this operation at all (connector enabled and operation enabled). */
     public boolean isDispatchable(UUID tenant, String connectorId, String opId) {
         if (!store.status(tenant, connectorId).equals("enabled")) {

@@ -1,7 +1,6 @@
 package dev.backplane.kernel.targets;
 
 import dev.backplane.kernel.catalog.ConnectorRegistry;
-import dev.backplane.kernel.catalog.PluginCalls;
 import dev.backplane.kernel.catalog.Resolution;
 import dev.backplane.kernel.catalog.Resolver;
 import dev.backplane.kernel.catalog.plugins.LoadedConnector;
@@ -13,9 +12,7 @@ import dev.backplane.plugin.api.Credential;
 import dev.backplane.plugin.api.Discovery;
 import dev.backplane.plugin.api.ErrorCode;
 import dev.backplane.plugin.api.Fingerprint;
-import dev.backplane.plugin.api.TargetSpec;
 import io.helidon.http.Status;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -43,18 +40,14 @@ public final class ProbeService {
     private final TargetService targets;
     private final ConnectorRegistry registry;
     private final CredentialService credentials;
-    private final EgressProxy egress;
-    private final GuardedSocketFactory sockets;
-    private final Duration timeout;
+    private final ConnectorSessions sessions;
 
     public ProbeService(TargetService targets, ConnectorRegistry registry, CredentialService credentials,
-                        EgressProxy egress, GuardedSocketFactory sockets, Duration timeout) {
+                        ConnectorSessions sessions) {
         this.targets = targets;
         this.registry = registry;
         this.credentials = credentials;
-        this.egress = egress;
-        this.sockets = sockets;
-        this.timeout = timeout;
+        this.sessions = sessions;
     }
 
     public ProbeResult probe(UUID tenant, String nameOrAlias) {
@@ -136,19 +129,8 @@ public final class ProbeService {
         }
     }
 
-    /** A session with the target inside one wrapped plugin call. */
     private <T> T withSession(LoadedConnector connector, Target t, Credential credential,
                               java.util.function.Function<Connector, T> body) {
-        List<String> secrets = credential.names().stream().map(credential::field).toList();
-        TargetSpec spec = new TargetSpec(t.name(), t.product(), t.host(), t.port(), t.fingerprint()
-                .map(f -> f.get("version")).map(Object::toString).or(t::version), t.verifyTls(), t.tlsCaPin(),
-                t.tlsServerName(), t.extras());
-        KernelConnectorContext ctx = new KernelConnectorContext(TargetTls.of(t.host(), t.verifyTls(), t.tlsCaPin(),
-                t.tlsServerName()), egress, sockets, timeout, () -> false, "connector." + connector.connectorId(), secrets);
-        return PluginCalls.call(connector.pluginId(), connector.classLoader(), timeout, () -> {
-            try (Connector c = connector.factory().open(ctx, spec, credential)) {
-                return body.apply(c);
-            }
-        });
+        return sessions.call(connector, t, credential, body);
     }
 }

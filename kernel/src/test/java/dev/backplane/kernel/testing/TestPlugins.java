@@ -222,9 +222,13 @@ public final class TestPlugins {
             String base = String.valueOf(t.extras().getOrDefault("scheme", "https")) + "://" + t.host() + ":" + t.port();
             class Session implements Connector /*IMPLEMENTS*/ {
                 String get(String path) {
+                    return send("GET", path);
+                }
+                String send(String method, String path) {
                     try {
                         java.net.http.HttpResponse<String> r = c.httpClient().send(java.net.http.HttpRequest.newBuilder(
-                            java.net.URI.create(base + path)).header("Authorization", auth).build(),
+                            java.net.URI.create(base + path)).header("Authorization", auth)
+                            .method(method, java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
                             java.net.http.HttpResponse.BodyHandlers.ofString());
                         if (r.statusCode() == 401) {
                             throw new ConnectorException(ErrorCode.CONNECTOR_AUTH_FAILED, "the target rejected the credential");
@@ -248,7 +252,34 @@ public final class TestPlugins {
                         true, c.clock().instant(), "GET /version");
                 }
                 public OperationResult invoke(OperationRequest r) {
+                    String name = String.valueOf(r.params().getOrDefault("name", ""));
+                    if (r.opId().endsWith(".list")) {
+                        List<Map<String, Object>> rows = new ArrayList<>();
+                        int i = 0;
+                        for (String line : get("/items?count=" + r.params().getOrDefault("count", 3)).split("\\n")) {
+                            if (!line.isBlank()) {
+                                rows.add(Map.of("name", line.trim(), "index", i++, "even", i % 2 == 1));
+                            }
+                        }
+                        return new OperationResult.Rows(rows);
+                    }
+                    if (r.opId().endsWith(".get")) {
+                        return new OperationResult.Document(Map.of("name", name, "body", get("/items/" + name)));
+                    }
+                    if (r.opId().endsWith(".delete")) {
+                        send("DELETE", "/items/" + name);
+                        return new OperationResult.Document(Map.of("deleted", name));
+                    }
                     return new OperationResult.Failure(ErrorCode.UNKNOWN_OPERATION, "no operation " + r.opId(), Map.of());
+                }
+                public Optional<HttpPreview> preview(OperationRequest r) {
+                    String name = String.valueOf(r.params().getOrDefault("name", ""));
+                    if (r.opId().endsWith(".list")) {
+                        return Optional.of(new HttpPreview("GET", "/items", Map.of("count",
+                            List.of(String.valueOf(r.params().getOrDefault("count", 3)))), Optional.empty()));
+                    }
+                    return Optional.of(new HttpPreview(r.opId().endsWith(".delete") ? "DELETE" : "GET", "/items/" + name,
+                        Map.of(), Optional.empty()));
                 }
                 /*DISCOVERY*/
                 public void close() {

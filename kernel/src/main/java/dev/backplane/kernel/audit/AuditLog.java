@@ -1,0 +1,106 @@
+package dev.backplane.kernel.audit;
+
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.http.Json;
+import io.helidon.http.Status;
+import dev.backplane.kernel.persistence.Jdbc;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.postgresql.util.PGobject;
+
+/**
+ * The audit log: exactly one row per dispatch. {@link #begin} writes the row as {@code started}
+ * before the target is called and throws if it cannot — the dispatcher then never calls the
+ * target (fail-closed); {@link #finish} completes it. Rows hold a hash of the params, never their
+ * values, and never a secret.
+ */
+public final class AuditLog {
+
+    /**
+     * What is being dispatched.
+     *
+     * @param tenantId the tenant acted on
+     * @param principal the JWT subject
+     * @param principalKind human, user-agent, agent or service
+     * @param opClass read, write, credential_read, other
+     * @param opId the operation
+     * @param connectorId the connector
+     * @param target the target's name
+     * @param targetId the target's id
+     * @param sessionId the agent session, if any
+     * @param parentAuditId the composite parent, if any
+     * @param workRef the external change ticket, if any
+     * @param paramsHash sha256 of the canonical params
+     */
+    public record Entry(UUID tenantId, String principal, String principalKind, String opClass, String opId,
+                        Optional<String> connectorId, Optional<String> target, Optional<UUID> targetId,
+                        Optional<UUID> sessionId, Optional<UUID> parentAuditId, Optional<String> workRef,
+                        Optional<String> paramsHash) {
+    }
+
+    private static final System.Logger LOG = System.getLogger(AuditLog.class.getName());
+    private final Jdbc jdbc;
+
+    public AuditLog(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** Writes the row as started; throws when it cannot be written. */
+    public UUID begin(Entry e) {
+        return insert(e, "started", Optional.empty(), Optional.empty(), Optional.empty(), Map.of());
+    }
+
+    /**
+     * Completes a started row. The call has already happened, so a failure here is logged loudly and
+     * the row stays {@code started} — visible in the log as a dispatch whose outcome was not recorded.
+     */
+    public void finish(UUID id, String status, Optional<String> errorCode, long durationMs) {
+        try {
+            jdbc.update("UPDATE audit_rows SET result_status = ?, error_code = ?, duration_ms = ? WHERE id = ?",
+                    status, errorCode.orElse(null), (int) Math.min(Integer.MAX_VALUE, durationMs), id);
+        } catch (Jdbc.DataAccessException e) {
+            LOG.log(System.Logger.Level.ERROR, "audit row " + id + " could not be completed (" + status + "): "
+                    + e.getMessage());
+        }
+    }
+
+    /** A row for a dispatch that ended before reaching the target (denied, invalid params, parked). */
+    public UUID record(Entry e, String status, Optional<String> errorCode, Optional<UUID> approvalId,
+                       Map<String, Object> extras) {
+        return insert(e, status, errorCode, Optional.of(0L), approvalId, extras);
+    }
+
+    private UUID insert(Entry e, String status, Optional<String> errorCode, Optional<Long> duration,
+                        Optional<UUID> approvalId, Map<String, Object> extras) {
+        UUID id = UUID.randomUUID();
+        try {
+            write(id, e, status, errorCode, duration, approvalId, extras);
+        } catch (Jdbc.DataAccessException failure) {
+            LOG.log(System.Logger.Level.ERROR, "audit log unavailable; refusing the dispatch: " + failure.getMessage());
+            throw new ApiException(Status.SERVICE_UNAVAILABLE_503, "audit_unavailable", "the audit log could not be "
+                    + "written, so nothing was sent to the target (audit is fail-closed); try again later");
+        }
+        return id;
+    }
+
+    private void write(UUID id, Entry e, String status, Optional<String> errorCode, Optional<Long> duration,
+                       Optional<UUID> approvalId, Map<String, Object> extras) {
+        jdbc.inTransaction(c -> {
+            PGobject json = new PGobject();
+            json.setType("jsonb");
+            json.setValue(Json.write(extras));
+            Jdbc.update(c, """
+                    INSERT INTO audit_rows (id, tenant_id, principal, principal_kind, op_class, op_id, connector_id, target,
+                           target_id, result_status, error_code, duration_ms, session_id, parent_audit_id, work_ref,
+                           params_hash, approval_request_id, extras)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                    id, e.tenantId(), e.principal(), e.principalKind(), e.opClass(), e.opId(), e.connectorId().orElse(null),
+                    e.target().orElse(null), e.targetId().orElse(null), status, errorCode.orElse(null),
+                    duration.map(Long::intValue).orElse(null), e.sessionId().orElse(null),
+                    e.parentAuditId().orElse(null), e.workRef().orElse(null), e.paramsHash().orElse(null),
+                    approvalId.orElse(null), json);
+            return null;
+        });
+    }
+}

@@ -1,0 +1,263 @@
+package dev.backplane.kernel.dispatch;
+
+import dev.backplane.kernel.audit.AuditLog;
+import dev.backplane.kernel.catalog.CatalogService;
+import dev.backplane.kernel.credentials.CredentialService;
+import dev.backplane.kernel.governance.Approvals;
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.targets.ConnectorSessions;
+import dev.backplane.kernel.targets.Target;
+import dev.backplane.kernel.targets.TargetService;
+import dev.backplane.plugin.api.ConnectorException;
+import dev.backplane.plugin.api.Credential;
+import dev.backplane.plugin.api.HttpPreview;
+import dev.backplane.plugin.api.OperationRequest;
+import dev.backplane.plugin.api.OperationResult;
+import dev.backplane.plugin.api.OperationShape;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * THE dispatch pipeline (ARCHITECTURE §5), used by every surface: resolve → validate params →
+ * policy gate → credentials → plugin call → reduce → audit. Audit is fail-closed: the row is written
+ * as started before the target is called, so a dispatch whose audit cannot be written never reaches
+ * the target.
+ */
+public final class Dispatcher {
+
+    private final CatalogService catalog;
+    private final TargetService targets;
+    private final CredentialService credentials;
+    private final ConnectorSessions sessions;
+    private final AuditLog audit;
+    private final Approvals approvals;
+    private final Reducer reducer;
+    private final ParamsValidator validator = new ParamsValidator();
+
+    public Dispatcher(CatalogService catalog, TargetService targets, CredentialService credentials,
+                      ConnectorSessions sessions, AuditLog audit, Approvals approvals,
+                      dev.backplane.kernel.results.ResultHandles handles) {
+        this.catalog = catalog;
+        this.targets = targets;
+        this.credentials = credentials;
+        this.sessions = sessions;
+        this.audit = audit;
+        this.approvals = approvals;
+        this.reducer = new Reducer(handles);
+    }
+
+    /** What the gate needs about the call, resolved once. */
+    private record Resolved(CatalogService.EffectiveOperation op, Target target, AuditLog.Entry entry,
+                            OperationRequest request) {
+    }
+
+    public ResultEnvelope call(Caller caller, CallRequest req) {
+        long t0 = System.nanoTime();
+        Resolved r = resolve(caller, req);
+        String opId = req.opId();
+        List<String> problems = validator.validate(req.connectorId() + "/" + opId, r.op().descriptor().paramsSchema(),
+                req.params());
+        if (!problems.isEmpty()) {
+            audit.record(r.entry(), "error", Optional.of("invalid_params"), Optional.empty(), Map.of());
+            return envelope(ResultEnvelope.ERROR, opId, null, "params do not match the operation's schema", t0,
+                    Map.of("error_code", "invalid_params", "validation_errors", problems));
+        }
+        if (!r.op().dispatchable()) {
+            String reason = "operation " + opId + " is not enabled for this tenant (default-deny); a tenant_admin "
+                    + "reviews it with: svc connector review " + req.connectorId();
+            audit.record(r.entry(), "denied", Optional.of("operation_not_enabled"), Optional.empty(), Map.of());
+            return envelope(ResultEnvelope.DENIED, opId, null, reason, t0,
+                    Map.of("error_code", "operation_not_enabled", "reason", reason));
+        }
+        if (r.op().view().safetyLevel().equals("dangerous")) {
+            Optional<String> refusal = checkPreviewHash(caller, req, r);
+            if (refusal.isPresent()) {
+                audit.record(r.entry(), "denied", Optional.of("preview_hash_required"), Optional.empty(), Map.of());
+                return envelope(ResultEnvelope.DENIED, opId, null, refusal.get(), t0,
+                        Map.of("error_code", "preview_hash_required", "reason", refusal.get()));
+            }
+        }
+        if (r.op().view().requiresApproval()) {
+            return park(caller, req, r, t0);
+        }
+        return execute(caller, req, r, t0);
+    }
+
+    public ResultEnvelope preview(Caller caller, CallRequest req) {
+        long t0 = System.nanoTime();
+        Resolved r = resolve(caller, req);
+        List<String> problems = validator.validate(req.connectorId() + "/" + req.opId(),
+                r.op().descriptor().paramsSchema(), req.params());
+        if (!problems.isEmpty()) {
+            return envelope(ResultEnvelope.ERROR, req.opId(), null, "params do not match the operation's schema", t0,
+                    Map.of("error_code", "invalid_params", "validation_errors", problems));
+        }
+        if (!(r.op().descriptor().shape() instanceof OperationShape.Http)) {
+            return envelope(ResultEnvelope.UNAVAILABLE, req.opId(), null, "a " + r.op().view().shape() + " operation "
+                    + "is not a single HTTP request; it cannot be previewed (nothing was sent)", t0, Map.of());
+        }
+        Optional<HttpPreview> preview = previewOf(r);
+        if (preview.isEmpty()) {
+            return envelope(ResultEnvelope.UNAVAILABLE, req.opId(), null, "the connector offers no preview for this "
+                    + "operation (nothing was sent)", t0, Map.of());
+        }
+        Map<String, Object> would = new LinkedHashMap<>();
+        would.put("method", preview.get().method());
+        would.put("path", preview.get().path());
+        would.put("query", preview.get().query());
+        would.put("body", preview.get().body().orElse(null));
+        would.put("preview_hash", hash(r, preview.get()));
+        return envelope(ResultEnvelope.OK, req.opId(), would, null, t0, Map.of());
+    }
+
+    private Resolved resolve(Caller caller, CallRequest req) {
+        if (req.connectorId() == null || req.opId() == null || req.target() == null) {
+            throw ApiException.unprocessable("invalid_request", "connector_id, op_id and target are required",
+                    Map.of());
+        }
+        CatalogService.EffectiveOperation op = catalog.effective(caller.tenantId(), req.connectorId(), req.opId());
+        Target target = targets.describe(caller.tenantId(), req.target());
+        if (op.connector().descriptor().products().stream().noneMatch(p -> p.token().equals(target.product()))) {
+            throw ApiException.unprocessable("connector_product_mismatch", "connector " + req.connectorId()
+                    + " does not serve product '" + target.product() + "' of target " + target.name(), Map.of());
+        }
+        AuditLog.Entry entry = new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(),
+                op.descriptor().opClass().wireName(), req.opId(), Optional.of(req.connectorId()),
+                Optional.of(target.name()), Optional.of(target.id()), Optional.empty(), Optional.empty(), req.workRef(),
+                Optional.of(sha256(Json.write(new TreeMap<>(req.params())))));
+        return new Resolved(op, target, entry, new OperationRequest(req.opId(), req.params(), req.workRef()));
+    }
+
+    private ResultEnvelope park(Caller caller, CallRequest req, Resolved r, long t0) {
+        Map<String, Object> resolved = new LinkedHashMap<>();
+        resolved.put("connector_id", req.connectorId());
+        resolved.put("op_id", req.opId());
+        resolved.put("target", r.target().name());
+        resolved.put("host", r.target().host() + ":" + r.target().port());
+        resolved.put("safety_level", r.op().view().safetyLevel());
+        resolved.put("description", r.op().view().description());
+        resolved.put("params", req.params());
+        UUID auditId = UUID.randomUUID();
+        UUID approvalId = approvals.park(new Approvals.Parked(caller.tenantId(), caller.sub(), req.connectorId(),
+                req.opId(), r.target().name(), r.target().id(), req.params(), resolved, req.workRef(), auditId));
+        audit.record(r.entry(), "awaiting_approval", Optional.of("awaiting_approval"), Optional.of(approvalId), Map.of());
+        return envelope(ResultEnvelope.AWAITING_APPROVAL, req.opId(), null, null, t0,
+                Map.of("error_code", "awaiting_approval", "approval_request_id", approvalId.toString()));
+    }
+
+    private ResultEnvelope execute(Caller caller, CallRequest req, Resolved r, long t0) {
+        Credential credential;
+        try {
+            credential = credentials.resolve(r.target().secretRef());
+        } catch (ConnectorException e) {
+            audit.record(r.entry(), "error", Optional.of(e.code().wireName()), Optional.empty(), Map.of());
+            return failure(req.opId(), e, t0);
+        }
+        UUID auditId = audit.begin(r.entry()); // fail-closed: throws before the target is touched
+        try {
+            OperationResult result = sessions.call(r.op().connector(), r.target(), credential,
+                    c -> c.invoke(r.request()));
+            ResultEnvelope env = switch (result) {
+                case OperationResult.Rows rows -> {
+                    Reducer.Reduced reduced = reducer.reduce(caller.tenantId(), caller.sub(), req.opId(), rows.rows());
+                    yield envelope(ResultEnvelope.OK, req.opId(), reduced.result(), null, t0, reduced.extras());
+                }
+                case OperationResult.Document doc -> envelope(ResultEnvelope.OK, req.opId(), doc.value(), null, t0, Map.of());
+                case OperationResult.Failure f -> {
+                    Map<String, Object> extras = new LinkedHashMap<>(f.extras());
+                    extras.put("error_code", f.code().wireName());
+                    yield envelope(ResultEnvelope.ERROR, req.opId(), null, f.message(), t0, extras);
+                }
+            };
+            Object code = env.extras().get("error_code");
+            audit.finish(auditId, env.status(), Optional.ofNullable(code).map(Object::toString), env.durationMs());
+            return withAudit(env, auditId);
+        } catch (ConnectorException e) {
+            ResultEnvelope env = failure(req.opId(), e, t0);
+            audit.finish(auditId, "error", Optional.of(e.code().wireName()), env.durationMs());
+            return withAudit(env, auditId);
+        }
+    }
+
+    private Optional<String> checkPreviewHash(Caller caller, CallRequest req, Resolved r) {
+        if (req.previewHash().isEmpty()) {
+            return Optional.of("operation " + req.opId() + " is dangerous: preview it first (svc operation preview) "
+                    + "and pass the preview_hash of that very request");
+        }
+        if (!(r.op().descriptor().shape() instanceof OperationShape.Http)) {
+            return Optional.of("operation " + req.opId() + " is dangerous and cannot be previewed; it cannot be "
+                    + "dispatched with a preview hash");
+        }
+        Optional<HttpPreview> now = previewOf(r);
+        if (now.isEmpty() || !hash(r, now.get()).equals(req.previewHash().get())) {
+            return Optional.of("the preview_hash does not match a preview of this request now; preview again and "
+                    + "pass the new hash");
+        }
+        return Optional.empty();
+    }
+
+    private Optional<HttpPreview> previewOf(Resolved r) {
+        Credential none = new Credential(Map.of());
+        try {
+            return sessions.call(r.op().connector(), r.target(), credentialOrEmpty(r, none), c -> c.preview(r.request()));
+        } catch (ConnectorException e) {
+            return Optional.empty();
+        }
+    }
+
+    private Credential credentialOrEmpty(Resolved r, Credential none) {
+        try {
+            return credentials.resolve(r.target().secretRef());
+        } catch (ConnectorException e) {
+            return none;
+        }
+    }
+
+    private static String hash(Resolved r, HttpPreview p) {
+        Map<String, Object> canonical = new TreeMap<>();
+        canonical.put("connector_id", r.op().connector().connectorId());
+        canonical.put("op_id", r.request().opId());
+        canonical.put("target_id", r.target().id().toString());
+        canonical.put("method", p.method());
+        canonical.put("path", p.path());
+        canonical.put("query", new TreeMap<>(p.query()));
+        canonical.put("body", p.body().orElse(null));
+        return "sha256:" + sha256(Json.write(canonical));
+    }
+
+    private static ResultEnvelope failure(String opId, ConnectorException e, long t0) {
+        Map<String, Object> extras = new LinkedHashMap<>(e.extras());
+        extras.put("error_code", e.code().wireName());
+        return envelope(ResultEnvelope.ERROR, opId, null, e.getMessage(), t0, extras);
+    }
+
+    private static ResultEnvelope withAudit(ResultEnvelope env, UUID auditId) {
+        Map<String, Object> extras = new LinkedHashMap<>(env.extras());
+        extras.put("audit_id", auditId.toString());
+        return new ResultEnvelope(env.status(), env.opId(), env.result(), env.error(), env.durationMs(), extras);
+    }
+
+    private static ResultEnvelope envelope(String status, String opId, Object result, String error, long t0,
+                                           Map<String, Object> extras) {
+        return new ResultEnvelope(status, opId, result, error, (System.nanoTime() - t0) / 1_000_000, extras);
+    }
+
+    static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

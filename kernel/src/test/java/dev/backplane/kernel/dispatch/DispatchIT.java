@@ -1,0 +1,255 @@
+package dev.backplane.kernel.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.TestPlugins;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The dispatch pipeline end to end: a real plugin calling a real loopback HTTP target. */
+class DispatchIT {
+
+    private static final String PASSWORD = "disp-pw-" + UUID.randomUUID();
+    private static final List<String> HITS = new CopyOnWriteArrayList<>();
+    private static HttpServer target;
+    private static TestIssuer issuer;
+    private static TestKernel kernel;
+    private final UUID tenant = UUID.randomUUID();
+    private final String admin = issuer.token("admin-" + tenant, tenant, "tenant_admin");
+    private final String operator = issuer.token("op-" + tenant, tenant, "operator");
+
+    @BeforeAll
+    static void start() throws Exception {
+        target = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        String auth = "Basic " + Base64.getEncoder().encodeToString(("svc:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+        target.createContext("/", x -> {
+            HITS.add(x.getRequestMethod() + " " + x.getRequestURI());
+            boolean ok = auth.equals(x.getRequestHeaders().getFirst("Authorization"));
+            String body;
+            if (!ok) {
+                body = "no";
+            } else if (x.getRequestURI().getPath().equals("/items")) {
+                int n = Integer.parseInt(x.getRequestURI().getQuery().replace("count=", ""));
+                StringBuilder b = new StringBuilder();
+                for (int i = 0; i < n; i++) {
+                    b.append("item-").append(i).append('\n');
+                }
+                body = b.toString();
+            } else {
+                body = "details";
+            }
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            x.sendResponseHeaders(ok ? 200 : 401, bytes.length);
+            x.getResponseBody().write(bytes);
+            x.close();
+        });
+        target.start();
+        Path work = Files.createTempDirectory("svc-dispatch-it");
+        Path plugins = Files.createDirectories(work.resolve("plugins"));
+        TestPlugins.build(plugins, TestPlugins.connector("disp", "1.x").product("disp").ranges("*").operations(6)
+                .httpProbe(false));
+        issuer = new TestIssuer();
+        Map<String, String> env = new HashMap<>(issuer.kernelSettings());
+        env.put("SVC_PLUGIN_DIR", plugins.toString());
+        env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8");
+        kernel = TestKernel.start(work.resolve("data"), env);
+    }
+
+    @AfterAll
+    static void stop() {
+        kernel.close();
+        issuer.close();
+        target.stop(0);
+    }
+
+    private void setUpTarget(String name) {
+        var r = kernel.send("POST", "/api/v1/targets", admin, "{\"name\": \"" + name + "\", \"product\": \"disp\", "
+                + "\"host\": \"127.0.0.1\", \"port\": " + target.getAddress().getPort() + ", \"extras\": {\"scheme\": \"http\"}}",
+                Map.of());
+        assertThat(r.status()).as(r.body()).isEqualTo(201);
+        assertThat(kernel.send("PUT", "/api/v1/targets/" + name + "/secret", admin, "{\"fields\": {\"username\": \"svc\", "
+                + "\"password\": \"" + PASSWORD + "\"}}", Map.of()).status()).isEqualTo(200);
+    }
+
+    private void enableReads() {
+        assertThat(kernel.send("POST", "/api/v1/connectors/disp-1.x/enable-reads", admin, null, Map.of()).status())
+                .isEqualTo(200);
+        assertThat(kernel.send("POST", "/api/v1/connectors/disp-1.x/enable", admin, null, Map.of()).status())
+                .isEqualTo(200);
+    }
+
+    private JsonNode call(String token, String op, String target, String params, String extra) {
+        var r = kernel.send("POST", "/api/v1/operations/call", token, "{\"connector_id\": \"disp-1.x\", \"op_id\": \"" + op
+                + "\", \"target\": \"" + target + "\", \"params\": " + params + extra + "}", Map.of());
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        return r.json();
+    }
+
+    private List<JsonNode> auditRows(String target) {
+        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        return jdbc.query("SELECT row_to_json(a)::text FROM audit_rows a WHERE tenant_id = ? AND target = ? "
+                + "ORDER BY occurred_at", rs -> {
+                    try {
+                        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(rs.getString(1));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, tenant, target);
+    }
+
+    @Test
+    void defaultDenyThenOkWithOneAuditRowPerCall() {
+        setUpTarget("a1");
+        int before = HITS.size();
+        JsonNode denied = call(operator, "disp.item0.list", "a1", "{}", "");
+        assertThat(denied.path("status").asText()).isEqualTo("denied");
+        assertThat(denied.path("extras").path("error_code").asText()).isEqualTo("operation_not_enabled");
+        assertThat(HITS).as("the target was not called").hasSize(before);
+
+        enableReads();
+        JsonNode ok = call(operator, "disp.item0.list", "a1", "{\"count\": 3}", ", \"work_ref\": \"CHG-1\"");
+        assertThat(ok.path("status").asText()).as(ok.toString()).isEqualTo("ok");
+        assertThat(ok.path("op_id").asText()).isEqualTo("disp.item0.list");
+        assertThat(ok.path("result").size()).isEqualTo(3);
+        assertThat(ok.has("duration_ms")).isTrue();
+        assertThat(ok.has("error")).isTrue();
+        assertThat(ok.toString()).doesNotContain(PASSWORD);
+
+        List<JsonNode> rows = auditRows("a1");
+        assertThat(rows).hasSize(2);
+        assertThat(rows.get(0).path("result_status").asText()).isEqualTo("denied");
+        JsonNode row = rows.get(1);
+        assertThat(row.path("result_status").asText()).isEqualTo("ok");
+        assertThat(row.path("op_class").asText()).isEqualTo("read");
+        assertThat(row.path("work_ref").asText()).isEqualTo("CHG-1");
+        assertThat(row.path("principal").asText()).isEqualTo("op-" + tenant);
+        assertThat(row.path("params_hash").asText()).hasSize(64);
+        assertThat(row.toString()).doesNotContain(PASSWORD);
+    }
+
+    @Test
+    void invalidParamsAreAnErrorWithValidationErrorsAndNoCall() {
+        setUpTarget("a2");
+        enableReads();
+        int before = HITS.size();
+        JsonNode r = call(operator, "disp.item1.get", "a2", "{\"name\": 5}", "");
+        assertThat(r.path("status").asText()).isEqualTo("error");
+        assertThat(r.path("extras").path("error_code").asText()).isEqualTo("invalid_params");
+        assertThat(r.path("extras").path("validation_errors").toString()).contains("name");
+        assertThat(HITS).hasSize(before);
+    }
+
+    @Test
+    void bigResultsAreReducedAndQueryable() {
+        setUpTarget("a3");
+        enableReads();
+        JsonNode r = call(operator, "disp.item0.list", "a3", "{\"count\": 120}", "");
+        assertThat(r.path("status").asText()).isEqualTo("ok");
+        assertThat(r.path("result").size()).isLessThanOrEqualTo(10);
+        JsonNode drill = r.path("extras").path("fetch_more").path("drill_in");
+        assertThat(drill.path("available").asBoolean()).isTrue();
+        assertThat(drill.path("expires_at").asText()).isNotEmpty();
+        assertThat(r.path("extras").path("total_rows").asInt()).isEqualTo(120);
+        String handle = drill.path("handle_id").asText();
+        var page = kernel.send("POST", "/api/v1/operations/result-query", operator,
+                "{\"handle_id\": \"" + handle + "\", \"offset\": 100}", Map.of());
+        assertThat(page.status()).as(page.body()).isEqualTo(200);
+        assertThat(page.json().path("returned_rows").asInt()).isEqualTo(20);
+        assertThat(page.json().path("total_rows").asInt()).isEqualTo(120);
+        var grouped = kernel.send("POST", "/api/v1/operations/result-query", operator, "{\"handle_id\": \"" + handle
+                + "\", \"query\": {\"group_by\": [\"even\"], \"aggregates\": [{\"fn\": \"COUNT\"}]}}", Map.of());
+        assertThat(grouped.json().path("rows").size()).isEqualTo(2);
+        var foreign = kernel.send("POST", "/api/v1/operations/result-query", admin,
+                "{\"handle_id\": \"" + handle + "\"}", Map.of());
+        assertThat(foreign.status()).isEqualTo(404);
+        assertThat(foreign.json().path("error").asText()).isEqualTo("handle_not_found");
+    }
+
+    @Test
+    void dangerousOpsNeedAMatchingPreviewHashAndRequiresApprovalParks() {
+        setUpTarget("a4");
+        enableReads();
+        assertThat(kernel.send("PATCH", "/api/v1/connectors/disp-1.x/operations/disp.item2.delete", admin,
+                "{\"is_enabled\": true}", Map.of()).status()).isEqualTo(200);
+        int before = HITS.size();
+        JsonNode noHash = call(operator, "disp.item2.delete", "a4", "{\"name\": \"x\"}", "");
+        assertThat(noHash.path("status").asText()).isEqualTo("denied");
+        assertThat(noHash.path("extras").path("error_code").asText()).isEqualTo("preview_hash_required");
+
+        var preview = kernel.send("POST", "/api/v1/operations/preview", operator, "{\"connector_id\": \"disp-1.x\", "
+                + "\"op_id\": \"disp.item2.delete\", \"target\": \"a4\", \"params\": {\"name\": \"x\"}}", Map.of());
+        assertThat(preview.status()).isEqualTo(200);
+        JsonNode would = preview.json().path("result");
+        assertThat(would.path("method").asText()).isEqualTo("DELETE");
+        assertThat(would.path("path").asText()).isEqualTo("/items/x");
+        String hash = would.path("preview_hash").asText();
+        assertThat(hash).startsWith("sha256:");
+
+        JsonNode parked = call(operator, "disp.item2.delete", "a4", "{\"name\": \"x\"}",
+                ", \"preview_hash\": \"" + hash + "\", \"work_ref\": \"CHG-9\"");
+        assertThat(parked.path("status").asText()).isEqualTo("awaiting_approval");
+        assertThat(parked.path("extras").path("approval_request_id").asText()).isNotEmpty();
+        assertThat(HITS).as("a parked call does not reach the target").hasSize(before);
+
+        assertThat(kernel.send("PATCH", "/api/v1/connectors/disp-1.x/operations/disp.item2.delete", admin,
+                "{\"requires_approval\": false}", Map.of()).status()).isEqualTo(200);
+        JsonNode wrong = call(operator, "disp.item2.delete", "a4", "{\"name\": \"y\"}", ", \"preview_hash\": \"" + hash + "\"");
+        assertThat(wrong.path("status").asText()).as("the hash was for name=x").isEqualTo("denied");
+        JsonNode done = call(operator, "disp.item2.delete", "a4", "{\"name\": \"x\"}", ", \"preview_hash\": \"" + hash + "\"");
+        assertThat(done.path("status").asText()).as(done.toString()).isEqualTo("ok");
+        assertThat(HITS.getLast()).isEqualTo("DELETE /items/x");
+    }
+
+    @Test
+    void auditIsFailClosed() {
+        setUpTarget("a5");
+        enableReads();
+        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        jdbc.update("ALTER TABLE audit_rows ADD CONSTRAINT audit_broken CHECK (false) NOT VALID");
+        int before = HITS.size();
+        try {
+            var r = kernel.send("POST", "/api/v1/operations/call", operator, "{\"connector_id\": \"disp-1.x\", "
+                    + "\"op_id\": \"disp.item0.list\", \"target\": \"a5\", \"params\": {}}", Map.of());
+            assertThat(r.status()).isEqualTo(503);
+            assertThat(r.json().path("error").asText()).isEqualTo("audit_unavailable");
+            assertThat(HITS).as("the target is never called without an audit row").hasSize(before);
+        } finally {
+            jdbc.update("ALTER TABLE audit_rows DROP CONSTRAINT audit_broken");
+        }
+    }
+
+    @Test
+    void resolutionErrorsAndRoles() {
+        setUpTarget("a6");
+        var unknown = kernel.send("POST", "/api/v1/operations/call", operator, "{\"connector_id\": \"disp\", "
+                + "\"op_id\": \"disp.item0.list\", \"target\": \"a6\"}", Map.of());
+        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.json().path("error").asText()).isEqualTo("unknown_connector");
+        var noTarget = kernel.send("POST", "/api/v1/operations/call", operator, "{\"connector_id\": \"disp-1.x\", "
+                + "\"op_id\": \"disp.item0.list\", \"target\": \"nope\"}", Map.of());
+        assertThat(noTarget.status()).isEqualTo(404);
+        var reader = kernel.send("POST", "/api/v1/operations/call", issuer.token("r", tenant, "read_only"),
+                "{\"connector_id\": \"disp-1.x\", \"op_id\": \"disp.item0.list\", \"target\": \"a6\"}", Map.of());
+        assertThat(reader.status()).isEqualTo(403);
+        var async = kernel.send("POST", "/api/v1/operations/call", operator, "{\"connector_id\": \"disp-1.x\", "
+                + "\"op_id\": \"disp.item0.list\", \"target\": \"a6\", \"async\": true}", Map.of());
+        assertThat(async.status()).isEqualTo(501);
+    }
+}
