@@ -19,6 +19,9 @@ public final class ApiPaths {
     public static final String CONNECTOR_OPERATIONS = CONNECTOR + "/operations";
     public static final String CONNECTOR_OPERATION = CONNECTOR + "/operations/{op_id}";
     public static final String CATALOG = "/api/v1/catalog";
+    public static final String OPERATIONS_CALL = "/api/v1/operations/call";
+    public static final String OPERATIONS_PREVIEW = "/api/v1/operations/preview";
+    public static final String OPERATIONS_RESULT_QUERY = "/api/v1/operations/result-query";
     public static final String TARGETS = "/api/v1/targets";
     public static final String TARGET = TARGETS + "/{name}";
     public static final String TARGETS_IMPORT = TARGETS + "/import";
@@ -42,6 +45,9 @@ public final class ApiPaths {
             "GET " + CONNECTOR_OPERATIONS,
             "PATCH " + CONNECTOR_OPERATION,
             "GET " + CATALOG,
+            "POST " + OPERATIONS_CALL,
+            "POST " + OPERATIONS_PREVIEW,
+            "POST " + OPERATIONS_RESULT_QUERY,
             "POST " + TARGETS,
             "GET " + TARGETS,
             "GET " + TARGET,

@@ -17,7 +17,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code svc operation ...}: find operations of a connector. */
 @Command(name = "operation", description = "Find a connector's operations.",
-        subcommands = {OperationCommand.Groups.class, OperationCommand.Search.class})
+        subcommands = {OperationCommand.Groups.class, OperationCommand.Search.class, OperationCalls.Preview.class,
+                OperationCalls.Call.class, OperationCalls.ResultQueryCmd.class})
 public final class OperationCommand {
 
     /** groups */

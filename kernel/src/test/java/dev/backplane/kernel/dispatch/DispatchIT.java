@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -233,6 +234,43 @@ class DispatchIT {
         } finally {
             jdbc.update("ALTER TABLE audit_rows DROP CONSTRAINT audit_broken");
         }
+    }
+
+    @Test
+    void theCliCallsPreviewsAndQueries() throws Exception {
+        setUpTarget("a7");
+        enableReads();
+        CliRunner cli = new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", operator)
+                .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+        CliRunner.Result big = cli.run("operation", "call", "disp-1.x", "disp.item0.list", "--target", "a7",
+                "--params", "{\"count\": 75}");
+        assertThat(big.exitCode()).as(big.toString()).isZero();
+        assertThat(big.out()).contains("item-0").contains("of 75 rows; more: svc operation result-query");
+        String handle = big.out().replaceAll("(?s).*result-query (\\S+)\\).*", "$1");
+        CliRunner.Result q = cli.run("operation", "result-query", handle, "--where", "index >= 70", "--order-by",
+                "index desc", "--select", "name");
+        assertThat(q.exitCode()).as(q.toString()).isZero();
+        assertThat(q.out()).startsWith("{\"name\":\"item-74\"}").contains("5 row(s)");
+        CliRunner.Result g = cli.run("operation", "result-query", handle, "--group-by", "even", "--aggregate", "count",
+                "--aggregate", "max(index) as top");
+        assertThat(g.out()).contains("\"top\":74").contains("\"count\":38");
+
+        Path params = Files.createTempFile("params", ".json");
+        Files.writeString(params, "{\"name\": \"zz\"}");
+        CliRunner.Result denied = cli.run("operation", "call", "disp-1.x", "disp.item5.delete", "--target", "a7",
+                "--params", "@" + params);
+        assertThat(denied.exitCode()).as(denied.toString()).isEqualTo(3);
+        CliRunner.Result preview = cli.run("operation", "preview", "disp-1.x", "disp.item5.delete", "--target", "a7",
+                "--params", "@" + params);
+        assertThat(preview.out()).contains("DELETE /items/zz").contains("preview_hash sha256:");
+        CliRunner.Result bad = cli.run("operation", "call", "disp-1.x", "disp.item1.get", "--target", "a7",
+                "--params", "{\"name\": 1}");
+        assertThat(bad.exitCode()).isEqualTo(1);
+        assertThat(bad.out()).contains("invalid_params");
+        assertThat(cli.run("operation", "call", "disp-1.x", "disp.item1.get", "--params", "{}").exitCode())
+                .as("--target is required").isEqualTo(2);
+        assertThat(cli.run("operation", "call", "disp-1.x", "disp.item1.get", "--target", "a7", "--params", "[1]")
+                .exitCode()).isEqualTo(2);
     }
 
     @Test
