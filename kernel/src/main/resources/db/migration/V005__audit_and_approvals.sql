@@ -42,6 +42,8 @@ CREATE TABLE governance_approvals (
     decided_by    text,
     decided_at    timestamptz,
     reason        text,
-    break_glass   boolean NOT NULL DEFAULT false
+    break_glass   boolean NOT NULL DEFAULT false,
+    requester_kind text NOT NULL DEFAULT 'human',
+    execution_audit_id uuid
 );
 CREATE INDEX governance_approvals_tenant ON governance_approvals (tenant_id, status, created_at DESC);

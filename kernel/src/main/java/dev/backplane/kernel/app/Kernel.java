@@ -9,7 +9,9 @@ import dev.backplane.kernel.credentials.CredentialRoutes;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.dispatch.DispatchRoutes;
 import dev.backplane.kernel.dispatch.Dispatcher;
+import dev.backplane.kernel.governance.ApprovalRoutes;
 import dev.backplane.kernel.governance.Approvals;
+import dev.backplane.kernel.scheduler.PeriodicJobs;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.results.ResultHandles;
 import dev.backplane.kernel.results.ResultQueryService;
@@ -36,6 +38,7 @@ import io.helidon.webserver.http.HttpRouting;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -148,9 +151,14 @@ public final class Kernel implements AutoCloseable {
         new TargetRoutes(targets, new ProbeService(targets, connectors, credentials, sessions)).register(api);
         ResultHandles handles = new ResultHandles(jdbc,
                 Duration.ofMinutes(config.intValue(Setting.RESULT_HANDLE_TTL, 1, 10080)));
-        Dispatcher dispatcher = new Dispatcher(catalog, targets, credentials, sessions, new AuditLog(jdbc),
-                new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL, 1, 43200))), handles);
+        AuditLog audit = new AuditLog(jdbc);
+        Approvals approvals = new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL, 1, 43200)));
+        Dispatcher dispatcher = new Dispatcher(catalog, targets, credentials, sessions, audit, approvals, handles);
         new DispatchRoutes(dispatcher, new ResultQueryService(jdbc, handles)).register(api);
+        new ApprovalRoutes(approvals, dispatcher::executeApproved, audit).register(api);
+        closing.add(new PeriodicJobs(database.dataSource(), List.of(
+                new PeriodicJobs.Job("approvals-expiry", Duration.ofMinutes(1), approvals::expireDue),
+                new PeriodicJobs.Job("result-handles-sweep", Duration.ofMinutes(10), handles::sweepExpired))));
         new CredentialRoutes(targets, credentials).register(api);
         return api;
     }

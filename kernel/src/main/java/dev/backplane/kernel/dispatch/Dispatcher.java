@@ -147,12 +147,52 @@ public final class Dispatcher {
         resolved.put("safety_level", r.op().view().safetyLevel());
         resolved.put("description", r.op().view().description());
         resolved.put("params", req.params());
-        UUID auditId = UUID.randomUUID();
-        UUID approvalId = approvals.park(new Approvals.Parked(caller.tenantId(), caller.sub(), req.connectorId(),
-                req.opId(), r.target().name(), r.target().id(), req.params(), resolved, req.workRef(), auditId));
+        UUID approvalId = approvals.park(new Approvals.Parked(caller.tenantId(), caller.sub(), caller.kind().wireName(),
+                req.connectorId(), req.opId(), r.target().name(), r.target().id(), req.params(), resolved, req.workRef()));
         audit.record(r.entry(), "awaiting_approval", Optional.of("awaiting_approval"), Optional.of(approvalId), Map.of());
         return envelope(ResultEnvelope.AWAITING_APPROVAL, req.opId(), null, null, t0,
                 Map.of("error_code", "awaiting_approval", "approval_request_id", approvalId.toString()));
+    }
+
+    /**
+     * Runs a call released by an approval through the rest of the pipeline, as the requester's call:
+     * the review state is checked again (an operation disabled since parking is denied), then
+     * credentials, the plugin call, reduction and the audit row (linked to the approval).
+     */
+    public ResultEnvelope executeApproved(UUID tenant, Approvals.Released released) {
+        long t0 = System.nanoTime();
+        Approvals.Approval a = released.approval();
+        CallRequest req = new CallRequest(a.connectorId(), a.opId(), a.target(), released.params(), a.workRef(),
+                Optional.empty(), Optional.empty());
+        Caller requester = new Caller(a.requester(), Optional.empty(), Optional.of(tenant), tenant,
+                dev.backplane.kernel.identity.Role.OPERATOR, false, kindOf(released.requesterKind()), Optional.empty());
+        Resolved r = resolve(requester, req);
+        if (!r.target().id().equals(released.targetId())) {
+            return envelope(ResultEnvelope.ERROR, a.opId(), null, "target " + a.target() + " was replaced since the call "
+                    + "was parked; re-issue the call", t0, Map.of("error_code", "target_changed"));
+        }
+        if (!r.op().dispatchable()) {
+            audit.record(r.entry(), "denied", Optional.of("operation_not_enabled"), Optional.of(a.id()), Map.of());
+            return envelope(ResultEnvelope.DENIED, a.opId(), null, "operation " + a.opId() + " was disabled after the "
+                    + "call was parked", t0, Map.of("error_code", "operation_not_enabled"));
+        }
+        ResultEnvelope env = execute(requester, req, r, t0);
+        Object auditId = env.extras().get("audit_id");
+        if (auditId != null) {
+            approvals.linkExecution(a.id(), UUID.fromString(auditId.toString()));
+        }
+        Map<String, Object> extras = new LinkedHashMap<>(env.extras());
+        extras.put("approval_request_id", a.id().toString());
+        return new ResultEnvelope(env.status(), env.opId(), env.result(), env.error(), env.durationMs(), extras);
+    }
+
+    private static dev.backplane.kernel.identity.PrincipalKind kindOf(String wire) {
+        for (var k : dev.backplane.kernel.identity.PrincipalKind.values()) {
+            if (k.wireName().equals(wire)) {
+                return k;
+            }
+        }
+        return dev.backplane.kernel.identity.PrincipalKind.HUMAN;
     }
 
     private ResultEnvelope execute(Caller caller, CallRequest req, Resolved r, long t0) {

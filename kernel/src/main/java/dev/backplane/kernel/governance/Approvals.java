@@ -1,26 +1,48 @@
 package dev.backplane.kernel.governance;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.persistence.Jdbc;
+import io.helidon.http.Status;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.postgresql.util.PGobject;
 
 /**
- * Durable approval requests: a call whose operation requires approval is parked here, whoever made
- * it, with the resolved request shown to approvers. (Approve, reject, expiry and the four-eyes rule
- * build on this store.)
+ * Approval requests: a call whose operation requires approval is parked here, whoever made it,
+ * with the resolved request shown to approvers. Pending requests are approved (by someone other than
+ * the requester — four-eyes — unless an audited break-glass is used on that one request), rejected,
+ * or expire after their TTL.
  */
 public final class Approvals {
 
+    public static final Set<String> STATUSES = Set.of("pending", "approved", "rejected", "expired");
+
     /** What a parked call needs to run later and what approvers are shown. */
-    public record Parked(UUID tenantId, String requester, String connectorId, String opId, String target,
-                         UUID targetId, Map<String, Object> params, Map<String, Object> resolved,
-                         Optional<String> workRef, UUID auditId) {
+    public record Parked(UUID tenantId, String requester, String requesterKind, String connectorId, String opId,
+                         String target, UUID targetId, Map<String, Object> params, Map<String, Object> resolved,
+                         Optional<String> workRef) {
+    }
+
+    /** An approval request as the API shows it (params appear inside {@code resolved}). */
+    public record Approval(UUID id, String status, String requester, String connectorId, String opId, String target,
+                           Optional<String> workRef, Map<String, Object> resolved, Instant createdAt, Instant expiresAt,
+                           Optional<String> decidedBy, Optional<Instant> decidedAt, Optional<String> reason,
+                           boolean breakGlass, Optional<UUID> executionAuditId) {
+    }
+
+    /** A call released by an approval, ready for the pipeline. */
+    public record Released(Approval approval, String requesterKind, UUID targetId, Map<String, Object> params) {
     }
 
     private final Jdbc jdbc;
@@ -34,15 +56,146 @@ public final class Approvals {
     public UUID park(Parked p) {
         UUID id = UUID.randomUUID();
         jdbc.inTransaction(c -> Jdbc.update(c, """
-                INSERT INTO governance_approvals (id, tenant_id, status, requester, connector_id, op_id, target, target_id,
-                       params, resolved, work_ref, audit_id, expires_at)
+                INSERT INTO governance_approvals (id, tenant_id, status, requester, requester_kind, connector_id, op_id,
+                       target, target_id, params, resolved, work_ref, expires_at)
                 VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                id, p.tenantId(), p.requester(), p.connectorId(), p.opId(), p.target(), p.targetId(), jsonb(p.params()),
-                jsonb(p.resolved()), p.workRef().orElse(null), p.auditId(), Timestamp.from(Instant.now().plus(ttl))));
+                id, p.tenantId(), p.requester(), p.requesterKind(), p.connectorId(), p.opId(), p.target(), p.targetId(),
+                jsonb(p.params()), jsonb(p.resolved()), p.workRef().orElse(null),
+                Timestamp.from(Instant.now().plus(ttl))));
         return id;
     }
 
-    private static PGobject jsonb(Object value) throws java.sql.SQLException {
+    public List<Approval> list(UUID tenant, Optional<String> status, Optional<String> workRef, int limit, int offset) {
+        status.ifPresent(s -> {
+            if (!STATUSES.contains(s)) {
+                throw ApiException.unprocessable("invalid_status", "status must be one of " + STATUSES, Map.of("field", "status"));
+            }
+        });
+        if (limit < 1 || limit > 500 || offset < 0) {
+            throw ApiException.unprocessable("invalid_limit", "limit must be 1..500 and offset >= 0", Map.of());
+        }
+        expireDue();
+        return jdbc.query("SELECT * FROM governance_approvals WHERE tenant_id = ? AND (?::text IS NULL OR status = ?) "
+                        + "AND (?::text IS NULL OR work_ref = ?) ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
+                Approvals::approval, tenant, status.orElse(null), status.orElse(null), workRef.orElse(null),
+                workRef.orElse(null), limit, offset);
+    }
+
+    public Approval show(UUID tenant, String id) {
+        expireDue();
+        return jdbc.queryOne("SELECT * FROM governance_approvals WHERE tenant_id = ? AND id = ?", Approvals::approval,
+                tenant, uuid(id)).orElseThrow(() -> notFound(id));
+    }
+
+    /**
+     * Approves a pending request. Four-eyes: the requester cannot approve their own request unless
+     * {@code breakGlass} is set with a reason (recorded on the row and in the audit).
+     */
+    public Released approve(UUID tenant, String id, String approver, Optional<String> reason, boolean breakGlass) {
+        return jdbc.inTransaction(c -> {
+            Map<String, Object> row = pendingForUpdate(c, tenant, id);
+            String requester = (String) row.get("requester");
+            if (requester.equals(approver) && !breakGlass) {
+                throw new ApiException(Status.FORBIDDEN_403, "four_eyes", "the requester cannot approve their own "
+                        + "request; another approver must (an audited break-glass exists for emergencies)");
+            }
+            if (breakGlass && reason.filter(r -> !r.isBlank()).isEmpty()) {
+                throw ApiException.unprocessable("reason_required", "break-glass approval needs a reason",
+                        Map.of("field", "reason"));
+            }
+            Jdbc.update(c, """
+                    UPDATE governance_approvals SET status = 'approved', decided_by = ?, decided_at = now(), reason = ?,
+                           break_glass = ? WHERE id = ?""", approver, reason.orElse(null), breakGlass, row.get("id"));
+            Approval a = Jdbc.query(c, "SELECT * FROM governance_approvals WHERE id = ?", Approvals::approval,
+                    row.get("id")).getFirst();
+            return new Released(a, (String) row.get("requester_kind"), (UUID) row.get("target_id"), params(row));
+        });
+    }
+
+    public Approval reject(UUID tenant, String id, String approver, Optional<String> reason) {
+        return jdbc.inTransaction(c -> {
+            Map<String, Object> row = pendingForUpdate(c, tenant, id);
+            Jdbc.update(c, "UPDATE governance_approvals SET status = 'rejected', decided_by = ?, decided_at = now(), "
+                    + "reason = ? WHERE id = ?", approver, reason.orElse(null), row.get("id"));
+            return Jdbc.query(c, "SELECT * FROM governance_approvals WHERE id = ?", Approvals::approval, row.get("id"))
+                    .getFirst();
+        });
+    }
+
+    /** Links the approval to the audit row of its execution. */
+    public void linkExecution(UUID approvalId, UUID auditId) {
+        jdbc.update("UPDATE governance_approvals SET execution_audit_id = ? WHERE id = ?", auditId, approvalId);
+    }
+
+    /** Moves pending requests past their TTL to expired; returns how many. Run periodically and before reads. */
+    public int expireDue() {
+        return jdbc.update("UPDATE governance_approvals SET status = 'expired' WHERE status = 'pending' "
+                + "AND expires_at <= now()");
+    }
+
+    private Map<String, Object> pendingForUpdate(java.sql.Connection c, UUID tenant, String id) throws SQLException {
+        UUID uid = uuid(id);
+        Jdbc.update(c, "UPDATE governance_approvals SET status = 'expired' WHERE id = ? AND status = 'pending' "
+                + "AND expires_at <= now()", uid);
+        List<Map<String, Object>> rows = Jdbc.query(c, """
+                SELECT id, status, requester, requester_kind, target_id, params::text AS params
+                  FROM governance_approvals WHERE tenant_id = ? AND id = ? FOR UPDATE""", rs -> {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("id", rs.getObject("id", UUID.class));
+                    m.put("status", rs.getString("status"));
+                    m.put("requester", rs.getString("requester"));
+                    m.put("requester_kind", rs.getString("requester_kind"));
+                    m.put("target_id", rs.getObject("target_id", UUID.class));
+                    m.put("params", rs.getString("params"));
+                    return m;
+                }, tenant, uid);
+        if (rows.isEmpty()) {
+            throw notFound(id);
+        }
+        Map<String, Object> row = rows.getFirst();
+        if (!"pending".equals(row.get("status"))) {
+            throw new ApiException(Status.CONFLICT_409, "approval_not_pending", "approval request " + id + " is "
+                    + row.get("status") + ", not pending", Map.of("status", row.get("status")));
+        }
+        return row;
+    }
+
+    private static Map<String, Object> params(Map<String, Object> row) {
+        return readMap((String) row.get("params"));
+    }
+
+    private static Approval approval(ResultSet rs) throws SQLException {
+        Timestamp decided = rs.getTimestamp("decided_at");
+        return new Approval(rs.getObject("id", UUID.class), rs.getString("status"), rs.getString("requester"),
+                rs.getString("connector_id"), rs.getString("op_id"), rs.getString("target"),
+                Optional.ofNullable(rs.getString("work_ref")), readMap(rs.getString("resolved")),
+                rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("expires_at").toInstant(),
+                Optional.ofNullable(rs.getString("decided_by")), Optional.ofNullable(decided).map(Timestamp::toInstant),
+                Optional.ofNullable(rs.getString("reason")), rs.getBoolean("break_glass"),
+                Optional.ofNullable(rs.getObject("execution_audit_id", UUID.class)));
+    }
+
+    private static Map<String, Object> readMap(String json) {
+        try {
+            return Json.mapper().readValue(json, new TypeReference<LinkedHashMap<String, Object>>() { });
+        } catch (Exception e) {
+            throw new IllegalStateException("stored JSON is unreadable", e);
+        }
+    }
+
+    private static UUID uuid(String id) {
+        try {
+            return UUID.fromString(id);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw notFound(String.valueOf(id));
+        }
+    }
+
+    private static ApiException notFound(String id) {
+        return ApiException.notFound("approval_not_found", "no approval request " + id + " in this tenant");
+    }
+
+    private static PGobject jsonb(Object value) throws SQLException {
         PGobject o = new PGobject();
         o.setType("jsonb");
         o.setValue(Json.write(value));

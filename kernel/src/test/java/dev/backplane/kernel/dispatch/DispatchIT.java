@@ -218,6 +218,85 @@ class DispatchIT {
         assertThat(HITS.getLast()).isEqualTo("DELETE /items/x");
     }
 
+    private String park(String requester, String target, String name) {
+        assertThat(kernel.send("PATCH", "/api/v1/connectors/disp-1.x/operations/disp.item5.delete", admin,
+                "{\"is_enabled\": true, \"safety_level\": \"caution\"}", Map.of()).status()).isEqualTo(200);
+        JsonNode parked = call(requester, "disp.item5.delete", target, "{\"name\": \"" + name + "\"}",
+                ", \"work_ref\": \"CHG-77\"");
+        assertThat(parked.path("status").asText()).as(parked.toString()).isEqualTo("awaiting_approval");
+        return parked.path("extras").path("approval_request_id").asText();
+    }
+
+    @Test
+    void approvalsAreFourEyesAndRunTheParkedCall() {
+        setUpTarget("ap1");
+        enableReads();
+        String id = park(admin, "ap1", "gone");
+        JsonNode pending = kernel.get("/api/v1/approvals?status=pending", operator).json();
+        assertThat(pending.findValuesAsText("id")).contains(id);
+        JsonNode shown = kernel.get("/api/v1/approvals/" + id, operator).json();
+        assertThat(shown.path("resolved").path("params").path("name").asText()).isEqualTo("gone");
+        assertThat(shown.path("work_ref").asText()).isEqualTo("CHG-77");
+
+        var own = kernel.send("POST", "/api/v1/approvals/" + id + "/approve", admin, "{}", Map.of());
+        assertThat(own.status()).isEqualTo(403);
+        assertThat(own.json().path("error").asText()).isEqualTo("four_eyes");
+        assertThat(kernel.send("POST", "/api/v1/approvals/" + id + "/approve", operator, "{}", Map.of()).status())
+                .isEqualTo(403);
+
+        int before = HITS.size();
+        String second = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
+        var approved = kernel.send("POST", "/api/v1/approvals/" + id + "/approve", second,
+                "{\"reason\": \"ticket checked\"}", Map.of());
+        assertThat(approved.status()).as(approved.body()).isEqualTo(200);
+        assertThat(approved.json().path("approval").path("status").asText()).isEqualTo("approved");
+        assertThat(approved.json().path("result").path("status").asText()).isEqualTo("ok");
+        assertThat(HITS.subList(before, HITS.size())).containsExactly("DELETE /items/gone");
+        JsonNode after = kernel.get("/api/v1/approvals/" + id, operator).json();
+        assertThat(after.path("decided_by").asText()).isEqualTo("admin2-" + tenant);
+        assertThat(after.path("execution_audit_id").asText()).isNotEmpty();
+        assertThat(kernel.send("POST", "/api/v1/approvals/" + id + "/approve", second, "{}", Map.of()).status())
+                .isEqualTo(409);
+
+        List<JsonNode> audit = auditRows("ap1");
+        assertThat(audit).extracting(r -> r.path("op_id").asText() + ":" + r.path("result_status").asText())
+                .containsExactly("disp.item5.delete:awaiting_approval", "svc.approval.approve:ok", "disp.item5.delete:ok");
+        assertThat(audit).allSatisfy(r -> assertThat(r.path("work_ref").asText()).isEqualTo("CHG-77"));
+        assertThat(audit.get(2).path("principal").asText()).as("the execution is the requester's call")
+                .isEqualTo("admin-" + tenant);
+    }
+
+    @Test
+    void rejectExpiryAndBreakGlass() {
+        setUpTarget("ap2");
+        enableReads();
+        String rejected = park(operator, "ap2", "keep");
+        var r = kernel.send("POST", "/api/v1/approvals/" + rejected + "/reject", admin, "{\"reason\": \"no\"}", Map.of());
+        assertThat(r.json().path("status").asText()).isEqualTo("rejected");
+        assertThat(kernel.send("POST", "/api/v1/approvals/" + rejected + "/approve", issuer.token("x", tenant,
+                "tenant_admin"), "{}", Map.of()).status()).isEqualTo(409);
+
+        String expiring = park(operator, "ap2", "late");
+        new Jdbc(kernel.kernel().database().dataSource()).update(
+                "UPDATE governance_approvals SET expires_at = now() - interval '1 second' WHERE id = ?::uuid", expiring);
+        assertThat(kernel.get("/api/v1/approvals/" + expiring, operator).json().path("status").asText()).isEqualTo("expired");
+        var late = kernel.send("POST", "/api/v1/approvals/" + expiring + "/approve", admin, "{}", Map.of());
+        assertThat(late.status()).isEqualTo(409);
+
+        String glass = park(admin, "ap2", "urgent");
+        var noReason = kernel.send("POST", "/api/v1/approvals/" + glass + "/approve", admin, "{\"break_glass\": true}",
+                Map.of());
+        assertThat(noReason.status()).isEqualTo(422);
+        var broke = kernel.send("POST", "/api/v1/approvals/" + glass + "/approve", admin,
+                "{\"break_glass\": true, \"reason\": \"outage INC-1\"}", Map.of());
+        assertThat(broke.status()).as(broke.body()).isEqualTo(200);
+        assertThat(broke.json().path("approval").path("break_glass").asBoolean()).isTrue();
+        assertThat(auditRows("ap2").stream().filter(a -> a.path("op_id").asText().equals("svc.approval.approve"))
+                .anyMatch(a -> a.path("extras").path("break_glass").asBoolean())).isTrue();
+        assertThat(kernel.get("/api/v1/approvals?status=bogus", operator).status()).isEqualTo(422);
+        assertThat(kernel.get("/api/v1/approvals/" + UUID.randomUUID(), operator).status()).isEqualTo(404);
+    }
+
     @Test
     void auditIsFailClosed() {
         setUpTarget("a5");

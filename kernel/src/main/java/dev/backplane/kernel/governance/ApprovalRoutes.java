@@ -1,0 +1,111 @@
+package dev.backplane.kernel.governance;
+
+import dev.backplane.kernel.audit.AuditLog;
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.http.ApiRoutes;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.identity.Role;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.BiFunction;
+
+/** REST surface of approval requests. Approving runs the parked call through the same pipeline. */
+public final class ApprovalRoutes {
+
+    /** Body of approve. */
+    record Approve(Optional<String> reason, Optional<Boolean> async, Optional<Boolean> breakGlass) {
+        Approve {
+            reason = reason == null ? Optional.empty() : reason;
+            async = async == null ? Optional.empty() : async;
+            breakGlass = breakGlass == null ? Optional.empty() : breakGlass;
+        }
+    }
+
+    /** Body of reject. */
+    record Reject(Optional<String> reason) {
+        Reject {
+            reason = reason == null ? Optional.empty() : reason;
+        }
+    }
+
+    /** Answer of approve: the decided request and the result of the released call. */
+    record Approved(Approvals.Approval approval, Object result) {
+    }
+
+    private final Approvals approvals;
+    private final BiFunction<UUID, Approvals.Released, Object> runner;
+    private final AuditLog audit;
+
+    public ApprovalRoutes(Approvals approvals, BiFunction<UUID, Approvals.Released, Object> runner, AuditLog audit) {
+        this.approvals = approvals;
+        this.runner = runner;
+        this.audit = audit;
+    }
+
+    public void register(ApiRoutes api) {
+        api.get("/api/v1/approvals", Role.READ_ONLY, this::list)
+                .get("/api/v1/approvals/{id}", Role.READ_ONLY, (req, res, c) ->
+                        Json.ok(res, approvals.show(c.tenantId(), id(req))))
+                .post("/api/v1/approvals/{id}/approve", Role.TENANT_ADMIN, this::approve)
+                .post("/api/v1/approvals/{id}/reject", Role.TENANT_ADMIN, this::reject);
+    }
+
+    private static String id(ServerRequest req) {
+        return req.path().pathParameters().get("id");
+    }
+
+    private void list(ServerRequest req, ServerResponse res, Caller caller) {
+        int limit = req.query().first("limit").asOptional().map(ApprovalRoutes::number).orElse(50);
+        int offset = req.query().first("offset").asOptional().map(ApprovalRoutes::number).orElse(0);
+        Json.ok(res, approvals.list(caller.tenantId(), req.query().first("status").asOptional(),
+                req.query().first("work_ref").asOptional(), limit, offset));
+    }
+
+    private void approve(ServerRequest req, ServerResponse res, Caller caller) {
+        Approve body = req.content().hasEntity() ? Json.read(req, Approve.class)
+                : new Approve(Optional.empty(), Optional.empty(), Optional.empty());
+        if (body.async().orElse(false)) {
+            throw new ApiException(Status.NOT_IMPLEMENTED_501, "async_not_supported",
+                    "asynchronous approval runs are not available yet; approve without async");
+        }
+        boolean breakGlass = body.breakGlass().orElse(false);
+        Approvals.Released released = approvals.approve(caller.tenantId(), id(req), caller.sub(), body.reason(), breakGlass);
+        recordTransition(caller, released.approval(), "approve", breakGlass);
+        Json.ok(res, new Approved(released.approval(), runner.apply(caller.tenantId(), released)));
+    }
+
+    private void reject(ServerRequest req, ServerResponse res, Caller caller) {
+        Reject body = req.content().hasEntity() ? Json.read(req, Reject.class) : new Reject(Optional.empty());
+        Approvals.Approval a = approvals.reject(caller.tenantId(), id(req), caller.sub(), body.reason());
+        recordTransition(caller, a, "reject", false);
+        Json.ok(res, a);
+    }
+
+    private void recordTransition(Caller caller, Approvals.Approval a, String action, boolean breakGlass) {
+        Map<String, Object> extras = new LinkedHashMap<>();
+        extras.put("approval_request_id", a.id().toString());
+        extras.put("requested_op_id", a.opId());
+        extras.put("requester", a.requester());
+        if (breakGlass) {
+            extras.put("break_glass", true);
+        }
+        audit.record(new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "other",
+                "svc.approval." + action, Optional.of(a.connectorId()), Optional.of(a.target()), Optional.empty(),
+                Optional.empty(), Optional.empty(), a.workRef(), Optional.empty()), "ok", Optional.empty(),
+                Optional.of(a.id()), extras);
+    }
+
+    private static int number(String text) {
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw ApiException.unprocessable("invalid_limit", "not a number: '" + text + "'", Map.of());
+        }
+    }
+}

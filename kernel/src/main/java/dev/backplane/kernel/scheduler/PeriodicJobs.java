@@ -1,0 +1,45 @@
+package dev.backplane.kernel.scheduler;
+
+import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * Periodic work on db-scheduler (PostgreSQL-backed, so several replicas never run a job twice):
+ * approval expiry and the sweep of expired result handles.
+ */
+public final class PeriodicJobs implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(PeriodicJobs.class.getName());
+    private final Scheduler scheduler;
+
+    /** One job: a name, how often, and what to run (returns how many items it handled). */
+    public record Job(String name, Duration every, java.util.function.IntSupplier body) {
+    }
+
+    public PeriodicJobs(DataSource dataSource, List<Job> jobs) {
+        List<RecurringTask<?>> tasks = jobs.stream().<RecurringTask<?>>map(j -> Tasks.recurring(j.name(),
+                FixedDelay.of(j.every())).execute((instance, ctx) -> {
+                    int n = j.body().getAsInt();
+                    if (n > 0) {
+                        LOG.log(Level.INFO, j.name() + ": " + n);
+                    }
+                })).toList();
+        scheduler = Scheduler.create(dataSource)
+                .startTasks(tasks)
+                .threads(2)
+                .pollingInterval(Duration.ofSeconds(5))
+                .build();
+        scheduler.start();
+    }
+
+    @Override
+    public void close() {
+        scheduler.stop();
+    }
+}
