@@ -22,6 +22,8 @@ public final class ApiPaths {
     public static final String OPERATIONS_CALL = "/api/v1/operations/call";
     public static final String OPERATIONS_PREVIEW = "/api/v1/operations/preview";
     public static final String OPERATIONS_RESULT_QUERY = "/api/v1/operations/result-query";
+    public static final String APPROVALS = "/api/v1/approvals";
+    public static final String APPROVAL = APPROVALS + "/{id}";
     public static final String TARGETS = "/api/v1/targets";
     public static final String TARGET = TARGETS + "/{name}";
     public static final String TARGETS_IMPORT = TARGETS + "/import";
@@ -48,6 +50,10 @@ public final class ApiPaths {
             "POST " + OPERATIONS_CALL,
             "POST " + OPERATIONS_PREVIEW,
             "POST " + OPERATIONS_RESULT_QUERY,
+            "GET " + APPROVALS,
+            "GET " + APPROVAL,
+            "POST " + APPROVAL + "/approve",
+            "POST " + APPROVAL + "/reject",
             "POST " + TARGETS,
             "GET " + TARGETS,
             "GET " + TARGET,

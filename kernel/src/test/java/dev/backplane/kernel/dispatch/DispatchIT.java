@@ -298,6 +298,27 @@ class DispatchIT {
     }
 
     @Test
+    void theCliDrivesApprovals() throws Exception {
+        setUpTarget("ap3");
+        enableReads();
+        String id = park(operator, "ap3", "cli-item");
+        CliRunner adm = new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", admin)
+                .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+        CliRunner.Result list = adm.run("approvals", "list", "--status", "pending");
+        assertThat(list.out()).contains(id, "disp.item5.delete", "CHG-77");
+        assertThat(adm.run("approvals", "show", id).out()).contains("PENDING", "cli-item");
+        CliRunner.Result ok = adm.run("approvals", "approve", id, "--reason", "looks fine");
+        assertThat(ok.exitCode()).as(ok.toString()).isZero();
+        assertThat(ok.out()).contains("APPROVED", "result: ok", "cli-item");
+        CliRunner.Result again = adm.run("approvals", "approve", id);
+        assertThat(again.exitCode()).isEqualTo(1);
+        assertThat(again.err()).contains("approval_not_pending");
+        assertThat(adm.run("approvals", "approve", id, "--break-glass").exitCode()).isEqualTo(2);
+        CliRunner.Result rejected = adm.run("approvals", "reject", park(operator, "ap3", "other"), "--reason", "no");
+        assertThat(rejected.out()).contains("REJECTED", "no");
+    }
+
+    @Test
     void auditIsFailClosed() {
         setUpTarget("a5");
         enableReads();

@@ -1,0 +1,183 @@
+package dev.backplane.cli.governance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.cli.BackplaneCommand;
+import dev.backplane.cli.Session;
+import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.CliContext;
+import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.ExitCodes;
+import dev.backplane.cli.common.Tables;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code svc approvals list / show / approve / reject}. */
+@Command(name = "approvals", description = "Parked calls waiting for a second person.",
+        subcommands = {ApprovalsCommand.ListCmd.class, ApprovalsCommand.Show.class, ApprovalsCommand.Approve.class,
+                ApprovalsCommand.Reject.class})
+public final class ApprovalsCommand {
+
+    static void printOne(CliContext ctx, JsonNode a) {
+        ctx.out().println(a.path("id").asText() + "  " + a.path("status").asText().toUpperCase(java.util.Locale.ROOT));
+        ctx.out().printf("  %-12s %s%n", "operation", a.path("connector_id").asText() + " " + a.path("op_id").asText()
+                + " on " + a.path("target").asText());
+        ctx.out().printf("  %-12s %s%n", "requester", a.path("requester").asText());
+        if (!a.path("work_ref").isNull()) {
+            ctx.out().printf("  %-12s %s%n", "work_ref", a.path("work_ref").asText());
+        }
+        ctx.out().printf("  %-12s %s%n", "request", a.path("resolved").toString());
+        ctx.out().printf("  %-12s %s (expires %s)%n", "created", a.path("created_at").asText(), a.path("expires_at").asText());
+        if (!a.path("decided_by").isNull()) {
+            ctx.out().printf("  %-12s %s at %s%s%s%n", "decided by", a.path("decided_by").asText(),
+                    a.path("decided_at").asText(), a.path("reason").isNull() ? "" : " — " + a.path("reason").asText(),
+                    a.path("break_glass").asBoolean() ? " [BREAK-GLASS]" : "");
+        }
+    }
+
+    /** list */
+    @Command(name = "list", description = "Approval requests, newest first.")
+    static final class ListCmd extends BackplaneCommand {
+        @Option(names = "--status", description = "pending, approved, rejected or expired")
+        String status;
+        @Option(names = "--work-ref")
+        String workRef;
+        @Option(names = "--limit", description = "1..500, default 50")
+        Integer limit;
+        @Option(names = "--offset")
+        Integer offset;
+
+        ListCmd(CliContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        protected void validate() {
+            if (limit != null && (limit < 1 || limit > 500)) {
+                throw CliException.usage("--limit must be 1..500");
+            }
+        }
+
+        @Override
+        protected void execute(Session s) {
+            List<String> q = new ArrayList<>();
+            if (status != null) {
+                q.add("status=" + status);
+            }
+            if (workRef != null) {
+                q.add("work_ref=" + java.net.URLEncoder.encode(workRef, java.nio.charset.StandardCharsets.UTF_8));
+            }
+            if (limit != null) {
+                q.add("limit=" + limit);
+            }
+            if (offset != null) {
+                q.add("offset=" + offset);
+            }
+            JsonNode list = s.client().get(ApiPaths.APPROVALS + (q.isEmpty() ? "" : "?" + String.join("&", q))).json();
+            print(list, () -> {
+                List<List<String>> rows = new ArrayList<>();
+                for (JsonNode a : list) {
+                    rows.add(List.of(a.path("id").asText(), a.path("status").asText(), a.path("op_id").asText(),
+                            a.path("target").asText(), a.path("requester").asText(),
+                            a.path("work_ref").isNull() ? "" : a.path("work_ref").asText()));
+                }
+                if (rows.isEmpty()) {
+                    ctx.out().println("no approval requests");
+                } else {
+                    Tables.print(ctx.out(), List.of("ID", "STATUS", "OPERATION", "TARGET", "REQUESTER", "WORK_REF"), rows);
+                }
+            });
+        }
+    }
+
+    /** show */
+    @Command(name = "show", description = "One request with the resolved call.")
+    static final class Show extends BackplaneCommand {
+        @Parameters(index = "0", paramLabel = "<id>")
+        String id;
+
+        Show(CliContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        protected void execute(Session s) {
+            JsonNode a = s.client().get(ApiPaths.expand(ApiPaths.APPROVAL, id)).json();
+            print(a, () -> printOne(ctx, a));
+        }
+    }
+
+    /** approve */
+    @Command(name = "approve", description = "Approve and run the parked call [tenant_admin; not your own request].")
+    static final class Approve extends BackplaneCommand {
+        @Parameters(index = "0", paramLabel = "<id>")
+        String id;
+        @Option(names = "--reason")
+        String reason;
+        @Option(names = "--break-glass", description = "approve your own request in an emergency (needs --reason; audited)")
+        boolean breakGlass;
+
+        Approve(CliContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        protected void validate() {
+            if (breakGlass && (reason == null || reason.isBlank())) {
+                throw CliException.usage("--break-glass needs --reason");
+            }
+        }
+
+        @Override
+        protected void execute(Session s) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            if (reason != null) {
+                body.put("reason", reason);
+            }
+            if (breakGlass) {
+                body.put("break_glass", true);
+            }
+            JsonNode r = s.client().call("POST", ApiPaths.expand(ApiPaths.APPROVAL, id) + "/approve", body).json();
+            print(r, () -> {
+                printOne(ctx, r.path("approval"));
+                JsonNode env = r.path("result");
+                ctx.out().println("result: " + env.path("status").asText() + (env.path("error").isNull() ? ""
+                        : " — " + env.path("error").asText()));
+                if (!env.path("result").isNull()) {
+                    ctx.out().println(env.path("result").toPrettyString());
+                }
+            });
+            if (!r.path("result").path("status").asText().equals("ok")) {
+                throw new CliException(ExitCodes.FAILED, "the approved call did not succeed: "
+                        + r.path("result").path("status").asText());
+            }
+        }
+    }
+
+    /** reject */
+    @Command(name = "reject", description = "Reject a pending request [tenant_admin].")
+    static final class Reject extends BackplaneCommand {
+        @Parameters(index = "0", paramLabel = "<id>")
+        String id;
+        @Option(names = "--reason")
+        String reason;
+
+        Reject(CliContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        protected void execute(Session s) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            if (reason != null) {
+                body.put("reason", reason);
+            }
+            JsonNode a = s.client().call("POST", ApiPaths.expand(ApiPaths.APPROVAL, id) + "/reject", body).json();
+            print(a, () -> printOne(ctx, a));
+        }
+    }
+}
