@@ -8,6 +8,7 @@ import dev.backplane.cli.common.GlobalOptions;
 import dev.backplane.cli.connectors.ConnectorCommand;
 import dev.backplane.cli.connectors.OperationCommand;
 import dev.backplane.cli.governance.ApprovalsCommand;
+import dev.backplane.cli.governance.AuditCommand;
 import dev.backplane.cli.targets.TargetsCommand;
 import dev.backplane.cli.tenants.TenantsCommand;
 import java.io.InputStream;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Mixin;
         description = "Operator CLI of the svc governance backplane.",
         subcommands = {LoginCommand.class, LogoutCommand.class, StatusCommand.class, VersionCommand.class,
                 TenantsCommand.class, TargetsCommand.class, ConnectorCommand.class, OperationCommand.class,
-                ApprovalsCommand.class,
+                ApprovalsCommand.class, AuditCommand.class,
                 AdminCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Svc implements Runnable {

@@ -24,6 +24,12 @@ public final class ApiPaths {
     public static final String OPERATIONS_RESULT_QUERY = "/api/v1/operations/result-query";
     public static final String APPROVALS = "/api/v1/approvals";
     public static final String APPROVAL = APPROVALS + "/{id}";
+    public static final String AUDIT = "/api/v1/audit";
+    public static final String AUDIT_MINE = AUDIT + "/mine";
+    public static final String AUDIT_REFLEX = AUDIT + "/reflex";
+    public static final String AUDIT_SESSION = AUDIT + "/sessions/{session_id}";
+    public static final String AUDIT_WHO_TOUCHED = AUDIT + "/who-touched/{target}";
+    public static final String AUDIT_ROW = AUDIT + "/{audit_id}";
     public static final String TARGETS = "/api/v1/targets";
     public static final String TARGET = TARGETS + "/{name}";
     public static final String TARGETS_IMPORT = TARGETS + "/import";
@@ -50,6 +56,12 @@ public final class ApiPaths {
             "POST " + OPERATIONS_CALL,
             "POST " + OPERATIONS_PREVIEW,
             "POST " + OPERATIONS_RESULT_QUERY,
+            "GET " + AUDIT,
+            "GET " + AUDIT_MINE,
+            "GET " + AUDIT_REFLEX,
+            "GET " + AUDIT_SESSION,
+            "GET " + AUDIT_WHO_TOUCHED,
+            "GET " + AUDIT_ROW,
             "GET " + APPROVALS,
             "GET " + APPROVAL,
             "POST " + APPROVAL + "/approve",

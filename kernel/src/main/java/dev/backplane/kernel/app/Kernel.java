@@ -1,6 +1,8 @@
 package dev.backplane.kernel.app;
 
 import dev.backplane.kernel.audit.AuditLog;
+import dev.backplane.kernel.audit.AuditQueries;
+import dev.backplane.kernel.audit.AuditRoutes;
 import dev.backplane.kernel.catalog.CatalogRoutes;
 import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.catalog.ConnectorRegistry;
@@ -156,6 +158,13 @@ public final class Kernel implements AutoCloseable {
         Dispatcher dispatcher = new Dispatcher(catalog, targets, credentials, sessions, audit, approvals, handles);
         new DispatchRoutes(dispatcher, new ResultQueryService(jdbc, handles)).register(api);
         new ApprovalRoutes(approvals, dispatcher::executeApproved, audit).register(api);
+        new AuditRoutes(new AuditQueries(jdbc), audit, caller -> name -> {
+            try {
+                return targets.describe(caller.tenantId(), name).name();
+            } catch (dev.backplane.kernel.http.ApiException unknown) {
+                return name; // a deleted target is still in the log under its name
+            }
+        }).register(api);
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
                 new PeriodicJobs.Job("approvals-expiry", Duration.ofMinutes(1), approvals::expireDue),
                 new PeriodicJobs.Job("result-handles-sweep", Duration.ofMinutes(10), handles::sweepExpired))));

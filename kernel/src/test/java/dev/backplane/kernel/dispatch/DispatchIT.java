@@ -319,6 +319,62 @@ class DispatchIT {
     }
 
     @Test
+    void theAuditLogAnswersEveryFilter() throws Exception {
+        setUpTarget("au1");
+        call(operator, "disp.item0.list", "au1", "{}", "");
+        enableReads();
+        call(operator, "disp.item0.list", "au1", "{\"count\": 2}", ", \"work_ref\": \"CHG-A\"");
+        call(operator, "disp.item1.get", "au1", "{\"name\": \"q\"}", "");
+        JsonNode denied = kernel.get("/api/v1/audit?result_status=denied&target=au1", operator).json();
+        assertThat(denied.path("rows").size()).isEqualTo(1);
+        assertThat(kernel.get("/api/v1/audit?op_id=disp.item0.*&target=au1", operator).json().path("rows").size())
+                .isEqualTo(2);
+        assertThat(kernel.get("/api/v1/audit?work_ref=CHG-A", operator).json().path("rows").size()).isEqualTo(1);
+        assertThat(kernel.get("/api/v1/audit?principal=OP-&since=1h&target=au1", operator).json().path("rows").size())
+                .as("partial, case-insensitive principal").isEqualTo(3);
+        assertThat(kernel.get("/api/v1/audit?op_id=disp_item0%25&target=au1", operator).json().path("rows").size())
+                .as("LIKE wildcards in the glob are literal").isZero();
+
+        JsonNode first = kernel.get("/api/v1/audit?target=au1&limit=2", operator).json();
+        assertThat(first.path("rows").size()).isEqualTo(2);
+        String cursor = first.path("next_cursor").asText();
+        JsonNode second = kernel.get("/api/v1/audit?target=au1&limit=2&cursor=" + cursor, operator).json();
+        assertThat(second.path("rows").size()).isEqualTo(1);
+        assertThat(second.path("next_cursor").isNull()).isTrue();
+
+        String id = first.path("rows").get(0).path("audit_id").asText();
+        assertThat(kernel.get("/api/v1/audit/" + id, operator).json().path("op_id").asText()).isEqualTo("disp.item1.get");
+        assertThat(kernel.get("/api/v1/audit/who-touched/au1", operator).json().get(0).path("calls").asInt()).isEqualTo(3);
+        assertThat(kernel.get("/api/v1/audit/mine", operator).json().path("rows").size()).isGreaterThanOrEqualTo(3);
+        assertThat(kernel.get("/api/v1/audit/mine", admin).json().path("rows").findValuesAsText("principal"))
+                .doesNotContain("op-" + tenant);
+
+        assertThat(kernel.get("/api/v1/audit/reflex", operator).status()).isEqualTo(403);
+        JsonNode reflex = kernel.get("/api/v1/audit/reflex?since=1h", admin).json();
+        assertThat(reflex.path("outcomes").path("denied").asInt()).isEqualTo(1);
+        assertThat(reflex.path("top_operations").get(0).path("name").asText()).startsWith("disp.item");
+        assertThat(kernel.get("/api/v1/audit?op_class=audit_query", operator).json().path("rows").size())
+                .as("queries of the log are audited").isGreaterThanOrEqualTo(1);
+        assertThat(kernel.get("/api/v1/audit?since=yesterday", operator).status()).isEqualTo(422);
+        assertThat(kernel.get("/api/v1/audit?limit=1001", operator).status()).isEqualTo(422);
+        assertThat(kernel.get("/api/v1/audit?cursor=garbage", operator).status()).isEqualTo(422);
+        assertThat(kernel.get("/api/v1/audit/sessions/" + UUID.randomUUID(), operator).json().size()).isZero();
+        String other = issuer.token("x", UUID.randomUUID(), "tenant_admin");
+        assertThat(kernel.get("/api/v1/audit?target=au1", other).json().path("rows").size())
+                .as("another tenant sees none of it").isZero();
+
+        CliRunner cli = new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", operator)
+                .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+        CliRunner.Result q = cli.run("audit", "query", "--target", "au1", "--result-status", "ok", "--since", "2w");
+        assertThat(q.exitCode()).as(q.toString()).isZero();
+        assertThat(q.out()).contains("disp.item0.list", "disp.item1.get", "CHG-A");
+        assertThat(cli.run("audit", "show", id).out()).contains("params_hash");
+        assertThat(cli.run("audit", "who-touched", "au1").out()).contains("op-" + tenant);
+        assertThat(cli.run("audit", "my-recent").out()).contains("disp.item1.get");
+        assertThat(cli.run("audit", "reflex").exitCode()).isEqualTo(3);
+    }
+
+    @Test
     void auditIsFailClosed() {
         setUpTarget("a5");
         enableReads();

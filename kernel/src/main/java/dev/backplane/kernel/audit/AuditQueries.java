@@ -1,0 +1,258 @@
+package dev.backplane.kernel.audit;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.persistence.Jdbc;
+import java.nio.charset.StandardCharsets;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/** Reading the audit log: query with filters and a cursor, show, replay a session, who touched a target, reflex. */
+public final class AuditQueries {
+
+    static final Set<String> OP_CLASSES = Set.of("read", "write", "credential_read", "audit_query", "other");
+    static final Set<String> STATUSES = Set.of("started", "ok", "error", "denied", "awaiting_approval");
+
+    /** One audit row as shown. */
+    public record Row(UUID auditId, Instant occurredAt, String principal, String principalKind, String opClass,
+                      String opId, Optional<String> connectorId, Optional<String> target, String resultStatus,
+                      Optional<String> errorCode, Optional<Integer> durationMs, Optional<UUID> sessionId,
+                      Optional<UUID> parentAuditId, Optional<String> workRef, Optional<String> paramsHash,
+                      Optional<UUID> approvalRequestId, Map<String, Object> extras) {
+    }
+
+    /** A page of rows and the cursor to the next. */
+    public record Page(List<Row> rows, Optional<String> nextCursor) {
+    }
+
+    /**
+     * Query filters (all optional).
+     *
+     * @param opIdGlob shell glob on op_id ({@code k8s.pod.*})
+     * @param principal partial, case-insensitive match on the subject
+     */
+    public record Filter(Optional<UUID> auditId, Optional<String> opClass, Optional<String> opIdGlob,
+                         Optional<UUID> parentAuditId, Optional<String> principal, Optional<String> resultStatus,
+                         Optional<UUID> sessionId, Optional<String> since, Optional<String> until,
+                         Optional<String> target, Optional<String> workRef, Optional<String> principalExact) {
+        public static Filter mine(String sub, Optional<String> since) {
+            return new Filter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                    Optional.empty(), Optional.empty(), since, Optional.empty(), Optional.empty(), Optional.empty(),
+                    Optional.of(sub));
+        }
+    }
+
+    private final Jdbc jdbc;
+
+    public AuditQueries(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    public Page query(UUID tenant, Filter f, Optional<String> cursor, int limit) {
+        if (limit < 1 || limit > 1000) {
+            throw ApiException.unprocessable("invalid_limit", "limit must be 1..1000, got " + limit, Map.of("field", "limit"));
+        }
+        f.opClass().ifPresent(c -> check(OP_CLASSES.contains(c), "op_class must be one of " + OP_CLASSES));
+        f.resultStatus().ifPresent(s -> check(STATUSES.contains(s), "result_status must be one of " + STATUSES));
+        StringBuilder sql = new StringBuilder("SELECT * FROM audit_rows WHERE tenant_id = ?");
+        List<Object> p = new ArrayList<>(List.of(tenant));
+        f.auditId().ifPresent(v -> add(sql, p, " AND id = ?", v));
+        f.opClass().ifPresent(v -> add(sql, p, " AND op_class = ?", v));
+        f.opIdGlob().ifPresent(v -> add(sql, p, " AND op_id LIKE ? ESCAPE '\\'", globToLike(v)));
+        f.parentAuditId().ifPresent(v -> add(sql, p, " AND parent_audit_id = ?", v));
+        f.principal().ifPresent(v -> add(sql, p, " AND principal ILIKE ? ESCAPE '\\'", "%" + escapeLike(v) + "%"));
+        f.principalExact().ifPresent(v -> add(sql, p, " AND principal = ?", v));
+        f.resultStatus().ifPresent(v -> add(sql, p, " AND result_status = ?", v));
+        f.sessionId().ifPresent(v -> add(sql, p, " AND session_id = ?", v));
+        f.since().ifPresent(v -> add(sql, p, " AND occurred_at >= ?", Timestamp.from(TimeArg.parse(v, "since"))));
+        f.until().ifPresent(v -> add(sql, p, " AND occurred_at < ?", Timestamp.from(TimeArg.parse(v, "until"))));
+        f.target().ifPresent(v -> add(sql, p, " AND target = ?", v));
+        f.workRef().ifPresent(v -> add(sql, p, " AND work_ref = ?", v));
+        cursor.ifPresent(c -> {
+            String[] parts = decodeCursor(c);
+            sql.append(" AND (occurred_at, id) < (?, ?)");
+            p.add(Timestamp.from(Instant.parse(parts[0])));
+            p.add(UUID.fromString(parts[1]));
+        });
+        sql.append(" ORDER BY occurred_at DESC, id DESC LIMIT ?");
+        p.add(limit + 1);
+        List<Row> rows = jdbc.query(sql.toString(), AuditQueries::row, p.toArray());
+        boolean more = rows.size() > limit;
+        List<Row> page = more ? rows.subList(0, limit) : rows;
+        Optional<String> next = more ? Optional.of(encodeCursor(page.getLast())) : Optional.empty();
+        return new Page(List.copyOf(page), next);
+    }
+
+    public Row show(UUID tenant, String auditId) {
+        UUID id;
+        try {
+            id = UUID.fromString(auditId);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.notFound("audit_row_not_found", "no audit row " + auditId);
+        }
+        return jdbc.queryOne("SELECT * FROM audit_rows WHERE tenant_id = ? AND id = ?", AuditQueries::row, tenant, id)
+                .orElseThrow(() -> ApiException.notFound("audit_row_not_found", "no audit row " + auditId));
+    }
+
+    /** The rows of an agent session in time order, each with its composite children down to {@code maxDepth}. */
+    public List<Map<String, Object>> replay(UUID tenant, String sessionId, int maxDepth) {
+        check(maxDepth >= 1 && maxDepth <= 100, "max_depth must be 1..100");
+        UUID session;
+        try {
+            session = UUID.fromString(sessionId);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.unprocessable("invalid_session", "session id must be a uuid", Map.of("field", "session_id"));
+        }
+        List<Row> rows = jdbc.query("SELECT * FROM audit_rows WHERE tenant_id = ? AND session_id = ? "
+                + "ORDER BY occurred_at, id", AuditQueries::row, tenant, session);
+        Map<UUID, List<Row>> children = new LinkedHashMap<>();
+        List<Row> roots = new ArrayList<>();
+        Set<UUID> ids = new java.util.HashSet<>();
+        rows.forEach(r -> ids.add(r.auditId()));
+        for (Row r : rows) {
+            if (r.parentAuditId().isPresent() && ids.contains(r.parentAuditId().get())) {
+                children.computeIfAbsent(r.parentAuditId().get(), k -> new ArrayList<>()).add(r);
+            } else {
+                roots.add(r);
+            }
+        }
+        return roots.stream().map(r -> tree(r, children, 1, maxDepth)).toList();
+    }
+
+    private static Map<String, Object> tree(Row r, Map<UUID, List<Row>> children, int depth, int maxDepth) {
+        Map<String, Object> node = Json.mapper().convertValue(r, new TypeReference<LinkedHashMap<String, Object>>() { });
+        List<Row> kids = children.getOrDefault(r.auditId(), List.of());
+        if (depth < maxDepth) {
+            node.put("children", kids.stream().map(k -> tree(k, children, depth + 1, maxDepth)).toList());
+        } else if (!kids.isEmpty()) {
+            node.put("children_truncated", kids.size());
+        }
+        return node;
+    }
+
+    /** Who dispatched against a target, most recent first. */
+    public List<Map<String, Object>> whoTouched(UUID tenant, String target) {
+        return jdbc.query("""
+                SELECT principal, principal_kind, count(*) AS calls,
+                       count(*) FILTER (WHERE op_class = 'write') AS writes, max(occurred_at) AS last_at
+                  FROM audit_rows WHERE tenant_id = ? AND target = ?
+                 GROUP BY principal, principal_kind ORDER BY last_at DESC""", rs -> {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("principal", rs.getString("principal"));
+                    m.put("principal_kind", rs.getString("principal_kind"));
+                    m.put("calls", rs.getLong("calls"));
+                    m.put("writes", rs.getLong("writes"));
+                    m.put("last_at", rs.getTimestamp("last_at").toInstant().toString());
+                    return m;
+                }, tenant, target);
+    }
+
+    /**
+     * Reflex: a summary of governed activity in a window — outcomes, denials, parked and decided
+     * approvals, top operations and top principals.
+     */
+    public Map<String, Object> reflex(UUID tenant, Optional<String> since, Optional<String> until) {
+        Instant from = since.map(s -> TimeArg.parse(s, "since")).orElse(Instant.now().minusSeconds(86400));
+        Instant to = until.map(u -> TimeArg.parse(u, "until")).orElse(Instant.now());
+        Object[] window = {tenant, Timestamp.from(from), Timestamp.from(to)};
+        String where = " FROM audit_rows WHERE tenant_id = ? AND occurred_at >= ? AND occurred_at < ?";
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("tenant_id", tenant.toString());
+        out.put("since", from.toString());
+        out.put("until", to.toString());
+        Map<String, Long> outcomes = new LinkedHashMap<>();
+        jdbc.query("SELECT result_status, count(*)" + where + " GROUP BY 1 ORDER BY 1",
+                rs -> outcomes.put(rs.getString(1), rs.getLong(2)), window);
+        out.put("outcomes", outcomes);
+        out.put("denials", top("SELECT op_id, count(*)" + where + " AND result_status = 'denied' GROUP BY 1 "
+                + "ORDER BY 2 DESC, 1 LIMIT 10", window));
+        Map<String, Long> approvals = new LinkedHashMap<>();
+        jdbc.query("SELECT op_id, count(*)" + where + " AND op_id LIKE 'svc.approval.%' GROUP BY 1",
+                rs -> approvals.put(rs.getString(1).substring("svc.approval.".length()), rs.getLong(2)), window);
+        approvals.put("parked", outcomes.getOrDefault("awaiting_approval", 0L));
+        out.put("approvals", approvals);
+        out.put("top_operations", top("SELECT op_id, count(*)" + where + " AND op_id NOT LIKE 'svc.%' GROUP BY 1 "
+                + "ORDER BY 2 DESC, 1 LIMIT 10", window));
+        out.put("top_principals", top("SELECT principal, count(*)" + where + " GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10",
+                window));
+        return out;
+    }
+
+    private List<Map<String, Object>> top(String sql, Object[] params) {
+        return jdbc.query(sql, rs -> Map.<String, Object>of("name", rs.getString(1), "count", rs.getLong(2)), params);
+    }
+
+    static String globToLike(String glob) {
+        StringBuilder b = new StringBuilder();
+        for (char ch : glob.toCharArray()) {
+            switch (ch) {
+                case '*' -> b.append('%');
+                case '?' -> b.append('_');
+                case '%', '_', '\\' -> b.append('\\').append(ch);
+                default -> b.append(ch);
+            }
+        }
+        return b.toString();
+    }
+
+    static String escapeLike(String text) {
+        return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+    }
+
+    private static void add(StringBuilder sql, List<Object> params, String clause, Object value) {
+        sql.append(clause);
+        params.add(value);
+    }
+
+    private static void check(boolean ok, String message) {
+        if (!ok) {
+            throw ApiException.unprocessable("invalid_filter", message, Map.of());
+        }
+    }
+
+    private static String encodeCursor(Row r) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString((r.occurredAt() + "|" + r.auditId())
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String[] decodeCursor(String c) {
+        try {
+            String[] parts = new String(Base64.getUrlDecoder().decode(c), StandardCharsets.UTF_8).split("\\|");
+            Instant.parse(parts[0]);
+            UUID.fromString(parts[1]);
+            return parts;
+        } catch (RuntimeException e) {
+            throw ApiException.unprocessable("invalid_cursor", "cursor is not one this server handed out",
+                    Map.of("field", "cursor"));
+        }
+    }
+
+    private static Row row(ResultSet rs) throws SQLException {
+        Integer duration = (Integer) rs.getObject("duration_ms");
+        Map<String, Object> extras;
+        try {
+            extras = Json.mapper().readValue(rs.getString("extras"), new TypeReference<LinkedHashMap<String, Object>>() { });
+        } catch (Exception e) {
+            extras = Map.of();
+        }
+        return new Row(rs.getObject("id", UUID.class), rs.getTimestamp("occurred_at").toInstant(), rs.getString("principal"),
+                rs.getString("principal_kind"), rs.getString("op_class"), rs.getString("op_id"),
+                Optional.ofNullable(rs.getString("connector_id")), Optional.ofNullable(rs.getString("target")),
+                rs.getString("result_status"), Optional.ofNullable(rs.getString("error_code")), Optional.ofNullable(duration),
+                Optional.ofNullable(rs.getObject("session_id", UUID.class)),
+                Optional.ofNullable(rs.getObject("parent_audit_id", UUID.class)),
+                Optional.ofNullable(rs.getString("work_ref")), Optional.ofNullable(rs.getString("params_hash")),
+                Optional.ofNullable(rs.getObject("approval_request_id", UUID.class)), extras);
+    }
+}

@@ -1,0 +1,94 @@
+package dev.backplane.kernel.audit;
+
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.http.ApiRoutes;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.identity.Role;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+
+/** REST surface of the audit log. Queries of the log are themselves audited (op_class audit_query). */
+public final class AuditRoutes {
+
+    private final AuditQueries queries;
+    private final AuditLog log;
+    private final Function<Caller, Function<String, String>> targetName;
+
+    /**
+     * @param targetName resolves a target name or alias to its name for the caller (unknown names pass through)
+     */
+    public AuditRoutes(AuditQueries queries, AuditLog log, Function<Caller, Function<String, String>> targetName) {
+        this.queries = queries;
+        this.log = log;
+        this.targetName = targetName;
+    }
+
+    public void register(ApiRoutes api) {
+        api.get("/api/v1/audit", Role.OPERATOR, this::query)
+                .get("/api/v1/audit/mine", Role.READ_ONLY, this::mine)
+                .get("/api/v1/audit/reflex", Role.TENANT_ADMIN, this::reflex)
+                .get("/api/v1/audit/sessions/{session_id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
+                        queries.replay(c.tenantId(), req.path().pathParameters().get("session_id"),
+                                intParam(req, "max_depth", 20))))
+                .get("/api/v1/audit/who-touched/{target}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
+                        queries.whoTouched(c.tenantId(), targetName.apply(c).apply(req.path().pathParameters().get("target")))))
+                .get("/api/v1/audit/{audit_id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
+                        queries.show(c.tenantId(), req.path().pathParameters().get("audit_id"))));
+    }
+
+    private void query(ServerRequest req, ServerResponse res, Caller caller) {
+        AuditQueries.Filter f = new AuditQueries.Filter(uuid(req, "audit_id"), q(req, "op_class"), q(req, "op_id"),
+                uuid(req, "parent_audit_id"), q(req, "principal"), q(req, "result_status"), uuid(req, "session_id"),
+                q(req, "since"), q(req, "until"), q(req, "target").map(t -> targetName.apply(caller).apply(t)),
+                q(req, "work_ref"), Optional.empty());
+        AuditQueries.Page page = queries.query(caller.tenantId(), f, q(req, "cursor"), intParam(req, "limit", 100));
+        audited(caller, "svc.audit.query");
+        Json.ok(res, page);
+    }
+
+    private void mine(ServerRequest req, ServerResponse res, Caller caller) {
+        Json.ok(res, queries.query(caller.tenantId(), AuditQueries.Filter.mine(caller.sub(), q(req, "since")),
+                q(req, "cursor"), intParam(req, "limit", 20)));
+    }
+
+    private void reflex(ServerRequest req, ServerResponse res, Caller caller) {
+        Map<String, Object> summary = queries.reflex(caller.tenantId(), q(req, "since"), q(req, "until"));
+        audited(caller, "svc.audit.reflex");
+        Json.ok(res, summary);
+    }
+
+    private void audited(Caller caller, String opId) {
+        log.record(new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "audit_query", opId,
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty()), "ok", Optional.empty(), Optional.empty(), Map.of());
+    }
+
+    private static Optional<String> q(ServerRequest req, String name) {
+        return req.query().first(name).asOptional().filter(v -> !v.isBlank());
+    }
+
+    private static Optional<UUID> uuid(ServerRequest req, String name) {
+        return q(req, name).map(v -> {
+            try {
+                return UUID.fromString(v);
+            } catch (IllegalArgumentException e) {
+                throw ApiException.unprocessable("invalid_filter", name + " must be a uuid", Map.of("field", name));
+            }
+        });
+    }
+
+    private static int intParam(ServerRequest req, String name, int dflt) {
+        return q(req, name).map(v -> {
+            try {
+                return Integer.parseInt(v.trim());
+            } catch (NumberFormatException e) {
+                throw ApiException.unprocessable("invalid_filter", name + " must be a number", Map.of("field", name));
+            }
+        }).orElse(dflt);
+    }
+}
