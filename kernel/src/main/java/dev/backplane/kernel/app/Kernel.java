@@ -11,7 +11,10 @@ import dev.backplane.kernel.credentials.CredentialRoutes;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.dispatch.DispatchRoutes;
 import dev.backplane.kernel.dispatch.Dispatcher;
+import dev.backplane.kernel.governance.AgentPrincipals;
 import dev.backplane.kernel.governance.ApprovalRoutes;
+import dev.backplane.kernel.governance.GovernanceRoutes;
+import dev.backplane.kernel.governance.Grants;
 import dev.backplane.kernel.governance.Approvals;
 import dev.backplane.kernel.scheduler.PeriodicJobs;
 import dev.backplane.kernel.http.ApiRoutes;
@@ -131,7 +134,8 @@ public final class Kernel implements AutoCloseable {
         TokenVerifier restTokens = new TokenVerifier(issuer, config.get(Setting.IDENTITY_AUDIENCE), keys,
                 config.list(Setting.IDENTITY_ALGORITHMS),
                 Duration.ofSeconds(config.intValue(Setting.IDENTITY_CLOCK_SKEW, 0, 600)));
-        Authenticator authenticator = new Authenticator(restTokens, tenants, "svc", Optional.empty());
+        AgentPrincipals agentPrincipals = new AgentPrincipals(jdbc);
+        Authenticator authenticator = new Authenticator(restTokens, tenants, "svc", Optional.empty(), agentPrincipals);
         ApiRoutes api = new ApiRoutes(authenticator);
         new HealthRoutes(database).register(api);
         new InfoRoutes(BuildInfo.load(), config, mcpAudience(config)).register(api);
@@ -155,7 +159,9 @@ public final class Kernel implements AutoCloseable {
                 Duration.ofMinutes(config.intValue(Setting.RESULT_HANDLE_TTL, 1, 10080)));
         AuditLog audit = new AuditLog(jdbc);
         Approvals approvals = new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL, 1, 43200)));
-        Dispatcher dispatcher = new Dispatcher(catalog, targets, credentials, sessions, audit, approvals, handles);
+        Grants grants = new Grants(jdbc);
+        Dispatcher dispatcher = new Dispatcher(catalog, targets, credentials, sessions, audit, approvals, grants, handles);
+        new GovernanceRoutes(agentPrincipals, grants).register(api);
         new DispatchRoutes(dispatcher, new ResultQueryService(jdbc, handles)).register(api);
         new ApprovalRoutes(approvals, dispatcher::executeApproved, audit).register(api);
         new AuditRoutes(new AuditQueries(jdbc), audit, caller -> name -> {

@@ -4,6 +4,7 @@ import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.governance.Approvals;
+import dev.backplane.kernel.governance.Grants;
 import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
@@ -41,12 +42,14 @@ public final class Dispatcher {
     private final ConnectorSessions sessions;
     private final AuditLog audit;
     private final Approvals approvals;
+    private final Grants grants;
     private final Reducer reducer;
     private final ParamsValidator validator = new ParamsValidator();
 
     public Dispatcher(CatalogService catalog, TargetService targets, CredentialService credentials,
-                      ConnectorSessions sessions, AuditLog audit, Approvals approvals,
+                      ConnectorSessions sessions, AuditLog audit, Approvals approvals, Grants grants,
                       dev.backplane.kernel.results.ResultHandles handles) {
+        this.grants = grants;
         this.catalog = catalog;
         this.targets = targets;
         this.credentials = credentials;
@@ -79,6 +82,29 @@ public final class Dispatcher {
             return envelope(ResultEnvelope.DENIED, opId, null, reason, t0,
                     Map.of("error_code", "operation_not_enabled", "reason", reason));
         }
+        boolean grantSaysApproval = false;
+        switch (caller.kind()) {
+            case AGENT, USER_AGENT -> {
+                Grants.Decision d = grants.decide(caller.tenantId(), caller.sub(), caller.kind().wireName(), opId,
+                        r.target().id(), r.op().view().safetyLevel());
+                if (d.verdict().equals("deny")) {
+                    String code = d.grantId().isPresent() ? "denied_by_grant" : "denied_by_safety_level";
+                    audit.record(r.entry(), "denied", Optional.of(code), Optional.empty(), Map.of("reason", d.reason()));
+                    return envelope(ResultEnvelope.DENIED, opId, null, "denied: " + d.reason(), t0,
+                            Map.of("error_code", code, "reason", d.reason()));
+                }
+                grantSaysApproval = d.verdict().equals("needs-approval");
+            }
+            case SERVICE -> {
+                String reason = "service principals are bounded by exact service-principal grants, which are not "
+                        + "available yet; nothing is dispatched for them";
+                audit.record(r.entry(), "denied", Optional.of("no_service_grant"), Optional.empty(), Map.of());
+                return envelope(ResultEnvelope.DENIED, opId, null, reason, t0,
+                        Map.of("error_code", "no_service_grant", "reason", reason));
+            }
+            case HUMAN -> {
+            }
+        }
         if (r.op().view().safetyLevel().equals("dangerous")) {
             Optional<String> refusal = checkPreviewHash(caller, req, r);
             if (refusal.isPresent()) {
@@ -87,7 +113,7 @@ public final class Dispatcher {
                         Map.of("error_code", "preview_hash_required", "reason", refusal.get()));
             }
         }
-        if (r.op().view().requiresApproval()) {
+        if (r.op().view().requiresApproval() || grantSaysApproval) {
             return park(caller, req, r, t0);
         }
         return execute(caller, req, r, t0);

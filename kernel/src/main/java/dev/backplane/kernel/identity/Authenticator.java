@@ -25,6 +25,7 @@ public final class Authenticator {
     private final TenantService tenants;
     private final String realm;
     private final Optional<String> agentClientId;
+    private final PrincipalDirectory principals;
 
     /**
      * @param verifier verifies tokens for the audience of the routes this authenticator guards
@@ -32,11 +33,13 @@ public final class Authenticator {
      * @param realm the value of {@code realm} in {@code WWW-Authenticate}
      * @param agentClientId the OIDC client whose tokens are a human's agent session (user-agent), if any
      */
-    public Authenticator(TokenVerifier verifier, TenantService tenants, String realm, Optional<String> agentClientId) {
+    public Authenticator(TokenVerifier verifier, TenantService tenants, String realm, Optional<String> agentClientId,
+                         PrincipalDirectory principals) {
         this.verifier = verifier;
         this.tenants = tenants;
         this.realm = realm;
         this.agentClientId = agentClientId;
+        this.principals = principals;
     }
 
     public Caller authenticate(ServerRequest req) {
@@ -53,6 +56,17 @@ public final class Authenticator {
         }
         Caller caller = toCaller(claims, req.headers().first(TENANT_HEADER));
         tenants.ensureKnown(caller.homeTenantId());
+        if (caller.clientId().isPresent()) {
+            Optional<Boolean> revoked = principals.agentRevoked(caller.tenantId(), caller.clientId().get());
+            if (revoked.orElse(false)) {
+                throw ApiException.forbidden("principal_revoked", "agent principal '" + caller.clientId().get()
+                        + "' has been revoked (kill switch); nothing it asks for is dispatched");
+            }
+            if (revoked.isPresent()) {
+                caller = new Caller(caller.sub(), caller.username(), caller.homeTenantId(), caller.tenantId(),
+                        caller.role(), false, PrincipalKind.AGENT, caller.clientId());
+            }
+        }
         return caller;
     }
 

@@ -375,6 +375,73 @@ class DispatchIT {
     }
 
     @Test
+    void agentsAreBoundedByGrantsSafetyLevelsAndTheKillSwitch() throws Exception {
+        setUpTarget("ag1");
+        enableReads();
+        for (String op : List.of("disp.item5.delete", "disp.item2.delete")) {
+            assertThat(kernel.send("PATCH", "/api/v1/connectors/disp-1.x/operations/" + op, admin,
+                    "{\"is_enabled\": true, \"requires_approval\": false" + (op.contains("5") ? ", \"safety_level\": \"caution\"" : "")
+                            + "}", Map.of()).status()).isEqualTo(200);
+        }
+        String name = "bot-" + tenant;
+        var registered = kernel.send("POST", "/api/v1/agent-principals", admin, "{\"name\": \"" + name + "\"}", Map.of());
+        assertThat(registered.status()).as(registered.body()).isEqualTo(201);
+        assertThat(registered.json().path("owner_sub").asText()).isEqualTo("admin-" + tenant);
+        String agent = issuer.token(c -> c.subject("bot-sub-" + tenant).claim("azp", name)
+                .claim("tenant_id", tenant.toString()).claim("tenant_role", "operator"));
+        assertThat(kernel.get("/api/v1/whoami", agent).json().path("principal_kind").asText()).isEqualTo("agent");
+
+        assertThat(call(agent, "disp.item0.list", "ag1", "{}", "").path("status").asText())
+                .as("safe without a grant: auto-execute").isEqualTo("ok");
+        assertThat(call(agent, "disp.item5.delete", "ag1", "{\"name\": \"a\"}", "").path("status").asText())
+                .as("caution without a grant: needs approval").isEqualTo("awaiting_approval");
+        JsonNode dangerous = call(agent, "disp.item2.delete", "ag1", "{\"name\": \"a\"}", "");
+        assertThat(dangerous.path("status").asText()).isEqualTo("denied");
+        assertThat(dangerous.path("extras").path("error_code").asText()).isEqualTo("denied_by_safety_level");
+
+        String sub = "bot-sub-" + tenant;
+        var deny = kernel.send("POST", "/api/v1/agent-grants", admin, "{\"principal\": \"" + sub + "\", "
+                + "\"op\": \"disp.item0.*\", \"verdict\": \"deny\"}", Map.of());
+        assertThat(deny.status()).as(deny.body()).isEqualTo(201);
+        assertThat(call(agent, "disp.item0.list", "ag1", "{}", "").path("extras").path("error_code").asText())
+                .isEqualTo("denied_by_grant");
+        assertThat(kernel.send("POST", "/api/v1/agent-grants", admin, "{\"principal\": \"" + sub + "\", "
+                + "\"op\": \"disp.item5.delete\", \"verdict\": \"auto-execute\", \"target\": \""
+                + kernel.get("/api/v1/targets/ag1", admin).json().path("id").asText() + "\"}", Map.of()).status())
+                .isEqualTo(201);
+        int before = HITS.size();
+        assertThat(call(agent, "disp.item5.delete", "ag1", "{\"name\": \"b\"}", "").path("status").asText())
+                .isEqualTo("ok");
+        assertThat(HITS.subList(before, HITS.size())).containsExactly("DELETE /items/b");
+
+        var elevation = kernel.send("POST", "/api/v1/agent-grants/elevate", admin, "{\"principal\": \"" + sub + "\", "
+                + "\"op\": \"disp.item2.delete\", \"verdict\": \"needs-approval\", \"expires\": \""
+                + java.time.Instant.now().plusSeconds(2) + "\"}", Map.of());
+        assertThat(elevation.status()).as(elevation.body()).isEqualTo(201);
+        assertThat(call(agent, "disp.item2.delete", "ag1", "{\"name\": \"c\"}", "").path("extras").path("error_code")
+                .asText()).as("the elevation applies: no longer denied by safety level, now held by the preview rule")
+                .isEqualTo("preview_hash_required");
+        Thread.sleep(2500);
+        assertThat(call(agent, "disp.item2.delete", "ag1", "{\"name\": \"c\"}", "").path("extras").path("error_code")
+                .asText()).as("an expired grant is ignored").isEqualTo("denied_by_safety_level");
+        assertThat(kernel.send("POST", "/api/v1/agent-grants/elevate", admin, "{\"principal\": \"x\", \"op\": \"*\", "
+                + "\"verdict\": \"deny\"}", Map.of()).status()).as("elevations need expires").isEqualTo(422);
+        JsonNode listed = kernel.get("/api/v1/agent-grants?principal=" + sub, operator).json();
+        assertThat(listed.size()).as("the expired elevation is hidden").isEqualTo(2);
+        assertThat(kernel.get("/api/v1/agent-grants?principal=" + sub + "&include_expired=true", operator).json().size())
+                .isEqualTo(3);
+
+        var revoked = kernel.send("POST", "/api/v1/agent-principals/" + name + "/revoke", admin, null, Map.of());
+        assertThat(revoked.json().path("revoked").asBoolean()).isTrue();
+        var killed = kernel.send("POST", "/api/v1/operations/call", agent, "{\"connector_id\": \"disp-1.x\", "
+                + "\"op_id\": \"disp.item0.list\", \"target\": \"ag1\"}", Map.of());
+        assertThat(killed.status()).as("the kill switch is effective on the next call").isEqualTo(403);
+        assertThat(killed.json().path("error").asText()).isEqualTo("principal_revoked");
+        assertThat(kernel.get("/api/v1/agent-principals", operator).json().size()).isZero();
+        assertThat(kernel.get("/api/v1/agent-principals?include_revoked=true", operator).json().size()).isEqualTo(1);
+    }
+
+    @Test
     void auditIsFailClosed() {
         setUpTarget("a5");
         enableReads();

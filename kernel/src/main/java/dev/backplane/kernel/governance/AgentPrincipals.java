@@ -1,0 +1,88 @@
+package dev.backplane.kernel.governance;
+
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.identity.PrincipalDirectory;
+import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.persistence.Jdbc;
+import io.helidon.http.Status;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * Registered agent principals. An agent authenticates with its own OIDC client whose client id is
+ * the principal's name; its tokens are then of kind {@code agent} and bounded by grants. Revoking a
+ * principal is the kill switch: checked on every request, so the next call is refused.
+ */
+public final class AgentPrincipals implements PrincipalDirectory {
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+
+    /** An agent principal as shown. */
+    public record AgentPrincipal(String name, String ownerSub, boolean revoked, Instant createdAt,
+                                 Optional<Instant> revokedAt, Optional<String> revokedBy) {
+    }
+
+    private final Jdbc jdbc;
+
+    public AgentPrincipals(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    @Override
+    public Optional<Boolean> agentRevoked(UUID tenant, String clientId) {
+        return jdbc.queryOne("SELECT revoked FROM governance_agent_principals WHERE tenant_id = ? AND name = ?",
+                rs -> rs.getBoolean(1), tenant, clientId);
+    }
+
+    public AgentPrincipal register(Caller caller, String name, Optional<String> ownerSub) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw ApiException.unprocessable("invalid_name", "name must be the agent's OIDC client id: 1-128 letters, "
+                    + "digits, '.', '_' or '-'", Map.of("field", "name"));
+        }
+        int inserted = jdbc.update("INSERT INTO governance_agent_principals (tenant_id, name, owner_sub) VALUES (?, ?, ?) "
+                + "ON CONFLICT DO NOTHING", caller.tenantId(), name, ownerSub.orElse(caller.sub()));
+        if (inserted == 0) {
+            throw new ApiException(Status.CONFLICT_409, "principal_exists", "agent principal '" + name
+                    + "' is already registered");
+        }
+        return show(caller.tenantId(), name);
+    }
+
+    public List<AgentPrincipal> list(UUID tenant, boolean includeRevoked) {
+        return jdbc.query("SELECT * FROM governance_agent_principals WHERE tenant_id = ? AND (? OR NOT revoked) ORDER BY name",
+                AgentPrincipals::row, tenant, includeRevoked);
+    }
+
+    public AgentPrincipal show(UUID tenant, String name) {
+        return jdbc.queryOne("SELECT * FROM governance_agent_principals WHERE tenant_id = ? AND name = ?",
+                AgentPrincipals::row, tenant, name).orElseThrow(() -> ApiException.notFound("principal_not_found",
+                "no agent principal '" + name + "' in this tenant"));
+    }
+
+    /** The kill switch: a tenant_admin or the principal's owner may pull it. */
+    public AgentPrincipal revoke(Caller caller, String name) {
+        AgentPrincipal p = show(caller.tenantId(), name);
+        if (!caller.effectiveRole().includes(Role.TENANT_ADMIN) && !caller.sub().equals(p.ownerSub())) {
+            throw ApiException.forbidden("insufficient_role", "only a tenant_admin or the principal's owner may revoke it")
+                    .withExtras("required_role", "tenant_admin");
+        }
+        jdbc.update("UPDATE governance_agent_principals SET revoked = true, revoked_at = now(), revoked_by = ? "
+                + "WHERE tenant_id = ? AND name = ? AND NOT revoked", caller.sub(), caller.tenantId(), name);
+        return show(caller.tenantId(), name);
+    }
+
+    private static AgentPrincipal row(ResultSet rs) throws SQLException {
+        Timestamp revokedAt = rs.getTimestamp("revoked_at");
+        return new AgentPrincipal(rs.getString("name"), rs.getString("owner_sub"), rs.getBoolean("revoked"),
+                rs.getTimestamp("created_at").toInstant(), Optional.ofNullable(revokedAt).map(Timestamp::toInstant),
+                Optional.ofNullable(rs.getString("revoked_by")));
+    }
+}

@@ -1,0 +1,84 @@
+package dev.backplane.kernel.governance;
+
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.http.ApiRoutes;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.identity.Role;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.Map;
+import java.util.Optional;
+
+/** REST surface of agent principals and agent grants. */
+public final class GovernanceRoutes {
+
+    /** Body of register. */
+    record Register(String name, Optional<String> ownerSub) {
+        Register {
+            ownerSub = ownerSub == null ? Optional.empty() : ownerSub;
+        }
+    }
+
+    /** Body of a grant create or elevate. */
+    record GrantRequest(String principal, Optional<String> principalKind, String op, Optional<String> target,
+                        String verdict, Optional<String> expires) {
+        GrantRequest {
+            principalKind = principalKind == null ? Optional.empty() : principalKind;
+            target = target == null ? Optional.empty() : target;
+            expires = expires == null ? Optional.empty() : expires;
+        }
+    }
+
+    private final AgentPrincipals principals;
+    private final Grants grants;
+
+    public GovernanceRoutes(AgentPrincipals principals, Grants grants) {
+        this.principals = principals;
+        this.grants = grants;
+    }
+
+    public void register(ApiRoutes api) {
+        api.post("/api/v1/agent-principals", Role.TENANT_ADMIN, (req, res, c) -> {
+            Register body = Json.read(req, Register.class);
+            Json.send(res, io.helidon.http.Status.CREATED_201, principals.register(c, body.name(), body.ownerSub()));
+        })
+                .get("/api/v1/agent-principals", Role.OPERATOR, (req, res, c) -> Json.ok(res, principals.list(c.tenantId(),
+                        flag(req, "include_revoked"))))
+                .post("/api/v1/agent-principals/{name}/revoke", Role.OPERATOR, (req, res, c) -> Json.ok(res,
+                        principals.revoke(c, req.path().pathParameters().get("name"))))
+                .post("/api/v1/agent-grants", Role.TENANT_ADMIN, (req, res, c) -> grant(req, res, c, false))
+                .post("/api/v1/agent-grants/elevate", Role.TENANT_ADMIN, (req, res, c) -> grant(req, res, c, true))
+                .get("/api/v1/agent-grants", Role.OPERATOR, this::list)
+                .get("/api/v1/agent-grants/{id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
+                        grants.show(c.tenantId(), req.path().pathParameters().get("id"))))
+                .post("/api/v1/agent-grants/{id}/revoke", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
+                        grants.revoke(c.tenantId(), req.path().pathParameters().get("id"))));
+    }
+
+    private void grant(ServerRequest req, ServerResponse res, Caller caller, boolean elevation) {
+        GrantRequest g = Json.read(req, GrantRequest.class);
+        Json.send(res, io.helidon.http.Status.CREATED_201, grants.create(caller.tenantId(), caller.sub(), g.principal(),
+                g.principalKind(), g.op(), g.target(), g.verdict(), g.expires(), elevation));
+    }
+
+    private void list(ServerRequest req, ServerResponse res, Caller caller) {
+        Json.ok(res, grants.list(caller.tenantId(), req.query().first("principal").asOptional(),
+                flag(req, "include_expired"), flag(req, "include_revoked"), number(req, "limit", 100),
+                number(req, "offset", 0)));
+    }
+
+    private static boolean flag(ServerRequest req, String name) {
+        return req.query().first(name).asOptional().map(v -> v.equals("true") || v.equals("1")).orElse(false);
+    }
+
+    private static int number(ServerRequest req, String name, int dflt) {
+        return req.query().first(name).asOptional().map(v -> {
+            try {
+                return Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+                throw ApiException.unprocessable("invalid_limit", name + " must be a number", Map.of("field", name));
+            }
+        }).orElse(dflt);
+    }
+}

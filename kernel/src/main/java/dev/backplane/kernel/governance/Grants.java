@@ -1,0 +1,184 @@
+package dev.backplane.kernel.governance;
+
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.persistence.Jdbc;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * Grants bounding agents and user-agents: an fnmatch op pattern, a target (uuid or {@code *}), a
+ * verdict (auto-execute, needs-approval, deny) and an optional expiry (required for elevations).
+ * The most specific matching grant wins — an exact target beats {@code *}, then the pattern with
+ * more literal characters — and {@code deny} beats the others at equal specificity. With no grant an
+ * agent falls back on the operation's safety level.
+ */
+public final class Grants {
+
+    public static final Set<String> VERDICTS = Set.of("auto-execute", "needs-approval", "deny");
+    public static final Set<String> KINDS = Set.of("agent", "user-agent");
+
+    /** A grant as shown. */
+    public record Grant(UUID id, String principal, String principalKind, String op, String target, String verdict,
+                        Optional<Instant> expires, boolean elevation, boolean revoked, String createdBy,
+                        Instant createdAt) {
+        boolean activeAt(Instant now) {
+            return !revoked && expires.map(now::isBefore).orElse(true);
+        }
+    }
+
+    /** The gate's verdict for one call, and why. */
+    public record Decision(String verdict, String reason, Optional<UUID> grantId) {
+    }
+
+    private final Jdbc jdbc;
+
+    public Grants(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    public Grant create(UUID tenant, String createdBy, String principal, Optional<String> kind, String op,
+                        Optional<String> target, String verdict, Optional<String> expires, boolean elevation) {
+        check(principal != null && !principal.isBlank(), "principal is required", "principal");
+        check(op != null && !op.isBlank() && op.length() <= 256, "op (an fnmatch pattern) is required", "op");
+        check(VERDICTS.contains(verdict), "verdict must be one of " + VERDICTS, "verdict");
+        String k = kind.orElse("agent");
+        check(KINDS.contains(k), "principal_kind must be agent or user-agent", "principal_kind");
+        String t = target.orElse("*");
+        if (!t.equals("*")) {
+            try {
+                t = UUID.fromString(t).toString();
+            } catch (IllegalArgumentException e) {
+                throw ApiException.unprocessable("invalid_grant", "target must be a target uuid or '*'", Map.of("field", "target"));
+            }
+        }
+        Optional<Instant> exp = expires.map(Grants::instant);
+        check(!elevation || exp.isPresent(), "an elevation needs expires", "expires");
+        exp.ifPresent(e -> check(e.isAfter(Instant.now()), "expires must be in the future", "expires"));
+        UUID id = UUID.randomUUID();
+        jdbc.update("""
+                INSERT INTO governance_grants (id, tenant_id, principal, principal_kind, op_pattern, target, verdict,
+                       expires_at, elevation, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                id, tenant, principal, k, op, t, verdict, exp.map(Timestamp::from).orElse(null), elevation, createdBy);
+        return show(tenant, id.toString());
+    }
+
+    public List<Grant> list(UUID tenant, Optional<String> principal, boolean includeExpired, boolean includeRevoked,
+                            int limit, int offset) {
+        check(limit >= 1 && limit <= 500 && offset >= 0, "limit must be 1..500 and offset >= 0", "limit");
+        return jdbc.query("""
+                SELECT * FROM governance_grants WHERE tenant_id = ? AND (?::text IS NULL OR principal = ?)
+                   AND (? OR NOT revoked) AND (? OR expires_at IS NULL OR expires_at > now())
+                 ORDER BY created_at DESC, id LIMIT ? OFFSET ?""", Grants::row, tenant, principal.orElse(null),
+                principal.orElse(null), includeRevoked, includeExpired, limit, offset);
+    }
+
+    public Grant show(UUID tenant, String id) {
+        UUID uid;
+        try {
+            uid = UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.notFound("grant_not_found", "no grant " + id);
+        }
+        return jdbc.queryOne("SELECT * FROM governance_grants WHERE tenant_id = ? AND id = ?", Grants::row, tenant, uid)
+                .orElseThrow(() -> ApiException.notFound("grant_not_found", "no grant " + id + " in this tenant"));
+    }
+
+    public Grant revoke(UUID tenant, String id) {
+        Grant g = show(tenant, id);
+        jdbc.update("UPDATE governance_grants SET revoked = true WHERE id = ?", g.id());
+        return show(tenant, id);
+    }
+
+    /** The gate's verdict for an agent or user-agent calling {@code opId} on {@code targetId}. */
+    public Decision decide(UUID tenant, String principal, String kind, String opId, UUID targetId, String safetyLevel) {
+        Instant now = Instant.now();
+        List<Grant> candidates = jdbc.query("SELECT * FROM governance_grants WHERE tenant_id = ? AND principal = ? "
+                + "AND principal_kind = ? AND NOT revoked", Grants::row, tenant, principal, kind);
+        Optional<Grant> best = pick(candidates.stream().filter(g -> g.activeAt(now))
+                .filter(g -> g.target().equals("*") || g.target().equals(targetId.toString()))
+                .filter(g -> matches(g.op(), opId)).toList());
+        if (best.isPresent()) {
+            return new Decision(best.get().verdict(), "grant " + best.get().id() + " (" + best.get().op() + " on "
+                    + best.get().target() + ")", Optional.of(best.get().id()));
+        }
+        String fallback = switch (safetyLevel) {
+            case "safe" -> "auto-execute";
+            case "caution" -> "needs-approval";
+            default -> "deny";
+        };
+        return new Decision(fallback, "no grant matches; a " + safetyLevel + " operation falls back to " + fallback,
+                Optional.empty());
+    }
+
+    static Optional<Grant> pick(List<Grant> matching) {
+        return matching.stream().max(Comparator.comparingInt(Grants::specificity)
+                .thenComparingInt(g -> g.verdict().equals("deny") ? 2 : g.verdict().equals("needs-approval") ? 1 : 0));
+    }
+
+    static int specificity(Grant g) {
+        int literal = g.op().replaceAll("[*?\\[\\]]", "").length();
+        return (g.target().equals("*") ? 0 : 10_000) + literal;
+    }
+
+    /** fnmatch: {@code *} any run, {@code ?} one character, {@code [...]} a class; everything else literal. */
+    static boolean matches(String pattern, String text) {
+        StringBuilder re = new StringBuilder();
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            switch (c) {
+                case '*' -> re.append(".*");
+                case '?' -> re.append('.');
+                case '[' -> {
+                    int end = pattern.indexOf(']', i + 1);
+                    if (end < 0) {
+                        re.append("\\[");
+                    } else {
+                        String cls = pattern.substring(i + 1, end).replace("\\", "\\\\");
+                        re.append('[').append(cls.startsWith("!") ? "^" + cls.substring(1) : cls).append(']');
+                        i = end;
+                    }
+                }
+                default -> re.append(Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return Pattern.matches(re.toString(), text);
+    }
+
+    private static Instant instant(String text) {
+        try {
+            return OffsetDateTime.parse(text).toInstant();
+        } catch (DateTimeParseException e) {
+            try {
+                return Instant.parse(text);
+            } catch (DateTimeParseException e2) {
+                throw ApiException.unprocessable("invalid_grant", "expires must be an ISO 8601 UTC time, got '" + text + "'",
+                        Map.of("field", "expires"));
+            }
+        }
+    }
+
+    private static void check(boolean ok, String message, String field) {
+        if (!ok) {
+            throw ApiException.unprocessable("invalid_grant", message, Map.of("field", field));
+        }
+    }
+
+    private static Grant row(ResultSet rs) throws SQLException {
+        Timestamp exp = rs.getTimestamp("expires_at");
+        return new Grant(rs.getObject("id", UUID.class), rs.getString("principal"), rs.getString("principal_kind"),
+                rs.getString("op_pattern"), rs.getString("target"), rs.getString("verdict"),
+                Optional.ofNullable(exp).map(Timestamp::toInstant), rs.getBoolean("elevation"), rs.getBoolean("revoked"),
+                rs.getString("created_by"), rs.getTimestamp("created_at").toInstant());
+    }
+}
