@@ -7,6 +7,7 @@ import dev.backplane.cli.common.ExitCodes;
 import dev.backplane.cli.common.GlobalOptions;
 import dev.backplane.cli.connectors.ConnectorCommand;
 import dev.backplane.cli.connectors.OperationCommand;
+import dev.backplane.cli.governance.AgentCommands;
 import dev.backplane.cli.governance.ApprovalsCommand;
 import dev.backplane.cli.governance.AuditCommand;
 import dev.backplane.cli.targets.TargetsCommand;
@@ -28,7 +29,8 @@ import picocli.CommandLine.Mixin;
         description = "Operator CLI of the svc governance backplane.",
         subcommands = {LoginCommand.class, LogoutCommand.class, StatusCommand.class, VersionCommand.class,
                 TenantsCommand.class, TargetsCommand.class, ConnectorCommand.class, OperationCommand.class,
-                ApprovalsCommand.class, AuditCommand.class,
+                ApprovalsCommand.class, AuditCommand.class, AgentCommands.AgentPrincipalCommand.class,
+                AgentCommands.AgentCommand.class,
                 AdminCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Svc implements Runnable {

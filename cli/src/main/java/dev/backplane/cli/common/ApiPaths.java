@@ -30,6 +30,8 @@ public final class ApiPaths {
     public static final String AUDIT_SESSION = AUDIT + "/sessions/{session_id}";
     public static final String AUDIT_WHO_TOUCHED = AUDIT + "/who-touched/{target}";
     public static final String AUDIT_ROW = AUDIT + "/{audit_id}";
+    public static final String AGENT_PRINCIPALS = "/api/v1/agent-principals";
+    public static final String AGENT_GRANTS = "/api/v1/agent-grants";
     public static final String TARGETS = "/api/v1/targets";
     public static final String TARGET = TARGETS + "/{name}";
     public static final String TARGETS_IMPORT = TARGETS + "/import";
@@ -62,6 +64,14 @@ public final class ApiPaths {
             "GET " + AUDIT_SESSION,
             "GET " + AUDIT_WHO_TOUCHED,
             "GET " + AUDIT_ROW,
+            "POST " + AGENT_PRINCIPALS,
+            "GET " + AGENT_PRINCIPALS,
+            "POST " + AGENT_PRINCIPALS + "/{name}/revoke",
+            "POST " + AGENT_GRANTS,
+            "POST " + AGENT_GRANTS + "/elevate",
+            "GET " + AGENT_GRANTS,
+            "GET " + AGENT_GRANTS + "/{id}",
+            "POST " + AGENT_GRANTS + "/{id}/revoke",
             "GET " + APPROVALS,
             "GET " + APPROVAL,
             "POST " + APPROVAL + "/approve",

@@ -442,6 +442,31 @@ class DispatchIT {
     }
 
     @Test
+    void theCliManagesAgentPrincipalsAndGrants() throws Exception {
+        CliRunner adm = new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", admin)
+                .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+        assertThat(adm.run("agent-principal", "register", "cli-bot").out()).contains("registered agent principal cli-bot");
+        assertThat(adm.run("agent-principal", "list").out()).contains("cli-bot", "active");
+        CliRunner.Result created = adm.run("agent", "grant", "create", "--principal", "cli-bot-sub", "--op", "disp.*",
+                "--verdict", "needs-approval");
+        assertThat(created.exitCode()).as(created.toString()).isZero();
+        String id = created.out().split("\\s+")[0];
+        assertThat(adm.run("agent", "grant", "show", id).out()).contains("needs-approval", "disp.*");
+        assertThat(adm.run("agent", "grant", "elevate", "--principal", "p", "--op", "*", "--verdict", "deny").exitCode())
+                .isEqualTo(2);
+        assertThat(adm.run("agent", "grant", "elevate", "--principal", "cli-bot-sub", "--op", "disp.item0.*",
+                "--verdict", "auto-execute", "--expires", java.time.Instant.now().plusSeconds(3600).toString()).out())
+                .contains("[elevation]");
+        assertThat(adm.run("agent", "grant", "list", "--principal", "cli-bot-sub").out()).contains(id);
+        assertThat(adm.run("agent", "grant", "revoke", id).exitCode()).isEqualTo(2);
+        assertThat(adm.run("agent", "grant", "revoke", id, "--confirm").out()).contains("[REVOKED]");
+        assertThat(adm.run("agent", "grant", "create", "--principal", "x", "--op", "*", "--verdict", "maybe").exitCode())
+                .isEqualTo(1);
+        assertThat(adm.run("agent-principal", "revoke", "cli-bot").out()).contains("revoked");
+        assertThat(adm.run("agent-principal", "list", "--include-revoked").out()).contains("REVOKED");
+    }
+
+    @Test
     void auditIsFailClosed() {
         setUpTarget("a5");
         enableReads();
