@@ -15,6 +15,7 @@ import dev.backplane.kernel.governance.AgentPrincipals;
 import dev.backplane.kernel.governance.ApprovalRoutes;
 import dev.backplane.kernel.governance.GovernanceRoutes;
 import dev.backplane.kernel.governance.Grants;
+import dev.backplane.kernel.governance.ServiceGrants;
 import dev.backplane.kernel.governance.Approvals;
 import dev.backplane.kernel.scheduler.PeriodicJobs;
 import dev.backplane.kernel.http.ApiRoutes;
@@ -160,8 +161,10 @@ public final class Kernel implements AutoCloseable {
         AuditLog audit = new AuditLog(jdbc);
         Approvals approvals = new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL, 1, 43200)));
         Grants grants = new Grants(jdbc);
-        Dispatcher dispatcher = new Dispatcher(catalog, targets, credentials, sessions, audit, approvals, grants, handles);
-        new GovernanceRoutes(agentPrincipals, grants).register(api);
+        ServiceGrants serviceGrants = new ServiceGrants(jdbc, catalog::descriptor);
+        Dispatcher dispatcher = new Dispatcher(catalog, targets, credentials, sessions, audit, approvals, grants,
+                serviceGrants, handles);
+        new GovernanceRoutes(agentPrincipals, grants, serviceGrants).register(api);
         new DispatchRoutes(dispatcher, new ResultQueryService(jdbc, handles)).register(api);
         new ApprovalRoutes(approvals, dispatcher::executeApproved, audit).register(api);
         new AuditRoutes(new AuditQueries(jdbc), audit, caller -> name -> {

@@ -202,6 +202,11 @@ public final class CatalogService {
                                      boolean dispatchable) {
     }
 
+    /** The plugin's descriptor of an operation ({@code unknown_connector} / {@code unknown_operation} otherwise). */
+    public OperationDescriptor descriptor(String connectorId, String opId) {
+        return operation(registry.require(connectorId), opId);
+    }
+
     /** Whether the tenant may dispatch this operation at all (connector enabled and operation enabled). */
     public boolean isDispatchable(UUID tenant, String connectorId, String opId) {
         if (!store.status(tenant, connectorId).equals("enabled")) {

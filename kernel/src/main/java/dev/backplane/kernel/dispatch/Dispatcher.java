@@ -5,6 +5,7 @@ import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.governance.Approvals;
 import dev.backplane.kernel.governance.Grants;
+import dev.backplane.kernel.governance.ServiceGrants;
 import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
@@ -43,13 +44,15 @@ public final class Dispatcher {
     private final AuditLog audit;
     private final Approvals approvals;
     private final Grants grants;
+    private final ServiceGrants serviceGrants;
     private final Reducer reducer;
     private final ParamsValidator validator = new ParamsValidator();
 
     public Dispatcher(CatalogService catalog, TargetService targets, CredentialService credentials,
                       ConnectorSessions sessions, AuditLog audit, Approvals approvals, Grants grants,
-                      dev.backplane.kernel.results.ResultHandles handles) {
+                      ServiceGrants serviceGrants, dev.backplane.kernel.results.ResultHandles handles) {
         this.grants = grants;
+        this.serviceGrants = serviceGrants;
         this.catalog = catalog;
         this.targets = targets;
         this.credentials = credentials;
@@ -96,11 +99,14 @@ public final class Dispatcher {
                 grantSaysApproval = d.verdict().equals("needs-approval");
             }
             case SERVICE -> {
-                String reason = "service principals are bounded by exact service-principal grants, which are not "
-                        + "available yet; nothing is dispatched for them";
-                audit.record(r.entry(), "denied", Optional.of("no_service_grant"), Optional.empty(), Map.of());
-                return envelope(ResultEnvelope.DENIED, opId, null, reason, t0,
-                        Map.of("error_code", "no_service_grant", "reason", reason));
+                if (serviceGrants.covering(caller.tenantId(), caller.sub(), req.connectorId(), opId, r.target().id(),
+                        r.target().name(), r.target().product()).isEmpty()) {
+                    String reason = "no service-principal grant covers " + req.connectorId() + " " + opId + " on "
+                            + r.target().name() + " for " + caller.sub();
+                    audit.record(r.entry(), "denied", Optional.of("no_service_grant"), Optional.empty(), Map.of());
+                    return envelope(ResultEnvelope.DENIED, opId, null, reason, t0,
+                            Map.of("error_code", "no_service_grant", "reason", reason));
+                }
             }
             case HUMAN -> {
             }

@@ -30,12 +30,26 @@ public final class GovernanceRoutes {
         }
     }
 
+    /** Body of a service grant. */
+    record ServiceGrantRequest(String principal, String connectorId, String opId, String reason, Optional<String> target,
+                               Optional<String> targetNamePattern, Optional<String> targetProduct,
+                               Optional<String> expires) {
+        ServiceGrantRequest {
+            target = target == null ? Optional.empty() : target;
+            targetNamePattern = targetNamePattern == null ? Optional.empty() : targetNamePattern;
+            targetProduct = targetProduct == null ? Optional.empty() : targetProduct;
+            expires = expires == null ? Optional.empty() : expires;
+        }
+    }
+
     private final AgentPrincipals principals;
     private final Grants grants;
+    private final ServiceGrants serviceGrants;
 
-    public GovernanceRoutes(AgentPrincipals principals, Grants grants) {
+    public GovernanceRoutes(AgentPrincipals principals, Grants grants, ServiceGrants serviceGrants) {
         this.principals = principals;
         this.grants = grants;
+        this.serviceGrants = serviceGrants;
     }
 
     public void register(ApiRoutes api) {
@@ -53,7 +67,20 @@ public final class GovernanceRoutes {
                 .get("/api/v1/agent-grants/{id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
                         grants.show(c.tenantId(), req.path().pathParameters().get("id"))))
                 .post("/api/v1/agent-grants/{id}/revoke", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
-                        grants.revoke(c.tenantId(), req.path().pathParameters().get("id"))));
+                        grants.revoke(c.tenantId(), req.path().pathParameters().get("id"))))
+                .post("/api/v1/service-principals/grants", Role.TENANT_ADMIN, (req, res, c) -> {
+                    ServiceGrantRequest g = Json.read(req, ServiceGrantRequest.class);
+                    Json.send(res, io.helidon.http.Status.CREATED_201, serviceGrants.create(c.tenantId(), c.sub(),
+                            g.principal(), g.connectorId(), g.opId(), g.reason(), g.target(), g.targetNamePattern(),
+                            g.targetProduct(), g.expires()));
+                })
+                .get("/api/v1/service-principals/grants", Role.OPERATOR, (req, res, c) -> Json.ok(res,
+                        serviceGrants.list(c.tenantId(), req.query().first("principal").asOptional(),
+                                flag(req, "include_expired"), flag(req, "include_revoked"))))
+                .get("/api/v1/service-principals/grants/{id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
+                        serviceGrants.show(c.tenantId(), req.path().pathParameters().get("id"))))
+                .post("/api/v1/service-principals/grants/{id}/revoke", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
+                        serviceGrants.revoke(c.tenantId(), req.path().pathParameters().get("id"))));
     }
 
     private void grant(ServerRequest req, ServerResponse res, Caller caller, boolean elevation) {

@@ -467,6 +467,44 @@ class DispatchIT {
     }
 
     @Test
+    void servicePrincipalsNeedExactGrants() {
+        setUpTarget("sp1");
+        enableReads();
+        String service = issuer.token(c -> c.subject("svc-sub-" + tenant).claim("preferred_username", "service-account-ci")
+                .claim("tenant_id", tenant.toString()).claim("tenant_role", "operator"));
+        assertThat(kernel.get("/api/v1/whoami", service).json().path("principal_kind").asText()).isEqualTo("service");
+        JsonNode denied = call(service, "disp.item0.list", "sp1", "{}", "");
+        assertThat(denied.path("extras").path("error_code").asText()).isEqualTo("no_service_grant");
+
+        String base = "{\"principal\": \"svc-sub-" + tenant + "\", \"connector_id\": \"disp-1.x\", ";
+        assertThat(kernel.send("POST", "/api/v1/service-principals/grants", admin, base
+                + "\"op_id\": \"disp.item0.*\", \"reason\": \"r\", \"target_product\": \"disp\"}", Map.of()).status())
+                .as("globs refused").isEqualTo(422);
+        assertThat(kernel.send("POST", "/api/v1/service-principals/grants", admin, base
+                + "\"op_id\": \"disp.item2.delete\", \"reason\": \"r\", \"target_product\": \"disp\"}", Map.of())
+                .status()).as("delete-shaped refused").isEqualTo(422);
+        assertThat(kernel.send("POST", "/api/v1/service-principals/grants", admin, base
+                + "\"op_id\": \"disp.item0.list\", \"reason\": \"r\"}", Map.of()).status())
+                .as("targetless is not a wildcard").isEqualTo(422);
+        assertThat(kernel.send("POST", "/api/v1/service-principals/grants", admin, base
+                + "\"op_id\": \"disp.item0.list\", \"target_product\": \"disp\"}", Map.of()).status())
+                .as("reason required").isEqualTo(422);
+        var created = kernel.send("POST", "/api/v1/service-principals/grants", admin, base
+                + "\"op_id\": \"disp.item0.list\", \"reason\": \"nightly inventory\", \"target_name_pattern\": \"sp*\"}",
+                Map.of());
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        assertThat(call(service, "disp.item0.list", "sp1", "{}", "").path("status").asText()).isEqualTo("ok");
+        assertThat(call(service, "disp.item1.get", "sp1", "{\"name\": \"a\"}", "").path("status").asText())
+                .as("exact op only").isEqualTo("denied");
+        String id = created.json().path("id").asText();
+        assertThat(kernel.send("POST", "/api/v1/service-principals/grants/" + id + "/revoke", admin, null, Map.of())
+                .json().path("revoked").asBoolean()).isTrue();
+        assertThat(call(service, "disp.item0.list", "sp1", "{}", "").path("status").asText()).isEqualTo("denied");
+        assertThat(kernel.get("/api/v1/service-principals/grants", operator).json().size()).isZero();
+        assertThat(kernel.get("/api/v1/service-principals/grants?include_revoked=true", operator).json().size()).isEqualTo(1);
+    }
+
+    @Test
     void auditIsFailClosed() {
         setUpTarget("a5");
         enableReads();

@@ -1,0 +1,147 @@
+package dev.backplane.kernel.governance;
+
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.plugin.api.OperationDescriptor;
+import dev.backplane.plugin.api.OperationShape;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.BiFunction;
+
+/**
+ * Service-principal grants (SPEC "Agent records"): exact connector_id and op_id — globs refused,
+ * delete-shaped operations refused — a required reason, and targets named by uuid, name pattern
+ * and/or product (a targetless grant is not a wildcard, so at least one is required). A service
+ * principal may dispatch only what such a grant covers.
+ */
+public final class ServiceGrants {
+
+    /** A service grant as shown. */
+    public record ServiceGrant(UUID id, String principal, String connectorId, String opId, String reason,
+                               Optional<UUID> target, Optional<String> targetNamePattern, Optional<String> targetProduct,
+                               Optional<Instant> expires, boolean revoked, String createdBy, Instant createdAt) {
+    }
+
+    private final Jdbc jdbc;
+    private final BiFunction<String, String, OperationDescriptor> operations;
+
+    /** @param operations looks up an operation (throws unknown_connector / unknown_operation) */
+    public ServiceGrants(Jdbc jdbc, BiFunction<String, String, OperationDescriptor> operations) {
+        this.jdbc = jdbc;
+        this.operations = operations;
+    }
+
+    public ServiceGrant create(UUID tenant, String createdBy, String principal, String connectorId, String opId,
+                               String reason, Optional<String> target, Optional<String> namePattern,
+                               Optional<String> product, Optional<String> expires) {
+        check(principal != null && !principal.isBlank(), "principal is required", "principal");
+        check(reason != null && !reason.isBlank(), "reason is required", "reason");
+        check(connectorId != null && !hasGlob(connectorId), "connector_id must be exact (no globs)", "connector_id");
+        check(opId != null && !hasGlob(opId), "op_id must be exact (no globs)", "op_id");
+        OperationDescriptor op = operations.apply(connectorId, opId);
+        check(!deleteShaped(op), "delete-shaped operations cannot be granted to a service principal", "op_id");
+        Optional<UUID> targetId = target.map(t -> {
+            try {
+                return UUID.fromString(t);
+            } catch (IllegalArgumentException e) {
+                throw ApiException.unprocessable("invalid_grant", "target must be a target uuid", Map.of("field", "target"));
+            }
+        });
+        check(targetId.isPresent() || namePattern.isPresent() || product.isPresent(), "name the targets: target, "
+                + "target_name_pattern or target_product (a targetless grant is not a wildcard)", "target");
+        Optional<Instant> exp = expires.map(ServiceGrants::instant);
+        exp.ifPresent(e -> check(e.isAfter(Instant.now()), "expires must be in the future", "expires"));
+        UUID id = UUID.randomUUID();
+        jdbc.update("""
+                INSERT INTO governance_service_grants (id, tenant_id, principal, connector_id, op_id, reason, target_id,
+                       target_name_pattern, target_product, expires_at, created_by)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", id, tenant, principal, connectorId, opId, reason,
+                targetId.orElse(null), namePattern.orElse(null), product.orElse(null),
+                exp.map(Timestamp::from).orElse(null), createdBy);
+        return show(tenant, id.toString());
+    }
+
+    public List<ServiceGrant> list(UUID tenant, Optional<String> principal, boolean includeExpired,
+                                   boolean includeRevoked) {
+        return jdbc.query("""
+                SELECT * FROM governance_service_grants WHERE tenant_id = ? AND (?::text IS NULL OR principal = ?)
+                   AND (? OR NOT revoked) AND (? OR expires_at IS NULL OR expires_at > now())
+                 ORDER BY created_at DESC, id""", ServiceGrants::row, tenant, principal.orElse(null),
+                principal.orElse(null), includeRevoked, includeExpired);
+    }
+
+    public ServiceGrant show(UUID tenant, String id) {
+        UUID uid;
+        try {
+            uid = UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.notFound("grant_not_found", "no service grant " + id);
+        }
+        return jdbc.queryOne("SELECT * FROM governance_service_grants WHERE tenant_id = ? AND id = ?", ServiceGrants::row,
+                tenant, uid).orElseThrow(() -> ApiException.notFound("grant_not_found", "no service grant " + id));
+    }
+
+    public ServiceGrant revoke(UUID tenant, String id) {
+        ServiceGrant g = show(tenant, id);
+        jdbc.update("UPDATE governance_service_grants SET revoked = true WHERE id = ?", g.id());
+        return show(tenant, id);
+    }
+
+    /** The active grant covering this call, if any. */
+    public Optional<ServiceGrant> covering(UUID tenant, String principal, String connectorId, String opId, UUID targetId,
+                                           String targetName, String targetProduct) {
+        Instant now = Instant.now();
+        return jdbc.query("""
+                SELECT * FROM governance_service_grants WHERE tenant_id = ? AND principal = ? AND connector_id = ?
+                   AND op_id = ? AND NOT revoked""", ServiceGrants::row, tenant, principal, connectorId, opId).stream()
+                .filter(g -> g.expires().map(now::isBefore).orElse(true))
+                .filter(g -> g.target().map(targetId::equals).orElse(true))
+                .filter(g -> g.targetNamePattern().map(p -> Grants.matches(p, targetName)).orElse(true))
+                .filter(g -> g.targetProduct().map(targetProduct::equals).orElse(true))
+                .findFirst();
+    }
+
+    static boolean deleteShaped(OperationDescriptor op) {
+        if (op.shape() instanceof OperationShape.Http http && http.method().equals("DELETE")) {
+            return true;
+        }
+        String last = op.opId().substring(op.opId().lastIndexOf('.') + 1).toLowerCase(java.util.Locale.ROOT);
+        return last.startsWith("delete") || last.startsWith("remove") || last.startsWith("destroy")
+                || last.startsWith("purge") || last.startsWith("drop");
+    }
+
+    private static boolean hasGlob(String s) {
+        return s.contains("*") || s.contains("?") || s.contains("[");
+    }
+
+    private static Instant instant(String text) {
+        try {
+            return OffsetDateTime.parse(text).toInstant();
+        } catch (DateTimeParseException e) {
+            throw ApiException.unprocessable("invalid_grant", "expires must be an ISO 8601 time", Map.of("field", "expires"));
+        }
+    }
+
+    private static void check(boolean ok, String message, String field) {
+        if (!ok) {
+            throw ApiException.unprocessable("invalid_grant", message, Map.of("field", field));
+        }
+    }
+
+    private static ServiceGrant row(ResultSet rs) throws SQLException {
+        Timestamp exp = rs.getTimestamp("expires_at");
+        return new ServiceGrant(rs.getObject("id", UUID.class), rs.getString("principal"), rs.getString("connector_id"),
+                rs.getString("op_id"), rs.getString("reason"), Optional.ofNullable(rs.getObject("target_id", UUID.class)),
+                Optional.ofNullable(rs.getString("target_name_pattern")), Optional.ofNullable(rs.getString("target_product")),
+                Optional.ofNullable(exp).map(Timestamp::toInstant), rs.getBoolean("revoked"), rs.getString("created_by"),
+                rs.getTimestamp("created_at").toInstant());
+    }
+}
