@@ -10,6 +10,7 @@ import dev.backplane.cli.connectors.OperationCommand;
 import dev.backplane.cli.governance.AgentCommands;
 import dev.backplane.cli.governance.ApprovalsCommand;
 import dev.backplane.cli.governance.AuditCommand;
+import dev.backplane.cli.governance.ServicePrincipalsCommand;
 import dev.backplane.cli.targets.TargetsCommand;
 import dev.backplane.cli.tenants.TenantsCommand;
 import java.io.InputStream;
@@ -30,7 +31,7 @@ import picocli.CommandLine.Mixin;
         subcommands = {LoginCommand.class, LogoutCommand.class, StatusCommand.class, VersionCommand.class,
                 TenantsCommand.class, TargetsCommand.class, ConnectorCommand.class, OperationCommand.class,
                 ApprovalsCommand.class, AuditCommand.class, AgentCommands.AgentPrincipalCommand.class,
-                AgentCommands.AgentCommand.class,
+                AgentCommands.AgentCommand.class, ServicePrincipalsCommand.class,
                 AdminCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Svc implements Runnable {

@@ -32,6 +32,7 @@ public final class ApiPaths {
     public static final String AUDIT_ROW = AUDIT + "/{audit_id}";
     public static final String AGENT_PRINCIPALS = "/api/v1/agent-principals";
     public static final String AGENT_GRANTS = "/api/v1/agent-grants";
+    public static final String SERVICE_GRANTS = "/api/v1/service-principals/grants";
     public static final String TARGETS = "/api/v1/targets";
     public static final String TARGET = TARGETS + "/{name}";
     public static final String TARGETS_IMPORT = TARGETS + "/import";
@@ -72,6 +73,10 @@ public final class ApiPaths {
             "GET " + AGENT_GRANTS,
             "GET " + AGENT_GRANTS + "/{id}",
             "POST " + AGENT_GRANTS + "/{id}/revoke",
+            "POST " + SERVICE_GRANTS,
+            "GET " + SERVICE_GRANTS,
+            "GET " + SERVICE_GRANTS + "/{id}",
+            "POST " + SERVICE_GRANTS + "/{id}/revoke",
             "GET " + APPROVALS,
             "GET " + APPROVAL,
             "POST " + APPROVAL + "/approve",

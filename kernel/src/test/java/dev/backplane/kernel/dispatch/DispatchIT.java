@@ -502,6 +502,25 @@ class DispatchIT {
         assertThat(call(service, "disp.item0.list", "sp1", "{}", "").path("status").asText()).isEqualTo("denied");
         assertThat(kernel.get("/api/v1/service-principals/grants", operator).json().size()).isZero();
         assertThat(kernel.get("/api/v1/service-principals/grants?include_revoked=true", operator).json().size()).isEqualTo(1);
+
+        CliRunner adm;
+        try {
+            adm = new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", admin)
+                    .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        CliRunner.Result made = adm.run("service-principals", "grants", "create", "--principal", "svc-sub-" + tenant,
+                "--connector-id", "disp-1.x", "--op-id", "disp.item1.get", "--reason", "lookups", "--target-product", "disp");
+        assertThat(made.exitCode()).as(made.toString()).isZero();
+        assertThat(made.out()).contains("disp.item1.get", "product=disp", "lookups");
+        String gid = made.out().split("\\s+")[0];
+        assertThat(adm.run("service-principals", "grants", "list").out()).contains(gid);
+        assertThat(adm.run("service-principals", "grants", "show", gid).out()).contains("lookups");
+        assertThat(adm.run("service-principals", "grants", "revoke", gid).exitCode()).isEqualTo(2);
+        assertThat(adm.run("service-principals", "grants", "revoke", gid, "--confirm").out()).contains("[REVOKED]");
+        assertThat(adm.run("service-principals", "grants", "create", "--principal", "p", "--connector-id", "disp-1.x",
+                "--op-id", "disp.*", "--reason", "r", "--target-product", "disp").exitCode()).isEqualTo(1);
     }
 
     @Test
