@@ -55,9 +55,8 @@ final class OperationCalls {
         return body;
     }
 
-    /** call */
-    @Command(name = "call", description = "Call an operation through the backplane's pipeline.")
-    static final class Call extends BackplaneCommand {
+    /** The arguments call and preview share: connector, operation, target and params. */
+    abstract static class OperationRequestCommand extends BackplaneCommand {
         @Parameters(index = "0", paramLabel = "<connector_id>")
         String connectorId;
         @Parameters(index = "1", paramLabel = "<op_id>")
@@ -66,14 +65,10 @@ final class OperationCalls {
         String target;
         @Option(names = "--params", description = "params as inline JSON or @file")
         String params;
-        @Option(names = "--preview-hash", description = "hash from svc operation preview (required for dangerous operations)")
-        String previewHash;
-        @Option(names = "--work-ref", description = "external change-ticket reference")
-        String workRef;
 
-        private Map<String, Object> parsed;
+        Map<String, Object> parsed;
 
-        Call(CliContext ctx) {
+        OperationRequestCommand(CliContext ctx) {
             super(ctx);
         }
 
@@ -81,6 +76,19 @@ final class OperationCalls {
         protected void validate() {
             parsed = params(params);
             body(connectorId, opId, target, parsed);
+        }
+    }
+
+    /** call */
+    @Command(name = "call", description = "Call an operation through the backplane's pipeline.")
+    static final class Call extends OperationRequestCommand {
+        @Option(names = "--preview-hash", description = "hash from svc operation preview (required for dangerous operations)")
+        String previewHash;
+        @Option(names = "--work-ref", description = "external change-ticket reference")
+        String workRef;
+
+        Call(CliContext ctx) {
+            super(ctx);
         }
 
         @Override
@@ -131,26 +139,9 @@ final class OperationCalls {
 
     /** preview */
     @Command(name = "preview", description = "Show the request an operation would send, and its preview hash.")
-    static final class Preview extends BackplaneCommand {
-        @Parameters(index = "0", paramLabel = "<connector_id>")
-        String connectorId;
-        @Parameters(index = "1", paramLabel = "<op_id>")
-        String opId;
-        @Option(names = "--target", description = "target name or alias")
-        String target;
-        @Option(names = "--params", description = "params as inline JSON or @file")
-        String params;
-
-        private Map<String, Object> parsed;
-
+    static final class Preview extends OperationRequestCommand {
         Preview(CliContext ctx) {
             super(ctx);
-        }
-
-        @Override
-        protected void validate() {
-            parsed = params(params);
-            body(connectorId, opId, target, parsed);
         }
 
         @Override

@@ -6,6 +6,7 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -215,20 +216,8 @@ public final class AgentCommands {
 
         @Override
         protected void execute(Session s) {
-            List<String> q = new ArrayList<>();
-            if (includeExpired) {
-                q.add("include_expired=true");
-            }
-            if (principal != null) {
-                q.add("principal=" + java.net.URLEncoder.encode(principal, java.nio.charset.StandardCharsets.UTF_8));
-            }
-            if (limit != null) {
-                q.add("limit=" + limit);
-            }
-            if (offset != null) {
-                q.add("offset=" + offset);
-            }
-            JsonNode list = s.client().get(ApiPaths.AGENT_GRANTS + (q.isEmpty() ? "" : "?" + String.join("&", q))).json();
+            JsonNode list = s.client().get(ApiPaths.AGENT_GRANTS + QueryString.of().add("include_expired", includeExpired)
+                    .add("principal", principal).add("limit", limit).add("offset", offset)).json();
             print(list, () -> {
                 if (list.isEmpty()) {
                     ctx.out().println("no grants");

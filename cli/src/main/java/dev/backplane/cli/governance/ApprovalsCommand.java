@@ -7,6 +7,7 @@ import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.ExitCodes;
+import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -64,20 +65,8 @@ public final class ApprovalsCommand {
 
         @Override
         protected void execute(Session s) {
-            List<String> q = new ArrayList<>();
-            if (status != null) {
-                q.add("status=" + status);
-            }
-            if (workRef != null) {
-                q.add("work_ref=" + java.net.URLEncoder.encode(workRef, java.nio.charset.StandardCharsets.UTF_8));
-            }
-            if (limit != null) {
-                q.add("limit=" + limit);
-            }
-            if (offset != null) {
-                q.add("offset=" + offset);
-            }
-            JsonNode list = s.client().get(ApiPaths.APPROVALS + (q.isEmpty() ? "" : "?" + String.join("&", q))).json();
+            JsonNode list = s.client().get(ApiPaths.APPROVALS + QueryString.of().add("status", status)
+                    .add("work_ref", workRef).add("limit", limit).add("offset", offset)).json();
             print(list, () -> {
                 List<List<String>> rows = new ArrayList<>();
                 for (JsonNode a : list) {

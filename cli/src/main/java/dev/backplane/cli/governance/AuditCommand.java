@@ -6,9 +6,8 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,13 +23,9 @@ import picocli.CommandLine.Parameters;
 public final class AuditCommand {
 
     static String query(Map<String, Object> params) {
-        List<String> q = new ArrayList<>();
-        params.forEach((k, v) -> {
-            if (v != null) {
-                q.add(k + "=" + URLEncoder.encode(String.valueOf(v), StandardCharsets.UTF_8));
-            }
-        });
-        return q.isEmpty() ? "" : "?" + String.join("&", q);
+        QueryString q = QueryString.of();
+        params.forEach(q::add);
+        return q.toString();
     }
 
     static void table(CliContext ctx, JsonNode page) {

@@ -6,9 +6,8 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
-import java.util.ArrayList;
+import dev.backplane.cli.common.QueryString;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -99,17 +98,8 @@ public final class ServicePrincipalsCommand {
 
         @Override
         protected void execute(Session s) {
-            List<String> q = new ArrayList<>();
-            if (includeExpired) {
-                q.add("include_expired=true");
-            }
-            if (includeRevoked) {
-                q.add("include_revoked=true");
-            }
-            if (principal != null) {
-                q.add("principal=" + java.net.URLEncoder.encode(principal, java.nio.charset.StandardCharsets.UTF_8));
-            }
-            JsonNode list = s.client().get(ApiPaths.SERVICE_GRANTS + (q.isEmpty() ? "" : "?" + String.join("&", q))).json();
+            JsonNode list = s.client().get(ApiPaths.SERVICE_GRANTS + QueryString.of().add("include_expired", includeExpired)
+                    .add("include_revoked", includeRevoked).add("principal", principal)).json();
             print(list, () -> {
                 if (list.isEmpty()) {
                     ctx.out().println("no service grants");
