@@ -9,6 +9,7 @@ import dev.backplane.kernel.catalog.ConnectorRegistry;
 import dev.backplane.kernel.catalog.plugins.PluginLoading;
 import dev.backplane.kernel.credentials.CredentialRoutes;
 import dev.backplane.kernel.credentials.CredentialService;
+import dev.backplane.kernel.dispatch.AsyncRuns;
 import dev.backplane.kernel.dispatch.DispatchRoutes;
 import dev.backplane.kernel.dispatch.Dispatcher;
 import dev.backplane.kernel.governance.AgentPrincipals;
@@ -165,8 +166,18 @@ public final class Kernel implements AutoCloseable {
         Dispatcher dispatcher = new Dispatcher(catalog, targets, credentials, sessions, audit, approvals, grants,
                 serviceGrants, handles);
         new GovernanceRoutes(agentPrincipals, grants, serviceGrants).register(api);
-        new DispatchRoutes(dispatcher, new ResultQueryService(jdbc, handles)).register(api);
-        new ApprovalRoutes(approvals, dispatcher::executeApproved, audit).register(api);
+        AsyncRuns runs = new AsyncRuns(jdbc, callTimeout);
+        new DispatchRoutes(dispatcher, new ResultQueryService(jdbc, handles), runs).register(api);
+        new ApprovalRoutes(approvals, (approver, released, async) -> {
+            if (!async) {
+                return dispatcher.executeApproved(approver.tenantId(), released);
+            }
+            var a = released.approval();
+            var call = new dev.backplane.kernel.dispatch.CallRequest(a.connectorId(), a.opId(), a.target(),
+                    released.params(), a.workRef(), Optional.empty(), Optional.empty());
+            return runs.start(approver.tenantId(), approver.sub(), call, "approval:" + a.id(),
+                    () -> dispatcher.executeApproved(approver.tenantId(), released));
+        }, audit).register(api);
         new AuditRoutes(new AuditQueries(jdbc), audit, caller -> name -> {
             try {
                 return targets.describe(caller.tenantId(), name).name();
@@ -176,7 +187,8 @@ public final class Kernel implements AutoCloseable {
         }).register(api);
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
                 new PeriodicJobs.Job("approvals-expiry", Duration.ofMinutes(1), approvals::expireDue),
-                new PeriodicJobs.Job("result-handles-sweep", Duration.ofMinutes(10), handles::sweepExpired))));
+                new PeriodicJobs.Job("result-handles-sweep", Duration.ofMinutes(10), handles::sweepExpired),
+                new PeriodicJobs.Job("async-run-reaper", Duration.ofMinutes(1), runs::reapOrphans))));
         new CredentialRoutes(targets, credentials).register(api);
         return api;
     }

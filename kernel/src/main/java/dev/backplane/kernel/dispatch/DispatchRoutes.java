@@ -1,6 +1,5 @@
 package dev.backplane.kernel.dispatch;
 
-import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
@@ -20,23 +19,31 @@ public final class DispatchRoutes {
 
     private final Dispatcher dispatcher;
     private final ResultQueryService results;
+    private final AsyncRuns runs;
 
-    public DispatchRoutes(Dispatcher dispatcher, ResultQueryService results) {
+    public DispatchRoutes(Dispatcher dispatcher, ResultQueryService results, AsyncRuns runs) {
         this.dispatcher = dispatcher;
         this.results = results;
+        this.runs = runs;
     }
 
     public void register(ApiRoutes api) {
         api.post("/api/v1/operations/call", Role.OPERATOR, this::call)
                 .post("/api/v1/operations/preview", Role.OPERATOR, this::preview)
-                .post("/api/v1/operations/result-query", Role.OPERATOR, this::resultQuery);
+                .post("/api/v1/operations/result-query", Role.OPERATOR, this::resultQuery)
+                .get("/api/v1/operations/runs/{handle}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
+                        runs.show(c.tenantId(), c.sub(), req.path().pathParameters().get("handle"))));
     }
 
     private void call(ServerRequest req, ServerResponse res, Caller caller) {
         CallRequest body = Json.read(req, CallRequest.class);
         if (body.async().orElse(false)) {
-            throw new ApiException(Status.NOT_IMPLEMENTED_501, "async_not_supported",
-                    "asynchronous calls are not available yet; call without async");
+            CallRequest sync = new CallRequest(body.connectorId(), body.opId(), body.target(), body.params(),
+                    body.workRef(), body.previewHash(), java.util.Optional.empty());
+            Json.send(res, Status.ACCEPTED_202, runs.start(caller.tenantId(), caller.sub(), sync,
+                    Dispatcher.sha256(Json.write(new java.util.TreeMap<>(body.params()))),
+                    () -> dispatcher.call(caller, sync)));
+            return;
         }
         Json.ok(res, dispatcher.call(caller, body));
     }

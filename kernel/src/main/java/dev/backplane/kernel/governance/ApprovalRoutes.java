@@ -12,8 +12,6 @@ import io.helidon.webserver.http.ServerResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
-import java.util.function.BiFunction;
 
 /** REST surface of approval requests. Approving runs the parked call through the same pipeline. */
 public final class ApprovalRoutes {
@@ -38,11 +36,17 @@ public final class ApprovalRoutes {
     record Approved(Approvals.Approval approval, Object result) {
     }
 
+    /** Runs a released call: synchronously (returns its envelope) or in the background (returns a run handle). */
+    @FunctionalInterface
+    public interface ParkedCallRunner {
+        Object run(Caller approver, Approvals.Released released, boolean async);
+    }
+
     private final Approvals approvals;
-    private final BiFunction<UUID, Approvals.Released, Object> runner;
+    private final ParkedCallRunner runner;
     private final AuditLog audit;
 
-    public ApprovalRoutes(Approvals approvals, BiFunction<UUID, Approvals.Released, Object> runner, AuditLog audit) {
+    public ApprovalRoutes(Approvals approvals, ParkedCallRunner runner, AuditLog audit) {
         this.approvals = approvals;
         this.runner = runner;
         this.audit = audit;
@@ -70,14 +74,12 @@ public final class ApprovalRoutes {
     private void approve(ServerRequest req, ServerResponse res, Caller caller) {
         Approve body = req.content().hasEntity() ? Json.read(req, Approve.class)
                 : new Approve(Optional.empty(), Optional.empty(), Optional.empty());
-        if (body.async().orElse(false)) {
-            throw new ApiException(Status.NOT_IMPLEMENTED_501, "async_not_supported",
-                    "asynchronous approval runs are not available yet; approve without async");
-        }
+        boolean async = body.async().orElse(false);
         boolean breakGlass = body.breakGlass().orElse(false);
         Approvals.Released released = approvals.approve(caller.tenantId(), id(req), caller.sub(), body.reason(), breakGlass);
         recordTransition(caller, released.approval(), "approve", breakGlass);
-        Json.ok(res, new Approved(released.approval(), runner.apply(caller.tenantId(), released)));
+        Json.send(res, async ? Status.ACCEPTED_202 : Status.OK_200,
+                new Approved(released.approval(), runner.run(caller, released, async)));
     }
 
     private void reject(ServerRequest req, ServerResponse res, Caller caller) {

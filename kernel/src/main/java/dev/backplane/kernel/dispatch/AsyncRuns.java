@@ -1,0 +1,124 @@
+package dev.backplane.kernel.dispatch;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.persistence.Jdbc;
+import java.lang.System.Logger.Level;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.postgresql.util.PGobject;
+
+/**
+ * Asynchronous calls: the caller gets a handle at once (HTTP 202) while the call runs through the
+ * same pipeline on a virtual thread; the finished envelope is persisted on the run row. Raw params
+ * are not stored, only their hash. A run whose lease lapses unfinished (its kernel died) is failed
+ * by the reaper and never re-dispatched, because a governed write may not be safe to repeat.
+ */
+public final class AsyncRuns {
+
+    private static final System.Logger LOG = System.getLogger(AsyncRuns.class.getName());
+
+    /** What the caller sees of a run. */
+    public record Run(UUID handle, String status, String connectorId, String opId, String target,
+                      Optional<String> workRef, Instant createdAt, Optional<Instant> finishedAt,
+                      Optional<Map<String, Object>> result, String statusUrl) {
+    }
+
+    private final Jdbc jdbc;
+    private final Duration lease;
+
+    public AsyncRuns(Jdbc jdbc, Duration callTimeout) {
+        this.jdbc = jdbc;
+        this.lease = callTimeout.plusSeconds(60);
+    }
+
+    /** Records the run and starts {@code body} in the background; returns the handle at once. */
+    public Run start(UUID tenant, String principal, CallRequest req, String paramsHash, Supplier<ResultEnvelope> body) {
+        UUID id = UUID.randomUUID();
+        jdbc.update("""
+                INSERT INTO dispatch_runs (id, tenant_id, principal, connector_id, op_id, target, work_ref, params_hash,
+                       status, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)""",
+                id, tenant, principal, req.connectorId(), req.opId(), req.target(), req.workRef().orElse(null), paramsHash,
+                Timestamp.from(Instant.now().plus(lease)));
+        Thread.ofVirtual().name("async-run-" + id).start(() -> {
+            ResultEnvelope env;
+            try {
+                env = body.get();
+            } catch (ApiException e) {
+                env = new ResultEnvelope(ResultEnvelope.ERROR, req.opId(), null, e.getMessage(), 0,
+                        Map.of("error_code", e.code()));
+            } catch (RuntimeException e) {
+                LOG.log(Level.ERROR, "async run " + id + " failed unexpectedly", e);
+                env = new ResultEnvelope(ResultEnvelope.ERROR, req.opId(), null, "internal error", 0,
+                        Map.of("error_code", "internal_error"));
+            }
+            finish(id, env);
+        });
+        return show(tenant, principal, id.toString());
+    }
+
+    private void finish(UUID id, ResultEnvelope env) {
+        String status = switch (env.status()) {
+            case ResultEnvelope.OK -> "succeeded";
+            case ResultEnvelope.AWAITING_APPROVAL -> "awaiting_approval";
+            default -> "failed";
+        };
+        try {
+            PGobject json = new PGobject();
+            json.setType("jsonb");
+            json.setValue(Json.write(env));
+            jdbc.update("UPDATE dispatch_runs SET status = ?, result = ?, finished_at = now() WHERE id = ? "
+                    + "AND status = 'running'", status, json, id);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The caller's own run; anyone else's is indistinguishable from a missing one. */
+    public Run show(UUID tenant, String principal, String handle) {
+        UUID id;
+        try {
+            id = UUID.fromString(handle);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.notFound("run_not_found", "no run " + handle);
+        }
+        return jdbc.queryOne("SELECT * FROM dispatch_runs WHERE id = ? AND tenant_id = ? AND principal = ?", rs -> {
+            String result = rs.getString("result");
+            Timestamp finished = rs.getTimestamp("finished_at");
+            return new Run(rs.getObject("id", UUID.class), rs.getString("status"), rs.getString("connector_id"),
+                    rs.getString("op_id"), rs.getString("target"), Optional.ofNullable(rs.getString("work_ref")),
+                    rs.getTimestamp("created_at").toInstant(), Optional.ofNullable(finished).map(Timestamp::toInstant),
+                    Optional.ofNullable(result).map(AsyncRuns::map), "/api/v1/operations/runs/" + rs.getObject("id"));
+        }, id, tenant, principal).orElseThrow(() -> ApiException.notFound("run_not_found", "no run " + handle
+                + " of yours"));
+    }
+
+    /** Fails runs whose lease lapsed unfinished; returns how many. */
+    public int reapOrphans() {
+        PGobject json = new PGobject();
+        try {
+            json.setType("jsonb");
+            json.setValue(Json.write(Map.of("status", "error", "error", "the run was orphaned (its kernel stopped); it "
+                    + "was not re-dispatched", "extras", Map.of("error_code", "run_orphaned"))));
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return jdbc.update("UPDATE dispatch_runs SET status = 'failed', result = ?, finished_at = now() "
+                + "WHERE status IN ('pending', 'running') AND lease_until < now()", json);
+    }
+
+    private static Map<String, Object> map(String json) {
+        try {
+            return Json.mapper().readValue(json, new TypeReference<LinkedHashMap<String, Object>>() { });
+        } catch (Exception e) {
+            return Map.of();
+        }
+    }
+}
