@@ -65,7 +65,7 @@ class DispatchIT {
         Path work = Files.createTempDirectory("svc-dispatch-it");
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         TestPlugins.build(plugins, TestPlugins.connector("disp", "1.x").product("disp").ranges("*").operations(6)
-                .httpProbe(false));
+                .httpProbe(false).typedAndComposite());
         issuer = new TestIssuer();
         Map<String, String> env = new HashMap<>(issuer.kernelSettings());
         env.put("SVC_PLUGIN_DIR", plugins.toString());
@@ -568,6 +568,24 @@ class DispatchIT {
         JsonNode reapedRun = kernel.get("/api/v1/operations/runs/" + orphan, operator).json();
         assertThat(reapedRun.path("status").asText()).isEqualTo("failed");
         assertThat(reapedRun.path("result").path("extras").path("error_code").asText()).isEqualTo("run_orphaned");
+    }
+
+    @Test
+    void typedAndCompositeOperationsCannotBePreviewedButCanBeCalled() {
+        setUpTarget("ty1");
+        enableReads();
+        int auditBefore = auditRows("ty1").size();
+        for (String op : List.of("disp.status.typed", "disp.sync.composite")) {
+            var preview = kernel.send("POST", "/api/v1/operations/preview", operator, "{\"connector_id\": \"disp-1.x\", "
+                    + "\"op_id\": \"" + op + "\", \"target\": \"ty1\"}", Map.of());
+            assertThat(preview.status()).isEqualTo(200);
+            assertThat(preview.json().path("status").asText()).as(op).isEqualTo("unavailable");
+        }
+        assertThat(auditRows("ty1")).as("a preview writes no audit row").hasSize(auditBefore);
+        JsonNode typed = call(operator, "disp.status.typed", "ty1", "{}", "");
+        assertThat(typed.path("status").asText()).as(typed.toString()).isEqualTo("ok");
+        assertThat(call(operator, "disp.sync.composite", "ty1", "{}", "").path("status").asText())
+                .as("a write is not enabled by enable-reads").isEqualTo("denied");
     }
 
     @Test

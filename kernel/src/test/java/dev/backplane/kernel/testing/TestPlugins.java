@@ -43,6 +43,7 @@ public final class TestPlugins {
         String descriptionExpression = "\"\"";
         List<String> nouns = List.of("item");
         boolean httpProbe;
+        boolean typedOps;
         boolean discovery;
 
         Spec(String implId, String version) {
@@ -107,6 +108,12 @@ public final class TestPlugins {
         public Spec httpProbe(boolean withDiscovery) {
             httpProbe = true;
             discovery = withDiscovery;
+            return this;
+        }
+
+        /** Adds a typed and a composite operation (no single HTTP request, so no preview). */
+        public Spec typedAndComposite() {
+            typedOps = true;
             return this;
         }
 
@@ -199,6 +206,14 @@ public final class TestPlugins {
                                         new OperationShape.Http(verb.equals("delete") ? "DELETE" : "GET", "/" + noun + "s/{name}"),
                                         verb.equals("list") ? ResultKind.SET : ResultKind.OBJECT));
                                 }
+                                if (%s) {
+                                    ops.add(new OperationDescriptor("%s.status.typed", "admin", "Status through a typed client",
+                                        SafetyLevel.SAFE, false, OpClass.READ, "{\\"type\\":\\"object\\"}",
+                                        new OperationShape.Typed(), ResultKind.OBJECT));
+                                    ops.add(new OperationDescriptor("%s.sync.composite", "admin", "Several calls at once",
+                                        SafetyLevel.CAUTION, false, OpClass.WRITE, "{\\"type\\":\\"object\\"}",
+                                        new OperationShape.Composite(), ResultKind.OBJECT));
+                                }
                                 return new Catalog(List.of(
                                     new OperationGroup("items", "Items", "Look at or change items"),
                                     new OperationGroup("admin", "Administration", "Manage the appliance")), ops);
@@ -211,6 +226,7 @@ public final class TestPlugins {
                 }
                 """.formatted(pkg, String.join(", ", s.nouns.stream().map(n -> "\"" + n + "\"").toList()), s.extraBody,
                 s.implId, s.version, s.product, ranges, s.operations, s.descriptionExpression, s.implId.replace('-', '_'),
+                s.typedOps, s.implId.replace('-', '_'), s.implId.replace('-', '_'),
                 s.httpProbe ? HTTP_SESSION.replace("/*DISCOVERY*/", s.discovery ? DISCOVERY : "")
                         .replace("/*IMPLEMENTS*/", s.discovery ? ", Discovery" : "")
                         : "throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, \"fixture connectors do not connect\");");
@@ -270,9 +286,15 @@ public final class TestPlugins {
                         send("DELETE", "/items/" + name);
                         return new OperationResult.Document(Map.of("deleted", name));
                     }
+                    if (r.opId().endsWith(".typed") || r.opId().endsWith(".composite")) {
+                        return new OperationResult.Document(Map.of("version", get("/version").trim()));
+                    }
                     return new OperationResult.Failure(ErrorCode.UNKNOWN_OPERATION, "no operation " + r.opId(), Map.of());
                 }
                 public Optional<HttpPreview> preview(OperationRequest r) {
+                    if (r.opId().endsWith(".typed") || r.opId().endsWith(".composite")) {
+                        return Optional.empty();
+                    }
                     String name = String.valueOf(r.params().getOrDefault("name", ""));
                     if (r.opId().endsWith(".list")) {
                         return Optional.of(new HttpPreview("GET", "/items", Map.of("count",
