@@ -16,14 +16,26 @@ import java.util.function.Function;
  */
 public final class ConnectorSessions {
 
+    /** What a target's TLS context and HTTP client depend on; equal keys share them. */
+    private record TlsKey(String host, boolean verifyTls, java.util.Optional<String> caPin,
+                          java.util.Optional<String> serverName) {
+    }
+
+    /** A target's TLS context and the HTTP client built on it (building either costs milliseconds). */
+    private record Transport(TargetTls tls, java.net.http.HttpClient http) {
+    }
+
     private final EgressProxy egress;
     private final GuardedSocketFactory sockets;
     private final Duration timeout;
+    private final com.github.benmanes.caffeine.cache.Cache<TlsKey, Transport> transports;
 
     public ConnectorSessions(EgressProxy egress, GuardedSocketFactory sockets, Duration timeout) {
         this.egress = egress;
         this.sockets = sockets;
         this.timeout = timeout;
+        this.transports = com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(2_000)
+                .expireAfterAccess(Duration.ofMinutes(30)).build();
     }
 
     public static TargetSpec spec(Target t) {
@@ -34,9 +46,12 @@ public final class ConnectorSessions {
 
     public <T> T call(LoadedConnector connector, Target t, Credential credential, Function<Connector, T> body) {
         List<String> secrets = credential.names().stream().map(credential::field).toList();
-        KernelConnectorContext ctx = new KernelConnectorContext(TargetTls.of(t.host(), t.verifyTls(), t.tlsCaPin(),
-                t.tlsServerName()), egress, sockets, timeout, () -> Thread.currentThread().isInterrupted(),
-                "connector." + connector.connectorId(), secrets);
+        Transport transport = transports.get(new TlsKey(t.host(), t.verifyTls(), t.tlsCaPin(), t.tlsServerName()), k -> {
+            TargetTls tls = TargetTls.of(k.host(), k.verifyTls(), k.caPin(), k.serverName());
+            return new Transport(tls, KernelConnectorContext.httpClient(tls, egress, timeout));
+        });
+        KernelConnectorContext ctx = new KernelConnectorContext(transport.tls(), transport.http(), sockets, timeout,
+                () -> Thread.currentThread().isInterrupted(), "connector." + connector.connectorId(), secrets);
         TargetSpec spec = spec(t);
         return PluginCalls.call(connector.pluginId(), connector.classLoader(), timeout, () -> {
             try (Connector c = connector.factory().open(ctx, spec, credential)) {

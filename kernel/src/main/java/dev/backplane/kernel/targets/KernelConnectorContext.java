@@ -29,18 +29,29 @@ public final class KernelConnectorContext implements ConnectorContext {
 
     public KernelConnectorContext(TargetTls tls, EgressProxy egress, SocketFactory sockets, Duration timeout,
                                   BooleanSupplier cancelled, String loggerName, Collection<String> secrets) {
+        this(tls, httpClient(tls, egress, timeout), sockets, timeout, cancelled, loggerName, secrets);
+    }
+
+    /** A context around an HTTP client built (and cached) for the target's TLS settings. */
+    public KernelConnectorContext(TargetTls tls, HttpClient http, SocketFactory sockets, Duration timeout,
+                                  BooleanSupplier cancelled, String loggerName, Collection<String> secrets) {
         this.tls = tls;
         this.sockets = sockets;
         this.timeout = timeout;
         this.cancelled = cancelled;
-        this.http = HttpClient.newBuilder()
+        this.http = http;
+        this.logger = new ScrubbingLogger(System.getLogger(loggerName), secrets);
+    }
+
+    /** The client lent to plugins: TLS per target, every connection through the SSRF-checking egress proxy. */
+    public static HttpClient httpClient(TargetTls tls, EgressProxy egress, Duration timeout) {
+        return HttpClient.newBuilder()
                 .proxy(egress.selector())
                 .sslContext(tls.context())
                 .sslParameters(tls.parameters())
                 .connectTimeout(timeout)
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
-        this.logger = new ScrubbingLogger(System.getLogger(loggerName), secrets);
     }
 
     @Override

@@ -1,0 +1,161 @@
+package dev.backplane.bench;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.TestPlugins;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * Dispatch overhead: the same read against the same loopback target, called directly and through the
+ * backplane (gate, credentials from the kv store, plugin call, audit row written before and after),
+ * at fixed request rates. Latency is measured from each request's scheduled start (no coordinated
+ * omission). JFR counts {@code jdk.VirtualThreadPinned} events during the runs.
+ */
+public final class DispatchBench {
+
+    private static final String PASSWORD = "bench-" + UUID.randomUUID();
+    private static final java.util.concurrent.atomic.AtomicInteger FAILURES = new java.util.concurrent.atomic.AtomicInteger();
+
+    private DispatchBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        HttpServer target = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 200);
+        target.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        String auth = "Basic " + Base64.getEncoder().encodeToString(("svc:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+        target.createContext("/", x -> {
+            byte[] b = (auth.equals(x.getRequestHeaders().getFirst("Authorization")) ? "a\nb\nc\n" : "no")
+                    .getBytes(StandardCharsets.UTF_8);
+            x.sendResponseHeaders(200, b.length);
+            x.getResponseBody().write(b);
+            x.close();
+        });
+        target.start();
+        int port = target.getAddress().getPort();
+        Path work = Files.createTempDirectory("svc-dispatch-bench");
+        Path plugins = Files.createDirectories(work.resolve("plugins"));
+        TestPlugins.build(plugins, TestPlugins.connector("bench", "1.x").product("bench").ranges("*").httpProbe(false));
+        UUID tenant = UUID.randomUUID();
+        try (TestIssuer issuer = new TestIssuer()) {
+            Map<String, String> env = new HashMap<>(issuer.kernelSettings());
+            env.put("SVC_PLUGIN_DIR", plugins.toString());
+            env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8");
+            try (TestKernel k = TestKernel.start(work.resolve("data"), env)) {
+                String admin = issuer.token("admin", tenant, "tenant_admin");
+                String op = issuer.token("op", tenant, "operator");
+                expect(k.send("POST", "/api/v1/targets", admin, "{\"name\": \"t\", \"product\": \"bench\", \"host\": "
+                        + "\"127.0.0.1\", \"port\": " + port + ", \"extras\": {\"scheme\": \"http\"}}", Map.of()), 201);
+                expect(k.send("PUT", "/api/v1/targets/t/secret", admin, "{\"fields\": {\"username\": \"svc\", "
+                        + "\"password\": \"" + PASSWORD + "\"}}", Map.of()), 200);
+                expect(k.send("POST", "/api/v1/connectors/bench-1.x/enable-reads", admin, null, Map.of()), 200);
+                expect(k.send("POST", "/api/v1/connectors/bench-1.x/enable", admin, null, Map.of()), 200);
+
+                HttpClient http = HttpClient.newBuilder().executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+                HttpRequest direct = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/items?count=3"))
+                        .header("Authorization", auth).build();
+                HttpRequest viaBackplane = HttpRequest.newBuilder(URI.create(k.url() + "/api/v1/operations/call"))
+                        .header("Authorization", "Bearer " + op).header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"connector_id\": \"bench-1.x\", \"op_id\": "
+                                + "\"bench.item0.list\", \"target\": \"t\", \"params\": {\"count\": 3}}")).build();
+                run(http, direct, 50, 300); // warm-up
+                run(http, viaBackplane, 50, 500);
+                try (Recording jfr = new Recording()) {
+                    jfr.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
+                    jfr.start();
+                    for (int rate : new int[] {50, 200}) {
+                        long[] d = run(http, direct, rate, rate * 10);
+                        long[] b = run(http, viaBackplane, rate, rate * 10);
+                        System.out.printf("rate %d/s, %d calls each: direct p50 %.2f ms p99 %.2f ms | backplane p50 %.2f ms "
+                                        + "p99 %.2f ms | overhead p50 +%.2f ms, p99 +%.2f ms%n", rate, rate * 10,
+                                pct(d, 50), pct(d, 99), pct(b, 50), pct(b, 99), pct(b, 50) - pct(d, 50),
+                                pct(b, 99) - pct(d, 99));
+                    }
+                    jfr.stop();
+                    Path file = work.resolve("bench.jfr");
+                    jfr.dump(file);
+                    long pinned = RecordingFile.readAllEvents(file).stream()
+                            .filter(e -> e.getEventType().getName().equals("jdk.VirtualThreadPinned")).count();
+                    System.out.println("jdk.VirtualThreadPinned events during the measured runs: " + pinned);
+                }
+                long rows = new dev.backplane.kernel.persistence.Jdbc(k.kernel().database().dataSource())
+                        .queryOne("SELECT count(*) FROM audit_rows WHERE tenant_id = ? AND result_status = 'ok'",
+                                rs -> rs.getLong(1), tenant).orElse(0L);
+                System.out.println("audit rows written (ok): " + rows);
+            }
+        } finally {
+            target.stop(0);
+        }
+    }
+
+    private static void expect(TestKernel.Response r, int status) {
+        if (r.status() != status) {
+            throw new IllegalStateException("setup failed: " + r.status() + " " + r.body());
+        }
+    }
+
+    /** Open-loop: request i starts at t0 + i/rate; latency counts from that scheduled time. */
+    private static long[] run(HttpClient http, HttpRequest request, int rate, int n) throws InterruptedException {
+        long[] latencies = new long[n];
+        CountDownLatch done = new CountDownLatch(n);
+        ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
+        long t0 = System.nanoTime() + 20_000_000;
+        long interval = 1_000_000_000L / rate;
+        for (int i = 0; i < n; i++) {
+            int idx = i;
+            long scheduled = t0 + i * interval;
+            clock.schedule(() -> Thread.ofVirtual().start(() -> {
+                try {
+                    HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+                    if (r.statusCode() != 200 || r.body().contains("\"status\":\"error\"")) {
+                        throw new IllegalStateException("bad answer: " + r.body());
+                    }
+                    latencies[idx] = System.nanoTime() - scheduled;
+                } catch (Exception e) {
+                    if (FAILURES.getAndIncrement() < 3) {
+                        System.out.println("  failure: " + e.getMessage());
+                    }
+                    latencies[idx] = Long.MAX_VALUE;
+                } finally {
+                    done.countDown();
+                }
+            }), scheduled - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
+        done.await(5, TimeUnit.MINUTES);
+        clock.shutdownNow();
+        long failed = Arrays.stream(latencies).filter(l -> l == Long.MAX_VALUE).count();
+        if (failed > 0) {
+            System.out.println("  " + failed + " request(s) failed");
+        }
+        long[] ok = Arrays.stream(latencies).filter(l -> l != Long.MAX_VALUE).sorted().toArray();
+        return ok;
+    }
+
+    private static double pct(long[] sorted, int p) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(sorted.length * p / 100.0) - 1)] / 1e6;
+    }
+
+}
