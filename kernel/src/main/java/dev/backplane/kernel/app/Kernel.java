@@ -160,7 +160,8 @@ public final class Kernel implements AutoCloseable {
         ResultHandles handles = new ResultHandles(jdbc,
                 Duration.ofMinutes(config.intValue(Setting.RESULT_HANDLE_TTL, 1, 10080)));
         AuditLog audit = new AuditLog(jdbc);
-        Approvals approvals = new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL, 1, 43200)));
+        Approvals approvals = new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL, 1, 43200)),
+                audit);
         Grants grants = new Grants(jdbc);
         ServiceGrants serviceGrants = new ServiceGrants(jdbc, catalog::descriptor);
         Dispatcher dispatcher = new Dispatcher(catalog, targets, credentials, sessions, audit, approvals, grants,
@@ -177,7 +178,7 @@ public final class Kernel implements AutoCloseable {
                     released.params(), a.workRef(), Optional.empty(), Optional.empty());
             return runs.start(approver.tenantId(), approver.sub(), call, "approval:" + a.id(),
                     () -> dispatcher.executeApproved(approver.tenantId(), released));
-        }, audit).register(api);
+        }).register(api);
         new AuditRoutes(new AuditQueries(jdbc), audit, caller -> name -> {
             try {
                 return targets.describe(caller.tenantId(), name).name();

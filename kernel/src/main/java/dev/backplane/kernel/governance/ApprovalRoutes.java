@@ -1,6 +1,5 @@
 package dev.backplane.kernel.governance;
 
-import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
@@ -9,7 +8,6 @@ import dev.backplane.kernel.identity.Role;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -44,12 +42,10 @@ public final class ApprovalRoutes {
 
     private final Approvals approvals;
     private final ParkedCallRunner runner;
-    private final AuditLog audit;
 
-    public ApprovalRoutes(Approvals approvals, ParkedCallRunner runner, AuditLog audit) {
+    public ApprovalRoutes(Approvals approvals, ParkedCallRunner runner) {
         this.approvals = approvals;
         this.runner = runner;
-        this.audit = audit;
     }
 
     public void register(ApiRoutes api) {
@@ -76,31 +72,14 @@ public final class ApprovalRoutes {
                 : new Approve(Optional.empty(), Optional.empty(), Optional.empty());
         boolean async = body.async().orElse(false);
         boolean breakGlass = body.breakGlass().orElse(false);
-        Approvals.Released released = approvals.approve(caller.tenantId(), id(req), caller.sub(), body.reason(), breakGlass);
-        recordTransition(caller, released.approval(), "approve", breakGlass);
+        Approvals.Released released = approvals.approve(caller, id(req), body.reason(), breakGlass);
         Json.send(res, async ? Status.ACCEPTED_202 : Status.OK_200,
                 new Approved(released.approval(), runner.run(caller, released, async)));
     }
 
     private void reject(ServerRequest req, ServerResponse res, Caller caller) {
         Reject body = req.content().hasEntity() ? Json.read(req, Reject.class) : new Reject(Optional.empty());
-        Approvals.Approval a = approvals.reject(caller.tenantId(), id(req), caller.sub(), body.reason());
-        recordTransition(caller, a, "reject", false);
-        Json.ok(res, a);
-    }
-
-    private void recordTransition(Caller caller, Approvals.Approval a, String action, boolean breakGlass) {
-        Map<String, Object> extras = new LinkedHashMap<>();
-        extras.put("approval_request_id", a.id().toString());
-        extras.put("requested_op_id", a.opId());
-        extras.put("requester", a.requester());
-        if (breakGlass) {
-            extras.put("break_glass", true);
-        }
-        audit.record(new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "other",
-                "svc.approval." + action, Optional.of(a.connectorId()), Optional.of(a.target()), Optional.empty(),
-                Optional.empty(), Optional.empty(), a.workRef(), Optional.empty()), "ok", Optional.empty(),
-                Optional.of(a.id()), extras);
+        Json.ok(res, approvals.reject(caller, id(req), body.reason()));
     }
 
     private static int number(String text) {

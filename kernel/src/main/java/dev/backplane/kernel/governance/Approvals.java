@@ -1,7 +1,9 @@
 package dev.backplane.kernel.governance;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.persistence.Jdbc;
 import io.helidon.http.Status;
@@ -47,10 +49,12 @@ public final class Approvals {
 
     private final Jdbc jdbc;
     private final Duration ttl;
+    private final AuditLog audit;
 
-    public Approvals(Jdbc jdbc, Duration ttl) {
+    public Approvals(Jdbc jdbc, Duration ttl, AuditLog audit) {
         this.jdbc = jdbc;
         this.ttl = ttl;
+        this.audit = audit;
     }
 
     public UUID park(Parked p) {
@@ -91,7 +95,34 @@ public final class Approvals {
      * Approves a pending request. Four-eyes: the requester cannot approve their own request unless
      * {@code breakGlass} is set with a reason (recorded on the row and in the audit).
      */
-    public Released approve(UUID tenant, String id, String approver, Optional<String> reason, boolean breakGlass) {
+    public Released approve(Caller caller, String id, Optional<String> reason, boolean breakGlass) {
+        Released released = decideApprove(caller.tenantId(), id, caller.sub(), reason, breakGlass);
+        recordTransition(caller, released.approval(), "approve", breakGlass);
+        return released;
+    }
+
+    /** Rejects a pending request (any tenant_admin, the requester included) and audits the transition. */
+    public Approval reject(Caller caller, String id, Optional<String> reason) {
+        Approval a = decideReject(caller.tenantId(), id, caller.sub(), reason);
+        recordTransition(caller, a, "reject", false);
+        return a;
+    }
+
+    private void recordTransition(Caller caller, Approval a, String action, boolean breakGlass) {
+        Map<String, Object> extras = new LinkedHashMap<>();
+        extras.put("approval_request_id", a.id().toString());
+        extras.put("requested_op_id", a.opId());
+        extras.put("requester", a.requester());
+        if (breakGlass) {
+            extras.put("break_glass", true);
+        }
+        audit.record(new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "other",
+                "svc.approval." + action, Optional.of(a.connectorId()), Optional.of(a.target()), Optional.empty(),
+                Optional.empty(), Optional.empty(), a.workRef(), Optional.empty()), "ok", Optional.empty(),
+                Optional.of(a.id()), extras);
+    }
+
+    private Released decideApprove(UUID tenant, String id, String approver, Optional<String> reason, boolean breakGlass) {
         return jdbc.inTransaction(c -> {
             Map<String, Object> row = pendingForUpdate(c, tenant, id);
             String requester = (String) row.get("requester");
@@ -112,7 +143,7 @@ public final class Approvals {
         });
     }
 
-    public Approval reject(UUID tenant, String id, String approver, Optional<String> reason) {
+    private Approval decideReject(UUID tenant, String id, String approver, Optional<String> reason) {
         return jdbc.inTransaction(c -> {
             Map<String, Object> row = pendingForUpdate(c, tenant, id);
             Jdbc.update(c, "UPDATE governance_approvals SET status = 'rejected', decided_by = ?, decided_at = now(), "
