@@ -6,6 +6,7 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.ConfirmOption;
 import dev.backplane.cli.common.Tables;
 import dev.backplane.cli.common.TextArgs;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -103,8 +105,8 @@ public final class ConnectorCommand {
         @Parameters(index = "0", paramLabel = "<connector_id>")
         String id;
 
-        @Option(names = "--confirm", description = "confirm the change (required)")
-        boolean confirm;
+        @Mixin
+        ConfirmOption confirm;
 
         Transition(CliContext ctx) {
             super(ctx);
@@ -116,9 +118,7 @@ public final class ConnectorCommand {
 
         @Override
         protected void validate() {
-            if (!confirm) {
-                throw CliException.usage(action() + " " + id + ": " + consequence() + "; re-run with --confirm");
-            }
+            confirm.require(action() + " " + id + ": " + consequence());
         }
 
         @Override

@@ -6,6 +6,7 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.Tables;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -67,9 +68,7 @@ public final class OperationCommand {
 
         @Override
         protected void validate() {
-            if (limit != null && (limit < 1 || limit > 50)) {
-                throw CliException.usage("--limit must be 1..50, got " + limit);
-            }
+            Limits.check(limit, 1, 50, "--limit");
         }
 
         @Override

@@ -6,6 +6,8 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.Limits;
+import dev.backplane.cli.common.ConfirmOption;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.ArrayList;
@@ -13,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -209,9 +212,7 @@ public final class AgentCommands {
 
         @Override
         protected void validate() {
-            if (limit != null && (limit < 1 || limit > 500)) {
-                throw CliException.usage("--limit must be 1..500");
-            }
+            Limits.check(limit, 1, 500, "--limit");
         }
 
         @Override
@@ -232,8 +233,8 @@ public final class AgentCommands {
     static final class GrantRevoke extends BackplaneCommand {
         @Parameters(index = "0", paramLabel = "<grant-id>")
         String id;
-        @Option(names = "--confirm", description = "confirm (required)")
-        boolean confirm;
+        @Mixin
+        ConfirmOption confirm;
 
         GrantRevoke(CliContext ctx) {
             super(ctx);
@@ -241,9 +242,7 @@ public final class AgentCommands {
 
         @Override
         protected void validate() {
-            if (!confirm) {
-                throw CliException.usage("revoke " + id + ": re-run with --confirm");
-            }
+            confirm.require("revoke " + id);
         }
 
         @Override

@@ -6,6 +6,7 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.ExitCodes;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
@@ -58,9 +59,7 @@ public final class ApprovalsCommand {
 
         @Override
         protected void validate() {
-            if (limit != null && (limit < 1 || limit > 500)) {
-                throw CliException.usage("--limit must be 1..500");
-            }
+            Limits.check(limit, 1, 500, "--limit");
         }
 
         @Override

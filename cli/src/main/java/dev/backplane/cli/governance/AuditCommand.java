@@ -6,6 +6,7 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.ArrayList;
@@ -46,9 +47,7 @@ public final class AuditCommand {
     }
 
     static void checkLimit(Integer limit) {
-        if (limit != null && (limit < 1 || limit > 1000)) {
-            throw CliException.usage("--limit must be 1..1000");
-        }
+        Limits.check(limit, 1, 1000, "--limit");
     }
 
     /** my-recent */

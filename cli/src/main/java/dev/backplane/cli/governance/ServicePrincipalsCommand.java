@@ -6,10 +6,12 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.ConfirmOption;
 import dev.backplane.cli.common.QueryString;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -114,8 +116,8 @@ public final class ServicePrincipalsCommand {
     static final class Revoke extends BackplaneCommand {
         @Parameters(index = "0", paramLabel = "<grant-id>")
         String id;
-        @Option(names = "--confirm", description = "confirm (required)")
-        boolean confirm;
+        @Mixin
+        ConfirmOption confirm;
 
         Revoke(CliContext ctx) {
             super(ctx);
@@ -123,9 +125,7 @@ public final class ServicePrincipalsCommand {
 
         @Override
         protected void validate() {
-            if (!confirm) {
-                throw CliException.usage("revoke " + id + ": re-run with --confirm");
-            }
+            confirm.require("revoke " + id);
         }
 
         @Override

@@ -9,6 +9,8 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.ConfirmOption;
+import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.Tables;
 import dev.backplane.cli.common.TextArgs;
@@ -21,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -192,9 +195,7 @@ public final class TargetsCommand {
 
         @Override
         protected void validate() {
-            if (limit != null && (limit < 1 || limit > 500)) {
-                throw CliException.usage("--limit must be 1..500, got " + limit);
-            }
+            Limits.check(limit, 1, 500, "--limit");
         }
 
         @Override
@@ -238,8 +239,8 @@ public final class TargetsCommand {
     static final class Delete extends BackplaneCommand {
         @Parameters(index = "0", paramLabel = "<name-or-alias>")
         String name;
-        @Option(names = "--confirm", description = "confirm the deletion (required)")
-        boolean confirm;
+        @Mixin
+        ConfirmOption confirm;
 
         Delete(CliContext ctx) {
             super(ctx);
@@ -247,9 +248,7 @@ public final class TargetsCommand {
 
         @Override
         protected void validate() {
-            if (!confirm) {
-                throw CliException.usage("delete " + name + ": the target and its aliases are removed; re-run with --confirm");
-            }
+            confirm.require("delete " + name + ": the target and its aliases are removed");
         }
 
         @Override
