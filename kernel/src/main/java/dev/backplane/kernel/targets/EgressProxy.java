@@ -123,7 +123,7 @@ public final class EgressProxy implements AutoCloseable {
             head.append("Connection: close\r\n\r\n");
             target.getOutputStream().write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
             target.getOutputStream().flush();
-            pump(in, out, target);
+            relayResponse(in, out, target);
         }
     }
 
@@ -139,8 +139,50 @@ public final class EgressProxy implements AutoCloseable {
         return null;
     }
 
+    /**
+     * Relays a plain-http response, telling the client that this connection closes after it: the
+     * proxy serves one request per connection, and a client that reused it would find it gone.
+     */
+    private static void relayResponse(InputStream clientIn, OutputStream clientOut, Socket target) throws IOException {
+        Thread up = upload(clientIn, target);
+        try {
+            InputStream targetIn = target.getInputStream();
+            String head = readHead(targetIn);
+            if (head == null) {
+                answer(clientOut, 502, "Bad Gateway", "the target closed the connection without a response");
+                return;
+            }
+            StringBuilder rewritten = new StringBuilder();
+            for (String line : head.split("\r\n")) {
+                String lower = line.toLowerCase(Locale.ROOT);
+                if (line.isEmpty() || lower.startsWith("connection:") || lower.startsWith("keep-alive:")
+                        || lower.startsWith("proxy-connection:")) {
+                    continue;
+                }
+                rewritten.append(line).append("\r\n");
+            }
+            rewritten.append("Connection: close\r\n\r\n");
+            clientOut.write(rewritten.toString().getBytes(StandardCharsets.ISO_8859_1));
+            targetIn.transferTo(clientOut);
+            clientOut.flush();
+        } finally {
+            up.interrupt();
+        }
+    }
+
     private static void pump(InputStream clientIn, OutputStream clientOut, Socket target) throws IOException {
-        Thread up = Thread.ofVirtual().start(() -> {
+        Thread up = upload(clientIn, target);
+        try {
+            target.getInputStream().transferTo(clientOut);
+            clientOut.flush();
+        } finally {
+            up.interrupt();
+        }
+    }
+
+    /** Copies what the client sends to the target on its own thread, half-closing the target at the end. */
+    private static Thread upload(InputStream clientIn, Socket target) {
+        return Thread.ofVirtual().start(() -> {
             try {
                 clientIn.transferTo(target.getOutputStream());
                 target.shutdownOutput();
@@ -148,12 +190,6 @@ public final class EgressProxy implements AutoCloseable {
                 // closed
             }
         });
-        try {
-            target.getInputStream().transferTo(clientOut);
-            clientOut.flush();
-        } finally {
-            up.interrupt();
-        }
     }
 
     private static String readHead(InputStream in) throws IOException {

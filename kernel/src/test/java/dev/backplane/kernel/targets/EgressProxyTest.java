@@ -74,6 +74,8 @@ class EgressProxyTest {
                         .build(), HttpResponse.BodyHandlers.ofString());
                 assertThat(r.statusCode()).isEqualTo(200);
                 assertThat(r.body()).isEqualTo("body-" + i);
+                // one request per proxied plain-http connection, so the client must not reuse it
+                assertThat(r.headers().firstValue("connection")).hasValue("close");
             }
             assertThat(seen).containsExactly("POST /echo?n=0 proxy-header=null", "POST /echo?n=1 proxy-header=null",
                     "POST /echo?n=2 proxy-header=null");
