@@ -5,7 +5,6 @@ import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
-import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.Tables;
 import java.net.URLEncoder;
