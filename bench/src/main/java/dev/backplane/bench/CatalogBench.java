@@ -61,7 +61,8 @@ public final class CatalogBench {
                 UUID tenant = UUID.randomUUID();
                 String token = issuer.token("bench", tenant, "operator");
                 CatalogService service = new CatalogService(new ConnectorRegistry(
-                        PluginLoading.load(plugins, Duration.ofSeconds(30))), new Jdbc(k.kernel().database().dataSource()));
+                        PluginLoading.load(plugins, Duration.ofSeconds(30))), new Jdbc(k.kernel().database().dataSource()),
+                        dev.backplane.kernel.persistence.ChangeFeed.disabled());
                 report("operation search, service call (5,000 ops)", 3000, i ->
                         service.search(tenant, "big-1.x", QUERIES.get(i % QUERIES.size()), Optional.empty(), 10));
                 report("operation search, HTTP round trip (5,000 ops)", 3000, i -> {

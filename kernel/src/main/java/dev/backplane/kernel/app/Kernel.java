@@ -29,6 +29,7 @@ import dev.backplane.kernel.identity.Authenticator;
 import dev.backplane.kernel.identity.IdentityRoutes;
 import dev.backplane.kernel.identity.JwksKeys;
 import dev.backplane.kernel.identity.TokenVerifier;
+import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.targets.ConnectorSessions;
@@ -62,8 +63,11 @@ public final class Kernel implements AutoCloseable {
     private final ApiRoutes api;
 
     private final Closer closing;
+    private final ChangeFeed changeFeed;
 
-    private Kernel(KernelConfig config, Database database, WebServer server, ApiRoutes api, Closer closing) {
+    private Kernel(KernelConfig config, Database database, WebServer server, ApiRoutes api, Closer closing,
+                   ChangeFeed changeFeed) {
+        this.changeFeed = changeFeed;
         this.config = config;
         this.database = database;
         this.server = server;
@@ -97,7 +101,9 @@ public final class Kernel implements AutoCloseable {
         Database database = Database.start(config);
         Closer closing = new Closer();
         try {
-            ApiRoutes api = buildApi(config, database, issuer, closing);
+            ChangeFeed feed = closing.add(ChangeFeed.listening(database::dedicatedConnection,
+                    new Jdbc(database.dataSource())));
+            ApiRoutes api = buildApi(config, database, feed, issuer, closing);
             HttpRouting.Builder routing = HttpRouting.builder().addFilter(new RequestIds());
             api.applyTo(routing);
             ErrorMapping.register(routing);
@@ -109,7 +115,7 @@ public final class Kernel implements AutoCloseable {
                     .shutdownHook(false)
                     .build()
                     .start();
-            Kernel kernel = new Kernel(config, database, server, api, closing);
+            Kernel kernel = new Kernel(config, database, server, api, closing, feed);
             LOG.log(Level.INFO, "svc backplane " + BuildInfo.load().version() + " ready at " + kernel.url() + " in "
                     + Duration.ofNanos(System.nanoTime() - t0).toMillis() + " ms; trusting tokens from " + issuer);
             return kernel;
@@ -128,7 +134,8 @@ public final class Kernel implements AutoCloseable {
         }
     }
 
-    private static ApiRoutes buildApi(KernelConfig config, Database database, String issuer, Closer closing) {
+    private static ApiRoutes buildApi(KernelConfig config, Database database, ChangeFeed feed, String issuer,
+                                      Closer closing) {
         Jdbc jdbc = new Jdbc(database.dataSource());
         TenantService tenants = new TenantService(jdbc);
         JwksKeys keys = new JwksKeys(issuer, config.optional(Setting.IDENTITY_JWKS_URL),
@@ -136,7 +143,7 @@ public final class Kernel implements AutoCloseable {
         TokenVerifier restTokens = new TokenVerifier(issuer, config.get(Setting.IDENTITY_AUDIENCE), keys,
                 config.list(Setting.IDENTITY_ALGORITHMS),
                 Duration.ofSeconds(config.intValue(Setting.IDENTITY_CLOCK_SKEW, 0, 600)));
-        AgentPrincipals agentPrincipals = new AgentPrincipals(jdbc);
+        AgentPrincipals agentPrincipals = new AgentPrincipals(jdbc, feed);
         Authenticator authenticator = new Authenticator(restTokens, tenants, "svc", Optional.empty(), agentPrincipals);
         ApiRoutes api = new ApiRoutes(authenticator);
         new HealthRoutes(database).register(api);
@@ -147,11 +154,11 @@ public final class Kernel implements AutoCloseable {
         PluginLoading.Result plugins = PluginLoading.load(Path.of(config.get(Setting.PLUGIN_DIR)),
                 Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600)));
         ConnectorRegistry connectors = new ConnectorRegistry(plugins);
-        CatalogService catalog = new CatalogService(connectors, jdbc);
+        CatalogService catalog = new CatalogService(connectors, jdbc, feed);
         new CatalogRoutes(catalog).register(api);
         CredentialService credentials = CredentialService.fromConfig(config);
         SsrfGuard ssrf = SsrfGuard.fromSetting(config.get(Setting.TARGET_SSRF_ALLOWLIST));
-        TargetService targets = new TargetService(jdbc, connectors, ssrf, credentials.backend());
+        TargetService targets = new TargetService(jdbc, feed, connectors, ssrf, credentials.backend());
         Duration callTimeout = Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600));
         GuardedSocketFactory sockets = new GuardedSocketFactory(ssrf, (int) Math.min(10_000, callTimeout.toMillis()));
         EgressProxy egress = closing.add(egressProxy(sockets));
@@ -216,6 +223,11 @@ public final class Kernel implements AutoCloseable {
 
     public Database database() {
         return database;
+    }
+
+    /** The cross-replica cache invalidation feed (live once its LISTEN connection is up). */
+    public ChangeFeed changeFeed() {
+        return changeFeed;
     }
 
     public ApiRoutes api() {

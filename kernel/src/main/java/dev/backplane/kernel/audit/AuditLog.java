@@ -86,21 +86,23 @@ public final class AuditLog {
 
     private void write(UUID id, Entry e, String status, Optional<String> errorCode, Optional<Long> duration,
                        Optional<UUID> approvalId, Map<String, Object> extras) {
-        jdbc.inTransaction(c -> {
-            PGobject json = new PGobject();
+        PGobject json = new PGobject();
+        try {
             json.setType("jsonb");
             json.setValue(Json.write(extras));
-            Jdbc.update(c, """
-                    INSERT INTO audit_rows (id, tenant_id, principal, principal_kind, op_class, op_id, connector_id, target,
-                           target_id, result_status, error_code, duration_ms, session_id, parent_audit_id, work_ref,
-                           params_hash, approval_request_id, extras)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                    id, e.tenantId(), e.principal(), e.principalKind(), e.opClass(), e.opId(), e.connectorId().orElse(null),
-                    e.target().orElse(null), e.targetId().orElse(null), status, errorCode.orElse(null),
-                    duration.map(Long::intValue).orElse(null), e.sessionId().orElse(null),
-                    e.parentAuditId().orElse(null), e.workRef().orElse(null), e.paramsHash().orElse(null),
-                    approvalId.orElse(null), json);
-            return null;
-        });
+        } catch (java.sql.SQLException bad) {
+            throw new Jdbc.DataAccessException(bad);
+        }
+        // one auto-committed statement: a single round trip, durable when it returns
+        jdbc.update("""
+                INSERT INTO audit_rows (id, tenant_id, principal, principal_kind, op_class, op_id, connector_id, target,
+                       target_id, result_status, error_code, duration_ms, session_id, parent_audit_id, work_ref,
+                       params_hash, approval_request_id, extras)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                id, e.tenantId(), e.principal(), e.principalKind(), e.opClass(), e.opId(), e.connectorId().orElse(null),
+                e.target().orElse(null), e.targetId().orElse(null), status, errorCode.orElse(null),
+                duration.map(Long::intValue).orElse(null), e.sessionId().orElse(null),
+                e.parentAuditId().orElse(null), e.workRef().orElse(null), e.paramsHash().orElse(null),
+                approvalId.orElse(null), json);
     }
 }

@@ -40,9 +40,9 @@ public final class CatalogService {
     private final ReviewStore store;
     private final Map<String, OperationSearch> search = new HashMap<>();
 
-    public CatalogService(ConnectorRegistry registry, Jdbc jdbc) {
+    public CatalogService(ConnectorRegistry registry, Jdbc jdbc, dev.backplane.kernel.persistence.ChangeFeed feed) {
         this.registry = registry;
-        this.store = new ReviewStore(jdbc);
+        this.store = new ReviewStore(jdbc, feed);
         registry.all().forEach(c -> search.put(c.connectorId(), new OperationSearch(c)));
     }
 

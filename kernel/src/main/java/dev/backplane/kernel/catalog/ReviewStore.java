@@ -1,8 +1,11 @@
 package dev.backplane.kernel.catalog;
 
+import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.SharedCache;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,10 +24,27 @@ final class ReviewStore {
     record GroupEdit(Optional<String> displayName, Optional<String> whenToUse) {
     }
 
-    private final Jdbc jdbc;
+    /** What the dispatch path reads per call, cached per (tenant, connector) and invalidated by every write. */
+    private record State(String status, Map<String, OpOverride> overrides) {
+    }
 
-    ReviewStore(Jdbc jdbc) {
+    private final Jdbc jdbc;
+    private final SharedCache<State> states;
+
+    ReviewStore(Jdbc jdbc, ChangeFeed feed) {
         this.jdbc = jdbc;
+        this.states = new SharedCache<>(feed, "catalog.review", 10_000, Duration.ofMinutes(10));
+    }
+
+    private State state(UUID tenant, String connectorId) {
+        return states.get(tenant + "/" + connectorId, () -> new State(
+                jdbc.queryOne("SELECT status FROM catalog_connector_reviews WHERE tenant_id = ? AND connector_id = ?",
+                        rs -> rs.getString(1), tenant, connectorId).orElse("staged"),
+                Map.copyOf(loadOverrides(tenant, connectorId))));
+    }
+
+    private void changed(UUID tenant, String connectorId) {
+        states.changed(tenant + "/" + connectorId);
     }
 
     Map<String, String> statuses(UUID tenant) {
@@ -35,8 +55,7 @@ final class ReviewStore {
     }
 
     String status(UUID tenant, String connectorId) {
-        return jdbc.queryOne("SELECT status FROM catalog_connector_reviews WHERE tenant_id = ? AND connector_id = ?",
-                rs -> rs.getString(1), tenant, connectorId).orElse("staged");
+        return state(tenant, connectorId).status();
     }
 
     void setStatus(UUID tenant, String connectorId, String status, String actor) {
@@ -46,9 +65,15 @@ final class ReviewStore {
                 ON CONFLICT (tenant_id, connector_id) DO UPDATE
                    SET status = EXCLUDED.status, updated_at = now(), updated_by = EXCLUDED.updated_by""",
                 tenant, connectorId, status, actor);
+        changed(tenant, connectorId);
     }
 
+    /** The tenant's overrides of the connector's operations (immutable). */
     Map<String, OpOverride> overrides(UUID tenant, String connectorId) {
+        return state(tenant, connectorId).overrides();
+    }
+
+    private Map<String, OpOverride> loadOverrides(UUID tenant, String connectorId) {
         Map<String, OpOverride> out = new HashMap<>();
         jdbc.query("""
                 SELECT op_id, custom_description, safety_level, requires_approval, is_enabled
@@ -74,11 +99,12 @@ final class ReviewStore {
                     updated_at = now(), updated_by = EXCLUDED.updated_by""",
                 tenant, connectorId, opId, change.customDescription().orElse(null), change.safetyLevel().orElse(null),
                 change.requiresApproval().orElse(null), change.isEnabled().orElse(null), actor, clearDescription);
+        changed(tenant, connectorId);
     }
 
     /** Enables the given operations (enable-reads) in one transaction; returns how many changed. */
     int enableAll(UUID tenant, String connectorId, Collection<String> opIds, String actor) {
-        return jdbc.inTransaction(c -> {
+        int count = jdbc.inTransaction(c -> {
             int changed = 0;
             for (String opId : opIds) {
                 changed += Jdbc.update(c, """
@@ -92,6 +118,8 @@ final class ReviewStore {
             }
             return changed;
         });
+        changed(tenant, connectorId);
+        return count;
     }
 
     Map<String, GroupEdit> groupEdits(UUID tenant, String connectorId) {

@@ -4,11 +4,14 @@ import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.PrincipalDirectory;
 import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.SharedCache;
 import io.helidon.http.Status;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -31,13 +34,28 @@ public final class AgentPrincipals implements PrincipalDirectory {
     }
 
     private final Jdbc jdbc;
+    private final SharedCache<Boolean> registered;
 
-    public AgentPrincipals(Jdbc jdbc) {
+    public AgentPrincipals(Jdbc jdbc, ChangeFeed feed) {
         this.jdbc = jdbc;
+        this.registered = new SharedCache<>(feed, "agent-principals", 10_000, Duration.ofMinutes(10));
     }
 
+    /**
+     * Asked on every authenticated request. That a client id is <em>not</em> a registered agent is
+     * cached (dropped on register, on every replica through the change feed); for a registered agent
+     * the revoked flag is read from the database on every call, so the kill switch holds from the
+     * very next call on every replica, not only on the one that pulled it.
+     */
     @Override
     public Optional<Boolean> agentRevoked(UUID tenant, String clientId) {
+        if (registered.get(tenant + "/" + clientId, () -> lookup(tenant, clientId).isPresent())) {
+            return lookup(tenant, clientId);
+        }
+        return Optional.empty();
+    }
+
+    private Optional<Boolean> lookup(UUID tenant, String clientId) {
         return jdbc.queryOne("SELECT revoked FROM governance_agent_principals WHERE tenant_id = ? AND name = ?",
                 rs -> rs.getBoolean(1), tenant, clientId);
     }
@@ -49,6 +67,7 @@ public final class AgentPrincipals implements PrincipalDirectory {
         }
         int inserted = jdbc.update("INSERT INTO governance_agent_principals (tenant_id, name, owner_sub) VALUES (?, ?, ?) "
                 + "ON CONFLICT DO NOTHING", caller.tenantId(), name, ownerSub.orElse(caller.sub()));
+        registered.changed(caller.tenantId() + "/" + name);
         if (inserted == 0) {
             throw new ApiException(Status.CONFLICT_409, "principal_exists", "agent principal '" + name
                     + "' is already registered");

@@ -2,6 +2,8 @@ package dev.backplane.kernel.identity;
 
 import static java.util.Objects.requireNonNull;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.jwk.source.JWKSource;
@@ -24,7 +26,13 @@ import java.util.Set;
  */
 public final class TokenVerifier {
 
+    /** How long a verified token is remembered (see {@link #stillValid}). */
+    static final Duration CACHE_TTL = Duration.ofSeconds(60);
+
     private final DefaultJWTProcessor<SecurityContext> processor;
+    private final Cache<String, JWTClaimsSet> verified = Caffeine.newBuilder()
+            .maximumSize(10_000).expireAfterWrite(CACHE_TTL).build();
+    private final long skewMillis;
 
     /**
      * @param issuer the exact {@code iss} to accept
@@ -53,6 +61,7 @@ public final class TokenVerifier {
                 new JWTClaimsSet.Builder().issuer(issuer).build(),
                 Set.of("sub", "exp", "iat"));
         claims.setMaxClockSkew((int) clockSkew.toSeconds());
+        skewMillis = clockSkew.toMillis();
         processor.setJWTClaimsSetVerifier(claims);
     }
 
@@ -62,8 +71,14 @@ public final class TokenVerifier {
      * @throws InvalidTokenException with a description safe to show the caller
      */
     public JWTClaimsSet verify(String token) {
+        JWTClaimsSet cached = verified.getIfPresent(token);
+        if (cached != null) {
+            return stillValid(token, cached);
+        }
         try {
-            return processor.process(token, null);
+            JWTClaimsSet claims = processor.process(token, null);
+            verified.put(token, claims);
+            return claims;
         } catch (ParseException e) {
             throw new InvalidTokenException("token is not a well-formed JWT");
         } catch (BadJOSEException e) {
@@ -71,6 +86,25 @@ public final class TokenVerifier {
         } catch (JOSEException e) {
             throw new InvalidTokenException("token could not be verified: " + e.getMessage());
         }
+    }
+
+    /**
+     * A token verified moments ago is the same bytes with the same signature: only time can have
+     * changed its verdict, so a cache hit re-checks expiry and not-before (with the skew). Entries
+     * live {@link #CACHE_TTL} at most, which bounds how long a token signed with a key since removed
+     * from the JWKS is still accepted.
+     */
+    private JWTClaimsSet stillValid(String token, JWTClaimsSet claims) {
+        long now = System.currentTimeMillis();
+        if (claims.getExpirationTime() != null && now > claims.getExpirationTime().getTime() + skewMillis) {
+            verified.invalidate(token);
+            throw new InvalidTokenException("token has expired");
+        }
+        if (claims.getNotBeforeTime() != null && now < claims.getNotBeforeTime().getTime() - skewMillis) {
+            verified.invalidate(token);
+            throw new InvalidTokenException("token is not valid yet");
+        }
+        return claims;
     }
 
     private static String describe(BadJOSEException e) {

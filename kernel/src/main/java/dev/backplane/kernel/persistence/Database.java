@@ -107,6 +107,12 @@ public final class Database implements AutoCloseable {
         return dataSource;
     }
 
+    /** A connection outside the pool, for work that holds one for its lifetime (the change feed's LISTEN). */
+    public java.sql.Connection dedicatedConnection() throws java.sql.SQLException {
+        return java.sql.DriverManager.getConnection(dataSource.getJdbcUrl(), dataSource.getUsername(),
+                dataSource.getPassword());
+    }
+
     public String description() {
         return description;
     }

@@ -1,5 +1,7 @@
 package dev.backplane.kernel.targets;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,6 +14,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -26,6 +29,10 @@ public final class EgressProxy implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(EgressProxy.class.getName());
     private static final int MAX_HEAD = 64 * 1024;
+    private static final int BUFFER = 16 * 1024;
+    /** How long a kept-alive plain-http client connection may sit idle between requests. */
+    private static final int IDLE_MILLIS = 120_000;
+    private static final byte[] CRLF = {'\r', '\n'};
 
     private final ServerSocket server;
     private final GuardedSocketFactory sockets;
@@ -59,22 +66,20 @@ public final class EgressProxy implements AutoCloseable {
 
     private void serve(Socket client) {
         try (client) {
-            InputStream in = client.getInputStream();
-            OutputStream out = client.getOutputStream();
+            client.setTcpNoDelay(true);
+            InputStream in = new BufferedInputStream(client.getInputStream(), BUFFER);
+            OutputStream out = new BufferedOutputStream(client.getOutputStream(), BUFFER);
+            client.setSoTimeout(IDLE_MILLIS);
             String head = readHead(in);
             if (head == null) {
                 return;
             }
-            int eol = head.indexOf("\r\n");
-            String[] requestLine = head.substring(0, eol).split(" ");
-            if (requestLine.length != 3) {
-                answer(out, 400, "Bad Request", "malformed request line");
-                return;
-            }
-            if (requestLine[0].equalsIgnoreCase("CONNECT")) {
+            String[] requestLine = head.substring(0, head.indexOf("\r\n")).split(" ");
+            if (requestLine.length == 3 && requestLine[0].equalsIgnoreCase("CONNECT")) {
+                client.setSoTimeout(0); // a tunnel lives as long as the client keeps its pooled connection
                 tunnel(requestLine[1], in, out);
             } else {
-                forward(requestLine, head.substring(eol + 2), in, out);
+                new PlainHttp(client, in, out).serve(head);
             }
         } catch (IOException e) {
             // the client or the target went away; nothing to report
@@ -83,47 +88,295 @@ public final class EgressProxy implements AutoCloseable {
 
     private void tunnel(String authority, InputStream in, OutputStream out) throws IOException {
         int colon = authority.lastIndexOf(':');
+        if (colon < 0) {
+            answer(out, 400, "Bad Request", "CONNECT needs host:port");
+            return;
+        }
         String host = unbracket(authority.substring(0, colon));
-        int port = Integer.parseInt(authority.substring(colon + 1));
+        int port;
+        try {
+            port = Integer.parseInt(authority.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            answer(out, 400, "Bad Request", "CONNECT needs host:port");
+            return;
+        }
         Socket target = dial(host, port, out);
         if (target == null) {
             return;
         }
         try (target) {
+            target.setTcpNoDelay(true);
             out.write("HTTP/1.1 200 Connection Established\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            pump(in, out, target);
+            Thread up = upload(in, target);
+            try {
+                target.getInputStream().transferTo(out);
+                out.flush();
+            } finally {
+                up.interrupt();
+            }
         }
     }
 
-    private void forward(String[] requestLine, String headers, InputStream in, OutputStream out) throws IOException {
-        URI uri = URI.create(requestLine[1]);
-        if (uri.getHost() == null || !"http".equalsIgnoreCase(uri.getScheme())) {
-            answer(out, 400, "Bad Request", "only absolute http:// requests and CONNECT are proxied");
-            return;
+    /**
+     * Plain-http forwarding with keep-alive on both sides: each request's body and each response's body
+     * is framed (Content-Length, chunked, or to end of stream), so one client connection carries many
+     * requests and the connection to the target is reused while the client keeps asking the same
+     * host and port. A request for another host closes the old target connection and dials anew —
+     * through the guard, as every dial.
+     */
+    private final class PlainHttp {
+        private final Socket client;
+        private final InputStream in;
+        private final OutputStream out;
+        private String upstreamAuthority;
+        private Socket upstream;
+        private InputStream upIn;
+        private OutputStream upOut;
+
+        PlainHttp(Socket client, InputStream in, OutputStream out) {
+            this.client = client;
+            this.in = in;
+            this.out = out;
         }
-        int port = uri.getPort() > 0 ? uri.getPort() : 80;
-        Socket target = dial(unbracket(uri.getHost()), port, out);
-        if (target == null) {
-            return;
-        }
-        try (target) {
-            StringBuilder head = new StringBuilder();
-            String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-            head.append(requestLine[0]).append(' ').append(path)
-                    .append(uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()).append(' ').append(requestLine[2])
-                    .append("\r\n");
-            for (String h : headers.split("\r\n")) {
-                String lower = h.toLowerCase(Locale.ROOT);
-                if (h.isEmpty() || lower.startsWith("proxy-") || lower.startsWith("connection:")) {
-                    continue;
+
+        void serve(String firstHead) throws IOException {
+            try {
+                String head = firstHead;
+                while (head != null && exchange(head)) {
+                    client.setSoTimeout(IDLE_MILLIS);
+                    head = readHead(in);
                 }
-                head.append(h).append("\r\n");
+            } finally {
+                closeUpstream();
             }
-            head.append("Connection: close\r\n\r\n");
-            target.getOutputStream().write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
-            target.getOutputStream().flush();
-            relayResponse(in, out, target);
+        }
+
+        /** One request and its response; false when the client connection must close afterwards. */
+        private boolean exchange(String head) throws IOException {
+            client.setSoTimeout(0);
+            List<String> lines = List.of(head.split("\r\n"));
+            String[] requestLine = lines.getFirst().split(" ");
+            if (requestLine.length != 3 || requestLine[0].equalsIgnoreCase("CONNECT")) {
+                answer(out, 400, "Bad Request", "malformed request line");
+                return false;
+            }
+            URI uri;
+            try {
+                uri = URI.create(requestLine[1]);
+            } catch (IllegalArgumentException e) {
+                answer(out, 400, "Bad Request", "malformed request target");
+                return false;
+            }
+            if (uri.getHost() == null || !"http".equalsIgnoreCase(uri.getScheme())) {
+                answer(out, 400, "Bad Request", "only absolute http:// requests and CONNECT are proxied");
+                return false;
+            }
+            Headers request = Headers.of(lines);
+            int port = uri.getPort() > 0 ? uri.getPort() : 80;
+            String host = unbracket(uri.getHost());
+            if (!(host + ":" + port).equals(upstreamAuthority)) {
+                closeUpstream();
+                Socket target = dial(host, port, out);
+                if (target == null) {
+                    return false;
+                }
+                target.setTcpNoDelay(true);
+                upstream = target;
+                upstreamAuthority = host + ":" + port;
+                upIn = new BufferedInputStream(target.getInputStream(), BUFFER);
+                upOut = new BufferedOutputStream(target.getOutputStream(), BUFFER);
+            }
+            boolean clientCloses = request.has("connection", "close") || requestLine[2].equalsIgnoreCase("HTTP/1.0");
+            StringBuilder forwarded = new StringBuilder();
+            String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+            forwarded.append(requestLine[0]).append(' ').append(path)
+                    .append(uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()).append(" HTTP/1.1\r\n");
+            request.appendHopByHopFree(forwarded, "proxy-", "expect:");
+            if (clientCloses) {
+                forwarded.append("Connection: close\r\n");
+            }
+            forwarded.append("\r\n");
+            if (request.has("expect", "100-continue")) {
+                out.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+            }
+            upOut.write(forwarded.toString().getBytes(StandardCharsets.ISO_8859_1));
+            copyBody(request, false, in, upOut);
+            upOut.flush();
+            return relayResponse(requestLine[0], clientCloses);
+        }
+
+        private boolean relayResponse(String method, boolean clientCloses) throws IOException {
+            String head = readHead(upIn);
+            while (head != null && isInterim(head)) {
+                out.write(head.getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+                head = readHead(upIn);
+            }
+            if (head == null) {
+                closeUpstream();
+                answer(out, 502, "Bad Gateway", "the target closed the connection without a response");
+                return false;
+            }
+            List<String> lines = List.of(head.split("\r\n"));
+            String[] statusLine = lines.getFirst().split(" ", 3);
+            int status = statusLine.length > 1 ? parseStatus(statusLine[1]) : -1;
+            if (status < 0) {
+                closeUpstream();
+                answer(out, 502, "Bad Gateway", "the target answered with a malformed status line");
+                return false;
+            }
+            Headers response = Headers.of(lines);
+            boolean noBody = method.equalsIgnoreCase("HEAD") || status == 204 || status == 304;
+            boolean toEnd = !noBody && !response.has("transfer-encoding", "chunked") && response.contentLength() < 0;
+            boolean upstreamCloses = toEnd || response.has("connection", "close")
+                    || statusLine[0].equalsIgnoreCase("HTTP/1.0");
+            boolean closeClient = clientCloses || toEnd;
+            StringBuilder relayed = new StringBuilder(lines.getFirst()).append("\r\n");
+            response.appendHopByHopFree(relayed, "proxy-connection:");
+            if (closeClient) {
+                relayed.append("Connection: close\r\n");
+            }
+            relayed.append("\r\n");
+            out.write(relayed.toString().getBytes(StandardCharsets.ISO_8859_1));
+            if (toEnd) {
+                upIn.transferTo(out);
+            } else if (!noBody) {
+                copyBody(response, true, upIn, out);
+            }
+            out.flush();
+            if (upstreamCloses) {
+                closeUpstream();
+            }
+            return !closeClient;
+        }
+
+        private void closeUpstream() {
+            if (upstream != null) {
+                try {
+                    upstream.close();
+                } catch (IOException ignored) {
+                    // already gone
+                }
+            }
+            upstream = null;
+            upstreamAuthority = null;
+        }
+    }
+
+    /** The header lines of one message (after its start line). */
+    private record Headers(List<String> lines) {
+
+        static Headers of(List<String> headLines) {
+            return new Headers(headLines.subList(1, headLines.size()));
+        }
+
+        boolean has(String name, String token) {
+            for (String line : lines) {
+                int colon = line.indexOf(':');
+                if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase(name)) {
+                    for (String v : line.substring(colon + 1).split(",")) {
+                        if (v.trim().equalsIgnoreCase(token)) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            return false;
+        }
+
+        /** The Content-Length, or -1 when absent; a malformed one is an error. */
+        long contentLength() throws IOException {
+            for (String line : lines) {
+                int colon = line.indexOf(':');
+                if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("content-length")) {
+                    try {
+                        long n = Long.parseLong(line.substring(colon + 1).trim());
+                        if (n < 0) {
+                            throw new IOException("negative Content-Length");
+                        }
+                        return n;
+                    } catch (NumberFormatException e) {
+                        throw new IOException("malformed Content-Length");
+                    }
+                }
+            }
+            return -1;
+        }
+
+        /** Appends every line except hop-by-hop ones (Connection, Keep-Alive) and those with the given prefixes. */
+        void appendHopByHopFree(StringBuilder to, String... dropPrefixes) {
+            for (String line : lines) {
+                String lower = line.toLowerCase(Locale.ROOT);
+                boolean drop = line.isEmpty() || lower.startsWith("connection:") || lower.startsWith("keep-alive:");
+                for (String prefix : dropPrefixes) {
+                    drop |= lower.startsWith(prefix);
+                }
+                if (!drop) {
+                    to.append(line).append("\r\n");
+                }
+            }
+        }
+    }
+
+    /** Copies a message body as framed by its headers; a request without framing has no body. */
+    private static void copyBody(Headers headers, boolean isResponse, InputStream from, OutputStream to)
+            throws IOException {
+        if (headers.has("transfer-encoding", "chunked")) {
+            copyChunked(from, to);
+            return;
+        }
+        long length = headers.contentLength();
+        if (length > 0) {
+            if (!copyExactly(from, to, length)) {
+                throw new IOException((isResponse ? "response" : "request") + " body ended early");
+            }
+        }
+    }
+
+    private static void copyChunked(InputStream from, OutputStream to) throws IOException {
+        while (true) {
+            String sizeLine = readLine(from);
+            to.write((sizeLine + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            int semicolon = sizeLine.indexOf(';');
+            long size;
+            try {
+                size = Long.parseLong((semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon)).trim(), 16);
+            } catch (NumberFormatException e) {
+                throw new IOException("malformed chunk size");
+            }
+            if (size == 0) {
+                String trailer;
+                do {
+                    trailer = readLine(from);
+                    to.write((trailer + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                } while (!trailer.isEmpty());
+                return;
+            }
+            if (!copyExactly(from, to, size)) {
+                throw new IOException("chunk ended early");
+            }
+            String end = readLine(from);
+            if (!end.isEmpty()) {
+                throw new IOException("malformed chunk end");
+            }
+            to.write(CRLF);
+        }
+    }
+
+    private static boolean isInterim(String head) {
+        String[] statusLine = head.substring(0, head.indexOf("\r\n")).split(" ", 3);
+        int status = statusLine.length > 1 ? parseStatus(statusLine[1]) : -1;
+        return status >= 100 && status < 200 && status != 101;
+    }
+
+    private static int parseStatus(String code) {
+        try {
+            int status = Integer.parseInt(code);
+            return status >= 100 && status <= 999 ? status : -1;
+        } catch (NumberFormatException e) {
+            return -1;
         }
     }
 
@@ -139,47 +392,6 @@ public final class EgressProxy implements AutoCloseable {
         return null;
     }
 
-    /**
-     * Relays a plain-http response, telling the client that this connection closes after it: the
-     * proxy serves one request per connection, and a client that reused it would find it gone.
-     */
-    private static void relayResponse(InputStream clientIn, OutputStream clientOut, Socket target) throws IOException {
-        Thread up = upload(clientIn, target);
-        try {
-            InputStream targetIn = target.getInputStream();
-            String head = readHead(targetIn);
-            if (head == null) {
-                answer(clientOut, 502, "Bad Gateway", "the target closed the connection without a response");
-                return;
-            }
-            StringBuilder rewritten = new StringBuilder();
-            for (String line : head.split("\r\n")) {
-                String lower = line.toLowerCase(Locale.ROOT);
-                if (line.isEmpty() || lower.startsWith("connection:") || lower.startsWith("keep-alive:")
-                        || lower.startsWith("proxy-connection:")) {
-                    continue;
-                }
-                rewritten.append(line).append("\r\n");
-            }
-            rewritten.append("Connection: close\r\n\r\n");
-            clientOut.write(rewritten.toString().getBytes(StandardCharsets.ISO_8859_1));
-            targetIn.transferTo(clientOut);
-            clientOut.flush();
-        } finally {
-            up.interrupt();
-        }
-    }
-
-    private static void pump(InputStream clientIn, OutputStream clientOut, Socket target) throws IOException {
-        Thread up = upload(clientIn, target);
-        try {
-            target.getInputStream().transferTo(clientOut);
-            clientOut.flush();
-        } finally {
-            up.interrupt();
-        }
-    }
-
     /** Copies what the client sends to the target on its own thread, half-closing the target at the end. */
     private static Thread upload(InputStream clientIn, Socket target) {
         return Thread.ofVirtual().start(() -> {
@@ -193,7 +405,7 @@ public final class EgressProxy implements AutoCloseable {
     }
 
     private static String readHead(InputStream in) throws IOException {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        ByteArrayOutputStream buf = new ByteArrayOutputStream(512);
         int state = 0;
         while (buf.size() < MAX_HEAD) {
             int b = in.read();
@@ -211,7 +423,41 @@ public final class EgressProxy implements AutoCloseable {
                 return buf.toString(StandardCharsets.ISO_8859_1);
             }
         }
-        return null;
+        throw new IOException("message head over " + MAX_HEAD + " bytes");
+    }
+
+    /** One CRLF-terminated line without its CRLF (chunk sizes, trailers). */
+    private static String readLine(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        int previous = -1;
+        while (line.length() < MAX_HEAD) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("stream ended inside a chunked body");
+            }
+            if (previous == '\r' && b == '\n') {
+                line.setLength(line.length() - 1);
+                return line.toString();
+            }
+            line.append((char) b);
+            previous = b;
+        }
+        throw new IOException("chunk line over " + MAX_HEAD + " bytes");
+    }
+
+    /** Copies exactly {@code length} bytes; false when the stream ends first. */
+    private static boolean copyExactly(InputStream from, OutputStream to, long length) throws IOException {
+        byte[] buf = new byte[(int) Math.min(BUFFER, Math.max(1, length))];
+        long left = length;
+        while (left > 0) {
+            int n = from.read(buf, 0, (int) Math.min(buf.length, left));
+            if (n < 0) {
+                return false;
+            }
+            to.write(buf, 0, n);
+            left -= n;
+        }
+        return true;
     }
 
     private static void answer(OutputStream out, int status, String reason, String message) throws IOException {

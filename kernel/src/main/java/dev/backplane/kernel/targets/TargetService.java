@@ -4,7 +4,9 @@ import dev.backplane.kernel.catalog.ConnectorRegistry;
 import dev.backplane.kernel.catalog.plugins.LoadedConnector;
 import dev.backplane.kernel.credentials.SecretRefs;
 import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.SharedCache;
 import dev.backplane.plugin.api.ConnectorDescriptor;
 import io.helidon.http.Status;
 import java.io.ByteArrayInputStream;
@@ -13,6 +15,7 @@ import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -49,12 +52,15 @@ public final class TargetService {
 
     private final TargetStore store;
     private final Jdbc jdbc;
+    private final SharedCache<Optional<TargetStore.Row>> rows;
     private final ConnectorRegistry connectors;
     private final SsrfGuard ssrf;
     private final SecretRefs.Backend backend;
 
-    public TargetService(Jdbc jdbc, ConnectorRegistry connectors, SsrfGuard ssrf, SecretRefs.Backend backend) {
+    public TargetService(Jdbc jdbc, ChangeFeed feed, ConnectorRegistry connectors, SsrfGuard ssrf,
+                         SecretRefs.Backend backend) {
         this.jdbc = jdbc;
+        this.rows = new SharedCache<>(feed, "targets", 10_000, Duration.ofMinutes(10));
         this.store = new TargetStore(jdbc);
         this.connectors = connectors;
         this.ssrf = ssrf;
@@ -63,12 +69,14 @@ public final class TargetService {
 
     public Target create(UUID tenant, TargetFields fields, String actor) {
         TargetStore.Row row = validated(tenant, fields, Optional.empty());
-        return jdbc.inTransaction(c -> {
+        Target created = jdbc.inTransaction(c -> {
             TargetStore.lockTenant(c, tenant);
             requireFree(c, tenant, row);
             TargetStore.insert(c, tenant, row, actor);
             return view(TargetStore.find(c, tenant, row.name()).orElseThrow());
         });
+        changed(tenant);
+        return created;
     }
 
     public Target describe(UUID tenant, String nameOrAlias) {
@@ -87,7 +95,7 @@ public final class TargetService {
     }
 
     public Target patch(UUID tenant, String nameOrAlias, TargetFields fields, String actor) {
-        return jdbc.inTransaction(c -> {
+        Target patched = jdbc.inTransaction(c -> {
             TargetStore.lockTenant(c, tenant);
             TargetStore.Row existing = TargetStore.find(c, tenant, nameOrAlias).orElseThrow(() -> notFound(nameOrAlias));
             TargetStore.Row row = validated(tenant, fields, Optional.of(existing));
@@ -95,16 +103,21 @@ public final class TargetService {
             TargetStore.update(c, tenant, row, actor);
             return view(TargetStore.find(c, tenant, row.name()).orElseThrow());
         });
+        changed(tenant);
+        return patched;
     }
 
     /** Stores a probe's fingerprint; the only writer of that field. */
     void saveFingerprint(UUID tenant, UUID targetId, Map<String, Object> fingerprint) {
         store.saveFingerprint(tenant, targetId, fingerprint);
+        changed(tenant);
     }
 
     public void delete(UUID tenant, String nameOrAlias) {
         TargetStore.Row row = require(tenant, nameOrAlias);
-        if (!store.delete(tenant, row.id())) {
+        boolean deleted = store.delete(tenant, row.id());
+        changed(tenant);
+        if (!deleted) {
             throw notFound(nameOrAlias);
         }
     }
@@ -131,7 +144,7 @@ public final class TargetService {
             throw ApiException.unprocessable("invalid_import", "the import is invalid; nothing was written",
                     Map.of("errors", errors));
         }
-        return jdbc.inTransaction(c -> {
+        ImportResult result = jdbc.inTransaction(c -> {
             TargetStore.lockTenant(c, tenant);
             List<String> created = new ArrayList<>();
             List<String> updated = new ArrayList<>();
@@ -180,6 +193,8 @@ public final class TargetService {
             }
             return new ImportResult(dryRun, created, updated, created.size(), updated.size());
         });
+        changed(tenant);
+        return result;
     }
 
     private static TargetFields withoutName(TargetFields f) {
@@ -188,8 +203,14 @@ public final class TargetService {
                 f.tlsServerName(), f.extras(), f.version(), f.fingerprint());
     }
 
+    /** Looks a target up by name or alias; cached per tenant, dropped on every target write of the tenant. */
     private TargetStore.Row require(UUID tenant, String nameOrAlias) {
-        return store.find(tenant, nameOrAlias).orElseThrow(() -> notFound(nameOrAlias));
+        return rows.get(tenant + "/" + nameOrAlias, () -> store.find(tenant, nameOrAlias))
+                .orElseThrow(() -> notFound(nameOrAlias));
+    }
+
+    private void changed(UUID tenant) {
+        rows.changed(tenant.toString());
     }
 
     private static ApiException notFound(String nameOrAlias) {

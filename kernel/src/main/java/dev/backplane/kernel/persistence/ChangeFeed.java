@@ -1,0 +1,162 @@
+package dev.backplane.kernel.persistence;
+
+import java.lang.System.Logger.Level;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+/**
+ * Cache invalidation across replicas through PostgreSQL {@code LISTEN/NOTIFY}. A writer calls
+ * {@link #changed(String, String)} after its write commits: subscribers on this replica are told at
+ * once (before the writer answers its caller), and every other replica is told through one
+ * {@code NOTIFY} on channel {@value #CHANNEL}, which a dedicated connection listens on.
+ *
+ * <p>Caches are only trusted while that connection is listening: {@link #live()} is false until the
+ * first {@code LISTEN} succeeds and from the moment the connection fails until it is back, and every
+ * subscriber is told to drop everything on both edges — a notification missed while disconnected can
+ * never leave a stale entry behind. A cache consults {@code live()} and reads through to the database
+ * when it is false.
+ */
+public final class ChangeFeed implements AutoCloseable {
+
+    public static final String CHANNEL = "svc_changes";
+    private static final System.Logger LOG = System.getLogger(ChangeFeed.class.getName());
+    private static final char SEPARATOR = '\u001f';
+
+    /** How a dedicated (non-pooled) connection is opened. */
+    @FunctionalInterface
+    public interface ConnectionSource {
+        Connection open() throws SQLException;
+    }
+
+    private final ConnectionSource source;
+    private final Jdbc jdbc;
+    private final Map<String, List<Consumer<String>>> subscribers = new ConcurrentHashMap<>();
+    private final List<Runnable> resets = new CopyOnWriteArrayList<>();
+    private volatile boolean live;
+    private volatile boolean closed;
+    private final Thread listener;
+
+    private ChangeFeed(ConnectionSource source, Jdbc jdbc, boolean listen) {
+        this.source = source;
+        this.jdbc = jdbc;
+        this.listener = listen ? Thread.ofPlatform().daemon().name("change-feed").start(this::listenLoop) : null;
+    }
+
+    /** A feed listening on its own connection; writes notify through the pool. */
+    public static ChangeFeed listening(ConnectionSource source, Jdbc jdbc) {
+        return new ChangeFeed(source, jdbc, true);
+    }
+
+    /** A feed that is never live: every cache built on it reads through (tools, benches without a kernel). */
+    public static ChangeFeed disabled() {
+        return new ChangeFeed(null, null, false);
+    }
+
+    /** Whether caches may serve entries: the listening connection is up. */
+    public boolean live() {
+        return live;
+    }
+
+    /** Calls {@code onChange} with the key of every change on {@code topic}, local or from another replica. */
+    public void subscribe(String topic, Consumer<String> onChange) {
+        subscribers.computeIfAbsent(topic, t -> new CopyOnWriteArrayList<>()).add(onChange);
+    }
+
+    /** Calls {@code onReset} whenever the feed (re)connects or loses its connection: drop everything. */
+    public void onReset(Runnable onReset) {
+        resets.add(onReset);
+    }
+
+    /**
+     * Announces a committed change: local subscribers first (so the writer's next read on this
+     * replica sees it), then the other replicas through {@code NOTIFY}. A failed {@code NOTIFY} is
+     * logged; the database being unreachable for it also breaks the other replicas' listening
+     * connections, which resets their caches.
+     */
+    public void changed(String topic, String key) {
+        deliver(topic, key);
+        if (jdbc == null) {
+            return;
+        }
+        try {
+            jdbc.queryOne("SELECT pg_notify(?, ?)", rs -> 1, CHANNEL, topic + SEPARATOR + key);
+        } catch (Jdbc.DataAccessException e) {
+            LOG.log(Level.WARNING, "cache invalidation could not be sent to other replicas (" + topic + "): "
+                    + e.getMessage() + "; they hold entries at most until their own feed resets");
+        }
+    }
+
+    private void deliver(String topic, String key) {
+        for (Consumer<String> s : subscribers.getOrDefault(topic, List.of())) {
+            s.accept(key);
+        }
+    }
+
+    private void reset() {
+        resets.forEach(Runnable::run);
+    }
+
+    private void listenLoop() {
+        long backoff = 100;
+        while (!closed) {
+            try (Connection c = source.open()) {
+                try (Statement s = c.createStatement()) {
+                    s.execute("LISTEN " + CHANNEL);
+                }
+                PGConnection pg = c.unwrap(PGConnection.class);
+                reset();
+                live = true;
+                backoff = 100;
+                while (!closed) {
+                    PGNotification[] batch = pg.getNotifications(1_000);
+                    if (batch == null) {
+                        continue;
+                    }
+                    for (PGNotification n : batch) {
+                        String payload = n.getParameter();
+                        int cut = payload.indexOf(SEPARATOR);
+                        if (cut > 0) {
+                            deliver(payload.substring(0, cut), payload.substring(cut + 1));
+                        }
+                    }
+                }
+            } catch (SQLException | RuntimeException e) {
+                if (closed) {
+                    break;
+                }
+                LOG.log(Level.WARNING, "change feed connection lost; caches read through until it is back: "
+                        + e.getMessage());
+            } finally {
+                live = false;
+                reset();
+            }
+            sleep(backoff);
+            backoff = Math.min(5_000, backoff * 2);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        live = false;
+        if (listener != null) {
+            listener.interrupt();
+        }
+    }
+}
