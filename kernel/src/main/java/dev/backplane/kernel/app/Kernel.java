@@ -10,6 +10,7 @@ import dev.backplane.kernel.catalog.plugins.PluginLoading;
 import dev.backplane.kernel.credentials.CredentialRoutes;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.dispatch.AsyncRuns;
+import dev.backplane.kernel.dispatch.DispatchEvents;
 import dev.backplane.kernel.dispatch.DispatchRoutes;
 import dev.backplane.kernel.dispatch.Dispatcher;
 import dev.backplane.kernel.governance.AgentPrincipals;
@@ -64,10 +65,12 @@ public final class Kernel implements AutoCloseable {
 
     private final Closer closing;
     private final ChangeFeed changeFeed;
+    private final DispatchEvents dispatchEvents;
 
     private Kernel(KernelConfig config, Database database, WebServer server, ApiRoutes api, Closer closing,
-                   ChangeFeed changeFeed) {
+                   ChangeFeed changeFeed, DispatchEvents dispatchEvents) {
         this.changeFeed = changeFeed;
+        this.dispatchEvents = dispatchEvents;
         this.config = config;
         this.database = database;
         this.server = server;
@@ -103,7 +106,8 @@ public final class Kernel implements AutoCloseable {
         try {
             ChangeFeed feed = closing.add(ChangeFeed.listening(database::dedicatedConnection,
                     new Jdbc(database.dataSource())));
-            ApiRoutes api = buildApi(config, database, feed, issuer, closing);
+            DispatchEvents dispatchEvents = new DispatchEvents();
+            ApiRoutes api = buildApi(config, database, feed, dispatchEvents, issuer, closing);
             HttpRouting.Builder routing = HttpRouting.builder().addFilter(new RequestIds());
             api.applyTo(routing);
             ErrorMapping.register(routing);
@@ -115,7 +119,7 @@ public final class Kernel implements AutoCloseable {
                     .shutdownHook(false)
                     .build()
                     .start();
-            Kernel kernel = new Kernel(config, database, server, api, closing, feed);
+            Kernel kernel = new Kernel(config, database, server, api, closing, feed, dispatchEvents);
             LOG.log(Level.INFO, "svc backplane " + BuildInfo.load().version() + " ready at " + kernel.url() + " in "
                     + Duration.ofNanos(System.nanoTime() - t0).toMillis() + " ms; trusting tokens from " + issuer);
             return kernel;
@@ -134,8 +138,8 @@ public final class Kernel implements AutoCloseable {
         }
     }
 
-    private static ApiRoutes buildApi(KernelConfig config, Database database, ChangeFeed feed, String issuer,
-                                      Closer closing) {
+    private static ApiRoutes buildApi(KernelConfig config, Database database, ChangeFeed feed,
+                                      DispatchEvents dispatchEvents, String issuer, Closer closing) {
         Jdbc jdbc = new Jdbc(database.dataSource());
         TenantService tenants = new TenantService(jdbc);
         JwksKeys keys = new JwksKeys(issuer, config.optional(Setting.IDENTITY_JWKS_URL),
@@ -172,7 +176,7 @@ public final class Kernel implements AutoCloseable {
         Grants grants = new Grants(jdbc);
         ServiceGrants serviceGrants = new ServiceGrants(jdbc, catalog::descriptor);
         Dispatcher dispatcher = new Dispatcher(catalog, targets, credentials, sessions, audit, approvals, grants,
-                serviceGrants, handles);
+                serviceGrants, handles, dispatchEvents);
         new GovernanceRoutes(agentPrincipals, grants, serviceGrants).register(api);
         AsyncRuns runs = new AsyncRuns(jdbc, callTimeout);
         new DispatchRoutes(dispatcher, new ResultQueryService(jdbc, handles), runs).register(api);
@@ -228,6 +232,11 @@ public final class Kernel implements AutoCloseable {
     /** The cross-replica cache invalidation feed (live once its LISTEN connection is up). */
     public ChangeFeed changeFeed() {
         return changeFeed;
+    }
+
+    /** The pipeline's broadcast hook: subscribers hear every finished dispatch. */
+    public DispatchEvents dispatchEvents() {
+        return dispatchEvents;
     }
 
     public ApiRoutes api() {

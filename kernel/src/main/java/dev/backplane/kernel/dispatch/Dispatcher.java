@@ -47,10 +47,13 @@ public final class Dispatcher {
     private final ServiceGrants serviceGrants;
     private final Reducer reducer;
     private final ParamsValidator validator = new ParamsValidator();
+    private final DispatchEvents events;
 
     public Dispatcher(CatalogService catalog, TargetService targets, CredentialService credentials,
                       ConnectorSessions sessions, AuditLog audit, Approvals approvals, Grants grants,
-                      ServiceGrants serviceGrants, dev.backplane.kernel.results.ResultHandles handles) {
+                      ServiceGrants serviceGrants, dev.backplane.kernel.results.ResultHandles handles,
+                      DispatchEvents events) {
+        this.events = events;
         this.grants = grants;
         this.serviceGrants = serviceGrants;
         this.catalog = catalog;
@@ -67,7 +70,21 @@ public final class Dispatcher {
                             OperationRequest request) {
     }
 
+    /** Runs one call through the whole pipeline and announces its outcome (the broadcast hook). */
     public ResultEnvelope call(Caller caller, CallRequest req) {
+        ResultEnvelope env = gateAndRun(caller, req);
+        announce(caller.tenantId(), caller.sub(), caller.kind().wireName(), req, env);
+        return env;
+    }
+
+    private void announce(UUID tenant, String principal, String kind, CallRequest req, ResultEnvelope env) {
+        events.publish(new DispatchEvents.Event(java.time.Instant.now(), tenant, principal, kind, req.connectorId(),
+                req.opId(), req.target(), env.status(), Optional.ofNullable(env.extras().get("error_code"))
+                .map(Object::toString), req.workRef(), env.durationMs(),
+                Optional.ofNullable(env.extras().get("audit_id")).map(Object::toString)));
+    }
+
+    private ResultEnvelope gateAndRun(Caller caller, CallRequest req) {
         long t0 = System.nanoTime();
         Resolved r = resolve(caller, req);
         String opId = req.opId();
@@ -192,12 +209,19 @@ public final class Dispatcher {
      * credentials, the plugin call, reduction and the audit row (linked to the approval).
      */
     public ResultEnvelope executeApproved(UUID tenant, Approvals.Released released) {
-        long t0 = System.nanoTime();
         Approvals.Approval a = released.approval();
         CallRequest req = new CallRequest(a.connectorId(), a.opId(), a.target(), released.params(), a.workRef(),
                 Optional.empty(), Optional.empty());
         Caller requester = new Caller(a.requester(), Optional.empty(), Optional.of(tenant), tenant,
                 dev.backplane.kernel.identity.Role.OPERATOR, false, kindOf(released.requesterKind()), Optional.empty());
+        ResultEnvelope env = runApproved(requester, req, released);
+        announce(tenant, a.requester(), requester.kind().wireName(), req, env);
+        return env;
+    }
+
+    private ResultEnvelope runApproved(Caller requester, CallRequest req, Approvals.Released released) {
+        long t0 = System.nanoTime();
+        Approvals.Approval a = released.approval();
         Resolved r = resolve(requester, req);
         if (!r.target().id().equals(released.targetId())) {
             return envelope(ResultEnvelope.ERROR, a.opId(), null, "target " + a.target() + " was replaced since the call "

@@ -77,7 +77,7 @@ public final class EgressProxy implements AutoCloseable {
             String[] requestLine = head.substring(0, head.indexOf("\r\n")).split(" ");
             if (requestLine.length == 3 && requestLine[0].equalsIgnoreCase("CONNECT")) {
                 client.setSoTimeout(0); // a tunnel lives as long as the client keeps its pooled connection
-                tunnel(requestLine[1], in, out);
+                tunnel(requestLine[1], in, client.getOutputStream()); // unbuffered: TLS records pass at once
             } else {
                 new PlainHttp(client, in, out).serve(head);
             }
@@ -241,7 +241,7 @@ public final class EgressProxy implements AutoCloseable {
             relayed.append("\r\n");
             out.write(relayed.toString().getBytes(StandardCharsets.ISO_8859_1));
             if (toEnd) {
-                upIn.transferTo(out);
+                copyFlushing(upIn, out);
             } else if (!noBody) {
                 copyBody(response, true, upIn, out);
             }
@@ -362,6 +362,16 @@ public final class EgressProxy implements AutoCloseable {
                 throw new IOException("malformed chunk end");
             }
             to.write(CRLF);
+            to.flush(); // a streamed response (logs, watches) reaches the client chunk by chunk
+        }
+    }
+
+    /** Copies to the end of the stream, flushing each read so a streamed body is not held back. */
+    private static void copyFlushing(InputStream from, OutputStream to) throws IOException {
+        byte[] buf = new byte[BUFFER];
+        for (int n; (n = from.read(buf)) >= 0; ) {
+            to.write(buf, 0, n);
+            to.flush();
         }
     }
 

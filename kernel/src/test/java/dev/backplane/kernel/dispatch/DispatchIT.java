@@ -146,6 +146,32 @@ class DispatchIT {
     }
 
     @Test
+    void everyFinishedDispatchIsAnnouncedOnTheBroadcastHookWithoutParams() {
+        setUpTarget("bc1");
+        List<DispatchEvents.Event> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        kernel.kernel().dispatchEvents().subscribe(e -> {
+            if (e.target().equals("bc1")) {
+                heard.add(e);
+            }
+        });
+        kernel.kernel().dispatchEvents().subscribe(e -> {
+            throw new IllegalStateException("a broken subscriber");
+        });
+        call(operator, "disp.item0.list", "bc1", "{}", "");
+        enableReads();
+        JsonNode ok = call(operator, "disp.item0.list", "bc1", "{\"count\": 2}", ", \"work_ref\": \"CHG-9\"");
+        assertThat(ok.path("status").asText()).as("a failing subscriber changes nothing").isEqualTo("ok");
+        call(operator, "disp.item1.get", "bc1", "{\"name\": 5}", "");
+        assertThat(heard).extracting(DispatchEvents.Event::status).containsExactly("denied", "ok", "error");
+        DispatchEvents.Event done = heard.get(1);
+        assertThat(done.workRef()).hasValue("CHG-9");
+        assertThat(done.auditId()).hasValue(ok.path("extras").path("audit_id").asText());
+        assertThat(done.principal()).isEqualTo("op-" + tenant);
+        assertThat(heard.get(2).errorCode()).hasValue("invalid_params");
+        assertThat(heard.toString()).doesNotContain(PASSWORD);
+    }
+
+    @Test
     void invalidParamsAreAnErrorWithValidationErrorsAndNoCall() {
         setUpTarget("a2");
         enableReads();
