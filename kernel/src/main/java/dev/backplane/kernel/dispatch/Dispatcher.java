@@ -266,7 +266,9 @@ public final class Dispatcher {
             ResultEnvelope env = switch (result) {
                 case OperationResult.Rows rows -> {
                     Reducer.Reduced reduced = reducer.reduce(caller.tenantId(), caller.sub(), req.opId(), rows.rows());
-                    yield envelope(ResultEnvelope.OK, req.opId(), reduced.result(), null, t0, reduced.extras());
+                    Map<String, Object> extras = new LinkedHashMap<>(rows.extras());
+                    extras.putAll(reduced.extras());
+                    yield envelope(ResultEnvelope.OK, req.opId(), reduced.result(), null, t0, extras);
                 }
                 case OperationResult.Document doc -> envelope(ResultEnvelope.OK, req.opId(), doc.value(), null, t0, Map.of());
                 case OperationResult.Failure f -> {

@@ -65,6 +65,17 @@ public final class KernelConnectorContext implements ConnectorContext {
     }
 
     @Override
+    public javax.net.ssl.SSLParameters sslParameters() {
+        return tls.parameters();
+    }
+
+    @Override
+    public SSLContext sslContext(javax.net.ssl.KeyManager[] clientKeys,
+                                 java.util.List<java.security.cert.X509Certificate> credentialCas) {
+        return tls.withClientKeys(clientKeys, credentialCas);
+    }
+
+    @Override
     public SocketFactory socketFactory() {
         return sockets;
     }

@@ -111,6 +111,15 @@ public final class ProbeService {
         Optional<String> version = t.fingerprint().map(f -> f.get("version")).map(Object::toString).or(t::version);
         Resolution r = Resolver.resolve(new Resolver.Query(t.product(), version, t.preferredImplId(), Optional.empty()),
                 registry.all().stream().map(LoadedConnector::descriptor).toList());
+        if (version.isEmpty() && r instanceof Resolution.NoConnector) {
+            // nothing is known yet and the probe is what finds the version out: a product served by one
+            // implementation is probed through it (with several, the operator asserts a version or preferred_impl_id)
+            List<LoadedConnector> serving = registry.all().stream().filter(c -> c.descriptor().products().stream()
+                    .anyMatch(p -> p.token().equals(t.product()))).toList();
+            if (serving.size() == 1) {
+                return serving.getFirst();
+            }
+        }
         return switch (r) {
             case Resolution.Resolved ok -> registry.require(ok.connectorId());
             case Resolution.NoConnector none -> throw new ApiException(Status.NOT_IMPLEMENTED_501, "no_connector",

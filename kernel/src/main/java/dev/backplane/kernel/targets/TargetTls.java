@@ -17,10 +17,11 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SNIHostName;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
@@ -36,10 +37,17 @@ public final class TargetTls {
 
     private final SSLContext context;
     private final SSLParameters parameters;
+    private final boolean verifyTls;
+    private final Optional<String> caPin;
+    private final String expected;
 
-    private TargetTls(SSLContext context, SSLParameters parameters) {
+    private TargetTls(SSLContext context, SSLParameters parameters, boolean verifyTls, Optional<String> caPin,
+                      String expected) {
         this.context = context;
         this.parameters = parameters;
+        this.verifyTls = verifyTls;
+        this.caPin = caPin;
+        this.expected = expected;
     }
 
     public static TargetTls of(String host, boolean verifyTls, Optional<String> caPin, Optional<String> serverName) {
@@ -52,10 +60,48 @@ public final class TargetTls {
             if (serverName.isPresent() && !isIpLiteral(serverName.get())) {
                 params.setServerNames(List.of(new SNIHostName(serverName.get())));
             }
-            return new TargetTls(ctx, params);
+            return new TargetTls(ctx, params, verifyTls, caPin, expected);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot build the TLS context: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * This target's TLS presenting client keys; without a pin, {@code credentialCas} (when given)
+     * replace the JDK's roots as the trust anchors. A pin wins; verify_tls false checks nothing.
+     */
+    public SSLContext withClientKeys(KeyManager[] clientKeys, List<X509Certificate> credentialCas) {
+        try {
+            X509TrustManager chain = null;
+            if (verifyTls) {
+                chain = caPin.isEmpty() && !credentialCas.isEmpty() ? anchors(credentialCas) : chainTrust(caPin);
+            }
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(clientKeys, new TrustManager[] {new NameCheckingTrustManager(chain, expected)}, new SecureRandom());
+            return ctx;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot build the TLS context: " + e.getMessage(), e);
+        }
+    }
+
+    private static X509TrustManager anchors(List<X509Certificate> cas) throws GeneralSecurityException {
+        KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
+        try {
+            ks.load(null, null);
+        } catch (java.io.IOException e) {
+            throw new GeneralSecurityException(e);
+        }
+        for (int i = 0; i < cas.size(); i++) {
+            ks.setCertificateEntry("credential-ca-" + i, cas.get(i));
+        }
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(ks);
+        for (TrustManager tm : tmf.getTrustManagers()) {
+            if (tm instanceof X509TrustManager x) {
+                return x;
+            }
+        }
+        throw new GeneralSecurityException("no X509 trust manager");
     }
 
     public SSLContext context() {
@@ -165,6 +211,10 @@ public final class TargetTls {
             } catch (CertificateParsingException e) {
                 throw new CertificateException("cannot read the certificate's names: " + e.getMessage(), e);
             }
+            if (dns.isEmpty()) {
+                // like the JDK's own hostname check: a certificate without DNS names is matched on its CN
+                commonName(leaf).ifPresent(dns::add);
+            }
             boolean ok;
             if (isIpLiteral(expected)) {
                 ok = ips.stream().anyMatch(ip -> sameIp(ip, expected));
@@ -176,6 +226,17 @@ public final class TargetTls {
                 throw new CertificateException("No subject alternative " + (isIpLiteral(expected) ? "IP address" : "DNS name")
                         + " matching " + expected + " found (certificate names: DNS " + dns + ", IP " + ips
                         + "); set tls_server_name to a name the certificate carries");
+            }
+        }
+
+        private static Optional<String> commonName(X509Certificate leaf) {
+            try {
+                javax.naming.ldap.LdapName dn = new javax.naming.ldap.LdapName(
+                        leaf.getSubjectX500Principal().getName(javax.security.auth.x500.X500Principal.RFC2253));
+                return dn.getRdns().stream().filter(r -> r.getType().equalsIgnoreCase("CN"))
+                        .map(r -> r.getValue().toString().toLowerCase(Locale.ROOT)).reduce((first, last) -> last);
+            } catch (javax.naming.InvalidNameException e) {
+                return Optional.empty();
             }
         }
 

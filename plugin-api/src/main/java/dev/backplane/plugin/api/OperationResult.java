@@ -15,10 +15,17 @@ public sealed interface OperationResult {
      * A set of rows, one JSON object each; the kernel may store it whole and return a sample.
      *
      * @param rows the rows
+     * @param extras fields about the set as a whole, shown in the envelope's extras — for example
+     *               {@code continue_token} for the next page of a server-side paged list (since 1.1)
      */
-    record Rows(List<Map<String, Object>> rows) implements OperationResult {
+    record Rows(List<Map<String, Object>> rows, Map<String, Object> extras) implements OperationResult {
         public Rows {
             rows = List.copyOf(requireNonNull(rows, "rows is null"));
+            extras = Map.copyOf(requireNonNull(extras, "extras is null"));
+        }
+
+        public Rows(List<Map<String, Object>> rows) {
+            this(rows, Map.of());
         }
     }
 

@@ -37,6 +37,31 @@ public final class RecordingContext implements ConnectorContext {
         }
     }
 
+    /** Client keys as given; trusts {@code credentialCas} when there are any, else the JDK's roots. */
+    @Override
+    public SSLContext sslContext(javax.net.ssl.KeyManager[] clientKeys,
+                                 java.util.List<java.security.cert.X509Certificate> credentialCas) {
+        try {
+            javax.net.ssl.TrustManager[] trust = null;
+            if (!credentialCas.isEmpty()) {
+                java.security.KeyStore ks = java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
+                ks.load(null, null);
+                for (int i = 0; i < credentialCas.size(); i++) {
+                    ks.setCertificateEntry("ca-" + i, credentialCas.get(i));
+                }
+                javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+                        javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+                tmf.init(ks);
+                trust = tmf.getTrustManagers();
+            }
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(clientKeys, trust, null);
+            return ctx;
+        } catch (java.security.GeneralSecurityException | java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Override
     public SocketFactory socketFactory() {
         return SocketFactory.getDefault();

@@ -1,0 +1,271 @@
+package dev.backplane.plugins.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.TlsFixture;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The built plugin jar (the one plugin-repo/ gets) loaded by a real kernel, driving the mock cluster
+ * over TLS through the whole pipeline: gate, credentials, egress proxy, reduction, approvals, audit.
+ */
+class K8sPipelineIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static MockCluster cluster;
+    private static TestIssuer issuer;
+    private static TestKernel kernel;
+    private static TlsFixture otherCa;
+    private final UUID tenant = UUID.randomUUID();
+    private final String admin = issuer.token("admin-" + tenant, tenant, "tenant_admin");
+    private final String admin2 = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
+    private final String operator = issuer.token("op-" + tenant, tenant, "operator");
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = new MockCluster().seed(120);
+        Path work = Files.createTempDirectory("svc-k8s-it");
+        Path plugins = Files.createDirectories(work.resolve("plugins"));
+        Path jar = Path.of(System.getProperty("k8s.plugin.jar"));
+        Files.copy(jar, plugins.resolve("k8s-1.x.jar"));
+        otherCa = TlsFixture.start(work, "x", "y");
+        issuer = new TestIssuer();
+        Map<String, String> env = new HashMap<>(issuer.kernelSettings());
+        env.put("SVC_PLUGIN_DIR", plugins.toString());
+        env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8");
+        kernel = TestKernel.start(work.resolve("data"), env);
+    }
+
+    @AfterAll
+    static void stop() {
+        kernel.close();
+        issuer.close();
+        otherCa.close();
+        cluster.close();
+    }
+
+    private void target(String name, String host, Map<String, Object> extra, String token) throws Exception {
+        Map<String, Object> body = new HashMap<>(Map.of("name", name, "product", "k8s", "host", host,
+                "port", cluster.port()));
+        body.putAll(extra);
+        var r = kernel.send("POST", "/api/v1/targets", admin, JSON.writeValueAsString(body), Map.of());
+        assertThat(r.status()).as(r.body()).isEqualTo(201);
+        var s = kernel.send("PUT", "/api/v1/targets/" + name + "/secret", admin, JSON.writeValueAsString(
+                Map.of("fields", Map.of("kubeconfig", cluster.kubeconfig(token)))), Map.of());
+        assertThat(s.status()).as(s.body()).isEqualTo(200);
+    }
+
+    private void enable() {
+        assertThat(kernel.send("POST", "/api/v1/connectors/k8s-1.x/enable-reads", admin, null, Map.of()).status())
+                .isEqualTo(200);
+        assertThat(kernel.send("POST", "/api/v1/connectors/k8s-1.x/enable", admin, null, Map.of()).status())
+                .isEqualTo(200);
+    }
+
+    private JsonNode call(String token, String op, String target, Map<String, Object> params) throws Exception {
+        return call(token, op, target, params, Map.of());
+    }
+
+    private JsonNode call(String token, String op, String target, Map<String, Object> params, Map<String, Object> more)
+            throws Exception {
+        Map<String, Object> body = new HashMap<>(Map.of("connector_id", "k8s-1.x", "op_id", op, "target", target,
+                "params", params));
+        body.putAll(more);
+        var r = kernel.send("POST", "/api/v1/operations/call", token, JSON.writeValueAsString(body), Map.of());
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(r.body()).doesNotContain(MockCluster.TOKEN);
+        return r.json();
+    }
+
+    @Test
+    void everyReadOperationWorksThroughThePipeline() throws Exception {
+        target("c1", "localhost", Map.of(), MockCluster.TOKEN);
+        enable();
+        JsonNode about = call(operator, "k8s.about", "c1", Map.of());
+        assertThat(about.path("status").asText()).as(about.toString()).isEqualTo("ok");
+        assertThat(about.path("result").path("git_version").asText()).isEqualTo("v1.31.4+k3s1");
+        assertThat(about.path("result").path("distribution").asText()).isEqualTo("k3s");
+
+        assertThat(call(operator, "k8s.namespace.list", "c1", Map.of()).path("result").findValuesAsText("name"))
+                .contains("default", "shop");
+        JsonNode nodes = call(operator, "k8s.node.list", "c1", Map.of()).path("result");
+        assertThat(nodes.findValuesAsText("roles")).containsExactlyInAnyOrder("control-plane", "worker");
+        assertThat(nodes.get(0).path("ready").asBoolean()).isTrue();
+
+        JsonNode pods = call(operator, "k8s.pod.list", "c1", Map.of("namespace", "shop", "label_selector", "app=web"));
+        assertThat(pods.path("status").asText()).as(pods.toString()).isEqualTo("ok");
+        assertThat(pods.path("result").findValuesAsText("name")).containsExactlyInAnyOrder("web-0", "web-2");
+        assertThat(pods.path("result").get(0).path("ready").asText()).isEqualTo("1/1");
+
+        JsonNode page = call(operator, "k8s.pod.list", "c1", Map.of("namespace", "default", "limit", 1));
+        assertThat(page.path("result").size()).isEqualTo(1);
+        assertThat(page.path("extras").path("continue_token").asText()).isEqualTo("page-2-token");
+
+        JsonNode info = call(operator, "k8s.pod.info", "c1", Map.of("namespace", "shop", "name", "web-0"));
+        assertThat(info.path("result").path("spec").path("nodeName").asText()).isEqualTo("node-1");
+        assertThat(info.path("result").path("metadata").has("managedFields")).isFalse();
+        JsonNode missing = call(operator, "k8s.pod.info", "c1", Map.of("namespace", "shop", "name", "nope"));
+        assertThat(missing.path("status").asText()).isEqualTo("error");
+        assertThat(missing.path("extras").path("status").asInt()).isEqualTo(404);
+
+        JsonNode logs = call(operator, "k8s.pod.logs", "c1", Map.of("namespace", "shop", "name", "web-0"));
+        assertThat(logs.path("result").path("lines").toString()).isEqualTo("[\"line one\",\"line two\"]");
+        assertThat(call(operator, "k8s.pod.logs", "c1", Map.of("namespace", "shop", "name", "web-0", "tail", 1))
+                .path("result").path("lines").size()).isEqualTo(1);
+        assertThat(call(operator, "k8s.pod.logs", "c1", Map.of("namespace", "shop", "name", "web-0", "tail", 5001))
+                .path("extras").path("error_code").asText()).as("tail is capped at 5000").isEqualTo("invalid_params");
+
+        JsonNode deployments = call(operator, "k8s.deployment.list", "c1", Map.of("all_namespaces", true));
+        assertThat(deployments.path("result").get(0).path("ready_replicas").asInt()).isEqualTo(2);
+        assertThat(call(operator, "k8s.deployment.info", "c1", Map.of("namespace", "shop", "name", "web"))
+                .path("result").path("spec").path("selector").path("matchLabels").path("app").asText()).isEqualTo("web");
+        JsonNode events = call(operator, "k8s.event.list", "c1", Map.of("namespace", "shop"));
+        assertThat(events.path("result").get(0).path("reason").asText()).isEqualTo("BackOff");
+        assertThat(call(operator, "k8s.event.list", "c1", Map.of("namespace", "shop", "limit", 501))
+                .path("extras").path("error_code").asText()).as("events are capped at 500").isEqualTo("invalid_params");
+        assertThat(call(operator, "k8s.ingress.list", "c1", Map.of("namespace", "shop")).path("result").get(0)
+                .path("hosts").asText()).isEqualTo("shop.example.com");
+        JsonNode services = call(operator, "k8s.service.list", "c1", Map.of("all_namespaces", true)).path("result");
+        assertThat(services.get(0).size()).as("key names only").isEqualTo(2);
+        assertThat(call(operator, "k8s.service.info", "c1", Map.of("namespace", "shop", "name", "web")).path("result")
+                .path("spec").path("type").asText()).isEqualTo("ClusterIP");
+        JsonNode ls = call(operator, "k8s.ls", "c1", Map.of("path", "shop")).path("result");
+        assertThat(ls.findValuesAsText("name")).containsExactly("pods", "deployments", "services", "ingresses", "events");
+        assertThat(call(operator, "k8s.ls", "c1", Map.of("path", "shop/deployments")).path("result")
+                .findValuesAsText("name")).containsExactly("web");
+
+        var probe = kernel.send("POST", "/api/v1/targets/c1/probe", operator, null, Map.of());
+        assertThat(probe.status()).as(probe.body()).isEqualTo(200);
+        JsonNode fp = probe.json().path("fingerprint");
+        assertThat(fp.path("vendor").asText()).isEqualTo("SUSE Rancher");
+        assertThat(fp.path("product").asText()).isEqualTo("k3s");
+        assertThat(fp.path("version").asText()).isEqualTo("1.31.4+k3s1");
+        assertThat(fp.path("reachable").asBoolean()).isTrue();
+        assertThat(fp.path("probe_method").asText()).isEqualTo("GET /version");
+    }
+
+    @Test
+    void listsNeedExactlyOneOfNamespaceOrAllNamespaces() throws Exception {
+        target("v1", "localhost", Map.of(), MockCluster.TOKEN);
+        enable();
+        for (Map<String, Object> bad : List.<Map<String, Object>>of(Map.of(), Map.of("namespace", "shop",
+                "all_namespaces", true), Map.of("all_namespaces", false), Map.of("namespace", "shop", "limit", 0))) {
+            JsonNode r = call(operator, "k8s.pod.list", "v1", bad);
+            assertThat(r.path("status").asText()).as(bad.toString()).isEqualTo("error");
+            assertThat(r.path("extras").path("error_code").asText()).isEqualTo("invalid_params");
+            assertThat(r.path("extras").path("validation_errors").size()).isPositive();
+        }
+    }
+
+    @Test
+    void tlsFollowsTheTargetsPinServerNameAndVerifySettings() throws Exception {
+        enable();
+        target("by-ip", "127.0.0.1", Map.of(), MockCluster.TOKEN);
+        JsonNode mismatch = call(operator, "k8s.about", "by-ip", Map.of());
+        assertThat(mismatch.path("status").asText()).isEqualTo("error");
+        assertThat(mismatch.path("extras").path("error_code").asText()).isEqualTo("connector_tls_verify_failed");
+        assertThat(mismatch.path("extras").path("exception_message").asText()).isNotBlank();
+        assertThat(kernel.send("PATCH", "/api/v1/targets/by-ip", admin, "{\"tls_server_name\": \"localhost\"}", Map.of())
+                .status()).isEqualTo(200);
+        assertThat(call(operator, "k8s.about", "by-ip", Map.of()).path("status").asText())
+                .as("an IP host whose certificate names a DNS name works once tls_server_name is set").isEqualTo("ok");
+
+        target("pinned", "localhost", Map.of("tls_ca_pin", cluster.certificatePem()), MockCluster.TOKEN);
+        assertThat(call(operator, "k8s.about", "pinned", Map.of()).path("status").asText()).isEqualTo("ok");
+        target("wrong-pin", "localhost", Map.of("tls_ca_pin", otherCa.pem()), MockCluster.TOKEN);
+        JsonNode wrongPin = call(operator, "k8s.about", "wrong-pin", Map.of());
+        assertThat(wrongPin.path("extras").path("error_code").asText()).as("a pin wins over the kubeconfig's CA")
+                .isEqualTo("connector_tls_verify_failed");
+        target("unverified", "127.0.0.1", Map.of("verify_tls", false), MockCluster.TOKEN);
+        assertThat(call(operator, "k8s.about", "unverified", Map.of()).path("status").asText()).isEqualTo("ok");
+    }
+
+    @Test
+    void aRejectedTokenIsConnectorAuthFailed() throws Exception {
+        target("bad-token", "localhost", Map.of(), "not-the-token-42");
+        enable();
+        JsonNode r = call(operator, "k8s.pod.list", "bad-token", Map.of("namespace", "shop"));
+        assertThat(r.path("status").asText()).isEqualTo("error");
+        assertThat(r.path("extras").path("error_code").asText()).isEqualTo("connector_auth_failed");
+        assertThat(r.toString()).doesNotContain("not-the-token-42");
+        var probe = kernel.send("POST", "/api/v1/targets/bad-token/probe", operator, null, Map.of());
+        assertThat(probe.json().toString()).contains("connector_auth_failed").doesNotContain("not-the-token-42");
+    }
+
+    @Test
+    void aBigPodListIsReducedAndQueryable() throws Exception {
+        target("big", "localhost", Map.of(), MockCluster.TOKEN);
+        enable();
+        JsonNode r = call(operator, "k8s.pod.list", "big", Map.of("all_namespaces", true, "label_selector", "app=batch"));
+        assertThat(r.path("status").asText()).isEqualTo("ok");
+        assertThat(r.path("extras").path("total_rows").asInt()).isEqualTo(120);
+        JsonNode drill = r.path("extras").path("fetch_more").path("drill_in");
+        assertThat(drill.path("available").asBoolean()).isTrue();
+        var grouped = kernel.send("POST", "/api/v1/operations/result-query", operator, "{\"handle_id\": \""
+                + drill.path("handle_id").asText() + "\", \"query\": {\"where\": [{\"field\": \"phase\", \"op\": \"=\", "
+                + "\"value\": \"Running\"}], \"group_by\": [\"namespace\"], \"aggregates\": [{\"fn\": \"COUNT\"}], "
+                + "\"order_by\": [{\"field\": \"namespace\"}]}}", Map.of());
+        assertThat(grouped.status()).as(grouped.body()).isEqualTo(200);
+        assertThat(grouped.json().path("rows").size()).isEqualTo(2);
+        assertThat(grouped.json().path("rows").toString()).contains("shop").contains("default").contains("60");
+    }
+
+    @Test
+    void writesParkForApprovalAndRunWhenASecondAdminApproves() throws Exception {
+        target("w1", "localhost", Map.of(), MockCluster.TOKEN);
+        enable();
+        for (String op : List.of("k8s.deployment.scale", "k8s.pod.delete")) {
+            assertThat(kernel.send("PATCH", "/api/v1/connectors/k8s-1.x/operations/" + op, admin,
+                    "{\"is_enabled\": true}", Map.of()).status()).isEqualTo(200);
+        }
+        JsonNode parked = call(admin, "k8s.deployment.scale", "w1", Map.of("namespace", "shop", "name", "web",
+                "replicas", 5), Map.of("work_ref", "CHG-42"));
+        assertThat(parked.path("status").asText()).as(parked.toString()).isEqualTo("awaiting_approval");
+        String id = parked.path("extras").path("approval_request_id").asText();
+        assertThat(cluster.admin().apps().deployments().inNamespace("shop").withName("web").get().getSpec()
+                .getReplicas()).as("nothing sent while parked").isEqualTo(2);
+        assertThat(kernel.send("POST", "/api/v1/approvals/" + id + "/approve", admin, "{}", Map.of()).status())
+                .as("four eyes").isEqualTo(403);
+        var approved = kernel.send("POST", "/api/v1/approvals/" + id + "/approve", admin2, "{\"reason\": \"ok\"}", Map.of());
+        assertThat(approved.status()).as(approved.body()).isEqualTo(200);
+        assertThat(approved.json().path("result").path("status").asText()).isEqualTo("ok");
+        assertThat(approved.json().path("result").path("result").path("replicas").asInt()).isEqualTo(5);
+        assertThat(cluster.admin().apps().deployments().inNamespace("shop").withName("web").get().getSpec()
+                .getReplicas()).isEqualTo(5);
+
+        cluster.admin().pods().inNamespace("shop").resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata().withName("doomed").withNamespace("shop").addToLabels("app", "doomed").endMetadata()
+                .build()).create();
+        JsonNode noHash = call(operator, "k8s.pod.delete", "w1", Map.of("namespace", "shop", "name", "doomed"));
+        assertThat(noHash.path("extras").path("error_code").asText()).isEqualTo("preview_hash_required");
+        var preview = kernel.send("POST", "/api/v1/operations/preview", operator, "{\"connector_id\": \"k8s-1.x\", "
+                + "\"op_id\": \"k8s.pod.delete\", \"target\": \"w1\", \"params\": {\"namespace\": \"shop\", \"name\": "
+                + "\"doomed\"}}", Map.of());
+        assertThat(preview.json().path("result").path("path").asText()).isEqualTo("/api/v1/namespaces/shop/pods/doomed");
+        String hash = preview.json().path("result").path("preview_hash").asText();
+        JsonNode delete = call(operator, "k8s.pod.delete", "w1", Map.of("namespace", "shop", "name", "doomed"),
+                Map.of("preview_hash", hash));
+        assertThat(delete.path("status").asText()).isEqualTo("awaiting_approval");
+        var released = kernel.send("POST", "/api/v1/approvals/" + delete.path("extras").path("approval_request_id")
+                .asText() + "/approve", admin, "{}", Map.of());
+        assertThat(released.json().path("result").path("status").asText()).as(released.body()).isEqualTo("ok");
+        assertThat(cluster.admin().pods().inNamespace("shop").withName("doomed").get()).isNull();
+
+        var audit = kernel.get("/api/v1/audit?target=w1&limit=100", admin);
+        assertThat(audit.status()).as(audit.body()).isEqualTo(200);
+        assertThat(audit.body()).contains("k8s.deployment.scale").contains("k8s.pod.delete").contains("CHG-42")
+                .doesNotContain(MockCluster.TOKEN);
+    }
+}
