@@ -63,6 +63,8 @@ public final class Svc implements Runnable {
     /** Runs one command line and returns its exit code; never exits the JVM. */
     public static int run(String[] args, CliContext ctx) {
         CommandLine cl = new CommandLine(Svc.class, new Factory(ctx));
+        // family verbs are added first: the settings below reach every subcommand present when they are made
+        String[] effective = dev.backplane.cli.families.FamilyVerbs.prepare(cl, args, ctx);
         cl.setOut(ctx.out());
         cl.setErr(ctx.err());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -85,7 +87,7 @@ public final class Svc implements Runnable {
             ctx.err().flush();
             return ExitCodes.USAGE;
         });
-        int code = cl.execute(args);
+        int code = cl.execute(effective);
         ctx.out().flush();
         ctx.err().flush();
         return code;

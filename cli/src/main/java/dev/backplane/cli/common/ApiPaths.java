@@ -19,6 +19,7 @@ public final class ApiPaths {
     public static final String CONNECTOR_OPERATIONS = CONNECTOR + "/operations";
     public static final String CONNECTOR_OPERATION = CONNECTOR + "/operations/{op_id}";
     public static final String CATALOG = "/api/v1/catalog";
+    public static final String CATALOG_OPERATIONS = CATALOG + "/operations";
     public static final String OPERATIONS_CALL = "/api/v1/operations/call";
     public static final String OPERATIONS_PREVIEW = "/api/v1/operations/preview";
     public static final String OPERATIONS_RESULT_QUERY = "/api/v1/operations/result-query";
@@ -47,6 +48,7 @@ public final class ApiPaths {
             "GET " + FLIGHT_RECORDER_POLICY,
             "PATCH " + FLIGHT_RECORDER_POLICY,
             "GET " + CONNECTORS,
+            "GET " + CATALOG_OPERATIONS,
             "GET " + CONNECTOR,
             "POST " + CONNECTOR + "/enable",
             "POST " + CONNECTOR + "/disable",

@@ -6,6 +6,7 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.Envelopes;
 import dev.backplane.cli.common.ExitCodes;
 import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.TextArgs;
@@ -101,39 +102,7 @@ final class OperationCalls {
                 body.put("work_ref", workRef);
             }
             JsonNode env = s.client().call("POST", ApiPaths.OPERATIONS_CALL, body).json();
-            print(env, () -> render(env));
-            String status = env.path("status").asText();
-            int code = switch (status) {
-                case "ok" -> ExitCodes.OK;
-                case "denied" -> ExitCodes.DENIED;
-                case "awaiting_approval" -> ExitCodes.AWAITING_APPROVAL;
-                default -> ExitCodes.FAILED;
-            };
-            if (code != ExitCodes.OK) {
-                throw new CliException(code, opId + ": " + status + (env.path("error").isNull() ? ""
-                        : " — " + env.path("error").asText()));
-            }
-        }
-
-        private void render(JsonNode env) {
-            JsonNode extras = env.path("extras");
-            switch (env.path("status").asText()) {
-                case "ok" -> {
-                    ctx.out().println(env.path("result").toPrettyString());
-                    if (extras.path("reduced").asBoolean()) {
-                        String handle = extras.path("fetch_more").path("drill_in").path("handle_id").asText();
-                        ctx.out().println("(showing " + extras.path("sample_rows").asInt() + " of "
-                                + extras.path("total_rows").asInt() + " rows; more: svc operation result-query " + handle + ")");
-                    }
-                }
-                case "awaiting_approval" -> ctx.out().println("parked for approval: request "
-                        + extras.path("approval_request_id").asText() + " (another approver must approve it)");
-                case "denied" -> ctx.out().println("denied: " + env.path("error").asText());
-                default -> {
-                    ctx.out().println("error (" + extras.path("error_code").asText() + "): " + env.path("error").asText());
-                    extras.path("validation_errors").forEach(v -> ctx.out().println("  - " + v.asText()));
-                }
-            }
+            Envelopes.finish(ctx, env, opId, options.json(), result -> ctx.out().println(result.toPrettyString()));
         }
     }
 

@@ -69,6 +69,54 @@ public final class CatalogService {
                 .orElse(out);
     }
 
+    /**
+     * Every loaded connector's operations with their params schemas — what the CLI builds its
+     * per-family verbs from — and a revision that changes whenever any of it does.
+     */
+    public OperationCatalog operationCatalog(UUID tenant) {
+        List<Map<String, Object>> connectors = new ArrayList<>();
+        StringBuilder digestInput = new StringBuilder();
+        for (LoadedConnector c : registry.all()) {
+            Map<String, ReviewStore.OpOverride> overrides = store.overrides(tenant, c.connectorId());
+            List<Map<String, Object>> ops = new ArrayList<>();
+            for (OperationDescriptor d : c.catalog().operations()) {
+                OperationView v = OperationView.of(d, overrides.get(d.opId()));
+                Map<String, Object> op = new java.util.LinkedHashMap<>();
+                op.put("op_id", d.opId());
+                op.put("group_key", d.groupKey());
+                op.put("description", v.customDescription().orElse(d.description()));
+                op.put("safety_level", v.safetyLevel());
+                op.put("requires_approval", v.requiresApproval());
+                op.put("op_class", v.opClass());
+                op.put("result_kind", v.resultKind());
+                op.put("params_schema", schemaTree(d.paramsSchema()));
+                ops.add(op);
+                digestInput.append(c.connectorId()).append('|').append(d.opId()).append('|').append(d.paramsSchema())
+                        .append('|').append(op.get("description")).append('|').append(v.safetyLevel()).append('\n');
+            }
+            Map<String, Object> entry = new java.util.LinkedHashMap<>();
+            entry.put("connector_id", c.connectorId());
+            entry.put("impl_id", c.descriptor().implId());
+            entry.put("version", c.descriptor().version());
+            entry.put("products", c.descriptor().products().stream().map(ConnectorDescriptor.Product::token).toList());
+            entry.put("operations", ops);
+            connectors.add(entry);
+        }
+        return new OperationCatalog(dev.backplane.kernel.dispatch.Dispatcher.sha256Hex(digestInput.toString()), connectors);
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode schemaTree(String schema) {
+        try {
+            return dev.backplane.kernel.http.Json.mapper().readTree(schema);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("a loaded plugin's params schema is not JSON", e); // loading validated it
+        }
+    }
+
+    /** The operation catalog: a content revision and the connectors with their operations. */
+    public record OperationCatalog(String revision, List<Map<String, Object>> connectors) {
+    }
+
     public Review review(UUID tenant, String connectorId) {
         LoadedConnector c = registry.require(connectorId);
         Map<String, ReviewStore.OpOverride> overrides = store.overrides(tenant, connectorId);

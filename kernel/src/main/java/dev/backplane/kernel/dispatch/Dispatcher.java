@@ -350,6 +350,11 @@ public final class Dispatcher {
         return new ResultEnvelope(status, opId, result, error, (System.nanoTime() - t0) / 1_000_000, extras);
     }
 
+    /** Hex SHA-256 of a text (params hashes, content revisions). */
+    public static String sha256Hex(String text) {
+        return sha256(text);
+    }
+
     static String sha256(String text) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")

@@ -103,7 +103,7 @@ final class K8sCatalog {
                             namespacedList(LIST_LIMIT_MAX), "GET", "/api/v1/namespaces/{namespace}/pods", ResultKind.SET),
                     read("k8s.pod.info", "workloads", "One pod in full (spec and status)", NAMED, "GET",
                             "/api/v1/namespaces/{namespace}/pods/{name}", ResultKind.OBJECT),
-                    read("k8s.pod.logs", "workloads", "The last lines of a pod's (or container's) log", LOGS, "GET",
+                    read("k8s.logs", "workloads", "The last lines of a pod's (or container's) log", LOGS, "GET",
                             "/api/v1/namespaces/{namespace}/pods/{name}/log", ResultKind.OBJECT),
                     read("k8s.deployment.list", "workloads", "List deployments with desired, ready, updated and available "
                             + "replicas", namespacedList(LIST_LIMIT_MAX), "GET",

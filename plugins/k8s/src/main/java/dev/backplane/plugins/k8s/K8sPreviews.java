@@ -32,7 +32,7 @@ final class K8sPreviews {
             case "k8s.pod.info" -> get("/api/v1/namespaces/" + ns + "/pods/" + name, query);
             case "k8s.deployment.info" -> get("/apis/apps/v1/namespaces/" + ns + "/deployments/" + name, query);
             case "k8s.service.info" -> get("/api/v1/namespaces/" + ns + "/services/" + name, query);
-            case "k8s.pod.logs" -> {
+            case "k8s.logs" -> {
                 p.string("container").ifPresent(c -> query.put("container", List.of(c)));
                 if (p.bool("previous").orElse(false)) {
                     query.put("previous", List.of("true"));

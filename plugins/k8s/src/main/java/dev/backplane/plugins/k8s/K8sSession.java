@@ -175,7 +175,7 @@ final class K8sSession implements Connector {
             case "k8s.pod.info" -> info(client().pods(), p);
             case "k8s.deployment.info" -> info(client().apps().deployments(), p);
             case "k8s.service.info" -> info(client().services(), p);
-            case "k8s.pod.logs" -> logs(p);
+            case "k8s.logs" -> logs(p);
             case "k8s.ls" -> ls(p);
             case "k8s.deployment.scale" -> patch(p, "{\"spec\":{\"replicas\":" + p.integer("replicas").orElseThrow() + "}}");
             case "k8s.deployment.restart" -> patch(p, restartPatch());

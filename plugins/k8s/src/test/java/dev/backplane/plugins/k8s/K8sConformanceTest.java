@@ -60,7 +60,7 @@ class K8sConformanceTest extends ConnectorConformanceTest {
                 call("k8s.namespace.list", Map.of()),
                 call("k8s.node.list", Map.of()),
                 call("k8s.pod.info", Map.of("namespace", "shop", "name", "web-0")),
-                call("k8s.pod.logs", Map.of("namespace", "shop", "name", "web-0")),
+                call("k8s.logs", Map.of("namespace", "shop", "name", "web-0")),
                 call("k8s.deployment.list", Map.of("all_namespaces", true)),
                 call("k8s.deployment.info", Map.of("namespace", "shop", "name", "web")),
                 call("k8s.event.list", Map.of("namespace", "shop")),

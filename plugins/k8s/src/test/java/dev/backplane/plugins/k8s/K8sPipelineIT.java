@@ -120,11 +120,11 @@ class K8sPipelineIT {
         assertThat(missing.path("status").asText()).isEqualTo("error");
         assertThat(missing.path("extras").path("status").asInt()).isEqualTo(404);
 
-        JsonNode logs = call(operator, "k8s.pod.logs", "c1", Map.of("namespace", "shop", "name", "web-0"));
+        JsonNode logs = call(operator, "k8s.logs", "c1", Map.of("namespace", "shop", "name", "web-0"));
         assertThat(logs.path("result").path("lines").toString()).isEqualTo("[\"line one\",\"line two\"]");
-        assertThat(call(operator, "k8s.pod.logs", "c1", Map.of("namespace", "shop", "name", "web-0", "tail", 1))
+        assertThat(call(operator, "k8s.logs", "c1", Map.of("namespace", "shop", "name", "web-0", "tail", 1))
                 .path("result").path("lines").size()).isEqualTo(1);
-        assertThat(call(operator, "k8s.pod.logs", "c1", Map.of("namespace", "shop", "name", "web-0", "tail", 5001))
+        assertThat(call(operator, "k8s.logs", "c1", Map.of("namespace", "shop", "name", "web-0", "tail", 5001))
                 .path("extras").path("error_code").asText()).as("tail is capped at 5000").isEqualTo("invalid_params");
 
         JsonNode deployments = call(operator, "k8s.deployment.list", "c1", Map.of("all_namespaces", true));
@@ -154,6 +154,55 @@ class K8sPipelineIT {
         assertThat(fp.path("version").asText()).isEqualTo("1.31.4+k3s1");
         assertThat(fp.path("reachable").asBoolean()).isTrue();
         assertThat(fp.path("probe_method").asText()).isEqualTo("GET /version");
+    }
+
+    @Test
+    void theCliBuildsK8sVerbsFromTheCatalog() throws Exception {
+        target("cli1", "localhost", Map.of(), MockCluster.TOKEN);
+        enable();
+        Path home = Files.createTempDirectory("svc-cli");
+        dev.backplane.kernel.testing.CliRunner cli = new dev.backplane.kernel.testing.CliRunner(home)
+                .env("SVC_TOKEN", operator).env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+        var pods = cli.run("k8s", "pod", "list", "--namespace", "shop", "--label-selector", "app=web", "--target", "cli1");
+        assertThat(pods.exitCode()).as(pods.toString()).isZero();
+        assertThat(pods.out()).contains("NAME").contains("PHASE").contains("web-0").contains("Running");
+        assertThat(home.resolve("svc")).as("the catalog is cached next to the config").exists();
+
+        var logs = cli.run("k8s", "logs", "web-0", "--namespace", "shop", "--tail", "1", "--target", "cli1");
+        assertThat(logs.out().strip()).as(logs.toString()).isEqualTo("line two");
+        var json = cli.run("k8s", "about", "--target", "cli1", "--json");
+        assertThat(JSON.readTree(json.out()).path("result").path("git_version").asText()).isEqualTo("v1.31.4+k3s1");
+        assertThat(JSON.readTree(json.out()).has("extras")).as("--json prints the full envelope").isTrue();
+        var ls = cli.run("k8s", "ls", "shop/services", "--target", "cli1");
+        assertThat(ls.out()).contains("shop/services/web");
+
+        var both = cli.run("k8s", "pod", "list", "--namespace", "shop", "--all-namespaces", "--target", "cli1");
+        assertThat(both.exitCode()).as("the schema rule reaches the CLI as invalid_params").isEqualTo(1);
+        assertThat(both.out()).contains("invalid_params");
+        var badLimit = cli.run("k8s", "pod", "list", "--all-namespaces", "--limit", "x", "--target", "cli1");
+        assertThat(badLimit.exitCode()).isEqualTo(2);
+
+        var denied = cli.run("k8s", "deployment", "scale", "web", "--namespace", "shop", "--replicas", "3",
+                "--target", "cli1");
+        assertThat(denied.exitCode()).as("writes are default-deny until reviewed").isEqualTo(3);
+        assertThat(kernel.send("PATCH", "/api/v1/connectors/k8s-1.x/operations/k8s.deployment.scale", admin,
+                "{\"is_enabled\": true}", Map.of()).status()).isEqualTo(200);
+        var scale = cli.run("k8s", "deployment", "scale", "web", "--namespace", "shop", "--replicas", "3",
+                "--target", "cli1");
+        assertThat(scale.exitCode()).as(scale.toString()).isEqualTo(4);
+        assertThat(scale.out()).contains("parked for approval");
+
+        var help = cli.run("k8s", "--help");
+        assertThat(help.out()).contains("pod").contains("deployment").contains("logs").contains("operation");
+        var verbHelp = cli.run("k8s", "pod", "list", "--help");
+        assertThat(verbHelp.out()).contains("--all-namespaces").contains("--label-selector").contains("--continue-token")
+                .contains("--target");
+        var search = cli.run("k8s", "operation", "search", "logs");
+        assertThat(search.exitCode()).as(search.toString()).isZero();
+        assertThat(search.out()).contains("k8s.logs");
+        var unknown = cli.run("nosuchfamily", "thing", "list");
+        assertThat(unknown.exitCode()).isEqualTo(2);
+        assertThat(unknown.err()).contains("nosuchfamily");
     }
 
     @Test

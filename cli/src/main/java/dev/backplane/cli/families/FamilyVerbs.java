@@ -1,0 +1,250 @@
+package dev.backplane.cli.families;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.cli.Session;
+import dev.backplane.cli.common.BackplaneOptions;
+import dev.backplane.cli.common.CliContext;
+import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.GlobalOptions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
+
+/**
+ * {@code svc <family> <noun> <verb> --target <t>}: verbs built at run time from the operation catalog
+ * the backplane serves (cached, {@link OperationCatalogCache}), so a new connector — a plugin or an
+ * ingested vendor spec — gets its verbs with no CLI change. The family is the connector's impl_id;
+ * {@code k8s.pod.list} becomes {@code svc k8s pod list}, {@code k8s.about} becomes {@code svc k8s about}.
+ * Params become flags ({@code all_namespaces} → {@code --all-namespaces}); {@code name} and
+ * {@code path} are positional. {@code svc <family> operation search|call|preview ...} are the
+ * generic verbs with the family's connector filled in.
+ */
+public final class FamilyVerbs {
+
+    private static final Pattern FAMILY = Pattern.compile("[a-z][a-z0-9-]{0,62}");
+    private static final Set<String> WRAPPED = Set.of("search", "call", "preview");
+    /** Flags every family verb has already; a params property of the same name gets a --param- prefix. */
+    private static final Set<String> RESERVED = Set.of("target", "work-ref", "preview-hash", "json", "tenant",
+            "backplane", "config", "verbose", "help", "version");
+
+    private FamilyVerbs() {
+    }
+
+    /** Options the root command understands anywhere, read before the real parse to reach the backplane. */
+    @CommandLine.Command(name = "svc")
+    static final class Early {
+        @CommandLine.Mixin
+        GlobalOptions global;
+        @CommandLine.Mixin
+        BackplaneOptions options;
+        @CommandLine.Parameters
+        List<String> rest;
+    }
+
+    /**
+     * If the command names a family rather than a built-in command, registers that family's verbs on
+     * {@code root} (or rewrites a wrapped {@code operation} verb) and returns the arguments to run;
+     * otherwise returns them unchanged and picocli reports what it does not know.
+     */
+    public static String[] prepare(CommandLine root, String[] args, CliContext ctx) {
+        int at = commandIndex(args);
+        if (at < 0 || root.getSubcommands().containsKey(args[at]) || !FAMILY.matcher(args[at]).matches()) {
+            return args;
+        }
+        String family = args[at];
+        Early early = new Early();
+        CommandLine parser = new CommandLine(early);
+        parser.setUnmatchedArgumentsAllowed(true);
+        parser.setUnmatchedOptionsArePositionalParams(true);
+        try {
+            parser.parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            return args;
+        }
+        List<JsonNode> connectors;
+        OperationCatalogCache cache;
+        try (Session session = Session.open(ctx, early.global, early.options)) {
+            cache = new OperationCatalogCache(early.global.configFile(ctx).toAbsolutePath().getParent(),
+                    session.backplane().toString(), Optional.ofNullable(early.options.tenant()));
+            connectors = cache.cached().map(c -> connectorsOf(c, family)).filter(l -> !l.isEmpty())
+                    .orElseGet(() -> connectorsOf(cache.fetch(session), family));
+        } catch (CliException e) {
+            return args; // not logged in or unreachable: let picocli say the command is unknown
+        }
+        if (connectors.isEmpty()) {
+            return args;
+        }
+        String connectorId = connectors.getFirst().path("connector_id").asText();
+        if (args.length > at + 2 && args[at + 1].equals("operation") && WRAPPED.contains(args[at + 2])) {
+            List<String> rewritten = new ArrayList<>(Arrays.asList(args).subList(0, at));
+            rewritten.addAll(List.of("operation", args[at + 2], connectorId));
+            rewritten.addAll(Arrays.asList(args).subList(at + 3, args.length));
+            return rewritten.toArray(String[]::new);
+        }
+        root.addSubcommand(family, familySpec(ctx, family, connectors.getFirst(), cache, root.getFactory()));
+        return args;
+    }
+
+    /** Index of the first argument that is not a root option (or an option's value). */
+    private static int commandIndex(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--config") || a.equals("--backplane") || a.equals("--tenant")) {
+                i++;
+            } else if (!a.startsWith("-")) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The family's connectors, newest version first. */
+    private static List<JsonNode> connectorsOf(JsonNode catalog, String family) {
+        List<JsonNode> out = new ArrayList<>();
+        catalog.path("connectors").forEach(c -> {
+            if (c.path("impl_id").asText().equals(family)) {
+                out.add(c);
+            }
+        });
+        out.sort(Comparator.comparing((JsonNode c) -> c.path("version").asText()).reversed());
+        return out;
+    }
+
+    private static CommandSpec familySpec(CliContext ctx, String family, JsonNode connector, OperationCatalogCache cache,
+                                          CommandLine.IFactory factory) {
+        String connectorId = connector.path("connector_id").asText();
+        CommandSpec root = node(family, "Verbs of " + connectorId + " (from the backplane's catalog; "
+                + "write verbs park for approval like any call).");
+        Map<String, CommandSpec> nouns = new TreeMap<>();
+        Map<String, Set<String>> nounVerbs = new TreeMap<>();
+        for (JsonNode op : connector.path("operations")) {
+            String opId = op.path("op_id").asText();
+            List<String> parts = List.of(opId.split("\\."));
+            if (parts.size() < 2) {
+                continue;
+            }
+            List<String> rest = parts.subList(1, parts.size());
+            String noun = rest.size() == 1 ? null : rest.getFirst();
+            String verb = rest.size() == 1 ? rest.getFirst() : String.join("-", rest.subList(1, rest.size()));
+            CommandSpec leaf = verbSpec(ctx, connectorId, op, noun, cache, factory);
+            if (noun == null) {
+                addUnique(root, verb, leaf);
+            } else {
+                CommandSpec n = nouns.computeIfAbsent(noun, k -> node(k, ""));
+                nounVerbs.computeIfAbsent(noun, k -> new LinkedHashSet<>()).add(verb);
+                addUnique(n, verb, leaf);
+            }
+        }
+        nouns.forEach((noun, spec) -> {
+            spec.usageMessage().description(noun + ": " + String.join(", ", nounVerbs.get(noun)));
+            addUnique(root, noun, spec);
+        });
+        CommandSpec operation = node("operation", "The generic verbs with " + connectorId + " filled in: svc " + family
+                + " operation search <query> | preview <op_id> | call <op_id> (--target, --params ...).");
+        addUnique(root, "operation", operation);
+        return root;
+    }
+
+    private static void addUnique(CommandSpec parent, String name, CommandSpec child) {
+        if (!parent.subcommands().containsKey(name)) {
+            parent.addSubcommand(name, new CommandLine(child));
+        }
+    }
+
+    /** An inner node: running it alone asks for a verb. */
+    private static CommandSpec node(String name, String description) {
+        CommandSpec[] self = new CommandSpec[1];
+        CommandSpec spec = CommandSpec.wrapWithoutInspection((Runnable) () -> {
+            throw new CommandLine.ParameterException(self[0].commandLine(), "name a verb; see svc "
+                    + self[0].qualifiedName().replaceFirst("^svc ", "") + " --help");
+        });
+        self[0] = spec;
+        spec.name(name).mixinStandardHelpOptions(true);
+        spec.usageMessage().description(description);
+        return spec;
+    }
+
+    private static CommandSpec verbSpec(CliContext ctx, String connectorId, JsonNode op, String noun,
+                                        OperationCatalogCache cache, CommandLine.IFactory factory) {
+        String opId = op.path("op_id").asText();
+        FamilyVerb verb = new FamilyVerb(ctx, connectorId, opId, cache);
+        CommandSpec spec = CommandSpec.forAnnotatedObject(verb, factory);
+        spec.usageMessage().description(op.path("description").asText() + " [" + opId + ", "
+                + op.path("safety_level").asText() + (op.path("requires_approval").asBoolean() ? ", needs approval" : "")
+                + "]");
+        JsonNode schema = op.path("params_schema");
+        Set<String> required = new LinkedHashSet<>();
+        schema.path("required").forEach(r -> required.add(r.asText()));
+        int position = 0;
+        for (String property : List.of("name", "path")) {
+            JsonNode p = schema.path("properties").path(property);
+            if (p.isMissingNode()) {
+                continue;
+            }
+            boolean mandatory = required.contains(property);
+            String label = property.equals("name") && noun != null ? "<" + noun + ">" : "<" + property + ">";
+            PositionalParamSpec positional = PositionalParamSpec.builder().index(String.valueOf(position++))
+                    .arity(mandatory ? "1" : "0..1").paramLabel(mandatory ? label : "[" + property + "]")
+                    .type(String.class).description(describe(p)).build();
+            spec.addPositional(positional);
+            verb.bind(new FamilyVerb.Binding(property, "string", positional));
+        }
+        schema.path("properties").fieldNames().forEachRemaining(property -> {
+            if (property.equals("name") || property.equals("path")) {
+                return;
+            }
+            JsonNode p = schema.path("properties").path(property);
+            String type = p.path("type").asText("string");
+            String flag = flagName(property);
+            OptionSpec.Builder b = OptionSpec.builder("--" + (RESERVED.contains(flag) ? "param-" + flag : flag))
+                    .description(describe(p) + (required.contains(property) ? " (required)" : ""))
+                    .required(required.contains(property));
+            switch (type) {
+                case "boolean" -> b.type(Boolean.class).arity("0");
+                case "integer" -> b.type(Long.class).paramLabel("<n>");
+                case "number" -> b.type(Double.class).paramLabel("<x>");
+                case "array" -> b.type(List.class).auxiliaryTypes(String.class).paramLabel("<value>");
+                case "object" -> b.type(String.class).paramLabel("<json>");
+                default -> b.type(String.class).paramLabel("<" + flag + ">");
+            }
+            OptionSpec option = b.build();
+            spec.addOption(option);
+            verb.bind(new FamilyVerb.Binding(property, type, option));
+        });
+        return spec;
+    }
+
+    /** all_namespaces → all-namespaces, labelSelector → label-selector; continue → continue-token (SPEC). */
+    static String flagName(String property) {
+        if (property.equals("continue")) {
+            return "continue-token";
+        }
+        return property.replaceAll("([a-z0-9])([A-Z])", "$1-$2").replace('_', '-').toLowerCase(Locale.ROOT);
+    }
+
+    private static String describe(JsonNode p) {
+        StringBuilder d = new StringBuilder(p.path("description").asText(""));
+        if (p.has("minimum") || p.has("maximum")) {
+            d.append(d.isEmpty() ? "" : " ").append("(").append(p.path("minimum").asText("")).append("..")
+                    .append(p.path("maximum").asText("")).append(")");
+        }
+        if (p.has("enum")) {
+            List<String> values = new ArrayList<>();
+            p.path("enum").forEach(v -> values.add(v.asText()));
+            d.append(d.isEmpty() ? "" : " ").append("one of ").append(values);
+        }
+        return d.toString();
+    }
+}
