@@ -78,8 +78,10 @@ public final class FamilyVerbs {
         try (Session session = Session.open(ctx, early.global, early.options)) {
             cache = new OperationCatalogCache(early.global.configFile(ctx).toAbsolutePath().getParent(),
                     session.backplane().toString(), Optional.ofNullable(early.options.tenant()));
-            connectors = cache.cached().map(c -> connectorsOf(c, family)).filter(l -> !l.isEmpty())
-                    .orElseGet(() -> connectorsOf(cache.fetch(session), family));
+            String next = args.length > at + 1 ? args[at + 1] : "-";
+            connectors = cache.cached().map(c -> connectorsOf(c, family))
+                    .filter(l -> !l.isEmpty() && (next.startsWith("-") || names(l.getFirst()).contains(next)))
+                    .orElseGet(() -> connectorsOf(cache.fetch(session), family)); // new family or verb: refetch
         } catch (CliException e) {
             return args; // not logged in or unreachable: let picocli say the command is unknown
         }
@@ -108,6 +110,18 @@ public final class FamilyVerbs {
             }
         }
         return -1;
+    }
+
+    /** The first words of the family's verbs (nouns and top-level verbs), plus operation. */
+    private static Set<String> names(JsonNode connector) {
+        Set<String> out = new LinkedHashSet<>(List.of("operation", "help"));
+        connector.path("operations").forEach(op -> {
+            String[] parts = op.path("op_id").asText().split("\\.");
+            if (parts.length >= 2) {
+                out.add(parts[1]);
+            }
+        });
+        return out;
     }
 
     /** The family's connectors, newest version first. */

@@ -113,6 +113,10 @@ class K8sPipelineIT {
         assertThat(page.path("result").size()).isEqualTo(1);
         assertThat(page.path("extras").path("continue_token").asText()).isEqualTo("page-2-token");
 
+        JsonNode byField = call(operator, "k8s.pod.list", "c1", Map.of("all_namespaces", true,
+                "field_selector", "metadata.name=web-1"));
+        assertThat(byField.path("result").findValuesAsText("name")).containsExactly("web-1");
+
         JsonNode info = call(operator, "k8s.pod.info", "c1", Map.of("namespace", "shop", "name", "web-0"));
         assertThat(info.path("result").path("spec").path("nodeName").asText()).isEqualTo("node-1");
         assertThat(info.path("result").path("metadata").has("managedFields")).isFalse();
@@ -275,7 +279,7 @@ class K8sPipelineIT {
     void writesParkForApprovalAndRunWhenASecondAdminApproves() throws Exception {
         target("w1", "localhost", Map.of(), MockCluster.TOKEN);
         enable();
-        for (String op : List.of("k8s.deployment.scale", "k8s.pod.delete")) {
+        for (String op : List.of("k8s.deployment.scale", "k8s.deployment.restart", "k8s.pod.delete")) {
             assertThat(kernel.send("PATCH", "/api/v1/connectors/k8s-1.x/operations/" + op, admin,
                     "{\"is_enabled\": true}", Map.of()).status()).isEqualTo(200);
         }
@@ -293,6 +297,14 @@ class K8sPipelineIT {
         assertThat(approved.json().path("result").path("result").path("replicas").asInt()).isEqualTo(5);
         assertThat(cluster.admin().apps().deployments().inNamespace("shop").withName("web").get().getSpec()
                 .getReplicas()).isEqualTo(5);
+
+        JsonNode restart = call(operator, "k8s.deployment.restart", "w1", Map.of("namespace", "shop", "name", "web"));
+        assertThat(restart.path("status").asText()).isEqualTo("awaiting_approval");
+        var restarted = kernel.send("POST", "/api/v1/approvals/" + restart.path("extras").path("approval_request_id")
+                .asText() + "/approve", admin, "{}", Map.of());
+        assertThat(restarted.json().path("result").path("status").asText()).as(restarted.body()).isEqualTo("ok");
+        assertThat(cluster.admin().apps().deployments().inNamespace("shop").withName("web").get().getSpec().getTemplate()
+                .getMetadata().getAnnotations()).containsKey("kubectl.kubernetes.io/restartedAt");
 
         cluster.admin().pods().inNamespace("shop").resource(new io.fabric8.kubernetes.api.model.PodBuilder()
                 .withNewMetadata().withName("doomed").withNamespace("shop").addToLabels("app", "doomed").endMetadata()
