@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -58,9 +57,7 @@ public final class DispatchBench {
         TestPlugins.build(plugins, TestPlugins.connector("bench", "1.x").product("bench").ranges("*").httpProbe(false));
         UUID tenant = UUID.randomUUID();
         try (TestIssuer issuer = new TestIssuer()) {
-            Map<String, String> env = new HashMap<>(issuer.kernelSettings());
-            env.put("SVC_PLUGIN_DIR", plugins.toString());
-            env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8");
+            Map<String, String> env = TestKernel.settings(issuer, plugins);
             try (TestKernel k = TestKernel.start(work.resolve("data"), env)) {
                 String admin = issuer.token("admin", tenant, "tenant_admin");
                 String op = issuer.token("op", tenant, "operator");

@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -67,9 +66,7 @@ class DispatchIT {
         TestPlugins.build(plugins, TestPlugins.connector("disp", "1.x").product("disp").ranges("*").operations(6)
                 .httpProbe(false).typedAndComposite());
         issuer = new TestIssuer();
-        Map<String, String> env = new HashMap<>(issuer.kernelSettings());
-        env.put("SVC_PLUGIN_DIR", plugins.toString());
-        env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8");
+        Map<String, String> env = TestKernel.settings(issuer, plugins);
         kernel = TestKernel.start(work.resolve("data"), env);
     }
 

@@ -35,8 +35,9 @@ class ScaleOutIT {
             env.put("SVC_DB_PASSWORD", ExternalPostgres.PASSWORD);
             env.put("SVC_PLUGIN_DIR", plugins.toString());
             env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8");
-            try (TestKernel a = TestKernel.start(work.resolve("a"), env);
-                 TestKernel b = TestKernel.start(work.resolve("b"), env)) {
+            // one data directory: the embedded kv store is a directory of files, shared like a Vault would be
+            try (TestKernel a = TestKernel.start(work.resolve("shared"), env);
+                 TestKernel b = TestKernel.start(work.resolve("shared"), env)) {
                 String admin = issuer.token("admin", tenant, "tenant_admin");
                 awaitTrue("both change feeds listen", () -> a.kernel().changeFeed().live() && b.kernel().changeFeed().live());
 
@@ -55,6 +56,24 @@ class ScaleOutIT {
                         .isEqualTo(200);
                 awaitTrue("b sees the connector enabled", () -> b.get("/api/v1/connectors/so-1.x", admin).json()
                         .path("connector").path("status").asText().equals("enabled"));
+
+                // a call parked on a is approved on b and runs there, through b's pipeline
+                assertThat(a.send("PUT", "/api/v1/targets/edge-1/secret", admin, "{\"fields\": {\"username\": \"u\", "
+                        + "\"password\": \"p-123456\"}}", Map.of()).status()).isEqualTo(200);
+                assertThat(a.send("PATCH", "/api/v1/connectors/so-1.x/operations/so.item2.delete", admin,
+                        "{\"is_enabled\": true, \"safety_level\": \"caution\"}", Map.of()).status()).isEqualTo(200);
+                var parked = a.send("POST", "/api/v1/operations/call", admin, "{\"connector_id\": \"so-1.x\", "
+                        + "\"op_id\": \"so.item2.delete\", \"target\": \"edge-1\", \"params\": {\"name\": \"x\"}}", Map.of());
+                assertThat(parked.json().path("status").asText()).as(parked.body()).isEqualTo("awaiting_approval");
+                String approval = parked.json().path("extras").path("approval_request_id").asText();
+                var released = b.send("POST", "/api/v1/approvals/" + approval + "/approve",
+                        issuer.token("admin-2", tenant, "tenant_admin"), "{}", Map.of());
+                assertThat(released.status()).as(released.body()).isEqualTo(200);
+                assertThat(released.json().path("approval").path("status").asText()).isEqualTo("approved");
+                assertThat(released.json().path("result").path("extras").path("audit_id").asText())
+                        .as("executed on b, audited").isNotEmpty();
+                assertThat(a.get("/api/v1/approvals/" + approval, admin).json().path("decided_by").asText())
+                        .isEqualTo("admin-2");
 
                 // the kill switch: pulled on a, effective on b at the next call, no waiting
                 String name = "bot-" + tenant;

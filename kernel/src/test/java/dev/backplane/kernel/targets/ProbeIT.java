@@ -39,9 +39,7 @@ class ProbeIT {
         TestPlugins.build(plugins, TestPlugins.connector("fixold", "1.x").product("oldprod").ranges("1.x").httpProbe(false));
         https = TlsFixture.start(work, "svc", PASSWORD);
         issuer = new TestIssuer();
-        Map<String, String> env = new HashMap<>(issuer.kernelSettings());
-        env.put("SVC_PLUGIN_DIR", plugins.toString());
-        env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8");
+        Map<String, String> env = TestKernel.settings(issuer, plugins);
         kernel = TestKernel.start(work.resolve("data"), env);
     }
 

@@ -30,6 +30,17 @@ public final class TestKernel implements AutoCloseable {
         this.kernel = kernel;
     }
 
+    /**
+     * The settings most tests start a kernel with: tokens from {@code issuer}, connector plugins from
+     * {@code pluginDir}, and targets on loopback allowed by the SSRF guard. Mutable, to add more.
+     */
+    public static Map<String, String> settings(TestIssuer issuer, Path pluginDir) {
+        Map<String, String> env = new java.util.HashMap<>(issuer.kernelSettings());
+        env.put("SVC_PLUGIN_DIR", pluginDir.toString());
+        env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8");
+        return env;
+    }
+
     /** Starts a kernel with settings given by environment-variable name (e.g. SVC_DB_URL). */
     public static TestKernel start(Path dataDir, Map<String, String> env) {
         Map<Setting, String> settings = new EnumMap<>(Setting.class);

@@ -42,9 +42,7 @@ class K8sPipelineIT {
         Files.copy(jar, plugins.resolve("k8s-1.x.jar"));
         otherCa = TlsFixture.start(work, "x", "y");
         issuer = new TestIssuer();
-        Map<String, String> env = new HashMap<>(issuer.kernelSettings());
-        env.put("SVC_PLUGIN_DIR", plugins.toString());
-        env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8");
+        Map<String, String> env = TestKernel.settings(issuer, plugins);
         kernel = TestKernel.start(work.resolve("data"), env);
     }
 
