@@ -30,6 +30,7 @@ import dev.backplane.kernel.identity.Authenticator;
 import dev.backplane.kernel.identity.IdentityRoutes;
 import dev.backplane.kernel.identity.JwksKeys;
 import dev.backplane.kernel.identity.TokenVerifier;
+import dev.backplane.kernel.mcp.McpRoutes;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
@@ -179,7 +180,16 @@ public final class Kernel implements AutoCloseable {
                 serviceGrants, handles, dispatchEvents);
         new GovernanceRoutes(agentPrincipals, grants, serviceGrants).register(api);
         AsyncRuns runs = new AsyncRuns(jdbc, callTimeout);
-        new DispatchRoutes(dispatcher, new ResultQueryService(jdbc, handles), runs).register(api);
+        ResultQueryService resultQueries = new ResultQueryService(jdbc, handles);
+        new DispatchRoutes(dispatcher, resultQueries, runs).register(api);
+        TokenVerifier mcpTokens = new TokenVerifier(issuer, mcpAudience(config), keys,
+                config.list(Setting.IDENTITY_ALGORITHMS),
+                Duration.ofSeconds(config.intValue(Setting.IDENTITY_CLOCK_SKEW, 0, 600)));
+        new McpRoutes(new Authenticator(mcpTokens, tenants, "svc", Optional.of(config.get(Setting.IDENTITY_MCP_CLIENT_ID)),
+                agentPrincipals), mcpTokens, new McpRoutes.Services(targets, catalog, dispatcher,
+                resultQueries, audit), BuildInfo.load().version(), new McpRoutes.Settings(
+                mcpAudience(config), issuer, config.optional(Setting.MCP_REQUIRED_SCOPE).filter(v -> !v.isBlank()),
+                config.list(Setting.MCP_ALLOWED_ORIGINS), config.optional(Setting.PUBLIC_URL))).register(api);
         new ApprovalRoutes(approvals, (approver, released, async) -> {
             if (!async) {
                 return dispatcher.executeApproved(approver.tenantId(), released);

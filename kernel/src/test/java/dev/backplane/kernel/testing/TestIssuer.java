@@ -32,6 +32,7 @@ public final class TestIssuer implements AutoCloseable {
 
     public static final String ISSUER = "https://issuer.test/realms/svc";
     public static final String AUDIENCE = "svc-backplane";
+    public static final String MCP_AUDIENCE = "https://backplane.test/mcp";
 
     private final HttpServer server;
     private final AtomicInteger jwksFetches = new AtomicInteger();
@@ -126,7 +127,13 @@ public final class TestIssuer implements AutoCloseable {
     /** Settings that make a kernel trust this issuer. */
     public Map<String, String> kernelSettings() {
         return Map.of("SVC_IDENTITY_ISSUER", ISSUER, "SVC_IDENTITY_JWKS_URL", jwksUrl(),
-                "SVC_IDENTITY_AUDIENCE", AUDIENCE);
+                "SVC_IDENTITY_AUDIENCE", AUDIENCE, "SVC_IDENTITY_MCP_AUDIENCE", MCP_AUDIENCE);
+    }
+
+    /** A token of the MCP public client (a user's agent session) for the MCP resource, with its scope. */
+    public String mcpToken(String sub, UUID tenantId, String role) {
+        return token(c -> c.subject(sub).audience(MCP_AUDIENCE).claim("azp", "svc-mcp").claim("scope", "openid svc:mcp")
+                .claim("tenant_id", tenantId.toString()).claim("tenant_role", role));
     }
 
     @Override

@@ -1,0 +1,269 @@
+package dev.backplane.kernel.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.nimbusds.jwt.JWTClaimsSet;
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.http.ApiRoutes;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.identity.Authenticator;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.identity.TokenVerifier;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.URI;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code /mcp} over Streamable HTTP (POST only: the server never pushes, so GET and DELETE answer
+ * 405 and no session id is issued), OAuth protected-resource metadata (RFC 9728) under
+ * {@code /.well-known/oauth-protected-resource[/mcp]}, and the checks in front of every message:
+ * Origin, bearer token for the MCP audience, required scope, protocol version headers.
+ */
+public final class McpRoutes {
+
+    private static final System.Logger LOG = System.getLogger(McpRoutes.class.getName());
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final String METADATA_PATH = "/.well-known/oauth-protected-resource";
+
+    /** What the routes need to know about the deployment. */
+    public record Settings(String resourceUri, String issuer, Optional<String> requiredScope,
+                           List<String> allowedOrigins, Optional<String> publicUrl) {
+    }
+
+    private final Authenticator authenticator;
+    private final TokenVerifier verifier;
+    private final McpServer server;
+    private final Settings settings;
+
+    public McpRoutes(Authenticator authenticator, TokenVerifier verifier, Services services, String version,
+                     Settings settings) {
+        this.authenticator = authenticator;
+        this.verifier = verifier;
+        this.server = new McpServer(new McpTools(services.targets(), services.catalog(), services.dispatcher(),
+                services.results(), services.audit()), version);
+        this.settings = settings;
+    }
+
+    /** The services the tools call — the same ones the REST routes call. */
+    public record Services(dev.backplane.kernel.targets.TargetService targets,
+                           dev.backplane.kernel.catalog.CatalogService catalog,
+                           dev.backplane.kernel.dispatch.Dispatcher dispatcher,
+                           dev.backplane.kernel.results.ResultQueryService results,
+                           dev.backplane.kernel.audit.AuditLog audit) {
+    }
+
+    public void register(ApiRoutes api) {
+        api.publicRoute(Method.POST, "/mcp", this::post)
+                .publicRoute(Method.GET, "/mcp", McpRoutes::notAllowed)
+                .publicRoute(Method.DELETE, "/mcp", McpRoutes::notAllowed)
+                .publicRoute(Method.GET, METADATA_PATH, this::metadata)
+                .publicRoute(Method.GET, METADATA_PATH + "/mcp", this::metadata);
+    }
+
+    private static void notAllowed(ServerRequest req, ServerResponse res) {
+        res.header(HeaderNames.ALLOW, "POST");
+        res.status(Status.METHOD_NOT_ALLOWED_405).send();
+    }
+
+    private void metadata(ServerRequest req, ServerResponse res) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("resource", settings.resourceUri());
+        m.put("authorization_servers", List.of(settings.issuer()));
+        m.put("scopes_supported", settings.requiredScope().map(List::of).orElse(List.of()));
+        m.put("bearer_methods_supported", List.of("header"));
+        m.put("resource_name", "svc governance backplane (MCP)");
+        res.header(HeaderNames.CACHE_CONTROL, "max-age=300");
+        Json.ok(res, m);
+    }
+
+    private String metadataUrl(ServerRequest req) {
+        String base = settings.publicUrl().orElseGet(() -> "http://" + req.headers().first(HeaderNames.HOST)
+                .orElse("localhost"));
+        return base.replaceAll("/+$", "") + METADATA_PATH + "/mcp";
+    }
+
+    private void post(ServerRequest req, ServerResponse res) {
+        Optional<String> origin = req.headers().first(HeaderNames.ORIGIN);
+        if (origin.isPresent() && !originAllowed(origin.get())) {
+            rpcError(res, Status.FORBIDDEN_403, null, McpServer.INVALID_REQUEST, "origin " + origin.get()
+                    + " is not allowed (mcp.allowed-origins)", Map.of());
+            return;
+        }
+        Caller caller;
+        try {
+            caller = authenticator.authenticate(req);
+            requireScope(req);
+        } catch (ApiException e) {
+            if (e.status() == Status.UNAUTHORIZED_401) {
+                res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer resource_metadata=\"" + metadataUrl(req) + "\""
+                        + (e.code().equals("invalid_token") ? ", error=\"invalid_token\"" : ""));
+                Json.send(res, Status.UNAUTHORIZED_401, Map.of("error", e.code(), "message", e.getMessage()));
+                return;
+            }
+            if (e.code().equals("insufficient_scope")) {
+                res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer error=\"insufficient_scope\", scope=\""
+                        + settings.requiredScope().orElse("") + "\", resource_metadata=\"" + metadataUrl(req) + "\"");
+            }
+            Json.send(res, e.status(), Map.of("error", e.code(), "message", e.getMessage(), "extras", e.extras()));
+            return;
+        }
+        byte[] body;
+        try (var in = req.content().inputStream()) {
+            body = in.readNBytes(Json.MAX_BODY_BYTES + 1);
+        } catch (IOException e) {
+            rpcError(res, Status.BAD_REQUEST_400, null, McpServer.PARSE_ERROR, "could not read the body", Map.of());
+            return;
+        }
+        if (body.length > Json.MAX_BODY_BYTES) {
+            rpcError(res, Status.REQUEST_ENTITY_TOO_LARGE_413, null, McpServer.INVALID_REQUEST, "message exceeds "
+                    + Json.MAX_BODY_BYTES + " bytes", Map.of());
+            return;
+        }
+        JsonNode msg;
+        try {
+            msg = Json.mapper().readTree(body);
+        } catch (IOException e) {
+            rpcError(res, Status.BAD_REQUEST_400, null, McpServer.PARSE_ERROR, "not JSON", Map.of());
+            return;
+        }
+        if (msg == null || msg.isArray()) {
+            rpcError(res, Status.BAD_REQUEST_400, null, McpServer.INVALID_REQUEST, msg == null ? "empty message"
+                    : "JSON-RPC batches are not supported; send one message per request", Map.of());
+            return;
+        }
+        if (!msg.isObject() || !"2.0".equals(msg.path("jsonrpc").asText(null))) {
+            rpcError(res, Status.BAD_REQUEST_400, null, McpServer.INVALID_REQUEST, "not a JSON-RPC 2.0 message",
+                    Map.of());
+            return;
+        }
+        JsonNode id = msg.get("id");
+        if (!msg.has("method")) {
+            if (msg.has("result") || msg.has("error")) {
+                res.status(Status.ACCEPTED_202).send(); // a response to nothing we asked: acknowledged, ignored
+            } else {
+                rpcError(res, Status.BAD_REQUEST_400, id, McpServer.INVALID_REQUEST, "a request needs a method", Map.of());
+            }
+            return;
+        }
+        if (!msg.path("method").isTextual() || (id != null && !id.isTextual() && !id.isIntegralNumber())
+                || (msg.has("params") && !msg.path("params").isObject())) {
+            rpcError(res, Status.BAD_REQUEST_400, id != null && (id.isTextual() || id.isIntegralNumber()) ? id : null,
+                    McpServer.INVALID_REQUEST, "method must be a string, id a string or integer, params an object",
+                    Map.of());
+            return;
+        }
+        Optional<String> problem = versionProblem(req, msg);
+        if (problem.isPresent()) {
+            rpcError(res, Status.BAD_REQUEST_400, id, McpServer.INVALID_REQUEST, problem.get(),
+                    Map.of("supported", McpServer.ALL_VERSIONS));
+            return;
+        }
+        if (id == null) {
+            res.status(Status.ACCEPTED_202).send(); // notifications (initialized, cancelled, ...) need no answer
+            return;
+        }
+        boolean stateless = McpServer.statelessVersion(msg).isPresent();
+        try {
+            JsonNode result = server.handle(caller, msg, stateless);
+            ObjectNode out = NODES.objectNode();
+            out.put("jsonrpc", "2.0");
+            out.set("id", id);
+            out.set("result", result);
+            Json.send(res, Status.OK_200, out);
+        } catch (McpServer.RpcError e) {
+            rpcError(res, Status.OK_200, id, e.code, e.getMessage(), e.data);
+        } catch (ApiException e) {
+            Map<String, Object> data = new LinkedHashMap<>(e.extras());
+            data.put("reason", e.code());
+            rpcError(res, Status.OK_200, id, McpServer.INVALID_PARAMS, e.getMessage(), data);
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, "mcp " + msg.path("method").asText() + " failed", e);
+            rpcError(res, Status.OK_200, id, -32603, "internal error; the backplane logged it", Map.of());
+        }
+    }
+
+    /** Header and {@code _meta} rules of the protocol revision the message speaks. */
+    private static Optional<String> versionProblem(ServerRequest req, JsonNode msg) {
+        Optional<String> header = req.headers().first(HeaderNames.create("MCP-Protocol-Version"));
+        Optional<String> meta = McpServer.statelessVersion(msg);
+        if (meta.isPresent()) {
+            if (!meta.get().equals(McpServer.V2026_07_28)) {
+                return Optional.of("unsupported protocol version " + meta.get() + " in _meta");
+            }
+            if (!header.equals(meta)) {
+                return Optional.of("the MCP-Protocol-Version header must equal the _meta protocol version " + meta.get());
+            }
+            String method = msg.path("method").asText();
+            if (!req.headers().first(HeaderNames.create("Mcp-Method")).equals(Optional.of(method))) {
+                return Optional.of("the Mcp-Method header must equal the message's method " + method);
+            }
+            Optional<String> name = switch (method) {
+                case "tools/call" -> Optional.of(msg.path("params").path("name").asText());
+                case "resources/read" -> Optional.of(msg.path("params").path("uri").asText());
+                default -> Optional.empty();
+            };
+            if (name.isPresent() && !req.headers().first(HeaderNames.create("Mcp-Name")).equals(name)) {
+                return Optional.of("the Mcp-Name header must equal " + name.get());
+            }
+            return Optional.empty();
+        }
+        if (header.isPresent() && !McpServer.HANDSHAKE_VERSIONS.contains(header.get())
+                && !header.get().equals("2025-03-26")) {
+            return Optional.of("unsupported MCP-Protocol-Version " + header.get()
+                    + (header.get().equals(McpServer.V2026_07_28) ? " without the _meta protocol version" : ""));
+        }
+        return Optional.empty();
+    }
+
+    private void requireScope(ServerRequest req) {
+        if (settings.requiredScope().isEmpty()) {
+            return;
+        }
+        String token = req.headers().first(HeaderNames.AUTHORIZATION).orElse("").substring(7).trim();
+        JWTClaimsSet claims = verifier.verify(token); // cached: the authenticator verified it a moment ago
+        Object scope = claims.getClaim("scope");
+        List<String> granted = scope == null ? List.of() : Arrays.asList(scope.toString().split(" "));
+        if (!granted.contains(settings.requiredScope().get())) {
+            throw ApiException.forbidden("insufficient_scope", "the token lacks the scope "
+                    + settings.requiredScope().get() + " this MCP resource requires");
+        }
+    }
+
+    private boolean originAllowed(String origin) {
+        if (settings.allowedOrigins().contains("*") || settings.allowedOrigins().contains(origin)) {
+            return true;
+        }
+        try {
+            String host = URI.create(origin).getHost();
+            return host != null && (host.equals("localhost") || host.equals("127.0.0.1") || host.equals("[::1]")
+                    || host.equals("::1"));
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static void rpcError(ServerResponse res, Status status, JsonNode id, int code, String message,
+                                 Map<String, Object> data) {
+        ObjectNode out = NODES.objectNode();
+        out.put("jsonrpc", "2.0");
+        out.set("id", id == null ? NODES.nullNode() : id);
+        ObjectNode error = out.putObject("error");
+        error.put("code", code);
+        error.put("message", message);
+        if (!data.isEmpty()) {
+            error.set("data", Json.mapper().valueToTree(data));
+        }
+        Json.send(res, status, out);
+    }
+}

@@ -1,0 +1,203 @@
+package dev.backplane.kernel.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.backplane.kernel.dispatch.ResultEnvelope;
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.identity.Caller;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * JSON-RPC 2.0 for MCP, one message per HTTP POST, no session state. Serves the handshake revisions
+ * 2025-06-18 and 2025-11-25 ({@code initialize}) and the stateless 2026-07-28 revision (no handshake;
+ * {@code server/discover}; protocol version and client capabilities in every request's {@code _meta};
+ * {@code resultType} on results), choosing per request. Protocol errors are JSON-RPC errors; what a
+ * tool does wrong is a tool result with {@code isError}, except the argument errors SPEC makes -32602.
+ */
+final class McpServer {
+
+    static final String V2025_06_18 = "2025-06-18";
+    static final String V2025_11_25 = "2025-11-25";
+    static final String V2026_07_28 = "2026-07-28";
+    /** Versions the handshake may settle on, newest first. */
+    static final List<String> HANDSHAKE_VERSIONS = List.of(V2025_11_25, V2025_06_18);
+    static final List<String> ALL_VERSIONS = List.of(V2026_07_28, V2025_11_25, V2025_06_18);
+    static final String META_VERSION = "io.modelcontextprotocol/protocolVersion";
+
+    static final int PARSE_ERROR = -32700;
+    static final int INVALID_REQUEST = -32600;
+    static final int METHOD_NOT_FOUND = -32601;
+    static final int INVALID_PARAMS = -32602;
+    static final int RESOURCE_NOT_FOUND = -32002;
+
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private final McpTools tools;
+    private final String version;
+
+    McpServer(McpTools tools, String version) {
+        this.tools = tools;
+        this.version = version;
+    }
+
+    /** A protocol-level failure with its JSON-RPC code. */
+    static final class RpcError extends RuntimeException {
+        final int code;
+        final transient Map<String, Object> data;
+
+        RpcError(int code, String message, Map<String, Object> data) {
+            super(message);
+            this.code = code;
+            this.data = data;
+        }
+    }
+
+    /** The protocol version a request speaks: its {@code _meta} version (stateless) or the handshake's. */
+    static Optional<String> statelessVersion(JsonNode request) {
+        JsonNode v = request.path("params").path("_meta").path(META_VERSION);
+        return v.isTextual() ? Optional.of(v.asText()) : Optional.empty();
+    }
+
+    /** Answers one request ({@code id} present); throws {@link RpcError} for protocol errors. */
+    JsonNode handle(Caller caller, JsonNode request, boolean stateless) {
+        String method = request.path("method").asText();
+        JsonNode params = request.path("params");
+        ObjectNode result = switch (method) {
+            case "initialize" -> {
+                if (stateless) {
+                    throw new RpcError(METHOD_NOT_FOUND, "protocol " + V2026_07_28 + " has no initialize; use "
+                            + "server/discover", Map.of());
+                }
+                yield initialize(params);
+            }
+            case "server/discover" -> discover();
+            case "ping" -> NODES.objectNode();
+            case "tools/list" -> toolsList(caller);
+            case "tools/call" -> toolsCall(caller, params);
+            case "resources/list" -> NODES.objectNode().set("resources", NODES.arrayNode());
+            case "resources/templates/list" -> NODES.objectNode().set("resourceTemplates", NODES.arrayNode());
+            case "resources/read" -> throw new RpcError(RESOURCE_NOT_FOUND, "resource not found: "
+                    + params.path("uri").asText(), Map.of("uri", params.path("uri").asText()));
+            case "prompts/list" -> NODES.objectNode().set("prompts", NODES.arrayNode());
+            default -> throw new RpcError(METHOD_NOT_FOUND, "method not found: " + method, Map.of());
+        };
+        if (stateless) {
+            result.put("resultType", "complete");
+        }
+        return result;
+    }
+
+    private ObjectNode initialize(JsonNode params) {
+        String asked = params.path("protocolVersion").asText("");
+        String chosen = HANDSHAKE_VERSIONS.contains(asked) ? asked : HANDSHAKE_VERSIONS.getFirst();
+        ObjectNode r = NODES.objectNode();
+        r.put("protocolVersion", chosen);
+        r.set("capabilities", capabilities());
+        r.set("serverInfo", serverInfo());
+        r.put("instructions", INSTRUCTIONS);
+        return r;
+    }
+
+    private ObjectNode discover() {
+        ObjectNode r = NODES.objectNode();
+        ArrayNode versions = r.putArray("supportedVersions");
+        ALL_VERSIONS.forEach(versions::add);
+        r.set("capabilities", capabilities());
+        r.set("serverInfo", serverInfo());
+        r.put("instructions", INSTRUCTIONS);
+        return r;
+    }
+
+    private static ObjectNode capabilities() {
+        ObjectNode caps = NODES.objectNode();
+        caps.putObject("tools").put("listChanged", false);
+        caps.putObject("resources");
+        return caps;
+    }
+
+    private ObjectNode serverInfo() {
+        ObjectNode info = NODES.objectNode();
+        info.put("name", "svc-backplane");
+        info.put("title", "svc governance backplane");
+        info.put("version", version);
+        return info;
+    }
+
+    static final String INSTRUCTIONS = "Every operation goes through the backplane's policy gate and is audited. "
+            + "Find a connector (svc_connector_list), its groups and operations (list_operation_groups, "
+            + "search_operations), a target (list_targets), then preview_operation and call_operation. "
+            + "awaiting_approval means a human must approve: do not retry. Large results come back with a handle "
+            + "for result_query.";
+
+    private ObjectNode toolsList(Caller caller) {
+        ObjectNode r = NODES.objectNode();
+        ArrayNode list = r.putArray("tools");
+        for (McpTools.Tool t : tools.visibleTo(caller)) {
+            ObjectNode tool = list.addObject();
+            tool.put("name", t.name());
+            tool.put("description", t.description());
+            tool.set("inputSchema", parse(t.inputSchema()));
+        }
+        return r;
+    }
+
+    private ObjectNode toolsCall(Caller caller, JsonNode params) {
+        if (!params.path("name").isTextual()) {
+            throw new RpcError(INVALID_PARAMS, "tools/call needs params.name", Map.of("reason", "missing_name"));
+        }
+        String name = params.path("name").asText();
+        JsonNode args = params.path("arguments");
+        if (!args.isMissingNode() && !args.isNull() && !args.isObject()) {
+            throw new RpcError(INVALID_PARAMS, "arguments must be an object", Map.of("reason", "invalid_arguments"));
+        }
+        McpTools.Tool tool = tools.find(name).filter(t -> caller.effectiveRole().includes(t.role()))
+                .orElseThrow(() -> new RpcError(INVALID_PARAMS, "unknown tool: " + name, Map.of("reason",
+                        "unknown_tool", "tools", tools.visibleTo(caller).stream().map(McpTools.Tool::name).toList())));
+        Object out;
+        try {
+            out = tools.run(tool, caller, args.isObject() ? args : NODES.objectNode());
+        } catch (ApiException e) {
+            if (e.code().equals("unknown_connector") || e.code().equals("connector_not_ingested")
+                    || e.code().startsWith("invalid") || e.code().equals("unknown_operation")) {
+                Map<String, Object> data = new java.util.LinkedHashMap<>(e.extras());
+                data.put("reason", e.code());
+                throw new RpcError(INVALID_PARAMS, e.getMessage(), data);
+            }
+            return toolError(e);
+        }
+        JsonNode structured = Json.mapper().valueToTree(out);
+        if (!structured.isObject()) {
+            structured = NODES.objectNode().set("items", structured);
+        }
+        ObjectNode r = NODES.objectNode();
+        r.putArray("content").addObject().put("type", "text").put("text", structured.toString());
+        r.set("structuredContent", structured);
+        r.put("isError", out instanceof ResultEnvelope env && env.status().equals(ResultEnvelope.ERROR));
+        return r;
+    }
+
+    /** A refusal the agent should read (not found, forbidden, ...): a tool result flagged as an error. */
+    private static ObjectNode toolError(ApiException e) {
+        ObjectNode body = NODES.objectNode();
+        body.put("error", e.code());
+        body.put("message", e.getMessage());
+        body.set("extras", Json.mapper().valueToTree(e.extras()));
+        ObjectNode r = NODES.objectNode();
+        r.putArray("content").addObject().put("type", "text").put("text", body.toString());
+        r.set("structuredContent", body);
+        r.put("isError", true);
+        return r;
+    }
+
+    private static JsonNode parse(String json) {
+        try {
+            return Json.mapper().readTree(json);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("tool schema is not JSON", e);
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package dev.backplane.kernel.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.backplane.kernel.audit.AuditLog;
+import dev.backplane.kernel.catalog.CatalogService;
+import dev.backplane.kernel.dispatch.CallRequest;
+import dev.backplane.kernel.dispatch.Dispatcher;
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.results.ResultQuery;
+import dev.backplane.kernel.results.ResultQueryService;
+import dev.backplane.kernel.targets.TargetService;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiFunction;
+
+/**
+ * The agent tools of SPEC's table that exist so far, each calling the same service method as its
+ * REST route. Memory, knowledge-base and docs tools join when those capabilities land. A tool the
+ * caller's role may not use is neither listed nor callable. No tool registers targets, stages
+ * secrets or deletes kb entries (SPEC boundary rules).
+ */
+final class McpTools {
+
+    /** One tool: its wire definition, the role it needs, and what it does. */
+    record Tool(String name, String description, String inputSchema, Role role,
+                BiFunction<Caller, JsonNode, Object> run) {
+    }
+
+    private final Map<String, Tool> tools = new LinkedHashMap<>();
+    private final AuditLog audit;
+
+    McpTools(TargetService targets, CatalogService catalog, Dispatcher dispatcher, ResultQueryService results,
+             AuditLog audit) {
+        this.audit = audit;
+        add(new Tool("list_targets", "List the registered targets (name, product, host, port, fingerprint) this "
+                + "tenant can act on. Read-only: targets are registered by operators, never by agents.",
+                """
+                {"type": "object", "additionalProperties": false, "properties": {
+                  "product": {"type": "string", "description": "only targets of this product token, e.g. k8s"},
+                  "cursor": {"type": "string", "description": "name of the last target of the previous page"},
+                  "limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "page size (default 100)"}}}""",
+                Role.READ_ONLY, (c, a) -> targets.list(c.tenantId(), text(a, "cursor"), integer(a, "limit").orElse(100),
+                        text(a, "product"))));
+        add(new Tool("svc_connector_list", "List connectors with their connector_id (<impl_id>-<version>, e.g. "
+                + "k8s-1.x — not the bare product name), products and review status; only enabled operations can be "
+                + "called.", """
+                {"type": "object", "additionalProperties": false, "properties": {
+                  "status": {"type": "string", "enum": ["staged", "enabled", "disabled", "broken", "all"]}}}""",
+                Role.READ_ONLY, (c, a) -> Map.of("connectors", catalog.list(c.tenantId(), text(a, "status")))));
+        add(new Tool("list_operation_groups", "List a connector's operation groups with when to use each; start "
+                + "here, then search_operations within a group.", """
+                {"type": "object", "additionalProperties": false, "required": ["connector_id"], "properties": {
+                  "connector_id": {"type": "string", "description": "e.g. k8s-1.x (see svc_connector_list)"}}}""",
+                Role.READ_ONLY, (c, a) -> Map.of("groups", catalog.groups(c.tenantId(), required(a, "connector_id")))));
+        add(new Tool("search_operations", "Find a connector's operations by what they do; returns op_id, "
+                + "description, safety level and whether approval is required.", """
+                {"type": "object", "additionalProperties": false, "required": ["connector_id", "query"], "properties": {
+                  "connector_id": {"type": "string"},
+                  "query": {"type": "string", "minLength": 1, "description": "what you want to do, in words"},
+                  "group": {"type": "string", "description": "only this group_key"},
+                  "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "hits (default 10)"}}}""",
+                Role.READ_ONLY, (c, a) -> catalog.search(c.tenantId(), required(a, "connector_id"),
+                        required(a, "query"), text(a, "group"), Math.min(50, Math.max(1, integer(a, "limit").orElse(10))))));
+        add(new Tool("preview_operation", "Show the exact request an operation would send (method, path, query, "
+                + "redacted body) and its preview_hash, without sending it. Dangerous operations need that hash in "
+                + "call_operation.", CALL_SCHEMA.formatted(""), Role.OPERATOR,
+                (c, a) -> dispatcher.preview(c, callRequest(a, false))));
+        add(new Tool("call_operation", "Call an operation on a target through the governance pipeline: "
+                + "policy gate, credentials, audit. The answer's status is ok, error, denied or awaiting_approval "
+                + "(then a human approves it; do not retry). Big results come back as a sample plus a handle for "
+                + "result_query.", CALL_SCHEMA.formatted(CALL_EXTRAS),
+                Role.OPERATOR, (c, a) -> dispatcher.call(c, callRequest(a, true))));
+        add(new Tool("result_query", "Page through or query a stored result by its handle: offset/limit, or a "
+                + "query with where, select, group_by, aggregates (COUNT SUM MIN MAX AVG) and order_by.", """
+                {"type": "object", "additionalProperties": false, "required": ["handle_id"], "properties": {
+                  "handle_id": {"type": "string"},
+                  "offset": {"type": "integer", "minimum": 0},
+                  "limit": {"type": "integer", "minimum": 1, "maximum": 500},
+                  "query": {"type": "object", "description": "where [{field, op, value}], select [fields], group_by [fields], aggregates [{fn, field, as}], order_by [{field, direction}], limit"}}}""",
+                Role.OPERATOR, (c, a) -> results.query(c.tenantId(), c.sub(), resultQuery(a))));
+    }
+
+    private static final String CALL_EXTRAS = """
+            ,
+              "work_ref": {"type": "string", "description": "change-ticket reference stamped on audit and approval rows"},
+              "preview_hash": {"type": "string", "description": "preview_hash from preview_operation (dangerous ops)"}""";
+
+    private static final String CALL_SCHEMA = """
+            {"type": "object", "additionalProperties": false, "required": ["connector_id", "op_id", "target"], "properties": {
+              "connector_id": {"type": "string", "description": "e.g. k8s-1.x"},
+              "op_id": {"type": "string", "description": "from search_operations, e.g. k8s.pod.list"},
+              "target": {"type": "string", "description": "target name or alias (list_targets)"},
+              "params": {"type": "object", "description": "the operation's params (its JSON Schema is enforced)"}%s}}""";
+
+    private void add(Tool tool) {
+        tools.put(tool.name(), tool);
+    }
+
+    /** The tools this caller may use, in a stable order. */
+    List<Tool> visibleTo(Caller caller) {
+        return tools.values().stream().filter(t -> caller.effectiveRole().includes(t.role())).toList();
+    }
+
+    Optional<Tool> find(String name) {
+        return Optional.ofNullable(tools.get(name));
+    }
+
+    /**
+     * Runs a tool. Dispatching tools are audited by the pipeline itself; every other tool call gets
+     * its own audit row here (op_class read, op_id {@code mcp.<tool>}).
+     */
+    Object run(Tool tool, Caller caller, JsonNode args) {
+        boolean dispatching = tool.name().equals("call_operation");
+        try {
+            Object result = tool.run().apply(caller, args);
+            if (!dispatching) {
+                audited(caller, tool, "ok", Optional.empty());
+            }
+            return result;
+        } catch (ApiException e) {
+            if (!dispatching) {
+                audited(caller, tool, "error", Optional.of(e.code()));
+            }
+            throw e;
+        }
+    }
+
+    private void audited(Caller caller, Tool tool, String status, Optional<String> errorCode) {
+        audit.record(new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "read",
+                "mcp." + tool.name(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty()), status, errorCode, Optional.empty(), Map.of());
+    }
+
+    private static CallRequest callRequest(JsonNode a, boolean call) {
+        JsonNode params = a.path("params");
+        if (!params.isMissingNode() && !params.isNull() && !params.isObject()) {
+            throw ApiException.unprocessable("invalid_params", "params must be an object", Map.of("field", "params"));
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> p = params.isObject() ? Json.mapper().convertValue(params, Map.class) : Map.of();
+        return new CallRequest(required(a, "connector_id"), required(a, "op_id"), required(a, "target"), p,
+                call ? text(a, "work_ref") : Optional.empty(), call ? text(a, "preview_hash") : Optional.empty(),
+                Optional.empty());
+    }
+
+    private static ResultQuery resultQuery(JsonNode a) {
+        ObjectNode copy = a.deepCopy();
+        try {
+            return Json.mapper().treeToValue(copy, ResultQuery.class);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+            throw ApiException.unprocessable("invalid_query", "the result_query arguments are malformed: "
+                    + e.getMessage().lines().findFirst().orElse(""), Map.of());
+        }
+    }
+
+    static String required(JsonNode a, String name) {
+        return text(a, name).orElseThrow(() -> ApiException.unprocessable("invalid_params", "'" + name
+                + "' is required", Map.of("field", name)));
+    }
+
+    static Optional<String> text(JsonNode a, String name) {
+        JsonNode v = a.path(name);
+        if (v.isMissingNode() || v.isNull()) {
+            return Optional.empty();
+        }
+        if (!v.isTextual()) {
+            throw ApiException.unprocessable("invalid_params", "'" + name + "' must be a string", Map.of("field", name));
+        }
+        return Optional.of(v.asText());
+    }
+
+    static Optional<Integer> integer(JsonNode a, String name) {
+        JsonNode v = a.path(name);
+        if (v.isMissingNode() || v.isNull()) {
+            return Optional.empty();
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToInt()) {
+            throw ApiException.unprocessable("invalid_params", "'" + name + "' must be an integer", Map.of("field", name));
+        }
+        return Optional.of(v.asInt());
+    }
+}
