@@ -61,6 +61,7 @@ final class KeycloakBootstrap {
 
         Optional<String> mcp = ensureClient(r, live, spec.mcpClientId(), mcpClient());
         ensureMappers(r, mcp, spec.mcpClientId(), spec.mcpResourceUri());
+        ensureMcpScope(r, live, mcp);
 
         spec.user().ifPresent(u -> ensureUser(r, live, u));
         return new Outcome(List.copyOf(changes), generatedPassword, tenantId);
@@ -127,7 +128,10 @@ final class KeycloakBootstrap {
                 "directAccessGrantsEnabled", false, "serviceAccountsEnabled", false));
         c.putArray("redirectUris").add(spec.mcpRedirectUri());
         c.putArray("webOrigins").add(spec.mcpWebOrigin());
-        c.putObject("attributes").put("pkce.code.challenge.method", "S256");
+        // browser flow with PKCE for MCP clients that do OAuth themselves; the device flow so that
+        // `svc login --client-id svc-mcp` can mint an agent-session token for clients that take a bearer header
+        c.putObject("attributes").put("pkce.code.challenge.method", "S256")
+                .put("oauth2.device.authorization.grant.enabled", "true");
         return c;
     }
 
@@ -196,6 +200,35 @@ final class KeycloakBootstrap {
                         () -> kc.put(path + "/" + have.path("id").asText(), updated));
             }
         });
+    }
+
+    /** The scope the backplane's /mcp requires: a client scope in every MCP-client token's scope claim. */
+    static final String MCP_SCOPE = "svc:mcp";
+
+    private void ensureMcpScope(String r, boolean live, Optional<String> mcpUuid) {
+        Optional<String> scope = live ? findClientScope(r, MCP_SCOPE) : Optional.empty();
+        if (scope.isEmpty()) {
+            ObjectNode s = obj(Map.of("name", MCP_SCOPE, "protocol", "openid-connect",
+                    "description", "act through the svc backplane's MCP tools"));
+            s.set("attributes", obj(Map.of("include.in.token.scope", "true", "display.on.consent.screen", "true",
+                    "consent.screen.text", "Act on infrastructure through the svc backplane")));
+            change("create client scope " + MCP_SCOPE, () -> kc.post(r + "/client-scopes", s));
+            scope = live ? findClientScope(r, MCP_SCOPE) : Optional.empty();
+        }
+        if (mcpUuid.isEmpty() || scope.isEmpty()) { // dry run: nothing exists to attach yet
+            change("add default scope " + MCP_SCOPE + " to client " + spec.mcpClientId(), () -> { });
+            return;
+        }
+        String path = r + "/clients/" + mcpUuid.get() + "/default-client-scopes";
+        String id = scope.get();
+        boolean attached = false;
+        for (JsonNode have : kc.get(path).orElseThrow()) {
+            attached |= id.equals(have.path("id").asText());
+        }
+        if (!attached) {
+            change("add default scope " + MCP_SCOPE + " to client " + spec.mcpClientId(),
+                    () -> kc.put(path + "/" + id, null));
+        }
     }
 
     private void ensureOfflineScope(String r, Optional<String> cliUuid, Optional<String> offlineScope) {

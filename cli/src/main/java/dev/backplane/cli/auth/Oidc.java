@@ -21,7 +21,7 @@ public final class Oidc {
 
     /** What the user must do to approve a device login. */
     public record DeviceCode(String deviceCode, String userCode, String verificationUri,
-                             String verificationUriComplete, Duration expiresIn, Duration interval) {
+                             String verificationUriComplete, Duration expiresIn, Duration interval, String codeVerifier) {
         @Override
         public String toString() {
             return "DeviceCode[userCode=" + userCode + ", verificationUri=" + verificationUri + "]";
@@ -49,8 +49,24 @@ public final class Oidc {
         return new Endpoints(d.path("issuer").asText(issuer.toString()), URI.create(device), URI.create(token));
     }
 
+    /**
+     * Starts a device login. It always carries a PKCE challenge (S256): clients such as the MCP client
+     * require it, and the identity provider ignores it for those that do not.
+     */
     public DeviceCode startDeviceLogin(Endpoints endpoints, String clientId, String scope) {
-        Http.Response r = http.postForm(endpoints.deviceAuthorization(), Map.of("client_id", clientId, "scope", scope));
+        byte[] random = new byte[32];
+        new java.security.SecureRandom().nextBytes(random);
+        String verifier = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+        String challenge;
+        try {
+            challenge = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                    java.security.MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(
+                            java.nio.charset.StandardCharsets.US_ASCII)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        Http.Response r = http.postForm(endpoints.deviceAuthorization(), Map.of("client_id", clientId, "scope", scope,
+                "code_challenge", challenge, "code_challenge_method", "S256"));
         JsonNode j = r.json();
         if (!r.ok()) {
             String error = j.path("error").asText("");
@@ -67,7 +83,7 @@ public final class Oidc {
         long interval = Math.max(1, j.path("interval").asLong(5));
         return new DeviceCode(j.path("device_code").asText(), j.path("user_code").asText(),
                 j.path("verification_uri").asText(), j.path("verification_uri_complete").asText(""),
-                Duration.ofSeconds(j.path("expires_in").asLong(600)), Duration.ofSeconds(interval));
+                Duration.ofSeconds(j.path("expires_in").asLong(600)), Duration.ofSeconds(interval), verifier);
     }
 
     /** Polls until the user approves, denies or the code expires. */
@@ -80,6 +96,7 @@ public final class Oidc {
             form.put("grant_type", "urn:ietf:params:oauth:grant-type:device_code");
             form.put("device_code", code.deviceCode());
             form.put("client_id", clientId);
+            form.put("code_verifier", code.codeVerifier());
             Http.Response r = http.postForm(endpoints.token(), form);
             JsonNode j = r.json();
             if (r.ok()) {

@@ -38,6 +38,8 @@ class IdentityE2EIT {
     private static Path work;
     private static KeycloakServer keycloak;
     private static TestKernel kernel;
+    /** The MCP resource (audience) the bootstrap gives the MCP client and the kernel requires on /mcp. */
+    private static final String MCP_RESOURCE = "https://backplane.e2e/mcp";
     private static CliRunner admin;
 
     @BeforeAll
@@ -50,6 +52,7 @@ class IdentityE2EIT {
                 .env("SVC_BOOTSTRAP_USER_PASSWORD", PASSWORD);
         kernel = TestKernel.start(work.resolve("kernel"), Map.of(
                 "SVC_IDENTITY_ISSUER", keycloak.url() + "/realms/" + REALM,
+                "SVC_IDENTITY_MCP_AUDIENCE", MCP_RESOURCE,
                 "SVC_IDENTITY_CLOCK_SKEW_SECONDS", "1"));
     }
 
@@ -66,7 +69,7 @@ class IdentityE2EIT {
     private static CliRunner.Result bootstrap(String... extra) {
         List<String> args = new java.util.ArrayList<>(List.of("admin", "idp", "bootstrap-clients",
                 "--keycloak-base-url", keycloak.url(), "--realm", REALM,
-                "--mcp-resource-uri", kernel.url() + "/mcp"));
+                "--mcp-resource-uri", MCP_RESOURCE));
         args.addAll(List.of(extra));
         return admin.run(args.toArray(String[]::new));
     }
@@ -84,6 +87,7 @@ class IdentityE2EIT {
                 "--admin-group-name", "svc-admins", "--admin-user-email", "alice@example.test");
         assertThat(first.exitCode()).as(first.toString()).isZero();
         assertThat(first.out()).contains("create client svc-cli").contains("create client svc-mcp")
+                .contains("create client scope svc:mcp").contains("add default scope svc:mcp to client svc-mcp")
                 .contains("create mapper audience on client svc-cli").contains("create user alice")
                 .contains("add user alice to group svc-admins").doesNotContain(PASSWORD);
 
@@ -239,6 +243,40 @@ class IdentityE2EIT {
         // back to the default: offline access is withdrawn again
         CliRunner.Result withdraw = bootstrap("--skip-user-provisioning");
         assertThat(withdraw.out()).contains("remove offline_access from client svc-cli");
+    }
+
+    @Test
+    void anMcpClientTokenFromKeycloakCarriesTheResourceAndScopeAndOpensMcp() throws Exception {
+        ensureBootstrapped();
+        // the MCP client uses the browser flow; for the test, let it take a password grant too
+        String mcpId = keycloak.adminJson("/" + REALM + "/clients?clientId=svc-mcp").get(0).path("id").asText();
+        ObjectNode mcp = (ObjectNode) keycloak.adminJson("/" + REALM + "/clients/" + mcpId);
+        mcp.put("directAccessGrantsEnabled", true);
+        assertThat(keycloak.admin("PUT", "/" + REALM + "/clients/" + mcpId, mcp).statusCode()).isEqualTo(204);
+        JsonNode grant = keycloak.form(keycloak.url() + "/realms/" + REALM + "/protocol/openid-connect/token", Map.of(
+                "grant_type", "password", "client_id", "svc-mcp", "username", "bob", "password", PASSWORD,
+                "scope", "openid"));
+        String token = grant.path("access_token").asText();
+        assertThat(grant.path("scope").asText()).contains("svc:mcp");
+        var http = java.net.http.HttpClient.newHttpClient();
+        var r = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(kernel.url() + "/mcp"))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,"
+                        + "\"method\":\"tools/list\"}")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(r.body()).contains("call_operation");
+        assertThat(kernel.get("/api/v1/whoami", token).status()).as("an MCP token is not a REST token").isEqualTo(401);
+
+        // what the README tells a user: the device flow of the MCP client through svc login
+        CliRunner.Result mcpLogin = login(newCli("bob-mcp"), "bob", "--client-id", "svc-mcp", "--scope",
+                "openid,svc:mcp", "--print-token");
+        assertThat(mcpLogin.exitCode()).as(mcpLogin.toString()).isZero();
+        String viaLogin = mcpLogin.out().trim();
+        var listed = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(kernel.url() + "/mcp"))
+                .header("Authorization", "Bearer " + viaLogin).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":2,"
+                        + "\"method\":\"tools/list\"}")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(listed.statusCode()).as(listed.body()).isEqualTo(200);
     }
 
     @Test
