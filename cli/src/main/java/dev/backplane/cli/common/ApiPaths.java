@@ -34,6 +34,9 @@ public final class ApiPaths {
     public static final String AGENT_PRINCIPALS = "/api/v1/agent-principals";
     public static final String AGENT_GRANTS = "/api/v1/agent-grants";
     public static final String SERVICE_GRANTS = "/api/v1/service-principals/grants";
+    public static final String KB = "/api/v1/kb";
+    public static final String KB_ENTRY = KB + "/{slug}";
+    public static final String KB_SEARCH = KB + "/search";
     public static final String TARGETS = "/api/v1/targets";
     public static final String TARGET = TARGETS + "/{name}";
     public static final String TARGETS_IMPORT = TARGETS + "/import";
@@ -49,6 +52,11 @@ public final class ApiPaths {
             "PATCH " + FLIGHT_RECORDER_POLICY,
             "GET " + CONNECTORS,
             "GET " + CATALOG_OPERATIONS,
+            "GET " + KB,
+            "POST " + KB,
+            "GET " + KB_ENTRY,
+            "DELETE " + KB_ENTRY,
+            "POST " + KB_SEARCH,
             "GET " + CONNECTOR,
             "POST " + CONNECTOR + "/enable",
             "POST " + CONNECTOR + "/disable",

@@ -23,6 +23,8 @@ import dev.backplane.kernel.scheduler.PeriodicJobs;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.results.ResultHandles;
 import dev.backplane.kernel.results.ResultQueryService;
+import dev.backplane.kernel.retrieval.Embedder;
+import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.http.ErrorMapping;
 import dev.backplane.kernel.http.OpenApiRoutes;
 import dev.backplane.kernel.http.RequestIds;
@@ -30,6 +32,8 @@ import dev.backplane.kernel.identity.Authenticator;
 import dev.backplane.kernel.identity.IdentityRoutes;
 import dev.backplane.kernel.identity.JwksKeys;
 import dev.backplane.kernel.identity.TokenVerifier;
+import dev.backplane.kernel.kb.KbRoutes;
+import dev.backplane.kernel.kb.KbService;
 import dev.backplane.kernel.mcp.McpRoutes;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Database;
@@ -181,13 +185,15 @@ public final class Kernel implements AutoCloseable {
         new GovernanceRoutes(agentPrincipals, grants, serviceGrants).register(api);
         AsyncRuns runs = new AsyncRuns(jdbc, callTimeout);
         ResultQueryService resultQueries = new ResultQueryService(jdbc, handles);
+        KbService kb = new KbService(jdbc, new RetrievalEngine(jdbc, feed, new Embedder()));
+        new KbRoutes(kb).register(api);
         new DispatchRoutes(dispatcher, resultQueries, runs).register(api);
         TokenVerifier mcpTokens = new TokenVerifier(issuer, mcpAudience(config), keys,
                 config.list(Setting.IDENTITY_ALGORITHMS),
                 Duration.ofSeconds(config.intValue(Setting.IDENTITY_CLOCK_SKEW, 0, 600)));
         new McpRoutes(new Authenticator(mcpTokens, tenants, "svc", Optional.of(config.get(Setting.IDENTITY_MCP_CLIENT_ID)),
                 agentPrincipals), mcpTokens, new McpRoutes.Services(targets, catalog, dispatcher,
-                resultQueries, audit), BuildInfo.load().version(), new McpRoutes.Settings(
+                resultQueries, audit, kb), BuildInfo.load().version(), new McpRoutes.Settings(
                 mcpAudience(config), issuer, config.optional(Setting.MCP_REQUIRED_SCOPE).filter(v -> !v.isBlank()),
                 config.list(Setting.MCP_ALLOWED_ORIGINS), config.optional(Setting.PUBLIC_URL))).register(api);
         new ApprovalRoutes(approvals, (approver, released, async) -> {

@@ -51,7 +51,7 @@ public final class McpRoutes {
         this.authenticator = authenticator;
         this.verifier = verifier;
         this.server = new McpServer(new McpTools(services.targets(), services.catalog(), services.dispatcher(),
-                services.results(), services.audit()), version);
+                services.results(), services.audit(), services.kb()), version, services.kb());
         this.settings = settings;
     }
 
@@ -60,7 +60,8 @@ public final class McpRoutes {
                            dev.backplane.kernel.catalog.CatalogService catalog,
                            dev.backplane.kernel.dispatch.Dispatcher dispatcher,
                            dev.backplane.kernel.results.ResultQueryService results,
-                           dev.backplane.kernel.audit.AuditLog audit) {
+                           dev.backplane.kernel.audit.AuditLog audit,
+                           dev.backplane.kernel.kb.KbService kb) {
     }
 
     public void register(ApiRoutes api) {

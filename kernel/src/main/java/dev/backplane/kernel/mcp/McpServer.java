@@ -39,9 +39,12 @@ final class McpServer {
     private final McpTools tools;
     private final String version;
 
-    McpServer(McpTools tools, String version) {
+    private final dev.backplane.kernel.kb.KbService kb;
+
+    McpServer(McpTools tools, String version, dev.backplane.kernel.kb.KbService kb) {
         this.tools = tools;
         this.version = version;
+        this.kb = kb;
     }
 
     /** A protocol-level failure with its JSON-RPC code. */
@@ -79,9 +82,8 @@ final class McpServer {
             case "tools/list" -> toolsList(caller);
             case "tools/call" -> toolsCall(caller, params);
             case "resources/list" -> NODES.objectNode().set("resources", NODES.arrayNode());
-            case "resources/templates/list" -> NODES.objectNode().set("resourceTemplates", NODES.arrayNode());
-            case "resources/read" -> throw new RpcError(RESOURCE_NOT_FOUND, "resource not found: "
-                    + params.path("uri").asText(), Map.of("uri", params.path("uri").asText()));
+            case "resources/templates/list" -> resourceTemplates();
+            case "resources/read" -> readResource(caller, params.path("uri").asText());
             case "prompts/list" -> NODES.objectNode().set("prompts", NODES.arrayNode());
             default -> throw new RpcError(METHOD_NOT_FOUND, "method not found: " + method, Map.of());
         };
@@ -132,6 +134,36 @@ final class McpServer {
             + "search_operations), a target (list_targets), then preview_operation and call_operation. "
             + "awaiting_approval means a human must approve: do not retry. Large results come back with a handle "
             + "for result_query.";
+
+    private static ObjectNode resourceTemplates() {
+        ObjectNode r = NODES.objectNode();
+        ObjectNode kbTemplate = r.putArray("resourceTemplates").addObject();
+        kbTemplate.put("uriTemplate", "svc://kb/{slug}");
+        kbTemplate.put("name", "kb entry");
+        kbTemplate.put("description", "A knowledge-base entry's full Markdown body (search_knowledge finds slugs)");
+        kbTemplate.put("mimeType", "text/markdown");
+        return r;
+    }
+
+    /** {@code svc://kb/{slug}}: the full body. Anything else is resource-not-found. */
+    private ObjectNode readResource(Caller caller, String uri) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("svc://kb/([a-z0-9][a-z0-9._-]{0,127})").matcher(uri);
+        if (!m.matches()) {
+            throw new RpcError(RESOURCE_NOT_FOUND, "resource not found: " + uri, Map.of("uri", uri));
+        }
+        dev.backplane.kernel.kb.KbService.Entry e;
+        try {
+            e = kb.show(caller.tenantId(), m.group(1));
+        } catch (ApiException notFound) {
+            throw new RpcError(RESOURCE_NOT_FOUND, "resource not found: " + uri, Map.of("uri", uri));
+        }
+        ObjectNode r = NODES.objectNode();
+        ObjectNode content = r.putArray("contents").addObject();
+        content.put("uri", uri);
+        content.put("mimeType", "text/markdown");
+        content.put("text", e.body());
+        return r;
+    }
 
     private ObjectNode toolsList(Caller caller) {
         ObjectNode r = NODES.objectNode();

@@ -7,6 +7,7 @@ import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.dispatch.CallRequest;
 import dev.backplane.kernel.dispatch.Dispatcher;
 import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.kb.KbService;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
@@ -36,8 +37,25 @@ final class McpTools {
     private final AuditLog audit;
 
     McpTools(TargetService targets, CatalogService catalog, Dispatcher dispatcher, ResultQueryService results,
-             AuditLog audit) {
+             AuditLog audit, KbService kb) {
         this.audit = audit;
+        add(new Tool("add_to_knowledge", "Add durable, general team knowledge to the knowledge base (re-adding a "
+                + "slug updates it). For short-lived or personal notes use memory instead.", """
+                {"type": "object", "additionalProperties": false, "required": ["slug", "body"], "properties": {
+                  "slug": {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]{0,127}$"},
+                  "body": {"type": "string", "minLength": 1, "description": "Markdown"},
+                  "metadata": {"type": "object", "description": "string labels such as kind, service"}}}""",
+                Role.TENANT_ADMIN, (c, a) -> kb.add(c.tenantId(), required(a, "slug"), required(a, "body"),
+                        object(a, "metadata"), c.sub()).entry()));
+        add(new Tool("search_knowledge", "Search the team's knowledge base (runbooks, conventions, known issues) "
+                + "by meaning and words; hits carry slug, snippet and score — read a whole entry as the resource "
+                + "svc://kb/{slug}.", """
+                {"type": "object", "additionalProperties": false, "required": ["query"], "properties": {
+                  "query": {"type": "string", "minLength": 1},
+                  "filters": {"type": "object", "description": "metadata the entries must contain, for example kind: runbook"},
+                  "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "hits (default 10)"}}}""",
+                Role.READ_ONLY, (c, a) -> Map.of("hits", kb.search(c.tenantId(), required(a, "query"),
+                        integer(a, "limit").orElse(10), object(a, "filters")))));
         add(new Tool("list_targets", "List the registered targets (name, product, host, port, fingerprint) this "
                 + "tenant can act on. Read-only: targets are registered by operators, never by agents.",
                 """
@@ -173,6 +191,18 @@ final class McpTools {
             throw ApiException.unprocessable("invalid_params", "'" + name + "' must be a string", Map.of("field", name));
         }
         return Optional.of(v.asText());
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> object(JsonNode a, String name) {
+        JsonNode v = a.path(name);
+        if (v.isMissingNode() || v.isNull()) {
+            return Map.of();
+        }
+        if (!v.isObject()) {
+            throw ApiException.unprocessable("invalid_params", "'" + name + "' must be an object", Map.of("field", name));
+        }
+        return Json.mapper().convertValue(v, Map.class);
     }
 
     static Optional<Integer> integer(JsonNode a, String name) {

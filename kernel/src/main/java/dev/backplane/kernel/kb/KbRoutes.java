@@ -1,0 +1,75 @@
+package dev.backplane.kernel.kb;
+
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.http.ApiRoutes;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.identity.Role;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.Map;
+import java.util.Optional;
+
+/** {@code /api/v1/kb}: list, show, add and search (kb on every non-agent surface), delete on REST only. */
+public final class KbRoutes {
+
+    /** Body of an add. */
+    record AddBody(String slug, String body, Map<String, Object> metadata) {
+    }
+
+    /** Body of a search. */
+    record SearchBody(String query, Optional<Integer> limit, Map<String, Object> filters) {
+        SearchBody {
+            limit = limit == null ? Optional.empty() : limit;
+        }
+    }
+
+    private final KbService kb;
+
+    public KbRoutes(KbService kb) {
+        this.kb = kb;
+    }
+
+    public void register(ApiRoutes api) {
+        api.get("/api/v1/kb", Role.READ_ONLY, this::list)
+                .post("/api/v1/kb", Role.TENANT_ADMIN, this::add)
+                .post("/api/v1/kb/search", Role.READ_ONLY, this::search)
+                .get("/api/v1/kb/{slug}", Role.READ_ONLY, (req, res, c) -> Json.ok(res, kb.show(c.tenantId(), slug(req))))
+                .delete("/api/v1/kb/{slug}", Role.TENANT_ADMIN, (req, res, c) -> {
+                    kb.delete(c.tenantId(), slug(req));
+                    Json.ok(res, Map.of("deleted", slug(req)));
+                });
+    }
+
+    private static String slug(ServerRequest req) {
+        return req.path().pathParameters().get("slug");
+    }
+
+    private void list(ServerRequest req, ServerResponse res, Caller c) {
+        Json.ok(res, kb.list(c.tenantId(), req.query().first("filter").asOptional(),
+                intParam(req, "limit", 100), intParam(req, "offset", 0)));
+    }
+
+    private void add(ServerRequest req, ServerResponse res, Caller c) {
+        AddBody body = Json.read(req, AddBody.class);
+        KbService.Added added = kb.add(c.tenantId(), body.slug(), body.body(), body.metadata(), c.sub());
+        Json.send(res, added.outcome().equals("created") ? Status.CREATED_201 : Status.OK_200,
+                Map.of("entry", added.entry(), "outcome", added.outcome()));
+    }
+
+    private void search(ServerRequest req, ServerResponse res, Caller c) {
+        SearchBody body = Json.read(req, SearchBody.class);
+        Json.ok(res, Map.of("hits", kb.search(c.tenantId(), body.query(), body.limit().orElse(10), body.filters())));
+    }
+
+    static int intParam(ServerRequest req, String name, int fallback) {
+        Optional<String> v = req.query().first(name).asOptional();
+        try {
+            return v.map(Integer::parseInt).orElse(fallback);
+        } catch (NumberFormatException e) {
+            throw ApiException.unprocessable("invalid_" + name, name + " must be a number, got '" + v.get() + "'",
+                    Map.of("field", name));
+        }
+    }
+}

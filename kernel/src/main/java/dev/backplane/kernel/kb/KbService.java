@@ -1,0 +1,185 @@
+package dev.backplane.kernel.kb;
+
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.retrieval.RetrievalEngine;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.postgresql.util.PGobject;
+
+/**
+ * The knowledge base: durable team knowledge per tenant, slug as natural key. Re-adding a slug
+ * updates in place; an unchanged body (same hash) only bumps updated_at — no re-embedding. Search is
+ * the hybrid retrieval engine; hits carry a snippet, never the full body.
+ */
+public final class KbService {
+
+    static final String SURFACE = "kb";
+    static final int MAX_BODY = 256 * 1024;
+    static final int LIST_MAX = 500;
+    static final int SEARCH_MAX = 50;
+    private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9._-]{0,127}");
+
+    /** A kb entry. */
+    public record Entry(UUID id, String slug, String body, Map<String, Object> metadata, Instant createdAt,
+                        Instant updatedAt) {
+    }
+
+    /** A search hit: natural key, snippet, score, metadata — never the full body. */
+    public record Hit(String slug, String snippet, double score, Map<String, Object> metadata) {
+    }
+
+    /** What an add did. */
+    public record Added(Entry entry, String outcome) {
+    }
+
+    private final Jdbc jdbc;
+    private final RetrievalEngine engine;
+
+    public KbService(Jdbc jdbc, RetrievalEngine engine) {
+        this.jdbc = jdbc;
+        this.engine = engine;
+    }
+
+    /** Adds or updates an entry (tenant_admin; the route checked the role). */
+    public Added add(UUID tenant, String slug, String body, Map<String, Object> metadata, String actor) {
+        if (slug == null || !SLUG.matcher(slug).matches()) {
+            throw ApiException.unprocessable("invalid_slug", "slug must be 1-128 lower-case letters, digits, '.', '_' "
+                    + "or '-', starting with a letter or digit", Map.of("field", "slug"));
+        }
+        if (body == null || body.isBlank()) {
+            throw ApiException.unprocessable("invalid_body", "body is empty", Map.of("field", "body"));
+        }
+        if (body.getBytes(StandardCharsets.UTF_8).length > MAX_BODY) {
+            throw ApiException.unprocessable("invalid_body", "body exceeds " + MAX_BODY + " bytes", Map.of("field", "body"));
+        }
+        Map<String, Object> meta = metadata == null ? Map.of() : metadata;
+        String hash = sha256(body);
+        Optional<Entry> before = find(tenant, slug);
+        if (before.isPresent() && sha256(before.get().body()).equals(hash) && before.get().metadata().equals(meta)) {
+            jdbc.update("UPDATE kb_entries SET updated_at = now(), updated_by = ? WHERE tenant_id = ? AND slug = ?",
+                    actor, tenant, slug);
+            return new Added(find(tenant, slug).orElseThrow(), "unchanged");
+        }
+        boolean sameBody = before.isPresent() && sha256(before.get().body()).equals(hash);
+        UUID id = before.map(Entry::id).orElseGet(UUID::randomUUID);
+        jdbc.update("""
+                INSERT INTO kb_entries (id, tenant_id, slug, body, body_hash, metadata, created_by, updated_by)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (tenant_id, slug) DO UPDATE SET body = EXCLUDED.body, body_hash = EXCLUDED.body_hash,
+                    metadata = EXCLUDED.metadata, updated_at = now(), updated_by = EXCLUDED.updated_by""",
+                id, tenant, slug, body, hash, jsonb(meta), actor, actor);
+        if (!sameBody) {
+            engine.index(tenant, SURFACE, id, slug.replace('-', ' ') + "\n" + body);
+        }
+        return new Added(find(tenant, slug).orElseThrow(), before.isEmpty() ? "created" : "updated");
+    }
+
+    public Entry show(UUID tenant, String slug) {
+        return find(tenant, slug).orElseThrow(() -> ApiException.notFound("kb_entry_not_found", "no kb entry '" + slug
+                + "' in this tenant"));
+    }
+
+    public List<Entry> list(UUID tenant, Optional<String> filter, int limit, int offset) {
+        if (limit < 1 || limit > LIST_MAX) {
+            throw ApiException.unprocessable("invalid_limit", "limit must be 1.." + LIST_MAX, Map.of("field", "limit"));
+        }
+        if (offset < 0) {
+            throw ApiException.unprocessable("invalid_offset", "offset must be 0 or more", Map.of("field", "offset"));
+        }
+        return jdbc.query("SELECT * FROM kb_entries WHERE tenant_id = ? AND slug LIKE ? ORDER BY slug LIMIT ? OFFSET ?",
+                KbService::entry, tenant, filter.orElse("%"), limit, offset);
+    }
+
+    public void delete(UUID tenant, String slug) {
+        Entry e = show(tenant, slug);
+        jdbc.update("DELETE FROM kb_entries WHERE tenant_id = ? AND id = ?", tenant, e.id());
+        engine.unindex(tenant, SURFACE, e.id());
+    }
+
+    public List<Hit> search(UUID tenant, String query, int limit, Map<String, Object> filters) {
+        return search(tenant, query, limit, filters, RetrievalEngine.Mode.HYBRID);
+    }
+
+    public List<Hit> search(UUID tenant, String query, int limit, Map<String, Object> filters, RetrievalEngine.Mode mode) {
+        if (query == null || query.isBlank()) {
+            throw ApiException.unprocessable("invalid_query", "query is empty", Map.of("field", "query"));
+        }
+        if (limit < 1 || limit > SEARCH_MAX) {
+            throw ApiException.unprocessable("invalid_limit", "limit must be 1.." + SEARCH_MAX, Map.of("field", "limit"));
+        }
+        Map<String, Object> f = filters == null ? Map.of() : filters;
+        java.util.Set<UUID> allowed = f.isEmpty() ? null : new java.util.HashSet<>(jdbc.query(
+                "SELECT id FROM kb_entries WHERE tenant_id = ? AND metadata @> ?", rs -> rs.getObject(1, UUID.class),
+                tenant, jsonb(f)));
+        RetrievalEngine.Lexical lexical = (q, depth) -> jdbc.query("""
+                SELECT id FROM kb_entries, (SELECT replace(plainto_tsquery('english', ?)::text, '&', '|')::tsquery AS q) x
+                 WHERE tenant_id = ? AND tsv @@ x.q AND metadata @> ?
+                 ORDER BY ts_rank(tsv, x.q, 1) DESC, id LIMIT ?""", rs -> rs.getObject(1, UUID.class),
+                q, tenant, jsonb(f), depth);
+        List<RetrievalEngine.Hit> hits = engine.search(tenant, SURFACE, query, limit, mode, lexical,
+                id -> allowed == null || allowed.contains(id));
+        if (hits.isEmpty()) {
+            return List.of();
+        }
+        Map<UUID, Entry> byId = new LinkedHashMap<>();
+        jdbc.query("SELECT * FROM kb_entries WHERE tenant_id = ? AND id = ANY (?)", KbService::entry, tenant,
+                hits.stream().map(RetrievalEngine.Hit::entryId).toArray(UUID[]::new)).forEach(e -> byId.put(e.id(), e));
+        return hits.stream().filter(h -> byId.containsKey(h.entryId())).map(h -> {
+            Entry e = byId.get(h.entryId());
+            return new Hit(e.slug(), snippet(e.body()), Math.round(h.score() * 1e6) / 1e6, e.metadata());
+        }).toList();
+    }
+
+    static String snippet(String body) {
+        String flat = body.replaceAll("\\s+", " ").strip();
+        return flat.length() <= 240 ? flat : flat.substring(0, 237) + "...";
+    }
+
+    private Optional<Entry> find(UUID tenant, String slug) {
+        return jdbc.queryOne("SELECT * FROM kb_entries WHERE tenant_id = ? AND slug = ?", KbService::entry, tenant, slug);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Entry entry(ResultSet rs) throws SQLException {
+        Map<String, Object> meta;
+        try {
+            meta = Json.mapper().readValue(rs.getString("metadata"), Map.class);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new SQLException("kb metadata is not JSON", e);
+        }
+        return new Entry(rs.getObject("id", UUID.class), rs.getString("slug"), rs.getString("body"), meta,
+                rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant());
+    }
+
+    private static PGobject jsonb(Map<String, Object> value) {
+        try {
+            PGobject o = new PGobject();
+            o.setType("jsonb");
+            o.setValue(Json.write(value));
+            return o;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package dev.backplane.kernel.retrieval;
+
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * all-MiniLM-L6-v2 (quantized ONNX, from the model jar; no network) in process. Long bodies are cut
+ * into overlapping word windows, each embedded; vectors are L2-normalised so cosine is a dot product.
+ */
+public final class Embedder {
+
+    /** Words per chunk and overlap: the model reads 256 word pieces, roughly 180 words. */
+    static final int CHUNK_WORDS = 160;
+    static final int OVERLAP_WORDS = 40;
+
+    private final EmbeddingModel model;
+
+    public Embedder() {
+        this.model = new AllMiniLmL6V2QuantizedEmbeddingModel();
+    }
+
+    public int dimension() {
+        return 384;
+    }
+
+    public float[] embed(String text) {
+        return normalized(model.embed(text).content().vector());
+    }
+
+    /** One vector per chunk of {@code text}. */
+    public List<float[]> embedChunks(String text) {
+        List<String> chunks = chunks(text);
+        List<TextSegment> segments = chunks.stream().map(TextSegment::from).toList();
+        List<float[]> out = new ArrayList<>();
+        model.embedAll(segments).content().forEach(e -> out.add(normalized(e.vector())));
+        return out;
+    }
+
+    static List<String> chunks(String text) {
+        String[] words = text.strip().split("\\s+");
+        if (words.length <= CHUNK_WORDS) {
+            return List.of(text.strip().isEmpty() ? " " : text.strip());
+        }
+        List<String> out = new ArrayList<>();
+        for (int start = 0; start < words.length; start += CHUNK_WORDS - OVERLAP_WORDS) {
+            int end = Math.min(words.length, start + CHUNK_WORDS);
+            out.add(String.join(" ", java.util.Arrays.copyOfRange(words, start, end)));
+            if (end == words.length) {
+                break;
+            }
+        }
+        return out;
+    }
+
+    static float[] normalized(float[] v) {
+        double norm = 0;
+        for (float x : v) {
+            norm += x * x;
+        }
+        norm = Math.sqrt(norm);
+        if (norm == 0) {
+            return v;
+        }
+        float[] out = new float[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = (float) (v[i] / norm);
+        }
+        return out;
+    }
+}

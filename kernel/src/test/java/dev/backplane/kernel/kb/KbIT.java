@@ -1,0 +1,151 @@
+package dev.backplane.kernel.kb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.TestKernel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The knowledge base over REST, the CLI and MCP, on the hybrid engine. */
+class KbIT {
+
+    private static TestIssuer issuer;
+    private static TestKernel kernel;
+    private final UUID tenant = UUID.randomUUID();
+    private final String admin = issuer.token("admin-" + tenant, tenant, "tenant_admin");
+    private final String operator = issuer.token("op-" + tenant, tenant, "operator");
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path work = Files.createTempDirectory("svc-kb-it");
+        issuer = new TestIssuer();
+        kernel = TestKernel.start(work.resolve("data"), TestKernel.settings(issuer,
+                Files.createDirectories(work.resolve("plugins"))));
+    }
+
+    @AfterAll
+    static void stop() {
+        kernel.close();
+        issuer.close();
+    }
+
+    private TestKernel.Response add(String token, String slug, String body, String metadata) {
+        return kernel.send("POST", "/api/v1/kb", token, "{\"slug\": \"" + slug + "\", \"body\": \"" + body + "\""
+                + (metadata == null ? "" : ", \"metadata\": " + metadata) + "}", Map.of());
+    }
+
+    private List<String> chunkVersions(String slug) {
+        return new Jdbc(kernel.kernel().database().dataSource()).query("SELECT c.xmin::text FROM retrieval_chunks c "
+                + "JOIN kb_entries e ON e.id = c.entry_id WHERE e.tenant_id = ? AND e.slug = ?",
+                rs -> rs.getString(1), tenant, slug);
+    }
+
+    @Test
+    void addUpdateInPlaceAndNoReembeddingForAnUnchangedBody() throws Exception {
+        var created = add(admin, "pg-failover", "To fail over PostgreSQL promote the replica with pg_ctl promote, "
+                + "then repoint the service.", "{\"kind\": \"runbook\"}");
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        assertThat(created.json().path("outcome").asText()).isEqualTo("created");
+        List<String> embedded = chunkVersions("pg-failover");
+        assertThat(embedded).hasSize(1);
+        String firstUpdate = created.json().path("entry").path("updated_at").asText();
+        Thread.sleep(20);
+
+        var same = add(admin, "pg-failover", "To fail over PostgreSQL promote the replica with pg_ctl promote, "
+                + "then repoint the service.", "{\"kind\": \"runbook\"}");
+        assertThat(same.status()).isEqualTo(200);
+        assertThat(same.json().path("outcome").asText()).isEqualTo("unchanged");
+        assertThat(same.json().path("entry").path("updated_at").asText()).isNotEqualTo(firstUpdate);
+        assertThat(chunkVersions("pg-failover")).as("same hash: not embedded again").isEqualTo(embedded);
+
+        var changed = add(admin, "pg-failover", "Failover: run pg_ctl promote on the standby.", "{\"kind\": \"runbook\"}");
+        assertThat(changed.json().path("outcome").asText()).isEqualTo("updated");
+        assertThat(changed.json().path("entry").path("id").asText())
+                .isEqualTo(created.json().path("entry").path("id").asText());
+        assertThat(chunkVersions("pg-failover")).isNotEqualTo(embedded);
+        assertThat(kernel.get("/api/v1/kb/pg-failover", operator).json().path("body").asText()).startsWith("Failover");
+    }
+
+    @Test
+    void rolesBadInputAndNotFound() {
+        assertThat(add(operator, "x", "y", null).status()).as("tenant_admin writes").isEqualTo(403);
+        assertThat(add(admin, "Bad Slug", "y", null).json().path("error").asText()).isEqualTo("invalid_slug");
+        assertThat(add(admin, "ok", " ", null).json().path("error").asText()).isEqualTo("invalid_body");
+        assertThat(kernel.get("/api/v1/kb/nope", operator).status()).isEqualTo(404);
+        assertThat(kernel.get("/api/v1/kb?limit=501", operator).status()).isEqualTo(422);
+        assertThat(kernel.get("/api/v1/kb?limit=x", operator).status()).isEqualTo(422);
+        assertThat(kernel.send("POST", "/api/v1/kb/search", operator, "{\"query\": \"a\", \"limit\": 51}", Map.of())
+                .status()).isEqualTo(422);
+        assertThat(kernel.send("POST", "/api/v1/kb/search", operator, "{\"query\": \"\"}", Map.of()).status())
+                .isEqualTo(422);
+        assertThat(kernel.send("DELETE", "/api/v1/kb/nope", admin, null, Map.of()).status()).isEqualTo(404);
+    }
+
+    @Test
+    void searchIsHybridReturnsSnippetsAndFiltersByMetadataAndListsAndDeletes() {
+        add(admin, "dns-ttl", "Lower the DNS record TTL to 60 seconds a day before migrating a zone.", "{\"kind\": \"runbook\"}");
+        add(admin, "k8s-crashloop", "A pod in CrashLoopBackOff: read the previous container's logs, then describe "
+                + "the pod for OOMKilled.", "{\"kind\": \"known-issue\", \"service\": \"shop\"}");
+        add(admin, "coffee", "The office coffee machine is descaled every Friday.", null);
+        JsonNode hits = kernel.send("POST", "/api/v1/kb/search", operator, "{\"query\": \"container keeps restarting\"}",
+                Map.of()).json().path("hits");
+        assertThat(hits.get(0).path("slug").asText()).as("found by meaning, not words").isEqualTo("k8s-crashloop");
+        assertThat(hits.get(0).has("body")).as("hits carry no full body").isFalse();
+        assertThat(hits.get(0).path("snippet").asText()).contains("CrashLoopBackOff");
+        JsonNode filtered = kernel.send("POST", "/api/v1/kb/search", operator, "{\"query\": \"container keeps "
+                + "restarting\", \"filters\": {\"kind\": \"runbook\"}}", Map.of()).json().path("hits");
+        assertThat(filtered.findValuesAsText("slug")).containsExactly("dns-ttl");
+        assertThat(kernel.get("/api/v1/kb?filter=k8s%25", operator).json().findValuesAsText("slug"))
+                .containsExactly("k8s-crashloop");
+        assertThat(kernel.send("DELETE", "/api/v1/kb/coffee", operator, null, Map.of()).status()).isEqualTo(403);
+        assertThat(kernel.send("DELETE", "/api/v1/kb/coffee", admin, null, Map.of()).status()).isEqualTo(200);
+        assertThat(kernel.send("POST", "/api/v1/kb/search", operator, "{\"query\": \"coffee machine descaling\"}",
+                Map.of()).json().path("hits").findValuesAsText("slug")).doesNotContain("coffee");
+        String other = issuer.token("admin", UUID.randomUUID(), "tenant_admin");
+        assertThat(kernel.send("POST", "/api/v1/kb/search", other, "{\"query\": \"pod restarting\"}", Map.of()).json()
+                .path("hits").size()).as("tenants do not see each other's kb").isZero();
+    }
+
+    @Test
+    void theCliAndTheMcpToolsUseTheSameKb() throws Exception {
+        Path home = Files.createTempDirectory("svc-cli");
+        CliRunner cli = new CliRunner(home).env("SVC_TOKEN", admin).env("SVC_BACKPLANE", kernel.url())
+                .env("SVC_INSECURE_ALLOW_HTTP", "1");
+        Path file = home.resolve("note.md");
+        Files.writeString(file, "# Certificates\nRenew the ingress certificate with cert-manager before it expires.");
+        var added = cli.run("kb", "add", "cert-renewal", "--body", "@" + file, "--metadata", "kind=runbook,team=platform");
+        assertThat(added.exitCode()).as(added.toString()).isZero();
+        assertThat(cli.run("kb", "show", "cert-renewal").out()).contains("cert-manager").contains("team");
+        assertThat(cli.run("kb", "list", "--filter", "cert%").out()).contains("cert-renewal");
+        var search = cli.run("kb", "search", "tls certificate expiry");
+        assertThat(search.out()).contains("cert-renewal");
+        assertThat(cli.run("kb", "search", "x", "--limit", "51").exitCode()).isEqualTo(2);
+        assertThat(cli.run("kb", "delete", "cert-renewal").exitCode()).as("delete needs --confirm").isEqualTo(2);
+
+        String mcp = issuer.mcpToken("agent-" + tenant, tenant, "operator");
+        var found = kernel.send("POST", "/mcp", mcp, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"search_knowledge\",\"arguments\":{\"query\":\"renew tls certificates\"}}}", Map.of());
+        assertThat(found.json().path("result").path("structuredContent").toString()).contains("cert-renewal");
+        var read = kernel.send("POST", "/mcp", mcp, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\","
+                + "\"params\":{\"uri\":\"svc://kb/cert-renewal\"}}", Map.of());
+        assertThat(read.json().path("result").path("contents").get(0).path("text").asText()).contains("# Certificates");
+        var denied = kernel.send("POST", "/mcp", mcp, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"add_to_knowledge\",\"arguments\":{\"slug\":\"x\",\"body\":\"y\"}}}", Map.of());
+        assertThat(denied.json().path("error").path("code").asInt()).as("an operator's agent cannot write the kb")
+                .isEqualTo(-32602);
+        assertThat(cli.run("kb", "delete", "cert-renewal", "--confirm").exitCode()).isZero();
+        var gone = kernel.send("POST", "/mcp", mcp, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"resources/read\","
+                + "\"params\":{\"uri\":\"svc://kb/cert-renewal\"}}", Map.of());
+        assertThat(gone.json().path("error").path("code").asInt()).isEqualTo(-32002);
+    }
+}
