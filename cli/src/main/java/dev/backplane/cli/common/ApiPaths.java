@@ -34,6 +34,10 @@ public final class ApiPaths {
     public static final String AGENT_PRINCIPALS = "/api/v1/agent-principals";
     public static final String AGENT_GRANTS = "/api/v1/agent-grants";
     public static final String SERVICE_GRANTS = "/api/v1/service-principals/grants";
+    public static final String MEMORY = "/api/v1/memory";
+    public static final String MEMORY_ENTRY = MEMORY + "/{scope}/{slug}";
+    public static final String MEMORY_PROMOTE = MEMORY_ENTRY + "/promote";
+    public static final String RETRIEVE = "/api/v1/retrieve";
     public static final String KB = "/api/v1/kb";
     public static final String KB_ENTRY = KB + "/{slug}";
     public static final String KB_SEARCH = KB + "/search";
@@ -52,6 +56,11 @@ public final class ApiPaths {
             "PATCH " + FLIGHT_RECORDER_POLICY,
             "GET " + CONNECTORS,
             "GET " + CATALOG_OPERATIONS,
+            "GET " + MEMORY,
+            "POST " + MEMORY,
+            "GET " + MEMORY_ENTRY,
+            "POST " + MEMORY_PROMOTE,
+            "GET " + RETRIEVE,
             "GET " + KB,
             "POST " + KB,
             "GET " + KB_ENTRY,

@@ -35,6 +35,8 @@ import dev.backplane.kernel.identity.TokenVerifier;
 import dev.backplane.kernel.kb.KbRoutes;
 import dev.backplane.kernel.kb.KbService;
 import dev.backplane.kernel.mcp.McpRoutes;
+import dev.backplane.kernel.memory.MemoryRoutes;
+import dev.backplane.kernel.memory.MemoryService;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
@@ -185,15 +187,19 @@ public final class Kernel implements AutoCloseable {
         new GovernanceRoutes(agentPrincipals, grants, serviceGrants).register(api);
         AsyncRuns runs = new AsyncRuns(jdbc, callTimeout);
         ResultQueryService resultQueries = new ResultQueryService(jdbc, handles);
-        KbService kb = new KbService(jdbc, new RetrievalEngine(jdbc, feed, new Embedder()));
+        RetrievalEngine retrieval = new RetrievalEngine(jdbc, feed, new Embedder());
+        KbService kb = new KbService(jdbc, retrieval);
         new KbRoutes(kb).register(api);
+        MemoryService memory = new MemoryService(jdbc, retrieval,
+                Duration.ofDays(config.intValue(Setting.MEMORY_USER_DEFAULT_TTL_DAYS, 1, 3650)));
+        new MemoryRoutes(memory).register(api);
         new DispatchRoutes(dispatcher, resultQueries, runs).register(api);
         TokenVerifier mcpTokens = new TokenVerifier(issuer, mcpAudience(config), keys,
                 config.list(Setting.IDENTITY_ALGORITHMS),
                 Duration.ofSeconds(config.intValue(Setting.IDENTITY_CLOCK_SKEW, 0, 600)));
         new McpRoutes(new Authenticator(mcpTokens, tenants, "svc", Optional.of(config.get(Setting.IDENTITY_MCP_CLIENT_ID)),
                 agentPrincipals), mcpTokens, new McpRoutes.Services(targets, catalog, dispatcher,
-                resultQueries, audit, kb), BuildInfo.load().version(), new McpRoutes.Settings(
+                resultQueries, audit, kb, memory), BuildInfo.load().version(), new McpRoutes.Settings(
                 mcpAudience(config), issuer, config.optional(Setting.MCP_REQUIRED_SCOPE).filter(v -> !v.isBlank()),
                 config.list(Setting.MCP_ALLOWED_ORIGINS), config.optional(Setting.PUBLIC_URL))).register(api);
         new ApprovalRoutes(approvals, (approver, released, async) -> {
@@ -216,7 +222,8 @@ public final class Kernel implements AutoCloseable {
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
                 new PeriodicJobs.Job("approvals-expiry", Duration.ofMinutes(1), approvals::expireDue),
                 new PeriodicJobs.Job("result-handles-sweep", Duration.ofMinutes(10), handles::sweepExpired),
-                new PeriodicJobs.Job("async-run-reaper", Duration.ofMinutes(1), runs::reapOrphans))));
+                new PeriodicJobs.Job("async-run-reaper", Duration.ofMinutes(1), runs::reapOrphans),
+                new PeriodicJobs.Job("memory-sweep", Duration.ofMinutes(10), memory::sweepExpired))));
         new CredentialRoutes(targets, credentials).register(api);
         return api;
     }

@@ -44,6 +44,8 @@ public enum Setting {
     IDENTITY_MCP_AUDIENCE("identity.mcp-audience", "SVC_IDENTITY_MCP_AUDIENCE", "", "audience required in /mcp tokens (default <public-url>/mcp)"),
     IDENTITY_MCP_CLIENT_ID("identity.mcp-client-id", "SVC_IDENTITY_MCP_CLIENT_ID", "svc-mcp",
             "public OIDC client of MCP agents; its tokens are of principal kind user-agent"),
+    MEMORY_USER_DEFAULT_TTL_DAYS("memory.user-default-ttl-days", "SVC_MEMORY_USER_DEFAULT_TTL_DAYS", "7",
+            "lifetime of user-scope memory written without a ttl"),
     MCP_REQUIRED_SCOPE("mcp.required-scope", "SVC_MCP_REQUIRED_SCOPE", "svc:mcp",
             "scope every /mcp token must carry (advertised in the protected-resource metadata; empty: none)"),
     MCP_ALLOWED_ORIGINS("mcp.allowed-origins", "SVC_MCP_ALLOWED_ORIGINS", "",

@@ -41,10 +41,14 @@ final class McpServer {
 
     private final dev.backplane.kernel.kb.KbService kb;
 
-    McpServer(McpTools tools, String version, dev.backplane.kernel.kb.KbService kb) {
+    private final dev.backplane.kernel.memory.MemoryService memory;
+
+    McpServer(McpTools tools, String version, dev.backplane.kernel.kb.KbService kb,
+              dev.backplane.kernel.memory.MemoryService memory) {
         this.tools = tools;
         this.version = version;
         this.kb = kb;
+        this.memory = memory;
     }
 
     /** A protocol-level failure with its JSON-RPC code. */
@@ -142,11 +146,26 @@ final class McpServer {
         kbTemplate.put("name", "kb entry");
         kbTemplate.put("description", "A knowledge-base entry's full Markdown body (search_knowledge finds slugs)");
         kbTemplate.put("mimeType", "text/markdown");
+        ObjectNode memoryTemplate = ((ArrayNode) r.get("resourceTemplates")).addObject();
+        memoryTemplate.put("uriTemplate", "svc://memory/{scope}/{slug}");
+        memoryTemplate.put("name", "memory entry");
+        memoryTemplate.put("description", "A memory entry's full body (search_memory finds scope and slug)");
+        memoryTemplate.put("mimeType", "text/plain");
         return r;
     }
 
     /** {@code svc://kb/{slug}}: the full body. Anything else is resource-not-found. */
     private ObjectNode readResource(Caller caller, String uri) {
+        java.util.regex.Matcher mem = java.util.regex.Pattern.compile(
+                "svc://memory/(user|user-tenant|user-target|tenant|target)/([a-z0-9][a-z0-9._-]{0,127})").matcher(uri);
+        if (mem.matches()) {
+            try {
+                return contents(uri, "text/plain", memory.show(caller, mem.group(1), mem.group(2), Optional.empty()).body());
+            } catch (ApiException notFound) {
+                throw new RpcError(RESOURCE_NOT_FOUND, "resource not found: " + uri, Map.of("uri", uri,
+                        "reason", notFound.code()));
+            }
+        }
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("svc://kb/([a-z0-9][a-z0-9._-]{0,127})").matcher(uri);
         if (!m.matches()) {
             throw new RpcError(RESOURCE_NOT_FOUND, "resource not found: " + uri, Map.of("uri", uri));
@@ -157,11 +176,15 @@ final class McpServer {
         } catch (ApiException notFound) {
             throw new RpcError(RESOURCE_NOT_FOUND, "resource not found: " + uri, Map.of("uri", uri));
         }
+        return contents(uri, "text/markdown", e.body());
+    }
+
+    private static ObjectNode contents(String uri, String mimeType, String text) {
         ObjectNode r = NODES.objectNode();
         ObjectNode content = r.putArray("contents").addObject();
         content.put("uri", uri);
-        content.put("mimeType", "text/markdown");
-        content.put("text", e.body());
+        content.put("mimeType", mimeType);
+        content.put("text", text);
         return r;
     }
 
@@ -194,7 +217,8 @@ final class McpServer {
             out = tools.run(tool, caller, args.isObject() ? args : NODES.objectNode());
         } catch (ApiException e) {
             if (e.code().equals("unknown_connector") || e.code().equals("connector_not_ingested")
-                    || e.code().startsWith("invalid") || e.code().equals("unknown_operation")) {
+                    || e.code().startsWith("invalid") || e.code().equals("unknown_operation")
+                    || e.code().equals("insufficient_role") || e.code().equals("target_name_required")) {
                 Map<String, Object> data = new java.util.LinkedHashMap<>(e.extras());
                 data.put("reason", e.code());
                 throw new RpcError(INVALID_PARAMS, e.getMessage(), data);

@@ -8,6 +8,7 @@ import dev.backplane.kernel.dispatch.CallRequest;
 import dev.backplane.kernel.dispatch.Dispatcher;
 import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.kb.KbService;
+import dev.backplane.kernel.memory.MemoryService;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
@@ -37,8 +38,29 @@ final class McpTools {
     private final AuditLog audit;
 
     McpTools(TargetService targets, CatalogService catalog, Dispatcher dispatcher, ResultQueryService results,
-             AuditLog audit, KbService kb) {
+             AuditLog audit, KbService kb, MemoryService memory) {
         this.audit = audit;
+        add(new Tool("add_to_memory", "Remember something scoped and possibly short-lived: a preference, a convention, "
+                + "a gotcha about a target. Scopes: user (you, every tenant), user-tenant (you, this tenant), user-target "
+                + "(you, one target), tenant (everyone here; tenant_admin only), target (everyone touching a target). User "
+                + "scopes expire after 7 days unless ttl is given; ttl null keeps it forever.", """
+                {"type": "object", "additionalProperties": false, "required": ["body", "scope"], "properties": {
+                  "body": {"type": "string", "minLength": 1},
+                  "scope": {"type": "string", "enum": ["user", "user-tenant", "user-target", "tenant", "target"]},
+                  "target_name": {"type": "string", "description": "required for target and user-target"},
+                  "tags": {"type": "array", "items": {"type": "string"}},
+                  "ttl": {"type": ["string", "null"], "description": "ISO 8601 duration such as P7D or PT12H; null keeps forever"},
+                  "slug": {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]{0,127}$"}}}""",
+                Role.OPERATOR, (c, a) -> memory.add(c, memoryWrite(a))));
+        add(new Tool("search_memory", "Search the memory you can see (your own, this tenant's, targets'); hits carry "
+                + "scope, slug, snippet and score — read one in full as svc://memory/{scope}/{slug}.", """
+                {"type": "object", "additionalProperties": false, "required": ["query"], "properties": {
+                  "query": {"type": "string", "minLength": 1},
+                  "scope": {"type": "string", "enum": ["user", "user-tenant", "user-target", "tenant", "target"],
+                            "description": "omit to search every readable scope"},
+                  "limit": {"type": "integer", "minimum": 1, "maximum": 50}}}""",
+                Role.READ_ONLY, (c, a) -> Map.of("hits", memory.search(c, required(a, "query"), text(a, "scope"),
+                        integer(a, "limit").orElse(10)))));
         add(new Tool("add_to_knowledge", "Add durable, general team knowledge to the knowledge base (re-adding a "
                 + "slug updates it). For short-lived or personal notes use memory instead.", """
                 {"type": "object", "additionalProperties": false, "required": ["slug", "body"], "properties": {
@@ -191,6 +213,24 @@ final class McpTools {
             throw ApiException.unprocessable("invalid_params", "'" + name + "' must be a string", Map.of("field", name));
         }
         return Optional.of(v.asText());
+    }
+
+    private static MemoryService.Write memoryWrite(JsonNode a) {
+        JsonNode ttl = a.path("ttl");
+        boolean persist = ttl.isNull();
+        Optional<java.time.Instant> expires = Optional.empty();
+        if (ttl.isTextual()) {
+            try {
+                expires = Optional.of(java.time.Instant.now().plus(java.time.Duration.parse(ttl.asText())));
+            } catch (java.time.format.DateTimeParseException e) {
+                throw ApiException.unprocessable("invalid_params", "ttl must be an ISO 8601 duration such as P7D, or null",
+                        Map.of("field", "ttl"));
+            }
+        }
+        List<String> tags = new java.util.ArrayList<>();
+        a.path("tags").forEach(t -> tags.add(t.asText()));
+        return new MemoryService.Write(required(a, "scope"), text(a, "slug"), required(a, "body"), tags,
+                text(a, "target_name"), expires, persist);
     }
 
     @SuppressWarnings("unchecked")

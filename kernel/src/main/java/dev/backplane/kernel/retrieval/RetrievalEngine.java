@@ -55,10 +55,26 @@ public final class RetrievalEngine {
 
     public List<Hit> search(UUID tenant, String surface, String query, int limit, Mode mode, Lexical lexical,
                             Predicate<UUID> allowed) {
-        List<UUID> lex = mode == Mode.DENSE ? List.of() : lexical.ranked(query, DEPTH);
-        List<UUID> dense = mode == Mode.LEXICAL ? List.of()
-                : vectors.nearest(tenant, surface, embedder.embed(query), DEPTH, allowed).stream()
-                        .map(VectorIndex.Scored::entryId).toList();
+        return search(List.of(tenant), surface, query, limit, mode, lexical, allowed);
+    }
+
+    /**
+     * Searches several partitions of a surface at once (memory: the tenant's entries and the caller's
+     * cross-tenant user entries); dense candidates are merged by cosine, which is comparable across them.
+     */
+    public List<Hit> search(List<UUID> partitions, String surface, String query, int limit, Mode mode, Lexical lexical,
+                            Predicate<UUID> allowed) {
+        List<UUID> lex = mode == Mode.DENSE ? List.of() : lexical.ranked(lexicalTerms(query), DEPTH);
+        List<UUID> dense = List.of();
+        if (mode != Mode.LEXICAL) {
+            float[] q = embedder.embed(query);
+            List<VectorIndex.Scored> all = new ArrayList<>();
+            for (UUID partition : partitions) {
+                all.addAll(vectors.nearest(partition, surface, q, DEPTH, allowed));
+            }
+            all.sort(Comparator.comparingDouble(VectorIndex.Scored::score).reversed());
+            dense = all.stream().limit(DEPTH).map(VectorIndex.Scored::entryId).toList();
+        }
         Map<UUID, Double> fused = new HashMap<>();
         add(fused, lex, mode == Mode.LEXICAL ? 1.0 : LEXICAL_WEIGHT);
         add(fused, dense, DENSE_WEIGHT);
@@ -66,6 +82,25 @@ public final class RetrievalEngine {
         fused.forEach((id, score) -> hits.add(new Hit(id, score)));
         hits.sort(Comparator.comparingDouble(Hit::score).reversed().thenComparing(h -> h.entryId().toString()));
         return hits.size() > limit ? hits.subList(0, limit) : hits;
+    }
+
+    /** At most this many words of a query go to the full-text search (long queries: the longest, which are rarer). */
+    static final int LEXICAL_TERMS = 24;
+
+    /**
+     * The words of a query worth a full-text OR-search: distinct, alphanumeric, the longest
+     * {@value #LEXICAL_TERMS} (a paragraph-long query would otherwise rank nearly every row).
+     * Surfaces feed the result to {@code plainto_tsquery} and OR its lexemes.
+     */
+    public static String lexicalTerms(String query) {
+        java.util.LinkedHashSet<String> words = new java.util.LinkedHashSet<>();
+        for (String w : query.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+            if (w.length() > 2) {
+                words.add(w);
+            }
+        }
+        return words.stream().sorted(Comparator.comparingInt(String::length).reversed().thenComparing(w -> w))
+                .limit(LEXICAL_TERMS).collect(java.util.stream.Collectors.joining(" "));
     }
 
     private static void add(Map<UUID, Double> fused, List<UUID> ranked, double weight) {

@@ -1,0 +1,84 @@
+package dev.backplane.kernel.memory;
+
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.http.ApiRoutes;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.identity.Role;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** {@code /api/v1/memory} (list, write), {@code .../promote}, {@code /api/v1/memory/{scope}/{slug}} and {@code /api/v1/retrieve}. */
+public final class MemoryRoutes {
+
+    /** Body of a write. {@code expires_at} present and null keeps the entry forever. */
+    record WriteBody(String body, String scope, String targetName, List<String> tags, String slug,
+                     com.fasterxml.jackson.databind.JsonNode expiresAt) {
+    }
+
+    /** Body of a promotion. */
+    record PromoteBody(String to, Boolean move, String targetName) {
+    }
+
+    private final MemoryService memory;
+
+    public MemoryRoutes(MemoryService memory) {
+        this.memory = memory;
+    }
+
+    public void register(ApiRoutes api) {
+        api.get("/api/v1/memory", Role.READ_ONLY, this::list)
+                .post("/api/v1/memory", Role.OPERATOR, this::write)
+                .get("/api/v1/memory/{scope}/{slug}", Role.READ_ONLY, (req, res, c) -> Json.ok(res, memory.show(c,
+                        req.path().pathParameters().get("scope"), req.path().pathParameters().get("slug"),
+                        req.query().first("target_name").asOptional())))
+                .post("/api/v1/memory/{scope}/{slug}/promote", Role.OPERATOR, this::promote)
+                .get("/api/v1/retrieve", Role.READ_ONLY, (req, res, c) -> Json.ok(res, Map.of("hits", memory.search(c,
+                        req.query().first("query").asOptional().orElse(""), req.query().first("scope").asOptional(),
+                        intParam(req, "limit", 10)))));
+    }
+
+    private void list(ServerRequest req, ServerResponse res, Caller c) {
+        Json.ok(res, memory.list(c, req.query().first("scope").asOptional(), req.query().first("slug_pattern").asOptional(),
+                req.query().first("tag").asOptional(), req.query().first("include_expired").asOptional()
+                        .map(Boolean::parseBoolean).orElse(false), intParam(req, "limit", 100), intParam(req, "offset", 0)));
+    }
+
+    private void write(ServerRequest req, ServerResponse res, Caller c) {
+        WriteBody b = Json.read(req, WriteBody.class);
+        boolean persist = b.expiresAt() != null && b.expiresAt().isNull();
+        Optional<Instant> expires = Optional.empty();
+        if (b.expiresAt() != null && !b.expiresAt().isNull()) {
+            try {
+                expires = Optional.of(Instant.parse(b.expiresAt().asText()));
+            } catch (DateTimeParseException e) {
+                throw ApiException.unprocessable("invalid_expires_at", "expires_at must be an ISO 8601 instant or null",
+                        Map.of("field", "expires_at"));
+            }
+        }
+        Json.send(res, Status.CREATED_201, memory.add(c, new MemoryService.Write(b.scope() == null ? "user-tenant"
+                : b.scope(), Optional.ofNullable(b.slug()), b.body(), b.tags(), Optional.ofNullable(b.targetName()),
+                expires, persist)));
+    }
+
+    private void promote(ServerRequest req, ServerResponse res, Caller c) {
+        PromoteBody b = Json.read(req, PromoteBody.class);
+        Json.ok(res, memory.promote(c, req.path().pathParameters().get("scope"), req.path().pathParameters().get("slug"),
+                Optional.ofNullable(b.targetName()), b.to(), Boolean.TRUE.equals(b.move())));
+    }
+
+    private static int intParam(ServerRequest req, String name, int fallback) {
+        Optional<String> v = req.query().first(name).asOptional();
+        try {
+            return v.map(Integer::parseInt).orElse(fallback);
+        } catch (NumberFormatException e) {
+            throw ApiException.unprocessable("invalid_" + name, name + " must be a number", Map.of("field", name));
+        }
+    }
+}

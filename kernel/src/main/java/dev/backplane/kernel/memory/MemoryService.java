@@ -1,0 +1,293 @@
+package dev.backplane.kernel.memory;
+
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.retrieval.RetrievalEngine;
+import java.nio.charset.StandardCharsets;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.postgresql.util.PGobject;
+
+/**
+ * Memory: scoped notes with a lifetime (SPEC "Memory entry"). Five scopes decide who sees an entry;
+ * the slug is the natural key within the scope's owner context. User scopes default to a TTL
+ * ({@code memory.user-default-ttl-days}); tenant and target scopes never expire unless asked.
+ * Expired entries are hidden unless asked for, and swept by a scheduled job.
+ */
+public final class MemoryService {
+
+    static final String SURFACE = "memory";
+    static final List<String> SCOPES = List.of("user", "user-tenant", "user-target", "tenant", "target");
+    /** How broad each scope is; promotion goes strictly up. */
+    private static final Map<String, Integer> BREADTH = Map.of("user-target", 0, "user-tenant", 1, "target", 1,
+            "user", 2, "tenant", 2);
+    private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9._-]{0,127}");
+    static final int MAX_BODY = 64 * 1024;
+
+    /** A memory entry. */
+    public record Entry(UUID id, String scope, String slug, String body, Map<String, Object> metadata,
+                        Optional<String> targetName, Optional<Instant> expiresAt, Instant createdAt) {
+    }
+
+    /** A search hit: never the full body. */
+    public record Hit(String scope, String slug, String snippet, double score) {
+    }
+
+    /** A write: when {@code expiresAt} is empty the scope's default applies; {@code persist} keeps it forever. */
+    public record Write(String scope, Optional<String> slug, String body, List<String> tags, Optional<String> targetName,
+                        Optional<Instant> expiresAt, boolean persist) {
+    }
+
+    private final Jdbc jdbc;
+    private final RetrievalEngine engine;
+    private final Duration userDefaultTtl;
+
+    public MemoryService(Jdbc jdbc, RetrievalEngine engine, Duration userDefaultTtl) {
+        this.jdbc = jdbc;
+        this.engine = engine;
+        this.userDefaultTtl = userDefaultTtl;
+    }
+
+    /** The partition a scope's vectors live in: the tenant, or for user scope the writer's own. */
+    static UUID partition(String scope, UUID tenant, String sub) {
+        return scope.equals("user") ? UUID.nameUUIDFromBytes(("user:" + sub).getBytes(StandardCharsets.UTF_8)) : tenant;
+    }
+
+    public Entry add(Caller caller, Write w) {
+        String scope = requireScope(w.scope());
+        if (scope.equals("tenant") && !caller.effectiveRole().includes(Role.TENANT_ADMIN)) {
+            throw ApiException.forbidden("insufficient_role", "writing tenant-scope memory needs tenant_admin")
+                    .withExtras("required_role", "tenant_admin");
+        }
+        boolean targeted = scope.endsWith("target");
+        if (targeted && w.targetName().filter(t -> !t.isBlank()).isEmpty()) {
+            throw ApiException.unprocessable("target_name_required", scope + " memory needs target_name",
+                    Map.of("field", "target_name"));
+        }
+        if (!targeted && w.targetName().isPresent()) {
+            throw ApiException.unprocessable("invalid_scope", "target_name only goes with the target and user-target "
+                    + "scopes", Map.of("field", "target_name"));
+        }
+        if (w.body() == null || w.body().isBlank()) {
+            throw ApiException.unprocessable("invalid_body", "body is empty", Map.of("field", "body"));
+        }
+        if (w.body().getBytes(StandardCharsets.UTF_8).length > MAX_BODY) {
+            throw ApiException.unprocessable("invalid_body", "body exceeds " + MAX_BODY + " bytes", Map.of("field", "body"));
+        }
+        String slug = w.slug().orElseGet(() -> generatedSlug(w.body()));
+        if (!SLUG.matcher(slug).matches()) {
+            throw ApiException.unprocessable("invalid_slug", "slug must be 1-128 lower-case letters, digits, '.', '_' "
+                    + "or '-'", Map.of("field", "slug"));
+        }
+        Optional<Instant> expires = w.persist() ? Optional.empty() : w.expiresAt().or(() -> scope.startsWith("user")
+                ? Optional.of(Instant.now().plus(userDefaultTtl)) : Optional.empty());
+        UUID tenant = scope.equals("user") ? null : caller.tenantId();
+        String owner = scope.startsWith("user") ? caller.sub() : null;
+        String target = targeted ? w.targetName().get() : null;
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("tags", w.tags() == null ? List.of() : w.tags());
+        UUID id = UUID.randomUUID();
+        UUID stored = jdbc.queryOne("""
+                INSERT INTO memory_entries (id, scope, tenant_id, owner_sub, target_name, slug, body, metadata, expires_at,
+                                            created_by)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (scope, coalesce(tenant_id::text, ''), coalesce(owner_sub, ''), coalesce(target_name, ''), slug)
+                DO UPDATE SET body = EXCLUDED.body, metadata = EXCLUDED.metadata, expires_at = EXCLUDED.expires_at,
+                              updated_at = now()
+                RETURNING id""", rs -> rs.getObject(1, UUID.class), id, scope, tenant, owner, target, slug, w.body(),
+                jsonb(meta), expires.map(Timestamp::from).orElse(null), caller.sub()).orElseThrow();
+        engine.index(partition(scope, caller.tenantId(), caller.sub()), SURFACE, stored, slug.replace('-', ' ') + "\n"
+                + w.body());
+        return byId(stored).orElseThrow();
+    }
+
+    /** Entries the caller can see, newest first. */
+    public List<Entry> list(Caller caller, Optional<String> scope, Optional<String> slugPattern, Optional<String> tag,
+                            boolean includeExpired, int limit, int offset) {
+        if (limit < 1 || limit > 500) {
+            throw ApiException.unprocessable("invalid_limit", "limit must be 1..500", Map.of("field", "limit"));
+        }
+        scope.ifPresent(MemoryService::requireScope);
+        StringBuilder sql = new StringBuilder("SELECT * FROM memory_entries WHERE ").append(VISIBLE);
+        List<Object> args = new ArrayList<>(List.of(caller.sub(), caller.tenantId(), caller.sub(), caller.tenantId()));
+        if (scope.isPresent()) {
+            sql.append(" AND scope = ?");
+            args.add(scope.get());
+        }
+        if (slugPattern.isPresent()) {
+            sql.append(" AND strpos(slug, ?) > 0");
+            args.add(slugPattern.get());
+        }
+        if (tag.isPresent()) {
+            sql.append(" AND jsonb_exists(metadata -> 'tags', ?)");
+            args.add(tag.get());
+        }
+        if (!includeExpired) {
+            sql.append(" AND (expires_at IS NULL OR expires_at > now())");
+        }
+        sql.append(" ORDER BY created_at DESC, id LIMIT ? OFFSET ?");
+        args.add(limit);
+        args.add(offset);
+        return jdbc.query(sql.toString(), MemoryService::entry, args.toArray());
+    }
+
+    /** Who sees what (SPEC scope rules); four parameters: sub, tenant, sub, tenant. */
+    private static final String VISIBLE = """
+            ((scope = 'user' AND owner_sub = ?)
+              OR (scope IN ('user-tenant', 'user-target') AND tenant_id = ? AND owner_sub = ?)
+              OR (scope IN ('tenant', 'target') AND tenant_id = ?))""";
+
+    public Entry show(Caller caller, String scope, String slug, Optional<String> targetName) {
+        requireScope(scope);
+        List<Entry> found = jdbc.query("SELECT * FROM memory_entries WHERE " + VISIBLE + " AND scope = ? AND slug = ? "
+                        + "AND (expires_at IS NULL OR expires_at > now()) AND (CAST(? AS text) IS NULL OR target_name = ?) ORDER BY created_at",
+                MemoryService::entry, caller.sub(), caller.tenantId(), caller.sub(), caller.tenantId(), scope, slug,
+                targetName.orElse(null), targetName.orElse(null));
+        if (found.isEmpty()) {
+            throw ApiException.notFound("memory_not_found", "no memory " + scope + "/" + slug + " visible to you");
+        }
+        if (found.size() > 1) {
+            throw ApiException.unprocessable("target_name_required", scope + "/" + slug + " exists for several targets; "
+                    + "name one with target_name", Map.of("targets", found.stream().map(e -> e.targetName().orElse(""))
+                    .toList()));
+        }
+        return found.getFirst();
+    }
+
+    public List<Hit> search(Caller caller, String query, Optional<String> scope, int limit) {
+        if (query == null || query.isBlank()) {
+            throw ApiException.unprocessable("invalid_query", "query is empty", Map.of("field", "query"));
+        }
+        if (limit < 1 || limit > 50) {
+            throw ApiException.unprocessable("invalid_limit", "limit must be 1..50", Map.of("field", "limit"));
+        }
+        scope.ifPresent(MemoryService::requireScope);
+        Set<UUID> visible = new HashSet<>(jdbc.query("SELECT id FROM memory_entries WHERE " + VISIBLE
+                + " AND (expires_at IS NULL OR expires_at > now()) AND (CAST(? AS text) IS NULL OR scope = ?)",
+                rs -> rs.getObject(1, UUID.class), caller.sub(), caller.tenantId(), caller.sub(), caller.tenantId(),
+                scope.orElse(null), scope.orElse(null)));
+        if (visible.isEmpty()) {
+            return List.of();
+        }
+        RetrievalEngine.Lexical lexical = (q, depth) -> jdbc.query("""
+                SELECT id FROM memory_entries, (SELECT replace(plainto_tsquery('english', ?)::text, '&', '|')::tsquery AS q) x
+                 WHERE id = ANY (?) AND tsv @@ x.q ORDER BY ts_rank(tsv, x.q, 1) DESC, id LIMIT ?""",
+                rs -> rs.getObject(1, UUID.class), q, visible.toArray(UUID[]::new), depth);
+        List<RetrievalEngine.Hit> hits = engine.search(List.of(caller.tenantId(), partition("user", null, caller.sub())),
+                SURFACE, query, limit, RetrievalEngine.Mode.HYBRID, lexical, visible::contains);
+        Map<UUID, Entry> byId = new LinkedHashMap<>();
+        jdbc.query("SELECT * FROM memory_entries WHERE id = ANY (?)", MemoryService::entry,
+                (Object) hits.stream().map(RetrievalEngine.Hit::entryId).toArray(UUID[]::new)).forEach(e -> byId.put(e.id(), e));
+        return hits.stream().filter(h -> byId.containsKey(h.entryId())).map(h -> {
+            Entry e = byId.get(h.entryId());
+            return new Hit(e.scope(), e.slug(), snippet(e.body()), Math.round(h.score() * 1e6) / 1e6);
+        }).toList();
+    }
+
+    /** Promotes to a strictly broader scope; {@code move} deletes the source in the same transaction. */
+    public Entry promote(Caller caller, String scope, String slug, Optional<String> targetName, String to, boolean move) {
+        Entry source = show(caller, scope, slug, targetName);
+        requireScope(to);
+        if (BREADTH.get(to) <= BREADTH.get(scope)) {
+            throw ApiException.unprocessable("invalid_promotion", "promotion goes to a strictly broader scope: " + scope
+                    + " → " + to + " is not", Map.of("from", scope, "to", to));
+        }
+        if (to.equals("tenant") && !caller.effectiveRole().includes(Role.TENANT_ADMIN)) {
+            throw ApiException.forbidden("insufficient_role", "promoting to tenant scope needs tenant_admin")
+                    .withExtras("required_role", "tenant_admin");
+        }
+        if ((scope.equals("user") && !caller.sub().equals(ownerOf(source.id())))) {
+            throw ApiException.forbidden("not_owner", "only the writer may promote a user memory");
+        }
+        Optional<String> target = to.endsWith("target") ? source.targetName() : Optional.empty();
+        if (to.endsWith("target") && target.isEmpty()) {
+            throw ApiException.unprocessable("target_name_required", "promoting to " + to + " needs a target",
+                    Map.of("field", "target_name"));
+        }
+        @SuppressWarnings("unchecked")
+        List<String> tags = (List<String>) source.metadata().getOrDefault("tags", List.of());
+        Entry promoted = add(caller, new Write(to, Optional.of(slug), source.body(), tags, target,
+                to.startsWith("user") ? source.expiresAt() : Optional.empty(), !to.startsWith("user")));
+        if (move) {
+            jdbc.update("DELETE FROM memory_entries WHERE id = ?", source.id());
+            engine.unindex(partition(scope, caller.tenantId(), caller.sub()), SURFACE, source.id());
+        }
+        return promoted;
+    }
+
+    /** Deletes expired entries (the scheduled sweep); returns how many. */
+    public int sweepExpired() {
+        List<UUID[]> gone = jdbc.query("DELETE FROM memory_entries WHERE expires_at IS NOT NULL AND expires_at <= now() "
+                + "RETURNING id, tenant_id, owner_sub, scope", rs -> new UUID[] {rs.getObject(1, UUID.class),
+                partition(rs.getString(4), rs.getObject(2, UUID.class), rs.getString(3))});
+        gone.forEach(g -> engine.unindex(g[1], SURFACE, g[0]));
+        return gone.size();
+    }
+
+    private String ownerOf(UUID id) {
+        return jdbc.queryOne("SELECT owner_sub FROM memory_entries WHERE id = ?", rs -> rs.getString(1), id).orElse("");
+    }
+
+    private Optional<Entry> byId(UUID id) {
+        return jdbc.queryOne("SELECT * FROM memory_entries WHERE id = ?", MemoryService::entry, id);
+    }
+
+    static String requireScope(String scope) {
+        if (scope == null || !SCOPES.contains(scope)) {
+            throw ApiException.unprocessable("invalid_scope", "scope must be one of " + SCOPES + ", got '" + scope + "'",
+                    Map.of("field", "scope", "valid_scopes", SCOPES));
+        }
+        return scope;
+    }
+
+    static String generatedSlug(String body) {
+        String words = body.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-+|-+$", "");
+        String head = words.length() > 40 ? words.substring(0, 40).replaceAll("-+$", "") : words;
+        return (head.isEmpty() ? "note" : head) + "-" + Long.toString(System.nanoTime() % 1_000_000L, 36);
+    }
+
+    static String snippet(String body) {
+        String flat = body.replaceAll("\\s+", " ").strip();
+        return flat.length() <= 200 ? flat : flat.substring(0, 197) + "...";
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Entry entry(ResultSet rs) throws SQLException {
+        Map<String, Object> meta;
+        try {
+            meta = Json.mapper().readValue(rs.getString("metadata"), Map.class);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new SQLException("memory metadata is not JSON", e);
+        }
+        Timestamp exp = rs.getTimestamp("expires_at");
+        return new Entry(rs.getObject("id", UUID.class), rs.getString("scope"), rs.getString("slug"), rs.getString("body"),
+                meta, Optional.ofNullable(rs.getString("target_name")), Optional.ofNullable(exp).map(Timestamp::toInstant),
+                rs.getTimestamp("created_at").toInstant());
+    }
+
+    private static PGobject jsonb(Map<String, Object> value) {
+        try {
+            PGobject o = new PGobject();
+            o.setType("jsonb");
+            o.setValue(Json.write(value));
+            return o;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
