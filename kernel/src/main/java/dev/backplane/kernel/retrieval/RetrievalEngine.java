@@ -85,7 +85,7 @@ public final class RetrievalEngine {
     }
 
     /** At most this many words of a query go to the full-text search (long queries: the longest, which are rarer). */
-    static final int LEXICAL_TERMS = 24;
+    static final int LEXICAL_TERMS = 10;
 
     /**
      * The words of a query worth a full-text OR-search: distinct, alphanumeric, the longest
