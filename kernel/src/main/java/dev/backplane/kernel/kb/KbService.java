@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
-import org.postgresql.util.PGobject;
 
 /**
  * The knowledge base: durable team knowledge per tenant, slug as natural key. Re-adding a slug
@@ -80,7 +79,7 @@ public final class KbService {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (tenant_id, slug) DO UPDATE SET body = EXCLUDED.body, body_hash = EXCLUDED.body_hash,
                     metadata = EXCLUDED.metadata, updated_at = now(), updated_by = EXCLUDED.updated_by""",
-                id, tenant, slug, body, hash, jsonb(meta), actor, actor);
+                id, tenant, slug, body, hash, Jdbc.jsonb(meta), actor, actor);
         if (!sameBody) {
             engine.index(tenant, SURFACE, id, slug.replace('-', ' ') + "\n" + body);
         }
@@ -123,12 +122,12 @@ public final class KbService {
         Map<String, Object> f = filters == null ? Map.of() : filters;
         java.util.Set<UUID> allowed = f.isEmpty() ? null : new java.util.HashSet<>(jdbc.query(
                 "SELECT id FROM kb_entries WHERE tenant_id = ? AND metadata @> ?", rs -> rs.getObject(1, UUID.class),
-                tenant, jsonb(f)));
+                tenant, Jdbc.jsonb(f)));
         RetrievalEngine.Lexical lexical = (q, depth) -> jdbc.query("""
                 SELECT id FROM kb_entries, (SELECT replace(plainto_tsquery('english', ?)::text, '&', '|')::tsquery AS q) x
                  WHERE tenant_id = ? AND tsv @@ x.q AND metadata @> ?
                  ORDER BY ts_rank(tsv, x.q, 1) DESC, id LIMIT ?""", rs -> rs.getObject(1, UUID.class),
-                q, tenant, jsonb(f), depth);
+                q, tenant, Jdbc.jsonb(f), depth);
         List<RetrievalEngine.Hit> hits = engine.search(tenant, SURFACE, query, limit, mode, lexical,
                 id -> allowed == null || allowed.contains(id));
         if (hits.isEmpty()) {
@@ -164,16 +163,6 @@ public final class KbService {
                 rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant());
     }
 
-    private static PGobject jsonb(Map<String, Object> value) {
-        try {
-            PGobject o = new PGobject();
-            o.setType("jsonb");
-            o.setValue(Json.write(value));
-            return o;
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     static String sha256(String text) {
         try {

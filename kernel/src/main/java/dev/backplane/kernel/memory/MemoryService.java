@@ -21,7 +21,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
-import org.postgresql.util.PGobject;
 
 /**
  * Memory: scoped notes with a lifetime (SPEC "Memory entry"). Five scopes decide who sees an entry;
@@ -110,7 +109,7 @@ public final class MemoryService {
                 DO UPDATE SET body = EXCLUDED.body, metadata = EXCLUDED.metadata, expires_at = EXCLUDED.expires_at,
                               updated_at = now()
                 RETURNING id""", rs -> rs.getObject(1, UUID.class), id, scope, tenant, owner, target, slug, w.body(),
-                jsonb(meta), expires.map(Timestamp::from).orElse(null), caller.sub()).orElseThrow();
+                Jdbc.jsonb(meta), expires.map(Timestamp::from).orElse(null), caller.sub()).orElseThrow();
         engine.index(partition(scope, caller.tenantId(), caller.sub()), SURFACE, stored, slug.replace('-', ' ') + "\n"
                 + w.body());
         return byId(stored).orElseThrow();
@@ -280,14 +279,4 @@ public final class MemoryService {
                 rs.getTimestamp("created_at").toInstant());
     }
 
-    private static PGobject jsonb(Map<String, Object> value) {
-        try {
-            PGobject o = new PGobject();
-            o.setType("jsonb");
-            o.setValue(Json.write(value));
-            return o;
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

@@ -33,6 +33,18 @@ public final class Jdbc {
         T run(Connection c) throws SQLException;
     }
 
+    /** A value bound as {@code jsonb} (serialized with the kernel's JSON mapper). */
+    public static org.postgresql.util.PGobject jsonb(Object value) {
+        try {
+            org.postgresql.util.PGobject o = new org.postgresql.util.PGobject();
+            o.setType("jsonb");
+            o.setValue(dev.backplane.kernel.http.Json.write(value));
+            return o;
+        } catch (SQLException e) {
+            throw new DataAccessException(e);
+        }
+    }
+
     public <T> T inTransaction(TxBody<T> body) {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);

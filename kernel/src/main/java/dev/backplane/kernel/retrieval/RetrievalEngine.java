@@ -33,7 +33,7 @@ public final class RetrievalEngine {
     /** Fusion constants, tuned on BEIR ArguAna (README: Retrieval). */
     static final int RRF_K = 60;
     static final int DEPTH = 100;
-    static final double LEXICAL_WEIGHT = 0.35;
+    static final double LEXICAL_WEIGHT = 0.10;
     static final double DENSE_WEIGHT = 1.0;
 
     private final Embedder embedder;
