@@ -3,6 +3,7 @@ package dev.backplane.kernel.audit;
 import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import io.helidon.webserver.http.ServerRequest;
@@ -34,7 +35,7 @@ public final class AuditRoutes {
                 .get("/api/v1/audit/reflex", Role.TENANT_ADMIN, this::reflex)
                 .get("/api/v1/audit/sessions/{session_id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
                         queries.replay(c.tenantId(), req.path().pathParameters().get("session_id"),
-                                intParam(req, "max_depth", 20))))
+                                QueryParams.integer(req, "max_depth", 20))))
                 .get("/api/v1/audit/who-touched/{target}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
                         queries.whoTouched(c.tenantId(), targetName.apply(c).apply(req.path().pathParameters().get("target")))))
                 .get("/api/v1/audit/{audit_id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
@@ -46,14 +47,14 @@ public final class AuditRoutes {
                 uuid(req, "parent_audit_id"), q(req, "principal"), q(req, "result_status"), uuid(req, "session_id"),
                 q(req, "since"), q(req, "until"), q(req, "target").map(t -> targetName.apply(caller).apply(t)),
                 q(req, "work_ref"), Optional.empty());
-        AuditQueries.Page page = queries.query(caller.tenantId(), f, q(req, "cursor"), intParam(req, "limit", 100));
+        AuditQueries.Page page = queries.query(caller.tenantId(), f, q(req, "cursor"), QueryParams.integer(req, "limit", 100));
         audited(caller, "svc.audit.query");
         Json.ok(res, page);
     }
 
     private void mine(ServerRequest req, ServerResponse res, Caller caller) {
         Json.ok(res, queries.query(caller.tenantId(), AuditQueries.Filter.mine(caller.sub(), q(req, "since")),
-                q(req, "cursor"), intParam(req, "limit", 20)));
+                q(req, "cursor"), QueryParams.integer(req, "limit", 20)));
     }
 
     private void reflex(ServerRequest req, ServerResponse res, Caller caller) {
@@ -80,15 +81,5 @@ public final class AuditRoutes {
                 throw ApiException.unprocessable("invalid_filter", name + " must be a uuid", Map.of("field", name));
             }
         });
-    }
-
-    private static int intParam(ServerRequest req, String name, int dflt) {
-        return q(req, name).map(v -> {
-            try {
-                return Integer.parseInt(v.trim());
-            } catch (NumberFormatException e) {
-                throw ApiException.unprocessable("invalid_filter", name + " must be a number", Map.of("field", name));
-            }
-        }).orElse(dflt);
     }
 }

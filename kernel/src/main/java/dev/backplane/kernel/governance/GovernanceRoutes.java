@@ -3,6 +3,7 @@ package dev.backplane.kernel.governance;
 import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import io.helidon.webserver.http.ServerRequest;
@@ -58,7 +59,7 @@ public final class GovernanceRoutes {
             Json.send(res, io.helidon.http.Status.CREATED_201, principals.register(c, body.name(), body.ownerSub()));
         })
                 .get("/api/v1/agent-principals", Role.OPERATOR, (req, res, c) -> Json.ok(res, principals.list(c.tenantId(),
-                        flag(req, "include_revoked"))))
+                        QueryParams.flag(req, "include_revoked"))))
                 .post("/api/v1/agent-principals/{name}/revoke", Role.OPERATOR, (req, res, c) -> Json.ok(res,
                         principals.revoke(c, req.path().pathParameters().get("name"))))
                 .post("/api/v1/agent-grants", Role.TENANT_ADMIN, (req, res, c) -> grant(req, res, c, false))
@@ -76,7 +77,7 @@ public final class GovernanceRoutes {
                 })
                 .get("/api/v1/service-principals/grants", Role.OPERATOR, (req, res, c) -> Json.ok(res,
                         serviceGrants.list(c.tenantId(), req.query().first("principal").asOptional(),
-                                flag(req, "include_expired"), flag(req, "include_revoked"))))
+                                QueryParams.flag(req, "include_expired"), QueryParams.flag(req, "include_revoked"))))
                 .get("/api/v1/service-principals/grants/{id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
                         serviceGrants.show(c.tenantId(), req.path().pathParameters().get("id"))))
                 .post("/api/v1/service-principals/grants/{id}/revoke", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
@@ -91,21 +92,7 @@ public final class GovernanceRoutes {
 
     private void list(ServerRequest req, ServerResponse res, Caller caller) {
         Json.ok(res, grants.list(caller.tenantId(), req.query().first("principal").asOptional(),
-                flag(req, "include_expired"), flag(req, "include_revoked"), number(req, "limit", 100),
-                number(req, "offset", 0)));
-    }
-
-    private static boolean flag(ServerRequest req, String name) {
-        return req.query().first(name).asOptional().map(v -> v.equals("true") || v.equals("1")).orElse(false);
-    }
-
-    private static int number(ServerRequest req, String name, int dflt) {
-        return req.query().first(name).asOptional().map(v -> {
-            try {
-                return Integer.parseInt(v);
-            } catch (NumberFormatException e) {
-                throw ApiException.unprocessable("invalid_limit", name + " must be a number", Map.of("field", name));
-            }
-        }).orElse(dflt);
+                QueryParams.flag(req, "include_expired"), QueryParams.flag(req, "include_revoked"), QueryParams.integer(req, "limit", 100),
+                QueryParams.integer(req, "offset", 0)));
     }
 }

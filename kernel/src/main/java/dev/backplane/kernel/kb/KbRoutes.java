@@ -1,8 +1,8 @@
 package dev.backplane.kernel.kb;
 
-import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import io.helidon.http.Status;
@@ -48,7 +48,7 @@ public final class KbRoutes {
 
     private void list(ServerRequest req, ServerResponse res, Caller c) {
         Json.ok(res, kb.list(c.tenantId(), req.query().first("filter").asOptional(),
-                intParam(req, "limit", 100), intParam(req, "offset", 0)));
+                QueryParams.integer(req, "limit", 100), QueryParams.integer(req, "offset", 0)));
     }
 
     private void add(ServerRequest req, ServerResponse res, Caller c) {
@@ -61,15 +61,5 @@ public final class KbRoutes {
     private void search(ServerRequest req, ServerResponse res, Caller c) {
         SearchBody body = Json.read(req, SearchBody.class);
         Json.ok(res, Map.of("hits", kb.search(c.tenantId(), body.query(), body.limit().orElse(10), body.filters())));
-    }
-
-    static int intParam(ServerRequest req, String name, int fallback) {
-        Optional<String> v = req.query().first(name).asOptional();
-        try {
-            return v.map(Integer::parseInt).orElse(fallback);
-        } catch (NumberFormatException e) {
-            throw ApiException.unprocessable("invalid_" + name, name + " must be a number, got '" + v.get() + "'",
-                    Map.of("field", name));
-        }
     }
 }

@@ -3,6 +3,7 @@ package dev.backplane.kernel.memory;
 import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import io.helidon.http.Status;
@@ -41,13 +42,13 @@ public final class MemoryRoutes {
                 .post("/api/v1/memory/{scope}/{slug}/promote", Role.OPERATOR, this::promote)
                 .get("/api/v1/retrieve", Role.READ_ONLY, (req, res, c) -> Json.ok(res, Map.of("hits", memory.search(c,
                         req.query().first("query").asOptional().orElse(""), req.query().first("scope").asOptional(),
-                        intParam(req, "limit", 10)))));
+                        QueryParams.integer(req, "limit", 10)))));
     }
 
     private void list(ServerRequest req, ServerResponse res, Caller c) {
         Json.ok(res, memory.list(c, req.query().first("scope").asOptional(), req.query().first("slug_pattern").asOptional(),
-                req.query().first("tag").asOptional(), req.query().first("include_expired").asOptional()
-                        .map(Boolean::parseBoolean).orElse(false), intParam(req, "limit", 100), intParam(req, "offset", 0)));
+                req.query().first("tag").asOptional(), QueryParams.flag(req, "include_expired"),
+                QueryParams.integer(req, "limit", 100), QueryParams.integer(req, "offset", 0)));
     }
 
     private void write(ServerRequest req, ServerResponse res, Caller c) {
@@ -71,14 +72,5 @@ public final class MemoryRoutes {
         PromoteBody b = Json.read(req, PromoteBody.class);
         Json.ok(res, memory.promote(c, req.path().pathParameters().get("scope"), req.path().pathParameters().get("slug"),
                 Optional.ofNullable(b.targetName()), b.to(), Boolean.TRUE.equals(b.move())));
-    }
-
-    private static int intParam(ServerRequest req, String name, int fallback) {
-        Optional<String> v = req.query().first(name).asOptional();
-        try {
-            return v.map(Integer::parseInt).orElse(fallback);
-        } catch (NumberFormatException e) {
-            throw ApiException.unprocessable("invalid_" + name, name + " must be a number", Map.of("field", name));
-        }
     }
 }

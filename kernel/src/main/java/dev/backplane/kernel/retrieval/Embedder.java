@@ -16,10 +16,21 @@ public final class Embedder {
     static final int CHUNK_WORDS = 160;
     static final int OVERLAP_WORDS = 40;
 
-    private final EmbeddingModel model;
+    /** Loaded on first use, not at kernel start: a kernel that never searches never pays for the model. */
+    private volatile EmbeddingModel model;
 
-    public Embedder() {
-        this.model = new AllMiniLmL6V2QuantizedEmbeddingModel();
+    private EmbeddingModel model() {
+        EmbeddingModel m = model;
+        if (m == null) {
+            synchronized (this) {
+                m = model;
+                if (m == null) {
+                    m = new AllMiniLmL6V2QuantizedEmbeddingModel();
+                    model = m;
+                }
+            }
+        }
+        return m;
     }
 
     public int dimension() {
@@ -27,7 +38,7 @@ public final class Embedder {
     }
 
     public float[] embed(String text) {
-        return normalized(model.embed(text).content().vector());
+        return normalized(model().embed(text).content().vector());
     }
 
     /** One vector per chunk of {@code text}. */
@@ -35,7 +46,7 @@ public final class Embedder {
         List<String> chunks = chunks(text);
         List<TextSegment> segments = chunks.stream().map(TextSegment::from).toList();
         List<float[]> out = new ArrayList<>();
-        model.embedAll(segments).content().forEach(e -> out.add(normalized(e.vector())));
+        model().embedAll(segments).content().forEach(e -> out.add(normalized(e.vector())));
         return out;
     }
 
