@@ -18,6 +18,8 @@ public final class ApiPaths {
     public static final String CONNECTOR_GROUP = CONNECTOR + "/groups/{group_key}";
     public static final String CONNECTOR_OPERATIONS = CONNECTOR + "/operations";
     public static final String CONNECTOR_OPERATION = CONNECTOR + "/operations/{op_id}";
+    public static final String CONNECTORS_INGEST = CONNECTORS + "/ingest";
+    public static final String INGEST_JOB = CONNECTORS + "/ingest-jobs/{job_id}";
     public static final String CATALOG = "/api/v1/catalog";
     public static final String CATALOG_OPERATIONS = CATALOG + "/operations";
     public static final String OPERATIONS_CALL = "/api/v1/operations/call";
@@ -74,6 +76,8 @@ public final class ApiPaths {
             "PATCH " + CONNECTOR_GROUP,
             "GET " + CONNECTOR_OPERATIONS,
             "PATCH " + CONNECTOR_OPERATION,
+            "POST " + CONNECTORS_INGEST,
+            "GET " + INGEST_JOB,
             "GET " + CATALOG,
             "POST " + OPERATIONS_CALL,
             "POST " + OPERATIONS_PREVIEW,

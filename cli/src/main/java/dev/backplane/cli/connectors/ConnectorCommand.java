@@ -23,7 +23,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "connector", description = "List, review and enable connectors and their operations.",
         subcommands = {ConnectorCommand.ListConnectors.class, ConnectorCommand.Review.class, ConnectorCommand.Enable.class,
                 ConnectorCommand.Disable.class, ConnectorCommand.EnableReads.class, ConnectorCommand.EditGroup.class,
-                ConnectorCommand.EditOp.class, ConnectorCommand.CatalogCmd.class})
+                ConnectorCommand.EditOp.class, ConnectorCommand.CatalogCmd.class, IngestCommands.Ingest.class,
+                IngestCommands.IngestStatus.class})
 public final class ConnectorCommand {
 
     static String str(JsonNode n) {

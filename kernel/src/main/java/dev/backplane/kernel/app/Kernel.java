@@ -5,7 +5,11 @@ import dev.backplane.kernel.audit.AuditQueries;
 import dev.backplane.kernel.audit.AuditRoutes;
 import dev.backplane.kernel.catalog.CatalogRoutes;
 import dev.backplane.kernel.catalog.CatalogService;
+import dev.backplane.kernel.catalog.CatalogIndex;
 import dev.backplane.kernel.catalog.ConnectorRegistry;
+import dev.backplane.kernel.catalog.IngestRoutes;
+import dev.backplane.kernel.catalog.IngestStore;
+import dev.backplane.kernel.catalog.SpecIngestService;
 import dev.backplane.kernel.catalog.plugins.PluginLoading;
 import dev.backplane.kernel.credentials.CredentialRoutes;
 import dev.backplane.kernel.credentials.CredentialService;
@@ -164,9 +168,18 @@ public final class Kernel implements AutoCloseable {
         new TenancyRoutes(tenants).register(api);
         PluginLoading.Result plugins = PluginLoading.load(Path.of(config.get(Setting.PLUGIN_DIR)),
                 Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600)));
-        ConnectorRegistry connectors = new ConnectorRegistry(plugins);
+        Path pluginDir = Path.of(config.get(Setting.PLUGIN_DIR));
+        CatalogIndex index = CatalogIndex.load(config.optional(Setting.CATALOG_INDEX).filter(v -> !v.isBlank())
+                .map(Path::of).orElse(pluginDir.resolve("catalog-index.json")));
+        IngestStore ingested = new IngestStore(jdbc);
+        ConnectorRegistry connectors = new ConnectorRegistry(plugins, ingested, feed, index,
+                Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600)));
         CatalogService catalog = new CatalogService(connectors, jdbc, feed);
         new CatalogRoutes(catalog).register(api);
+        SpecIngestService specIngest = new SpecIngestService(jdbc, ingested, connectors, feed,
+                config.intValue(Setting.INGEST_MAX_SPEC_BYTES, 1024, 1 << 30),
+                config.intValue(Setting.INGEST_SYNC_MAX_BYTES, 0, 1 << 30));
+        new IngestRoutes(specIngest).register(api);
         CredentialService credentials = CredentialService.fromConfig(config);
         SsrfGuard ssrf = SsrfGuard.fromSetting(config.get(Setting.TARGET_SSRF_ALLOWLIST));
         TargetService targets = new TargetService(jdbc, feed, connectors, ssrf, credentials.backend());
@@ -223,7 +236,8 @@ public final class Kernel implements AutoCloseable {
                 new PeriodicJobs.Job("approvals-expiry", Duration.ofMinutes(1), approvals::expireDue),
                 new PeriodicJobs.Job("result-handles-sweep", Duration.ofMinutes(10), handles::sweepExpired),
                 new PeriodicJobs.Job("async-run-reaper", Duration.ofMinutes(1), runs::reapOrphans),
-                new PeriodicJobs.Job("memory-sweep", Duration.ofMinutes(10), memory::sweepExpired))));
+                new PeriodicJobs.Job("memory-sweep", Duration.ofMinutes(10), memory::sweepExpired),
+                new PeriodicJobs.Job("ingest-job-reaper", Duration.ofMinutes(1), specIngest::reapStale))));
         new CredentialRoutes(targets, credentials).register(api);
         return api;
     }

@@ -116,6 +116,8 @@ public final class KernelConfig {
         intValue(Setting.CREDENTIALS_TIMEOUT_MS, 100, 60000);
         intValue(Setting.RESULT_HANDLE_TTL, 1, 10080);
         intValue(Setting.APPROVAL_TTL, 1, 43200);
+        intValue(Setting.INGEST_MAX_SPEC_BYTES, 1024, 1 << 30);
+        intValue(Setting.INGEST_SYNC_MAX_BYTES, 0, 1 << 30);
         try {
             dev.backplane.kernel.targets.SsrfGuard.fromSetting(get(Setting.TARGET_SSRF_ALLOWLIST));
             dev.backplane.kernel.credentials.SecretRefs.Backend.parse(get(Setting.CREDENTIALS_BACKEND));

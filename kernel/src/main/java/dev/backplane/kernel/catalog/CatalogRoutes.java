@@ -51,7 +51,7 @@ public final class CatalogRoutes {
                 .patch(CONNECTOR + "/groups/{group_key}", Role.TENANT_ADMIN, this::editGroup)
                 .get(CONNECTOR + "/operations", Role.READ_ONLY, this::search)
                 .patch(CONNECTOR + "/operations/{op_id}", Role.TENANT_ADMIN, this::editOperation)
-                .get("/api/v1/catalog", Role.READ_ONLY, (req, res, caller) -> Json.ok(res, catalog.catalogList()))
+                .get("/api/v1/catalog", Role.READ_ONLY, (req, res, caller) -> Json.ok(res, catalog.catalogList(caller.tenantId())))
                 .get("/api/v1/catalog/operations", Role.READ_ONLY, (req, res, caller) -> Json.ok(res,
                         catalog.operationCatalog(caller.tenantId())));
     }

@@ -38,12 +38,13 @@ public final class CatalogService {
 
     private final ConnectorRegistry registry;
     private final ReviewStore store;
-    private final Map<String, OperationSearch> search = new HashMap<>();
+    /** Search indexes per loaded connector, by identity (an ingested connector is replaced whole on re-ingest). */
+    private final com.github.benmanes.caffeine.cache.Cache<LoadedConnector, OperationSearch> search =
+            com.github.benmanes.caffeine.cache.Caffeine.newBuilder().weakKeys().build();
 
     public CatalogService(ConnectorRegistry registry, Jdbc jdbc, dev.backplane.kernel.persistence.ChangeFeed feed) {
         this.registry = registry;
         this.store = new ReviewStore(jdbc, feed);
-        registry.all().forEach(c -> search.put(c.connectorId(), new OperationSearch(c)));
     }
 
     public ConnectorRegistry registry() {
@@ -59,12 +60,12 @@ public final class CatalogService {
         });
         Map<String, String> statuses = store.statuses(tenant);
         List<ConnectorSummary> out = new ArrayList<>();
-        for (LoadedConnector c : registry.all()) {
+        for (LoadedConnector c : registry.all(tenant)) {
             out.add(summary(c, statuses.getOrDefault(c.connectorId(), "staged"), store.overrides(tenant, c.connectorId())));
         }
         registry.broken().forEach(b -> out.add(new ConnectorSummary(b.pluginId().orElse(b.file()), Optional.empty(),
-                Optional.empty(), List.of(), List.of(), "broken", 0, 0, Optional.of(b.file()), Optional.empty(),
-                Optional.of(b.reason()))));
+                Optional.empty(), List.of(), List.of(), "broken", 0, 0, "plugin", Optional.of(b.file()),
+                Optional.empty(), Optional.of(b.reason()))));
         return status.filter(s -> !s.equals("all")).map(s -> out.stream().filter(c -> c.status().equals(s)).toList())
                 .orElse(out);
     }
@@ -76,7 +77,7 @@ public final class CatalogService {
     public OperationCatalog operationCatalog(UUID tenant) {
         List<Map<String, Object>> connectors = new ArrayList<>();
         StringBuilder digestInput = new StringBuilder();
-        for (LoadedConnector c : registry.all()) {
+        for (LoadedConnector c : registry.all(tenant)) {
             Map<String, ReviewStore.OpOverride> overrides = store.overrides(tenant, c.connectorId());
             List<Map<String, Object>> ops = new ArrayList<>();
             for (OperationDescriptor d : c.catalog().operations()) {
@@ -118,7 +119,7 @@ public final class CatalogService {
     }
 
     public Review review(UUID tenant, String connectorId) {
-        LoadedConnector c = registry.require(connectorId);
+        LoadedConnector c = registry.require(tenant, connectorId);
         Map<String, ReviewStore.OpOverride> overrides = store.overrides(tenant, connectorId);
         List<OperationView> ops = views(c, overrides);
         return new Review(summary(c, store.status(tenant, connectorId), overrides), c.descriptor().secretFields(),
@@ -126,12 +127,12 @@ public final class CatalogService {
     }
 
     public List<GroupView> groups(UUID tenant, String connectorId) {
-        LoadedConnector c = registry.require(connectorId);
+        LoadedConnector c = registry.require(tenant, connectorId);
         return groupViews(tenant, c, views(c, store.overrides(tenant, connectorId)));
     }
 
     public ReviewChange enable(UUID tenant, String connectorId, String actor) {
-        registry.require(connectorId);
+        registry.require(tenant, connectorId);
         String before = store.status(tenant, connectorId);
         if (before.equals("enabled")) {
             return new ReviewChange(connectorId, before, before, 0, "already enabled; nothing changed");
@@ -142,7 +143,7 @@ public final class CatalogService {
     }
 
     public ReviewChange disable(UUID tenant, String connectorId, String actor) {
-        registry.require(connectorId);
+        registry.require(tenant, connectorId);
         String before = store.status(tenant, connectorId);
         if (!before.equals("enabled")) {
             throw new ApiException(Status.CONFLICT_409, "invalid_transition", "connector " + connectorId + " is "
@@ -154,7 +155,7 @@ public final class CatalogService {
     }
 
     public ReviewChange enableReads(UUID tenant, String connectorId, String actor) {
-        LoadedConnector c = registry.require(connectorId);
+        LoadedConnector c = registry.require(tenant, connectorId);
         String status = store.status(tenant, connectorId);
         List<String> reads = c.catalog().operations().stream().filter(OperationDescriptor::isReadClass)
                 .map(OperationDescriptor::opId).toList();
@@ -172,7 +173,7 @@ public final class CatalogService {
     public OperationView editOperation(UUID tenant, String connectorId, String opId, Optional<String> customDescription,
                                        Optional<String> safetyLevel, Optional<Boolean> requiresApproval,
                                        Optional<Boolean> isEnabled, String actor) {
-        LoadedConnector c = registry.require(connectorId);
+        LoadedConnector c = registry.require(tenant, connectorId);
         OperationDescriptor op = operation(c, opId);
         safetyLevel.ifPresent(s -> {
             if (!Set.of("safe", "caution", "dangerous").contains(s)) {
@@ -192,7 +193,7 @@ public final class CatalogService {
 
     public GroupView editGroup(UUID tenant, String connectorId, String groupKey, Optional<String> displayName,
                                Optional<String> whenToUse, String actor) {
-        LoadedConnector c = registry.require(connectorId);
+        LoadedConnector c = registry.require(tenant, connectorId);
         if (c.catalog().groups().stream().noneMatch(g -> g.groupKey().equals(groupKey))) {
             throw ApiException.notFound("unknown_group", "connector " + connectorId + " has no group '" + groupKey + "'")
                     .withExtras("valid_groups", c.catalog().groups().stream().map(OperationGroup::groupKey).toList());
@@ -208,7 +209,7 @@ public final class CatalogService {
     }
 
     public SearchResult search(UUID tenant, String connectorId, String query, Optional<String> group, int limit) {
-        LoadedConnector c = registry.require(connectorId);
+        LoadedConnector c = registry.require(tenant, connectorId);
         if (query == null || query.isBlank()) {
             throw ApiException.unprocessable("invalid_query", "query must not be empty", Map.of("field", "query"));
         }
@@ -216,7 +217,7 @@ public final class CatalogService {
         Map<String, ReviewStore.OpOverride> overrides = store.overrides(tenant, connectorId);
         Map<String, String> custom = new HashMap<>();
         overrides.forEach((id, o) -> o.customDescription().ifPresent(d -> custom.put(id, d)));
-        List<SearchHit> hits = search.get(connectorId).search(query, group, clamped, custom).stream().map(h -> {
+        List<SearchHit> hits = search.get(c, OperationSearch::new).search(query, group, clamped, custom).stream().map(h -> {
             OperationView v = OperationView.of(h.op(), overrides.get(h.op().opId()));
             return new SearchHit(v.opId(), v.safetyLevel(), v.requiresApproval(), v.description(), v.groupKey(),
                     v.isEnabled(), Math.round(h.score() * 1000) / 1000.0);
@@ -231,7 +232,7 @@ public final class CatalogService {
      * @throws ApiException {@code unknown_connector} or {@code unknown_operation}
      */
     public EffectiveOperation effective(UUID tenant, String connectorId, String opId) {
-        LoadedConnector c = registry.require(connectorId);
+        LoadedConnector c = registry.require(tenant, connectorId);
         OperationDescriptor op = operation(c, opId);
         OperationView view = OperationView.of(op, store.overrides(tenant, connectorId).get(opId));
         boolean enabled = store.status(tenant, connectorId).equals("enabled");
@@ -251,8 +252,8 @@ public final class CatalogService {
     }
 
     /** The plugin's descriptor of an operation ({@code unknown_connector} / {@code unknown_operation} otherwise). */
-    public OperationDescriptor descriptor(String connectorId, String opId) {
-        return operation(registry.require(connectorId), opId);
+    public OperationDescriptor descriptor(UUID tenant, String connectorId, String opId) {
+        return operation(registry.require(tenant, connectorId), opId);
     }
 
     /** Whether the tenant may dispatch this operation at all (connector enabled and operation enabled). */
@@ -264,10 +265,10 @@ public final class CatalogService {
         return o != null && o.isEnabled().orElse(false);
     }
 
-    public List<CatalogEntry> catalogList() {
+    public List<CatalogEntry> catalogList(UUID tenant) {
         Map<String, List<Implementation>> byProduct = new TreeMap<>();
         Map<String, Integer> ports = new HashMap<>();
-        for (LoadedConnector c : registry.all()) {
+        for (LoadedConnector c : registry.all(tenant)) {
             ConnectorDescriptor d = c.descriptor();
             for (ConnectorDescriptor.Product p : d.products()) {
                 byProduct.computeIfAbsent(p.token(), k -> new ArrayList<>())
@@ -305,13 +306,14 @@ public final class CatalogService {
         return out;
     }
 
-    private static ConnectorSummary summary(LoadedConnector c, String status, Map<String, ReviewStore.OpOverride> o) {
+    private ConnectorSummary summary(LoadedConnector c, String status, Map<String, ReviewStore.OpOverride> o) {
         ConnectorDescriptor d = c.descriptor();
         int enabled = (int) c.catalog().operations().stream()
                 .filter(op -> o.containsKey(op.opId()) && o.get(op.opId()).isEnabled().orElse(false)).count();
         return new ConnectorSummary(d.connectorId(), Optional.of(d.implId()), Optional.of(d.version()),
                 d.products().stream().map(ConnectorDescriptor.Product::token).toList(), d.supportedVersions(), status,
-                c.catalog().operations().size(), enabled, Optional.of(c.jar().getFileName().toString()),
-                Optional.ofNullable(c.pluginVersion()), Optional.empty());
+                c.catalog().operations().size(), enabled, registry.isPlugin(d.connectorId()) ? "plugin" : "ingested",
+                Optional.of(c.jar().getFileName().toString()), Optional.ofNullable(c.pluginVersion()),
+                registry.problem(c));
     }
 }

@@ -14,11 +14,12 @@ public final class CatalogViews {
      *
      * @param connectorId {@code <impl_id>-<version>}, or the id a broken jar claims
      * @param status staged, enabled, disabled — or broken
-     * @param reason why a plugin is broken
+     * @param source {@code plugin} (a plugin jar) or {@code ingested} (from a vendor API spec)
+     * @param reason why a plugin is broken, or why an ingested connector cannot be served
      */
     public record ConnectorSummary(String connectorId, Optional<String> implId, Optional<String> version,
                                    List<String> products, List<String> supportedVersions, String status,
-                                   int operationCount, int enabledOpCount, Optional<String> pluginFile,
+                                   int operationCount, int enabledOpCount, String source, Optional<String> pluginFile,
                                    Optional<String> pluginVersion, Optional<String> reason) {
     }
 

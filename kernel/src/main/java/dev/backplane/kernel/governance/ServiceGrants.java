@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.BiFunction;
 
 /**
  * Service-principal grants (SPEC "Agent records"): exact connector_id and op_id — globs refused,
@@ -31,10 +30,16 @@ public final class ServiceGrants {
     }
 
     private final Jdbc jdbc;
-    private final BiFunction<String, String, OperationDescriptor> operations;
+    private final OperationLookup operations;
+
+    /** Looks up an operation as a tenant sees it (throws unknown_connector / unknown_operation). */
+    @FunctionalInterface
+    public interface OperationLookup {
+        OperationDescriptor find(UUID tenant, String connectorId, String opId);
+    }
 
     /** @param operations looks up an operation (throws unknown_connector / unknown_operation) */
-    public ServiceGrants(Jdbc jdbc, BiFunction<String, String, OperationDescriptor> operations) {
+    public ServiceGrants(Jdbc jdbc, OperationLookup operations) {
         this.jdbc = jdbc;
         this.operations = operations;
     }
@@ -46,7 +51,7 @@ public final class ServiceGrants {
         check(reason != null && !reason.isBlank(), "reason is required", "reason");
         check(connectorId != null && !hasGlob(connectorId), "connector_id must be exact (no globs)", "connector_id");
         check(opId != null && !hasGlob(opId), "op_id must be exact (no globs)", "op_id");
-        OperationDescriptor op = operations.apply(connectorId, opId);
+        OperationDescriptor op = operations.find(tenant, connectorId, opId);
         check(!deleteShaped(op), "delete-shaped operations cannot be granted to a service principal", "op_id");
         Optional<UUID> targetId = target.map(t -> {
             try {

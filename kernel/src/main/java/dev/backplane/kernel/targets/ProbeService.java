@@ -52,7 +52,7 @@ public final class ProbeService {
 
     public ProbeResult probe(UUID tenant, String nameOrAlias) {
         Target t = targets.describe(tenant, nameOrAlias);
-        LoadedConnector connector = resolve(t);
+        LoadedConnector connector = resolve(tenant, t);
         Credential credential = credential(t);
         Map<String, Object> fingerprint = new LinkedHashMap<>();
         try {
@@ -87,7 +87,7 @@ public final class ProbeService {
             throw ApiException.unprocessable("seed_target_mismatch", "seed target " + t.name() + " is a " + t.product()
                     + ", not a " + product, Map.of("field", "seed_target"));
         }
-        LoadedConnector connector = resolve(t);
+        LoadedConnector connector = resolve(tenant, t);
         Credential credential = credential(t);
         List<Map<String, Object>> found;
         try {
@@ -107,21 +107,21 @@ public final class ProbeService {
         return new DiscoverResult(product, t.name(), connector.connectorId(), found);
     }
 
-    private LoadedConnector resolve(Target t) {
+    private LoadedConnector resolve(UUID tenant, Target t) {
         Optional<String> version = t.fingerprint().map(f -> f.get("version")).map(Object::toString).or(t::version);
         Resolution r = Resolver.resolve(new Resolver.Query(t.product(), version, t.preferredImplId(), Optional.empty()),
-                registry.all().stream().map(LoadedConnector::descriptor).toList());
+                registry.all(tenant).stream().map(LoadedConnector::descriptor).toList());
         if (version.isEmpty() && r instanceof Resolution.NoConnector) {
             // nothing is known yet and the probe is what finds the version out: a product served by one
             // implementation is probed through it (with several, the operator asserts a version or preferred_impl_id)
-            List<LoadedConnector> serving = registry.all().stream().filter(c -> c.descriptor().products().stream()
+            List<LoadedConnector> serving = registry.all(tenant).stream().filter(c -> c.descriptor().products().stream()
                     .anyMatch(p -> p.token().equals(t.product()))).toList();
             if (serving.size() == 1) {
                 return serving.getFirst();
             }
         }
         return switch (r) {
-            case Resolution.Resolved ok -> registry.require(ok.connectorId());
+            case Resolution.Resolved ok -> registry.require(tenant, ok.connectorId());
             case Resolution.NoConnector none -> throw new ApiException(Status.NOT_IMPLEMENTED_501, "no_connector",
                     none.message() + "; the cached fingerprint is unchanged");
             case Resolution.Ambiguous tie -> throw new ApiException(Status.CONFLICT_409, "ambiguous_connector",

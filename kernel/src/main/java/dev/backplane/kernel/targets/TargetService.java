@@ -73,14 +73,14 @@ public final class TargetService {
             TargetStore.lockTenant(c, tenant);
             requireFree(c, tenant, row);
             TargetStore.insert(c, tenant, row, actor);
-            return view(TargetStore.find(c, tenant, row.name()).orElseThrow());
+            return view(tenant, TargetStore.find(c, tenant, row.name()).orElseThrow());
         });
         changed(tenant);
         return created;
     }
 
     public Target describe(UUID tenant, String nameOrAlias) {
-        return view(require(tenant, nameOrAlias));
+        return view(tenant, require(tenant, nameOrAlias));
     }
 
     public Page list(UUID tenant, Optional<String> cursor, int limit, Optional<String> product) {
@@ -90,7 +90,7 @@ public final class TargetService {
         }
         List<TargetStore.Row> rows = store.list(tenant, cursor, limit + 1, product);
         boolean more = rows.size() > limit;
-        List<Target> page = rows.stream().limit(limit).map(this::view).toList();
+        List<Target> page = rows.stream().limit(limit).map(r -> view(tenant, r)).toList();
         return new Page(page, more ? Optional.of(page.getLast().name()) : Optional.empty());
     }
 
@@ -101,7 +101,7 @@ public final class TargetService {
             TargetStore.Row row = validated(tenant, fields, Optional.of(existing));
             requireFree(c, tenant, row);
             TargetStore.update(c, tenant, row, actor);
-            return view(TargetStore.find(c, tenant, row.name()).orElseThrow());
+            return view(tenant, TargetStore.find(c, tenant, row.name()).orElseThrow());
         });
         changed(tenant);
         return patched;
@@ -255,11 +255,11 @@ public final class TargetService {
             check(!a.equals(name), "invalid_alias", "aliases", "alias '" + a + "' equals the target's name");
             check(distinct.add(a), "invalid_alias", "aliases", "alias '" + a + "' is listed twice");
         }
-        List<LoadedConnector> serving = connectors.all().stream()
+        List<LoadedConnector> serving = connectors.all(tenant).stream()
                 .filter(c -> c.descriptor().products().stream().anyMatch(p -> p.token().equals(product))).toList();
         if (serving.isEmpty()) {
             TreeSet<String> valid = new TreeSet<>();
-            connectors.all().forEach(c -> c.descriptor().products().forEach(p -> valid.add(p.token())));
+            connectors.all(tenant).forEach(c -> c.descriptor().products().forEach(p -> valid.add(p.token())));
             throw ApiException.unprocessable("unknown_product", "product '" + product + "' is not advertised by any "
                     + "registered connector; use the exact product token", Map.of("valid_products", List.copyOf(valid),
                     "field", "product"));
@@ -331,8 +331,8 @@ public final class TargetService {
         }
     }
 
-    private Target view(TargetStore.Row r) {
-        int defaultPort = connectors.all().stream().flatMap(c -> c.descriptor().products().stream())
+    private Target view(UUID tenant, TargetStore.Row r) {
+        int defaultPort = connectors.all(tenant).stream().flatMap(c -> c.descriptor().products().stream())
                 .filter(p -> p.token().equals(r.product())).mapToInt(ConnectorDescriptor.Product::defaultPort)
                 .findFirst().orElse(443);
         return new Target(r.id(), r.name(), r.aliases(), r.product(), r.host(), r.port() == null ? defaultPort : r.port(),

@@ -5,6 +5,7 @@ import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.ConnectorFactory;
 import dev.backplane.plugin.api.ConnectorPlugin;
 import dev.backplane.plugin.api.PluginApiVersion;
+import dev.backplane.plugin.api.SpecConnectorEngine;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
@@ -33,7 +34,10 @@ public final class PluginLoading {
     private static final System.Logger LOG = System.getLogger(PluginLoading.class.getName());
 
     /** What loading found. */
-    public record Result(List<LoadedConnector> connectors, List<BrokenPlugin> broken) {
+    public record Result(List<LoadedConnector> connectors, List<LoadedEngine> engines, List<BrokenPlugin> broken) {
+        public Result(List<LoadedConnector> connectors, List<BrokenPlugin> broken) {
+            this(connectors, List.of(), broken);
+        }
     }
 
     private PluginLoading() {
@@ -41,6 +45,7 @@ public final class PluginLoading {
 
     public static Result load(Path pluginDir, Duration callTimeout) {
         List<LoadedConnector> loaded = new ArrayList<>();
+        List<LoadedEngine> engines = new ArrayList<>();
         List<BrokenPlugin> broken = new ArrayList<>();
         if (!Files.isDirectory(pluginDir)) {
             LOG.log(Level.WARNING, "plugin directory " + pluginDir.toAbsolutePath() + " does not exist; no connectors loaded");
@@ -59,7 +64,11 @@ public final class PluginLoading {
                     throw new PluginLoadException("plugin id " + pluginId + " is already loaded from " + idsSeen.get(pluginId));
                 }
                 idsSeen.put(pluginId, file);
-                loaded.addAll(loadOne(manager, jar, pluginId, manifest, callTimeout));
+                if (manifest.getValue(SpecConnectorEngine.MANIFEST_ATTRIBUTE) != null) {
+                    engines.add(loadEngine(manager, jar, pluginId, manifest, callTimeout));
+                } else {
+                    loaded.addAll(loadOne(manager, jar, pluginId, manifest, callTimeout));
+                }
             } catch (PluginLoadException | ConnectorException e) {
                 broken.add(new BrokenPlugin(file, claimedId, e.getMessage()));
             } catch (RuntimeException | LinkageError e) {
@@ -69,27 +78,40 @@ public final class PluginLoading {
         broken.forEach(b -> LOG.log(Level.ERROR, "BROKEN PLUGIN " + b.file() + ": " + b.reason()));
         loaded.forEach(c -> LOG.log(Level.INFO, "loaded connector " + c.connectorId() + " (" + c.catalog().operations().size()
                 + " operations) from " + c.jar().getFileName()));
-        return new Result(List.copyOf(loaded), List.copyOf(broken));
+        engines.forEach(e -> LOG.log(Level.INFO, "loaded spec engine " + e.name() + " from " + e.jar().getFileName()));
+        return new Result(List.copyOf(loaded), List.copyOf(engines), List.copyOf(broken));
+    }
+
+    private static LoadedEngine loadEngine(ConnectorPluginManager manager, Path jar, String pluginId,
+                                           Attributes manifest, Duration timeout) {
+        String loadedId = start(manager, jar);
+        PluginWrapper wrapper = manager.getPlugin(loadedId);
+        try {
+            ClassLoader loader = wrapper.getPluginClassLoader();
+            List<SpecConnectorEngine> extensions = PluginCalls.call(pluginId, loader, timeout,
+                    () -> manager.getExtensions(SpecConnectorEngine.class, loadedId));
+            String name = manifest.getValue(SpecConnectorEngine.MANIFEST_ATTRIBUTE);
+            if (extensions.size() != 1) {
+                throw new PluginLoadException("a spec-engine plugin registers exactly one SpecConnectorEngine "
+                        + "extension; found " + extensions.size());
+            }
+            SpecConnectorEngine engine = extensions.getFirst();
+            String said = PluginCalls.call(pluginId, loader, timeout, engine::engine);
+            if (!name.equals(said)) {
+                throw new PluginLoadException("its engine says '" + said + "' but the manifest says " + name);
+            }
+            return new LoadedEngine(pluginId, wrapper.getDescriptor().getVersion(), jar, name, engine, loader);
+        } catch (RuntimeException e) {
+            manager.unloadPlugin(loadedId);
+            throw e;
+        }
     }
 
     private static List<LoadedConnector> loadOne(ConnectorPluginManager manager, Path jar, String pluginId,
                                                  Attributes manifest, Duration timeout) {
-        String loadedId;
-        try {
-            loadedId = manager.loadPlugin(jar);
-        } catch (RuntimeException e) {
-            throw new PluginLoadException("PF4J could not load it: " + e.getMessage());
-        }
-        if (loadedId == null) {
-            throw new PluginLoadException("PF4J could not load it (see the log)");
-        }
+        String loadedId = start(manager, jar);
         PluginWrapper wrapper = manager.getPlugin(loadedId);
         try {
-            PluginState state = manager.startPlugin(loadedId);
-            if (state != PluginState.STARTED) {
-                Throwable why = wrapper.getFailedException();
-                throw new PluginLoadException("plugin did not start (" + state + ")" + (why == null ? "" : ": " + why));
-            }
             ClassLoader loader = wrapper.getPluginClassLoader();
             List<ConnectorPlugin> extensions = PluginCalls.call(pluginId, loader, timeout,
                     () -> manager.getExtensions(ConnectorPlugin.class, loadedId));
@@ -127,6 +149,25 @@ public final class PluginLoading {
         }
     }
 
+    private static String start(ConnectorPluginManager manager, Path jar) {
+        String loadedId;
+        try {
+            loadedId = manager.loadPlugin(jar);
+        } catch (RuntimeException e) {
+            throw new PluginLoadException("PF4J could not load it: " + e.getMessage());
+        }
+        if (loadedId == null) {
+            throw new PluginLoadException("PF4J could not load it (see the log)");
+        }
+        PluginState state = manager.startPlugin(loadedId);
+        if (state != PluginState.STARTED) {
+            Throwable why = manager.getPlugin(loadedId).getFailedException();
+            manager.unloadPlugin(loadedId);
+            throw new PluginLoadException("plugin did not start (" + state + ")" + (why == null ? "" : ": " + why));
+        }
+        return loadedId;
+    }
+
     /** Validates our manifest attributes and returns the plugin id. */
     static String checkManifest(Attributes m) {
         String pluginId = m.getValue("Plugin-Id");
@@ -149,6 +190,18 @@ public final class PluginLoading {
         if (!PluginApiVersion.CURRENT.accepts(built)) {
             throw new PluginLoadException("built for plugin-api " + built + ", but this kernel offers plugin-api "
                     + PluginApiVersion.CURRENT + " (majors must match and the plugin's minor must not be newer)");
+        }
+        String engine = m.getValue(SpecConnectorEngine.MANIFEST_ATTRIBUTE);
+        if (engine != null) {
+            if (implId != null || version != null) {
+                throw new PluginLoadException("a spec-engine plugin (" + SpecConnectorEngine.MANIFEST_ATTRIBUTE
+                        + ") carries no " + IMPL_ID_ATTRIBUTE + " or " + VERSION_ATTRIBUTE);
+            }
+            if (!engine.matches("[a-z][a-z0-9-]*")) {
+                throw new PluginLoadException(SpecConnectorEngine.MANIFEST_ATTRIBUTE + " must be a lower-case name: "
+                        + engine);
+            }
+            return pluginId;
         }
         if (implId == null || version == null) {
             throw new PluginLoadException("the manifest lacks " + IMPL_ID_ATTRIBUTE + " or " + VERSION_ATTRIBUTE);

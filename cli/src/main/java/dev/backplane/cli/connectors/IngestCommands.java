@@ -1,0 +1,291 @@
+package dev.backplane.cli.connectors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.cli.BackplaneCommand;
+import dev.backplane.cli.Session;
+import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.CliContext;
+import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.Http;
+import dev.backplane.cli.common.Tables;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code svc connector ingest} and {@code svc connector ingest-status}: vendor API specs become connectors. */
+final class IngestCommands {
+
+    static final Duration POLL = Duration.ofSeconds(2);
+
+    private IngestCommands() {
+    }
+
+    /** ingest */
+    @Command(name = "ingest", description = {
+            "Ingest a vendor API spec (OpenAPI 2.0/3.x) as connector <impl>-<version>, staged and default-deny "
+                    + "[tenant_admin].",
+            "Catalog mode: --catalog <product>/<version> (from the backplane's catalog index).",
+            "Manual mode: --product, --version, --impl and --spec (a local file or an http(s) URL, read by the CLI "
+                    + "and uploaded; repeatable)."})
+    static final class Ingest extends BackplaneCommand {
+        @Option(names = "--catalog", paramLabel = "<product>/<version>", description = "catalog mode")
+        String catalog;
+        @Option(names = "--product", description = "product token served (manual mode)")
+        String product;
+        @Option(names = "--version", description = "version label, e.g. 23.x (manual mode)")
+        String version;
+        @Option(names = "--impl", description = "implementation id (manual mode; default: the product)")
+        String impl;
+        @Option(names = "--spec", paramLabel = "<file|url>", description = "spec file or URL (manual mode; repeatable)")
+        List<String> specs = new ArrayList<>();
+        @Option(names = "--auth-scheme", paramLabel = "<scheme>",
+                description = "basic, static_header, session_login, session_login_basic, session_login_token, "
+                        + "oauth2_mint (or none)")
+        String authScheme;
+        @Option(names = "--auth-secret-field", paramLabel = "<field>",
+                description = "credential field the scheme reads, in the scheme's order (repeatable; needs --auth-scheme)")
+        List<String> authSecretFields = new ArrayList<>();
+        @Option(names = "--auth-setting", paramLabel = "<key=value>",
+                description = "non-secret setting of the scheme, such as login_path=/token (repeatable)")
+        Map<String, String> authSettings = new LinkedHashMap<>();
+        @Option(names = "--spec-info-versions-compatible", paramLabel = "<glob|specifiers>",
+                description = "spec info.versions compatible with the label: a glob such as 2.x or a PEP 440 "
+                        + "specifier set such as '>=1.0,<2' (repeatable or comma-separated)")
+        List<String> compatible = new ArrayList<>();
+        @Option(names = "--default-port", description = "default port of a target of this product (manual mode; 443)")
+        Integer defaultPort;
+        @Option(names = "--dry-run", description = "write nothing; print what would be created")
+        boolean dryRun;
+        @Option(names = "--no-wait", description = "do not wait for a background ingest; print its job id")
+        boolean noWait;
+        @Option(names = "--tenant-id", paramLabel = "<uuid>",
+                description = "make it your tenant's own connector (default: global)")
+        String tenantId;
+
+        Ingest(CliContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        protected void validate() {
+            boolean manual = product != null || version != null || impl != null || !specs.isEmpty();
+            if ((catalog != null) == manual) {
+                throw CliException.usage("give either --catalog <product>/<version> or --product, --version and "
+                        + "--spec (manual mode), not both and not neither");
+            }
+            if (manual && (product == null || version == null || specs.isEmpty())) {
+                throw CliException.usage("manual mode needs --product, --version and at least one --spec");
+            }
+            if (!authSecretFields.isEmpty() && authScheme == null) {
+                throw CliException.usage("--auth-secret-field needs --auth-scheme");
+            }
+            if (tenantId != null) {
+                try {
+                    UUID.fromString(tenantId);
+                } catch (IllegalArgumentException e) {
+                    throw CliException.usage("--tenant-id must be a uuid, got '" + tenantId + "'");
+                }
+            }
+        }
+
+        @Override
+        protected void execute(Session s) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            if (catalog != null) {
+                body.put("catalog", catalog);
+            } else {
+                body.put("product", product);
+                body.put("version", version);
+                if (impl != null) {
+                    body.put("impl", impl);
+                }
+                List<Map<String, String>> uploads = new ArrayList<>();
+                for (String spec : specs) {
+                    uploads.add(Map.of("name", spec, "content", read(spec)));
+                }
+                body.put("specs", uploads);
+            }
+            if (authScheme != null) {
+                body.put("auth_scheme", authScheme);
+            }
+            body.put("auth_secret_fields", authSecretFields);
+            body.put("auth_settings", authSettings);
+            body.put("spec_info_versions_compatible", compatible);
+            body.put("dry_run", dryRun);
+            if (tenantId != null) {
+                body.put("tenant_id", tenantId);
+            }
+            if (defaultPort != null) {
+                body.put("default_port", defaultPort);
+            }
+            Http.Response r = s.client().call("POST", ApiPaths.CONNECTORS_INGEST, body);
+            JsonNode answer = r.json();
+            if (r.status() != 202) {
+                print(answer, () -> printResult(ctx, answer));
+                return;
+            }
+            String jobId = answer.path("job_id").asText();
+            if (noWait) {
+                print(answer, () -> ctx.out().println("ingest job " + jobId + " started (" + answer.path("connector_id")
+                        .asText() + "); follow it with: svc connector ingest-status " + jobId + " --wait"));
+                return;
+            }
+            ctx.err().println("ingesting in the background as job " + jobId + " (Ctrl-C stops waiting, not the job)");
+            JsonNode job = waitFor(s, ctx, jobId);
+            finish(job);
+        }
+
+        private void finish(JsonNode job) {
+            print(job, () -> {
+                if (job.path("status").asText().equals("succeeded")) {
+                    printResult(ctx, job.path("result"));
+                }
+            });
+            failIfFailed(job);
+        }
+
+        private static String read(String spec) {
+            if (spec.startsWith("http://") || spec.startsWith("https://")) {
+                try (HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL)
+                        .connectTimeout(Duration.ofSeconds(10)).build()) {
+                    HttpResponse<String> res = http.send(HttpRequest.newBuilder(URI.create(spec))
+                            .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+                    if (res.statusCode() / 100 != 2) {
+                        throw CliException.failed("--spec " + spec + ": HTTP " + res.statusCode());
+                    }
+                    return res.body();
+                } catch (IOException e) {
+                    throw CliException.failed("--spec " + spec + ": cannot fetch it: " + e.getMessage());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw CliException.failed("--spec " + spec + ": interrupted");
+                }
+            }
+            Path p = Path.of(spec.startsWith("@") ? spec.substring(1) : spec);
+            try {
+                return Files.readString(p);
+            } catch (IOException e) {
+                throw CliException.usage("--spec " + spec + ": cannot read it: " + e.getMessage());
+            }
+        }
+    }
+
+    /** ingest-status */
+    @Command(name = "ingest-status", description = "Show a background ingest job; --wait polls every 2 s until it ends.")
+    static final class IngestStatus extends BackplaneCommand {
+        @Parameters(index = "0", paramLabel = "<job-id>")
+        String jobId;
+        @Option(names = "--wait", description = "poll every 2 s until the job ends, showing progress")
+        boolean await;
+
+        IngestStatus(CliContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        protected void validate() {
+            try {
+                UUID.fromString(jobId);
+            } catch (IllegalArgumentException e) {
+                throw CliException.usage("<job-id> must be a uuid, got '" + jobId + "'");
+            }
+        }
+
+        @Override
+        protected void execute(Session s) {
+            JsonNode job = await ? waitFor(s, ctx, jobId) : s.client().get(ApiPaths.expand(ApiPaths.INGEST_JOB, jobId)).json();
+            print(job, () -> {
+                ctx.out().println("job " + jobId + "  " + job.path("status").asText() + "  " + job.path("connector_id")
+                        .asText() + "  " + progress(job.path("progress")));
+                if (job.path("status").asText().equals("succeeded")) {
+                    printResult(ctx, job.path("result"));
+                }
+            });
+            failIfFailed(job);
+        }
+    }
+
+    static JsonNode waitFor(Session s, CliContext ctx, String jobId) {
+        String last = "";
+        while (true) {
+            JsonNode job = s.client().get(ApiPaths.expand(ApiPaths.INGEST_JOB, jobId)).json();
+            String line = job.path("status").asText() + " " + progress(job.path("progress"));
+            if (!line.equals(last)) {
+                ctx.err().println("  " + line);
+                last = line;
+            }
+            if (job.path("terminal").asBoolean()) {
+                return job;
+            }
+            try {
+                Thread.sleep(POLL);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw CliException.failed("interrupted; the job goes on: svc connector ingest-status " + jobId);
+            }
+        }
+    }
+
+    static void failIfFailed(JsonNode job) {
+        if (job.path("status").asText().equals("failed")) {
+            throw CliException.failed(job.path("error").path("error_code").asText("ingest_failed") + ": "
+                    + job.path("error").path("message").asText());
+        }
+    }
+
+    static String progress(JsonNode p) {
+        if (p == null || p.isMissingNode() || p.isNull()) {
+            return "";
+        }
+        int total = p.path("total").asInt();
+        return p.path("stage").asText() + (total > 0 ? " " + p.path("done").asInt() + "/" + total : "");
+    }
+
+    static void printResult(CliContext ctx, JsonNode r) {
+        String id = r.path("connector_id").asText();
+        JsonNode safety = r.path("safety_counts");
+        String counts = r.path("operation_count").asInt() + " operations in " + r.path("group_count").asInt()
+                + " groups (safe " + safety.path("safe").asInt() + ", caution " + safety.path("caution").asInt()
+                + ", dangerous " + safety.path("dangerous").asInt() + "; " + r.path("read_operation_count").asInt()
+                + " read-class)";
+        if (r.path("dry_run").asBoolean()) {
+            ctx.out().println("dry run: would " + (r.path("created").asBoolean() ? "create" : "replace") + " " + id
+                    + " (" + r.path("scope").asText() + "): " + counts + "; nothing was written");
+        } else {
+            ctx.out().println((r.path("created").asBoolean() ? "ingested " : "re-ingested ") + id + " ("
+                    + r.path("scope").asText() + "): " + counts + "; status staged, every operation default-deny");
+        }
+        for (JsonNode spec : r.path("specs")) {
+            ctx.out().println("  spec " + spec.path("location").asText() + ": " + spec.path("format").asText() + " '"
+                    + spec.path("title").asText() + "' info.version " + spec.path("info_version").asText());
+        }
+        ctx.out().println("  base path " + (r.path("base_path").asText().isEmpty() ? "/" : r.path("base_path").asText())
+                + ", auth " + r.path("auth").path("scheme").asText() + " " + r.path("auth").path("secret_fields"));
+        List<List<String>> rows = new ArrayList<>();
+        for (JsonNode g : r.path("groups")) {
+            rows.add(List.of(g.path("group_key").asText(), String.valueOf(g.path("operation_count").asInt()),
+                    g.path("display_name").asText()));
+        }
+        Tables.print(ctx.out(), List.of("GROUP", "OPS", "NAME"), rows);
+        int warnings = r.path("warnings").size();
+        if (warnings > 0) {
+            ctx.out().println(warnings + " warning(s) (see --json), first: " + r.path("warnings").get(0).asText());
+        }
+        for (JsonNode step : r.path("next_steps")) {
+            ctx.out().println("next: " + step.asText());
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package dev.backplane.kernel.catalog;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.plugin.api.AuthScheme;
+import dev.backplane.plugin.api.Catalog;
+import dev.backplane.plugin.api.ConnectorDescriptor;
+import dev.backplane.plugin.api.IngestedConnector;
+import dev.backplane.plugin.api.OpClass;
+import dev.backplane.plugin.api.OperationDescriptor;
+import dev.backplane.plugin.api.OperationGroup;
+import dev.backplane.plugin.api.OperationShape;
+import dev.backplane.plugin.api.ResultKind;
+import dev.backplane.plugin.api.SafetyLevel;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/** SQL of ingested connectors: one row per (scope, connector id), the catalog stored whole as jsonb. */
+public final class IngestStore {
+
+    /**
+     * An ingested connector as stored.
+     *
+     * @param tenant the owning tenant; empty for a global connector
+     * @param revision SHA-256 over catalog and auth; the registry rebuilds a connector only when it changes
+     */
+    public record Stored(Optional<UUID> tenant, String connectorId, String engine, IngestedConnector connector,
+                         JsonNode specs, List<String> warnings, String revision, Instant ingestedAt,
+                         String ingestedBy) {
+    }
+
+    private final Jdbc jdbc;
+
+    public IngestStore(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    static String scope(Optional<UUID> tenant) {
+        return tenant.map(UUID::toString).orElse("global");
+    }
+
+    List<Stored> loadAll() {
+        return jdbc.query("SELECT * FROM catalog_ingested_connectors ORDER BY scope, connector_id", IngestStore::map);
+    }
+
+    /** Whether the tenant sees an ingested connector of this id (its own or a global one). */
+    boolean exists(UUID tenant, String connectorId) {
+        return jdbc.queryOne("SELECT 1 FROM catalog_ingested_connectors WHERE connector_id = ? AND scope IN (?, 'global')",
+                rs -> 1, connectorId, tenant.toString()).isPresent();
+    }
+
+    boolean existsInScope(Optional<UUID> tenant, String connectorId) {
+        return jdbc.queryOne("SELECT 1 FROM catalog_ingested_connectors WHERE scope = ? AND connector_id = ?",
+                rs -> 1, scope(tenant), connectorId).isPresent();
+    }
+
+    /** Inserts or replaces; returns true when the connector is new in its scope. */
+    boolean save(Optional<UUID> tenant, IngestedConnector c, String engine, Object specs, List<String> warnings,
+                 String revision, String actor) {
+        ConnectorDescriptor d = c.descriptor();
+        return jdbc.queryOne("""
+                        INSERT INTO catalog_ingested_connectors (scope, tenant_id, connector_id, impl_id, version, product,
+                               default_port, engine, base_path, auth, catalog, specs, warnings, revision, ingested_at,
+                               ingested_by)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now(), ?)
+                        ON CONFLICT (scope, connector_id) DO UPDATE SET impl_id = EXCLUDED.impl_id,
+                               version = EXCLUDED.version, product = EXCLUDED.product,
+                               default_port = EXCLUDED.default_port, engine = EXCLUDED.engine,
+                               base_path = EXCLUDED.base_path, auth = EXCLUDED.auth, catalog = EXCLUDED.catalog,
+                               specs = EXCLUDED.specs, warnings = EXCLUDED.warnings, revision = EXCLUDED.revision,
+                               ingested_at = now(), ingested_by = EXCLUDED.ingested_by
+                        RETURNING (xmax = 0)""", rs -> rs.getBoolean(1),
+                scope(tenant), tenant.orElse(null), d.connectorId(), d.implId(), d.version(),
+                d.products().getFirst().token(), d.products().getFirst().defaultPort(), engine, c.basePath(),
+                Jdbc.jsonb(authJson(c.auth())), Jdbc.jsonb(catalogJson(c.catalog())), Jdbc.jsonb(specs),
+                Jdbc.jsonb(warnings), revision, actor).orElseThrow();
+    }
+
+    static Map<String, Object> authJson(AuthScheme a) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("scheme", a.scheme());
+        m.put("secret_fields", a.secretFields());
+        m.put("settings", a.settings());
+        return m;
+    }
+
+    /** The catalog as stored (and as the revision is computed over): groups and operations. */
+    static Map<String, Object> catalogJson(Catalog c) {
+        List<Map<String, Object>> groups = new ArrayList<>();
+        for (OperationGroup g : c.groups()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("group_key", g.groupKey());
+            m.put("display_name", g.displayName());
+            m.put("when_to_use", g.whenToUse());
+            groups.add(m);
+        }
+        List<Map<String, Object>> ops = new ArrayList<>();
+        for (OperationDescriptor o : c.operations()) {
+            OperationShape.Http http = (OperationShape.Http) o.shape();
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("op_id", o.opId());
+            m.put("group_key", o.groupKey());
+            m.put("description", o.description());
+            m.put("safety_level", o.safetyLevel().wireName());
+            m.put("requires_approval", o.requiresApproval());
+            m.put("op_class", o.opClass().wireName());
+            m.put("method", http.method());
+            m.put("path", http.pathTemplate());
+            m.put("result_kind", o.resultKind().wireName());
+            m.put("params_schema", tree(o.paramsSchema()));
+            ops.add(m);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("groups", groups);
+        out.put("operations", ops);
+        return out;
+    }
+
+    private static JsonNode tree(String json) {
+        try {
+            return Json.mapper().readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("params schema is not JSON", e);
+        }
+    }
+
+    private static Stored map(ResultSet rs) throws SQLException {
+        try {
+            JsonNode auth = Json.mapper().readTree(rs.getString("auth"));
+            JsonNode catalog = Json.mapper().readTree(rs.getString("catalog"));
+            List<String> secretFields = new ArrayList<>();
+            auth.path("secret_fields").forEach(f -> secretFields.add(f.asText()));
+            Map<String, String> settings = new LinkedHashMap<>();
+            auth.path("settings").properties().forEach(e -> settings.put(e.getKey(), e.getValue().asText()));
+            String product = rs.getString("product");
+            String version = rs.getString("version");
+            ConnectorDescriptor d = new ConnectorDescriptor(rs.getString("impl_id"), version,
+                    List.of(new ConnectorDescriptor.Product(product, rs.getInt("default_port"))), List.of(version),
+                    secretFields);
+            IngestedConnector c = new IngestedConnector(d, decodeCatalog(catalog), rs.getString("base_path"),
+                    new AuthScheme(auth.path("scheme").asText(), secretFields, settings));
+            List<String> warnings = new ArrayList<>();
+            Json.mapper().readTree(rs.getString("warnings")).forEach(w -> warnings.add(w.asText()));
+            Timestamp at = rs.getTimestamp("ingested_at");
+            return new Stored(Optional.ofNullable(rs.getObject("tenant_id", UUID.class)), rs.getString("connector_id"),
+                    rs.getString("engine"), c, Json.mapper().readTree(rs.getString("specs")), List.copyOf(warnings),
+                    rs.getString("revision"), at.toInstant(), rs.getString("ingested_by"));
+        } catch (JsonProcessingException e) {
+            throw new SQLException("stored ingested connector is not valid JSON: " + e.getMessage(), e);
+        }
+    }
+
+    static Catalog decodeCatalog(JsonNode n) {
+        List<OperationGroup> groups = new ArrayList<>();
+        n.path("groups").forEach(g -> groups.add(new OperationGroup(g.path("group_key").asText(),
+                g.path("display_name").asText(), g.path("when_to_use").asText())));
+        List<OperationDescriptor> ops = new ArrayList<>();
+        n.path("operations").forEach(o -> ops.add(new OperationDescriptor(o.path("op_id").asText(),
+                o.path("group_key").asText(), o.path("description").asText(),
+                SafetyLevel.valueOf(o.path("safety_level").asText().toUpperCase(Locale.ROOT)),
+                o.path("requires_approval").asBoolean(),
+                OpClass.valueOf(o.path("op_class").asText().toUpperCase(Locale.ROOT)),
+                o.path("params_schema").toString(),
+                new OperationShape.Http(o.path("method").asText(), o.path("path").asText()),
+                ResultKind.valueOf(o.path("result_kind").asText().toUpperCase(Locale.ROOT)))));
+        return new Catalog(groups, ops);
+    }
+}

@@ -1,0 +1,440 @@
+package dev.backplane.kernel.catalog;
+
+import dev.backplane.ingest.IngestOptions;
+import dev.backplane.ingest.IngestResult;
+import dev.backplane.ingest.SpecIngestException;
+import dev.backplane.ingest.SpecIngester;
+import dev.backplane.ingest.SpecSource;
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.persistence.ChangeFeed;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.plugin.api.AuthScheme;
+import dev.backplane.plugin.api.ConnectorDescriptor;
+import dev.backplane.plugin.api.IngestedConnector;
+import dev.backplane.plugin.api.OperationDescriptor;
+import io.helidon.http.Status;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.regex.Pattern;
+
+/**
+ * {@code svc connector ingest}: a vendor API spec becomes connector {@code <impl>-<version>} in state
+ * staged, every operation default-deny. Catalog mode takes the spec location, auth scheme and
+ * declared compatible versions from the {@link CatalogIndex}; manual mode takes them from the request
+ * (the CLI uploads the spec text: the backplane never fetches operator-named URLs, which would be a
+ * server-side request forgery channel). Small specs are ingested within the request; big ones in a
+ * background job whose row is polled ({@code ingest-status}). A dry run writes nothing.
+ */
+public final class SpecIngestService {
+
+    private static final System.Logger LOG = System.getLogger(SpecIngestService.class.getName());
+    private static final Pattern IMPL = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
+    private static final Pattern VERSION = Pattern.compile("[0-9A-Za-z][0-9A-Za-z.]*");
+    private static final Pattern PRODUCT = Pattern.compile("[a-z][a-z0-9-]*");
+    private static final String ENGINE = "openapi";
+
+    /**
+     * The body of {@code POST /api/v1/connectors/ingest}.
+     *
+     * @param catalog {@code <product>/<version>} of the catalog index (catalog mode)
+     * @param specs uploaded spec texts (manual mode)
+     * @param tenantId owning tenant; absent = global
+     */
+    public record IngestRequest(Optional<String> catalog, Optional<String> product, Optional<String> version,
+                                Optional<String> impl, List<SpecUpload> specs, Optional<String> authScheme,
+                                List<String> authSecretFields, Map<String, String> authSettings,
+                                List<String> specInfoVersionsCompatible, boolean dryRun, Optional<String> tenantId,
+                                Optional<Integer> defaultPort) {
+        public IngestRequest {
+            catalog = orEmpty(catalog);
+            product = orEmpty(product);
+            version = orEmpty(version);
+            impl = orEmpty(impl);
+            specs = specs == null ? List.of() : List.copyOf(specs);
+            authScheme = orEmpty(authScheme);
+            authSecretFields = authSecretFields == null ? List.of() : List.copyOf(authSecretFields);
+            authSettings = authSettings == null ? Map.of() : Map.copyOf(authSettings);
+            specInfoVersionsCompatible = specInfoVersionsCompatible == null ? List.of()
+                    : List.copyOf(specInfoVersionsCompatible);
+            tenantId = orEmpty(tenantId);
+            defaultPort = defaultPort == null ? Optional.empty() : defaultPort;
+        }
+
+        @SuppressWarnings("OptionalAssignedToNull")
+        private static <T> Optional<T> orEmpty(Optional<T> o) {
+            return o == null ? Optional.empty() : o;
+        }
+    }
+
+    /**
+     * One uploaded spec.
+     *
+     * @param name the file name or URL the operator gave (shown in messages)
+     * @param content the spec text
+     */
+    public record SpecUpload(String name, String content) {
+    }
+
+    /** What {@link #ingest} answered: a finished result (200) or a started job (202). */
+    public sealed interface Answer {
+        /** Finished within the request. */
+        record Done(Map<String, Object> result) implements Answer {
+        }
+
+        /** Running in the background. */
+        record Started(Map<String, Object> job) implements Answer {
+        }
+    }
+
+    /** A validated request, ready to run. */
+    private record Plan(String connectorId, String implId, String version, String product, int defaultPort,
+                        List<SpecSource> sources, long bytes, AuthScheme auth, List<String> compatible,
+                        Optional<UUID> owner, boolean dryRun, String source) {
+    }
+
+    private final Jdbc jdbc;
+    private final IngestStore store;
+    private final ConnectorRegistry registry;
+    private final ChangeFeed feed;
+    private final long maxSpecBytes;
+    private final long syncMaxBytes;
+    private final ExecutorService jobs = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("spec-ingest-", 0).factory());
+
+    public SpecIngestService(Jdbc jdbc, IngestStore store, ConnectorRegistry registry, ChangeFeed feed,
+                             long maxSpecBytes, long syncMaxBytes) {
+        this.jdbc = jdbc;
+        this.store = store;
+        this.registry = registry;
+        this.feed = feed;
+        this.maxSpecBytes = maxSpecBytes;
+        this.syncMaxBytes = syncMaxBytes;
+    }
+
+    /** The largest request body the ingest route accepts (spec uploads plus JSON escaping). */
+    public int maxRequestBytes() {
+        return (int) Math.min(Integer.MAX_VALUE - 1, maxSpecBytes * 2 + 65536);
+    }
+
+    public Answer ingest(Caller caller, IngestRequest req) {
+        Plan plan = plan(caller, req);
+        if (plan.dryRun() || plan.bytes() <= syncMaxBytes) {
+            return new Answer.Done(run(plan, caller.sub(), p -> { }));
+        }
+        UUID id = UUID.randomUUID();
+        Map<String, Object> request = new LinkedHashMap<>();
+        request.put("source", plan.source());
+        request.put("connector_id", plan.connectorId());
+        request.put("scope", plan.owner().map(t -> "tenant").orElse("global"));
+        request.put("auth_scheme", plan.auth().scheme());
+        request.put("bytes", plan.bytes());
+        jdbc.update("""
+                INSERT INTO catalog_ingest_jobs (id, tenant_id, requested_by, status, connector_id, request, progress,
+                       created_at, updated_at)
+                VALUES (?, ?, ?, 'queued', ?, ?, ?, now(), now())""", id, caller.tenantId(), caller.sub(),
+                plan.connectorId(), Jdbc.jsonb(request), Jdbc.jsonb(Map.of("stage", "queued", "done", 0, "total", 0)));
+        jobs.submit(() -> runJob(id, plan, caller.sub()));
+        return new Answer.Started(job(caller, id));
+    }
+
+    private void runJob(UUID id, Plan plan, String actor) {
+        jdbc.update("UPDATE catalog_ingest_jobs SET status = 'running', updated_at = now() WHERE id = ?", id);
+        long[] lastWrite = {0};
+        try {
+            Map<String, Object> result = run(plan, actor, p -> {
+                long now = System.nanoTime();
+                if (now - lastWrite[0] > 300_000_000L || p.stage().equals("done")) {
+                    lastWrite[0] = now;
+                    jdbc.update("UPDATE catalog_ingest_jobs SET progress = ?, updated_at = now() WHERE id = ?",
+                            Jdbc.jsonb(Map.of("stage", p.stage(), "done", p.done(), "total", p.total())), id);
+                }
+            });
+            jdbc.update("""
+                    UPDATE catalog_ingest_jobs SET status = 'succeeded', result = ?, updated_at = now(), finished_at = now()
+                    WHERE id = ?""", Jdbc.jsonb(result), id);
+        } catch (ApiException e) {
+            fail(id, e.code(), e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, "ingest job " + id + " failed", e);
+            fail(id, "ingest_failed", "ingest failed: " + e);
+        }
+    }
+
+    private void fail(UUID id, String code, String message) {
+        jdbc.update("""
+                UPDATE catalog_ingest_jobs SET status = 'failed', error = ?, updated_at = now(), finished_at = now()
+                WHERE id = ?""", Jdbc.jsonb(Map.of("error_code", code, "message", message)), id);
+    }
+
+    /** Fails jobs whose kernel stopped updating them (it died mid-ingest); run periodically. */
+    public int reapStale() {
+        int n = jdbc.update("""
+                UPDATE catalog_ingest_jobs SET status = 'failed', updated_at = now(), finished_at = now(),
+                       error = '{"error_code": "ingest_abandoned", "message": "the kernel running this ingest stopped; run the ingest again"}'::jsonb
+                WHERE status IN ('queued', 'running') AND updated_at < now() - interval '5 minutes'""");
+        if (n > 0) {
+            LOG.log(Level.WARNING, n + " abandoned ingest job(s) marked failed");
+        }
+        return n;
+    }
+
+    /** {@code svc connector ingest-status}: the job as its tenant sees it (another tenant's job is not found). */
+    public Map<String, Object> job(Caller caller, UUID id) {
+        return jdbc.queryOne("SELECT * FROM catalog_ingest_jobs WHERE id = ? AND tenant_id = ?", rs -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("job_id", rs.getObject("id", UUID.class).toString());
+            m.put("status", rs.getString("status"));
+            m.put("terminal", rs.getString("status").equals("succeeded") || rs.getString("status").equals("failed"));
+            m.put("connector_id", rs.getString("connector_id"));
+            m.put("progress", tree(rs.getString("progress")));
+            m.put("result", tree(rs.getString("result")));
+            m.put("error", tree(rs.getString("error")));
+            m.put("created_at", rs.getTimestamp("created_at").toInstant().toString());
+            m.put("updated_at", rs.getTimestamp("updated_at").toInstant().toString());
+            m.put("finished_at", Optional.ofNullable(rs.getTimestamp("finished_at")).map(t -> t.toInstant().toString())
+                    .orElse(null));
+            m.put("poll_url", IngestRoutes.JOBS + "/" + id);
+            return m;
+        }, id, caller.tenantId()).orElseThrow(() -> ApiException.notFound("ingest_job_not_found",
+                "no ingest job " + id + " in this tenant"));
+    }
+
+    private static Object tree(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return Json.mapper().readTree(json);
+        } catch (IOException e) {
+            return json;
+        }
+    }
+
+    private Plan plan(Caller caller, IngestRequest req) {
+        Optional<UUID> owner = owner(caller, req.tenantId());
+        if (!req.authSecretFields().isEmpty() && req.authScheme().isEmpty()) {
+            throw invalid("auth_secret_field_without_scheme", "--auth-secret-field needs --auth-scheme",
+                    "auth_secret_fields");
+        }
+        req.authScheme().ifPresent(s -> {
+            if (!AuthScheme.SCHEMES.contains(s)) {
+                throw ApiException.unprocessable("invalid_auth_scheme", "unknown auth scheme '" + s + "'; one of "
+                        + new java.util.TreeSet<>(AuthScheme.SCHEMES), Map.of("field", "auth_scheme",
+                        "valid_auth_schemes", new java.util.TreeSet<>(AuthScheme.SCHEMES)));
+            }
+        });
+        boolean manual = req.product().isPresent() || req.version().isPresent() || req.impl().isPresent()
+                || !req.specs().isEmpty();
+        if (req.catalog().isPresent() == manual) {
+            throw invalid("invalid_ingest_mode", "give either catalog (<product>/<version>, catalog mode) or product, "
+                    + "version and at least one spec (manual mode), not both and not neither", "catalog");
+        }
+        if (req.catalog().isPresent()) {
+            return catalogPlan(req, owner);
+        }
+        String product = req.product().orElseThrow(() -> invalid("invalid_request", "product is required in manual "
+                + "mode", "product"));
+        String version = req.version().orElseThrow(() -> invalid("invalid_request", "version is required in manual "
+                + "mode", "version"));
+        String impl = req.impl().orElse(product);
+        check(PRODUCT, product, "product", "lower-case letters, digits and '-'");
+        check(VERSION, version, "version", "letters, digits and dots (for example 23.x or 1.15)");
+        check(IMPL, impl, "impl", "lower-case words joined by '-'");
+        if (req.specs().isEmpty()) {
+            throw invalid("invalid_request", "at least one spec is required in manual mode", "specs");
+        }
+        long bytes = 0;
+        List<SpecSource> sources = new ArrayList<>();
+        for (SpecUpload u : req.specs()) {
+            if (u == null || u.content() == null || u.content().isBlank()) {
+                throw invalid("invalid_request", "every spec needs its content", "specs");
+            }
+            long size = u.content().getBytes(StandardCharsets.UTF_8).length;
+            if (size > maxSpecBytes) {
+                throw ApiException.unprocessable("spec_too_large", "spec " + u.name() + " is " + size + " bytes; the "
+                        + "cap is " + maxSpecBytes + " (setting catalog.ingest-max-spec-bytes)", Map.of());
+            }
+            bytes += size;
+            sources.add(SpecSource.text(u.name() == null ? "spec" : u.name(), u.content()));
+        }
+        String scheme = req.authScheme().orElse("none");
+        AuthScheme auth = auth(scheme, req.authSecretFields(), req.authSettings());
+        int port = req.defaultPort().orElse(443);
+        if (port < 1 || port > 65535) {
+            throw invalid("invalid_request", "default_port must be 1..65535", "default_port");
+        }
+        return new Plan(impl + "-" + version, impl, version, product, port, sources, bytes, auth,
+                req.specInfoVersionsCompatible(), owner, req.dryRun(), "manual");
+    }
+
+    private Plan catalogPlan(IngestRequest req, Optional<UUID> owner) {
+        String key = req.catalog().orElseThrow();
+        CatalogIndex.Entry e = registry.index().find(key).orElseThrow(() -> ApiException.notFound("unknown_catalog_entry",
+                "the catalog index has no '" + key + "'").withExtras("valid_catalog_entries",
+                registry.index().entries().stream().map(x -> x.product() + "/" + x.version()).toList()));
+        AuthScheme auth = req.authScheme().map(s -> auth(s, req.authSecretFields(), req.authSettings()))
+                .orElse(e.auth());
+        List<String> compat = new ArrayList<>(e.compatibleVersions());
+        compat.addAll(req.specInfoVersionsCompatible());
+        long bytes = 0;
+        for (String loc : e.specs()) {
+            Path p = Path.of(loc.startsWith("file:") ? java.net.URI.create(loc).getPath() : loc);
+            try {
+                bytes += loc.contains("://") && !loc.startsWith("file:") ? Long.MAX_VALUE / 4 : Files.size(p);
+            } catch (IOException | RuntimeException ex) {
+                throw ApiException.unprocessable("spec_unreadable", "the catalog index names spec " + loc + " for "
+                        + key + ", which cannot be read: " + ex.getMessage(), Map.of());
+            }
+        }
+        return new Plan(e.connectorId(), e.implId(), e.version(), e.product(), e.defaultPort(),
+                e.specs().stream().map(SpecSource::of).toList(), bytes, auth, compat, owner, req.dryRun(),
+                "catalog " + key);
+    }
+
+    private static AuthScheme auth(String scheme, List<String> fields, Map<String, String> settings) {
+        return new AuthScheme(scheme, fields.isEmpty() ? AuthScheme.defaultSecretFields(scheme) : fields, settings);
+    }
+
+    private static Optional<UUID> owner(Caller caller, Optional<String> tenantId) {
+        if (tenantId.isEmpty()) {
+            return Optional.empty();
+        }
+        UUID t;
+        try {
+            t = UUID.fromString(tenantId.get().trim());
+        } catch (IllegalArgumentException e) {
+            throw invalid("invalid_tenant_id", "tenant_id must be a uuid, got '" + tenantId.get() + "'", "tenant_id");
+        }
+        if (!t.equals(caller.tenantId()) && !caller.platformAdmin()) {
+            throw ApiException.forbidden("tenant_forbidden", "cannot ingest for another tenant (" + t + "); omit "
+                    + "--tenant-id for a global connector or name your own tenant " + caller.tenantId());
+        }
+        return Optional.of(t);
+    }
+
+    private Map<String, Object> run(Plan plan, String actor, java.util.function.Consumer<IngestOptions.Progress> progress) {
+        if (registry.isPlugin(plan.connectorId())) {
+            throw new ApiException(Status.CONFLICT_409, "connector_exists", "connector " + plan.connectorId()
+                    + " is provided by a plugin jar; choose another --impl or --version", Map.of());
+        }
+        IngestResult result;
+        try {
+            result = SpecIngester.ingest(plan.sources(), new IngestOptions(plan.implId(), plan.version(),
+                    plan.product(), plan.compatible(), maxSpecBytes, false, progress));
+        } catch (SpecIngestException e) {
+            throw ApiException.unprocessable(e.reason().wireName(), e.getMessage(), Map.of());
+        }
+        ConnectorDescriptor descriptor = new ConnectorDescriptor(plan.implId(), plan.version(),
+                List.of(new ConnectorDescriptor.Product(plan.product(), plan.defaultPort())), List.of(plan.version()),
+                plan.auth().secretFields());
+        IngestedConnector connector = new IngestedConnector(descriptor, result.catalog(), result.basePath(),
+                plan.auth());
+        List<Map<String, Object>> specs = result.specs().stream().map(s -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("location", s.location());
+            m.put("format", s.format());
+            m.put("title", s.title());
+            m.put("info_version", s.infoVersion());
+            m.put("sha256", s.sha256());
+            m.put("bytes", s.bytes());
+            m.put("operations", s.operations());
+            return m;
+        }).toList();
+        boolean created = true;
+        if (!plan.dryRun()) {
+            Map<String, Object> forRevision = new TreeMap<>();
+            forRevision.put("catalog", IngestStore.catalogJson(connector.catalog()));
+            forRevision.put("auth", IngestStore.authJson(plan.auth()));
+            forRevision.put("base_path", result.basePath());
+            forRevision.put("descriptor", List.of(descriptor.products().getFirst().token(),
+                    descriptor.products().getFirst().defaultPort()));
+            String revision = sha256(Json.write(forRevision));
+            created = store.save(plan.owner(), connector, ENGINE, specs, result.warnings(), revision, actor);
+            feed.changed(ConnectorRegistry.TOPIC, plan.connectorId());
+        } else {
+            created = !store.existsInScope(plan.owner(), plan.connectorId());
+        }
+        return view(plan, connector, specs, result.warnings(), created);
+    }
+
+    private static Map<String, Object> view(Plan plan, IngestedConnector c, List<Map<String, Object>> specs,
+                                            List<String> warnings, boolean created) {
+        Map<String, Integer> perGroup = new LinkedHashMap<>();
+        Map<String, Integer> safety = new TreeMap<>();
+        int reads = 0;
+        for (OperationDescriptor op : c.catalog().operations()) {
+            perGroup.merge(op.groupKey(), 1, Integer::sum);
+            safety.merge(op.safetyLevel().wireName(), 1, Integer::sum);
+            reads += op.isReadClass() ? 1 : 0;
+        }
+        List<Map<String, Object>> groups = c.catalog().groups().stream().map(g -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("group_key", g.groupKey());
+            m.put("display_name", g.displayName());
+            m.put("operation_count", perGroup.getOrDefault(g.groupKey(), 0));
+            return m;
+        }).toList();
+        String id = plan.connectorId();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("connector_id", id);
+        m.put("dry_run", plan.dryRun());
+        m.put("created", created);
+        m.put("status", "staged");
+        m.put("scope", plan.owner().map(t -> "tenant").orElse("global"));
+        m.put("tenant_id", plan.owner().map(UUID::toString).orElse(null));
+        m.put("product", plan.product());
+        m.put("impl_id", plan.implId());
+        m.put("version", plan.version());
+        m.put("base_path", c.basePath());
+        m.put("auth", Map.of("scheme", c.auth().scheme(), "secret_fields", c.auth().secretFields()));
+        m.put("operation_count", c.catalog().operations().size());
+        m.put("read_operation_count", reads);
+        m.put("group_count", c.catalog().groups().size());
+        m.put("safety_counts", safety);
+        m.put("groups", groups);
+        m.put("specs", specs);
+        m.put("warnings", warnings);
+        m.put("next_steps", plan.dryRun() ? List.of("run the same command without --dry-run to ingest")
+                : List.of("svc connector review " + id, "svc connector enable-reads " + id + " --confirm",
+                "svc connector enable " + id + " --confirm"));
+        m.put("ingested_at", plan.dryRun() ? null : Instant.now().toString());
+        return m;
+    }
+
+    static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void check(Pattern p, String value, String field, String rule) {
+        if (!p.matcher(value).matches()) {
+            throw invalid("invalid_request", field + " must be " + rule + ", got '" + value + "'", field);
+        }
+    }
+
+    private static ApiException invalid(String code, String message, String field) {
+        return ApiException.unprocessable(code, message, Map.of("field", field));
+    }
+}

@@ -1,0 +1,304 @@
+package dev.backplane.kernel.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.TestKernel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Spec ingest through the running kernel: sync and background ingest, dry run, version compatibility,
+ * tenant scope, bad input, catalog mode, {@code connector_not_ingested} on REST and MCP, and the CLI.
+ * No spec engine plugin is loaded here (it builds after the kernel): ingested connectors are
+ * reviewable and answer calls with a clear error; execution is tested in plugins/generic-openapi.
+ */
+class SpecIngestIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static Path home;
+    private static TestIssuer issuer;
+    private static TestKernel kernel;
+    private final UUID tenant = UUID.randomUUID();
+    private final String admin = issuer.token("admin-" + tenant, tenant, "tenant_admin");
+    private final String operator = issuer.token("op-" + tenant, tenant, "operator");
+
+    @BeforeAll
+    static void start() throws Exception {
+        home = Files.createTempDirectory("svc-ingest-it");
+        Path plugins = Files.createDirectories(home.resolve("plugins"));
+        Files.writeString(home.resolve("acme.json"), spec("Acme", "2.4.1", 6));
+        Files.writeString(plugins.resolve("catalog-index.json"), """
+                {"connectors": [
+                  {"product": "acme", "version": "2.x", "impl": "acme", "default_port": 8443,
+                   "specs": ["../acme.json"], "auth": {"scheme": "static_header", "settings": {"header": "X-Acme-Key", "prefix": ""}},
+                   "description": "Acme appliance API"},
+                  {"product": "widget", "version": "1.x", "specs": ["../missing.json"]}
+                ]}""");
+        issuer = new TestIssuer();
+        Map<String, String> env = TestKernel.settings(issuer, plugins);
+        env.put("SVC_INGEST_SYNC_MAX_BYTES", "8000");
+        kernel = TestKernel.start(home.resolve("data"), env);
+    }
+
+    @AfterAll
+    static void stop() {
+        kernel.close();
+        issuer.close();
+    }
+
+    /** An OpenAPI 3.0 spec with {@code n} resources, each with list (GET), create (POST) and delete (DELETE). */
+    static String spec(String title, String version, int n) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("openapi", "3.0.3");
+        root.putObject("info").put("title", title).put("version", version);
+        root.putArray("servers").addObject().put("url", "https://api.example.com/v2");
+        ObjectNode paths = root.putObject("paths");
+        for (int i = 0; i < n; i++) {
+            String res = "things" + i;
+            ObjectNode coll = paths.putObject("/" + res);
+            ObjectNode list = coll.putObject("get").put("operationId", "list" + cap(res)).put("summary", "List " + res);
+            list.putArray("tags").add("Things " + (i % 2));
+            list.putArray("parameters").addObject().put("name", "limit").put("in", "query")
+                    .putObject("schema").put("type", "integer");
+            list.putObject("responses").putObject("200").put("description", "ok").putObject("content")
+                    .putObject("application/json").putObject("schema").put("type", "array").putObject("items")
+                    .put("type", "object");
+            ObjectNode create = coll.putObject("post").put("operationId", "create" + cap(res));
+            create.putArray("tags").add("Things " + (i % 2));
+            create.putObject("requestBody").put("required", true).putObject("content").putObject("application/json")
+                    .putObject("schema").put("type", "object").putObject("properties").putObject("name")
+                    .put("type", "string");
+            create.putObject("responses").putObject("201").put("description", "created");
+            ObjectNode item = paths.putObject("/" + res + "/{id}");
+            ObjectNode del = item.putObject("delete").put("operationId", "delete" + cap(res));
+            del.putArray("tags").add("Things " + (i % 2));
+            ArrayNode params = del.putArray("parameters");
+            params.addObject().put("name", "id").put("in", "path").put("required", true).putObject("schema")
+                    .put("type", "string");
+            del.putObject("responses").putObject("204").put("description", "gone");
+        }
+        return root.toPrettyString();
+    }
+
+    private static String cap(String s) {
+        return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+
+    private TestKernel.Response ingest(String token, Map<String, Object> body) throws Exception {
+        return kernel.send("POST", "/api/v1/connectors/ingest", token, JSON.writeValueAsString(body), Map.of());
+    }
+
+    private static Map<String, Object> manual(String impl, String version, String specText) {
+        return new java.util.HashMap<>(Map.of("product", impl, "version", version, "impl", impl,
+                "specs", java.util.List.of(Map.of("name", impl + ".json", "content", specText))));
+    }
+
+    private JsonNode connector(String token, String id) {
+        for (JsonNode c : kernel.get("/api/v1/connectors", token).json()) {
+            if (c.path("connector_id").asText().equals(id)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void aSmallSpecIsIngestedWithinTheRequestStagedAndDefaultDeny() throws Exception {
+        String impl = "shop" + Math.abs(tenant.hashCode() % 10000);
+        var dry = ingest(admin, Map.of("product", impl, "version", "2.x", "specs",
+                java.util.List.of(Map.of("name", "s.json", "content", spec("Shop", "2.0", 2))), "dry_run", true,
+                "tenant_id", tenant.toString()));
+        assertThat(dry.status()).as(dry.body()).isEqualTo(200);
+        assertThat(dry.json().path("dry_run").asBoolean()).isTrue();
+        assertThat(dry.json().path("operation_count").asInt()).isEqualTo(6);
+        assertThat(connector(admin, impl + "-2.x")).as("a dry run writes nothing").isNull();
+
+        var m = manual(impl, "2.x", spec("Shop", "2.0", 2));
+        m.put("tenant_id", tenant.toString());
+        var r = ingest(admin, m);
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        JsonNode res = r.json();
+        assertThat(res.path("connector_id").asText()).isEqualTo(impl + "-2.x");
+        assertThat(res.path("created").asBoolean()).isTrue();
+        assertThat(res.path("status").asText()).isEqualTo("staged");
+        assertThat(res.path("scope").asText()).isEqualTo("tenant");
+        assertThat(res.path("base_path").asText()).isEqualTo("/v2");
+        assertThat(res.path("group_count").asInt()).isEqualTo(2);
+        assertThat(res.path("safety_counts").path("dangerous").asInt()).isEqualTo(2);
+
+        JsonNode listed = connector(operator, impl + "-2.x");
+        assertThat(listed.path("status").asText()).isEqualTo("staged");
+        assertThat(listed.path("source").asText()).isEqualTo("ingested");
+        assertThat(listed.path("enabled_op_count").asInt()).isZero();
+        assertThat(listed.path("reason").asText()).contains("spec engine 'openapi'");
+        String other = issuer.token("someone-else", UUID.randomUUID(), "tenant_admin");
+        assertThat(connector(other, impl + "-2.x")).as("a tenant's own connector is invisible to others").isNull();
+
+        var review = kernel.get("/api/v1/connectors/" + impl + "-2.x", operator).json();
+        assertThat(review.path("operations").size()).isEqualTo(6);
+        review.path("operations").forEach(op -> assertThat(op.path("is_enabled").asBoolean()).isFalse());
+        var reads = kernel.send("POST", "/api/v1/connectors/" + impl + "-2.x/enable-reads", admin, null, Map.of());
+        assertThat(reads.json().path("operations_changed").asInt()).as(reads.body()).isEqualTo(2);
+        var hits = kernel.get("/api/v1/connectors/" + impl + "-2.x/operations?query=list%20things1", operator).json();
+        assertThat(hits.path("hits").get(0).path("op_id").asText()).isEqualTo(impl + ".things_1.list_things1");
+
+        var again = ingest(admin, m);
+        assertThat(again.json().path("created").asBoolean()).as("re-ingest replaces in place").isFalse();
+        assertThat(connector(operator, impl + "-2.x").path("enabled_op_count").asInt())
+                .as("review overrides survive a re-ingest").isEqualTo(2);
+    }
+
+    @Test
+    void aBigSpecIsIngestedInABackgroundJob() throws Exception {
+        String impl = "big" + Math.abs(tenant.hashCode() % 10000);
+        var m = manual(impl, "3.x", spec("Big", "3.1", 40));
+        m.put("tenant_id", tenant.toString());
+        var r = ingest(admin, m);
+        assertThat(r.status()).as(r.body()).isEqualTo(202);
+        String jobId = r.json().path("job_id").asText();
+        assertThat(r.header("Location")).contains("/api/v1/connectors/ingest-jobs/" + jobId);
+        JsonNode job = null;
+        Instant until = Instant.now().plus(Duration.ofSeconds(60));
+        while (Instant.now().isBefore(until)) {
+            job = kernel.get("/api/v1/connectors/ingest-jobs/" + jobId, admin).json();
+            if (job.path("terminal").asBoolean()) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+        assertThat(job.path("status").asText()).as(job.toString()).isEqualTo("succeeded");
+        assertThat(job.path("result").path("operation_count").asInt()).isEqualTo(120);
+        assertThat(connector(operator, impl + "-3.x").path("operation_count").asInt()).isEqualTo(120);
+        String stranger = issuer.token("stranger", UUID.randomUUID(), "tenant_admin");
+        assertThat(kernel.get("/api/v1/connectors/ingest-jobs/" + jobId, stranger).status()).isEqualTo(404);
+        assertThat(kernel.get("/api/v1/connectors/ingest-jobs/nope", admin).status()).isEqualTo(422);
+    }
+
+    @Test
+    void theSpecMajorMustMatchTheLabelUnlessCompatibilityIsDeclared() throws Exception {
+        String impl = "vers" + Math.abs(tenant.hashCode() % 10000);
+        var m = manual(impl, "5.x", spec("Vers", "1.2.0", 1));
+        m.put("tenant_id", tenant.toString());
+        var rejected = ingest(admin, m);
+        assertThat(rejected.status()).as(rejected.body()).isEqualTo(422);
+        assertThat(rejected.json().path("error").asText()).isEqualTo("spec_version_mismatch");
+        assertThat(rejected.json().path("message").asText()).contains("--spec-info-versions-compatible");
+        assertThat(connector(admin, impl + "-5.x")).isNull();
+        m.put("spec_info_versions_compatible", java.util.List.of(">=1.0,<2"));
+        assertThat(ingest(admin, m).status()).isEqualTo(200);
+        m.put("spec_info_versions_compatible", java.util.List.of("3.x"));
+        assertThat(ingest(admin, m).status()).as("a declaration that does not match still rejects").isEqualTo(422);
+    }
+
+    @Test
+    void badRequestsGetClearErrorsAndWriteNothing() throws Exception {
+        String spec = spec("X", "1.0", 1);
+        var other = manual("xa", "1.x", spec);
+        other.put("tenant_id", UUID.randomUUID().toString());
+        var forbidden = ingest(admin, other);
+        assertThat(forbidden.status()).isEqualTo(403);
+        assertThat(forbidden.json().path("error").asText()).isEqualTo("tenant_forbidden");
+        assertThat(ingest(operator, manual("xb", "1.x", spec)).status()).as("operators cannot ingest").isEqualTo(403);
+
+        var noScheme = manual("xc", "1.x", spec);
+        noScheme.put("auth_secret_fields", java.util.List.of("token"));
+        assertThat(ingest(admin, noScheme).json().path("error").asText()).isEqualTo("auth_secret_field_without_scheme");
+        var badScheme = manual("xd", "1.x", spec);
+        badScheme.put("auth_scheme", "kerberos");
+        assertThat(ingest(admin, badScheme).json().path("error").asText()).isEqualTo("invalid_auth_scheme");
+        var both = manual("xe", "1.x", spec);
+        both.put("catalog", "acme/2.x");
+        assertThat(ingest(admin, both).json().path("error").asText()).isEqualTo("invalid_ingest_mode");
+        var garbage = ingest(admin, manual("xf", "1.x", "this is not a spec"));
+        assertThat(garbage.status()).as(garbage.body()).isEqualTo(422);
+        assertThat(garbage.json().path("error").asText()).isEqualTo("spec_invalid");
+        assertThat(ingest(admin, manual("Bad Impl", "1.x", spec)).status()).isEqualTo(422);
+        assertThat(ingest(admin, Map.of("catalog", "nope/1.x")).json().path("error").asText())
+                .isEqualTo("unknown_catalog_entry");
+        assertThat(ingest(admin, Map.of("catalog", "widget/1.x")).json().path("error").asText())
+                .isEqualTo("spec_unreadable");
+        var notJson = kernel.send("POST", "/api/v1/connectors/ingest", admin, "{", Map.of());
+        assertThat(notJson.status()).isEqualTo(400);
+        for (String id : new String[] {"xa-1.x", "xb-1.x", "xc-1.x", "xd-1.x", "xe-1.x", "xf-1.x"}) {
+            assertThat(connector(admin, id)).as(id).isNull();
+        }
+    }
+
+    @Test
+    void aConnectorOfTheCatalogIndexNotYetIngestedSaysHowToIngestIt() throws Exception {
+        // a fresh kernel's global state is shared by the tests: check before and after in one test
+        String body = JSON.writeValueAsString(Map.of("connector_id", "acme-2.x", "op_id", "acme.things_0.list_things0",
+                "target", "anything", "params", Map.of()));
+        var call = kernel.send("POST", "/api/v1/operations/call", operator, body, Map.of());
+        assertThat(call.status()).as(call.body()).isEqualTo(404);
+        assertThat(call.json().path("error").asText()).isEqualTo("connector_not_ingested");
+        assertThat(call.json().path("extras").path("next_step").path("verb").asText())
+                .isEqualTo("svc connector ingest --catalog acme/2.x");
+
+        String mcp = issuer.mcpToken("agent-" + tenant, tenant, "operator");
+        String rpc = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"search_operations\","
+                + "\"arguments\":{\"connector_id\":\"acme-2.x\",\"query\":\"things\"},\"_meta\":{"
+                + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
+        var answer = kernel.send("POST", "/mcp", mcp, rpc, Map.of("MCP-Protocol-Version", "2026-07-28",
+                "Mcp-Method", "tools/call", "Mcp-Name", "search_operations", "Accept", "application/json, text/event-stream"));
+        JsonNode error = JSON.readTree(answer.body()).path("error");
+        assertThat(error.path("code").asInt()).as(answer.body()).isEqualTo(-32602);
+        assertThat(error.path("data").path("reason").asText()).isEqualTo("connector_not_ingested");
+        assertThat(error.path("data").path("next_step").path("verb").asText()).contains("--catalog acme/2.x");
+
+        var ingested = ingest(admin, Map.of("catalog", "acme/2.x"));
+        assertThat(ingested.status()).as(ingested.body()).isEqualTo(200);
+        assertThat(ingested.json().path("scope").asText()).isEqualTo("global");
+        assertThat(ingested.json().path("auth").path("scheme").asText()).isEqualTo("static_header");
+        assertThat(ingested.json().path("auth").path("secret_fields").toString()).contains("token");
+        var now = kernel.send("POST", "/api/v1/operations/call", operator, body, Map.of());
+        assertThat(now.json().path("error").asText()).as(now.body()).isNotEqualTo("connector_not_ingested");
+        assertThat(connector(issuer.token("any", UUID.randomUUID(), "operator"), "acme-2.x"))
+                .as("a global connector is visible to every tenant, staged for each").isNotNull();
+    }
+
+    @Test
+    void theCliIngestsShowsDryRunsAndRefusesBadFlags() throws Exception {
+        Path cliHome = Files.createTempDirectory("svc-ingest-cli");
+        CliRunner cli = new CliRunner(cliHome).env("SVC_TOKEN", admin).env("SVC_BACKPLANE", kernel.url())
+                .env("SVC_INSECURE_ALLOW_HTTP", "1");
+        Path file = cliHome.resolve("tools.json");
+        Files.writeString(file, spec("Tools", "4.0.0", 3));
+        String impl = "tools" + Math.abs(tenant.hashCode() % 10000);
+        var dry = cli.run("connector", "ingest", "--product", impl, "--version", "4.x", "--impl", impl, "--spec",
+                file.toString(), "--dry-run", "--tenant-id", tenant.toString());
+        assertThat(dry.exitCode()).as(dry.toString()).isZero();
+        assertThat(dry.out()).contains("dry run: would create " + impl + "-4.x").contains("9 operations in 2 groups")
+                .contains("nothing was written");
+        var done = cli.run("connector", "ingest", "--product", impl, "--version", "4.x", "--impl", impl, "--spec",
+                file.toString(), "--auth-scheme", "basic", "--auth-secret-field", "user", "--auth-secret-field", "pass",
+                "--tenant-id", tenant.toString());
+        assertThat(done.exitCode()).as(done.toString()).isZero();
+        assertThat(done.out()).contains("ingested " + impl + "-4.x (tenant)").contains("auth basic [\"user\",\"pass\"]")
+                .contains("next: svc connector review " + impl + "-4.x");
+        assertThat(cli.run("connector", "list").out()).contains(impl + "-4.x");
+
+        var usage = cli.run("connector", "ingest", "--product", impl, "--version", "4.x", "--spec", file.toString(),
+                "--auth-secret-field", "x");
+        assertThat(usage.exitCode()).isEqualTo(2);
+        assertThat(usage.err()).contains("--auth-secret-field needs --auth-scheme");
+        var mismatch = cli.run("connector", "ingest", "--product", impl, "--version", "9.x", "--impl", impl, "--spec",
+                file.toString(), "--tenant-id", tenant.toString());
+        assertThat(mismatch.exitCode()).isEqualTo(1);
+        assertThat(mismatch.err()).contains("spec_version_mismatch").contains("--spec-info-versions-compatible");
+        assertThat(cli.run("connector", "ingest-status", "not-a-uuid").exitCode()).isEqualTo(2);
+    }
+}

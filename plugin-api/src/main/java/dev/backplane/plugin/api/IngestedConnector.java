@@ -1,0 +1,42 @@
+package dev.backplane.plugin.api;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A connector built from a vendor API spec, as the kernel hands it to a {@link SpecConnectorEngine}.
+ *
+ * <p>Each operation is HTTP-shaped ({@link OperationShape.Http}, path relative to {@code basePath}).
+ * Where each parameter goes is recorded in its params schema: every top-level property carries
+ * {@value #IN_KEYWORD} ({@code path}, {@code query}, {@code header} or {@code body}) and, when the
+ * property name differs from the name on the wire, {@value #NAME_KEYWORD}. The request body, when the
+ * operation has one, is the property with {@code "x-svc-in": "body"}.
+ *
+ * @param descriptor identity, product and the secret fields the auth scheme reads
+ * @param catalog groups and operations
+ * @param basePath path prefix of every operation ({@code /admin/realms}, {@code /api/v2.0}); "" for none
+ * @param auth how requests authenticate
+ * @since 1.2
+ */
+public record IngestedConnector(ConnectorDescriptor descriptor, Catalog catalog, String basePath, AuthScheme auth) {
+
+    /** Params-schema keyword naming a property's location: path, query, header or body. */
+    public static final String IN_KEYWORD = "x-svc-in";
+    /** Params-schema keyword naming a property's name on the wire, when it differs from the property name. */
+    public static final String NAME_KEYWORD = "x-svc-name";
+
+    public IngestedConnector {
+        requireNonNull(descriptor, "descriptor is null");
+        requireNonNull(catalog, "catalog is null");
+        requireNonNull(basePath, "basePath is null");
+        requireNonNull(auth, "auth is null");
+        if (!basePath.isEmpty() && (!basePath.startsWith("/") || basePath.endsWith("/"))) {
+            throw new IllegalArgumentException("basePath must be empty or start with '/' and not end with '/': "
+                    + basePath);
+        }
+        for (OperationDescriptor op : catalog.operations()) {
+            if (!(op.shape() instanceof OperationShape.Http)) {
+                throw new IllegalArgumentException("ingested operation " + op.opId() + " is not HTTP-shaped");
+            }
+        }
+    }
+}
