@@ -162,7 +162,8 @@ public final class Kernel implements AutoCloseable {
         Authenticator authenticator = new Authenticator(restTokens, tenants, "svc", Optional.empty(), agentPrincipals);
         ApiRoutes api = new ApiRoutes(authenticator);
         new HealthRoutes(database).register(api);
-        new InfoRoutes(BuildInfo.load(), config, mcpAudience(config)).register(api);
+        RetrievalEngine retrieval = new RetrievalEngine(jdbc, feed, new Embedder());
+        new InfoRoutes(BuildInfo.load(), config, mcpAudience(config), retrieval.vectorIndex()).register(api);
         new OpenApiRoutes().register(api);
         new IdentityRoutes().register(api);
         new TenancyRoutes(tenants).register(api);
@@ -200,7 +201,6 @@ public final class Kernel implements AutoCloseable {
         new GovernanceRoutes(agentPrincipals, grants, serviceGrants).register(api);
         AsyncRuns runs = new AsyncRuns(jdbc, callTimeout);
         ResultQueryService resultQueries = new ResultQueryService(jdbc, handles);
-        RetrievalEngine retrieval = new RetrievalEngine(jdbc, feed, new Embedder());
         KbService kb = new KbService(jdbc, retrieval);
         new KbRoutes(kb).register(api);
         MemoryService memory = new MemoryService(jdbc, retrieval,
