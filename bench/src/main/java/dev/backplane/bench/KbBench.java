@@ -1,0 +1,233 @@
+package dev.backplane.bench;
+
+import dev.backplane.kernel.kb.KbService;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.retrieval.Embedder;
+import dev.backplane.kernel.retrieval.RetrievalEngine;
+import dev.backplane.kernel.testing.PgliteServer;
+import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.TestKernel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Knowledge-base search at scale (ARCHITECTURE §14: kb/memory search p95 ≤ 25 ms at 100k entries):
+ * the embedder's throughput, then 100,000 entries seeded straight into the kb tables (SQL in
+ * batches; vectors composed as {@link KbCorpus} explains) and hybrid searches over HTTP — on plain
+ * PostgreSQL (embedded; the JVM exact scan) and, when node is installed, on PGlite with pgvector
+ * (the HNSW path; PostgreSQL in WASM, one session, so read its numbers as a functional check, not as
+ * what a native pgvector server does). Entry counts: -Dsvc.bench.kb.entries (default 100000) and
+ * -Dsvc.bench.kb.pgvector-entries (default 10000: PGlite loads and indexes a few hundred entries a
+ * second, and 100,000 take 10 minutes); 0 skips that part.
+ */
+public final class KbBench {
+
+    private static final int EMBEDDED_FOR_REAL = 500;
+    private static final int SEARCHES = 240;
+
+    private KbBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int entries = Integer.getInteger("svc.bench.kb.entries", 100_000);
+        int pgEntries = Integer.getInteger("svc.bench.kb.pgvector-entries", 10_000);
+        Embedder embedder = new Embedder();
+        float[][] real = embedderThroughput(embedder);
+        KbCorpus.Vocabulary vocabulary = KbCorpus.Vocabulary.embed(embedder);
+        double fidelity = 0;
+        for (int i = 0; i < real.length; i++) {
+            fidelity += KbCorpus.cosine(real[i], vocabulary.vector(i));
+        }
+        System.out.printf(Locale.ROOT, "composed vectors: mean cosine %.3f to the real embedding of the same text "
+                + "(over %d entries; those entries keep their real vectors)%n", fidelity / real.length, real.length);
+
+        Path work = Files.createTempDirectory("svc-kb-bench");
+        try (TestIssuer issuer = new TestIssuer()) {
+            Map<String, String> env = TestKernel.settings(issuer, Files.createDirectories(work.resolve("plugins")));
+            if (entries > 0) {
+                try (TestKernel k = TestKernel.start(work.resolve("plain"), env)) {
+                    run("plain PostgreSQL, JVM exact scan", k, issuer, entries, real, vocabulary, embedder, false);
+                }
+            }
+            Optional<String> missing = pgEntries <= 0 ? Optional.of("-Dsvc.bench.kb.pgvector-entries=0")
+                    : PgliteServer.unavailable();
+            if (missing.isPresent()) {
+                System.out.println("pgvector: not measured (" + missing.get() + ")");
+                return;
+            }
+            try (PgliteServer pglite = PgliteServer.start(work)) {
+                env.put("SVC_DB_URL", pglite.jdbcUrl());
+                env.put("SVC_DB_USER", "postgres");
+                env.put("SVC_DB_POOL_SIZE", "4");
+                try (TestKernel k = TestKernel.start(work.resolve("pglite"), env)) {
+                    run("PGlite (WASM) + pgvector HNSW", k, issuer, pgEntries, real, vocabulary, embedder, true);
+                }
+            }
+        }
+    }
+
+    /** Chunks per second through {@link Embedder#embedChunks}, one thread and all cores; returns the vectors. */
+    private static float[][] embedderThroughput(Embedder embedder) throws Exception {
+        embedder.embed("warm up the model");
+        float[][] vectors = new float[EMBEDDED_FOR_REAL][];
+        long t0 = System.nanoTime();
+        for (int i = 0; i < EMBEDDED_FOR_REAL / 2; i++) {
+            vectors[i] = embedder.embedChunks(KbCorpus.slug(i).replace('-', ' ') + "\n" + KbCorpus.body(i)).getFirst();
+        }
+        double one = EMBEDDED_FOR_REAL / 2 / ((System.nanoTime() - t0) / 1e9);
+        int threads = Runtime.getRuntime().availableProcessors();
+        t0 = System.nanoTime();
+        try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+            List<Future<?>> done = new ArrayList<>();
+            for (int i = EMBEDDED_FOR_REAL / 2; i < EMBEDDED_FOR_REAL; i++) {
+                int n = i;
+                done.add(pool.submit(() -> vectors[n] = embedder.embedChunks(KbCorpus.slug(n).replace('-', ' ') + "\n"
+                        + KbCorpus.body(n)).getFirst()));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        }
+        double all = (EMBEDDED_FOR_REAL - EMBEDDED_FOR_REAL / 2) / ((System.nanoTime() - t0) / 1e9);
+        long[] query = new long[200];
+        for (int i = 0; i < query.length; i++) {
+            long t = System.nanoTime();
+            embedder.embed(KbCorpus.QUERIES.get(i % KbCorpus.QUERIES.size()) + " " + i);
+            query[i] = System.nanoTime() - t;
+        }
+        Arrays.sort(query);
+        System.out.printf(Locale.ROOT, "embedder (all-MiniLM-L6-v2 q, ~50-word entries, one chunk each): %.0f chunks/s "
+                + "on one thread, %.0f chunks/s on %d threads; a query embeds in p50 %.1f ms, p95 %.1f ms%n", one, all,
+                threads, pct(query, 50), pct(query, 95));
+        return vectors;
+    }
+
+    private static void run(String label, TestKernel k, TestIssuer issuer, int entries, float[][] real,
+                            KbCorpus.Vocabulary vocabulary, Embedder embedder, boolean pgvector) throws Exception {
+        UUID tenant = UUID.randomUUID();
+        Jdbc jdbc = new Jdbc(k.kernel().database().dataSource());
+        String index = k.get("/api/v1/info", null).json().path("vector_index").asText();
+        System.out.printf(Locale.ROOT, "%n== %s (vector_index %s), %,d entries%n", label, index, entries);
+        if (pgvector) {
+            jdbc.update("DROP INDEX retrieval_chunks_hnsw"); // bulk load first, build once: the usual way to fill HNSW
+        }
+        long t0 = System.nanoTime();
+        KbSeed.seed(jdbc, tenant, entries, i -> i < real.length ? real[i] : vocabulary.vector(i), pgvector ? 250 : 2_000);
+        jdbc.update("ANALYZE kb_entries");
+        jdbc.update("ANALYZE retrieval_chunks");
+        System.out.printf(Locale.ROOT, "seeded %,d entries (kb_entries + retrieval_chunks, SQL batches) in %.1f s%n",
+                entries, (System.nanoTime() - t0) / 1e9);
+        if (pgvector) {
+            t0 = System.nanoTime();
+            jdbc.update("CREATE INDEX retrieval_chunks_hnsw ON retrieval_chunks USING hnsw (embedding_v vector_cosine_ops)");
+            System.out.printf(Locale.ROOT, "built the HNSW index in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+        }
+        String token = issuer.token(c -> c.subject("bench-" + tenant).claim("tenant_id", tenant.toString())
+                .claim("tenant_role", "operator").expirationTime(java.util.Date.from(java.time.Instant.now().plusSeconds(7200))));
+        t0 = System.nanoTime();
+        search(k, token, KbCorpus.QUERIES.getFirst());
+        System.out.printf(Locale.ROOT, "first search (cold: loads the tenant's vectors where the JVM scans): %.0f ms%n",
+                (System.nanoTime() - t0) / 1e6);
+        for (int i = 0; i < 40; i++) {
+            search(k, token, KbCorpus.QUERIES.get(i % KbCorpus.QUERIES.size()));
+        }
+        long[] sequential = new long[SEARCHES];
+        for (int i = 0; i < SEARCHES; i++) {
+            long t = System.nanoTime();
+            search(k, token, KbCorpus.QUERIES.get(i % KbCorpus.QUERIES.size()));
+            sequential[i] = System.nanoTime() - t;
+        }
+        report("kb search over HTTP, hybrid, limit 10, one client", sequential);
+        concurrent(k, token, 4);
+
+        KbService kb = new KbService(jdbc, new RetrievalEngine(jdbc, k.kernel().changeFeed(), embedder));
+        kb.search(tenant, "warm up", 10, Map.of()); // loads this engine's own copy where the JVM scans
+        for (RetrievalEngine.Mode mode : RetrievalEngine.Mode.values()) {
+            report("  in process, " + mode.name().toLowerCase(Locale.ROOT), timed(SEARCHES / 2, i ->
+                    kb.search(tenant, KbCorpus.QUERIES.get(i % KbCorpus.QUERIES.size()), 10, Map.of(), mode)));
+        }
+        report("  in process, hybrid with a metadata filter (kind=runbook: half the entries)", timed(SEARCHES / 2, i ->
+                kb.search(tenant, KbCorpus.QUERIES.get(i % KbCorpus.QUERIES.size()), 10, Map.of("kind", "runbook"))));
+
+        t0 = System.nanoTime();
+        KbSeed.seedMemory(jdbc, tenant, entries, i -> i < real.length ? real[i] : vocabulary.vector(i), pgvector ? 250 : 2_000);
+        jdbc.update("ANALYZE memory_entries");
+        jdbc.update("ANALYZE retrieval_chunks");
+        System.out.printf(Locale.ROOT, "memory: seeded %,d tenant-scope entries in %.1f s%n", entries,
+                (System.nanoTime() - t0) / 1e9);
+        recall(k, token, KbCorpus.QUERIES.getFirst());
+        report("memory search over HTTP (GET /api/v1/retrieve), one client", timed(SEARCHES / 2, i ->
+                recall(k, token, KbCorpus.QUERIES.get(i % KbCorpus.QUERIES.size()))));
+    }
+
+    private static void recall(TestKernel k, String token, String query) {
+        TestKernel.Response r = k.get("/api/v1/retrieve?limit=10&query="
+                + java.net.URLEncoder.encode(query, java.nio.charset.StandardCharsets.UTF_8), token);
+        if (r.status() != 200 || r.json().path("hits").isEmpty()) {
+            throw new IllegalStateException("memory search failed: " + r.status() + " " + r.body());
+        }
+    }
+
+    private static void search(TestKernel k, String token, String query) {
+        TestKernel.Response r = k.send("POST", "/api/v1/kb/search", token, "{\"query\": \"" + query + "\", \"limit\": 10}",
+                Map.of());
+        if (r.status() != 200 || r.json().path("hits").isEmpty()) {
+            throw new IllegalStateException("search failed: " + r.status() + " " + r.body());
+        }
+    }
+
+    /** {@code clients} closed-loop clients, {@value #SEARCHES} searches in all; latency percentiles and throughput. */
+    private static void concurrent(TestKernel k, String token, int clients) throws Exception {
+        long[] latencies = new long[SEARCHES];
+        long t0 = System.nanoTime();
+        try (ExecutorService pool = Executors.newFixedThreadPool(clients)) {
+            List<Future<?>> done = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                int client = c;
+                done.add(pool.submit(() -> {
+                    for (int i = client; i < SEARCHES; i += clients) {
+                        long t = System.nanoTime();
+                        search(k, token, KbCorpus.QUERIES.get(i % KbCorpus.QUERIES.size()));
+                        latencies[i] = System.nanoTime() - t;
+                    }
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        report("kb search over HTTP, " + clients + " clients (" + Math.round(SEARCHES / seconds) + " searches/s)", latencies);
+    }
+
+    private static long[] timed(int n, java.util.function.IntConsumer work) {
+        long[] out = new long[n];
+        for (int i = 0; i < n; i++) {
+            long t = System.nanoTime();
+            work.accept(i);
+            out[i] = System.nanoTime() - t;
+        }
+        return out;
+    }
+
+    private static void report(String what, long[] nanos) {
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        System.out.printf(Locale.ROOT, "%-75s p50 %6.1f ms  p95 %6.1f ms  p99 %6.1f ms%n", what, pct(sorted, 50),
+                pct(sorted, 95), pct(sorted, 99));
+    }
+
+    private static double pct(long[] sorted, int p) {
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(sorted.length * p / 100.0) - 1)] / 1e6;
+    }
+}
