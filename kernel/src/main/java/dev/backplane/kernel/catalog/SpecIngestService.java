@@ -61,7 +61,7 @@ public final class SpecIngestService {
     public record IngestRequest(Optional<String> catalog, Optional<String> product, Optional<String> version,
                                 Optional<String> impl, List<SpecUpload> specs, Optional<String> authScheme,
                                 List<String> authSecretFields, Map<String, String> authSettings,
-                                List<String> specInfoVersionsCompatible, boolean dryRun, Optional<String> tenantId,
+                                List<String> specInfoVersionsCompatible, Boolean dryRun, Optional<String> tenantId,
                                 Optional<Integer> defaultPort) {
         public IngestRequest {
             catalog = orEmpty(catalog);
@@ -75,6 +75,7 @@ public final class SpecIngestService {
             specInfoVersionsCompatible = specInfoVersionsCompatible == null ? List.of()
                     : List.copyOf(specInfoVersionsCompatible);
             tenantId = orEmpty(tenantId);
+            dryRun = dryRun != null && dryRun;
             defaultPort = defaultPort == null ? Optional.empty() : defaultPort;
         }
 

@@ -39,7 +39,7 @@ class SpecIngestIT {
     static void start() throws Exception {
         home = Files.createTempDirectory("svc-ingest-it");
         Path plugins = Files.createDirectories(home.resolve("plugins"));
-        Files.writeString(home.resolve("acme.json"), spec("Acme", "2.4.1", 6));
+        Files.writeString(home.resolve("acme.json"), spec("Acme", "2.4.1", 3));
         Files.writeString(plugins.resolve("catalog-index.json"), """
                 {"connectors": [
                   {"product": "acme", "version": "2.x", "impl": "acme", "default_port": 8443,
@@ -300,5 +300,21 @@ class SpecIngestIT {
         assertThat(mismatch.exitCode()).isEqualTo(1);
         assertThat(mismatch.err()).contains("spec_version_mismatch").contains("--spec-info-versions-compatible");
         assertThat(cli.run("connector", "ingest-status", "not-a-uuid").exitCode()).isEqualTo(2);
+
+        Path big = cliHome.resolve("big.json");
+        Files.writeString(big, spec("Big tools", "4.1.0", 30));
+        var started = cli.run("connector", "ingest", "--product", impl, "--version", "4.x", "--impl", impl + "-big",
+                "--spec", big.toString(), "--tenant-id", tenant.toString(), "--no-wait");
+        assertThat(started.exitCode()).as(started.toString()).isZero();
+        var jobId = java.util.regex.Pattern.compile("ingest job ([0-9a-f-]{36}) started").matcher(started.out());
+        assertThat(jobId.find()).as(started.out()).isTrue();
+        var waited = cli.run("connector", "ingest-status", jobId.group(1), "--wait");
+        assertThat(waited.exitCode()).as(waited.toString()).isZero();
+        assertThat(waited.out()).contains("succeeded").contains("ingested " + impl + "-big-4.x (tenant): 90 operations");
+        var waitedInline = cli.run("connector", "ingest", "--product", impl, "--version", "4.x", "--impl", impl + "-big",
+                "--spec", big.toString(), "--tenant-id", tenant.toString());
+        assertThat(waitedInline.exitCode()).as(waitedInline.toString()).isZero();
+        assertThat(waitedInline.err()).contains("ingesting in the background as job");
+        assertThat(waitedInline.out()).contains("re-ingested " + impl + "-big-4.x");
     }
 }
