@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * No spec engine plugin is loaded here (it builds after the kernel): ingested connectors are
  * reviewable and answer calls with a clear error; execution is tested in plugins/generic-openapi.
  */
-class SpecIngestIT {
+public class SpecIngestIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static Path home;
@@ -60,7 +60,7 @@ class SpecIngestIT {
     }
 
     /** An OpenAPI 3.0 spec with {@code n} resources, each with list (GET), create (POST) and delete (DELETE). */
-    static String spec(String title, String version, int n) {
+    public static String spec(String title, String version, int n) {
         ObjectNode root = JSON.createObjectNode();
         root.put("openapi", "3.0.3");
         root.putObject("info").put("title", title).put("version", version);
