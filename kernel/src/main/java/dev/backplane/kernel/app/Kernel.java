@@ -36,6 +36,8 @@ import dev.backplane.kernel.identity.Authenticator;
 import dev.backplane.kernel.identity.IdentityRoutes;
 import dev.backplane.kernel.identity.JwksKeys;
 import dev.backplane.kernel.identity.TokenVerifier;
+import dev.backplane.kernel.kb.IngestRoot;
+import dev.backplane.kernel.kb.KbIngestService;
 import dev.backplane.kernel.kb.KbRoutes;
 import dev.backplane.kernel.kb.KbService;
 import dev.backplane.kernel.mcp.McpRoutes;
@@ -202,7 +204,9 @@ public final class Kernel implements AutoCloseable {
         ResultQueryService resultQueries = new ResultQueryService(jdbc, handles);
         RetrievalEngine retrieval = new RetrievalEngine(jdbc, feed, new Embedder());
         KbService kb = new KbService(jdbc, retrieval);
-        new KbRoutes(kb).register(api);
+        KbIngestService kbIngest = new KbIngestService(jdbc, kb, IngestRoot.fromSetting(config.get(Setting.KB_INGEST_ROOT),
+                Path.of(config.get(Setting.DATA_DIR))));
+        new KbRoutes(kb, kbIngest).register(api);
         MemoryService memory = new MemoryService(jdbc, retrieval,
                 Duration.ofDays(config.intValue(Setting.MEMORY_USER_DEFAULT_TTL_DAYS, 1, 3650)));
         new MemoryRoutes(memory).register(api);
@@ -237,7 +241,8 @@ public final class Kernel implements AutoCloseable {
                 new PeriodicJobs.Job("result-handles-sweep", Duration.ofMinutes(10), handles::sweepExpired),
                 new PeriodicJobs.Job("async-run-reaper", Duration.ofMinutes(1), runs::reapOrphans),
                 new PeriodicJobs.Job("memory-sweep", Duration.ofMinutes(10), memory::sweepExpired),
-                new PeriodicJobs.Job("ingest-job-reaper", Duration.ofMinutes(1), specIngest::reapStale))));
+                new PeriodicJobs.Job("ingest-job-reaper", Duration.ofMinutes(1), specIngest::reapStale),
+                new PeriodicJobs.Job("kb-ingest-job-reaper", Duration.ofMinutes(1), kbIngest::reapStale))));
         new CredentialRoutes(targets, credentials).register(api);
         return api;
     }

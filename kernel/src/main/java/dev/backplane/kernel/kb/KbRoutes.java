@@ -1,5 +1,6 @@
 package dev.backplane.kernel.kb;
 
+import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.http.QueryParams;
@@ -10,8 +11,12 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
-/** {@code /api/v1/kb}: list, show, add and search (kb on every non-agent surface), delete on REST only. */
+/**
+ * {@code /api/v1/kb}: list, show, add and search (kb on every non-agent surface), delete on REST only,
+ * and ingest of a directory on the backplane host (a background job, polled at {@code /api/v1/kb/ingest-jobs}).
+ */
 public final class KbRoutes {
 
     /** Body of an add. */
@@ -25,16 +30,25 @@ public final class KbRoutes {
         }
     }
 
-    private final KbService kb;
+    /** Body of an ingest: a directory on the backplane host, inside the ingest root. */
+    record IngestBody(String directory, Boolean dryRun) {
+    }
 
-    public KbRoutes(KbService kb) {
+    private final KbService kb;
+    private final KbIngestService ingest;
+
+    public KbRoutes(KbService kb, KbIngestService ingest) {
         this.kb = kb;
+        this.ingest = ingest;
     }
 
     public void register(ApiRoutes api) {
         api.get("/api/v1/kb", Role.READ_ONLY, this::list)
                 .post("/api/v1/kb", Role.TENANT_ADMIN, this::add)
                 .post("/api/v1/kb/search", Role.READ_ONLY, this::search)
+                .post("/api/v1/kb/ingest", Role.TENANT_ADMIN, this::ingest)
+                .get(KbIngestService.JOBS + "/{job_id}", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
+                        ingest.job(c, jobId(req))))
                 .get("/api/v1/kb/{slug}", Role.READ_ONLY, (req, res, c) -> Json.ok(res, kb.show(c.tenantId(), slug(req))))
                 .delete("/api/v1/kb/{slug}", Role.TENANT_ADMIN, (req, res, c) -> {
                     kb.delete(c.tenantId(), slug(req));
@@ -61,5 +75,22 @@ public final class KbRoutes {
     private void search(ServerRequest req, ServerResponse res, Caller c) {
         SearchBody body = Json.read(req, SearchBody.class);
         Json.ok(res, Map.of("hits", kb.search(c.tenantId(), body.query(), body.limit().orElse(10), body.filters())));
+    }
+
+    private void ingest(ServerRequest req, ServerResponse res, Caller c) {
+        IngestBody body = Json.read(req, IngestBody.class);
+        boolean dryRun = Boolean.TRUE.equals(body.dryRun());
+        Map<String, Object> answer = ingest.ingest(c, body.directory(), dryRun);
+        Json.send(res, dryRun ? Status.OK_200 : Status.ACCEPTED_202, answer);
+    }
+
+    private static UUID jobId(ServerRequest req) {
+        String v = req.path().pathParameters().get("job_id");
+        try {
+            return UUID.fromString(v);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.unprocessable("invalid_job_id", "job id must be a uuid, got '" + v + "'",
+                    Map.of("field", "job_id"));
+        }
     }
 }
