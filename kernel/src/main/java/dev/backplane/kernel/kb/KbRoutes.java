@@ -6,9 +6,11 @@ import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.retrieval.SearchLog;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -36,10 +38,12 @@ public final class KbRoutes {
 
     private final KbService kb;
     private final KbIngestService ingest;
+    private final SearchLog searches;
 
-    public KbRoutes(KbService kb, KbIngestService ingest) {
+    public KbRoutes(KbService kb, KbIngestService ingest, SearchLog searches) {
         this.kb = kb;
         this.ingest = ingest;
+        this.searches = searches;
     }
 
     public void register(ApiRoutes api) {
@@ -74,7 +78,8 @@ public final class KbRoutes {
 
     private void search(ServerRequest req, ServerResponse res, Caller c) {
         SearchBody body = Json.read(req, SearchBody.class);
-        Json.ok(res, Map.of("hits", kb.search(c.tenantId(), body.query(), body.limit().orElse(10), body.filters())));
+        Json.ok(res, Map.of("hits", searches.record(c, SearchLog.Surface.KB, SearchLog.Transport.REST, body.query(),
+                () -> kb.search(c.tenantId(), body.query(), body.limit().orElse(10), body.filters()), List::size)));
     }
 
     private void ingest(ServerRequest req, ServerResponse res, Caller c) {

@@ -124,6 +124,12 @@ public final class KbService {
                 KbService::entry, tenant, filter.orElse("%"), limit, offset);
     }
 
+    /** The tenant's entries by slug, at most {@code max} (the retrieval eval's corpus). */
+    public List<Entry> corpus(UUID tenant, int max) {
+        return jdbc.query("SELECT * FROM kb_entries WHERE tenant_id = ? ORDER BY slug LIMIT ?", KbService::entry, tenant,
+                max);
+    }
+
     public void delete(UUID tenant, String slug) {
         Entry e = show(tenant, slug);
         jdbc.update("DELETE FROM kb_entries WHERE tenant_id = ? AND id = ?", tenant, e.id());
