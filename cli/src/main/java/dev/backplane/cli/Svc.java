@@ -13,6 +13,8 @@ import dev.backplane.cli.governance.AuditCommand;
 import dev.backplane.cli.governance.ServicePrincipalsCommand;
 import dev.backplane.cli.kb.KbCommand;
 import dev.backplane.cli.memory.MemoryCommands;
+import dev.backplane.cli.memory.MigrateCommand;
+import dev.backplane.cli.retrieval.RetrievalCommand;
 import dev.backplane.cli.targets.TargetsCommand;
 import dev.backplane.cli.tenants.TenantsCommand;
 import java.io.InputStream;
@@ -34,6 +36,7 @@ import picocli.CommandLine.Mixin;
                 TenantsCommand.class, TargetsCommand.class, ConnectorCommand.class, OperationCommand.class,
                 ApprovalsCommand.class, AuditCommand.class, KbCommand.class, MemoryCommands.Remember.class,
                 MemoryCommands.Recall.class, MemoryCommands.ListMemory.class, MemoryCommands.Promote.class,
+                MigrateCommand.class, RetrievalCommand.class,
                 AgentCommands.AgentPrincipalCommand.class,
                 AgentCommands.AgentCommand.class, ServicePrincipalsCommand.class,
                 AdminCommand.class,
