@@ -14,6 +14,8 @@ import dev.backplane.kernel.catalog.plugins.PluginLoading;
 import dev.backplane.kernel.credentials.CredentialRoutes;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.dispatch.AsyncRuns;
+import dev.backplane.kernel.docs.DocsRoutes;
+import dev.backplane.kernel.docs.DocsService;
 import dev.backplane.kernel.dispatch.DispatchEvents;
 import dev.backplane.kernel.dispatch.DispatchRoutes;
 import dev.backplane.kernel.dispatch.Dispatcher;
@@ -206,6 +208,9 @@ public final class Kernel implements AutoCloseable {
         MemoryService memory = new MemoryService(jdbc, retrieval,
                 Duration.ofDays(config.intValue(Setting.MEMORY_USER_DEFAULT_TTL_DAYS, 1, 3650)));
         new MemoryRoutes(memory).register(api);
+        DocsService docs = DocsService.create(jdbc, audit, egress, ssrf, credentials,
+                Duration.ofMillis(config.intValue(Setting.DOCS_BACKEND_TIMEOUT_MS, 100, 600_000)));
+        new DocsRoutes(docs).register(api);
         new DispatchRoutes(dispatcher, resultQueries, runs).register(api);
         TokenVerifier mcpTokens = new TokenVerifier(issuer, mcpAudience(config), keys,
                 config.list(Setting.IDENTITY_ALGORITHMS),

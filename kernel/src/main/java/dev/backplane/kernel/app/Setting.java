@@ -52,6 +52,8 @@ public enum Setting {
             "public OIDC client of MCP agents; its tokens are of principal kind user-agent"),
     MEMORY_USER_DEFAULT_TTL_DAYS("memory.user-default-ttl-days", "SVC_MEMORY_USER_DEFAULT_TTL_DAYS", "7",
             "lifetime of user-scope memory written without a ttl"),
+    DOCS_BACKEND_TIMEOUT_MS("docs.backend-timeout-ms", "SVC_DOCS_BACKEND_TIMEOUT_MS", "10000",
+            "timeout of one call to a doc collection's retrieval backend (docs add-on)"),
     MCP_REQUIRED_SCOPE("mcp.required-scope", "SVC_MCP_REQUIRED_SCOPE", "svc:mcp",
             "scope every /mcp token must carry (advertised in the protected-resource metadata; empty: none)"),
     MCP_ALLOWED_ORIGINS("mcp.allowed-origins", "SVC_MCP_ALLOWED_ORIGINS", "",
