@@ -217,7 +217,7 @@ public final class Kernel implements AutoCloseable {
                 Duration.ofSeconds(config.intValue(Setting.IDENTITY_CLOCK_SKEW, 0, 600)));
         new McpRoutes(new Authenticator(mcpTokens, tenants, "svc", Optional.of(config.get(Setting.IDENTITY_MCP_CLIENT_ID)),
                 agentPrincipals), mcpTokens, new McpRoutes.Services(targets, catalog, dispatcher,
-                resultQueries, audit, kb, memory), BuildInfo.load().version(), new McpRoutes.Settings(
+                resultQueries, audit, kb, memory, docs), BuildInfo.load().version(), new McpRoutes.Settings(
                 mcpAudience(config), issuer, config.optional(Setting.MCP_REQUIRED_SCOPE).filter(v -> !v.isBlank()),
                 config.list(Setting.MCP_ALLOWED_ORIGINS), config.optional(Setting.PUBLIC_URL))).register(api);
         new ApprovalRoutes(approvals, (approver, released, async) -> {
