@@ -11,6 +11,7 @@ import dev.backplane.cli.governance.AgentCommands;
 import dev.backplane.cli.governance.ApprovalsCommand;
 import dev.backplane.cli.governance.AuditCommand;
 import dev.backplane.cli.governance.ServicePrincipalsCommand;
+import dev.backplane.cli.docs.DocsCommand;
 import dev.backplane.cli.kb.KbCommand;
 import dev.backplane.cli.memory.MemoryCommands;
 import dev.backplane.cli.memory.MigrateCommand;
@@ -34,7 +35,7 @@ import picocli.CommandLine.Mixin;
         description = "Operator CLI of the svc governance backplane.",
         subcommands = {LoginCommand.class, LogoutCommand.class, StatusCommand.class, VersionCommand.class,
                 TenantsCommand.class, TargetsCommand.class, ConnectorCommand.class, OperationCommand.class,
-                ApprovalsCommand.class, AuditCommand.class, KbCommand.class, MemoryCommands.Remember.class,
+                ApprovalsCommand.class, AuditCommand.class, KbCommand.class, DocsCommand.class, MemoryCommands.Remember.class,
                 MemoryCommands.Recall.class, MemoryCommands.ListMemory.class, MemoryCommands.Promote.class,
                 MigrateCommand.class, RetrievalCommand.class,
                 AgentCommands.AgentPrincipalCommand.class,

@@ -14,6 +14,8 @@ import dev.backplane.kernel.catalog.plugins.PluginLoading;
 import dev.backplane.kernel.credentials.CredentialRoutes;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.dispatch.AsyncRuns;
+import dev.backplane.kernel.docs.DocsRoutes;
+import dev.backplane.kernel.docs.DocsService;
 import dev.backplane.kernel.dispatch.DispatchEvents;
 import dev.backplane.kernel.dispatch.DispatchRoutes;
 import dev.backplane.kernel.dispatch.Dispatcher;
@@ -220,13 +222,16 @@ public final class Kernel implements AutoCloseable {
         new MemoryRoutes(memory, searches).register(api);
         RetrievalEval eval = new RetrievalEval(jdbc, kb, memory, catalog);
         new RetrievalRoutes(eval, new RetireChecklist(jdbc, eval), new UsageReport(jdbc)).register(api);
+        DocsService docs = DocsService.create(jdbc, audit, egress, ssrf, credentials,
+                Duration.ofMillis(config.intValue(Setting.DOCS_BACKEND_TIMEOUT_MS, 100, 600_000)));
+        new DocsRoutes(docs).register(api);
         new DispatchRoutes(dispatcher, resultQueries, runs).register(api);
         TokenVerifier mcpTokens = new TokenVerifier(issuer, mcpAudience(config), keys,
                 config.list(Setting.IDENTITY_ALGORITHMS),
                 Duration.ofSeconds(config.intValue(Setting.IDENTITY_CLOCK_SKEW, 0, 600)));
         new McpRoutes(new Authenticator(mcpTokens, tenants, "svc", Optional.of(config.get(Setting.IDENTITY_MCP_CLIENT_ID)),
                 agentPrincipals), mcpTokens, new McpRoutes.Services(targets, catalog, dispatcher,
-                resultQueries, audit, kb, memory, searches), BuildInfo.load().version(), new McpRoutes.Settings(
+                resultQueries, audit, kb, memory, searches, docs), BuildInfo.load().version(), new McpRoutes.Settings(
                 mcpAudience(config), issuer, config.optional(Setting.MCP_REQUIRED_SCOPE).filter(v -> !v.isBlank()),
                 config.list(Setting.MCP_ALLOWED_ORIGINS), config.optional(Setting.PUBLIC_URL))).register(api);
         new ApprovalRoutes(approvals, (approver, released, async) -> {

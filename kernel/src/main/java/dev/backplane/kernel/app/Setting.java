@@ -54,6 +54,8 @@ public enum Setting {
             "lifetime of user-scope memory written without a ttl"),
     KB_INGEST_ROOT("kb.ingest-root", "SVC_KB_INGEST_ROOT", "",
             "the only host directory tree `svc kb ingest` may read (default <data.dir>/kb-import; off disables ingest)"),
+    DOCS_BACKEND_TIMEOUT_MS("docs.backend-timeout-ms", "SVC_DOCS_BACKEND_TIMEOUT_MS", "10000",
+            "timeout of one call to a doc collection's retrieval backend (docs add-on)"),
     MCP_REQUIRED_SCOPE("mcp.required-scope", "SVC_MCP_REQUIRED_SCOPE", "svc:mcp",
             "scope every /mcp token must carry (advertised in the protected-resource metadata; empty: none)"),
     MCP_ALLOWED_ORIGINS("mcp.allowed-origins", "SVC_MCP_ALLOWED_ORIGINS", "",

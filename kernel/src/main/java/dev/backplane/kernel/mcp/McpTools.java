@@ -6,6 +6,7 @@ import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.dispatch.CallRequest;
 import dev.backplane.kernel.dispatch.Dispatcher;
+import dev.backplane.kernel.docs.DocsService;
 import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.kb.KbService;
 import dev.backplane.kernel.memory.MemoryService;
@@ -23,8 +24,7 @@ import java.util.Optional;
 import java.util.function.BiFunction;
 
 /**
- * The agent tools of SPEC's table that exist so far, each calling the same service method as its
- * REST route. Memory, knowledge-base and docs tools join when those capabilities land. A tool the
+ * The agent tools of SPEC's table, each calling the same service method as its REST route. A tool the
  * caller's role may not use is neither listed nor callable. No tool registers targets, stages
  * secrets or deletes kb entries (SPEC boundary rules).
  */
@@ -39,7 +39,7 @@ final class McpTools {
     private final AuditLog audit;
 
     McpTools(TargetService targets, CatalogService catalog, Dispatcher dispatcher, ResultQueryService results,
-             AuditLog audit, KbService kb, MemoryService memory, SearchLog searches) {
+             AuditLog audit, KbService kb, MemoryService memory, SearchLog searches, DocsService docs) {
         this.audit = audit;
         add(new Tool("add_to_memory", "Remember something scoped and possibly short-lived: a preference, a convention, "
                 + "a gotcha about a target. Scopes: user (you, every tenant), user-tenant (you, this tenant), user-target "
@@ -81,6 +81,7 @@ final class McpTools {
                 Role.READ_ONLY, (c, a) -> Map.of("hits", searches.record(c, SearchLog.Surface.KB, SearchLog.Transport.MCP,
                         required(a, "query"), () -> kb.search(c.tenantId(), required(a, "query"),
                         integer(a, "limit").orElse(10), object(a, "filters")), List::size))));
+        DocsTools.register(docs, this::add);
         add(new Tool("list_targets", "List the registered targets (name, product, host, port, fingerprint) this "
                 + "tenant can act on. Read-only: targets are registered by operators, never by agents.",
                 """
@@ -161,15 +162,16 @@ final class McpTools {
      * its own audit row here (op_class read, op_id {@code mcp.<tool>}).
      */
     Object run(Tool tool, Caller caller, JsonNode args) {
-        boolean dispatching = tool.name().equals("call_operation");
+        // call_operation is audited by the pipeline, docs queries by the docs service (svc.docs.*, query hashed)
+        boolean selfAudited = tool.name().equals("call_operation") || DocsTools.SELF_AUDITED.contains(tool.name());
         try {
             Object result = tool.run().apply(caller, args);
-            if (!dispatching) {
+            if (!selfAudited) {
                 audited(caller, tool, "ok", Optional.empty());
             }
             return result;
         } catch (ApiException e) {
-            if (!dispatching) {
+            if (!selfAudited) {
                 audited(caller, tool, "error", Optional.of(e.code()));
             }
             throw e;
