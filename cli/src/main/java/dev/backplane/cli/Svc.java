@@ -73,6 +73,7 @@ public final class Svc implements Runnable {
         CommandLine cl = new CommandLine(Svc.class, new Factory(ctx));
         // family verbs are added first: the settings below reach every subcommand present when they are made
         String[] effective = dev.backplane.cli.families.FamilyVerbs.prepare(cl, args, ctx);
+        addHelpOptions(cl);
         cl.setOut(ctx.out());
         cl.setErr(ctx.err());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -99,6 +100,16 @@ public final class Svc implements Runnable {
         ctx.out().flush();
         ctx.err().flush();
         return code;
+    }
+
+    /** {@code -h/--help} on every command and verb, not only on {@code svc} itself. */
+    private static void addHelpOptions(CommandLine cl) {
+        CommandLine.Model.CommandSpec spec = cl.getCommandSpec();
+        if (spec.findOption("--help") == null && spec.findOption("-h") == null) {
+            spec.addOption(CommandLine.Model.OptionSpec.builder("-h", "--help").usageHelp(true)
+                    .description("Show this help message and exit.").build());
+        }
+        cl.getSubcommands().values().forEach(Svc::addHelpOptions);
     }
 
     /** Convenience for tests and scripts. */
