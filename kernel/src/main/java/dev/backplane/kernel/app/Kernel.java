@@ -173,7 +173,8 @@ public final class Kernel implements AutoCloseable {
         Authenticator authenticator = new Authenticator(restTokens, tenants, "svc", Optional.empty(), agentPrincipals);
         ApiRoutes api = new ApiRoutes(authenticator);
         new HealthRoutes(database).register(api);
-        new InfoRoutes(BuildInfo.load(), config, mcpAudience(config)).register(api);
+        RetrievalEngine retrieval = new RetrievalEngine(jdbc, feed, new Embedder());
+        new InfoRoutes(BuildInfo.load(), config, mcpAudience(config), retrieval.vectorIndex()).register(api);
         new OpenApiRoutes().register(api);
         new IdentityRoutes().register(api);
         new TenancyRoutes(tenants).register(api);
@@ -212,7 +213,6 @@ public final class Kernel implements AutoCloseable {
         new GovernanceRoutes(agentPrincipals, grants, serviceGrants).register(api);
         AsyncRuns runs = new AsyncRuns(jdbc, callTimeout);
         ResultQueryService resultQueries = new ResultQueryService(jdbc, handles);
-        RetrievalEngine retrieval = new RetrievalEngine(jdbc, feed, new Embedder());
         KbService kb = new KbService(jdbc, retrieval);
         KbIngestService kbIngest = new KbIngestService(jdbc, kb, IngestRoot.fromSetting(config.get(Setting.KB_INGEST_ROOT),
                 Path.of(config.get(Setting.DATA_DIR))));

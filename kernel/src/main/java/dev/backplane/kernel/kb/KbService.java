@@ -3,6 +3,7 @@ package dev.backplane.kernel.kb;
 import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.retrieval.Candidates;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -157,7 +158,7 @@ public final class KbService {
                  ORDER BY ts_rank(tsv, x.q, 1) DESC, id LIMIT ?""", rs -> rs.getObject(1, UUID.class),
                 q, tenant, Jdbc.jsonb(f), depth);
         List<RetrievalEngine.Hit> hits = engine.search(tenant, SURFACE, query, limit, mode, lexical,
-                id -> allowed == null || allowed.contains(id));
+                allowed == null ? Candidates.all() : Candidates.only(allowed));
         if (hits.isEmpty()) {
             return List.of();
         }

@@ -5,6 +5,7 @@ import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.retrieval.Candidates;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
@@ -195,7 +196,7 @@ public final class MemoryService {
                  WHERE id = ANY (?) AND tsv @@ x.q ORDER BY ts_rank(tsv, x.q, 1) DESC, id LIMIT ?""",
                 rs -> rs.getObject(1, UUID.class), q, visible.toArray(UUID[]::new), depth);
         List<RetrievalEngine.Hit> hits = engine.search(List.of(caller.tenantId(), partition("user", null, caller.sub())),
-                SURFACE, query, limit, RetrievalEngine.Mode.HYBRID, lexical, visible::contains);
+                SURFACE, query, limit, RetrievalEngine.Mode.HYBRID, lexical, Candidates.only(visible));
         Map<UUID, Entry> byId = new LinkedHashMap<>();
         jdbc.query("SELECT * FROM memory_entries WHERE id = ANY (?)", MemoryService::entry,
                 (Object) hits.stream().map(RetrievalEngine.Hit::entryId).toArray(UUID[]::new)).forEach(e -> byId.put(e.id(), e));

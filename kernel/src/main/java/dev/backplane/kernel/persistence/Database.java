@@ -17,6 +17,8 @@ import java.time.Duration;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
+import org.flywaydb.database.postgresql.PostgreSQLConfigurationExtension;
 
 /**
  * The one system of record. With {@code db.url} set it connects to that PostgreSQL; without it, it
@@ -91,12 +93,16 @@ public final class Database implements AutoCloseable {
     }
 
     private static Database migrated(Database db) {
-        var result = Flyway.configure()
+        FluentConfiguration flyway = Flyway.configure()
                 .dataSource(db.dataSource)
                 .locations("classpath:db/migration")
-                .failOnMissingLocations(true)
-                .load()
-                .migrate();
+                .failOnMissingLocations(true);
+        // A session-level advisory lock, not one held by an open transaction on the lock connection
+        // while the migrations run on another: that open transaction deadlocks a migration doing
+        // CREATE INDEX CONCURRENTLY, and a server that multiplexes connections onto one session
+        // (PGlite's socket server, which tests the pgvector path) until it ends.
+        flyway.getConfigurationExtension(PostgreSQLConfigurationExtension.class).setTransactionalLock(false);
+        var result = flyway.load().migrate();
         LOG.log(Level.INFO, "database ready: " + db.description + "; schema version "
                 + (result.targetSchemaVersion == null ? "unchanged" : result.targetSchemaVersion)
                 + " (" + result.migrationsExecuted + " migration(s) applied)");

@@ -8,12 +8,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.Predicate;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The one hybrid retrieval engine (ARCHITECTURE §8): a surface's lexical ranking (PostgreSQL full
- * text, supplied by the surface's store) and dense ranking (all-MiniLM-L6-v2 chunks, exact cosine)
- * fused by weighted reciprocal rank fusion — ranks, never raw scores.
+ * text, supplied by the surface's store) and dense ranking (all-MiniLM-L6-v2 chunks: pgvector's HNSW
+ * index when the database has the extension, an exact cosine scan in the JVM otherwise) fused by
+ * weighted reciprocal rank fusion — ranks, never raw scores.
  */
 public final class RetrievalEngine {
 
@@ -39,9 +40,19 @@ public final class RetrievalEngine {
     private final Embedder embedder;
     private final VectorIndex vectors;
 
+    /** Chooses the vector index once: pgvector when the database can serve it (logged either way). */
     public RetrievalEngine(Jdbc jdbc, ChangeFeed feed, Embedder embedder) {
+        this(embedder, VectorIndex.choose(jdbc, feed, embedder.dimension()));
+    }
+
+    RetrievalEngine(Embedder embedder, VectorIndex vectors) {
         this.embedder = embedder;
-        this.vectors = new VectorIndex(jdbc, feed);
+        this.vectors = vectors;
+    }
+
+    /** Which vector index serves dense search: {@code pgvector-hnsw} or {@code jvm-exact}. */
+    public String vectorIndex() {
+        return vectors.kind();
     }
 
     /** Embeds and stores an entry's text (chunked) for dense search. */
@@ -54,27 +65,27 @@ public final class RetrievalEngine {
     }
 
     public List<Hit> search(UUID tenant, String surface, String query, int limit, Mode mode, Lexical lexical,
-                            Predicate<UUID> allowed) {
-        return search(List.of(tenant), surface, query, limit, mode, lexical, allowed);
+                            Candidates candidates) {
+        return search(List.of(tenant), surface, query, limit, mode, lexical, candidates);
     }
 
     /**
      * Searches several partitions of a surface at once (memory: the tenant's entries and the caller's
      * cross-tenant user entries); dense candidates are merged by cosine, which is comparable across them.
+     * Only {@code candidates} are returned by the dense side; the lexical side filters on its own.
      */
     public List<Hit> search(List<UUID> partitions, String surface, String query, int limit, Mode mode, Lexical lexical,
-                            Predicate<UUID> allowed) {
-        List<UUID> lex = mode == Mode.DENSE ? List.of() : lexical.ranked(lexicalTerms(query), DEPTH);
+                            Candidates candidates) {
+        // the lexical ranking (a database round trip) runs beside the embedding and the dense search
+        CompletableFuture<List<UUID>> lexicalRanking = mode == Mode.DENSE ? CompletableFuture.completedFuture(List.of())
+                : CompletableFuture.supplyAsync(() -> lexical.ranked(lexicalTerms(query), DEPTH),
+                        task -> Thread.ofVirtual().name("retrieval-lexical").start(task));
         List<UUID> dense = List.of();
         if (mode != Mode.LEXICAL) {
-            float[] q = embedder.embed(query);
-            List<VectorIndex.Scored> all = new ArrayList<>();
-            for (UUID partition : partitions) {
-                all.addAll(vectors.nearest(partition, surface, q, DEPTH, allowed));
-            }
-            all.sort(Comparator.comparingDouble(VectorIndex.Scored::score).reversed());
-            dense = all.stream().limit(DEPTH).map(VectorIndex.Scored::entryId).toList();
+            dense = vectors.nearest(partitions, surface, embedder.embed(query), DEPTH, candidates).stream()
+                    .map(VectorIndex.Scored::entryId).toList();
         }
+        List<UUID> lex = joined(lexicalRanking);
         Map<UUID, Double> fused = new HashMap<>();
         add(fused, lex, mode == Mode.LEXICAL ? 1.0 : LEXICAL_WEIGHT);
         add(fused, dense, DENSE_WEIGHT);
@@ -101,6 +112,20 @@ public final class RetrievalEngine {
         }
         return words.stream().sorted(Comparator.comparingInt(String::length).reversed().thenComparing(w -> w))
                 .limit(LEXICAL_TERMS).collect(java.util.stream.Collectors.joining(" "));
+    }
+
+    private static <T> T joined(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
     }
 
     private static void add(Map<UUID, Double> fused, List<UUID> ranked, double weight) {

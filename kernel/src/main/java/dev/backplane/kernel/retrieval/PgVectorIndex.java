@@ -1,0 +1,214 @@
+package dev.backplane.kernel.retrieval;
+
+import com.pgvector.PGvector;
+import dev.backplane.kernel.persistence.Jdbc;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Nearest neighbours from pgvector's HNSW index over {@code retrieval_chunks.embedding_v}, a
+ * {@code vector(384)} column PostgreSQL generates from the {@code real[]} record.
+ *
+ * <p>The column and the index are not a Flyway migration: the extension may be installed long after
+ * the migrations ran, and a migration must also pass on a server without it. {@link #setUp} runs at
+ * every start instead — idempotent DDL under an advisory lock, so replicas starting together agree —
+ * and a server that gains the extension gains the index on the next start.
+ *
+ * <p>A search filters by partition and surface (and by the caller's candidates), which an HNSW graph
+ * over every tenant's chunks does not know about: pgvector's iterative scan (0.8.0+) keeps walking
+ * the graph until the LIMIT is met. Small partitions and small candidate sets skip the graph and are
+ * scanned exactly in PostgreSQL, where an approximate walk would mostly visit other tenants' chunks.
+ */
+final class PgVectorIndex implements VectorIndex {
+
+    /** The outcome of {@link #setUp}. */
+    sealed interface Setup permits Ready, Unavailable {
+    }
+
+    record Ready(PgVectorIndex index, String version) implements Setup {
+    }
+
+    record Unavailable(String reason) implements Setup {
+    }
+
+    /** Iterative index scans arrived in 0.8.0; without them a filtered HNSW search can come back short. */
+    static final String MIN_VERSION = "0.8.0";
+    /** Partitions or candidate sets up to this many chunks (entries) are scanned exactly. */
+    static final int EXACT_MAX = 5_000;
+    /** How many chunk rows an HNSW walk may ask for before the exact scan answers instead. */
+    private static final int WALK_MAX = 20_000;
+    /** pgvector's upper bound of hnsw.ef_search. */
+    private static final int EF_SEARCH_MAX = 1_000;
+
+    private final Jdbc jdbc;
+    private final int exactMax;
+
+    /** An index over a database {@link #setUp} has prepared; {@code exactMax} 0 always walks the graph (tests). */
+    PgVectorIndex(Jdbc jdbc, int exactMax) {
+        this.jdbc = jdbc;
+        this.exactMax = exactMax;
+    }
+
+    /** Creates the extension, the column and the index if they are missing, or says why not. */
+    static Setup setUp(Jdbc jdbc, int dimension) {
+        try {
+            return jdbc.inTransaction(c -> {
+                Jdbc.query(c, "SELECT pg_advisory_xact_lock(hashtext('svc.retrieval.pgvector'))", rs -> null);
+                Optional<String[]> available = Jdbc.query(c, "SELECT default_version, installed_version "
+                        + "FROM pg_available_extensions WHERE name = 'vector'", rs -> new String[] {rs.getString(1),
+                        rs.getString(2)}).stream().findFirst();
+                if (available.isEmpty()) {
+                    return new Unavailable("the vector extension is not installed on the database server");
+                }
+                String version = Optional.ofNullable(available.get()[1]).orElse(available.get()[0]);
+                if (compareVersions(version, MIN_VERSION) < 0) {
+                    return new Unavailable("pgvector " + version + " is older than " + MIN_VERSION
+                            + " (iterative index scans)");
+                }
+                Jdbc.update(c, "CREATE EXTENSION IF NOT EXISTS vector");
+                if (Jdbc.query(c, "SELECT to_regtype('vector') IS NULL", rs -> rs.getBoolean(1)).getFirst()) {
+                    return new Unavailable("the vector extension's schema is not on the search_path");
+                }
+                Jdbc.update(c, "ALTER TABLE retrieval_chunks ADD COLUMN IF NOT EXISTS embedding_v vector(" + dimension
+                        + ") GENERATED ALWAYS AS (embedding::vector(" + dimension + ")) STORED");
+                String type = Jdbc.query(c, "SELECT format_type(atttypid, atttypmod) FROM pg_attribute "
+                        + "WHERE attrelid = 'retrieval_chunks'::regclass AND attname = 'embedding_v'",
+                        rs -> rs.getString(1)).getFirst();
+                if (!type.equals("vector(" + dimension + ")")) {
+                    return new Unavailable("retrieval_chunks.embedding_v is " + type + " but the model gives " + dimension
+                            + " dimensions");
+                }
+                Jdbc.update(c, "CREATE INDEX IF NOT EXISTS retrieval_chunks_hnsw ON retrieval_chunks "
+                        + "USING hnsw (embedding_v vector_cosine_ops)");
+                return new Ready(new PgVectorIndex(jdbc, EXACT_MAX), version);
+            });
+        } catch (Jdbc.DataAccessException e) {
+            return new Unavailable(e.getMessage());
+        }
+    }
+
+    @Override
+    public String kind() {
+        return "pgvector-hnsw";
+    }
+
+    @Override
+    public void put(UUID tenant, String surface, UUID entryId, List<float[]> chunks) {
+        ChunkRows.replace(jdbc, tenant, surface, entryId, chunks);
+    }
+
+    @Override
+    public void remove(UUID tenant, String surface, UUID entryId) {
+        ChunkRows.delete(jdbc, surface, entryId);
+    }
+
+    @Override
+    public List<Scored> nearest(List<UUID> partitions, String surface, float[] query, int k, Candidates candidates) {
+        UUID[] parts = partitions.toArray(UUID[]::new);
+        PGvector q = new PGvector(query);
+        return jdbc.inTransaction(c -> {
+            if (candidates instanceof Candidates.Only only && only.ids().size() <= exactMax) {
+                return exact(c, parts, surface, q, k, Optional.of(only.ids().toArray(UUID[]::new)), Candidates.all());
+            }
+            if (exactMax > 0 && chunksUpTo(c, parts, surface, exactMax + 1) <= exactMax) {
+                return exact(c, parts, surface, q, k, Optional.empty(), candidates);
+            }
+            return approximate(c, parts, surface, q, k, candidates);
+        });
+    }
+
+    /**
+     * The HNSW walk: asks for twice as many chunks as entries wanted, and four times more while the
+     * candidates filter leaves too few. A walk that comes back short of its LIMIT either saw the whole
+     * partition (then its answer is complete) or was cut off by hnsw.max_scan_tuples, on a partition
+     * that is a sliver of the table; then, as when the filter keeps too little, the exact scan answers.
+     */
+    private static List<Scored> approximate(Connection c, UUID[] parts, String surface, PGvector q, int k,
+                                            Candidates candidates) throws SQLException {
+        for (int limit = 2 * k; limit <= WALK_MAX; limit *= 4) {
+            Jdbc.query(c, "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+                    + "set_config('hnsw.ef_search', ?, true)", rs -> null,
+                    String.valueOf(Math.min(EF_SEARCH_MAX, Math.max(40, limit))));
+            List<Scored> rows = Jdbc.query(c, """
+                    SELECT entry_id, embedding_v <=> ? AS distance FROM retrieval_chunks
+                     WHERE tenant_id = ANY (?) AND surface = ?
+                     ORDER BY embedding_v <=> ? LIMIT ?""", PgVectorIndex::scored, q, parts, surface, q, limit);
+            List<Scored> best = bestPerEntry(rows, candidates, k);
+            if (best.size() >= k) {
+                return best;
+            }
+            if (rows.size() < limit) {
+                if (chunksUpTo(c, parts, surface, rows.size() + 1) <= rows.size()) {
+                    return best;
+                }
+                break;
+            }
+        }
+        Optional<UUID[]> only = candidates instanceof Candidates.Only o ? Optional.of(o.ids().toArray(UUID[]::new))
+                : Optional.empty();
+        return exact(c, parts, surface, q, k, only, Candidates.all());
+    }
+
+    /**
+     * Every chunk of the partitions (of {@code ids}, when given) by exact distance; grouping by entry
+     * keeps the planner off the HNSW index. {@code inJvm} filters what the SQL could not.
+     */
+    private static List<Scored> exact(Connection c, UUID[] parts, String surface, PGvector q, int k,
+                                      Optional<UUID[]> ids, Candidates inJvm) throws SQLException {
+        boolean filtered = !(inJvm instanceof Candidates.All);
+        List<Scored> rows = Jdbc.query(c, """
+                SELECT entry_id, min(embedding_v <=> ?) AS distance FROM retrieval_chunks
+                 WHERE tenant_id = ANY (?) AND surface = ? AND (CAST(? AS uuid[]) IS NULL OR entry_id = ANY (?))
+                 GROUP BY entry_id ORDER BY distance, entry_id LIMIT ?""", PgVectorIndex::scored, q, parts, surface,
+                ids.orElse(null), ids.orElse(null), filtered ? Integer.MAX_VALUE : k);
+        return bestPerEntry(rows, inJvm, k);
+    }
+
+    /** How many chunks the partitions hold, counted no further than {@code bound}. */
+    private static int chunksUpTo(Connection c, UUID[] parts, String surface, int bound) throws SQLException {
+        return Jdbc.query(c, "SELECT count(*) FROM (SELECT 1 FROM retrieval_chunks WHERE tenant_id = ANY (?) "
+                + "AND surface = ? LIMIT ?) x", rs -> rs.getInt(1), parts, surface, bound).getFirst();
+    }
+
+    private static Scored scored(java.sql.ResultSet rs) throws SQLException {
+        return new Scored(rs.getObject(1, UUID.class), 1 - rs.getDouble(2));
+    }
+
+    /** A document scores its best chunk; the best {@code k} allowed documents, best first. */
+    private static List<Scored> bestPerEntry(List<Scored> chunks, Candidates candidates, int k) {
+        Map<UUID, Scored> best = new LinkedHashMap<>();
+        for (Scored s : chunks) {
+            if (candidates.allows(s.entryId())) {
+                best.merge(s.entryId(), s, (a, b) -> a.score() >= b.score() ? a : b);
+            }
+        }
+        List<Scored> out = new ArrayList<>(best.values());
+        out.sort(Comparator.comparingDouble(Scored::score).reversed().thenComparing(s -> s.entryId().toString()));
+        return out.size() > k ? out.subList(0, k) : out;
+    }
+
+    /** Compares dotted numeric versions ("0.8.0" < "0.10.1"). */
+    static int compareVersions(String a, String b) {
+        String[] x = a.split("\\.");
+        String[] y = b.split("\\.");
+        for (int i = 0; i < Math.max(x.length, y.length); i++) {
+            int d = Integer.compare(i < x.length ? leadingNumber(x[i]) : 0, i < y.length ? leadingNumber(y[i]) : 0);
+            if (d != 0) {
+                return d;
+            }
+        }
+        return 0;
+    }
+
+    private static int leadingNumber(String part) {
+        String digits = part.replaceAll("^(\\d*).*$", "$1");
+        return digits.isEmpty() ? 0 : Integer.parseInt(digits);
+    }
+}
