@@ -65,6 +65,7 @@ public final class CatalogBench {
                         dev.backplane.kernel.persistence.ChangeFeed.disabled());
                 report("operation search, service call (5,000 ops)", 3000, i ->
                         service.search(tenant, "big-1.x", QUERIES.get(i % QUERIES.size()), Optional.empty(), 10));
+                ingestedCatalogs(k, issuer, tenant, service);
                 report("operation search, HTTP round trip (5,000 ops)", 3000, i -> {
                     var r = k.get("/api/v1/connectors/big-1.x/operations?query="
                             + QUERIES.get(i % QUERIES.size()).replace(" ", "%20") + "&limit=10", token);
@@ -74,6 +75,63 @@ public final class CatalogBench {
                 });
             }
         }
+    }
+
+    /** The real vendor specs of ../shared/specs ingested (global), then searched: ARCHITECTURE §14's 10 ms budget. */
+    private static void ingestedCatalogs(TestKernel k, TestIssuer issuer, UUID tenant, CatalogService unused)
+            throws Exception {
+        Path specs = Path.of(System.getProperty("svc.shared.dir", "../shared")).resolve("specs");
+        if (!Files.isDirectory(specs)) {
+            System.out.println("ingested catalogs: skipped (" + specs.toAbsolutePath() + " not found)");
+            return;
+        }
+        String admin = issuer.token("bench-admin", tenant, "tenant_admin");
+        String operator = issuer.token("bench", tenant, "operator");
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        String[][] all = {
+            {"kubernetes-v1.36-swagger.json", "k8s", "k8s-openapi", "1.36", "*"},
+            {"vault-openapi.json", "vault", "vault", "1.x", ""},
+            {"keycloak-23.0.7-openapi.json", "keycloak", "keycloak", "23.x", "1.x"},
+            {"coolify-openapi-3.1.yaml", "coolify", "coolify", "4.x", "0.*"},
+            {"harbor-v2.0-swagger.yaml", "harbor", "harbor", "2.x", ""},
+            {"argocd-swagger.json", "argocd", "argocd", "3.x", "*"}};
+        int total = 0;
+        for (String[] s : all) {
+            long t0 = System.nanoTime();
+            Map<String, Object> body = new HashMap<>(Map.of("product", s[1], "impl", s[2], "version", s[3],
+                    "specs", List.of(Map.of("name", s[0], "content", Files.readString(specs.resolve(s[0]))))));
+            if (!s[4].isEmpty()) {
+                body.put("spec_info_versions_compatible", List.of(s[4]));
+            }
+            var r = k.send("POST", "/api/v1/connectors/ingest", admin, json.writeValueAsString(body), Map.of());
+            var result = r.json();
+            if (r.status() == 202) {
+                String job = result.path("job_id").asText();
+                do {
+                    Thread.sleep(100);
+                    result = k.get("/api/v1/connectors/ingest-jobs/" + job, admin).json();
+                } while (!result.path("terminal").asBoolean());
+                result = result.path("result");
+            } else if (r.status() != 200) {
+                throw new IllegalStateException(r.body());
+            }
+            total += result.path("operation_count").asInt();
+            System.out.printf("ingest %s: %d operations, %d groups, %d ms (%s)%n", s[0],
+                    result.path("operation_count").asInt(), result.path("group_count").asInt(),
+                    (System.nanoTime() - t0) / 1_000_000, r.status() == 202 ? "background job" : "in the request");
+        }
+        List<String> queries = List.of("list pods in a namespace", "delete deployment", "read secret", "create user",
+                "realm roles", "sync application", "project repositories", "token lookup", "scale statefulset",
+                "watch events", "server status", "patch node");
+        String[] ids = {"k8s-openapi-1.36", "vault-1.x", "keycloak-23.x", "coolify-4.x", "harbor-2.x", "argocd-3.x"};
+        report("operation search over the ingested vendor catalogs (" + total + " ops), HTTP round trip", 3000, i -> {
+            var r = k.get("/api/v1/connectors/" + ids[i % ids.length] + "/operations?query="
+                    + java.net.URLEncoder.encode(queries.get(i % queries.size()), java.nio.charset.StandardCharsets.UTF_8)
+                    + "&limit=10", operator);
+            if (r.status() != 200) {
+                throw new IllegalStateException(r.body());
+            }
+        });
     }
 
     @FunctionalInterface

@@ -51,7 +51,8 @@ public final class Session implements AutoCloseable {
                 || ctx.env("SVC_INSECURE_ALLOW_HTTP").isPresent();
         URI base = Urls.checkedBase(normalized, "backplane URL", allowHttp);
         known.ifPresent(k -> ResolveOverrides.install(k.resolve().stream().map(ResolveOverrides::parse).toList()));
-        Optional<String> tenant = Optional.ofNullable(options.tenant()).map(Session::checkedTenant);
+        Optional<String> tenant = Optional.ofNullable(options.tenant()).filter(t -> !t.trim().equals("current"))
+                .map(Session::checkedTenant);
         Http http = new Http(null, ctx.err(), global.verbose());
         return new Session(ctx, config, base, http, TokenStores.select(ctx), tenant);
     }

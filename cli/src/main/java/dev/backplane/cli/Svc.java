@@ -11,8 +11,11 @@ import dev.backplane.cli.governance.AgentCommands;
 import dev.backplane.cli.governance.ApprovalsCommand;
 import dev.backplane.cli.governance.AuditCommand;
 import dev.backplane.cli.governance.ServicePrincipalsCommand;
+import dev.backplane.cli.docs.DocsCommand;
 import dev.backplane.cli.kb.KbCommand;
 import dev.backplane.cli.memory.MemoryCommands;
+import dev.backplane.cli.memory.MigrateCommand;
+import dev.backplane.cli.retrieval.RetrievalCommand;
 import dev.backplane.cli.targets.TargetsCommand;
 import dev.backplane.cli.tenants.TenantsCommand;
 import java.io.InputStream;
@@ -32,8 +35,9 @@ import picocli.CommandLine.Mixin;
         description = "Operator CLI of the svc governance backplane.",
         subcommands = {LoginCommand.class, LogoutCommand.class, StatusCommand.class, VersionCommand.class,
                 TenantsCommand.class, TargetsCommand.class, ConnectorCommand.class, OperationCommand.class,
-                ApprovalsCommand.class, AuditCommand.class, KbCommand.class, MemoryCommands.Remember.class,
+                ApprovalsCommand.class, AuditCommand.class, KbCommand.class, DocsCommand.class, MemoryCommands.Remember.class,
                 MemoryCommands.Recall.class, MemoryCommands.ListMemory.class, MemoryCommands.Promote.class,
+                MigrateCommand.class, RetrievalCommand.class,
                 AgentCommands.AgentPrincipalCommand.class,
                 AgentCommands.AgentCommand.class, ServicePrincipalsCommand.class,
                 AdminCommand.class,
@@ -69,6 +73,7 @@ public final class Svc implements Runnable {
         CommandLine cl = new CommandLine(Svc.class, new Factory(ctx));
         // family verbs are added first: the settings below reach every subcommand present when they are made
         String[] effective = dev.backplane.cli.families.FamilyVerbs.prepare(cl, args, ctx);
+        addHelpOptions(cl);
         cl.setOut(ctx.out());
         cl.setErr(ctx.err());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -95,6 +100,16 @@ public final class Svc implements Runnable {
         ctx.out().flush();
         ctx.err().flush();
         return code;
+    }
+
+    /** {@code -h/--help} on every command and verb, not only on {@code svc} itself. */
+    private static void addHelpOptions(CommandLine cl) {
+        CommandLine.Model.CommandSpec spec = cl.getCommandSpec();
+        if (spec.findOption("--help") == null && spec.findOption("-h") == null) {
+            spec.addOption(CommandLine.Model.OptionSpec.builder("-h", "--help").usageHelp(true)
+                    .description("Show this help message and exit.").build());
+        }
+        cl.getSubcommands().values().forEach(Svc::addHelpOptions);
     }
 
     /** Convenience for tests and scripts. */

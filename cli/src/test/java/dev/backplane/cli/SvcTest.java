@@ -75,6 +75,18 @@ class SvcTest {
     }
 
     @Test
+    void everyCommandAndVerbTakesHelp() {
+        for (String[] args : new String[][] {{"connector", "--help"}, {"connector", "ingest", "--help"},
+                {"connector", "ingest-status", "-h"}, {"kb", "--help"}, {"targets", "add", "--help"},
+                {"docs", "collections", "create", "--help"}}) {
+            Result r = svc(args);
+            assertThat(r.code()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(ExitCodes.OK);
+            assertThat(r.out()).contains("Usage: svc " + args[0]);
+        }
+        assertThat(svc("connector", "ingest", "--help").out()).contains("--catalog").contains("--spec-info-versions-compatible");
+    }
+
+    @Test
     void helpListsTheCommands() {
         Result r = svc("--help");
 

@@ -43,6 +43,15 @@ public final class ApiPaths {
     public static final String KB = "/api/v1/kb";
     public static final String KB_ENTRY = KB + "/{slug}";
     public static final String KB_SEARCH = KB + "/search";
+    public static final String KB_INGEST = KB + "/ingest";
+    public static final String KB_INGEST_JOB = KB + "/ingest-jobs/{job_id}";
+    public static final String RETRIEVAL_EVAL = "/api/v1/retrieval/eval";
+    public static final String RETRIEVAL_RETIRE_CHECKLIST = "/api/v1/retrieval/retire-checklist";
+    public static final String RETRIEVAL_USAGE = "/api/v1/retrieval/usage";
+    public static final String DOCS_COLLECTIONS = "/api/v1/docs/collections";
+    public static final String DOCS_COLLECTION = DOCS_COLLECTIONS + "/{key}";
+    public static final String DOCS_SEARCH = "/api/v1/docs/search";
+    public static final String DOCS_ASK = "/api/v1/docs/ask";
     public static final String TARGETS = "/api/v1/targets";
     public static final String TARGET = TARGETS + "/{name}";
     public static final String TARGETS_IMPORT = TARGETS + "/import";
@@ -68,6 +77,23 @@ public final class ApiPaths {
             "GET " + KB_ENTRY,
             "DELETE " + KB_ENTRY,
             "POST " + KB_SEARCH,
+            "POST " + KB_INGEST,
+            "GET " + KB_INGEST_JOB,
+            "POST " + RETRIEVAL_EVAL,
+            "GET " + RETRIEVAL_RETIRE_CHECKLIST,
+            "GET " + RETRIEVAL_USAGE,
+            "GET " + DOCS_COLLECTIONS,
+            "POST " + DOCS_COLLECTIONS,
+            "PATCH " + DOCS_COLLECTION,
+            "DELETE " + DOCS_COLLECTION,
+            "POST " + DOCS_COLLECTION + "/enable",
+            "POST " + DOCS_COLLECTION + "/disable",
+            "POST " + DOCS_COLLECTION + "/probe",
+            "GET " + DOCS_COLLECTION + "/grants",
+            "POST " + DOCS_COLLECTION + "/grants/{tenant_id}",
+            "DELETE " + DOCS_COLLECTION + "/grants/{tenant_id}",
+            "POST " + DOCS_SEARCH,
+            "POST " + DOCS_ASK,
             "GET " + CONNECTOR,
             "POST " + CONNECTOR + "/enable",
             "POST " + CONNECTOR + "/disable",

@@ -13,7 +13,7 @@ public final class BackplaneOptions {
     boolean json;
 
     @Option(names = "--tenant", paramLabel = "<uuid>",
-            description = "act on another tenant (platform_admin only)")
+            description = "act on another tenant (platform_admin only); current names your own")
     String tenant;
 
     public String backplane() {

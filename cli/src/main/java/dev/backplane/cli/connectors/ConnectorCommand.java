@@ -52,7 +52,9 @@ public final class ConnectorCommand {
                             broken ? "" : String.join(",", texts(c.path("products"))),
                             broken ? "" : c.path("enabled_op_count").asInt() + "/" + c.path("operation_count").asInt(),
                             broken ? c.path("plugin_file").asText() + ": " + str(c.path("reason"))
-                                    : String.join(" ", texts(c.path("supported_versions")))));
+                                    : String.join(" ", texts(c.path("supported_versions")))
+                                    + (c.path("source").asText().equals("ingested") ? " (ingested)" : "")
+                                    + (str(c.path("reason")).isEmpty() ? "" : " — " + str(c.path("reason")))));
                 }
                 if (rows.isEmpty()) {
                     ctx.out().println("no connectors" + (status == null ? "" : " with status " + status));

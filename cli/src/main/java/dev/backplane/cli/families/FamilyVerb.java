@@ -66,11 +66,14 @@ final class FamilyVerb extends BackplaneCommand {
             if (v == null || (v instanceof Boolean flag && !flag) || (v instanceof List<?> l && l.isEmpty())) {
                 continue;
             }
-            if (b.type().equals("object")) {
+            if (b.type().equals("object") || b.type().equals("json")) {
+                String text = dev.backplane.cli.common.TextArgs.read(v.toString(), b.arg().paramLabel());
                 try {
-                    v = Http.JSON.readValue(v.toString(), Map.class);
+                    Class<?> shape = b.type().equals("object") ? Map.class : Object.class;
+                    v = Http.JSON.readValue(text, shape);
                 } catch (java.io.IOException e) {
-                    throw CliException.usage(b.arg().paramLabel() + " takes a JSON object: " + e.getMessage());
+                    throw CliException.usage(b.arg().paramLabel() + " takes JSON" + (b.type().equals("object")
+                            ? " (an object)" : "") + " or @file: " + e.getMessage());
                 }
             }
             params.put(b.property(), v);

@@ -220,7 +220,7 @@ public final class FamilyVerbs {
                 return;
             }
             JsonNode p = schema.path("properties").path(property);
-            String type = p.path("type").asText("string");
+            String type = typeOf(schema, p, 0);
             String flag = flagName(property);
             OptionSpec.Builder b = OptionSpec.builder("--" + (RESERVED.contains(flag) ? "param-" + flag : flag))
                     .description(describe(p) + (required.contains(property) ? " (required)" : ""))
@@ -230,7 +230,7 @@ public final class FamilyVerbs {
                 case "integer" -> b.type(Long.class).paramLabel("<n>");
                 case "number" -> b.type(Double.class).paramLabel("<x>");
                 case "array" -> b.type(List.class).auxiliaryTypes(String.class).paramLabel("<value>");
-                case "object" -> b.type(String.class).paramLabel("<json>");
+                case "object", "json" -> b.type(String.class).paramLabel("<json|@file>");
                 default -> b.type(String.class).paramLabel("<" + flag + ">");
             }
             OptionSpec option = b.build();
@@ -238,6 +238,32 @@ public final class FamilyVerbs {
             verb.bind(new FamilyVerb.Binding(property, type, option));
         });
         return spec;
+    }
+
+    /**
+     * The JSON type a flag takes: the property's {@code type} (the first non-null of a type list), that
+     * of a {@code $ref}'d definition, or {@code json} for a composed schema (its value is parsed as JSON).
+     */
+    static String typeOf(JsonNode root, JsonNode p, int depth) {
+        JsonNode type = p.path("type");
+        if (type.isTextual()) {
+            return type.asText();
+        }
+        if (type.isArray()) {
+            for (JsonNode t : type) {
+                if (!t.asText().equals("null")) {
+                    return t.asText();
+                }
+            }
+        }
+        String ref = p.path("$ref").asText("");
+        if (ref.startsWith("#/$defs/") && depth < 8) {
+            return typeOf(root, root.path("$defs").path(ref.substring("#/$defs/".length())), depth + 1);
+        }
+        if (p.has("properties") || p.has("allOf") || p.has("anyOf") || p.has("oneOf")) {
+            return "json";
+        }
+        return "string";
     }
 
     /** all_namespaces → all-namespaces, labelSelector → label-selector; continue → continue-token (SPEC). */

@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc kb}: the knowledge base (durable team knowledge). Writes need tenant_admin. */
 @Command(name = "kb", description = "The knowledge base: durable, general team knowledge.",
         subcommands = {KbCommand.Add.class, KbCommand.Show.class, KbCommand.ListEntries.class, KbCommand.Search.class,
-                KbCommand.Delete.class})
+                KbCommand.Delete.class, KbIngestCommand.class})
 public final class KbCommand {
 
     private KbCommand() {

@@ -14,6 +14,8 @@ import dev.backplane.kernel.catalog.plugins.PluginLoading;
 import dev.backplane.kernel.credentials.CredentialRoutes;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.dispatch.AsyncRuns;
+import dev.backplane.kernel.docs.DocsRoutes;
+import dev.backplane.kernel.docs.DocsService;
 import dev.backplane.kernel.dispatch.DispatchEvents;
 import dev.backplane.kernel.dispatch.DispatchRoutes;
 import dev.backplane.kernel.dispatch.Dispatcher;
@@ -29,6 +31,11 @@ import dev.backplane.kernel.results.ResultHandles;
 import dev.backplane.kernel.results.ResultQueryService;
 import dev.backplane.kernel.retrieval.Embedder;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
+import dev.backplane.kernel.retrieval.SearchLog;
+import dev.backplane.kernel.retrieval.quality.RetireChecklist;
+import dev.backplane.kernel.retrieval.quality.RetrievalEval;
+import dev.backplane.kernel.retrieval.quality.RetrievalRoutes;
+import dev.backplane.kernel.retrieval.quality.UsageReport;
 import dev.backplane.kernel.http.ErrorMapping;
 import dev.backplane.kernel.http.OpenApiRoutes;
 import dev.backplane.kernel.http.RequestIds;
@@ -36,6 +43,8 @@ import dev.backplane.kernel.identity.Authenticator;
 import dev.backplane.kernel.identity.IdentityRoutes;
 import dev.backplane.kernel.identity.JwksKeys;
 import dev.backplane.kernel.identity.TokenVerifier;
+import dev.backplane.kernel.kb.IngestRoot;
+import dev.backplane.kernel.kb.KbIngestService;
 import dev.backplane.kernel.kb.KbRoutes;
 import dev.backplane.kernel.kb.KbService;
 import dev.backplane.kernel.mcp.McpRoutes;
@@ -68,6 +77,8 @@ import java.util.Optional;
 public final class Kernel implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Kernel.class.getName());
+    /** Recorded retrieval searches older than this are deleted (usage and the retire checklist look back 30 days). */
+    private static final int SEARCH_RETENTION_DAYS = 400;
 
     private final KernelConfig config;
     private final Database database;
@@ -176,7 +187,8 @@ public final class Kernel implements AutoCloseable {
         ConnectorRegistry connectors = new ConnectorRegistry(plugins, ingested, feed, index,
                 Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600)));
         CatalogService catalog = new CatalogService(connectors, jdbc, feed);
-        new CatalogRoutes(catalog).register(api);
+        SearchLog searches = new SearchLog(jdbc);
+        new CatalogRoutes(catalog, searches).register(api);
         SpecIngestService specIngest = new SpecIngestService(jdbc, ingested, connectors, feed,
                 config.intValue(Setting.INGEST_MAX_SPEC_BYTES, 1024, 1 << 30),
                 config.intValue(Setting.INGEST_SYNC_MAX_BYTES, 0, 1 << 30));
@@ -202,17 +214,24 @@ public final class Kernel implements AutoCloseable {
         AsyncRuns runs = new AsyncRuns(jdbc, callTimeout);
         ResultQueryService resultQueries = new ResultQueryService(jdbc, handles);
         KbService kb = new KbService(jdbc, retrieval);
-        new KbRoutes(kb).register(api);
+        KbIngestService kbIngest = new KbIngestService(jdbc, kb, IngestRoot.fromSetting(config.get(Setting.KB_INGEST_ROOT),
+                Path.of(config.get(Setting.DATA_DIR))));
+        new KbRoutes(kb, kbIngest, searches).register(api);
         MemoryService memory = new MemoryService(jdbc, retrieval,
                 Duration.ofDays(config.intValue(Setting.MEMORY_USER_DEFAULT_TTL_DAYS, 1, 3650)));
-        new MemoryRoutes(memory).register(api);
+        new MemoryRoutes(memory, searches).register(api);
+        RetrievalEval eval = new RetrievalEval(jdbc, kb, memory, catalog);
+        new RetrievalRoutes(eval, new RetireChecklist(jdbc, eval), new UsageReport(jdbc)).register(api);
+        DocsService docs = DocsService.create(jdbc, audit, egress, ssrf, credentials,
+                Duration.ofMillis(config.intValue(Setting.DOCS_BACKEND_TIMEOUT_MS, 100, 600_000)));
+        new DocsRoutes(docs).register(api);
         new DispatchRoutes(dispatcher, resultQueries, runs).register(api);
         TokenVerifier mcpTokens = new TokenVerifier(issuer, mcpAudience(config), keys,
                 config.list(Setting.IDENTITY_ALGORITHMS),
                 Duration.ofSeconds(config.intValue(Setting.IDENTITY_CLOCK_SKEW, 0, 600)));
         new McpRoutes(new Authenticator(mcpTokens, tenants, "svc", Optional.of(config.get(Setting.IDENTITY_MCP_CLIENT_ID)),
                 agentPrincipals), mcpTokens, new McpRoutes.Services(targets, catalog, dispatcher,
-                resultQueries, audit, kb, memory), BuildInfo.load().version(), new McpRoutes.Settings(
+                resultQueries, audit, kb, memory, searches, docs), BuildInfo.load().version(), new McpRoutes.Settings(
                 mcpAudience(config), issuer, config.optional(Setting.MCP_REQUIRED_SCOPE).filter(v -> !v.isBlank()),
                 config.list(Setting.MCP_ALLOWED_ORIGINS), config.optional(Setting.PUBLIC_URL))).register(api);
         new ApprovalRoutes(approvals, (approver, released, async) -> {
@@ -237,7 +256,10 @@ public final class Kernel implements AutoCloseable {
                 new PeriodicJobs.Job("result-handles-sweep", Duration.ofMinutes(10), handles::sweepExpired),
                 new PeriodicJobs.Job("async-run-reaper", Duration.ofMinutes(1), runs::reapOrphans),
                 new PeriodicJobs.Job("memory-sweep", Duration.ofMinutes(10), memory::sweepExpired),
-                new PeriodicJobs.Job("ingest-job-reaper", Duration.ofMinutes(1), specIngest::reapStale))));
+                new PeriodicJobs.Job("ingest-job-reaper", Duration.ofMinutes(1), specIngest::reapStale),
+                new PeriodicJobs.Job("kb-ingest-job-reaper", Duration.ofMinutes(1), kbIngest::reapStale),
+                new PeriodicJobs.Job("retrieval-searches-sweep", Duration.ofHours(6),
+                        () -> searches.sweep(SEARCH_RETENTION_DAYS)))));
         new CredentialRoutes(targets, credentials).register(api);
         return api;
     }

@@ -48,7 +48,12 @@ public final class AuditLog {
 
     /** Writes the row as started; throws when it cannot be written. */
     public UUID begin(Entry e) {
-        return insert(e, "started", Optional.empty(), Optional.empty(), Optional.empty(), Map.of());
+        return begin(e, Map.of());
+    }
+
+    /** Like {@link #begin(Entry)}, with extra fields on the row (never secrets, never raw query text). */
+    public UUID begin(Entry e, Map<String, Object> extras) {
+        return insert(e, "started", Optional.empty(), Optional.empty(), Optional.empty(), extras);
     }
 
     /**

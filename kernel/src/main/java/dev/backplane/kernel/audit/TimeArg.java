@@ -10,14 +10,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Time arguments of the audit verbs: a shorthand age (30m, 24h, 7d, 2w) or an ISO 8601 instant. */
-final class TimeArg {
+public final class TimeArg {
 
     private static final Pattern AGE = Pattern.compile("(\\d{1,6})([smhdw])");
 
     private TimeArg() {
     }
 
-    static Instant parse(String text, String field) {
+    public static Instant parse(String text, String field) {
         String t = text.trim();
         Matcher m = AGE.matcher(t);
         if (m.matches()) {

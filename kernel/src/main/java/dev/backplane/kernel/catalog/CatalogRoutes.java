@@ -5,6 +5,7 @@ import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.retrieval.SearchLog;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.Map;
@@ -36,9 +37,11 @@ public final class CatalogRoutes {
     }
 
     private final CatalogService catalog;
+    private final SearchLog searches;
 
-    public CatalogRoutes(CatalogService catalog) {
+    public CatalogRoutes(CatalogService catalog, SearchLog searches) {
         this.catalog = catalog;
+        this.searches = searches;
     }
 
     public void register(ApiRoutes api) {
@@ -95,7 +98,9 @@ public final class CatalogRoutes {
                 "invalid_query", "the query parameter 'query' is required", Map.of("field", "query")));
         int limit = req.query().first("limit").asOptional().map(CatalogRoutes::limit)
                 .orElse(CatalogService.SEARCH_LIMIT_DEFAULT);
-        Json.ok(res, catalog.search(caller.tenantId(), id(req), query, req.query().first("group").asOptional(), limit));
+        Json.ok(res, searches.record(caller, SearchLog.Surface.OPERATIONS, SearchLog.Transport.REST, query,
+                () -> catalog.search(caller.tenantId(), id(req), query, req.query().first("group").asOptional(), limit),
+                r -> r.hits().size()));
     }
 
     private void editOperation(ServerRequest req, ServerResponse res, Caller caller) {

@@ -157,21 +157,30 @@ public final class ConnectorRegistry {
         if (store == null) {
             return;
         }
-        List<IngestStore.Stored> rows;
+        List<IngestStore.Revision> rows;
         try {
-            rows = store.loadAll();
+            rows = store.revisions();
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "could not reload ingested connectors; serving the previous set: " + e.getMessage());
             return;
         }
         Map<String, Map<String, Ingested>> previous = ingested;
         Map<String, Map<String, Ingested>> next = new HashMap<>();
-        for (IngestStore.Stored row : rows) {
+        for (IngestStore.Revision row : rows) {
             String scope = row.tenant().map(UUID::toString).orElse(GLOBAL);
             Ingested old = previous.getOrDefault(scope, Map.of()).get(row.connectorId());
-            Ingested now = old != null && old.stored().revision().equals(row.revision())
-                    ? old : new Ingested(row, build(row));
-            next.computeIfAbsent(scope, s -> new LinkedHashMap<>()).put(row.connectorId(), now);
+            Ingested now = old;
+            if (old == null || !old.stored().revision().equals(row.revision())) {
+                try {
+                    now = store.load(row.tenant(), row.connectorId()).map(s -> new Ingested(s, build(s))).orElse(null);
+                } catch (RuntimeException e) {
+                    LOG.log(Level.ERROR, "ingested connector " + row.connectorId() + " (" + scope + ") cannot be "
+                            + "loaded; keeping the previous version if any: " + e.getMessage());
+                }
+            }
+            if (now != null) {
+                next.computeIfAbsent(scope, s -> new LinkedHashMap<>()).put(row.connectorId(), now);
+            }
         }
         ingested = Map.copyOf(next);
     }

@@ -50,8 +50,19 @@ public final class IngestStore {
         return tenant.map(UUID::toString).orElse("global");
     }
 
-    List<Stored> loadAll() {
-        return jdbc.query("SELECT * FROM catalog_ingested_connectors ORDER BY scope, connector_id", IngestStore::map);
+    /** The identity and revision of every stored connector: cheap, so a reload parses only what changed. */
+    record Revision(Optional<UUID> tenant, String connectorId, String revision) {
+    }
+
+    List<Revision> revisions() {
+        return jdbc.query("SELECT tenant_id, connector_id, revision FROM catalog_ingested_connectors "
+                + "ORDER BY scope, connector_id", rs -> new Revision(Optional.ofNullable(rs.getObject(1, UUID.class)),
+                rs.getString(2), rs.getString(3)));
+    }
+
+    Optional<Stored> load(Optional<UUID> tenant, String connectorId) {
+        return jdbc.queryOne("SELECT * FROM catalog_ingested_connectors WHERE scope = ? AND connector_id = ?",
+                IngestStore::map, scope(tenant), connectorId);
     }
 
     /** Whether the tenant sees an ingested connector of this id (its own or a global one). */

@@ -20,11 +20,8 @@ import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +58,7 @@ public final class SpecIngestService {
     public record IngestRequest(Optional<String> catalog, Optional<String> product, Optional<String> version,
                                 Optional<String> impl, List<SpecUpload> specs, Optional<String> authScheme,
                                 List<String> authSecretFields, Map<String, String> authSettings,
-                                List<String> specInfoVersionsCompatible, boolean dryRun, Optional<String> tenantId,
+                                List<String> specInfoVersionsCompatible, Boolean dryRun, Optional<String> tenantId,
                                 Optional<Integer> defaultPort) {
         public IngestRequest {
             catalog = orEmpty(catalog);
@@ -75,6 +72,7 @@ public final class SpecIngestService {
             specInfoVersionsCompatible = specInfoVersionsCompatible == null ? List.of()
                     : List.copyOf(specInfoVersionsCompatible);
             tenantId = orEmpty(tenantId);
+            dryRun = dryRun != null && dryRun;
             defaultPort = defaultPort == null ? Optional.empty() : defaultPort;
         }
 
@@ -366,7 +364,7 @@ public final class SpecIngestService {
             forRevision.put("base_path", result.basePath());
             forRevision.put("descriptor", List.of(descriptor.products().getFirst().token(),
                     descriptor.products().getFirst().defaultPort()));
-            String revision = sha256(Json.write(forRevision));
+            String revision = dev.backplane.kernel.dispatch.Dispatcher.sha256Hex(Json.write(forRevision));
             created = store.save(plan.owner(), connector, ENGINE, specs, result.warnings(), revision, actor);
             feed.changed(ConnectorRegistry.TOPIC, plan.connectorId());
         } else {
@@ -417,15 +415,6 @@ public final class SpecIngestService {
                 "svc connector enable " + id + " --confirm"));
         m.put("ingested_at", plan.dryRun() ? null : Instant.now().toString());
         return m;
-    }
-
-    static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static void check(Pattern p, String value, String field, String rule) {

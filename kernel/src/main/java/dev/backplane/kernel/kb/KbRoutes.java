@@ -1,17 +1,24 @@
 package dev.backplane.kernel.kb;
 
+import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.retrieval.SearchLog;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
-/** {@code /api/v1/kb}: list, show, add and search (kb on every non-agent surface), delete on REST only. */
+/**
+ * {@code /api/v1/kb}: list, show, add and search (kb on every non-agent surface), delete on REST only,
+ * and ingest of a directory on the backplane host (a background job, polled at {@code /api/v1/kb/ingest-jobs}).
+ */
 public final class KbRoutes {
 
     /** Body of an add. */
@@ -25,16 +32,27 @@ public final class KbRoutes {
         }
     }
 
-    private final KbService kb;
+    /** Body of an ingest: a directory on the backplane host, inside the ingest root. */
+    record IngestBody(String directory, Boolean dryRun) {
+    }
 
-    public KbRoutes(KbService kb) {
+    private final KbService kb;
+    private final KbIngestService ingest;
+    private final SearchLog searches;
+
+    public KbRoutes(KbService kb, KbIngestService ingest, SearchLog searches) {
         this.kb = kb;
+        this.ingest = ingest;
+        this.searches = searches;
     }
 
     public void register(ApiRoutes api) {
         api.get("/api/v1/kb", Role.READ_ONLY, this::list)
                 .post("/api/v1/kb", Role.TENANT_ADMIN, this::add)
                 .post("/api/v1/kb/search", Role.READ_ONLY, this::search)
+                .post("/api/v1/kb/ingest", Role.TENANT_ADMIN, this::ingest)
+                .get(KbIngestService.JOBS + "/{job_id}", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
+                        ingest.job(c, jobId(req))))
                 .get("/api/v1/kb/{slug}", Role.READ_ONLY, (req, res, c) -> Json.ok(res, kb.show(c.tenantId(), slug(req))))
                 .delete("/api/v1/kb/{slug}", Role.TENANT_ADMIN, (req, res, c) -> {
                     kb.delete(c.tenantId(), slug(req));
@@ -60,6 +78,24 @@ public final class KbRoutes {
 
     private void search(ServerRequest req, ServerResponse res, Caller c) {
         SearchBody body = Json.read(req, SearchBody.class);
-        Json.ok(res, Map.of("hits", kb.search(c.tenantId(), body.query(), body.limit().orElse(10), body.filters())));
+        Json.ok(res, Map.of("hits", searches.record(c, SearchLog.Surface.KB, SearchLog.Transport.REST, body.query(),
+                () -> kb.search(c.tenantId(), body.query(), body.limit().orElse(10), body.filters()), List::size)));
+    }
+
+    private void ingest(ServerRequest req, ServerResponse res, Caller c) {
+        IngestBody body = Json.read(req, IngestBody.class);
+        boolean dryRun = Boolean.TRUE.equals(body.dryRun());
+        Map<String, Object> answer = ingest.ingest(c, body.directory(), dryRun);
+        Json.send(res, dryRun ? Status.OK_200 : Status.ACCEPTED_202, answer);
+    }
+
+    private static UUID jobId(ServerRequest req) {
+        String v = req.path().pathParameters().get("job_id");
+        try {
+            return UUID.fromString(v);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.unprocessable("invalid_job_id", "job id must be a uuid, got '" + v + "'",
+                    Map.of("field", "job_id"));
+        }
     }
 }

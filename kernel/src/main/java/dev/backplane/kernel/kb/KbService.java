@@ -55,20 +55,11 @@ public final class KbService {
 
     /** Adds or updates an entry (tenant_admin; the route checked the role). */
     public Added add(UUID tenant, String slug, String body, Map<String, Object> metadata, String actor) {
-        if (slug == null || !SLUG.matcher(slug).matches()) {
-            throw ApiException.unprocessable("invalid_slug", "slug must be 1-128 lower-case letters, digits, '.', '_' "
-                    + "or '-', starting with a letter or digit", Map.of("field", "slug"));
-        }
-        if (body == null || body.isBlank()) {
-            throw ApiException.unprocessable("invalid_body", "body is empty", Map.of("field", "body"));
-        }
-        if (body.getBytes(StandardCharsets.UTF_8).length > MAX_BODY) {
-            throw ApiException.unprocessable("invalid_body", "body exceeds " + MAX_BODY + " bytes", Map.of("field", "body"));
-        }
+        validate(slug, body);
         Map<String, Object> meta = metadata == null ? Map.of() : metadata;
         String hash = sha256(body);
         Optional<Entry> before = find(tenant, slug);
-        if (before.isPresent() && sha256(before.get().body()).equals(hash) && before.get().metadata().equals(meta)) {
+        if (outcome(before, hash, meta).equals("unchanged")) {
             jdbc.update("UPDATE kb_entries SET updated_at = now(), updated_by = ? WHERE tenant_id = ? AND slug = ?",
                     actor, tenant, slug);
             return new Added(find(tenant, slug).orElseThrow(), "unchanged");
@@ -87,6 +78,37 @@ public final class KbService {
         return new Added(find(tenant, slug).orElseThrow(), before.isEmpty() ? "created" : "updated");
     }
 
+    /** What {@link #add} would do — created, updated or unchanged — without writing (a dry run). */
+    public String outcomeOf(UUID tenant, String slug, String body, Map<String, Object> metadata) {
+        validate(slug, body);
+        return outcome(find(tenant, slug), sha256(body), metadata == null ? Map.of() : metadata);
+    }
+
+    private static String outcome(Optional<Entry> before, String hash, Map<String, Object> meta) {
+        if (before.isEmpty()) {
+            return "created";
+        }
+        return sha256(before.get().body()).equals(hash) && before.get().metadata().equals(meta) ? "unchanged" : "updated";
+    }
+
+    /** Whether {@code slug} is a valid kb slug (1-128 lower-case letters, digits, '.', '_', '-'). */
+    public static boolean validSlug(String slug) {
+        return slug != null && SLUG.matcher(slug).matches();
+    }
+
+    private static void validate(String slug, String body) {
+        if (!validSlug(slug)) {
+            throw ApiException.unprocessable("invalid_slug", "slug must be 1-128 lower-case letters, digits, '.', '_' "
+                    + "or '-', starting with a letter or digit", Map.of("field", "slug"));
+        }
+        if (body == null || body.isBlank()) {
+            throw ApiException.unprocessable("invalid_body", "body is empty", Map.of("field", "body"));
+        }
+        if (body.getBytes(StandardCharsets.UTF_8).length > MAX_BODY) {
+            throw ApiException.unprocessable("invalid_body", "body exceeds " + MAX_BODY + " bytes", Map.of("field", "body"));
+        }
+    }
+
     public Entry show(UUID tenant, String slug) {
         return find(tenant, slug).orElseThrow(() -> ApiException.notFound("kb_entry_not_found", "no kb entry '" + slug
                 + "' in this tenant"));
@@ -101,6 +123,12 @@ public final class KbService {
         }
         return jdbc.query("SELECT * FROM kb_entries WHERE tenant_id = ? AND slug LIKE ? ORDER BY slug LIMIT ? OFFSET ?",
                 KbService::entry, tenant, filter.orElse("%"), limit, offset);
+    }
+
+    /** The tenant's entries by slug, at most {@code max} (the retrieval eval's corpus). */
+    public List<Entry> corpus(UUID tenant, int max) {
+        return jdbc.query("SELECT * FROM kb_entries WHERE tenant_id = ? ORDER BY slug LIMIT ?", KbService::entry, tenant,
+                max);
     }
 
     public void delete(UUID tenant, String slug) {

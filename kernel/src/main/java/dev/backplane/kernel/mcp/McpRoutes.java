@@ -51,7 +51,8 @@ public final class McpRoutes {
         this.authenticator = authenticator;
         this.verifier = verifier;
         this.server = new McpServer(new McpTools(services.targets(), services.catalog(), services.dispatcher(),
-                services.results(), services.audit(), services.kb(), services.memory()), version, services.kb(),
+                services.results(), services.audit(), services.kb(), services.memory(), services.searches(),
+                services.docs()), version, services.kb(),
                 services.memory());
         this.settings = settings;
     }
@@ -63,7 +64,9 @@ public final class McpRoutes {
                            dev.backplane.kernel.results.ResultQueryService results,
                            dev.backplane.kernel.audit.AuditLog audit,
                            dev.backplane.kernel.kb.KbService kb,
-                           dev.backplane.kernel.memory.MemoryService memory) {
+                           dev.backplane.kernel.memory.MemoryService memory,
+                           dev.backplane.kernel.retrieval.SearchLog searches,
+                           dev.backplane.kernel.docs.DocsService docs) {
     }
 
     public void register(ApiRoutes api) {

@@ -218,7 +218,8 @@ final class McpServer {
         } catch (ApiException e) {
             if (e.code().equals("unknown_connector") || e.code().equals("connector_not_ingested")
                     || e.code().startsWith("invalid") || e.code().equals("unknown_operation")
-                    || e.code().equals("insufficient_role") || e.code().equals("target_name_required")) {
+                    || e.code().equals("insufficient_role") || e.code().equals("target_name_required")
+                    || e.code().equals("collection_required") || e.code().equals("collection_not_found")) {
                 Map<String, Object> data = new java.util.LinkedHashMap<>(e.extras());
                 data.put("reason", e.code());
                 throw new RpcError(INVALID_PARAMS, e.getMessage(), data);

@@ -6,6 +6,7 @@ import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.dispatch.CallRequest;
 import dev.backplane.kernel.dispatch.Dispatcher;
+import dev.backplane.kernel.docs.DocsService;
 import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.kb.KbService;
 import dev.backplane.kernel.memory.MemoryService;
@@ -14,6 +15,7 @@ import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.results.ResultQuery;
 import dev.backplane.kernel.results.ResultQueryService;
+import dev.backplane.kernel.retrieval.SearchLog;
 import dev.backplane.kernel.targets.TargetService;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,8 +24,7 @@ import java.util.Optional;
 import java.util.function.BiFunction;
 
 /**
- * The agent tools of SPEC's table that exist so far, each calling the same service method as its
- * REST route. Memory, knowledge-base and docs tools join when those capabilities land. A tool the
+ * The agent tools of SPEC's table, each calling the same service method as its REST route. A tool the
  * caller's role may not use is neither listed nor callable. No tool registers targets, stages
  * secrets or deletes kb entries (SPEC boundary rules).
  */
@@ -38,7 +39,7 @@ final class McpTools {
     private final AuditLog audit;
 
     McpTools(TargetService targets, CatalogService catalog, Dispatcher dispatcher, ResultQueryService results,
-             AuditLog audit, KbService kb, MemoryService memory) {
+             AuditLog audit, KbService kb, MemoryService memory, SearchLog searches, DocsService docs) {
         this.audit = audit;
         add(new Tool("add_to_memory", "Remember something scoped and possibly short-lived: a preference, a convention, "
                 + "a gotcha about a target. Scopes: user (you, every tenant), user-tenant (you, this tenant), user-target "
@@ -59,8 +60,9 @@ final class McpTools {
                   "scope": {"type": "string", "enum": ["user", "user-tenant", "user-target", "tenant", "target"],
                             "description": "omit to search every readable scope"},
                   "limit": {"type": "integer", "minimum": 1, "maximum": 50}}}""",
-                Role.READ_ONLY, (c, a) -> Map.of("hits", memory.search(c, required(a, "query"), text(a, "scope"),
-                        integer(a, "limit").orElse(10)))));
+                Role.READ_ONLY, (c, a) -> Map.of("hits", searches.record(c, SearchLog.Surface.MEMORY, SearchLog.Transport.MCP,
+                        required(a, "query"), () -> memory.search(c, required(a, "query"), text(a, "scope"),
+                        integer(a, "limit").orElse(10)), List::size))));
         add(new Tool("add_to_knowledge", "Add durable, general team knowledge to the knowledge base (re-adding a "
                 + "slug updates it). For short-lived or personal notes use memory instead.", """
                 {"type": "object", "additionalProperties": false, "required": ["slug", "body"], "properties": {
@@ -76,8 +78,10 @@ final class McpTools {
                   "query": {"type": "string", "minLength": 1},
                   "filters": {"type": "object", "description": "metadata the entries must contain, for example kind: runbook"},
                   "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "hits (default 10)"}}}""",
-                Role.READ_ONLY, (c, a) -> Map.of("hits", kb.search(c.tenantId(), required(a, "query"),
-                        integer(a, "limit").orElse(10), object(a, "filters")))));
+                Role.READ_ONLY, (c, a) -> Map.of("hits", searches.record(c, SearchLog.Surface.KB, SearchLog.Transport.MCP,
+                        required(a, "query"), () -> kb.search(c.tenantId(), required(a, "query"),
+                        integer(a, "limit").orElse(10), object(a, "filters")), List::size))));
+        DocsTools.register(docs, this::add);
         add(new Tool("list_targets", "List the registered targets (name, product, host, port, fingerprint) this "
                 + "tenant can act on. Read-only: targets are registered by operators, never by agents.",
                 """
@@ -105,8 +109,10 @@ final class McpTools {
                   "query": {"type": "string", "minLength": 1, "description": "what you want to do, in words"},
                   "group": {"type": "string", "description": "only this group_key"},
                   "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "hits (default 10)"}}}""",
-                Role.READ_ONLY, (c, a) -> catalog.search(c.tenantId(), required(a, "connector_id"),
-                        required(a, "query"), text(a, "group"), Math.min(50, Math.max(1, integer(a, "limit").orElse(10))))));
+                Role.READ_ONLY, (c, a) -> searches.record(c, SearchLog.Surface.OPERATIONS, SearchLog.Transport.MCP,
+                        required(a, "query"), () -> catalog.search(c.tenantId(), required(a, "connector_id"),
+                        required(a, "query"), text(a, "group"), Math.min(50, Math.max(1, integer(a, "limit").orElse(10)))),
+                        r -> r.hits().size())));
         add(new Tool("preview_operation", "Show the exact request an operation would send (method, path, query, "
                 + "redacted body) and its preview_hash, without sending it. Dangerous operations need that hash in "
                 + "call_operation.", CALL_SCHEMA.formatted(""), Role.OPERATOR,
@@ -156,15 +162,16 @@ final class McpTools {
      * its own audit row here (op_class read, op_id {@code mcp.<tool>}).
      */
     Object run(Tool tool, Caller caller, JsonNode args) {
-        boolean dispatching = tool.name().equals("call_operation");
+        // call_operation is audited by the pipeline, docs queries by the docs service (svc.docs.*, query hashed)
+        boolean selfAudited = tool.name().equals("call_operation") || DocsTools.SELF_AUDITED.contains(tool.name());
         try {
             Object result = tool.run().apply(caller, args);
-            if (!dispatching) {
+            if (!selfAudited) {
                 audited(caller, tool, "ok", Optional.empty());
             }
             return result;
         } catch (ApiException e) {
-            if (!dispatching) {
+            if (!selfAudited) {
                 audited(caller, tool, "error", Optional.of(e.code()));
             }
             throw e;

@@ -6,6 +6,7 @@ import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.retrieval.SearchLog;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -28,9 +29,11 @@ public final class MemoryRoutes {
     }
 
     private final MemoryService memory;
+    private final SearchLog searches;
 
-    public MemoryRoutes(MemoryService memory) {
+    public MemoryRoutes(MemoryService memory, SearchLog searches) {
         this.memory = memory;
+        this.searches = searches;
     }
 
     public void register(ApiRoutes api) {
@@ -40,9 +43,14 @@ public final class MemoryRoutes {
                         req.path().pathParameters().get("scope"), req.path().pathParameters().get("slug"),
                         req.query().first("target_name").asOptional())))
                 .post("/api/v1/memory/{scope}/{slug}/promote", Role.OPERATOR, this::promote)
-                .get("/api/v1/retrieve", Role.READ_ONLY, (req, res, c) -> Json.ok(res, Map.of("hits", memory.search(c,
-                        req.query().first("query").asOptional().orElse(""), req.query().first("scope").asOptional(),
-                        QueryParams.integer(req, "limit", 10)))));
+                .get("/api/v1/retrieve", Role.READ_ONLY, this::retrieve);
+    }
+
+    private void retrieve(ServerRequest req, ServerResponse res, Caller c) {
+        String query = req.query().first("query").asOptional().orElse("");
+        Json.ok(res, Map.of("hits", searches.record(c, SearchLog.Surface.MEMORY, SearchLog.Transport.REST, query,
+                () -> memory.search(c, query, req.query().first("scope").asOptional(), QueryParams.integer(req, "limit",
+                        10)), List::size)));
     }
 
     private void list(ServerRequest req, ServerResponse res, Caller c) {

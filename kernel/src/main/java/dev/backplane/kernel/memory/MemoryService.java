@@ -152,6 +152,13 @@ public final class MemoryService {
               OR (scope IN ('user-tenant', 'user-target') AND tenant_id = ? AND owner_sub = ?)
               OR (scope IN ('tenant', 'target') AND tenant_id = ?))""";
 
+    /** Every live entry the caller can see, oldest first, at most {@code max} (the retrieval eval's corpus). */
+    public List<Entry> visible(Caller caller, int max) {
+        return jdbc.query("SELECT * FROM memory_entries WHERE " + VISIBLE + " AND (expires_at IS NULL OR expires_at > "
+                + "now()) ORDER BY created_at, id LIMIT ?", MemoryService::entry, caller.sub(), caller.tenantId(),
+                caller.sub(), caller.tenantId(), max);
+    }
+
     public Entry show(Caller caller, String scope, String slug, Optional<String> targetName) {
         requireScope(scope);
         List<Entry> found = jdbc.query("SELECT * FROM memory_entries WHERE " + VISIBLE + " AND scope = ? AND slug = ? "

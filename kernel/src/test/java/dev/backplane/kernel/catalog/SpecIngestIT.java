@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * No spec engine plugin is loaded here (it builds after the kernel): ingested connectors are
  * reviewable and answer calls with a clear error; execution is tested in plugins/generic-openapi.
  */
-class SpecIngestIT {
+public class SpecIngestIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static Path home;
@@ -39,7 +39,7 @@ class SpecIngestIT {
     static void start() throws Exception {
         home = Files.createTempDirectory("svc-ingest-it");
         Path plugins = Files.createDirectories(home.resolve("plugins"));
-        Files.writeString(home.resolve("acme.json"), spec("Acme", "2.4.1", 6));
+        Files.writeString(home.resolve("acme.json"), spec("Acme", "2.4.1", 3));
         Files.writeString(plugins.resolve("catalog-index.json"), """
                 {"connectors": [
                   {"product": "acme", "version": "2.x", "impl": "acme", "default_port": 8443,
@@ -60,7 +60,7 @@ class SpecIngestIT {
     }
 
     /** An OpenAPI 3.0 spec with {@code n} resources, each with list (GET), create (POST) and delete (DELETE). */
-    static String spec(String title, String version, int n) {
+    public static String spec(String title, String version, int n) {
         ObjectNode root = JSON.createObjectNode();
         root.put("openapi", "3.0.3");
         root.putObject("info").put("title", title).put("version", version);
@@ -300,5 +300,21 @@ class SpecIngestIT {
         assertThat(mismatch.exitCode()).isEqualTo(1);
         assertThat(mismatch.err()).contains("spec_version_mismatch").contains("--spec-info-versions-compatible");
         assertThat(cli.run("connector", "ingest-status", "not-a-uuid").exitCode()).isEqualTo(2);
+
+        Path big = cliHome.resolve("big.json");
+        Files.writeString(big, spec("Big tools", "4.1.0", 30));
+        var started = cli.run("connector", "ingest", "--product", impl, "--version", "4.x", "--impl", impl + "-big",
+                "--spec", big.toString(), "--tenant-id", tenant.toString(), "--no-wait");
+        assertThat(started.exitCode()).as(started.toString()).isZero();
+        var jobId = java.util.regex.Pattern.compile("ingest job ([0-9a-f-]{36}) started").matcher(started.out());
+        assertThat(jobId.find()).as(started.out()).isTrue();
+        var waited = cli.run("connector", "ingest-status", jobId.group(1), "--wait");
+        assertThat(waited.exitCode()).as(waited.toString()).isZero();
+        assertThat(waited.out()).contains("succeeded").contains("ingested " + impl + "-big-4.x (tenant): 90 operations");
+        var waitedInline = cli.run("connector", "ingest", "--product", impl, "--version", "4.x", "--impl", impl + "-big",
+                "--spec", big.toString(), "--tenant-id", tenant.toString());
+        assertThat(waitedInline.exitCode()).as(waitedInline.toString()).isZero();
+        assertThat(waitedInline.err()).contains("ingesting in the background as job");
+        assertThat(waitedInline.out()).contains("re-ingested " + impl + "-big-4.x");
     }
 }

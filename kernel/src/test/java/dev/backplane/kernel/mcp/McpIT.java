@@ -126,7 +126,8 @@ class McpIT {
         String sub = "agent-user-" + UUID.randomUUID();
         try (McpSyncClient c = sdkClient(issuer.mcpToken(sub, TENANT, "operator"))) {
             List<String> names = c.listTools().tools().stream().map(McpSchema.Tool::name).toList();
-            assertThat(names).containsExactly("add_to_memory", "search_memory", "search_knowledge", "list_targets",
+            assertThat(names).containsExactly("add_to_memory", "search_memory", "search_knowledge", "search_docs",
+                    "ask_docs", "list_doc_collections", "list_targets",
                     "svc_connector_list", "list_operation_groups", "search_operations", "preview_operation",
                     "call_operation", "result_query");
             assertThat(c.listTools().tools()).allSatisfy(t -> {
@@ -186,8 +187,9 @@ class McpIT {
     void toolsACallerMayNotUseAreNotListed() {
         try (McpSyncClient c = sdkClient(issuer.mcpToken("reader", TENANT, "read_only"))) {
             List<String> names = c.listTools().tools().stream().map(McpSchema.Tool::name).toList();
-            assertThat(names).containsExactly("search_memory", "search_knowledge", "list_targets",
-                    "svc_connector_list", "list_operation_groups", "search_operations");
+            assertThat(names).containsExactly("search_memory", "search_knowledge", "search_docs", "ask_docs",
+                    "list_doc_collections", "list_targets", "svc_connector_list", "list_operation_groups",
+                    "search_operations");
             McpError e = catchThrowableOfType(McpError.class, () -> call(c, "call_operation", Map.of("connector_id",
                     "mcpx-1.x", "op_id", "mcpx.item0.list", "target", "t1")));
             assertThat(e.getJsonRpcError().code()).isEqualTo(-32602);
@@ -258,7 +260,7 @@ class McpIT {
         assertThat(d.path("capabilities").has("tools")).isTrue();
 
         var list = post(token, statelessBody("tools/list", ""), stateless("tools/list", null));
-        assertThat(JSON.readTree(list.body()).path("result").path("tools").size()).isEqualTo(10);
+        assertThat(JSON.readTree(list.body()).path("result").path("tools").size()).isEqualTo(13);
         var called = post(token, statelessBody("tools/call", "\"name\":\"list_targets\",\"arguments\":{}"),
                 stateless("tools/call", "list_targets"));
         JsonNode result = JSON.readTree(called.body()).path("result");

@@ -9,7 +9,9 @@ import static java.util.Objects.requireNonNull;
  * Where each parameter goes is recorded in its params schema: every top-level property carries
  * {@value #IN_KEYWORD} ({@code path}, {@code query}, {@code header} or {@code body}) and, when the
  * property name differs from the name on the wire, {@value #NAME_KEYWORD}. The request body, when the
- * operation has one, is the property with {@code "x-svc-in": "body"}.
+ * operation has one, is the property with {@code "x-svc-in": "body"}; a body that is not JSON names
+ * its media type with {@value #CONTENT_TYPE_KEYWORD}. An operation at the base path itself has the
+ * path template {@code /}, which resolves to the base path with no trailing slash.
  *
  * @param descriptor identity, product and the secret fields the auth scheme reads
  * @param catalog groups and operations
@@ -23,6 +25,8 @@ public record IngestedConnector(ConnectorDescriptor descriptor, Catalog catalog,
     public static final String IN_KEYWORD = "x-svc-in";
     /** Params-schema keyword naming a property's name on the wire, when it differs from the property name. */
     public static final String NAME_KEYWORD = "x-svc-name";
+    /** Params-schema keyword on the body property naming a non-JSON media type (form-encoded, text, ...). */
+    public static final String CONTENT_TYPE_KEYWORD = "x-svc-content-type";
 
     public IngestedConnector {
         requireNonNull(descriptor, "descriptor is null");

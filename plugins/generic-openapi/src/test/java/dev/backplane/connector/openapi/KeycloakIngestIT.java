@@ -118,7 +118,7 @@ class KeycloakIngestIT {
         assertThat(cli(admin).run("connector", "enable", CONNECTOR, "--confirm").exitCode()).isZero();
 
         // list realms and users: REST, svc operation call, and the family verbs
-        JsonNode realms = call(operator, "keycloak.realms_admin.get", Map.of("briefRepresentation", true));
+        JsonNode realms = call(operator, "keycloak.realms_admin.get", Map.of("briefRepresentation", "true"));
         assertThat(realms.path("status").asText()).as(realms.toString()).isEqualTo("ok");
         assertThat(realms.path("result").findValuesAsText("realm")).contains("master");
         var users = cli(operator).run("operation", "call", CONNECTOR, "keycloak.users.get_users_by_realm",
@@ -134,6 +134,13 @@ class KeycloakIngestIT {
         assertThat(preview.exitCode()).as(preview.toString()).isZero();
         assertThat(preview.out()).contains("/admin/realms/master/users").doesNotContain("hunter2-secret");
 
+        // writes stay default-deny after enable-reads; enabling one still leaves it behind approval
+        var denied = cli(admin).run("keycloak", "users", "post_users", "--realm", "master", "--body",
+                "{\"username\": \"never\"}", "--target", "kc");
+        assertThat(denied.out() + denied.err()).contains("default-deny");
+        var edit = cli(admin).run("connector", "edit-op", CONNECTOR, "keycloak.users.post_users", "--enable");
+        assertThat(edit.exitCode()).as(edit.toString()).isZero();
+
         // a write parks for approval and happens after a second admin approves
         var created = cli(admin).run("keycloak", "users", "post_users", "--realm", "master", "--body",
                 "{\"username\": \"ingest-e2e\", \"enabled\": true}", "--target", "kc", "--work-ref", "CHG-7");
@@ -146,7 +153,7 @@ class KeycloakIngestIT {
             }
         }
         assertThat(approvalId).as(parked.toString()).isNotNull();
-        assertThat(keycloak.adminJson("/admin/realms/master/users?username=ingest-e2e").size())
+        assertThat(keycloak.adminJson("/master/users?username=ingest-e2e&exact=true").size())
                 .as("nothing happens before the approval").isZero();
         var self = kernel.send("POST", "/api/v1/approvals/" + approvalId + "/approve", admin, "{}", Map.of());
         assertThat(self.status()).as("four eyes: the requester cannot approve").isEqualTo(403);
@@ -154,7 +161,7 @@ class KeycloakIngestIT {
                 "{\"reason\": \"onboarding\"}", Map.of());
         assertThat(approved.status()).as(approved.body()).isEqualTo(200);
         assertThat(approved.json().path("result").path("status").asText()).as(approved.body()).isEqualTo("ok");
-        assertThat(keycloak.adminJson("/admin/realms/master/users?username=ingest-e2e").size()).isEqualTo(1);
+        assertThat(keycloak.adminJson("/master/users?username=ingest-e2e&exact=true").size()).isEqualTo(1);
 
         // the audit log shows it all, never the password
         var audit = kernel.get("/api/v1/audit?target=kc&limit=100", admin);

@@ -1,0 +1,117 @@
+package dev.backplane.cli.kb;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.cli.BackplaneCommand;
+import dev.backplane.cli.Session;
+import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.CliContext;
+import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.Tables;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code svc kb ingest <directory>}: the backplane reads a directory on its own host (inside its
+ * {@code kb.ingest-root}); a real run is a background job this command polls, showing progress on
+ * standard error. Exits 1 when a file could not be ingested (the others are).
+ */
+@Command(name = "ingest", description = {
+        "Ingest the Markdown and text files below a directory ON THE BACKPLANE HOST [tenant_admin].",
+        "The directory must lie inside the backplane's kb.ingest-root (a relative path is taken from there). "
+                + "Slugs come from the relative paths, metadata from front matter plus source. Re-ingest updates "
+                + "in place; unchanged bodies are not embedded again."})
+final class KbIngestCommand extends BackplaneCommand {
+
+    static final Duration POLL = Duration.ofMillis(500);
+
+    @Parameters(index = "0", paramLabel = "<directory>", description = "on the backplane host, inside kb.ingest-root")
+    String directory;
+    @Option(names = "--dry-run", description = "list what would be created, updated or unchanged; write nothing")
+    boolean dryRun;
+
+    KbIngestCommand(CliContext ctx) {
+        super(ctx);
+    }
+
+    @Override
+    protected void execute(Session s) {
+        Map<String, Object> req = new LinkedHashMap<>();
+        req.put("directory", directory);
+        req.put("dry_run", dryRun);
+        JsonNode r = s.client().call("POST", ApiPaths.KB_INGEST, req).json();
+        if (!dryRun) {
+            ctx.err().println("kb ingest job " + r.path("job_id").asText() + " reading " + r.path("directory").asText());
+            r = await(s, r);
+        }
+        JsonNode done = r;
+        print(done, () -> render(done));
+        if (done.path("status").asText().equals("failed")) {
+            throw CliException.failed("kb ingest failed: " + done.path("error").asText());
+        }
+        long errors = done.path("progress").path("errors").asLong();
+        if (errors > 0) {
+            throw CliException.failed(errors + " file(s) could not be ingested" + (dryRun ? " (dry run)" : "")
+                    + "; see the error column");
+        }
+    }
+
+    private JsonNode await(Session s, JsonNode job) {
+        String last = "";
+        while (!job.path("terminal").asBoolean()) {
+            String line = progressLine(job.path("progress"));
+            if (!line.equals(last)) {
+                ctx.err().println(line);
+                last = line;
+            }
+            try {
+                Thread.sleep(POLL);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw CliException.failed("interrupted; the ingest goes on on the backplane (job "
+                        + job.path("job_id").asText() + ")");
+            }
+            job = s.client().get(ApiPaths.expand(ApiPaths.KB_INGEST_JOB, job.path("job_id").asText())).json();
+        }
+        ctx.err().println(progressLine(job.path("progress")));
+        return job;
+    }
+
+    static String progressLine(JsonNode p) {
+        return "ingest: " + p.path("done").asLong() + "/" + p.path("total").asLong() + " files (" + counts(p) + ")";
+    }
+
+    static String counts(JsonNode p) {
+        return "created " + p.path("created").asLong() + ", updated " + p.path("updated").asLong() + ", unchanged "
+                + p.path("unchanged").asLong() + ", errors " + p.path("errors").asLong();
+    }
+
+    private void render(JsonNode r) {
+        if (r.path("dry_run").asBoolean()) {
+            ctx.out().println("dry run: nothing written; outcomes are what an ingest would do");
+        }
+        ctx.out().println("directory " + r.path("directory").asText() + " (on the backplane host)");
+        List<List<String>> rows = new ArrayList<>();
+        long hidden = 0;
+        for (JsonNode f : r.path("files")) {
+            if (!r.path("dry_run").asBoolean() && f.path("outcome").asText().equals("unchanged")) {
+                hidden++;
+                continue;
+            }
+            rows.add(List.of(f.path("path").asText(), f.path("slug").asText(), f.path("outcome").asText(),
+                    f.path("error").asText("")));
+        }
+        if (!rows.isEmpty()) {
+            Tables.print(ctx.out(), List.of("FILE", "SLUG", "OUTCOME", "ERROR"), rows);
+        }
+        if (hidden > 0) {
+            ctx.out().println(hidden + " unchanged file(s) not listed (--json lists every file)");
+        }
+        ctx.out().println((r.path("dry_run").asBoolean() ? "would be: " : "done: ") + counts(r.path("progress")));
+    }
+}

@@ -1,0 +1,119 @@
+package dev.backplane.ingest;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.ingest.SpecIngestException.Reason;
+import io.swagger.parser.Swagger20Parser;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.parser.OpenAPIV3Parser;
+import io.swagger.v3.parser.converter.SwaggerConverter;
+import io.swagger.v3.parser.core.models.ParseOptions;
+import io.swagger.v3.parser.core.models.SwaggerParseResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs swagger-parser on a {@link SpecDocument} (Swagger 2.0 is converted to OpenAPI 3). Local refs are
+ * left in place (no full resolution: the Kubernetes spec would inflate); remote refs are refused unless
+ * allowed, and the parser never fetches anything otherwise.
+ */
+final class SpecParser {
+
+    /**
+     * The parsed spec.
+     *
+     * @param basePath normalised base path ("" or {@code /x}, no trailing slash)
+     * @param warnings parser messages that did not stop the parse
+     */
+    record ParsedSpec(SpecDocument document, OpenAPI openApi, String basePath, List<String> warnings) {
+        ParsedSpec {
+            requireNonNull(document, "document is null");
+            requireNonNull(openApi, "openApi is null");
+            requireNonNull(basePath, "basePath is null");
+            warnings = List.copyOf(warnings);
+        }
+    }
+
+    private SpecParser() {
+    }
+
+    static ParsedSpec parse(SpecDocument document, boolean allowRemoteRefs) {
+        String remoteRef = document.firstRemoteRef();
+        if (remoteRef != null && !allowRemoteRefs) {
+            throw new SpecIngestException(Reason.SPEC_UNREADABLE,
+                    ("%s refers to another document ($ref '%s'); remote refs are refused unless allowed "
+                            + "(--allow-remote-refs)").formatted(document.raw().location(), remoteRef));
+        }
+        SwaggerParseResult result;
+        try {
+            result = remoteRef == null ? parseLocal(document) : parseResolvingRemote(document);
+        }
+        catch (RuntimeException e) {
+            throw new SpecIngestException(Reason.SPEC_INVALID, "%s could not be parsed: %s"
+                    .formatted(document.raw().location(), ParseMessages.trim(String.valueOf(e.getMessage()))));
+        }
+        List<String> messages = result == null || result.getMessages() == null ? List.of() : result.getMessages();
+        if (result == null || result.getOpenAPI() == null) {
+            throw new SpecIngestException(Reason.SPEC_INVALID, "%s could not be parsed: %s".formatted(
+                    document.raw().location(), String.join("; ", ParseMessages.summary(messages))));
+        }
+        List<String> warnings = new ArrayList<>();
+        for (String message : ParseMessages.summary(messages)) {
+            warnings.add(document.raw().displayName() + ": " + message);
+        }
+        return new ParsedSpec(document, result.getOpenAPI(), basePath(document.tree()), warnings);
+    }
+
+    private static SwaggerParseResult parseLocal(SpecDocument document) {
+        if (document.isSwagger2()) {
+            return new SwaggerConverter().convert(new Swagger20Parser().readWithInfo(document.tree()));
+        }
+        ParseOptions options = new ParseOptions();
+        options.setResolve(false);
+        return new OpenAPIV3Parser().parseJsonNode(document.raw().location(), document.tree(), options);
+    }
+
+    /** Only when remote refs are allowed and present: the parser reads the document again from its location. */
+    private static SwaggerParseResult parseResolvingRemote(SpecDocument document) {
+        ParseOptions options = new ParseOptions();
+        options.setResolve(true);
+        String location = document.raw().baseUri() == null ? null : document.raw().baseUri().toString();
+        if (document.isSwagger2()) {
+            return location == null
+                    ? new SwaggerConverter().readContents(document.raw().text(), null, options)
+                    : new SwaggerConverter().readLocation(location, null, options);
+        }
+        return new OpenAPIV3Parser().readContents(document.raw().text(), null, options, location);
+    }
+
+    /** Swagger 2 {@code basePath}, or the path of the first OpenAPI 3 server URL (variables at their defaults). */
+    static String basePath(JsonNode tree) {
+        if (tree.has("swagger")) {
+            return normalise(tree.path("basePath").asText(""));
+        }
+        JsonNode server = tree.path("servers").path(0);
+        String url = server.path("url").asText("");
+        for (Map.Entry<String, JsonNode> variable : server.path("variables").properties()) {
+            url = url.replace("{" + variable.getKey() + "}", variable.getValue().path("default").asText(""));
+        }
+        int scheme = url.indexOf("://");
+        if (scheme >= 0) {
+            int slash = url.indexOf('/', scheme + 3);
+            url = slash < 0 ? "" : url.substring(slash);
+        }
+        return normalise(url.replaceAll("[?#].*$", ""));
+    }
+
+    static String normalise(String path) {
+        String trimmed = path.strip();
+        while (trimmed.endsWith("/")) {
+            trimmed = trimmed.substring(0, trimmed.length() - 1);
+        }
+        if (trimmed.isEmpty()) {
+            return "";
+        }
+        return trimmed.startsWith("/") ? trimmed : "/" + trimmed;
+    }
+}

@@ -1,0 +1,79 @@
+package dev.backplane.kernel.retrieval;
+
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.persistence.Jdbc;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
+
+/**
+ * Records the searches operators and agents make on the retrieval surfaces (REST and MCP), for
+ * {@code svc retrieval usage} and the retire checklist: who, which surface, how many hits, how long.
+ * The query text is not kept — only its SHA-256 and length, as for docs queries: a search box gets
+ * pasted secrets. One insert per search; a failed insert is logged and never fails the search.
+ */
+public final class SearchLog {
+
+    private static final System.Logger LOG = System.getLogger(SearchLog.class.getName());
+
+    /** The retrieval surfaces. */
+    public enum Surface {
+        KB, MEMORY, OPERATIONS;
+
+        public String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** How the search came in. */
+    public enum Transport {
+        REST, MCP;
+
+        public String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    private final Jdbc jdbc;
+
+    public SearchLog(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** Runs {@code search} and records it (a search that throws is not recorded). */
+    public <R> R record(Caller caller, Surface surface, Transport transport, String query, Supplier<R> search,
+                        ToIntFunction<R> hits) {
+        long t0 = System.nanoTime();
+        R result = search.get();
+        int latencyMs = (int) Math.min(Integer.MAX_VALUE, (System.nanoTime() - t0) / 1_000_000L);
+        try {
+            jdbc.update("""
+                    INSERT INTO retrieval_searches (tenant_id, surface, principal, principal_kind, transport, query_sha256,
+                                                    query_chars, hits, latency_ms)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""", caller.tenantId(), surface.wireName(), caller.sub(),
+                    caller.kind().wireName(), transport.wireName(), sha256(query == null ? "" : query),
+                    query == null ? 0 : query.length(), hits.applyAsInt(result), latencyMs);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "could not record a " + surface.wireName() + " search: " + e.getMessage());
+        }
+        return result;
+    }
+
+    /** Deletes search records older than {@code days}; run periodically. */
+    public int sweep(int days) {
+        return jdbc.update("DELETE FROM retrieval_searches WHERE searched_at < now() - make_interval(days => ?)", days);
+    }
+
+    private static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

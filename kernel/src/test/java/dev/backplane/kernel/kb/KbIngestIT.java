@@ -1,0 +1,149 @@
+package dev.backplane.kernel.kb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.TestKernel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** {@code svc kb ingest}: a directory on the backplane host, fenced by kb.ingest-root, over REST and the CLI. */
+class KbIngestIT {
+
+    private static TestIssuer issuer;
+    private static TestKernel kernel;
+    private static Path root;
+    private static Path outside;
+    private final UUID tenant = UUID.randomUUID();
+    private final String admin = issuer.token("admin-" + tenant, tenant, "tenant_admin");
+    private final String operator = issuer.token("op-" + tenant, tenant, "operator");
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path work = Files.createTempDirectory("svc-kb-ingest-it");
+        root = Files.createDirectories(work.resolve("kb-import"));
+        outside = Files.createDirectories(work.resolve("outside"));
+        Files.writeString(outside.resolve("secret.md"), "# Secret\nnot for the kb");
+        issuer = new TestIssuer();
+        Map<String, String> settings = TestKernel.settings(issuer, Files.createDirectories(work.resolve("plugins")));
+        settings.put("SVC_KB_INGEST_ROOT", root.toString());
+        kernel = TestKernel.start(work.resolve("data"), settings);
+    }
+
+    @AfterAll
+    static void stop() {
+        kernel.close();
+        issuer.close();
+    }
+
+    private CliRunner cli(String token) throws Exception {
+        return new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", token)
+                .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+    }
+
+    private Path corpus(String name) throws Exception {
+        Path dir = Files.createDirectories(root.resolve(name));
+        Files.createDirectories(dir.resolve("runbooks"));
+        Files.createDirectories(dir.resolve(".drafts"));
+        Files.writeString(dir.resolve("runbooks/pg-failover.md"), """
+                ---
+                kind: runbook
+                tags: [db, ha]
+                ---
+                # PostgreSQL failover
+                Promote the standby with pg_ctl promote, then repoint the service.
+                """);
+        Files.writeString(dir.resolve("runbooks/K8s CrashLoop.MD"), "A pod in CrashLoopBackOff: read the previous "
+                + "container's logs.");
+        Files.writeString(dir.resolve("notes.txt"), "The change freeze starts every Friday at 15:00.");
+        Files.writeString(dir.resolve("broken.md"), "---\nkind: runbook\nthe front matter never ends\n");
+        Files.writeString(dir.resolve("picture.png"), "not text");
+        Files.writeString(dir.resolve(".drafts/wip.md"), "# not ready");
+        Files.createSymbolicLink(dir.resolve("leak.md"), outside.resolve("secret.md"));
+        return dir;
+    }
+
+    private List<String> chunkVersions(String slug) {
+        return new Jdbc(kernel.kernel().database().dataSource()).query("SELECT c.xmin::text FROM retrieval_chunks c "
+                + "JOIN kb_entries e ON e.id = c.entry_id WHERE e.tenant_id = ? AND e.slug = ?",
+                rs -> rs.getString(1), tenant, slug);
+    }
+
+    @Test
+    void dryRunWritesNothingThenIngestCreatesReingestLeavesUnchangedBodiesAlone() throws Exception {
+        Path dir = corpus("team-" + tenant);
+        CliRunner cli = cli(admin);
+        var dry = cli.run("kb", "ingest", dir.getFileName().toString(), "--dry-run");
+        assertThat(dry.exitCode()).as("a file fails, so exit 1: " + dry).isEqualTo(1);
+        assertThat(dry.out()).contains("dry run: nothing written").contains("runbooks-pg-failover")
+                .contains("runbooks-k8s-crashloop").contains("notes").contains("front matter opened with '---' is not closed")
+                .contains("leak.md").contains("would be: created 3, updated 0, unchanged 0, errors 2")
+                .doesNotContain("wip").doesNotContain("picture");
+        assertThat(kernel.get("/api/v1/kb", admin).json()).as("dry run wrote nothing").isEmpty();
+
+        var real = cli.run("kb", "ingest", dir.toString());
+        assertThat(real.exitCode()).as(real.toString()).isEqualTo(1);
+        assertThat(real.err()).as("progress on stderr").contains("ingest: 5/5 files (created 3, updated 0, unchanged 0, "
+                + "errors 2)").contains("2 file(s) could not be ingested");
+        assertThat(real.out()).contains("done: created 3");
+        JsonNode entry = kernel.get("/api/v1/kb/runbooks-pg-failover", operator).json();
+        assertThat(entry.path("body").asText()).startsWith("# PostgreSQL failover");
+        assertThat(entry.path("metadata").path("kind").asText()).isEqualTo("runbook");
+        assertThat(entry.path("metadata").path("tags").toString()).isEqualTo("[\"db\",\"ha\"]");
+        assertThat(entry.path("metadata").path("source").asText()).isEqualTo(dir.getFileName() + "/runbooks/pg-failover.md");
+        assertThat(kernel.get("/api/v1/kb/leak", operator).status()).as("a link out of the root is not read").isEqualTo(404);
+        assertThat(kernel.send("POST", "/api/v1/kb/search", operator, "{\"query\": \"container restarting\"}", Map.of())
+                .json().path("hits").get(0).path("slug").asText()).isEqualTo("runbooks-k8s-crashloop");
+
+        List<String> embedded = chunkVersions("runbooks-pg-failover");
+        Files.writeString(dir.resolve("notes.txt"), "The change freeze starts every Thursday at 15:00.");
+        Files.delete(dir.resolve("broken.md"));
+        Files.delete(dir.resolve("leak.md"));
+        var again = cli.run("kb", "ingest", dir.toString(), "--json");
+        assertThat(again.exitCode()).as(again.toString()).isZero();
+        JsonNode job = new com.fasterxml.jackson.databind.ObjectMapper().readTree(again.out());
+        assertThat(job.path("progress")).isEqualTo(new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                "{\"total\":3,\"done\":3,\"created\":0,\"updated\":1,\"unchanged\":2,\"errors\":0}"));
+        assertThat(chunkVersions("runbooks-pg-failover")).as("unchanged body: not embedded again").isEqualTo(embedded);
+        assertThat(kernel.get("/api/v1/kb/notes", operator).json().path("body").asText()).contains("Thursday");
+
+        var poll = kernel.get("/api/v1/kb/ingest-jobs/" + job.path("job_id").asText(), admin);
+        assertThat(poll.json().path("status").asText()).isEqualTo("succeeded");
+        String stranger = issuer.token("admin", UUID.randomUUID(), "tenant_admin");
+        assertThat(kernel.get("/api/v1/kb/ingest-jobs/" + job.path("job_id").asText(), stranger).status())
+                .as("another tenant's job").isEqualTo(404);
+    }
+
+    @Test
+    void onlyTheIngestRootCanBeReadAndOnlyByATenantAdmin() throws Exception {
+        Files.createSymbolicLink(root.resolve("escape-" + tenant), outside);
+        assertThat(ingest(operator, "{\"directory\": \".\", \"dry_run\": true}").status()).isEqualTo(403);
+        for (String dir : List.of("../outside", outside.toString(), "/etc", "escape-" + tenant, "x/../../outside")) {
+            var r = ingest(admin, "{\"directory\": \"" + dir + "\", \"dry_run\": true}");
+            assertThat(r.status()).as(dir).isEqualTo(422);
+            assertThat(r.json().path("error").asText()).as(dir).isEqualTo("directory_outside_ingest_root");
+            assertThat(r.json().path("extras").path("ingest_root").asText()).isEqualTo(root.toString());
+        }
+        assertThat(ingest(admin, "{\"directory\": \"nope\"}").json().path("error").asText())
+                .isEqualTo("directory_not_found");
+        assertThat(ingest(admin, "{}").json().path("error").asText()).isEqualTo("invalid_directory");
+        assertThat(kernel.get("/api/v1/kb/ingest-jobs/not-a-uuid", admin).status()).isEqualTo(422);
+        var cli = cli(admin).run("kb", "ingest", "../outside");
+        assertThat(cli.exitCode()).isEqualTo(1);
+        assertThat(cli.err()).contains("directory_outside_ingest_root");
+        assertThat(cli(operator).run("kb", "ingest", ".").exitCode()).as("denied").isEqualTo(3);
+    }
+
+    private TestKernel.Response ingest(String token, String body) {
+        return kernel.send("POST", "/api/v1/kb/ingest", token, body, Map.of());
+    }
+}
