@@ -27,7 +27,7 @@ import org.postgresql.PGStatement;
  */
 final class JvmVectorIndex implements VectorIndex {
 
-    /** A slice: its entries, and its chunk rows in the order they were read — row {@code r} belongs to entry {@code rowEntry[r]}. */
+    /** A slice: its entries, and its chunk rows as read — row {@code r} belongs to entry {@code rowEntry[r]}. */
     private record Slice(UUID[] entries, int[] rowEntry, float[] vectors, int dimension) {
         int rows() {
             return rowEntry.length;
