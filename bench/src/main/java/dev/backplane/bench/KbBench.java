@@ -102,7 +102,7 @@ public final class KbBench {
         long[] query = new long[200];
         for (int i = 0; i < query.length; i++) {
             long t = System.nanoTime();
-            embedder.embed(KbCorpus.QUERIES.get(i % KbCorpus.QUERIES.size()) + " " + i);
+            embedder.embed(KbCorpus.query(i) + " " + i);
             query[i] = System.nanoTime() - t;
         }
         Arrays.sort(query);
@@ -139,12 +139,12 @@ public final class KbBench {
         System.out.printf(Locale.ROOT, "first search (cold: loads the tenant's vectors where the JVM scans): %.0f ms%n",
                 (System.nanoTime() - t0) / 1e6);
         for (int i = 0; i < 40; i++) {
-            search(k, token, KbCorpus.QUERIES.get(i % KbCorpus.QUERIES.size()));
+            search(k, token, KbCorpus.query(i));
         }
         long[] sequential = new long[SEARCHES];
         for (int i = 0; i < SEARCHES; i++) {
             long t = System.nanoTime();
-            search(k, token, KbCorpus.QUERIES.get(i % KbCorpus.QUERIES.size()));
+            search(k, token, KbCorpus.query(i));
             sequential[i] = System.nanoTime() - t;
         }
         report("kb search over HTTP, hybrid, limit 10, one client", sequential);
@@ -154,10 +154,10 @@ public final class KbBench {
         kb.search(tenant, "warm up", 10, Map.of()); // loads this engine's own copy where the JVM scans
         for (RetrievalEngine.Mode mode : RetrievalEngine.Mode.values()) {
             report("  in process, " + mode.name().toLowerCase(Locale.ROOT), timed(SEARCHES / 2, i ->
-                    kb.search(tenant, KbCorpus.QUERIES.get(i % KbCorpus.QUERIES.size()), 10, Map.of(), mode)));
+                    kb.search(tenant, KbCorpus.query(i), 10, Map.of(), mode)));
         }
         report("  in process, hybrid with a metadata filter (kind=runbook: half the entries)", timed(SEARCHES / 2, i ->
-                kb.search(tenant, KbCorpus.QUERIES.get(i % KbCorpus.QUERIES.size()), 10, Map.of("kind", "runbook"))));
+                kb.search(tenant, KbCorpus.query(i), 10, Map.of("kind", "runbook"))));
 
         t0 = System.nanoTime();
         KbSeed.seedMemory(jdbc, tenant, entries, i -> i < real.length ? real[i] : vocabulary.vector(i), pgvector ? 250 : 2_000);
@@ -167,7 +167,7 @@ public final class KbBench {
                 (System.nanoTime() - t0) / 1e9);
         recall(k, token, KbCorpus.QUERIES.getFirst());
         report("memory search over HTTP (GET /api/v1/retrieve), one client", timed(SEARCHES / 2, i ->
-                recall(k, token, KbCorpus.QUERIES.get(i % KbCorpus.QUERIES.size()))));
+                recall(k, token, KbCorpus.query(i))));
     }
 
     private static void recall(TestKernel k, String token, String query) {
@@ -197,7 +197,7 @@ public final class KbBench {
                 done.add(pool.submit(() -> {
                     for (int i = client; i < SEARCHES; i += clients) {
                         long t = System.nanoTime();
-                        search(k, token, KbCorpus.QUERIES.get(i % KbCorpus.QUERIES.size()));
+                        search(k, token, KbCorpus.query(i));
                         latencies[i] = System.nanoTime() - t;
                     }
                 }));

@@ -122,6 +122,20 @@ final class KbCorpus {
         return s;
     }
 
+    private static final java.util.concurrent.atomic.AtomicInteger ASKED = new java.util.concurrent.atomic.AtomicInteger();
+
+    /**
+     * The next query of a run (the argument is ignored): a question from {@link #QUERIES} with a situation
+     * and an environment, each of the run's first 4,800 queries distinct, so none is answered from the
+     * engine's query-vector cache.
+     */
+    static String query(int ignored) {
+        int i = ASKED.getAndIncrement();
+        int n = QUERIES.size();
+        return QUERIES.get(i % n) + " " + SITUATIONS.get((i / n) % SITUATIONS.size()) + " in "
+                + ENVIRONMENTS.get((i / n / SITUATIONS.size()) % ENVIRONMENTS.size());
+    }
+
     /** Questions an operator would ask, none copied from a body. */
     static final List<String> QUERIES = List.of("postgres keeps restarting after the deploy",
             "redis is out of memory and evicting", "kafka consumers are lagging behind", "ingress returns bad gateway",

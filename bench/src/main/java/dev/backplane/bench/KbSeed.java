@@ -21,7 +21,8 @@ final class KbSeed {
                 try (var kb = c.prepareStatement("INSERT INTO kb_entries (id, tenant_id, slug, body, body_hash, metadata, "
                         + "created_by, updated_by) VALUES (?, ?, ?, ?, ?, CAST(? AS jsonb), 'bench', 'bench')");
                      var chunk = c.prepareStatement("INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, chunk, "
-                             + "embedding) VALUES ('kb', ?, ?, 0, ?)")) {
+                             + "embedding) VALUES ('kb', ?, ?, 0, ?)");
+                     var doc = c.prepareStatement(DOC.formatted("kb"))) {
                     for (int i = start; i < to; i++) {
                         UUID id = UUID.nameUUIDFromBytes((tenant + "/" + i).getBytes(StandardCharsets.UTF_8));
                         String body = KbCorpus.body(i);
@@ -36,9 +37,11 @@ final class KbSeed {
                         chunk.setObject(2, tenant);
                         chunk.setArray(3, c.createArrayOf("float4", boxed(vector.apply(i))));
                         chunk.addBatch();
+                        doc(doc, id, tenant, i);
                     }
                     kb.executeBatch();
                     chunk.executeBatch();
+                    doc.executeBatch();
                 }
                 return null;
             });
@@ -54,7 +57,8 @@ final class KbSeed {
                 try (var memory = c.prepareStatement("INSERT INTO memory_entries (id, scope, tenant_id, slug, body, "
                         + "created_by) VALUES (?, 'tenant', ?, ?, ?, 'bench')");
                      var chunk = c.prepareStatement("INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, chunk, "
-                             + "embedding) VALUES ('memory', ?, ?, 0, ?)")) {
+                             + "embedding) VALUES ('memory', ?, ?, 0, ?)");
+                     var doc = c.prepareStatement(DOC.formatted("memory"))) {
                     for (int i = start; i < to; i++) {
                         UUID id = UUID.nameUUIDFromBytes((tenant + "/memory/" + i).getBytes(StandardCharsets.UTF_8));
                         memory.setObject(1, id);
@@ -66,13 +70,26 @@ final class KbSeed {
                         chunk.setObject(2, tenant);
                         chunk.setArray(3, c.createArrayOf("float4", boxed(vector.apply(i))));
                         chunk.addBatch();
+                        doc(doc, id, tenant, i);
                     }
                     memory.executeBatch();
                     chunk.executeBatch();
+                    doc.executeBatch();
                 }
                 return null;
             });
         }
+    }
+
+    /** The entry's lexical record, as the engine writes it (ChunkRows): the slug's words and the body. */
+    private static final String DOC = "INSERT INTO retrieval_docs (surface, entry_id, tenant_id, tsv) "
+            + "VALUES ('%s', ?, ?, to_tsvector('english', ?))";
+
+    private static void doc(java.sql.PreparedStatement doc, UUID id, UUID tenant, int i) throws java.sql.SQLException {
+        doc.setObject(1, id);
+        doc.setObject(2, tenant);
+        doc.setString(3, KbCorpus.slug(i).replace('-', ' ') + "\n" + KbCorpus.body(i));
+        doc.addBatch();
     }
 
     private static Float[] boxed(float[] v) {

@@ -37,8 +37,7 @@ public final class RetrievalCommand {
             "Measure each surface's search against grep over the same corpus and labelled queries (recall@10, MRR, "
                     + "nDCG@10).",
             "Labelled queries: kb metadata eval_queries (a|b|c), memory tags eval:<query>, and otherwise each entry's "
-                    + "title or first sentence. Operations use the catalog's own search (not on the retrieval engine "
-                    + "yet)."})
+                    + "title or first sentence; operations: each operation's description."})
     static final class Eval extends BackplaneCommand {
         @Option(names = "--surface", paramLabel = "kb|memory|operations|all", description = "default all")
         String surface;

@@ -173,7 +173,7 @@ public final class Kernel implements AutoCloseable {
         Authenticator authenticator = new Authenticator(restTokens, tenants, "svc", Optional.empty(), agentPrincipals);
         ApiRoutes api = new ApiRoutes(authenticator);
         new HealthRoutes(database).register(api);
-        RetrievalEngine retrieval = new RetrievalEngine(jdbc, feed, new Embedder());
+        RetrievalEngine retrieval = closing.add(new RetrievalEngine(jdbc, feed, new Embedder()));
         new InfoRoutes(BuildInfo.load(), config, mcpAudience(config), retrieval.vectorIndex()).register(api);
         new OpenApiRoutes().register(api);
         new IdentityRoutes().register(api);
@@ -186,7 +186,7 @@ public final class Kernel implements AutoCloseable {
         IngestStore ingested = new IngestStore(jdbc);
         ConnectorRegistry connectors = new ConnectorRegistry(plugins, ingested, feed, index,
                 Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600)));
-        CatalogService catalog = new CatalogService(connectors, jdbc, feed);
+        CatalogService catalog = new CatalogService(connectors, jdbc, feed, retrieval);
         SearchLog searches = new SearchLog(jdbc);
         new CatalogRoutes(catalog, searches).register(api);
         SpecIngestService specIngest = new SpecIngestService(jdbc, ingested, connectors, feed,

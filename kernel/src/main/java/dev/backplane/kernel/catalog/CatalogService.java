@@ -11,6 +11,7 @@ import dev.backplane.kernel.catalog.CatalogViews.SearchResult;
 import dev.backplane.kernel.catalog.plugins.LoadedConnector;
 import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.plugin.api.ConnectorDescriptor;
 import dev.backplane.plugin.api.OperationDescriptor;
 import dev.backplane.plugin.api.OperationGroup;
@@ -39,12 +40,15 @@ public final class CatalogService {
     private final ConnectorRegistry registry;
     private final ReviewStore store;
     /** Search indexes per loaded connector, by identity (an ingested connector is replaced whole on re-ingest). */
-    private final com.github.benmanes.caffeine.cache.Cache<LoadedConnector, OperationSearch> search =
+    private final com.github.benmanes.caffeine.cache.Cache<LoadedConnector, OperationIndex> search =
             com.github.benmanes.caffeine.cache.Caffeine.newBuilder().weakKeys().build();
+    private final RetrievalEngine retrieval;
 
-    public CatalogService(ConnectorRegistry registry, Jdbc jdbc, dev.backplane.kernel.persistence.ChangeFeed feed) {
+    public CatalogService(ConnectorRegistry registry, Jdbc jdbc, dev.backplane.kernel.persistence.ChangeFeed feed,
+                          RetrievalEngine retrieval) {
         this.registry = registry;
         this.store = new ReviewStore(jdbc, feed);
+        this.retrieval = retrieval;
     }
 
     public ConnectorRegistry registry() {
@@ -209,6 +213,17 @@ public final class CatalogService {
     }
 
     public SearchResult search(UUID tenant, String connectorId, String query, Optional<String> group, int limit) {
+        return search(tenant, connectorId, query, group, limit, RetrievalEngine.Mode.HYBRID);
+    }
+
+    /** Whether the dense side of a connector's operation search is in (it is prepared in the background). */
+    public boolean searchVectorsReady(UUID tenant, String connectorId) {
+        return search.get(registry.require(tenant, connectorId), x -> new OperationIndex(x, retrieval)).denseReady();
+    }
+
+    /** Operation search on the hybrid engine; {@code mode} is for measuring one side alone. */
+    public SearchResult search(UUID tenant, String connectorId, String query, Optional<String> group, int limit,
+                               RetrievalEngine.Mode mode) {
         LoadedConnector c = registry.require(tenant, connectorId);
         if (query == null || query.isBlank()) {
             throw ApiException.unprocessable("invalid_query", "query must not be empty", Map.of("field", "query"));
@@ -217,10 +232,11 @@ public final class CatalogService {
         Map<String, ReviewStore.OpOverride> overrides = store.overrides(tenant, connectorId);
         Map<String, String> custom = new HashMap<>();
         overrides.forEach((id, o) -> o.customDescription().ifPresent(d -> custom.put(id, d)));
-        List<SearchHit> hits = search.get(c, OperationSearch::new).search(query, group, clamped, custom).stream().map(h -> {
+        List<SearchHit> hits = search.get(c, x -> new OperationIndex(x, retrieval))
+                .search(retrieval, query, group, clamped, custom, mode).stream().map(h -> {
             OperationView v = OperationView.of(h.op(), overrides.get(h.op().opId()));
             return new SearchHit(v.opId(), v.safetyLevel(), v.requiresApproval(), v.description(), v.groupKey(),
-                    v.isEnabled(), Math.round(h.score() * 1000) / 1000.0);
+                    v.isEnabled(), Math.round(h.score() * 1e6) / 1e6);
         }).toList();
         return new SearchResult(connectorId, query, group, clamped, hits);
     }

@@ -16,15 +16,16 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Lexical operation search over one connector's catalog: query words are matched against the op id,
- * the group and the description (weighted in that order, rarer words count more, a word may match as
- * a prefix). Built once per connector; a search is a few map lookups. It moves onto the hybrid
- * retrieval engine when that lands.
+ * The lexical side of operation search over one connector's catalog: query words are matched against
+ * the op id, the group and the description (weighted in that order, rarer words count more, a word may
+ * match as a prefix). Built once per connector; a search is a few map lookups. {@link OperationIndex}
+ * fuses it with the dense side on the retrieval engine. PostgreSQL full text does not fit here: the
+ * catalog lives in memory (plugin jars, ingested connectors) and op ids need camelCase and prefix matching.
  */
 final class OperationSearch {
 
-    /** A match with its score. */
-    record Hit(OperationDescriptor op, double score) {
+    /** A match: the operation, its number in the catalog, its score. */
+    record Hit(OperationDescriptor op, int item, double score) {
     }
 
     private record Entry(OperationDescriptor op, Map<String, Double> weights) {
@@ -104,11 +105,16 @@ final class OperationSearch {
         scores.forEach((e, score) -> {
             OperationDescriptor op = entries.get(e).op();
             if (group.isEmpty() || group.get().equals(op.groupKey())) {
-                hits.add(new Hit(op, score));
+                hits.add(new Hit(op, e, score));
             }
         });
         hits.sort(Comparator.comparingDouble(Hit::score).reversed().thenComparing(h -> h.op().opId()));
         return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : hits;
+    }
+
+    /** The catalog's operations, numbered as the hits' {@code item}. */
+    List<OperationDescriptor> operations() {
+        return entries.stream().map(Entry::op).toList();
     }
 
     private static void add(Map<String, Double> weights, List<String> tokens, double weight) {

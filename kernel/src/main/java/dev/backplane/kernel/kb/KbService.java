@@ -152,12 +152,7 @@ public final class KbService {
         java.util.Set<UUID> allowed = f.isEmpty() ? null : new java.util.HashSet<>(jdbc.query(
                 "SELECT id FROM kb_entries WHERE tenant_id = ? AND metadata @> ?", rs -> rs.getObject(1, UUID.class),
                 tenant, Jdbc.jsonb(f)));
-        RetrievalEngine.Lexical lexical = (q, depth) -> jdbc.query("""
-                SELECT id FROM kb_entries, (SELECT replace(plainto_tsquery('english', ?)::text, '&', '|')::tsquery AS q) x
-                 WHERE tenant_id = ? AND tsv @@ x.q AND metadata @> ?
-                 ORDER BY ts_rank(tsv, x.q, 1) DESC, id LIMIT ?""", rs -> rs.getObject(1, UUID.class),
-                q, tenant, Jdbc.jsonb(f), depth);
-        List<RetrievalEngine.Hit> hits = engine.search(tenant, SURFACE, query, limit, mode, lexical,
+        List<RetrievalEngine.Hit> hits = engine.search(tenant, SURFACE, query, limit, mode,
                 allowed == null ? Candidates.all() : Candidates.only(allowed));
         if (hits.isEmpty()) {
             return List.of();

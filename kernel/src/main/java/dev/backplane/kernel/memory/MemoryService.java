@@ -191,12 +191,8 @@ public final class MemoryService {
         if (visible.isEmpty()) {
             return List.of();
         }
-        RetrievalEngine.Lexical lexical = (q, depth) -> jdbc.query("""
-                SELECT id FROM memory_entries, (SELECT replace(plainto_tsquery('english', ?)::text, '&', '|')::tsquery AS q) x
-                 WHERE id = ANY (?) AND tsv @@ x.q ORDER BY ts_rank(tsv, x.q, 1) DESC, id LIMIT ?""",
-                rs -> rs.getObject(1, UUID.class), q, visible.toArray(UUID[]::new), depth);
         List<RetrievalEngine.Hit> hits = engine.search(List.of(caller.tenantId(), partition("user", null, caller.sub())),
-                SURFACE, query, limit, RetrievalEngine.Mode.HYBRID, lexical, Candidates.only(visible));
+                SURFACE, query, limit, RetrievalEngine.Mode.HYBRID, Candidates.only(visible));
         Map<UUID, Entry> byId = new LinkedHashMap<>();
         jdbc.query("SELECT * FROM memory_entries WHERE id = ANY (?)", MemoryService::entry,
                 (Object) hits.stream().map(RetrievalEngine.Hit::entryId).toArray(UUID[]::new)).forEach(e -> byId.put(e.id(), e));

@@ -1,22 +1,26 @@
 package dev.backplane.kernel.retrieval;
 
 import dev.backplane.kernel.persistence.Jdbc;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.UUID;
 
 /**
- * The rows of {@code retrieval_chunks}, written the same way whichever index searches them: the
- * {@code real[]} column is the record; pgvector's {@code embedding_v}, where it exists, is generated
- * from it by PostgreSQL.
+ * The rows of an indexed entry, written the same way whichever index searches them: its lexemes in
+ * {@code retrieval_docs} and its chunks in {@code retrieval_chunks}, whose {@code real[]} column is the
+ * record (pgvector's {@code embedding_v}, where it exists, is generated from it by PostgreSQL).
  */
 final class ChunkRows {
 
     private ChunkRows() {
     }
 
-    /** Replaces an entry's chunks in one transaction. */
-    static void replace(Jdbc jdbc, UUID tenant, String surface, UUID entryId, List<float[]> chunks) {
+    /** Replaces an entry's lexical record and chunks in one transaction. */
+    static void replace(Jdbc jdbc, UUID tenant, String surface, UUID entryId, String text, List<float[]> chunks) {
         jdbc.inTransaction(c -> {
+            Jdbc.update(c, "INSERT INTO retrieval_docs (surface, entry_id, tenant_id, tsv) "
+                    + "VALUES (?, ?, ?, to_tsvector('english', ?)) ON CONFLICT (surface, entry_id) "
+                    + "DO UPDATE SET tenant_id = EXCLUDED.tenant_id, tsv = EXCLUDED.tsv", surface, entryId, tenant, text);
             Jdbc.update(c, "DELETE FROM retrieval_chunks WHERE surface = ? AND entry_id = ?", surface, entryId);
             try (var ps = c.prepareStatement("INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, chunk, embedding) "
                     + "VALUES (?, ?, ?, ?, ?)")) {
@@ -35,10 +39,30 @@ final class ChunkRows {
     }
 
     static void delete(Jdbc jdbc, String surface, UUID entryId) {
-        jdbc.update("DELETE FROM retrieval_chunks WHERE surface = ? AND entry_id = ?", surface, entryId);
+        jdbc.inTransaction(c -> {
+            Jdbc.update(c, "DELETE FROM retrieval_docs WHERE surface = ? AND entry_id = ?", surface, entryId);
+            Jdbc.update(c, "DELETE FROM retrieval_chunks WHERE surface = ? AND entry_id = ?", surface, entryId);
+            return null;
+        });
     }
 
-    private static Float[] boxed(float[] v) {
+    /**
+     * A vector from its {@code array_send} bytes (the binary array format: a 20-byte header for one
+     * dimension, then a length and a big-endian float per element) — no boxed Float per element.
+     */
+    static float[] floats(ByteBuffer sent) {
+        int dims = sent.getInt(0);
+        int length = dims == 0 ? 0 : sent.getInt(12);
+        float[] out = new float[length];
+        sent.position(12 + 8 * dims);
+        for (int i = 0; i < length; i++) {
+            sent.getInt(); // the element's length: 4 for every float4
+            out[i] = sent.getFloat();
+        }
+        return out;
+    }
+
+    static Float[] boxed(float[] v) {
         Float[] out = new Float[v.length];
         for (int i = 0; i < v.length; i++) {
             out[i] = v[i];

@@ -37,8 +37,22 @@ public final class Embedder {
         return 384;
     }
 
+    /** Recent query vectors: agents repeat queries, and a query's embedding is most of a short search. */
+    private final com.github.benmanes.caffeine.cache.Cache<String, float[]> queries =
+            com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(QUERY_CACHE).build();
+    static final int QUERY_CACHE = 4_096;
+
+    /** A query's vector (cached; callers must not modify it). */
     public float[] embed(String text) {
-        return normalized(model().embed(text).content().vector());
+        return queries.get(text, t -> normalized(model().embed(t).content().vector()));
+    }
+
+    /** One vector per text, each text embedded whole (short texts: operation descriptions). */
+    public List<float[]> embedEach(List<String> texts) {
+        List<float[]> out = new ArrayList<>();
+        model().embedAll(texts.stream().map(t -> TextSegment.from(t.isBlank() ? " " : t)).toList()).content()
+                .forEach(e -> out.add(normalized(e.vector())));
+        return out;
     }
 
     /** One vector per chunk of {@code text}. */

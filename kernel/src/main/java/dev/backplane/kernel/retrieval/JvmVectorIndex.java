@@ -34,7 +34,6 @@ final class JvmVectorIndex implements VectorIndex {
         }
     }
 
-    private static final String TOPIC = "retrieval";
     /** Below this many chunks one thread scans faster than a fork and join. */
     static final int PARALLEL_MIN_CHUNKS = 20_000;
     private final Jdbc jdbc;
@@ -44,7 +43,7 @@ final class JvmVectorIndex implements VectorIndex {
     JvmVectorIndex(Jdbc jdbc, ChangeFeed feed) {
         this.jdbc = jdbc;
         this.feed = feed;
-        feed.subscribe(TOPIC, key -> slices.remove(key));
+        feed.subscribe(LexicalIndex.TOPIC, key -> slices.remove(key));
         feed.onReset(slices::clear);
     }
 
@@ -54,19 +53,7 @@ final class JvmVectorIndex implements VectorIndex {
     }
 
     private static String key(UUID tenant, String surface) {
-        return tenant + "/" + surface;
-    }
-
-    @Override
-    public void put(UUID tenant, String surface, UUID entryId, List<float[]> chunks) {
-        ChunkRows.replace(jdbc, tenant, surface, entryId, chunks);
-        feed.changed(TOPIC, key(tenant, surface)); // every replica (this one first) reloads the slice on next use
-    }
-
-    @Override
-    public void remove(UUID tenant, String surface, UUID entryId) {
-        ChunkRows.delete(jdbc, surface, entryId);
-        feed.changed(TOPIC, key(tenant, surface));
+        return LexicalIndex.key(tenant, surface);
     }
 
     @Override

@@ -100,16 +100,6 @@ final class PgVectorIndex implements VectorIndex {
     }
 
     @Override
-    public void put(UUID tenant, String surface, UUID entryId, List<float[]> chunks) {
-        ChunkRows.replace(jdbc, tenant, surface, entryId, chunks);
-    }
-
-    @Override
-    public void remove(UUID tenant, String surface, UUID entryId) {
-        ChunkRows.delete(jdbc, surface, entryId);
-    }
-
-    @Override
     public List<Scored> nearest(List<UUID> partitions, String surface, float[] query, int k, Candidates candidates) {
         UUID[] parts = partitions.toArray(UUID[]::new);
         PGvector q = new PGvector(query);

@@ -11,43 +11,62 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The one hybrid retrieval engine (ARCHITECTURE §8): a surface's lexical ranking (PostgreSQL full
- * text, supplied by the surface's store) and dense ranking (all-MiniLM-L6-v2 chunks: pgvector's HNSW
- * index when the database has the extension, an exact cosine scan in the JVM otherwise) fused by
- * weighted reciprocal rank fusion — ranks, never raw scores.
+ * The one hybrid retrieval engine (ARCHITECTURE §8) for kb, memory and operation search: a lexical
+ * ranking (BM25 over PostgreSQL's full-text lexemes, {@link LexicalIndex}; operations: the catalog's own
+ * index) and a dense ranking (all-MiniLM-L6-v2 chunks: pgvector's HNSW index when the database has the
+ * extension, an exact cosine scan in the JVM otherwise; operations: {@link DenseSet}) fused by weighted
+ * reciprocal rank fusion — ranks, never raw scores.
  */
-public final class RetrievalEngine {
+public final class RetrievalEngine implements AutoCloseable {
 
     /** How to rank. */
     public enum Mode { LEXICAL, DENSE, HYBRID }
-
-    /** A surface's lexical ranking: entry ids, best first. */
-    @FunctionalInterface
-    public interface Lexical {
-        List<UUID> ranked(String query, int depth);
-    }
 
     /** One fused hit. */
     public record Hit(UUID entryId, double score) {
     }
 
-    /** Fusion constants, tuned on BEIR ArguAna (README: Retrieval). */
-    static final int RRF_K = 60;
-    static final int DEPTH = 100;
-    static final double LEXICAL_WEIGHT = 0.10;
-    static final double DENSE_WEIGHT = 1.0;
+    /**
+     * How a surface's two rankings are fused: {@code weight / (k + rank)} summed per item, over the first
+     * {@code depth} of each ranking; a dense hit below {@code minCosine} is no hit (a query about nothing in
+     * the corpus finds nothing, rather than its nearest strangers).
+     */
+    public record Fusion(double lexicalWeight, double denseWeight, int k, int depth, double minCosine) {
 
+        /** kb and memory: tuned on BEIR ArguAna (README: Retrieval). */
+        public static final Fusion DOCUMENTS = new Fusion(0.10, 1.0, 60, 100, -1);
+        /**
+         * Operation search: an operation's words (its id, group and description) are short and precise,
+         * so the lexical ranking counts for more than on prose; tuned on 40 labelled Kubernetes tasks
+         * (OperationSearchQualityIT, README: Retrieval).
+         */
+        public static final Fusion OPERATIONS = new Fusion(0.5, 1.0, 60, 50, 0.2);
+    }
+
+    /** A fused item and its score. */
+    public record Fused<T>(T item, double score) {
+    }
+
+    private final Jdbc jdbc;
+    private final ChangeFeed feed;
     private final Embedder embedder;
     private final VectorIndex vectors;
+    private final LexicalIndex lexical;
+    private final TextVectors texts;
 
     /** Chooses the vector index once: pgvector when the database can serve it (logged either way). */
     public RetrievalEngine(Jdbc jdbc, ChangeFeed feed, Embedder embedder) {
-        this(embedder, VectorIndex.choose(jdbc, feed, embedder.dimension()));
+        this(jdbc, feed, embedder, VectorIndex.choose(jdbc, feed, embedder.dimension()));
     }
 
-    RetrievalEngine(Embedder embedder, VectorIndex vectors) {
+    /** With a given vector index (tests of one path). */
+    RetrievalEngine(Jdbc jdbc, ChangeFeed feed, Embedder embedder, VectorIndex vectors) {
+        this.jdbc = jdbc;
+        this.feed = feed;
         this.embedder = embedder;
         this.vectors = vectors;
+        this.lexical = new LexicalIndex(jdbc, feed);
+        this.texts = new TextVectors(jdbc, embedder);
     }
 
     /** Which vector index serves dense search: {@code pgvector-hnsw} or {@code jvm-exact}. */
@@ -55,53 +74,101 @@ public final class RetrievalEngine {
         return vectors.kind();
     }
 
-    /** Embeds and stores an entry's text (chunked) for dense search. */
-    public void index(UUID tenant, String surface, UUID entryId, String text) {
-        vectors.put(tenant, surface, entryId, embedder.embedChunks(text));
+    /**
+     * Indexes an entry's text in a partition of a surface: its lexemes for the lexical side and its
+     * chunks' embeddings for the dense side, written in one transaction; every replica's cached slice of
+     * that partition is dropped.
+     */
+    public void index(UUID partition, String surface, UUID entryId, String text) {
+        ChunkRows.replace(jdbc, partition, surface, entryId, text, embedder.embedChunks(text));
+        feed.changed(LexicalIndex.TOPIC, LexicalIndex.key(partition, surface));
     }
 
-    public void unindex(UUID tenant, String surface, UUID entryId) {
-        vectors.remove(tenant, surface, entryId);
+    public void unindex(UUID partition, String surface, UUID entryId) {
+        ChunkRows.delete(jdbc, surface, entryId);
+        feed.changed(LexicalIndex.TOPIC, LexicalIndex.key(partition, surface));
     }
 
-    public List<Hit> search(UUID tenant, String surface, String query, int limit, Mode mode, Lexical lexical,
-                            Candidates candidates) {
-        return search(List.of(tenant), surface, query, limit, mode, lexical, candidates);
+    public List<Hit> search(UUID tenant, String surface, String query, int limit, Mode mode, Candidates candidates) {
+        return search(List.of(tenant), surface, query, limit, mode, candidates);
     }
 
     /**
      * Searches several partitions of a surface at once (memory: the tenant's entries and the caller's
      * cross-tenant user entries); dense candidates are merged by cosine, which is comparable across them.
-     * Only {@code candidates} are returned by the dense side; the lexical side filters on its own.
+     * Both sides return only {@code candidates}.
      */
-    public List<Hit> search(List<UUID> partitions, String surface, String query, int limit, Mode mode, Lexical lexical,
+    public List<Hit> search(List<UUID> partitions, String surface, String query, int limit, Mode mode,
                             Candidates candidates) {
-        // the lexical ranking (a database round trip) runs beside the embedding and the dense search
+        Fusion fusion = Fusion.DOCUMENTS;
+        // the lexical ranking (a database round trip for the query's lexemes) runs beside the embedding
         CompletableFuture<List<UUID>> lexicalRanking = mode == Mode.DENSE ? CompletableFuture.completedFuture(List.of())
-                : CompletableFuture.supplyAsync(() -> lexical.ranked(lexicalTerms(query), DEPTH),
+                : CompletableFuture.supplyAsync(() -> lexical.ranked(partitions, surface, query, fusion.depth(),
+                        candidates).stream().map(LexicalIndex.Scored::entryId).toList(),
                         task -> Thread.ofVirtual().name("retrieval-lexical").start(task));
         List<UUID> dense = List.of();
         if (mode != Mode.LEXICAL) {
-            dense = vectors.nearest(partitions, surface, embedder.embed(query), DEPTH, candidates).stream()
+            dense = vectors.nearest(partitions, surface, embedder.embed(query), fusion.depth(), candidates).stream()
                     .map(VectorIndex.Scored::entryId).toList();
         }
-        List<UUID> lex = joined(lexicalRanking);
-        Map<UUID, Double> fused = new HashMap<>();
-        add(fused, lex, mode == Mode.LEXICAL ? 1.0 : LEXICAL_WEIGHT);
-        add(fused, dense, DENSE_WEIGHT);
-        List<Hit> hits = new ArrayList<>();
-        fused.forEach((id, score) -> hits.add(new Hit(id, score)));
-        hits.sort(Comparator.comparingDouble(Hit::score).reversed().thenComparing(h -> h.entryId().toString()));
-        return hits.size() > limit ? hits.subList(0, limit) : hits;
+        return fuse(joined(lexicalRanking), dense, mode, fusion, limit, Comparator.comparing(UUID::toString)).stream()
+                .map(f -> new Hit(f.item(), f.score())).toList();
+    }
+
+    /**
+     * A small corpus searched in memory (operation search: one text per operation); its vectors are read
+     * from PostgreSQL or embedded in the background (see {@link DenseSet#ready()}).
+     */
+    public DenseSet denseSet(String name, List<String> corpus) {
+        return texts.prepare(name, corpus);
+    }
+
+    /** Stops the background embedding of text vectors. */
+    @Override
+    public void close() {
+        texts.close();
+    }
+
+    /**
+     * Searches a {@link DenseSet}'s items: {@code lexical} ranks item numbers (the caller's own index),
+     * the set ranks by cosine among the {@code allowed} items, and the two are fused. While the set's
+     * vectors are not in, the ranking is lexical only.
+     */
+    public List<Fused<Integer>> search(DenseSet set, String query, int limit, Mode mode, Fusion fusion,
+                                       java.util.function.BiFunction<String, Integer, List<Integer>> lexical,
+                                       java.util.function.IntPredicate allowed) {
+        List<Integer> lex = mode == Mode.DENSE ? List.of() : lexical.apply(query, fusion.depth());
+        List<Integer> dense = mode == Mode.LEXICAL || !set.ready() ? List.of()
+                : set.nearest(embedder.embed(query), fusion.depth(), allowed).stream()
+                        .filter(h -> h.score() >= fusion.minCosine()).map(DenseSet.Scored::item).toList();
+        return fuse(lex, dense, set.ready() ? mode : Mode.LEXICAL, fusion, limit, Comparator.naturalOrder());
+    }
+
+    /** Weighted reciprocal rank fusion of two rankings (a lexical-only search takes its ranking at weight 1). */
+    static <T> List<Fused<T>> fuse(List<T> lexical, List<T> dense, Mode mode, Fusion fusion, int limit,
+                                   Comparator<T> ties) {
+        Map<T, Double> fused = new HashMap<>();
+        add(fused, lexical, mode == Mode.LEXICAL ? 1.0 : fusion.lexicalWeight(), fusion);
+        add(fused, dense, fusion.denseWeight(), fusion);
+        List<Fused<T>> hits = new ArrayList<>();
+        fused.forEach((item, score) -> hits.add(new Fused<>(item, score)));
+        hits.sort(Comparator.<Fused<T>>comparingDouble(Fused::score).reversed().thenComparing(Fused::item, ties));
+        return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : hits;
+    }
+
+    private static <T> void add(Map<T, Double> fused, List<T> ranked, double weight, Fusion fusion) {
+        for (int i = 0; i < Math.min(ranked.size(), fusion.depth()); i++) {
+            fused.merge(ranked.get(i), weight / (fusion.k() + i + 1), Double::sum);
+        }
     }
 
     /** At most this many words of a query go to the full-text search (long queries: the longest, which are rarer). */
     static final int LEXICAL_TERMS = 10;
 
     /**
-     * The words of a query worth a full-text OR-search: distinct, alphanumeric, the longest
-     * {@value #LEXICAL_TERMS} (a paragraph-long query would otherwise rank nearly every row).
-     * Surfaces feed the result to {@code plainto_tsquery} and OR its lexemes.
+     * The words of a query worth a full-text OR-search in PostgreSQL (the lexical fallback while the
+     * change feed is down): distinct, alphanumeric, the longest {@value #LEXICAL_TERMS} (a paragraph-long
+     * query would otherwise rank nearly every row); fed to {@code plainto_tsquery} with its lexemes OR-ed.
      */
     public static String lexicalTerms(String query) {
         java.util.LinkedHashSet<String> words = new java.util.LinkedHashSet<>();
@@ -125,12 +192,6 @@ public final class RetrievalEngine {
                 throw error;
             }
             throw e;
-        }
-    }
-
-    private static void add(Map<UUID, Double> fused, List<UUID> ranked, double weight) {
-        for (int i = 0; i < ranked.size(); i++) {
-            fused.merge(ranked.get(i), weight / (RRF_K + i + 1), Double::sum);
         }
     }
 }

@@ -9,7 +9,8 @@ import java.util.UUID;
 /**
  * Where the chunk vectors of {@code retrieval_chunks} are searched (ARCHITECTURE §8): with the
  * {@code vector} extension, pgvector's HNSW index in PostgreSQL; without it, an exact cosine scan in
- * the JVM. The choice is made once, at start-up; both answer the same questions the same way.
+ * the JVM. The choice is made once, at start-up; both answer the same questions the same way. The
+ * engine writes the rows ({@link ChunkRows}) and announces each write on the change feed.
  */
 sealed interface VectorIndex permits JvmVectorIndex, PgVectorIndex {
 
@@ -19,11 +20,6 @@ sealed interface VectorIndex permits JvmVectorIndex, PgVectorIndex {
 
     /** Which path serves searches, as /api/v1/info shows it: {@code pgvector-hnsw} or {@code jvm-exact}. */
     String kind();
-
-    /** Replaces an entry's chunks in one transaction. */
-    void put(UUID tenant, String surface, UUID entryId, List<float[]> chunks);
-
-    void remove(UUID tenant, String surface, UUID entryId);
 
     /**
      * The {@code k} entries of the given partitions (tenants; memory adds the caller's user partition)

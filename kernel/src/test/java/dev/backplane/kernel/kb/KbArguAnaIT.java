@@ -81,6 +81,9 @@ class KbArguAnaIT {
             System.out.printf("ArguAna: indexed %d documents through the kb service in %.0f s%n", corpus.size(),
                     (System.nanoTime() - t0) / 1e9);
 
+            if (Boolean.getBoolean("svc.arguana.tune")) {
+                tune(kb, tenant, queries, relevant);
+            }
             double lexical = 0;
             double dense = 0;
             double hybrid = 0;
@@ -104,6 +107,43 @@ class KbArguAnaIT {
             System.out.printf(Locale.ROOT, "ArguAna nDCG@10 over %d queries: grep %.4f, lexical %.4f, dense %.4f, "
                     + "hybrid %.4f (published: BM25 0.397, all-MiniLM-L6-v2 0.502)%n", n, grep, lexical, dense, hybrid);
             assertThat(hybrid).isGreaterThan(lexical).isGreaterThan(dense).isGreaterThan(grep);
+        }
+    }
+
+    /**
+     * -Dsvc.arguana.tune=true: nDCG@10 of reciprocal rank fusion over a grid of lexical weights and k
+     * (dense weight 1), from each side's top 50 — the way RetrievalEngine.Fusion.DOCUMENTS was chosen.
+     */
+    private static void tune(KbService kb, UUID tenant, Map<String, String> queries, Map<String, String> relevant) {
+        Map<String, List<String>> lex = new HashMap<>();
+        Map<String, List<String>> den = new HashMap<>();
+        relevant.keySet().forEach(q -> {
+            lex.put(q, kb.search(tenant, queries.get(q), 50, Map.of(), RetrievalEngine.Mode.LEXICAL).stream()
+                    .map(KbService.Hit::slug).toList());
+            den.put(q, kb.search(tenant, queries.get(q), 50, Map.of(), RetrievalEngine.Mode.DENSE).stream()
+                    .map(KbService.Hit::slug).toList());
+        });
+        for (int k : new int[] {10, 30, 60}) {
+            for (double w : new double[] {0.1, 0.2, 0.3, 0.5, 0.7, 1.0}) {
+                double total = 0;
+                for (Map.Entry<String, String> q : relevant.entrySet()) {
+                    Map<String, Double> fused = new HashMap<>();
+                    List<String> l = lex.get(q.getKey());
+                    List<String> d = den.get(q.getKey());
+                    for (int i = 0; i < l.size(); i++) {
+                        fused.merge(l.get(i), w / (k + i + 1), Double::sum);
+                    }
+                    for (int i = 0; i < d.size(); i++) {
+                        fused.merge(d.get(i), 1.0 / (k + i + 1), Double::sum);
+                    }
+                    List<KbService.Hit> ranked = fused.entrySet().stream()
+                            .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                            .map(e -> new KbService.Hit(e.getKey(), "", e.getValue(), Map.of())).toList();
+                    total += ndcg(ranked, slug(q.getKey()), slug(q.getValue()));
+                }
+                System.out.printf(Locale.ROOT, "ArguAna fusion k=%d lexical weight %.1f: nDCG@10 %.4f%n", k, w,
+                        total / relevant.size());
+            }
         }
     }
 

@@ -175,8 +175,9 @@ class PgVectorIT {
         Jdbc pg = jdbc(onPgvector);
         Embedder embedder = new Embedder();
         // exactMax 0: every search walks the HNSW graph, however small the partition
-        KbService hnsw = new KbService(pg, new RetrievalEngine(embedder, new PgVectorIndex(pg, 0)));
-        KbService jvm = new KbService(pg, new RetrievalEngine(embedder, new JvmVectorIndex(pg, ChangeFeed.disabled())));
+        KbService hnsw = new KbService(pg, new RetrievalEngine(pg, ChangeFeed.disabled(), embedder, new PgVectorIndex(pg, 0)));
+        KbService jvm = new KbService(pg, new RetrievalEngine(pg, ChangeFeed.disabled(), embedder,
+                new JvmVectorIndex(pg, ChangeFeed.disabled())));
         KB.forEach((slug, e) -> hnsw.add(tenant, slug, e[0], Map.of("kind", e[1]), "it"));
         QUERIES.forEach((query, expected) -> {
             List<String> walked = hnsw.search(tenant, query, 5, Map.of(), RetrievalEngine.Mode.DENSE).stream()

@@ -9,7 +9,7 @@ import java.util.function.Function;
  * One retrieval surface as the eval sees it: a corpus with labelled queries over it, and the search
  * under test.
  *
- * @param engine what serves the surface's search: {@code hybrid} (the retrieval engine) or {@code catalog-lexical}
+ * @param engine what serves the surface's search: {@code hybrid} (the retrieval engine)
  * @param note said with the surface's report (for example why it is not on the retrieval engine)
  * @param corpus the documents and labelled queries a caller's eval runs over
  * @param search the surface's own search: result keys, best first, at most k

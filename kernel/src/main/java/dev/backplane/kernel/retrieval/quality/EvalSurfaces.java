@@ -62,13 +62,12 @@ final class EvalSurfaces {
 
     /**
      * operations: each operation's description (its first sentence) must find it within its
-     * connector. Operation search is not on the retrieval engine yet, so this measures the catalog's
-     * own lexical search (catalog/OperationSearch) against grep.
+     * connector, through operation search on the hybrid engine.
      */
     static EvalSurface operations(CatalogService catalog) {
-        return new EvalSurface("operations", "catalog-lexical", Optional.of("operation search is not on the retrieval "
-                + "engine yet: this measures the catalog's own lexical search (catalog/OperationSearch) against grep; "
-                + "queries are derived from operation descriptions"), caller -> {
+        return new EvalSurface("operations", "hybrid", Optional.of("queries are derived from operation descriptions "
+                + "(known-item); while a connector's operation vectors are still being prepared its searches are "
+                + "lexical"), caller -> {
             List<EvalSurface.Doc> docs = new ArrayList<>();
             List<EvalSurface.LabelledQuery> queries = new ArrayList<>();
             for (LoadedConnector c : catalog.registry().all(caller.tenantId())) {

@@ -1,0 +1,68 @@
+package dev.backplane.kernel.catalog;
+
+import dev.backplane.kernel.catalog.plugins.LoadedConnector;
+import dev.backplane.kernel.retrieval.DenseSet;
+import dev.backplane.kernel.retrieval.RetrievalEngine;
+import dev.backplane.plugin.api.OperationDescriptor;
+import dev.backplane.plugin.api.OperationGroup;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Operation search over one loaded connector on the hybrid retrieval engine: the catalog's own lexical
+ * index ({@link OperationSearch}) fused with the operations' embeddings (one text per operation: its
+ * name's words, its group and its description). The embeddings are read from PostgreSQL or computed in
+ * the background when the index is made; a search in the first moments waits for them briefly, later
+ * ones rank lexically until they are in.
+ */
+final class OperationIndex {
+
+    /** How long searches of a new index wait for its vectors before ranking lexically. */
+    static final long FIRST_WAIT_MILLIS = 3_000;
+
+    private final OperationSearch lexical;
+    private final List<OperationDescriptor> operations;
+    private final DenseSet dense;
+    private final long waitUntil;
+
+    OperationIndex(LoadedConnector connector, RetrievalEngine engine) {
+        this.lexical = new OperationSearch(connector);
+        this.operations = lexical.operations();
+        Map<String, OperationGroup> groups = new HashMap<>();
+        connector.catalog().groups().forEach(g -> groups.put(g.groupKey(), g));
+        this.dense = engine.denseSet("operations of " + connector.connectorId(),
+                operations.stream().map(op -> text(op, groups.get(op.groupKey()))).toList());
+        this.waitUntil = System.currentTimeMillis() + FIRST_WAIT_MILLIS;
+    }
+
+    /** What is embedded for an operation: its name as words, its group, its description. */
+    static String text(OperationDescriptor op, OperationGroup group) {
+        String name = op.opId().substring(op.opId().lastIndexOf('.') + 1).replace('_', ' ')
+                .replaceAll("([a-z0-9])([A-Z])", "$1 $2").toLowerCase(Locale.ROOT);
+        String groupName = group == null ? op.groupKey() : group.displayName();
+        return name + " (" + groupName + "): " + (op.description() == null ? "" : op.description());
+    }
+
+    boolean denseReady() {
+        return dense.ready();
+    }
+
+    record Hit(OperationDescriptor op, double score) {
+    }
+
+    List<Hit> search(RetrievalEngine engine, String query, Optional<String> group, int limit,
+                     Map<String, String> customDescriptions, RetrievalEngine.Mode mode) {
+        long wait = waitUntil - System.currentTimeMillis();
+        if (wait > 0 && mode != RetrievalEngine.Mode.LEXICAL && !dense.ready()) {
+            dense.await(wait);
+        }
+        return engine.search(dense, query, limit, mode, RetrievalEngine.Fusion.OPERATIONS,
+                        (q, depth) -> lexical.search(q, group, depth, customDescriptions).stream()
+                                .map(OperationSearch.Hit::item).toList(),
+                        i -> group.isEmpty() || group.get().equals(operations.get(i).groupKey()))
+                .stream().map(f -> new Hit(operations.get(f.item()), f.score())).toList();
+    }
+}

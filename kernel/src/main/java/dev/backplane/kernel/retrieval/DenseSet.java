@@ -1,0 +1,76 @@
+package dev.backplane.kernel.retrieval;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.IntPredicate;
+
+/**
+ * The vectors of a small corpus held in memory — one text per item, items numbered by their place in
+ * the list the set was made from (operation search: one text per operation of a connector). The
+ * vectors arrive in the background ({@link TextVectors}); until they have, the set is not ready and
+ * searches rank lexically only.
+ */
+public final class DenseSet {
+
+    /** An item (its index in the corpus) and its cosine to the query. */
+    public record Scored(int item, double score) {
+    }
+
+    private final int size;
+    private final CompletableFuture<float[][]> vectors;
+
+    DenseSet(int size, CompletableFuture<float[][]> vectors) {
+        this.size = size;
+        this.vectors = vectors;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /** Whether the vectors are in (a failed preparation is never ready; it was logged). */
+    public boolean ready() {
+        return vectors.isDone() && !vectors.isCompletedExceptionally();
+    }
+
+    /** Waits up to {@code millis} for the vectors; whether they are in. */
+    public boolean await(long millis) {
+        try {
+            vectors.get(millis, TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** The {@code k} allowed items nearest to {@code query}, best first; empty while not ready. */
+    public List<Scored> nearest(float[] query, int k, IntPredicate allowed) {
+        if (!ready()) {
+            return List.of();
+        }
+        float[][] v = vectors.join();
+        PriorityQueue<Scored> top = new PriorityQueue<>(k + 1, Comparator.comparingDouble(Scored::score));
+        for (int i = 0; i < v.length; i++) {
+            if (allowed.test(i)) {
+                double s = JvmVectorIndex.dot(query, v[i], 0);
+                if (top.size() < k || s > top.peek().score()) {
+                    top.add(new Scored(i, s));
+                    if (top.size() > k) {
+                        top.poll();
+                    }
+                }
+            }
+        }
+        List<Scored> out = new ArrayList<>(top);
+        out.sort(Comparator.comparingDouble(Scored::score).reversed().thenComparingInt(Scored::item));
+        return out;
+    }
+}

@@ -1,0 +1,127 @@
+package dev.backplane.kernel.retrieval;
+
+import dev.backplane.kernel.persistence.Jdbc;
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Vectors of short texts, content-addressed in PostgreSQL ({@code retrieval_text_vectors}, keyed by the
+ * SHA-256 of the model and the text): a text is embedded once, by whichever replica first needs it,
+ * and read back by every other replica, after a restart and after a re-ingest that left it unchanged.
+ * Preparation runs on one background thread, so that embedding a large catalog never takes more than
+ * one core from the requests.
+ */
+final class TextVectors implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(TextVectors.class.getName());
+    /** Part of every key: another model's vectors are never mistaken for this one's. */
+    static final String MODEL = "all-MiniLM-L6-v2-quantized";
+    private static final int BATCH = 32;
+
+    private final Jdbc jdbc;
+    private final Embedder embedder;
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(
+            Thread.ofPlatform().daemon().name("retrieval-text-vectors").factory());
+
+    TextVectors(Jdbc jdbc, Embedder embedder) {
+        this.jdbc = jdbc;
+        this.embedder = embedder;
+    }
+
+    /** A set whose vectors are read or computed in the background. */
+    DenseSet prepare(String name, List<String> texts) {
+        List<String> copy = List.copyOf(texts);
+        CompletableFuture<float[][]> vectors = CompletableFuture.supplyAsync(() -> vectors(name, copy), worker);
+        vectors.exceptionally(e -> {
+            LOG.log(Level.WARNING, "retrieval: vectors for " + name + " not prepared; its searches stay lexical", e);
+            return null;
+        });
+        return new DenseSet(copy.size(), vectors);
+    }
+
+    private float[][] vectors(String name, List<String> texts) {
+        long start = System.nanoTime();
+        String[] keys = texts.stream().map(TextVectors::key).toArray(String[]::new);
+        Map<String, float[]> known = read(keys);
+        List<Integer> missing = new ArrayList<>();
+        float[][] out = new float[texts.size()][];
+        for (int i = 0; i < keys.length; i++) {
+            out[i] = known.get(keys[i]);
+            if (out[i] == null) {
+                missing.add(i);
+            }
+        }
+        for (int from = 0; from < missing.size(); from += BATCH) {
+            List<Integer> batch = missing.subList(from, Math.min(missing.size(), from + BATCH));
+            List<float[]> embedded = embedder.embedEach(batch.stream().map(texts::get).toList());
+            for (int j = 0; j < batch.size(); j++) {
+                out[batch.get(j)] = embedded.get(j);
+            }
+            write(batch.stream().map(i -> keys[i]).toList(), embedded);
+        }
+        LOG.log(Level.INFO, "retrieval: vectors for " + name + " ready (" + texts.size() + " texts, " + missing.size()
+                + " embedded now) in " + (System.nanoTime() - start) / 1_000_000 + " ms");
+        return out;
+    }
+
+    private Map<String, float[]> read(String[] keys) {
+        Map<String, float[]> out = new HashMap<>();
+        jdbc.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT text_sha256, array_send(embedding) "
+                    + "FROM retrieval_text_vectors WHERE text_sha256 = ANY (?)")) {
+                ps.setArray(1, c.createArrayOf("text", keys));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.put(rs.getString(1), ChunkRows.floats(ByteBuffer.wrap(rs.getBytes(2))));
+                    }
+                }
+            }
+            return null;
+        });
+        return out;
+    }
+
+    private void write(List<String> keys, List<float[]> vectors) {
+        jdbc.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO retrieval_text_vectors (text_sha256, model, "
+                    + "embedding) VALUES (?, ?, ?) ON CONFLICT (text_sha256) DO NOTHING")) {
+                for (int i = 0; i < keys.size(); i++) {
+                    ps.setString(1, keys.get(i));
+                    ps.setString(2, MODEL);
+                    ps.setArray(3, c.createArrayOf("float4", ChunkRows.boxed(vectors.get(i))));
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            return null;
+        });
+    }
+
+    static String key(String text) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update((MODEL + "\n").getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(sha.digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        worker.shutdownNow();
+    }
+}
