@@ -33,8 +33,11 @@ public final class RetrievalEngine implements AutoCloseable {
      */
     public record Fusion(double lexicalWeight, double denseWeight, int k, int depth, double minCosine) {
 
-        /** kb and memory: tuned on BEIR ArguAna (README: Retrieval). */
-        public static final Fusion DOCUMENTS = new Fusion(0.10, 1.0, 60, 100, -1);
+        /**
+         * kb and memory: tuned on BEIR ArguAna (KbArguAnaIT with -Dsvc.arguana.tune=true; README: Retrieval) —
+         * BM25 nearly as strong as the dense side there, and a small k letting each side's top ranks decide.
+         */
+        public static final Fusion DOCUMENTS = new Fusion(0.7, 1.0, 10, 100, -1);
         /**
          * Operation search: an operation's words (its id, group and description) are short and precise,
          * so the lexical ranking counts for more than on prose; tuned on 40 labelled Kubernetes tasks
