@@ -10,6 +10,7 @@ import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.Digests;
 import dev.backplane.plugin.api.AuthScheme;
 import dev.backplane.plugin.api.ConnectorDescriptor;
 import dev.backplane.plugin.api.IngestedConnector;
@@ -364,7 +365,7 @@ public final class SpecIngestService {
             forRevision.put("base_path", result.basePath());
             forRevision.put("descriptor", List.of(descriptor.products().getFirst().token(),
                     descriptor.products().getFirst().defaultPort()));
-            String revision = dev.backplane.kernel.dispatch.Dispatcher.sha256Hex(Json.write(forRevision));
+            String revision = Digests.sha256Hex(Json.write(forRevision));
             created = store.save(plan.owner(), connector, ENGINE, specs, result.warnings(), revision, actor);
             feed.changed(ConnectorRegistry.TOPIC, plan.connectorId());
         } else {

@@ -6,6 +6,7 @@ import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.results.ResultQuery;
 import dev.backplane.kernel.results.ResultQueryService;
+import dev.backplane.kernel.util.Digests;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -41,7 +42,7 @@ public final class DispatchRoutes {
             CallRequest sync = new CallRequest(body.connectorId(), body.opId(), body.target(), body.params(),
                     body.workRef(), body.previewHash(), java.util.Optional.empty());
             Json.send(res, Status.ACCEPTED_202, runs.start(caller.tenantId(), caller.sub(), sync,
-                    Dispatcher.sha256(Json.write(new java.util.TreeMap<>(body.params()))),
+                    Digests.sha256Hex(Json.write(new java.util.TreeMap<>(body.params()))),
                     () -> dispatcher.call(caller, sync)));
             return;
         }
