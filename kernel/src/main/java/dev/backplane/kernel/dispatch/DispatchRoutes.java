@@ -2,6 +2,7 @@ package dev.backplane.kernel.dispatch;
 
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.results.ResultQuery;
@@ -33,7 +34,7 @@ public final class DispatchRoutes {
                 .post("/api/v1/operations/preview", Role.OPERATOR, this::preview)
                 .post("/api/v1/operations/result-query", Role.OPERATOR, this::resultQuery)
                 .get("/api/v1/operations/runs/{handle}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
-                        runs.show(c.tenantId(), c.sub(), req.path().pathParameters().get("handle"))));
+                        runs.show(c.tenantId(), c.sub(), QueryParams.uuidPath(req, "handle", AsyncRuns::notFound))));
     }
 
     private void call(ServerRequest req, ServerResponse res, Caller caller) {
