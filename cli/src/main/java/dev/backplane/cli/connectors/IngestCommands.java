@@ -7,6 +7,7 @@ import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Http;
+import dev.backplane.cli.common.JobPoller;
 import dev.backplane.cli.common.Tables;
 import java.io.IOException;
 import java.net.URI;
@@ -28,7 +29,10 @@ import picocli.CommandLine.Parameters;
 /** {@code svc connector ingest} and {@code svc connector ingest-status}: vendor API specs become connectors. */
 final class IngestCommands {
 
-    static final Duration POLL = Duration.ofSeconds(2);
+    /** Waits for a background ingest, polling every 2 s. */
+    static final JobPoller POLLER = new JobPoller(ApiPaths.INGEST_JOB, Duration.ofSeconds(2),
+            job -> "  " + job.path("status").asText() + " " + progress(job.path("progress")),
+            jobId -> "interrupted; the job goes on: svc connector ingest-status " + jobId);
 
     private IngestCommands() {
     }
@@ -144,7 +148,7 @@ final class IngestCommands {
                 return;
             }
             ctx.err().println("ingesting in the background as job " + jobId + " (Ctrl-C stops waiting, not the job)");
-            JsonNode job = waitFor(s, ctx, jobId);
+            JsonNode job = POLLER.await(s.client(), ctx.err(), jobId, null);
             finish(job);
         }
 
@@ -206,7 +210,8 @@ final class IngestCommands {
 
         @Override
         protected void execute(Session s) {
-            JsonNode job = await ? waitFor(s, ctx, jobId) : s.client().get(ApiPaths.expand(ApiPaths.INGEST_JOB, jobId)).json();
+            JsonNode job = await ? POLLER.await(s.client(), ctx.err(), jobId, null)
+                    : s.client().get(ApiPaths.expand(ApiPaths.INGEST_JOB, jobId)).json();
             print(job, () -> {
                 ctx.out().println("job " + jobId + "  " + job.path("status").asText() + "  " + job.path("connector_id")
                         .asText() + "  " + progress(job.path("progress")));
@@ -215,27 +220,6 @@ final class IngestCommands {
                 }
             });
             failIfFailed(job);
-        }
-    }
-
-    static JsonNode waitFor(Session s, CliContext ctx, String jobId) {
-        String last = "";
-        while (true) {
-            JsonNode job = s.client().get(ApiPaths.expand(ApiPaths.INGEST_JOB, jobId)).json();
-            String line = job.path("status").asText() + " " + progress(job.path("progress"));
-            if (!line.equals(last)) {
-                ctx.err().println("  " + line);
-                last = line;
-            }
-            if (job.path("terminal").asBoolean()) {
-                return job;
-            }
-            try {
-                Thread.sleep(POLL);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw CliException.failed("interrupted; the job goes on: svc connector ingest-status " + jobId);
-            }
         }
     }
 

@@ -6,6 +6,7 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.JobPoller;
 import dev.backplane.cli.common.Tables;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +29,10 @@ import picocli.CommandLine.Parameters;
                 + "in place; unchanged bodies are not embedded again."})
 final class KbIngestCommand extends BackplaneCommand {
 
-    static final Duration POLL = Duration.ofMillis(500);
+    /** Waits for the ingest job, polling every half second. */
+    static final JobPoller POLLER = new JobPoller(ApiPaths.KB_INGEST_JOB, Duration.ofMillis(500),
+            job -> progressLine(job.path("progress")),
+            jobId -> "interrupted; the ingest goes on on the backplane (job " + jobId + ")");
 
     @Parameters(index = "0", paramLabel = "<directory>", description = "on the backplane host, inside kb.ingest-root")
     String directory;
@@ -47,7 +51,7 @@ final class KbIngestCommand extends BackplaneCommand {
         JsonNode r = s.client().call("POST", ApiPaths.KB_INGEST, req).json();
         if (!dryRun) {
             ctx.err().println("kb ingest job " + r.path("job_id").asText() + " reading " + r.path("directory").asText());
-            r = await(s, r);
+            r = POLLER.await(s.client(), ctx.err(), r.path("job_id").asText(), r);
         }
         JsonNode done = r;
         print(done, () -> render(done));
@@ -59,27 +63,6 @@ final class KbIngestCommand extends BackplaneCommand {
             throw CliException.failed(errors + " file(s) could not be ingested" + (dryRun ? " (dry run)" : "")
                     + "; see the error column");
         }
-    }
-
-    private JsonNode await(Session s, JsonNode job) {
-        String last = "";
-        while (!job.path("terminal").asBoolean()) {
-            String line = progressLine(job.path("progress"));
-            if (!line.equals(last)) {
-                ctx.err().println(line);
-                last = line;
-            }
-            try {
-                Thread.sleep(POLL);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw CliException.failed("interrupted; the ingest goes on on the backplane (job "
-                        + job.path("job_id").asText() + ")");
-            }
-            job = s.client().get(ApiPaths.expand(ApiPaths.KB_INGEST_JOB, job.path("job_id").asText())).json();
-        }
-        ctx.err().println(progressLine(job.path("progress")));
-        return job;
     }
 
     static String progressLine(JsonNode p) {

@@ -43,6 +43,7 @@ import dev.backplane.kernel.identity.Authenticator;
 import dev.backplane.kernel.identity.IdentityRoutes;
 import dev.backplane.kernel.identity.JwksKeys;
 import dev.backplane.kernel.identity.TokenVerifier;
+import dev.backplane.kernel.jobs.BackgroundJobs;
 import dev.backplane.kernel.kb.IngestRoot;
 import dev.backplane.kernel.kb.KbIngestService;
 import dev.backplane.kernel.kb.KbRoutes;
@@ -189,7 +190,8 @@ public final class Kernel implements AutoCloseable {
         CatalogService catalog = new CatalogService(connectors, jdbc, feed, retrieval);
         SearchLog searches = new SearchLog(jdbc);
         new CatalogRoutes(catalog, searches).register(api);
-        SpecIngestService specIngest = new SpecIngestService(jdbc, ingested, connectors, feed,
+        BackgroundJobs jobs = new BackgroundJobs(jdbc, List.of(SpecIngestService.JOB_KIND, KbIngestService.JOB_KIND));
+        SpecIngestService specIngest = new SpecIngestService(jobs, ingested, connectors, feed,
                 config.intValue(Setting.INGEST_MAX_SPEC_BYTES, 1024, 1 << 30),
                 config.intValue(Setting.INGEST_SYNC_MAX_BYTES, 0, 1 << 30));
         new IngestRoutes(specIngest).register(api);
@@ -214,7 +216,7 @@ public final class Kernel implements AutoCloseable {
         AsyncRuns runs = new AsyncRuns(jdbc, callTimeout);
         ResultQueryService resultQueries = new ResultQueryService(jdbc, handles);
         KbService kb = new KbService(jdbc, retrieval);
-        KbIngestService kbIngest = new KbIngestService(jdbc, kb, IngestRoot.fromSetting(config.get(Setting.KB_INGEST_ROOT),
+        KbIngestService kbIngest = new KbIngestService(jobs, kb, IngestRoot.fromSetting(config.get(Setting.KB_INGEST_ROOT),
                 Path.of(config.get(Setting.DATA_DIR))));
         new KbRoutes(kb, kbIngest, searches).register(api);
         MemoryService memory = new MemoryService(jdbc, retrieval,
@@ -256,8 +258,7 @@ public final class Kernel implements AutoCloseable {
                 new PeriodicJobs.Job("result-handles-sweep", Duration.ofMinutes(10), handles::sweepExpired),
                 new PeriodicJobs.Job("async-run-reaper", Duration.ofMinutes(1), runs::reapOrphans),
                 new PeriodicJobs.Job("memory-sweep", Duration.ofMinutes(10), memory::sweepExpired),
-                new PeriodicJobs.Job("ingest-job-reaper", Duration.ofMinutes(1), specIngest::reapStale),
-                new PeriodicJobs.Job("kb-ingest-job-reaper", Duration.ofMinutes(1), kbIngest::reapStale),
+                new PeriodicJobs.Job("background-job-reaper", Duration.ofMinutes(1), jobs::reapStale),
                 new PeriodicJobs.Job("retrieval-searches-sweep", Duration.ofHours(6),
                         () -> searches.sweep(SEARCH_RETENTION_DAYS)))));
         new CredentialRoutes(targets, credentials).register(api);

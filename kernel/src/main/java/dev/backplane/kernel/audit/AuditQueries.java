@@ -94,26 +94,24 @@ public final class AuditQueries {
         return new Page(List.copyOf(page), next);
     }
 
-    public Row show(UUID tenant, String auditId) {
-        UUID id;
-        try {
-            id = UUID.fromString(auditId);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.notFound("audit_row_not_found", "no audit row " + auditId);
-        }
+    public Row show(UUID tenant, UUID id) {
         return jdbc.queryOne("SELECT * FROM audit_rows WHERE tenant_id = ? AND id = ?", AuditQueries::row, tenant, id)
-                .orElseThrow(() -> ApiException.notFound("audit_row_not_found", "no audit row " + auditId));
+                .orElseThrow(() -> notFound(id.toString()));
+    }
+
+    /** What an audit id answers when it is not a uuid or names no row of the tenant. */
+    static ApiException notFound(String auditId) {
+        return ApiException.notFound("audit_row_not_found", "no audit row " + auditId);
+    }
+
+    /** What a session id that is not a uuid answers. */
+    static ApiException invalidSession(String sessionId) {
+        return ApiException.unprocessable("invalid_session", "session id must be a uuid", Map.of("field", "session_id"));
     }
 
     /** The rows of an agent session in time order, each with its composite children down to {@code maxDepth}. */
-    public List<Map<String, Object>> replay(UUID tenant, String sessionId, int maxDepth) {
+    public List<Map<String, Object>> replay(UUID tenant, UUID session, int maxDepth) {
         check(maxDepth >= 1 && maxDepth <= 100, "max_depth must be 1..100");
-        UUID session;
-        try {
-            session = UUID.fromString(sessionId);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.unprocessable("invalid_session", "session id must be a uuid", Map.of("field", "session_id"));
-        }
         List<Row> rows = jdbc.query("SELECT * FROM audit_rows WHERE tenant_id = ? AND session_id = ? "
                 + "ORDER BY occurred_at, id", AuditQueries::row, tenant, session);
         Map<UUID, List<Row>> children = new LinkedHashMap<>();

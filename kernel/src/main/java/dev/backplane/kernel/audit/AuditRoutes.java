@@ -34,12 +34,12 @@ public final class AuditRoutes {
                 .get("/api/v1/audit/mine", Role.READ_ONLY, this::mine)
                 .get("/api/v1/audit/reflex", Role.TENANT_ADMIN, this::reflex)
                 .get("/api/v1/audit/sessions/{session_id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
-                        queries.replay(c.tenantId(), req.path().pathParameters().get("session_id"),
+                        queries.replay(c.tenantId(), QueryParams.uuidPath(req, "session_id", AuditQueries::invalidSession),
                                 QueryParams.integer(req, "max_depth", 20))))
                 .get("/api/v1/audit/who-touched/{target}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
                         queries.whoTouched(c.tenantId(), targetName.apply(c).apply(req.path().pathParameters().get("target")))))
                 .get("/api/v1/audit/{audit_id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
-                        queries.show(c.tenantId(), req.path().pathParameters().get("audit_id"))));
+                        queries.show(c.tenantId(), QueryParams.uuidPath(req, "audit_id", AuditQueries::notFound))));
     }
 
     private void query(ServerRequest req, ServerResponse res, Caller caller) {

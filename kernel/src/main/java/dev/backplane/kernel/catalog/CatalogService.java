@@ -12,6 +12,7 @@ import dev.backplane.kernel.catalog.plugins.LoadedConnector;
 import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
+import dev.backplane.kernel.util.Digests;
 import dev.backplane.plugin.api.ConnectorDescriptor;
 import dev.backplane.plugin.api.OperationDescriptor;
 import dev.backplane.plugin.api.OperationGroup;
@@ -107,7 +108,7 @@ public final class CatalogService {
             entry.put("operations", ops);
             connectors.add(entry);
         }
-        return new OperationCatalog(dev.backplane.kernel.dispatch.Dispatcher.sha256Hex(digestInput.toString()), connectors);
+        return new OperationCatalog(Digests.sha256Hex(digestInput.toString()), connectors);
     }
 
     private static com.fasterxml.jackson.databind.JsonNode schemaTree(String schema) {

@@ -1,15 +1,13 @@
 package dev.backplane.kernel.catalog;
 
-import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.util.Map;
-import java.util.UUID;
 
 /** REST surface of spec ingest: {@code POST /api/v1/connectors/ingest} and the job status route. */
 public final class IngestRoutes {
@@ -41,14 +39,6 @@ public final class IngestRoutes {
     }
 
     private void job(ServerRequest req, ServerResponse res, Caller caller) {
-        String text = req.path().pathParameters().get("job_id");
-        UUID id;
-        try {
-            id = UUID.fromString(text);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.unprocessable("invalid_job_id", "job id must be a uuid, got '" + text + "'",
-                    Map.of("field", "job_id"));
-        }
-        Json.ok(res, ingest.job(caller, id));
+        Json.ok(res, ingest.job(caller, QueryParams.uuidPath(req, "job_id")));
     }
 }

@@ -8,15 +8,17 @@ import dev.backplane.ingest.SpecSource;
 import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.jobs.BackgroundJob;
+import dev.backplane.kernel.jobs.BackgroundJobs;
+import dev.backplane.kernel.jobs.JobKind;
 import dev.backplane.kernel.persistence.ChangeFeed;
-import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.Digests;
 import dev.backplane.plugin.api.AuthScheme;
 import dev.backplane.plugin.api.ConnectorDescriptor;
 import dev.backplane.plugin.api.IngestedConnector;
 import dev.backplane.plugin.api.OperationDescriptor;
 import io.helidon.http.Status;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,8 +30,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.regex.Pattern;
 
 /**
@@ -38,11 +38,13 @@ import java.util.regex.Pattern;
  * declared compatible versions from the {@link CatalogIndex}; manual mode takes them from the request
  * (the CLI uploads the spec text: the backplane never fetches operator-named URLs, which would be a
  * server-side request forgery channel). Small specs are ingested within the request; big ones in a
- * background job whose row is polled ({@code ingest-status}). A dry run writes nothing.
+ * {@link BackgroundJobs background job} whose row is polled ({@code ingest-status}). A dry run writes nothing.
  */
 public final class SpecIngestService {
 
-    private static final System.Logger LOG = System.getLogger(SpecIngestService.class.getName());
+    /** Background ingest of a big spec; a new job reads queued until its runner starts. */
+    public static final JobKind JOB_KIND = new JobKind("connector_ingest", "ingest", "ingest", IngestRoutes.JOBS, true,
+            "the kernel running this ingest stopped; run the ingest again");
     private static final Pattern IMPL = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
     private static final Pattern VERSION = Pattern.compile("[0-9A-Za-z][0-9A-Za-z.]*");
     private static final Pattern PRODUCT = Pattern.compile("[a-z][a-z0-9-]*");
@@ -108,18 +110,16 @@ public final class SpecIngestService {
                         Optional<UUID> owner, boolean dryRun, String source) {
     }
 
-    private final Jdbc jdbc;
+    private final BackgroundJobs jobs;
     private final IngestStore store;
     private final ConnectorRegistry registry;
     private final ChangeFeed feed;
     private final long maxSpecBytes;
     private final long syncMaxBytes;
-    private final ExecutorService jobs = Executors.newThreadPerTaskExecutor(
-            Thread.ofVirtual().name("spec-ingest-", 0).factory());
 
-    public SpecIngestService(Jdbc jdbc, IngestStore store, ConnectorRegistry registry, ChangeFeed feed,
+    public SpecIngestService(BackgroundJobs jobs, IngestStore store, ConnectorRegistry registry, ChangeFeed feed,
                              long maxSpecBytes, long syncMaxBytes) {
-        this.jdbc = jdbc;
+        this.jobs = jobs;
         this.store = store;
         this.registry = registry;
         this.feed = feed;
@@ -137,93 +137,40 @@ public final class SpecIngestService {
         if (plan.dryRun() || plan.bytes() <= syncMaxBytes) {
             return new Answer.Done(run(plan, caller.sub(), p -> { }));
         }
-        UUID id = UUID.randomUUID();
         Map<String, Object> request = new LinkedHashMap<>();
         request.put("source", plan.source());
         request.put("connector_id", plan.connectorId());
         request.put("scope", plan.owner().map(t -> "tenant").orElse("global"));
         request.put("auth_scheme", plan.auth().scheme());
         request.put("bytes", plan.bytes());
-        jdbc.update("""
-                INSERT INTO catalog_ingest_jobs (id, tenant_id, requested_by, status, connector_id, request, progress,
-                       created_at, updated_at)
-                VALUES (?, ?, ?, 'queued', ?, ?, ?, now(), now())""", id, caller.tenantId(), caller.sub(),
-                plan.connectorId(), Jdbc.jsonb(request), Jdbc.jsonb(Map.of("stage", "queued", "done", 0, "total", 0)));
-        jobs.submit(() -> runJob(id, plan, caller.sub()));
+        UUID id = jobs.start(JOB_KIND, caller, request, Map.of("stage", "queued", "done", 0, "total", 0),
+                progress -> run(plan, caller.sub(), p -> {
+                    Map<String, Object> now = Map.of("stage", p.stage(), "done", p.done(), "total", p.total());
+                    if (p.stage().equals("done")) {
+                        progress.reportNow(now);
+                    } else {
+                        progress.report(now);
+                    }
+                }));
         return new Answer.Started(job(caller, id));
-    }
-
-    private void runJob(UUID id, Plan plan, String actor) {
-        jdbc.update("UPDATE catalog_ingest_jobs SET status = 'running', updated_at = now() WHERE id = ?", id);
-        long[] lastWrite = {0};
-        try {
-            Map<String, Object> result = run(plan, actor, p -> {
-                long now = System.nanoTime();
-                if (now - lastWrite[0] > 300_000_000L || p.stage().equals("done")) {
-                    lastWrite[0] = now;
-                    jdbc.update("UPDATE catalog_ingest_jobs SET progress = ?, updated_at = now() WHERE id = ?",
-                            Jdbc.jsonb(Map.of("stage", p.stage(), "done", p.done(), "total", p.total())), id);
-                }
-            });
-            jdbc.update("""
-                    UPDATE catalog_ingest_jobs SET status = 'succeeded', result = ?, updated_at = now(), finished_at = now()
-                    WHERE id = ?""", Jdbc.jsonb(result), id);
-        } catch (ApiException e) {
-            fail(id, e.code(), e.getMessage());
-        } catch (RuntimeException e) {
-            LOG.log(Level.ERROR, "ingest job " + id + " failed", e);
-            fail(id, "ingest_failed", "ingest failed: " + e);
-        }
-    }
-
-    private void fail(UUID id, String code, String message) {
-        jdbc.update("""
-                UPDATE catalog_ingest_jobs SET status = 'failed', error = ?, updated_at = now(), finished_at = now()
-                WHERE id = ?""", Jdbc.jsonb(Map.of("error_code", code, "message", message)), id);
-    }
-
-    /** Fails jobs whose kernel stopped updating them (it died mid-ingest); run periodically. */
-    public int reapStale() {
-        int n = jdbc.update("""
-                UPDATE catalog_ingest_jobs SET status = 'failed', updated_at = now(), finished_at = now(),
-                       error = '{"error_code": "ingest_abandoned", "message": "the kernel running this ingest stopped; run the ingest again"}'::jsonb
-                WHERE status IN ('queued', 'running') AND updated_at < now() - interval '5 minutes'""");
-        if (n > 0) {
-            LOG.log(Level.WARNING, n + " abandoned ingest job(s) marked failed");
-        }
-        return n;
     }
 
     /** {@code svc connector ingest-status}: the job as its tenant sees it (another tenant's job is not found). */
     public Map<String, Object> job(Caller caller, UUID id) {
-        return jdbc.queryOne("SELECT * FROM catalog_ingest_jobs WHERE id = ? AND tenant_id = ?", rs -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("job_id", rs.getObject("id", UUID.class).toString());
-            m.put("status", rs.getString("status"));
-            m.put("terminal", rs.getString("status").equals("succeeded") || rs.getString("status").equals("failed"));
-            m.put("connector_id", rs.getString("connector_id"));
-            m.put("progress", tree(rs.getString("progress")));
-            m.put("result", tree(rs.getString("result")));
-            m.put("error", tree(rs.getString("error")));
-            m.put("created_at", rs.getTimestamp("created_at").toInstant().toString());
-            m.put("updated_at", rs.getTimestamp("updated_at").toInstant().toString());
-            m.put("finished_at", Optional.ofNullable(rs.getTimestamp("finished_at")).map(t -> t.toInstant().toString())
-                    .orElse(null));
-            m.put("poll_url", IngestRoutes.JOBS + "/" + id);
-            return m;
-        }, id, caller.tenantId()).orElseThrow(() -> ApiException.notFound("ingest_job_not_found",
-                "no ingest job " + id + " in this tenant"));
-    }
-
-    private static Object tree(String json) {
-        if (json == null) {
-            return null;
-        }
-        try {
-            return Json.mapper().readTree(json);
-        } catch (IOException e) {
-            return json;
-        }
+        BackgroundJob job = jobs.job(caller, JOB_KIND, id);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("job_id", job.id().toString());
+        m.put("status", job.status());
+        m.put("terminal", job.terminal());
+        m.put("connector_id", job.details().path("connector_id").asText());
+        m.put("progress", job.progress());
+        m.put("result", job.result());
+        m.put("error", job.error());
+        m.put("created_at", job.createdAt().toString());
+        m.put("updated_at", job.updatedAt().toString());
+        m.put("finished_at", job.finishedAt().map(Instant::toString).orElse(null));
+        m.put("poll_url", job.pollUrl());
+        return m;
     }
 
     private Plan plan(Caller caller, IngestRequest req) {
@@ -364,7 +311,7 @@ public final class SpecIngestService {
             forRevision.put("base_path", result.basePath());
             forRevision.put("descriptor", List.of(descriptor.products().getFirst().token(),
                     descriptor.products().getFirst().defaultPort()));
-            String revision = dev.backplane.kernel.dispatch.Dispatcher.sha256Hex(Json.write(forRevision));
+            String revision = Digests.sha256Hex(Json.write(forRevision));
             created = store.save(plan.owner(), connector, ENGINE, specs, result.warnings(), revision, actor);
             feed.changed(ConnectorRegistry.TOPIC, plan.connectorId());
         } else {

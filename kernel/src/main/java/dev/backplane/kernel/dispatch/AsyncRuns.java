@@ -61,7 +61,7 @@ public final class AsyncRuns {
             }
             finish(id, env);
         });
-        return show(tenant, principal, id.toString());
+        return show(tenant, principal, id);
     }
 
     private void finish(UUID id, ResultEnvelope env) {
@@ -82,13 +82,7 @@ public final class AsyncRuns {
     }
 
     /** The caller's own run; anyone else's is indistinguishable from a missing one. */
-    public Run show(UUID tenant, String principal, String handle) {
-        UUID id;
-        try {
-            id = UUID.fromString(handle);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.notFound("run_not_found", "no run " + handle);
-        }
+    public Run show(UUID tenant, String principal, UUID id) {
         return jdbc.queryOne("SELECT * FROM dispatch_runs WHERE id = ? AND tenant_id = ? AND principal = ?", rs -> {
             String result = rs.getString("result");
             Timestamp finished = rs.getTimestamp("finished_at");
@@ -96,8 +90,13 @@ public final class AsyncRuns {
                     rs.getString("op_id"), rs.getString("target"), Optional.ofNullable(rs.getString("work_ref")),
                     rs.getTimestamp("created_at").toInstant(), Optional.ofNullable(finished).map(Timestamp::toInstant),
                     Optional.ofNullable(result).map(AsyncRuns::map), "/api/v1/operations/runs/" + rs.getObject("id"));
-        }, id, tenant, principal).orElseThrow(() -> ApiException.notFound("run_not_found", "no run " + handle
+        }, id, tenant, principal).orElseThrow(() -> ApiException.notFound("run_not_found", "no run " + id
                 + " of yours"));
+    }
+
+    /** What a run handle that is not a uuid answers. */
+    static ApiException notFound(String handle) {
+        return ApiException.notFound("run_not_found", "no run " + handle);
     }
 
     /** Fails runs whose lease lapsed unfinished; returns how many. */

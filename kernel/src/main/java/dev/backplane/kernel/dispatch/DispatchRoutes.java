@@ -2,10 +2,12 @@ package dev.backplane.kernel.dispatch;
 
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.results.ResultQuery;
 import dev.backplane.kernel.results.ResultQueryService;
+import dev.backplane.kernel.util.Digests;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -32,7 +34,7 @@ public final class DispatchRoutes {
                 .post("/api/v1/operations/preview", Role.OPERATOR, this::preview)
                 .post("/api/v1/operations/result-query", Role.OPERATOR, this::resultQuery)
                 .get("/api/v1/operations/runs/{handle}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
-                        runs.show(c.tenantId(), c.sub(), req.path().pathParameters().get("handle"))));
+                        runs.show(c.tenantId(), c.sub(), QueryParams.uuidPath(req, "handle", AsyncRuns::notFound))));
     }
 
     private void call(ServerRequest req, ServerResponse res, Caller caller) {
@@ -41,7 +43,7 @@ public final class DispatchRoutes {
             CallRequest sync = new CallRequest(body.connectorId(), body.opId(), body.target(), body.params(),
                     body.workRef(), body.previewHash(), java.util.Optional.empty());
             Json.send(res, Status.ACCEPTED_202, runs.start(caller.tenantId(), caller.sub(), sync,
-                    Dispatcher.sha256(Json.write(new java.util.TreeMap<>(body.params()))),
+                    Digests.sha256Hex(Json.write(new java.util.TreeMap<>(body.params()))),
                     () -> dispatcher.call(caller, sync)));
             return;
         }

@@ -12,16 +12,13 @@ import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.targets.ConnectorSessions;
 import dev.backplane.kernel.targets.Target;
 import dev.backplane.kernel.targets.TargetService;
+import dev.backplane.kernel.util.Digests;
 import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.Credential;
 import dev.backplane.plugin.api.HttpPreview;
 import dev.backplane.plugin.api.OperationRequest;
 import dev.backplane.plugin.api.OperationResult;
 import dev.backplane.plugin.api.OperationShape;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -183,7 +180,7 @@ public final class Dispatcher {
         AuditLog.Entry entry = new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(),
                 op.descriptor().opClass().wireName(), req.opId(), Optional.of(req.connectorId()),
                 Optional.of(target.name()), Optional.of(target.id()), Optional.empty(), Optional.empty(), req.workRef(),
-                Optional.of(sha256(Json.write(new TreeMap<>(req.params())))));
+                Optional.of(Digests.sha256Hex(Json.write(new TreeMap<>(req.params())))));
         return new Resolved(op, target, entry, new OperationRequest(req.opId(), req.params(), req.workRef()));
     }
 
@@ -330,7 +327,7 @@ public final class Dispatcher {
         canonical.put("path", p.path());
         canonical.put("query", new TreeMap<>(p.query()));
         canonical.put("body", p.body().orElse(null));
-        return "sha256:" + sha256(Json.write(canonical));
+        return "sha256:" + Digests.sha256Hex(Json.write(canonical));
     }
 
     private static ResultEnvelope failure(String opId, ConnectorException e, long t0) {
@@ -348,19 +345,5 @@ public final class Dispatcher {
     private static ResultEnvelope envelope(String status, String opId, Object result, String error, long t0,
                                            Map<String, Object> extras) {
         return new ResultEnvelope(status, opId, result, error, (System.nanoTime() - t0) / 1_000_000, extras);
-    }
-
-    /** Hex SHA-256 of a text (params hashes, content revisions). */
-    public static String sha256Hex(String text) {
-        return sha256(text);
-    }
-
-    static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -128,12 +128,7 @@ public final class DocsRoutes {
     }
 
     private static UUID tenant(ServerRequest req) {
-        String v = req.path().pathParameters().get("tenant_id");
-        try {
-            return UUID.fromString(v);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.unprocessable("invalid_tenant", "tenant must be a uuid, got '" + v + "'",
-                    Map.of("field", "tenant_id"));
-        }
+        return QueryParams.uuidPath(req, "tenant_id", v -> ApiException.unprocessable("invalid_tenant",
+                "tenant must be a uuid, got '" + v + "'", Map.of("field", "tenant_id")));
     }
 }

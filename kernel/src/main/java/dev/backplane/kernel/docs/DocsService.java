@@ -7,13 +7,10 @@ import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.targets.EgressProxy;
 import dev.backplane.kernel.targets.SsrfGuard;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import dev.backplane.kernel.util.Digests;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -118,7 +115,7 @@ public final class DocsService {
     private <T> T audited(Caller c, String opId, Query q, String surface, Function<List<DocCollection>, T> body) {
         String text = q.query() == null ? "" : q.query();
         Map<String, Object> extras = new LinkedHashMap<>();
-        extras.put("query_sha256", sha256(text));
+        extras.put("query_sha256", Digests.sha256Hex(text));
         extras.put("collections", q.collections() == null ? List.of() : q.collections());
         extras.put("surface", surface);
         q.limit().ifPresent(l -> extras.put("limit", l));
@@ -126,7 +123,7 @@ public final class DocsService {
         q.version().ifPresent(v -> extras.put("version", v));
         AuditLog.Entry entry = new AuditLog.Entry(c.tenantId(), c.sub(), c.kind().wireName(), "read", opId,
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.of(sha256(text)));
+                Optional.empty(), Optional.of(Digests.sha256Hex(text)));
         List<DocCollection> targets;
         try {
             validate(q);
@@ -246,14 +243,5 @@ public final class DocsService {
 
     private static List<String> keys(List<DocCollection> targets) {
         return targets.stream().map(DocCollection::key).toList();
-    }
-
-    static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

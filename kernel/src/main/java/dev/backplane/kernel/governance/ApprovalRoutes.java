@@ -3,6 +3,7 @@ package dev.backplane.kernel.governance;
 import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import io.helidon.http.Status;
@@ -10,6 +11,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
 /** REST surface of approval requests. Approving runs the parked call through the same pipeline. */
 public final class ApprovalRoutes {
@@ -56,8 +58,8 @@ public final class ApprovalRoutes {
                 .post("/api/v1/approvals/{id}/reject", Role.TENANT_ADMIN, this::reject);
     }
 
-    private static String id(ServerRequest req) {
-        return req.path().pathParameters().get("id");
+    private static UUID id(ServerRequest req) {
+        return QueryParams.uuidPath(req, "id", Approvals::notFound);
     }
 
     private void list(ServerRequest req, ServerResponse res, Caller caller) {

@@ -85,24 +85,24 @@ public final class Approvals {
                 workRef.orElse(null), limit, offset);
     }
 
-    public Approval show(UUID tenant, String id) {
+    public Approval show(UUID tenant, UUID id) {
         expireDue();
         return jdbc.queryOne("SELECT * FROM governance_approvals WHERE tenant_id = ? AND id = ?", Approvals::approval,
-                tenant, uuid(id)).orElseThrow(() -> notFound(id));
+                tenant, id).orElseThrow(() -> notFound(id.toString()));
     }
 
     /**
      * Approves a pending request. Four-eyes: the requester cannot approve their own request unless
      * {@code breakGlass} is set with a reason (recorded on the row and in the audit).
      */
-    public Released approve(Caller caller, String id, Optional<String> reason, boolean breakGlass) {
+    public Released approve(Caller caller, UUID id, Optional<String> reason, boolean breakGlass) {
         Released released = decideApprove(caller.tenantId(), id, caller.sub(), reason, breakGlass);
         recordTransition(caller, released.approval(), "approve", breakGlass);
         return released;
     }
 
     /** Rejects a pending request (any tenant_admin, the requester included) and audits the transition. */
-    public Approval reject(Caller caller, String id, Optional<String> reason) {
+    public Approval reject(Caller caller, UUID id, Optional<String> reason) {
         Approval a = decideReject(caller.tenantId(), id, caller.sub(), reason);
         recordTransition(caller, a, "reject", false);
         return a;
@@ -122,7 +122,7 @@ public final class Approvals {
                 Optional.of(a.id()), extras);
     }
 
-    private Released decideApprove(UUID tenant, String id, String approver, Optional<String> reason, boolean breakGlass) {
+    private Released decideApprove(UUID tenant, UUID id, String approver, Optional<String> reason, boolean breakGlass) {
         return jdbc.inTransaction(c -> {
             Map<String, Object> row = pendingForUpdate(c, tenant, id);
             String requester = (String) row.get("requester");
@@ -143,7 +143,7 @@ public final class Approvals {
         });
     }
 
-    private Approval decideReject(UUID tenant, String id, String approver, Optional<String> reason) {
+    private Approval decideReject(UUID tenant, UUID id, String approver, Optional<String> reason) {
         return jdbc.inTransaction(c -> {
             Map<String, Object> row = pendingForUpdate(c, tenant, id);
             Jdbc.update(c, "UPDATE governance_approvals SET status = 'rejected', decided_by = ?, decided_at = now(), "
@@ -164,10 +164,9 @@ public final class Approvals {
                 + "AND expires_at <= now()");
     }
 
-    private Map<String, Object> pendingForUpdate(java.sql.Connection c, UUID tenant, String id) throws SQLException {
-        UUID uid = uuid(id);
+    private Map<String, Object> pendingForUpdate(java.sql.Connection c, UUID tenant, UUID id) throws SQLException {
         Jdbc.update(c, "UPDATE governance_approvals SET status = 'expired' WHERE id = ? AND status = 'pending' "
-                + "AND expires_at <= now()", uid);
+                + "AND expires_at <= now()", id);
         List<Map<String, Object>> rows = Jdbc.query(c, """
                 SELECT id, status, requester, requester_kind, target_id, params::text AS params
                   FROM governance_approvals WHERE tenant_id = ? AND id = ? FOR UPDATE""", rs -> {
@@ -179,9 +178,9 @@ public final class Approvals {
                     m.put("target_id", rs.getObject("target_id", UUID.class));
                     m.put("params", rs.getString("params"));
                     return m;
-                }, tenant, uid);
+                }, tenant, id);
         if (rows.isEmpty()) {
-            throw notFound(id);
+            throw notFound(id.toString());
         }
         Map<String, Object> row = rows.getFirst();
         if (!"pending".equals(row.get("status"))) {
@@ -214,15 +213,8 @@ public final class Approvals {
         }
     }
 
-    private static UUID uuid(String id) {
-        try {
-            return UUID.fromString(id);
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw notFound(String.valueOf(id));
-        }
-    }
-
-    private static ApiException notFound(String id) {
+    /** What an approval id answers when it is not a uuid or names no request of the tenant. */
+    static ApiException notFound(String id) {
         return ApiException.notFound("approval_not_found", "no approval request " + id + " in this tenant");
     }
 

@@ -10,6 +10,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
 /** REST surface of agent principals and agent grants. */
 public final class GovernanceRoutes {
@@ -66,9 +67,9 @@ public final class GovernanceRoutes {
                 .post("/api/v1/agent-grants/elevate", Role.TENANT_ADMIN, (req, res, c) -> grant(req, res, c, true))
                 .get("/api/v1/agent-grants", Role.OPERATOR, this::list)
                 .get("/api/v1/agent-grants/{id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
-                        grants.show(c.tenantId(), req.path().pathParameters().get("id"))))
+                        grants.show(c.tenantId(), grantId(req))))
                 .post("/api/v1/agent-grants/{id}/revoke", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
-                        grants.revoke(c.tenantId(), req.path().pathParameters().get("id"))))
+                        grants.revoke(c.tenantId(), grantId(req))))
                 .post("/api/v1/service-principals/grants", Role.TENANT_ADMIN, (req, res, c) -> {
                     ServiceGrantRequest g = Json.read(req, ServiceGrantRequest.class);
                     Json.send(res, io.helidon.http.Status.CREATED_201, serviceGrants.create(c.tenantId(), c.sub(),
@@ -79,9 +80,17 @@ public final class GovernanceRoutes {
                         serviceGrants.list(c.tenantId(), req.query().first("principal").asOptional(),
                                 QueryParams.flag(req, "include_expired"), QueryParams.flag(req, "include_revoked"))))
                 .get("/api/v1/service-principals/grants/{id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
-                        serviceGrants.show(c.tenantId(), req.path().pathParameters().get("id"))))
+                        serviceGrants.show(c.tenantId(), serviceGrantId(req))))
                 .post("/api/v1/service-principals/grants/{id}/revoke", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
-                        serviceGrants.revoke(c.tenantId(), req.path().pathParameters().get("id"))));
+                        serviceGrants.revoke(c.tenantId(), serviceGrantId(req))));
+    }
+
+    private static UUID grantId(ServerRequest req) {
+        return QueryParams.uuidPath(req, "id", Grants::notFound);
+    }
+
+    private static UUID serviceGrantId(ServerRequest req) {
+        return QueryParams.uuidPath(req, "id", ServiceGrants::notFound);
     }
 
     private void grant(ServerRequest req, ServerResponse res, Caller caller, boolean elevation) {

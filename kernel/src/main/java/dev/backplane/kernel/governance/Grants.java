@@ -70,7 +70,7 @@ public final class Grants {
                 INSERT INTO governance_grants (id, tenant_id, principal, principal_kind, op_pattern, target, verdict,
                        expires_at, elevation, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 id, tenant, principal, k, op, t, verdict, exp.map(Timestamp::from).orElse(null), elevation, createdBy);
-        return show(tenant, id.toString());
+        return show(tenant, id);
     }
 
     public List<Grant> list(UUID tenant, Optional<String> principal, boolean includeExpired, boolean includeRevoked,
@@ -83,18 +83,17 @@ public final class Grants {
                 principal.orElse(null), includeRevoked, includeExpired, limit, offset);
     }
 
-    public Grant show(UUID tenant, String id) {
-        UUID uid;
-        try {
-            uid = UUID.fromString(id);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.notFound("grant_not_found", "no grant " + id);
-        }
-        return jdbc.queryOne("SELECT * FROM governance_grants WHERE tenant_id = ? AND id = ?", Grants::row, tenant, uid)
+    public Grant show(UUID tenant, UUID id) {
+        return jdbc.queryOne("SELECT * FROM governance_grants WHERE tenant_id = ? AND id = ?", Grants::row, tenant, id)
                 .orElseThrow(() -> ApiException.notFound("grant_not_found", "no grant " + id + " in this tenant"));
     }
 
-    public Grant revoke(UUID tenant, String id) {
+    /** What a grant id that is not a uuid answers. */
+    static ApiException notFound(String id) {
+        return ApiException.notFound("grant_not_found", "no grant " + id);
+    }
+
+    public Grant revoke(UUID tenant, UUID id) {
         Grant g = show(tenant, id);
         jdbc.update("UPDATE governance_grants SET revoked = true WHERE id = ?", g.id());
         return show(tenant, id);

@@ -71,7 +71,7 @@ public final class ServiceGrants {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", id, tenant, principal, connectorId, opId, reason,
                 targetId.orElse(null), namePattern.orElse(null), product.orElse(null),
                 exp.map(Timestamp::from).orElse(null), createdBy);
-        return show(tenant, id.toString());
+        return show(tenant, id);
     }
 
     public List<ServiceGrant> list(UUID tenant, Optional<String> principal, boolean includeExpired,
@@ -83,18 +83,17 @@ public final class ServiceGrants {
                 principal.orElse(null), includeRevoked, includeExpired);
     }
 
-    public ServiceGrant show(UUID tenant, String id) {
-        UUID uid;
-        try {
-            uid = UUID.fromString(id);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.notFound("grant_not_found", "no service grant " + id);
-        }
+    public ServiceGrant show(UUID tenant, UUID id) {
         return jdbc.queryOne("SELECT * FROM governance_service_grants WHERE tenant_id = ? AND id = ?", ServiceGrants::row,
-                tenant, uid).orElseThrow(() -> ApiException.notFound("grant_not_found", "no service grant " + id));
+                tenant, id).orElseThrow(() -> notFound(id.toString()));
     }
 
-    public ServiceGrant revoke(UUID tenant, String id) {
+    /** What a service grant id answers when it is not a uuid or names no grant of the tenant. */
+    static ApiException notFound(String id) {
+        return ApiException.notFound("grant_not_found", "no service grant " + id);
+    }
+
+    public ServiceGrant revoke(UUID tenant, UUID id) {
         ServiceGrant g = show(tenant, id);
         jdbc.update("UPDATE governance_service_grants SET revoked = true WHERE id = ?", g.id());
         return show(tenant, id);

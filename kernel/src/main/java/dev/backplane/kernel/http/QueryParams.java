@@ -2,8 +2,10 @@ package dev.backplane.kernel.http;
 
 import io.helidon.webserver.http.ServerRequest;
 import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
 
-/** Typed query parameters; a malformed one is {@code 422 invalid_<name>}, never a 500. */
+/** Typed query and path parameters; a malformed one is {@code 422 invalid_<name>}, never a 500. */
 public final class QueryParams {
 
     private QueryParams() {
@@ -23,5 +25,24 @@ public final class QueryParams {
     /** {@code true} or {@code 1}; absent is false. */
     public static boolean flag(ServerRequest req, String name) {
         return req.query().first(name).asOptional().map(v -> v.equals("true") || v.equals("1")).orElse(false);
+    }
+
+    /** A uuid path parameter; a malformed one is {@code 422 invalid_<name>} ("job id must be a uuid, got 'x'"). */
+    public static UUID uuidPath(ServerRequest req, String name) {
+        return uuidPath(req, name, text -> ApiException.unprocessable("invalid_" + name, name.replace('_', ' ')
+                + " must be a uuid, got '" + text + "'", Map.of("field", name)));
+    }
+
+    /**
+     * A uuid path parameter, with the route's own answer to a malformed one: where the path names one
+     * resource, a malformed id is that resource's 404, as an unknown one is.
+     */
+    public static UUID uuidPath(ServerRequest req, String name, Function<String, ApiException> malformed) {
+        String text = req.path().pathParameters().get(name);
+        try {
+            return UUID.fromString(text);
+        } catch (IllegalArgumentException e) {
+            throw malformed.apply(text);
+        }
     }
 }

@@ -2,6 +2,7 @@ package dev.backplane.kernel.kb;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.backplane.kernel.util.Digests;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -12,11 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.text.Normalizer;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -152,7 +150,7 @@ final class KbFiles {
         String s = Normalizer.normalize(stem, Normalizer.Form.NFD).replaceAll("\\p{M}", "").toLowerCase(Locale.ROOT)
                 .replaceAll("[^a-z0-9._]+", "-").replaceAll("^[^a-z0-9]+", "").replaceAll("[^a-z0-9]+$", "");
         if (s.length() > 128) {
-            s = s.substring(0, 119).replaceAll("[^a-z0-9]+$", "") + "-" + sha256(relative).substring(0, 8);
+            s = s.substring(0, 119).replaceAll("[^a-z0-9]+$", "") + "-" + Digests.sha256Hex(relative).substring(0, 8);
         }
         return s;
     }
@@ -165,13 +163,5 @@ final class KbFiles {
         String name = p.getFileName().toString();
         int dot = name.lastIndexOf('.');
         return dot < 0 ? "" : name.substring(dot + 1).toLowerCase(Locale.ROOT);
-    }
-
-    private static String sha256(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -1,45 +1,43 @@
 package dev.backplane.kernel.kb;
 
 import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
-import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.jobs.BackgroundJob;
+import dev.backplane.kernel.jobs.BackgroundJobs;
+import dev.backplane.kernel.jobs.JobKind;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * {@code svc kb ingest <directory>}: every Markdown and text file below a directory on the backplane
  * host (inside {@link IngestRoot}) becomes a kb entry through {@link KbService#add} — so re-ingest
  * updates in place and an unchanged body is not embedded again. A dry run answers at once with what
- * would be created, updated or left unchanged and writes nothing; a real run is a background job
- * whose row carries its progress (any replica answers the poll). A file that cannot be an entry is
- * reported in the job's file list; it does not stop the run.
+ * would be created, updated or left unchanged and writes nothing; a real run is a
+ * {@link BackgroundJobs background job} whose row carries its progress (any replica answers the poll).
+ * A file that cannot be an entry is reported in the job's file list; it does not stop the run.
  */
 public final class KbIngestService {
 
-    private static final System.Logger LOG = System.getLogger(KbIngestService.class.getName());
     static final int MAX_FILES = 10_000;
     static final String JOBS = "/api/v1/kb/ingest-jobs";
+    /** A kb directory ingest; it reads running from the start (its status route knows no queued). */
+    public static final JobKind JOB_KIND = new JobKind("kb_ingest", "kb ingest", "ingest", JOBS, false,
+            "the kernel running this ingest stopped; run the ingest again (finished files are kept)");
 
-    private final Jdbc jdbc;
+    private final BackgroundJobs jobs;
     private final KbService kb;
     private final IngestRoot root;
-    private final ExecutorService jobs = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("kb-ingest-", 0)
-            .factory());
 
-    public KbIngestService(Jdbc jdbc, KbService kb, IngestRoot root) {
-        this.jdbc = jdbc;
+    public KbIngestService(BackgroundJobs jobs, KbService kb, IngestRoot root) {
+        this.jobs = jobs;
         this.kb = kb;
         this.root = root;
     }
@@ -72,12 +70,8 @@ public final class KbIngestService {
             report.put("files", tally.files);
             return report;
         }
-        UUID id = UUID.randomUUID();
-        jdbc.update("""
-                INSERT INTO kb_ingest_jobs (id, tenant_id, requested_by, directory, status, progress)
-                VALUES (?, ?, ?, ?, 'running', ?)""", id, caller.tenantId(), caller.sub(), dir.toString(),
-                Jdbc.jsonb(new Tally(files.size()).progress()));
-        jobs.submit(() -> run(id, caller, dir, files));
+        UUID id = jobs.start(JOB_KIND, caller, Map.of("directory", dir.toString()), new Tally(files.size()).progress(),
+                progress -> run(caller, dir, files, progress));
         return job(caller, id);
     }
 
@@ -148,64 +142,33 @@ public final class KbIngestService {
         }
     }
 
-    private void run(UUID id, Caller caller, Path dir, List<Path> files) {
-        try {
-            Tally tally = new Tally(files.size());
-            long lastWrite = System.nanoTime();
-            for (Prepared p : prepareAll(dir, files)) {
-                tally.add(p.entry() instanceof KbFiles.Prepared.Entry e && p.error() == null
-                        ? outcome(() -> kb.add(caller.tenantId(), e.slug(), e.body(), e.metadata(), caller.sub())
-                        .outcome(), p) : p);
-                if (System.nanoTime() - lastWrite > 500_000_000L) {
-                    lastWrite = System.nanoTime();
-                    jdbc.update("UPDATE kb_ingest_jobs SET progress = ?, updated_at = now() WHERE id = ?",
-                            Jdbc.jsonb(tally.progress()), id);
-                }
-            }
-            jdbc.update("""
-                    UPDATE kb_ingest_jobs SET status = 'succeeded', progress = ?, files = ?, updated_at = now(),
-                           finished_at = now() WHERE id = ?""", Jdbc.jsonb(tally.progress()), Jdbc.jsonb(tally.files), id);
-        } catch (RuntimeException e) {
-            LOG.log(Level.ERROR, "kb ingest job " + id + " failed", e);
-            jdbc.update("UPDATE kb_ingest_jobs SET status = 'failed', error = ?, updated_at = now(), finished_at = now() "
-                    + "WHERE id = ?", "kb ingest failed: " + e, id);
+    /** Adds every file's entry; the job's result is the file list. */
+    private List<Map<String, Object>> run(Caller caller, Path dir, List<Path> files, BackgroundJobs.Progress progress) {
+        Tally tally = new Tally(files.size());
+        for (Prepared p : prepareAll(dir, files)) {
+            tally.add(p.entry() instanceof KbFiles.Prepared.Entry e && p.error() == null
+                    ? outcome(() -> kb.add(caller.tenantId(), e.slug(), e.body(), e.metadata(), caller.sub())
+                    .outcome(), p) : p);
+            progress.report(tally.progress());
         }
-    }
-
-    /** Fails jobs whose kernel stopped updating them (it died mid-run); run periodically. */
-    public int reapStale() {
-        return jdbc.update("""
-                UPDATE kb_ingest_jobs SET status = 'failed', updated_at = now(), finished_at = now(),
-                       error = 'the kernel running this ingest stopped; run the ingest again (finished files are kept)'
-                WHERE status = 'running' AND updated_at < now() - interval '5 minutes'""");
+        return tally.files;
     }
 
     /** The job as its tenant sees it (another tenant's job is not found). */
     public Map<String, Object> job(Caller caller, UUID id) {
-        return jdbc.queryOne("SELECT * FROM kb_ingest_jobs WHERE id = ? AND tenant_id = ?", rs -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("job_id", id.toString());
-            m.put("dry_run", false);
-            m.put("status", rs.getString("status"));
-            m.put("terminal", !rs.getString("status").equals("running"));
-            m.put("directory", rs.getString("directory"));
-            m.put("progress", tree(rs.getString("progress")));
-            m.put("files", tree(rs.getString("files")));
-            m.put("error", rs.getString("error"));
-            m.put("created_at", rs.getTimestamp("created_at").toInstant().toString());
-            m.put("finished_at", Optional.ofNullable(rs.getTimestamp("finished_at")).map(t -> t.toInstant().toString())
-                    .orElse(null));
-            m.put("poll_url", JOBS + "/" + id);
-            return m;
-        }, id, caller.tenantId()).orElseThrow(() -> ApiException.notFound("ingest_job_not_found",
-                "no kb ingest job " + id + " in this tenant"));
-    }
-
-    private static Object tree(String json) throws java.sql.SQLException {
-        try {
-            return Json.mapper().readTree(json);
-        } catch (IOException e) {
-            throw new java.sql.SQLException("kb ingest job column is not JSON", e);
-        }
+        BackgroundJob job = jobs.job(caller, JOB_KIND, id);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("job_id", id.toString());
+        m.put("dry_run", false);
+        m.put("status", job.status());
+        m.put("terminal", job.terminal());
+        m.put("directory", job.details().path("directory").asText());
+        m.put("progress", job.progress());
+        m.put("files", job.result().isNull() ? List.of() : job.result());
+        m.put("error", job.error().isNull() ? null : job.error().path("message").asText());
+        m.put("created_at", job.createdAt().toString());
+        m.put("finished_at", job.finishedAt().map(Instant::toString).orElse(null));
+        m.put("poll_url", job.pollUrl());
+        return m;
     }
 }

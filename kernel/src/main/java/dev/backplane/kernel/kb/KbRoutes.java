@@ -1,6 +1,5 @@
 package dev.backplane.kernel.kb;
 
-import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.http.QueryParams;
@@ -13,7 +12,6 @@ import io.helidon.webserver.http.ServerResponse;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * {@code /api/v1/kb}: list, show, add and search (kb on every non-agent surface), delete on REST only,
@@ -52,7 +50,7 @@ public final class KbRoutes {
                 .post("/api/v1/kb/search", Role.READ_ONLY, this::search)
                 .post("/api/v1/kb/ingest", Role.TENANT_ADMIN, this::ingest)
                 .get(KbIngestService.JOBS + "/{job_id}", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
-                        ingest.job(c, jobId(req))))
+                        ingest.job(c, QueryParams.uuidPath(req, "job_id"))))
                 .get("/api/v1/kb/{slug}", Role.READ_ONLY, (req, res, c) -> Json.ok(res, kb.show(c.tenantId(), slug(req))))
                 .delete("/api/v1/kb/{slug}", Role.TENANT_ADMIN, (req, res, c) -> {
                     kb.delete(c.tenantId(), slug(req));
@@ -87,15 +85,5 @@ public final class KbRoutes {
         boolean dryRun = Boolean.TRUE.equals(body.dryRun());
         Map<String, Object> answer = ingest.ingest(c, body.directory(), dryRun);
         Json.send(res, dryRun ? Status.OK_200 : Status.ACCEPTED_202, answer);
-    }
-
-    private static UUID jobId(ServerRequest req) {
-        String v = req.path().pathParameters().get("job_id");
-        try {
-            return UUID.fromString(v);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.unprocessable("invalid_job_id", "job id must be a uuid, got '" + v + "'",
-                    Map.of("field", "job_id"));
-        }
     }
 }

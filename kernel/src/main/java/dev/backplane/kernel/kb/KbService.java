@@ -5,13 +5,11 @@ import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.retrieval.Candidates;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
+import dev.backplane.kernel.util.Digests;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,14 +55,14 @@ public final class KbService {
     public Added add(UUID tenant, String slug, String body, Map<String, Object> metadata, String actor) {
         validate(slug, body);
         Map<String, Object> meta = metadata == null ? Map.of() : metadata;
-        String hash = sha256(body);
+        String hash = Digests.sha256Hex(body);
         Optional<Entry> before = find(tenant, slug);
         if (outcome(before, hash, meta).equals("unchanged")) {
             jdbc.update("UPDATE kb_entries SET updated_at = now(), updated_by = ? WHERE tenant_id = ? AND slug = ?",
                     actor, tenant, slug);
             return new Added(find(tenant, slug).orElseThrow(), "unchanged");
         }
-        boolean sameBody = before.isPresent() && sha256(before.get().body()).equals(hash);
+        boolean sameBody = before.isPresent() && Digests.sha256Hex(before.get().body()).equals(hash);
         UUID id = before.map(Entry::id).orElseGet(UUID::randomUUID);
         jdbc.update("""
                 INSERT INTO kb_entries (id, tenant_id, slug, body, body_hash, metadata, created_by, updated_by)
@@ -81,14 +79,14 @@ public final class KbService {
     /** What {@link #add} would do — created, updated or unchanged — without writing (a dry run). */
     public String outcomeOf(UUID tenant, String slug, String body, Map<String, Object> metadata) {
         validate(slug, body);
-        return outcome(find(tenant, slug), sha256(body), metadata == null ? Map.of() : metadata);
+        return outcome(find(tenant, slug), Digests.sha256Hex(body), metadata == null ? Map.of() : metadata);
     }
 
     private static String outcome(Optional<Entry> before, String hash, Map<String, Object> meta) {
         if (before.isEmpty()) {
             return "created";
         }
-        return sha256(before.get().body()).equals(hash) && before.get().metadata().equals(meta) ? "unchanged" : "updated";
+        return Digests.sha256Hex(before.get().body()).equals(hash) && before.get().metadata().equals(meta) ? "unchanged" : "updated";
     }
 
     /** Whether {@code slug} is a valid kb slug (1-128 lower-case letters, digits, '.', '_', '-'). */
@@ -187,12 +185,4 @@ public final class KbService {
                 rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant());
     }
 
-
-    static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

@@ -2,11 +2,8 @@ package dev.backplane.kernel.retrieval;
 
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.Digests;
 import java.lang.System.Logger.Level;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Locale;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
@@ -56,7 +53,7 @@ public final class SearchLog {
                     INSERT INTO retrieval_searches (tenant_id, surface, principal, principal_kind, transport, query_sha256,
                                                     query_chars, hits, latency_ms)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""", caller.tenantId(), surface.wireName(), caller.sub(),
-                    caller.kind().wireName(), transport.wireName(), sha256(query == null ? "" : query),
+                    caller.kind().wireName(), transport.wireName(), Digests.sha256Hex(query == null ? "" : query),
                     query == null ? 0 : query.length(), hits.applyAsInt(result), latencyMs);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "could not record a " + surface.wireName() + " search: " + e.getMessage());
@@ -67,13 +64,5 @@ public final class SearchLog {
     /** Deletes search records older than {@code days}; run periodically. */
     public int sweep(int days) {
         return jdbc.update("DELETE FROM retrieval_searches WHERE searched_at < now() - make_interval(days => ?)", days);
-    }
-
-    private static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -1,16 +1,13 @@
 package dev.backplane.kernel.retrieval;
 
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.Digests;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -111,13 +108,7 @@ final class TextVectors implements AutoCloseable {
     }
 
     static String key(String text) {
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update((MODEL + "\n").getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(sha.digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Digests.sha256Hex(MODEL + "\n" + text);
     }
 
     @Override

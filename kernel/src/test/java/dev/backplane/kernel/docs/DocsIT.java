@@ -8,6 +8,7 @@ import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.util.Digests;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -359,7 +360,7 @@ class DocsIT {
         List<String> rows = jdbc.query("SELECT op_id || ' ' || op_class || ' ' || result_status || ' ' || "
                 + "coalesce(error_code, '-') || ' ' || params_hash || ' ' || (extras->>'query_sha256') FROM audit_rows "
                 + "WHERE tenant_id = ? AND op_id LIKE 'svc.docs.%' ORDER BY occurred_at", rs -> rs.getString(1), tenant);
-        String hash = DocsService.sha256(secretQuery);
+        String hash = Digests.sha256Hex(secretQuery);
         assertThat(rows).containsExactly(
                 "svc.docs.search read ok - " + hash + " " + hash,
                 "svc.docs.ask read ok - " + hash + " " + hash,

@@ -6,14 +6,11 @@ import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.Digests;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -201,12 +198,8 @@ public final class RetrievalEval {
     }
 
     private static String digest(List<EvalSurface.LabelledQuery> queries) {
-        try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            queries.forEach(q -> md.update((q.query() + "\t" + q.expected() + "\n").getBytes(StandardCharsets.UTF_8)));
-            return HexFormat.of().formatHex(md.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        StringBuilder lines = new StringBuilder();
+        queries.forEach(q -> lines.append(q.query()).append('\t').append(q.expected()).append('\n'));
+        return Digests.sha256Hex(lines.toString());
     }
 }
