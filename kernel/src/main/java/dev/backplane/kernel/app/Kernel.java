@@ -188,8 +188,8 @@ public final class Kernel implements AutoCloseable {
         ConnectorRegistry connectors = new ConnectorRegistry(plugins, ingested, feed, index,
                 Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600)));
         CatalogService catalog = new CatalogService(connectors, jdbc, feed, retrieval);
-        SearchLog searches = new SearchLog(jdbc);
-        new CatalogRoutes(catalog, searches).register(api);
+        SearchLog searches = retrieval.searches();
+        new CatalogRoutes(catalog).register(api);
         BackgroundJobs jobs = new BackgroundJobs(jdbc, List.of(SpecIngestService.JOB_KIND, KbIngestService.JOB_KIND));
         SpecIngestService specIngest = new SpecIngestService(jobs, ingested, connectors, feed,
                 config.intValue(Setting.INGEST_MAX_SPEC_BYTES, 1024, 1 << 30),
@@ -218,10 +218,10 @@ public final class Kernel implements AutoCloseable {
         KbService kb = new KbService(jdbc, retrieval);
         KbIngestService kbIngest = new KbIngestService(jobs, kb, IngestRoot.fromSetting(config.get(Setting.KB_INGEST_ROOT),
                 Path.of(config.get(Setting.DATA_DIR))));
-        new KbRoutes(kb, kbIngest, searches).register(api);
+        new KbRoutes(kb, kbIngest).register(api);
         MemoryService memory = new MemoryService(jdbc, retrieval,
                 Duration.ofDays(config.intValue(Setting.MEMORY_USER_DEFAULT_TTL_DAYS, 1, 3650)));
-        new MemoryRoutes(memory, searches).register(api);
+        new MemoryRoutes(memory).register(api);
         RetrievalEval eval = new RetrievalEval(jdbc, kb, memory, catalog);
         new RetrievalRoutes(eval, new RetireChecklist(jdbc, eval), new UsageReport(jdbc)).register(api);
         DocsService docs = DocsService.create(jdbc, audit, egress, ssrf, credentials,
@@ -233,7 +233,7 @@ public final class Kernel implements AutoCloseable {
                 Duration.ofSeconds(config.intValue(Setting.IDENTITY_CLOCK_SKEW, 0, 600)));
         new McpRoutes(new Authenticator(mcpTokens, tenants, "svc", Optional.of(config.get(Setting.IDENTITY_MCP_CLIENT_ID)),
                 agentPrincipals), mcpTokens, new McpRoutes.Services(targets, catalog, dispatcher,
-                resultQueries, audit, kb, memory, searches, docs), BuildInfo.load().version(), new McpRoutes.Settings(
+                resultQueries, audit, kb, memory, docs), BuildInfo.load().version(), new McpRoutes.Settings(
                 mcpAudience(config), issuer, config.optional(Setting.MCP_REQUIRED_SCOPE).filter(v -> !v.isBlank()),
                 config.list(Setting.MCP_ALLOWED_ORIGINS), config.optional(Setting.PUBLIC_URL))).register(api);
         new ApprovalRoutes(approvals, (approver, released, async) -> {

@@ -37,11 +37,9 @@ public final class CatalogRoutes {
     }
 
     private final CatalogService catalog;
-    private final SearchLog searches;
 
-    public CatalogRoutes(CatalogService catalog, SearchLog searches) {
+    public CatalogRoutes(CatalogService catalog) {
         this.catalog = catalog;
-        this.searches = searches;
     }
 
     public void register(ApiRoutes api) {
@@ -98,9 +96,8 @@ public final class CatalogRoutes {
                 "invalid_query", "the query parameter 'query' is required", Map.of("field", "query")));
         int limit = req.query().first("limit").asOptional().map(CatalogRoutes::limit)
                 .orElse(CatalogService.SEARCH_LIMIT_DEFAULT);
-        Json.ok(res, searches.record(caller, SearchLog.Surface.OPERATIONS, SearchLog.Transport.REST, query,
-                () -> catalog.search(caller.tenantId(), id(req), query, req.query().first("group").asOptional(), limit),
-                r -> r.hits().size()));
+        Json.ok(res, catalog.search(caller, SearchLog.Transport.REST, id(req), query,
+                req.query().first("group").asOptional(), limit));
     }
 
     private void editOperation(ServerRequest req, ServerResponse res, Caller caller) {

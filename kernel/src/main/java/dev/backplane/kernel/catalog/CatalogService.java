@@ -11,7 +11,9 @@ import dev.backplane.kernel.catalog.CatalogViews.SearchResult;
 import dev.backplane.kernel.catalog.plugins.LoadedConnector;
 import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
+import dev.backplane.kernel.retrieval.SearchLog;
 import dev.backplane.kernel.util.Digests;
 import dev.backplane.plugin.api.ConnectorDescriptor;
 import dev.backplane.plugin.api.OperationDescriptor;
@@ -213,6 +215,14 @@ public final class CatalogService {
         return groups(tenant, connectorId).stream().filter(g -> g.groupKey().equals(groupKey)).findFirst().orElseThrow();
     }
 
+    /** A search an operator or agent makes, recorded for {@code svc retrieval usage} (without its text). */
+    public SearchResult search(Caller caller, SearchLog.Transport via, String connectorId, String query,
+                               Optional<String> group, int limit) {
+        return retrieval.searches().record(caller, SearchLog.Surface.OPERATIONS, via, query,
+                () -> search(caller.tenantId(), connectorId, query, group, limit), r -> r.hits().size());
+    }
+
+    /** A search that is not recorded (the retrieval eval's own). */
     public SearchResult search(UUID tenant, String connectorId, String query, Optional<String> group, int limit) {
         return search(tenant, connectorId, query, group, limit, RetrievalEngine.Mode.HYBRID);
     }

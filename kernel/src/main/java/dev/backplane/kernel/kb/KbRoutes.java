@@ -9,7 +9,6 @@ import dev.backplane.kernel.retrieval.SearchLog;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -36,12 +35,10 @@ public final class KbRoutes {
 
     private final KbService kb;
     private final KbIngestService ingest;
-    private final SearchLog searches;
 
-    public KbRoutes(KbService kb, KbIngestService ingest, SearchLog searches) {
+    public KbRoutes(KbService kb, KbIngestService ingest) {
         this.kb = kb;
         this.ingest = ingest;
-        this.searches = searches;
     }
 
     public void register(ApiRoutes api) {
@@ -76,8 +73,8 @@ public final class KbRoutes {
 
     private void search(ServerRequest req, ServerResponse res, Caller c) {
         SearchBody body = Json.read(req, SearchBody.class);
-        Json.ok(res, Map.of("hits", searches.record(c, SearchLog.Surface.KB, SearchLog.Transport.REST, body.query(),
-                () -> kb.search(c.tenantId(), body.query(), body.limit().orElse(10), body.filters()), List::size)));
+        Json.ok(res, Map.of("hits", kb.search(c, SearchLog.Transport.REST, body.query(), body.limit().orElse(10),
+                body.filters())));
     }
 
     private void ingest(ServerRequest req, ServerResponse res, Caller c) {

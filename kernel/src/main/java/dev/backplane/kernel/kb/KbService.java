@@ -2,9 +2,11 @@ package dev.backplane.kernel.kb;
 
 import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.retrieval.Candidates;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
+import dev.backplane.kernel.retrieval.SearchLog;
 import dev.backplane.kernel.util.Digests;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
@@ -135,6 +137,13 @@ public final class KbService {
         engine.unindex(tenant, SURFACE, e.id());
     }
 
+    /** A search an operator or agent makes, recorded for {@code svc retrieval usage} (without its text). */
+    public List<Hit> search(Caller caller, SearchLog.Transport via, String query, int limit, Map<String, Object> filters) {
+        return engine.searches().record(caller, SearchLog.Surface.KB, via, query,
+                () -> search(caller.tenantId(), query, limit, filters), List::size);
+    }
+
+    /** A search that is not recorded (the retrieval eval's own). */
     public List<Hit> search(UUID tenant, String query, int limit, Map<String, Object> filters) {
         return search(tenant, query, limit, filters, RetrievalEngine.Mode.HYBRID);
     }

@@ -51,7 +51,7 @@ public final class McpRoutes {
         this.authenticator = authenticator;
         this.verifier = verifier;
         this.server = new McpServer(new McpTools(services.targets(), services.catalog(), services.dispatcher(),
-                services.results(), services.audit(), services.kb(), services.memory(), services.searches(),
+                services.results(), services.audit(), services.kb(), services.memory(),
                 services.docs()), version, services.kb(),
                 services.memory());
         this.settings = settings;
@@ -65,7 +65,6 @@ public final class McpRoutes {
                            dev.backplane.kernel.audit.AuditLog audit,
                            dev.backplane.kernel.kb.KbService kb,
                            dev.backplane.kernel.memory.MemoryService memory,
-                           dev.backplane.kernel.retrieval.SearchLog searches,
                            dev.backplane.kernel.docs.DocsService docs) {
     }
 

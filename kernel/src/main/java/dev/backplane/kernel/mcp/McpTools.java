@@ -39,7 +39,7 @@ final class McpTools {
     private final AuditLog audit;
 
     McpTools(TargetService targets, CatalogService catalog, Dispatcher dispatcher, ResultQueryService results,
-             AuditLog audit, KbService kb, MemoryService memory, SearchLog searches, DocsService docs) {
+             AuditLog audit, KbService kb, MemoryService memory, DocsService docs) {
         this.audit = audit;
         add(new Tool("add_to_memory", "Remember something scoped and possibly short-lived: a preference, a convention, "
                 + "a gotcha about a target. Scopes: user (you, every tenant), user-tenant (you, this tenant), user-target "
@@ -60,9 +60,8 @@ final class McpTools {
                   "scope": {"type": "string", "enum": ["user", "user-tenant", "user-target", "tenant", "target"],
                             "description": "omit to search every readable scope"},
                   "limit": {"type": "integer", "minimum": 1, "maximum": 50}}}""",
-                Role.READ_ONLY, (c, a) -> Map.of("hits", searches.record(c, SearchLog.Surface.MEMORY, SearchLog.Transport.MCP,
-                        required(a, "query"), () -> memory.search(c, required(a, "query"), text(a, "scope"),
-                        integer(a, "limit").orElse(10)), List::size))));
+                Role.READ_ONLY, (c, a) -> Map.of("hits", memory.search(c, SearchLog.Transport.MCP, required(a, "query"),
+                        text(a, "scope"), integer(a, "limit").orElse(10)))));
         add(new Tool("add_to_knowledge", "Add durable, general team knowledge to the knowledge base (re-adding a "
                 + "slug updates it). For short-lived or personal notes use memory instead.", """
                 {"type": "object", "additionalProperties": false, "required": ["slug", "body"], "properties": {
@@ -78,9 +77,8 @@ final class McpTools {
                   "query": {"type": "string", "minLength": 1},
                   "filters": {"type": "object", "description": "metadata the entries must contain, for example kind: runbook"},
                   "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "hits (default 10)"}}}""",
-                Role.READ_ONLY, (c, a) -> Map.of("hits", searches.record(c, SearchLog.Surface.KB, SearchLog.Transport.MCP,
-                        required(a, "query"), () -> kb.search(c.tenantId(), required(a, "query"),
-                        integer(a, "limit").orElse(10), object(a, "filters")), List::size))));
+                Role.READ_ONLY, (c, a) -> Map.of("hits", kb.search(c, SearchLog.Transport.MCP, required(a, "query"),
+                        integer(a, "limit").orElse(10), object(a, "filters")))));
         DocsTools.register(docs, this::add);
         add(new Tool("list_targets", "List the registered targets (name, product, host, port, fingerprint) this "
                 + "tenant can act on. Read-only: targets are registered by operators, never by agents.",
@@ -109,10 +107,8 @@ final class McpTools {
                   "query": {"type": "string", "minLength": 1, "description": "what you want to do, in words"},
                   "group": {"type": "string", "description": "only this group_key"},
                   "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "hits (default 10)"}}}""",
-                Role.READ_ONLY, (c, a) -> searches.record(c, SearchLog.Surface.OPERATIONS, SearchLog.Transport.MCP,
-                        required(a, "query"), () -> catalog.search(c.tenantId(), required(a, "connector_id"),
-                        required(a, "query"), text(a, "group"), Math.min(50, Math.max(1, integer(a, "limit").orElse(10)))),
-                        r -> r.hits().size())));
+                Role.READ_ONLY, (c, a) -> catalog.search(c, SearchLog.Transport.MCP, required(a, "connector_id"),
+                        required(a, "query"), text(a, "group"), Math.min(50, Math.max(1, integer(a, "limit").orElse(10))))));
         add(new Tool("preview_operation", "Show the exact request an operation would send (method, path, query, "
                 + "redacted body) and its preview_hash, without sending it. Dangerous operations need that hash in "
                 + "call_operation.", CALL_SCHEMA.formatted(""), Role.OPERATOR,

@@ -29,11 +29,9 @@ public final class MemoryRoutes {
     }
 
     private final MemoryService memory;
-    private final SearchLog searches;
 
-    public MemoryRoutes(MemoryService memory, SearchLog searches) {
+    public MemoryRoutes(MemoryService memory) {
         this.memory = memory;
-        this.searches = searches;
     }
 
     public void register(ApiRoutes api) {
@@ -48,9 +46,8 @@ public final class MemoryRoutes {
 
     private void retrieve(ServerRequest req, ServerResponse res, Caller c) {
         String query = req.query().first("query").asOptional().orElse("");
-        Json.ok(res, Map.of("hits", searches.record(c, SearchLog.Surface.MEMORY, SearchLog.Transport.REST, query,
-                () -> memory.search(c, query, req.query().first("scope").asOptional(), QueryParams.integer(req, "limit",
-                        10)), List::size)));
+        Json.ok(res, Map.of("hits", memory.search(c, SearchLog.Transport.REST, query,
+                req.query().first("scope").asOptional(), QueryParams.integer(req, "limit", 10))));
     }
 
     private void list(ServerRequest req, ServerResponse res, Caller c) {

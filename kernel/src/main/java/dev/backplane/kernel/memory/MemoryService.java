@@ -7,6 +7,7 @@ import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.retrieval.Candidates;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
+import dev.backplane.kernel.retrieval.SearchLog;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -176,6 +177,13 @@ public final class MemoryService {
         return found.getFirst();
     }
 
+    /** A search an operator or agent makes, recorded for {@code svc retrieval usage} (without its text). */
+    public List<Hit> search(Caller caller, SearchLog.Transport via, String query, Optional<String> scope, int limit) {
+        return engine.searches().record(caller, SearchLog.Surface.MEMORY, via, query,
+                () -> search(caller, query, scope, limit), List::size);
+    }
+
+    /** A search that is not recorded (the retrieval eval's own). */
     public List<Hit> search(Caller caller, String query, Optional<String> scope, int limit) {
         if (query == null || query.isBlank()) {
             throw ApiException.unprocessable("invalid_query", "query is empty", Map.of("field", "query"));

@@ -56,6 +56,7 @@ public final class RetrievalEngine implements AutoCloseable {
     private final VectorIndex vectors;
     private final LexicalIndex lexical;
     private final TextVectors texts;
+    private final SearchLog searches;
 
     /** Chooses the vector index once: pgvector when the database can serve it (logged either way). */
     public RetrievalEngine(Jdbc jdbc, ChangeFeed feed, Embedder embedder) {
@@ -70,6 +71,12 @@ public final class RetrievalEngine implements AutoCloseable {
         this.vectors = vectors;
         this.lexical = new LexicalIndex(jdbc, feed);
         this.texts = new TextVectors(jdbc, embedder);
+        this.searches = new SearchLog(jdbc);
+    }
+
+    /** Where the surfaces record the searches operators and agents make (not the eval's own). */
+    public SearchLog searches() {
+        return searches;
     }
 
     /** Which vector index serves dense search: {@code pgvector-hnsw} or {@code jvm-exact}. */
