@@ -156,11 +156,8 @@ public final class KbService {
             throw ApiException.unprocessable("invalid_limit", "limit must be 1.." + SEARCH_MAX, Map.of("field", "limit"));
         }
         Map<String, Object> f = filters == null ? Map.of() : filters;
-        java.util.Set<UUID> allowed = f.isEmpty() ? null : new java.util.HashSet<>(jdbc.query(
-                "SELECT id FROM kb_entries WHERE tenant_id = ? AND metadata @> ?", rs -> rs.getObject(1, UUID.class),
-                tenant, Jdbc.jsonb(f)));
-        List<RetrievalEngine.Hit> hits = engine.search(tenant, SURFACE, query, limit, mode,
-                allowed == null ? Candidates.all() : Candidates.only(allowed));
+        List<RetrievalEngine.Hit> hits = f.isEmpty() ? engine.search(tenant, SURFACE, query, limit, mode, Candidates.all())
+                : filtered(tenant, query, limit, f, mode);
         if (hits.isEmpty()) {
             return List.of();
         }
@@ -171,6 +168,33 @@ public final class KbService {
             Entry e = byId.get(h.entryId());
             return new Hit(e.slug(), snippet(e.body()), Math.round(h.score() * 1e6) / 1e6, e.metadata());
         }).toList();
+    }
+
+    /** How deep a filtered search ranks the whole kb before keeping the entries that match the filter. */
+    static final int POST_FILTER_DEPTH = 100;
+
+    /**
+     * A search narrowed by metadata. A filter usually keeps a good share of the entries, so the whole
+     * kb is ranked and the best matching entries kept — one indexed lookup of at most
+     * {@value #POST_FILTER_DEPTH} ids; only when that leaves fewer than {@code limit} (a narrow filter) are
+     * the matching entries listed and ranked alone.
+     */
+    private List<RetrievalEngine.Hit> filtered(UUID tenant, String query, int limit, Map<String, Object> filter,
+                                               RetrievalEngine.Mode mode) {
+        List<RetrievalEngine.Hit> wide = engine.search(tenant, SURFACE, query, POST_FILTER_DEPTH, mode, Candidates.all());
+        java.util.Set<UUID> matching = new java.util.HashSet<>(jdbc.query(
+                "SELECT id FROM kb_entries WHERE tenant_id = ? AND id = ANY (?) AND metadata @> ?",
+                rs -> rs.getObject(1, UUID.class), tenant,
+                wide.stream().map(RetrievalEngine.Hit::entryId).toArray(UUID[]::new), Jdbc.jsonb(filter)));
+        List<RetrievalEngine.Hit> kept = wide.stream().filter(h -> matching.contains(h.entryId())).toList();
+        if (kept.size() >= limit || wide.size() < POST_FILTER_DEPTH) {
+            return kept.size() > limit ? kept.subList(0, limit) : kept;
+        }
+        java.util.Set<UUID> allowed = new java.util.HashSet<>(jdbc.query(
+                "SELECT id FROM kb_entries WHERE tenant_id = ? AND metadata @> ?", rs -> rs.getObject(1, UUID.class),
+                tenant, Jdbc.jsonb(filter)));
+        return allowed.isEmpty() ? List.of()
+                : engine.search(tenant, SURFACE, query, limit, mode, Candidates.only(allowed));
     }
 
     static String snippet(String body) {

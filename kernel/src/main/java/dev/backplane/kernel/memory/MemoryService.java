@@ -192,15 +192,29 @@ public final class MemoryService {
             throw ApiException.unprocessable("invalid_limit", "limit must be 1..50", Map.of("field", "limit"));
         }
         scope.ifPresent(MemoryService::requireScope);
-        Set<UUID> visible = new HashSet<>(jdbc.query("SELECT id FROM memory_entries WHERE " + VISIBLE
-                + " AND (expires_at IS NULL OR expires_at > now()) AND (CAST(? AS text) IS NULL OR scope = ?)",
-                rs -> rs.getObject(1, UUID.class), caller.sub(), caller.tenantId(), caller.sub(), caller.tenantId(),
-                scope.orElse(null), scope.orElse(null)));
-        if (visible.isEmpty()) {
-            return List.of();
+        Candidates candidates;
+        if (scope.isPresent()) {
+            Set<UUID> visible = new HashSet<>(jdbc.query("SELECT id FROM memory_entries WHERE " + VISIBLE
+                    + " AND (expires_at IS NULL OR expires_at > now()) AND scope = ?", rs -> rs.getObject(1, UUID.class),
+                    caller.sub(), caller.tenantId(), caller.sub(), caller.tenantId(), scope.get()));
+            if (visible.isEmpty()) {
+                return List.of();
+            }
+            candidates = Candidates.only(visible);
+        } else {
+            // the searched partitions (the tenant's, the caller's user scope) hold everything the caller may see;
+            // what they hold besides is the tenant's other users' personal entries and expired ones — usually few,
+            // so those are left out rather than every visible entry listed
+            candidates = Candidates.except(new HashSet<>(jdbc.query("""
+                    SELECT id FROM memory_entries WHERE tenant_id = ? AND scope IN ('user-tenant', 'user-target')
+                                                    AND owner_sub IS DISTINCT FROM ?
+                    UNION ALL
+                    SELECT id FROM memory_entries WHERE expires_at <= now()
+                                                    AND (tenant_id = ? OR (scope = 'user' AND owner_sub = ?))""",
+                    rs -> rs.getObject(1, UUID.class), caller.tenantId(), caller.sub(), caller.tenantId(), caller.sub())));
         }
         List<RetrievalEngine.Hit> hits = engine.search(List.of(caller.tenantId(), partition("user", null, caller.sub())),
-                SURFACE, query, limit, RetrievalEngine.Mode.HYBRID, Candidates.only(visible));
+                SURFACE, query, limit, RetrievalEngine.Mode.HYBRID, candidates);
         Map<UUID, Entry> byId = new LinkedHashMap<>();
         jdbc.query("SELECT * FROM memory_entries WHERE id = ANY (?)", MemoryService::entry,
                 (Object) hits.stream().map(RetrievalEngine.Hit::entryId).toArray(UUID[]::new)).forEach(e -> byId.put(e.id(), e));

@@ -23,6 +23,13 @@ public sealed interface Candidates {
         }
     }
 
+    /** Every entry of the partitions but these (the few a caller may not see in a partition it searches). */
+    record Except(Set<UUID> ids) implements Candidates {
+        public Except {
+            requireNonNull(ids, "ids is null");
+        }
+    }
+
     static Candidates all() {
         return new All();
     }
@@ -31,10 +38,15 @@ public sealed interface Candidates {
         return new Only(ids);
     }
 
+    static Candidates except(Set<UUID> ids) {
+        return ids.isEmpty() ? all() : new Except(ids);
+    }
+
     default boolean allows(UUID entryId) {
         return switch (this) {
             case All a -> true;
             case Only o -> o.ids().contains(entryId);
+            case Except e -> !e.ids().contains(entryId);
         };
     }
 }

@@ -70,7 +70,7 @@ final class JvmVectorIndex implements VectorIndex {
 
     private static List<Scored> nearest(Slice slice, float[] query, int k, Candidates candidates) {
         boolean[] allowed = null;
-        if (candidates instanceof Candidates.Only) {
+        if (!(candidates instanceof Candidates.All)) {
             allowed = new boolean[slice.entries().length];
             for (int e = 0; e < allowed.length; e++) {
                 allowed[e] = candidates.allows(slice.entries()[e]);

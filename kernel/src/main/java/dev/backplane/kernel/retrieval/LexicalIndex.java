@@ -214,9 +214,12 @@ final class LexicalIndex {
                        (SELECT replace(plainto_tsquery('english', ?)::text, '&', '|')::tsquery AS q) x
                  WHERE tenant_id = ANY (?) AND surface = ? AND tsv @@ x.q
                    AND (CAST(? AS uuid[]) IS NULL OR entry_id = ANY (?))
+                   AND (CAST(? AS uuid[]) IS NULL OR NOT (entry_id = ANY (?)))
                  ORDER BY 2 DESC, entry_id LIMIT ?""";
         UUID[] only = candidates instanceof Candidates.Only o ? o.ids().toArray(UUID[]::new) : null;
+        UUID[] except = candidates instanceof Candidates.Except e ? e.ids().toArray(UUID[]::new) : null;
         return jdbc.query(sql, rs -> new Scored(rs.getObject(1, UUID.class), rs.getDouble(2)),
-                RetrievalEngine.lexicalTerms(query), partitions.toArray(UUID[]::new), surface, only, only, k);
+                RetrievalEngine.lexicalTerms(query), partitions.toArray(UUID[]::new), surface, only, only, except, except,
+                k);
     }
 }

@@ -143,7 +143,7 @@ final class PgVectorIndex implements VectorIndex {
         }
         Optional<UUID[]> only = candidates instanceof Candidates.Only o ? Optional.of(o.ids().toArray(UUID[]::new))
                 : Optional.empty();
-        return exact(c, parts, surface, q, k, only, Candidates.all());
+        return exact(c, parts, surface, q, k, only, only.isPresent() ? Candidates.all() : candidates);
     }
 
     /**

@@ -80,6 +80,8 @@ class MemoryIT {
         assertThat(hits.get(0).has("body")).isFalse();
         assertThat(kernel.get("/api/v1/retrieve?query=kubectl%20yaml", bob).json().path("hits").findValuesAsText("slug"))
                 .as("an entry excluded by scope gives no hit").doesNotContain("yaml-pref");
+        assertThat(kernel.get("/api/v1/retrieve?query=kubectl%20yaml", alice).json().path("hits").findValuesAsText("slug"))
+                .as("its owner finds it").contains("yaml-pref");
     }
 
     @Test
@@ -107,6 +109,10 @@ class MemoryIT {
         jdbc.update("UPDATE memory_entries SET expires_at = now() - interval '1 minute' WHERE slug = 'tmp'");
         assertThat(kernel.get("/api/v1/memory", alice).json().findValuesAsText("slug")).doesNotContain("tmp");
         assertThat(kernel.get("/api/v1/memory?include_expired=true", alice).json().findValuesAsText("slug")).contains("tmp");
+        assertThat(kernel.get("/api/v1/retrieve?query=temporary%20note", alice).json().path("hits")
+                .findValuesAsText("slug")).as("an expired entry is no search hit").doesNotContain("tmp");
+        assertThat(kernel.get("/api/v1/retrieve?query=temporary%20note&scope=user-tenant", alice).json().path("hits")
+                .findValuesAsText("slug")).as("nor within its scope").doesNotContain("tmp");
     }
 
     @Test

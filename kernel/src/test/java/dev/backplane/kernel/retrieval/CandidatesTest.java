@@ -16,4 +16,12 @@ class CandidatesTest {
         assertThat(Candidates.only(Set.of(in)).allows(in)).isTrue();
         assertThat(Candidates.only(Set.of(in)).allows(out)).isFalse();
     }
+
+    @Test
+    void exceptAllowsAllButItsSet() {
+        UUID hidden = UUID.randomUUID();
+        assertThat(Candidates.except(Set.of(hidden)).allows(hidden)).isFalse();
+        assertThat(Candidates.except(Set.of(hidden)).allows(UUID.randomUUID())).isTrue();
+        assertThat(Candidates.except(Set.of())).as("nothing to leave out").isInstanceOf(Candidates.All.class);
+    }
 }
