@@ -22,10 +22,25 @@ CREATE TABLE retrieval_docs (
 CREATE INDEX retrieval_docs_partition ON retrieval_docs (tenant_id, surface);
 CREATE INDEX retrieval_docs_tsv ON retrieval_docs USING gin (tsv);
 
--- entries indexed before this version: their lexemes are their table's generated tsv
+-- Java's UUID.nameUUIDFromBytes (an MD5, version-3 UUID) in SQL: retrieval partitions are named this way
+-- (MemoryService.partition); MemoryIT checks the two agree.
+CREATE FUNCTION svc_name_uuid(name text) RETURNS uuid LANGUAGE sql IMMUTABLE STRICT AS $$
+    SELECT (substr(h, 1, 12) || '3' || substr(h, 14, 3)
+            || substr('89ab', (('x' || substr(h, 17, 1))::bit(4)::int & 3) + 1, 1) || substr(h, 18))::uuid
+      FROM (SELECT md5(name) AS h) x
+$$;
+
+-- entries indexed before this version: their lexemes are their table's generated tsv. Memory's personal
+-- scopes (user-tenant, user-target) move from the tenant's partition to the writer's own in the tenant,
+-- so that no search ranks with statistics counting another user's personal entries.
 INSERT INTO retrieval_docs (surface, entry_id, tenant_id, tsv)
-SELECT DISTINCT ON (c.entry_id) c.surface, c.entry_id, c.tenant_id, k.tsv
-  FROM retrieval_chunks c JOIN kb_entries k ON k.id = c.entry_id WHERE c.surface = 'kb';
+SELECT 'kb', id, tenant_id, tsv FROM kb_entries;
 INSERT INTO retrieval_docs (surface, entry_id, tenant_id, tsv)
-SELECT DISTINCT ON (c.entry_id) c.surface, c.entry_id, c.tenant_id, m.tsv
-  FROM retrieval_chunks c JOIN memory_entries m ON m.id = c.entry_id WHERE c.surface = 'memory';
+SELECT 'memory', id, CASE scope WHEN 'user' THEN svc_name_uuid('user:' || owner_sub)
+                                WHEN 'user-tenant' THEN svc_name_uuid('personal:' || tenant_id || ':' || owner_sub)
+                                WHEN 'user-target' THEN svc_name_uuid('personal:' || tenant_id || ':' || owner_sub)
+                                ELSE tenant_id END, tsv
+  FROM memory_entries;
+UPDATE retrieval_chunks c SET tenant_id = d.tenant_id
+  FROM retrieval_docs d
+ WHERE c.surface = 'memory' AND d.surface = 'memory' AND d.entry_id = c.entry_id AND c.tenant_id <> d.tenant_id;

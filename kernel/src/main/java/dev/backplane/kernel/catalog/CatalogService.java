@@ -229,22 +229,30 @@ public final class CatalogService {
 
     /** Whether the dense side of a connector's operation search is in (it is prepared in the background). */
     public boolean searchVectorsReady(UUID tenant, String connectorId) {
-        return search.get(registry.require(tenant, connectorId), x -> new OperationIndex(x, retrieval)).denseReady();
+        return index(registry.require(tenant, connectorId)).denseReady();
+    }
+
+    /** The connector's search index; one whose vectors could not be prepared is made anew (and retries). */
+    private OperationIndex index(LoadedConnector c) {
+        OperationIndex index = search.get(c, x -> new OperationIndex(x, retrieval));
+        if (index.denseFailed()) {
+            search.asMap().remove(c, index);
+            index = search.get(c, x -> new OperationIndex(x, retrieval));
+        }
+        return index;
     }
 
     /** Operation search on the hybrid engine; {@code mode} is for measuring one side alone. */
     public SearchResult search(UUID tenant, String connectorId, String query, Optional<String> group, int limit,
                                RetrievalEngine.Mode mode) {
         LoadedConnector c = registry.require(tenant, connectorId);
-        if (query == null || query.isBlank()) {
-            throw ApiException.unprocessable("invalid_query", "query must not be empty", Map.of("field", "query"));
-        }
+        RetrievalEngine.requireQuery(query);
         int clamped = Math.max(1, Math.min(SEARCH_LIMIT_MAX, limit));
         Map<String, ReviewStore.OpOverride> overrides = store.overrides(tenant, connectorId);
         Map<String, String> custom = new HashMap<>();
         overrides.forEach((id, o) -> o.customDescription().ifPresent(d -> custom.put(id, d)));
-        List<SearchHit> hits = search.get(c, x -> new OperationIndex(x, retrieval))
-                .search(retrieval, query, group, clamped, custom, mode).stream().map(h -> {
+        OperationIndex index = index(c);
+        List<SearchHit> hits = index.search(retrieval, tenant, query, group, clamped, custom, mode).stream().map(h -> {
             OperationView v = OperationView.of(h.op(), overrides.get(h.op().opId()));
             return new SearchHit(v.opId(), v.safetyLevel(), v.requiresApproval(), v.description(), v.groupKey(),
                     v.isEnabled(), Math.round(h.score() * 1e6) / 1e6);

@@ -50,16 +50,20 @@ final class OperationIndex {
         return dense.ready();
     }
 
+    boolean denseFailed() {
+        return dense.failed();
+    }
+
     record Hit(OperationDescriptor op, double score) {
     }
 
-    List<Hit> search(RetrievalEngine engine, String query, Optional<String> group, int limit,
+    List<Hit> search(RetrievalEngine engine, java.util.UUID tenant, String query, Optional<String> group, int limit,
                      Map<String, String> customDescriptions, RetrievalEngine.Mode mode) {
         long wait = waitUntil - System.currentTimeMillis();
         if (wait > 0 && mode != RetrievalEngine.Mode.LEXICAL && !dense.ready()) {
             dense.await(wait);
         }
-        return engine.search(dense, query, limit, mode, RetrievalEngine.Fusion.OPERATIONS,
+        return engine.search(tenant, dense, query, limit, mode, RetrievalEngine.Fusion.OPERATIONS,
                         (q, depth) -> lexical.search(q, group, depth, customDescriptions).stream()
                                 .map(OperationSearch.Hit::item).toList(),
                         i -> group.isEmpty() || group.get().equals(operations.get(i).groupKey()))

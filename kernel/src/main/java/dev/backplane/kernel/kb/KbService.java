@@ -149,9 +149,7 @@ public final class KbService {
     }
 
     public List<Hit> search(UUID tenant, String query, int limit, Map<String, Object> filters, RetrievalEngine.Mode mode) {
-        if (query == null || query.isBlank()) {
-            throw ApiException.unprocessable("invalid_query", "query is empty", Map.of("field", "query"));
-        }
+        RetrievalEngine.requireQuery(query);
         if (limit < 1 || limit > SEARCH_MAX) {
             throw ApiException.unprocessable("invalid_limit", "limit must be 1.." + SEARCH_MAX, Map.of("field", "limit"));
         }

@@ -64,9 +64,19 @@ public final class MemoryService {
         this.userDefaultTtl = userDefaultTtl;
     }
 
-    /** The partition a scope's vectors live in: the tenant, or for user scope the writer's own. */
+    /**
+     * The retrieval partition an entry is indexed in: the tenant's shared one (tenant, target), the
+     * writer's own in the tenant (user-tenant, user-target) or the writer's own across tenants (user).
+     * A caller searches exactly the three it may read, so no ranking statistic ever counts another
+     * user's personal entries. Migration V017 computes the same ids in SQL ({@code svc_name_uuid}).
+     */
     static UUID partition(String scope, UUID tenant, String sub) {
-        return scope.equals("user") ? UUID.nameUUIDFromBytes(("user:" + sub).getBytes(StandardCharsets.UTF_8)) : tenant;
+        return switch (scope) {
+            case "user" -> UUID.nameUUIDFromBytes(("user:" + sub).getBytes(StandardCharsets.UTF_8));
+            case "user-tenant", "user-target" -> UUID.nameUUIDFromBytes(("personal:" + tenant + ":" + sub)
+                    .getBytes(StandardCharsets.UTF_8));
+            default -> tenant;
+        };
     }
 
     public Entry add(Caller caller, Write w) {
@@ -185,9 +195,7 @@ public final class MemoryService {
 
     /** A search that is not recorded (the retrieval eval's own). */
     public List<Hit> search(Caller caller, String query, Optional<String> scope, int limit) {
-        if (query == null || query.isBlank()) {
-            throw ApiException.unprocessable("invalid_query", "query is empty", Map.of("field", "query"));
-        }
+        RetrievalEngine.requireQuery(query);
         if (limit < 1 || limit > 50) {
             throw ApiException.unprocessable("invalid_limit", "limit must be 1..50", Map.of("field", "limit"));
         }
@@ -202,22 +210,21 @@ public final class MemoryService {
             }
             candidates = Candidates.only(visible);
         } else {
-            // the searched partitions (the tenant's, the caller's user scope) hold everything the caller may see;
-            // what they hold besides is the tenant's other users' personal entries and expired ones — usually few,
-            // so those are left out rather than every visible entry listed
-            candidates = Candidates.except(new HashSet<>(jdbc.query("""
-                    SELECT id FROM memory_entries WHERE tenant_id = ? AND scope IN ('user-tenant', 'user-target')
-                                                    AND owner_sub IS DISTINCT FROM ?
-                    UNION ALL
-                    SELECT id FROM memory_entries WHERE expires_at <= now()
-                                                    AND (tenant_id = ? OR (scope = 'user' AND owner_sub = ?))""",
-                    rs -> rs.getObject(1, UUID.class), caller.tenantId(), caller.sub(), caller.tenantId(), caller.sub())));
+            // the three partitions searched hold only what the caller may read; of it, only expired entries
+            // (few: they are swept) are left out
+            candidates = Candidates.except(new HashSet<>(jdbc.query("SELECT id FROM memory_entries WHERE "
+                    + "expires_at <= now() AND " + VISIBLE, rs -> rs.getObject(1, UUID.class), caller.sub(),
+                    caller.tenantId(), caller.sub(), caller.tenantId())));
         }
-        List<RetrievalEngine.Hit> hits = engine.search(List.of(caller.tenantId(), partition("user", null, caller.sub())),
+        List<RetrievalEngine.Hit> hits = engine.search(List.of(caller.tenantId(),
+                partition("user-tenant", caller.tenantId(), caller.sub()), partition("user", null, caller.sub())),
                 SURFACE, query, limit, RetrievalEngine.Mode.HYBRID, candidates);
         Map<UUID, Entry> byId = new LinkedHashMap<>();
-        jdbc.query("SELECT * FROM memory_entries WHERE id = ANY (?)", MemoryService::entry,
-                (Object) hits.stream().map(RetrievalEngine.Hit::entryId).toArray(UUID[]::new)).forEach(e -> byId.put(e.id(), e));
+        // visibility checked again on the way out: what the caller may not read is never returned
+        jdbc.query("SELECT * FROM memory_entries WHERE id = ANY (?) AND " + VISIBLE
+                        + " AND (expires_at IS NULL OR expires_at > now())", MemoryService::entry,
+                hits.stream().map(RetrievalEngine.Hit::entryId).toArray(UUID[]::new), caller.sub(), caller.tenantId(),
+                caller.sub(), caller.tenantId()).forEach(e -> byId.put(e.id(), e));
         return hits.stream().filter(h -> byId.containsKey(h.entryId())).map(h -> {
             Entry e = byId.get(h.entryId());
             return new Hit(e.scope(), e.slug(), snippet(e.body()), Math.round(h.score() * 1e6) / 1e6);

@@ -38,6 +38,11 @@ public final class DenseSet {
         return vectors.isDone() && !vectors.isCompletedExceptionally();
     }
 
+    /** Whether preparing the vectors failed (a new set retries). */
+    public boolean failed() {
+        return vectors.isCompletedExceptionally();
+    }
+
     /** Waits up to {@code millis} for the vectors; whether they are in. */
     public boolean await(long millis) {
         try {

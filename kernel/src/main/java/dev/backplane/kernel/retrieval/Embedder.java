@@ -37,14 +37,24 @@ public final class Embedder {
         return 384;
     }
 
-    /** Recent query vectors: agents repeat queries, and a query's embedding is most of a short search. */
-    private final com.github.benmanes.caffeine.cache.Cache<String, float[]> queries =
+    /**
+     * Recent query vectors: agents repeat queries, and a query's embedding is most of a short search.
+     * Kept per tenant, so that how fast a search answers never tells one tenant what another searched.
+     */
+    private final com.github.benmanes.caffeine.cache.Cache<QueryKey, float[]> queries =
             com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(QUERY_CACHE).build();
     static final int QUERY_CACHE = 4_096;
 
-    /** A query's vector (cached; callers must not modify it). */
+    private record QueryKey(java.util.UUID tenant, String text) {
+    }
+
     public float[] embed(String text) {
-        return queries.get(text, t -> normalized(model().embed(t).content().vector()));
+        return normalized(model().embed(text).content().vector());
+    }
+
+    /** A tenant's query's vector (cached for that tenant; callers must not modify it). */
+    public float[] embedQuery(java.util.UUID tenant, String text) {
+        return queries.get(new QueryKey(tenant, text), k -> embed(k.text()));
     }
 
     /** One vector per text, each text embedded whole (short texts: operation descriptions). */

@@ -38,7 +38,11 @@ final class LexicalIndex {
     }
 
     /** One partition's inverted index. Posting lists hold slice-local document numbers, ascending. */
-    private record Slice(UUID[] entries, float[] lengths, float averageLength, Map<String, Postings> terms) {
+    private record Slice(UUID[] entries, float[] lengths, double totalLength, Map<String, Postings> terms) {
+        int df(String lexeme) {
+            Postings p = terms.get(lexeme);
+            return p == null ? 0 : p.docs().length;
+        }
     }
 
     private record Postings(int[] docs, byte[] tfs) {
@@ -48,6 +52,8 @@ final class LexicalIndex {
     private final Jdbc jdbc;
     private final ChangeFeed feed;
     private final Map<String, Slice> slices = new ConcurrentHashMap<>();
+    /** Loads under way: concurrent searches of a slice not yet loaded wait for the one load. */
+    private final Map<String, java.util.concurrent.CompletableFuture<Slice>> loading = new ConcurrentHashMap<>();
     /** Bumped by every change to a slice: a load that saw a change while it ran is not kept. */
     private final Map<String, AtomicLong> generations = new ConcurrentHashMap<>();
 
@@ -74,7 +80,8 @@ final class LexicalIndex {
 
     /**
      * The {@code k} best entries of the partitions for {@code query} by BM25, restricted to
-     * {@code candidates}; ties by entry id. Scores of different partitions are merged as they are.
+     * {@code candidates}; ties by entry id. The partitions are scored as one corpus: document
+     * frequencies, entry count and average length are summed over them.
      */
     List<Scored> ranked(List<UUID> partitions, String surface, String query, int k, Candidates candidates) {
         if (!feed.live()) {
@@ -84,51 +91,80 @@ final class LexicalIndex {
         if (terms.isEmpty()) {
             return List.of();
         }
+        List<Slice> searched = partitions.stream().distinct().map(p -> slice(p, surface)).toList();
+        int n = searched.stream().mapToInt(s -> s.entries().length).sum();
+        if (n == 0) {
+            return List.of();
+        }
+        float average = (float) Math.max(1, searched.stream().mapToDouble(Slice::totalLength).sum() / n);
+        Map<String, Float> idf = new HashMap<>();
+        terms.keySet().forEach(lexeme -> {
+            int df = searched.stream().mapToInt(s -> s.df(lexeme)).sum();
+            if (df > 0) {
+                idf.put(lexeme, (float) Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+            }
+        });
+        List<String> rarest = idf.keySet().stream().sorted(Comparator.<String, Float>comparing(idf::get).reversed()
+                .thenComparing(Comparator.<String>naturalOrder())).limit(MAX_QUERY_TERMS).toList();
         List<Scored> all = new ArrayList<>();
-        for (UUID partition : partitions) {
-            all.addAll(ranked(slice(partition, surface), terms, k, candidates));
+        for (Slice slice : searched) {
+            all.addAll(ranked(slice, rarest, terms, idf, average, k, candidates));
         }
         all.sort(Comparator.comparingDouble(Scored::score).reversed().thenComparing(s -> s.entryId().toString()));
         return all.size() > k ? all.subList(0, k) : all;
     }
 
+    /**
+     * The slice, from the cache or loaded once however many searches ask at the same time; a load that
+     * saw a change to its slice while it ran serves its own search but is not kept.
+     */
     private Slice slice(UUID partition, String surface) {
         String key = key(partition, surface);
-        Slice slice = slices.get(key);
-        if (slice != null) {
+        Slice cached = slices.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        java.util.concurrent.CompletableFuture<Slice> mine = new java.util.concurrent.CompletableFuture<>();
+        java.util.concurrent.CompletableFuture<Slice> running = loading.putIfAbsent(key, mine);
+        if (running != null) {
+            return running.join();
+        }
+        try {
+            long before = generation(key).get();
+            Slice slice = load(partition, surface);
+            if (feed.live() && generation(key).get() == before) {
+                slices.put(key, slice);
+                if (generation(key).get() != before) {
+                    slices.remove(key, slice); // a change arrived while it was being kept
+                }
+            }
+            mine.complete(slice);
             return slice;
+        } catch (RuntimeException | Error e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            loading.remove(key, mine);
         }
-        long before = generation(key).get();
-        slice = load(partition, surface);
-        if (generation(key).get() == before && feed.live()) {
-            slices.putIfAbsent(key, slice);
-        }
-        return slice;
     }
 
-    private static List<Scored> ranked(Slice slice, Map<String, Integer> query, int k, Candidates candidates) {
+    private static List<Scored> ranked(Slice slice, List<String> lexemes, Map<String, Integer> queryTf,
+                                       Map<String, Float> idf, float average, int k, Candidates candidates) {
         int n = slice.entries().length;
         if (n == 0) {
             return List.of();
         }
-        record Term(Postings postings, float idf, int queryTf) {
-        }
-        List<Term> terms = new ArrayList<>();
-        query.forEach((lexeme, qtf) -> {
-            Postings p = slice.terms().get(lexeme);
-            if (p != null) {
-                int df = p.docs().length;
-                terms.add(new Term(p, (float) Math.log(1 + (n - df + 0.5) / (df + 0.5)), qtf));
-            }
-        });
-        terms.sort(Comparator.comparingDouble(Term::idf).reversed());
         float[] acc = new float[n];
         float[] lengths = slice.lengths();
-        float avg = slice.averageLength();
-        for (Term t : terms.subList(0, Math.min(MAX_QUERY_TERMS, terms.size()))) {
-            int[] docs = t.postings().docs();
-            byte[] tfs = t.postings().tfs();
-            float weight = t.idf() * t.queryTf();
+        float avg = average;
+        for (String lexeme : lexemes) {
+            Postings postings = slice.terms().get(lexeme);
+            if (postings == null) {
+                continue;
+            }
+            int[] docs = postings.docs();
+            byte[] tfs = postings.tfs();
+            float weight = idf.get(lexeme) * queryTf.get(lexeme);
             for (int j = 0; j < docs.length; j++) {
                 int d = docs[j];
                 float tf = tfs[j] & 0xff;
@@ -203,8 +239,7 @@ final class LexicalIndex {
             lens[i] = lengths.get(i);
             sum += lens[i];
         }
-        return new Slice(entries.toArray(UUID[]::new), lens, lens.length == 0 ? 1 : (float) Math.max(1, sum / lens.length),
-                terms);
+        return new Slice(entries.toArray(UUID[]::new), lens, sum, terms);
     }
 
     /** While the change feed is down: PostgreSQL's own ranking over the GIN index, read afresh each time. */

@@ -1,5 +1,6 @@
 package dev.backplane.kernel.retrieval;
 
+import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import java.util.ArrayList;
@@ -118,7 +119,8 @@ public final class RetrievalEngine implements AutoCloseable {
                         task -> Thread.ofVirtual().name("retrieval-lexical").start(task));
         List<UUID> dense = List.of();
         if (mode != Mode.LEXICAL) {
-            dense = vectors.nearest(partitions, surface, embedder.embed(query), fusion.depth(), candidates).stream()
+            dense = vectors.nearest(partitions, surface, embedder.embedQuery(partitions.getFirst(), query), fusion.depth(),
+                            candidates).stream()
                     .map(VectorIndex.Scored::entryId).toList();
         }
         return fuse(joined(lexicalRanking), dense, mode, fusion, limit, Comparator.comparing(UUID::toString)).stream()
@@ -144,14 +146,15 @@ public final class RetrievalEngine implements AutoCloseable {
      * the set ranks by cosine among the {@code allowed} items, and the two are fused. While the set's
      * vectors are not in, the ranking is lexical only.
      */
-    public List<Fused<Integer>> search(DenseSet set, String query, int limit, Mode mode, Fusion fusion,
+    public List<Fused<Integer>> search(UUID tenant, DenseSet set, String query, int limit, Mode mode, Fusion fusion,
                                        java.util.function.BiFunction<String, Integer, List<Integer>> lexical,
                                        java.util.function.IntPredicate allowed) {
         List<Integer> lex = mode == Mode.DENSE ? List.of() : lexical.apply(query, fusion.depth());
-        List<Integer> dense = mode == Mode.LEXICAL || !set.ready() ? List.of()
-                : set.nearest(embedder.embed(query), fusion.depth(), allowed).stream()
+        boolean ready = set.ready();
+        List<Integer> dense = mode == Mode.LEXICAL || !ready ? List.of()
+                : set.nearest(embedder.embedQuery(tenant, query), fusion.depth(), allowed).stream()
                         .filter(h -> h.score() >= fusion.minCosine()).map(DenseSet.Scored::item).toList();
-        return fuse(lex, dense, set.ready() ? mode : Mode.LEXICAL, fusion, limit, Comparator.naturalOrder());
+        return fuse(lex, dense, ready ? mode : Mode.LEXICAL, fusion, limit, Comparator.naturalOrder());
     }
 
     /** Weighted reciprocal rank fusion of two rankings (a lexical-only search takes its ranking at weight 1). */
@@ -169,6 +172,28 @@ public final class RetrievalEngine implements AutoCloseable {
     private static <T> void add(Map<T, Double> fused, List<T> ranked, double weight, Fusion fusion) {
         for (int i = 0; i < Math.min(ranked.size(), fusion.depth()); i++) {
             fused.merge(ranked.get(i), weight / (fusion.k() + i + 1), Double::sum);
+        }
+    }
+
+    /** The longest query any search takes. */
+    public static final int MAX_QUERY_CHARS = 4_096;
+
+    /**
+     * A search query as every surface takes it — not blank, at most {@value #MAX_QUERY_CHARS} characters,
+     * no NUL character (PostgreSQL text cannot hold one).
+     *
+     * @throws ApiException 422 {@code invalid_query}
+     */
+    public static void requireQuery(String query) {
+        if (query == null || query.isBlank()) {
+            throw ApiException.unprocessable("invalid_query", "query is empty", Map.of("field", "query"));
+        }
+        if (query.length() > MAX_QUERY_CHARS) {
+            throw ApiException.unprocessable("invalid_query", "query is " + query.length() + " characters; at most "
+                    + MAX_QUERY_CHARS, Map.of("field", "query", "max_chars", MAX_QUERY_CHARS));
+        }
+        if (query.indexOf('\0') >= 0) {
+            throw ApiException.unprocessable("invalid_query", "query contains a NUL character", Map.of("field", "query"));
         }
     }
 

@@ -41,7 +41,12 @@ final class TextVectors implements AutoCloseable {
     /** A set whose vectors are read or computed in the background. */
     DenseSet prepare(String name, List<String> texts) {
         List<String> copy = List.copyOf(texts);
-        CompletableFuture<float[][]> vectors = CompletableFuture.supplyAsync(() -> vectors(name, copy), worker);
+        CompletableFuture<float[][]> vectors;
+        try {
+            vectors = CompletableFuture.supplyAsync(() -> vectors(name, copy), worker);
+        } catch (java.util.concurrent.RejectedExecutionException e) { // the kernel is stopping
+            vectors = CompletableFuture.failedFuture(e);
+        }
         vectors.exceptionally(e -> {
             LOG.log(Level.WARNING, "retrieval: vectors for " + name + " not prepared; its searches stay lexical", e);
             return null;

@@ -88,6 +88,17 @@ class KbIT {
                 .status()).isEqualTo(422);
         assertThat(kernel.send("POST", "/api/v1/kb/search", operator, "{\"query\": \"\"}", Map.of()).status())
                 .isEqualTo(422);
+        var nul = kernel.send("POST", "/api/v1/kb/search", operator, "{\"query\": \"pg\\u0000down\"}", Map.of());
+        assertThat(nul.status()).as(nul.body()).isEqualTo(422);
+        assertThat(nul.json().path("error").asText()).isEqualTo("invalid_query");
+        var tooLong = kernel.send("POST", "/api/v1/kb/search", operator, "{\"query\": \"" + "word ".repeat(1000) + "\"}",
+                Map.of());
+        assertThat(tooLong.status()).isEqualTo(422);
+        assertThat(tooLong.json().path("extras").path("max_chars").asInt()).isEqualTo(4096);
+        assertThat(kernel.get("/api/v1/retrieve?query=pg%00down", operator).json().path("error").asText())
+                .as("memory search too").isEqualTo("invalid_query");
+        assertThat(kernel.get("/api/v1/connectors/none-1.x/operations?query=pg%00down", operator).status())
+                .isIn(404, 422);
         assertThat(kernel.send("DELETE", "/api/v1/kb/nope", admin, null, Map.of()).status()).isEqualTo(404);
     }
 

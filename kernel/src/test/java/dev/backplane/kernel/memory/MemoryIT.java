@@ -101,6 +101,22 @@ class MemoryIT {
     }
 
     @Test
+    void theMigrationNamesPartitionsAsTheServiceDoes() {
+        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        UUID tenantId = UUID.randomUUID();
+        for (String sub : new String[] {"alice", "bjørn@example.com", "6f1c-ÄÖÜ-東京"}) {
+            for (String scope : new String[] {"user", "user-tenant", "user-target"}) {
+                String name = scope.equals("user") ? "user:" + sub : "personal:" + tenantId + ":" + sub;
+                assertThat(jdbc.queryOne("SELECT svc_name_uuid(?)", rs -> rs.getObject(1, UUID.class), name).orElseThrow())
+                        .as(name).isEqualTo(MemoryService.partition(scope, tenantId, sub));
+            }
+        }
+        assertThat(MemoryService.partition("tenant", tenantId, "alice")).isEqualTo(tenantId);
+        assertThat(MemoryService.partition("user-tenant", tenantId, "alice"))
+                .as("personal entries are not in the tenant's shared partition").isNotEqualTo(tenantId);
+    }
+
+    @Test
     void expiredEntriesAreHiddenUnlessAskedAndSwept() {
         var gone = write(alice, "{\"body\": \"temporary note\", \"scope\": \"user-tenant\", \"slug\": \"tmp\", "
                 + "\"expires_at\": \"" + Instant.now().plusSeconds(1) + "\"}");
