@@ -149,12 +149,15 @@ public final class RetrievalEngine implements AutoCloseable {
     public List<Fused<Integer>> search(UUID tenant, DenseSet set, String query, int limit, Mode mode, Fusion fusion,
                                        java.util.function.BiFunction<String, Integer, List<Integer>> lexical,
                                        java.util.function.IntPredicate allowed) {
-        List<Integer> lex = mode == Mode.DENSE ? List.of() : lexical.apply(query, fusion.depth());
+        // the lexical ranking runs beside the query embedding (most of a short search)
+        CompletableFuture<List<Integer>> lexicalRanking = mode == Mode.DENSE ? CompletableFuture.completedFuture(List.of())
+                : CompletableFuture.supplyAsync(() -> lexical.apply(query, fusion.depth()),
+                        task -> Thread.ofVirtual().name("retrieval-lexical").start(task));
         boolean ready = set.ready();
         List<Integer> dense = mode == Mode.LEXICAL || !ready ? List.of()
                 : set.nearest(embedder.embedQuery(tenant, query), fusion.depth(), allowed).stream()
                         .filter(h -> h.score() >= fusion.minCosine()).map(DenseSet.Scored::item).toList();
-        return fuse(lex, dense, ready ? mode : Mode.LEXICAL, fusion, limit, Comparator.naturalOrder());
+        return fuse(joined(lexicalRanking), dense, ready ? mode : Mode.LEXICAL, fusion, limit, Comparator.naturalOrder());
     }
 
     /** Weighted reciprocal rank fusion of two rankings (a lexical-only search takes its ranking at weight 1). */
