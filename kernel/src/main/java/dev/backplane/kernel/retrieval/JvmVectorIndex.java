@@ -10,27 +10,45 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
 import org.postgresql.PGStatement;
 
 /**
  * Nearest neighbours by exact cosine over a partition's chunks, held in memory per (partition, surface):
- * loaded from {@code retrieval_chunks} on first use and dropped on every replica when any replica
- * writes that slice (change feed); while the feed is down every search reads the chunks afresh.
+ * read from {@code retrieval_chunks} on first use and then kept current entry by entry from the change
+ * feed ({@link SliceChanges}: a write re-reads that entry's chunks, not the partition); while the feed
+ * is down every search reads the chunks afresh.
  * The vectors of a slice sit in one flat array (a scan is bound by memory bandwidth: 100k chunks are
  * 150 MB), and a large slice is scanned on every core.
  */
 final class JvmVectorIndex implements VectorIndex {
 
-    /** A slice: its entries, and its chunk rows as read — row {@code r} belongs to entry {@code rowEntry[r]}. */
-    private record Slice(UUID[] entries, int[] rowEntry, float[] vectors, int dimension) {
+    /**
+     * A slice: its entries and its chunk rows as read — row {@code r} belongs to entry {@code rowEntry[r]} —
+     * plus the entries changed since: {@code replaced} base entries are skipped, {@code changed} holds
+     * their current chunks (a deleted entry has none).
+     */
+    private record Slice(UUID[] entries, int[] rowEntry, float[] vectors, int dimension, Set<UUID> replaced,
+                         Map<UUID, float[][]> changed) {
         int rows() {
             return rowEntry.length;
+        }
+
+        Slice with(Set<UUID> touched, Map<UUID, float[][]> current) {
+            Set<UUID> r = new HashSet<>(replaced);
+            r.addAll(touched);
+            Map<UUID, float[][]> c = new HashMap<>(changed);
+            touched.forEach(c::remove);
+            c.putAll(current);
+            return new Slice(entries, rowEntry, vectors, dimension, Set.copyOf(r), Map.copyOf(c));
         }
     }
 
@@ -39,12 +57,15 @@ final class JvmVectorIndex implements VectorIndex {
     private final Jdbc jdbc;
     private final ChangeFeed feed;
     private final Map<String, Slice> slices = new ConcurrentHashMap<>();
+    /** Loads under way: concurrent searches of a slice not yet loaded wait for the one load. */
+    private final Map<String, CompletableFuture<Slice>> loading = new ConcurrentHashMap<>();
+    private final SliceChanges changes;
 
     JvmVectorIndex(Jdbc jdbc, ChangeFeed feed) {
         this.jdbc = jdbc;
         this.feed = feed;
-        feed.subscribe(LexicalIndex.TOPIC, key -> slices.remove(key));
-        feed.onReset(slices::clear);
+        this.changes = new SliceChanges(feed, key -> slices.containsKey(key) || loading.containsKey(key),
+                slices::remove, slices::clear);
     }
 
     @Override
@@ -59,21 +80,82 @@ final class JvmVectorIndex implements VectorIndex {
     @Override
     public List<Scored> nearest(List<UUID> partitions, String surface, float[] query, int k, Candidates candidates) {
         List<Scored> all = new ArrayList<>();
-        for (UUID partition : partitions) {
-            Slice slice = feed.live() ? slices.computeIfAbsent(key(partition, surface), x -> load(partition, surface))
-                    : load(partition, surface);
+        for (UUID partition : partitions.stream().distinct().toList()) {
+            Slice slice = feed.live() ? current(partition, surface) : load(partition, surface);
             all.addAll(nearest(slice, query, k, candidates));
         }
         all.sort(Comparator.comparingDouble(Scored::score).reversed());
         return all.size() > k ? all.subList(0, k) : all;
     }
 
+    /** The slice with the entries changed since it was read applied (only their chunks are read). */
+    private Slice current(UUID partition, String surface) {
+        String key = key(partition, surface);
+        Slice slice = slice(partition, surface);
+        Set<UUID> touched = changes.take(key);
+        if (touched.isEmpty()) {
+            return slice;
+        }
+        Map<UUID, List<float[]>> chunks = new HashMap<>();
+        jdbc.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT entry_id, array_send(embedding) FROM retrieval_chunks "
+                    + "WHERE tenant_id = ? AND surface = ? AND entry_id = ANY (?)")) {
+                ps.setObject(1, partition);
+                ps.setString(2, surface);
+                ps.setArray(3, c.createArrayOf("uuid", touched.toArray()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        chunks.computeIfAbsent(rs.getObject(1, UUID.class), e -> new ArrayList<>())
+                                .add(ChunkRows.floats(ByteBuffer.wrap(rs.getBytes(2))));
+                    }
+                }
+            }
+            return null;
+        });
+        Map<UUID, float[][]> current = new HashMap<>();
+        chunks.forEach((entry, list) -> current.put(entry, list.toArray(float[][]::new)));
+        Slice patched = slice.with(touched, current);
+        if (patched.replaced().size() > Math.max(LexicalIndex.MAX_CHANGED, slice.entries().length / 10)) {
+            slices.remove(key, slice); // read whole again on the next search
+        } else if (!slices.replace(key, slice, patched)) {
+            slices.remove(key); // changed meanwhile by another search: read whole again rather than guess
+        }
+        return patched;
+    }
+
+    /** The slice, from the cache or read once however many searches ask at the same time. */
+    private Slice slice(UUID partition, String surface) {
+        String key = key(partition, surface);
+        Slice cached = slices.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        CompletableFuture<Slice> mine = new CompletableFuture<>();
+        CompletableFuture<Slice> running = loading.putIfAbsent(key, mine);
+        if (running != null) {
+            return running.join();
+        }
+        try {
+            changes.clear(key); // what was pending is in what is read now
+            Slice slice = load(partition, surface);
+            slices.put(key, slice);
+            mine.complete(slice);
+            return slice;
+        } catch (RuntimeException | Error e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            loading.remove(key, mine);
+        }
+    }
+
     private static List<Scored> nearest(Slice slice, float[] query, int k, Candidates candidates) {
         boolean[] allowed = null;
-        if (!(candidates instanceof Candidates.All)) {
+        if (!(candidates instanceof Candidates.All) || !slice.replaced().isEmpty()) {
             allowed = new boolean[slice.entries().length];
             for (int e = 0; e < allowed.length; e++) {
-                allowed[e] = candidates.allows(slice.entries()[e]);
+                UUID entry = slice.entries()[e];
+                allowed[e] = candidates.allows(entry) && !slice.replaced().contains(entry);
             }
         }
         int rows = slice.rows();
@@ -96,6 +178,20 @@ final class JvmVectorIndex implements VectorIndex {
                 }
             }
         }
+        slice.changed().forEach((entry, chunks) -> {
+            if (chunks.length > 0 && candidates.allows(entry)) {
+                float bestChunk = NONE;
+                for (float[] chunk : chunks) {
+                    bestChunk = Math.max(bestChunk, dot(query, chunk, 0));
+                }
+                if (top.size() < k || bestChunk > top.peek().score()) {
+                    top.add(new Scored(entry, bestChunk));
+                    if (top.size() > k) {
+                        top.poll();
+                    }
+                }
+            }
+        });
         List<Scored> out = new ArrayList<>(top);
         out.sort(Comparator.comparingDouble(Scored::score).reversed());
         return out;
@@ -185,7 +281,7 @@ final class JvmVectorIndex implements VectorIndex {
 
         Slice build() {
             return new Slice(entries.toArray(UUID[]::new), Arrays.copyOf(rowEntry, rows),
-                    Arrays.copyOf(vectors, rows * dimension), dimension);
+                    Arrays.copyOf(vectors, rows * dimension), dimension, Set.of(), Map.of());
         }
     }
 

@@ -8,22 +8,24 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The lexical side of kb and memory search: BM25 over PostgreSQL's full-text lexemes. Each entry's
  * {@code tsvector} (English configuration) is its record in {@code retrieval_docs}; this index holds
- * them per (partition, surface) as an inverted index in memory — loaded on first use, dropped on every
- * replica when any replica writes that slice (change feed) — and scores a query's lexemes with BM25
- * (term at a time into one accumulator; 100k entries are scored in a few milliseconds). PostgreSQL's
- * own {@code ts_rank} has no inverse document frequency and must rank every row matching any word;
- * while the feed is down, searches fall back to it (through the GIN index) rather than read a slice
- * afresh per search.
+ * them per (partition, surface) as an inverted index in memory, read on first use and then kept
+ * current entry by entry from the change feed ({@link SliceChanges}: a write re-reads that entry's
+ * row, not the partition), and scores a query's lexemes with BM25 (term at a time into one
+ * accumulator; 100k entries are scored in a few milliseconds). PostgreSQL's own {@code ts_rank} has
+ * no inverse document frequency and must rank every row matching any word; while the feed is down,
+ * searches fall back to it (through the GIN index) rather than read a slice afresh per search.
  */
 final class LexicalIndex {
 
@@ -32,50 +34,73 @@ final class LexicalIndex {
     static final float B = 0.4f;
     /** At most this many query lexemes are scored (the rarest): a pasted page stays a bounded search. */
     static final int MAX_QUERY_TERMS = 64;
+    /** A slice whose changed entries outnumber this (or a tenth of it) is read whole again. */
+    static final int MAX_CHANGED = 1_000;
 
     /** A ranked entry and its BM25 score. */
     record Scored(UUID entryId, double score) {
     }
 
-    /** One partition's inverted index. Posting lists hold slice-local document numbers, ascending. */
-    private record Slice(UUID[] entries, float[] lengths, double totalLength, Map<String, Postings> terms) {
+    /** An entry's lexemes with their counts, and its length (their sum). */
+    private record Doc(UUID entry, Map<String, Integer> tfs, float length) {
+    }
+
+    /**
+     * One partition's inverted index as read ({@code entries} .. {@code terms}; posting lists hold
+     * slice-local document numbers, ascending) plus the entries changed since: {@code replaced} base
+     * entries are skipped, {@code changed} holds their current documents (a deleted entry has none).
+     * Statistics count base and changed documents alike until the slice is read whole again.
+     */
+    private record Slice(UUID[] entries, float[] lengths, double totalLength, Map<String, Postings> terms,
+                         Set<UUID> replaced, Map<UUID, Doc> changed) {
+
+        int size() {
+            return entries.length + changed.size();
+        }
+
+        double length() {
+            return totalLength + changed.values().stream().mapToDouble(Doc::length).sum();
+        }
+
         int df(String lexeme) {
             Postings p = terms.get(lexeme);
-            return p == null ? 0 : p.docs().length;
+            int df = p == null ? 0 : p.docs().length;
+            for (Doc d : changed.values()) {
+                df += d.tfs().containsKey(lexeme) ? 1 : 0;
+            }
+            return df;
+        }
+
+        Slice with(Set<UUID> touched, Map<UUID, Doc> current) {
+            Set<UUID> r = new HashSet<>(replaced);
+            r.addAll(touched);
+            Map<UUID, Doc> c = new HashMap<>(changed);
+            touched.forEach(c::remove);
+            c.putAll(current);
+            return new Slice(entries, lengths, totalLength, terms, Set.copyOf(r), Map.copyOf(c));
         }
     }
 
     private record Postings(int[] docs, byte[] tfs) {
     }
 
-    static final String TOPIC = "retrieval";
+    static final String TOPIC = SliceChanges.TOPIC;
     private final Jdbc jdbc;
     private final ChangeFeed feed;
     private final Map<String, Slice> slices = new ConcurrentHashMap<>();
     /** Loads under way: concurrent searches of a slice not yet loaded wait for the one load. */
-    private final Map<String, java.util.concurrent.CompletableFuture<Slice>> loading = new ConcurrentHashMap<>();
-    /** Bumped by every change to a slice: a load that saw a change while it ran is not kept. */
-    private final Map<String, AtomicLong> generations = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<Slice>> loading = new ConcurrentHashMap<>();
+    private final SliceChanges changes;
 
     LexicalIndex(Jdbc jdbc, ChangeFeed feed) {
         this.jdbc = jdbc;
         this.feed = feed;
-        feed.subscribe(TOPIC, key -> {
-            generation(key).incrementAndGet();
-            slices.remove(key);
-        });
-        feed.onReset(() -> {
-            generations.values().forEach(AtomicLong::incrementAndGet);
-            slices.clear();
-        });
+        this.changes = new SliceChanges(feed, key -> slices.containsKey(key) || loading.containsKey(key),
+                slices::remove, slices::clear);
     }
 
     static String key(UUID partition, String surface) {
-        return partition + "/" + surface;
-    }
-
-    private AtomicLong generation(String key) {
-        return generations.computeIfAbsent(key, k -> new AtomicLong());
+        return SliceChanges.key(partition, surface);
     }
 
     /**
@@ -91,17 +116,17 @@ final class LexicalIndex {
         if (terms.isEmpty()) {
             return List.of();
         }
-        List<Slice> searched = partitions.stream().distinct().map(p -> slice(p, surface)).toList();
-        int n = searched.stream().mapToInt(s -> s.entries().length).sum();
+        List<Slice> searched = partitions.stream().distinct().map(p -> current(p, surface)).toList();
+        int n = searched.stream().mapToInt(Slice::size).sum();
         if (n == 0) {
             return List.of();
         }
-        float average = (float) Math.max(1, searched.stream().mapToDouble(Slice::totalLength).sum() / n);
+        float average = (float) Math.max(1, searched.stream().mapToDouble(Slice::length).sum() / n);
         Map<String, Float> idf = new HashMap<>();
         terms.keySet().forEach(lexeme -> {
             int df = searched.stream().mapToInt(s -> s.df(lexeme)).sum();
             if (df > 0) {
-                idf.put(lexeme, (float) Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+                idf.put(lexeme, (float) Math.log(1 + Math.max(0, n - df + 0.5) / (df + 0.5)));
             }
         });
         List<String> rarest = idf.keySet().stream().sorted(Comparator.<String, Float>comparing(idf::get).reversed()
@@ -114,30 +139,49 @@ final class LexicalIndex {
         return all.size() > k ? all.subList(0, k) : all;
     }
 
-    /**
-     * The slice, from the cache or loaded once however many searches ask at the same time; a load that
-     * saw a change to its slice while it ran serves its own search but is not kept.
-     */
+    /** The slice with the entries changed since it was read applied (only those rows are read). */
+    private Slice current(UUID partition, String surface) {
+        String key = key(partition, surface);
+        Slice slice = slice(partition, surface);
+        Set<UUID> touched = changes.take(key);
+        if (touched.isEmpty()) {
+            return slice;
+        }
+        Map<UUID, Doc> docs = new HashMap<>();
+        jdbc.query("SELECT entry_id, tsv::text FROM retrieval_docs WHERE tenant_id = ? AND surface = ? "
+                + "AND entry_id = ANY (?)", rs -> doc(rs.getObject(1, UUID.class), rs.getString(2)), partition, surface,
+                touched.toArray(UUID[]::new)).forEach(d -> docs.put(d.entry(), d));
+        Slice patched = slice.with(touched, docs);
+        if (patched.replaced().size() > Math.max(MAX_CHANGED, slice.entries().length / 10)) {
+            slices.remove(key, slice); // read whole again on the next search
+        } else if (!slices.replace(key, slice, patched)) {
+            slices.remove(key); // changed meanwhile by another search: read whole again rather than guess
+        }
+        return patched;
+    }
+
+    private static Doc doc(UUID entry, String tsv) {
+        Map<String, Integer> tfs = new HashMap<>();
+        TsVectorText.parse(tsv, (lexeme, tf) -> tfs.merge(lexeme, Math.min(255, tf), Integer::sum));
+        return new Doc(entry, Map.copyOf(tfs), tfs.values().stream().mapToInt(Integer::intValue).sum());
+    }
+
+    /** The slice, from the cache or read once however many searches ask at the same time. */
     private Slice slice(UUID partition, String surface) {
         String key = key(partition, surface);
         Slice cached = slices.get(key);
         if (cached != null) {
             return cached;
         }
-        java.util.concurrent.CompletableFuture<Slice> mine = new java.util.concurrent.CompletableFuture<>();
-        java.util.concurrent.CompletableFuture<Slice> running = loading.putIfAbsent(key, mine);
+        CompletableFuture<Slice> mine = new CompletableFuture<>();
+        CompletableFuture<Slice> running = loading.putIfAbsent(key, mine);
         if (running != null) {
             return running.join();
         }
         try {
-            long before = generation(key).get();
+            changes.clear(key); // what was pending is in what is read now
             Slice slice = load(partition, surface);
-            if (feed.live() && generation(key).get() == before) {
-                slices.put(key, slice);
-                if (generation(key).get() != before) {
-                    slices.remove(key, slice); // a change arrived while it was being kept
-                }
-            }
+            slices.put(key, slice);
             mine.complete(slice);
             return slice;
         } catch (RuntimeException | Error e) {
@@ -151,12 +195,8 @@ final class LexicalIndex {
     private static List<Scored> ranked(Slice slice, List<String> lexemes, Map<String, Integer> queryTf,
                                        Map<String, Float> idf, float average, int k, Candidates candidates) {
         int n = slice.entries().length;
-        if (n == 0) {
-            return List.of();
-        }
         float[] acc = new float[n];
         float[] lengths = slice.lengths();
-        float avg = average;
         for (String lexeme : lexemes) {
             Postings postings = slice.terms().get(lexeme);
             if (postings == null) {
@@ -168,20 +208,42 @@ final class LexicalIndex {
             for (int j = 0; j < docs.length; j++) {
                 int d = docs[j];
                 float tf = tfs[j] & 0xff;
-                acc[d] += weight * tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths[d] / avg));
+                acc[d] += weight * tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths[d] / average));
             }
         }
         PriorityQueue<Scored> top = new PriorityQueue<>(k + 1, Comparator.comparingDouble(Scored::score));
+        Set<UUID> replaced = slice.replaced();
         for (int d = 0; d < n; d++) {
-            if (acc[d] > 0 && (top.size() < k || acc[d] > top.peek().score())
-                    && candidates.allows(slice.entries()[d])) {
-                top.add(new Scored(slice.entries()[d], acc[d]));
-                if (top.size() > k) {
-                    top.poll();
+            if (acc[d] > 0 && (top.size() < k || acc[d] > top.peek().score())) {
+                UUID entry = slice.entries()[d];
+                if (candidates.allows(entry) && (replaced.isEmpty() || !replaced.contains(entry))) {
+                    offer(top, new Scored(entry, acc[d]), k);
                 }
             }
         }
+        for (Doc doc : slice.changed().values()) {
+            double score = 0;
+            for (String lexeme : lexemes) {
+                Integer tf = doc.tfs().get(lexeme);
+                if (tf != null) {
+                    score += idf.get(lexeme) * queryTf.get(lexeme) * tf * (K1 + 1)
+                            / (tf + K1 * (1 - B + B * doc.length() / average));
+                }
+            }
+            if (score > 0 && candidates.allows(doc.entry())) {
+                offer(top, new Scored(doc.entry(), score), k);
+            }
+        }
         return new ArrayList<>(top);
+    }
+
+    private static void offer(PriorityQueue<Scored> top, Scored s, int k) {
+        if (top.size() < k || s.score() > top.peek().score()) {
+            top.add(s);
+            if (top.size() > k) {
+                top.poll();
+            }
+        }
     }
 
     /** The query's lexemes as PostgreSQL's English configuration makes them, with their counts. */
@@ -191,7 +253,6 @@ final class LexicalIndex {
         TsVectorText.parse(tsv, (lexeme, tf) -> out.merge(lexeme, tf, Integer::sum));
         return out;
     }
-
     /** Reads a slice's lexemes (the text form of each {@code tsvector}) into an inverted index. */
     private Slice load(UUID partition, String surface) {
         List<UUID> entries = new ArrayList<>();
@@ -239,7 +300,7 @@ final class LexicalIndex {
             lens[i] = lengths.get(i);
             sum += lens[i];
         }
-        return new Slice(entries.toArray(UUID[]::new), lens, sum, terms);
+        return new Slice(entries.toArray(UUID[]::new), lens, sum, terms, Set.of(), Map.of());
     }
 
     /** While the change feed is down: PostgreSQL's own ranking over the GIN index, read afresh each time. */

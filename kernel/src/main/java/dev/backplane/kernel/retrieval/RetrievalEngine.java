@@ -88,16 +88,16 @@ public final class RetrievalEngine implements AutoCloseable {
     /**
      * Indexes an entry's text in a partition of a surface: its lexemes for the lexical side and its
      * chunks' embeddings for the dense side, written in one transaction; every replica's cached slice of
-     * that partition is dropped.
+     * that partition re-reads this entry on its next search.
      */
     public void index(UUID partition, String surface, UUID entryId, String text) {
         ChunkRows.replace(jdbc, partition, surface, entryId, text, embedder.embedChunks(text));
-        feed.changed(LexicalIndex.TOPIC, LexicalIndex.key(partition, surface));
+        feed.changed(SliceChanges.TOPIC, SliceChanges.entryKey(partition, surface, entryId));
     }
 
     public void unindex(UUID partition, String surface, UUID entryId) {
         ChunkRows.delete(jdbc, surface, entryId);
-        feed.changed(LexicalIndex.TOPIC, LexicalIndex.key(partition, surface));
+        feed.changed(SliceChanges.TOPIC, SliceChanges.entryKey(partition, surface, entryId));
     }
 
     public List<Hit> search(UUID tenant, String surface, String query, int limit, Mode mode, Candidates candidates) {

@@ -76,6 +76,40 @@ class KbIT {
         assertThat(kernel.get("/api/v1/kb/pg-failover", operator).json().path("body").asText()).startsWith("Failover");
     }
 
+    /**
+     * A second engine on the kernel's change feed (another replica's view): once it holds the tenant's
+     * slices, writes made through the kernel reach it entry by entry — an updated entry is found by its
+     * new words and no longer by its old ones, a deleted one is gone from both sides, a new one appears.
+     */
+    @Test
+    void cachedSlicesFollowWritesEntryByEntry() {
+        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        try (var engine = new dev.backplane.kernel.retrieval.RetrievalEngine(jdbc, kernel.kernel().changeFeed(),
+                new dev.backplane.kernel.retrieval.Embedder())) {
+            KbService other = new KbService(jdbc, engine);
+            var lexical = dev.backplane.kernel.retrieval.RetrievalEngine.Mode.LEXICAL;
+            var dense = dev.backplane.kernel.retrieval.RetrievalEngine.Mode.DENSE;
+            add(admin, "a1", "zebra crossing quartz", null);
+            add(admin, "a2", "ocean tides and harbour cranes", null);
+            assertThat(slugs(other.search(tenant, "zebra", 10, Map.of(), lexical))).containsExactly("a1");
+            assertThat(slugs(other.search(tenant, "ocean tides", 10, Map.of(), dense))).first().isEqualTo("a2");
+
+            add(admin, "a1", "violet gamma rays", null);
+            assertThat(kernel.send("DELETE", "/api/v1/kb/a2?confirm=true", admin, null, Map.of()).status()).isIn(200, 204);
+            add(admin, "a3", "zebra lagoon", null);
+
+            assertThat(slugs(other.search(tenant, "zebra", 10, Map.of(), lexical))).containsExactly("a3");
+            assertThat(slugs(other.search(tenant, "violet", 10, Map.of(), lexical))).containsExactly("a1");
+            assertThat(slugs(other.search(tenant, "ocean tides", 10, Map.of(), lexical))).isEmpty();
+            assertThat(slugs(other.search(tenant, "ocean tides", 10, Map.of(), dense))).doesNotContain("a2")
+                    .containsExactlyInAnyOrder("a1", "a3");
+        }
+    }
+
+    private static List<String> slugs(List<KbService.Hit> hits) {
+        return hits.stream().map(KbService.Hit::slug).toList();
+    }
+
     @Test
     void rolesBadInputAndNotFound() {
         assertThat(add(operator, "x", "y", null).status()).as("tenant_admin writes").isEqualTo(403);
