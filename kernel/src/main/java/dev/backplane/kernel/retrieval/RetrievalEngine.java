@@ -179,7 +179,7 @@ public final class RetrievalEngine implements AutoCloseable {
     }
 
     /** The longest query any search takes. */
-    public static final int MAX_QUERY_CHARS = 4_096;
+    public static final int MAX_QUERY_CHARS = 16_384;
 
     /**
      * A search query as every surface takes it — not blank, at most {@value #MAX_QUERY_CHARS} characters,

@@ -125,10 +125,10 @@ class KbIT {
         var nul = kernel.send("POST", "/api/v1/kb/search", operator, "{\"query\": \"pg\\u0000down\"}", Map.of());
         assertThat(nul.status()).as(nul.body()).isEqualTo(422);
         assertThat(nul.json().path("error").asText()).isEqualTo("invalid_query");
-        var tooLong = kernel.send("POST", "/api/v1/kb/search", operator, "{\"query\": \"" + "word ".repeat(1000) + "\"}",
+        var tooLong = kernel.send("POST", "/api/v1/kb/search", operator, "{\"query\": \"" + "word ".repeat(4000) + "\"}",
                 Map.of());
         assertThat(tooLong.status()).isEqualTo(422);
-        assertThat(tooLong.json().path("extras").path("max_chars").asInt()).isEqualTo(4096);
+        assertThat(tooLong.json().path("extras").path("max_chars").asInt()).isEqualTo(16384);
         assertThat(kernel.get("/api/v1/retrieve?query=pg%00down", operator).json().path("error").asText())
                 .as("memory search too").isEqualTo("invalid_query");
         assertThat(kernel.get("/api/v1/connectors/none-1.x/operations?query=pg%00down", operator).status())
