@@ -108,7 +108,7 @@ final class McpTools {
                   "group": {"type": "string", "description": "only this group_key"},
                   "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "hits (default 10)"}}}""",
                 Role.READ_ONLY, (c, a) -> catalog.search(c, SearchLog.Transport.MCP, required(a, "connector_id"),
-                        required(a, "query"), text(a, "group"), Math.min(50, Math.max(1, integer(a, "limit").orElse(10))))));
+                        required(a, "query"), text(a, "group"), integer(a, "limit").orElse(CatalogService.SEARCH_LIMIT_DEFAULT))));
         add(new Tool("preview_operation", "Show the exact request an operation would send (method, path, query, "
                 + "redacted body) and its preview_hash, without sending it. Dangerous operations need that hash in "
                 + "call_operation.", CALL_SCHEMA.formatted(""), Role.OPERATOR,

@@ -47,18 +47,27 @@ final class ChunkRows {
     }
 
     /**
-     * A vector from its {@code array_send} bytes (the binary array format: a 20-byte header for one
-     * dimension, then a length and a big-endian float per element) — no boxed Float per element.
+     * The length of a vector sent as {@code array_send} bytes (the binary array format: a 20-byte header
+     * for one dimension, then a length and a big-endian float per element).
      */
-    static float[] floats(ByteBuffer sent) {
-        int dims = sent.getInt(0);
-        int length = dims == 0 ? 0 : sent.getInt(12);
-        float[] out = new float[length];
-        sent.position(12 + 8 * dims);
+    static int length(ByteBuffer sent) {
+        return sent.getInt(0) == 0 ? 0 : sent.getInt(12);
+    }
+
+    /** Reads a vector sent as {@code array_send} bytes into {@code into} from {@code offset} — no boxed Float. */
+    static void read(ByteBuffer sent, float[] into, int offset) {
+        int length = length(sent);
+        sent.position(12 + 8 * sent.getInt(0));
         for (int i = 0; i < length; i++) {
             sent.getInt(); // the element's length: 4 for every float4
-            out[i] = sent.getFloat();
+            into[offset + i] = sent.getFloat();
         }
+    }
+
+    /** A vector from its {@code array_send} bytes. */
+    static float[] floats(ByteBuffer sent) {
+        float[] out = new float[length(sent)];
+        read(sent, out, 0);
         return out;
     }
 

@@ -16,15 +16,13 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
 import org.postgresql.PGStatement;
 
 /**
  * Nearest neighbours by exact cosine over a partition's chunks, held in memory per (partition, surface):
  * read from {@code retrieval_chunks} on first use and then kept current entry by entry from the change
- * feed ({@link SliceChanges}: a write re-reads that entry's chunks, not the partition); while the feed
+ * feed ({@link SliceCache}: a write re-reads that entry's chunks, not the partition); while the feed
  * is down every search reads the chunks afresh.
  * The vectors of a slice sit in one flat array (a scan is bound by memory bandwidth: 100k chunks are
  * 150 MB), and a large slice is scanned on every core.
@@ -55,17 +53,26 @@ final class JvmVectorIndex implements VectorIndex {
     /** Below this many chunks one thread scans faster than a fork and join. */
     static final int PARALLEL_MIN_CHUNKS = 20_000;
     private final Jdbc jdbc;
-    private final ChangeFeed feed;
-    private final Map<String, Slice> slices = new ConcurrentHashMap<>();
-    /** Loads under way: concurrent searches of a slice not yet loaded wait for the one load. */
-    private final Map<String, CompletableFuture<Slice>> loading = new ConcurrentHashMap<>();
-    private final SliceChanges changes;
+    private final SliceCache<Slice> slices;
 
     JvmVectorIndex(Jdbc jdbc, ChangeFeed feed) {
         this.jdbc = jdbc;
-        this.feed = feed;
-        this.changes = new SliceChanges(feed, key -> slices.containsKey(key) || loading.containsKey(key),
-                slices::remove, slices::clear);
+        this.slices = new SliceCache<>(feed, new SliceCache.Source<>() {
+            @Override
+            public Slice load(UUID partition, String surface) {
+                return JvmVectorIndex.this.load(partition, surface);
+            }
+
+            @Override
+            public Slice patch(UUID partition, String surface, Slice slice, Set<UUID> changed) {
+                return slice.with(changed, chunks(partition, surface, changed));
+            }
+
+            @Override
+            public boolean stale(Slice patched) {
+                return SliceCache.tooManyChanged(patched.replaced().size(), patched.entries().length);
+            }
+        });
     }
 
     @Override
@@ -73,36 +80,25 @@ final class JvmVectorIndex implements VectorIndex {
         return "jvm-exact";
     }
 
-    private static String key(UUID tenant, String surface) {
-        return LexicalIndex.key(tenant, surface);
-    }
-
     @Override
     public List<Scored> nearest(List<UUID> partitions, String surface, float[] query, int k, Candidates candidates) {
         List<Scored> all = new ArrayList<>();
         for (UUID partition : partitions.stream().distinct().toList()) {
-            Slice slice = feed.live() ? current(partition, surface) : load(partition, surface);
-            all.addAll(nearest(slice, query, k, candidates));
+            all.addAll(nearest(slices.current(partition, surface), query, k, candidates));
         }
         all.sort(Comparator.comparingDouble(Scored::score).reversed());
         return all.size() > k ? all.subList(0, k) : all;
     }
 
-    /** The slice with the entries changed since it was read applied (only their chunks are read). */
-    private Slice current(UUID partition, String surface) {
-        String key = key(partition, surface);
-        Slice slice = slice(partition, surface);
-        Set<UUID> touched = changes.take(key);
-        if (touched.isEmpty()) {
-            return slice;
-        }
+    /** The current chunks of some entries of a partition (an entry with none was deleted). */
+    private Map<UUID, float[][]> chunks(UUID partition, String surface, Set<UUID> entries) {
         Map<UUID, List<float[]>> chunks = new HashMap<>();
         jdbc.inTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT entry_id, array_send(embedding) FROM retrieval_chunks "
                     + "WHERE tenant_id = ? AND surface = ? AND entry_id = ANY (?)")) {
                 ps.setObject(1, partition);
                 ps.setString(2, surface);
-                ps.setArray(3, c.createArrayOf("uuid", touched.toArray()));
+                ps.setArray(3, c.createArrayOf("uuid", entries.toArray()));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         chunks.computeIfAbsent(rs.getObject(1, UUID.class), e -> new ArrayList<>())
@@ -112,41 +108,9 @@ final class JvmVectorIndex implements VectorIndex {
             }
             return null;
         });
-        Map<UUID, float[][]> current = new HashMap<>();
-        chunks.forEach((entry, list) -> current.put(entry, list.toArray(float[][]::new)));
-        Slice patched = slice.with(touched, current);
-        if (patched.replaced().size() > Math.max(LexicalIndex.MAX_CHANGED, slice.entries().length / 10)) {
-            slices.remove(key, slice); // read whole again on the next search
-        } else if (!slices.replace(key, slice, patched)) {
-            slices.remove(key); // changed meanwhile by another search: read whole again rather than guess
-        }
-        return patched;
-    }
-
-    /** The slice, from the cache or read once however many searches ask at the same time. */
-    private Slice slice(UUID partition, String surface) {
-        String key = key(partition, surface);
-        Slice cached = slices.get(key);
-        if (cached != null) {
-            return cached;
-        }
-        CompletableFuture<Slice> mine = new CompletableFuture<>();
-        CompletableFuture<Slice> running = loading.putIfAbsent(key, mine);
-        if (running != null) {
-            return running.join();
-        }
-        try {
-            changes.clear(key); // what was pending is in what is read now
-            Slice slice = load(partition, surface);
-            slices.put(key, slice);
-            mine.complete(slice);
-            return slice;
-        } catch (RuntimeException | Error e) {
-            mine.completeExceptionally(e);
-            throw e;
-        } finally {
-            loading.remove(key, mine);
-        }
+        Map<UUID, float[][]> out = new HashMap<>();
+        chunks.forEach((entry, list) -> out.put(entry, list.toArray(float[][]::new)));
+        return out;
     }
 
     private static List<Scored> nearest(Slice slice, float[] query, int k, Candidates candidates) {
@@ -252,8 +216,7 @@ final class JvmVectorIndex implements VectorIndex {
         private int rows;
 
         void add(UUID entryId, ByteBuffer sent) throws SQLException {
-            int dims = sent.getInt(0);
-            int length = dims == 0 ? 0 : sent.getInt(12);
+            int length = ChunkRows.length(sent);
             if (dimension == 0) {
                 dimension = length;
             } else if (length != dimension) {
@@ -271,11 +234,7 @@ final class JvmVectorIndex implements VectorIndex {
             if (offset + length > vectors.length) {
                 vectors = Arrays.copyOf(vectors, Math.max(1024 * length, vectors.length * 2));
             }
-            sent.position(12 + 8 * dims);
-            for (int i = 0; i < length; i++) {
-                sent.getInt(); // the element's length: 4 for every float4
-                vectors[offset + i] = sent.getFloat();
-            }
+            ChunkRows.read(sent, vectors, offset);
             rows++;
         }
 

@@ -14,15 +14,13 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The lexical side of kb and memory search: BM25 over PostgreSQL's full-text lexemes. Each entry's
  * {@code tsvector} (English configuration) is its record in {@code retrieval_docs}; this index holds
  * them per (partition, surface) as an inverted index in memory, read on first use and then kept
- * current entry by entry from the change feed ({@link SliceChanges}: a write re-reads that entry's
- * row, not the partition), and scores a query's lexemes with BM25 (term at a time into one
+ * current entry by entry from the change feed ({@link SliceCache}: a write re-reads that entry's row,
+ * not the partition), and scores a query's lexemes with BM25 (term at a time into one
  * accumulator; 100k entries are scored in a few milliseconds). PostgreSQL's own {@code ts_rank} has
  * no inverse document frequency and must rank every row matching any word; while the feed is down,
  * searches fall back to it (through the GIN index) rather than read a slice afresh per search.
@@ -34,8 +32,6 @@ final class LexicalIndex {
     static final float B = 0.4f;
     /** At most this many query lexemes are scored (the rarest): a pasted page stays a bounded search. */
     static final int MAX_QUERY_TERMS = 64;
-    /** A slice whose changed entries outnumber this (or a tenth of it) is read whole again. */
-    static final int MAX_CHANGED = 1_000;
 
     /** A ranked entry and its BM25 score. */
     record Scored(UUID entryId, double score) {
@@ -84,23 +80,33 @@ final class LexicalIndex {
     private record Postings(int[] docs, byte[] tfs) {
     }
 
-    static final String TOPIC = SliceChanges.TOPIC;
     private final Jdbc jdbc;
     private final ChangeFeed feed;
-    private final Map<String, Slice> slices = new ConcurrentHashMap<>();
-    /** Loads under way: concurrent searches of a slice not yet loaded wait for the one load. */
-    private final Map<String, CompletableFuture<Slice>> loading = new ConcurrentHashMap<>();
-    private final SliceChanges changes;
+    private final SliceCache<Slice> slices;
 
     LexicalIndex(Jdbc jdbc, ChangeFeed feed) {
         this.jdbc = jdbc;
         this.feed = feed;
-        this.changes = new SliceChanges(feed, key -> slices.containsKey(key) || loading.containsKey(key),
-                slices::remove, slices::clear);
-    }
+        this.slices = new SliceCache<>(feed, new SliceCache.Source<>() {
+            @Override
+            public Slice load(UUID partition, String surface) {
+                return LexicalIndex.this.load(partition, surface);
+            }
 
-    static String key(UUID partition, String surface) {
-        return SliceChanges.key(partition, surface);
+            @Override
+            public Slice patch(UUID partition, String surface, Slice slice, Set<UUID> changed) {
+                Map<UUID, Doc> docs = new HashMap<>();
+                jdbc.query("SELECT entry_id, tsv::text FROM retrieval_docs WHERE tenant_id = ? AND surface = ? "
+                        + "AND entry_id = ANY (?)", rs -> doc(rs.getObject(1, UUID.class), rs.getString(2)), partition,
+                        surface, changed.toArray(UUID[]::new)).forEach(d -> docs.put(d.entry(), d));
+                return slice.with(changed, docs);
+            }
+
+            @Override
+            public boolean stale(Slice patched) {
+                return SliceCache.tooManyChanged(patched.replaced().size(), patched.entries().length);
+            }
+        });
     }
 
     /**
@@ -116,7 +122,7 @@ final class LexicalIndex {
         if (terms.isEmpty()) {
             return List.of();
         }
-        List<Slice> searched = partitions.stream().distinct().map(p -> current(p, surface)).toList();
+        List<Slice> searched = partitions.stream().distinct().map(p -> slices.current(p, surface)).toList();
         int n = searched.stream().mapToInt(Slice::size).sum();
         if (n == 0) {
             return List.of();
@@ -139,57 +145,10 @@ final class LexicalIndex {
         return all.size() > k ? all.subList(0, k) : all;
     }
 
-    /** The slice with the entries changed since it was read applied (only those rows are read). */
-    private Slice current(UUID partition, String surface) {
-        String key = key(partition, surface);
-        Slice slice = slice(partition, surface);
-        Set<UUID> touched = changes.take(key);
-        if (touched.isEmpty()) {
-            return slice;
-        }
-        Map<UUID, Doc> docs = new HashMap<>();
-        jdbc.query("SELECT entry_id, tsv::text FROM retrieval_docs WHERE tenant_id = ? AND surface = ? "
-                + "AND entry_id = ANY (?)", rs -> doc(rs.getObject(1, UUID.class), rs.getString(2)), partition, surface,
-                touched.toArray(UUID[]::new)).forEach(d -> docs.put(d.entry(), d));
-        Slice patched = slice.with(touched, docs);
-        if (patched.replaced().size() > Math.max(MAX_CHANGED, slice.entries().length / 10)) {
-            slices.remove(key, slice); // read whole again on the next search
-        } else if (!slices.replace(key, slice, patched)) {
-            slices.remove(key); // changed meanwhile by another search: read whole again rather than guess
-        }
-        return patched;
-    }
-
     private static Doc doc(UUID entry, String tsv) {
         Map<String, Integer> tfs = new HashMap<>();
         TsVectorText.parse(tsv, (lexeme, tf) -> tfs.merge(lexeme, Math.min(255, tf), Integer::sum));
         return new Doc(entry, Map.copyOf(tfs), tfs.values().stream().mapToInt(Integer::intValue).sum());
-    }
-
-    /** The slice, from the cache or read once however many searches ask at the same time. */
-    private Slice slice(UUID partition, String surface) {
-        String key = key(partition, surface);
-        Slice cached = slices.get(key);
-        if (cached != null) {
-            return cached;
-        }
-        CompletableFuture<Slice> mine = new CompletableFuture<>();
-        CompletableFuture<Slice> running = loading.putIfAbsent(key, mine);
-        if (running != null) {
-            return running.join();
-        }
-        try {
-            changes.clear(key); // what was pending is in what is read now
-            Slice slice = load(partition, surface);
-            slices.put(key, slice);
-            mine.complete(slice);
-            return slice;
-        } catch (RuntimeException | Error e) {
-            mine.completeExceptionally(e);
-            throw e;
-        } finally {
-            loading.remove(key, mine);
-        }
     }
 
     private static List<Scored> ranked(Slice slice, List<String> lexemes, Map<String, Integer> queryTf,
@@ -315,7 +274,26 @@ final class LexicalIndex {
         UUID[] only = candidates instanceof Candidates.Only o ? o.ids().toArray(UUID[]::new) : null;
         UUID[] except = candidates instanceof Candidates.Except e ? e.ids().toArray(UUID[]::new) : null;
         return jdbc.query(sql, rs -> new Scored(rs.getObject(1, UUID.class), rs.getDouble(2)),
-                RetrievalEngine.lexicalTerms(query), partitions.toArray(UUID[]::new), surface, only, only, except, except,
+                lexicalTerms(query), partitions.toArray(UUID[]::new), surface, only, only, except, except,
                 k);
+    }
+
+    /** At most this many words of a query go to the full-text search (long queries: the longest, which are rarer). */
+    static final int LEXICAL_TERMS = 10;
+
+    /**
+     * The words of a query worth a full-text OR-search in PostgreSQL (the lexical fallback while the
+     * change feed is down): distinct, alphanumeric, the longest {@value #LEXICAL_TERMS} (a paragraph-long
+     * query would otherwise rank nearly every row); fed to {@code plainto_tsquery} with its lexemes OR-ed.
+     */
+    static String lexicalTerms(String query) {
+        java.util.LinkedHashSet<String> words = new java.util.LinkedHashSet<>();
+        for (String w : query.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+            if (w.length() > 2) {
+                words.add(w);
+            }
+        }
+        return words.stream().sorted(Comparator.comparingInt(String::length).reversed().thenComparing(w -> w))
+                .limit(LEXICAL_TERMS).collect(java.util.stream.Collectors.joining(" "));
     }
 }

@@ -92,12 +92,12 @@ public final class RetrievalEngine implements AutoCloseable {
      */
     public void index(UUID partition, String surface, UUID entryId, String text) {
         ChunkRows.replace(jdbc, partition, surface, entryId, text, embedder.embedChunks(text));
-        feed.changed(SliceChanges.TOPIC, SliceChanges.entryKey(partition, surface, entryId));
+        feed.changed(SliceCache.TOPIC, SliceCache.entryKey(partition, surface, entryId));
     }
 
     public void unindex(UUID partition, String surface, UUID entryId) {
         ChunkRows.delete(jdbc, surface, entryId);
-        feed.changed(SliceChanges.TOPIC, SliceChanges.entryKey(partition, surface, entryId));
+        feed.changed(SliceCache.TOPIC, SliceCache.entryKey(partition, surface, entryId));
     }
 
     public List<Hit> search(UUID tenant, String surface, String query, int limit, Mode mode, Candidates candidates) {
@@ -198,25 +198,6 @@ public final class RetrievalEngine implements AutoCloseable {
         if (query.indexOf('\0') >= 0) {
             throw ApiException.unprocessable("invalid_query", "query contains a NUL character", Map.of("field", "query"));
         }
-    }
-
-    /** At most this many words of a query go to the full-text search (long queries: the longest, which are rarer). */
-    static final int LEXICAL_TERMS = 10;
-
-    /**
-     * The words of a query worth a full-text OR-search in PostgreSQL (the lexical fallback while the
-     * change feed is down): distinct, alphanumeric, the longest {@value #LEXICAL_TERMS} (a paragraph-long
-     * query would otherwise rank nearly every row); fed to {@code plainto_tsquery} with its lexemes OR-ed.
-     */
-    public static String lexicalTerms(String query) {
-        java.util.LinkedHashSet<String> words = new java.util.LinkedHashSet<>();
-        for (String w : query.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
-            if (w.length() > 2) {
-                words.add(w);
-            }
-        }
-        return words.stream().sorted(Comparator.comparingInt(String::length).reversed().thenComparing(w -> w))
-                .limit(LEXICAL_TERMS).collect(java.util.stream.Collectors.joining(" "));
     }
 
     private static <T> T joined(CompletableFuture<T> future) {

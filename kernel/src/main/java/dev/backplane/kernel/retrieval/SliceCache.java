@@ -1,0 +1,136 @@
+package dev.backplane.kernel.retrieval;
+
+import dev.backplane.kernel.persistence.ChangeFeed;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The slices an index holds in memory, one per (partition, surface), kept current from the change
+ * feed. The engine announces every write as {@code <partition>/<surface>/<entry>}; the next search of
+ * a held slice has the index re-read just the changed entries ({@link Source#patch}) instead of the
+ * whole partition. A slice is read once however many searches ask for it at the same time, and read
+ * whole again when too much of it has changed ({@link Source#stale}). A key without an entry drops
+ * the slice; a feed reset drops all; while the feed is down every search reads afresh. Changes to
+ * slices neither held nor being read are not kept: a read starts after {@code pending} is cleared,
+ * so it sees every change committed before it.
+ *
+ * @param <S> the index's slice
+ */
+final class SliceCache<S> {
+
+    static final String TOPIC = "retrieval";
+    /** A slice with more changed entries than this (or a tenth of its entries) is read whole again. */
+    static final int MAX_CHANGED = 1_000;
+
+    /** How an index reads its slices. */
+    interface Source<S> {
+        S load(UUID partition, String surface);
+
+        /** The slice with {@code changed} entries re-read from the database (only their rows). */
+        S patch(UUID partition, String surface, S slice, Set<UUID> changed);
+
+        /** Whether a patched slice has drifted enough to be read whole again. */
+        boolean stale(S patched);
+    }
+
+    private final ChangeFeed feed;
+    private final Source<S> source;
+    private final Map<String, S> slices = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<S>> loading = new ConcurrentHashMap<>();
+    private final Map<String, Set<UUID>> pending = new ConcurrentHashMap<>();
+
+    SliceCache(ChangeFeed feed, Source<S> source) {
+        this.feed = feed;
+        this.source = source;
+        feed.subscribe(TOPIC, this::changed);
+        feed.onReset(() -> {
+            pending.clear();
+            slices.clear();
+        });
+    }
+
+    static String key(UUID partition, String surface) {
+        return partition + "/" + surface;
+    }
+
+    /** The feed key announcing a write to one entry of a slice. */
+    static String entryKey(UUID partition, String surface, UUID entry) {
+        return key(partition, surface) + "/" + entry;
+    }
+
+    /** Whether {@link #stale} should call a patched slice drifted: {@code changed} of {@code read} entries. */
+    static boolean tooManyChanged(int changed, int read) {
+        return changed > Math.max(MAX_CHANGED, read / 10);
+    }
+
+    /** The slice as the database holds it now: cached and patched, or read. */
+    S current(UUID partition, String surface) {
+        if (!feed.live()) {
+            return source.load(partition, surface);
+        }
+        String key = key(partition, surface);
+        S slice = slice(partition, surface, key);
+        Set<UUID> changed = pending.remove(key);
+        if (changed == null) {
+            return slice;
+        }
+        S patched = source.patch(partition, surface, slice, changed);
+        if (source.stale(patched)) {
+            slices.remove(key, slice); // read whole again on the next search
+        } else if (!slices.replace(key, slice, patched)) {
+            slices.remove(key); // patched meanwhile by another search: read whole again rather than guess
+        }
+        return patched;
+    }
+
+    private S slice(UUID partition, String surface, String key) {
+        S cached = slices.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        CompletableFuture<S> mine = new CompletableFuture<>();
+        CompletableFuture<S> running = loading.putIfAbsent(key, mine);
+        if (running != null) {
+            return running.join();
+        }
+        try {
+            pending.remove(key); // what was pending is in what is read now
+            S slice = source.load(partition, surface);
+            slices.put(key, slice);
+            mine.complete(slice);
+            return slice;
+        } catch (RuntimeException | Error e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            loading.remove(key, mine);
+        }
+    }
+
+    private void changed(String key) {
+        int last = key.lastIndexOf('/');
+        String slice = key.substring(0, Math.max(0, last));
+        UUID entry = null;
+        if (last > 0 && slice.indexOf('/') > 0) {
+            try {
+                entry = UUID.fromString(key.substring(last + 1));
+            } catch (IllegalArgumentException e) {
+                entry = null;
+            }
+        }
+        if (entry == null) {
+            pending.remove(key);
+            slices.remove(key);
+        } else if (slices.containsKey(slice) || loading.containsKey(slice)) {
+            pending.merge(slice, Set.of(entry), (a, b) -> {
+                Set<UUID> union = new HashSet<>(a);
+                union.addAll(b);
+                return Set.copyOf(union);
+            });
+        }
+    }
+}
