@@ -94,7 +94,7 @@ public final class CatalogBench {
             System.out.println("ingested catalogs: skipped (" + specs.toAbsolutePath() + " not found)");
             return;
         }
-        String admin = issuer.token("bench-admin", tenant, "tenant_admin");
+        String admin = issuer.platformAdminToken("bench-admin", tenant); // ingests global connectors
         String operator = issuer.token("bench", tenant, "operator");
         com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
         String[][] all = {

@@ -12,6 +12,8 @@ import dev.backplane.cli.governance.ApprovalsCommand;
 import dev.backplane.cli.governance.AuditCommand;
 import dev.backplane.cli.governance.ServicePrincipalsCommand;
 import dev.backplane.cli.docs.DocsCommand;
+import dev.backplane.cli.events.EventSourceCommand;
+import dev.backplane.cli.events.EventsCommand;
 import dev.backplane.cli.kb.KbCommand;
 import dev.backplane.cli.memory.MemoryCommands;
 import dev.backplane.cli.memory.MigrateCommand;
@@ -40,7 +42,7 @@ import picocli.CommandLine.Mixin;
                 MigrateCommand.class, RetrievalCommand.class,
                 AgentCommands.AgentPrincipalCommand.class,
                 AgentCommands.AgentCommand.class, ServicePrincipalsCommand.class,
-                AdminCommand.class,
+                AdminCommand.class, EventSourceCommand.class, EventsCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Svc implements Runnable {
 

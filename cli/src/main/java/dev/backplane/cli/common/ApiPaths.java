@@ -60,7 +60,21 @@ public final class ApiPaths {
     public static final String TARGETS_DISCOVER = TARGETS + "/discover";
 
     /** Method and path of each call the CLI makes. */
+    public static final String EVENT_SOURCES = "/api/v1/event-sources";
+    public static final String EVENT_SOURCE = EVENT_SOURCES + "/{slug}";
+    public static final String EVENTS = "/api/v1/events";
+    public static final String EVENT = EVENTS + "/{id}";
+
     public static final List<String> CALLS = List.of(
+            "GET " + EVENT_SOURCES,
+            "POST " + EVENT_SOURCES,
+            "GET " + EVENT_SOURCE,
+            "PATCH " + EVENT_SOURCE,
+            "DELETE " + EVENT_SOURCE,
+            "POST " + EVENT_SOURCE + "/pause",
+            "POST " + EVENT_SOURCE + "/resume",
+            "GET " + EVENTS,
+            "GET " + EVENT,
             "GET " + INFO,
             "GET " + WHOAMI,
             "GET " + FLIGHT_RECORDER_POLICY,

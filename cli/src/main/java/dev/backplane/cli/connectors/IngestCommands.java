@@ -76,7 +76,7 @@ final class IngestCommands {
         @Option(names = "--no-wait", description = "do not wait for a background ingest; print its job id")
         boolean noWait;
         @Option(names = "--tenant-id", paramLabel = "<uuid>",
-                description = "make it your tenant's own connector (default: global)")
+                description = "make it your tenant's own connector (default: global, which needs platform_admin)")
         String tenantId;
 
         Ingest(CliContext ctx) {

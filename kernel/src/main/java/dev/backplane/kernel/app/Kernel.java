@@ -16,6 +16,10 @@ import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.dispatch.AsyncRuns;
 import dev.backplane.kernel.docs.DocsRoutes;
 import dev.backplane.kernel.docs.DocsService;
+import dev.backplane.kernel.events.EventIngest;
+import dev.backplane.kernel.events.EventLog;
+import dev.backplane.kernel.events.EventRoutes;
+import dev.backplane.kernel.events.EventSources;
 import dev.backplane.kernel.dispatch.DispatchEvents;
 import dev.backplane.kernel.dispatch.DispatchRoutes;
 import dev.backplane.kernel.dispatch.Dispatcher;
@@ -202,7 +206,7 @@ public final class Kernel implements AutoCloseable {
         GuardedSocketFactory sockets = new GuardedSocketFactory(ssrf, (int) Math.min(10_000, callTimeout.toMillis()));
         EgressProxy egress = closing.add(egressProxy(sockets));
         ConnectorSessions sessions = new ConnectorSessions(egress, sockets, callTimeout);
-        new TargetRoutes(targets, new ProbeService(targets, connectors, credentials, sessions)).register(api);
+        new TargetRoutes(targets, new ProbeService(targets, catalog, credentials, sessions)).register(api);
         ResultHandles handles = new ResultHandles(jdbc,
                 Duration.ofMinutes(config.intValue(Setting.RESULT_HANDLE_TTL, 1, 10080)));
         AuditLog audit = new AuditLog(jdbc);
@@ -253,7 +257,13 @@ public final class Kernel implements AutoCloseable {
                 return name; // a deleted target is still in the log under its name
             }
         }).register(api);
+        EventSources eventSources = new EventSources(jdbc, feed, credentials, audit,
+                config.intValue(Setting.EVENTS_MAX_BODY_BYTES, 1024, 64 << 20));
+        EventLog eventLog = new EventLog(jdbc, config.intValue(Setting.EVENTS_RETENTION_DAYS, 1, 3650));
+        new EventRoutes(eventSources, new EventIngest(jdbc, eventSources, audit,
+                config.intValue(Setting.EVENTS_RATE_PER_SECOND, 1, 100_000)), eventLog).register(api);
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
+                new PeriodicJobs.Job("events-retention-sweep", Duration.ofHours(1), eventLog::sweep),
                 new PeriodicJobs.Job("approvals-expiry", Duration.ofMinutes(1), approvals::expireDue),
                 new PeriodicJobs.Job("result-handles-sweep", Duration.ofMinutes(10), handles::sweepExpired),
                 new PeriodicJobs.Job("async-run-reaper", Duration.ofMinutes(1), runs::reapOrphans),

@@ -89,6 +89,22 @@ public final class AuditLog {
         return id;
     }
 
+    /**
+     * A finished row written on {@code c}, inside the caller's transaction: it commits or rolls back
+     * with whatever the caller writes beside it (an accepted event and its audit row are one commit).
+     */
+    public void recordIn(java.sql.Connection c, UUID id, Entry e, String status, Map<String, Object> extras)
+            throws java.sql.SQLException {
+        Jdbc.update(c, """
+                INSERT INTO audit_rows (id, tenant_id, principal, principal_kind, op_class, op_id, connector_id, target,
+                       target_id, result_status, duration_ms, session_id, parent_audit_id, work_ref, params_hash, extras)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)""",
+                id, e.tenantId(), e.principal(), e.principalKind(), e.opClass(), e.opId(), e.connectorId().orElse(null),
+                e.target().orElse(null), e.targetId().orElse(null), status, e.sessionId().orElse(null),
+                e.parentAuditId().orElse(null), e.workRef().orElse(null), e.paramsHash().orElse(null),
+                Jdbc.jsonb(extras));
+    }
+
     private void write(UUID id, Entry e, String status, Optional<String> errorCode, Optional<Long> duration,
                        Optional<UUID> approvalId, Map<String, Object> extras) {
         PGobject json = new PGobject();

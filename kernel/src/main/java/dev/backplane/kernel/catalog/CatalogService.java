@@ -300,6 +300,17 @@ public final class CatalogService {
         return o != null && o.isEnabled().orElse(false);
     }
 
+    /**
+     * The connectors a probe or discovery for this tenant may go through, each given the target's
+     * credential: plugin jars (code the deployer installed) and the ingested connectors this tenant
+     * has reviewed and enabled. A staged or disabled ingest — which its ingester, not this tenant,
+     * wrote — never gets a tenant's credential.
+     */
+    public List<LoadedConnector> probeable(UUID tenant) {
+        return registry.all(tenant).stream().filter(c -> registry.isPlugin(c.connectorId())
+                || store.status(tenant, c.connectorId()).equals("enabled")).toList();
+    }
+
     public List<CatalogEntry> catalogList(UUID tenant) {
         Map<String, List<Implementation>> byProduct = new TreeMap<>();
         Map<String, Integer> ports = new HashMap<>();

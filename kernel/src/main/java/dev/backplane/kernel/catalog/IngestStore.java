@@ -76,11 +76,30 @@ public final class IngestStore {
                 rs -> 1, scope(tenant), connectorId).isPresent();
     }
 
-    /** Inserts or replaces; returns true when the connector is new in its scope. */
-    boolean save(Optional<UUID> tenant, IngestedConnector c, String engine, Object specs, List<String> warnings,
-                 String revision, String actor) {
+    /**
+     * What a save did.
+     *
+     * @param created the connector is new in its scope
+     * @param reviewsReset tenants whose review went back to staged because the connector's revision changed
+     */
+    record Saved(boolean created, List<UUID> reviewsReset) {
+    }
+
+    /**
+     * Inserts or replaces, in one transaction. When an existing connector's revision changes, every
+     * review of it that this scope serves goes back to {@code staged} (per-operation overrides are
+     * kept, as on disable): a tenant enabled what it reviewed, not what a later ingest put under the
+     * same id. For a global connector that is every tenant without a tenant-scoped connector of the
+     * same id (those tenants are served their own).
+     */
+    Saved save(Optional<UUID> tenant, IngestedConnector c, String engine, Object specs, List<String> warnings,
+               String revision, String actor) {
         ConnectorDescriptor d = c.descriptor();
-        return jdbc.queryOne("""
+        return jdbc.inTransaction(conn -> {
+            Optional<String> before = Jdbc.query(conn, "SELECT revision FROM catalog_ingested_connectors WHERE scope = ? "
+                    + "AND connector_id = ? FOR UPDATE", rs -> rs.getString(1), scope(tenant), d.connectorId())
+                    .stream().findFirst();
+            Jdbc.update(conn, """
                         INSERT INTO catalog_ingested_connectors (scope, tenant_id, connector_id, impl_id, version, product,
                                default_port, engine, base_path, auth, catalog, specs, warnings, revision, ingested_at,
                                ingested_by)
@@ -90,12 +109,27 @@ public final class IngestStore {
                                default_port = EXCLUDED.default_port, engine = EXCLUDED.engine,
                                base_path = EXCLUDED.base_path, auth = EXCLUDED.auth, catalog = EXCLUDED.catalog,
                                specs = EXCLUDED.specs, warnings = EXCLUDED.warnings, revision = EXCLUDED.revision,
-                               ingested_at = now(), ingested_by = EXCLUDED.ingested_by
-                        RETURNING (xmax = 0)""", rs -> rs.getBoolean(1),
-                scope(tenant), tenant.orElse(null), d.connectorId(), d.implId(), d.version(),
-                d.products().getFirst().token(), d.products().getFirst().defaultPort(), engine, c.basePath(),
-                Jdbc.jsonb(authJson(c.auth())), Jdbc.jsonb(catalogJson(c.catalog())), Jdbc.jsonb(specs),
-                Jdbc.jsonb(warnings), revision, actor).orElseThrow();
+                               ingested_at = now(), ingested_by = EXCLUDED.ingested_by""",
+                    scope(tenant), tenant.orElse(null), d.connectorId(), d.implId(), d.version(),
+                    d.products().getFirst().token(), d.products().getFirst().defaultPort(), engine, c.basePath(),
+                    Jdbc.jsonb(authJson(c.auth())), Jdbc.jsonb(catalogJson(c.catalog())), Jdbc.jsonb(specs),
+                    Jdbc.jsonb(warnings), revision, actor);
+            List<UUID> reset = List.of();
+            if (before.isPresent() && !before.get().equals(revision)) {
+                reset = tenant.isPresent()
+                        ? Jdbc.query(conn, """
+                            UPDATE catalog_connector_reviews SET status = 'staged', updated_at = now(), updated_by = ?
+                             WHERE connector_id = ? AND tenant_id = ? AND status <> 'staged' RETURNING tenant_id""",
+                            rs -> rs.getObject(1, UUID.class), actor, d.connectorId(), tenant.get())
+                        : Jdbc.query(conn, """
+                            UPDATE catalog_connector_reviews r SET status = 'staged', updated_at = now(), updated_by = ?
+                             WHERE r.connector_id = ? AND r.status <> 'staged'
+                               AND NOT EXISTS (SELECT 1 FROM catalog_ingested_connectors i
+                                                WHERE i.connector_id = r.connector_id AND i.tenant_id = r.tenant_id)
+                            RETURNING r.tenant_id""", rs -> rs.getObject(1, UUID.class), actor, d.connectorId());
+            }
+            return new Saved(before.isEmpty(), reset);
+        });
     }
 
     static Map<String, Object> authJson(AuthScheme a) {

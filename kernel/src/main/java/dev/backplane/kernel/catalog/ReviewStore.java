@@ -28,23 +28,29 @@ final class ReviewStore {
     private record State(String status, Map<String, OpOverride> overrides) {
     }
 
+    static final String TOPIC = "catalog.review";
+
     private final Jdbc jdbc;
     private final SharedCache<State> states;
 
     ReviewStore(Jdbc jdbc, ChangeFeed feed) {
         this.jdbc = jdbc;
-        this.states = new SharedCache<>(feed, "catalog.review", 10_000, Duration.ofMinutes(10));
+        this.states = new SharedCache<>(feed, TOPIC, 10_000, Duration.ofMinutes(10));
+    }
+
+    static String key(UUID tenant, String connectorId) {
+        return tenant + "/" + connectorId;
     }
 
     private State state(UUID tenant, String connectorId) {
-        return states.get(tenant + "/" + connectorId, () -> new State(
+        return states.get(key(tenant, connectorId), () -> new State(
                 jdbc.queryOne("SELECT status FROM catalog_connector_reviews WHERE tenant_id = ? AND connector_id = ?",
                         rs -> rs.getString(1), tenant, connectorId).orElse("staged"),
                 Map.copyOf(loadOverrides(tenant, connectorId))));
     }
 
     private void changed(UUID tenant, String connectorId) {
-        states.changed(tenant + "/" + connectorId);
+        states.changed(key(tenant, connectorId));
     }
 
     Map<String, String> statuses(UUID tenant) {

@@ -258,8 +258,18 @@ public final class SpecIngestService {
         return new AuthScheme(scheme, fields.isEmpty() ? AuthScheme.defaultSecretFields(scheme) : fields, settings);
     }
 
+    /**
+     * The scope an ingest writes: omitted = global, which only a platform_admin may write (a global
+     * connector is served to every tenant, so a tenant admin writing one could put code paths in front
+     * of other tenants' targets); a tenant_admin names its own tenant.
+     */
     private static Optional<UUID> owner(Caller caller, Optional<String> tenantId) {
         if (tenantId.isEmpty()) {
+            if (!caller.platformAdmin()) {
+                throw ApiException.forbidden("insufficient_role", "a global connector (no --tenant-id) is served to "
+                        + "every tenant and needs platform_admin; ingest it for your own tenant with --tenant-id "
+                        + caller.tenantId()).withExtras("required_role", "platform_admin");
+            }
             return Optional.empty();
         }
         UUID t;
@@ -304,6 +314,7 @@ public final class SpecIngestService {
             return m;
         }).toList();
         boolean created = true;
+        int reviewsReset = 0;
         if (!plan.dryRun()) {
             Map<String, Object> forRevision = new TreeMap<>();
             forRevision.put("catalog", IngestStore.catalogJson(connector.catalog()));
@@ -312,12 +323,18 @@ public final class SpecIngestService {
             forRevision.put("descriptor", List.of(descriptor.products().getFirst().token(),
                     descriptor.products().getFirst().defaultPort()));
             String revision = Digests.sha256Hex(Json.write(forRevision));
-            created = store.save(plan.owner(), connector, ENGINE, specs, result.warnings(), revision, actor);
+            IngestStore.Saved saved = store.save(plan.owner(), connector, ENGINE, specs, result.warnings(), revision,
+                    actor);
+            created = saved.created();
+            reviewsReset = saved.reviewsReset().size();
+            saved.reviewsReset().forEach(t -> feed.changed(ReviewStore.TOPIC, ReviewStore.key(t, plan.connectorId())));
             feed.changed(ConnectorRegistry.TOPIC, plan.connectorId());
         } else {
             created = !store.existsInScope(plan.owner(), plan.connectorId());
         }
-        return view(plan, connector, specs, result.warnings(), created);
+        Map<String, Object> view = view(plan, connector, specs, result.warnings(), created);
+        view.put("reviews_reset", reviewsReset);
+        return view;
     }
 
     private static Map<String, Object> view(Plan plan, IngestedConnector c, List<Map<String, Object>> specs,

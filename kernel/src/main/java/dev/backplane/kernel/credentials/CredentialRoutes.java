@@ -42,6 +42,6 @@ public final class CredentialRoutes {
     private void stage(ServerRequest req, ServerResponse res, Caller caller) {
         String ref = targets.describe(caller.tenantId(), req.path().pathParameters().get("name")).secretRef();
         StageRequest body = Json.read(req, StageRequest.class);
-        Json.ok(res, credentials.stage(ref, body.fields()));
+        Json.ok(res, credentials.stage(caller.tenantId(), ref, body.fields()));
     }
 }

@@ -60,22 +60,34 @@ public final class CredentialService {
     }
 
     /**
-     * Reads the credential a target's secret_ref points to.
+     * Reads the credential a secret_ref points to, for its owner.
      *
-     * @throws ConnectorException {@code connector_error} (KvCredentialsReadError ...) or {@code connector_kv_forbidden}
+     * @param owner the tenant the ref is read for, or empty for the platform (a global doc collection)
+     * @throws ConnectorException {@code connector_error} (KvCredentialsReadError ...; {@code secret_ref_outside_scope}
+     *     when the ref names another owner's secret — nothing is read) or {@code connector_kv_forbidden}
      */
-    public Credential resolve(String secretRef) {
+    public Credential resolve(Optional<java.util.UUID> owner, String secretRef) {
         if (backend == SecretRefs.Backend.KV) {
             Optional<String> bad = SecretRefs.kvReadError(secretRef);
             if (bad.isPresent()) {
                 throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, bad.get(), Map.of("secret_ref", secretRef), null);
             }
         }
+        Optional<String> foreign = SecretRefs.scopeError(backend, owner, secretRef);
+        if (foreign.isPresent()) {
+            throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, "secret_ref_outside_scope: " + foreign.get()
+                    + "; nothing was read", Map.of("secret_ref", secretRef), null);
+        }
         return new Credential(store.read(secretRef));
     }
 
     /** Writes a target's secret (tenant_admin; the caller checked the role). Values are never echoed. */
-    public Staged stage(String secretRef, Map<String, String> fields) {
+    public Staged stage(java.util.UUID tenant, String secretRef, Map<String, String> fields) {
+        Optional<String> foreign = SecretRefs.scopeError(backend, Optional.of(tenant), secretRef);
+        if (foreign.isPresent()) {
+            throw ApiException.unprocessable("secret_ref_outside_tenant_scope", foreign.get() + "; nothing was written",
+                    Map.of("field", "secret_ref"));
+        }
         if (fields.isEmpty()) {
             throw ApiException.unprocessable("invalid_secret", "the secret has no fields", Map.of("field", "fields"));
         }

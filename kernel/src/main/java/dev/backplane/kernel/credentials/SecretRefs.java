@@ -14,8 +14,14 @@ import java.util.regex.Pattern;
  *   <li>{@code kv}: a logical path relative to the mount, with no mount and no {@code data/} segment;
  *       by default {@code tenants/<tenant-id>/<target-name>}; a supplied ref must lie under
  *       {@code tenants/<tenant-id>/}.</li>
- *   <li>{@code cloudsm}: {@code cloudsm:<project-id>/<secret-name>[/versions/<version>][#<field>]}, set explicitly.</li>
+ *   <li>{@code cloudsm}: {@code cloudsm:<project-id>/<secret-name>[/versions/<version>][#<field>]}, set explicitly;
+ *       the secret name must start with {@code t-<tenant-id>-}, so one tenant can never name another
+ *       tenant's secret although the backplane's identity may read them all.</li>
  * </ul>
+ * A secret belongs to an owner: one tenant, or the platform (a global doc collection: kv under
+ * {@code platform/}, cloudsm names starting {@code platform-}). The owner is checked when a ref is
+ * registered and again every time it is read or written ({@link #scopeError}), so a row written
+ * before a rule existed, or by a path that forgot it, still cannot reach another owner's secret.
  */
 public final class SecretRefs {
 
@@ -34,6 +40,8 @@ public final class SecretRefs {
 
     private static final Pattern CLOUDSM = Pattern.compile(
             "cloudsm:([a-z][a-z0-9-]{4,28}[a-z0-9])/([A-Za-z0-9_-]{1,255})(/versions/([0-9]+|latest))?(#([A-Za-z0-9_.-]+))?");
+    private static final String PLATFORM_KV = "platform/";
+    private static final String PLATFORM_CLOUDSM = "platform-";
     private static final Pattern KV_SEGMENT = Pattern.compile("[A-Za-z0-9._-]+");
 
     private SecretRefs() {
@@ -59,10 +67,60 @@ public final class SecretRefs {
                     throw ApiException.unprocessable("invalid_secret_ref", "secret_ref '" + ref + "' is not of the form "
                             + "cloudsm:<project-id>/<secret-name>[/versions/<version>][#<field>]", Map.of("field", "secret_ref"));
                 }
+                if (scopeError(backend, Optional.of(tenant), ref).isPresent()) {
+                    String prefix = cloudSmPrefix(tenant);
+                    throw ApiException.unprocessable("secret_ref_outside_tenant_scope", "secret_ref '" + ref
+                            + "' is outside this tenant's scope: a cloudsm secret name must start with " + prefix,
+                            Map.of("expected_secret_ref", "cloudsm:<project-id>/" + prefix
+                                    + targetName.replaceAll("[^A-Za-z0-9_-]", "-"), "field", "secret_ref"));
+                }
                 yield ref;
             }
         };
     }
+
+    /**
+     * A platform-owned secret_ref (a global doc collection's): kv under {@code platform/}, cloudsm names
+     * starting {@code platform-}.
+     */
+    public static String forPlatform(Backend backend, String ref) {
+        if (!(backend == Backend.KV ? KV_REF_SHAPE.matcher(ref).matches() : CLOUDSM.matcher(ref).matches())
+                || scopeError(backend, Optional.empty(), ref).isPresent()) {
+            throw ApiException.unprocessable("invalid_secret_ref", "a platform secret_ref must be "
+                    + (backend == Backend.KV ? "a kv path under " + PLATFORM_KV : "a cloudsm ref whose secret name starts "
+                    + PLATFORM_CLOUDSM) + ", got '" + ref + "'", Map.of("field", "secret_ref"));
+        }
+        return ref;
+    }
+
+    /** The cloudsm secret-name prefix every secret of {@code tenant} carries. */
+    public static String cloudSmPrefix(UUID tenant) {
+        return "t-" + tenant + "-";
+    }
+
+    /**
+     * Whether {@code ref} belongs to {@code owner} (a tenant, or empty for the platform).
+     *
+     * @return the reason it does not, or empty when it does
+     */
+    public static Optional<String> scopeError(Backend backend, Optional<UUID> owner, String ref) {
+        String who = owner.map(t -> "tenant " + t).orElse("the platform");
+        boolean inScope = switch (backend) {
+            case KV -> {
+                String prefix = owner.map(t -> "tenants/" + t + "/").orElse(PLATFORM_KV);
+                String r = ref.startsWith("/") ? ref.substring(1) : ref;
+                yield r.startsWith(prefix) && r.length() > prefix.length() && !r.contains("/../")
+                        && !r.endsWith("/..") && !r.contains("//");
+            }
+            case CLOUDSM -> {
+                var m = CLOUDSM.matcher(ref);
+                yield m.matches() && m.group(2).startsWith(owner.map(SecretRefs::cloudSmPrefix).orElse(PLATFORM_CLOUDSM));
+            }
+        };
+        return inScope ? Optional.empty() : Optional.of("secret_ref '" + ref + "' does not belong to " + who);
+    }
+
+    private static final Pattern KV_REF_SHAPE = Pattern.compile("[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*");
 
     private static String checkedKv(UUID tenant, String targetName, String ref) {
         String prefix = "tenants/" + tenant + "/";

@@ -251,7 +251,7 @@ public final class Dispatcher {
     private ResultEnvelope execute(Caller caller, CallRequest req, Resolved r, long t0) {
         Credential credential;
         try {
-            credential = credentials.resolve(r.target().secretRef());
+            credential = credentials.resolve(Optional.of(caller.tenantId()), r.target().secretRef());
         } catch (ConnectorException e) {
             audit.record(r.entry(), "error", Optional.of(e.code().wireName()), Optional.empty(), Map.of());
             return failure(req.opId(), e, t0);
@@ -312,7 +312,7 @@ public final class Dispatcher {
 
     private Credential credentialOrEmpty(Resolved r, Credential none) {
         try {
-            return credentials.resolve(r.target().secretRef());
+            return credentials.resolve(Optional.of(r.entry().tenantId()), r.target().secretRef());
         } catch (ConnectorException e) {
             return none;
         }

@@ -84,14 +84,15 @@ final class CorpusHttpBackend implements DocsBackend {
             headers.forEach((k, v) -> b.header(String.valueOf(k), String.valueOf(v)));
         }
         if (c.backendRef().get("secret_ref") instanceof String secretRef) {
-            b.header("Authorization", "Bearer " + token(c.key(), secretRef));
+            b.header("Authorization", "Bearer " + token(c, secretRef));
         }
         return parse(c.key(), send(c.key(), b.build()), r.limit());
     }
 
-    private String token(String key, String secretRef) {
+    private String token(DocCollection c, String secretRef) {
+        String key = c.key();
         try {
-            var credential = credentials.resolve(secretRef);
+            var credential = credentials.resolve(c.ownerTenantId(), secretRef);
             if (!credential.has(TOKEN_FIELD)) {
                 throw new ApiException(Status.BAD_GATEWAY_502, "backend_credential_unavailable", "collection '" + key
                         + "': the secret at " + secretRef + " has no field '" + TOKEN_FIELD + "'",

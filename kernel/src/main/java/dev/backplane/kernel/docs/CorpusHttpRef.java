@@ -115,7 +115,7 @@ final class CorpusHttpRef {
             }
             return ref;
         }
-        return SecretRefs.forRegistration(backend, new UUID(0, 0), "docs", Optional.of(ref));
+        return SecretRefs.forPlatform(backend, ref);
     }
 
     private static ApiException invalid(String field, String message) {

@@ -1,5 +1,6 @@
 package dev.backplane.kernel.targets;
 
+import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.catalog.ConnectorRegistry;
 import dev.backplane.kernel.catalog.Resolution;
 import dev.backplane.kernel.catalog.Resolver;
@@ -38,14 +39,16 @@ public final class ProbeService {
     }
 
     private final TargetService targets;
+    private final CatalogService catalog;
     private final ConnectorRegistry registry;
     private final CredentialService credentials;
     private final ConnectorSessions sessions;
 
-    public ProbeService(TargetService targets, ConnectorRegistry registry, CredentialService credentials,
+    public ProbeService(TargetService targets, CatalogService catalog, CredentialService credentials,
                         ConnectorSessions sessions) {
         this.targets = targets;
-        this.registry = registry;
+        this.catalog = catalog;
+        this.registry = catalog.registry();
         this.credentials = credentials;
         this.sessions = sessions;
     }
@@ -53,7 +56,7 @@ public final class ProbeService {
     public ProbeResult probe(UUID tenant, String nameOrAlias) {
         Target t = targets.describe(tenant, nameOrAlias);
         LoadedConnector connector = resolve(tenant, t);
-        Credential credential = credential(t);
+        Credential credential = credential(tenant, t);
         Map<String, Object> fingerprint = new LinkedHashMap<>();
         try {
             Fingerprint f = withSession(connector, t, credential, Connector::probe);
@@ -88,7 +91,7 @@ public final class ProbeService {
                     + ", not a " + product, Map.of("field", "seed_target"));
         }
         LoadedConnector connector = resolve(tenant, t);
-        Credential credential = credential(t);
+        Credential credential = credential(tenant, t);
         List<Map<String, Object>> found;
         try {
             found = withSession(connector, t, credential, c -> {
@@ -107,14 +110,16 @@ public final class ProbeService {
         return new DiscoverResult(product, t.name(), connector.connectorId(), found);
     }
 
+    /** The implementation to probe through, among {@link CatalogService#probeable} connectors only. */
     private LoadedConnector resolve(UUID tenant, Target t) {
         Optional<String> version = t.fingerprint().map(f -> f.get("version")).map(Object::toString).or(t::version);
+        List<LoadedConnector> probeable = catalog.probeable(tenant);
         Resolution r = Resolver.resolve(new Resolver.Query(t.product(), version, t.preferredImplId(), Optional.empty()),
-                registry.all(tenant).stream().map(LoadedConnector::descriptor).toList());
+                probeable.stream().map(LoadedConnector::descriptor).toList());
         if (version.isEmpty() && r instanceof Resolution.NoConnector) {
             // nothing is known yet and the probe is what finds the version out: a product served by one
             // implementation is probed through it (with several, the operator asserts a version or preferred_impl_id)
-            List<LoadedConnector> serving = registry.all(tenant).stream().filter(c -> c.descriptor().products().stream()
+            List<LoadedConnector> serving = probeable.stream().filter(c -> c.descriptor().products().stream()
                     .anyMatch(p -> p.token().equals(t.product()))).toList();
             if (serving.size() == 1) {
                 return serving.getFirst();
@@ -123,16 +128,17 @@ public final class ProbeService {
         return switch (r) {
             case Resolution.Resolved ok -> registry.require(tenant, ok.connectorId());
             case Resolution.NoConnector none -> throw new ApiException(Status.NOT_IMPLEMENTED_501, "no_connector",
-                    none.message() + "; the cached fingerprint is unchanged");
+                    none.message() + " (among plugin connectors and the ingested connectors this tenant enabled)"
+                            + "; the cached fingerprint is unchanged");
             case Resolution.Ambiguous tie -> throw new ApiException(Status.CONFLICT_409, "ambiguous_connector",
                     "several implementations fit equally: " + tie.candidates() + "; set the target's preferred_impl_id",
                     Map.of("candidates", tie.candidates()));
         };
     }
 
-    private Credential credential(Target t) {
+    private Credential credential(UUID tenant, Target t) {
         try {
-            return credentials.resolve(t.secretRef());
+            return credentials.resolve(Optional.of(tenant), t.secretRef());
         } catch (ConnectorException e) {
             throw new ApiException(Status.BAD_GATEWAY_502, e.code().wireName(), e.getMessage(), e.extras());
         }

@@ -17,9 +17,13 @@ public final class Digests {
 
     /** Lower-case hex SHA-256 of the text's UTF-8 bytes. */
     public static String sha256Hex(String text) {
+        return sha256Hex(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Lower-case hex SHA-256 of raw bytes (a webhook body as the sender sent it). */
+    public static String sha256Hex(byte[] bytes) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-256", e);
         }

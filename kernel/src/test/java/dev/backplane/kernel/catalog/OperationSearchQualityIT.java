@@ -56,7 +56,7 @@ public class OperationSearchQualityIT {
         try (TestIssuer issuer = new TestIssuer();
              TestKernel k = TestKernel.start(work.resolve("data"), TestKernel.settings(issuer,
                      Files.createDirectories(work.resolve("plugins"))))) {
-            String connector = ingest(k, issuer.token("admin", tenant, "tenant_admin"));
+            String connector = ingest(k, issuer.platformAdminToken("admin", tenant)); // a global connector
             Jdbc jdbc = new Jdbc(k.kernel().database().dataSource());
             Map<Mode, double[]> totals = new EnumMap<>(Mode.class);
             long embedStart;

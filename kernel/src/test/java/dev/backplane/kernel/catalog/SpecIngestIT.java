@@ -34,6 +34,7 @@ public class SpecIngestIT {
     private final UUID tenant = UUID.randomUUID();
     private final String admin = issuer.token("admin-" + tenant, tenant, "tenant_admin");
     private final String operator = issuer.token("op-" + tenant, tenant, "operator");
+    private final String platformAdmin = issuer.platformAdminToken("platform-" + tenant, tenant);
 
     @BeforeAll
     static void start() throws Exception {
@@ -212,6 +213,7 @@ public class SpecIngestIT {
         assertThat(forbidden.status()).isEqualTo(403);
         assertThat(forbidden.json().path("error").asText()).isEqualTo("tenant_forbidden");
         assertThat(ingest(operator, manual("xb", "1.x", spec)).status()).as("operators cannot ingest").isEqualTo(403);
+        String admin = platformAdmin; // the rest are global ingests
 
         var noScheme = manual("xc", "1.x", spec);
         noScheme.put("auth_secret_fields", java.util.List.of("token"));
@@ -259,7 +261,11 @@ public class SpecIngestIT {
         assertThat(error.path("data").path("reason").asText()).isEqualTo("connector_not_ingested");
         assertThat(error.path("data").path("next_step").path("verb").asText()).contains("--catalog acme/2.x");
 
-        var ingested = ingest(admin, Map.of("catalog", "acme/2.x"));
+        var refused = ingest(admin, Map.of("catalog", "acme/2.x"));
+        assertThat(refused.status()).as("a global ingest needs platform_admin").isEqualTo(403);
+        assertThat(refused.json().path("error").asText()).isEqualTo("insufficient_role");
+        assertThat(refused.json().path("extras").path("required_role").asText()).isEqualTo("platform_admin");
+        var ingested = ingest(platformAdmin, Map.of("catalog", "acme/2.x"));
         assertThat(ingested.status()).as(ingested.body()).isEqualTo(200);
         assertThat(ingested.json().path("scope").asText()).isEqualTo("global");
         assertThat(ingested.json().path("auth").path("scheme").asText()).isEqualTo("static_header");
@@ -316,5 +322,89 @@ public class SpecIngestIT {
         assertThat(waitedInline.exitCode()).as(waitedInline.toString()).isZero();
         assertThat(waitedInline.err()).contains("ingesting in the background as job");
         assertThat(waitedInline.out()).contains("re-ingested " + impl + "-big-4.x");
+    }
+
+    /** D2: a global connector is platform_admin's; a tenant_admin's global ingest writes nothing. */
+    @Test
+    void aTenantAdminCannotWriteAGlobalConnector() throws Exception {
+        String impl = "hijack" + Math.abs(tenant.hashCode() % 10000);
+        var r = ingest(admin, manual(impl, "1.x", spec("Hijack", "1.0", 1)));
+        assertThat(r.status()).as(r.body()).isEqualTo(403);
+        assertThat(r.json().path("error").asText()).isEqualTo("insufficient_role");
+        assertThat(r.json().path("message").asText()).contains("--tenant-id " + tenant);
+        String other = issuer.token("bystander", UUID.randomUUID(), "operator");
+        assertThat(connector(other, impl + "-1.x")).as("nothing was written").isNull();
+        assertThat(connector(operator, impl + "-1.x")).isNull();
+    }
+
+    /**
+     * D2: when a connector's revision changes, every tenant's review of it goes back to staged (its
+     * per-operation overrides are kept); an unchanged re-ingest leaves reviews alone.
+     */
+    @Test
+    void aChangedRevisionSendsEveryTenantsReviewBackToStaged() throws Exception {
+        String impl = "rev" + Math.abs(tenant.hashCode() % 10000);
+        String id = impl + "-1.x";
+        var first = ingest(platformAdmin, manual(impl, "1.x", spec("Rev", "1.0", 1)));
+        assertThat(first.status()).as(first.body()).isEqualTo(200);
+        UUID otherTenant = UUID.randomUUID();
+        String otherAdmin = issuer.token("admin-" + otherTenant, otherTenant, "tenant_admin");
+        for (String a : java.util.List.of(admin, otherAdmin)) {
+            assertThat(kernel.send("POST", "/api/v1/connectors/" + id + "/enable-reads", a, null, Map.of()).status())
+                    .isEqualTo(200);
+            assertThat(kernel.send("POST", "/api/v1/connectors/" + id + "/enable", a, null, Map.of()).status())
+                    .isEqualTo(200);
+            assertThat(connector(a, id).path("status").asText()).isEqualTo("enabled");
+        }
+        var same = ingest(platformAdmin, manual(impl, "1.x", spec("Rev", "1.0", 1)));
+        assertThat(same.json().path("reviews_reset").asInt()).as(same.body()).isZero();
+        assertThat(connector(admin, id).path("status").asText()).as("same revision: review kept").isEqualTo("enabled");
+
+        var changed = ingest(platformAdmin, manual(impl, "1.x", spec("Rev", "1.1", 2)));
+        assertThat(changed.status()).as(changed.body()).isEqualTo(200);
+        assertThat(changed.json().path("reviews_reset").asInt()).as(changed.body()).isEqualTo(2);
+        for (String a : java.util.List.of(admin, otherAdmin)) {
+            JsonNode c = connector(a, id);
+            assertThat(c.path("status").asText()).as("a new revision is reviewed again").isEqualTo("staged");
+            assertThat(c.path("enabled_op_count").asInt()).as("overrides are kept").isEqualTo(1);
+        }
+        var call = kernel.send("POST", "/api/v1/operations/call", operator, JSON.writeValueAsString(Map.of(
+                "connector_id", id, "op_id", impl + ".things_0.list_things0", "target", "nowhere", "params", Map.of())),
+                Map.of());
+        assertThat(call.body()).as("nothing of the new revision is dispatchable").doesNotContain("\"status\":\"ok\"");
+    }
+
+    /**
+     * D1: a probe goes through plugin connectors and ingested connectors this tenant enabled — never
+     * through a staged ingest, which would be handed the target's credential.
+     */
+    @Test
+    void aProbeNeverGoesThroughAConnectorTheTenantDidNotEnable() throws Exception {
+        String impl = "probe" + Math.abs(tenant.hashCode() % 10000);
+        String product = impl + "-product";
+        var body = manual(impl, "1.x", spec("Probe", "1.0", 1));
+        body.put("product", product);
+        assertThat(ingest(platformAdmin, body).status()).isEqualTo(200);
+        var t = kernel.send("POST", "/api/v1/targets", admin, JSON.writeValueAsString(Map.of("name", impl + "-t",
+                "product", product, "host", "127.0.0.1", "port", 9)), Map.of());
+        assertThat(t.status()).as(t.body()).isEqualTo(201);
+        assertThat(kernel.send("PUT", "/api/v1/targets/" + impl + "-t/secret", admin, "{\"fields\":{\"token\":\"t-1\"}}",
+                Map.of()).status()).isEqualTo(200);
+        var staged = kernel.send("POST", "/api/v1/targets/" + impl + "-t/probe", admin, null, Map.of());
+        assertThat(staged.status()).as(staged.body()).isEqualTo(501);
+        assertThat(staged.json().path("error").asText()).isEqualTo("no_connector");
+        assertThat(staged.json().path("message").asText()).contains("ingested connectors this tenant enabled");
+
+        assertThat(kernel.send("POST", "/api/v1/connectors/" + impl + "-1.x/enable", admin, null, Map.of()).status())
+                .isEqualTo(200);
+        var enabled = kernel.send("POST", "/api/v1/targets/" + impl + "-t/probe", admin, null, Map.of());
+        assertThat(enabled.status()).as(enabled.body()).isEqualTo(200);
+        assertThat(enabled.json().path("fingerprint").path("connector_id").asText()).isEqualTo(impl + "-1.x");
+        UUID otherTenant = UUID.randomUUID();
+        String otherAdmin = issuer.token("admin-" + otherTenant, otherTenant, "tenant_admin");
+        assertThat(kernel.send("POST", "/api/v1/targets", otherAdmin, JSON.writeValueAsString(Map.of("name", "t",
+                "product", product, "host", "127.0.0.1", "port", 9)), Map.of()).status()).isEqualTo(201);
+        assertThat(kernel.send("POST", "/api/v1/targets/t/probe", otherAdmin, null, Map.of()).status())
+                .as("another tenant's enable does not count").isEqualTo(501);
     }
 }

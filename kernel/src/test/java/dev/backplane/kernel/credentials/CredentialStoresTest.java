@@ -30,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The three credential stores against real sockets and files, and the read-time ref rules. */
 class CredentialStoresTest {
 
+    private static final java.util.UUID T1 = java.util.UUID.fromString("11111111-1111-4111-8111-111111111111");
+
     private static VaultKvStore vault(VaultDouble v, Optional<String> token) {
         return new VaultKvStore(new VaultKvStore.Settings(URI.create(v.address()), "secret", Optional.of("team-a"), token,
                 token.isPresent() ? Optional.empty() : Optional.of(VaultDouble.ROLE_ID),
@@ -72,18 +74,18 @@ class CredentialStoresTest {
     @Test
     void throughVaultTheServiceRefusesMountShapedRefsAndNamesMissingFields() throws IOException {
         try (VaultDouble v = new VaultDouble("secret")) {
-            v.put("tenants/t1/k8s", Map.of("username", "only-a-user"));
+            v.put("tenants/" + T1 + "/k8s", Map.of("username", "only-a-user"));
             CredentialService service = new CredentialService(SecretRefs.Backend.KV,
                     vault(v, Optional.of(VaultDouble.ROOT_TOKEN)));
             int before = v.requests().size();
-            assertThatThrownBy(() -> service.resolve("secret/data/tenants/t1/k8s"))
+            assertThatThrownBy(() -> service.resolve(Optional.of(T1), "secret/data/tenants/" + T1 + "/k8s"))
                     .hasMessageContaining("KvCredentialsReadError (ref embeds mount or data/)");
             assertThat(v.requests()).as("refused before any request").hasSize(before);
-            Credential c = service.resolve("tenants/t1/k8s");
+            Credential c = service.resolve(Optional.of(T1), "tenants/" + T1 + "/k8s");
             assertThatThrownBy(() -> c.field("kubeconfig")).isInstanceOf(ConnectorException.class)
                     .hasMessageContaining("KvCredentialsReadError (missing required field 'kubeconfig')");
             ConnectorException forbidden = (ConnectorException) org.assertj.core.api.Assertions.catchThrowable(
-                    () -> service.resolve("denied/tenants/t1/k8s"));
+                    () -> service.resolve(Optional.of(T1), "tenants/" + T1 + "/denied"));
             assertThat(forbidden.code().wireName()).isEqualTo("connector_kv_forbidden");
         }
     }
@@ -113,12 +115,13 @@ class CredentialStoresTest {
     @Test
     void theServiceRefusesMountShapedRefsAndMissingFieldsAreNamed(@TempDir Path dir) {
         CredentialService service = new CredentialService(SecretRefs.Backend.KV, new FileKvStore(dir));
-        for (String ref : List.of("secret/data/tenants/t/x", "kv/data/tenants/t/x", "data/tenants/t/x")) {
-            assertThatThrownBy(() -> service.resolve(ref)).isInstanceOf(ConnectorException.class)
+        for (String ref : List.of("secret/data/tenants/" + T1 + "/x", "kv/data/tenants/" + T1 + "/x",
+                "data/tenants/" + T1 + "/x")) {
+            assertThatThrownBy(() -> service.resolve(Optional.of(T1), ref)).isInstanceOf(ConnectorException.class)
                     .hasMessageContaining("KvCredentialsReadError (ref embeds mount or data/)");
         }
-        service.stage("tenants/t/x", Map.of("username", "u"));
-        Credential c = service.resolve("tenants/t/x");
+        service.stage(T1, "tenants/" + T1 + "/x", Map.of("username", "u"));
+        Credential c = service.resolve(Optional.of(T1), "tenants/" + T1 + "/x");
         assertThatThrownBy(() -> c.field("password")).isInstanceOf(ConnectorException.class)
                 .hasMessageContaining("KvCredentialsReadError (missing required field");
         assertThat(c.toString()).doesNotContain("u\"").contains("username");

@@ -93,13 +93,14 @@ class ScaleOutIT {
                 // notification arrives) and re-ingesting it on a replaces it on b
                 String spec = dev.backplane.kernel.catalog.SpecIngestIT.spec("Replicated", "1.0", 2);
                 String ingest = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(Map.of(
-                        "product", "rep", "version", "1.x", "specs", java.util.List.of(Map.of("name", "r.json",
-                                "content", spec))));
+                        "product", "rep", "version", "1.x", "tenant_id", tenant.toString(), "specs",
+                                java.util.List.of(Map.of("name", "r.json", "content", spec))));
                 assertThat(a.send("POST", "/api/v1/connectors/ingest", admin, ingest, Map.of()).status()).isEqualTo(200);
                 assertThat(b.get("/api/v1/connectors/rep-1.x", admin).status()).isEqualTo(200);
                 String spec3 = dev.backplane.kernel.catalog.SpecIngestIT.spec("Replicated", "1.1", 3);
                 assertThat(a.send("POST", "/api/v1/connectors/ingest", admin, new com.fasterxml.jackson.databind
-                        .ObjectMapper().writeValueAsString(Map.of("product", "rep", "version", "1.x", "specs",
+                        .ObjectMapper().writeValueAsString(Map.of("product", "rep", "version", "1.x", "tenant_id",
+                                tenant.toString(), "specs",
                                 java.util.List.of(Map.of("name", "r.json", "content", spec3)))), Map.of()).status())
                         .isEqualTo(200);
                 awaitTrue("b serves the re-ingested catalog", () -> b.get("/api/v1/connectors/rep-1.x", admin).json()

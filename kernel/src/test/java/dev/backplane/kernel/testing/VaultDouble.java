@@ -18,7 +18,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A HashiCorp Vault double speaking the real KV v2 and AppRole HTTP protocol on a loopback socket
  * (no Vault binary can be installed here): {@code GET/POST /v1/<mount>/data/<path>},
- * {@code POST /v1/auth/approle/login}. Paths under {@code denied/} answer 403 like a policy would.
+ * {@code POST /v1/auth/approle/login}. Paths under {@code denied/} (or ending {@code /denied}) answer 403 like a policy would.
  */
 public final class VaultDouble implements AutoCloseable {
 
@@ -91,7 +91,7 @@ public final class VaultDouble implements AutoCloseable {
             return;
         }
         String key = path.substring(prefix.length());
-        if (key.startsWith("denied/")) {
+        if (key.startsWith("denied/") || key.endsWith("/denied")) {
             send(x, 403, Map.of("errors", List.of("1 error occurred:\n\t* permission denied\n\n")));
             return;
         }

@@ -110,7 +110,7 @@ final class SessionLogin {
             form.put("client_id", id);
             form.put("client_secret", secret);
         }
-        HttpRequest.Builder b = config.setting("token_url").map(u -> vendor.request(URI.create(u)))
+        HttpRequest.Builder b = vendor.tokenUrl(config.setting("token_url")).map(vendor::request)
                 .orElseGet(() -> vendor.request(config.setting("token_path").orElseThrow()));
         if (basic) {
             b.setHeader(AuthConfig.AUTHORIZATION, basic(id, secret));

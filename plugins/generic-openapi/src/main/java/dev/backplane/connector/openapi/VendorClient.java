@@ -18,6 +18,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.security.cert.CertificateException;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Map;
 import javax.net.ssl.SSLException;
 
@@ -56,6 +57,46 @@ final class VendorClient {
 
     String origin() {
         return origin;
+    }
+
+    /**
+     * Where client credentials are sent to mint a token: the target's own {@code token_url} extra (the
+     * tenant chose it when registering the target), else the connector's {@code token_url} setting,
+     * which must name the target's own host — whoever ingested the connector cannot have a tenant's
+     * client secret sent to a host of their choosing. Empty when neither is set ({@code token_path}).
+     *
+     * @throws ConnectorException {@code connector_error} when the connector's token_url names another host
+     */
+    Optional<URI> tokenUrl(Optional<String> connectorSetting) {
+        Object chosen = target.extras().get("token_url");
+        if (chosen != null && !chosen.toString().isBlank()) {
+            return Optional.of(httpUri(chosen.toString(), "the target's token_url extra"));
+        }
+        if (connectorSetting.isEmpty()) {
+            return Optional.empty();
+        }
+        URI uri = httpUri(connectorSetting.get(), "the connector's token_url");
+        String host = uri.getHost() == null ? "" : uri.getHost().replaceAll("^\\[|]$", "");
+        String targetHost = target.host().replaceAll("^\\[|]$", "");
+        if (!host.equalsIgnoreCase(targetHost)) {
+            throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, "the connector's token_url names host '" + host
+                    + "', not the target's host '" + targetHost + "'; client credentials are only sent to the target "
+                    + "itself. If the token endpoint really lives elsewhere, set it on the target: extras.token_url");
+        }
+        return Optional.of(uri);
+    }
+
+    private static URI httpUri(String text, String what) {
+        try {
+            URI uri = URI.create(text.strip());
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null) {
+                return uri;
+            }
+        } catch (IllegalArgumentException e) {
+            // reported below
+        }
+        throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, what + " is not an absolute http(s) URL");
     }
 
     /** A request to {@code pathAndQuery} on the target, with the call's timeout. */

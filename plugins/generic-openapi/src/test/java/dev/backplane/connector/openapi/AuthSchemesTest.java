@@ -12,6 +12,7 @@ import dev.backplane.plugin.api.ConnectorFactory;
 import dev.backplane.plugin.api.Credential;
 import dev.backplane.plugin.api.ErrorCode;
 import dev.backplane.plugin.api.OperationResult;
+import dev.backplane.plugin.api.TargetSpec;
 import dev.backplane.plugin.api.ResultKind;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -387,5 +388,33 @@ class AuthSchemesTest {
                 "acme.thing.get");
         assertFailure(r, ErrorCode.CONNECTOR_AUTH_FAILED);
         assertThat(vendor.count("GET", "/v1/thing")).isZero();
+    }
+
+    @Test
+    void aConnectorsTokenUrlOnAnotherHostNeverReceivesTheClientSecret() {
+        authorizationServer();
+        ConnectorFactory f = factory("/v1", Specs.auth("oauth2_mint", Map.of("token_url",
+                "http://localhost:" + vendor.port() + "/oauth/token")));
+        OperationResult r = invoke(f, new Credential(Map.of("client_id", "svc", "client_secret", PASSWORD)),
+                "acme.thing.get");
+        assertFailure(r, ErrorCode.CONNECTOR_ERROR);
+        assertThat(((OperationResult.Failure) r).message()).contains("token_url").contains("extras.token_url")
+                .doesNotContain(PASSWORD);
+        assertThat(vendor.seen()).as("nothing was sent anywhere").isEmpty();
+    }
+
+    @Test
+    void aTokenUrlTheTenantSetOnTheTargetMayNameAnotherHost() {
+        authorizationServer();
+        ConnectorFactory f = factory("/v1", Specs.auth("oauth2_mint", Map.of("token_url", "https://idp.invalid/token")));
+        TargetSpec t = vendor.target();
+        Map<String, Object> extras = new java.util.HashMap<>(t.extras());
+        extras.put("token_url", "http://localhost:" + vendor.port() + "/oauth/token");
+        TargetSpec chosen = new TargetSpec(t.name(), t.product(), t.host(), t.port(), t.version(), t.verifyTls(),
+                t.tlsCaPin(), t.tlsServerName(), extras);
+        try (Connector c = f.open(ctx, chosen, new Credential(Map.of("client_id", "svc", "client_secret", PASSWORD)))) {
+            assertThat(c.invoke(call("acme.thing.get", Map.of()))).isInstanceOf(OperationResult.Document.class);
+        }
+        assertThat(vendor.count("POST", "/oauth/token")).isEqualTo(1);
     }
 }

@@ -39,6 +39,7 @@ class KeycloakIngestIT {
     private static final UUID TENANT = UUID.randomUUID();
     private static String admin;
     private static String admin2;
+    private static String platformAdmin;
     private static String operator;
 
     static Path keycloakSpec() {
@@ -67,6 +68,7 @@ class KeycloakIngestIT {
         kernel = TestKernel.start(work.resolve("data"), TestKernel.settings(issuer, plugins));
         admin = issuer.token("admin-1", TENANT, "tenant_admin");
         admin2 = issuer.token("admin-2", TENANT, "tenant_admin");
+        platformAdmin = issuer.platformAdminToken("platform-1", TENANT); // global connectors are platform_admin's
         operator = issuer.token("operator-1", TENANT, "operator");
     }
 
@@ -96,7 +98,7 @@ class KeycloakIngestIT {
     @Test
     void theKeycloakAdminApiIsIngestedReviewedAndDrivenThroughThePipeline() throws Exception {
         // ingest, catalog mode, through the CLI; the spec's info.version 1.0 is declared compatible with 23.x by the index
-        var ingest = cli(admin).run("connector", "ingest", "--catalog", "keycloak/23.x");
+        var ingest = cli(platformAdmin).run("connector", "ingest", "--catalog", "keycloak/23.x");
         assertThat(ingest.exitCode()).as(ingest.toString()).isZero();
         assertThat(ingest.out()).contains("ingested " + CONNECTOR + " (global): 316 operations");
 
@@ -173,7 +175,7 @@ class KeycloakIngestIT {
 
     @Test
     void aWrongAdminPasswordIsConnectorAuthFailed() throws Exception {
-        cli(admin).run("connector", "ingest", "--catalog", "keycloak/23.x");
+        cli(platformAdmin).run("connector", "ingest", "--catalog", "keycloak/23.x");
         URI kc = URI.create(keycloak.url());
         UUID other = UUID.randomUUID();
         String otherAdmin = issuer.token("other-admin", other, "tenant_admin");

@@ -1,0 +1,187 @@
+package dev.backplane.kernel.events;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.backplane.kernel.audit.AuditLog;
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.Digests;
+import io.helidon.http.Status;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * {@code POST /api/v1/events/ingest/{slug}} in SPEC's fixed order: resolve the slug (404, identical
+ * for unknown and paused) → body cap, checked while streaming ({@link #bodyCap}, 413) → authenticate
+ * (401, uniform) → rate limit per source (429 with Retry-After) → parse (400 when not JSON) →
+ * de-duplicate by delivery id (idempotent 200) → one transaction: the normalised event into the
+ * event log and its audit row. The cheap refusals come first and touch no database: the slug and
+ * the secret come from caches every replica drops on change.
+ */
+public final class EventIngest {
+
+    /** What an accepted delivery answers. */
+    public record Accepted(String status, UUID eventId, boolean duplicate) {
+    }
+
+    private static final System.Logger LOG = System.getLogger(EventIngest.class.getName());
+    private static final ObjectReader READER = Json.mapper().reader()
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
+    private static final ApiException NOT_FOUND = ApiException.notFound("not_found", "no event source at this address");
+
+    private final Jdbc jdbc;
+    private final EventSources sources;
+    private final AuditLog audit;
+    private final long defaultRate;
+    private final Cache<UUID, TokenBucket> buckets = Caffeine.newBuilder().maximumSize(100_000)
+            .expireAfterAccess(Duration.ofMinutes(10)).build();
+
+    public EventIngest(Jdbc jdbc, EventSources sources, AuditLog audit, long defaultRatePerSecond) {
+        this.jdbc = jdbc;
+        this.sources = sources;
+        this.audit = audit;
+        this.defaultRate = defaultRatePerSecond;
+    }
+
+    /** Step 1: the active source of this slug; unknown and paused answer the same 404. */
+    public EventSource source(String slug) {
+        Optional<EventSource> s = slug == null ? Optional.empty() : sources.bySlug(slug);
+        if (s.isEmpty() || !s.get().active()) {
+            throw notFound();
+        }
+        return s.get();
+    }
+
+    /** Step 2's number: the deploy's cap, or the source's lower one. */
+    public long bodyCap(EventSource s) {
+        return Math.min(sources.maxBodyBytes(), s.number("max_body_bytes", sources.maxBodyBytes()));
+    }
+
+    /** Steps 3 to 6 for a body read within the cap. */
+    public Accepted accept(EventSource s, Function<String, Optional<String>> header, byte[] body) {
+        Instant now = Instant.now();
+        Optional<EventSources.Secrets> secrets = sources.acceptedSecrets(s);
+        WebhookAuth.Verdict verdict = secrets.map(k -> WebhookAuth.verify(s, k, header, body, now))
+                .orElse(WebhookAuth.Verdict.no("the source's secret cannot be read"));
+        if (!verdict.accepted()) {
+            LOG.log(System.Logger.Level.INFO, "event source " + s.slug() + ": delivery refused: " + verdict.reason());
+            throw new ApiException(Status.UNAUTHORIZED_401, "unauthorized", "the delivery could not be authenticated");
+        }
+        long rate = s.number("rate_per_second", defaultRate);
+        long burst = s.number("burst", Math.max(rate, 1) * 2);
+        TokenBucket bucket = buckets.get(s.id(), id -> new TokenBucket(rate, burst));
+        long waitMs = bucket.take(rate, burst);
+        if (waitMs > 0) {
+            throw new ApiException(Status.TOO_MANY_REQUESTS_429, "rate_limited", "this source is over its rate limit ("
+                    + rate + "/s); retry later").withHeaders(Map.of("Retry-After",
+                    String.valueOf(Math.max(1, (waitMs + 999) / 1000))));
+        }
+        JsonNode parsed;
+        try {
+            parsed = READER.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw ApiException.badRequest("invalid_json", "the body is not JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw ApiException.badRequest("invalid_json", "the body is not JSON");
+        }
+        if (parsed == null || parsed.isMissingNode()) {
+            throw ApiException.badRequest("invalid_json", "the body is empty; a JSON document is expected");
+        }
+        String deliveryId = header.apply(s.setting("id_header", WebhookAuth.DEFAULT_ID_HEADER))
+                .filter(v -> !v.isBlank() && v.length() <= 256).map(v -> "id:" + v)
+                .or(() -> EventNormalizer.bodyDeliveryId(s.kind(), parsed))
+                .orElseGet(() -> "sha256:" + Digests.sha256Hex(body));
+        UUID eventId = UUID.randomUUID();
+        ObjectNode envelope = EventNormalizer.normalize(s.kind(), parsed, s.slug(), s.id(), now);
+        return store(s, deliveryId, eventId, envelope, body.length, now);
+    }
+
+    private Accepted store(EventSource s, String deliveryId, UUID eventId, ObjectNode envelope, int bytes, Instant now) {
+        String eventType = envelope.path("event_type").asText(null);
+        try {
+            Optional<UUID> inserted = jdbc.inTransaction(c -> {
+                UUID auditId = UUID.randomUUID();
+                var rows = Jdbc.query(c, """
+                        INSERT INTO events (id, tenant_id, source_id, source_slug, kind, delivery_id, event_type, envelope,
+                               received_at, audit_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (source_id, delivery_id) DO NOTHING RETURNING id""", rs -> rs.getObject(1, UUID.class),
+                        eventId, s.tenantId(), s.id(), s.slug(), s.kind().wire(), deliveryId, eventType,
+                        Jdbc.jsonb(envelope), Timestamp.from(now), auditId);
+                if (rows.isEmpty()) {
+                    return Optional.empty();
+                }
+                Map<String, Object> extras = new LinkedHashMap<>();
+                extras.put("event_id", eventId.toString());
+                extras.put("source", s.slug());
+                extras.put("kind", s.kind().wire());
+                extras.put("event_type", eventType);
+                extras.put("delivery_id", deliveryId);
+                extras.put("bytes", bytes);
+                audit.recordIn(c, auditId, new AuditLog.Entry(s.tenantId(), "svc-ingest:" + s.slug(), "service", "other",
+                        "svc.events.ingest", Optional.empty(), Optional.of(s.slug()), Optional.empty(), Optional.empty(),
+                        Optional.empty(), Optional.empty(), Optional.empty()), "ok", extras);
+                return Optional.of(eventId);
+            });
+            if (inserted.isPresent()) {
+                return new Accepted("accepted", eventId, false);
+            }
+        } catch (Jdbc.DataAccessException e) {
+            if (e.getCause() instanceof SQLException sql && sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith("22"))) {
+                // data PostgreSQL cannot hold in jsonb (a \u0000 escape, a lone surrogate): the sender's fault
+                throw ApiException.badRequest("invalid_json", "the body holds characters that cannot be stored "
+                        + "(a \\u0000 escape or an unpaired surrogate)");
+            }
+            LOG.log(System.Logger.Level.ERROR, "event log unavailable; delivery refused: " + e.getMessage());
+            throw new ApiException(Status.SERVICE_UNAVAILABLE_503, "event_log_unavailable", "the event could not be "
+                    + "stored; nothing was accepted, retry later").withHeaders(Map.of("Retry-After", "5"));
+        }
+        UUID existing = jdbc.queryOne("SELECT id FROM events WHERE source_id = ? AND delivery_id = ?",
+                rs -> rs.getObject(1, UUID.class), s.id(), deliveryId).orElse(null);
+        return new Accepted("duplicate", existing, true);
+    }
+
+    /** The one 404 of the ingest route: the same answer whatever was missing. */
+    static ApiException notFound() {
+        return ApiException.notFound("not_found", "no event source at this address");
+    }
+
+    /** A per-source token bucket on this replica (refill {@code rate}/s up to {@code burst}). */
+    static final class TokenBucket {
+        private double tokens;
+        private long last = System.nanoTime();
+
+        TokenBucket(long rate, long burst) {
+            this.tokens = burst;
+        }
+
+        /** Takes one token; returns 0, or how many milliseconds until one is there. */
+        synchronized long take(long rate, long burst) {
+            long now = System.nanoTime();
+            tokens = Math.min(burst, tokens + (now - last) / 1e9 * rate);
+            last = now;
+            if (tokens >= 1) {
+                tokens -= 1;
+                return 0;
+            }
+            return (long) Math.ceil((1 - tokens) / rate * 1000);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package dev.backplane.kernel.events;
+
+import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.http.ApiRoutes;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.http.QueryParams;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.identity.Role;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Map;
+import java.util.Optional;
+
+/** REST of the events capability: event sources, the ingest route senders call, the event log. */
+public final class EventRoutes {
+
+    static final String SOURCES = "/api/v1/event-sources";
+    static final String SOURCE = SOURCES + "/{slug}";
+    static final String EVENTS = "/api/v1/events";
+
+    private final EventSources sources;
+    private final EventIngest ingest;
+    private final EventLog log;
+
+    public EventRoutes(EventSources sources, EventIngest ingest, EventLog log) {
+        this.sources = sources;
+        this.ingest = ingest;
+        this.log = log;
+    }
+
+    public void register(ApiRoutes api) {
+        api.publicRoute(Method.POST, EVENTS + "/ingest/{slug}", this::ingest)
+                .get(SOURCES, Role.OPERATOR, (req, res, c) -> Json.ok(res, Map.of("event_sources",
+                        sources.list(c.tenantId()).stream().map(EventSource::view).toList())))
+                .post(SOURCES, Role.TENANT_ADMIN, (req, res, c) -> Json.send(res, Status.CREATED_201,
+                        sources.create(c, Json.read(req, EventSources.Write.class)).view()))
+                .get(SOURCE, Role.OPERATOR, (req, res, c) -> Json.ok(res, sources.describe(c.tenantId(), slug(req)).view()))
+                .patch(SOURCE, Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
+                        sources.update(c, slug(req), Json.read(req, EventSources.Write.class)).view()))
+                .post(SOURCE + "/pause", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res, status(c, slug(req), "paused")))
+                .post(SOURCE + "/resume", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res, status(c, slug(req), "active")))
+                .delete(SOURCE, Role.TENANT_ADMIN, (req, res, c) -> {
+                    sources.delete(c, slug(req));
+                    Json.ok(res, Map.of("deleted", slug(req)));
+                })
+                .get(EVENTS, Role.OPERATOR, this::list)
+                .get(EVENTS + "/{id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
+                        log.show(c.tenantId(), QueryParams.uuidPath(req, "id"))));
+    }
+
+    private Map<String, Object> status(Caller c, String slug, String status) {
+        return sources.update(c, slug, new EventSources.Write(null, null, null, null, null, null, status, null)).view();
+    }
+
+    private void list(ServerRequest req, ServerResponse res, Caller c) {
+        var page = log.list(c.tenantId(), req.query().first("source").asOptional(),
+                req.query().first("event_type").asOptional(), QueryParams.integer(req, "limit", EventLog.LIMIT_DEFAULT),
+                req.query().first("cursor").asOptional());
+        Json.ok(res, Map.of("events", page.events(), "next_cursor", page.nextCursor().orElse("")));
+    }
+
+    /** The sender's route: no bearer token; the source's own secret proves the sender. */
+    private void ingest(ServerRequest req, ServerResponse res) {
+        EventSource source = ingest.source(req.path().pathParameters().get("slug"));
+        long cap = ingest.bodyCap(source);
+        Optional<Long> declared = req.headers().contentLength().stream().boxed().findFirst();
+        if (declared.isPresent() && declared.get() > cap) {
+            throw tooLarge(cap);
+        }
+        byte[] body;
+        try (InputStream in = req.content().inputStream()) {
+            body = in.readNBytes((int) cap + 1); // never buffers more than the cap, whatever the sender streams
+        } catch (IOException e) {
+            throw ApiException.badRequest("invalid_request", "could not read the body");
+        }
+        if (body.length > cap) {
+            throw tooLarge(cap);
+        }
+        var accepted = ingest.accept(source, name -> req.headers().first(HeaderNames.create(name)), body);
+        Json.ok(res, accepted);
+    }
+
+    private static ApiException tooLarge(long cap) {
+        return new ApiException(Status.REQUEST_ENTITY_TOO_LARGE_413, "body_too_large", "the body exceeds this "
+                + "source's cap of " + cap + " bytes");
+    }
+
+    private static String slug(ServerRequest req) {
+        return req.path().pathParameters().get("slug");
+    }
+}

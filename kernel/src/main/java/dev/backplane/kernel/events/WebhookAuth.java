@@ -1,0 +1,185 @@
+package dev.backplane.kernel.events;
+
+import java.nio.charset.StandardCharsets;
+import java.security.InvalidKeyException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Checks a delivery's proof against a source's secrets (SPEC "Authentication" 8), in constant time.
+ * Every refusal is the same to the sender; {@link Verdict#reason()} is for the server log only.
+ * <ul>
+ *   <li>{@code hmac-sha256}, Standard Webhooks form: headers {@code webhook-id}, {@code webhook-timestamp}
+ *       (unix seconds, inside the replay window, default 300 s) and {@code webhook-signature}
+ *       ({@code v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">}, several space-separated allowed);
+ *       a secret written {@code whsec_<base64>} is used base64-decoded, as Standard Webhooks senders do.</li>
+ *   <li>{@code hmac-sha256}, plain form (GitHub/Grafana style): the signature header holds
+ *       {@code sha256=<hex>} or bare hex of the HMAC of the body alone; with no timestamp to check,
+ *       replays are caught by the delivery-id de-duplication.</li>
+ *   <li>{@code static-header}: the secret verbatim in {@code secret_header} (default {@code X-Svc-Token}).</li>
+ *   <li>{@code basic}: HTTP Basic; user {@code basic_username} (default {@code svc}), password the secret.</li>
+ * </ul>
+ * Header names are per-source settings ({@code signature_header}, {@code timestamp_header}, {@code id_header},
+ * {@code secret_header}).
+ */
+final class WebhookAuth {
+
+    static final String DEFAULT_SIGNATURE_HEADER = "webhook-signature";
+    static final String DEFAULT_TIMESTAMP_HEADER = "webhook-timestamp";
+    static final String DEFAULT_ID_HEADER = "webhook-id";
+    static final String DEFAULT_SECRET_HEADER = "X-Svc-Token";
+    static final String DEFAULT_BASIC_USER = "svc";
+    static final long DEFAULT_REPLAY_WINDOW = 300;
+
+    /** The outcome: accepted, or refused with a reason that is logged and never sent. */
+    record Verdict(boolean accepted, String reason) {
+        static final Verdict OK = new Verdict(true, "");
+
+        static Verdict no(String reason) {
+            return new Verdict(false, reason);
+        }
+    }
+
+    private WebhookAuth() {
+    }
+
+    static Verdict verify(EventSource source, EventSources.Secrets secrets, Function<String, Optional<String>> header,
+                          byte[] body, Instant now) {
+        List<byte[]> keys = new ArrayList<>(2);
+        keys.add(secrets.current());
+        secrets.previous().ifPresent(keys::add);
+        return switch (source.authStrategy()) {
+            case STATIC_HEADER -> {
+                Optional<String> presented = header.apply(source.setting("secret_header", DEFAULT_SECRET_HEADER));
+                yield presented.isEmpty() ? Verdict.no("missing secret header")
+                        : anyEqual(keys, presented.get().getBytes(StandardCharsets.UTF_8)) ? Verdict.OK
+                        : Verdict.no("wrong secret");
+            }
+            case BASIC -> basic(source, keys, header.apply("Authorization"));
+            case HMAC_SHA256 -> hmac(source, keys, header, body, now);
+        };
+    }
+
+    private static Verdict basic(EventSource source, List<byte[]> keys, Optional<String> authorization) {
+        if (authorization.isEmpty() || !authorization.get().regionMatches(true, 0, "Basic ", 0, 6)) {
+            return Verdict.no("missing basic credentials");
+        }
+        String decoded;
+        try {
+            decoded = new String(Base64.getDecoder().decode(authorization.get().substring(6).strip()),
+                    StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return Verdict.no("malformed basic credentials");
+        }
+        int colon = decoded.indexOf(':');
+        if (colon < 0) {
+            return Verdict.no("malformed basic credentials");
+        }
+        boolean user = constantTimeEquals(decoded.substring(0, colon).getBytes(StandardCharsets.UTF_8),
+                source.setting("basic_username", DEFAULT_BASIC_USER).getBytes(StandardCharsets.UTF_8));
+        boolean password = anyEqual(keys, decoded.substring(colon + 1).getBytes(StandardCharsets.UTF_8));
+        return user & password ? Verdict.OK : Verdict.no("wrong basic credentials");
+    }
+
+    private static Verdict hmac(EventSource source, List<byte[]> keys, Function<String, Optional<String>> header,
+                                byte[] body, Instant now) {
+        Optional<String> signature = header.apply(source.setting("signature_header", DEFAULT_SIGNATURE_HEADER));
+        if (signature.isEmpty()) {
+            return Verdict.no("missing signature header");
+        }
+        String sig = signature.get().strip();
+        if (sig.startsWith("v1,") || sig.contains(" v1,")) {
+            Optional<String> id = header.apply(source.setting("id_header", DEFAULT_ID_HEADER));
+            Optional<String> ts = header.apply(source.setting("timestamp_header", DEFAULT_TIMESTAMP_HEADER));
+            if (id.isEmpty() || ts.isEmpty()) {
+                return Verdict.no("signature without id or timestamp header");
+            }
+            long seconds;
+            try {
+                seconds = Long.parseLong(ts.get().strip());
+            } catch (NumberFormatException e) {
+                return Verdict.no("malformed timestamp");
+            }
+            long window = source.number("replay_window_seconds", DEFAULT_REPLAY_WINDOW);
+            if (Math.abs(now.getEpochSecond() - seconds) > window) {
+                return Verdict.no("timestamp outside the replay window");
+            }
+            byte[] prefix = (id.get() + "." + ts.get().strip() + ".").getBytes(StandardCharsets.UTF_8);
+            boolean ok = false;
+            for (byte[] key : keys) {
+                byte[] expected = Base64.getEncoder().encode(mac(standardKey(key), prefix, body));
+                for (String part : sig.split(" ")) {
+                    if (part.startsWith("v1,")) {
+                        ok |= constantTimeEquals(expected, part.substring(3).getBytes(StandardCharsets.UTF_8));
+                    }
+                }
+            }
+            return ok ? Verdict.OK : Verdict.no("bad signature");
+        }
+        String hex = sig.regionMatches(true, 0, "sha256=", 0, 7) ? sig.substring(7) : sig;
+        byte[] presented;
+        try {
+            presented = HexFormat.of().parseHex(hex.toLowerCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            return Verdict.no("malformed signature");
+        }
+        boolean ok = false;
+        for (byte[] key : keys) {
+            ok |= constantTimeEquals(mac(key, new byte[0], body), presented);
+        }
+        return ok ? Verdict.OK : Verdict.no("bad signature");
+    }
+
+    /** Standard Webhooks secrets are {@code whsec_<base64>}; anything else is used as its bytes. */
+    private static byte[] standardKey(byte[] secret) {
+        String s = new String(secret, StandardCharsets.UTF_8);
+        if (s.startsWith("whsec_")) {
+            try {
+                return Base64.getDecoder().decode(s.substring(6));
+            } catch (IllegalArgumentException e) {
+                return secret;
+            }
+        }
+        return secret;
+    }
+
+    private static byte[] mac(byte[] key, byte[] prefix, byte[] body) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key.length == 0 ? new byte[1] : key, "HmacSHA256"));
+            mac.update(prefix);
+            return mac.doFinal(body);
+        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
+            throw new IllegalStateException("HmacSHA256 unavailable", e);
+        }
+    }
+
+    private static boolean anyEqual(List<byte[]> keys, byte[] presented) {
+        boolean ok = false;
+        for (byte[] key : keys) {
+            ok |= constantTimeEquals(key, presented);
+        }
+        return ok;
+    }
+
+    /** Equal in time independent of where they differ (and of their lengths: both are hashed first). */
+    private static boolean constantTimeEquals(byte[] a, byte[] b) {
+        try {
+            MessageDigest d = MessageDigest.getInstance("SHA-256");
+            byte[] ha = d.digest(a);
+            byte[] hb = d.digest(b);
+            return MessageDigest.isEqual(ha, hb);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 unavailable", e);
+        }
+    }
+}

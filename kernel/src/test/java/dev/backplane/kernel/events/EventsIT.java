@@ -1,0 +1,375 @@
+package dev.backplane.kernel.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.TestKernel;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Event sources and webhook ingest over real HTTP against a real kernel on real PostgreSQL: every
+ * answer of SPEC's ingest order (404 identical for unknown and paused, uniform 401, 413 by header and
+ * while streaming, 429 with Retry-After, 400, idempotent 200), signatures computed here with the
+ * JDK's HMAC (not with the production code), rotation with an overlap, the event log and its audit
+ * rows in one transaction, tenant isolation, roles, a bounded fuzz of the ingest route, and the CLI.
+ */
+class EventsIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String SECRET = "s3cret-for-hmac-0123456789";
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static Path home;
+    private static TestIssuer issuer;
+    private static TestKernel kernel;
+    private static Jdbc jdbc;
+    private final UUID tenant = UUID.randomUUID();
+    private final String admin = issuer.token("admin-" + tenant, tenant, "tenant_admin");
+    private final String operator = issuer.token("op-" + tenant, tenant, "operator");
+
+    @BeforeAll
+    static void start() throws Exception {
+        home = Files.createTempDirectory("svc-events-it");
+        issuer = new TestIssuer();
+        Map<String, String> env = TestKernel.settings(issuer, Files.createDirectories(home.resolve("plugins")));
+        env.put("SVC_EVENTS_MAX_BODY_BYTES", "65536");
+        kernel = TestKernel.start(home.resolve("data"), env);
+        jdbc = new Jdbc(kernel.kernel().database().dataSource());
+    }
+
+    @AfterAll
+    static void stop() {
+        kernel.close();
+        issuer.close();
+    }
+
+    private JsonNode create(String token, Map<String, Object> body, int expected) throws Exception {
+        var r = kernel.send("POST", "/api/v1/event-sources", token, JSON.writeValueAsString(body), Map.of());
+        assertThat(r.status()).as(r.body()).isEqualTo(expected);
+        assertThat(r.body()).doesNotContain(SECRET);
+        return r.json();
+    }
+
+    private static Map<String, Object> source(String name, String kind, String strategy, Object extras) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", name);
+        m.put("kind", kind);
+        m.put("auth_strategy", strategy);
+        m.put("secret", SECRET);
+        if (extras != null) {
+            m.put("extras", extras);
+        }
+        return m;
+    }
+
+    static HttpResponse<String> post(String slug, byte[] body, Map<String, String> headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(kernel.url() + "/api/v1/events/ingest/" + slug))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).header("Content-Type", "application/json");
+        headers.forEach(b::header);
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Standard Webhooks signature, computed independently of the kernel's code. */
+    static String sign(String secret, String id, long ts, byte[] body) throws Exception {
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        mac.update((id + "." + ts + ".").getBytes(StandardCharsets.UTF_8));
+        return "v1," + Base64.getEncoder().encodeToString(mac.doFinal(body));
+    }
+
+    static Map<String, String> signed(String secret, String id, byte[] body) throws Exception {
+        long ts = Instant.now().getEpochSecond();
+        return Map.of("webhook-id", id, "webhook-timestamp", String.valueOf(ts), "webhook-signature",
+                sign(secret, id, ts, body));
+    }
+
+    private long events(String slug) {
+        return jdbc.queryOne("SELECT count(*) FROM events WHERE source_slug = ?", rs -> rs.getLong(1), slug).orElseThrow();
+    }
+
+    private long ingestAudits(String slug) {
+        return jdbc.queryOne("SELECT count(*) FROM audit_rows WHERE op_id = 'svc.events.ingest' AND target = ?",
+                rs -> rs.getLong(1), slug).orElseThrow();
+    }
+
+    @Test
+    void anHmacSourceAcceptsSignedDeliveriesOnceAndRefusesEverythingElseUniformly() throws Exception {
+        JsonNode s = create(admin, source("grafana-" + tenant, "dashalert", "hmac-sha256", null), 201);
+        String slug = s.path("slug").asText();
+        assertThat(slug).matches("es-[a-z2-7]{26}");
+        byte[] body = """
+                {"receiver":"svc","status":"firing","state":"alerting","groupKey":"{}:{alertname=\\"HighCPU\\"}",
+                 "commonLabels":{"severity":"critical","alertname":"HighCPU"},"alerts":[{"status":"firing",
+                 "labels":{"alertname":"HighCPU"},"fingerprint":"abc"}]}""".getBytes(StandardCharsets.UTF_8);
+        var ok = post(slug, body, signed(SECRET, "msg-1", body));
+        assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+        JsonNode accepted = JSON.readTree(ok.body());
+        assertThat(accepted.path("status").asText()).isEqualTo("accepted");
+        String eventId = accepted.path("event_id").asText();
+
+        var again = post(slug, body, signed(SECRET, "msg-1", body));
+        assertThat(again.statusCode()).as("a redelivery is an idempotent 200").isEqualTo(200);
+        assertThat(JSON.readTree(again.body()).path("duplicate").asBoolean()).isTrue();
+        assertThat(JSON.readTree(again.body()).path("event_id").asText()).isEqualTo(eventId);
+        assertThat(events(slug)).isEqualTo(1);
+        assertThat(ingestAudits(slug)).as("one audit row per accepted event").isEqualTo(1);
+
+        // every refusal is the same 401
+        long old = Instant.now().getEpochSecond() - 3600;
+        List<Map<String, String>> bad = List.of(Map.of(),
+                signed("wrong-secret-0123456789", "msg-2", body),
+                Map.of("webhook-id", "msg-3", "webhook-timestamp", String.valueOf(old), "webhook-signature",
+                        sign(SECRET, "msg-3", old, body)),
+                Map.of("webhook-id", "msg-4", "webhook-signature", sign(SECRET, "msg-4", old, body)),
+                Map.of("webhook-id", "msg-5", "webhook-timestamp", "soon", "webhook-signature", "v1,AAAA"),
+                Map.of("webhook-signature", "sha256=zz"));
+        String first = null;
+        for (Map<String, String> h : bad) {
+            var r = post(slug, body, h);
+            assertThat(r.statusCode()).as(h.toString()).isEqualTo(401);
+            first = first == null ? r.body().replaceAll("\"request_id\":\"[^\"]*\"", "") : first;
+            assertThat(r.body().replaceAll("\"request_id\":\"[^\"]*\"", "")).isEqualTo(first);
+        }
+        // a signed body altered in flight
+        Map<String, String> h = signed(SECRET, "msg-6", body);
+        byte[] altered = new String(body, StandardCharsets.UTF_8).replace("critical", "warning")
+                .getBytes(StandardCharsets.UTF_8);
+        assertThat(post(slug, altered, h).statusCode()).isEqualTo(401);
+        assertThat(events(slug)).as("nothing stored from refused deliveries").isEqualTo(1);
+
+        // the plain sha256=<hex> form over the body alone
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        byte[] other = "{\"status\":\"resolved\",\"state\":\"ok\"}".getBytes(StandardCharsets.UTF_8);
+        var plain = post(slug, other, Map.of("webhook-signature", "sha256=" + HexFormat.of().formatHex(mac.doFinal(other))));
+        assertThat(plain.statusCode()).as(plain.body()).isEqualTo(200);
+
+        // the event log: envelope lifted, raw verbatim, tenant-scoped
+        var shown = kernel.get("/api/v1/events/" + eventId, operator);
+        assertThat(shown.status()).isEqualTo(200);
+        JsonNode env = shown.json().path("envelope");
+        assertThat(env.path("state").asText()).isEqualTo("alerting");
+        assertThat(env.path("labels").path("severity").asText()).isEqualTo("critical");
+        assertThat(env.path("source").path("slug").asText()).isEqualTo(slug);
+        assertThat(env.path("raw")).isEqualTo(JSON.readTree(body));
+        var list = kernel.get("/api/v1/events?source=" + slug + "&limit=1", operator).json();
+        assertThat(list.path("events")).hasSize(1);
+        assertThat(list.path("next_cursor").asText()).isNotEmpty();
+        var older = kernel.get("/api/v1/events?source=" + slug + "&cursor="
+                + java.net.URLEncoder.encode(list.path("next_cursor").asText(), StandardCharsets.UTF_8), operator).json();
+        assertThat(older.path("events")).hasSize(1);
+        UUID stranger = UUID.randomUUID();
+        String strangerOp = issuer.token("op-x", stranger, "operator");
+        assertThat(kernel.get("/api/v1/events/" + eventId, strangerOp).status()).isEqualTo(404);
+        assertThat(kernel.get("/api/v1/events", strangerOp).json().path("events")).isEmpty();
+        assertThat(kernel.get("/api/v1/event-sources/" + slug, strangerOp).status()).isEqualTo(404);
+    }
+
+    @Test
+    void unknownAndPausedSlugsAnswerTheSame404() throws Exception {
+        JsonNode s = create(admin, source("am-" + tenant, "alertrouter", "static-header",
+                Map.of("secret_header", "X-Am-Token")), 201);
+        String slug = s.path("slug").asText();
+        byte[] body = "{\"status\":\"firing\"}".getBytes(StandardCharsets.UTF_8);
+        assertThat(post(slug, body, Map.of("X-Am-Token", SECRET)).statusCode()).isEqualTo(200);
+        assertThat(kernel.send("POST", "/api/v1/event-sources/" + slug + "/pause", admin, null, Map.of()).status())
+                .isEqualTo(200);
+        var paused = post(slug, body, Map.of("X-Am-Token", SECRET));
+        var unknown = post("es-aaaaaaaaaaaaaaaaaaaaaaaaaa", body, Map.of("X-Am-Token", SECRET));
+        var malformed = post("x", body, Map.of());
+        for (var r : List.of(paused, unknown, malformed)) {
+            assertThat(r.statusCode()).isEqualTo(404);
+            assertThat(r.body().replaceAll("\"request_id\":\"[^\"]*\"", ""))
+                    .isEqualTo(unknown.body().replaceAll("\"request_id\":\"[^\"]*\"", ""));
+        }
+        assertThat(kernel.send("POST", "/api/v1/event-sources/" + slug + "/resume", admin, null, Map.of()).status())
+                .isEqualTo(200);
+        assertThat(post(slug, "{\"status\":\"resolved\"}".getBytes(StandardCharsets.UTF_8),
+                Map.of("X-Am-Token", SECRET)).statusCode()).isEqualTo(200);
+        assertThat(post(slug, body, Map.of("X-Am-Token", SECRET + "x")).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void capsRateLimitsAndNonJsonBodies() throws Exception {
+        JsonNode s = create(admin, source("generic-" + tenant, "generic-json", "basic",
+                Map.of("max_body_bytes", 1024, "rate_per_second", 1, "burst", 3, "basic_username", "sender")), 201);
+        String slug = s.path("slug").asText();
+        String basic = "Basic " + Base64.getEncoder().encodeToString(("sender:" + SECRET).getBytes(StandardCharsets.UTF_8));
+        // over the cap by Content-Length, and while streaming without one
+        var big = post(slug, ("{\"x\":\"" + "a".repeat(2000) + "\"}").getBytes(StandardCharsets.UTF_8),
+                Map.of("Authorization", basic));
+        assertThat(big.statusCode()).isEqualTo(413);
+        HttpRequest chunked = HttpRequest.newBuilder(URI.create(kernel.url() + "/api/v1/events/ingest/" + slug))
+                .header("Authorization", basic).POST(HttpRequest.BodyPublishers.ofInputStream(() ->
+                        new ByteArrayInputStream(new byte[5000]))).build();
+        assertThat(HTTP.send(chunked, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(413);
+        assertThat(post(slug, "not json".getBytes(StandardCharsets.UTF_8), Map.of("Authorization", basic)).statusCode())
+                .isEqualTo(400);
+        assertThat(post(slug, "not json".getBytes(StandardCharsets.UTF_8), Map.of()).statusCode())
+                .as("authentication comes before parsing").isEqualTo(401);
+        assertThat(post(slug, "{\"a\":1}".getBytes(StandardCharsets.UTF_8), Map.of("Authorization",
+                "Basic " + Base64.getEncoder().encodeToString(("other:" + SECRET).getBytes(StandardCharsets.UTF_8))))
+                .statusCode()).as("the wrong user").isEqualTo(401);
+        // burst of 3 at 1/s: the bucket runs dry and answers 429 with Retry-After
+        int limited = 0;
+        String retryAfter = null;
+        for (int i = 0; i < 6; i++) {
+            var r = post(slug, ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8), Map.of("Authorization", basic));
+            if (r.statusCode() == 429) {
+                limited++;
+                retryAfter = r.headers().firstValue("Retry-After").orElse(null);
+            } else {
+                assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            }
+        }
+        assertThat(limited).isPositive();
+        assertThat(retryAfter).isNotNull().matches("[1-9][0-9]*");
+        // a source may lower the cap, never raise it
+        create(admin, source("raise-" + tenant, "generic-json", "basic", Map.of("max_body_bytes", 1 << 20)), 422);
+    }
+
+    @Test
+    void rotationKeepsThePreviousSecretForTheOverlapOnly() throws Exception {
+        JsonNode s = create(admin, source("rot-" + tenant, "registry", "static-header", null), 201);
+        String slug = s.path("slug").asText();
+        String next = "the-next-secret-0123456789";
+        var rotated = kernel.send("PATCH", "/api/v1/event-sources/" + slug, admin, JSON.writeValueAsString(Map.of(
+                "secret", next, "overlap_seconds", 600)), Map.of());
+        assertThat(rotated.status()).as(rotated.body()).isEqualTo(200);
+        assertThat(rotated.body()).doesNotContain(next).doesNotContain(SECRET);
+        assertThat(rotated.json().path("previous_secret_valid_until").asText()).isNotEmpty();
+        byte[] body = "{\"type\":\"SCANNING_COMPLETED\",\"occur_at\":1}".getBytes(StandardCharsets.UTF_8);
+        assertThat(post(slug, body, Map.of("X-Svc-Token", SECRET)).statusCode()).as("old, in the overlap").isEqualTo(200);
+        assertThat(post(slug, body, Map.of("X-Svc-Token", next)).statusCode()).as("new").isEqualTo(200);
+        var hard = kernel.send("PATCH", "/api/v1/event-sources/" + slug, admin, JSON.writeValueAsString(Map.of(
+                "secret", "a-third-secret-0123456789", "overlap_seconds", 0)), Map.of());
+        assertThat(hard.status()).isEqualTo(200);
+        assertThat(post(slug, "{\"type\":\"X\"}".getBytes(StandardCharsets.UTF_8), Map.of("X-Svc-Token", next))
+                .statusCode()).as("no overlap: the old secret is refused at once").isEqualTo(401);
+        var events = kernel.get("/api/v1/events?source=" + slug, operator).json().path("events");
+        assertThat(events).hasSize(1);
+        assertThat(events.get(0).path("summary").path("type").asText()).isEqualTo("SCANNING_COMPLETED");
+        // the secret lives in the credential store, never in the database
+        assertThat(jdbc.queryOne("SELECT count(*) FROM event_sources WHERE extras::text LIKE ? OR name LIKE ?",
+                rs -> rs.getLong(1), "%" + SECRET + "%", "%" + SECRET + "%").orElseThrow()).isZero();
+    }
+
+    @Test
+    void sourcesAreValidatedAndOnlyTenantAdminsWrite() throws Exception {
+        create(operator, source("op-" + tenant, "generic-json", "basic", null), 403);
+        var noSecret = source("nosecret-" + tenant, "generic-json", "basic", null);
+        noSecret.remove("secret");
+        create(admin, noSecret, 422);
+        create(admin, source("kind-" + tenant, "nagios", "basic", null), 422);
+        create(admin, source("strategy-" + tenant, "generic-json", "oauth", null), 422);
+        create(admin, source("extras-" + tenant, "generic-json", "basic", Map.of("colour", "red")), 422);
+        var shortSlug = source("slug-" + tenant, "generic-json", "basic", null);
+        shortSlug.put("slug", "short");
+        create(admin, shortSlug, 422);
+        var weak = source("weak-" + tenant, "generic-json", "basic", null);
+        weak.put("secret", "short");
+        create(admin, weak, 422);
+        var named = source("named-" + tenant, "generic-json", "basic", null);
+        named.put("slug", "my-alertmanager-" + Math.abs(tenant.hashCode()));
+        JsonNode ok = create(admin, named, 201);
+        create(admin, named, 409);
+        assertThat(kernel.get("/api/v1/event-sources", operator).json().path("event_sources")).hasSize(1);
+        assertThat(kernel.send("DELETE", "/api/v1/event-sources/" + ok.path("slug").asText(), operator, null, Map.of())
+                .status()).isEqualTo(403);
+        assertThat(kernel.send("DELETE", "/api/v1/event-sources/" + ok.path("slug").asText(), admin, null, Map.of())
+                .status()).isEqualTo(200);
+        assertThat(post(ok.path("slug").asText(), "{}".getBytes(StandardCharsets.UTF_8), Map.of()).statusCode())
+                .isEqualTo(404);
+        assertThat(jdbc.queryOne("SELECT count(*) FROM audit_rows WHERE tenant_id = ? AND op_id LIKE 'svc.event_sources.%'",
+                rs -> rs.getLong(1), tenant).orElseThrow()).as("create and delete are audited").isEqualTo(2);
+    }
+
+    @Test
+    void theIngestRouteNeverAnswers5xxAndStoresNothingFromRefusedRequests() throws Exception {
+        JsonNode s = create(admin, source("fuzz-" + tenant, "alertrouter", "static-header", null), 201);
+        String slug = s.path("slug").asText();
+        Random random = new Random(42);
+        List<byte[]> bodies = new ArrayList<>(List.of("{\"a\":\"\\u0000\"}".getBytes(StandardCharsets.UTF_8),
+                "{\"a\":\"\\ud800\"}".getBytes(StandardCharsets.UTF_8), "[".repeat(5000).getBytes(StandardCharsets.UTF_8),
+                "{\"a\":1}{\"b\":2}".getBytes(StandardCharsets.UTF_8), "{\"a\":1e999999}".getBytes(StandardCharsets.UTF_8),
+                new byte[0], "null".getBytes(StandardCharsets.UTF_8), "\"str\"".getBytes(StandardCharsets.UTF_8),
+                "{\"status\":{\"nested\":[1,2,{}]},\"labels\":[1,2]}".getBytes(StandardCharsets.UTF_8),
+                "{\"a\":1,\"a\":2}".getBytes(StandardCharsets.UTF_8)));
+        for (int i = 0; i < 60; i++) {
+            byte[] b = new byte[random.nextInt(300)];
+            random.nextBytes(b);
+            bodies.add(b);
+        }
+        int accepted = 0;
+        for (byte[] b : bodies) {
+            for (boolean authed : new boolean[] {false, true}) {
+                var r = post(slug, b, authed ? Map.of("X-Svc-Token", SECRET) : Map.of());
+                assertThat(r.statusCode()).as(new String(b, StandardCharsets.UTF_8)).isLessThan(500);
+                if (!authed) {
+                    assertThat(r.statusCode()).isEqualTo(401);
+                } else if (r.statusCode() == 200 && !JSON.readTree(r.body()).path("duplicate").asBoolean()) {
+                    accepted++;
+                }
+            }
+        }
+        assertThat(events(slug)).as("only accepted deliveries are stored").isEqualTo(accepted);
+        assertThat(ingestAudits(slug)).isEqualTo(accepted);
+    }
+
+    @Test
+    void theCliManagesSourcesAndReadsTheLog() throws Exception {
+        Path cliHome = Files.createTempDirectory("svc-events-cli");
+        CliRunner cli = new CliRunner(cliHome).env("SVC_TOKEN", admin).env("SVC_BACKPLANE", kernel.url())
+                .env("SVC_INSECURE_ALLOW_HTTP", "1").env("SVC_EVENT_SOURCE_SECRET", SECRET);
+        String slug = "cli-source-" + Math.abs(tenant.hashCode()) + "-abcdef";
+        var add = cli.run("event-source", "add", slug, "--name", "cli-am", "--kind", "alertrouter",
+                "--auth-strategy", "static-header", "--extras", "{\"rate_per_second\":50}");
+        assertThat(add.exitCode()).as(add.toString()).isZero();
+        assertThat(add.out()).contains(slug).contains("/api/v1/events/ingest/" + slug).doesNotContain(SECRET);
+        var flag = cli.run("event-source", "add", "x", "--name", "n", "--kind", "alertrouter", "--auth-strategy",
+                "basic", "--secret", SECRET);
+        assertThat(flag.exitCode()).as("no secret as a flag value").isEqualTo(2);
+        assertThat(cli.run("event-source", "list").out()).contains("cli-am").contains("alertrouter");
+        assertThat(cli.run("event-source", "describe", slug, "--json").out()).contains("\"kind\" : \"alertrouter\"");
+        assertThat(cli.run("event-source", "pause", slug).exitCode()).isZero();
+        assertThat(post(slug, "{}".getBytes(StandardCharsets.UTF_8), Map.of("X-Svc-Token", SECRET)).statusCode())
+                .isEqualTo(404);
+        assertThat(cli.run("event-source", "resume", slug).exitCode()).isZero();
+        var r = post(slug, "{\"status\":\"firing\",\"labels\":{\"team\":\"db\"}}".getBytes(StandardCharsets.UTF_8),
+                Map.of("X-Svc-Token", SECRET));
+        assertThat(r.statusCode()).isEqualTo(200);
+        String id = JSON.readTree(r.body()).path("event_id").asText();
+        var list = cli.run("events", "list", "--source", slug);
+        assertThat(list.exitCode()).as(list.toString()).isZero();
+        assertThat(list.out()).contains(id);
+        assertThat(cli.run("events", "show", id).out()).contains("\"team\"").contains("firing");
+        var update = cli.run("event-source", "update", slug, "--name", "cli-am-2");
+        assertThat(update.exitCode()).as(update.toString()).isZero();
+        assertThat(cli.run("event-source", "delete", slug).exitCode()).as("needs --confirm").isEqualTo(2);
+        assertThat(cli.run("event-source", "delete", slug, "--confirm").exitCode()).isZero();
+    }
+}
