@@ -35,3 +35,22 @@ CREATE TABLE events (
     UNIQUE (source_id, delivery_id)
 );
 CREATE INDEX events_tenant_time ON events (tenant_id, received_at DESC, id DESC);
+
+-- Delivery of each event to each subscriber the kernel has (the scheduler's event triggers, ...):
+-- written with the event, in its transaction; a drain on any replica takes due rows with
+-- FOR UPDATE SKIP LOCKED, delivers, and marks them in the same transaction as the subscriber's own
+-- writes, so an acknowledged delivery is never repeated and a crash before the commit repeats it.
+CREATE TABLE event_deliveries (
+    subscriber      text NOT NULL,
+    event_id        uuid NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+    tenant_id       uuid NOT NULL,
+    status          text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+    attempts        integer NOT NULL DEFAULT 0,
+    next_attempt_at timestamptz NOT NULL DEFAULT now(),
+    last_error      text,
+    delivered_at    timestamptz,
+    created_at      timestamptz NOT NULL DEFAULT clock_timestamp(),
+    PRIMARY KEY (subscriber, event_id)
+);
+CREATE INDEX event_deliveries_due ON event_deliveries (next_attempt_at, created_at) WHERE status = 'pending';
+CREATE INDEX event_deliveries_event ON event_deliveries (event_id);

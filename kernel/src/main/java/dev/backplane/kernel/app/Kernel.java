@@ -16,6 +16,7 @@ import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.dispatch.AsyncRuns;
 import dev.backplane.kernel.docs.DocsRoutes;
 import dev.backplane.kernel.docs.DocsService;
+import dev.backplane.kernel.events.EventDrain;
 import dev.backplane.kernel.events.EventIngest;
 import dev.backplane.kernel.events.EventLog;
 import dev.backplane.kernel.events.EventRoutes;
@@ -94,9 +95,12 @@ public final class Kernel implements AutoCloseable {
     private final ChangeFeed changeFeed;
     private final DispatchEvents dispatchEvents;
 
+    private final EventDrain eventDrain;
+
     private Kernel(KernelConfig config, Database database, WebServer server, ApiRoutes api, Closer closing,
-                   ChangeFeed changeFeed, DispatchEvents dispatchEvents) {
+                   ChangeFeed changeFeed, DispatchEvents dispatchEvents, EventDrain eventDrain) {
         this.changeFeed = changeFeed;
+        this.eventDrain = eventDrain;
         this.dispatchEvents = dispatchEvents;
         this.config = config;
         this.database = database;
@@ -134,7 +138,8 @@ public final class Kernel implements AutoCloseable {
             ChangeFeed feed = closing.add(ChangeFeed.listening(database::dedicatedConnection,
                     new Jdbc(database.dataSource())));
             DispatchEvents dispatchEvents = new DispatchEvents();
-            ApiRoutes api = buildApi(config, database, feed, dispatchEvents, issuer, closing);
+            EventDrain drain = closing.add(new EventDrain(new Jdbc(database.dataSource()), feed));
+            ApiRoutes api = buildApi(config, database, feed, dispatchEvents, drain, issuer, closing);
             HttpRouting.Builder routing = HttpRouting.builder().addFilter(new RequestIds());
             api.applyTo(routing);
             ErrorMapping.register(routing);
@@ -146,7 +151,7 @@ public final class Kernel implements AutoCloseable {
                     .shutdownHook(false)
                     .build()
                     .start();
-            Kernel kernel = new Kernel(config, database, server, api, closing, feed, dispatchEvents);
+            Kernel kernel = new Kernel(config, database, server, api, closing, feed, dispatchEvents, drain);
             LOG.log(Level.INFO, "svc backplane " + BuildInfo.load().version() + " ready at " + kernel.url() + " in "
                     + Duration.ofNanos(System.nanoTime() - t0).toMillis() + " ms; trusting tokens from " + issuer);
             return kernel;
@@ -166,7 +171,8 @@ public final class Kernel implements AutoCloseable {
     }
 
     private static ApiRoutes buildApi(KernelConfig config, Database database, ChangeFeed feed,
-                                      DispatchEvents dispatchEvents, String issuer, Closer closing) {
+                                      DispatchEvents dispatchEvents, EventDrain drain, String issuer,
+                                      Closer closing) {
         Jdbc jdbc = new Jdbc(database.dataSource());
         TenantService tenants = new TenantService(jdbc);
         JwksKeys keys = new JwksKeys(issuer, config.optional(Setting.IDENTITY_JWKS_URL),
@@ -260,7 +266,7 @@ public final class Kernel implements AutoCloseable {
         EventSources eventSources = new EventSources(jdbc, feed, credentials, audit,
                 config.intValue(Setting.EVENTS_MAX_BODY_BYTES, 1024, 64 << 20));
         EventLog eventLog = new EventLog(jdbc, config.intValue(Setting.EVENTS_RETENTION_DAYS, 1, 3650));
-        new EventRoutes(eventSources, new EventIngest(jdbc, eventSources, audit,
+        new EventRoutes(eventSources, new EventIngest(jdbc, eventSources, audit, drain,
                 config.intValue(Setting.EVENTS_RATE_PER_SECOND, 1, 100_000)), eventLog).register(api);
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
                 new PeriodicJobs.Job("events-retention-sweep", Duration.ofHours(1), eventLog::sweep),
@@ -300,6 +306,11 @@ public final class Kernel implements AutoCloseable {
     }
 
     /** The cross-replica cache invalidation feed (live once its LISTEN connection is up). */
+    /** The event-log drain: subscribers register here to receive accepted events. */
+    public EventDrain eventDrain() {
+        return eventDrain;
+    }
+
     public ChangeFeed changeFeed() {
         return changeFeed;
     }

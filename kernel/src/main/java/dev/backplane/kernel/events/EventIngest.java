@@ -11,6 +11,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.Digests;
 import io.helidon.http.Status;
@@ -49,14 +50,16 @@ public final class EventIngest {
     private final Jdbc jdbc;
     private final EventSources sources;
     private final AuditLog audit;
+    private final EventDrain drain;
     private final long defaultRate;
     private final Cache<UUID, TokenBucket> buckets = Caffeine.newBuilder().maximumSize(100_000)
             .expireAfterAccess(Duration.ofMinutes(10)).build();
 
-    public EventIngest(Jdbc jdbc, EventSources sources, AuditLog audit, long defaultRatePerSecond) {
+    public EventIngest(Jdbc jdbc, EventSources sources, AuditLog audit, EventDrain drain, long defaultRatePerSecond) {
         this.jdbc = jdbc;
         this.sources = sources;
         this.audit = audit;
+        this.drain = drain;
         this.defaultRate = defaultRatePerSecond;
     }
 
@@ -115,6 +118,7 @@ public final class EventIngest {
 
     private Accepted store(EventSource s, String deliveryId, UUID eventId, ObjectNode envelope, int bytes, Instant now) {
         String eventType = envelope.path("event_type").asText(null);
+        String[] subscribers = drain.subscriberNames();
         try {
             Optional<UUID> inserted = jdbc.inTransaction(c -> {
                 UUID auditId = UUID.randomUUID();
@@ -137,9 +141,18 @@ public final class EventIngest {
                 audit.recordIn(c, auditId, new AuditLog.Entry(s.tenantId(), "svc-ingest:" + s.slug(), "service", "other",
                         "svc.events.ingest", Optional.empty(), Optional.of(s.slug()), Optional.empty(), Optional.empty(),
                         Optional.empty(), Optional.empty(), Optional.empty()), "ok", extras);
+                if (subscribers.length > 0) {
+                    Jdbc.update(c, "INSERT INTO event_deliveries (subscriber, event_id, tenant_id) "
+                            + "SELECT unnest(?::text[]), ?, ?", c.createArrayOf("text", subscribers), eventId, s.tenantId());
+                    Jdbc.query(c, "SELECT pg_notify(?, ?)", rs -> 1, ChangeFeed.CHANNEL,
+                            ChangeFeed.payload(EventDrain.TOPIC, s.tenantId().toString()));
+                }
                 return Optional.of(eventId);
             });
             if (inserted.isPresent()) {
+                if (subscribers.length > 0) {
+                    drain.wake();
+                }
                 return new Accepted("accepted", eventId, false);
             }
         } catch (Jdbc.DataAccessException e) {

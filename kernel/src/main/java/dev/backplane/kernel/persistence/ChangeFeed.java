@@ -60,6 +60,14 @@ public final class ChangeFeed implements AutoCloseable {
         return new ChangeFeed(null, null, false);
     }
 
+    /**
+     * The {@code NOTIFY} payload of a change, for a writer that notifies inside its own transaction
+     * ({@code SELECT pg_notify(CHANNEL, payload(topic, key))}): delivered to every replica only if it commits.
+     */
+    public static String payload(String topic, String key) {
+        return topic + SEPARATOR + key;
+    }
+
     /** Whether caches may serve entries: the listening connection is up. */
     public boolean live() {
         return live;

@@ -372,4 +372,69 @@ class EventsIT {
         assertThat(cli.run("event-source", "delete", slug).exitCode()).as("needs --confirm").isEqualTo(2);
         assertThat(cli.run("event-source", "delete", slug, "--confirm").exitCode()).isZero();
     }
+
+    /**
+     * The drain hands each accepted event to every subscriber exactly once after it acknowledged; a
+     * failing subscriber is retried with backoff and holds up nobody else; what a subscriber writes on
+     * the drain's connection commits with its acknowledgement.
+     */
+    @Test
+    void theDrainDeliversEachEventOncePerSubscriberAndIsolatesFailures() throws Exception {
+        String tag = Integer.toHexString(tenant.hashCode());
+        jdbc.update("CREATE TABLE IF NOT EXISTS drain_effects (subscriber text, event_id uuid, PRIMARY KEY (subscriber, event_id))");
+        java.util.concurrent.atomic.AtomicInteger flakyCalls = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.ConcurrentHashMap<UUID, Integer> seen = new java.util.concurrent.ConcurrentHashMap<>();
+        EventDrain drain = kernel.kernel().eventDrain();
+        String good = "good-" + tag;
+        String flaky = "flaky-" + tag;
+        String broken = "broken-" + tag;
+        drain.subscribe(good, (c, e) -> {
+            if (!e.tenantId().equals(tenant)) {
+                return;
+            }
+            seen.merge(e.id(), 1, Integer::sum);
+            Jdbc.update(c, "INSERT INTO drain_effects VALUES (?, ?)", good, e.id()); // a duplicate would violate the key
+        });
+        drain.subscribe(flaky, (c, e) -> {
+            Jdbc.update(c, "INSERT INTO drain_effects VALUES (?, ?)", flaky, e.id());
+            if (e.tenantId().equals(tenant) && flakyCalls.incrementAndGet() <= 2) {
+                throw new IllegalStateException("flaky subscriber, attempt " + flakyCalls.get());
+            }
+        });
+        drain.subscribe(broken, (c, e) -> {
+            throw new IllegalStateException("always broken");
+        });
+        JsonNode s = create(admin, source("drain-" + tenant, "generic-json", "static-header", null), 201);
+        String slug = s.path("slug").asText();
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            var r = post(slug, ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8), Map.of("X-Svc-Token", SECRET));
+            assertThat(r.statusCode()).isEqualTo(200);
+            ids.add(UUID.fromString(JSON.readTree(r.body()).path("event_id").asText()));
+        }
+        long deadline = System.nanoTime() + 15_000_000_000L;
+        while (System.nanoTime() < deadline && (seen.size() < 5 || delivered(flaky, ids) < 5)) {
+            Thread.sleep(100);
+        }
+        assertThat(seen.keySet()).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(seen.values()).as("once each").containsOnly(1);
+        assertThat(delivered(good, ids)).isEqualTo(5);
+        assertThat(delivered(flaky, ids)).as("retried until it succeeded").isEqualTo(5);
+        assertThat(jdbc.queryOne("SELECT count(*) FROM drain_effects WHERE subscriber = ? AND event_id = ANY (?)",
+                rs -> rs.getLong(1), flaky, ids.toArray(UUID[]::new)).orElseThrow())
+                .as("a failed attempt's writes were rolled back with it").isEqualTo(5);
+        assertThat(jdbc.queryOne("SELECT count(*) FROM event_deliveries WHERE subscriber = ? AND event_id = ANY (?) "
+                        + "AND status = 'pending' AND attempts >= 1 AND last_error LIKE 'always broken%'",
+                rs -> rs.getLong(1), broken, ids.toArray(UUID[]::new)).orElseThrow())
+                .as("the broken subscriber is retried later and blocks nobody").isEqualTo(5);
+        var dup = post(slug, "{\"n\":0}".getBytes(StandardCharsets.UTF_8), Map.of("X-Svc-Token", SECRET));
+        assertThat(JSON.readTree(dup.body()).path("duplicate").asBoolean()).isTrue();
+        Thread.sleep(500);
+        assertThat(seen.values()).as("a redelivery fires nothing").containsOnly(1);
+    }
+
+    private long delivered(String subscriber, List<UUID> ids) {
+        return jdbc.queryOne("SELECT count(*) FROM event_deliveries WHERE subscriber = ? AND event_id = ANY (?) "
+                + "AND status = 'delivered'", rs -> rs.getLong(1), subscriber, ids.toArray(UUID[]::new)).orElseThrow();
+    }
 }

@@ -1,0 +1,168 @@
+package dev.backplane.kernel.events;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.persistence.ChangeFeed;
+import dev.backplane.kernel.persistence.Jdbc;
+import java.lang.System.Logger.Level;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Hands accepted events to the kernel's subscribers, at least once, from any replica. Each event gets
+ * one delivery row per subscriber in its own ingest transaction; the drain takes due rows with
+ * {@code FOR UPDATE SKIP LOCKED} (so replicas share the work and never take the same row), calls the
+ * subscriber with the drain's connection, and marks the row delivered in that same transaction: what
+ * a subscriber writes on that connection commits together with its acknowledgement, so a delivery it
+ * acknowledged is never repeated, and one interrupted by a crash is repeated. A failing delivery is
+ * retried with backoff (1 s doubling, up to 10 minutes; {@code failed} after {@value #MAX_ATTEMPTS}
+ * attempts) without holding up other rows or subscribers. It reacts to new events at once (a local
+ * wake-up, and {@code NOTIFY} from other replicas) and polls every {@value #POLL_SECONDS} s besides.
+ */
+public final class EventDrain implements AutoCloseable {
+
+    /** An accepted event as subscribers get it. */
+    public record Event(UUID id, UUID tenantId, UUID sourceId, String sourceSlug, String kind, String eventType,
+                        JsonNode envelope, Instant receivedAt) {
+    }
+
+    /** A subscriber: called on the drain's transaction; throwing rolls its writes back and retries later. */
+    @FunctionalInterface
+    public interface Subscriber {
+        void deliver(Connection c, Event event) throws Exception;
+    }
+
+    static final String TOPIC = "events.new";
+    static final int MAX_ATTEMPTS = 12;
+    static final int POLL_SECONDS = 5;
+    private static final int BATCH = 32;
+    private static final System.Logger LOG = System.getLogger(EventDrain.class.getName());
+
+    private final Jdbc jdbc;
+    private final Map<String, Subscriber> subscribers = new ConcurrentHashMap<>();
+    private final Semaphore wake = new Semaphore(0);
+    private final Thread loop;
+    private volatile boolean closed;
+
+    public EventDrain(Jdbc jdbc, ChangeFeed feed) {
+        this.jdbc = jdbc;
+        feed.subscribe(TOPIC, key -> wake());
+        feed.onReset(this::wake);
+        this.loop = Thread.ofVirtual().name("event-drain").start(this::run);
+    }
+
+    /** Registers a subscriber; events accepted from now on are delivered to it. */
+    public void subscribe(String name, Subscriber subscriber) {
+        if (!name.matches("[a-z0-9][a-z0-9._-]{0,63}")) {
+            throw new IllegalArgumentException("subscriber names are 1-64 of a-z 0-9 . _ -: " + name);
+        }
+        subscribers.put(name, subscriber);
+    }
+
+    /** The subscribers an event accepted now is delivered to. */
+    String[] subscriberNames() {
+        return subscribers.keySet().toArray(String[]::new);
+    }
+
+    /** Something may be due: drain now rather than at the next poll. */
+    public void wake() {
+        wake.release();
+    }
+
+    private void run() {
+        while (!closed) {
+            try {
+                wake.tryAcquire(POLL_SECONDS, TimeUnit.SECONDS);
+                wake.drainPermits();
+                while (!closed && drainOnce() > 0) {
+                    // keep going while there is work
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "event drain: " + e.getMessage() + "; retrying");
+                sleep();
+            }
+        }
+    }
+
+    /** One batch in one transaction; returns how many rows it handled. */
+    int drainOnce() {
+        String[] names = subscriberNames();
+        if (names.length == 0) {
+            return 0;
+        }
+        return jdbc.inTransaction(c -> {
+            List<Object[]> due = Jdbc.query(c, """
+                    SELECT d.subscriber, e.id, e.tenant_id, e.source_id, e.source_slug, e.kind, e.event_type, e.envelope,
+                           e.received_at, d.attempts
+                      FROM event_deliveries d JOIN events e ON e.id = d.event_id
+                     WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND d.subscriber = ANY (?)
+                     ORDER BY d.next_attempt_at, d.created_at
+                     LIMIT ? FOR UPDATE OF d SKIP LOCKED""", rs -> new Object[] {rs.getString(1),
+                            new Event(rs.getObject(2, UUID.class), rs.getObject(3, UUID.class), rs.getObject(4, UUID.class),
+                                    rs.getString(5), rs.getString(6), rs.getString(7), tree(rs.getString(8)),
+                                    rs.getTimestamp(9).toInstant()), rs.getInt(10)},
+                    c.createArrayOf("text", names), BATCH);
+            for (Object[] row : due) {
+                deliver(c, (String) row[0], (Event) row[1], (int) row[2]);
+            }
+            return due.size();
+        });
+    }
+
+    private void deliver(Connection c, String name, Event event, int attempts) throws SQLException {
+        Subscriber s = subscribers.get(name);
+        Savepoint before = c.setSavepoint();
+        try {
+            s.deliver(c, event);
+            c.releaseSavepoint(before);
+            Jdbc.update(c, "UPDATE event_deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = now(),"
+                    + " last_error = NULL WHERE subscriber = ? AND event_id = ?", name, event.id());
+        } catch (Exception e) {
+            c.rollback(before);
+            int n = attempts + 1;
+            String error = String.valueOf(e.getMessage());
+            LOG.log(Level.WARNING, "event " + event.id() + " to " + name + ": attempt " + n + " failed: " + error);
+            long backoff = Math.min(Duration.ofMinutes(10).toMillis(), 1000L << Math.min(20, n - 1));
+            Jdbc.update(c, """
+                    UPDATE event_deliveries SET attempts = ?, last_error = ?,
+                           status = CASE WHEN ? >= ? THEN 'failed' ELSE 'pending' END,
+                           next_attempt_at = now() + make_interval(secs => ?)
+                     WHERE subscriber = ? AND event_id = ?""", n, error.length() > 500 ? error.substring(0, 500) : error,
+                    n, MAX_ATTEMPTS, backoff / 1000.0, name, event.id());
+        }
+    }
+
+    private static JsonNode tree(String json) throws SQLException {
+        try {
+            return Json.mapper().readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new SQLException("stored envelope is not JSON", e);
+        }
+    }
+
+    private void sleep() {
+        try {
+            Thread.sleep(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        loop.interrupt();
+    }
+}
