@@ -1,0 +1,179 @@
+package dev.backplane.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.TestKernel;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import javax.sql.DataSource;
+
+/**
+ * Durable webhook ingest: Standard Webhooks HMAC verification, normalisation, the event row and its
+ * audit row committed in one transaction, open loop at fixed rates on loopback (latency from each
+ * request's scheduled start). Beside it, the floor on the same machine: a bare loopback HTTP server
+ * that inserts each body into PostgreSQL (one auto-committed INSERT), and the rejected-request path
+ * (bad signature).
+ */
+public final class EventsBench {
+
+    private static final String SECRET = "bench-secret-" + UUID.randomUUID();
+    private static final int SECONDS = 5;
+
+    private EventsBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path work = Files.createTempDirectory("svc-events-bench");
+        UUID tenant = UUID.randomUUID();
+        try (TestIssuer issuer = new TestIssuer()) {
+            Map<String, String> env = TestKernel.settings(issuer, Files.createDirectories(work.resolve("plugins")));
+            env.put("SVC_EVENTS_RATE_PER_SECOND", "100000");
+            env.put("SVC_DB_POOL_SIZE", "32");
+            try (TestKernel k = TestKernel.start(work.resolve("data"), env)) {
+                String admin = issuer.token("admin", tenant, "tenant_admin");
+                var r = k.send("POST", "/api/v1/event-sources", admin, new ObjectMapper().writeValueAsString(Map.of(
+                        "name", "bench", "kind", "alertrouter", "auth_strategy", "hmac-sha256", "secret", SECRET,
+                        "extras", Map.of("rate_per_second", 100000, "burst", 100000))), Map.of());
+                if (r.status() != 201) {
+                    throw new IllegalStateException(r.body());
+                }
+                String url = k.url() + "/api/v1/events/ingest/" + r.json().path("slug").asText();
+                DataSource ds = k.kernel().database().dataSource();
+                new Jdbc(ds).update("CREATE TABLE bench_baseline (id bigserial PRIMARY KEY, body jsonb NOT NULL)");
+                HttpServer bare = bareServer(ds);
+                String bareUrl = "http://127.0.0.1:" + bare.getAddress().getPort() + "/";
+                HttpClient http = HttpClient.newBuilder().executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+                try {
+                    run(http, url, 300, 3, true, false); // warm-up
+                    run(http, bareUrl, 300, 3, true, false);
+                    for (int rate : new int[] {500, 1000, 2000, 3000}) {
+                        Result base = run(http, bareUrl, rate, SECONDS, true, false);
+                        Result ingest = run(http, url, rate, SECONDS, true, false);
+                        System.out.printf("rate %d/s for %d s: bare HTTP+INSERT %s | ingest %s | p50 ratio %.1fx%n", rate,
+                                SECONDS, base, ingest, ingest.p50() / base.p50());
+                    }
+                    for (int rate : new int[] {2000, 4000}) {
+                        System.out.printf("rate %d/s for %d s, bad signature (401): %s%n", rate, SECONDS,
+                                run(http, url, rate, SECONDS, false, true));
+                    }
+                    long events = new Jdbc(ds).queryOne("SELECT count(*) FROM events", rs -> rs.getLong(1)).orElse(0L);
+                    long audits = new Jdbc(ds).queryOne("SELECT count(*) FROM audit_rows WHERE op_id = "
+                            + "'svc.events.ingest'", rs -> rs.getLong(1)).orElse(0L);
+                    System.out.println("events stored: " + events + ", ingest audit rows: " + audits);
+                } finally {
+                    bare.stop(0);
+                }
+            }
+        }
+    }
+
+    /** The floor: read the body, one INSERT (auto-commit, durable), 200. */
+    private static HttpServer bareServer(DataSource ds) throws Exception {
+        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1000);
+        s.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        Jdbc jdbc = new Jdbc(ds);
+        s.createContext("/", x -> {
+            byte[] body = x.getRequestBody().readAllBytes();
+            jdbc.update("INSERT INTO bench_baseline (body) VALUES (?::jsonb)", new String(body, StandardCharsets.UTF_8));
+            x.sendResponseHeaders(200, -1);
+            x.close();
+        });
+        s.start();
+        return s;
+    }
+
+    /** Latencies (ms) of the successful requests and the achieved rate. */
+    record Result(double p50, double p99, double max, int ok, int bad, double perSecond) {
+        @Override
+        public String toString() {
+            return String.format("%d ok (%.0f/s), %d other, p50 %.2f ms p99 %.2f ms max %.1f ms", ok, perSecond, bad,
+                    p50, p99, max);
+        }
+    }
+
+    private static final AtomicInteger SEQ = new AtomicInteger();
+
+    private static Result run(HttpClient http, String url, int rate, int seconds, boolean expectOk, boolean badSig)
+            throws Exception {
+        int n = rate * seconds;
+        HttpRequest[] requests = new HttpRequest[n];
+        long ts = Instant.now().getEpochSecond() + seconds / 2;
+        for (int i = 0; i < n; i++) {
+            String id = "d-" + SEQ.incrementAndGet();
+            byte[] body = ("{\"version\":\"4\",\"status\":\"firing\",\"groupKey\":\"" + id + "\",\"commonLabels\":"
+                    + "{\"alertname\":\"HighLatency\",\"severity\":\"critical\"},\"alerts\":[{\"status\":\"firing\","
+                    + "\"labels\":{\"alertname\":\"HighLatency\"},\"fingerprint\":\"" + id + "\"}]}")
+                    .getBytes(StandardCharsets.UTF_8);
+            requests[i] = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+                    .header("webhook-id", id).header("webhook-timestamp", String.valueOf(ts))
+                    .header("webhook-signature", badSig ? "v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=" : sign(id, ts, body))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        }
+        long[] latencies = new long[n];
+        AtomicInteger bad = new AtomicInteger();
+        CountDownLatch done = new CountDownLatch(n);
+        ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
+        long t0 = System.nanoTime() + 20_000_000;
+        long interval = 1_000_000_000L / rate;
+        for (int i = 0; i < n; i++) {
+            int idx = i;
+            long scheduled = t0 + i * interval;
+            clock.schedule(() -> Thread.ofVirtual().start(() -> {
+                try {
+                    HttpResponse<Void> res = http.send(requests[idx], HttpResponse.BodyHandlers.discarding());
+                    boolean ok = expectOk ? res.statusCode() == 200 : res.statusCode() == 401;
+                    latencies[idx] = ok ? System.nanoTime() - scheduled : Long.MAX_VALUE;
+                    if (!ok) {
+                        bad.incrementAndGet();
+                    }
+                } catch (Exception e) {
+                    latencies[idx] = Long.MAX_VALUE;
+                    bad.incrementAndGet();
+                } finally {
+                    done.countDown();
+                }
+            }), scheduled - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
+        done.await(5, TimeUnit.MINUTES);
+        double elapsed = (System.nanoTime() - t0) / 1e9;
+        clock.shutdownNow();
+        long[] ok = Arrays.stream(latencies).filter(l -> l != Long.MAX_VALUE).sorted().toArray();
+        return new Result(pct(ok, 50), pct(ok, 99), ok.length == 0 ? Double.NaN : ok[ok.length - 1] / 1e6, ok.length,
+                bad.get(), ok.length / elapsed);
+    }
+
+    private static String sign(String id, long ts, byte[] body) throws Exception {
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        mac.update((id + "." + ts + ".").getBytes(StandardCharsets.UTF_8));
+        return "v1," + Base64.getEncoder().encodeToString(mac.doFinal(body));
+    }
+
+    private static double pct(long[] sorted, int p) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(sorted.length * p / 100.0) - 1)] / 1e6;
+    }
+}
