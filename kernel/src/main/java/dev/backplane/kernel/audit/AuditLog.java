@@ -4,6 +4,7 @@ import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.Json;
 import io.helidon.http.Status;
 import dev.backplane.kernel.persistence.Jdbc;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -90,19 +91,27 @@ public final class AuditLog {
     }
 
     /**
-     * A finished row written on {@code c}, inside the caller's transaction: it commits or rolls back
-     * with whatever the caller writes beside it (an accepted event and its audit row are one commit).
+     * A finished row as one part of a writer's own statement: {@code INSERT ... SELECT ... FROM <from>},
+     * so the row is written exactly when {@code from} (a data-modifying CTE of the writer) yields its
+     * row, in the same statement and so the same commit. The event log uses it to make an accepted event
+     * and its audit row one round trip to the database.
+     *
+     * @param sql the statement part, to be used as a CTE body
+     * @param params its parameters, in order
      */
-    public void recordIn(java.sql.Connection c, UUID id, Entry e, String status, Map<String, Object> extras)
-            throws java.sql.SQLException {
-        Jdbc.update(c, """
+    public record Insert(String sql, List<Object> params) {
+    }
+
+    public static Insert insertSelectFrom(String from, UUID id, Entry e, String status, Map<String, Object> extras) {
+        String sql = """
                 INSERT INTO audit_rows (id, tenant_id, principal, principal_kind, op_class, op_id, connector_id, target,
                        target_id, result_status, duration_ms, session_id, parent_audit_id, work_ref, params_hash, extras)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)""",
-                id, e.tenantId(), e.principal(), e.principalKind(), e.opClass(), e.opId(), e.connectorId().orElse(null),
-                e.target().orElse(null), e.targetId().orElse(null), status, e.sessionId().orElse(null),
-                e.parentAuditId().orElse(null), e.workRef().orElse(null), e.paramsHash().orElse(null),
-                Jdbc.jsonb(extras));
+                SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ? FROM\s""" + from;
+        List<Object> params = new java.util.ArrayList<>(java.util.Arrays.asList(id, e.tenantId(), e.principal(),
+                e.principalKind(), e.opClass(), e.opId(), e.connectorId().orElse(null), e.target().orElse(null),
+                e.targetId().orElse(null), status, e.sessionId().orElse(null), e.parentAuditId().orElse(null),
+                e.workRef().orElse(null), e.paramsHash().orElse(null), Jdbc.jsonb(extras)));
+        return new Insert(sql, params);
     }
 
     private void write(UUID id, Entry e, String status, Optional<String> errorCode, Optional<Long> duration,

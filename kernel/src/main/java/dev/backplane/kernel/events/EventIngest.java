@@ -21,7 +21,9 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -52,6 +54,7 @@ public final class EventIngest {
     private final AuditLog audit;
     private final EventDrain drain;
     private final long defaultRate;
+    private final RefusalLog refusals = new RefusalLog();
     private final Cache<UUID, TokenBucket> buckets = Caffeine.newBuilder().maximumSize(100_000)
             .expireAfterAccess(Duration.ofMinutes(10)).build();
 
@@ -84,7 +87,7 @@ public final class EventIngest {
         WebhookAuth.Verdict verdict = secrets.map(k -> WebhookAuth.verify(s, k, header, body, now))
                 .orElse(WebhookAuth.Verdict.no("the source's secret cannot be read"));
         if (!verdict.accepted()) {
-            LOG.log(System.Logger.Level.INFO, "event source " + s.slug() + ": delivery refused: " + verdict.reason());
+            refusals.note(s.slug(), verdict.reason());
             throw new ApiException(Status.UNAUTHORIZED_401, "unauthorized", "the delivery could not be authenticated");
         }
         long rate = s.number("rate_per_second", defaultRate);
@@ -119,36 +122,43 @@ public final class EventIngest {
     private Accepted store(EventSource s, String deliveryId, UUID eventId, ObjectNode envelope, int bytes, Instant now) {
         String eventType = envelope.path("event_type").asText(null);
         String[] subscribers = drain.subscriberNames();
+        Map<String, Object> extras = new LinkedHashMap<>();
+        extras.put("event_id", eventId.toString());
+        extras.put("source", s.slug());
+        extras.put("kind", s.kind().wire());
+        extras.put("event_type", eventType);
+        extras.put("delivery_id", deliveryId);
+        extras.put("bytes", bytes);
+        UUID auditId = UUID.randomUUID();
+        AuditLog.Insert audited = AuditLog.insertSelectFrom("ev", auditId, new AuditLog.Entry(s.tenantId(),
+                "svc-ingest:" + s.slug(), "service", "other", "svc.events.ingest", Optional.empty(),
+                Optional.of(s.slug()), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty()), "ok", extras);
+        // one statement, so one round trip and one commit: the event, its audit row, a delivery row per
+        // subscriber and the drain's wake-up to every replica — all of them or none
+        List<Object> params = new ArrayList<>(List.of(eventId, s.tenantId(), s.id(), s.slug(), s.kind().wire(),
+                deliveryId));
+        params.add(eventType);
+        params.add(Jdbc.jsonb(envelope));
+        params.add(Timestamp.from(now));
+        params.add(auditId);
+        params.addAll(audited.params());
+        params.add(s.tenantId());
+        params.add(subscribers);
+        params.add(subscribers);
+        params.add(ChangeFeed.CHANNEL);
+        params.add(ChangeFeed.payload(EventDrain.TOPIC, s.tenantId().toString()));
         try {
-            Optional<UUID> inserted = jdbc.inTransaction(c -> {
-                UUID auditId = UUID.randomUUID();
-                var rows = Jdbc.query(c, """
-                        INSERT INTO events (id, tenant_id, source_id, source_slug, kind, delivery_id, event_type, envelope,
-                               received_at, audit_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (source_id, delivery_id) DO NOTHING RETURNING id""", rs -> rs.getObject(1, UUID.class),
-                        eventId, s.tenantId(), s.id(), s.slug(), s.kind().wire(), deliveryId, eventType,
-                        Jdbc.jsonb(envelope), Timestamp.from(now), auditId);
-                if (rows.isEmpty()) {
-                    return Optional.empty();
-                }
-                Map<String, Object> extras = new LinkedHashMap<>();
-                extras.put("event_id", eventId.toString());
-                extras.put("source", s.slug());
-                extras.put("kind", s.kind().wire());
-                extras.put("event_type", eventType);
-                extras.put("delivery_id", deliveryId);
-                extras.put("bytes", bytes);
-                audit.recordIn(c, auditId, new AuditLog.Entry(s.tenantId(), "svc-ingest:" + s.slug(), "service", "other",
-                        "svc.events.ingest", Optional.empty(), Optional.of(s.slug()), Optional.empty(), Optional.empty(),
-                        Optional.empty(), Optional.empty(), Optional.empty()), "ok", extras);
-                if (subscribers.length > 0) {
-                    Jdbc.update(c, "INSERT INTO event_deliveries (subscriber, event_id, tenant_id) "
-                            + "SELECT unnest(?::text[]), ?, ?", c.createArrayOf("text", subscribers), eventId, s.tenantId());
-                    Jdbc.query(c, "SELECT pg_notify(?, ?)", rs -> 1, ChangeFeed.CHANNEL,
-                            ChangeFeed.payload(EventDrain.TOPIC, s.tenantId().toString()));
-                }
-                return Optional.of(eventId);
-            });
+            Optional<UUID> inserted = jdbc.queryOne("""
+                    WITH ev AS (INSERT INTO events (id, tenant_id, source_id, source_slug, kind, delivery_id, event_type,
+                                       envelope, received_at, audit_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                ON CONFLICT (source_id, delivery_id) DO NOTHING RETURNING id),
+                         au AS (""" + audited.sql() + """
+                    ),
+                         dl AS (INSERT INTO event_deliveries (subscriber, event_id, tenant_id)
+                                SELECT sub, ev.id, ? FROM ev CROSS JOIN unnest(?::text[]) AS sub)
+                    SELECT id, CASE WHEN cardinality(?::text[]) > 0 THEN pg_notify(?, ?) END FROM ev""",
+                    rs -> rs.getObject(1, UUID.class), params.toArray());
             if (inserted.isPresent()) {
                 if (subscribers.length > 0) {
                     drain.wake();
@@ -174,6 +184,34 @@ public final class EventIngest {
     /** The one 404 of the ingest route: the same answer whatever was missing. */
     static ApiException notFound() {
         return ApiException.notFound("not_found", "no event source at this address");
+    }
+
+    /**
+     * The server-side record of refused deliveries (SPEC: the reason is logged, never sent): the first
+     * refusal of a source is logged at once, then at most one line per source every 10 s with the count,
+     * so a flood of bad deliveries cannot turn into a flood of log writes.
+     */
+    static final class RefusalLog {
+        private static final long QUIET_NANOS = 10_000_000_000L;
+        private final Cache<String, long[]> last = Caffeine.newBuilder().maximumSize(10_000)
+                .expireAfterAccess(Duration.ofMinutes(5)).build();
+
+        void note(String slug, String reason) {
+            long now = System.nanoTime();
+            long[] state = last.get(slug, k -> new long[] {now - QUIET_NANOS, 0});
+            long suppressed;
+            synchronized (state) {
+                state[1]++;
+                if (now - state[0] < QUIET_NANOS) {
+                    return;
+                }
+                suppressed = state[1] - 1;
+                state[0] = now;
+                state[1] = 0;
+            }
+            LOG.log(System.Logger.Level.INFO, "event source " + slug + ": delivery refused: " + reason
+                    + (suppressed > 0 ? " (and " + suppressed + " more refusals in the last 10 s)" : ""));
+        }
     }
 
     /** A per-source token bucket on this replica (refill {@code rate}/s up to {@code burst}). */

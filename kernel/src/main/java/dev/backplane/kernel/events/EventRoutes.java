@@ -73,9 +73,17 @@ public final class EventRoutes {
             throw tooLarge(cap);
         }
         byte[] body;
-        try (InputStream in = req.content().inputStream()) {
-            body = in.readNBytes((int) cap + 1); // never buffers more than the cap, whatever the sender streams
-        } catch (IOException e) {
+        try {
+            if (declared.isPresent() && (declared.get() == 0 || !req.content().hasEntity())) {
+                body = new byte[0];
+            } else if (declared.isPresent()) {
+                body = req.content().as(byte[].class); // the declared length is within the cap: read it whole
+            } else {
+                try (InputStream in = req.content().inputStream()) {
+                    body = in.readNBytes((int) cap + 1); // chunked: never more than the cap, whatever is streamed
+                }
+            }
+        } catch (IOException | RuntimeException e) {
             throw ApiException.badRequest("invalid_request", "could not read the body");
         }
         if (body.length > cap) {

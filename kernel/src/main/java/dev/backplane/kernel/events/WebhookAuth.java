@@ -152,13 +152,24 @@ final class WebhookAuth {
         return secret;
     }
 
+    /** Looked up once: {@code Mac.getInstance} walks the providers on every call; a clone does not. */
+    private static final Mac PROTOTYPE;
+
+    static {
+        try {
+            PROTOTYPE = Mac.getInstance("HmacSHA256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private static byte[] mac(byte[] key, byte[] prefix, byte[] body) {
         try {
-            Mac mac = Mac.getInstance("HmacSHA256");
+            Mac mac = (Mac) PROTOTYPE.clone();
             mac.init(new SecretKeySpec(key.length == 0 ? new byte[1] : key, "HmacSHA256"));
             mac.update(prefix);
             return mac.doFinal(body);
-        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
+        } catch (CloneNotSupportedException | InvalidKeyException e) {
             throw new IllegalStateException("HmacSHA256 unavailable", e);
         }
     }

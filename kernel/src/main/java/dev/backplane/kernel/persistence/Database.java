@@ -65,6 +65,9 @@ public final class Database implements AutoCloseable {
             EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setDataDirectory(dir)
                     .setCleanDataDirectory(false)
+                    // the embedded library turns synchronous_commit off by default; a commit the kernel answered
+                    // for (an accepted event, an audit row) must be on disk, so it is PostgreSQL's default again
+                    .setServerConfig("synchronous_commit", "on")
                     .setPGStartupWait(Duration.ofSeconds(60));
             if (port > 0) {
                 builder.setPort(port);
