@@ -212,16 +212,16 @@ public final class Kernel implements AutoCloseable {
         GuardedSocketFactory sockets = new GuardedSocketFactory(ssrf, (int) Math.min(10_000, callTimeout.toMillis()));
         EgressProxy egress = closing.add(egressProxy(sockets));
         ConnectorSessions sessions = new ConnectorSessions(egress, sockets, callTimeout);
-        new TargetRoutes(targets, new ProbeService(targets, catalog, credentials, sessions)).register(api);
+        AuditLog audit = new AuditLog(jdbc);
+        new TargetRoutes(targets, new ProbeService(targets, catalog, credentials, sessions, audit)).register(api);
         ResultHandles handles = new ResultHandles(jdbc,
                 Duration.ofMinutes(config.intValue(Setting.RESULT_HANDLE_TTL, 1, 10080)));
-        AuditLog audit = new AuditLog(jdbc);
         Approvals approvals = new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL, 1, 43200)),
                 audit);
         Grants grants = new Grants(jdbc);
         ServiceGrants serviceGrants = new ServiceGrants(jdbc, catalog::descriptor);
         Dispatcher dispatcher = new Dispatcher(catalog, targets, credentials, sessions, audit, approvals, grants,
-                serviceGrants, handles, dispatchEvents);
+                serviceGrants, agentPrincipals, handles, dispatchEvents);
         new GovernanceRoutes(agentPrincipals, grants, serviceGrants).register(api);
         AsyncRuns runs = new AsyncRuns(jdbc, callTimeout);
         ResultQueryService resultQueries = new ResultQueryService(jdbc, handles);
@@ -270,6 +270,8 @@ public final class Kernel implements AutoCloseable {
                 config.intValue(Setting.EVENTS_RATE_PER_SECOND, 1, 100_000)), eventLog).register(api);
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
                 new PeriodicJobs.Job("events-retention-sweep", Duration.ofHours(1), eventLog::sweep),
+                new PeriodicJobs.Job("audit-started-reaper", Duration.ofMinutes(1),
+                        () -> audit.reapStarted(callTimeout.plusMinutes(5))),
                 new PeriodicJobs.Job("approvals-expiry", Duration.ofMinutes(1), approvals::expireDue),
                 new PeriodicJobs.Job("result-handles-sweep", Duration.ofMinutes(10), handles::sweepExpired),
                 new PeriodicJobs.Job("async-run-reaper", Duration.ofMinutes(1), runs::reapOrphans),

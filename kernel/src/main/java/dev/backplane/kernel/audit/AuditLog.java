@@ -71,6 +71,17 @@ public final class AuditLog {
         }
     }
 
+    /**
+     * Rows still {@code started} after {@code olderThan} belong to a dispatch whose kernel died between
+     * calling the target and recording the outcome: they become {@code error} with {@code outcome_unknown}
+     * (the call may or may not have reached the target; nothing re-runs it). Returns how many.
+     */
+    public int reapStarted(java.time.Duration olderThan) {
+        return jdbc.update("UPDATE audit_rows SET result_status = 'error', error_code = 'outcome_unknown' "
+                + "WHERE result_status = 'started' AND occurred_at < now() - make_interval(secs => ?)",
+                (double) olderThan.toSeconds());
+    }
+
     /** A row for a dispatch that ended before reaching the target (denied, invalid params, parked). */
     public UUID record(Entry e, String status, Optional<String> errorCode, Optional<UUID> approvalId,
                        Map<String, Object> extras) {
@@ -87,6 +98,25 @@ public final class AuditLog {
             throw new ApiException(Status.SERVICE_UNAVAILABLE_503, "audit_unavailable", "the audit log could not be "
                     + "written, so nothing was sent to the target (audit is fail-closed); try again later");
         }
+        return id;
+    }
+
+    /**
+     * A finished row written on {@code c}, inside the caller's transaction: it commits or rolls back
+     * with the change it records (an approval's transition and its audit row are one commit).
+     */
+    public UUID recordIn(java.sql.Connection c, Entry e, String status, Optional<UUID> approvalId,
+                         Map<String, Object> extras) throws java.sql.SQLException {
+        UUID id = UUID.randomUUID();
+        Jdbc.update(c, """
+                INSERT INTO audit_rows (id, tenant_id, principal, principal_kind, op_class, op_id, connector_id, target,
+                       target_id, result_status, duration_ms, session_id, parent_audit_id, work_ref, params_hash,
+                       approval_request_id, extras)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)""",
+                id, e.tenantId(), e.principal(), e.principalKind(), e.opClass(), e.opId(), e.connectorId().orElse(null),
+                e.target().orElse(null), e.targetId().orElse(null), status, e.sessionId().orElse(null),
+                e.parentAuditId().orElse(null), e.workRef().orElse(null), e.paramsHash().orElse(null),
+                approvalId.orElse(null), Jdbc.jsonb(extras));
         return id;
     }
 

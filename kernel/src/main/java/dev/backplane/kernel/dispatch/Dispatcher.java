@@ -19,6 +19,7 @@ import dev.backplane.plugin.api.HttpPreview;
 import dev.backplane.plugin.api.OperationRequest;
 import dev.backplane.plugin.api.OperationResult;
 import dev.backplane.plugin.api.OperationShape;
+import dev.backplane.plugin.api.Redaction;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,14 +44,16 @@ public final class Dispatcher {
     private final Grants grants;
     private final ServiceGrants serviceGrants;
     private final Reducer reducer;
+    private final dev.backplane.kernel.identity.PrincipalDirectory principals;
     private final ParamsValidator validator = new ParamsValidator();
     private final DispatchEvents events;
 
     public Dispatcher(CatalogService catalog, TargetService targets, CredentialService credentials,
                       ConnectorSessions sessions, AuditLog audit, Approvals approvals, Grants grants,
-                      ServiceGrants serviceGrants, dev.backplane.kernel.results.ResultHandles handles,
-                      DispatchEvents events) {
+                      ServiceGrants serviceGrants, dev.backplane.kernel.identity.PrincipalDirectory principals,
+                      dev.backplane.kernel.results.ResultHandles handles, DispatchEvents events) {
         this.events = events;
+        this.principals = principals;
         this.grants = grants;
         this.serviceGrants = serviceGrants;
         this.catalog = catalog;
@@ -192,8 +195,10 @@ public final class Dispatcher {
         resolved.put("host", r.target().host() + ":" + r.target().port());
         resolved.put("safety_level", r.op().view().safetyLevel());
         resolved.put("description", r.op().view().description());
-        resolved.put("params", req.params());
+        // approvers see the params with secret-looking values hidden; the real ones stay in the row to run
+        resolved.put("params", Redaction.redact(req.params()));
         UUID approvalId = approvals.park(new Approvals.Parked(caller.tenantId(), caller.sub(), caller.kind().wireName(),
+                caller.clientId().filter(id -> caller.kind() == dev.backplane.kernel.identity.PrincipalKind.AGENT),
                 req.connectorId(), req.opId(), r.target().name(), r.target().id(), req.params(), resolved, req.workRef()));
         audit.record(r.entry(), "awaiting_approval", Optional.of("awaiting_approval"), Optional.of(approvalId), Map.of());
         return envelope(ResultEnvelope.AWAITING_APPROVAL, req.opId(), null, null, t0,
@@ -210,7 +215,8 @@ public final class Dispatcher {
         CallRequest req = new CallRequest(a.connectorId(), a.opId(), a.target(), released.params(), a.workRef(),
                 Optional.empty(), Optional.empty());
         Caller requester = new Caller(a.requester(), Optional.empty(), Optional.of(tenant), tenant,
-                dev.backplane.kernel.identity.Role.OPERATOR, false, kindOf(released.requesterKind()), Optional.empty());
+                dev.backplane.kernel.identity.Role.OPERATOR, false, kindOf(released.requesterKind()),
+                released.requesterClientId());
         ResultEnvelope env = runApproved(requester, req, released);
         announce(tenant, a.requester(), requester.kind().wireName(), req, env);
         return env;
@@ -228,6 +234,24 @@ public final class Dispatcher {
             audit.record(r.entry(), "denied", Optional.of("operation_not_enabled"), Optional.of(a.id()), Map.of());
             return envelope(ResultEnvelope.DENIED, a.opId(), null, "operation " + a.opId() + " was disabled after the "
                     + "call was parked", t0, Map.of("error_code", "operation_not_enabled"));
+        }
+        // an agent's call is checked again as it is released: the kill switch and its grants as they are now
+        if (requester.kind() == dev.backplane.kernel.identity.PrincipalKind.AGENT
+                && requester.clientId().flatMap(id -> principals.agentRevoked(requester.tenantId(), id)).orElse(false)) {
+            audit.record(r.entry(), "denied", Optional.of("principal_revoked"), Optional.of(a.id()), Map.of());
+            return envelope(ResultEnvelope.DENIED, a.opId(), null, "agent principal " + requester.clientId().get()
+                    + " was revoked after the call was parked (kill switch)", t0, Map.of("error_code", "principal_revoked"));
+        }
+        if (requester.kind() == dev.backplane.kernel.identity.PrincipalKind.AGENT
+                || requester.kind() == dev.backplane.kernel.identity.PrincipalKind.USER_AGENT) {
+            Grants.Decision d = grants.decide(requester.tenantId(), requester.sub(), requester.kind().wireName(),
+                    a.opId(), r.target().id(), r.op().view().safetyLevel());
+            if (d.verdict().equals("deny")) {
+                audit.record(r.entry(), "denied", Optional.of("denied_by_grant"), Optional.of(a.id()),
+                        Map.of("reason", d.reason()));
+                return envelope(ResultEnvelope.DENIED, a.opId(), null, "denied since the call was parked: " + d.reason(),
+                        t0, Map.of("error_code", "denied_by_grant", "reason", d.reason()));
+            }
         }
         ResultEnvelope env = execute(requester, req, r, t0);
         Object auditId = env.extras().get("audit_id");
@@ -281,6 +305,10 @@ public final class Dispatcher {
             ResultEnvelope env = failure(req.opId(), e, t0);
             audit.finish(auditId, "error", Optional.of(e.code().wireName()), env.durationMs());
             return withAudit(env, auditId);
+        } catch (RuntimeException | Error e) {
+            // whatever failed after the row was begun (reduction, a plugin bug), the row gets an outcome
+            audit.finish(auditId, "error", Optional.of("internal_error"), (System.nanoTime() - t0) / 1_000_000);
+            throw e;
         }
     }
 

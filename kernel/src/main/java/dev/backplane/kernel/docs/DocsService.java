@@ -106,10 +106,21 @@ public final class DocsService {
         if (!(c.platformAdmin() || capabilities.holds(c.tenantId(), d))) {
             throw DocCollections.capabilityRequired(key);
         }
+        // the probe contacts the backend (with its token, if any): audited like a docs query
+        AuditLog.Entry entry = new AuditLog.Entry(c.tenantId(), c.sub(), c.kind().wireName(), "read", "svc.docs.probe",
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty());
         long t0 = System.nanoTime();
-        int n = collections.backend(d).retrieve(d, new DocsBackend.Request("probe", 1, Optional.empty(),
-                Optional.empty())).size();
-        return new Probe(key, true, Duration.ofNanos(System.nanoTime() - t0).toMillis(), n);
+        UUID row = audit.begin(entry, Map.of("collections", List.of(key)));
+        try {
+            int n = collections.backend(d).retrieve(d, new DocsBackend.Request("probe", 1, Optional.empty(),
+                    Optional.empty())).size();
+            audit.finish(row, "ok", Optional.empty(), Duration.ofNanos(System.nanoTime() - t0).toMillis());
+            return new Probe(key, true, Duration.ofNanos(System.nanoTime() - t0).toMillis(), n);
+        } catch (ApiException e) {
+            audit.finish(row, "error", Optional.of(e.code()), Duration.ofNanos(System.nanoTime() - t0).toMillis());
+            throw e;
+        }
     }
 
     private <T> T audited(Caller c, String opId, Query q, String surface, Function<List<DocCollection>, T> body) {

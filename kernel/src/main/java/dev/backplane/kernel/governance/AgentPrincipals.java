@@ -36,8 +36,11 @@ public final class AgentPrincipals implements PrincipalDirectory {
     private final Jdbc jdbc;
     private final SharedCache<Boolean> registered;
 
+    private final dev.backplane.kernel.audit.AuditLog audit;
+
     public AgentPrincipals(Jdbc jdbc, ChangeFeed feed) {
         this.jdbc = jdbc;
+        this.audit = new dev.backplane.kernel.audit.AuditLog(jdbc);
         this.registered = new SharedCache<>(feed, "agent-principals", 10_000, Duration.ofMinutes(10));
     }
 
@@ -61,6 +64,7 @@ public final class AgentPrincipals implements PrincipalDirectory {
     }
 
     public AgentPrincipal register(Caller caller, String name, Optional<String> ownerSub) {
+        caller.requireHuman("registering an agent principal");
         if (name == null || !NAME.matcher(name).matches()) {
             throw ApiException.unprocessable("invalid_name", "name must be the agent's OIDC client id: 1-128 letters, "
                     + "digits, '.', '_' or '-'", Map.of("field", "name"));
@@ -72,7 +76,16 @@ public final class AgentPrincipals implements PrincipalDirectory {
             throw new ApiException(Status.CONFLICT_409, "principal_exists", "agent principal '" + name
                     + "' is already registered");
         }
-        return show(caller.tenantId(), name);
+        AgentPrincipal p = show(caller.tenantId(), name);
+        audit.record(entry(caller, "register", name), "ok", Optional.empty(), Optional.empty(),
+                Map.of("name", name, "owner_sub", p.ownerSub()));
+        return p;
+    }
+
+    private static dev.backplane.kernel.audit.AuditLog.Entry entry(Caller caller, String verb, String name) {
+        return new dev.backplane.kernel.audit.AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(),
+                "other", "svc.agent_principals." + verb, Optional.empty(), Optional.of(name), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     public List<AgentPrincipal> list(UUID tenant, boolean includeRevoked) {
@@ -93,8 +106,18 @@ public final class AgentPrincipals implements PrincipalDirectory {
             throw ApiException.forbidden("insufficient_role", "only a tenant_admin or the principal's owner may revoke it")
                     .withExtras("required_role", "tenant_admin");
         }
-        jdbc.update("UPDATE governance_agent_principals SET revoked = true, revoked_at = now(), revoked_by = ? "
-                + "WHERE tenant_id = ? AND name = ? AND NOT revoked", caller.sub(), caller.tenantId(), name);
+        // one transaction: the principal revoked, every call it parked withdrawn, and the audit row
+        jdbc.inTransaction(c -> {
+            int changed = Jdbc.update(c, "UPDATE governance_agent_principals SET revoked = true, revoked_at = now(), "
+                    + "revoked_by = ? WHERE tenant_id = ? AND name = ? AND NOT revoked", caller.sub(), caller.tenantId(),
+                    name);
+            int withdrawn = Approvals.withdrawPendingOf(c, caller.tenantId(), name, caller.sub());
+            if (changed > 0 || withdrawn > 0) {
+                audit.recordIn(c, entry(caller, "revoke", name), "ok", Optional.empty(),
+                        Map.of("name", name, "pending_approvals_withdrawn", withdrawn));
+            }
+            return null;
+        });
         return show(caller.tenantId(), name);
     }
 

@@ -31,9 +31,9 @@ public final class Approvals {
     public static final Set<String> STATUSES = Set.of("pending", "approved", "rejected", "expired");
 
     /** What a parked call needs to run later and what approvers are shown. */
-    public record Parked(UUID tenantId, String requester, String requesterKind, String connectorId, String opId,
-                         String target, UUID targetId, Map<String, Object> params, Map<String, Object> resolved,
-                         Optional<String> workRef) {
+    public record Parked(UUID tenantId, String requester, String requesterKind, Optional<String> requesterClientId,
+                         String connectorId, String opId, String target, UUID targetId, Map<String, Object> params,
+                         Map<String, Object> resolved, Optional<String> workRef) {
     }
 
     /** An approval request as the API shows it (params appear inside {@code resolved}). */
@@ -44,7 +44,8 @@ public final class Approvals {
     }
 
     /** A call released by an approval, ready for the pipeline. */
-    public record Released(Approval approval, String requesterKind, UUID targetId, Map<String, Object> params) {
+    public record Released(Approval approval, String requesterKind, Optional<String> requesterClientId, UUID targetId,
+                           Map<String, Object> params) {
     }
 
     private final Jdbc jdbc;
@@ -60,10 +61,11 @@ public final class Approvals {
     public UUID park(Parked p) {
         UUID id = UUID.randomUUID();
         jdbc.inTransaction(c -> Jdbc.update(c, """
-                INSERT INTO governance_approvals (id, tenant_id, status, requester, requester_kind, connector_id, op_id,
-                       target, target_id, params, resolved, work_ref, expires_at)
-                VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                id, p.tenantId(), p.requester(), p.requesterKind(), p.connectorId(), p.opId(), p.target(), p.targetId(),
+                INSERT INTO governance_approvals (id, tenant_id, status, requester, requester_kind, requester_client_id,
+                       connector_id, op_id, target, target_id, params, resolved, work_ref, expires_at)
+                VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                id, p.tenantId(), p.requester(), p.requesterKind(), p.requesterClientId().orElse(null), p.connectorId(),
+                p.opId(), p.target(), p.targetId(),
                 jsonb(p.params()), jsonb(p.resolved()), p.workRef().orElse(null),
                 Timestamp.from(Instant.now().plus(ttl))));
         return id;
@@ -96,19 +98,19 @@ public final class Approvals {
      * {@code breakGlass} is set with a reason (recorded on the row and in the audit).
      */
     public Released approve(Caller caller, UUID id, Optional<String> reason, boolean breakGlass) {
-        Released released = decideApprove(caller.tenantId(), id, caller.sub(), reason, breakGlass);
-        recordTransition(caller, released.approval(), "approve", breakGlass);
-        return released;
+        caller.requireHuman("approving a parked call");
+        return decideApprove(caller, id, reason, breakGlass);
     }
 
     /** Rejects a pending request (any tenant_admin, the requester included) and audits the transition. */
     public Approval reject(Caller caller, UUID id, Optional<String> reason) {
-        Approval a = decideReject(caller.tenantId(), id, caller.sub(), reason);
-        recordTransition(caller, a, "reject", false);
-        return a;
+        caller.requireHuman("rejecting a parked call");
+        return decideReject(caller, id, reason);
     }
 
-    private void recordTransition(Caller caller, Approval a, String action, boolean breakGlass) {
+    /** The transition's audit row, written in the transition's own transaction: both commit or neither. */
+    private void recordTransition(java.sql.Connection c, Caller caller, Approval a, String action, boolean breakGlass)
+            throws SQLException {
         Map<String, Object> extras = new LinkedHashMap<>();
         extras.put("approval_request_id", a.id().toString());
         extras.put("requested_op_id", a.opId());
@@ -116,19 +118,29 @@ public final class Approvals {
         if (breakGlass) {
             extras.put("break_glass", true);
         }
-        audit.record(new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "other",
+        audit.recordIn(c, new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "other",
                 "svc.approval." + action, Optional.of(a.connectorId()), Optional.of(a.target()), Optional.empty(),
-                Optional.empty(), Optional.empty(), a.workRef(), Optional.empty()), "ok", Optional.empty(),
-                Optional.of(a.id()), extras);
+                Optional.empty(), Optional.empty(), a.workRef(), Optional.empty()), "ok", Optional.of(a.id()), extras);
     }
 
-    private Released decideApprove(UUID tenant, UUID id, String approver, Optional<String> reason, boolean breakGlass) {
+    private Released decideApprove(Caller caller, UUID id, Optional<String> reason, boolean breakGlass) {
+        UUID tenant = caller.tenantId();
+        String approver = caller.sub();
         return jdbc.inTransaction(c -> {
             Map<String, Object> row = pendingForUpdate(c, tenant, id);
             String requester = (String) row.get("requester");
             if (requester.equals(approver) && !breakGlass) {
                 throw new ApiException(Status.FORBIDDEN_403, "four_eyes", "the requester cannot approve their own "
                         + "request; another approver must (an audited break-glass exists for emergencies)");
+            }
+            Optional<String> client = Optional.ofNullable((String) row.get("requester_client_id"));
+            Optional<String> owner = client.isEmpty() ? Optional.empty() : Jdbc.query(c, "SELECT owner_sub FROM "
+                    + "governance_agent_principals WHERE tenant_id = ? AND name = ?", rs -> rs.getString(1), tenant,
+                    client.get()).stream().findFirst();
+            if (owner.filter(approver::equals).isPresent() && !breakGlass) {
+                throw new ApiException(Status.FORBIDDEN_403, "four_eyes", "the owner of agent principal '" + client.get()
+                        + "' cannot approve that agent's request: it acts on the owner's behalf, so another approver "
+                        + "must (an audited break-glass exists for emergencies)");
             }
             if (breakGlass && reason.filter(r -> !r.isBlank()).isEmpty()) {
                 throw ApiException.unprocessable("reason_required", "break-glass approval needs a reason",
@@ -139,18 +151,33 @@ public final class Approvals {
                            break_glass = ? WHERE id = ?""", approver, reason.orElse(null), breakGlass, row.get("id"));
             Approval a = Jdbc.query(c, "SELECT * FROM governance_approvals WHERE id = ?", Approvals::approval,
                     row.get("id")).getFirst();
-            return new Released(a, (String) row.get("requester_kind"), (UUID) row.get("target_id"), params(row));
+            recordTransition(c, caller, a, "approve", breakGlass);
+            return new Released(a, (String) row.get("requester_kind"), client, (UUID) row.get("target_id"), params(row));
         });
     }
 
-    private Approval decideReject(UUID tenant, UUID id, String approver, Optional<String> reason) {
+    private Approval decideReject(Caller caller, UUID id, Optional<String> reason) {
         return jdbc.inTransaction(c -> {
-            Map<String, Object> row = pendingForUpdate(c, tenant, id);
+            Map<String, Object> row = pendingForUpdate(c, caller.tenantId(), id);
             Jdbc.update(c, "UPDATE governance_approvals SET status = 'rejected', decided_by = ?, decided_at = now(), "
-                    + "reason = ? WHERE id = ?", approver, reason.orElse(null), row.get("id"));
-            return Jdbc.query(c, "SELECT * FROM governance_approvals WHERE id = ?", Approvals::approval, row.get("id"))
-                    .getFirst();
+                    + "reason = ? WHERE id = ?", caller.sub(), reason.orElse(null), row.get("id"));
+            Approval a = Jdbc.query(c, "SELECT * FROM governance_approvals WHERE id = ?", Approvals::approval,
+                    row.get("id")).getFirst();
+            recordTransition(c, caller, a, "reject", false);
+            return a;
         });
+    }
+
+    /**
+     * The kill switch's reach into parked calls: every pending request of the agent principal is
+     * rejected (in the caller's transaction), so nothing it parked runs after it was revoked.
+     *
+     * @return how many were withdrawn
+     */
+    static int withdrawPendingOf(java.sql.Connection c, UUID tenant, String clientId, String revokedBy) throws SQLException {
+        return Jdbc.update(c, "UPDATE governance_approvals SET status = 'rejected', decided_by = ?, decided_at = now(), "
+                + "reason = 'agent principal revoked (kill switch)' WHERE tenant_id = ? AND requester_client_id = ? "
+                + "AND status = 'pending'", revokedBy, tenant, clientId);
     }
 
     /** Links the approval to the audit row of its execution. */
@@ -168,13 +195,14 @@ public final class Approvals {
         Jdbc.update(c, "UPDATE governance_approvals SET status = 'expired' WHERE id = ? AND status = 'pending' "
                 + "AND expires_at <= now()", id);
         List<Map<String, Object>> rows = Jdbc.query(c, """
-                SELECT id, status, requester, requester_kind, target_id, params::text AS params
+                SELECT id, status, requester, requester_kind, requester_client_id, target_id, params::text AS params
                   FROM governance_approvals WHERE tenant_id = ? AND id = ? FOR UPDATE""", rs -> {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("id", rs.getObject("id", UUID.class));
                     m.put("status", rs.getString("status"));
                     m.put("requester", rs.getString("requester"));
                     m.put("requester_kind", rs.getString("requester_kind"));
+                    m.put("requester_client_id", rs.getString("requester_client_id"));
                     m.put("target_id", rs.getObject("target_id", UUID.class));
                     m.put("params", rs.getString("params"));
                     return m;

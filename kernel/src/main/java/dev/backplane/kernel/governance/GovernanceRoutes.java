@@ -68,9 +68,12 @@ public final class GovernanceRoutes {
                 .get("/api/v1/agent-grants", Role.OPERATOR, this::list)
                 .get("/api/v1/agent-grants/{id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
                         grants.show(c.tenantId(), grantId(req))))
-                .post("/api/v1/agent-grants/{id}/revoke", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
-                        grants.revoke(c.tenantId(), grantId(req))))
+                .post("/api/v1/agent-grants/{id}/revoke", Role.TENANT_ADMIN, (req, res, c) -> {
+                    c.requireHuman("revoking a grant");
+                    Json.ok(res, grants.revoke(c.tenantId(), grantId(req)));
+                })
                 .post("/api/v1/service-principals/grants", Role.TENANT_ADMIN, (req, res, c) -> {
+                    c.requireHuman("granting a service principal");
                     ServiceGrantRequest g = Json.read(req, ServiceGrantRequest.class);
                     Json.send(res, io.helidon.http.Status.CREATED_201, serviceGrants.create(c.tenantId(), c.sub(),
                             g.principal(), g.connectorId(), g.opId(), g.reason(), g.target(), g.targetNamePattern(),
@@ -81,8 +84,10 @@ public final class GovernanceRoutes {
                                 QueryParams.flag(req, "include_expired"), QueryParams.flag(req, "include_revoked"))))
                 .get("/api/v1/service-principals/grants/{id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
                         serviceGrants.show(c.tenantId(), serviceGrantId(req))))
-                .post("/api/v1/service-principals/grants/{id}/revoke", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
-                        serviceGrants.revoke(c.tenantId(), serviceGrantId(req))));
+                .post("/api/v1/service-principals/grants/{id}/revoke", Role.TENANT_ADMIN, (req, res, c) -> {
+                    c.requireHuman("revoking a service grant");
+                    Json.ok(res, serviceGrants.revoke(c.tenantId(), serviceGrantId(req)));
+                });
     }
 
     private static UUID grantId(ServerRequest req) {
@@ -94,6 +99,7 @@ public final class GovernanceRoutes {
     }
 
     private void grant(ServerRequest req, ServerResponse res, Caller caller, boolean elevation) {
+        caller.requireHuman(elevation ? "elevating an agent" : "granting an agent");
         GrantRequest g = Json.read(req, GrantRequest.class);
         Json.send(res, io.helidon.http.Status.CREATED_201, grants.create(caller.tenantId(), caller.sub(), g.principal(),
                 g.principalKind(), g.op(), g.target(), g.verdict(), g.expires(), elevation));

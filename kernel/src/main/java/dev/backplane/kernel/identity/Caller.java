@@ -47,6 +47,17 @@ public record Caller(String sub, Optional<String> username, Optional<UUID> homeT
         }
     }
 
+    /**
+     * Throws {@code 403 human_required} unless a person calls directly: governance decisions (approving,
+     * granting, registering principals) are never taken by an agent or by an agent acting for a user.
+     */
+    public void requireHuman(String what) {
+        if (kind != PrincipalKind.HUMAN) {
+            throw ApiException.forbidden("human_required", what + " is for a person; this caller is a "
+                    + kind.wireName() + " principal").withExtras("principal_kind", kind.wireName());
+        }
+    }
+
     /** Throws {@code 403 insufficient_role} unless the caller is a platform_admin. */
     public void requirePlatformAdmin() {
         if (!platformAdmin) {

@@ -38,6 +38,7 @@ public final class ProbeService {
     public record DiscoverResult(String product, String seedTarget, String connectorId, List<Map<String, Object>> candidates) {
     }
 
+    private final dev.backplane.kernel.audit.AuditLog audit;
     private final TargetService targets;
     private final CatalogService catalog;
     private final ConnectorRegistry registry;
@@ -45,7 +46,8 @@ public final class ProbeService {
     private final ConnectorSessions sessions;
 
     public ProbeService(TargetService targets, CatalogService catalog, CredentialService credentials,
-                        ConnectorSessions sessions) {
+                        ConnectorSessions sessions, dev.backplane.kernel.audit.AuditLog audit) {
+        this.audit = audit;
         this.targets = targets;
         this.catalog = catalog;
         this.registry = catalog.registry();
@@ -53,10 +55,26 @@ public final class ProbeService {
         this.sessions = sessions;
     }
 
-    public ProbeResult probe(UUID tenant, String nameOrAlias) {
+    /**
+     * A live probe. It uses the target's credential and contacts the target, so it is audited like a
+     * dispatch ({@code svc.targets.probe}): the row is begun before contact (fail-closed) and finished
+     * with the outcome; refusals before contact get a finished row of their own.
+     */
+    public ProbeResult probe(dev.backplane.kernel.identity.Caller caller, String nameOrAlias) {
+        UUID tenant = caller.tenantId();
         Target t = targets.describe(tenant, nameOrAlias);
-        LoadedConnector connector = resolve(tenant, t);
-        Credential credential = credential(tenant, t);
+        var entry = entry(caller, "svc.targets.probe", t);
+        LoadedConnector connector;
+        Credential credential;
+        try {
+            connector = resolve(tenant, t);
+            credential = credential(tenant, t);
+        } catch (ApiException refused) {
+            audit.record(entry, "error", Optional.of(refused.code()), Optional.empty(), Map.of());
+            throw refused;
+        }
+        long t0 = System.nanoTime();
+        UUID row = audit.begin(entry, Map.of("connector_id", connector.connectorId()));
         Map<String, Object> fingerprint = new LinkedHashMap<>();
         try {
             Fingerprint f = withSession(connector, t, credential, Connector::probe);
@@ -76,13 +94,27 @@ public final class ProbeService {
             if (e.extras().containsKey("exception_message")) {
                 fingerprint.put("exception_message", e.extras().get("exception_message"));
             }
+        } catch (RuntimeException | Error e) {
+            audit.finish(row, "error", Optional.of("internal_error"), (System.nanoTime() - t0) / 1_000_000);
+            throw e;
         }
         fingerprint.put("connector_id", connector.connectorId());
+        audit.finish(row, fingerprint.containsKey("error_code") ? "error" : "ok",
+                Optional.ofNullable(fingerprint.get("error_code")).map(Object::toString), (System.nanoTime() - t0) / 1_000_000);
         targets.saveFingerprint(tenant, t.id(), fingerprint);
         return new ProbeResult(t.name(), connector.connectorId(), fingerprint);
     }
 
-    public DiscoverResult discover(UUID tenant, String product, Optional<String> seed) {
+    private static dev.backplane.kernel.audit.AuditLog.Entry entry(dev.backplane.kernel.identity.Caller caller,
+                                                                   String opId, Target t) {
+        return new dev.backplane.kernel.audit.AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(),
+                "credential_read", opId, Optional.empty(), Optional.of(t.name()), Optional.of(t.id()), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty());
+    }
+
+    /** Discovery through a seed target: contacts it with its credential, so it is audited like a probe. */
+    public DiscoverResult discover(dev.backplane.kernel.identity.Caller caller, String product, Optional<String> seed) {
+        UUID tenant = caller.tenantId();
         String seedName = seed.orElseThrow(() -> ApiException.unprocessable("seed_target_required", "discovery reaches "
                 + "the product through a registered target: name one with --seed-target", Map.of("field", "seed_target")));
         Target t = targets.describe(tenant, seedName);
@@ -90,8 +122,18 @@ public final class ProbeService {
             throw ApiException.unprocessable("seed_target_mismatch", "seed target " + t.name() + " is a " + t.product()
                     + ", not a " + product, Map.of("field", "seed_target"));
         }
-        LoadedConnector connector = resolve(tenant, t);
-        Credential credential = credential(tenant, t);
+        var entry = entry(caller, "svc.targets.discover", t);
+        LoadedConnector connector;
+        Credential credential;
+        try {
+            connector = resolve(tenant, t);
+            credential = credential(tenant, t);
+        } catch (ApiException refused) {
+            audit.record(entry, "error", Optional.of(refused.code()), Optional.empty(), Map.of());
+            throw refused;
+        }
+        long t0 = System.nanoTime();
+        UUID row = audit.begin(entry, Map.of("connector_id", connector.connectorId(), "product", product));
         List<Map<String, Object>> found;
         try {
             found = withSession(connector, t, credential, c -> {
@@ -101,8 +143,14 @@ public final class ProbeService {
                 return new ArrayList<>(d.discover(product));
             });
         } catch (ConnectorException e) {
+            audit.finish(row, "error", Optional.of(e.code().wireName()), (System.nanoTime() - t0) / 1_000_000);
             throw new ApiException(Status.BAD_GATEWAY_502, e.code().wireName(), e.getMessage(), e.extras());
+        } catch (RuntimeException | Error e) {
+            audit.finish(row, "error", Optional.of("internal_error"), (System.nanoTime() - t0) / 1_000_000);
+            throw e;
         }
+        audit.finish(row, found == null ? "error" : "ok", Optional.ofNullable(found == null ? "discover_not_supported"
+                : null), (System.nanoTime() - t0) / 1_000_000);
         if (found == null) {
             throw new ApiException(Status.NOT_IMPLEMENTED_501, "discover_not_supported", "discovery is not supported by "
                     + "this connector (" + connector.connectorId() + ")", Map.of("connector_id", connector.connectorId()));

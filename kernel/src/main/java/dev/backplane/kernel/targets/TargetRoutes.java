@@ -51,7 +51,7 @@ public final class TargetRoutes {
                 .get(TARGETS, Role.READ_ONLY, this::list)
                 .post(TARGETS + "/import", Role.TENANT_ADMIN, this::importTargets)
                 .post(TARGETS + "/discover", Role.OPERATOR, this::discover)
-                .post(TARGET + "/probe", Role.OPERATOR, (req, res, c) -> Json.ok(res, probes.probe(c.tenantId(), name(req))))
+                .post(TARGET + "/probe", Role.OPERATOR, (req, res, c) -> Json.ok(res, probes.probe(c, name(req))))
                 .get(TARGET, Role.READ_ONLY, (req, res, c) -> Json.ok(res, targets.describe(c.tenantId(), name(req))))
                 .patch(TARGET, Role.TENANT_ADMIN, this::patch)
                 .delete(TARGET, Role.TENANT_ADMIN, this::delete);
@@ -92,7 +92,7 @@ public final class TargetRoutes {
         if (body.product() == null || body.product().isBlank()) {
             throw ApiException.unprocessable("missing_field", "product is required", Map.of("field", "product"));
         }
-        Json.ok(res, probes.discover(caller.tenantId(), body.product(), body.seedTarget()));
+        Json.ok(res, probes.discover(caller, body.product(), body.seedTarget()));
     }
 
     private static int limit(String text) {

@@ -464,6 +464,107 @@ class DispatchIT {
         assertThat(kernel.get("/api/v1/agent-principals?include_revoked=true", operator).json().size()).isEqualTo(1);
     }
 
+    /**
+     * Security review D5/D8/D10/D12: the kill switch withdraws what the agent parked and a released call
+     * is checked against the principal and its grants again; only people decide (agents are refused on
+     * approvals and grants) and an agent's owner is not its four-eyes approver; approvers never see
+     * secret-looking params; every transition's audit row commits with it.
+     */
+    @Test
+    void theKillSwitchReachesParkedCallsAndOnlyOtherPeopleDecide() throws Exception {
+        setUpTarget("ks1");
+        enableReads();
+        assertThat(kernel.send("PATCH", "/api/v1/connectors/disp-1.x/operations/disp.item5.delete", admin,
+                "{\"is_enabled\": true, \"requires_approval\": true, \"safety_level\": \"caution\"}", Map.of())
+                .status()).isEqualTo(200);
+        String name = "ks-bot-" + tenant;
+        assertThat(kernel.send("POST", "/api/v1/agent-principals", admin, "{\"name\": \"" + name + "\"}", Map.of())
+                .status()).isEqualTo(201);
+        String sub = "ks-bot-sub-" + tenant;
+        String agent = issuer.token(c -> c.subject(sub).claim("azp", name).claim("tenant_id", tenant.toString())
+                .claim("tenant_role", "tenant_admin"));
+        assertThat(kernel.send("POST", "/api/v1/agent-grants", admin, "{\"principal\": \"" + sub + "\", "
+                + "\"op\": \"disp.item5.*\", \"verdict\": \"auto-execute\"}", Map.of()).status()).isEqualTo(201);
+        String secret = "hunter2-" + UUID.randomUUID();
+        String second = issuer.token("ks-admin2-" + tenant, tenant, "tenant_admin");
+
+        // D8: the approver sees the params with secret-looking values hidden
+        JsonNode parked = call(agent, "disp.item5.delete", "ks1", "{\"name\": \"k1\", \"password\": \"" + secret
+                + "\", \"nested\": {\"api_key\": \"" + secret + "\"}}", "");
+        assertThat(parked.path("status").asText()).as(parked.toString()).isEqualTo("awaiting_approval");
+        String first = parked.path("extras").path("approval_request_id").asText();
+        var shown = kernel.get("/api/v1/approvals/" + first, admin);
+        assertThat(shown.body()).doesNotContain(secret);
+        assertThat(shown.json().path("resolved").path("params").path("password").asText()).isEqualTo("***REDACTED***");
+        assertThat(shown.json().path("resolved").path("params").path("name").asText()).isEqualTo("k1");
+        assertThat(kernel.get("/api/v1/approvals?status=pending", admin).body()).doesNotContain(secret);
+
+        // D12: an agent cannot decide, whatever role its token claims; the agent's owner is not a second person
+        var byAgent = kernel.send("POST", "/api/v1/approvals/" + first + "/approve", agent, "{}", Map.of());
+        assertThat(byAgent.status()).isEqualTo(403);
+        assertThat(byAgent.json().path("error").asText()).isEqualTo("human_required");
+        var grantByAgent = kernel.send("POST", "/api/v1/agent-grants", agent, "{\"principal\": \"" + sub + "\", "
+                + "\"op\": \"*\", \"verdict\": \"auto-execute\"}", Map.of());
+        assertThat(grantByAgent.status()).isEqualTo(403);
+        assertThat(grantByAgent.json().path("error").asText()).isEqualTo("human_required");
+        var byOwner = kernel.send("POST", "/api/v1/approvals/" + first + "/approve", admin, "{}", Map.of());
+        assertThat(byOwner.status()).isEqualTo(403);
+        assertThat(byOwner.json().path("error").asText()).isEqualTo("four_eyes");
+        assertThat(byOwner.json().path("message").asText()).contains("owner of agent principal");
+
+        // a second person approves: the real params reach the target
+        int before = HITS.size();
+        var approved = kernel.send("POST", "/api/v1/approvals/" + first + "/approve", second, "{}", Map.of());
+        assertThat(approved.status()).as(approved.body()).isEqualTo(200);
+        assertThat(approved.json().path("result").path("status").asText()).isEqualTo("ok");
+        assertThat(HITS.subList(before, HITS.size())).containsExactly("DELETE /items/k1");
+
+        // D5: a grant revoked after parking stops the release
+        JsonNode again = call(agent, "disp.item5.delete", "ks1", "{\"name\": \"k2\"}", "");
+        String secondId = again.path("extras").path("approval_request_id").asText();
+        JsonNode grants = kernel.get("/api/v1/agent-grants?principal=" + sub, admin).json();
+        for (JsonNode g : grants) {
+            assertThat(kernel.send("POST", "/api/v1/agent-grants/" + g.path("id").asText() + "/revoke", admin, null,
+                    Map.of()).status()).isEqualTo(200);
+        }
+        assertThat(kernel.send("POST", "/api/v1/agent-grants", admin, "{\"principal\": \"" + sub + "\", "
+                + "\"op\": \"disp.item5.*\", \"verdict\": \"deny\"}", Map.of()).status()).isEqualTo(201);
+        before = HITS.size();
+        var denied = kernel.send("POST", "/api/v1/approvals/" + secondId + "/approve", second, "{}", Map.of());
+        assertThat(denied.status()).as(denied.body()).isEqualTo(200);
+        assertThat(denied.json().path("result").path("status").asText()).isEqualTo("denied");
+        assertThat(denied.json().path("result").path("extras").path("error_code").asText()).isEqualTo("denied_by_grant");
+        assertThat(HITS.size()).as("the target was not called").isEqualTo(before);
+
+        // D5: the kill switch withdraws what the agent parked
+        for (JsonNode g : kernel.get("/api/v1/agent-grants?principal=" + sub, admin).json()) {
+            kernel.send("POST", "/api/v1/agent-grants/" + g.path("id").asText() + "/revoke", admin, null, Map.of());
+        }
+        assertThat(kernel.send("POST", "/api/v1/agent-grants", admin, "{\"principal\": \"" + sub + "\", "
+                + "\"op\": \"disp.item5.*\", \"verdict\": \"auto-execute\"}", Map.of()).status()).isEqualTo(201);
+        String third = call(agent, "disp.item5.delete", "ks1", "{\"name\": \"k3\"}", "").path("extras")
+                .path("approval_request_id").asText();
+        assertThat(kernel.send("POST", "/api/v1/agent-principals/" + name + "/revoke", admin, null, Map.of()).status())
+                .isEqualTo(200);
+        JsonNode withdrawn = kernel.get("/api/v1/approvals/" + third, admin).json();
+        assertThat(withdrawn.path("status").asText()).isEqualTo("rejected");
+        assertThat(withdrawn.path("reason").asText()).contains("kill switch");
+        before = HITS.size();
+        assertThat(kernel.send("POST", "/api/v1/approvals/" + third + "/approve", second, "{}", Map.of()).status())
+                .isEqualTo(409);
+        assertThat(HITS.size()).isEqualTo(before);
+
+        // D10: each transition has its audit row, linked to the request
+        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        assertThat(jdbc.query("SELECT op_id FROM audit_rows WHERE tenant_id = ? AND approval_request_id = ? "
+                + "AND op_id LIKE 'svc.approval.%'", rs -> rs.getString(1), tenant, UUID.fromString(first)))
+                .containsExactly("svc.approval.approve");
+        assertThat(jdbc.query("SELECT extras->>'pending_approvals_withdrawn' FROM audit_rows WHERE tenant_id = ? "
+                + "AND op_id = 'svc.agent_principals.revoke'", rs -> rs.getString(1), tenant)).containsExactly("1");
+        assertThat(jdbc.query("SELECT count(*) FROM audit_rows WHERE tenant_id = ? AND extras::text LIKE ?",
+                rs -> rs.getLong(1), tenant, "%" + secret + "%")).containsExactly(0L);
+    }
+
     @Test
     void theCliManagesAgentPrincipalsAndGrants() throws Exception {
         CliRunner adm = new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", admin)

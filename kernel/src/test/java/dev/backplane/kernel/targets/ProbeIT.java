@@ -153,6 +153,34 @@ class ProbeIT {
                 .status()).isEqualTo(422);
     }
 
+    /** Security review D6: probes and discovery use the target's credential, so each writes an audit row. */
+    @Test
+    void probesAndDiscoveryAreAudited() throws Exception {
+        register("audited", "fixhttp", Map.of("verify_tls", false));
+        stage("audited", PASSWORD);
+        probe("audited");
+        register("audited-bad", "fixhttp", Map.of("verify_tls", false));
+        stage("audited-bad", "wrong-" + PASSWORD);
+        probe("audited-bad");
+        kernel.send("POST", "/api/v1/targets/audited-nosecret/probe", operator, null, Map.of());
+        register("audited-nosecret", "fixhttp", Map.of("verify_tls", false));
+        assertThat(kernel.send("POST", "/api/v1/targets/audited-nosecret/probe", operator, null, Map.of()).status())
+                .isEqualTo(502);
+        kernel.send("POST", "/api/v1/targets/discover", operator, "{\"product\": \"fixhttp\", \"seed_target\": "
+                + "\"audited\"}", Map.of());
+        var jdbc = new dev.backplane.kernel.persistence.Jdbc(kernel.kernel().database().dataSource());
+        var rows = jdbc.query("SELECT op_id || ' ' || target || ' ' || result_status || ' ' || coalesce(error_code, '-') "
+                + "|| ' ' || op_class || ' ' || principal FROM audit_rows WHERE tenant_id = ? AND op_id LIKE 'svc.targets.%' "
+                + "ORDER BY occurred_at", r -> r.getString(1), tenant);
+        assertThat(rows).containsExactly(
+                "svc.targets.probe audited ok - credential_read op",
+                "svc.targets.probe audited-bad error connector_auth_failed credential_read op",
+                "svc.targets.probe audited-nosecret error connector_error credential_read op",
+                "svc.targets.discover audited ok - credential_read op");
+        assertThat(jdbc.query("SELECT count(*) FROM audit_rows WHERE tenant_id = ? AND extras::text LIKE ?",
+                r -> r.getLong(1), tenant, "%" + PASSWORD + "%")).containsExactly(0L);
+    }
+
     @Test
     void anotherTenantCannotProbeTheseTargets() throws Exception {
         register("private-one", "fixhttp", Map.of("verify_tls", false));

@@ -16,7 +16,7 @@ public record PluginApiVersion(int major, int minor) {
     public static final String MANIFEST_ATTRIBUTE = "Plugin-Api-Version";
 
     /** The version of the plugin-api this kernel and its plugins are compiled against. */
-    public static final PluginApiVersion CURRENT = new PluginApiVersion(1, 2);
+    public static final PluginApiVersion CURRENT = new PluginApiVersion(1, 3);
 
     public PluginApiVersion {
         if (major < 0 || minor < 0) {

@@ -2,6 +2,7 @@ package dev.backplane.connector.openapi;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.backplane.plugin.api.Redaction;
 import dev.backplane.plugin.api.Connector;
 import dev.backplane.plugin.api.ConnectorContext;
 import dev.backplane.plugin.api.ConnectorException;

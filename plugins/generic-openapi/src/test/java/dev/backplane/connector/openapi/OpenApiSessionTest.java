@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.backplane.connector.openapi.FakeVendor.Reply;
+import dev.backplane.plugin.api.Redaction;
 import dev.backplane.plugin.api.Connector;
 import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.ConnectorFactory;

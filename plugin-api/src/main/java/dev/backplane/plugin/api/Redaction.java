@@ -1,4 +1,4 @@
-package dev.backplane.connector.openapi;
+package dev.backplane.plugin.api;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,11 +11,15 @@ import java.util.regex.Pattern;
  * Hides the values of secret-looking keys in previews: any key containing password, passwd, passphrase,
  * secret, token, credential or authorization, or with a word (camelCase, snake_case or kebab-case) that is
  * or ends in {@code key}, or is {@code pwd}, {@code pin} or {@code cookie} ({@code apiKey}, {@code X-API-Key},
- * {@code privateKeyPem}, {@code ssh_key}; not {@code keyword} or {@code keycloakId}).
+ * {@code privateKeyPem}, {@code ssh_key}; not {@code keyword} or {@code keycloakId}). Connectors use it
+ * for their previews; the kernel uses it wherever it shows a caller's params to someone else (an
+ * approval request's resolved payload).
+ *
+ * @since 1.3
  */
-final class Redaction {
+public final class Redaction {
 
-    static final String REDACTED = "***REDACTED***";
+    public static final String REDACTED = "***REDACTED***";
 
     private static final Pattern SECRET_TEXT = Pattern.compile(
             "password|passwd|passphrase|secret|token|credential|authorization");
@@ -25,7 +29,7 @@ final class Redaction {
     private Redaction() {
     }
 
-    static boolean looksSecret(String key) {
+    public static boolean looksSecret(String key) {
         if (SECRET_TEXT.matcher(key.toLowerCase(Locale.ROOT)).find()) {
             return true;
         }
@@ -39,7 +43,7 @@ final class Redaction {
     }
 
     /** {@code value} with every secret-looking key's value replaced by {@value #REDACTED}, at any depth. */
-    static Object redact(Object value) {
+    public static Object redact(Object value) {
         return switch (value) {
             case Map<?, ?> m -> {
                 Map<String, Object> out = new LinkedHashMap<>();
@@ -56,7 +60,7 @@ final class Redaction {
     }
 
     /** Query params with secret-looking names redacted. */
-    static Map<String, List<String>> redactQuery(Map<String, List<String>> query) {
+    public static Map<String, List<String>> redactQuery(Map<String, List<String>> query) {
         Map<String, List<String>> out = new LinkedHashMap<>();
         query.forEach((k, v) -> out.put(k, looksSecret(k) ? List.of(REDACTED) : v));
         return out;
