@@ -16,7 +16,11 @@ import java.util.Optional;
  * reserved, documentation and unspecified ranges, and IPv6 forms that embed an IPv4 address
  * (mapped, compatible, NAT64, 6to4, Teredo). Host names are resolved and every address is checked;
  * a name that does not resolve is refused. The deploy's allowlist ({@code SVC_TARGET_SSRF_ALLOWLIST})
- * names CIDR ranges and host names that may be reached anyway.
+ * names CIDR ranges and host names that may be reached anyway. An allowlisted CIDR range admits exactly
+ * its addresses; an allowlisted host name admits the private ranges it resolves to (RFC 1918, ULA, CGNAT
+ * ...) but never loopback, link-local (the cloud metadata address), unspecified, multicast or broadcast
+ * addresses, which only a CIDR entry can admit: whoever can point that name elsewhere (its DNS, a
+ * rebinding answer) must not reach the kernel's own host or the metadata service through it.
  */
 public final class SsrfGuard {
 
@@ -64,7 +68,12 @@ public final class SsrfGuard {
             "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
             "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24",
             "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
-            "::/128", "::1/128", "100::/64", "2001:db8::/32", "fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8");
+            "::/128", "::1/128", "100::/64", "2001:db8::/32", "fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8",
+            "64:ff9b:1::/48");
+
+    /** What a host-name allowlist entry never admits (only a CIDR entry can). */
+    private static final List<Cidr> NEVER_BY_NAME = cidrs("0.0.0.0/8", "127.0.0.0/8", "169.254.0.0/16",
+            "224.0.0.0/4", "255.255.255.255/32", "::/128", "::1/128", "fe80::/10", "ff00::/8");
 
     private final List<Cidr> allowedRanges;
     private final List<String> allowedHosts;
@@ -112,9 +121,6 @@ public final class SsrfGuard {
         if (addresses == null || addresses.length == 0) {
             throw new Refused(host, "host '" + host + "' does not resolve; a name that does not resolve is refused");
         }
-        if (hostAllowed(h)) {
-            return List.of(addresses);
-        }
         for (InetAddress a : addresses) {
             checkAddress(host, a);
         }
@@ -123,15 +129,29 @@ public final class SsrfGuard {
 
     /** Checks one address about to be dialled (the connect-time check). */
     public void checkAddress(String host, InetAddress address) {
-        if (hostAllowed(host.toLowerCase(Locale.ROOT))) {
+        Optional<String> why = forbiddenReason(address);
+        if (why.isEmpty() || allowedRanges.stream().anyMatch(r -> r.contains(address.getAddress()))) {
             return;
         }
-        Optional<String> why = forbiddenReason(address);
-        if (why.isPresent() && allowedRanges.stream().noneMatch(r -> r.contains(address.getAddress()))) {
+        String h = host.trim().toLowerCase(Locale.ROOT);
+        if (hostAllowed(h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h)) {
+            if (!neverByName(address)) {
+                return;
+            }
             throw new Refused(host, "destination " + host + " (" + address.getHostAddress() + ") is " + why.get()
-                    + "; to allow it, add its range or host name to the deploy's target SSRF allowlist "
-                    + "(environment variable SVC_TARGET_SSRF_ALLOWLIST)");
+                    + "; an allowlisted host name never admits loopback, link-local (metadata), unspecified, "
+                    + "multicast or broadcast addresses — only a CIDR entry in the deploy's target SSRF allowlist "
+                    + "(environment variable SVC_TARGET_SSRF_ALLOWLIST) can");
         }
+        throw new Refused(host, "destination " + host + " (" + address.getHostAddress() + ") is " + why.get()
+                + "; to allow it, add its range or host name to the deploy's target SSRF allowlist "
+                + "(environment variable SVC_TARGET_SSRF_ALLOWLIST)");
+    }
+
+    private static boolean neverByName(InetAddress address) {
+        byte[] b = address.getAddress();
+        byte[] v4 = address instanceof Inet6Address ? embeddedIpv4(b).orElse(b) : b;
+        return NEVER_BY_NAME.stream().anyMatch(c -> c.contains(v4) || c.contains(b));
     }
 
     private boolean hostAllowed(String host) {
@@ -171,8 +191,14 @@ public final class SsrfGuard {
         return Optional.empty();
     }
 
-    /** IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d), NAT64 (64:ff9b::/96) and 6to4 (2002::/16) forms. */
+    /**
+     * IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d), SIIT IPv4-translated
+     * (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96) and 6to4 (2002::/16) forms.
+     */
     static Optional<byte[]> embeddedIpv4(byte[] b) {
+        if (allZero(b, 0, 8) && b[8] == -1 && b[9] == -1 && b[10] == 0 && b[11] == 0) {
+            return Optional.of(Arrays.copyOfRange(b, 12, 16));
+        }
         boolean zeros10 = true;
         for (int i = 0; i < 10; i++) {
             zeros10 &= b[i] == 0;

@@ -565,6 +565,25 @@ class DispatchIT {
                 rs -> rs.getLong(1), tenant, "%" + secret + "%")).containsExactly(0L);
     }
 
+    /** Security review D9: a row left started by a kernel that died mid-dispatch is closed as outcome_unknown. */
+    @Test
+    void auditRowsLeftStartedAreClosedAsOutcomeUnknown() {
+        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        UUID stale = UUID.randomUUID();
+        UUID fresh = UUID.randomUUID();
+        for (UUID id : List.of(stale, fresh)) {
+            jdbc.update("INSERT INTO audit_rows (id, tenant_id, principal, principal_kind, op_class, op_id, result_status, "
+                    + "occurred_at) VALUES (?, ?, 'p', 'human', 'write', 'disp.item5.delete', 'started', now() - "
+                    + "make_interval(mins => ?))", id, tenant, id.equals(stale) ? 60 : 0);
+        }
+        assertThat(new dev.backplane.kernel.audit.AuditLog(jdbc).reapStarted(java.time.Duration.ofMinutes(10)))
+                .isGreaterThanOrEqualTo(1);
+        assertThat(jdbc.query("SELECT result_status || '/' || coalesce(error_code, '-') FROM audit_rows WHERE id = ?",
+                rs -> rs.getString(1), stale)).containsExactly("error/outcome_unknown");
+        assertThat(jdbc.query("SELECT result_status FROM audit_rows WHERE id = ?", rs -> rs.getString(1), fresh))
+                .as("a dispatch still in flight keeps its row").containsExactly("started");
+    }
+
     @Test
     void theCliManagesAgentPrincipalsAndGrants() throws Exception {
         CliRunner adm = new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", admin)

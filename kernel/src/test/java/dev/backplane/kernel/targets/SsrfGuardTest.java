@@ -43,7 +43,8 @@ class SsrfGuardTest {
         "100.64.0.1", "100.127.255.254", "169.254.169.254", "169.254.1.1", "0.0.0.0", "224.0.0.1", "239.1.1.1",
         "240.0.0.1", "255.255.255.255", "198.18.0.1", "192.0.2.10", "::1", "::", "fc00::1", "fd12:3456::1",
         "fe80::1", "ff02::1", "::ffff:127.0.0.1", "::ffff:169.254.169.254", "::ffff:10.0.0.1", "::127.0.0.1",
-        "64:ff9b::a00:1", "2002:a00:1::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2", "2001:db8::1",
+        "64:ff9b::a00:1", "2002:a00:1::1", "::ffff:0:7f00:1", "::ffff:0:a9fe:a9fe", "::ffff:0:a00:1",
+        "64:ff9b:1::a00:1", "64:ff9b:1:a9:fe00:a9fe::", "2001:0:4136:e378:8000:63bf:3fff:fdd2", "2001:db8::1",
         "sneaky.example", "metadata.example", "mapped.example", "[::1]"})
     void internalDestinationsAreRefused(String host) {
         assertThatThrownBy(() -> STRICT.check(host)).isInstanceOf(SsrfGuard.Refused.class)
@@ -74,6 +75,27 @@ class SsrfGuardTest {
         assertThatThrownBy(() -> guard.check("10.21.0.1")).isInstanceOf(SsrfGuard.Refused.class);
         assertThatThrownBy(() -> guard.check("x.example")).isInstanceOf(SsrfGuard.Refused.class);
         assertThatThrownBy(() -> guard.check("127.0.0.2")).isInstanceOf(SsrfGuard.Refused.class);
+    }
+
+    /** Security review D16: a host-name allowlist entry never opens loopback or the metadata address. */
+    @Test
+    void anAllowlistedHostNameNeverReachesLoopbackOrMetadata() {
+        SsrfGuard guard = new SsrfGuard(List.of("vault.internal", "*.corp.example"), dns(Map.of(
+                "vault.internal", "10.99.0.1", "meta.corp.example", "169.254.169.254", "self.corp.example", "127.0.0.1",
+                "mapped.corp.example", "::ffff:169.254.169.254", "siit.corp.example", "::ffff:0:7f00:1",
+                "v6local.corp.example", "::1", "linklocal.corp.example", "fe80::1")));
+        assertThat(guard.check("vault.internal")).isNotEmpty();
+        for (String host : List.of("meta.corp.example", "self.corp.example", "mapped.corp.example", "siit.corp.example",
+                "v6local.corp.example", "linklocal.corp.example")) {
+            assertThatThrownBy(() -> guard.check(host)).as(host).isInstanceOf(SsrfGuard.Refused.class)
+                    .hasMessageContaining("only a CIDR entry");
+        }
+        // at connect time too: the name is re-checked against the address actually dialled
+        assertThatThrownBy(() -> guard.checkAddress("vault.internal", java.net.InetAddress.getLoopbackAddress()))
+                .isInstanceOf(SsrfGuard.Refused.class);
+        // a CIDR entry still admits exactly its range
+        SsrfGuard cidr = new SsrfGuard(List.of("169.254.169.254/32"), dns(Map.of("m.example", "169.254.169.254")));
+        assertThat(cidr.check("m.example")).isNotEmpty();
     }
 
     @Test
