@@ -136,7 +136,8 @@ public final class Kernel implements AutoCloseable {
         Closer closing = new Closer();
         try {
             ChangeFeed feed = closing.add(ChangeFeed.listening(database::dedicatedConnection,
-                    new Jdbc(database.dataSource())));
+                    new Jdbc(database.dataSource()),
+                    Duration.ofSeconds(config.intValue(Setting.CACHE_MAX_STALE_SECONDS, 1, 3600))));
             DispatchEvents dispatchEvents = new DispatchEvents();
             EventDrain drain = closing.add(new EventDrain(new Jdbc(database.dataSource()), feed));
             ApiRoutes api = buildApi(config, database, feed, dispatchEvents, drain, issuer, closing);

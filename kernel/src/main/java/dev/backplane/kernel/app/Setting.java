@@ -56,6 +56,9 @@ public enum Setting {
             "the only host directory tree `svc kb ingest` may read (default <data.dir>/kb-import; off disables ingest)"),
     DOCS_BACKEND_TIMEOUT_MS("docs.backend-timeout-ms", "SVC_DOCS_BACKEND_TIMEOUT_MS", "10000",
             "timeout of one call to a doc collection's retrieval backend (docs add-on)"),
+    CACHE_MAX_STALE_SECONDS("cache.max-stale-seconds", "SVC_CACHE_MAX_STALE_SECONDS", "15",
+            "longest a replica serves a cached review state, target, agent principal or event source if a change "
+            + "notification from another replica is lost"),
     EVENTS_MAX_BODY_BYTES("events.max-body-bytes", "SVC_EVENTS_MAX_BODY_BYTES", "1048576",
             "largest webhook body accepted (a source's extras.max_body_bytes may lower it, never raise it)"),
     EVENTS_RATE_PER_SECOND("events.rate-per-second", "SVC_EVENTS_RATE_PER_SECOND", "100",

@@ -35,7 +35,7 @@ final class ReviewStore {
 
     ReviewStore(Jdbc jdbc, ChangeFeed feed) {
         this.jdbc = jdbc;
-        this.states = new SharedCache<>(feed, TOPIC, 10_000, Duration.ofMinutes(10));
+        this.states = new SharedCache<>(feed, TOPIC, 10_000);
     }
 
     static String key(UUID tenant, String connectorId) {

@@ -80,7 +80,7 @@ public final class EventSources {
         this.credentials = credentials;
         this.audit = audit;
         this.maxBodyBytes = maxBodyBytes;
-        this.bySlug = new SharedCache<>(feed, TOPIC, 100_000, Duration.ofMinutes(5));
+        this.bySlug = new SharedCache<>(feed, TOPIC, 100_000);
         this.secrets = new SharedCache<>(feed, TOPIC + ".secret", 100_000, Duration.ofMinutes(5));
     }
 

@@ -41,7 +41,7 @@ public final class AgentPrincipals implements PrincipalDirectory {
     public AgentPrincipals(Jdbc jdbc, ChangeFeed feed) {
         this.jdbc = jdbc;
         this.audit = new dev.backplane.kernel.audit.AuditLog(jdbc);
-        this.registered = new SharedCache<>(feed, "agent-principals", 10_000, Duration.ofMinutes(10));
+        this.registered = new SharedCache<>(feed, "agent-principals", 10_000);
     }
 
     /**

@@ -43,21 +43,40 @@ public final class ChangeFeed implements AutoCloseable {
     private volatile boolean live;
     private volatile boolean closed;
     private final Thread listener;
+    private final java.time.Duration maxStale;
 
-    private ChangeFeed(ConnectionSource source, Jdbc jdbc, boolean listen) {
+    /** How long a cache entry may live when no one says otherwise (setting cache.max-stale-seconds). */
+    public static final java.time.Duration DEFAULT_MAX_STALE = java.time.Duration.ofSeconds(15);
+
+    private ChangeFeed(ConnectionSource source, Jdbc jdbc, boolean listen, java.time.Duration maxStale) {
         this.source = source;
         this.jdbc = jdbc;
+        this.maxStale = maxStale;
         this.listener = listen ? Thread.ofPlatform().daemon().name("change-feed").start(this::listenLoop) : null;
     }
 
     /** A feed listening on its own connection; writes notify through the pool. */
     public static ChangeFeed listening(ConnectionSource source, Jdbc jdbc) {
-        return new ChangeFeed(source, jdbc, true);
+        return listening(source, jdbc, DEFAULT_MAX_STALE);
+    }
+
+    /**
+     * A feed listening on its own connection, whose caches hold an entry at most {@code maxStale}: the
+     * bound on how long a replica can act on a stale value (a disabled connector, a paused source) when
+     * a change notification is lost without the connection breaking (which resets every cache at once).
+     */
+    public static ChangeFeed listening(ConnectionSource source, Jdbc jdbc, java.time.Duration maxStale) {
+        return new ChangeFeed(source, jdbc, true, maxStale);
     }
 
     /** A feed that is never live: every cache built on it reads through (tools, benches without a kernel). */
     public static ChangeFeed disabled() {
-        return new ChangeFeed(null, null, false);
+        return new ChangeFeed(null, null, false, DEFAULT_MAX_STALE);
+    }
+
+    /** The longest a cache on this feed keeps an entry. */
+    public java.time.Duration maxStale() {
+        return maxStale;
     }
 
     /**

@@ -21,6 +21,11 @@ public final class SharedCache<V> {
     private final String topic;
     private final Cache<String, V> entries;
 
+    /** Entries live at most the feed's {@link ChangeFeed#maxStale()}, the bound if a notification is lost. */
+    public SharedCache(ChangeFeed feed, String topic, int maximumSize) {
+        this(feed, topic, maximumSize, feed.maxStale());
+    }
+
     public SharedCache(ChangeFeed feed, String topic, int maximumSize, Duration ttl) {
         this.feed = feed;
         this.topic = topic;

@@ -60,7 +60,7 @@ public final class TargetService {
     public TargetService(Jdbc jdbc, ChangeFeed feed, ConnectorRegistry connectors, SsrfGuard ssrf,
                          SecretRefs.Backend backend) {
         this.jdbc = jdbc;
-        this.rows = new SharedCache<>(feed, "targets", 10_000, Duration.ofMinutes(10));
+        this.rows = new SharedCache<>(feed, "targets", 10_000);
         this.store = new TargetStore(jdbc);
         this.connectors = connectors;
         this.ssrf = ssrf;

@@ -109,6 +109,74 @@ class ScaleOutIT {
         }
     }
 
+    /**
+     * Security review D20: a change whose notification never reaches the other replica (here: written
+     * straight to the database, so nothing is notified) is still seen there within the feed's
+     * max-stale bound, for the connector review state, a target and an event source.
+     */
+    @Test
+    void aLostNotificationIsBoundedByTheCachesLifetime(@TempDir Path work) throws Exception {
+        Path plugins = Files.createDirectories(work.resolve("plugins"));
+        TestPlugins.build(plugins, TestPlugins.connector("st", "1.x").product("st").ranges("*").httpProbe(false));
+        UUID tenant = UUID.randomUUID();
+        try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer()) {
+            Map<String, String> env = new HashMap<>(issuer.kernelSettings());
+            env.put("SVC_DB_URL", pg.jdbcUrl());
+            env.put("SVC_DB_USER", ExternalPostgres.USER);
+            env.put("SVC_DB_PASSWORD", ExternalPostgres.PASSWORD);
+            env.put("SVC_PLUGIN_DIR", plugins.toString());
+            env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8");
+            env.put("SVC_CACHE_MAX_STALE_SECONDS", "2");
+            try (TestKernel a = TestKernel.start(work.resolve("shared"), env);
+                 TestKernel b = TestKernel.start(work.resolve("shared"), env)) {
+                String admin = issuer.token("admin", tenant, "tenant_admin");
+                awaitTrue("both change feeds listen", () -> a.kernel().changeFeed().live() && b.kernel().changeFeed().live());
+                Jdbc jdbc = new Jdbc(a.kernel().database().dataSource());
+                assertThat(a.send("POST", "/api/v1/connectors/st-1.x/enable", admin, null, Map.of()).status()).isEqualTo(200);
+                assertThat(a.send("POST", "/api/v1/targets", admin, "{\"name\": \"st-1\", \"product\": \"st\", "
+                        + "\"host\": \"127.0.0.1\", \"port\": 9}", Map.of()).status()).isEqualTo(201);
+                var source = a.send("POST", "/api/v1/event-sources", admin, "{\"name\": \"st\", \"kind\": "
+                        + "\"generic-json\", \"auth_strategy\": \"static-header\", \"secret\": "
+                        + "\"stale-cache-secret-0123\"}", Map.of());
+                assertThat(source.status()).as(source.body()).isEqualTo(201);
+                String slug = source.json().path("slug").asText();
+                // b caches all three
+                awaitTrue("b sees them", () -> b.get("/api/v1/connectors/so-1.x".replace("so", "st"), admin).json()
+                        .path("connector").path("status").asText().equals("enabled")
+                        && b.get("/api/v1/targets/st-1", admin).status() == 200
+                        && ingest(b, slug) == 200);
+                // changes nobody announces
+                jdbc.update("UPDATE catalog_connector_reviews SET status = 'disabled' WHERE tenant_id = ? AND connector_id = "
+                        + "'st-1.x'", tenant);
+                jdbc.update("UPDATE targets_targets SET notes = 'changed behind the caches' WHERE tenant_id = ? AND name = 'st-1'",
+                        tenant);
+                jdbc.update("UPDATE event_sources SET status = 'paused' WHERE slug = ?", slug);
+                long t0 = System.nanoTime();
+                awaitTrue("b drops its stale entries within the bound", Duration.ofSeconds(5), () ->
+                        b.get("/api/v1/connectors/st-1.x", admin).json().path("connector").path("status").asText()
+                                .equals("disabled")
+                        && b.get("/api/v1/targets/st-1", admin).json().path("notes").asText().equals("changed behind the caches")
+                        && ingest(b, slug) == 404);
+                assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(4));
+            }
+        }
+    }
+
+    private static int ingest(TestKernel k, String slug) {
+        return k.send("POST", "/api/v1/events/ingest/" + slug, null, "{\"n\":" + System.nanoTime() + "}",
+                Map.of("X-Svc-Token", "stale-cache-secret-0123")).status();
+    }
+
+    private static void awaitTrue(String what, Duration limit, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.sleep(50);
+        }
+    }
+
     private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
         while (!condition.getAsBoolean()) {
