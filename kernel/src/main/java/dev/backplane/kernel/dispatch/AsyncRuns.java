@@ -35,8 +35,16 @@ public final class AsyncRuns {
     private final Duration lease;
 
     public AsyncRuns(Jdbc jdbc, Duration callTimeout) {
+        this(jdbc, callTimeout.plusSeconds(60), true);
+    }
+
+    /**
+     * @param lease how long a run stays claimed by this kernel without a heartbeat; renewed every third of
+     *     it while the run is in flight, so only a run whose kernel died lapses, however long the call takes
+     */
+    AsyncRuns(Jdbc jdbc, Duration lease, boolean marker) {
         this.jdbc = jdbc;
-        this.lease = callTimeout.plusSeconds(60);
+        this.lease = lease;
     }
 
     /** Records the run and starts {@code body} in the background; returns the handle at once. */
@@ -49,6 +57,7 @@ public final class AsyncRuns {
                 Timestamp.from(Instant.now().plus(lease)));
         Thread.ofVirtual().name("async-run-" + id).start(() -> {
             ResultEnvelope env;
+            Thread heartbeat = Thread.ofVirtual().name("async-run-lease-" + id).start(() -> renew(id));
             try {
                 env = body.get();
             } catch (ApiException e) {
@@ -58,10 +67,32 @@ public final class AsyncRuns {
                 LOG.log(Level.ERROR, "async run " + id + " failed unexpectedly", e);
                 env = new ResultEnvelope(ResultEnvelope.ERROR, req.opId(), null, "internal error", 0,
                         Map.of("error_code", "internal_error"));
+            } finally {
+                heartbeat.interrupt();
             }
             finish(id, env);
         });
         return show(tenant, principal, id);
+    }
+
+    /** Extends the run's lease every third of it until interrupted (the run finished) or the run is not running. */
+    private void renew(UUID id) {
+        long every = Math.max(100, lease.toMillis() / 3);
+        while (true) {
+            try {
+                Thread.sleep(every);
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                if (jdbc.update("UPDATE dispatch_runs SET lease_until = ? WHERE id = ? AND status = 'running'",
+                        Timestamp.from(Instant.now().plus(lease)), id) == 0) {
+                    return;
+                }
+            } catch (Jdbc.DataAccessException e) {
+                LOG.log(Level.WARNING, "async run " + id + ": lease not renewed (" + e.getMessage() + "); retrying");
+            }
+        }
     }
 
     private void finish(UUID id, ResultEnvelope env) {

@@ -565,6 +565,37 @@ class DispatchIT {
                 rs -> rs.getLong(1), tenant, "%" + secret + "%")).containsExactly(0L);
     }
 
+    /** Security review D22: a run that takes longer than its lease keeps it by heartbeat; the reaper leaves it. */
+    @Test
+    void aLongRunKeepsItsLeaseAndOnlyADeadKernelsRunIsReaped() throws Exception {
+        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        AsyncRuns runs = new AsyncRuns(jdbc, java.time.Duration.ofMillis(600), true);
+        CallRequest req = new CallRequest("disp-1.x", "disp.item0.list", "t", Map.of(), java.util.Optional.empty(),
+                java.util.Optional.empty(), java.util.Optional.empty());
+        var run = runs.start(tenant, "long-runner", req, "h", () -> {
+            try {
+                Thread.sleep(2_500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new ResultEnvelope(ResultEnvelope.OK, "disp.item0.list", "done", null, 2500, Map.of());
+        });
+        for (int i = 0; i < 10; i++) {
+            runs.reapOrphans();
+            Thread.sleep(200);
+        }
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!runs.show(tenant, "long-runner", run.handle()).status().equals("succeeded")) {
+            assertThat(System.nanoTime()).as("the long run finishes as itself, not reaped").isLessThan(deadline);
+            Thread.sleep(100);
+        }
+        // a run whose kernel died: its lease is not renewed and it is failed, never re-run
+        jdbc.update("INSERT INTO dispatch_runs (id, tenant_id, principal, connector_id, op_id, target, params_hash, status, "
+                + "lease_until) VALUES (?, ?, 'long-runner', 'disp-1.x', 'disp.item0.list', 't', 'h', 'running', "
+                + "now() - interval '1 second')", UUID.randomUUID(), tenant);
+        assertThat(runs.reapOrphans()).isGreaterThanOrEqualTo(1);
+    }
+
     /** Security review D9: a row left started by a kernel that died mid-dispatch is closed as outcome_unknown. */
     @Test
     void auditRowsLeftStartedAreClosedAsOutcomeUnknown() {
