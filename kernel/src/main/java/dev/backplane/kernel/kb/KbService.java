@@ -59,22 +59,32 @@ public final class KbService {
         Map<String, Object> meta = metadata == null ? Map.of() : metadata;
         String hash = Digests.sha256Hex(body);
         Optional<Entry> before = find(tenant, slug);
-        if (outcome(before, hash, meta).equals("unchanged")) {
+        // an entry without its retrieval rows (stored by an older kernel that died between the two writes)
+        // is re-indexed instead of being reported unchanged forever
+        boolean indexed = before.isPresent() && engine.isIndexed(SURFACE, before.get().id());
+        if (indexed && outcome(before, hash, meta).equals("unchanged")) {
             jdbc.update("UPDATE kb_entries SET updated_at = now(), updated_by = ? WHERE tenant_id = ? AND slug = ?",
                     actor, tenant, slug);
             return new Added(find(tenant, slug).orElseThrow(), "unchanged");
         }
-        boolean sameBody = before.isPresent() && Digests.sha256Hex(before.get().body()).equals(hash);
+        boolean sameBody = indexed && Digests.sha256Hex(before.get().body()).equals(hash);
         UUID id = before.map(Entry::id).orElseGet(UUID::randomUUID);
-        jdbc.update("""
-                INSERT INTO kb_entries (id, tenant_id, slug, body, body_hash, metadata, created_by, updated_by)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (tenant_id, slug) DO UPDATE SET body = EXCLUDED.body, body_hash = EXCLUDED.body_hash,
-                    metadata = EXCLUDED.metadata, updated_at = now(), updated_by = EXCLUDED.updated_by""",
-                id, tenant, slug, body, hash, Jdbc.jsonb(meta), actor, actor);
-        if (!sameBody) {
-            engine.index(tenant, SURFACE, id, slug.replace('-', ' ') + "\n" + body);
-        }
+        // embeddings first (slow, no transaction open), then the entry and its index in one transaction
+        Optional<RetrievalEngine.Prepared> prepared = sameBody ? Optional.empty()
+                : Optional.of(engine.prepare(slug.replace('-', ' ') + "\n" + body));
+        jdbc.inTransaction(c -> {
+            Jdbc.update(c, """
+                    INSERT INTO kb_entries (id, tenant_id, slug, body, body_hash, metadata, created_by, updated_by)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (tenant_id, slug) DO UPDATE SET body = EXCLUDED.body, body_hash = EXCLUDED.body_hash,
+                        metadata = EXCLUDED.metadata, updated_at = now(), updated_by = EXCLUDED.updated_by""",
+                    id, tenant, slug, body, hash, Jdbc.jsonb(meta), actor, actor);
+            if (prepared.isPresent()) {
+                engine.indexIn(c, tenant, SURFACE, id, prepared.get());
+            }
+            return null;
+        });
+        prepared.ifPresent(p -> engine.indexed(tenant, SURFACE, id));
         return new Added(find(tenant, slug).orElseThrow(), before.isEmpty() ? "created" : "updated");
     }
 

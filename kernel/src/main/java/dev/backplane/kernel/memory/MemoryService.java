@@ -113,7 +113,11 @@ public final class MemoryService {
         Map<String, Object> meta = new LinkedHashMap<>();
         meta.put("tags", w.tags() == null ? List.of() : w.tags());
         UUID id = UUID.randomUUID();
-        UUID stored = jdbc.queryOne("""
+        UUID partition = partition(scope, caller.tenantId(), caller.sub());
+        // embeddings first (slow, no transaction open), then the entry and its index in one transaction
+        RetrievalEngine.Prepared prepared = engine.prepare(slug.replace('-', ' ') + "\n" + w.body());
+        UUID stored = jdbc.inTransaction(c -> {
+            UUID row = Jdbc.query(c, """
                 INSERT INTO memory_entries (id, scope, tenant_id, owner_sub, target_name, slug, body, metadata, expires_at,
                                             created_by)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -121,9 +125,11 @@ public final class MemoryService {
                 DO UPDATE SET body = EXCLUDED.body, metadata = EXCLUDED.metadata, expires_at = EXCLUDED.expires_at,
                               updated_at = now()
                 RETURNING id""", rs -> rs.getObject(1, UUID.class), id, scope, tenant, owner, target, slug, w.body(),
-                Jdbc.jsonb(meta), expires.map(Timestamp::from).orElse(null), caller.sub()).orElseThrow();
-        engine.index(partition(scope, caller.tenantId(), caller.sub()), SURFACE, stored, slug.replace('-', ' ') + "\n"
-                + w.body());
+                Jdbc.jsonb(meta), expires.map(Timestamp::from).orElse(null), caller.sub()).getFirst();
+            engine.indexIn(c, partition, SURFACE, row, prepared);
+            return row;
+        });
+        engine.indexed(partition, SURFACE, stored);
         return byId(stored).orElseThrow();
     }
 

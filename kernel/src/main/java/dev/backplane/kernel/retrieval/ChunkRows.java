@@ -18,6 +18,15 @@ final class ChunkRows {
     /** Replaces an entry's lexical record and chunks in one transaction. */
     static void replace(Jdbc jdbc, UUID tenant, String surface, UUID entryId, String text, List<float[]> chunks) {
         jdbc.inTransaction(c -> {
+            replaceIn(c, tenant, surface, entryId, text, chunks);
+            return null;
+        });
+    }
+
+    /** Replaces an entry's lexical record and chunks on the caller's connection (inside its transaction). */
+    static void replaceIn(java.sql.Connection c, UUID tenant, String surface, UUID entryId, String text,
+                          List<float[]> chunks) throws java.sql.SQLException {
+        {
             Jdbc.update(c, "INSERT INTO retrieval_docs (surface, entry_id, tenant_id, tsv) "
                     + "VALUES (?, ?, ?, to_tsvector('english', ?)) ON CONFLICT (surface, entry_id) "
                     + "DO UPDATE SET tenant_id = EXCLUDED.tenant_id, tsv = EXCLUDED.tsv", surface, entryId, tenant, text);
@@ -34,8 +43,7 @@ final class ChunkRows {
                 }
                 ps.executeBatch();
             }
-            return null;
-        });
+        }
     }
 
     static void delete(Jdbc jdbc, String surface, UUID entryId) {

@@ -95,6 +95,39 @@ public final class RetrievalEngine implements AutoCloseable {
         feed.changed(SliceCache.TOPIC, SliceCache.entryKey(partition, surface, entryId));
     }
 
+    /** An entry's text with its chunk embeddings computed: the slow part, done before any transaction opens. */
+    public record Prepared(String text, List<float[]> chunks) {
+        @Override
+        public String toString() {
+            return "Prepared[" + chunks.size() + " chunks]";
+        }
+    }
+
+    public Prepared prepare(String text) {
+        return new Prepared(text, embedder.embedChunks(text));
+    }
+
+    /**
+     * Writes a prepared entry's retrieval rows inside the caller's transaction, so an entry and its index
+     * commit together (a crash or a failing embedder can no longer leave a stored entry unsearchable);
+     * call {@link #indexed} after the commit.
+     */
+    public void indexIn(java.sql.Connection c, UUID partition, String surface, UUID entryId, Prepared p)
+            throws java.sql.SQLException {
+        ChunkRows.replaceIn(c, partition, surface, entryId, p.text(), p.chunks());
+    }
+
+    /** Announces a committed {@link #indexIn} to every replica's caches. */
+    public void indexed(UUID partition, String surface, UUID entryId) {
+        feed.changed(SliceCache.TOPIC, SliceCache.entryKey(partition, surface, entryId));
+    }
+
+    /** Whether an entry has its retrieval rows (an entry stored by an older kernel may lack them). */
+    public boolean isIndexed(String surface, UUID entryId) {
+        return jdbc.queryOne("SELECT 1 FROM retrieval_docs WHERE surface = ? AND entry_id = ?", rs -> 1, surface,
+                entryId).isPresent();
+    }
+
     public void unindex(UUID partition, String surface, UUID entryId) {
         ChunkRows.delete(jdbc, surface, entryId);
         feed.changed(SliceCache.TOPIC, SliceCache.entryKey(partition, surface, entryId));

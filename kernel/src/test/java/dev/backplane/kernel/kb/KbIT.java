@@ -77,6 +77,30 @@ class KbIT {
     }
 
     /**
+     * Security review D11: an entry stored without its retrieval rows (an older kernel that died between
+     * the two writes) is re-indexed by the next add of the same body instead of being "unchanged" and
+     * unsearchable forever; an add now writes the entry and its index in one transaction.
+     */
+    @Test
+    void anEntryMissingItsIndexIsReindexedNotReportedUnchanged() {
+        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        String body = "Rotate the etcd encryption key with the kube-apiserver encryption config and restart.";
+        jdbc.update("INSERT INTO kb_entries (id, tenant_id, slug, body, body_hash, metadata, created_by, updated_by) "
+                + "VALUES (?, ?, 'etcd-key-rotation', ?, ?, '{}'::jsonb, 'old-kernel', 'old-kernel')", UUID.randomUUID(),
+                tenant, body, dev.backplane.kernel.util.Digests.sha256Hex(body));
+        assertThat(chunkVersions("etcd-key-rotation")).as("stored, not indexed").isEmpty();
+        var again = add(admin, "etcd-key-rotation", body, null);
+        assertThat(again.json().path("outcome").asText()).as(again.body()).isEqualTo("updated");
+        assertThat(chunkVersions("etcd-key-rotation")).hasSize(1);
+        assertThat(kernel.send("POST", "/api/v1/kb/search", operator, "{\"query\": \"etcd encryption key rotation\"}",
+                Map.of()).json().findValuesAsText("slug")).contains("etcd-key-rotation");
+        assertThat(jdbc.queryOne("SELECT count(*) FROM retrieval_docs d JOIN kb_entries e ON e.id = d.entry_id "
+                + "WHERE e.tenant_id = ?", rs -> rs.getLong(1), tenant).orElseThrow())
+                .as("every kb entry of the tenant has its lexical row").isEqualTo(jdbc.queryOne(
+                        "SELECT count(*) FROM kb_entries WHERE tenant_id = ?", rs -> rs.getLong(1), tenant).orElseThrow());
+    }
+
+    /**
      * A second engine on the kernel's change feed (another replica's view): once it holds the tenant's
      * slices, writes made through the kernel reach it entry by entry — an updated entry is found by its
      * new words and no longer by its old ones, a deleted one is gone from both sides, a new one appears.
