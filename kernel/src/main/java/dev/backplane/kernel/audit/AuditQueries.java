@@ -227,8 +227,11 @@ public final class AuditQueries {
     private static String[] decodeCursor(String c) {
         try {
             String[] parts = new String(Base64.getUrlDecoder().decode(c), StandardCharsets.UTF_8).split("\\|");
-            Instant.parse(parts[0]);
+            Instant at = Instant.parse(parts[0]);
             UUID.fromString(parts[1]);
+            if (at.isBefore(dev.backplane.kernel.util.Times.EARLIEST) || at.isAfter(dev.backplane.kernel.util.Times.LATEST)) {
+                throw new IllegalArgumentException("cursor time out of range");
+            }
             return parts;
         } catch (RuntimeException e) {
             throw ApiException.unprocessable("invalid_cursor", "cursor is not one this server handed out",

@@ -18,6 +18,10 @@ public final class TimeArg {
     }
 
     public static Instant parse(String text, String field) {
+        return dev.backplane.kernel.util.Times.inRange(parseUnbounded(text, field), field, "invalid_time");
+    }
+
+    private static Instant parseUnbounded(String text, String field) {
         String t = text.trim();
         Matcher m = AGE.matcher(t);
         if (m.matches()) {

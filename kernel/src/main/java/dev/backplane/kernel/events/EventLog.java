@@ -57,7 +57,7 @@ public final class EventLog {
         if (cursor.isPresent()) {
             String[] parts = cursor.get().split("\\|", 2);
             try {
-                Instant at = Instant.parse(parts[0]);
+                Instant at = dev.backplane.kernel.util.Times.inRange(Instant.parse(parts[0]), "cursor", "invalid_cursor");
                 UUID id = UUID.fromString(parts[1]);
                 sql.append(" AND (received_at, id) < (?, ?)");
                 args.add(Timestamp.from(at));

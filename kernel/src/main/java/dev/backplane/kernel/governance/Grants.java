@@ -155,6 +155,10 @@ public final class Grants {
     }
 
     private static Instant instant(String text) {
+        return dev.backplane.kernel.util.Times.inRange(parse(text), "expires", "invalid_grant");
+    }
+
+    private static Instant parse(String text) {
         try {
             return OffsetDateTime.parse(text).toInstant();
         } catch (DateTimeParseException e) {

@@ -128,7 +128,8 @@ public final class ServiceGrants {
 
     private static Instant instant(String text) {
         try {
-            return OffsetDateTime.parse(text).toInstant();
+            return dev.backplane.kernel.util.Times.inRange(OffsetDateTime.parse(text).toInstant(), "expires",
+                    "invalid_grant");
         } catch (DateTimeParseException e) {
             throw ApiException.unprocessable("invalid_grant", "expires must be an ISO 8601 time", Map.of("field", "expires"));
         }

@@ -64,10 +64,25 @@ public final class ApiRoutes {
             Caller caller = authenticator.authenticate(req);
             caller.require(role);
             req.context().register(Caller.class, caller);
+            checkParameters(req);
             handler.handle(req, res, caller);
         };
         registrations.add(b -> b.route(method, path, guarded));
         return this;
+    }
+
+    /** Path and query parameters with text no route accepts are refused before any handler runs. */
+    private static void checkParameters(io.helidon.webserver.http.ServerRequest req) {
+        for (String name : req.query().names()) {
+            for (String value : req.query().all(name)) {
+                TextGuard.checkParameter(name, value);
+            }
+            TextGuard.checkParameter("(query parameter name)", name);
+        }
+        var path = req.path().pathParameters();
+        for (String name : path.names()) {
+            TextGuard.checkParameter(name, path.get(name));
+        }
     }
 
     /** A route anyone may call without a token (health, discovery, the OpenAPI document). */

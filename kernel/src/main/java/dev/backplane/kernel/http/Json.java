@@ -61,7 +61,12 @@ public final class Json {
             throw ApiException.badRequest("invalid_request", "a JSON request body is required");
         }
         try {
-            return MAPPER.readValue(body, type);
+            com.fasterxml.jackson.databind.JsonNode tree = MAPPER.readTree(body);
+            if (tree == null || tree.isMissingNode() || tree.isNull()) {
+                throw ApiException.badRequest("invalid_request", "a JSON request body is required");
+            }
+            TextGuard.check(tree);
+            return MAPPER.treeToValue(tree, type);
         } catch (UnrecognizedPropertyException e) {
             throw ApiException.unprocessable("invalid_request", "unknown field '" + e.getPropertyName() + "'",
                     Map.of("known_fields", e.getKnownPropertyIds().stream().map(Object::toString).sorted().toList()));

@@ -153,6 +153,13 @@ public final class McpRoutes {
             return;
         }
         JsonNode id = msg.get("id");
+        try {
+            dev.backplane.kernel.http.TextGuard.check(msg);
+        } catch (dev.backplane.kernel.http.ApiException refused) {
+            rpcError(res, Status.OK_200, id, McpServer.INVALID_PARAMS, refused.getMessage(),
+                    Map.of("reason", refused.code()));
+            return;
+        }
         if (!msg.has("method")) {
             if (msg.has("result") || msg.has("error")) {
                 res.status(Status.ACCEPTED_202).send(); // a response to nothing we asked: acknowledged, ignored

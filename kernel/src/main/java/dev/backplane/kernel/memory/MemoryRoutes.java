@@ -62,7 +62,8 @@ public final class MemoryRoutes {
         Optional<Instant> expires = Optional.empty();
         if (b.expiresAt() != null && !b.expiresAt().isNull()) {
             try {
-                expires = Optional.of(Instant.parse(b.expiresAt().asText()));
+                expires = Optional.of(dev.backplane.kernel.util.Times.inRange(Instant.parse(b.expiresAt().asText()),
+                        "expires_at", "invalid_expires_at"));
             } catch (DateTimeParseException e) {
                 throw ApiException.unprocessable("invalid_expires_at", "expires_at must be an ISO 8601 instant or null",
                         Map.of("field", "expires_at"));

@@ -139,6 +139,9 @@ public final class MemoryService {
         if (limit < 1 || limit > 500) {
             throw ApiException.unprocessable("invalid_limit", "limit must be 1..500", Map.of("field", "limit"));
         }
+        if (offset < 0) {
+            throw ApiException.unprocessable("invalid_offset", "offset must be 0 or more", Map.of("field", "offset"));
+        }
         scope.ifPresent(MemoryService::requireScope);
         StringBuilder sql = new StringBuilder("SELECT * FROM memory_entries WHERE ").append(VISIBLE);
         List<Object> args = new ArrayList<>(List.of(caller.sub(), caller.tenantId(), caller.sub(), caller.tenantId()));

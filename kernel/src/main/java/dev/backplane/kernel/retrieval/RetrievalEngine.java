@@ -152,7 +152,7 @@ public final class RetrievalEngine implements AutoCloseable {
                         task -> Thread.ofVirtual().name("retrieval-lexical").start(task));
         List<UUID> dense = List.of();
         if (mode != Mode.LEXICAL) {
-            dense = vectors.nearest(partitions, surface, embedder.embedQuery(partitions.getFirst(), query), fusion.depth(),
+            dense = vectors.nearest(partitions, surface, queryVector(partitions.getFirst(), query), fusion.depth(),
                             candidates).stream()
                     .map(VectorIndex.Scored::entryId).toList();
         }
@@ -188,7 +188,7 @@ public final class RetrievalEngine implements AutoCloseable {
                         task -> Thread.ofVirtual().name("retrieval-lexical").start(task));
         boolean ready = set.ready();
         List<Integer> dense = mode == Mode.LEXICAL || !ready ? List.of()
-                : set.nearest(embedder.embedQuery(tenant, query), fusion.depth(), allowed).stream()
+                : set.nearest(queryVector(tenant, query), fusion.depth(), allowed).stream()
                         .filter(h -> h.score() >= fusion.minCosine()).map(DenseSet.Scored::item).toList();
         return fuse(joined(lexicalRanking), dense, ready ? mode : Mode.LEXICAL, fusion, limit, Comparator.naturalOrder());
     }
@@ -230,6 +230,20 @@ public final class RetrievalEngine implements AutoCloseable {
         }
         if (query.indexOf('\0') >= 0) {
             throw ApiException.unprocessable("invalid_query", "query contains a NUL character", Map.of("field", "query"));
+        }
+        if (query.codePoints().noneMatch(Character::isLetterOrDigit)) {
+            throw ApiException.unprocessable("invalid_query", "query has no letter or digit to search for",
+                    Map.of("field", "query"));
+        }
+    }
+
+    /** A query's vector; a text the model cannot embed is the caller's bad query, not a server error. */
+    private float[] queryVector(UUID tenant, String query) {
+        try {
+            return embedder.embedQuery(tenant, query);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.unprocessable("invalid_query", "the query cannot be embedded: " + e.getMessage(),
+                    Map.of("field", "query"));
         }
     }
 

@@ -132,6 +132,12 @@ public final class TargetService {
             throw ApiException.unprocessable("invalid_import", "the import holds no targets", Map.of());
         }
         List<Map<String, Object>> errors = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            if (rows.get(i) == null) {
+                throw ApiException.unprocessable("invalid_import", "target " + i + " of the import is null; nothing "
+                        + "was written", Map.of("errors", List.of(Map.of("index", i, "error", "null_target"))));
+            }
+        }
         LinkedHashSet<String> names = new LinkedHashSet<>();
         for (int i = 0; i < rows.size(); i++) {
             String name = rows.get(i).name().orElse("");

@@ -63,7 +63,7 @@ class EventIngestFuzzIT {
         issuer.close();
     }
 
-    @Property(tries = 400)
+    @Property(seed = "5967275844788342781", tries = 400)
     void theIngestRouteNeverFailsAndStoresOnlyWhatItAccepts(@ForAll("bodies") byte[] body,
                                                            @ForAll("contentTypes") String contentType,
                                                            @ForAll("tokens") String token) throws Exception {
