@@ -281,6 +281,8 @@ public final class Kernel implements AutoCloseable {
                 new PeriodicJobs.Job("retrieval-searches-sweep", Duration.ofHours(6),
                         () -> searches.sweep(SEARCH_RETENTION_DAYS)))));
         new CredentialRoutes(targets, credentials).register(api);
+        api.recordMutations(new dev.backplane.kernel.audit.GovernanceAudit(audit),
+                dev.backplane.kernel.audit.GovernanceAudit.EXEMPT);
         return api;
     }
 

@@ -30,7 +30,24 @@ public final class ApiRoutes {
         void handle(ServerRequest req, ServerResponse res, Caller caller) throws Exception;
     }
 
+    /**
+     * Told of every state-changing request (POST, PUT, PATCH, DELETE) a route answered below 400, after
+     * its handler ran, unless the route records its own audit rows or only reads.
+     */
+    @FunctionalInterface
+    public interface MutationRecorder {
+        /**
+         * @param route {@code METHOD path-template}
+         * @param pathParameters the path's parameters
+         * @param body the request body as read, if the handler read one
+         */
+        void recorded(Caller caller, String route, java.util.Map<String, String> pathParameters,
+                      Optional<com.fasterxml.jackson.databind.JsonNode> body, int status);
+    }
+
     private final Authenticator authenticator;
+    private volatile MutationRecorder recorder;
+    private final java.util.Set<String> unrecorded = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final List<Route> routes = new ArrayList<>();
     private final List<Consumer<HttpRouting.Builder>> registrations = new ArrayList<>();
 
@@ -66,9 +83,35 @@ public final class ApiRoutes {
             req.context().register(Caller.class, caller);
             checkParameters(req);
             handler.handle(req, res, caller);
+            record(method, path, req, res, caller);
         };
         registrations.add(b -> b.route(method, path, guarded));
         return this;
+    }
+
+    /**
+     * Records state-changing requests through {@code recorder}, except the routes named in {@code exempt}
+     * ({@code METHOD path-template}: routes that audit themselves, and POSTs that only read).
+     */
+    public ApiRoutes recordMutations(MutationRecorder recorder, java.util.Collection<String> exempt) {
+        this.unrecorded.addAll(exempt);
+        this.recorder = recorder;
+        return this;
+    }
+
+    private void record(Method method, String path, ServerRequest req, ServerResponse res, Caller caller) {
+        MutationRecorder r = recorder;
+        String route = method.text() + " " + path;
+        if (r == null || method == Method.GET || unrecorded.contains(route) || res.status().code() >= 400) {
+            return;
+        }
+        java.util.Map<String, String> params = new java.util.LinkedHashMap<>();
+        var pp = req.path().pathParameters();
+        for (String name : pp.names()) {
+            params.put(name, pp.get(name));
+        }
+        r.recorded(caller, route, params, req.context().get(Json.Body.class, Json.Body.class).map(Json.Body::tree),
+                res.status().code());
     }
 
     /** Path and query parameters with text no route accepts are refused before any handler runs. */

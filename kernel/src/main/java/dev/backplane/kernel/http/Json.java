@@ -46,6 +46,10 @@ public final class Json {
     }
 
     /** Like {@link #read(ServerRequest, Class)} for the few routes that take bigger bodies (spec uploads). */
+    /** The body a handler read, kept in the request's context for the governance audit trail. */
+    public record Body(com.fasterxml.jackson.databind.JsonNode tree) {
+    }
+
     public static <T> T read(ServerRequest req, Class<T> type, int maxBytes) {
         byte[] body;
         try (var in = req.content().inputStream()) {
@@ -66,6 +70,7 @@ public final class Json {
                 throw ApiException.badRequest("invalid_request", "a JSON request body is required");
             }
             TextGuard.check(tree);
+            req.context().register(Body.class, new Body(tree));
             return MAPPER.treeToValue(tree, type);
         } catch (UnrecognizedPropertyException e) {
             throw ApiException.unprocessable("invalid_request", "unknown field '" + e.getPropertyName() + "'",

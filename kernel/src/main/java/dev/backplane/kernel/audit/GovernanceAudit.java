@@ -1,0 +1,73 @@
+package dev.backplane.kernel.audit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.http.ApiRoutes;
+import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.plugin.api.Redaction;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The governance audit trail: one audit row for every state-changing REST request that succeeded —
+ * connector review and overrides, ingest, targets and their import, secret staging, grants, tenant
+ * policies, kb and memory writes, doc collections — with who ({@code principal}), what ({@code op_id}
+ * {@code svc.governance.<METHOD> <route>}, the path parameters in the row's extras) and
+ * the change as sent (the request body, secret-looking values redacted; for secret staging only the
+ * field names). Routes that write their own audit rows (dispatch, approvals, agent principals, event
+ * sources, probes) and POSTs that only read (searches) are exempt. Being registered on the route table,
+ * a new route is on the trail unless someone exempts it here.
+ *
+ * <p>The row is written after the change commits (the route layer cannot share the service's
+ * transaction); a row that cannot be written is logged loudly and the change stands.
+ */
+public final class GovernanceAudit implements ApiRoutes.MutationRecorder {
+
+    /** Routes with audit rows of their own, and POSTs that only read. */
+    public static final Set<String> EXEMPT = Set.of(
+            "POST /api/v1/operations/call", "POST /api/v1/operations/preview", "POST /api/v1/operations/result-query",
+            "POST /api/v1/approvals/{id}/approve", "POST /api/v1/approvals/{id}/reject",
+            "POST /api/v1/agent-principals", "POST /api/v1/agent-principals/{name}/revoke",
+            "POST /api/v1/event-sources", "PATCH /api/v1/event-sources/{slug}", "DELETE /api/v1/event-sources/{slug}",
+            "POST /api/v1/event-sources/{slug}/pause", "POST /api/v1/event-sources/{slug}/resume",
+            "POST /api/v1/targets/{name}/probe", "POST /api/v1/targets/discover",
+            "POST /api/v1/docs/collections/{key}/probe", "POST /api/v1/docs/search", "POST /api/v1/docs/ask",
+            "POST /api/v1/kb/search", "POST /api/v1/retrieval/eval");
+
+    private static final System.Logger LOG = System.getLogger(GovernanceAudit.class.getName());
+    private final AuditLog audit;
+
+    public GovernanceAudit(AuditLog audit) {
+        this.audit = audit;
+    }
+
+    @Override
+    public void recorded(Caller caller, String route, Map<String, String> pathParameters, Optional<JsonNode> body,
+                         int status) {
+        Map<String, Object> extras = new LinkedHashMap<>();
+        extras.put("route", route);
+        extras.put("path_parameters", pathParameters);
+        extras.put("status", status);
+        body.ifPresent(b -> extras.put("change", change(route, b)));
+        try {
+            audit.record(new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "other",
+                    "svc.governance." + route, Optional.empty(), Optional.empty(),
+                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), "ok",
+                    Optional.empty(), Optional.empty(), extras);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "governance audit row for " + route + " by " + caller.sub()
+                    + " could not be written: " + e.getMessage());
+        }
+    }
+
+    private static Object change(String route, JsonNode body) {
+        Object value = Json.mapper().convertValue(body, Object.class);
+        if (route.endsWith("/secret") && value instanceof Map<?, ?> m && m.get("fields") instanceof Map<?, ?> fields) {
+            return Map.of("fields", List.copyOf(fields.keySet().stream().map(String::valueOf).sorted().toList()));
+        }
+        return Redaction.redact(value);
+    }
+}
