@@ -240,37 +240,48 @@ public final class EventSourceCommand {
         }
     }
 
-    /** event-source pause */
-    @Command(name = "pause", description = "Pause a source [tenant_admin]: its URL answers 404 like a missing one.")
-    static final class Pause extends BackplaneCommand {
+    /** pause and resume: one request, the new status in the answer. */
+    abstract static class StatusChange extends BackplaneCommand {
         @Parameters(index = "0", paramLabel = "<slug-or-name>")
         String slug;
 
+        StatusChange(CliContext ctx) {
+            super(ctx);
+        }
+
+        abstract String verb();
+
+        @Override
+        protected void execute(Session s) {
+            JsonNode e = s.client().call("POST", ApiPaths.expand(ApiPaths.EVENT_SOURCE + "/" + verb(), slug), null).json();
+            print(e, () -> ctx.out().println(verb() + "d event source " + e.path("slug").asText() + " (status "
+                    + e.path("status").asText() + ")"));
+        }
+    }
+
+    /** event-source pause */
+    @Command(name = "pause", description = "Pause a source [tenant_admin]: its URL answers 404 like a missing one.")
+    static final class Pause extends StatusChange {
         Pause(CliContext ctx) {
             super(ctx);
         }
 
         @Override
-        protected void execute(Session s) {
-            JsonNode e = s.client().call("POST", ApiPaths.expand(ApiPaths.EVENT_SOURCE + "/pause", slug), null).json();
-            print(e, () -> ctx.out().println("paused event source " + e.path("slug").asText()));
+        String verb() {
+            return "pause";
         }
     }
 
     /** event-source resume */
     @Command(name = "resume", description = "Resume a paused source [tenant_admin].")
-    static final class Resume extends BackplaneCommand {
-        @Parameters(index = "0", paramLabel = "<slug-or-name>")
-        String slug;
-
+    static final class Resume extends StatusChange {
         Resume(CliContext ctx) {
             super(ctx);
         }
 
         @Override
-        protected void execute(Session s) {
-            JsonNode e = s.client().call("POST", ApiPaths.expand(ApiPaths.EVENT_SOURCE + "/resume", slug), null).json();
-            print(e, () -> ctx.out().println("resumed event source " + e.path("slug").asText()));
+        String verb() {
+            return "resume";
         }
     }
 }

@@ -63,18 +63,11 @@ public final class ProbeService {
     public ProbeResult probe(dev.backplane.kernel.identity.Caller caller, String nameOrAlias) {
         UUID tenant = caller.tenantId();
         Target t = targets.describe(tenant, nameOrAlias);
-        var entry = entry(caller, "svc.targets.probe", t);
-        LoadedConnector connector;
-        Credential credential;
-        try {
-            connector = resolve(tenant, t);
-            credential = credential(tenant, t);
-        } catch (ApiException refused) {
-            audit.record(entry, "error", Optional.of(refused.code()), Optional.empty(), Map.of());
-            throw refused;
-        }
+        Contact contact = contact(caller, "svc.targets.probe", t, Map.of());
+        LoadedConnector connector = contact.connector();
+        Credential credential = contact.credential();
         long t0 = System.nanoTime();
-        UUID row = audit.begin(entry, Map.of("connector_id", connector.connectorId()));
+        UUID row = contact.row();
         Map<String, Object> fingerprint = new LinkedHashMap<>();
         try {
             Fingerprint f = withSession(connector, t, credential, Connector::probe);
@@ -105,6 +98,31 @@ public final class ProbeService {
         return new ProbeResult(t.name(), connector.connectorId(), fingerprint);
     }
 
+    /** What a contact with a target needs, its audit row begun (fail-closed) before anything is sent. */
+    private record Contact(LoadedConnector connector, Credential credential, UUID row) {
+    }
+
+    /**
+     * Resolves the connector and the credential for a contact with {@code t} and begins its audit row;
+     * a refusal on the way gets a finished row of its own and is thrown.
+     */
+    private Contact contact(dev.backplane.kernel.identity.Caller caller, String opId, Target t,
+                            Map<String, Object> extras) {
+        var entry = entry(caller, opId, t);
+        LoadedConnector connector;
+        Credential credential;
+        try {
+            connector = resolve(caller.tenantId(), t);
+            credential = credential(caller.tenantId(), t);
+        } catch (ApiException refused) {
+            audit.record(entry, "error", Optional.of(refused.code()), Optional.empty(), Map.of());
+            throw refused;
+        }
+        Map<String, Object> all = new LinkedHashMap<>(extras);
+        all.put("connector_id", connector.connectorId());
+        return new Contact(connector, credential, audit.begin(entry, all));
+    }
+
     private static dev.backplane.kernel.audit.AuditLog.Entry entry(dev.backplane.kernel.identity.Caller caller,
                                                                    String opId, Target t) {
         return new dev.backplane.kernel.audit.AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(),
@@ -122,18 +140,11 @@ public final class ProbeService {
             throw ApiException.unprocessable("seed_target_mismatch", "seed target " + t.name() + " is a " + t.product()
                     + ", not a " + product, Map.of("field", "seed_target"));
         }
-        var entry = entry(caller, "svc.targets.discover", t);
-        LoadedConnector connector;
-        Credential credential;
-        try {
-            connector = resolve(tenant, t);
-            credential = credential(tenant, t);
-        } catch (ApiException refused) {
-            audit.record(entry, "error", Optional.of(refused.code()), Optional.empty(), Map.of());
-            throw refused;
-        }
+        Contact contact = contact(caller, "svc.targets.discover", t, Map.of("product", product));
+        LoadedConnector connector = contact.connector();
+        Credential credential = contact.credential();
         long t0 = System.nanoTime();
-        UUID row = audit.begin(entry, Map.of("connector_id", connector.connectorId(), "product", product));
+        UUID row = contact.row();
         List<Map<String, Object>> found;
         try {
             found = withSession(connector, t, credential, c -> {

@@ -29,12 +29,7 @@ class ScaleOutIT {
         TestPlugins.build(plugins, TestPlugins.connector("so", "1.x").product("so").ranges("*").httpProbe(false));
         UUID tenant = UUID.randomUUID();
         try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer()) {
-            Map<String, String> env = new HashMap<>(issuer.kernelSettings());
-            env.put("SVC_DB_URL", pg.jdbcUrl());
-            env.put("SVC_DB_USER", ExternalPostgres.USER);
-            env.put("SVC_DB_PASSWORD", ExternalPostgres.PASSWORD);
-            env.put("SVC_PLUGIN_DIR", plugins.toString());
-            env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8");
+            Map<String, String> env = env(pg, issuer, plugins);
             // one data directory: the embedded kv store is a directory of files, shared like a Vault would be
             try (TestKernel a = TestKernel.start(work.resolve("shared"), env);
                  TestKernel b = TestKernel.start(work.resolve("shared"), env)) {
@@ -120,12 +115,7 @@ class ScaleOutIT {
         TestPlugins.build(plugins, TestPlugins.connector("st", "1.x").product("st").ranges("*").httpProbe(false));
         UUID tenant = UUID.randomUUID();
         try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer()) {
-            Map<String, String> env = new HashMap<>(issuer.kernelSettings());
-            env.put("SVC_DB_URL", pg.jdbcUrl());
-            env.put("SVC_DB_USER", ExternalPostgres.USER);
-            env.put("SVC_DB_PASSWORD", ExternalPostgres.PASSWORD);
-            env.put("SVC_PLUGIN_DIR", plugins.toString());
-            env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8");
+            Map<String, String> env = env(pg, issuer, plugins);
             env.put("SVC_CACHE_MAX_STALE_SECONDS", "2");
             try (TestKernel a = TestKernel.start(work.resolve("shared"), env);
                  TestKernel b = TestKernel.start(work.resolve("shared"), env)) {
@@ -160,6 +150,17 @@ class ScaleOutIT {
                 assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(4));
             }
         }
+    }
+
+    /** Settings of two replicas on one database by URL. */
+    private static Map<String, String> env(ExternalPostgres pg, TestIssuer issuer, Path plugins) {
+        Map<String, String> env = new HashMap<>(issuer.kernelSettings());
+        env.put("SVC_DB_URL", pg.jdbcUrl());
+        env.put("SVC_DB_USER", ExternalPostgres.USER);
+        env.put("SVC_DB_PASSWORD", ExternalPostgres.PASSWORD);
+        env.put("SVC_PLUGIN_DIR", plugins.toString());
+        env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8");
+        return env;
     }
 
     private static int ingest(TestKernel k, String slug) {
