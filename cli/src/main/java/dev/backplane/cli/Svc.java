@@ -24,6 +24,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -92,7 +93,28 @@ public final class Svc implements Runnable {
             return ExitCodes.FAILED;
         });
         cl.setParameterExceptionHandler((ex, args2) -> {
-            ctx.err().println("error: " + ex.getMessage());
+            if (ex instanceof CommandLine.UnmatchedArgumentException u) {
+                // name what was not understood, but never echo the value typed after an unknown option:
+                // it may be a secret (svc event-source add --secret <value>)
+                List<String> shown = new java.util.ArrayList<>();
+                int hidden = 0;
+                boolean afterOption = false;
+                for (String a : u.getUnmatched()) {
+                    if (a.startsWith("-")) {
+                        shown.add("'" + (a.contains("=") ? a.substring(0, a.indexOf('=')) + "=…" : a) + "'");
+                        afterOption = !a.contains("=");
+                    } else if (afterOption) {
+                        hidden++;
+                        afterOption = false;
+                    } else {
+                        shown.add("'" + a + "'");
+                    }
+                }
+                ctx.err().println("error: not understood: " + String.join(", ", shown)
+                        + (hidden > 0 ? " (and " + hidden + " value(s) after unknown options, not shown)" : ""));
+            } else {
+                ctx.err().println("error: " + ex.getMessage());
+            }
             CommandLine.UnmatchedArgumentException.printSuggestions(ex, ctx.err());
             ctx.err().println("see: " + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help");
             ctx.err().flush();

@@ -146,9 +146,11 @@ public final class Approvals {
                 throw ApiException.unprocessable("reason_required", "break-glass approval needs a reason",
                         Map.of("field", "reason"));
             }
+            // the raw params leave the row with the decision: the released call carries them from here
             Jdbc.update(c, """
                     UPDATE governance_approvals SET status = 'approved', decided_by = ?, decided_at = now(), reason = ?,
-                           break_glass = ? WHERE id = ?""", approver, reason.orElse(null), breakGlass, row.get("id"));
+                           break_glass = ?, params = '{}'::jsonb WHERE id = ?""", approver, reason.orElse(null),
+                    breakGlass, row.get("id"));
             Approval a = Jdbc.query(c, "SELECT * FROM governance_approvals WHERE id = ?", Approvals::approval,
                     row.get("id")).getFirst();
             recordTransition(c, caller, a, "approve", breakGlass);
@@ -160,7 +162,7 @@ public final class Approvals {
         return jdbc.inTransaction(c -> {
             Map<String, Object> row = pendingForUpdate(c, caller.tenantId(), id);
             Jdbc.update(c, "UPDATE governance_approvals SET status = 'rejected', decided_by = ?, decided_at = now(), "
-                    + "reason = ? WHERE id = ?", caller.sub(), reason.orElse(null), row.get("id"));
+                    + "reason = ?, params = '{}'::jsonb WHERE id = ?", caller.sub(), reason.orElse(null), row.get("id"));
             Approval a = Jdbc.query(c, "SELECT * FROM governance_approvals WHERE id = ?", Approvals::approval,
                     row.get("id")).getFirst();
             recordTransition(c, caller, a, "reject", false);
@@ -176,7 +178,8 @@ public final class Approvals {
      */
     static int withdrawPendingOf(java.sql.Connection c, UUID tenant, String clientId, String revokedBy) throws SQLException {
         return Jdbc.update(c, "UPDATE governance_approvals SET status = 'rejected', decided_by = ?, decided_at = now(), "
-                + "reason = 'agent principal revoked (kill switch)' WHERE tenant_id = ? AND requester_client_id = ? "
+                + "reason = 'agent principal revoked (kill switch)', params = '{}'::jsonb WHERE tenant_id = ? "
+                + "AND requester_client_id = ? "
                 + "AND status = 'pending'", revokedBy, tenant, clientId);
     }
 
@@ -187,13 +190,13 @@ public final class Approvals {
 
     /** Moves pending requests past their TTL to expired; returns how many. Run periodically and before reads. */
     public int expireDue() {
-        return jdbc.update("UPDATE governance_approvals SET status = 'expired' WHERE status = 'pending' "
-                + "AND expires_at <= now()");
+        return jdbc.update("UPDATE governance_approvals SET status = 'expired', params = '{}'::jsonb "
+                + "WHERE status = 'pending' AND expires_at <= now()");
     }
 
     private Map<String, Object> pendingForUpdate(java.sql.Connection c, UUID tenant, UUID id) throws SQLException {
-        Jdbc.update(c, "UPDATE governance_approvals SET status = 'expired' WHERE id = ? AND status = 'pending' "
-                + "AND expires_at <= now()", id);
+        Jdbc.update(c, "UPDATE governance_approvals SET status = 'expired', params = '{}'::jsonb WHERE id = ? "
+                + "AND status = 'pending' AND expires_at <= now()", id);
         List<Map<String, Object>> rows = Jdbc.query(c, """
                 SELECT id, status, requester, requester_kind, requester_client_id, target_id, params::text AS params
                   FROM governance_approvals WHERE tenant_id = ? AND id = ? FOR UPDATE""", rs -> {

@@ -75,9 +75,18 @@ public final class Json {
         } catch (UnrecognizedPropertyException e) {
             throw ApiException.unprocessable("invalid_request", "unknown field '" + e.getPropertyName() + "'",
                     Map.of("known_fields", e.getKnownPropertyIds().stream().map(Object::toString).sorted().toList()));
+        } catch (com.fasterxml.jackson.databind.exc.MismatchedInputException e) {
+            // which field, and what it should be — never the value sent (it may be a secret)
+            String field = e.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName()
+                    : "[" + r.getIndex() + "]").reduce((a, b) -> b.startsWith("[") ? a + b : a + "." + b).orElse("(body)");
+            String wanted = e.getTargetType() == null ? "another type" : e.getTargetType().getSimpleName();
+            throw ApiException.badRequest("invalid_json", "field '" + field + "' has the wrong type for this route "
+                    + "(expected " + wanted + ")");
         } catch (JsonProcessingException e) {
-            throw ApiException.badRequest("invalid_json", "request body is not valid JSON for this route: "
-                    + e.getOriginalMessage());
+            // the parser's own message quotes the offending text, which may be a secret sent unquoted
+            var at = e.getLocation();
+            throw ApiException.badRequest("invalid_json", "request body is not valid JSON for this route"
+                    + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"));
         } catch (IOException e) {
             throw ApiException.badRequest("invalid_request", "could not read the request body: " + e.getMessage());
         }

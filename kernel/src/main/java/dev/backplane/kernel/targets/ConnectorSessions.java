@@ -5,12 +5,8 @@ import dev.backplane.kernel.catalog.plugins.LoadedConnector;
 import dev.backplane.plugin.api.Connector;
 import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.Credential;
-import dev.backplane.plugin.api.OperationResult;
 import dev.backplane.plugin.api.TargetSpec;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -49,59 +45,23 @@ public final class ConnectorSessions {
     }
 
     public <T> T call(LoadedConnector connector, Target t, Credential credential, Function<Connector, T> body) {
-        List<String> secrets = credential.names().stream().map(credential::field).toList();
+        SecretScrubber scrubber = SecretScrubber.of(credential);
         Transport transport = transports.get(new TlsKey(t.host(), t.verifyTls(), t.tlsCaPin(), t.tlsServerName()), k -> {
             TargetTls tls = TargetTls.of(k.host(), k.verifyTls(), k.caPin(), k.serverName());
             return new Transport(tls, KernelConnectorContext.httpClient(tls, egress, timeout));
         });
         KernelConnectorContext ctx = new KernelConnectorContext(transport.tls(), transport.http(), sockets, timeout,
-                () -> Thread.currentThread().isInterrupted(), "connector." + connector.connectorId(), secrets);
+                () -> Thread.currentThread().isInterrupted(), "connector." + connector.connectorId(), scrubber);
         TargetSpec spec = spec(t);
         try {
-            T result = PluginCalls.call(connector.pluginId(), connector.classLoader(), timeout, () -> {
+            // whatever comes back — a result, a failure, a fingerprint, candidates — leaves without the credential
+            return scrubber.result(PluginCalls.call(connector.pluginId(), connector.classLoader(), timeout, () -> {
                 try (Connector c = connector.factory().open(ctx, spec, credential)) {
                     return body.apply(c);
                 }
-            });
-            if (result instanceof OperationResult.Failure f) {
-                @SuppressWarnings("unchecked")
-                T scrubbed = (T) new OperationResult.Failure(f.code(), scrub(f.message(), secrets),
-                        scrub(f.extras(), secrets));
-                return scrubbed;
-            }
-            return result;
+            }));
         } catch (ConnectorException e) {
-            throw scrubbed(e, secrets);
+            throw scrubber.exception(e);
         }
-    }
-
-    /**
-     * A plugin's error with every value of the credential it was given replaced by {@code ***} in its
-     * message and extras (a driver or vendor library may put a password or token in an exception
-     * message). The cause chain, whose messages could carry them too, is not kept.
-     */
-    static ConnectorException scrubbed(ConnectorException e, List<String> secrets) {
-        String message = scrub(e.getMessage() == null ? "" : e.getMessage(), secrets);
-        Map<String, Object> extras = scrub(e.extras(), secrets);
-        if (message.equals(e.getMessage()) && extras.equals(e.extras()) && e.getCause() == null) {
-            return e;
-        }
-        return new ConnectorException(e.code(), message, extras, null);
-    }
-
-    static String scrub(String text, List<String> secrets) {
-        String out = text;
-        for (String s : secrets) {
-            if (s != null && s.length() >= 4) {
-                out = out.replace(s, "***");
-            }
-        }
-        return out;
-    }
-
-    static Map<String, Object> scrub(Map<String, Object> extras, List<String> secrets) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        extras.forEach((k, v) -> out.put(k, v instanceof String text ? scrub(text, secrets) : v));
-        return out;
     }
 }

@@ -28,19 +28,19 @@ public final class KernelConnectorContext implements ConnectorContext {
     private final System.Logger logger;
 
     public KernelConnectorContext(TargetTls tls, EgressProxy egress, SocketFactory sockets, Duration timeout,
-                                  BooleanSupplier cancelled, String loggerName, Collection<String> secrets) {
-        this(tls, httpClient(tls, egress, timeout), sockets, timeout, cancelled, loggerName, secrets);
+                                  BooleanSupplier cancelled, String loggerName, SecretScrubber scrubber) {
+        this(tls, httpClient(tls, egress, timeout), sockets, timeout, cancelled, loggerName, scrubber);
     }
 
     /** A context around an HTTP client built (and cached) for the target's TLS settings. */
     public KernelConnectorContext(TargetTls tls, HttpClient http, SocketFactory sockets, Duration timeout,
-                                  BooleanSupplier cancelled, String loggerName, Collection<String> secrets) {
+                                  BooleanSupplier cancelled, String loggerName, SecretScrubber scrubber) {
         this.tls = tls;
         this.sockets = sockets;
         this.timeout = timeout;
         this.cancelled = cancelled;
         this.http = http;
-        this.logger = new ScrubbingLogger(System.getLogger(loggerName), secrets);
+        this.logger = new ScrubbingLogger(System.getLogger(loggerName), scrubber);
     }
 
     /** The client lent to plugins: TLS per target, every connection through the SSRF-checking egress proxy. */
@@ -100,22 +100,18 @@ public final class KernelConnectorContext implements ConnectorContext {
         return timeout;
     }
 
-    /** Replaces every secret value of the call with {@code ****} before anything is logged. */
+    /** Takes the call's credential, in every form it travels in, out of everything logged. */
     static final class ScrubbingLogger implements System.Logger {
         private final System.Logger delegate;
-        private final Collection<String> secrets;
+        private final SecretScrubber scrubber;
 
-        ScrubbingLogger(System.Logger delegate, Collection<String> secrets) {
+        ScrubbingLogger(System.Logger delegate, SecretScrubber scrubber) {
             this.delegate = delegate;
-            this.secrets = secrets.stream().filter(s -> s != null && s.length() >= 4).toList();
+            this.scrubber = scrubber;
         }
 
         String scrub(String text) {
-            String out = text;
-            for (String s : secrets) {
-                out = out.replace(s, "****");
-            }
-            return out;
+            return scrubber.text(text);
         }
 
         @Override

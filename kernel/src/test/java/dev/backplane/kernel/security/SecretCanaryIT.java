@@ -1,0 +1,854 @@
+package dev.backplane.kernel.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.TestPlugins;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A secret-canary sweep. One random value is staged as a target's credential (username/password fields,
+ * and separately inside a k8s-style single {@code kubeconfig} field), as two event sources' secrets, and is
+ * passed as a call param named {@code password}. Then every path that touches it runs: synchronous calls
+ * (ok, and failing against targets that answer 401/500 with the Authorization header echoed in the body),
+ * a dangerous op's preview, parked calls (one approved by a second admin, one rejected), async calls and
+ * an async approval, probes (ok, wrong password, echoing targets), discover, event ingest (accepted and
+ * refused), plugin errors whose messages carry the password (a RuntimeException, a Failure, the lent
+ * logger), MCP {@code call_operation}/{@code preview_operation}/{@code result_query}, and the CLI's
+ * {@code operation call|preview}, {@code approvals show}, {@code audit query}.
+ *
+ * <p>Afterwards it sweeps for the canary and for base64("svc:" + canary) — the value inside a Basic
+ * header — and expects zero hits in: every text, varchar, char, json, jsonb, text[] and bytea column of
+ * every base table of the kernel's database (enumerated through information_schema.columns); every HTTP
+ * answer (status line, headers, body) the test received; every java.util.logging record written during
+ * the test (formatted message, raw parameters, and thrown stack traces with causes); and the CLI's
+ * stdout and stderr. The embedded kv store under the data dir is files, not the database, and is where
+ * secrets legitimately live: it is not swept.
+ *
+ * <p>A second value is passed as a param named {@code note} (a name that does not look secret, so nothing
+ * can redact it). Params are hashed in audit rows, so it must not appear in any audit row nor in the log;
+ * where else it shows up (the approval request, which keeps params to run them) is printed, not failed.
+ */
+class SecretCanaryIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String CANARY = "canary" + UUID.randomUUID().toString().replace("-", "");
+    private static final String WRONG = "wrong" + CANARY;
+    private static final String BASIC = "Basic " + b64("svc:" + CANARY);
+    private static final String CANARY_B64 = b64("svc:" + CANARY);
+    private static final String NOTE = "canarynote" + UUID.randomUUID().toString().replace("-", "");
+    private static final String KUBECONFIG = """
+            apiVersion: v1
+            kind: Config
+            clusters:
+            - name: c
+              cluster:
+                server: https://127.0.0.1:6443
+            users:
+            - name: svc
+              user:
+                token: %s
+            contexts:
+            - name: c
+              context:
+                cluster: c
+                user: svc
+            current-context: c
+            """;
+    private static final UUID TENANT = UUID.randomUUID();
+
+    private static final List<String> LOGS = new CopyOnWriteArrayList<>();
+    private static final List<String> ANSWERS = new CopyOnWriteArrayList<>();
+    private static final List<String> CLI = new CopyOnWriteArrayList<>();
+    private static final Handler CAPTURE = new Handler() {
+        private final SimpleFormatter formatter = new SimpleFormatter();
+
+        @Override
+        public void publish(LogRecord r) {
+            StringBuilder b = new StringBuilder().append(r.getLevel()).append(' ').append(r.getLoggerName()).append(": ");
+            try {
+                b.append(formatter.formatMessage(r));
+            } catch (RuntimeException e) {
+                b.append(r.getMessage());
+            }
+            if (r.getParameters() != null && r.getParameters().length > 0) {
+                b.append(" [params ").append(Arrays.deepToString(r.getParameters())).append(']');
+            }
+            if (r.getThrown() != null) {
+                StringWriter trace = new StringWriter();
+                r.getThrown().printStackTrace(new PrintWriter(trace));
+                b.append('\n').append(trace);
+            }
+            LOGS.add(b.toString());
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final List<HttpServer> SERVERS = new ArrayList<>();
+    private static TestIssuer issuer;
+    private static TestKernel kernel;
+    private static Path work;
+
+    private final String admin = issuer.token("canary-admin", TENANT, "tenant_admin");
+    private final String admin2 = issuer.token("canary-admin2", TENANT, "tenant_admin");
+    private final String operator = issuer.token("canary-op", TENANT, "operator");
+
+    private static String b64(String s) {
+        return Base64.getEncoder().encodeToString(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    // ---------------------------------------------------------------- fixtures
+
+    /** How a loopback target answers. Every refusal echoes the Authorization header (and its decoding). */
+    private enum Mode {
+        /** Basic svc:CANARY is right: /version, /items, /items/{name}, /members; anything else 401 + echo. */
+        NORMAL,
+        /** Always 500 with the echo (the canary fixture connector returns a 500 body as data). */
+        ECHO_500,
+        /** Always 502 + X-Svc-Egress with the echo (the fixture connector throws with the body as message). */
+        ECHO_EGRESS,
+        /** Bearer CANARY is right (kubeconfig token): /version, /api/pods/{name}; /api/pods/fail 403 + echo. */
+        BEARER
+    }
+
+    private static String echo(HttpExchange x) {
+        String auth = x.getRequestHeaders().getFirst("Authorization");
+        String decoded = "";
+        if (auth != null && auth.startsWith("Basic ")) {
+            decoded = " (decoded: " + new String(Base64.getDecoder().decode(auth.substring(6)), StandardCharsets.UTF_8)
+                    + ")";
+        }
+        return "request " + x.getRequestMethod() + " " + x.getRequestURI() + " refused; you sent Authorization: "
+                + auth + decoded;
+    }
+
+    private static HttpServer target(Mode mode) throws IOException {
+        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        s.createContext("/", x -> {
+            String auth = x.getRequestHeaders().getFirst("Authorization");
+            String path = x.getRequestURI().getPath();
+            int status = 200;
+            String body;
+            switch (mode) {
+                case NORMAL -> {
+                    if (!BASIC.equals(auth)) {
+                        status = 401;
+                        body = echo(x);
+                    } else if (path.equals("/version")) {
+                        body = "3.2.1";
+                    } else if (path.equals("/members")) {
+                        body = "node-a,node-b";
+                    } else if (path.equals("/items")) {
+                        int n = Integer.parseInt(x.getRequestURI().getQuery().replace("count=", ""));
+                        StringBuilder b = new StringBuilder();
+                        for (int i = 0; i < n; i++) {
+                            b.append("item-").append(i).append('\n');
+                        }
+                        body = b.toString();
+                    } else {
+                        body = "details";
+                    }
+                }
+                case ECHO_500 -> {
+                    status = 500;
+                    body = echo(x);
+                }
+                case ECHO_EGRESS -> {
+                    status = 502;
+                    x.getResponseHeaders().add("X-Svc-Egress", "refused");
+                    body = echo(x);
+                }
+                case BEARER -> {
+                    if (!("Bearer " + CANARY).equals(auth)) {
+                        status = 401;
+                        body = echo(x);
+                    } else if (path.equals("/version")) {
+                        body = "1.29.0";
+                    } else if (path.equals("/api/pods/fail")) {
+                        status = 403;
+                        body = echo(x);
+                    } else {
+                        body = "{\"phase\":\"Running\"}";
+                    }
+                }
+                default -> throw new IllegalStateException();
+            }
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            x.sendResponseHeaders(status, bytes.length);
+            x.getResponseBody().write(bytes);
+            x.close();
+        });
+        s.start();
+        SERVERS.add(s);
+        return s;
+    }
+
+    /**
+     * A k8s-style connector (one secret field, {@code kubeconfig}; it sends the document's user token as a
+     * Bearer header). Like many HTTP clients it puts the API server's error body in its exception message,
+     * and kubex.config.check fails with the token in a RuntimeException's message.
+     */
+    private static final String KUBE_FACTORY = """
+            package fixture.kubexcustom;
+
+            import dev.backplane.plugin.api.*;
+            import java.util.*;
+
+            public class KubeFactory implements ConnectorFactory {
+                public ConnectorDescriptor descriptor() {
+                    return new ConnectorDescriptor("kubex", "1.x", List.of(new ConnectorDescriptor.Product("kubex", 6443)),
+                        List.of("*"), List.of("kubeconfig"));
+                }
+                public Catalog catalog() {
+                    return new Catalog(List.of(new OperationGroup("pods", "Pods", "Look at pods")), List.of(
+                        new OperationDescriptor("kubex.pod.get", "pods", "Show one pod by name", SafetyLevel.SAFE, false,
+                            OpClass.READ, "{\\"type\\":\\"object\\",\\"properties\\":{\\"name\\":{\\"type\\":\\"string\\"}}}",
+                            new OperationShape.Http("GET", "/api/pods/{name}"), ResultKind.OBJECT),
+                        new OperationDescriptor("kubex.config.check", "pods", "Check the kubeconfig against the cluster",
+                            SafetyLevel.SAFE, false, OpClass.READ, "{\\"type\\":\\"object\\"}", new OperationShape.Typed(),
+                            ResultKind.OBJECT)));
+                }
+                public Connector open(ConnectorContext c, TargetSpec t, Credential cred) {
+                    String kubeconfig = cred.field("kubeconfig");
+                    String found = null;
+                    for (String line : kubeconfig.split("\\n")) {
+                        if (line.strip().startsWith("token:")) {
+                            found = line.strip().substring(6).strip();
+                        }
+                    }
+                    if (found == null) {
+                        throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, "the kubeconfig names no user token");
+                    }
+                    String token = found;
+                    String base = "http://" + t.host() + ":" + t.port();
+                    return new Connector() {
+                        String get(String path) {
+                            try {
+                                java.net.http.HttpResponse<String> r = c.httpClient().send(java.net.http.HttpRequest
+                                    .newBuilder(java.net.URI.create(base + path)).header("Authorization", "Bearer " + token)
+                                    .GET().build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                                if (r.statusCode() >= 400) {
+                                    throw new ConnectorException(r.statusCode() == 401 ? ErrorCode.CONNECTOR_AUTH_FAILED
+                                        : ErrorCode.CONNECTOR_ERROR, "the API server answered HTTP " + r.statusCode() + ": "
+                                        + r.body());
+                                }
+                                return r.body();
+                            } catch (java.io.IOException e) {
+                                throw new ConnectorException(ErrorCode.CONNECTOR_UNREACHABLE, "cannot reach " + base);
+                            } catch (InterruptedException e) {
+                                throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, "interrupted");
+                            }
+                        }
+                        public Fingerprint probe() {
+                            return new Fingerprint(Optional.of("fixture"), Optional.of("kubex"),
+                                Optional.of(get("/version").trim()), true, c.clock().instant(), "GET /version");
+                        }
+                        public OperationResult invoke(OperationRequest r) {
+                            if (r.opId().equals("kubex.pod.get")) {
+                                return new OperationResult.Document(Map.of("pod",
+                                    get("/api/pods/" + r.params().getOrDefault("name", ""))));
+                            }
+                            if (r.opId().equals("kubex.config.check")) {
+                                throw new IllegalStateException("kubeconfig user svc with token " + token
+                                    + " is not valid for " + base);
+                            }
+                            return new OperationResult.Failure(ErrorCode.UNKNOWN_OPERATION, "no operation " + r.opId(),
+                                Map.of());
+                        }
+                        public Optional<HttpPreview> preview(OperationRequest r) {
+                            if (!r.opId().equals("kubex.pod.get")) {
+                                return Optional.empty();
+                            }
+                            return Optional.of(new HttpPreview("GET", "/api/pods/" + r.params().getOrDefault("name", ""),
+                                Map.of(), Optional.empty()));
+                        }
+                        public void close() {
+                        }
+                    };
+                }
+            }
+            """;
+
+    /**
+     * A username/password connector with bugs: its login throws a RuntimeException whose message (and
+     * cause) carry the password and the Basic header; its vendor error comes back as a Failure quoting
+     * them; it logs them through the kernel's lent logger; its probe throws with the password.
+     */
+    private static final String CRASHY_FACTORY = """
+            package fixture.crashycustom;
+
+            import dev.backplane.plugin.api.*;
+            import java.util.*;
+
+            public class CrashyFactory implements ConnectorFactory {
+                public ConnectorDescriptor descriptor() {
+                    return new ConnectorDescriptor("crashy", "1.x", List.of(new ConnectorDescriptor.Product("crashy", 443)),
+                        List.of("*"), List.of("username", "password"));
+                }
+                static OperationDescriptor op(String id, String description) {
+                    return new OperationDescriptor(id, "session", description, SafetyLevel.SAFE, false, OpClass.READ,
+                        "{\\"type\\":\\"object\\"}", new OperationShape.Typed(), ResultKind.OBJECT);
+                }
+                public Catalog catalog() {
+                    return new Catalog(List.of(new OperationGroup("session", "Session", "Log in to the appliance")),
+                        List.of(op("crashy.session.open", "Open a session by logging in"),
+                            op("crashy.session.fail", "Log in and report the vendor's refusal"),
+                            op("crashy.session.log", "Log in with verbose logging")));
+                }
+                public Connector open(ConnectorContext c, TargetSpec t, Credential cred) {
+                    String user = cred.field("username");
+                    String password = cred.field("password");
+                    String basic = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password)
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    return new Connector() {
+                        public Fingerprint probe() {
+                            throw new IllegalStateException("probe login failed for " + user + "/" + password
+                                + " with header Authorization: " + basic);
+                        }
+                        public OperationResult invoke(OperationRequest r) {
+                            switch (r.opId()) {
+                                case "crashy.session.open":
+                                    throw new IllegalStateException("login failed for " + user + ":" + password
+                                        + " (sent Authorization: " + basic + ")",
+                                        new java.io.IOException("server said: " + basic + " rejected for " + password));
+                                case "crashy.session.fail":
+                                    return new OperationResult.Failure(ErrorCode.CONNECTOR_AUTH_FAILED, "vendor refused "
+                                        + "password " + password + " (Authorization: " + basic + ")",
+                                        Map.of("vendor_detail", "Authorization: " + basic, "password_echo", password));
+                                case "crashy.session.log":
+                                    c.logger().log(System.Logger.Level.WARNING, "retrying login as " + user
+                                        + " with password " + password + " and header Authorization: " + basic);
+                                    c.logger().log(System.Logger.Level.ERROR, "login trace",
+                                        new RuntimeException("header " + basic + " / " + password));
+                                    return new OperationResult.Document(Map.of("logged", true));
+                                default:
+                                    return new OperationResult.Failure(ErrorCode.UNKNOWN_OPERATION, "no operation "
+                                        + r.opId(), Map.of());
+                            }
+                        }
+                        public void close() {
+                        }
+                    };
+                }
+            }
+            """;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Logger root = Logger.getLogger("");
+        CAPTURE.setLevel(Level.ALL);
+        root.addHandler(CAPTURE);
+        work = Files.createTempDirectory("svc-canary-it");
+        Path plugins = Files.createDirectories(work.resolve("plugins"));
+        TestPlugins.build(plugins, TestPlugins.connector("canary", "1.x").product("canary").ranges("*").operations(6)
+                .httpProbe(true).typedAndComposite());
+        TestPlugins.build(plugins, TestPlugins.connector("kubex", "1.x").product("kubex")
+                .withClass("fixture.kubexcustom.KubeFactory", KUBE_FACTORY)
+                .onConnectors("if (true) { return java.util.List.of(new fixture.kubexcustom.KubeFactory()); }"));
+        TestPlugins.build(plugins, TestPlugins.connector("crashy", "1.x").product("crashy")
+                .withClass("fixture.crashycustom.CrashyFactory", CRASHY_FACTORY)
+                .onConnectors("if (true) { return java.util.List.of(new fixture.crashycustom.CrashyFactory()); }"));
+        issuer = new TestIssuer();
+        kernel = TestKernel.start(work.resolve("data"), TestKernel.settings(issuer, plugins));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (kernel != null) {
+            kernel.close();
+        }
+        if (issuer != null) {
+            issuer.close();
+        }
+        SERVERS.forEach(s -> s.stop(0));
+        Logger.getLogger("").removeHandler(CAPTURE);
+    }
+
+    // ---------------------------------------------------------------- recorded I/O
+
+    private static String record(String label, int status, Map<String, List<String>> headers, String body) {
+        ANSWERS.add(label + " -> HTTP " + status + "\n" + headers + "\n" + body);
+        return body;
+    }
+
+    private TestKernel.Response send(String method, String path, String token, Object body) {
+        String json;
+        try {
+            json = body == null ? null : body instanceof String s ? s : JSON.writeValueAsString(body);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        TestKernel.Response r = kernel.send(method, path, token, json, Map.of());
+        record(method + " " + path, r.status(), r.headers(), r.body());
+        return r;
+    }
+
+    private HttpResponse<String> raw(String path, String body, Map<String, String> headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(kernel.url() + path)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+        headers.forEach(b::header);
+        HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        record("POST " + path, r.statusCode(), r.headers().map(), r.body());
+        return r;
+    }
+
+    private CliRunner.Result cli(CliRunner runner, String... args) {
+        return cli(runner, Map.of(), "", args);
+    }
+
+    private CliRunner.Result cli(CliRunner runner, Map<String, String> env, String stdin, String... args) {
+        CliRunner.Result r = runner.run(env, stdin, args);
+        // the command line is the test's input (it carries the canary in --params); only the output is swept
+        CLI.add("svc " + mask(String.join(" ", args)) + " -> exit " + r.exitCode() + "\nstdout: " + r.out()
+                + "\nstderr: " + r.err());
+        return r;
+    }
+
+    private CliRunner runner(String token) throws IOException {
+        return new CliRunner(Files.createTempDirectory(work, "cli")).env("SVC_TOKEN", token)
+                .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private void registerTarget(String name, String product, HttpServer server, Map<String, String> secret) {
+        var r = send("POST", "/api/v1/targets", admin, Map.of("name", name, "product", product, "host", "127.0.0.1",
+                "port", server.getAddress().getPort(), "extras", Map.of("scheme", "http")));
+        assertThat(r.status()).as(r.body()).isEqualTo(201);
+        var staged = send("PUT", "/api/v1/targets/" + name + "/secret", admin, Map.of("fields", secret));
+        assertThat(staged.status()).as(staged.body()).isEqualTo(200);
+    }
+
+    private void enable(String connectorId) {
+        assertThat(send("POST", "/api/v1/connectors/" + connectorId + "/enable-reads", admin, null).status())
+                .isEqualTo(200);
+        assertThat(send("POST", "/api/v1/connectors/" + connectorId + "/enable", admin, null).status()).isEqualTo(200);
+    }
+
+    private static Map<String, Object> secretParams(Map<String, Object> base) {
+        Map<String, Object> p = new LinkedHashMap<>(base);
+        p.put("password", CANARY);
+        p.put("note", NOTE);
+        return p;
+    }
+
+    private JsonNode call(String token, String connector, String op, String target, Map<String, Object> params,
+                          Map<String, Object> extra) {
+        Map<String, Object> body = new LinkedHashMap<>(Map.of("connector_id", connector, "op_id", op, "target", target,
+                "params", params));
+        body.putAll(extra);
+        var r = send("POST", "/api/v1/operations/call", token, body);
+        assertThat(r.status()).as(r.body()).isIn(200, 202);
+        return r.json();
+    }
+
+    private JsonNode awaitRun(String token, String handle) throws InterruptedException {
+        for (int i = 0; i < 200; i++) {
+            var r = send("GET", "/api/v1/operations/runs/" + handle, token, null);
+            if (!r.json().path("status").asText().equals("running")) {
+                return r.json();
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("run " + handle + " did not finish");
+    }
+
+    private JsonNode mcp(String token, String tool, Map<String, Object> args) throws Exception {
+        String body = JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", "r-" + UUID.randomUUID(),
+                "method", "tools/call", "params", Map.of("name", tool, "arguments", args, "_meta", Map.of(
+                        "io.modelcontextprotocol/protocolVersion", "2026-07-28",
+                        "io.modelcontextprotocol/clientCapabilities", Map.of()))));
+        var r = raw("/mcp", body, Map.of("Authorization", "Bearer " + token, "Accept",
+                "application/json, text/event-stream", "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call",
+                "Mcp-Name", tool));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return JSON.readTree(r.body());
+    }
+
+    private HttpResponse<String> ingest(String slug, String body, Map<String, String> headers) throws Exception {
+        return raw("/api/v1/events/ingest/" + slug, body, headers);
+    }
+
+    // ---------------------------------------------------------------- the sweep
+
+    @Test
+    void theCanaryAppearsNowhereButTheKvStore() throws Exception {
+        long t0 = System.nanoTime();
+        HttpServer normal = target(Mode.NORMAL);
+        HttpServer echo500 = target(Mode.ECHO_500);
+        HttpServer egress = target(Mode.ECHO_EGRESS);
+        HttpServer bearer = target(Mode.BEARER);
+        Map<String, String> userpass = Map.of("username", "svc", "password", CANARY);
+        registerTarget("t-ok", "canary", normal, userpass);
+        registerTarget("t-wrong", "canary", normal, Map.of("username", "svc", "password", WRONG));
+        registerTarget("t-500", "canary", echo500, userpass);
+        registerTarget("t-egress", "canary", egress, userpass);
+        registerTarget("t-kube", "kubex", bearer, Map.of("kubeconfig", KUBECONFIG.formatted(CANARY)));
+        registerTarget("t-kube-wrong", "kubex", bearer, Map.of("kubeconfig", KUBECONFIG.formatted(WRONG)));
+        registerTarget("t-crashy", "crashy", normal, userpass);
+        // the k8s-style single field staged where the connector wants username/password
+        registerTarget("t-single", "canary", normal, Map.of("kubeconfig", KUBECONFIG.formatted(CANARY)));
+        // a staging body an operator got wrong: the value unquoted, and the value where an object belongs
+        send("PUT", "/api/v1/targets/t-single/secret", admin, "{\"fields\": {\"password\": " + CANARY + "}}");
+        send("PUT", "/api/v1/targets/t-single/secret", admin, "{\"fields\": [\"" + CANARY + "\"]}");
+        send("PUT", "/api/v1/targets/t-single/secret", admin, "{\"fields\": {\"pass word\": \"" + CANARY + "\"}}");
+        enable("canary-1.x");
+        enable("kubex-1.x");
+        enable("crashy-1.x");
+        assertThat(send("PATCH", "/api/v1/connectors/canary-1.x/operations/canary.item2.delete", admin,
+                Map.of("is_enabled", true)).status()).isEqualTo(200);
+        assertThat(send("PATCH", "/api/v1/connectors/canary-1.x/operations/canary.item5.delete", admin,
+                Map.of("is_enabled", true, "safety_level", "caution", "requires_approval", true)).status())
+                .isEqualTo(200);
+
+        // synchronous calls: ok (with the canary as a param), reduced, and failing
+        JsonNode ok = call(operator, "canary-1.x", "canary.item0.list", "t-ok", secretParams(Map.of("count", 3)),
+                Map.of("work_ref", "CHG-CANARY"));
+        assertThat(ok.path("status").asText()).as(ok.toString()).isEqualTo("ok");
+        JsonNode big = call(operator, "canary-1.x", "canary.item0.list", "t-ok", secretParams(Map.of("count", 60)),
+                Map.of());
+        String handle = big.path("extras").path("fetch_more").path("drill_in").path("handle_id").asText();
+        assertThat(handle).as(big.toString()).isNotEmpty();
+        send("POST", "/api/v1/operations/result-query", operator, Map.of("handle_id", handle, "offset", 40));
+        assertThat(call(operator, "canary-1.x", "canary.item1.get", "t-ok", secretParams(Map.of("name", "a")),
+                Map.of()).path("status").asText()).isEqualTo("ok");
+        call(operator, "canary-1.x", "canary.status.typed", "t-ok", secretParams(Map.of()), Map.of());
+        JsonNode unauthorized = call(operator, "canary-1.x", "canary.item1.get", "t-wrong", Map.of("name", "a"), Map.of());
+        assertThat(unauthorized.path("extras").path("error_code").asText()).isEqualTo("connector_auth_failed");
+        call(operator, "canary-1.x", "canary.item1.get", "t-500", secretParams(Map.of("name", "a")), Map.of());
+        call(operator, "canary-1.x", "canary.item0.list", "t-500", Map.of("count", 2), Map.of());
+        JsonNode unreachable = call(operator, "canary-1.x", "canary.item1.get", "t-egress", Map.of("name", "a"), Map.of());
+        assertThat(unreachable.path("status").asText()).isEqualTo("error");
+        call(operator, "canary-1.x", "canary.item1.get", "t-single", Map.of("name", "a"), Map.of());
+        assertThat(call(operator, "kubex-1.x", "kubex.pod.get", "t-kube", Map.of("name", "web"), Map.of())
+                .path("status").asText()).isEqualTo("ok");
+        call(operator, "kubex-1.x", "kubex.pod.get", "t-kube", Map.of("name", "fail"), Map.of());
+        call(operator, "kubex-1.x", "kubex.pod.get", "t-kube-wrong", Map.of("name", "web"), Map.of());
+        // plugin errors carrying the password
+        call(operator, "kubex-1.x", "kubex.config.check", "t-kube", Map.of(), Map.of());
+        call(operator, "crashy-1.x", "crashy.session.open", "t-crashy", Map.of(), Map.of());
+        call(operator, "crashy-1.x", "crashy.session.fail", "t-crashy", Map.of(), Map.of());
+        call(operator, "crashy-1.x", "crashy.session.log", "t-crashy", Map.of(), Map.of());
+
+        // a dangerous op: preview, then parked for approval with its preview hash; approved by a second admin
+        Map<String, Object> deleteParams = secretParams(Map.of("name", "victim"));
+        var preview = send("POST", "/api/v1/operations/preview", operator, Map.of("connector_id", "canary-1.x",
+                "op_id", "canary.item2.delete", "target", "t-ok", "params", deleteParams));
+        String hash = preview.json().path("result").path("preview_hash").asText();
+        assertThat(hash).as(preview.body()).startsWith("sha256:");
+        JsonNode parked = call(operator, "canary-1.x", "canary.item2.delete", "t-ok", deleteParams,
+                Map.of("preview_hash", hash, "work_ref", "CHG-CANARY"));
+        assertThat(parked.path("status").asText()).as(parked.toString()).isEqualTo("awaiting_approval");
+        String approved = parked.path("extras").path("approval_request_id").asText();
+        send("GET", "/api/v1/approvals/" + approved, admin2, null);
+        send("GET", "/api/v1/approvals?status=pending", admin2, null);
+        var decided = send("POST", "/api/v1/approvals/" + approved + "/approve", admin2, Map.of("reason", "checked"));
+        assertThat(decided.status()).as(decided.body()).isEqualTo(200);
+        // one rejected
+        String rejected = call(operator, "canary-1.x", "canary.item5.delete", "t-ok", secretParams(Map.of("name", "keep")),
+                Map.of()).path("extras").path("approval_request_id").asText();
+        assertThat(send("POST", "/api/v1/approvals/" + rejected + "/reject", admin2, Map.of("reason", "no")).status())
+                .isEqualTo(200);
+        send("GET", "/api/v1/approvals/" + rejected, operator, null);
+        // one approved asynchronously, against the echoing target
+        String asyncApproval = call(operator, "canary-1.x", "canary.item5.delete", "t-500",
+                secretParams(Map.of("name", "later")), Map.of()).path("extras").path("approval_request_id").asText();
+        var asyncDecided = send("POST", "/api/v1/approvals/" + asyncApproval + "/approve", admin2, Map.of("async", true));
+        assertThat(asyncDecided.status()).as(asyncDecided.body()).isEqualTo(202);
+        awaitRun(admin2, asyncDecided.json().path("result").path("handle").asText());
+
+        // async calls
+        for (String t : List.of("t-ok", "t-500", "t-egress")) {
+            JsonNode started = call(operator, "canary-1.x", "canary.item1.get", t, secretParams(Map.of("name", "b")),
+                    Map.of("async", true));
+            awaitRun(operator, started.path("handle").asText());
+        }
+        JsonNode startedCrash = call(operator, "crashy-1.x", "crashy.session.open", "t-crashy", Map.of(),
+                Map.of("async", true));
+        awaitRun(operator, startedCrash.path("handle").asText());
+
+        // probes and discovery
+        for (String t : List.of("t-ok", "t-wrong", "t-500", "t-egress", "t-kube", "t-kube-wrong", "t-crashy", "t-single")) {
+            send("POST", "/api/v1/targets/" + t + "/probe", operator, null);
+            send("GET", "/api/v1/targets/" + t, operator, null);
+        }
+        send("GET", "/api/v1/targets", operator, null);
+        for (String seed : List.of("t-ok", "t-500", "t-egress")) {
+            send("POST", "/api/v1/targets/discover", operator, Map.of("product", "canary", "seed_target", seed));
+        }
+
+        // event ingest: the canary as a static-header secret and as a basic password; accepted and refused
+        var staticSource = send("POST", "/api/v1/event-sources", admin, Map.of("name", "canary-static", "kind",
+                "alertrouter", "auth_strategy", "static-header", "secret", CANARY, "extras",
+                Map.of("secret_header", "X-Am-Token")));
+        assertThat(staticSource.status()).as(staticSource.body()).isEqualTo(201);
+        String staticSlug = staticSource.json().path("slug").asText();
+        assertThat(ingest(staticSlug, "{\"status\":\"firing\",\"labels\":{\"severity\":\"critical\"}}",
+                Map.of("X-Am-Token", CANARY)).statusCode()).isEqualTo(200);
+        assertThat(ingest(staticSlug, "{\"status\":\"firing\"}", Map.of("X-Am-Token", WRONG)).statusCode())
+                .isEqualTo(401);
+        assertThat(ingest(staticSlug, "{\"status\":\"firing\"}", Map.of("X-Am-Token", CANARY + "-x")).statusCode())
+                .isEqualTo(401);
+        assertThat(ingest(staticSlug, "{\"status\":\"firing\"}", Map.of("X-Svc-Token", CANARY)).statusCode())
+                .isEqualTo(401);
+        var basicSource = send("POST", "/api/v1/event-sources", admin, Map.of("name", "canary-basic", "kind",
+                "generic-json", "auth_strategy", "basic", "secret", CANARY));
+        assertThat(basicSource.status()).as(basicSource.body()).isEqualTo(201);
+        String basicSlug = basicSource.json().path("slug").asText();
+        assertThat(ingest(basicSlug, "{\"a\":1}", Map.of("Authorization", BASIC)).statusCode()).isEqualTo(200);
+        assertThat(ingest(basicSlug, "{\"a\":2}", Map.of("Authorization", "Basic " + b64("other:" + CANARY)))
+                .statusCode()).isEqualTo(401);
+        assertThat(ingest(basicSlug, "not json", Map.of("Authorization", BASIC)).statusCode()).isEqualTo(400);
+        send("PATCH", "/api/v1/event-sources/" + basicSlug, admin, Map.of("secret", CANARY + "rotated",
+                "overlap_seconds", 60));
+        send("GET", "/api/v1/event-sources/" + staticSlug, admin, null);
+        send("GET", "/api/v1/event-sources", operator, null);
+        send("GET", "/api/v1/events?source=" + staticSlug, operator, null);
+        send("GET", "/api/v1/events?source=" + basicSlug, operator, null);
+
+        // MCP: call_operation (ok, failing, parked), preview_operation, result_query
+        String agentToken = issuer.mcpToken("canary-agent", TENANT, "operator");
+        JsonNode mcpBig = mcp(agentToken, "call_operation", Map.of("connector_id", "canary-1.x", "op_id",
+                "canary.item0.list", "target", "t-ok", "params", secretParams(Map.of("count", 70))));
+        String mcpHandle = mcpBig.path("result").path("structuredContent").path("extras").path("fetch_more")
+                .path("drill_in").path("handle_id").asText();
+        assertThat(mcpHandle).as(mcpBig.toString()).isNotEmpty();
+        mcp(agentToken, "result_query", Map.of("handle_id", mcpHandle, "offset", 60));
+        mcp(agentToken, "call_operation", Map.of("connector_id", "canary-1.x", "op_id", "canary.item1.get", "target",
+                "t-500", "params", secretParams(Map.of("name", "c"))));
+        mcp(agentToken, "call_operation", Map.of("connector_id", "canary-1.x", "op_id", "canary.item1.get", "target",
+                "t-egress", "params", Map.of("name", "c")));
+        mcp(agentToken, "call_operation", Map.of("connector_id", "crashy-1.x", "op_id", "crashy.session.open", "target",
+                "t-crashy", "params", Map.of()));
+        mcp(agentToken, "call_operation", Map.of("connector_id", "kubex-1.x", "op_id", "kubex.pod.get", "target",
+                "t-kube", "params", Map.of("name", "fail")));
+        mcp(agentToken, "preview_operation", Map.of("connector_id", "canary-1.x", "op_id", "canary.item2.delete",
+                "target", "t-ok", "params", secretParams(Map.of("name", "m"))));
+        mcp(agentToken, "call_operation", Map.of("connector_id", "canary-1.x", "op_id", "canary.item5.delete", "target",
+                "t-ok", "params", secretParams(Map.of("name", "m"))));
+        mcp(agentToken, "list_targets", Map.of());
+
+        // the CLI
+        CliRunner op = runner(operator);
+        String params = JSON.writeValueAsString(secretParams(Map.of("count", 3)));
+        cli(op, "operation", "call", "canary-1.x", "canary.item0.list", "--target", "t-ok", "--params", params);
+        cli(op, "operation", "call", "canary-1.x", "canary.item0.list", "--target", "t-ok", "--params",
+                JSON.writeValueAsString(secretParams(Map.of("count", 75))));
+        for (String t : List.of("t-500", "t-egress", "t-wrong")) {
+            cli(op, "operation", "call", "canary-1.x", "canary.item1.get", "--target", t, "--params",
+                    JSON.writeValueAsString(secretParams(Map.of("name", "d"))));
+        }
+        cli(op, "operation", "call", "crashy-1.x", "crashy.session.open", "--target", "t-crashy", "--params", "{}");
+        cli(op, "operation", "call", "crashy-1.x", "crashy.session.fail", "--target", "t-crashy", "--params", "{}");
+        cli(op, "operation", "call", "kubex-1.x", "kubex.pod.get", "--target", "t-kube", "--params", "{\"name\":\"fail\"}");
+        cli(op, "operation", "call", "kubex-1.x", "kubex.config.check", "--target", "t-kube", "--params", "{}");
+        cli(op, "operation", "preview", "canary-1.x", "canary.item2.delete", "--target", "t-ok", "--params",
+                JSON.writeValueAsString(secretParams(Map.of("name", "e"))));
+        CliRunner adm = runner(admin2);
+        for (String id : List.of(approved, rejected, asyncApproval)) {
+            cli(adm, "approvals", "show", id);
+        }
+        String pendingCli = call(operator, "canary-1.x", "canary.item5.delete", "t-egress",
+                secretParams(Map.of("name", "f")), Map.of()).path("extras").path("approval_request_id").asText();
+        cli(adm, "approvals", "show", pendingCli);
+        cli(adm, "approvals", "list", "--status", "pending");
+        cli(adm, "approvals", "approve", pendingCli, "--reason", "ok");
+        for (String t : List.of("t-ok", "t-500", "t-egress", "t-crashy", "t-kube")) {
+            cli(op, "audit", "query", "--target", t, "--since", "1h");
+        }
+        cli(op, "targets", "probe", "t-egress");
+        cli(op, "targets", "probe", "t-kube-wrong");
+        CliRunner evAdmin = runner(admin);
+        cli(evAdmin, Map.of(), "", "event-source", "add", "canary-cli-source-0123456789", "--name", "canary-cli",
+                "--kind", "alertrouter", "--auth-strategy", "basic", "--secret", CANARY);
+        cli(evAdmin, Map.of(), CANARY, "event-source", "add", "canary-cli-source-0123456789", "--name", "canary-cli",
+                "--kind", "alertrouter", "--auth-strategy", "basic", "--secret-stdin");
+        cli(evAdmin, "event-source", "describe", "canary-cli-source-0123456789", "--json");
+        assertThat(ingest("canary-cli-source-0123456789", "{\"status\":\"firing\"}", Map.of("Authorization", BASIC))
+                .statusCode()).isEqualTo(200);
+
+        // the audit log as REST shows it
+        send("GET", "/api/v1/audit?since=1h&limit=1000", operator, null);
+        send("GET", "/api/v1/audit/mine", operator, null);
+        long exercised = System.nanoTime();
+
+        // ------------------------------------------------------------ sweep
+        List<String> hits = new ArrayList<>();
+        List<String> noteSeen = new ArrayList<>();
+        DbSweep db = sweepDatabase(kernel.kernel().database().dataSource(), hits, noteSeen);
+        for (String a : ANSWERS) {
+            check("HTTP answer", a, hits);
+            if (a.contains(NOTE)) {
+                noteSeen.add("HTTP answer " + firstLine(a));
+            }
+        }
+        List<String> logs = List.copyOf(LOGS);
+        for (String line : logs) {
+            check("log", line, hits);
+            if (line.contains(NOTE)) {
+                hits.add("note param in log: " + excerpt(line, NOTE));
+            }
+        }
+        for (String c : CLI) {
+            check("CLI", c, hits);
+            if (c.contains(NOTE)) {
+                noteSeen.add("CLI " + firstLine(c));
+            }
+        }
+        long swept = System.nanoTime();
+        System.out.println("SecretCanaryIT: " + db.tables() + " tables/" + db.columns() + " columns swept, "
+                + ANSWERS.size() + " HTTP answers, " + logs.size() + " log lines, canary hits = " + hits.size());
+        System.out.println("SecretCanaryIT: also " + CLI.size() + " CLI runs' stdout/stderr swept; exercise "
+                + (exercised - t0) / 1_000_000 + " ms, sweep " + (swept - exercised) / 1_000_000 + " ms");
+        System.out.println("SecretCanaryIT: the kv store under " + work.resolve("data").resolve("kv")
+                + " (files, where secrets legitimately live) is not swept");
+        noteSeen.forEach(n -> System.out.println("SecretCanaryIT: note param (not secret-looking) seen in " + n));
+        hits.forEach(h -> System.out.println("SecretCanaryIT HIT: " + h));
+        assertThat(hits).as("canary hits outside the kv store").isEmpty();
+    }
+
+    // ---------------------------------------------------------------- sweeping
+
+    private static String mask(String s) {
+        return s.replace(CANARY_B64, "<CANARY-B64>").replace(CANARY, "<CANARY>").replace(NOTE, "<NOTE>");
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return mask(nl < 0 ? s : s.substring(0, nl));
+    }
+
+    private static String excerpt(String text, String needle) {
+        int at = text.indexOf(needle);
+        int from = Math.max(0, at - 140);
+        int to = Math.min(text.length(), at + needle.length() + 60);
+        return mask(text.substring(from, to).replace('\n', ' '));
+    }
+
+    private static void check(String where, String text, List<String> hits) {
+        for (String needle : List.of(CANARY, CANARY_B64)) {
+            if (text.contains(needle)) {
+                hits.add(where + " [" + firstLine(text) + "]: " + excerpt(text, needle));
+            }
+        }
+    }
+
+    private record DbSweep(int tables, int columns) {
+    }
+
+    private static DbSweep sweepDatabase(DataSource ds, List<String> hits, List<String> noteSeen) throws SQLException {
+        Map<String, List<String[]>> byTable = new LinkedHashMap<>();
+        try (Connection c = ds.getConnection()) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    SELECT t.table_schema, t.table_name, col.column_name, col.data_type
+                      FROM information_schema.tables t
+                      LEFT JOIN information_schema.columns col
+                        ON col.table_schema = t.table_schema AND col.table_name = t.table_name
+                       AND col.data_type IN ('text', 'character varying', 'character', 'json', 'jsonb', 'ARRAY',
+                                             'bytea', 'tsvector', 'xml')
+                     WHERE t.table_type = 'BASE TABLE'
+                       AND t.table_schema NOT IN ('pg_catalog', 'information_schema')
+                       AND t.table_schema NOT LIKE 'pg_toast%'
+                     ORDER BY t.table_schema, t.table_name, col.ordinal_position""");
+                 ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    List<String[]> cols = byTable.computeIfAbsent(quote(rs.getString(1)) + "." + quote(rs.getString(2)),
+                            k -> new ArrayList<>());
+                    if (rs.getString(3) != null) {
+                        cols.add(new String[] {rs.getString(3), rs.getString(4)});
+                    }
+                }
+            }
+            int columns = 0;
+            for (Map.Entry<String, List<String[]>> table : byTable.entrySet()) {
+                boolean audit = table.getKey().endsWith("\"audit_rows\"");
+                for (String[] col : table.getValue()) {
+                    columns++;
+                    String expr = col[1].equals("bytea") ? "encode(" + quote(col[0]) + ", 'escape')"
+                            : quote(col[0]) + "::text";
+                    // a call parked for approval must keep its real params until it is decided (it runs with
+                    // them); the row clears them when approved, rejected, expired or withdrawn — so only a
+                    // still-pending request may hold them, and nothing else anywhere
+                    String pendingParams = table.getKey().endsWith("\"governance_approvals\"") && col[0].equals("params")
+                            ? " AND status <> 'pending'" : "";
+                    for (String needle : List.of(CANARY, CANARY_B64, NOTE)) {
+                        try (PreparedStatement ps = c.prepareStatement("SELECT count(*), min(substring(" + expr
+                                + " from greatest(strpos(" + expr + ", ?) - 120, 1) for 240)) FROM " + table.getKey()
+                                + " WHERE strpos(" + expr + ", ?) > 0" + pendingParams)) {
+                            ps.setString(1, needle);
+                            ps.setString(2, needle);
+                            try (ResultSet rs = ps.executeQuery()) {
+                                rs.next();
+                                long n = rs.getLong(1);
+                                if (n == 0) {
+                                    continue;
+                                }
+                                String where = table.getKey().replace("\"", "") + "." + col[0] + " (" + n + " row(s)): "
+                                        + mask(rs.getString(2)).replace('\n', ' ');
+                                if (!needle.equals(NOTE)) {
+                                    hits.add("database " + where);
+                                } else if (audit) {
+                                    hits.add("note param in audit row: database " + where);
+                                } else {
+                                    noteSeen.add("database " + where);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            return new DbSweep(byTable.size(), columns);
+        }
+    }
+
+    private static String quote(String identifier) {
+        return "\"" + identifier.replace("\"", "\"\"") + "\"";
+    }
+}
