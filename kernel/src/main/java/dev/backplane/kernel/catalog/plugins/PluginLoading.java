@@ -53,10 +53,16 @@ public final class PluginLoading {
         }
         ConnectorPluginManager manager = new ConnectorPluginManager(pluginDir);
         Map<String, String> idsSeen = new LinkedHashMap<>();
+        Optional<Map<String, String>> trusted = trustedDigests(pluginDir);
+        if (trusted.isEmpty()) {
+            LOG.log(Level.WARNING, "plugin jars in " + pluginDir.toAbsolutePath() + " are loaded unverified: list the "
+                    + "jars you trust in " + SUMS + " (sha256sum format) to have every other jar refused");
+        }
         for (Path jar : jars(pluginDir)) {
             String file = jar.getFileName().toString();
             Optional<String> claimedId = Optional.empty();
             try {
+                trusted.ifPresent(sums -> verify(jar, sums));
                 Attributes manifest = manifest(jar);
                 claimedId = Optional.ofNullable(manifest.getValue("Plugin-Id"));
                 String pluginId = checkManifest(manifest);
@@ -221,6 +227,62 @@ public final class PluginLoading {
             return f.getManifest().getMainAttributes();
         } catch (IOException e) {
             throw new PluginLoadException("not a readable jar: " + e.getMessage());
+        }
+    }
+
+    /** The file naming the plugin jars this deploy trusts, in {@code sha256sum} format. */
+    public static final String SUMS = "SHA256SUMS";
+
+    /** The trusted digests by jar name, when the deploy lists them. */
+    static Optional<Map<String, String>> trustedDigests(Path dir) {
+        Path sums = dir.resolve(SUMS);
+        if (!Files.isRegularFile(sums)) {
+            return Optional.empty();
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        try {
+            for (String line : Files.readAllLines(sums)) {
+                String t = line.strip();
+                if (t.isEmpty() || t.startsWith("#")) {
+                    continue;
+                }
+                String[] parts = t.split("\\s+\\*?", 2);
+                if (parts.length == 2 && parts[0].matches("[0-9a-fA-F]{64}")) {
+                    out.put(parts[1].strip(), parts[0].toLowerCase(java.util.Locale.ROOT));
+                } else {
+                    LOG.log(Level.WARNING, SUMS + ": ignoring a line that is not '<sha256>  <jar>': " + t);
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + sums + ": " + e.getMessage(), e);
+        }
+        return Optional.of(out);
+    }
+
+    /**
+     * A plugin jar is trusted code (it runs in the kernel's JVM with the kernel's privileges): when the
+     * deploy lists trusted digests, a jar must be listed with its exact SHA-256 or it is not loaded.
+     */
+    private static void verify(Path jar, Map<String, String> sums) {
+        String name = jar.getFileName().toString();
+        String expected = sums.get(name);
+        if (expected == null) {
+            throw new PluginLoadException("not listed in " + SUMS + "; only listed jars are loaded");
+        }
+        String actual;
+        try (var in = Files.newInputStream(jar)) {
+            java.security.MessageDigest d = java.security.MessageDigest.getInstance("SHA-256");
+            byte[] buf = new byte[1 << 16];
+            for (int n; (n = in.read(buf)) > 0; ) {
+                d.update(buf, 0, n);
+            }
+            actual = java.util.HexFormat.of().formatHex(d.digest());
+        } catch (IOException | java.security.NoSuchAlgorithmException e) {
+            throw new PluginLoadException("cannot read it to check its digest: " + e.getMessage());
+        }
+        if (!actual.equals(expected)) {
+            throw new PluginLoadException("its SHA-256 " + actual + " is not the one " + SUMS + " lists (" + expected
+                    + "); it was changed after it was trusted, or the list is out of date");
         }
     }
 

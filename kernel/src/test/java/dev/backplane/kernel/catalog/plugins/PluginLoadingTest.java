@@ -119,4 +119,28 @@ class PluginLoadingTest {
         assertThat(r.connectors()).isEmpty();
         assertThat(r.broken()).isEmpty();
     }
+
+    /** Plugins are trusted code: with a SHA256SUMS list, only listed jars with their exact digest load. */
+    @Test
+    void withASha256SumsListOnlyListedUnchangedJarsLoad(@TempDir Path dir) throws Exception {
+        Path trusted = TestPlugins.build(dir, TestPlugins.connector("trusted", "1.x"));
+        Path changed = TestPlugins.build(dir, TestPlugins.connector("changed", "1.x"));
+        TestPlugins.build(dir, TestPlugins.connector("unlisted", "1.x"));
+        String trustedSum = sha256(trusted);
+        String changedSum = sha256(changed);
+        java.nio.file.Files.writeString(dir.resolve("SHA256SUMS"), "# deployer-approved plugin jars\n"
+                + trustedSum + "  trusted-1.x.jar\n" + changedSum + " *changed-1.x.jar\n");
+        java.nio.file.Files.write(changed, new byte[] {1}, java.nio.file.StandardOpenOption.APPEND); // tampered
+        PluginLoading.Result r = load(dir);
+        assertThat(r.connectors()).extracting(c -> c.connectorId()).containsExactly("trusted-1.x");
+        var reasons = new java.util.HashMap<String, String>();
+        r.broken().forEach(b -> reasons.put(b.file(), b.reason()));
+        assertThat(reasons.get("changed-1.x.jar")).contains("is not the one SHA256SUMS lists");
+        assertThat(reasons.get("unlisted-1.x.jar")).contains("not listed in SHA256SUMS");
+    }
+
+    private static String sha256(Path p) throws Exception {
+        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(java.nio.file.Files.readAllBytes(p)));
+    }
 }
