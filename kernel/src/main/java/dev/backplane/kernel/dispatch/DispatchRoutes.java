@@ -42,6 +42,7 @@ public final class DispatchRoutes {
         if (body.async().orElse(false)) {
             CallRequest sync = new CallRequest(body.connectorId(), body.opId(), body.target(), body.params(),
                     body.workRef(), body.previewHash(), java.util.Optional.empty());
+            dispatcher.checkResolvable(caller, sync);
             Json.send(res, Status.ACCEPTED_202, runs.start(caller.tenantId(), caller.sub(), sync,
                     Digests.sha256Hex(Json.write(new java.util.TreeMap<>(body.params()))),
                     () -> dispatcher.call(caller, sync)));

@@ -142,6 +142,15 @@ public final class Dispatcher {
         return execute(caller, req, r, t0);
     }
 
+    /**
+     * Resolves a call as {@link #call} would, without running it: unknown connector, operation or target
+     * answer the same errors at once, so an async call does not hand out a handle for a call that
+     * cannot start.
+     */
+    public void checkResolvable(Caller caller, CallRequest req) {
+        resolve(caller, req);
+    }
+
     public ResultEnvelope preview(Caller caller, CallRequest req) {
         long t0 = System.nanoTime();
         Resolved r = resolve(caller, req);
