@@ -25,10 +25,17 @@ public final class ResultQueryService {
 
     private final Jdbc jdbc;
     private final ResultHandles handles;
+    private final int timeoutMs;
 
     public ResultQueryService(Jdbc jdbc, ResultHandles handles) {
+        this(jdbc, handles, STATEMENT_TIMEOUT_MS);
+    }
+
+    /** @param timeoutMs the statement timeout of one query (tests shorten it to reach the refusal) */
+    ResultQueryService(Jdbc jdbc, ResultHandles handles, int timeoutMs) {
         this.jdbc = jdbc;
         this.handles = handles;
+        this.timeoutMs = timeoutMs;
     }
 
     public ResultQuery.Response query(UUID tenant, String principal, ResultQuery request) {
@@ -38,7 +45,7 @@ public final class ResultQueryService {
             return jdbc.inTransaction(c -> {
                 try (Statement s = c.createStatement()) {
                     s.execute("SET TRANSACTION READ ONLY");
-                    s.execute("SET LOCAL statement_timeout = " + STATEMENT_TIMEOUT_MS);
+                    s.execute("SET LOCAL statement_timeout = " + timeoutMs);
                 }
                 List<Object> rows = new ArrayList<>();
                 long total = 0;
@@ -65,7 +72,7 @@ public final class ResultQueryService {
         } catch (Jdbc.DataAccessException e) {
             if (e.getCause() instanceof SQLException sql && "57014".equals(sql.getSQLState())) {
                 throw ApiException.unprocessable("query_too_expensive", "the query did not finish within "
-                        + STATEMENT_TIMEOUT_MS + " ms; narrow it with where or fewer groups", Map.of());
+                        + timeoutMs + " ms; narrow it with where or fewer groups", Map.of());
             }
             throw e;
         }

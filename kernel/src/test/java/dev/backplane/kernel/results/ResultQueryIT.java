@@ -169,6 +169,24 @@ class ResultQueryIT {
         assertThat(handles.require(TENANT, ME, handle).rowCount()).isEqualTo(200);
     }
 
+    /** Security review property 15: a query past the statement timeout is query_too_expensive, not a 500. */
+    @Test
+    void aQueryPastTheStatementTimeoutIsQueryTooExpensive() throws Exception {
+        List<Map<String, Object>> big = new ArrayList<>();
+        for (int i = 0; i < 60_000; i++) {
+            big.add(Map.of("name", "p-" + i, "ns", "ns-" + (i % 97), "cpu", i));
+        }
+        String bigHandle = handles.store(TENANT, ME, "k8s.pod.list", big).id().toString();
+        ResultQueryService impatient = new ResultQueryService(new Jdbc(db.dataSource()), handles, 1);
+        Map<String, Object> body = new HashMap<>(JSON.readValue("{\"query\": {\"group_by\": [\"ns\"], \"aggregates\": "
+                + "[{\"fn\": \"SUM\", \"field\": \"cpu\"}], \"order_by\": [{\"field\": \"ns\"}]}}", Map.class));
+        body.put("handle_id", bigHandle);
+        var request = dev.backplane.kernel.http.Json.mapper().convertValue(body, ResultQuery.class);
+        assertThatThrownBy(() -> impatient.query(TENANT, ME, request)).isInstanceOf(ApiException.class)
+                .satisfies(e -> assertThat(((ApiException) e).code()).isEqualTo("query_too_expensive"));
+        assertThat(service.query(TENANT, ME, request).rows()).as("the normal timeout answers it (first page)").hasSize(50);
+    }
+
     @Test
     void aNulCharacterInAValueIsAClearErrorNotAServerError() {
         assertThatThrownBy(() -> q("{\"query\": {\"where\": [{\"field\": \"ns\", \"op\": \"=\", \"value\": \"a\\u0000b\"}]}}"))
