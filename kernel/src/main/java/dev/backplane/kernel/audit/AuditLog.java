@@ -57,6 +57,11 @@ public final class AuditLog {
         return insert(e, "started", Optional.empty(), Optional.empty(), Optional.empty(), extras);
     }
 
+    /** Like {@link #begin(Entry)} for a call an approval released: the row names the approval from the start. */
+    public UUID begin(Entry e, Optional<UUID> approvalId) {
+        return insert(e, "started", Optional.empty(), Optional.empty(), approvalId, Map.of());
+    }
+
     /**
      * Completes a started row. The call has already happened, so a failure here is logged loudly and
      * the row stays {@code started} — visible in the log as a dispatch whose outcome was not recorded.
@@ -107,16 +112,22 @@ public final class AuditLog {
      */
     public UUID recordIn(java.sql.Connection c, Entry e, String status, Optional<UUID> approvalId,
                          Map<String, Object> extras) throws java.sql.SQLException {
+        return recordIn(c, e, status, Optional.empty(), approvalId, extras);
+    }
+
+    /** Like {@link #recordIn(java.sql.Connection, Entry, String, Optional, Map)}, with an error code. */
+    public UUID recordIn(java.sql.Connection c, Entry e, String status, Optional<String> errorCode,
+                         Optional<UUID> approvalId, Map<String, Object> extras) throws java.sql.SQLException {
         UUID id = UUID.randomUUID();
         Jdbc.update(c, """
                 INSERT INTO audit_rows (id, tenant_id, principal, principal_kind, op_class, op_id, connector_id, target,
-                       target_id, result_status, duration_ms, session_id, parent_audit_id, work_ref, params_hash,
-                       approval_request_id, extras)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)""",
+                       target_id, result_status, error_code, duration_ms, session_id, parent_audit_id, work_ref,
+                       params_hash, approval_request_id, extras)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)""",
                 id, e.tenantId(), e.principal(), e.principalKind(), e.opClass(), e.opId(), e.connectorId().orElse(null),
-                e.target().orElse(null), e.targetId().orElse(null), status, e.sessionId().orElse(null),
-                e.parentAuditId().orElse(null), e.workRef().orElse(null), e.paramsHash().orElse(null),
-                approvalId.orElse(null), Jdbc.jsonb(extras));
+                e.target().orElse(null), e.targetId().orElse(null), status, errorCode.orElse(null),
+                e.sessionId().orElse(null), e.parentAuditId().orElse(null), e.workRef().orElse(null),
+                e.paramsHash().orElse(null), approvalId.orElse(null), Jdbc.jsonb(extras));
         return id;
     }
 

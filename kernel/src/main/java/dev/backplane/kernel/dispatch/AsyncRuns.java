@@ -130,7 +130,10 @@ public final class AsyncRuns {
         return ApiException.notFound("run_not_found", "no run " + handle);
     }
 
-    /** Fails runs whose lease lapsed unfinished; returns how many. */
+    /**
+     * Fails runs whose lease lapsed unfinished (their kernel died), never re-running them; each gets an
+     * audit row ({@code svc.runs.orphaned}, naming the run) in the same transaction. Returns how many.
+     */
     public int reapOrphans() {
         PGobject json = new PGobject();
         try {
@@ -140,8 +143,23 @@ public final class AsyncRuns {
         } catch (java.sql.SQLException e) {
             throw new IllegalStateException(e);
         }
-        return jdbc.update("UPDATE dispatch_runs SET status = 'failed', result = ?, finished_at = now() "
-                + "WHERE status IN ('pending', 'running') AND lease_until < now()", json);
+        dev.backplane.kernel.audit.AuditLog audit = new dev.backplane.kernel.audit.AuditLog(jdbc);
+        return jdbc.inTransaction(c -> {
+            var reaped = Jdbc.query(c, "UPDATE dispatch_runs SET status = 'failed', result = ?, finished_at = now() "
+                    + "WHERE status IN ('pending', 'running') AND lease_until < now() "
+                    + "RETURNING id, tenant_id, principal, connector_id, op_id, target, work_ref", rs -> new Object[] {
+                            rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3), rs.getString(4),
+                            rs.getString(5), rs.getString(6), rs.getString(7)}, json);
+            for (Object[] r : reaped) {
+                audit.recordIn(c, new dev.backplane.kernel.audit.AuditLog.Entry((UUID) r[1], "svc-reaper", "service",
+                        "other", "svc.runs.orphaned", Optional.ofNullable((String) r[3]), Optional.ofNullable((String) r[5]),
+                        Optional.empty(), Optional.empty(), Optional.empty(), Optional.ofNullable((String) r[6]),
+                        Optional.empty()), "error", Optional.of("run_orphaned"), Optional.empty(),
+                        Map.of("run_handle", r[0].toString(),
+                        "run_principal", String.valueOf(r[2]), "op_id", String.valueOf(r[4]), "error_code", "run_orphaned"));
+            }
+            return reaped.size();
+        });
     }
 
     private static Map<String, Object> map(String json) {

@@ -262,7 +262,7 @@ public final class Dispatcher {
                         t0, Map.of("error_code", "denied_by_grant", "reason", d.reason()));
             }
         }
-        ResultEnvelope env = execute(requester, req, r, t0);
+        ResultEnvelope env = execute(requester, req, r, t0, Optional.of(a.id()));
         Object auditId = env.extras().get("audit_id");
         if (auditId != null) {
             approvals.linkExecution(a.id(), UUID.fromString(auditId.toString()));
@@ -282,6 +282,11 @@ public final class Dispatcher {
     }
 
     private ResultEnvelope execute(Caller caller, CallRequest req, Resolved r, long t0) {
+        return execute(caller, req, r, t0, Optional.empty());
+    }
+
+    /** @param approvalId the approval that released the call, recorded on its audit row from the start */
+    private ResultEnvelope execute(Caller caller, CallRequest req, Resolved r, long t0, Optional<UUID> approvalId) {
         Credential credential;
         try {
             credential = credentials.resolve(Optional.of(caller.tenantId()), r.target().secretRef());
@@ -289,7 +294,7 @@ public final class Dispatcher {
             audit.record(r.entry(), "error", Optional.of(e.code().wireName()), Optional.empty(), Map.of());
             return failure(req.opId(), e, t0);
         }
-        UUID auditId = audit.begin(r.entry()); // fail-closed: throws before the target is touched
+        UUID auditId = audit.begin(r.entry(), approvalId); // fail-closed: throws before the target is touched
         try {
             OperationResult result = sessions.call(r.op().connector(), r.target(), credential,
                     c -> c.invoke(r.request()));

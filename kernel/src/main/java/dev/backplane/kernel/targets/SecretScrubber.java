@@ -135,7 +135,7 @@ public final class SecretScrubber {
     /** A plugin's answer of any kind with the credential taken out. */
     @SuppressWarnings("unchecked")
     public <T> T result(T value) {
-        if (forms.isEmpty()) {
+        if (forms.isEmpty() || value == null) {
             return value;
         }
         Object out = switch (value) {
