@@ -34,17 +34,23 @@ public final class AsyncRuns {
     private final Jdbc jdbc;
     private final Duration lease;
 
+    /** Runs leased for the call timeout plus a minute (renewed while they run). */
     public AsyncRuns(Jdbc jdbc, Duration callTimeout) {
-        this(jdbc, callTimeout.plusSeconds(60), true);
+        this(callTimeout.plusSeconds(60), jdbc);
     }
 
     /**
      * @param lease how long a run stays claimed by this kernel without a heartbeat; renewed every third of
      *     it while the run is in flight, so only a run whose kernel died lapses, however long the call takes
      */
-    AsyncRuns(Jdbc jdbc, Duration lease, boolean marker) {
+    private AsyncRuns(Duration lease, Jdbc jdbc) {
         this.jdbc = jdbc;
         this.lease = lease;
+    }
+
+    /** Runs with exactly this lease (tests shorten it). */
+    static AsyncRuns withLease(Jdbc jdbc, Duration lease) {
+        return new AsyncRuns(lease, jdbc);
     }
 
     /** Records the run and starts {@code body} in the background; returns the handle at once. */

@@ -9,6 +9,7 @@ import dev.backplane.kernel.governance.ServiceGrants;
 import dev.backplane.kernel.http.ApiException;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.identity.PrincipalKind;
 import dev.backplane.kernel.targets.ConnectorSessions;
 import dev.backplane.kernel.targets.Target;
 import dev.backplane.kernel.targets.TargetService;
@@ -207,7 +208,7 @@ public final class Dispatcher {
         // approvers see the params with secret-looking values hidden; the real ones stay in the row to run
         resolved.put("params", Redaction.redact(req.params()));
         UUID approvalId = approvals.park(new Approvals.Parked(caller.tenantId(), caller.sub(), caller.kind().wireName(),
-                caller.clientId().filter(id -> caller.kind() == dev.backplane.kernel.identity.PrincipalKind.AGENT),
+                caller.clientId().filter(id -> caller.kind() == PrincipalKind.AGENT),
                 req.connectorId(), req.opId(), r.target().name(), r.target().id(), req.params(), resolved, req.workRef()));
         audit.record(r.entry(), "awaiting_approval", Optional.of("awaiting_approval"), Optional.of(approvalId), Map.of());
         return envelope(ResultEnvelope.AWAITING_APPROVAL, req.opId(), null, null, t0,
@@ -245,14 +246,14 @@ public final class Dispatcher {
                     + "call was parked", t0, Map.of("error_code", "operation_not_enabled"));
         }
         // an agent's call is checked again as it is released: the kill switch and its grants as they are now
-        if (requester.kind() == dev.backplane.kernel.identity.PrincipalKind.AGENT
+        if (requester.kind() == PrincipalKind.AGENT
                 && requester.clientId().flatMap(id -> principals.agentRevoked(requester.tenantId(), id)).orElse(false)) {
             audit.record(r.entry(), "denied", Optional.of("principal_revoked"), Optional.of(a.id()), Map.of());
             return envelope(ResultEnvelope.DENIED, a.opId(), null, "agent principal " + requester.clientId().get()
                     + " was revoked after the call was parked (kill switch)", t0, Map.of("error_code", "principal_revoked"));
         }
-        if (requester.kind() == dev.backplane.kernel.identity.PrincipalKind.AGENT
-                || requester.kind() == dev.backplane.kernel.identity.PrincipalKind.USER_AGENT) {
+        if (requester.kind() == PrincipalKind.AGENT
+                || requester.kind() == PrincipalKind.USER_AGENT) {
             Grants.Decision d = grants.decide(requester.tenantId(), requester.sub(), requester.kind().wireName(),
                     a.opId(), r.target().id(), r.op().view().safetyLevel());
             if (d.verdict().equals("deny")) {
@@ -273,12 +274,12 @@ public final class Dispatcher {
     }
 
     private static dev.backplane.kernel.identity.PrincipalKind kindOf(String wire) {
-        for (var k : dev.backplane.kernel.identity.PrincipalKind.values()) {
+        for (var k : PrincipalKind.values()) {
             if (k.wireName().equals(wire)) {
                 return k;
             }
         }
-        return dev.backplane.kernel.identity.PrincipalKind.HUMAN;
+        return PrincipalKind.HUMAN;
     }
 
     private ResultEnvelope execute(Caller caller, CallRequest req, Resolved r, long t0) {

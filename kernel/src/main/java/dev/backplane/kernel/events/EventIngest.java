@@ -47,7 +47,6 @@ public final class EventIngest {
     private static final ObjectReader READER = Json.mapper().reader()
             .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
-    private static final ApiException NOT_FOUND = ApiException.notFound("not_found", "no event source at this address");
 
     private final Jdbc jdbc;
     private final EventSources sources;

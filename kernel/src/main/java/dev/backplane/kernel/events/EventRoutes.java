@@ -42,8 +42,10 @@ public final class EventRoutes {
                 .get(SOURCE, Role.OPERATOR, (req, res, c) -> Json.ok(res, sources.describe(c.tenantId(), slug(req)).view()))
                 .patch(SOURCE, Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
                         sources.update(c, slug(req), Json.read(req, EventSources.Write.class)).view()))
-                .post(SOURCE + "/pause", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res, status(c, slug(req), "paused")))
-                .post(SOURCE + "/resume", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res, status(c, slug(req), "active")))
+                .post(SOURCE + "/pause", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
+                        sources.setStatus(c, slug(req), "paused").view()))
+                .post(SOURCE + "/resume", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
+                        sources.setStatus(c, slug(req), "active").view()))
                 .delete(SOURCE, Role.TENANT_ADMIN, (req, res, c) -> {
                     sources.delete(c, slug(req));
                     Json.ok(res, Map.of("deleted", slug(req)));
@@ -51,10 +53,6 @@ public final class EventRoutes {
                 .get(EVENTS, Role.OPERATOR, this::list)
                 .get(EVENTS + "/{id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
                         log.show(c.tenantId(), QueryParams.uuidPath(req, "id"))));
-    }
-
-    private Map<String, Object> status(Caller c, String slug, String status) {
-        return sources.update(c, slug, new EventSources.Write(null, null, null, null, null, null, status, null)).view();
     }
 
     private void list(ServerRequest req, ServerResponse res, Caller c) {

@@ -189,8 +189,19 @@ public final class EventSources {
         diff.put("before", before.view());
         diff.put("after", after.view());
         diff.put("secret_rotated", w.secret() != null);
-        governanceAudit(caller, w.status() != null && w.name() == null && w.secret() == null && w.extras() == null
-                ? (status.equals("paused") ? "pause" : "resume") : "update", after, diff);
+        governanceAudit(caller, "update", after, diff);
+        return after;
+    }
+
+    /** Pauses ({@code paused}) or resumes ({@code active}) a source; audited as pause or resume. */
+    public EventSource setStatus(Caller caller, String slugOrName, String status) {
+        EventSource before = describe(caller.tenantId(), slugOrName);
+        jdbc.update("UPDATE event_sources SET status = ?, updated_at = now(), updated_by = ? WHERE id = ?", status,
+                caller.sub(), before.id());
+        bySlug.changed(before.slug());
+        EventSource after = describe(caller.tenantId(), before.slug());
+        governanceAudit(caller, status.equals("paused") ? "pause" : "resume", after,
+                Map.of("before", before.view(), "after", after.view()));
         return after;
     }
 

@@ -15,34 +15,24 @@ final class ChunkRows {
     private ChunkRows() {
     }
 
-    /** Replaces an entry's lexical record and chunks in one transaction. */
-    static void replace(Jdbc jdbc, UUID tenant, String surface, UUID entryId, String text, List<float[]> chunks) {
-        jdbc.inTransaction(c -> {
-            replaceIn(c, tenant, surface, entryId, text, chunks);
-            return null;
-        });
-    }
-
     /** Replaces an entry's lexical record and chunks on the caller's connection (inside its transaction). */
     static void replaceIn(java.sql.Connection c, UUID tenant, String surface, UUID entryId, String text,
                           List<float[]> chunks) throws java.sql.SQLException {
-        {
-            Jdbc.update(c, "INSERT INTO retrieval_docs (surface, entry_id, tenant_id, tsv) "
-                    + "VALUES (?, ?, ?, to_tsvector('english', ?)) ON CONFLICT (surface, entry_id) "
-                    + "DO UPDATE SET tenant_id = EXCLUDED.tenant_id, tsv = EXCLUDED.tsv", surface, entryId, tenant, text);
-            Jdbc.update(c, "DELETE FROM retrieval_chunks WHERE surface = ? AND entry_id = ?", surface, entryId);
-            try (var ps = c.prepareStatement("INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, chunk, embedding) "
-                    + "VALUES (?, ?, ?, ?, ?)")) {
-                for (int i = 0; i < chunks.size(); i++) {
-                    ps.setString(1, surface);
-                    ps.setObject(2, entryId);
-                    ps.setObject(3, tenant);
-                    ps.setInt(4, i);
-                    ps.setArray(5, c.createArrayOf("float4", boxed(chunks.get(i))));
-                    ps.addBatch();
-                }
-                ps.executeBatch();
+        Jdbc.update(c, "INSERT INTO retrieval_docs (surface, entry_id, tenant_id, tsv) "
+                + "VALUES (?, ?, ?, to_tsvector('english', ?)) ON CONFLICT (surface, entry_id) "
+                + "DO UPDATE SET tenant_id = EXCLUDED.tenant_id, tsv = EXCLUDED.tsv", surface, entryId, tenant, text);
+        Jdbc.update(c, "DELETE FROM retrieval_chunks WHERE surface = ? AND entry_id = ?", surface, entryId);
+        try (var ps = c.prepareStatement("INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, chunk, embedding) "
+                + "VALUES (?, ?, ?, ?, ?)")) {
+            for (int i = 0; i < chunks.size(); i++) {
+                ps.setString(1, surface);
+                ps.setObject(2, entryId);
+                ps.setObject(3, tenant);
+                ps.setInt(4, i);
+                ps.setArray(5, c.createArrayOf("float4", boxed(chunks.get(i))));
+                ps.addBatch();
             }
+            ps.executeBatch();
         }
     }
 

@@ -90,11 +90,6 @@ public final class RetrievalEngine implements AutoCloseable {
      * chunks' embeddings for the dense side, written in one transaction; every replica's cached slice of
      * that partition re-reads this entry on its next search.
      */
-    public void index(UUID partition, String surface, UUID entryId, String text) {
-        ChunkRows.replace(jdbc, partition, surface, entryId, text, embedder.embedChunks(text));
-        feed.changed(SliceCache.TOPIC, SliceCache.entryKey(partition, surface, entryId));
-    }
-
     /** An entry's text with its chunk embeddings computed: the slow part, done before any transaction opens. */
     public record Prepared(String text, List<float[]> chunks) {
         @Override

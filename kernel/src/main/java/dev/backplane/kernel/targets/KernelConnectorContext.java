@@ -5,7 +5,6 @@ import java.net.http.HttpClient;
 import java.text.MessageFormat;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.ResourceBundle;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;

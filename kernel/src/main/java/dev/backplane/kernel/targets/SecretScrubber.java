@@ -29,16 +29,11 @@ public final class SecretScrubber {
 
     static final String MASK = "***";
     private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9+/=._~-]{20,}");
-    private static final SecretScrubber NONE = new SecretScrubber(List.of());
 
     private final List<String> forms;
 
     private SecretScrubber(List<String> forms) {
         this.forms = forms;
-    }
-
-    public static SecretScrubber none() {
-        return NONE;
     }
 
     /**

@@ -569,7 +569,7 @@ class DispatchIT {
     @Test
     void aLongRunKeepsItsLeaseAndOnlyADeadKernelsRunIsReaped() throws Exception {
         Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
-        AsyncRuns runs = new AsyncRuns(jdbc, java.time.Duration.ofMillis(600), true);
+        AsyncRuns runs = AsyncRuns.withLease(jdbc, java.time.Duration.ofMillis(600));
         CallRequest req = new CallRequest("disp-1.x", "disp.item0.list", "t", Map.of(), java.util.Optional.empty(),
                 java.util.Optional.empty(), java.util.Optional.empty());
         var run = runs.start(tenant, "long-runner", req, "h", () -> {

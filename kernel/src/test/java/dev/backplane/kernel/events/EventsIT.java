@@ -211,6 +211,9 @@ class EventsIT {
         assertThat(post(slug, "{\"status\":\"resolved\"}".getBytes(StandardCharsets.UTF_8),
                 Map.of("X-Am-Token", SECRET)).statusCode()).isEqualTo(200);
         assertThat(post(slug, body, Map.of("X-Am-Token", SECRET + "x")).statusCode()).isEqualTo(401);
+        assertThat(jdbc.query("SELECT op_id FROM audit_rows WHERE tenant_id = ? AND op_id LIKE 'svc.event_sources.%' "
+                + "ORDER BY occurred_at", rs -> rs.getString(1), tenant)).as("pause and resume are audited")
+                .containsExactly("svc.event_sources.create", "svc.event_sources.pause", "svc.event_sources.resume");
     }
 
     @Test
