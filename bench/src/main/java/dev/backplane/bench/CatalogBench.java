@@ -2,8 +2,8 @@ package dev.backplane.bench;
 
 import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.catalog.ConnectorRegistry;
-import dev.backplane.kernel.catalog.plugins.PluginLoading;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.plugins.PluginLoading;
 import dev.backplane.kernel.retrieval.Embedder;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.testing.TestIssuer;

@@ -1,51 +1,42 @@
 package dev.backplane.kernel.app;
 
+import dev.backplane.kernel.app.IdentityRoutes;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.audit.AuditQueries;
 import dev.backplane.kernel.audit.AuditRoutes;
+import dev.backplane.kernel.catalog.CatalogIndex;
 import dev.backplane.kernel.catalog.CatalogRoutes;
 import dev.backplane.kernel.catalog.CatalogService;
-import dev.backplane.kernel.catalog.CatalogIndex;
 import dev.backplane.kernel.catalog.ConnectorRegistry;
 import dev.backplane.kernel.catalog.IngestRoutes;
 import dev.backplane.kernel.catalog.IngestStore;
 import dev.backplane.kernel.catalog.SpecIngestService;
-import dev.backplane.kernel.catalog.plugins.PluginLoading;
-import dev.backplane.kernel.credentials.CredentialRoutes;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.dispatch.AsyncRuns;
+import dev.backplane.kernel.dispatch.DispatchEvents;
+import dev.backplane.kernel.dispatch.DispatchRoutes;
+import dev.backplane.kernel.dispatch.Dispatcher;
 import dev.backplane.kernel.docs.DocsRoutes;
 import dev.backplane.kernel.docs.DocsService;
+import dev.backplane.kernel.egress.EgressProxy;
+import dev.backplane.kernel.egress.GuardedSocketFactory;
+import dev.backplane.kernel.egress.SsrfGuard;
 import dev.backplane.kernel.events.EventDrain;
 import dev.backplane.kernel.events.EventIngest;
 import dev.backplane.kernel.events.EventLog;
 import dev.backplane.kernel.events.EventRoutes;
 import dev.backplane.kernel.events.EventSources;
-import dev.backplane.kernel.dispatch.DispatchEvents;
-import dev.backplane.kernel.dispatch.DispatchRoutes;
-import dev.backplane.kernel.dispatch.Dispatcher;
 import dev.backplane.kernel.governance.AgentPrincipals;
 import dev.backplane.kernel.governance.ApprovalRoutes;
+import dev.backplane.kernel.governance.Approvals;
 import dev.backplane.kernel.governance.GovernanceRoutes;
 import dev.backplane.kernel.governance.Grants;
 import dev.backplane.kernel.governance.ServiceGrants;
-import dev.backplane.kernel.governance.Approvals;
-import dev.backplane.kernel.scheduler.PeriodicJobs;
 import dev.backplane.kernel.http.ApiRoutes;
-import dev.backplane.kernel.results.ResultHandles;
-import dev.backplane.kernel.results.ResultQueryService;
-import dev.backplane.kernel.retrieval.Embedder;
-import dev.backplane.kernel.retrieval.RetrievalEngine;
-import dev.backplane.kernel.retrieval.SearchLog;
-import dev.backplane.kernel.retrieval.quality.RetireChecklist;
-import dev.backplane.kernel.retrieval.quality.RetrievalEval;
-import dev.backplane.kernel.retrieval.quality.RetrievalRoutes;
-import dev.backplane.kernel.retrieval.quality.UsageReport;
+import dev.backplane.kernel.http.Authenticator;
 import dev.backplane.kernel.http.ErrorMapping;
 import dev.backplane.kernel.http.OpenApiRoutes;
 import dev.backplane.kernel.http.RequestIds;
-import dev.backplane.kernel.identity.Authenticator;
-import dev.backplane.kernel.identity.IdentityRoutes;
 import dev.backplane.kernel.identity.JwksKeys;
 import dev.backplane.kernel.identity.TokenVerifier;
 import dev.backplane.kernel.jobs.BackgroundJobs;
@@ -59,12 +50,21 @@ import dev.backplane.kernel.memory.MemoryService;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
-import dev.backplane.kernel.targets.ConnectorSessions;
-import dev.backplane.kernel.targets.EgressProxy;
-import dev.backplane.kernel.targets.GuardedSocketFactory;
+import dev.backplane.kernel.plugins.ConnectorSessions;
+import dev.backplane.kernel.plugins.PluginLoading;
+import dev.backplane.kernel.quality.RetireChecklist;
+import dev.backplane.kernel.quality.RetrievalEval;
+import dev.backplane.kernel.quality.RetrievalRoutes;
+import dev.backplane.kernel.quality.UsageReport;
+import dev.backplane.kernel.results.ResultHandles;
+import dev.backplane.kernel.results.ResultQueryService;
+import dev.backplane.kernel.retrieval.Embedder;
+import dev.backplane.kernel.retrieval.RetrievalEngine;
+import dev.backplane.kernel.retrieval.SearchLog;
+import dev.backplane.kernel.scheduler.PeriodicJobs;
 import dev.backplane.kernel.targets.ProbeService;
-import dev.backplane.kernel.targets.SsrfGuard;
 import dev.backplane.kernel.targets.TargetRoutes;
+import dev.backplane.kernel.targets.TargetSecretRoutes;
 import dev.backplane.kernel.targets.TargetService;
 import dev.backplane.kernel.tenancy.TenancyRoutes;
 import dev.backplane.kernel.tenancy.TenantService;
@@ -132,12 +132,12 @@ public final class Kernel implements AutoCloseable {
     public static Kernel start(KernelConfig config) {
         long t0 = System.nanoTime();
         String issuer = config.required(Setting.IDENTITY_ISSUER);
-        Database database = Database.start(config);
+        Database database = Database.start(config.database());
         Closer closing = new Closer();
         try {
             ChangeFeed feed = closing.add(ChangeFeed.listening(database::dedicatedConnection,
                     new Jdbc(database.dataSource()),
-                    Duration.ofSeconds(config.intValue(Setting.CACHE_MAX_STALE_SECONDS, 1, 3600))));
+                    Duration.ofSeconds(config.intValue(Setting.CACHE_MAX_STALE_SECONDS))));
             DispatchEvents dispatchEvents = new DispatchEvents();
             EventDrain drain = closing.add(new EventDrain(new Jdbc(database.dataSource()), feed));
             ApiRoutes api = buildApi(config, database, feed, dispatchEvents, drain, issuer, closing);
@@ -146,7 +146,7 @@ public final class Kernel implements AutoCloseable {
             ErrorMapping.register(routing);
             WebServer server = WebServer.builder()
                     .host(config.get(Setting.SERVER_HOST))
-                    .port(config.intValue(Setting.SERVER_PORT, 0, 65535))
+                    .port(config.intValue(Setting.SERVER_PORT))
                     .directHandlers(ErrorMapping.directHandlers())
                     .routing(routing)
                     .shutdownHook(false)
@@ -177,10 +177,10 @@ public final class Kernel implements AutoCloseable {
         Jdbc jdbc = new Jdbc(database.dataSource());
         TenantService tenants = new TenantService(jdbc);
         JwksKeys keys = new JwksKeys(issuer, config.optional(Setting.IDENTITY_JWKS_URL),
-                Duration.ofSeconds(config.intValue(Setting.IDENTITY_JWKS_CACHE_SECONDS, 1, 86400)));
+                Duration.ofSeconds(config.intValue(Setting.IDENTITY_JWKS_CACHE_SECONDS)));
         TokenVerifier restTokens = new TokenVerifier(issuer, config.get(Setting.IDENTITY_AUDIENCE), keys,
                 config.list(Setting.IDENTITY_ALGORITHMS),
-                Duration.ofSeconds(config.intValue(Setting.IDENTITY_CLOCK_SKEW, 0, 600)));
+                Duration.ofSeconds(config.intValue(Setting.IDENTITY_CLOCK_SKEW)));
         AgentPrincipals agentPrincipals = new AgentPrincipals(jdbc, feed);
         Authenticator authenticator = new Authenticator(restTokens, tenants, "svc", Optional.empty(), agentPrincipals);
         ApiRoutes api = new ApiRoutes(authenticator);
@@ -191,33 +191,33 @@ public final class Kernel implements AutoCloseable {
         new IdentityRoutes().register(api);
         new TenancyRoutes(tenants).register(api);
         PluginLoading.Result plugins = PluginLoading.load(Path.of(config.get(Setting.PLUGIN_DIR)),
-                Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600)));
+                Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT)));
         Path pluginDir = Path.of(config.get(Setting.PLUGIN_DIR));
         CatalogIndex index = CatalogIndex.load(config.optional(Setting.CATALOG_INDEX).filter(v -> !v.isBlank())
                 .map(Path::of).orElse(pluginDir.resolve("catalog-index.json")));
         IngestStore ingested = new IngestStore(jdbc);
         ConnectorRegistry connectors = new ConnectorRegistry(plugins, ingested, feed, index,
-                Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600)));
+                Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT)));
         CatalogService catalog = new CatalogService(connectors, jdbc, feed, retrieval);
         SearchLog searches = retrieval.searches();
         new CatalogRoutes(catalog).register(api);
         BackgroundJobs jobs = new BackgroundJobs(jdbc, List.of(SpecIngestService.JOB_KIND, KbIngestService.JOB_KIND));
         SpecIngestService specIngest = new SpecIngestService(jobs, ingested, connectors, feed,
-                config.intValue(Setting.INGEST_MAX_SPEC_BYTES, 1024, 1 << 30),
-                config.intValue(Setting.INGEST_SYNC_MAX_BYTES, 0, 1 << 30));
+                config.intValue(Setting.INGEST_MAX_SPEC_BYTES),
+                config.intValue(Setting.INGEST_SYNC_MAX_BYTES));
         new IngestRoutes(specIngest).register(api);
-        CredentialService credentials = CredentialService.fromConfig(config);
+        CredentialService credentials = CredentialService.start(config.credentials());
         SsrfGuard ssrf = SsrfGuard.fromSetting(config.get(Setting.TARGET_SSRF_ALLOWLIST));
         TargetService targets = new TargetService(jdbc, feed, connectors, ssrf, credentials.backend());
-        Duration callTimeout = Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600));
+        Duration callTimeout = Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT));
         GuardedSocketFactory sockets = new GuardedSocketFactory(ssrf, (int) Math.min(10_000, callTimeout.toMillis()));
         EgressProxy egress = closing.add(egressProxy(sockets));
         ConnectorSessions sessions = new ConnectorSessions(egress, sockets, callTimeout);
         AuditLog audit = new AuditLog(jdbc);
         new TargetRoutes(targets, new ProbeService(targets, catalog, credentials, sessions, audit)).register(api);
         ResultHandles handles = new ResultHandles(jdbc,
-                Duration.ofMinutes(config.intValue(Setting.RESULT_HANDLE_TTL, 1, 10080)));
-        Approvals approvals = new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL, 1, 43200)),
+                Duration.ofMinutes(config.intValue(Setting.RESULT_HANDLE_TTL)));
+        Approvals approvals = new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL)),
                 audit);
         Grants grants = new Grants(jdbc);
         ServiceGrants serviceGrants = new ServiceGrants(jdbc, catalog::descriptor);
@@ -231,17 +231,17 @@ public final class Kernel implements AutoCloseable {
                 Path.of(config.get(Setting.DATA_DIR))));
         new KbRoutes(kb, kbIngest).register(api);
         MemoryService memory = new MemoryService(jdbc, retrieval,
-                Duration.ofDays(config.intValue(Setting.MEMORY_USER_DEFAULT_TTL_DAYS, 1, 3650)));
+                Duration.ofDays(config.intValue(Setting.MEMORY_USER_DEFAULT_TTL_DAYS)));
         new MemoryRoutes(memory).register(api);
         RetrievalEval eval = new RetrievalEval(jdbc, kb, memory, catalog);
         new RetrievalRoutes(eval, new RetireChecklist(jdbc, eval), new UsageReport(jdbc)).register(api);
         DocsService docs = DocsService.create(jdbc, audit, egress, ssrf, credentials,
-                Duration.ofMillis(config.intValue(Setting.DOCS_BACKEND_TIMEOUT_MS, 100, 600_000)));
+                Duration.ofMillis(config.intValue(Setting.DOCS_BACKEND_TIMEOUT_MS)));
         new DocsRoutes(docs).register(api);
         new DispatchRoutes(dispatcher, resultQueries, runs).register(api);
         TokenVerifier mcpTokens = new TokenVerifier(issuer, mcpAudience(config), keys,
                 config.list(Setting.IDENTITY_ALGORITHMS),
-                Duration.ofSeconds(config.intValue(Setting.IDENTITY_CLOCK_SKEW, 0, 600)));
+                Duration.ofSeconds(config.intValue(Setting.IDENTITY_CLOCK_SKEW)));
         new McpRoutes(new Authenticator(mcpTokens, tenants, "svc", Optional.of(config.get(Setting.IDENTITY_MCP_CLIENT_ID)),
                 agentPrincipals), mcpTokens, new McpRoutes.Services(targets, catalog, dispatcher,
                 resultQueries, audit, kb, memory, docs), BuildInfo.load().version(), new McpRoutes.Settings(
@@ -260,15 +260,15 @@ public final class Kernel implements AutoCloseable {
         new AuditRoutes(new AuditQueries(jdbc), audit, caller -> name -> {
             try {
                 return targets.describe(caller.tenantId(), name).name();
-            } catch (dev.backplane.kernel.http.ApiException unknown) {
+            } catch (dev.backplane.kernel.errors.DomainException unknown) {
                 return name; // a deleted target is still in the log under its name
             }
         }).register(api);
         EventSources eventSources = new EventSources(jdbc, feed, credentials, audit,
-                config.intValue(Setting.EVENTS_MAX_BODY_BYTES, 1024, 64 << 20));
-        EventLog eventLog = new EventLog(jdbc, config.intValue(Setting.EVENTS_RETENTION_DAYS, 1, 3650));
+                config.intValue(Setting.EVENTS_MAX_BODY_BYTES));
+        EventLog eventLog = new EventLog(jdbc, config.intValue(Setting.EVENTS_RETENTION_DAYS));
         new EventRoutes(eventSources, new EventIngest(jdbc, eventSources, audit, drain,
-                config.intValue(Setting.EVENTS_RATE_PER_SECOND, 1, 100_000)), eventLog).register(api);
+                config.intValue(Setting.EVENTS_RATE_PER_SECOND)), eventLog).register(api);
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
                 new PeriodicJobs.Job("events-retention-sweep", Duration.ofHours(1), eventLog::sweep),
                 new PeriodicJobs.Job("audit-started-reaper", Duration.ofMinutes(1),
@@ -280,7 +280,7 @@ public final class Kernel implements AutoCloseable {
                 new PeriodicJobs.Job("background-job-reaper", Duration.ofMinutes(1), jobs::reapStale),
                 new PeriodicJobs.Job("retrieval-searches-sweep", Duration.ofHours(6),
                         () -> searches.sweep(SEARCH_RETENTION_DAYS)))));
-        new CredentialRoutes(targets, credentials).register(api);
+        new TargetSecretRoutes(targets, credentials).register(api);
         api.recordMutations(new dev.backplane.kernel.audit.GovernanceAudit(audit),
                 dev.backplane.kernel.audit.GovernanceAudit.EXEMPT);
         return api;
@@ -292,7 +292,7 @@ public final class Kernel implements AutoCloseable {
 
     private static String publicUrl(KernelConfig config, int boundPort) {
         return config.optional(Setting.PUBLIC_URL).map(u -> u.replaceAll("/+$", "")).orElseGet(() -> {
-            int port = boundPort > 0 ? boundPort : config.intValue(Setting.SERVER_PORT, 0, 65535);
+            int port = boundPort > 0 ? boundPort : config.intValue(Setting.SERVER_PORT);
             return "http://" + config.get(Setting.SERVER_HOST) + ":" + port;
         });
     }

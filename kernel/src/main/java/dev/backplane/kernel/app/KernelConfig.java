@@ -3,9 +3,15 @@ package dev.backplane.kernel.app;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.backplane.kernel.credentials.CredentialService;
+import dev.backplane.kernel.credentials.SecretRefs;
+import dev.backplane.kernel.credentials.VaultKvStore;
+import dev.backplane.kernel.persistence.Database;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -107,19 +113,13 @@ public final class KernelConfig {
     }
 
     private void validate() {
-        intValue(Setting.SERVER_PORT, 0, 65535);
-        intValue(Setting.DB_POOL_SIZE, 1, 1000);
-        intValue(Setting.DB_EMBEDDED_PORT, 0, 65535);
-        intValue(Setting.IDENTITY_CLOCK_SKEW, 0, 600);
-        intValue(Setting.IDENTITY_JWKS_CACHE_SECONDS, 1, 86400);
-        intValue(Setting.PLUGIN_CALL_TIMEOUT, 1, 3600);
-        intValue(Setting.CREDENTIALS_TIMEOUT_MS, 100, 60000);
-        intValue(Setting.RESULT_HANDLE_TTL, 1, 10080);
-        intValue(Setting.APPROVAL_TTL, 1, 43200);
-        intValue(Setting.INGEST_MAX_SPEC_BYTES, 1024, 1 << 30);
-        intValue(Setting.INGEST_SYNC_MAX_BYTES, 0, 1 << 30);
+        for (Setting s : Setting.values()) {
+            if (s.isInteger()) {
+                intValue(s);
+            }
+        }
         try {
-            dev.backplane.kernel.targets.SsrfGuard.fromSetting(get(Setting.TARGET_SSRF_ALLOWLIST));
+            dev.backplane.kernel.egress.SsrfGuard.fromSetting(get(Setting.TARGET_SSRF_ALLOWLIST));
             dev.backplane.kernel.credentials.SecretRefs.Backend.parse(get(Setting.CREDENTIALS_BACKEND));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
@@ -141,7 +141,13 @@ public final class KernelConfig {
                         + setting.description()));
     }
 
-    public int intValue(Setting setting, int min, int max) {
+    /** A whole-number setting, checked against the range the setting declares. */
+    public int intValue(Setting setting) {
+        if (!setting.isInteger()) {
+            throw new IllegalArgumentException(setting.key() + " is not a number setting");
+        }
+        long min = setting.min();
+        long max = setting.max();
         String raw = values.get(setting);
         try {
             int v = Integer.parseInt(raw.trim());
@@ -184,7 +190,25 @@ public final class KernelConfig {
 
     /** A JDBC URL with any embedded password or user-info masked, for logs and messages. */
     public static String redactUrl(String url) {
-        return url.replaceAll("(?i)(password=)[^&;]*", "$1****").replaceAll("//[^/@]*@", "//****@");
+        return Database.redactUrl(url);
+    }
+
+    /** What {@link Database#start} needs. */
+    public Database.Settings database() {
+        return new Database.Settings(optional(Setting.DB_URL), get(Setting.DB_USER), get(Setting.DB_PASSWORD),
+                intValue(Setting.DB_POOL_SIZE), Path.of(get(Setting.DATA_DIR)), intValue(Setting.DB_EMBEDDED_PORT));
+    }
+
+    /** What {@link CredentialService#start} needs. */
+    public CredentialService.Settings credentials() {
+        SecretRefs.Backend backend = SecretRefs.Backend.parse(get(Setting.CREDENTIALS_BACKEND));
+        Duration timeout = Duration.ofMillis(intValue(Setting.CREDENTIALS_TIMEOUT_MS));
+        Optional<VaultKvStore.Settings> vault = optional(Setting.VAULT_ADDR).map(addr -> new VaultKvStore.Settings(
+                URI.create(addr), get(Setting.VAULT_MOUNT), optional(Setting.VAULT_NAMESPACE), optional(Setting.VAULT_TOKEN),
+                optional(Setting.VAULT_ROLE_ID), optional(Setting.VAULT_SECRET_ID), timeout));
+        return new CredentialService.Settings(backend, timeout, vault, Path.of(get(Setting.DATA_DIR)).resolve("kv"),
+                URI.create(get(Setting.CLOUDSM_ENDPOINT)), backend == SecretRefs.Backend.CLOUDSM
+                        ? Optional.of(required(Setting.CLOUDSM_TOKEN)) : Optional.empty());
     }
 
     /** A setting is missing or malformed. */

@@ -3,27 +3,27 @@ package dev.backplane.kernel.app;
 /**
  * Every setting the kernel reads. Each has a dotted key (as written in the YAML config file), an
  * environment variable that overrides the file, and a default. The README's settings table lists
- * exactly these.
+ * exactly these. A setting declares whether it is secret and, for a number, its range.
  */
 public enum Setting {
     SERVER_HOST("server.host", "SVC_SERVER_HOST", "127.0.0.1", "interface the HTTP server binds"),
-    SERVER_PORT("server.port", "SVC_SERVER_PORT", "8080", "HTTP port (0 picks a free port)"),
+    SERVER_PORT("server.port", "SVC_SERVER_PORT", "8080", "HTTP port (0 picks a free port)", 0, 65535),
     PUBLIC_URL("server.public-url", "SVC_PUBLIC_URL", "", "URL clients use to reach the backplane (default http://<host>:<port>)"),
     DATA_DIR("data.dir", "SVC_DATA_DIR", ".svc-local/data", "directory for the embedded database and other local state"),
     DB_URL("db.url", "SVC_DB_URL", "", "JDBC URL of a PostgreSQL 15+ database; empty starts an embedded PostgreSQL in data.dir"),
     DB_USER("db.user", "SVC_DB_USER", "", "database user (URL mode)"),
-    DB_PASSWORD("db.password", "SVC_DB_PASSWORD", "", "database password (URL mode; prefer the environment variable)"),
-    DB_POOL_SIZE("db.pool-size", "SVC_DB_POOL_SIZE", "16", "maximum JDBC connections"),
-    DB_EMBEDDED_PORT("db.embedded.port", "SVC_DB_EMBEDDED_PORT", "0", "port of the embedded PostgreSQL (0 picks a free port)"),
+    DB_PASSWORD("db.password", "SVC_DB_PASSWORD", "", "database password (URL mode; prefer the environment variable)", Secrecy.SECRET),
+    DB_POOL_SIZE("db.pool-size", "SVC_DB_POOL_SIZE", "16", "maximum JDBC connections", 1, 1000),
+    DB_EMBEDDED_PORT("db.embedded.port", "SVC_DB_EMBEDDED_PORT", "0", "port of the embedded PostgreSQL (0 picks a free port)", 0, 65535),
     PLUGIN_DIR("plugins.dir", "SVC_PLUGIN_DIR", "plugin-repo", "directory the connector plugin jars are loaded from"),
     PLUGIN_CALL_TIMEOUT("plugins.call-timeout-seconds", "SVC_PLUGIN_CALL_TIMEOUT_SECONDS", "30",
-            "how long one call into a plugin may take"),
+            "how long one call into a plugin may take", 1, 3600),
     CATALOG_INDEX("catalog.index", "SVC_CATALOG_INDEX", "",
             "catalog index of ingestible vendor specs (default: catalog-index.json in the plugin directory)"),
     INGEST_MAX_SPEC_BYTES("catalog.ingest-max-spec-bytes", "SVC_INGEST_MAX_SPEC_BYTES", "33554432",
-            "size cap of one vendor API spec at ingest"),
+            "size cap of one vendor API spec at ingest", 1024, 1 << 30),
     INGEST_SYNC_MAX_BYTES("catalog.ingest-sync-max-bytes", "SVC_INGEST_SYNC_MAX_BYTES", "1048576",
-            "specs up to this size are ingested within the request (200); bigger ones in a background job (202)"),
+            "specs up to this size are ingested within the request (200); bigger ones in a background job (202)", 0, 1 << 30),
     TARGET_SSRF_ALLOWLIST("targets.ssrf-allowlist", "SVC_TARGET_SSRF_ALLOWLIST", "",
             "CIDR ranges and host names targets may use although they are private or internal (comma-separated)"),
     CREDENTIALS_BACKEND("credentials.backend", "SVC_CREDENTIALS_BACKEND", "kv",
@@ -32,18 +32,18 @@ public enum Setting {
             "Vault address for the kv backend; empty uses the embedded file store under data.dir/kv"),
     VAULT_MOUNT("credentials.vault.mount", "SVC_VAULT_MOUNT", "secret", "the KV v2 mount secret_refs are relative to"),
     VAULT_NAMESPACE("credentials.vault.namespace", "SVC_VAULT_NAMESPACE", "", "Vault namespace header, if any"),
-    VAULT_TOKEN("credentials.vault.token", "SVC_VAULT_TOKEN", "", "Vault token (or use AppRole)"),
+    VAULT_TOKEN("credentials.vault.token", "SVC_VAULT_TOKEN", "", "Vault token (or use AppRole)", Secrecy.SECRET),
     VAULT_ROLE_ID("credentials.vault.role-id", "SVC_VAULT_ROLE_ID", "", "Vault AppRole role id"),
-    VAULT_SECRET_ID("credentials.vault.secret-id", "SVC_VAULT_SECRET_ID", "", "Vault AppRole secret id"),
+    VAULT_SECRET_ID("credentials.vault.secret-id", "SVC_VAULT_SECRET_ID", "", "Vault AppRole secret id", Secrecy.SECRET),
     CREDENTIALS_TIMEOUT_MS("credentials.timeout-ms", "SVC_CREDENTIALS_TIMEOUT_MS", "3000",
-            "timeout of one request to the secret store"),
+            "timeout of one request to the secret store", 100, 60000),
     CLOUDSM_ENDPOINT("credentials.cloudsm.endpoint", "SVC_CLOUDSM_ENDPOINT", "https://secretmanager.googleapis.com",
             "Google Secret Manager API root (cloudsm backend)"),
-    CLOUDSM_TOKEN("credentials.cloudsm.token", "SVC_CLOUDSM_TOKEN", "", "OAuth access token for Secret Manager"),
+    CLOUDSM_TOKEN("credentials.cloudsm.token", "SVC_CLOUDSM_TOKEN", "", "OAuth access token for Secret Manager", Secrecy.SECRET),
     RESULT_HANDLE_TTL("results.handle-ttl-minutes", "SVC_RESULT_HANDLE_TTL_MINUTES", "60",
-            "how long a stored (reduced) result can be queried"),
+            "how long a stored (reduced) result can be queried", 1, 10080),
     APPROVAL_TTL("governance.approval-ttl-minutes", "SVC_APPROVAL_TTL_MINUTES", "1440",
-            "how long an approval request stays pending before it expires"),
+            "how long an approval request stays pending before it expires", 1, 43200),
     IDENTITY_ISSUER("identity.issuer", "SVC_IDENTITY_ISSUER", "", "OIDC issuer URL whose tokens are accepted (required)"),
     IDENTITY_JWKS_URL("identity.jwks-url", "SVC_IDENTITY_JWKS_URL", "", "JWKS URL (default: jwks_uri from the issuer's discovery document)"),
     IDENTITY_AUDIENCE("identity.audience", "SVC_IDENTITY_AUDIENCE", "svc-backplane", "audience required in REST tokens"),
@@ -51,41 +51,69 @@ public enum Setting {
     IDENTITY_MCP_CLIENT_ID("identity.mcp-client-id", "SVC_IDENTITY_MCP_CLIENT_ID", "svc-mcp",
             "public OIDC client of MCP agents; its tokens are of principal kind user-agent"),
     MEMORY_USER_DEFAULT_TTL_DAYS("memory.user-default-ttl-days", "SVC_MEMORY_USER_DEFAULT_TTL_DAYS", "7",
-            "lifetime of user-scope memory written without a ttl"),
+            "lifetime of user-scope memory written without a ttl", 1, 3650),
     KB_INGEST_ROOT("kb.ingest-root", "SVC_KB_INGEST_ROOT", "",
             "the only host directory tree `svc kb ingest` may read (default <data.dir>/kb-import; off disables ingest)"),
     DOCS_BACKEND_TIMEOUT_MS("docs.backend-timeout-ms", "SVC_DOCS_BACKEND_TIMEOUT_MS", "10000",
-            "timeout of one call to a doc collection's retrieval backend (docs add-on)"),
+            "timeout of one call to a doc collection's retrieval backend (docs add-on)", 100, 600_000),
     CACHE_MAX_STALE_SECONDS("cache.max-stale-seconds", "SVC_CACHE_MAX_STALE_SECONDS", "15",
             "longest a replica serves a cached review state, target, agent principal or event source if a change "
-            + "notification from another replica is lost"),
+            + "notification from another replica is lost", 1, 3600),
     EVENTS_MAX_BODY_BYTES("events.max-body-bytes", "SVC_EVENTS_MAX_BODY_BYTES", "1048576",
-            "largest webhook body accepted (a source's extras.max_body_bytes may lower it, never raise it)"),
+            "largest webhook body accepted (a source's extras.max_body_bytes may lower it, never raise it)", 1024, 64 << 20),
     EVENTS_RATE_PER_SECOND("events.rate-per-second", "SVC_EVENTS_RATE_PER_SECOND", "100",
-            "default per-source ingest rate on each replica (extras.rate_per_second, extras.burst override it)"),
+            "default per-source ingest rate on each replica (extras.rate_per_second, extras.burst override it)", 1, 100_000),
     EVENTS_RETENTION_DAYS("events.retention-days", "SVC_EVENTS_RETENTION_DAYS", "30",
-            "how long accepted events are kept (and so how long a redelivered id is recognised)"),
+            "how long accepted events are kept (and so how long a redelivered id is recognised)", 1, 3650),
     MCP_REQUIRED_SCOPE("mcp.required-scope", "SVC_MCP_REQUIRED_SCOPE", "svc:mcp",
             "scope every /mcp token must carry (advertised in the protected-resource metadata; empty: none)"),
     MCP_ALLOWED_ORIGINS("mcp.allowed-origins", "SVC_MCP_ALLOWED_ORIGINS", "",
             "browser Origins allowed on /mcp besides localhost (comma-separated; * for any)"),
     IDENTITY_CLI_CLIENT_ID("identity.cli-client-id", "SVC_IDENTITY_CLI_CLIENT_ID", "svc-cli", "public OIDC client the CLI logs in with (advertised to `svc login`)"),
-    IDENTITY_CLOCK_SKEW("identity.clock-skew-seconds", "SVC_IDENTITY_CLOCK_SKEW_SECONDS", "30", "tolerated clock skew for exp/nbf/iat"),
+    IDENTITY_CLOCK_SKEW("identity.clock-skew-seconds", "SVC_IDENTITY_CLOCK_SKEW_SECONDS", "30", "tolerated clock skew for exp/nbf/iat", 0, 600),
     IDENTITY_ALGORITHMS("identity.algorithms", "SVC_IDENTITY_ALGORITHMS", "RS256,RS384,RS512,PS256,PS384,PS512,ES256,ES384,ES512",
             "accepted JWS signature algorithms (comma-separated allow-list)"),
     IDENTITY_JWKS_CACHE_SECONDS("identity.jwks-cache-seconds", "SVC_IDENTITY_JWKS_CACHE_SECONDS", "300",
-            "how long fetched signing keys are cached (an unknown kid refetches at once)");
+            "how long fetched signing keys are cached (an unknown kid refetches at once)", 1, 86400);
+
+    /** Marks a setting whose value is a secret. */
+    private enum Secrecy { SECRET }
 
     private final String key;
     private final String envVar;
     private final String defaultValue;
     private final String description;
 
+    private final boolean secret;
+    private final long min;
+    private final long max;
+    private final boolean integer;
+
+    /** A text setting. */
     Setting(String key, String envVar, String defaultValue, String description) {
+        this(key, envVar, defaultValue, description, false, false, 0, 0);
+    }
+
+    /** A secret text setting: never logged, never shown by {@code toString()}. */
+    Setting(String key, String envVar, String defaultValue, String description, Secrecy secret) {
+        this(key, envVar, defaultValue, description, true, false, 0, 0);
+    }
+
+    /** A whole-number setting and the range a value must lie in (checked at start). */
+    Setting(String key, String envVar, String defaultValue, String description, long min, long max) {
+        this(key, envVar, defaultValue, description, false, true, min, max);
+    }
+
+    Setting(String key, String envVar, String defaultValue, String description, boolean secret, boolean integer,
+            long min, long max) {
         this.key = key;
         this.envVar = envVar;
         this.defaultValue = defaultValue;
         this.description = description;
+        this.secret = secret;
+        this.integer = integer;
+        this.min = min;
+        this.max = max;
     }
 
     public String key() {
@@ -106,6 +134,19 @@ public enum Setting {
 
     /** Secret settings never appear in logs or {@code toString()}. */
     public boolean isSecret() {
-        return this == DB_PASSWORD || this == VAULT_TOKEN || this == VAULT_SECRET_ID || this == CLOUDSM_TOKEN;
+        return secret;
+    }
+
+    /** Whether the value is a whole number in {@link #min()}..{@link #max()}. */
+    public boolean isInteger() {
+        return integer;
+    }
+
+    public long min() {
+        return min;
+    }
+
+    public long max() {
+        return max;
     }
 }

@@ -1,9 +1,9 @@
 package dev.backplane.kernel.audit;
 
-import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.http.Json;
-import io.helidon.http.Status;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.JsonMapping;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -100,7 +100,7 @@ public final class AuditLog {
             write(id, e, status, errorCode, duration, approvalId, extras);
         } catch (Jdbc.DataAccessException failure) {
             LOG.log(System.Logger.Level.ERROR, "audit log unavailable; refusing the dispatch: " + failure.getMessage());
-            throw new ApiException(Status.SERVICE_UNAVAILABLE_503, "audit_unavailable", "the audit log could not be "
+            throw new DomainException(ErrorKind.UNAVAILABLE, "audit_unavailable", "the audit log could not be "
                     + "written, so nothing was sent to the target (audit is fail-closed); try again later");
         }
         return id;
@@ -160,7 +160,7 @@ public final class AuditLog {
         PGobject json = new PGobject();
         try {
             json.setType("jsonb");
-            json.setValue(Json.write(extras));
+            json.setValue(JsonMapping.write(extras));
         } catch (java.sql.SQLException bad) {
             throw new Jdbc.DataAccessException(bad);
         }

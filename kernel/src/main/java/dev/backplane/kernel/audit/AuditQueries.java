@@ -1,9 +1,10 @@
 package dev.backplane.kernel.audit;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.JsonMapping;
+import dev.backplane.kernel.util.TimeArg;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -61,7 +62,7 @@ public final class AuditQueries {
 
     public Page query(UUID tenant, Filter f, Optional<String> cursor, int limit) {
         if (limit < 1 || limit > 1000) {
-            throw ApiException.unprocessable("invalid_limit", "limit must be 1..1000, got " + limit, Map.of("field", "limit"));
+            throw DomainException.unprocessable("invalid_limit", "limit must be 1..1000, got " + limit, Map.of("field", "limit"));
         }
         f.opClass().ifPresent(c -> check(OP_CLASSES.contains(c), "op_class must be one of " + OP_CLASSES));
         f.resultStatus().ifPresent(s -> check(STATUSES.contains(s), "result_status must be one of " + STATUSES));
@@ -100,13 +101,13 @@ public final class AuditQueries {
     }
 
     /** What an audit id answers when it is not a uuid or names no row of the tenant. */
-    static ApiException notFound(String auditId) {
-        return ApiException.notFound("audit_row_not_found", "no audit row " + auditId);
+    static DomainException notFound(String auditId) {
+        return DomainException.notFound("audit_row_not_found", "no audit row " + auditId);
     }
 
     /** What a session id that is not a uuid answers. */
-    static ApiException invalidSession(String sessionId) {
-        return ApiException.unprocessable("invalid_session", "session id must be a uuid", Map.of("field", "session_id"));
+    static DomainException invalidSession(String sessionId) {
+        return DomainException.unprocessable("invalid_session", "session id must be a uuid", Map.of("field", "session_id"));
     }
 
     /** The rows of an agent session in time order, each with its composite children down to {@code maxDepth}. */
@@ -129,7 +130,7 @@ public final class AuditQueries {
     }
 
     private static Map<String, Object> tree(Row r, Map<UUID, List<Row>> children, int depth, int maxDepth) {
-        Map<String, Object> node = Json.mapper().convertValue(r, new TypeReference<LinkedHashMap<String, Object>>() { });
+        Map<String, Object> node = JsonMapping.mapper().convertValue(r, new TypeReference<LinkedHashMap<String, Object>>() { });
         List<Row> kids = children.getOrDefault(r.auditId(), List.of());
         if (depth < maxDepth) {
             node.put("children", kids.stream().map(k -> tree(k, children, depth + 1, maxDepth)).toList());
@@ -215,7 +216,7 @@ public final class AuditQueries {
 
     private static void check(boolean ok, String message) {
         if (!ok) {
-            throw ApiException.unprocessable("invalid_filter", message, Map.of());
+            throw DomainException.unprocessable("invalid_filter", message, Map.of());
         }
     }
 
@@ -234,7 +235,7 @@ public final class AuditQueries {
             }
             return parts;
         } catch (RuntimeException e) {
-            throw ApiException.unprocessable("invalid_cursor", "cursor is not one this server handed out",
+            throw DomainException.unprocessable("invalid_cursor", "cursor is not one this server handed out",
                     Map.of("field", "cursor"));
         }
     }
@@ -243,7 +244,7 @@ public final class AuditQueries {
         Integer duration = (Integer) rs.getObject("duration_ms");
         Map<String, Object> extras;
         try {
-            extras = Json.mapper().readValue(rs.getString("extras"), new TypeReference<LinkedHashMap<String, Object>>() { });
+            extras = JsonMapping.mapper().readValue(rs.getString("extras"), new TypeReference<LinkedHashMap<String, Object>>() { });
         } catch (Exception e) {
             extras = Map.of();
         }

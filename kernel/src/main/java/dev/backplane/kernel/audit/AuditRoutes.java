@@ -1,6 +1,6 @@
 package dev.backplane.kernel.audit;
 
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.http.QueryParams;
@@ -78,7 +78,7 @@ public final class AuditRoutes {
             try {
                 return UUID.fromString(v);
             } catch (IllegalArgumentException e) {
-                throw ApiException.unprocessable("invalid_filter", name + " must be a uuid", Map.of("field", name));
+                throw DomainException.unprocessable("invalid_filter", name + " must be a uuid", Map.of("field", name));
             }
         });
     }

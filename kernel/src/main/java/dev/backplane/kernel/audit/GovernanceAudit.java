@@ -2,8 +2,8 @@ package dev.backplane.kernel.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.http.ApiRoutes;
-import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.plugin.api.Redaction;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,7 +64,7 @@ public final class GovernanceAudit implements ApiRoutes.MutationRecorder {
     }
 
     private static Object change(String route, JsonNode body) {
-        Object value = Json.mapper().convertValue(body, Object.class);
+        Object value = JsonMapping.mapper().convertValue(body, Object.class);
         if (route.endsWith("/secret") && value instanceof Map<?, ?> m && m.get("fields") instanceof Map<?, ?> fields) {
             return Map.of("fields", List.copyOf(fields.keySet().stream().map(String::valueOf).sorted().toList()));
         }

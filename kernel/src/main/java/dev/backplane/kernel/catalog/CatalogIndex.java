@@ -1,7 +1,7 @@
 package dev.backplane.kernel.catalog;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.plugin.api.AuthScheme;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -60,7 +60,7 @@ public final class CatalogIndex {
             return empty();
         }
         try {
-            JsonNode root = Json.mapper().readTree(file.toFile());
+            JsonNode root = JsonMapping.mapper().readTree(file.toFile());
             Path base = file.toAbsolutePath().getParent();
             Map<String, Entry> entries = new LinkedHashMap<>();
             for (JsonNode n : root.path("connectors")) {

@@ -1,6 +1,6 @@
 package dev.backplane.kernel.catalog;
 
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
@@ -92,7 +92,7 @@ public final class CatalogRoutes {
     }
 
     private void search(ServerRequest req, ServerResponse res, Caller caller) {
-        String query = req.query().first("query").asOptional().orElseThrow(() -> ApiException.unprocessable(
+        String query = req.query().first("query").asOptional().orElseThrow(() -> DomainException.unprocessable(
                 "invalid_query", "the query parameter 'query' is required", Map.of("field", "query")));
         int limit = req.query().first("limit").asOptional().map(CatalogRoutes::limit)
                 .orElse(CatalogService.SEARCH_LIMIT_DEFAULT);
@@ -110,7 +110,7 @@ public final class CatalogRoutes {
         try {
             return Integer.parseInt(text.trim());
         } catch (NumberFormatException e) {
-            throw ApiException.unprocessable("invalid_limit", "limit must be an integer 1..50, got '" + text + "'",
+            throw DomainException.unprocessable("invalid_limit", "limit must be an integer 1..50, got '" + text + "'",
                     Map.of("field", "limit"));
         }
     }

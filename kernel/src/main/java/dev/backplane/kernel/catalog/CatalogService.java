@@ -8,17 +8,17 @@ import dev.backplane.kernel.catalog.CatalogViews.Review;
 import dev.backplane.kernel.catalog.CatalogViews.ReviewChange;
 import dev.backplane.kernel.catalog.CatalogViews.SearchHit;
 import dev.backplane.kernel.catalog.CatalogViews.SearchResult;
-import dev.backplane.kernel.catalog.plugins.LoadedConnector;
-import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.plugins.LoadedConnector;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.retrieval.SearchLog;
 import dev.backplane.kernel.util.Digests;
 import dev.backplane.plugin.api.ConnectorDescriptor;
 import dev.backplane.plugin.api.OperationDescriptor;
 import dev.backplane.plugin.api.OperationGroup;
-import io.helidon.http.Status;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -61,7 +61,7 @@ public final class CatalogService {
     public List<ConnectorSummary> list(UUID tenant, Optional<String> status) {
         status.ifPresent(s -> {
             if (!s.equals("all") && !s.equals("broken") && !STATUSES.contains(s)) {
-                throw ApiException.unprocessable("invalid_status", "status must be staged, enabled, disabled, broken "
+                throw DomainException.unprocessable("invalid_status", "status must be staged, enabled, disabled, broken "
                         + "or all, got '" + s + "'", Map.of("field", "status"));
             }
         });
@@ -153,7 +153,7 @@ public final class CatalogService {
         registry.require(tenant, connectorId);
         String before = store.status(tenant, connectorId);
         if (!before.equals("enabled")) {
-            throw new ApiException(Status.CONFLICT_409, "invalid_transition", "connector " + connectorId + " is "
+            throw new DomainException(ErrorKind.CONFLICT, "invalid_transition", "connector " + connectorId + " is "
                     + before + "; only an enabled connector can be disabled", Map.of("status", before));
         }
         store.setStatus(tenant, connectorId, "disabled", actor);
@@ -184,12 +184,12 @@ public final class CatalogService {
         OperationDescriptor op = operation(c, opId);
         safetyLevel.ifPresent(s -> {
             if (!Set.of("safe", "caution", "dangerous").contains(s)) {
-                throw ApiException.unprocessable("invalid_override", "safety_level must be safe, caution or dangerous, "
+                throw DomainException.unprocessable("invalid_override", "safety_level must be safe, caution or dangerous, "
                         + "got '" + s + "'", Map.of("field", "safety_level"));
             }
         });
         if (customDescription.isEmpty() && safetyLevel.isEmpty() && requiresApproval.isEmpty() && isEnabled.isEmpty()) {
-            throw ApiException.unprocessable("invalid_override", "nothing to change: give custom_description, "
+            throw DomainException.unprocessable("invalid_override", "nothing to change: give custom_description, "
                     + "safety_level, requires_approval or is_enabled", Map.of());
         }
         boolean clear = customDescription.map(String::isBlank).orElse(false);
@@ -202,14 +202,14 @@ public final class CatalogService {
                                Optional<String> whenToUse, String actor) {
         LoadedConnector c = registry.require(tenant, connectorId);
         if (c.catalog().groups().stream().noneMatch(g -> g.groupKey().equals(groupKey))) {
-            throw ApiException.notFound("unknown_group", "connector " + connectorId + " has no group '" + groupKey + "'")
+            throw DomainException.notFound("unknown_group", "connector " + connectorId + " has no group '" + groupKey + "'")
                     .withExtras("valid_groups", c.catalog().groups().stream().map(OperationGroup::groupKey).toList());
         }
         if (displayName.isEmpty() && whenToUse.isEmpty()) {
-            throw ApiException.unprocessable("invalid_group_edit", "nothing to change: give name or when_to_use", Map.of());
+            throw DomainException.unprocessable("invalid_group_edit", "nothing to change: give name or when_to_use", Map.of());
         }
         if (displayName.map(String::isBlank).orElse(false)) {
-            throw ApiException.unprocessable("invalid_group_edit", "name must not be blank", Map.of("field", "name"));
+            throw DomainException.unprocessable("invalid_group_edit", "name must not be blank", Map.of("field", "name"));
         }
         store.mergeGroupEdit(tenant, connectorId, groupKey, new ReviewStore.GroupEdit(displayName, whenToUse), actor);
         return groups(tenant, connectorId).stream().filter(g -> g.groupKey().equals(groupKey)).findFirst().orElseThrow();
@@ -264,7 +264,7 @@ public final class CatalogService {
      * The operation as the tenant sees it, with whether it may be dispatched at all (connector enabled
      * and operation enabled).
      *
-     * @throws ApiException {@code unknown_connector} or {@code unknown_operation}
+     * @throws DomainException {@code unknown_connector} or {@code unknown_operation}
      */
     public EffectiveOperation effective(UUID tenant, String connectorId, String opId) {
         LoadedConnector c = registry.require(tenant, connectorId);
@@ -329,7 +329,7 @@ public final class CatalogService {
 
     private static OperationDescriptor operation(LoadedConnector c, String opId) {
         return c.catalog().operations().stream().filter(o -> o.opId().equals(opId)).findFirst()
-                .orElseThrow(() -> ApiException.notFound("unknown_operation", "connector " + c.connectorId()
+                .orElseThrow(() -> DomainException.notFound("unknown_operation", "connector " + c.connectorId()
                         + " has no operation '" + opId + "'; search with: svc operation search " + c.connectorId()
                         + " <query>"));
     }

@@ -1,17 +1,18 @@
 package dev.backplane.kernel.catalog;
 
-import dev.backplane.kernel.catalog.plugins.BrokenPlugin;
-import dev.backplane.kernel.catalog.plugins.LoadedConnector;
-import dev.backplane.kernel.catalog.plugins.LoadedEngine;
-import dev.backplane.kernel.catalog.plugins.PluginLoading;
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.ChangeFeed;
+import dev.backplane.kernel.plugins.BrokenPlugin;
+import dev.backplane.kernel.plugins.LoadedConnector;
+import dev.backplane.kernel.plugins.LoadedEngine;
+import dev.backplane.kernel.plugins.PluginCalls;
+import dev.backplane.kernel.plugins.PluginLoading;
+import dev.backplane.plugin.api.Catalog;
 import dev.backplane.plugin.api.Connector;
 import dev.backplane.plugin.api.ConnectorContext;
 import dev.backplane.plugin.api.ConnectorDescriptor;
 import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.ConnectorFactory;
-import dev.backplane.plugin.api.Catalog;
 import dev.backplane.plugin.api.Credential;
 import dev.backplane.plugin.api.ErrorCode;
 import dev.backplane.plugin.api.TargetSpec;
@@ -134,7 +135,7 @@ public final class ConnectorRegistry {
         Optional<CatalogIndex.Entry> known = index.byConnectorId(connectorId);
         if (known.isPresent()) {
             String verb = "svc connector ingest --catalog " + known.get().product() + "/" + known.get().version();
-            throw ApiException.notFound("connector_not_ingested", "connector " + connectorId + " is registered in the "
+            throw DomainException.notFound("connector_not_ingested", "connector " + connectorId + " is registered in the "
                             + "catalog index but its API spec was never ingested; ingest it with: " + verb)
                     .withExtras("next_step", Map.of("verb", verb, "why", "ingest the vendor API spec; its operations "
                             + "then arrive staged and default-deny for review"));
@@ -147,7 +148,7 @@ public final class ConnectorRegistry {
                 .map(LoadedConnector::connectorId).toList();
         String hint = forProduct.isEmpty() ? "" : "; '" + connectorId + "' is a product or implementation, "
                 + "its connector id is " + String.join(" or ", forProduct);
-        throw ApiException.notFound("unknown_connector", "no connector '" + connectorId + "'" + hint
+        throw DomainException.notFound("unknown_connector", "no connector '" + connectorId + "'" + hint
                         + " (connector ids have the form <impl_id>-<version>)")
                 .withExtras("valid_connector_ids", valid);
     }

@@ -2,8 +2,8 @@ package dev.backplane.kernel.catalog;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.plugin.api.AuthScheme;
 import dev.backplane.plugin.api.Catalog;
 import dev.backplane.plugin.api.ConnectorDescriptor;
@@ -174,7 +174,7 @@ public final class IngestStore {
 
     private static JsonNode tree(String json) {
         try {
-            return Json.mapper().readTree(json);
+            return JsonMapping.mapper().readTree(json);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("params schema is not JSON", e);
         }
@@ -182,8 +182,8 @@ public final class IngestStore {
 
     private static Stored map(ResultSet rs) throws SQLException {
         try {
-            JsonNode auth = Json.mapper().readTree(rs.getString("auth"));
-            JsonNode catalog = Json.mapper().readTree(rs.getString("catalog"));
+            JsonNode auth = JsonMapping.mapper().readTree(rs.getString("auth"));
+            JsonNode catalog = JsonMapping.mapper().readTree(rs.getString("catalog"));
             List<String> secretFields = new ArrayList<>();
             auth.path("secret_fields").forEach(f -> secretFields.add(f.asText()));
             Map<String, String> settings = new LinkedHashMap<>();
@@ -196,10 +196,10 @@ public final class IngestStore {
             IngestedConnector c = new IngestedConnector(d, decodeCatalog(catalog), rs.getString("base_path"),
                     new AuthScheme(auth.path("scheme").asText(), secretFields, settings));
             List<String> warnings = new ArrayList<>();
-            Json.mapper().readTree(rs.getString("warnings")).forEach(w -> warnings.add(w.asText()));
+            JsonMapping.mapper().readTree(rs.getString("warnings")).forEach(w -> warnings.add(w.asText()));
             Timestamp at = rs.getTimestamp("ingested_at");
             return new Stored(Optional.ofNullable(rs.getObject("tenant_id", UUID.class)), rs.getString("connector_id"),
-                    rs.getString("engine"), c, Json.mapper().readTree(rs.getString("specs")), List.copyOf(warnings),
+                    rs.getString("engine"), c, JsonMapping.mapper().readTree(rs.getString("specs")), List.copyOf(warnings),
                     rs.getString("revision"), at.toInstant(), rs.getString("ingested_by"));
         } catch (JsonProcessingException e) {
             throw new SQLException("stored ingested connector is not valid JSON: " + e.getMessage(), e);

@@ -1,6 +1,6 @@
 package dev.backplane.kernel.catalog;
 
-import dev.backplane.kernel.catalog.plugins.LoadedConnector;
+import dev.backplane.kernel.plugins.LoadedConnector;
 import dev.backplane.kernel.retrieval.DenseSet;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.plugin.api.OperationDescriptor;

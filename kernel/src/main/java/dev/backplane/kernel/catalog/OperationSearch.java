@@ -1,6 +1,6 @@
 package dev.backplane.kernel.catalog;
 
-import dev.backplane.kernel.catalog.plugins.LoadedConnector;
+import dev.backplane.kernel.plugins.LoadedConnector;
 import dev.backplane.plugin.api.OperationDescriptor;
 import dev.backplane.plugin.api.OperationGroup;
 import java.util.ArrayList;

@@ -5,19 +5,19 @@ import dev.backplane.ingest.IngestResult;
 import dev.backplane.ingest.SpecIngestException;
 import dev.backplane.ingest.SpecIngester;
 import dev.backplane.ingest.SpecSource;
-import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.jobs.BackgroundJob;
 import dev.backplane.kernel.jobs.BackgroundJobs;
 import dev.backplane.kernel.jobs.JobKind;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.util.Digests;
+import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.plugin.api.AuthScheme;
 import dev.backplane.plugin.api.ConnectorDescriptor;
 import dev.backplane.plugin.api.IngestedConnector;
 import dev.backplane.plugin.api.OperationDescriptor;
-import io.helidon.http.Status;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -181,7 +181,7 @@ public final class SpecIngestService {
         }
         req.authScheme().ifPresent(s -> {
             if (!AuthScheme.SCHEMES.contains(s)) {
-                throw ApiException.unprocessable("invalid_auth_scheme", "unknown auth scheme '" + s + "'; one of "
+                throw DomainException.unprocessable("invalid_auth_scheme", "unknown auth scheme '" + s + "'; one of "
                         + new java.util.TreeSet<>(AuthScheme.SCHEMES), Map.of("field", "auth_scheme",
                         "valid_auth_schemes", new java.util.TreeSet<>(AuthScheme.SCHEMES)));
             }
@@ -214,7 +214,7 @@ public final class SpecIngestService {
             }
             long size = u.content().getBytes(StandardCharsets.UTF_8).length;
             if (size > maxSpecBytes) {
-                throw ApiException.unprocessable("spec_too_large", "spec " + u.name() + " is " + size + " bytes; the "
+                throw DomainException.unprocessable("spec_too_large", "spec " + u.name() + " is " + size + " bytes; the "
                         + "cap is " + maxSpecBytes + " (setting catalog.ingest-max-spec-bytes)", Map.of());
             }
             bytes += size;
@@ -232,7 +232,7 @@ public final class SpecIngestService {
 
     private Plan catalogPlan(IngestRequest req, Optional<UUID> owner) {
         String key = req.catalog().orElseThrow();
-        CatalogIndex.Entry e = registry.index().find(key).orElseThrow(() -> ApiException.notFound("unknown_catalog_entry",
+        CatalogIndex.Entry e = registry.index().find(key).orElseThrow(() -> DomainException.notFound("unknown_catalog_entry",
                 "the catalog index has no '" + key + "'").withExtras("valid_catalog_entries",
                 registry.index().entries().stream().map(x -> x.product() + "/" + x.version()).toList()));
         AuthScheme auth = req.authScheme().map(s -> auth(s, req.authSecretFields(), req.authSettings()))
@@ -245,7 +245,7 @@ public final class SpecIngestService {
             try {
                 bytes += loc.contains("://") && !loc.startsWith("file:") ? Long.MAX_VALUE / 4 : Files.size(p);
             } catch (IOException | RuntimeException ex) {
-                throw ApiException.unprocessable("spec_unreadable", "the catalog index names spec " + loc + " for "
+                throw DomainException.unprocessable("spec_unreadable", "the catalog index names spec " + loc + " for "
                         + key + ", which cannot be read: " + ex.getMessage(), Map.of());
             }
         }
@@ -266,7 +266,7 @@ public final class SpecIngestService {
     private static Optional<UUID> owner(Caller caller, Optional<String> tenantId) {
         if (tenantId.isEmpty()) {
             if (!caller.platformAdmin()) {
-                throw ApiException.forbidden("insufficient_role", "a global connector (no --tenant-id) is served to "
+                throw DomainException.forbidden("insufficient_role", "a global connector (no --tenant-id) is served to "
                         + "every tenant and needs platform_admin; ingest it for your own tenant with --tenant-id "
                         + caller.tenantId()).withExtras("required_role", "platform_admin");
             }
@@ -279,7 +279,7 @@ public final class SpecIngestService {
             throw invalid("invalid_tenant_id", "tenant_id must be a uuid, got '" + tenantId.get() + "'", "tenant_id");
         }
         if (!t.equals(caller.tenantId()) && !caller.platformAdmin()) {
-            throw ApiException.forbidden("tenant_forbidden", "cannot ingest for another tenant (" + t + "); omit "
+            throw DomainException.forbidden("tenant_forbidden", "cannot ingest for another tenant (" + t + "); omit "
                     + "--tenant-id for a global connector or name your own tenant " + caller.tenantId());
         }
         return Optional.of(t);
@@ -287,7 +287,7 @@ public final class SpecIngestService {
 
     private Map<String, Object> run(Plan plan, String actor, java.util.function.Consumer<IngestOptions.Progress> progress) {
         if (registry.isPlugin(plan.connectorId())) {
-            throw new ApiException(Status.CONFLICT_409, "connector_exists", "connector " + plan.connectorId()
+            throw new DomainException(ErrorKind.CONFLICT, "connector_exists", "connector " + plan.connectorId()
                     + " is provided by a plugin jar; choose another --impl or --version", Map.of());
         }
         IngestResult result;
@@ -295,7 +295,7 @@ public final class SpecIngestService {
             result = SpecIngester.ingest(plan.sources(), new IngestOptions(plan.implId(), plan.version(),
                     plan.product(), plan.compatible(), maxSpecBytes, false, progress));
         } catch (SpecIngestException e) {
-            throw ApiException.unprocessable(e.reason().wireName(), e.getMessage(), Map.of());
+            throw DomainException.unprocessable(e.reason().wireName(), e.getMessage(), Map.of());
         }
         ConnectorDescriptor descriptor = new ConnectorDescriptor(plan.implId(), plan.version(),
                 List.of(new ConnectorDescriptor.Product(plan.product(), plan.defaultPort())), List.of(plan.version()),
@@ -322,7 +322,7 @@ public final class SpecIngestService {
             forRevision.put("base_path", result.basePath());
             forRevision.put("descriptor", List.of(descriptor.products().getFirst().token(),
                     descriptor.products().getFirst().defaultPort()));
-            String revision = Digests.sha256Hex(Json.write(forRevision));
+            String revision = Digests.sha256Hex(JsonMapping.write(forRevision));
             IngestStore.Saved saved = store.save(plan.owner(), connector, ENGINE, specs, result.warnings(), revision,
                     actor);
             created = saved.created();
@@ -387,7 +387,7 @@ public final class SpecIngestService {
         }
     }
 
-    private static ApiException invalid(String code, String message, String field) {
-        return ApiException.unprocessable(code, message, Map.of("field", field));
+    private static DomainException invalid(String code, String message, String field) {
+        return DomainException.unprocessable(code, message, Map.of("field", field));
     }
 }

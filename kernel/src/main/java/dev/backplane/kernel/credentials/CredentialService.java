@@ -1,8 +1,7 @@
 package dev.backplane.kernel.credentials;
 
-import dev.backplane.kernel.app.KernelConfig;
-import dev.backplane.kernel.app.Setting;
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.Credential;
 import dev.backplane.plugin.api.ErrorCode;
@@ -33,22 +32,29 @@ public final class CredentialService {
         this.store = store;
     }
 
-    public static CredentialService fromConfig(KernelConfig config) {
-        SecretRefs.Backend backend = SecretRefs.Backend.parse(config.get(Setting.CREDENTIALS_BACKEND));
-        Duration timeout = Duration.ofMillis(config.intValue(Setting.CREDENTIALS_TIMEOUT_MS, 100, 60000));
-        CredentialStore store = switch (backend) {
-            case KV -> config.optional(Setting.VAULT_ADDR)
-                    .<CredentialStore>map(addr -> new VaultKvStore(new VaultKvStore.Settings(URI.create(addr),
-                            config.get(Setting.VAULT_MOUNT), config.optional(Setting.VAULT_NAMESPACE),
-                            config.optional(Setting.VAULT_TOKEN), config.optional(Setting.VAULT_ROLE_ID),
-                            config.optional(Setting.VAULT_SECRET_ID), timeout)))
-                    .orElseGet(() -> new FileKvStore(Path.of(config.get(Setting.DATA_DIR)).resolve("kv")));
+    /**
+     * Which backend secret_refs point at and how to reach it: Vault KV v2 when {@code vault} is
+     * given, else the embedded file store in {@code fileKvDir}; or Google Secret Manager.
+     */
+    public record Settings(SecretRefs.Backend backend, Duration timeout, Optional<VaultKvStore.Settings> vault,
+                           Path fileKvDir, URI cloudsmEndpoint, Optional<String> cloudsmToken) {
+        @Override
+        public String toString() {
+            return "CredentialService.Settings[" + backend + vault.map(v -> ", " + v).orElse("") + "]";
+        }
+    }
+
+    public static CredentialService start(Settings settings) {
+        CredentialStore store = switch (settings.backend()) {
+            case KV -> settings.vault().<CredentialStore>map(VaultKvStore::new)
+                    .orElseGet(() -> new FileKvStore(settings.fileKvDir()));
             case CLOUDSM -> {
-                String token = config.required(Setting.CLOUDSM_TOKEN);
-                yield new CloudSmStore(URI.create(config.get(Setting.CLOUDSM_ENDPOINT)), () -> token, timeout);
+                String token = settings.cloudsmToken().orElseThrow(() -> new IllegalArgumentException(
+                        "the cloudsm credentials backend needs credentials.cloudsm.token (SVC_CLOUDSM_TOKEN)"));
+                yield new CloudSmStore(settings.cloudsmEndpoint(), () -> token, settings.timeout());
             }
         };
-        return new CredentialService(backend, store);
+        return new CredentialService(settings.backend(), store);
     }
 
     public SecretRefs.Backend backend() {
@@ -85,26 +91,26 @@ public final class CredentialService {
     public Staged stage(java.util.UUID tenant, String secretRef, Map<String, String> fields) {
         Optional<String> foreign = SecretRefs.scopeError(backend, Optional.of(tenant), secretRef);
         if (foreign.isPresent()) {
-            throw ApiException.unprocessable("secret_ref_outside_tenant_scope", foreign.get() + "; nothing was written",
+            throw DomainException.unprocessable("secret_ref_outside_tenant_scope", foreign.get() + "; nothing was written",
                     Map.of("field", "secret_ref"));
         }
         if (fields.isEmpty()) {
-            throw ApiException.unprocessable("invalid_secret", "the secret has no fields", Map.of("field", "fields"));
+            throw DomainException.unprocessable("invalid_secret", "the secret has no fields", Map.of("field", "fields"));
         }
         for (Map.Entry<String, String> f : fields.entrySet()) {
             if (!f.getKey().matches("[A-Za-z0-9_.-]{1,128}") || f.getValue() == null) {
-                throw ApiException.unprocessable("invalid_secret", "field names are 1-128 letters, digits, '_', '.', '-' "
+                throw DomainException.unprocessable("invalid_secret", "field names are 1-128 letters, digits, '_', '.', '-' "
                         + "with string values", Map.of("field", "fields"));
             }
         }
         if (backend == SecretRefs.Backend.KV && SecretRefs.kvReadError(secretRef).isPresent()) {
-            throw ApiException.unprocessable("invalid_secret_ref", SecretRefs.kvReadError(secretRef).get(),
+            throw DomainException.unprocessable("invalid_secret_ref", SecretRefs.kvReadError(secretRef).get(),
                     Map.of("field", "secret_ref"));
         }
         try {
             store.write(secretRef, fields);
         } catch (ConnectorException e) {
-            throw new ApiException(io.helidon.http.Status.BAD_GATEWAY_502, e.code().wireName(), e.getMessage(), e.extras());
+            throw new DomainException(ErrorKind.UPSTREAM_FAILED, e.code().wireName(), e.getMessage(), e.extras());
         }
         return new Staged(secretRef, List.copyOf(new TreeSet<>(fields.keySet())), store.describe());
     }

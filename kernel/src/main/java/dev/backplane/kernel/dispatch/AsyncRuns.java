@@ -1,9 +1,9 @@
 package dev.backplane.kernel.dispatch;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.JsonMapping;
 import java.lang.System.Logger.Level;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -66,7 +66,7 @@ public final class AsyncRuns {
             Thread heartbeat = Thread.ofVirtual().name("async-run-lease-" + id).start(() -> renew(id));
             try {
                 env = body.get();
-            } catch (ApiException e) {
+            } catch (DomainException e) {
                 env = new ResultEnvelope(ResultEnvelope.ERROR, req.opId(), null, e.getMessage(), 0,
                         Map.of("error_code", e.code()));
             } catch (RuntimeException e) {
@@ -110,7 +110,7 @@ public final class AsyncRuns {
         try {
             PGobject json = new PGobject();
             json.setType("jsonb");
-            json.setValue(Json.write(env));
+            json.setValue(JsonMapping.write(env));
             jdbc.update("UPDATE dispatch_runs SET status = ?, result = ?, finished_at = now() WHERE id = ? "
                     + "AND status = 'running'", status, json, id);
         } catch (java.sql.SQLException e) {
@@ -127,13 +127,13 @@ public final class AsyncRuns {
                     rs.getString("op_id"), rs.getString("target"), Optional.ofNullable(rs.getString("work_ref")),
                     rs.getTimestamp("created_at").toInstant(), Optional.ofNullable(finished).map(Timestamp::toInstant),
                     Optional.ofNullable(result).map(AsyncRuns::map), "/api/v1/operations/runs/" + rs.getObject("id"));
-        }, id, tenant, principal).orElseThrow(() -> ApiException.notFound("run_not_found", "no run " + id
+        }, id, tenant, principal).orElseThrow(() -> DomainException.notFound("run_not_found", "no run " + id
                 + " of yours"));
     }
 
     /** What a run handle that is not a uuid answers. */
-    static ApiException notFound(String handle) {
-        return ApiException.notFound("run_not_found", "no run " + handle);
+    static DomainException notFound(String handle) {
+        return DomainException.notFound("run_not_found", "no run " + handle);
     }
 
     /**
@@ -144,7 +144,7 @@ public final class AsyncRuns {
         PGobject json = new PGobject();
         try {
             json.setType("jsonb");
-            json.setValue(Json.write(Map.of("status", "error", "error", "the run was orphaned (its kernel stopped); it "
+            json.setValue(JsonMapping.write(Map.of("status", "error", "error", "the run was orphaned (its kernel stopped); it "
                     + "was not re-dispatched", "extras", Map.of("error_code", "run_orphaned"))));
         } catch (java.sql.SQLException e) {
             throw new IllegalStateException(e);
@@ -170,7 +170,7 @@ public final class AsyncRuns {
 
     private static Map<String, Object> map(String json) {
         try {
-            return Json.mapper().readValue(json, new TypeReference<LinkedHashMap<String, Object>>() { });
+            return JsonMapping.mapper().readValue(json, new TypeReference<LinkedHashMap<String, Object>>() { });
         } catch (Exception e) {
             return Map.of();
         }

@@ -8,6 +8,7 @@ import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.results.ResultQuery;
 import dev.backplane.kernel.results.ResultQueryService;
 import dev.backplane.kernel.util.Digests;
+import dev.backplane.kernel.util.JsonMapping;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -44,7 +45,7 @@ public final class DispatchRoutes {
                     body.workRef(), body.previewHash(), java.util.Optional.empty());
             dispatcher.checkResolvable(caller, sync);
             Json.send(res, Status.ACCEPTED_202, runs.start(caller.tenantId(), caller.sub(), sync,
-                    Digests.sha256Hex(Json.write(new java.util.TreeMap<>(body.params()))),
+                    Digests.sha256Hex(JsonMapping.write(new java.util.TreeMap<>(body.params()))),
                     () -> dispatcher.call(caller, sync)));
             return;
         }

@@ -3,17 +3,17 @@ package dev.backplane.kernel.dispatch;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.credentials.CredentialService;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.governance.Approvals;
 import dev.backplane.kernel.governance.Grants;
 import dev.backplane.kernel.governance.ServiceGrants;
-import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.PrincipalKind;
-import dev.backplane.kernel.targets.ConnectorSessions;
+import dev.backplane.kernel.plugins.ConnectorSessions;
 import dev.backplane.kernel.targets.Target;
 import dev.backplane.kernel.targets.TargetService;
 import dev.backplane.kernel.util.Digests;
+import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.Credential;
 import dev.backplane.plugin.api.HttpPreview;
@@ -181,19 +181,19 @@ public final class Dispatcher {
 
     private Resolved resolve(Caller caller, CallRequest req) {
         if (req.connectorId() == null || req.opId() == null || req.target() == null) {
-            throw ApiException.unprocessable("invalid_request", "connector_id, op_id and target are required",
+            throw DomainException.unprocessable("invalid_request", "connector_id, op_id and target are required",
                     Map.of());
         }
         CatalogService.EffectiveOperation op = catalog.effective(caller.tenantId(), req.connectorId(), req.opId());
         Target target = targets.describe(caller.tenantId(), req.target());
         if (op.connector().descriptor().products().stream().noneMatch(p -> p.token().equals(target.product()))) {
-            throw ApiException.unprocessable("connector_product_mismatch", "connector " + req.connectorId()
+            throw DomainException.unprocessable("connector_product_mismatch", "connector " + req.connectorId()
                     + " does not serve product '" + target.product() + "' of target " + target.name(), Map.of());
         }
         AuditLog.Entry entry = new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(),
                 op.descriptor().opClass().wireName(), req.opId(), Optional.of(req.connectorId()),
                 Optional.of(target.name()), Optional.of(target.id()), Optional.empty(), Optional.empty(), req.workRef(),
-                Optional.of(Digests.sha256Hex(Json.write(new TreeMap<>(req.params())))));
+                Optional.of(Digests.sha256Hex(JsonMapping.write(new TreeMap<>(req.params())))));
         return new Resolved(op, target, entry, new OperationRequest(req.opId(), req.params(), req.workRef()));
     }
 
@@ -297,7 +297,7 @@ public final class Dispatcher {
         }
         UUID auditId = audit.begin(r.entry(), approvalId); // fail-closed: throws before the target is touched
         try {
-            OperationResult result = sessions.call(r.op().connector(), r.target(), credential,
+            OperationResult result = sessions.call(r.op().connector(), r.target().spec(), credential,
                     c -> c.invoke(r.request()));
             ResultEnvelope env = switch (result) {
                 case OperationResult.Rows rows -> {
@@ -347,7 +347,7 @@ public final class Dispatcher {
     private Optional<HttpPreview> previewOf(Resolved r) {
         Credential none = new Credential(Map.of());
         try {
-            return sessions.call(r.op().connector(), r.target(), credentialOrEmpty(r, none), c -> c.preview(r.request()));
+            return sessions.call(r.op().connector(), r.target().spec(), credentialOrEmpty(r, none), c -> c.preview(r.request()));
         } catch (ConnectorException e) {
             return Optional.empty();
         }
@@ -370,7 +370,7 @@ public final class Dispatcher {
         canonical.put("path", p.path());
         canonical.put("query", new TreeMap<>(p.query()));
         canonical.put("body", p.body().orElse(null));
-        return "sha256:" + Digests.sha256Hex(Json.write(canonical));
+        return "sha256:" + Digests.sha256Hex(JsonMapping.write(canonical));
     }
 
     private static ResultEnvelope failure(String opId, ConnectorException e, long t0) {

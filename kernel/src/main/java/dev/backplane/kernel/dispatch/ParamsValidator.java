@@ -7,7 +7,7 @@ import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
-import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.util.JsonMapping;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -32,12 +32,12 @@ final class ParamsValidator {
     List<String> validate(String what, String schemaText, Map<String, Object> params) {
         JsonSchema schema = compiled.get(schemaText, text -> {
             try {
-                return factory.getSchema(Json.mapper().readTree(text));
+                return factory.getSchema(JsonMapping.mapper().readTree(text));
             } catch (IOException e) {
                 throw new IllegalStateException("schema of " + what + " is not JSON", e);
             }
         });
-        JsonNode node = Json.mapper().valueToTree(params);
+        JsonNode node = JsonMapping.mapper().valueToTree(params);
         Set<ValidationMessage> errors = schema.validate(node);
         return errors.stream().map(ValidationMessage::getMessage).sorted().toList();
     }

@@ -1,7 +1,7 @@
 package dev.backplane.kernel.dispatch;
 
-import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.results.ResultHandles;
+import dev.backplane.kernel.util.JsonMapping;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,7 +30,7 @@ final class Reducer {
     }
 
     Reduced reduce(UUID tenant, String principal, String opId, List<Map<String, Object>> rows) {
-        int bytes = Json.write(rows).getBytes(StandardCharsets.UTF_8).length;
+        int bytes = JsonMapping.write(rows).getBytes(StandardCharsets.UTF_8).length;
         if (rows.size() <= MAX_ROWS && bytes <= MAX_BYTES) {
             return new Reduced(rows, Map.of("total_rows", rows.size()));
         }
@@ -38,7 +38,7 @@ final class Reducer {
         List<Map<String, Object>> sample = new ArrayList<>();
         int size = 2;
         for (Map<String, Object> row : rows) {
-            int rowBytes = Json.write(row).getBytes(StandardCharsets.UTF_8).length + 1;
+            int rowBytes = JsonMapping.write(row).getBytes(StandardCharsets.UTF_8).length + 1;
             if (sample.size() >= SAMPLE_ROWS || size + rowBytes > MAX_BYTES) {
                 break;
             }

@@ -2,12 +2,12 @@ package dev.backplane.kernel.docs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.credentials.CredentialService;
-import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.http.Json;
-import dev.backplane.kernel.targets.EgressProxy;
-import dev.backplane.kernel.targets.SsrfGuard;
+import dev.backplane.kernel.egress.EgressProxy;
+import dev.backplane.kernel.egress.SsrfGuard;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorKind;
+import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.plugin.api.ConnectorException;
-import io.helidon.http.Status;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -66,7 +66,7 @@ final class CorpusHttpBackend implements DocsBackend {
     @Override
     public List<Passage> retrieve(DocCollection c, Request r) {
         if (!(c.backendRef().get("url") instanceof String url)) {
-            throw new ApiException(Status.CONFLICT_409, "backend_not_configured", "collection '" + c.key()
+            throw new DomainException(ErrorKind.CONFLICT, "backend_not_configured", "collection '" + c.key()
                     + "' has no backend (its backend_ref is empty); set one with svc docs collections update "
                     + c.key() + " --backend-ref", Map.of("collection", c.key()));
         }
@@ -79,7 +79,7 @@ final class CorpusHttpBackend implements DocsBackend {
         body.put("filters", filters);
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(timeout)
                 .header("Content-Type", "application/json").header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(Json.write(body)));
+                .POST(HttpRequest.BodyPublishers.ofString(JsonMapping.write(body)));
         if (c.backendRef().get("headers") instanceof Map<?, ?> headers) {
             headers.forEach((k, v) -> b.header(String.valueOf(k), String.valueOf(v)));
         }
@@ -94,13 +94,13 @@ final class CorpusHttpBackend implements DocsBackend {
         try {
             var credential = credentials.resolve(c.ownerTenantId(), secretRef);
             if (!credential.has(TOKEN_FIELD)) {
-                throw new ApiException(Status.BAD_GATEWAY_502, "backend_credential_unavailable", "collection '" + key
+                throw new DomainException(ErrorKind.UPSTREAM_FAILED, "backend_credential_unavailable", "collection '" + key
                         + "': the secret at " + secretRef + " has no field '" + TOKEN_FIELD + "'",
                         Map.of("collection", key, "secret_ref", secretRef));
             }
             return credential.field(TOKEN_FIELD);
         } catch (ConnectorException e) {
-            throw new ApiException(Status.BAD_GATEWAY_502, "backend_credential_unavailable", "collection '" + key
+            throw new DomainException(ErrorKind.UPSTREAM_FAILED, "backend_credential_unavailable", "collection '" + key
                     + "': the backend token could not be read (" + e.code().wireName() + ": " + e.getMessage() + ")",
                     Map.of("collection", key, "secret_ref", secretRef));
         }
@@ -128,7 +128,7 @@ final class CorpusHttpBackend implements DocsBackend {
             throw unreachable(key, egress.get().equals("refused") ? "ssrf_refused" : "connect_failed", why.strip());
         }
         if (res.statusCode() / 100 != 2) {
-            throw new ApiException(Status.BAD_GATEWAY_502, "backend_error", "collection '" + key + "': the retrieval "
+            throw new DomainException(ErrorKind.UPSTREAM_FAILED, "backend_error", "collection '" + key + "': the retrieval "
                     + "backend answered HTTP " + res.statusCode(), Map.of("collection", key, "backend_status",
                     res.statusCode()));
         }
@@ -141,7 +141,7 @@ final class CorpusHttpBackend implements DocsBackend {
     private static List<Passage> parse(String key, byte[] body, int limit) {
         JsonNode root;
         try {
-            root = Json.mapper().readTree(body);
+            root = JsonMapping.mapper().readTree(body);
         } catch (IOException e) {
             throw malformed(key, "the answer is not JSON");
         }
@@ -174,14 +174,14 @@ final class CorpusHttpBackend implements DocsBackend {
                 : Optional.empty();
     }
 
-    private static ApiException unreachable(String key, String reason, String detail) {
-        return new ApiException(Status.BAD_GATEWAY_502, "backend_unreachable", "collection '" + key + "': the "
+    private static DomainException unreachable(String key, String reason, String detail) {
+        return new DomainException(ErrorKind.UPSTREAM_FAILED, "backend_unreachable", "collection '" + key + "': the "
                 + "retrieval backend cannot be reached (" + reason + ": " + detail + ")",
                 Map.of("collection", key, "reason", reason));
     }
 
-    private static ApiException malformed(String key, String why) {
-        return new ApiException(Status.BAD_GATEWAY_502, "backend_error", "collection '" + key + "': the retrieval "
+    private static DomainException malformed(String key, String why) {
+        return new DomainException(ErrorKind.UPSTREAM_FAILED, "backend_error", "collection '" + key + "': the retrieval "
                 + "backend broke the corpus-http contract: " + why, Map.of("collection", key, "reason",
                 "malformed_response"));
     }

@@ -1,8 +1,8 @@
 package dev.backplane.kernel.docs;
 
 import dev.backplane.kernel.credentials.SecretRefs;
-import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.targets.SsrfGuard;
+import dev.backplane.kernel.egress.SsrfGuard;
+import dev.backplane.kernel.errors.DomainException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashMap;
@@ -52,7 +52,7 @@ final class CorpusHttpRef {
         try {
             ssrf.check(uri.getHost());
         } catch (SsrfGuard.Refused refused) {
-            throw ApiException.unprocessable("ssrf_refused", refused.getMessage(), Map.of("field", "backend_ref.url",
+            throw DomainException.unprocessable("ssrf_refused", refused.getMessage(), Map.of("field", "backend_ref.url",
                     "allowlist_setting", "SVC_TARGET_SSRF_ALLOWLIST"));
         }
         out.put("url", url);
@@ -110,7 +110,7 @@ final class CorpusHttpRef {
     private String globalSecretRef(String ref) {
         if (backend == SecretRefs.Backend.KV) {
             if (!GLOBAL_KV_REF.matcher(ref).matches() || ref.contains("/../") || ref.endsWith("/..")) {
-                throw ApiException.unprocessable("invalid_secret_ref", "a global collection's kv secret_ref must lie "
+                throw DomainException.unprocessable("invalid_secret_ref", "a global collection's kv secret_ref must lie "
                         + "under platform/docs/, got '" + ref + "'", Map.of("field", "backend_ref.secret_ref"));
             }
             return ref;
@@ -118,7 +118,7 @@ final class CorpusHttpRef {
         return SecretRefs.forPlatform(backend, ref);
     }
 
-    private static ApiException invalid(String field, String message) {
-        return ApiException.unprocessable("invalid_backend_ref", message, Map.of("field", field));
+    private static DomainException invalid(String field, String message) {
+        return DomainException.unprocessable("invalid_backend_ref", message, Map.of("field", field));
     }
 }

@@ -1,10 +1,10 @@
 package dev.backplane.kernel.docs;
 
-import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
-import io.helidon.http.Status;
+import dev.backplane.kernel.util.JsonMapping;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -49,14 +49,14 @@ public final class DocCollections {
 
     public DocCollection create(Caller c, String key, boolean global, Fields f) {
         if (key == null || !KEY.matcher(key).matches() || key.equals(ALL)) {
-            throw ApiException.unprocessable("invalid_key", "a collection key is 1-64 lower-case letters, digits, '.', "
+            throw DomainException.unprocessable("invalid_key", "a collection key is 1-64 lower-case letters, digits, '.', "
                     + "'_' or '-', starting with a letter or digit ('all' is reserved)", Map.of("field", "key"));
         }
         if (global) {
             c.requirePlatformAdmin();
         }
         Optional<UUID> owner = global ? Optional.empty() : Optional.of(c.tenantId());
-        String type = f.backendType().orElseThrow(() -> ApiException.unprocessable("invalid_backend_type",
+        String type = f.backendType().orElseThrow(() -> DomainException.unprocessable("invalid_backend_type",
                 "backend_type is required; known: " + backends.keySet(), Map.of("field", "backend_type")));
         Map<String, Object> ref = backendRef(type, owner, key, f.backendRef().orElse(Map.of()));
         UUID id = UUID.randomUUID();
@@ -67,7 +67,7 @@ public final class DocCollections {
                     + (global ? "TRUE" : "(tenant_id IS NULL OR tenant_id = ?)"), rs -> 1,
                     global ? new Object[] {key} : new Object[] {key, c.tenantId()});
             if (!clash.isEmpty()) {
-                throw new ApiException(Status.CONFLICT_409, "collection_exists", "a doc collection '" + key
+                throw new DomainException(ErrorKind.CONFLICT, "collection_exists", "a doc collection '" + key
                         + "' already exists" + (global ? "" : " in this tenant or globally"), Map.of("collection", key));
             }
             return Jdbc.update(conn, """
@@ -107,13 +107,13 @@ public final class DocCollections {
     public void delete(Caller c, String key) {
         DocCollection e = managed(c, key);
         if (e.global()) {
-            throw new ApiException(Status.CONFLICT_409, "collection_not_tenant_owned", "collection '" + key + "' is "
+            throw new DomainException(ErrorKind.CONFLICT, "collection_not_tenant_owned", "collection '" + key + "' is "
                     + "global; only tenant-owned collections can be deleted (disable it instead)",
                     Map.of("collection", key));
         }
         int deleted = jdbc.update("DELETE FROM docs_collections WHERE id = ? AND NOT enabled", e.id());
         if (deleted == 0) {
-            throw new ApiException(Status.CONFLICT_409, "collection_enabled", "collection '" + key + "' is enabled; "
+            throw new DomainException(ErrorKind.CONFLICT, "collection_enabled", "collection '" + key + "' is enabled; "
                     + "disable it first (svc docs collections disable " + key + ")", Map.of("collection", key));
         }
     }
@@ -121,7 +121,7 @@ public final class DocCollections {
     /** Collections the caller can see: its tenant's own, the globals its tenant holds (all globals for a platform_admin). */
     public Page list(Caller c, Optional<String> cursor, int limit, Optional<String> vendor) {
         if (limit < 1 || limit > LIST_MAX) {
-            throw ApiException.unprocessable("invalid_limit", "limit must be 1.." + LIST_MAX, Map.of("field", "limit"));
+            throw DomainException.unprocessable("invalid_limit", "limit must be 1.." + LIST_MAX, Map.of("field", "limit"));
         }
         List<DocCollection> rows = jdbc.query("""
                 SELECT d.* FROM docs_collections d
@@ -153,14 +153,14 @@ public final class DocCollections {
             throw capabilityRequired(key);
         }
         if (!d.enabled()) {
-            throw new ApiException(Status.CONFLICT_409, "collection_disabled", "collection '" + key + "' is disabled "
+            throw new DomainException(ErrorKind.CONFLICT, "collection_disabled", "collection '" + key + "' is disabled "
                     + "and hidden from search", Map.of("collection", key));
         }
         return d;
     }
 
-    static ApiException capabilityRequired(String key) {
-        return ApiException.forbidden("capability_required", "this tenant lacks the capability "
+    static DomainException capabilityRequired(String key) {
+        return DomainException.forbidden("capability_required", "this tenant lacks the capability "
                 + DocCollection.capability(key) + " (a platform_admin grants it: svc docs collections grant " + key
                 + " --tenant <uuid>)").withExtras("capability", DocCollection.capability(key))
                 .withExtras("collection", key);
@@ -170,7 +170,7 @@ public final class DocCollections {
     DocCollection managed(Caller c, String key) {
         DocCollection d = visible(c.tenantId(), key);
         if (d.global() && !c.platformAdmin()) {
-            throw ApiException.forbidden("insufficient_role", "collection '" + key + "' is global; only a "
+            throw DomainException.forbidden("insufficient_role", "collection '" + key + "' is global; only a "
                     + "platform_admin manages it").withExtras("required_role", "platform_admin");
         }
         return d;
@@ -182,15 +182,15 @@ public final class DocCollections {
                 .orElseThrow(() -> notFound(key));
     }
 
-    static ApiException notFound(String key) {
-        return new ApiException(Status.NOT_FOUND_404, "collection_not_found", "no doc collection '" + key
+    static DomainException notFound(String key) {
+        return new DomainException(ErrorKind.NOT_FOUND, "collection_not_found", "no doc collection '" + key
                 + "' in this tenant or globally (svc docs collections list)", Map.of("collection", key));
     }
 
     DocsBackend backend(DocCollection d) {
         DocsBackend b = backends.get(d.backendType());
         if (b == null) {
-            throw new ApiException(Status.CONFLICT_409, "unknown_backend_type", "collection '" + d.key()
+            throw new DomainException(ErrorKind.CONFLICT, "unknown_backend_type", "collection '" + d.key()
                     + "' has backend_type '" + d.backendType() + "', which this backplane does not speak",
                     Map.of("collection", d.key()));
         }
@@ -200,7 +200,7 @@ public final class DocCollections {
     private Map<String, Object> backendRef(String type, Optional<UUID> owner, String key, Map<String, Object> ref) {
         DocsBackend b = backends.get(type);
         if (b == null) {
-            throw ApiException.unprocessable("unknown_backend_type", "backend_type '" + type + "' is not known; known: "
+            throw DomainException.unprocessable("unknown_backend_type", "backend_type '" + type + "' is not known; known: "
                     + backends.keySet(), Map.of("field", "backend_type", "valid_backend_types",
                     List.copyOf(new java.util.TreeSet<>(backends.keySet()))));
         }
@@ -209,7 +209,7 @@ public final class DocCollections {
 
     private static List<String> products(List<String> product) {
         if (product.size() > MAX_PRODUCTS || product.stream().anyMatch(p -> p == null || p.isBlank() || p.length() > 128)) {
-            throw ApiException.unprocessable("invalid_product", "product is a list of up to " + MAX_PRODUCTS
+            throw DomainException.unprocessable("invalid_product", "product is a list of up to " + MAX_PRODUCTS
                     + " non-empty strings", Map.of("field", "product"));
         }
         return product.stream().map(String::strip).distinct().toList();
@@ -228,8 +228,8 @@ public final class DocCollections {
         try {
             return new DocCollection(rs.getObject("id", UUID.class), Optional.ofNullable(rs.getObject("tenant_id",
                     UUID.class)), rs.getString("key"), rs.getString("backend_type"),
-                    Json.mapper().readValue(rs.getString("backend_ref"), Map.class), rs.getString("description"),
-                    Json.mapper().readValue(rs.getString("product"), List.class),
+                    JsonMapping.mapper().readValue(rs.getString("backend_ref"), Map.class), rs.getString("description"),
+                    JsonMapping.mapper().readValue(rs.getString("product"), List.class),
                     Optional.ofNullable(rs.getString("vendor")), Optional.ofNullable(rs.getString("when_to_use")),
                     rs.getBoolean("enabled"), rs.getTimestamp("created_at").toInstant(),
                     rs.getTimestamp("updated_at").toInstant());

@@ -17,7 +17,7 @@ interface DocsBackend {
      * Checks a non-empty backend_ref at create or update and returns what to store.
      *
      * @param owner the owning tenant, empty for a global collection (secret_ref scope rules differ)
-     * @throws dev.backplane.kernel.http.ApiException 422 with a clear code when the ref is unusable
+     * @throws dev.backplane.kernel.errors.DomainException 422 with a clear code when the ref is unusable
      */
     Map<String, Object> validate(Optional<UUID> owner, String key, Map<String, Object> ref);
 

@@ -1,8 +1,8 @@
 package dev.backplane.kernel.docs;
 
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.persistence.Jdbc;
-import io.helidon.http.Status;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +40,7 @@ public final class DocsCapabilities {
     public void revoke(DocCollection d, UUID tenant) {
         requireGlobal(d);
         if (jdbc.update("DELETE FROM docs_collection_grants WHERE collection_id = ? AND tenant_id = ?", d.id(), tenant) == 0) {
-            throw ApiException.notFound("grant_not_found", "tenant " + tenant + " holds no grant of " + d.capability());
+            throw DomainException.notFound("grant_not_found", "tenant " + tenant + " holds no grant of " + d.capability());
         }
     }
 
@@ -53,7 +53,7 @@ public final class DocsCapabilities {
 
     private static void requireGlobal(DocCollection d) {
         if (!d.global()) {
-            throw new ApiException(Status.CONFLICT_409, "collection_not_global", "collection '" + d.key() + "' is "
+            throw new DomainException(ErrorKind.CONFLICT, "collection_not_global", "collection '" + d.key() + "' is "
                     + "tenant-owned: its owner holds " + d.capability() + " implicitly and it is not shared with other "
                     + "tenants", Map.of("collection", d.key()));
         }

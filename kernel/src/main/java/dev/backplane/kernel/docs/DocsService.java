@@ -2,11 +2,12 @@ package dev.backplane.kernel.docs;
 
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.credentials.CredentialService;
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.egress.EgressProxy;
+import dev.backplane.kernel.egress.SsrfGuard;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
-import dev.backplane.kernel.targets.EgressProxy;
-import dev.backplane.kernel.targets.SsrfGuard;
 import dev.backplane.kernel.util.Digests;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -117,7 +118,7 @@ public final class DocsService {
                     Optional.empty())).size();
             audit.finish(row, "ok", Optional.empty(), Duration.ofNanos(System.nanoTime() - t0).toMillis());
             return new Probe(key, true, Duration.ofNanos(System.nanoTime() - t0).toMillis(), n);
-        } catch (ApiException e) {
+        } catch (DomainException e) {
             audit.finish(row, "error", Optional.of(e.code()), Duration.ofNanos(System.nanoTime() - t0).toMillis());
             throw e;
         }
@@ -139,8 +140,8 @@ public final class DocsService {
         try {
             validate(q);
             targets = resolve(c.tenantId(), q);
-        } catch (ApiException refused) {
-            audit.record(entry, refused.status().code() == 403 ? "denied" : "error", Optional.of(refused.code()),
+        } catch (DomainException refused) {
+            audit.record(entry, refused.kind() == ErrorKind.FORBIDDEN ? "denied" : "error", Optional.of(refused.code()),
                     Optional.empty(), extras);
             throw refused;
         }
@@ -151,7 +152,7 @@ public final class DocsService {
             T out = body.apply(targets);
             audit.finish(row, "ok", Optional.empty(), Duration.ofNanos(System.nanoTime() - t0).toMillis());
             return out;
-        } catch (ApiException e) {
+        } catch (DomainException e) {
             audit.finish(row, "error", Optional.of(e.code()), Duration.ofNanos(System.nanoTime() - t0).toMillis());
             throw e;
         }
@@ -159,20 +160,20 @@ public final class DocsService {
 
     private static void validate(Query q) {
         if (q.query() == null || q.query().isBlank()) {
-            throw ApiException.unprocessable("invalid_query", "query is empty", Map.of("field", "query"));
+            throw DomainException.unprocessable("invalid_query", "query is empty", Map.of("field", "query"));
         }
         if (q.query().length() > MAX_QUERY_CHARS) {
-            throw ApiException.unprocessable("invalid_query", "query exceeds " + MAX_QUERY_CHARS + " characters",
+            throw DomainException.unprocessable("invalid_query", "query exceeds " + MAX_QUERY_CHARS + " characters",
                     Map.of("field", "query"));
         }
         if (q.collections() == null || q.collections().stream().allMatch(k -> k == null || k.isBlank())) {
-            throw ApiException.unprocessable("collection_required", "a docs query must name a collection: one or more "
+            throw DomainException.unprocessable("collection_required", "a docs query must name a collection: one or more "
                     + "collection keys, or 'all' for every collection this tenant may search (unscoped queries are "
                     + "refused)", Map.of("field", "collection"));
         }
         int limit = q.limit().orElse(SEARCH_DEFAULT);
         if (limit < 1 || limit > SEARCH_MAX) {
-            throw ApiException.unprocessable("invalid_limit", "limit must be 1.." + SEARCH_MAX, Map.of("field", "limit"));
+            throw DomainException.unprocessable("invalid_limit", "limit must be 1.." + SEARCH_MAX, Map.of("field", "limit"));
         }
     }
 
@@ -216,7 +217,7 @@ public final class DocsService {
         }
         List<Ranked> all = new ArrayList<>();
         List<Failure> failed = new ArrayList<>();
-        ApiException first = null;
+        DomainException first = null;
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<List<DocsBackend.Passage>>> answers = targets.stream()
                     .map(d -> pool.submit(() -> collections.backend(d).retrieve(d, r))).toList();
@@ -227,7 +228,7 @@ public final class DocsService {
                         all.add(new Ranked(passages.get(rank), rank + 1, i));
                     }
                 } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof ApiException api)) {
+                    if (!(e.getCause() instanceof DomainException api)) {
                         throw new IllegalStateException("docs backend failed unexpectedly", e.getCause());
                     }
                     first = first == null ? api : first;

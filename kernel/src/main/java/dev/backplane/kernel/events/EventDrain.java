@@ -2,9 +2,9 @@ package dev.backplane.kernel.events;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.JsonMapping;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -146,7 +146,7 @@ public final class EventDrain implements AutoCloseable {
 
     private static JsonNode tree(String json) throws SQLException {
         try {
-            return Json.mapper().readTree(json);
+            return JsonMapping.mapper().readTree(json);
         } catch (JsonProcessingException e) {
             throw new SQLException("stored envelope is not JSON", e);
         }

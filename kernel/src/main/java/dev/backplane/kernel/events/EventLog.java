@@ -1,9 +1,9 @@
 package dev.backplane.kernel.events;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.JsonMapping;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -41,7 +41,7 @@ public final class EventLog {
     public Page list(UUID tenant, Optional<String> source, Optional<String> eventType, int limit,
                      Optional<String> cursor) {
         if (limit < 1 || limit > LIMIT_MAX) {
-            throw ApiException.unprocessable("invalid_limit", "limit must be 1.." + LIMIT_MAX, Map.of("field", "limit"));
+            throw DomainException.unprocessable("invalid_limit", "limit must be 1.." + LIMIT_MAX, Map.of("field", "limit"));
         }
         StringBuilder sql = new StringBuilder("SELECT id, source_slug, kind, delivery_id, event_type, received_at, "
                 + "audit_id, envelope - 'raw' AS summary FROM events WHERE tenant_id = ?");
@@ -63,7 +63,7 @@ public final class EventLog {
                 args.add(Timestamp.from(at));
                 args.add(id);
             } catch (RuntimeException e) {
-                throw ApiException.unprocessable("invalid_cursor", "cursor must be the next_cursor of a previous page",
+                throw DomainException.unprocessable("invalid_cursor", "cursor must be the next_cursor of a previous page",
                         Map.of("field", "cursor"));
             }
         }
@@ -83,7 +83,7 @@ public final class EventLog {
     public Map<String, Object> show(UUID tenant, UUID id) {
         return jdbc.queryOne("SELECT id, source_slug, kind, delivery_id, event_type, received_at, audit_id, "
                         + "envelope AS summary FROM events WHERE tenant_id = ? AND id = ?", rs -> row(rs, true), tenant, id)
-                .orElseThrow(() -> ApiException.notFound("event_not_found", "no event " + id + " in this tenant"));
+                .orElseThrow(() -> DomainException.notFound("event_not_found", "no event " + id + " in this tenant"));
     }
 
     /** Deletes events older than the retention; returns how many. */
@@ -101,7 +101,7 @@ public final class EventLog {
         m.put("received_at", rs.getTimestamp("received_at").toInstant().toString());
         m.put("audit_id", rs.getObject("audit_id", UUID.class).toString());
         try {
-            m.put(whole ? "envelope" : "summary", Json.mapper().readTree(rs.getString("summary")));
+            m.put(whole ? "envelope" : "summary", JsonMapping.mapper().readTree(rs.getString("summary")));
         } catch (JsonProcessingException e) {
             throw new SQLException("stored envelope is not JSON", e);
         }

@@ -1,6 +1,7 @@
 package dev.backplane.kernel.events;
 
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.http.QueryParams;
@@ -82,7 +83,7 @@ public final class EventRoutes {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            throw ApiException.badRequest("invalid_request", "could not read the body");
+            throw DomainException.badRequest("invalid_request", "could not read the body");
         }
         if (body.length > cap) {
             throw tooLarge(cap);
@@ -91,8 +92,8 @@ public final class EventRoutes {
         Json.ok(res, accepted);
     }
 
-    private static ApiException tooLarge(long cap) {
-        return new ApiException(Status.REQUEST_ENTITY_TOO_LARGE_413, "body_too_large", "the body exceeds this "
+    private static DomainException tooLarge(long cap) {
+        return new DomainException(ErrorKind.TOO_LARGE, "body_too_large", "the body exceeds this "
                 + "source's cap of " + cap + " bytes");
     }
 

@@ -6,14 +6,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.credentials.SecretRefs;
-import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.persistence.SharedCache;
+import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.plugin.api.ConnectorException;
-import io.helidon.http.Status;
 import java.security.SecureRandom;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -90,7 +90,7 @@ public final class EventSources {
 
     public EventSource create(Caller caller, Write w) {
         if (credentials.backend() != SecretRefs.Backend.KV) {
-            throw new ApiException(Status.NOT_IMPLEMENTED_501, "event_source_secrets_need_kv", "event-source secrets "
+            throw new DomainException(ErrorKind.NOT_IMPLEMENTED, "event_source_secrets_need_kv", "event-source secrets "
                     + "are kept in the kv credential backend; this deploy uses " + credentials.backend()
                     .name().toLowerCase(Locale.ROOT));
         }
@@ -107,7 +107,7 @@ public final class EventSources {
         UUID id = UUID.randomUUID();
         if (jdbc.queryOne("SELECT 1 FROM event_sources WHERE slug = ? OR (tenant_id = ? AND name = ?)", rs -> 1,
                 slug, caller.tenantId(), name).isPresent()) {
-            throw new ApiException(Status.CONFLICT_409, "event_source_exists", "an event source with this slug or "
+            throw new DomainException(ErrorKind.CONFLICT, "event_source_exists", "an event source with this slug or "
                     + "name exists already (slugs are global, names per tenant)", Map.of("slug", slug, "name", name));
         }
         // the secret first: a source row never exists without its secret (a failed write leaves at most an
@@ -121,7 +121,7 @@ public final class EventSources {
                     caller.sub(), caller.sub());
         } catch (Jdbc.DataAccessException e) {
             if (e.getCause() instanceof SQLException s && "23505".equals(s.getSQLState())) {
-                throw new ApiException(Status.CONFLICT_409, "event_source_exists", "an event source with this slug "
+                throw new DomainException(ErrorKind.CONFLICT, "event_source_exists", "an event source with this slug "
                         + "or name exists already", Map.of("slug", slug, "name", name));
             }
             throw e;
@@ -139,7 +139,7 @@ public final class EventSources {
     /** A source of this tenant by slug or name; another tenant's is not found. */
     public EventSource describe(UUID tenant, String slugOrName) {
         return jdbc.queryOne("SELECT * FROM event_sources WHERE tenant_id = ? AND (slug = ? OR name = ?)",
-                EventSources::map, tenant, slugOrName, slugOrName).orElseThrow(() -> ApiException.notFound(
+                EventSources::map, tenant, slugOrName, slugOrName).orElseThrow(() -> DomainException.notFound(
                 "event_source_not_found", "no event source '" + slugOrName + "' in this tenant"));
     }
 
@@ -230,7 +230,7 @@ public final class EventSources {
             Secrets all = secrets(s);
             boolean overlap = s.previousSecretUntil().map(t -> t.isAfter(Instant.now())).orElse(false);
             return Optional.of(overlap ? all : new Secrets(all.current(), Optional.empty()));
-        } catch (ConnectorException | ApiException e) {
+        } catch (ConnectorException | DomainException e) {
             System.getLogger(EventSources.class.getName()).log(System.Logger.Level.WARNING, "event source "
                     + s.slug() + ": its secret cannot be read, refusing deliveries: " + e.getMessage());
             return Optional.empty();
@@ -302,17 +302,17 @@ public final class EventSources {
 
     private ObjectNode checkedExtras(JsonNode extras) {
         if (extras == null || extras.isNull()) {
-            return Json.mapper().createObjectNode();
+            return JsonMapping.mapper().createObjectNode();
         }
         if (!extras.isObject()) {
             throw invalid("extras", "extras must be a JSON object");
         }
-        ObjectNode out = Json.mapper().createObjectNode();
+        ObjectNode out = JsonMapping.mapper().createObjectNode();
         for (var e : extras.properties()) {
             String k = e.getKey();
             JsonNode v = e.getValue();
             if (!EXTRAS.contains(k)) {
-                throw ApiException.unprocessable("invalid_extras", "unknown extras key '" + k + "'",
+                throw DomainException.unprocessable("invalid_extras", "unknown extras key '" + k + "'",
                         Map.of("field", "extras", "known_keys", EXTRAS.stream().sorted().toList()));
             }
             switch (k) {
@@ -353,14 +353,14 @@ public final class EventSources {
         return value;
     }
 
-    private static ApiException invalid(String field, String message) {
-        return ApiException.unprocessable("invalid_event_source", message, Map.of("field", field));
+    private static DomainException invalid(String field, String message) {
+        return DomainException.unprocessable("invalid_event_source", message, Map.of("field", field));
     }
 
     private static EventSource map(ResultSet rs) throws SQLException {
         JsonNode extras;
         try {
-            extras = Json.mapper().readTree(rs.getString("extras"));
+            extras = JsonMapping.mapper().readTree(rs.getString("extras"));
         } catch (JsonProcessingException e) {
             throw new SQLException("event source extras are not JSON", e);
         }

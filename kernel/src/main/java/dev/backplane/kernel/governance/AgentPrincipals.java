@@ -1,17 +1,16 @@
 package dev.backplane.kernel.governance;
 
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.PrincipalDirectory;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.persistence.SharedCache;
-import io.helidon.http.Status;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -66,14 +65,14 @@ public final class AgentPrincipals implements PrincipalDirectory {
     public AgentPrincipal register(Caller caller, String name, Optional<String> ownerSub) {
         caller.requireHuman("registering an agent principal");
         if (name == null || !NAME.matcher(name).matches()) {
-            throw ApiException.unprocessable("invalid_name", "name must be the agent's OIDC client id: 1-128 letters, "
+            throw DomainException.unprocessable("invalid_name", "name must be the agent's OIDC client id: 1-128 letters, "
                     + "digits, '.', '_' or '-'", Map.of("field", "name"));
         }
         int inserted = jdbc.update("INSERT INTO governance_agent_principals (tenant_id, name, owner_sub) VALUES (?, ?, ?) "
                 + "ON CONFLICT DO NOTHING", caller.tenantId(), name, ownerSub.orElse(caller.sub()));
         registered.changed(caller.tenantId() + "/" + name);
         if (inserted == 0) {
-            throw new ApiException(Status.CONFLICT_409, "principal_exists", "agent principal '" + name
+            throw new DomainException(ErrorKind.CONFLICT, "principal_exists", "agent principal '" + name
                     + "' is already registered");
         }
         AgentPrincipal p = show(caller.tenantId(), name);
@@ -95,7 +94,7 @@ public final class AgentPrincipals implements PrincipalDirectory {
 
     public AgentPrincipal show(UUID tenant, String name) {
         return jdbc.queryOne("SELECT * FROM governance_agent_principals WHERE tenant_id = ? AND name = ?",
-                AgentPrincipals::row, tenant, name).orElseThrow(() -> ApiException.notFound("principal_not_found",
+                AgentPrincipals::row, tenant, name).orElseThrow(() -> DomainException.notFound("principal_not_found",
                 "no agent principal '" + name + "' in this tenant"));
     }
 
@@ -103,7 +102,7 @@ public final class AgentPrincipals implements PrincipalDirectory {
     public AgentPrincipal revoke(Caller caller, String name) {
         AgentPrincipal p = show(caller.tenantId(), name);
         if (!caller.effectiveRole().includes(Role.TENANT_ADMIN) && !caller.sub().equals(p.ownerSub())) {
-            throw ApiException.forbidden("insufficient_role", "only a tenant_admin or the principal's owner may revoke it")
+            throw DomainException.forbidden("insufficient_role", "only a tenant_admin or the principal's owner may revoke it")
                     .withExtras("required_role", "tenant_admin");
         }
         // one transaction: the principal revoked, every call it parked withdrawn, and the audit row

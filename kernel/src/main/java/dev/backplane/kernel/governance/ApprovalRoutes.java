@@ -1,6 +1,6 @@
 package dev.backplane.kernel.governance;
 
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.http.QueryParams;
@@ -88,7 +88,7 @@ public final class ApprovalRoutes {
         try {
             return Integer.parseInt(text.trim());
         } catch (NumberFormatException e) {
-            throw ApiException.unprocessable("invalid_limit", "not a number: '" + text + "'", Map.of());
+            throw DomainException.unprocessable("invalid_limit", "not a number: '" + text + "'", Map.of());
         }
     }
 }

@@ -2,11 +2,11 @@ package dev.backplane.kernel.governance;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.backplane.kernel.audit.AuditLog;
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.identity.Caller;
-import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.persistence.Jdbc;
-import io.helidon.http.Status;
+import dev.backplane.kernel.util.JsonMapping;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -74,11 +74,11 @@ public final class Approvals {
     public List<Approval> list(UUID tenant, Optional<String> status, Optional<String> workRef, int limit, int offset) {
         status.ifPresent(s -> {
             if (!STATUSES.contains(s)) {
-                throw ApiException.unprocessable("invalid_status", "status must be one of " + STATUSES, Map.of("field", "status"));
+                throw DomainException.unprocessable("invalid_status", "status must be one of " + STATUSES, Map.of("field", "status"));
             }
         });
         if (limit < 1 || limit > 500 || offset < 0) {
-            throw ApiException.unprocessable("invalid_limit", "limit must be 1..500 and offset >= 0", Map.of());
+            throw DomainException.unprocessable("invalid_limit", "limit must be 1..500 and offset >= 0", Map.of());
         }
         expireDue();
         return jdbc.query("SELECT * FROM governance_approvals WHERE tenant_id = ? AND (?::text IS NULL OR status = ?) "
@@ -130,7 +130,7 @@ public final class Approvals {
             Map<String, Object> row = pendingForUpdate(c, tenant, id);
             String requester = (String) row.get("requester");
             if (requester.equals(approver) && !breakGlass) {
-                throw new ApiException(Status.FORBIDDEN_403, "four_eyes", "the requester cannot approve their own "
+                throw new DomainException(ErrorKind.FORBIDDEN, "four_eyes", "the requester cannot approve their own "
                         + "request; another approver must (an audited break-glass exists for emergencies)");
             }
             Optional<String> client = Optional.ofNullable((String) row.get("requester_client_id"));
@@ -138,12 +138,12 @@ public final class Approvals {
                     + "governance_agent_principals WHERE tenant_id = ? AND name = ?", rs -> rs.getString(1), tenant,
                     client.get()).stream().findFirst();
             if (owner.filter(approver::equals).isPresent() && !breakGlass) {
-                throw new ApiException(Status.FORBIDDEN_403, "four_eyes", "the owner of agent principal '" + client.get()
+                throw new DomainException(ErrorKind.FORBIDDEN, "four_eyes", "the owner of agent principal '" + client.get()
                         + "' cannot approve that agent's request: it acts on the owner's behalf, so another approver "
                         + "must (an audited break-glass exists for emergencies)");
             }
             if (breakGlass && reason.filter(r -> !r.isBlank()).isEmpty()) {
-                throw ApiException.unprocessable("reason_required", "break-glass approval needs a reason",
+                throw DomainException.unprocessable("reason_required", "break-glass approval needs a reason",
                         Map.of("field", "reason"));
             }
             // the raw params leave the row with the decision: the released call carries them from here
@@ -215,7 +215,7 @@ public final class Approvals {
         }
         Map<String, Object> row = rows.getFirst();
         if (!"pending".equals(row.get("status"))) {
-            throw new ApiException(Status.CONFLICT_409, "approval_not_pending", "approval request " + id + " is "
+            throw new DomainException(ErrorKind.CONFLICT, "approval_not_pending", "approval request " + id + " is "
                     + row.get("status") + ", not pending", Map.of("status", row.get("status")));
         }
         return row;
@@ -238,21 +238,21 @@ public final class Approvals {
 
     private static Map<String, Object> readMap(String json) {
         try {
-            return Json.mapper().readValue(json, new TypeReference<LinkedHashMap<String, Object>>() { });
+            return JsonMapping.mapper().readValue(json, new TypeReference<LinkedHashMap<String, Object>>() { });
         } catch (Exception e) {
             throw new IllegalStateException("stored JSON is unreadable", e);
         }
     }
 
     /** What an approval id answers when it is not a uuid or names no request of the tenant. */
-    static ApiException notFound(String id) {
-        return ApiException.notFound("approval_not_found", "no approval request " + id + " in this tenant");
+    static DomainException notFound(String id) {
+        return DomainException.notFound("approval_not_found", "no approval request " + id + " in this tenant");
     }
 
     private static PGobject jsonb(Object value) throws SQLException {
         PGobject o = new PGobject();
         o.setType("jsonb");
-        o.setValue(Json.write(value));
+        o.setValue(JsonMapping.write(value));
         return o;
     }
 }

@@ -1,6 +1,6 @@
 package dev.backplane.kernel.governance;
 
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Jdbc;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -59,7 +59,7 @@ public final class Grants {
             try {
                 t = UUID.fromString(t).toString();
             } catch (IllegalArgumentException e) {
-                throw ApiException.unprocessable("invalid_grant", "target must be a target uuid or '*'", Map.of("field", "target"));
+                throw DomainException.unprocessable("invalid_grant", "target must be a target uuid or '*'", Map.of("field", "target"));
             }
         }
         Optional<Instant> exp = expires.map(Grants::instant);
@@ -85,12 +85,12 @@ public final class Grants {
 
     public Grant show(UUID tenant, UUID id) {
         return jdbc.queryOne("SELECT * FROM governance_grants WHERE tenant_id = ? AND id = ?", Grants::row, tenant, id)
-                .orElseThrow(() -> ApiException.notFound("grant_not_found", "no grant " + id + " in this tenant"));
+                .orElseThrow(() -> DomainException.notFound("grant_not_found", "no grant " + id + " in this tenant"));
     }
 
     /** What a grant id that is not a uuid answers. */
-    static ApiException notFound(String id) {
-        return ApiException.notFound("grant_not_found", "no grant " + id);
+    static DomainException notFound(String id) {
+        return DomainException.notFound("grant_not_found", "no grant " + id);
     }
 
     public Grant revoke(UUID tenant, UUID id) {
@@ -165,7 +165,7 @@ public final class Grants {
             try {
                 return Instant.parse(text);
             } catch (DateTimeParseException e2) {
-                throw ApiException.unprocessable("invalid_grant", "expires must be an ISO 8601 UTC time, got '" + text + "'",
+                throw DomainException.unprocessable("invalid_grant", "expires must be an ISO 8601 UTC time, got '" + text + "'",
                         Map.of("field", "expires"));
             }
         }
@@ -173,7 +173,7 @@ public final class Grants {
 
     private static void check(boolean ok, String message, String field) {
         if (!ok) {
-            throw ApiException.unprocessable("invalid_grant", message, Map.of("field", field));
+            throw DomainException.unprocessable("invalid_grant", message, Map.of("field", field));
         }
     }
 

@@ -1,6 +1,6 @@
 package dev.backplane.kernel.governance;
 
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.plugin.api.OperationDescriptor;
 import dev.backplane.plugin.api.OperationShape;
@@ -57,7 +57,7 @@ public final class ServiceGrants {
             try {
                 return UUID.fromString(t);
             } catch (IllegalArgumentException e) {
-                throw ApiException.unprocessable("invalid_grant", "target must be a target uuid", Map.of("field", "target"));
+                throw DomainException.unprocessable("invalid_grant", "target must be a target uuid", Map.of("field", "target"));
             }
         });
         check(targetId.isPresent() || namePattern.isPresent() || product.isPresent(), "name the targets: target, "
@@ -89,8 +89,8 @@ public final class ServiceGrants {
     }
 
     /** What a service grant id answers when it is not a uuid or names no grant of the tenant. */
-    static ApiException notFound(String id) {
-        return ApiException.notFound("grant_not_found", "no service grant " + id);
+    static DomainException notFound(String id) {
+        return DomainException.notFound("grant_not_found", "no service grant " + id);
     }
 
     public ServiceGrant revoke(UUID tenant, UUID id) {
@@ -131,13 +131,13 @@ public final class ServiceGrants {
             return dev.backplane.kernel.util.Times.inRange(OffsetDateTime.parse(text).toInstant(), "expires",
                     "invalid_grant");
         } catch (DateTimeParseException e) {
-            throw ApiException.unprocessable("invalid_grant", "expires must be an ISO 8601 time", Map.of("field", "expires"));
+            throw DomainException.unprocessable("invalid_grant", "expires must be an ISO 8601 time", Map.of("field", "expires"));
         }
     }
 
     private static void check(boolean ok, String message, String field) {
         if (!ok) {
-            throw ApiException.unprocessable("invalid_grant", message, Map.of("field", field));
+            throw DomainException.unprocessable("invalid_grant", message, Map.of("field", field));
         }
     }
 

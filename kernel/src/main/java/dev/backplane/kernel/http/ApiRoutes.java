@@ -1,6 +1,6 @@
 package dev.backplane.kernel.http;
 
-import dev.backplane.kernel.identity.Authenticator;
+import dev.backplane.kernel.http.Authenticator;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import io.helidon.http.Method;

@@ -1,14 +1,11 @@
 package dev.backplane.kernel.http;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorKind;
+import dev.backplane.kernel.util.JsonMapping;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
@@ -25,14 +22,7 @@ public final class Json {
     /** Request bodies larger than this are refused before parsing. */
     public static final int MAX_BODY_BYTES = 1 << 20;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .registerModule(new JavaTimeModule())
-            .registerModule(new Jdk8Module())
-            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .setDefaultPropertyInclusion(JsonInclude.Include.ALWAYS)
-            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+    private static final ObjectMapper MAPPER = JsonMapping.mapper();
 
     private Json() {
     }
@@ -55,40 +45,40 @@ public final class Json {
         try (var in = req.content().inputStream()) {
             body = in.readNBytes(maxBytes + 1);
         } catch (IOException e) {
-            throw ApiException.badRequest("invalid_request", "could not read the request body: " + e.getMessage());
+            throw DomainException.badRequest("invalid_request", "could not read the request body: " + e.getMessage());
         }
         if (body.length > maxBytes) {
-            throw new ApiException(Status.REQUEST_ENTITY_TOO_LARGE_413, "body_too_large",
+            throw new DomainException(ErrorKind.TOO_LARGE, "body_too_large",
                     "request body exceeds " + maxBytes + " bytes");
         }
         if (body.length == 0) {
-            throw ApiException.badRequest("invalid_request", "a JSON request body is required");
+            throw DomainException.badRequest("invalid_request", "a JSON request body is required");
         }
         try {
             com.fasterxml.jackson.databind.JsonNode tree = MAPPER.readTree(body);
             if (tree == null || tree.isMissingNode() || tree.isNull()) {
-                throw ApiException.badRequest("invalid_request", "a JSON request body is required");
+                throw DomainException.badRequest("invalid_request", "a JSON request body is required");
             }
             TextGuard.check(tree);
             req.context().register(Body.class, new Body(tree));
             return MAPPER.treeToValue(tree, type);
         } catch (UnrecognizedPropertyException e) {
-            throw ApiException.unprocessable("invalid_request", "unknown field '" + e.getPropertyName() + "'",
+            throw DomainException.unprocessable("invalid_request", "unknown field '" + e.getPropertyName() + "'",
                     Map.of("known_fields", e.getKnownPropertyIds().stream().map(Object::toString).sorted().toList()));
         } catch (com.fasterxml.jackson.databind.exc.MismatchedInputException e) {
             // which field, and what it should be — never the value sent (it may be a secret)
             String field = e.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName()
                     : "[" + r.getIndex() + "]").reduce((a, b) -> b.startsWith("[") ? a + b : a + "." + b).orElse("(body)");
             String wanted = e.getTargetType() == null ? "another type" : e.getTargetType().getSimpleName();
-            throw ApiException.badRequest("invalid_json", "field '" + field + "' has the wrong type for this route "
+            throw DomainException.badRequest("invalid_json", "field '" + field + "' has the wrong type for this route "
                     + "(expected " + wanted + ")");
         } catch (JsonProcessingException e) {
             // the parser's own message quotes the offending text, which may be a secret sent unquoted
             var at = e.getLocation();
-            throw ApiException.badRequest("invalid_json", "request body is not valid JSON for this route"
+            throw DomainException.badRequest("invalid_json", "request body is not valid JSON for this route"
                     + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"));
         } catch (IOException e) {
-            throw ApiException.badRequest("invalid_request", "could not read the request body: " + e.getMessage());
+            throw DomainException.badRequest("invalid_request", "could not read the request body: " + e.getMessage());
         }
     }
 
@@ -109,10 +99,6 @@ public final class Json {
     }
 
     public static String write(Object value) {
-        try {
-            return MAPPER.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return JsonMapping.write(value);
     }
 }

@@ -1,5 +1,6 @@
 package dev.backplane.kernel.http;
 
+import dev.backplane.kernel.errors.DomainException;
 import io.helidon.webserver.http.ServerRequest;
 import java.util.Map;
 import java.util.UUID;
@@ -16,7 +17,7 @@ public final class QueryParams {
             try {
                 return Integer.parseInt(v.trim());
             } catch (NumberFormatException e) {
-                throw ApiException.unprocessable("invalid_" + name, name + " must be a number, got '" + v + "'",
+                throw DomainException.unprocessable("invalid_" + name, name + " must be a number, got '" + v + "'",
                         Map.of("field", name));
             }
         }).orElse(fallback);
@@ -29,7 +30,7 @@ public final class QueryParams {
 
     /** A uuid path parameter; a malformed one is {@code 422 invalid_<name>} ("job id must be a uuid, got 'x'"). */
     public static UUID uuidPath(ServerRequest req, String name) {
-        return uuidPath(req, name, text -> ApiException.unprocessable("invalid_" + name, name.replace('_', ' ')
+        return uuidPath(req, name, text -> DomainException.unprocessable("invalid_" + name, name.replace('_', ' ')
                 + " must be a uuid, got '" + text + "'", Map.of("field", name)));
     }
 
@@ -37,7 +38,7 @@ public final class QueryParams {
      * A uuid path parameter, with the route's own answer to a malformed one: where the path names one
      * resource, a malformed id is that resource's 404, as an unknown one is.
      */
-    public static UUID uuidPath(ServerRequest req, String name, Function<String, ApiException> malformed) {
+    public static UUID uuidPath(ServerRequest req, String name, Function<String, DomainException> malformed) {
         String text = req.path().pathParameters().get(name);
         try {
             return UUID.fromString(text);

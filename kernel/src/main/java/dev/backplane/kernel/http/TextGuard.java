@@ -1,6 +1,7 @@
 package dev.backplane.kernel.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.errors.DomainException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
@@ -42,7 +43,7 @@ public final class TextGuard {
     /** Refuses a parameter (422 {@code invalid_text}) whose value cannot be accepted. */
     public static void checkParameter(String name, String value) {
         problem(value).ifPresent(p -> {
-            throw ApiException.unprocessable(name.equals("query") ? "invalid_query" : "invalid_text",
+            throw DomainException.unprocessable(name.equals("query") ? "invalid_query" : "invalid_text",
                     "parameter '" + name + "' " + p, Map.of("field", name));
         });
     }
@@ -59,14 +60,14 @@ public final class TextGuard {
                 problem(n.textValue()).ifPresent(p -> {
                     // a search's query keeps the code the search surfaces answer for a bad query
                     String code = at.equals("query") ? "invalid_query" : "invalid_text";
-                    throw ApiException.unprocessable(code, "field '" + (at.isEmpty() ? "(body)" : at) + "' " + p,
+                    throw DomainException.unprocessable(code, "field '" + (at.isEmpty() ? "(body)" : at) + "' " + p,
                             Map.of("field", at));
                 });
             } else if (n.isObject()) {
                 for (var f : n.properties()) {
                     String at = e.getKey().isEmpty() ? f.getKey() : e.getKey() + "." + f.getKey();
                     problem(f.getKey()).ifPresent(p -> {
-                        throw ApiException.unprocessable("invalid_text", "a field name under '" + e.getKey() + "' " + p,
+                        throw DomainException.unprocessable("invalid_text", "a field name under '" + e.getKey() + "' " + p,
                                 Map.of("field", e.getKey()));
                     });
                     todo.push(Map.entry(at, f.getValue()));

@@ -1,10 +1,10 @@
 package dev.backplane.kernel.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.JsonMapping;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.sql.ResultSet;
@@ -37,7 +37,7 @@ public final class BackgroundJobs {
     /** What a job does: reports progress as it goes and returns its result (stored as JSON). */
     @FunctionalInterface
     public interface Work {
-        /** @throws ApiException to fail the job with that error code and message */
+        /** @throws DomainException to fail the job with that error code and message */
         Object run(Progress progress);
     }
 
@@ -89,7 +89,7 @@ public final class BackgroundJobs {
                     UPDATE background_jobs SET status = 'succeeded', progress = ?, result = ?, updated_at = now(),
                            finished_at = now()
                     WHERE id = ?""", Jdbc.jsonb(progress.latest), Jdbc.jsonb(result), id);
-        } catch (ApiException e) {
+        } catch (DomainException e) {
             fail(id, progress, e.code(), e.getMessage());
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, kind.label() + " job " + id + " failed", e);
@@ -126,7 +126,7 @@ public final class BackgroundJobs {
         registered(kind);
         return jdbc.queryOne("SELECT * FROM background_jobs WHERE id = ? AND kind = ? AND tenant_id = ?",
                 rs -> row(kind, rs), id, kind.name(), caller.tenantId())
-                .orElseThrow(() -> ApiException.notFound(kind.codePrefix() + "_job_not_found", "no " + kind.label()
+                .orElseThrow(() -> DomainException.notFound(kind.codePrefix() + "_job_not_found", "no " + kind.label()
                         + " job " + id + " in this tenant"));
     }
 
@@ -146,7 +146,7 @@ public final class BackgroundJobs {
     private static JsonNode json(ResultSet rs, String column) throws SQLException {
         String text = rs.getString(column);
         try {
-            return Json.mapper().readTree(text == null ? "null" : text);
+            return JsonMapping.mapper().readTree(text == null ? "null" : text);
         } catch (IOException e) {
             throw new SQLException("background_jobs." + column + " is not JSON", e);
         }

@@ -1,6 +1,6 @@
 package dev.backplane.kernel.kb;
 
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -37,20 +37,20 @@ public final class IngestRoot {
     /**
      * The real path of the directory a request names (absolute, or relative to the root).
      *
-     * @throws ApiException 403 {@code kb_ingest_disabled}; 422 {@code directory_outside_ingest_root},
+     * @throws DomainException 403 {@code kb_ingest_disabled}; 422 {@code directory_outside_ingest_root},
      *         {@code ingest_root_missing}, {@code directory_not_found} or {@code invalid_directory}
      */
     Path resolve(String requested) {
-        Path base = root.orElseThrow(() -> ApiException.forbidden("kb_ingest_disabled", "kb ingest is turned off on "
+        Path base = root.orElseThrow(() -> DomainException.forbidden("kb_ingest_disabled", "kb ingest is turned off on "
                 + "this backplane (kb.ingest-root is 'off')"));
         if (requested == null || requested.isBlank()) {
-            throw ApiException.unprocessable("invalid_directory", "directory is required", Map.of("field", "directory"));
+            throw DomainException.unprocessable("invalid_directory", "directory is required", Map.of("field", "directory"));
         }
         Path asked;
         try {
             asked = Path.of(requested.trim());
         } catch (InvalidPathException e) {
-            throw ApiException.unprocessable("invalid_directory", "not a path: " + e.getMessage(),
+            throw DomainException.unprocessable("invalid_directory", "not a path: " + e.getMessage(),
                     Map.of("field", "directory"));
         }
         for (Path part : asked) {
@@ -63,12 +63,12 @@ public final class IngestRoot {
             throw outside(requested, requested + " is not inside the ingest root");
         }
         if (!Files.isDirectory(base)) {
-            throw ApiException.unprocessable("ingest_root_missing", "the ingest root " + base + " does not exist on the "
+            throw DomainException.unprocessable("ingest_root_missing", "the ingest root " + base + " does not exist on the "
                     + "backplane host; create it (or set kb.ingest-root) and put the files below it",
                     Map.of("ingest_root", base.toString()));
         }
         if (!Files.isDirectory(abs)) {
-            throw ApiException.unprocessable("directory_not_found", "no directory " + abs + " on the backplane host",
+            throw DomainException.unprocessable("directory_not_found", "no directory " + abs + " on the backplane host",
                     Map.of("field", "directory", "ingest_root", base.toString()));
         }
         Path real = realPath(abs);
@@ -100,13 +100,13 @@ public final class IngestRoot {
         try {
             return p.toRealPath();
         } catch (IOException e) {
-            throw ApiException.unprocessable("directory_not_found", "cannot read " + p + ": " + e.getMessage(),
+            throw DomainException.unprocessable("directory_not_found", "cannot read " + p + ": " + e.getMessage(),
                     Map.of("field", "directory"));
         }
     }
 
-    private ApiException outside(String requested, String why) {
-        return ApiException.unprocessable("directory_outside_ingest_root", why + "; kb ingest reads only below "
+    private DomainException outside(String requested, String why) {
+        return DomainException.unprocessable("directory_outside_ingest_root", why + "; kb ingest reads only below "
                 + root.orElseThrow() + " (setting kb.ingest-root)", Map.of("field", "directory", "directory", requested,
                 "ingest_root", root.orElseThrow().toString()));
     }

@@ -1,6 +1,6 @@
 package dev.backplane.kernel.kb;
 
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.jobs.BackgroundJob;
 import dev.backplane.kernel.jobs.BackgroundJobs;
@@ -49,11 +49,11 @@ public final class KbIngestService {
         try {
             files = KbFiles.walk(dir, MAX_FILES);
         } catch (IOException e) {
-            throw ApiException.unprocessable("directory_not_found", "cannot read " + dir + ": " + e.getMessage(),
+            throw DomainException.unprocessable("directory_not_found", "cannot read " + dir + ": " + e.getMessage(),
                     Map.of("field", "directory"));
         }
         if (files.size() > MAX_FILES) {
-            throw ApiException.unprocessable("too_many_files", dir + " holds more than " + MAX_FILES + " files to "
+            throw DomainException.unprocessable("too_many_files", dir + " holds more than " + MAX_FILES + " files to "
                     + "ingest; ingest its subdirectories one at a time", Map.of("max_files", MAX_FILES));
         }
         if (dryRun) {
@@ -137,7 +137,7 @@ public final class KbIngestService {
     private static Prepared outcome(java.util.function.Supplier<String> action, Prepared p) {
         try {
             return new Prepared(p.entry(), p.path(), p.slug(), action.get(), null);
-        } catch (ApiException e) {
+        } catch (DomainException e) {
             return new Prepared(p.entry(), p.path(), p.slug(), null, e.code() + ": " + e.getMessage());
         }
     }

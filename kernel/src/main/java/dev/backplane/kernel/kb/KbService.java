@@ -1,13 +1,13 @@
 package dev.backplane.kernel.kb;
 
-import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.retrieval.Candidates;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.retrieval.SearchLog;
 import dev.backplane.kernel.util.Digests;
+import dev.backplane.kernel.util.JsonMapping;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -108,28 +108,28 @@ public final class KbService {
 
     private static void validate(String slug, String body) {
         if (!validSlug(slug)) {
-            throw ApiException.unprocessable("invalid_slug", "slug must be 1-128 lower-case letters, digits, '.', '_' "
+            throw DomainException.unprocessable("invalid_slug", "slug must be 1-128 lower-case letters, digits, '.', '_' "
                     + "or '-', starting with a letter or digit", Map.of("field", "slug"));
         }
         if (body == null || body.isBlank()) {
-            throw ApiException.unprocessable("invalid_body", "body is empty", Map.of("field", "body"));
+            throw DomainException.unprocessable("invalid_body", "body is empty", Map.of("field", "body"));
         }
         if (body.getBytes(StandardCharsets.UTF_8).length > MAX_BODY) {
-            throw ApiException.unprocessable("invalid_body", "body exceeds " + MAX_BODY + " bytes", Map.of("field", "body"));
+            throw DomainException.unprocessable("invalid_body", "body exceeds " + MAX_BODY + " bytes", Map.of("field", "body"));
         }
     }
 
     public Entry show(UUID tenant, String slug) {
-        return find(tenant, slug).orElseThrow(() -> ApiException.notFound("kb_entry_not_found", "no kb entry '" + slug
+        return find(tenant, slug).orElseThrow(() -> DomainException.notFound("kb_entry_not_found", "no kb entry '" + slug
                 + "' in this tenant"));
     }
 
     public List<Entry> list(UUID tenant, Optional<String> filter, int limit, int offset) {
         if (limit < 1 || limit > LIST_MAX) {
-            throw ApiException.unprocessable("invalid_limit", "limit must be 1.." + LIST_MAX, Map.of("field", "limit"));
+            throw DomainException.unprocessable("invalid_limit", "limit must be 1.." + LIST_MAX, Map.of("field", "limit"));
         }
         if (offset < 0) {
-            throw ApiException.unprocessable("invalid_offset", "offset must be 0 or more", Map.of("field", "offset"));
+            throw DomainException.unprocessable("invalid_offset", "offset must be 0 or more", Map.of("field", "offset"));
         }
         return jdbc.query("SELECT * FROM kb_entries WHERE tenant_id = ? AND slug LIKE ? ORDER BY slug LIMIT ? OFFSET ?",
                 KbService::entry, tenant, filter.orElse("%"), limit, offset);
@@ -161,7 +161,7 @@ public final class KbService {
     public List<Hit> search(UUID tenant, String query, int limit, Map<String, Object> filters, RetrievalEngine.Mode mode) {
         RetrievalEngine.requireQuery(query);
         if (limit < 1 || limit > SEARCH_MAX) {
-            throw ApiException.unprocessable("invalid_limit", "limit must be 1.." + SEARCH_MAX, Map.of("field", "limit"));
+            throw DomainException.unprocessable("invalid_limit", "limit must be 1.." + SEARCH_MAX, Map.of("field", "limit"));
         }
         Map<String, Object> f = filters == null ? Map.of() : filters;
         List<RetrievalEngine.Hit> hits = f.isEmpty() ? engine.search(tenant, SURFACE, query, limit, mode, Candidates.all())
@@ -218,7 +218,7 @@ public final class KbService {
     private static Entry entry(ResultSet rs) throws SQLException {
         Map<String, Object> meta;
         try {
-            meta = Json.mapper().readValue(rs.getString("metadata"), Map.class);
+            meta = JsonMapping.mapper().readValue(rs.getString("metadata"), Map.class);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new SQLException("kb metadata is not JSON", e);
         }

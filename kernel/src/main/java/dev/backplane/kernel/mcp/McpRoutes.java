@@ -4,12 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.nimbusds.jwt.JWTClaimsSet;
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.http.ApiRoutes;
+import dev.backplane.kernel.http.Authenticator;
+import dev.backplane.kernel.http.ErrorMapping;
 import dev.backplane.kernel.http.Json;
-import dev.backplane.kernel.identity.Authenticator;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.TokenVerifier;
+import dev.backplane.kernel.util.JsonMapping;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.http.Status;
@@ -109,8 +112,8 @@ public final class McpRoutes {
         try {
             caller = authenticator.authenticate(req);
             requireScope(req);
-        } catch (ApiException e) {
-            if (e.status() == Status.UNAUTHORIZED_401) {
+        } catch (DomainException e) {
+            if (e.kind() == ErrorKind.UNAUTHENTICATED) {
                 res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer resource_metadata=\"" + metadataUrl(req) + "\""
                         + (e.code().equals("invalid_token") ? ", error=\"invalid_token\"" : ""));
                 Json.send(res, Status.UNAUTHORIZED_401, Map.of("error", e.code(), "message", e.getMessage()));
@@ -120,7 +123,7 @@ public final class McpRoutes {
                 res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer error=\"insufficient_scope\", scope=\""
                         + settings.requiredScope().orElse("") + "\", resource_metadata=\"" + metadataUrl(req) + "\"");
             }
-            Json.send(res, e.status(), Map.of("error", e.code(), "message", e.getMessage(), "extras", e.extras()));
+            Json.send(res, ErrorMapping.status(e.kind()), Map.of("error", e.code(), "message", e.getMessage(), "extras", e.extras()));
             return;
         }
         byte[] body;
@@ -137,7 +140,7 @@ public final class McpRoutes {
         }
         JsonNode msg;
         try {
-            msg = Json.mapper().readTree(body);
+            msg = JsonMapping.mapper().readTree(body);
         } catch (IOException e) {
             rpcError(res, Status.BAD_REQUEST_400, null, McpServer.PARSE_ERROR, "not JSON", Map.of());
             return;
@@ -155,7 +158,7 @@ public final class McpRoutes {
         JsonNode id = msg.get("id");
         try {
             dev.backplane.kernel.http.TextGuard.check(msg);
-        } catch (dev.backplane.kernel.http.ApiException refused) {
+        } catch (dev.backplane.kernel.errors.DomainException refused) {
             rpcError(res, Status.OK_200, id, McpServer.INVALID_PARAMS, refused.getMessage(),
                     Map.of("reason", refused.code()));
             return;
@@ -195,7 +198,7 @@ public final class McpRoutes {
             Json.send(res, Status.OK_200, out);
         } catch (McpServer.RpcError e) {
             rpcError(res, Status.OK_200, id, e.code, e.getMessage(), e.data);
-        } catch (ApiException e) {
+        } catch (DomainException e) {
             Map<String, Object> data = new LinkedHashMap<>(e.extras());
             data.put("reason", e.code());
             rpcError(res, Status.OK_200, id, McpServer.INVALID_PARAMS, e.getMessage(), data);
@@ -247,7 +250,7 @@ public final class McpRoutes {
         Object scope = claims.getClaim("scope");
         List<String> granted = scope == null ? List.of() : Arrays.asList(scope.toString().split(" "));
         if (!granted.contains(settings.requiredScope().get())) {
-            throw ApiException.forbidden("insufficient_scope", "the token lacks the scope "
+            throw DomainException.forbidden("insufficient_scope", "the token lacks the scope "
                     + settings.requiredScope().get() + " this MCP resource requires");
         }
     }
@@ -274,7 +277,7 @@ public final class McpRoutes {
         error.put("code", code);
         error.put("message", message);
         if (!data.isEmpty()) {
-            error.set("data", Json.mapper().valueToTree(data));
+            error.set("data", JsonMapping.mapper().valueToTree(data));
         }
         Json.send(res, status, out);
     }

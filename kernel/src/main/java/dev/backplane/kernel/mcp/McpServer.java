@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.backplane.kernel.dispatch.ResultEnvelope;
-import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.util.JsonMapping;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -161,7 +161,7 @@ final class McpServer {
         if (mem.matches()) {
             try {
                 return contents(uri, "text/plain", memory.show(caller, mem.group(1), mem.group(2), Optional.empty()).body());
-            } catch (ApiException notFound) {
+            } catch (DomainException notFound) {
                 throw new RpcError(RESOURCE_NOT_FOUND, "resource not found: " + uri, Map.of("uri", uri,
                         "reason", notFound.code()));
             }
@@ -173,7 +173,7 @@ final class McpServer {
         dev.backplane.kernel.kb.KbService.Entry e;
         try {
             e = kb.show(caller.tenantId(), m.group(1));
-        } catch (ApiException notFound) {
+        } catch (DomainException notFound) {
             throw new RpcError(RESOURCE_NOT_FOUND, "resource not found: " + uri, Map.of("uri", uri));
         }
         return contents(uri, "text/markdown", e.body());
@@ -215,7 +215,7 @@ final class McpServer {
         Object out;
         try {
             out = tools.run(tool, caller, args.isObject() ? args : NODES.objectNode());
-        } catch (ApiException e) {
+        } catch (DomainException e) {
             if (e.code().equals("unknown_connector") || e.code().equals("connector_not_ingested")
                     || e.code().startsWith("invalid") || e.code().equals("unknown_operation")
                     || e.code().equals("insufficient_role") || e.code().equals("target_name_required")
@@ -226,7 +226,7 @@ final class McpServer {
             }
             return toolError(e);
         }
-        JsonNode structured = Json.mapper().valueToTree(out);
+        JsonNode structured = JsonMapping.mapper().valueToTree(out);
         if (!structured.isObject()) {
             structured = NODES.objectNode().set("items", structured);
         }
@@ -238,11 +238,11 @@ final class McpServer {
     }
 
     /** A refusal the agent should read (not found, forbidden, ...): a tool result flagged as an error. */
-    private static ObjectNode toolError(ApiException e) {
+    private static ObjectNode toolError(DomainException e) {
         ObjectNode body = NODES.objectNode();
         body.put("error", e.code());
         body.put("message", e.getMessage());
-        body.set("extras", Json.mapper().valueToTree(e.extras()));
+        body.set("extras", JsonMapping.mapper().valueToTree(e.extras()));
         ObjectNode r = NODES.objectNode();
         r.putArray("content").addObject().put("type", "text").put("text", body.toString());
         r.set("structuredContent", body);
@@ -252,7 +252,7 @@ final class McpServer {
 
     private static JsonNode parse(String json) {
         try {
-            return Json.mapper().readTree(json);
+            return JsonMapping.mapper().readTree(json);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("tool schema is not JSON", e);
         }

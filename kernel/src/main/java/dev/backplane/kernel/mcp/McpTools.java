@@ -7,16 +7,16 @@ import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.dispatch.CallRequest;
 import dev.backplane.kernel.dispatch.Dispatcher;
 import dev.backplane.kernel.docs.DocsService;
-import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.kb.KbService;
-import dev.backplane.kernel.memory.MemoryService;
-import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.kb.KbService;
+import dev.backplane.kernel.memory.MemoryService;
 import dev.backplane.kernel.results.ResultQuery;
 import dev.backplane.kernel.results.ResultQueryService;
 import dev.backplane.kernel.retrieval.SearchLog;
 import dev.backplane.kernel.targets.TargetService;
+import dev.backplane.kernel.util.JsonMapping;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -166,7 +166,7 @@ final class McpTools {
                 audited(caller, tool, "ok", Optional.empty());
             }
             return result;
-        } catch (ApiException e) {
+        } catch (DomainException e) {
             if (!selfAudited) {
                 audited(caller, tool, "error", Optional.of(e.code()));
             }
@@ -183,10 +183,10 @@ final class McpTools {
     private static CallRequest callRequest(JsonNode a, boolean call) {
         JsonNode params = a.path("params");
         if (!params.isMissingNode() && !params.isNull() && !params.isObject()) {
-            throw ApiException.unprocessable("invalid_params", "params must be an object", Map.of("field", "params"));
+            throw DomainException.unprocessable("invalid_params", "params must be an object", Map.of("field", "params"));
         }
         @SuppressWarnings("unchecked")
-        Map<String, Object> p = params.isObject() ? Json.mapper().convertValue(params, Map.class) : Map.of();
+        Map<String, Object> p = params.isObject() ? JsonMapping.mapper().convertValue(params, Map.class) : Map.of();
         return new CallRequest(required(a, "connector_id"), required(a, "op_id"), required(a, "target"), p,
                 call ? text(a, "work_ref") : Optional.empty(), call ? text(a, "preview_hash") : Optional.empty(),
                 Optional.empty());
@@ -195,15 +195,15 @@ final class McpTools {
     private static ResultQuery resultQuery(JsonNode a) {
         ObjectNode copy = a.deepCopy();
         try {
-            return Json.mapper().treeToValue(copy, ResultQuery.class);
+            return JsonMapping.mapper().treeToValue(copy, ResultQuery.class);
         } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
-            throw ApiException.unprocessable("invalid_query", "the result_query arguments are malformed: "
+            throw DomainException.unprocessable("invalid_query", "the result_query arguments are malformed: "
                     + e.getMessage().lines().findFirst().orElse(""), Map.of());
         }
     }
 
     static String required(JsonNode a, String name) {
-        return text(a, name).orElseThrow(() -> ApiException.unprocessable("invalid_params", "'" + name
+        return text(a, name).orElseThrow(() -> DomainException.unprocessable("invalid_params", "'" + name
                 + "' is required", Map.of("field", name)));
     }
 
@@ -213,7 +213,7 @@ final class McpTools {
             return Optional.empty();
         }
         if (!v.isTextual()) {
-            throw ApiException.unprocessable("invalid_params", "'" + name + "' must be a string", Map.of("field", name));
+            throw DomainException.unprocessable("invalid_params", "'" + name + "' must be a string", Map.of("field", name));
         }
         return Optional.of(v.asText());
     }
@@ -226,7 +226,7 @@ final class McpTools {
             try {
                 expires = Optional.of(java.time.Instant.now().plus(java.time.Duration.parse(ttl.asText())));
             } catch (java.time.format.DateTimeParseException e) {
-                throw ApiException.unprocessable("invalid_params", "ttl must be an ISO 8601 duration such as P7D, or null",
+                throw DomainException.unprocessable("invalid_params", "ttl must be an ISO 8601 duration such as P7D, or null",
                         Map.of("field", "ttl"));
             }
         }
@@ -243,9 +243,9 @@ final class McpTools {
             return Map.of();
         }
         if (!v.isObject()) {
-            throw ApiException.unprocessable("invalid_params", "'" + name + "' must be an object", Map.of("field", name));
+            throw DomainException.unprocessable("invalid_params", "'" + name + "' must be an object", Map.of("field", name));
         }
-        return Json.mapper().convertValue(v, Map.class);
+        return JsonMapping.mapper().convertValue(v, Map.class);
     }
 
     static Optional<Integer> integer(JsonNode a, String name) {
@@ -254,7 +254,7 @@ final class McpTools {
             return Optional.empty();
         }
         if (!v.isIntegralNumber() || !v.canConvertToInt()) {
-            throw ApiException.unprocessable("invalid_params", "'" + name + "' must be an integer", Map.of("field", name));
+            throw DomainException.unprocessable("invalid_params", "'" + name + "' must be an integer", Map.of("field", name));
         }
         return Optional.of(v.asInt());
     }

@@ -1,13 +1,13 @@
 package dev.backplane.kernel.memory;
 
-import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.retrieval.Candidates;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.retrieval.SearchLog;
+import dev.backplane.kernel.util.JsonMapping;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -82,27 +82,27 @@ public final class MemoryService {
     public Entry add(Caller caller, Write w) {
         String scope = requireScope(w.scope());
         if (scope.equals("tenant") && !caller.effectiveRole().includes(Role.TENANT_ADMIN)) {
-            throw ApiException.forbidden("insufficient_role", "writing tenant-scope memory needs tenant_admin")
+            throw DomainException.forbidden("insufficient_role", "writing tenant-scope memory needs tenant_admin")
                     .withExtras("required_role", "tenant_admin");
         }
         boolean targeted = scope.endsWith("target");
         if (targeted && w.targetName().filter(t -> !t.isBlank()).isEmpty()) {
-            throw ApiException.unprocessable("target_name_required", scope + " memory needs target_name",
+            throw DomainException.unprocessable("target_name_required", scope + " memory needs target_name",
                     Map.of("field", "target_name"));
         }
         if (!targeted && w.targetName().isPresent()) {
-            throw ApiException.unprocessable("invalid_scope", "target_name only goes with the target and user-target "
+            throw DomainException.unprocessable("invalid_scope", "target_name only goes with the target and user-target "
                     + "scopes", Map.of("field", "target_name"));
         }
         if (w.body() == null || w.body().isBlank()) {
-            throw ApiException.unprocessable("invalid_body", "body is empty", Map.of("field", "body"));
+            throw DomainException.unprocessable("invalid_body", "body is empty", Map.of("field", "body"));
         }
         if (w.body().getBytes(StandardCharsets.UTF_8).length > MAX_BODY) {
-            throw ApiException.unprocessable("invalid_body", "body exceeds " + MAX_BODY + " bytes", Map.of("field", "body"));
+            throw DomainException.unprocessable("invalid_body", "body exceeds " + MAX_BODY + " bytes", Map.of("field", "body"));
         }
         String slug = w.slug().orElseGet(() -> generatedSlug(w.body()));
         if (!SLUG.matcher(slug).matches()) {
-            throw ApiException.unprocessable("invalid_slug", "slug must be 1-128 lower-case letters, digits, '.', '_' "
+            throw DomainException.unprocessable("invalid_slug", "slug must be 1-128 lower-case letters, digits, '.', '_' "
                     + "or '-'", Map.of("field", "slug"));
         }
         Optional<Instant> expires = w.persist() ? Optional.empty() : w.expiresAt().or(() -> scope.startsWith("user")
@@ -137,10 +137,10 @@ public final class MemoryService {
     public List<Entry> list(Caller caller, Optional<String> scope, Optional<String> slugPattern, Optional<String> tag,
                             boolean includeExpired, int limit, int offset) {
         if (limit < 1 || limit > 500) {
-            throw ApiException.unprocessable("invalid_limit", "limit must be 1..500", Map.of("field", "limit"));
+            throw DomainException.unprocessable("invalid_limit", "limit must be 1..500", Map.of("field", "limit"));
         }
         if (offset < 0) {
-            throw ApiException.unprocessable("invalid_offset", "offset must be 0 or more", Map.of("field", "offset"));
+            throw DomainException.unprocessable("invalid_offset", "offset must be 0 or more", Map.of("field", "offset"));
         }
         scope.ifPresent(MemoryService::requireScope);
         StringBuilder sql = new StringBuilder("SELECT * FROM memory_entries WHERE ").append(VISIBLE);
@@ -186,10 +186,10 @@ public final class MemoryService {
                 MemoryService::entry, caller.sub(), caller.tenantId(), caller.sub(), caller.tenantId(), scope, slug,
                 targetName.orElse(null), targetName.orElse(null));
         if (found.isEmpty()) {
-            throw ApiException.notFound("memory_not_found", "no memory " + scope + "/" + slug + " visible to you");
+            throw DomainException.notFound("memory_not_found", "no memory " + scope + "/" + slug + " visible to you");
         }
         if (found.size() > 1) {
-            throw ApiException.unprocessable("target_name_required", scope + "/" + slug + " exists for several targets; "
+            throw DomainException.unprocessable("target_name_required", scope + "/" + slug + " exists for several targets; "
                     + "name one with target_name", Map.of("targets", found.stream().map(e -> e.targetName().orElse(""))
                     .toList()));
         }
@@ -206,7 +206,7 @@ public final class MemoryService {
     public List<Hit> search(Caller caller, String query, Optional<String> scope, int limit) {
         RetrievalEngine.requireQuery(query);
         if (limit < 1 || limit > 50) {
-            throw ApiException.unprocessable("invalid_limit", "limit must be 1..50", Map.of("field", "limit"));
+            throw DomainException.unprocessable("invalid_limit", "limit must be 1..50", Map.of("field", "limit"));
         }
         scope.ifPresent(MemoryService::requireScope);
         Candidates candidates;
@@ -245,19 +245,19 @@ public final class MemoryService {
         Entry source = show(caller, scope, slug, targetName);
         requireScope(to);
         if (BREADTH.get(to) <= BREADTH.get(scope)) {
-            throw ApiException.unprocessable("invalid_promotion", "promotion goes to a strictly broader scope: " + scope
+            throw DomainException.unprocessable("invalid_promotion", "promotion goes to a strictly broader scope: " + scope
                     + " → " + to + " is not", Map.of("from", scope, "to", to));
         }
         if (to.equals("tenant") && !caller.effectiveRole().includes(Role.TENANT_ADMIN)) {
-            throw ApiException.forbidden("insufficient_role", "promoting to tenant scope needs tenant_admin")
+            throw DomainException.forbidden("insufficient_role", "promoting to tenant scope needs tenant_admin")
                     .withExtras("required_role", "tenant_admin");
         }
         if ((scope.equals("user") && !caller.sub().equals(ownerOf(source.id())))) {
-            throw ApiException.forbidden("not_owner", "only the writer may promote a user memory");
+            throw DomainException.forbidden("not_owner", "only the writer may promote a user memory");
         }
         Optional<String> target = to.endsWith("target") ? source.targetName() : Optional.empty();
         if (to.endsWith("target") && target.isEmpty()) {
-            throw ApiException.unprocessable("target_name_required", "promoting to " + to + " needs a target",
+            throw DomainException.unprocessable("target_name_required", "promoting to " + to + " needs a target",
                     Map.of("field", "target_name"));
         }
         @SuppressWarnings("unchecked")
@@ -290,7 +290,7 @@ public final class MemoryService {
 
     static String requireScope(String scope) {
         if (scope == null || !SCOPES.contains(scope)) {
-            throw ApiException.unprocessable("invalid_scope", "scope must be one of " + SCOPES + ", got '" + scope + "'",
+            throw DomainException.unprocessable("invalid_scope", "scope must be one of " + SCOPES + ", got '" + scope + "'",
                     Map.of("field", "scope", "valid_scopes", SCOPES));
         }
         return scope;
@@ -311,7 +311,7 @@ public final class MemoryService {
     private static Entry entry(ResultSet rs) throws SQLException {
         Map<String, Object> meta;
         try {
-            meta = Json.mapper().readValue(rs.getString("metadata"), Map.class);
+            meta = JsonMapping.mapper().readValue(rs.getString("metadata"), Map.class);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new SQLException("memory metadata is not JSON", e);
         }

@@ -2,8 +2,6 @@ package dev.backplane.kernel.persistence;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.backplane.kernel.app.KernelConfig;
-import dev.backplane.kernel.app.Setting;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -39,15 +37,33 @@ public final class Database implements AutoCloseable {
         this.description = description;
     }
 
-    public static Database start(KernelConfig config) {
-        Optional<String> url = config.optional(Setting.DB_URL);
-        int poolSize = config.intValue(Setting.DB_POOL_SIZE, 1, 1000);
-        if (url.isPresent()) {
-            HikariDataSource ds = pool(url.get(), config.get(Setting.DB_USER), config.get(Setting.DB_PASSWORD), poolSize);
-            return migrated(new Database(Optional.empty(), ds, "postgresql at " + KernelConfig.redactUrl(url.get())));
+    /**
+     * Where the database is: a JDBC URL (with user and password), or none — then an embedded
+     * PostgreSQL under {@code dataDir/postgres} on {@code embeddedPort} (0 picks a free one).
+     */
+    public record Settings(Optional<String> url, String user, String password, int poolSize, Path dataDir,
+                           int embeddedPort) {
+        @Override
+        public String toString() {
+            return "Database.Settings[" + url.map(Database::redactUrl).orElse("embedded in " + dataDir)
+                    + ", pool " + poolSize + "]";
         }
-        Path dir = Path.of(config.get(Setting.DATA_DIR)).toAbsolutePath().resolve("postgres");
-        EmbeddedPostgres pg = startEmbedded(dir, config.intValue(Setting.DB_EMBEDDED_PORT, 0, 65535));
+    }
+
+    /** A JDBC URL with any embedded password or user-info masked, for logs and messages. */
+    public static String redactUrl(String url) {
+        return url.replaceAll("(?i)(password=)[^&;]*", "$1****").replaceAll("//[^/@]*@", "//****@");
+    }
+
+    public static Database start(Settings settings) {
+        Optional<String> url = settings.url();
+        int poolSize = settings.poolSize();
+        if (url.isPresent()) {
+            HikariDataSource ds = pool(url.get(), settings.user(), settings.password(), poolSize);
+            return migrated(new Database(Optional.empty(), ds, "postgresql at " + redactUrl(url.get())));
+        }
+        Path dir = settings.dataDir().toAbsolutePath().resolve("postgres");
+        EmbeddedPostgres pg = startEmbedded(dir, settings.embeddedPort());
         String jdbc = pg.getJdbcUrl("postgres", "postgres");
         HikariDataSource ds = pool(jdbc, "postgres", "", poolSize);
         Database db = new Database(Optional.of(pg), ds, "embedded postgresql in " + dir + " (port " + pg.getPort() + ")");

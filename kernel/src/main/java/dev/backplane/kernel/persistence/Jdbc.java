@@ -1,5 +1,6 @@
 package dev.backplane.kernel.persistence;
 
+import dev.backplane.kernel.util.JsonMapping;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -38,7 +39,7 @@ public final class Jdbc {
         try {
             org.postgresql.util.PGobject o = new org.postgresql.util.PGobject();
             o.setType("jsonb");
-            o.setValue(dev.backplane.kernel.http.Json.write(value));
+            o.setValue(dev.backplane.kernel.util.JsonMapping.write(value));
             return o;
         } catch (SQLException e) {
             throw new DataAccessException(e);

@@ -1,9 +1,9 @@
 package dev.backplane.kernel.results;
 
-import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.persistence.Jdbc;
-import io.helidon.http.Status;
+import dev.backplane.kernel.util.JsonMapping;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -55,7 +55,7 @@ public final class ResultHandles {
             for (Map<String, Object> row : rows) {
                 PGobject json = new PGobject();
                 json.setType("jsonb");
-                json.setValue(Json.write(withoutNul(row)));
+                json.setValue(JsonMapping.write(withoutNul(row)));
                 ps.setObject(1, id);
                 ps.setInt(2, i++);
                 ps.setObject(3, json);
@@ -111,8 +111,8 @@ public final class ResultHandles {
         return jdbc.update("DELETE FROM results_handles WHERE expires_at <= now()");
     }
 
-    static ApiException notFound(String handleId) {
-        return new ApiException(Status.NOT_FOUND_404, "handle_not_found", "result handle " + handleId + " does not exist "
+    static DomainException notFound(String handleId) {
+        return new DomainException(ErrorKind.NOT_FOUND, "handle_not_found", "result handle " + handleId + " does not exist "
                 + "or has expired; re-run the operation to get a fresh result");
     }
 }

@@ -1,7 +1,7 @@
 package dev.backplane.kernel.results;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -255,7 +255,7 @@ final class ResultQueryCompiler {
         }
     }
 
-    private static ApiException invalid(String message) {
-        return ApiException.unprocessable("invalid_query", message, Map.of());
+    private static DomainException invalid(String message) {
+        return DomainException.unprocessable("invalid_query", message, Map.of());
     }
 }

@@ -1,9 +1,9 @@
 package dev.backplane.kernel.results;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.backplane.kernel.http.ApiException;
-import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.JsonMapping;
 import java.math.BigDecimal;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -71,7 +71,7 @@ public final class ResultQueryService {
             });
         } catch (Jdbc.DataAccessException e) {
             if (e.getCause() instanceof SQLException sql && "57014".equals(sql.getSQLState())) {
-                throw ApiException.unprocessable("query_too_expensive", "the query did not finish within "
+                throw DomainException.unprocessable("query_too_expensive", "the query did not finish within "
                         + timeoutMs + " ms; narrow it with where or fewer groups", Map.of());
             }
             throw e;
@@ -94,7 +94,7 @@ public final class ResultQueryService {
 
     private static Object json(String text) {
         try {
-            return text == null ? null : Json.mapper().readValue(text, Object.class);
+            return text == null ? null : JsonMapping.mapper().readValue(text, Object.class);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("stored row is not JSON", e);
         }

@@ -1,6 +1,6 @@
 package dev.backplane.kernel.retrieval;
 
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import java.util.ArrayList;
@@ -213,21 +213,21 @@ public final class RetrievalEngine implements AutoCloseable {
      * A search query as every surface takes it — not blank, at most {@value #MAX_QUERY_CHARS} characters,
      * no NUL character (PostgreSQL text cannot hold one).
      *
-     * @throws ApiException 422 {@code invalid_query}
+     * @throws DomainException 422 {@code invalid_query}
      */
     public static void requireQuery(String query) {
         if (query == null || query.isBlank()) {
-            throw ApiException.unprocessable("invalid_query", "query is empty", Map.of("field", "query"));
+            throw DomainException.unprocessable("invalid_query", "query is empty", Map.of("field", "query"));
         }
         if (query.length() > MAX_QUERY_CHARS) {
-            throw ApiException.unprocessable("invalid_query", "query is " + query.length() + " characters; at most "
+            throw DomainException.unprocessable("invalid_query", "query is " + query.length() + " characters; at most "
                     + MAX_QUERY_CHARS, Map.of("field", "query", "max_chars", MAX_QUERY_CHARS));
         }
         if (query.indexOf('\0') >= 0) {
-            throw ApiException.unprocessable("invalid_query", "query contains a NUL character", Map.of("field", "query"));
+            throw DomainException.unprocessable("invalid_query", "query contains a NUL character", Map.of("field", "query"));
         }
         if (query.codePoints().noneMatch(Character::isLetterOrDigit)) {
-            throw ApiException.unprocessable("invalid_query", "query has no letter or digit to search for",
+            throw DomainException.unprocessable("invalid_query", "query has no letter or digit to search for",
                     Map.of("field", "query"));
         }
     }
@@ -237,7 +237,7 @@ public final class RetrievalEngine implements AutoCloseable {
         try {
             return embedder.embedQuery(tenant, query);
         } catch (IllegalArgumentException e) {
-            throw ApiException.unprocessable("invalid_query", "the query cannot be embedded: " + e.getMessage(),
+            throw DomainException.unprocessable("invalid_query", "the query cannot be embedded: " + e.getMessage(),
                     Map.of("field", "query"));
         }
     }

@@ -4,16 +4,17 @@ import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.catalog.ConnectorRegistry;
 import dev.backplane.kernel.catalog.Resolution;
 import dev.backplane.kernel.catalog.Resolver;
-import dev.backplane.kernel.catalog.plugins.LoadedConnector;
 import dev.backplane.kernel.credentials.CredentialService;
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorKind;
+import dev.backplane.kernel.plugins.ConnectorSessions;
+import dev.backplane.kernel.plugins.LoadedConnector;
 import dev.backplane.plugin.api.Connector;
 import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.Credential;
 import dev.backplane.plugin.api.Discovery;
 import dev.backplane.plugin.api.ErrorCode;
 import dev.backplane.plugin.api.Fingerprint;
-import io.helidon.http.Status;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -114,7 +115,7 @@ public final class ProbeService {
         try {
             connector = resolve(caller.tenantId(), t);
             credential = credential(caller.tenantId(), t);
-        } catch (ApiException refused) {
+        } catch (DomainException refused) {
             audit.record(entry, "error", Optional.of(refused.code()), Optional.empty(), Map.of());
             throw refused;
         }
@@ -133,11 +134,11 @@ public final class ProbeService {
     /** Discovery through a seed target: contacts it with its credential, so it is audited like a probe. */
     public DiscoverResult discover(dev.backplane.kernel.identity.Caller caller, String product, Optional<String> seed) {
         UUID tenant = caller.tenantId();
-        String seedName = seed.orElseThrow(() -> ApiException.unprocessable("seed_target_required", "discovery reaches "
+        String seedName = seed.orElseThrow(() -> DomainException.unprocessable("seed_target_required", "discovery reaches "
                 + "the product through a registered target: name one with --seed-target", Map.of("field", "seed_target")));
         Target t = targets.describe(tenant, seedName);
         if (!t.product().equals(product)) {
-            throw ApiException.unprocessable("seed_target_mismatch", "seed target " + t.name() + " is a " + t.product()
+            throw DomainException.unprocessable("seed_target_mismatch", "seed target " + t.name() + " is a " + t.product()
                     + ", not a " + product, Map.of("field", "seed_target"));
         }
         Contact contact = contact(caller, "svc.targets.discover", t, Map.of("product", product));
@@ -155,7 +156,7 @@ public final class ProbeService {
             });
         } catch (ConnectorException e) {
             audit.finish(row, "error", Optional.of(e.code().wireName()), (System.nanoTime() - t0) / 1_000_000);
-            throw new ApiException(Status.BAD_GATEWAY_502, e.code().wireName(), e.getMessage(), e.extras());
+            throw new DomainException(ErrorKind.UPSTREAM_FAILED, e.code().wireName(), e.getMessage(), e.extras());
         } catch (RuntimeException | Error e) {
             audit.finish(row, "error", Optional.of("internal_error"), (System.nanoTime() - t0) / 1_000_000);
             throw e;
@@ -163,7 +164,7 @@ public final class ProbeService {
         audit.finish(row, found == null ? "error" : "ok", Optional.ofNullable(found == null ? "discover_not_supported"
                 : null), (System.nanoTime() - t0) / 1_000_000);
         if (found == null) {
-            throw new ApiException(Status.NOT_IMPLEMENTED_501, "discover_not_supported", "discovery is not supported by "
+            throw new DomainException(ErrorKind.NOT_IMPLEMENTED, "discover_not_supported", "discovery is not supported by "
                     + "this connector (" + connector.connectorId() + ")", Map.of("connector_id", connector.connectorId()));
         }
         return new DiscoverResult(product, t.name(), connector.connectorId(), found);
@@ -186,10 +187,10 @@ public final class ProbeService {
         }
         return switch (r) {
             case Resolution.Resolved ok -> registry.require(tenant, ok.connectorId());
-            case Resolution.NoConnector none -> throw new ApiException(Status.NOT_IMPLEMENTED_501, "no_connector",
+            case Resolution.NoConnector none -> throw new DomainException(ErrorKind.NOT_IMPLEMENTED, "no_connector",
                     none.message() + " (among plugin connectors and the ingested connectors this tenant enabled)"
                             + "; the cached fingerprint is unchanged");
-            case Resolution.Ambiguous tie -> throw new ApiException(Status.CONFLICT_409, "ambiguous_connector",
+            case Resolution.Ambiguous tie -> throw new DomainException(ErrorKind.CONFLICT, "ambiguous_connector",
                     "several implementations fit equally: " + tie.candidates() + "; set the target's preferred_impl_id",
                     Map.of("candidates", tie.candidates()));
         };
@@ -199,12 +200,12 @@ public final class ProbeService {
         try {
             return credentials.resolve(Optional.of(tenant), t.secretRef());
         } catch (ConnectorException e) {
-            throw new ApiException(Status.BAD_GATEWAY_502, e.code().wireName(), e.getMessage(), e.extras());
+            throw new DomainException(ErrorKind.UPSTREAM_FAILED, e.code().wireName(), e.getMessage(), e.extras());
         }
     }
 
     private <T> T withSession(LoadedConnector connector, Target t, Credential credential,
                               java.util.function.Function<Connector, T> body) {
-        return sessions.call(connector, t, credential, body);
+        return sessions.call(connector, t.spec(), credential, body);
     }
 }

@@ -1,5 +1,6 @@
 package dev.backplane.kernel.targets;
 
+import dev.backplane.plugin.api.TargetSpec;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -17,4 +18,10 @@ public record Target(UUID id, String name, List<String> aliases, String product,
                      Optional<String> tlsCaPin, Optional<String> tlsServerName, Map<String, Object> extras,
                      Optional<String> version, Optional<Map<String, Object>> fingerprint, Instant createdAt,
                      Instant updatedAt) {
+
+    /** What a plugin is told of this target: the probed version when there is one, else the asserted one. */
+    public TargetSpec spec() {
+        return new TargetSpec(name, product, host, port, fingerprint.map(f -> f.get("version")).map(Object::toString)
+                .or(() -> version), verifyTls, tlsCaPin, tlsServerName, extras);
+    }
 }

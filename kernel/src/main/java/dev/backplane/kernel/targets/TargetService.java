@@ -1,21 +1,21 @@
 package dev.backplane.kernel.targets;
 
 import dev.backplane.kernel.catalog.ConnectorRegistry;
-import dev.backplane.kernel.catalog.plugins.LoadedConnector;
 import dev.backplane.kernel.credentials.SecretRefs;
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.egress.SsrfGuard;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.persistence.SharedCache;
+import dev.backplane.kernel.plugins.LoadedConnector;
 import dev.backplane.plugin.api.ConnectorDescriptor;
-import io.helidon.http.Status;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -85,7 +85,7 @@ public final class TargetService {
 
     public Page list(UUID tenant, Optional<String> cursor, int limit, Optional<String> product) {
         if (limit < 1 || limit > LIST_LIMIT_MAX) {
-            throw ApiException.unprocessable("invalid_limit", "limit must be 1.." + LIST_LIMIT_MAX + ", got " + limit,
+            throw DomainException.unprocessable("invalid_limit", "limit must be 1.." + LIST_LIMIT_MAX + ", got " + limit,
                     Map.of("field", "limit"));
         }
         List<TargetStore.Row> rows = store.list(tenant, cursor, limit + 1, product);
@@ -129,12 +129,12 @@ public final class TargetService {
      */
     public ImportResult importTargets(UUID tenant, List<TargetFields> rows, boolean update, boolean dryRun, String actor) {
         if (rows.isEmpty()) {
-            throw ApiException.unprocessable("invalid_import", "the import holds no targets", Map.of());
+            throw DomainException.unprocessable("invalid_import", "the import holds no targets", Map.of());
         }
         List<Map<String, Object>> errors = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             if (rows.get(i) == null) {
-                throw ApiException.unprocessable("invalid_import", "target " + i + " of the import is null; nothing "
+                throw DomainException.unprocessable("invalid_import", "target " + i + " of the import is null; nothing "
                         + "was written", Map.of("errors", List.of(Map.of("index", i, "error", "null_target"))));
             }
         }
@@ -147,7 +147,7 @@ public final class TargetService {
             }
         }
         if (!errors.isEmpty()) {
-            throw ApiException.unprocessable("invalid_import", "the import is invalid; nothing was written",
+            throw DomainException.unprocessable("invalid_import", "the import is invalid; nothing was written",
                     Map.of("errors", errors));
         }
         ImportResult result = jdbc.inTransaction(c -> {
@@ -168,7 +168,7 @@ public final class TargetService {
                     TargetStore.Row row = validated(tenant, existing.isPresent() ? withoutName(f) : f, existing);
                     (existing.isPresent() ? toUpdate : toInsert).add(row);
                     (existing.isPresent() ? updated : created).add(row.name());
-                } catch (ApiException e) {
+                } catch (DomainException e) {
                     Map<String, Object> err = new LinkedHashMap<>(e.extras());
                     err.put("index", i);
                     err.put("name", f.name().orElse(""));
@@ -178,12 +178,12 @@ public final class TargetService {
                 }
             }
             if (!existingNames.isEmpty()) {
-                throw new ApiException(Status.CONFLICT_409, "target_exists", "the import would overwrite existing "
+                throw new DomainException(ErrorKind.CONFLICT, "target_exists", "the import would overwrite existing "
                         + "target(s) " + existingNames + "; nothing was written (use --update to patch them)",
                         Map.of("existing", existingNames));
             }
             if (!errors.isEmpty()) {
-                throw ApiException.unprocessable("invalid_import", errors.size() + " row(s) are invalid; nothing was written",
+                throw DomainException.unprocessable("invalid_import", errors.size() + " row(s) are invalid; nothing was written",
                         Map.of("errors", errors));
             }
             for (TargetStore.Row row : toInsert) {
@@ -219,8 +219,8 @@ public final class TargetService {
         rows.changed(tenant.toString());
     }
 
-    private static ApiException notFound(String nameOrAlias) {
-        return ApiException.notFound("target_not_found", "no target named '" + nameOrAlias + "' (name or alias) "
+    private static DomainException notFound(String nameOrAlias) {
+        return DomainException.notFound("target_not_found", "no target named '" + nameOrAlias + "' (name or alias) "
                 + "in this tenant");
     }
 
@@ -230,7 +230,7 @@ public final class TargetService {
         wanted.addAll(row.aliases());
         List<String> taken = TargetStore.taken(c, tenant, wanted, row.id());
         if (!taken.isEmpty()) {
-            throw new ApiException(Status.CONFLICT_409, taken.contains(row.name()) ? "target_exists" : "alias_in_use",
+            throw new DomainException(ErrorKind.CONFLICT, taken.contains(row.name()) ? "target_exists" : "alias_in_use",
                     "name or alias already used by another target in this tenant: " + taken, Map.of("taken", taken));
         }
     }
@@ -238,14 +238,14 @@ public final class TargetService {
     /** Merges {@code f} over {@code existing} (or nothing) and validates the whole result. */
     private TargetStore.Row validated(UUID tenant, TargetFields f, Optional<TargetStore.Row> existing) {
         if (f.fingerprint().isPresent()) {
-            throw ApiException.unprocessable("fingerprint_is_server_managed", "fingerprint is written only by "
+            throw DomainException.unprocessable("fingerprint_is_server_managed", "fingerprint is written only by "
                     + "svc targets probe; drop it from the request", Map.of("field", "fingerprint"));
         }
         TargetStore.Row e = existing.orElse(null);
         String name = f.name().or(() -> Optional.ofNullable(e).map(TargetStore.Row::name))
                 .orElseThrow(() -> missing("name"));
         if (e != null && f.name().isPresent() && !f.name().get().equals(e.name())) {
-            throw ApiException.unprocessable("invalid_target", "a target cannot be renamed; add an alias instead",
+            throw DomainException.unprocessable("invalid_target", "a target cannot be renamed; add an alias instead",
                     Map.of("field", "name"));
         }
         String product = f.product().or(() -> Optional.ofNullable(e).map(TargetStore.Row::product))
@@ -266,7 +266,7 @@ public final class TargetService {
         if (serving.isEmpty()) {
             TreeSet<String> valid = new TreeSet<>();
             connectors.all(tenant).forEach(c -> c.descriptor().products().forEach(p -> valid.add(p.token())));
-            throw ApiException.unprocessable("unknown_product", "product '" + product + "' is not advertised by any "
+            throw DomainException.unprocessable("unknown_product", "product '" + product + "' is not advertised by any "
                     + "registered connector; use the exact product token", Map.of("valid_products", List.copyOf(valid),
                     "field", "product"));
         }
@@ -275,7 +275,7 @@ public final class TargetService {
             try {
                 ssrf.check(host);
             } catch (SsrfGuard.Refused refused) {
-                throw ApiException.unprocessable("ssrf_refused", refused.getMessage(), Map.of("field", "host",
+                throw DomainException.unprocessable("ssrf_refused", refused.getMessage(), Map.of("field", "host",
                         "allowlist_setting", "SVC_TARGET_SSRF_ALLOWLIST"));
             }
         }
@@ -288,14 +288,14 @@ public final class TargetService {
         String preferred = f.preferredImplId().or(() -> Optional.ofNullable(e).map(TargetStore.Row::preferredImplId))
                 .orElse(null);
         if (preferred != null && serving.stream().noneMatch(c -> c.descriptor().implId().equals(preferred))) {
-            throw ApiException.unprocessable("unknown_impl", "no implementation '" + preferred + "' serves product '"
+            throw DomainException.unprocessable("unknown_impl", "no implementation '" + preferred + "' serves product '"
                     + product + "'", Map.of("field", "preferred_impl_id", "valid_impl_ids",
                     serving.stream().map(c -> c.descriptor().implId()).distinct().sorted().toList()));
         }
         boolean verifyTls = f.verifyTls().or(() -> Optional.ofNullable(e).map(TargetStore.Row::verifyTls)).orElse(true);
         String pin = f.tlsCaPin().or(() -> Optional.ofNullable(e).map(TargetStore.Row::tlsCaPin)).orElse(null);
         if (!verifyTls && pin != null) {
-            throw ApiException.unprocessable("tls_options_conflict", "verify_tls=false and tls_ca_pin are mutually "
+            throw DomainException.unprocessable("tls_options_conflict", "verify_tls=false and tls_ca_pin are mutually "
                     + "exclusive: pin a CA to verify against it, or turn verification off", Map.of("field", "tls_ca_pin"));
         }
         if (pin != null) {
@@ -322,18 +322,18 @@ public final class TargetService {
                     .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)));
             check(!certs.isEmpty(), "invalid_tls_ca_pin", "tls_ca_pin", "tls_ca_pin holds no PEM certificate");
         } catch (CertificateException e) {
-            throw ApiException.unprocessable("invalid_tls_ca_pin", "tls_ca_pin is not a PEM CA bundle: " + e.getMessage(),
+            throw DomainException.unprocessable("invalid_tls_ca_pin", "tls_ca_pin is not a PEM CA bundle: " + e.getMessage(),
                     Map.of("field", "tls_ca_pin"));
         }
     }
 
-    private static ApiException missing(String field) {
-        return ApiException.unprocessable("missing_field", field + " is required", Map.of("field", field));
+    private static DomainException missing(String field) {
+        return DomainException.unprocessable("missing_field", field + " is required", Map.of("field", field));
     }
 
     private static void check(boolean ok, String code, String field, String message) {
         if (!ok) {
-            throw ApiException.unprocessable(code, message, Map.of("field", field));
+            throw DomainException.unprocessable(code, message, Map.of("field", field));
         }
     }
 

@@ -2,8 +2,8 @@ package dev.backplane.kernel.targets;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
-import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.JsonMapping;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -126,7 +126,7 @@ final class TargetStore {
     private static PGobject jsonb(Map<String, Object> value) throws SQLException {
         PGobject o = new PGobject();
         o.setType("jsonb");
-        o.setValue(Json.write(value));
+        o.setValue(JsonMapping.write(value));
         return o;
     }
 
@@ -146,7 +146,7 @@ final class TargetStore {
             return null;
         }
         try {
-            return Json.mapper().readValue(json, new TypeReference<LinkedHashMap<String, Object>>() { });
+            return JsonMapping.mapper().readValue(json, new TypeReference<LinkedHashMap<String, Object>>() { });
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("stored JSON is unreadable", e);
         }

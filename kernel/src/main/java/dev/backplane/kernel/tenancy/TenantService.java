@@ -1,5 +1,6 @@
 package dev.backplane.kernel.tenancy;
 
+import dev.backplane.kernel.identity.TenantDirectory;
 import dev.backplane.kernel.persistence.Jdbc;
 import java.util.Optional;
 import java.util.Set;
@@ -11,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code tenant_id} claim); the kernel records it the first time one of its tokens is seen, so that
  * a platform_admin's {@code --tenant} can be checked against real tenants.
  */
-public final class TenantService {
+public final class TenantService implements TenantDirectory {
 
     private final TenantStore store;
     private final Set<UUID> known = ConcurrentHashMap.newKeySet();
@@ -20,6 +21,7 @@ public final class TenantService {
         this.store = new TenantStore(jdbc);
     }
 
+    @Override
     public void ensureKnown(Optional<UUID> tenantId) {
         tenantId.ifPresent(id -> {
             if (!known.contains(id)) {
@@ -29,6 +31,7 @@ public final class TenantService {
         });
     }
 
+    @Override
     public boolean exists(UUID tenantId) {
         if (known.contains(tenantId)) {
             return true;

@@ -1,6 +1,6 @@
 package dev.backplane.kernel.util;
 
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
 import java.time.Instant;
 import java.util.Map;
 
@@ -20,7 +20,7 @@ public final class Times {
     /** {@code at}, or 422 {@code code} naming the field and the range. */
     public static Instant inRange(Instant at, String field, String code) {
         if (at.isBefore(EARLIEST) || at.isAfter(LATEST)) {
-            throw ApiException.unprocessable(code, field + " must lie between " + EARLIEST + " and " + LATEST
+            throw DomainException.unprocessable(code, field + " must lie between " + EARLIEST + " and " + LATEST
                     + ", got " + at, Map.of("field", field));
         }
         return at;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.catalog.CatalogViews.SearchHit;
-import dev.backplane.kernel.catalog.plugins.PluginLoading;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.plugins.PluginLoading;
 import dev.backplane.kernel.retrieval.Embedder;
-import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.retrieval.RetrievalEngine.Mode;
+import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.plugin.api.ConnectorException;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -39,7 +39,7 @@ class SecretScopeTest {
         assertThat(SecretRefs.forRegistration(SecretRefs.Backend.CLOUDSM, A, "db", Optional.of(own))).isEqualTo(own);
         for (String foreign : List.of("cloudsm:acme-prod/t-" + B + "-db", "cloudsm:acme-prod/db",
                 "cloudsm:other-proj/platform-docs", "cloudsm:acme-prod/t-" + A + "db")) {
-            ApiException e = (ApiException) catchThrowable(() -> SecretRefs.forRegistration(SecretRefs.Backend.CLOUDSM,
+            DomainException e = (DomainException) catchThrowable(() -> SecretRefs.forRegistration(SecretRefs.Backend.CLOUDSM,
                     A, "db", Optional.of(foreign)));
             assertThat(e).as(foreign).isNotNull();
             assertThat(e.code()).isEqualTo("secret_ref_outside_tenant_scope");
@@ -70,7 +70,7 @@ class SecretScopeTest {
             ConnectorException e = (ConnectorException) catchThrowable(() -> service.resolve(Optional.of(B), ofA));
             assertThat(e.getMessage()).contains("secret_ref_outside_scope").doesNotContain("canary");
             assertThatThrownBy(() -> service.resolve(Optional.empty(), ofA)).isInstanceOf(ConnectorException.class);
-            assertThatThrownBy(() -> service.stage(B, ofA, Map.of("password", "x"))).isInstanceOf(ApiException.class)
+            assertThatThrownBy(() -> service.stage(B, ofA, Map.of("password", "x"))).isInstanceOf(DomainException.class)
                     .hasMessageContaining("does not belong to tenant " + B);
             assertThat(seen).as("refused before any request").hasSize(1);
             assertThat(service.resolve(Optional.empty(), "cloudsm:acme-prod/platform-docs").field("password"))
@@ -91,7 +91,7 @@ class SecretScopeTest {
             assertThat(e.getMessage()).contains("secret_ref_outside_scope");
         }
         assertThatThrownBy(() -> service.stage(B, "tenants/" + A + "/db", Map.of("password", "overwrite")))
-                .isInstanceOf(ApiException.class);
+                .isInstanceOf(DomainException.class);
         assertThat(service.resolve(Optional.of(A), "tenants/" + A + "/db").field("password")).isEqualTo("canary-a");
         assertThatThrownBy(() -> service.resolve(Optional.empty(), "tenants/" + A + "/db"))
                 .isInstanceOf(ConnectorException.class).hasMessageContaining("does not belong to the platform");
@@ -103,8 +103,8 @@ class SecretScopeTest {
         assertThat(SecretRefs.forPlatform(SecretRefs.Backend.CLOUDSM, "cloudsm:acme-prod/platform-docs"))
                 .isEqualTo("cloudsm:acme-prod/platform-docs");
         assertThatThrownBy(() -> SecretRefs.forPlatform(SecretRefs.Backend.CLOUDSM, "cloudsm:acme-prod/t-" + A + "-db"))
-                .isInstanceOf(ApiException.class);
+                .isInstanceOf(DomainException.class);
         assertThatThrownBy(() -> SecretRefs.forPlatform(SecretRefs.Backend.KV, "tenants/" + A + "/db"))
-                .isInstanceOf(ApiException.class);
+                .isInstanceOf(DomainException.class);
     }
 }

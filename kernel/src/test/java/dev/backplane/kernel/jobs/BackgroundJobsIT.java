@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.PrincipalKind;
 import dev.backplane.kernel.identity.Role;
@@ -178,7 +179,7 @@ class BackgroundJobsIT {
     void aFailedJobKeepsTheErrorCodeOfAnApiExceptionOrNamesItsKind() throws Exception {
         UUID refused = jobs.start(QUEUED, caller, Map.of(), Map.of(), progress -> {
             progress.report(Map.of("stage", "parse"));
-            throw ApiException.unprocessable("spec_invalid", "not an OpenAPI document", Map.of());
+            throw DomainException.unprocessable("spec_invalid", "not an OpenAPI document", Map.of());
         });
         BackgroundJob a = awaitTerminal(QUEUED, refused);
         assertThat(a.status()).isEqualTo("failed");
@@ -200,12 +201,12 @@ class BackgroundJobsIT {
         UUID id = jobs.start(QUEUED, caller, Map.of(), Map.of(), progress -> "ok");
         assertThat(awaitTerminal(QUEUED, id).status()).isEqualTo("succeeded");
         assertThatThrownBy(() -> jobs.job(caller(UUID.randomUUID()), QUEUED, id))
-                .isInstanceOfSatisfying(ApiException.class, e -> {
-                    assertThat(e.status().code()).isEqualTo(404);
+                .isInstanceOfSatisfying(DomainException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ErrorKind.NOT_FOUND);
                     assertThat(e.code()).isEqualTo("test_job_not_found");
                     assertThat(e.getMessage()).isEqualTo("no test job " + id + " in this tenant");
                 });
-        assertThatThrownBy(() -> jobs.job(caller, RUNNING, id)).isInstanceOf(ApiException.class)
+        assertThatThrownBy(() -> jobs.job(caller, RUNNING, id)).isInstanceOf(DomainException.class)
                 .hasMessage("no running test job " + id + " in this tenant");
         JobKind unknown = new JobKind("unregistered", "x", "x", "/x", true, "x");
         assertThatThrownBy(() -> jobs.start(unknown, caller, Map.of(), Map.of(), p -> null))

@@ -2,7 +2,7 @@ package dev.backplane.kernel.kb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -103,7 +103,7 @@ class KbFilesTest {
         try {
             root.resolve(dir);
             return "resolved";
-        } catch (ApiException e) {
+        } catch (DomainException e) {
             return e.code();
         }
     }

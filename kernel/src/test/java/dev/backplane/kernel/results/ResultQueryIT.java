@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.app.KernelConfig;
 import dev.backplane.kernel.app.Setting;
-import dev.backplane.kernel.http.ApiException;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
 import java.nio.file.Files;
@@ -37,7 +37,7 @@ class ResultQueryIT {
 
     @BeforeAll
     static void start() throws Exception {
-        db = Database.start(KernelConfig.of(Map.of(Setting.DATA_DIR, Files.createTempDirectory("svc-rq").toString())));
+        db = Database.start(KernelConfig.of(Map.of(Setting.DATA_DIR, Files.createTempDirectory("svc-rq").toString())).database());
         Jdbc jdbc = new Jdbc(db.dataSource());
         handles = new ResultHandles(jdbc, Duration.ofHours(1));
         service = new ResultQueryService(jdbc, handles);
@@ -152,8 +152,8 @@ class ResultQueryIT {
         "{\"offset\": -1}"
     })
     void hostileOrMalformedQueriesAreRejectedWithInvalidQuery(String json) {
-        assertThatThrownBy(() -> q(json)).isInstanceOf(ApiException.class)
-                .satisfies(e -> assertThat(((ApiException) e).code()).isEqualTo("invalid_query"));
+        assertThatThrownBy(() -> q(json)).isInstanceOf(DomainException.class)
+                .satisfies(e -> assertThat(((DomainException) e).code()).isEqualTo("invalid_query"));
         assertThat(handles.require(TENANT, ME, handle).rowCount()).as("nothing was harmed").isEqualTo(200);
     }
 
@@ -182,17 +182,17 @@ class ResultQueryIT {
                 + "[{\"fn\": \"SUM\", \"field\": \"cpu\"}], \"order_by\": [{\"field\": \"ns\"}]}}", Map.class));
         body.put("handle_id", bigHandle);
         var request = dev.backplane.kernel.http.Json.mapper().convertValue(body, ResultQuery.class);
-        assertThatThrownBy(() -> impatient.query(TENANT, ME, request)).isInstanceOf(ApiException.class)
-                .satisfies(e -> assertThat(((ApiException) e).code()).isEqualTo("query_too_expensive"));
+        assertThatThrownBy(() -> impatient.query(TENANT, ME, request)).isInstanceOf(DomainException.class)
+                .satisfies(e -> assertThat(((DomainException) e).code()).isEqualTo("query_too_expensive"));
         assertThat(service.query(TENANT, ME, request).rows()).as("the normal timeout answers it (first page)").hasSize(50);
     }
 
     @Test
     void aNulCharacterInAValueIsAClearErrorNotAServerError() {
         assertThatThrownBy(() -> q("{\"query\": {\"where\": [{\"field\": \"ns\", \"op\": \"=\", \"value\": \"a\\u0000b\"}]}}"))
-                .isInstanceOf(ApiException.class).hasMessageContaining("NUL");
+                .isInstanceOf(DomainException.class).hasMessageContaining("NUL");
         assertThatThrownBy(() -> q("{\"query\": {\"where\": [{\"field\": \"ns\", \"op\": \"IN\", \"value\": [\"\\u0000\"]}]}}"))
-                .isInstanceOf(ApiException.class).hasMessageContaining("NUL");
+                .isInstanceOf(DomainException.class).hasMessageContaining("NUL");
     }
 
     @Test
@@ -216,7 +216,7 @@ class ResultQueryIT {
                 () -> service.query(TENANT, "mallory", new ResultQuery(handle, null, null, null)),
                 () -> service.query(TENANT, ME, new ResultQuery(UUID.randomUUID().toString(), null, null, null)),
                 () -> service.query(TENANT, ME, new ResultQuery("not-a-uuid", null, null, null)))) {
-            ApiException e = (ApiException) org.assertj.core.api.Assertions.catchThrowable(r::run);
+            DomainException e = (DomainException) org.assertj.core.api.Assertions.catchThrowable(r::run);
             assertThat(e.code()).isEqualTo("handle_not_found");
             assertThat(e.getMessage()).contains("re-run the operation");
             messages.add(e.getMessage().replaceAll("handle \\S+", "handle X"));
@@ -226,7 +226,7 @@ class ResultQueryIT {
         ResultHandles shortLived = new ResultHandles(new Jdbc(db.dataSource()), Duration.ofMillis(1));
         String expired = shortLived.store(TENANT, ME, "op.x.list", List.of(Map.of("a", 1))).id().toString();
         Thread.sleep(20);
-        ApiException e = (ApiException) org.assertj.core.api.Assertions.catchThrowable(
+        DomainException e = (DomainException) org.assertj.core.api.Assertions.catchThrowable(
                 () -> service.query(TENANT, ME, new ResultQuery(expired, null, null, null)));
         assertThat(e.code()).isEqualTo("handle_not_found");
         assertThat(shortLived.sweepExpired()).isGreaterThanOrEqualTo(1);

@@ -1,0 +1,63 @@
+package dev.backplane.kernel.plugins;
+
+import dev.backplane.kernel.egress.EgressProxy;
+import dev.backplane.kernel.egress.GuardedSocketFactory;
+import dev.backplane.kernel.egress.TargetTls;
+import dev.backplane.kernel.plugins.LoadedConnector;
+import dev.backplane.kernel.plugins.PluginCalls;
+import dev.backplane.plugin.api.Connector;
+import dev.backplane.plugin.api.ConnectorException;
+import dev.backplane.plugin.api.Credential;
+import dev.backplane.plugin.api.TargetSpec;
+import java.time.Duration;
+import java.util.function.Function;
+
+/**
+ * Opens a connector session to a target for exactly one wrapped plugin call: the target's spec, a
+ * context with the target's TLS, the SSRF-checking sockets and egress proxy, and a logger that
+ * scrubs the credential's values. Used by probe and by the dispatcher alike.
+ */
+public final class ConnectorSessions {
+
+    /** What a target's TLS context and HTTP client depend on; equal keys share them. */
+    private record TlsKey(String host, boolean verifyTls, java.util.Optional<String> caPin,
+                          java.util.Optional<String> serverName) {
+    }
+
+    /** A target's TLS context and the HTTP client built on it (building either costs milliseconds). */
+    private record Transport(TargetTls tls, java.net.http.HttpClient http) {
+    }
+
+    private final EgressProxy egress;
+    private final GuardedSocketFactory sockets;
+    private final Duration timeout;
+    private final com.github.benmanes.caffeine.cache.Cache<TlsKey, Transport> transports;
+
+    public ConnectorSessions(EgressProxy egress, GuardedSocketFactory sockets, Duration timeout) {
+        this.egress = egress;
+        this.sockets = sockets;
+        this.timeout = timeout;
+        this.transports = com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(2_000)
+                .expireAfterAccess(Duration.ofMinutes(30)).build();
+    }
+
+    public <T> T call(LoadedConnector connector, TargetSpec spec, Credential credential, Function<Connector, T> body) {
+        SecretScrubber scrubber = SecretScrubber.of(credential);
+        Transport transport = transports.get(new TlsKey(spec.host(), spec.verifyTls(), spec.tlsCaPin(), spec.tlsServerName()), k -> {
+            TargetTls tls = TargetTls.of(k.host(), k.verifyTls(), k.caPin(), k.serverName());
+            return new Transport(tls, KernelConnectorContext.httpClient(tls, egress, timeout));
+        });
+        KernelConnectorContext ctx = new KernelConnectorContext(transport.tls(), transport.http(), sockets, timeout,
+                () -> Thread.currentThread().isInterrupted(), "connector." + connector.connectorId(), scrubber);
+        try {
+            // whatever comes back — a result, a failure, a fingerprint, candidates — leaves without the credential
+            return scrubber.result(PluginCalls.call(connector.pluginId(), connector.classLoader(), timeout, () -> {
+                try (Connector c = connector.factory().open(ctx, spec, credential)) {
+                    return body.apply(c);
+                }
+            }));
+        } catch (ConnectorException e) {
+            throw scrubber.exception(e);
+        }
+    }
+}
