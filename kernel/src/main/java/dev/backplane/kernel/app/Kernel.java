@@ -16,6 +16,7 @@ import dev.backplane.kernel.dispatch.AsyncRuns;
 import dev.backplane.kernel.dispatch.DispatchEvents;
 import dev.backplane.kernel.dispatch.DispatchRoutes;
 import dev.backplane.kernel.dispatch.Dispatcher;
+import dev.backplane.kernel.dispatch.OperationCalls;
 import dev.backplane.kernel.docs.DocsRoutes;
 import dev.backplane.kernel.docs.DocsService;
 import dev.backplane.kernel.egress.EgressProxy;
@@ -31,6 +32,7 @@ import dev.backplane.kernel.governance.ApprovalRoutes;
 import dev.backplane.kernel.governance.Approvals;
 import dev.backplane.kernel.governance.GovernanceRoutes;
 import dev.backplane.kernel.governance.Grants;
+import dev.backplane.kernel.governance.PolicyGate;
 import dev.backplane.kernel.governance.ServiceGrants;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Authenticator;
@@ -221,8 +223,11 @@ public final class Kernel implements AutoCloseable {
                 audit);
         Grants grants = new Grants(jdbc);
         ServiceGrants serviceGrants = new ServiceGrants(jdbc, catalog::descriptor);
-        Dispatcher dispatcher = new Dispatcher(catalog, targets, credentials, sessions, audit, approvals, grants,
-                serviceGrants, agentPrincipals, handles, dispatchEvents);
+        PolicyGate gate = new PolicyGate(grants::decide, (tenant, principal, connectorId, opId, target) ->
+                serviceGrants.covering(tenant, principal, connectorId, opId, target.id(), target.name(), target.product())
+                        .isPresent(), agentPrincipals);
+        Dispatcher dispatcher = new Dispatcher(catalog, targets, credentials, sessions, audit, approvals, gate, handles,
+                dispatchEvents);
         new GovernanceRoutes(agentPrincipals, grants, serviceGrants).register(api);
         AsyncRuns runs = new AsyncRuns(jdbc, callTimeout);
         ResultQueryService resultQueries = new ResultQueryService(jdbc, handles);
@@ -238,7 +243,8 @@ public final class Kernel implements AutoCloseable {
         DocsService docs = DocsService.create(jdbc, audit, egress, ssrf, credentials,
                 Duration.ofMillis(config.intValue(Setting.DOCS_BACKEND_TIMEOUT_MS)));
         new DocsRoutes(docs).register(api);
-        new DispatchRoutes(dispatcher, resultQueries, runs).register(api);
+        OperationCalls calls = new OperationCalls(dispatcher, runs);
+        new DispatchRoutes(calls, dispatcher, resultQueries, runs).register(api);
         TokenVerifier mcpTokens = new TokenVerifier(issuer, mcpAudience(config), keys,
                 config.list(Setting.IDENTITY_ALGORITHMS),
                 Duration.ofSeconds(config.intValue(Setting.IDENTITY_CLOCK_SKEW)));
@@ -247,16 +253,7 @@ public final class Kernel implements AutoCloseable {
                 resultQueries, audit, kb, memory, docs), BuildInfo.load().version(), new McpRoutes.Settings(
                 mcpAudience(config), issuer, config.optional(Setting.MCP_REQUIRED_SCOPE).filter(v -> !v.isBlank()),
                 config.list(Setting.MCP_ALLOWED_ORIGINS), config.optional(Setting.PUBLIC_URL))).register(api);
-        new ApprovalRoutes(approvals, (approver, released, async) -> {
-            if (!async) {
-                return dispatcher.executeApproved(approver.tenantId(), released);
-            }
-            var a = released.approval();
-            var call = new dev.backplane.kernel.dispatch.CallRequest(a.connectorId(), a.opId(), a.target(),
-                    released.params(), a.workRef(), Optional.empty(), Optional.empty());
-            return runs.start(approver.tenantId(), approver.sub(), call, "approval:" + a.id(),
-                    () -> dispatcher.executeApproved(approver.tenantId(), released));
-        }).register(api);
+        new ApprovalRoutes(approvals, calls).register(api);
         new AuditRoutes(new AuditQueries(jdbc), audit, caller -> name -> {
             try {
                 return targets.describe(caller.tenantId(), name).name();

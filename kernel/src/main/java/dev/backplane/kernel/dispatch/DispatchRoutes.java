@@ -7,8 +7,6 @@ import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.results.ResultQuery;
 import dev.backplane.kernel.results.ResultQueryService;
-import dev.backplane.kernel.util.Digests;
-import dev.backplane.kernel.util.JsonMapping;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -20,11 +18,13 @@ import io.helidon.webserver.http.ServerResponse;
  */
 public final class DispatchRoutes {
 
+    private final OperationCalls calls;
     private final Dispatcher dispatcher;
     private final ResultQueryService results;
     private final AsyncRuns runs;
 
-    public DispatchRoutes(Dispatcher dispatcher, ResultQueryService results, AsyncRuns runs) {
+    public DispatchRoutes(OperationCalls calls, Dispatcher dispatcher, ResultQueryService results, AsyncRuns runs) {
+        this.calls = calls;
         this.dispatcher = dispatcher;
         this.results = results;
         this.runs = runs;
@@ -41,15 +41,10 @@ public final class DispatchRoutes {
     private void call(ServerRequest req, ServerResponse res, Caller caller) {
         CallRequest body = Json.read(req, CallRequest.class);
         if (body.async().orElse(false)) {
-            CallRequest sync = new CallRequest(body.connectorId(), body.opId(), body.target(), body.params(),
-                    body.workRef(), body.previewHash(), java.util.Optional.empty());
-            dispatcher.checkResolvable(caller, sync);
-            Json.send(res, Status.ACCEPTED_202, runs.start(caller.tenantId(), caller.sub(), sync,
-                    Digests.sha256Hex(JsonMapping.write(new java.util.TreeMap<>(body.params()))),
-                    () -> dispatcher.call(caller, sync)));
-            return;
+            Json.send(res, Status.ACCEPTED_202, calls.start(caller, body));
+        } else {
+            Json.ok(res, calls.call(caller, body));
         }
-        Json.ok(res, dispatcher.call(caller, body));
     }
 
     private void preview(ServerRequest req, ServerResponse res, Caller caller) {

@@ -5,11 +5,11 @@ import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.governance.Approvals;
-import dev.backplane.kernel.governance.Grants;
-import dev.backplane.kernel.governance.ServiceGrants;
+import dev.backplane.kernel.governance.PolicyGate;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.PrincipalKind;
 import dev.backplane.kernel.plugins.ConnectorSessions;
+import dev.backplane.kernel.results.ResultHandles;
 import dev.backplane.kernel.targets.Target;
 import dev.backplane.kernel.targets.TargetService;
 import dev.backplane.kernel.util.Digests;
@@ -21,8 +21,10 @@ import dev.backplane.plugin.api.OperationRequest;
 import dev.backplane.plugin.api.OperationResult;
 import dev.backplane.plugin.api.OperationShape;
 import dev.backplane.plugin.api.Redaction;
+import dev.backplane.plugin.api.SafetyLevel;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -42,21 +44,16 @@ public final class Dispatcher {
     private final ConnectorSessions sessions;
     private final AuditLog audit;
     private final Approvals approvals;
-    private final Grants grants;
-    private final ServiceGrants serviceGrants;
+    private final PolicyGate gate;
     private final Reducer reducer;
-    private final dev.backplane.kernel.identity.PrincipalDirectory principals;
     private final ParamsValidator validator = new ParamsValidator();
     private final DispatchEvents events;
 
     public Dispatcher(CatalogService catalog, TargetService targets, CredentialService credentials,
-                      ConnectorSessions sessions, AuditLog audit, Approvals approvals, Grants grants,
-                      ServiceGrants serviceGrants, dev.backplane.kernel.identity.PrincipalDirectory principals,
-                      dev.backplane.kernel.results.ResultHandles handles, DispatchEvents events) {
+                      ConnectorSessions sessions, AuditLog audit, Approvals approvals, PolicyGate gate,
+                      ResultHandles handles, DispatchEvents events) {
         this.events = events;
-        this.principals = principals;
-        this.grants = grants;
-        this.serviceGrants = serviceGrants;
+        this.gate = gate;
         this.catalog = catalog;
         this.targets = targets;
         this.credentials = credentials;
@@ -69,6 +66,16 @@ public final class Dispatcher {
     /** What the gate needs about the call, resolved once. */
     private record Resolved(CatalogService.EffectiveOperation op, Target target, AuditLog.Entry entry,
                             OperationRequest request) {
+
+        PolicyGate.Operation gateOperation() {
+            return new PolicyGate.Operation(op.connector().connectorId(), request.opId(),
+                    SafetyLevel.valueOf(op.view().safetyLevel().toUpperCase(Locale.ROOT)), op.view().requiresApproval(),
+                    op.dispatchable());
+        }
+
+        PolicyGate.TargetRef gateTarget() {
+            return new PolicyGate.TargetRef(target.id(), target.name(), target.product());
+        }
     }
 
     /** Runs one call through the whole pipeline and announces its outcome (the broadcast hook). */
@@ -88,59 +95,32 @@ public final class Dispatcher {
     private ResultEnvelope gateAndRun(Caller caller, CallRequest req) {
         long t0 = System.nanoTime();
         Resolved r = resolve(caller, req);
-        String opId = req.opId();
-        List<String> problems = validator.validate(req.connectorId() + "/" + opId, r.op().descriptor().paramsSchema(),
-                req.params());
+        List<String> problems = validator.validate(req.connectorId() + "/" + req.opId(),
+                r.op().descriptor().paramsSchema(), req.params());
         if (!problems.isEmpty()) {
             audit.record(r.entry(), "error", Optional.of("invalid_params"), Optional.empty(), Map.of());
-            return envelope(ResultEnvelope.ERROR, opId, null, "params do not match the operation's schema", t0,
-                    Map.of("error_code", "invalid_params", "validation_errors", problems));
+            return invalidParams(req.opId(), problems, t0);
         }
-        if (!r.op().dispatchable()) {
-            String reason = "operation " + opId + " is not enabled for this tenant (default-deny); a tenant_admin "
-                    + "reviews it with: svc connector review " + req.connectorId();
-            audit.record(r.entry(), "denied", Optional.of("operation_not_enabled"), Optional.empty(), Map.of());
-            return envelope(ResultEnvelope.DENIED, opId, null, reason, t0,
-                    Map.of("error_code", "operation_not_enabled", "reason", reason));
-        }
-        boolean grantSaysApproval = false;
-        switch (caller.kind()) {
-            case AGENT, USER_AGENT -> {
-                Grants.Decision d = grants.decide(caller.tenantId(), caller.sub(), caller.kind().wireName(), opId,
-                        r.target().id(), r.op().view().safetyLevel());
-                if (d.verdict().equals("deny")) {
-                    String code = d.grantId().isPresent() ? "denied_by_grant" : "denied_by_safety_level";
-                    audit.record(r.entry(), "denied", Optional.of(code), Optional.empty(), Map.of("reason", d.reason()));
-                    return envelope(ResultEnvelope.DENIED, opId, null, "denied: " + d.reason(), t0,
-                            Map.of("error_code", code, "reason", d.reason()));
-                }
-                grantSaysApproval = d.verdict().equals("needs-approval");
-            }
-            case SERVICE -> {
-                if (serviceGrants.covering(caller.tenantId(), caller.sub(), req.connectorId(), opId, r.target().id(),
-                        r.target().name(), r.target().product()).isEmpty()) {
-                    String reason = "no service-principal grant covers " + req.connectorId() + " " + opId + " on "
-                            + r.target().name() + " for " + caller.sub();
-                    audit.record(r.entry(), "denied", Optional.of("no_service_grant"), Optional.empty(), Map.of());
-                    return envelope(ResultEnvelope.DENIED, opId, null, reason, t0,
-                            Map.of("error_code", "no_service_grant", "reason", reason));
-                }
-            }
-            case HUMAN -> {
-            }
-        }
-        if (r.op().view().safetyLevel().equals("dangerous")) {
-            Optional<String> refusal = checkPreviewHash(caller, req, r);
-            if (refusal.isPresent()) {
-                audit.record(r.entry(), "denied", Optional.of("preview_hash_required"), Optional.empty(), Map.of());
-                return envelope(ResultEnvelope.DENIED, opId, null, refusal.get(), t0,
-                        Map.of("error_code", "preview_hash_required", "reason", refusal.get()));
-            }
-        }
-        if (r.op().view().requiresApproval() || grantSaysApproval) {
-            return park(caller, req, r, t0);
-        }
-        return execute(caller, req, r, t0);
+        return switch (gate.decide(caller, r.gateOperation(), r.gateTarget(), () -> checkPreviewHash(req, r))) {
+            case PolicyGate.Allow allow -> execute(caller, req, r, t0, Optional.empty());
+            case PolicyGate.Deny deny -> denied(r, deny, Optional.empty(), t0);
+            case PolicyGate.Park park -> park(caller, req, r, t0);
+        };
+    }
+
+    private ResultEnvelope denied(Resolved r, PolicyGate.Deny deny, Optional<UUID> approvalId, long t0) {
+        String code = deny.code().wireName();
+        audit.record(r.entry(), "denied", Optional.of(code), approvalId,
+                deny.reason().<Map<String, Object>>map(reason -> Map.of("reason", reason)).orElse(Map.of()));
+        Map<String, Object> extras = new LinkedHashMap<>();
+        extras.put("error_code", code);
+        deny.reason().ifPresent(reason -> extras.put("reason", reason));
+        return envelope(ResultEnvelope.DENIED, r.request().opId(), null, deny.message(), t0, extras);
+    }
+
+    private static ResultEnvelope invalidParams(String opId, List<String> problems, long t0) {
+        return envelope(ResultEnvelope.ERROR, opId, null, "params do not match the operation's schema", t0,
+                Map.of("error_code", "invalid_params", "validation_errors", problems));
     }
 
     /**
@@ -158,8 +138,7 @@ public final class Dispatcher {
         List<String> problems = validator.validate(req.connectorId() + "/" + req.opId(),
                 r.op().descriptor().paramsSchema(), req.params());
         if (!problems.isEmpty()) {
-            return envelope(ResultEnvelope.ERROR, req.opId(), null, "params do not match the operation's schema", t0,
-                    Map.of("error_code", "invalid_params", "validation_errors", problems));
+            return invalidParams(req.opId(), problems, t0);
         }
         if (!(r.op().descriptor().shape() instanceof OperationShape.Http)) {
             return envelope(ResultEnvelope.UNAVAILABLE, req.opId(), null, "a " + r.op().view().shape() + " operation "
@@ -240,28 +219,8 @@ public final class Dispatcher {
             return envelope(ResultEnvelope.ERROR, a.opId(), null, "target " + a.target() + " was replaced since the call "
                     + "was parked; re-issue the call", t0, Map.of("error_code", "target_changed"));
         }
-        if (!r.op().dispatchable()) {
-            audit.record(r.entry(), "denied", Optional.of("operation_not_enabled"), Optional.of(a.id()), Map.of());
-            return envelope(ResultEnvelope.DENIED, a.opId(), null, "operation " + a.opId() + " was disabled after the "
-                    + "call was parked", t0, Map.of("error_code", "operation_not_enabled"));
-        }
-        // an agent's call is checked again as it is released: the kill switch and its grants as they are now
-        if (requester.kind() == PrincipalKind.AGENT
-                && requester.clientId().flatMap(id -> principals.agentRevoked(requester.tenantId(), id)).orElse(false)) {
-            audit.record(r.entry(), "denied", Optional.of("principal_revoked"), Optional.of(a.id()), Map.of());
-            return envelope(ResultEnvelope.DENIED, a.opId(), null, "agent principal " + requester.clientId().get()
-                    + " was revoked after the call was parked (kill switch)", t0, Map.of("error_code", "principal_revoked"));
-        }
-        if (requester.kind() == PrincipalKind.AGENT
-                || requester.kind() == PrincipalKind.USER_AGENT) {
-            Grants.Decision d = grants.decide(requester.tenantId(), requester.sub(), requester.kind().wireName(),
-                    a.opId(), r.target().id(), r.op().view().safetyLevel());
-            if (d.verdict().equals("deny")) {
-                audit.record(r.entry(), "denied", Optional.of("denied_by_grant"), Optional.of(a.id()),
-                        Map.of("reason", d.reason()));
-                return envelope(ResultEnvelope.DENIED, a.opId(), null, "denied since the call was parked: " + d.reason(),
-                        t0, Map.of("error_code", "denied_by_grant", "reason", d.reason()));
-            }
+        if (gate.recheckReleased(requester, r.gateOperation(), r.gateTarget()) instanceof PolicyGate.Deny deny) {
+            return denied(r, deny, Optional.of(a.id()), t0);
         }
         ResultEnvelope env = execute(requester, req, r, t0, Optional.of(a.id()));
         Object auditId = env.extras().get("audit_id");
@@ -280,10 +239,6 @@ public final class Dispatcher {
             }
         }
         return PrincipalKind.HUMAN;
-    }
-
-    private ResultEnvelope execute(Caller caller, CallRequest req, Resolved r, long t0) {
-        return execute(caller, req, r, t0, Optional.empty());
     }
 
     /** @param approvalId the approval that released the call, recorded on its audit row from the start */
@@ -327,7 +282,7 @@ public final class Dispatcher {
         }
     }
 
-    private Optional<String> checkPreviewHash(Caller caller, CallRequest req, Resolved r) {
+    private Optional<String> checkPreviewHash(CallRequest req, Resolved r) {
         if (req.previewHash().isEmpty()) {
             return Optional.of("operation " + req.opId() + " is dangerous: preview it first (svc operation preview) "
                     + "and pass the preview_hash of that very request");

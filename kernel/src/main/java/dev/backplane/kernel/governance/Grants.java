@@ -2,6 +2,7 @@ package dev.backplane.kernel.governance;
 
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.plugin.api.SafetyLevel;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -25,7 +26,8 @@ import java.util.regex.Pattern;
  */
 public final class Grants {
 
-    public static final Set<String> VERDICTS = Set.of("auto-execute", "needs-approval", "deny");
+    public static final Set<String> VERDICTS = Set.of(Verdict.AUTO_EXECUTE.wireName(), Verdict.NEEDS_APPROVAL.wireName(),
+            Verdict.DENY.wireName());
     public static final Set<String> KINDS = Set.of("agent", "user-agent");
 
     /** A grant as shown. */
@@ -37,8 +39,26 @@ public final class Grants {
         }
     }
 
+    /** What a grant (or the safety-level fallback) says of a call. */
+    public enum Verdict {
+        AUTO_EXECUTE, NEEDS_APPROVAL, DENY;
+
+        public String wireName() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+
+        static Verdict parse(String wire) {
+            for (Verdict v : values()) {
+                if (v.wireName().equals(wire)) {
+                    return v;
+                }
+            }
+            throw new IllegalArgumentException("unknown verdict " + wire);
+        }
+    }
+
     /** The gate's verdict for one call, and why. */
-    public record Decision(String verdict, String reason, Optional<UUID> grantId) {
+    public record Decision(Verdict verdict, String reason, Optional<UUID> grantId) {
     }
 
     private final Jdbc jdbc;
@@ -100,7 +120,7 @@ public final class Grants {
     }
 
     /** The gate's verdict for an agent or user-agent calling {@code opId} on {@code targetId}. */
-    public Decision decide(UUID tenant, String principal, String kind, String opId, UUID targetId, String safetyLevel) {
+    public Decision decide(UUID tenant, String principal, String kind, String opId, UUID targetId, SafetyLevel safety) {
         Instant now = Instant.now();
         List<Grant> candidates = jdbc.query("SELECT * FROM governance_grants WHERE tenant_id = ? AND principal = ? "
                 + "AND principal_kind = ? AND NOT revoked", Grants::row, tenant, principal, kind);
@@ -108,16 +128,16 @@ public final class Grants {
                 .filter(g -> g.target().equals("*") || g.target().equals(targetId.toString()))
                 .filter(g -> matches(g.op(), opId)).toList());
         if (best.isPresent()) {
-            return new Decision(best.get().verdict(), "grant " + best.get().id() + " (" + best.get().op() + " on "
+            return new Decision(Verdict.parse(best.get().verdict()), "grant " + best.get().id() + " (" + best.get().op() + " on "
                     + best.get().target() + ")", Optional.of(best.get().id()));
         }
-        String fallback = switch (safetyLevel) {
-            case "safe" -> "auto-execute";
-            case "caution" -> "needs-approval";
-            default -> "deny";
+        Verdict fallback = switch (safety) {
+            case SAFE -> Verdict.AUTO_EXECUTE;
+            case CAUTION -> Verdict.NEEDS_APPROVAL;
+            case DANGEROUS -> Verdict.DENY;
         };
-        return new Decision(fallback, "no grant matches; a " + safetyLevel + " operation falls back to " + fallback,
-                Optional.empty());
+        return new Decision(fallback, "no grant matches; a " + safety.wireName() + " operation falls back to "
+                + fallback.wireName(), Optional.empty());
     }
 
     static Optional<Grant> pick(List<Grant> matching) {
