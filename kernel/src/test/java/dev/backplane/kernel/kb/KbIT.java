@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.nio.file.Files;
@@ -12,32 +13,17 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The knowledge base over REST, the CLI and MCP, on the hybrid engine. */
+@KernelTest
 class KbIT {
 
     private static TestIssuer issuer;
     private static TestKernel kernel;
     private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.token("admin-" + tenant, tenant, "tenant_admin");
-    private final String operator = issuer.token("op-" + tenant, tenant, "operator");
-
-    @BeforeAll
-    static void start() throws Exception {
-        Path work = Files.createTempDirectory("svc-kb-it");
-        issuer = new TestIssuer();
-        kernel = TestKernel.start(work.resolve("data"), TestKernel.settings(issuer,
-                Files.createDirectories(work.resolve("plugins"))));
-    }
-
-    @AfterAll
-    static void stop() {
-        kernel.close();
-        issuer.close();
-    }
+    private final String admin = issuer.tenantAdmin(tenant);
+    private final String operator = issuer.operator(tenant);
 
     private TestKernel.Response add(String token, String slug, String body, String metadata) {
         return kernel.send("POST", "/api/v1/kb", token, "{\"slug\": \"" + slug + "\", \"body\": \"" + body + "\""
@@ -45,7 +31,7 @@ class KbIT {
     }
 
     private List<String> chunkVersions(String slug) {
-        return new Jdbc(kernel.kernel().database().dataSource()).query("SELECT c.xmin::text FROM retrieval_chunks c "
+        return kernel.jdbc().query("SELECT c.xmin::text FROM retrieval_chunks c "
                 + "JOIN kb_entries e ON e.id = c.entry_id WHERE e.tenant_id = ? AND e.slug = ?",
                 rs -> rs.getString(1), tenant, slug);
     }
@@ -83,7 +69,7 @@ class KbIT {
      */
     @Test
     void anEntryMissingItsIndexIsReindexedNotReportedUnchanged() {
-        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        Jdbc jdbc = kernel.jdbc();
         String body = "Rotate the etcd encryption key with the kube-apiserver encryption config and restart.";
         jdbc.update("INSERT INTO kb_entries (id, tenant_id, slug, body, body_hash, metadata, created_by, updated_by) "
                 + "VALUES (?, ?, 'etcd-key-rotation', ?, ?, '{}'::jsonb, 'old-kernel', 'old-kernel')", UUID.randomUUID(),
@@ -107,7 +93,7 @@ class KbIT {
      */
     @Test
     void cachedSlicesFollowWritesEntryByEntry() {
-        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        Jdbc jdbc = kernel.jdbc();
         try (var engine = new dev.backplane.kernel.retrieval.RetrievalEngine(jdbc, kernel.kernel().changeFeed(),
                 new dev.backplane.kernel.retrieval.Embedder())) {
             KbService other = new KbService(jdbc, engine);
@@ -188,8 +174,7 @@ class KbIT {
     @Test
     void theCliAndTheMcpToolsUseTheSameKb() throws Exception {
         Path home = Files.createTempDirectory("svc-cli");
-        CliRunner cli = new CliRunner(home).env("SVC_TOKEN", admin).env("SVC_BACKPLANE", kernel.url())
-                .env("SVC_INSECURE_ALLOW_HTTP", "1");
+        CliRunner cli = kernel.cli(home, admin);
         Path file = home.resolve("note.md");
         Files.writeString(file, "# Certificates\nRenew the ingress certificate with cert-manager before it expires.");
         var added = cli.run("kb", "add", "cert-renewal", "--body", "@" + file, "--metadata", "kind=runbook,team=platform");
