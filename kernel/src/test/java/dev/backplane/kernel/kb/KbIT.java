@@ -30,19 +30,13 @@ class KbIT {
                 + (metadata == null ? "" : ", \"metadata\": " + metadata) + "}", Map.of());
     }
 
-    private List<String> chunkVersions(String slug) {
-        return kernel.jdbc().query("SELECT c.xmin::text FROM retrieval_chunks c "
-                + "JOIN kb_entries e ON e.id = c.entry_id WHERE e.tenant_id = ? AND e.slug = ?",
-                rs -> rs.getString(1), tenant, slug);
-    }
-
     @Test
     void addUpdateInPlaceAndNoReembeddingForAnUnchangedBody() throws Exception {
         var created = add(admin, "pg-failover", "To fail over PostgreSQL promote the replica with pg_ctl promote, "
                 + "then repoint the service.", "{\"kind\": \"runbook\"}");
         assertThat(created.status()).as(created.body()).isEqualTo(201);
         assertThat(created.json().path("outcome").asText()).isEqualTo("created");
-        List<String> embedded = chunkVersions("pg-failover");
+        List<String> embedded = KbChunks.versions(kernel, tenant, "pg-failover");
         assertThat(embedded).hasSize(1);
         String firstUpdate = created.json().path("entry").path("updated_at").asText();
         Thread.sleep(20);
@@ -52,13 +46,14 @@ class KbIT {
         assertThat(same.status()).isEqualTo(200);
         assertThat(same.json().path("outcome").asText()).isEqualTo("unchanged");
         assertThat(same.json().path("entry").path("updated_at").asText()).isNotEqualTo(firstUpdate);
-        assertThat(chunkVersions("pg-failover")).as("same hash: not embedded again").isEqualTo(embedded);
+        assertThat(KbChunks.versions(kernel, tenant, "pg-failover")).as("same hash: not embedded again")
+                .isEqualTo(embedded);
 
         var changed = add(admin, "pg-failover", "Failover: run pg_ctl promote on the standby.", "{\"kind\": \"runbook\"}");
         assertThat(changed.json().path("outcome").asText()).isEqualTo("updated");
         assertThat(changed.json().path("entry").path("id").asText())
                 .isEqualTo(created.json().path("entry").path("id").asText());
-        assertThat(chunkVersions("pg-failover")).isNotEqualTo(embedded);
+        assertThat(KbChunks.versions(kernel, tenant, "pg-failover")).isNotEqualTo(embedded);
         assertThat(kernel.get("/api/v1/kb/pg-failover", operator).json().path("body").asText()).startsWith("Failover");
     }
 
@@ -74,10 +69,10 @@ class KbIT {
         jdbc.update("INSERT INTO kb_entries (id, tenant_id, slug, body, body_hash, metadata, created_by, updated_by) "
                 + "VALUES (?, ?, 'etcd-key-rotation', ?, ?, '{}'::jsonb, 'old-kernel', 'old-kernel')", UUID.randomUUID(),
                 tenant, body, dev.backplane.kernel.util.Digests.sha256Hex(body));
-        assertThat(chunkVersions("etcd-key-rotation")).as("stored, not indexed").isEmpty();
+        assertThat(KbChunks.versions(kernel, tenant, "etcd-key-rotation")).as("stored, not indexed").isEmpty();
         var again = add(admin, "etcd-key-rotation", body, null);
         assertThat(again.json().path("outcome").asText()).as(again.body()).isEqualTo("updated");
-        assertThat(chunkVersions("etcd-key-rotation")).hasSize(1);
+        assertThat(KbChunks.versions(kernel, tenant, "etcd-key-rotation")).hasSize(1);
         assertThat(kernel.send("POST", "/api/v1/kb/search", operator, "{\"query\": \"etcd encryption key rotation\"}",
                 Map.of()).json().findValuesAsText("slug")).contains("etcd-key-rotation");
         assertThat(jdbc.queryOne("SELECT count(*) FROM retrieval_docs d JOIN kb_entries e ON e.id = d.entry_id "

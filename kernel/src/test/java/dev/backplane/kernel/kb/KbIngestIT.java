@@ -58,12 +58,6 @@ class KbIngestIT {
         return dir;
     }
 
-    private List<String> chunkVersions(String slug) {
-        return kernel.jdbc().query("SELECT c.xmin::text FROM retrieval_chunks c "
-                + "JOIN kb_entries e ON e.id = c.entry_id WHERE e.tenant_id = ? AND e.slug = ?",
-                rs -> rs.getString(1), tenant, slug);
-    }
-
     @Test
     void dryRunWritesNothingThenIngestCreatesReingestLeavesUnchangedBodiesAlone() throws Exception {
         Path dir = corpus("team-" + tenant);
@@ -90,7 +84,7 @@ class KbIngestIT {
         assertThat(kernel.send("POST", "/api/v1/kb/search", operator, "{\"query\": \"container restarting\"}", Map.of())
                 .json().path("hits").get(0).path("slug").asText()).isEqualTo("runbooks-k8s-crashloop");
 
-        List<String> embedded = chunkVersions("runbooks-pg-failover");
+        List<String> embedded = KbChunks.versions(kernel, tenant, "runbooks-pg-failover");
         Files.writeString(dir.resolve("notes.txt"), "The change freeze starts every Thursday at 15:00.");
         Files.delete(dir.resolve("broken.md"));
         Files.delete(dir.resolve("leak.md"));
@@ -99,7 +93,8 @@ class KbIngestIT {
         JsonNode job = new com.fasterxml.jackson.databind.ObjectMapper().readTree(again.out());
         assertThat(job.path("progress")).isEqualTo(new com.fasterxml.jackson.databind.ObjectMapper().readTree(
                 "{\"total\":3,\"done\":3,\"created\":0,\"updated\":1,\"unchanged\":2,\"errors\":0}"));
-        assertThat(chunkVersions("runbooks-pg-failover")).as("unchanged body: not embedded again").isEqualTo(embedded);
+        assertThat(KbChunks.versions(kernel, tenant, "runbooks-pg-failover")).as("unchanged body: not embedded again")
+                .isEqualTo(embedded);
         assertThat(kernel.get("/api/v1/kb/notes", operator).json().path("body").asText()).contains("Thursday");
 
         var poll = kernel.get("/api/v1/kb/ingest-jobs/" + job.path("job_id").asText(), admin);
