@@ -3,7 +3,10 @@ package dev.backplane.kernel.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.KernelSetup;
+import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -12,50 +15,32 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The catalog over real HTTP with plugin jars built for the test: listing, review, default-deny, search. */
+@KernelTest
 class CatalogIT {
 
-    private static Path plugins;
-    private static Path data;
     private static TestIssuer issuer;
     private static TestKernel kernel;
     private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.token("admin-" + tenant, tenant, "tenant_admin");
-    private final String operator = issuer.token("op-" + tenant, tenant, "operator");
+    private final String admin = issuer.tenantAdmin(tenant);
+    private final String operator = issuer.operator(tenant);
 
-    @BeforeAll
-    static void start() throws Exception {
-        plugins = Files.createTempDirectory("svc-plugins");
-        data = Files.createTempDirectory("svc-catalog-it");
-        TestPlugins.build(plugins, TestPlugins.connector("demo", "2.x").product("demo").ranges("2.x").operations(6));
-        TestPlugins.build(plugins, TestPlugins.connector("demo-legacy", "1.x").product("demo").ranges(">=1.5 <2"));
-        TestPlugins.build(plugins, TestPlugins.connector("old", "1.x").manifest("Plugin-Api-Version", "0.9"));
-        issuer = new TestIssuer();
-        kernel = startKernel();
-    }
-
-    private static TestKernel startKernel() {
-        Map<String, String> env = new HashMap<>(issuer.kernelSettings());
-        env.put("SVC_PLUGIN_DIR", plugins.toString());
-        return TestKernel.start(data, env);
-    }
-
-    @AfterAll
-    static void stop() {
-        kernel.close();
-        issuer.close();
+    @BeforeKernel
+    static void plugins(KernelSetup setup) {
+        setup.plugin(TestPlugins.connector("demo", "2.x").product("demo").ranges("2.x").operations(6));
+        setup.plugin(TestPlugins.connector("demo-legacy", "1.x").product("demo").ranges(">=1.5 <2"));
+        setup.plugin(TestPlugins.connector("old", "1.x").manifest("Plugin-Api-Version", "0.9"));
+        setup.setting("SVC_TARGET_SSRF_ALLOWLIST", null);
     }
 
     private TestKernel.Response post(String path, String token) {
-        return kernel.send("POST", path, token, null, Map.of());
+        return kernel.post(path, token, null);
     }
 
     private TestKernel.Response patch(String path, String token, String body) {
-        return kernel.send("PATCH", path, token, body, Map.of());
+        return kernel.patch(path, token, body);
     }
 
     @Test
@@ -142,10 +127,8 @@ class CatalogIT {
         assertThat(group.json().path("display_name").asText()).isEqualTo("Stock items");
 
         // upgrade the plugin: same connector id, new jar version with more operations, then restart
-        kernel.close();
-        TestPlugins.build(plugins, TestPlugins.connector("demo-legacy", "1.x").product("demo").ranges(">=1.5 <2")
-                .manifest("Plugin-Version", "1.1.0").operations(5));
-        kernel = startKernel();
+        kernel.restart(() -> TestPlugins.build(kernel.pluginDir(), TestPlugins.connector("demo-legacy", "1.x")
+                .product("demo").ranges(">=1.5 <2").manifest("Plugin-Version", "1.1.0").operations(5)));
         JsonNode review = kernel.get("/api/v1/connectors/demo-legacy-1.x", admin).json();
         assertThat(review.path("connector").path("plugin_version").asText()).isEqualTo("1.1.0");
         assertThat(review.path("connector").path("operation_count").asInt()).isEqualTo(5);
@@ -218,14 +201,9 @@ class CatalogIT {
                 .path("hits").size()).isZero();
     }
 
-    private CliRunner cli(String token) throws Exception {
-        return new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", token)
-                .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
-    }
-
     @Test
     void theCliDrivesTheReview() throws Exception {
-        CliRunner adm = cli(admin);
+        CliRunner adm = kernel.cli(admin);
         CliRunner.Result list = adm.run("connector", "list");
         assertThat(list.exitCode()).as(list.toString()).isZero();
         assertThat(list.out()).contains("demo-2.x", "staged", "0/6").contains("broken", "built for plugin-api 0.9");
@@ -263,7 +241,7 @@ class CatalogIT {
         assertThat(unknown.exitCode()).isEqualTo(1);
         assertThat(unknown.err()).contains("unknown_connector", "demo-2.x");
 
-        CliRunner.Result denied = cli(operator).run("connector", "enable", "demo-legacy-1.x", "--confirm");
+        CliRunner.Result denied = kernel.cli(operator).run("connector", "enable", "demo-legacy-1.x", "--confirm");
         assertThat(denied.exitCode()).isEqualTo(3);
         assertThat(denied.err()).contains("insufficient_role");
     }

@@ -6,7 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.KernelSetup;
+import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.nio.file.Files;
@@ -15,8 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * No spec engine plugin is loaded here (it builds after the kernel): ingested connectors are
  * reviewable and answer calls with a clear error; execution is tested in plugins/generic-openapi.
  */
+@KernelTest(settings = "SVC_INGEST_SYNC_MAX_BYTES=8000")
 public class SpecIngestIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -32,14 +34,14 @@ public class SpecIngestIT {
     private static TestIssuer issuer;
     private static TestKernel kernel;
     private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.token("admin-" + tenant, tenant, "tenant_admin");
-    private final String operator = issuer.token("op-" + tenant, tenant, "operator");
+    private final String admin = issuer.tenantAdmin(tenant);
+    private final String operator = issuer.operator(tenant);
     private final String platformAdmin = issuer.platformAdminToken("platform-" + tenant, tenant);
 
-    @BeforeAll
-    static void start() throws Exception {
-        home = Files.createTempDirectory("svc-ingest-it");
-        Path plugins = Files.createDirectories(home.resolve("plugins"));
+    @BeforeKernel
+    static void catalogIndex(KernelSetup setup) throws Exception {
+        home = setup.work();
+        Path plugins = setup.plugins();
         Files.writeString(home.resolve("acme.json"), spec("Acme", "2.4.1", 3));
         Files.writeString(plugins.resolve("catalog-index.json"), """
                 {"connectors": [
@@ -48,16 +50,6 @@ public class SpecIngestIT {
                    "description": "Acme appliance API"},
                   {"product": "widget", "version": "1.x", "specs": ["../missing.json"]}
                 ]}""");
-        issuer = new TestIssuer();
-        Map<String, String> env = TestKernel.settings(issuer, plugins);
-        env.put("SVC_INGEST_SYNC_MAX_BYTES", "8000");
-        kernel = TestKernel.start(home.resolve("data"), env);
-    }
-
-    @AfterAll
-    static void stop() {
-        kernel.close();
-        issuer.close();
     }
 
     /** An OpenAPI 3.0 spec with {@code n} resources, each with list (GET), create (POST) and delete (DELETE). */
@@ -279,8 +271,7 @@ public class SpecIngestIT {
     @Test
     void theCliIngestsShowsDryRunsAndRefusesBadFlags() throws Exception {
         Path cliHome = Files.createTempDirectory("svc-ingest-cli");
-        CliRunner cli = new CliRunner(cliHome).env("SVC_TOKEN", admin).env("SVC_BACKPLANE", kernel.url())
-                .env("SVC_INSECURE_ALLOW_HTTP", "1");
+        CliRunner cli = kernel.cli(cliHome, admin);
         Path file = cliHome.resolve("tools.json");
         Files.writeString(file, spec("Tools", "4.0.0", 3));
         String impl = "tools" + Math.abs(tenant.hashCode() % 10000);

@@ -5,25 +5,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.KernelSetup;
+import dev.backplane.kernel.testing.KernelTest;
+import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The dispatch pipeline end to end: a real plugin calling a real loopback HTTP target. */
+@KernelTest
 class DispatchIT {
 
     private static final String PASSWORD = "disp-pw-" + UUID.randomUUID();
@@ -32,65 +31,38 @@ class DispatchIT {
     private static TestIssuer issuer;
     private static TestKernel kernel;
     private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.token("admin-" + tenant, tenant, "tenant_admin");
-    private final String operator = issuer.token("op-" + tenant, tenant, "operator");
+    private final String admin = issuer.tenantAdmin(tenant);
+    private final String operator = issuer.operator(tenant);
 
-    @BeforeAll
-    static void start() throws Exception {
-        target = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        String auth = "Basic " + Base64.getEncoder().encodeToString(("svc:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
-        target.createContext("/", x -> {
+    @BeforeKernel
+    static void start(KernelSetup setup) {
+        String auth = LoopbackHttp.basic("svc", PASSWORD);
+        target = LoopbackHttp.start(x -> {
             HITS.add(x.getRequestMethod() + " " + x.getRequestURI());
             boolean ok = auth.equals(x.getRequestHeaders().getFirst("Authorization"));
             String body;
             if (!ok) {
                 body = "no";
             } else if (x.getRequestURI().getPath().equals("/items")) {
-                int n = Integer.parseInt(x.getRequestURI().getQuery().replace("count=", ""));
-                StringBuilder b = new StringBuilder();
-                for (int i = 0; i < n; i++) {
-                    b.append("item-").append(i).append('\n');
-                }
-                body = b.toString();
+                body = LoopbackHttp.items(x);
             } else {
                 body = "details";
             }
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            x.sendResponseHeaders(ok ? 200 : 401, bytes.length);
-            x.getResponseBody().write(bytes);
-            x.close();
+            LoopbackHttp.answer(x, ok ? 200 : 401, body);
         });
-        target.start();
-        Path work = Files.createTempDirectory("svc-dispatch-it");
-        Path plugins = Files.createDirectories(work.resolve("plugins"));
-        TestPlugins.build(plugins, TestPlugins.connector("disp", "1.x").product("disp").ranges("*").operations(6)
+        setup.closeAfter(() -> target.stop(0));
+        setup.plugin(TestPlugins.connector("disp", "1.x").product("disp").ranges("*").operations(6)
                 .httpProbe(false).typedAndComposite());
-        issuer = new TestIssuer();
-        Map<String, String> env = TestKernel.settings(issuer, plugins);
-        kernel = TestKernel.start(work.resolve("data"), env);
-    }
-
-    @AfterAll
-    static void stop() {
-        kernel.close();
-        issuer.close();
-        target.stop(0);
     }
 
     private void setUpTarget(String name) {
-        var r = kernel.send("POST", "/api/v1/targets", admin, "{\"name\": \"" + name + "\", \"product\": \"disp\", "
-                + "\"host\": \"127.0.0.1\", \"port\": " + target.getAddress().getPort() + ", \"extras\": {\"scheme\": \"http\"}}",
-                Map.of());
-        assertThat(r.status()).as(r.body()).isEqualTo(201);
-        assertThat(kernel.send("PUT", "/api/v1/targets/" + name + "/secret", admin, "{\"fields\": {\"username\": \"svc\", "
-                + "\"password\": \"" + PASSWORD + "\"}}", Map.of()).status()).isEqualTo(200);
+        kernel.registerTarget(admin, Map.of("name", name, "product", "disp", "host", "127.0.0.1",
+                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
+        kernel.stageSecret(admin, name, Map.of("username", "svc", "password", PASSWORD));
     }
 
     private void enableReads() {
-        assertThat(kernel.send("POST", "/api/v1/connectors/disp-1.x/enable-reads", admin, null, Map.of()).status())
-                .isEqualTo(200);
-        assertThat(kernel.send("POST", "/api/v1/connectors/disp-1.x/enable", admin, null, Map.of()).status())
-                .isEqualTo(200);
+        kernel.enableConnector(admin, "disp-1.x");
     }
 
     private JsonNode call(String token, String op, String target, String params, String extra) {
@@ -101,8 +73,7 @@ class DispatchIT {
     }
 
     private List<JsonNode> auditRows(String target) {
-        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
-        return jdbc.query("SELECT row_to_json(a)::text FROM audit_rows a WHERE tenant_id = ? AND target = ? "
+        return kernel.jdbc().query("SELECT row_to_json(a)::text FROM audit_rows a WHERE tenant_id = ? AND target = ? "
                 + "ORDER BY occurred_at", rs -> {
                     try {
                         return new com.fasterxml.jackson.databind.ObjectMapper().readTree(rs.getString(1));
@@ -300,7 +271,7 @@ class DispatchIT {
                 "tenant_admin"), "{}", Map.of()).status()).isEqualTo(409);
 
         String expiring = park(operator, "ap2", "late");
-        new Jdbc(kernel.kernel().database().dataSource()).update(
+        kernel.jdbc().update(
                 "UPDATE governance_approvals SET expires_at = now() - interval '1 second' WHERE id = ?::uuid", expiring);
         assertThat(kernel.get("/api/v1/approvals/" + expiring, operator).json().path("status").asText()).isEqualTo("expired");
         var late = kernel.send("POST", "/api/v1/approvals/" + expiring + "/approve", admin, "{}", Map.of());
@@ -325,8 +296,7 @@ class DispatchIT {
         setUpTarget("ap3");
         enableReads();
         String id = park(operator, "ap3", "cli-item");
-        CliRunner adm = new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", admin)
-                .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+        CliRunner adm = kernel.cli(admin);
         CliRunner.Result list = adm.run("approvals", "list", "--status", "pending");
         assertThat(list.out()).contains(id, "disp.item5.delete", "CHG-77");
         assertThat(adm.run("approvals", "show", id).out()).contains("PENDING", "cli-item");
@@ -386,8 +356,7 @@ class DispatchIT {
         assertThat(kernel.get("/api/v1/audit?target=au1", other).json().path("rows").size())
                 .as("another tenant sees none of it").isZero();
 
-        CliRunner cli = new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", operator)
-                .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+        CliRunner cli = kernel.cli(operator);
         CliRunner.Result q = cli.run("audit", "query", "--target", "au1", "--result-status", "ok", "--since", "2w");
         assertThat(q.exitCode()).as(q.toString()).isZero();
         assertThat(q.out()).contains("disp.item0.list", "disp.item1.get", "CHG-A");
@@ -555,7 +524,7 @@ class DispatchIT {
         assertThat(HITS.size()).isEqualTo(before);
 
         // D10: each transition has its audit row, linked to the request
-        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        Jdbc jdbc = kernel.jdbc();
         assertThat(jdbc.query("SELECT op_id FROM audit_rows WHERE tenant_id = ? AND approval_request_id = ? "
                 + "AND op_id LIKE 'svc.approval.%'", rs -> rs.getString(1), tenant, UUID.fromString(first)))
                 .containsExactly("svc.approval.approve");
@@ -568,7 +537,7 @@ class DispatchIT {
     /** Security review D22: a run that takes longer than its lease keeps it by heartbeat; the reaper leaves it. */
     @Test
     void aLongRunKeepsItsLeaseAndOnlyADeadKernelsRunIsReaped() throws Exception {
-        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        Jdbc jdbc = kernel.jdbc();
         AsyncRuns runs = AsyncRuns.withLease(jdbc, java.time.Duration.ofMillis(600));
         CallRequest req = new CallRequest("disp-1.x", "disp.item0.list", "t", Map.of(), java.util.Optional.empty(),
                 java.util.Optional.empty(), java.util.Optional.empty());
@@ -599,7 +568,7 @@ class DispatchIT {
     /** Security review D9: a row left started by a kernel that died mid-dispatch is closed as outcome_unknown. */
     @Test
     void auditRowsLeftStartedAreClosedAsOutcomeUnknown() {
-        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        Jdbc jdbc = kernel.jdbc();
         UUID stale = UUID.randomUUID();
         UUID fresh = UUID.randomUUID();
         for (UUID id : List.of(stale, fresh)) {
@@ -617,8 +586,7 @@ class DispatchIT {
 
     @Test
     void theCliManagesAgentPrincipalsAndGrants() throws Exception {
-        CliRunner adm = new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", admin)
-                .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+        CliRunner adm = kernel.cli(admin);
         assertThat(adm.run("agent-principal", "register", "cli-bot").out()).contains("registered agent principal cli-bot");
         assertThat(adm.run("agent-principal", "list").out()).contains("cli-bot", "active");
         CliRunner.Result created = adm.run("agent", "grant", "create", "--principal", "cli-bot-sub", "--op", "disp.*",
@@ -677,13 +645,7 @@ class DispatchIT {
         assertThat(kernel.get("/api/v1/service-principals/grants", operator).json().size()).isZero();
         assertThat(kernel.get("/api/v1/service-principals/grants?include_revoked=true", operator).json().size()).isEqualTo(1);
 
-        CliRunner adm;
-        try {
-            adm = new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", admin)
-                    .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        CliRunner adm = kernel.cli(admin);
         CliRunner.Result made = adm.run("service-principals", "grants", "create", "--principal", "svc-sub-" + tenant,
                 "--connector-id", "disp-1.x", "--op-id", "disp.item1.get", "--reason", "lookups", "--target-product", "disp");
         assertThat(made.exitCode()).as(made.toString()).isZero();
@@ -723,7 +685,7 @@ class DispatchIT {
         assertThat(done.path("result").path("result").size()).isEqualTo(4);
         assertThat(done.path("work_ref").asText()).isEqualTo("CHG-ASYNC");
         assertThat(kernel.get("/api/v1/operations/runs/" + handle, admin).status()).as("someone else's run").isEqualTo(404);
-        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        Jdbc jdbc = kernel.jdbc();
         assertThat(jdbc.queryOne("SELECT count(*) FROM dispatch_runs WHERE id = ?::uuid AND result::text LIKE '%count%'",
                 rs -> rs.getLong(1), handle).orElseThrow()).as("raw params are not stored on the run").isZero();
 
@@ -766,7 +728,7 @@ class DispatchIT {
     void auditIsFailClosed() {
         setUpTarget("a5");
         enableReads();
-        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        Jdbc jdbc = kernel.jdbc();
         jdbc.update("ALTER TABLE audit_rows ADD CONSTRAINT audit_broken CHECK (false) NOT VALID");
         int before = HITS.size();
         try {
@@ -784,8 +746,7 @@ class DispatchIT {
     void theCliCallsPreviewsAndQueries() throws Exception {
         setUpTarget("a7");
         enableReads();
-        CliRunner cli = new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", operator)
-                .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+        CliRunner cli = kernel.cli(operator);
         CliRunner.Result big = cli.run("operation", "call", "disp-1.x", "disp.item0.list", "--target", "a7",
                 "--params", "{\"count\": 75}");
         assertThat(big.exitCode()).as(big.toString()).isZero();

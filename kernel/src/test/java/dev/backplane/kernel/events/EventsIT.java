@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.io.ByteArrayInputStream;
@@ -27,7 +28,6 @@ import java.util.Random;
 import java.util.UUID;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -38,33 +38,22 @@ import org.junit.jupiter.api.Test;
  * JDK's HMAC (not with the production code), rotation with an overlap, the event log and its audit
  * rows in one transaction, tenant isolation, roles, a bounded fuzz of the ingest route, and the CLI.
  */
+@KernelTest(settings = "SVC_EVENTS_MAX_BODY_BYTES=65536")
 class EventsIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SECRET = "s3cret-for-hmac-0123456789";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static Path home;
     private static TestIssuer issuer;
     private static TestKernel kernel;
     private static Jdbc jdbc;
     private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.token("admin-" + tenant, tenant, "tenant_admin");
-    private final String operator = issuer.token("op-" + tenant, tenant, "operator");
+    private final String admin = issuer.tenantAdmin(tenant);
+    private final String operator = issuer.operator(tenant);
 
     @BeforeAll
-    static void start() throws Exception {
-        home = Files.createTempDirectory("svc-events-it");
-        issuer = new TestIssuer();
-        Map<String, String> env = TestKernel.settings(issuer, Files.createDirectories(home.resolve("plugins")));
-        env.put("SVC_EVENTS_MAX_BODY_BYTES", "65536");
-        kernel = TestKernel.start(home.resolve("data"), env);
-        jdbc = new Jdbc(kernel.kernel().database().dataSource());
-    }
-
-    @AfterAll
-    static void stop() {
-        kernel.close();
-        issuer.close();
+    static void jdbc() {
+        jdbc = kernel.jdbc();
     }
 
     private JsonNode create(String token, Map<String, Object> body, int expected) throws Exception {
@@ -346,8 +335,7 @@ class EventsIT {
     @Test
     void theCliManagesSourcesAndReadsTheLog() throws Exception {
         Path cliHome = Files.createTempDirectory("svc-events-cli");
-        CliRunner cli = new CliRunner(cliHome).env("SVC_TOKEN", admin).env("SVC_BACKPLANE", kernel.url())
-                .env("SVC_INSECURE_ALLOW_HTTP", "1").env("SVC_EVENT_SOURCE_SECRET", SECRET);
+        CliRunner cli = kernel.cli(cliHome, admin).env("SVC_EVENT_SOURCE_SECRET", SECRET);
         String slug = "cli-source-" + Math.abs(tenant.hashCode()) + "-abcdef";
         var add = cli.run("event-source", "add", slug, "--name", "cli-am", "--kind", "alertrouter",
                 "--auth-strategy", "static-header", "--extras", "{\"rate_per_second\":50}");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.nio.file.Files;
@@ -12,42 +13,21 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The knowledge base over REST, the CLI and MCP, on the hybrid engine. */
+@KernelTest
 class KbIT {
 
     private static TestIssuer issuer;
     private static TestKernel kernel;
     private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.token("admin-" + tenant, tenant, "tenant_admin");
-    private final String operator = issuer.token("op-" + tenant, tenant, "operator");
-
-    @BeforeAll
-    static void start() throws Exception {
-        Path work = Files.createTempDirectory("svc-kb-it");
-        issuer = new TestIssuer();
-        kernel = TestKernel.start(work.resolve("data"), TestKernel.settings(issuer,
-                Files.createDirectories(work.resolve("plugins"))));
-    }
-
-    @AfterAll
-    static void stop() {
-        kernel.close();
-        issuer.close();
-    }
+    private final String admin = issuer.tenantAdmin(tenant);
+    private final String operator = issuer.operator(tenant);
 
     private TestKernel.Response add(String token, String slug, String body, String metadata) {
         return kernel.send("POST", "/api/v1/kb", token, "{\"slug\": \"" + slug + "\", \"body\": \"" + body + "\""
                 + (metadata == null ? "" : ", \"metadata\": " + metadata) + "}", Map.of());
-    }
-
-    private List<String> chunkVersions(String slug) {
-        return new Jdbc(kernel.kernel().database().dataSource()).query("SELECT c.xmin::text FROM retrieval_chunks c "
-                + "JOIN kb_entries e ON e.id = c.entry_id WHERE e.tenant_id = ? AND e.slug = ?",
-                rs -> rs.getString(1), tenant, slug);
     }
 
     @Test
@@ -56,7 +36,7 @@ class KbIT {
                 + "then repoint the service.", "{\"kind\": \"runbook\"}");
         assertThat(created.status()).as(created.body()).isEqualTo(201);
         assertThat(created.json().path("outcome").asText()).isEqualTo("created");
-        List<String> embedded = chunkVersions("pg-failover");
+        List<String> embedded = KbChunks.versions(kernel, tenant, "pg-failover");
         assertThat(embedded).hasSize(1);
         String firstUpdate = created.json().path("entry").path("updated_at").asText();
         Thread.sleep(20);
@@ -66,13 +46,14 @@ class KbIT {
         assertThat(same.status()).isEqualTo(200);
         assertThat(same.json().path("outcome").asText()).isEqualTo("unchanged");
         assertThat(same.json().path("entry").path("updated_at").asText()).isNotEqualTo(firstUpdate);
-        assertThat(chunkVersions("pg-failover")).as("same hash: not embedded again").isEqualTo(embedded);
+        assertThat(KbChunks.versions(kernel, tenant, "pg-failover")).as("same hash: not embedded again")
+                .isEqualTo(embedded);
 
         var changed = add(admin, "pg-failover", "Failover: run pg_ctl promote on the standby.", "{\"kind\": \"runbook\"}");
         assertThat(changed.json().path("outcome").asText()).isEqualTo("updated");
         assertThat(changed.json().path("entry").path("id").asText())
                 .isEqualTo(created.json().path("entry").path("id").asText());
-        assertThat(chunkVersions("pg-failover")).isNotEqualTo(embedded);
+        assertThat(KbChunks.versions(kernel, tenant, "pg-failover")).isNotEqualTo(embedded);
         assertThat(kernel.get("/api/v1/kb/pg-failover", operator).json().path("body").asText()).startsWith("Failover");
     }
 
@@ -83,15 +64,15 @@ class KbIT {
      */
     @Test
     void anEntryMissingItsIndexIsReindexedNotReportedUnchanged() {
-        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        Jdbc jdbc = kernel.jdbc();
         String body = "Rotate the etcd encryption key with the kube-apiserver encryption config and restart.";
         jdbc.update("INSERT INTO kb_entries (id, tenant_id, slug, body, body_hash, metadata, created_by, updated_by) "
                 + "VALUES (?, ?, 'etcd-key-rotation', ?, ?, '{}'::jsonb, 'old-kernel', 'old-kernel')", UUID.randomUUID(),
                 tenant, body, dev.backplane.kernel.util.Digests.sha256Hex(body));
-        assertThat(chunkVersions("etcd-key-rotation")).as("stored, not indexed").isEmpty();
+        assertThat(KbChunks.versions(kernel, tenant, "etcd-key-rotation")).as("stored, not indexed").isEmpty();
         var again = add(admin, "etcd-key-rotation", body, null);
         assertThat(again.json().path("outcome").asText()).as(again.body()).isEqualTo("updated");
-        assertThat(chunkVersions("etcd-key-rotation")).hasSize(1);
+        assertThat(KbChunks.versions(kernel, tenant, "etcd-key-rotation")).hasSize(1);
         assertThat(kernel.send("POST", "/api/v1/kb/search", operator, "{\"query\": \"etcd encryption key rotation\"}",
                 Map.of()).json().findValuesAsText("slug")).contains("etcd-key-rotation");
         assertThat(jdbc.queryOne("SELECT count(*) FROM retrieval_docs d JOIN kb_entries e ON e.id = d.entry_id "
@@ -107,7 +88,7 @@ class KbIT {
      */
     @Test
     void cachedSlicesFollowWritesEntryByEntry() {
-        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        Jdbc jdbc = kernel.jdbc();
         try (var engine = new dev.backplane.kernel.retrieval.RetrievalEngine(jdbc, kernel.kernel().changeFeed(),
                 new dev.backplane.kernel.retrieval.Embedder())) {
             KbService other = new KbService(jdbc, engine);
@@ -188,8 +169,7 @@ class KbIT {
     @Test
     void theCliAndTheMcpToolsUseTheSameKb() throws Exception {
         Path home = Files.createTempDirectory("svc-cli");
-        CliRunner cli = new CliRunner(home).env("SVC_TOKEN", admin).env("SVC_BACKPLANE", kernel.url())
-                .env("SVC_INSECURE_ALLOW_HTTP", "1");
+        CliRunner cli = kernel.cli(home, admin);
         Path file = home.resolve("note.md");
         Files.writeString(file, "# Certificates\nRenew the ingress certificate with cert-manager before it expires.");
         var added = cli.run("kb", "add", "cert-renewal", "--body", "@" + file, "--metadata", "kind=runbook,team=platform");

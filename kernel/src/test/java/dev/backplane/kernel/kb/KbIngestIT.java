@@ -3,8 +3,10 @@ package dev.backplane.kernel.kb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.KernelSetup;
+import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.nio.file.Files;
@@ -12,11 +14,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** {@code svc kb ingest}: a directory on the backplane host, fenced by kb.ingest-root, over REST and the CLI. */
+@KernelTest
 class KbIngestIT {
 
     private static TestIssuer issuer;
@@ -24,30 +25,15 @@ class KbIngestIT {
     private static Path root;
     private static Path outside;
     private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.token("admin-" + tenant, tenant, "tenant_admin");
-    private final String operator = issuer.token("op-" + tenant, tenant, "operator");
+    private final String admin = issuer.tenantAdmin(tenant);
+    private final String operator = issuer.operator(tenant);
 
-    @BeforeAll
-    static void start() throws Exception {
-        Path work = Files.createTempDirectory("svc-kb-ingest-it");
-        root = Files.createDirectories(work.resolve("kb-import"));
-        outside = Files.createDirectories(work.resolve("outside"));
+    @BeforeKernel
+    static void ingestRoot(KernelSetup setup) throws Exception {
+        root = Files.createDirectories(setup.work().resolve("kb-import"));
+        outside = Files.createDirectories(setup.work().resolve("outside"));
         Files.writeString(outside.resolve("secret.md"), "# Secret\nnot for the kb");
-        issuer = new TestIssuer();
-        Map<String, String> settings = TestKernel.settings(issuer, Files.createDirectories(work.resolve("plugins")));
-        settings.put("SVC_KB_INGEST_ROOT", root.toString());
-        kernel = TestKernel.start(work.resolve("data"), settings);
-    }
-
-    @AfterAll
-    static void stop() {
-        kernel.close();
-        issuer.close();
-    }
-
-    private CliRunner cli(String token) throws Exception {
-        return new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", token)
-                .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+        setup.setting("SVC_KB_INGEST_ROOT", root.toString());
     }
 
     private Path corpus(String name) throws Exception {
@@ -72,16 +58,10 @@ class KbIngestIT {
         return dir;
     }
 
-    private List<String> chunkVersions(String slug) {
-        return new Jdbc(kernel.kernel().database().dataSource()).query("SELECT c.xmin::text FROM retrieval_chunks c "
-                + "JOIN kb_entries e ON e.id = c.entry_id WHERE e.tenant_id = ? AND e.slug = ?",
-                rs -> rs.getString(1), tenant, slug);
-    }
-
     @Test
     void dryRunWritesNothingThenIngestCreatesReingestLeavesUnchangedBodiesAlone() throws Exception {
         Path dir = corpus("team-" + tenant);
-        CliRunner cli = cli(admin);
+        CliRunner cli = kernel.cli(admin);
         var dry = cli.run("kb", "ingest", dir.getFileName().toString(), "--dry-run");
         assertThat(dry.exitCode()).as("a file fails, so exit 1: " + dry).isEqualTo(1);
         assertThat(dry.out()).contains("dry run: nothing written").contains("runbooks-pg-failover")
@@ -104,7 +84,7 @@ class KbIngestIT {
         assertThat(kernel.send("POST", "/api/v1/kb/search", operator, "{\"query\": \"container restarting\"}", Map.of())
                 .json().path("hits").get(0).path("slug").asText()).isEqualTo("runbooks-k8s-crashloop");
 
-        List<String> embedded = chunkVersions("runbooks-pg-failover");
+        List<String> embedded = KbChunks.versions(kernel, tenant, "runbooks-pg-failover");
         Files.writeString(dir.resolve("notes.txt"), "The change freeze starts every Thursday at 15:00.");
         Files.delete(dir.resolve("broken.md"));
         Files.delete(dir.resolve("leak.md"));
@@ -113,7 +93,8 @@ class KbIngestIT {
         JsonNode job = new com.fasterxml.jackson.databind.ObjectMapper().readTree(again.out());
         assertThat(job.path("progress")).isEqualTo(new com.fasterxml.jackson.databind.ObjectMapper().readTree(
                 "{\"total\":3,\"done\":3,\"created\":0,\"updated\":1,\"unchanged\":2,\"errors\":0}"));
-        assertThat(chunkVersions("runbooks-pg-failover")).as("unchanged body: not embedded again").isEqualTo(embedded);
+        assertThat(KbChunks.versions(kernel, tenant, "runbooks-pg-failover")).as("unchanged body: not embedded again")
+                .isEqualTo(embedded);
         assertThat(kernel.get("/api/v1/kb/notes", operator).json().path("body").asText()).contains("Thursday");
 
         var poll = kernel.get("/api/v1/kb/ingest-jobs/" + job.path("job_id").asText(), admin);
@@ -137,10 +118,10 @@ class KbIngestIT {
                 .isEqualTo("directory_not_found");
         assertThat(ingest(admin, "{}").json().path("error").asText()).isEqualTo("invalid_directory");
         assertThat(kernel.get("/api/v1/kb/ingest-jobs/not-a-uuid", admin).status()).isEqualTo(422);
-        var cli = cli(admin).run("kb", "ingest", "../outside");
+        var cli = kernel.cli(admin).run("kb", "ingest", "../outside");
         assertThat(cli.exitCode()).isEqualTo(1);
         assertThat(cli.err()).contains("directory_outside_ingest_root");
-        assertThat(cli(operator).run("kb", "ingest", ".").exitCode()).as("denied").isEqualTo(3);
+        assertThat(kernel.cli(operator).run("kb", "ingest", ".").exitCode()).as("denied").isEqualTo(3);
     }
 
     private TestKernel.Response ingest(String token, String body) {

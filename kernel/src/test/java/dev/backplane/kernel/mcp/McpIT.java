@@ -7,6 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.BeforeKernel;
+import dev.backplane.kernel.testing.KernelSetup;
+import dev.backplane.kernel.testing.KernelTest;
+import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -16,23 +20,16 @@ import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTranspor
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * revisions, raw HTTP for the stateless 2026-07-28 revision (no SDK speaks it yet), the OAuth
  * protected-resource discovery, and a fuzz corpus of malformed messages.
  */
+@KernelTest
 class McpIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -51,49 +49,27 @@ class McpIT {
     private static final UUID TENANT = UUID.randomUUID();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    @BeforeAll
-    static void start() throws Exception {
-        target = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        String auth = "Basic " + Base64.getEncoder().encodeToString(("svc:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
-        target.createContext("/", x -> {
-            StringBuilder b = new StringBuilder();
-            if (auth.equals(x.getRequestHeaders().getFirst("Authorization")) && x.getRequestURI().getPath().equals("/items")) {
-                int n = Integer.parseInt(x.getRequestURI().getQuery().replace("count=", ""));
-                for (int i = 0; i < n; i++) {
-                    b.append("item-").append(i).append('\n');
-                }
-            }
-            byte[] bytes = b.toString().getBytes(StandardCharsets.UTF_8);
-            x.sendResponseHeaders(200, bytes.length);
-            x.getResponseBody().write(bytes);
-            x.close();
+    @BeforeKernel
+    static void start(KernelSetup setup) {
+        String auth = LoopbackHttp.basic("svc", PASSWORD);
+        target = LoopbackHttp.start(x -> {
+            boolean items = auth.equals(x.getRequestHeaders().getFirst("Authorization"))
+                    && x.getRequestURI().getPath().equals("/items");
+            LoopbackHttp.answer(x, 200, items ? LoopbackHttp.items(x) : "");
         });
-        target.start();
-        Path work = Files.createTempDirectory("svc-mcp-it");
-        Path plugins = Files.createDirectories(work.resolve("plugins"));
-        TestPlugins.build(plugins, TestPlugins.connector("mcpx", "1.x").product("mcpx").ranges("*").operations(6)
-                .httpProbe(false));
-        issuer = new TestIssuer();
-        kernel = TestKernel.start(work.resolve("data"), TestKernel.settings(issuer, plugins));
-        String admin = issuer.token("admin", TENANT, "tenant_admin");
-        assertThat(kernel.send("POST", "/api/v1/targets", admin, "{\"name\": \"t1\", \"product\": \"mcpx\", \"host\": "
-                + "\"127.0.0.1\", \"port\": " + target.getAddress().getPort() + ", \"extras\": {\"scheme\": \"http\"}}",
-                Map.of()).status()).isEqualTo(201);
-        assertThat(kernel.send("PUT", "/api/v1/targets/t1/secret", admin, "{\"fields\": {\"username\": \"svc\", "
-                + "\"password\": \"" + PASSWORD + "\"}}", Map.of()).status()).isEqualTo(200);
-        assertThat(kernel.send("POST", "/api/v1/connectors/mcpx-1.x/enable-reads", admin, null, Map.of()).status())
-                .isEqualTo(200);
-        assertThat(kernel.send("POST", "/api/v1/connectors/mcpx-1.x/enable", admin, null, Map.of()).status())
-                .isEqualTo(200);
-        assertThat(kernel.send("PATCH", "/api/v1/connectors/mcpx-1.x/operations/mcpx.item5.delete", admin,
-                "{\"is_enabled\": true, \"safety_level\": \"caution\"}", Map.of()).status()).isEqualTo(200);
+        setup.closeAfter(() -> target.stop(0));
+        setup.plugin(TestPlugins.connector("mcpx", "1.x").product("mcpx").ranges("*").operations(6).httpProbe(false));
     }
 
-    @AfterAll
-    static void stop() {
-        kernel.close();
-        issuer.close();
-        target.stop(0);
+    @BeforeAll
+    static void targetAndConnector() {
+        String admin = issuer.token("admin", TENANT, "tenant_admin");
+        kernel.registerTarget(admin, Map.of("name", "t1", "product", "mcpx", "host", "127.0.0.1",
+                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
+        kernel.stageSecret(admin, "t1", Map.of("username", "svc", "password", PASSWORD));
+        kernel.enableConnector(admin, "mcpx-1.x");
+        assertThat(kernel.patch("/api/v1/connectors/mcpx-1.x/operations/mcpx.item5.delete", admin,
+                "{\"is_enabled\": true, \"safety_level\": \"caution\"}").status()).isEqualTo(200);
     }
 
     private static McpSyncClient sdkClient(String token) {
@@ -176,7 +152,7 @@ class McpIT {
             assertThat(missing.isError()).as("an unknown target is a tool error the agent reads").isTrue();
             assertThat(missing.content().toString()).contains("target_not_found");
         }
-        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        Jdbc jdbc = kernel.jdbc();
         List<String> rows = jdbc.query("SELECT op_id || ':' || principal_kind || ':' || result_status FROM audit_rows "
                 + "WHERE principal = ? ORDER BY occurred_at", rs -> rs.getString(1), sub);
         assertThat(rows).contains("mcp.list_targets:user-agent:ok", "mcp.search_operations:user-agent:ok",
@@ -286,7 +262,7 @@ class McpIT {
     @Test
     void malformedMessagesGetJsonRpcErrorsNeverA5xxAndChangeNothing() throws Exception {
         String token = issuer.mcpToken("fuzzer", TENANT, "tenant_admin");
-        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        Jdbc jdbc = kernel.jdbc();
         long auditBefore = jdbc.queryOne("SELECT count(*) FROM audit_rows", rs -> rs.getLong(1)).orElseThrow();
         long targetsBefore = jdbc.queryOne("SELECT count(*) FROM targets_targets", rs -> rs.getLong(1)).orElseThrow();
         List<String> bodies = new ArrayList<>(List.of("", "{", "[]", "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]",

@@ -5,41 +5,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Memory scopes, lifetimes, promotion and search over REST, the CLI and MCP. */
+@KernelTest
 class MemoryIT {
 
     private static TestIssuer issuer;
     private static TestKernel kernel;
     private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.token("admin-" + tenant, tenant, "tenant_admin");
+    private final String admin = issuer.tenantAdmin(tenant);
     private final String alice = issuer.token("alice-" + tenant, tenant, "operator");
     private final String bob = issuer.token("bob-" + tenant, tenant, "operator");
-
-    @BeforeAll
-    static void start() throws Exception {
-        Path work = Files.createTempDirectory("svc-memory-it");
-        issuer = new TestIssuer();
-        kernel = TestKernel.start(work.resolve("data"), TestKernel.settings(issuer,
-                Files.createDirectories(work.resolve("plugins"))));
-    }
-
-    @AfterAll
-    static void stop() {
-        kernel.close();
-        issuer.close();
-    }
 
     private TestKernel.Response write(String token, String json) {
         return kernel.send("POST", "/api/v1/memory", token, json, Map.of());
@@ -102,7 +86,7 @@ class MemoryIT {
 
     @Test
     void theMigrationNamesPartitionsAsTheServiceDoes() {
-        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        Jdbc jdbc = kernel.jdbc();
         UUID tenantId = UUID.randomUUID();
         for (String sub : new String[] {"alice", "bjørn@example.com", "6f1c-ÄÖÜ-東京"}) {
             for (String scope : new String[] {"user", "user-tenant", "user-target"}) {
@@ -121,7 +105,7 @@ class MemoryIT {
         var gone = write(alice, "{\"body\": \"temporary note\", \"scope\": \"user-tenant\", \"slug\": \"tmp\", "
                 + "\"expires_at\": \"" + Instant.now().plusSeconds(1) + "\"}");
         assertThat(gone.status()).isEqualTo(201);
-        Jdbc jdbc = new Jdbc(kernel.kernel().database().dataSource());
+        Jdbc jdbc = kernel.jdbc();
         jdbc.update("UPDATE memory_entries SET expires_at = now() - interval '1 minute' WHERE slug = 'tmp'");
         assertThat(kernel.get("/api/v1/memory", alice).json().findValuesAsText("slug")).doesNotContain("tmp");
         assertThat(kernel.get("/api/v1/memory?include_expired=true", alice).json().findValuesAsText("slug")).contains("tmp");
@@ -133,8 +117,7 @@ class MemoryIT {
 
     @Test
     void theCliAndTheMcpToolsUseTheSameMemory() throws Exception {
-        CliRunner cli = new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", alice)
-                .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+        CliRunner cli = kernel.cli(alice);
         var remembered = cli.run("remember", "nginx ingress needs a reload after cert rotation", "--slug", "ingress-reload",
                 "--tag", "k8s", "--ttl", "36h");
         assertThat(remembered.exitCode()).as(remembered.toString()).isZero();

@@ -4,37 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** {@code svc migrate memory}: an agent's local memory directory into backplane memory, against a real kernel. */
+@KernelTest
 class MigrateMemoryIT {
 
     private static TestIssuer issuer;
     private static TestKernel kernel;
     private final UUID tenant = UUID.randomUUID();
     private final String alice = issuer.token("alice-" + tenant, tenant, "operator");
-
-    @BeforeAll
-    static void start() throws Exception {
-        Path work = Files.createTempDirectory("svc-migrate-it");
-        issuer = new TestIssuer();
-        kernel = TestKernel.start(work.resolve("data"), TestKernel.settings(issuer,
-                Files.createDirectories(work.resolve("plugins"))));
-    }
-
-    @AfterAll
-    static void stop() {
-        kernel.close();
-        issuer.close();
-    }
 
     private static Path memoryDir(Path home) throws Exception {
         Path dir = Files.createDirectories(home.resolve("memory"));
@@ -74,8 +60,7 @@ class MigrateMemoryIT {
     void confirmDryRunMigrateMarkAndReRun() throws Exception {
         Path home = Files.createTempDirectory("svc-home");
         Path dir = memoryDir(home);
-        CliRunner cli = new CliRunner(home).env("SVC_TOKEN", alice).env("SVC_BACKPLANE", kernel.url())
-                .env("SVC_INSECURE_ALLOW_HTTP", "1");
+        CliRunner cli = kernel.cli(home, alice);
         String source = dir.toString();
 
         var noAnswer = cli.run("migrate", "memory", "--source", source);
@@ -127,9 +112,7 @@ class MigrateMemoryIT {
         Path dir = Files.createDirectories(home.resolve("mem"));
         Files.writeString(dir.resolve("shared.md"), "---\ntype: project\nscope: tenant\n---\nEveryone should know this.\n");
         Files.writeString(dir.resolve("mine.md"), "---\ntype: user\n---\nI like short answers.\n");
-        var r = new CliRunner(home).env("SVC_TOKEN", alice).env("SVC_BACKPLANE", kernel.url())
-                .env("SVC_INSECURE_ALLOW_HTTP", "1").run("migrate", "memory", "--source", dir.toString(),
-                        "--non-interactive");
+        var r = kernel.cli(home, alice).run("migrate", "memory", "--source", dir.toString(), "--non-interactive");
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
         assertThat(r.out()).contains("shared.md: error: insufficient_role").contains("migrated 1, skipped 0, errored 1");
         assertThat(kernel.get("/api/v1/memory/user/mine", alice).status()).isEqualTo(200);

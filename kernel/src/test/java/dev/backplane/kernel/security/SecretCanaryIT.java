@@ -6,15 +6,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.KernelSetup;
+import dev.backplane.kernel.testing.KernelTest;
+import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -41,8 +43,6 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -68,6 +68,7 @@ import org.junit.jupiter.api.Test;
  * can redact it). Params are hashed in audit rows, so it must not appear in any audit row nor in the log;
  * where else it shows up (the approval request, which keeps params to run them) is printed, not failed.
  */
+@KernelTest
 class SecretCanaryIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -169,9 +170,8 @@ class SecretCanaryIT {
                 + auth + decoded;
     }
 
-    private static HttpServer target(Mode mode) throws IOException {
-        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        s.createContext("/", x -> {
+    private static HttpServer target(Mode mode) {
+        HttpServer s = LoopbackHttp.start(x -> {
             String auth = x.getRequestHeaders().getFirst("Authorization");
             String path = x.getRequestURI().getPath();
             int status = 200;
@@ -186,12 +186,7 @@ class SecretCanaryIT {
                     } else if (path.equals("/members")) {
                         body = "node-a,node-b";
                     } else if (path.equals("/items")) {
-                        int n = Integer.parseInt(x.getRequestURI().getQuery().replace("count=", ""));
-                        StringBuilder b = new StringBuilder();
-                        for (int i = 0; i < n; i++) {
-                            b.append("item-").append(i).append('\n');
-                        }
-                        body = b.toString();
+                        body = LoopbackHttp.items(x);
                     } else {
                         body = "details";
                     }
@@ -220,12 +215,8 @@ class SecretCanaryIT {
                 }
                 default -> throw new IllegalStateException();
             }
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            x.sendResponseHeaders(status, bytes.length);
-            x.getResponseBody().write(bytes);
-            x.close();
+            LoopbackHttp.answer(x, status, body);
         });
-        s.start();
         SERVERS.add(s);
         return s;
     }
@@ -380,35 +371,22 @@ class SecretCanaryIT {
             }
             """;
 
-    @BeforeAll
-    static void start() throws Exception {
+    @BeforeKernel
+    static void start(KernelSetup setup) {
         Logger root = Logger.getLogger("");
         CAPTURE.setLevel(Level.ALL);
         root.addHandler(CAPTURE);
-        work = Files.createTempDirectory("svc-canary-it");
-        Path plugins = Files.createDirectories(work.resolve("plugins"));
-        TestPlugins.build(plugins, TestPlugins.connector("canary", "1.x").product("canary").ranges("*").operations(6)
+        setup.closeAfter(() -> Logger.getLogger("").removeHandler(CAPTURE));
+        setup.closeAfter(() -> SERVERS.forEach(s -> s.stop(0)));
+        work = setup.work();
+        setup.plugin(TestPlugins.connector("canary", "1.x").product("canary").ranges("*").operations(6)
                 .httpProbe(true).typedAndComposite());
-        TestPlugins.build(plugins, TestPlugins.connector("kubex", "1.x").product("kubex")
+        setup.plugin(TestPlugins.connector("kubex", "1.x").product("kubex")
                 .withClass("fixture.kubexcustom.KubeFactory", KUBE_FACTORY)
                 .onConnectors("if (true) { return java.util.List.of(new fixture.kubexcustom.KubeFactory()); }"));
-        TestPlugins.build(plugins, TestPlugins.connector("crashy", "1.x").product("crashy")
+        setup.plugin(TestPlugins.connector("crashy", "1.x").product("crashy")
                 .withClass("fixture.crashycustom.CrashyFactory", CRASHY_FACTORY)
                 .onConnectors("if (true) { return java.util.List.of(new fixture.crashycustom.CrashyFactory()); }"));
-        issuer = new TestIssuer();
-        kernel = TestKernel.start(work.resolve("data"), TestKernel.settings(issuer, plugins));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (kernel != null) {
-            kernel.close();
-        }
-        if (issuer != null) {
-            issuer.close();
-        }
-        SERVERS.forEach(s -> s.stop(0));
-        Logger.getLogger("").removeHandler(CAPTURE);
     }
 
     // ---------------------------------------------------------------- recorded I/O
@@ -452,8 +430,7 @@ class SecretCanaryIT {
     }
 
     private CliRunner runner(String token) throws IOException {
-        return new CliRunner(Files.createTempDirectory(work, "cli")).env("SVC_TOKEN", token)
-                .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+        return kernel.cli(Files.createTempDirectory(work, "cli"), token);
     }
 
     // ---------------------------------------------------------------- helpers

@@ -3,25 +3,23 @@ package dev.backplane.kernel.targets;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.KernelSetup;
+import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import dev.backplane.kernel.testing.TlsFixture;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Probe and discover through a real plugin, a real HTTPS target and the embedded kv store. */
+@KernelTest
 class ProbeIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PASSWORD = "probe-pw-" + UUID.randomUUID();
     private static TestIssuer issuer;
     private static TestKernel kernel;
@@ -30,38 +28,23 @@ class ProbeIT {
     private final String admin = issuer.token("admin", tenant, "tenant_admin");
     private final String operator = issuer.token("op", tenant, "operator");
 
-    @BeforeAll
-    static void start() throws Exception {
-        Path work = Files.createTempDirectory("svc-probe-it");
-        Path plugins = Files.createDirectories(work.resolve("plugins"));
-        TestPlugins.build(plugins, TestPlugins.connector("fixhttp", "1.x").product("fixhttp").ranges("*").httpProbe(true));
-        TestPlugins.build(plugins, TestPlugins.connector("fixnodisc", "1.x").product("nodisc").ranges("*").httpProbe(false));
-        TestPlugins.build(plugins, TestPlugins.connector("fixold", "1.x").product("oldprod").ranges("1.x").httpProbe(false));
-        https = TlsFixture.start(work, "svc", PASSWORD);
-        issuer = new TestIssuer();
-        Map<String, String> env = TestKernel.settings(issuer, plugins);
-        kernel = TestKernel.start(work.resolve("data"), env);
+    @BeforeKernel
+    static void start(KernelSetup setup) throws Exception {
+        setup.plugin(TestPlugins.connector("fixhttp", "1.x").product("fixhttp").ranges("*").httpProbe(true));
+        setup.plugin(TestPlugins.connector("fixnodisc", "1.x").product("nodisc").ranges("*").httpProbe(false));
+        setup.plugin(TestPlugins.connector("fixold", "1.x").product("oldprod").ranges("1.x").httpProbe(false));
+        https = setup.closeAfter(TlsFixture.start(setup.work(), "svc", PASSWORD));
     }
 
-    @AfterAll
-    static void stop() {
-        kernel.close();
-        issuer.close();
-        https.close();
-    }
-
-    private void register(String name, String product, Map<String, Object> extra) throws Exception {
+    private void register(String name, String product, Map<String, Object> extra) {
         Map<String, Object> body = new HashMap<>(Map.of("name", name, "product", product, "host", "127.0.0.1",
                 "port", https.port()));
         body.putAll(extra);
-        var r = kernel.send("POST", "/api/v1/targets", admin, JSON.writeValueAsString(body), Map.of());
-        assertThat(r.status()).as(r.body()).isEqualTo(201);
+        kernel.registerTarget(admin, body);
     }
 
     private void stage(String name, String password) {
-        var r = kernel.send("PUT", "/api/v1/targets/" + name + "/secret", admin,
-                "{\"fields\": {\"username\": \"svc\", \"password\": \"" + password + "\"}}", Map.of());
-        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        kernel.stageSecret(admin, name, Map.of("username", "svc", "password", password));
     }
 
     private JsonNode probe(String name) {
@@ -192,8 +175,7 @@ class ProbeIT {
     void theCliProbesAndDiscovers() throws Exception {
         register("cli-t", "fixhttp", Map.of("verify_tls", false));
         stage("cli-t", PASSWORD);
-        CliRunner cli = new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", operator)
-                .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+        CliRunner cli = kernel.cli(operator);
         CliRunner.Result probed = cli.run("targets", "probe", "cli-t");
         assertThat(probed.exitCode()).as(probed.toString()).isZero();
         assertThat(probed.out()).contains("reachable", "3.2.1", "fixhttp-1.x");

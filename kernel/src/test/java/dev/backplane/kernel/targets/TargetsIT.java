@@ -3,20 +3,21 @@ package dev.backplane.kernel.targets;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.KernelSetup;
+import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The target registry over real HTTP: validation, aliases, paging, patch, delete, import, tenant isolation. */
+@KernelTest(settings = "SVC_TARGET_SSRF_ALLOWLIST=127.0.0.0/8, ::1/128")
 class TargetsIT {
 
     private static TestIssuer issuer;
@@ -25,26 +26,14 @@ class TargetsIT {
     private final String admin = issuer.token("admin", tenant, "tenant_admin");
     private final String reader = issuer.token("reader", tenant, "read_only");
 
-    @BeforeAll
-    static void start() throws Exception {
-        Path plugins = Files.createTempDirectory("svc-plugins");
-        TestPlugins.build(plugins, TestPlugins.connector("demo", "2.x").product("demo").ranges("2.x"));
-        TestPlugins.build(plugins, TestPlugins.connector("vaultish", "1.x").product("vault").ranges("1.x"));
-        issuer = new TestIssuer();
-        Map<String, String> env = new HashMap<>(issuer.kernelSettings());
-        env.put("SVC_PLUGIN_DIR", plugins.toString());
-        env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8, ::1/128");
-        kernel = TestKernel.start(Files.createTempDirectory("svc-targets-it"), env);
-    }
-
-    @AfterAll
-    static void stop() {
-        kernel.close();
-        issuer.close();
+    @BeforeKernel
+    static void plugins(KernelSetup setup) {
+        setup.plugin(TestPlugins.connector("demo", "2.x").product("demo").ranges("2.x"));
+        setup.plugin(TestPlugins.connector("vaultish", "1.x").product("vault").ranges("1.x"));
     }
 
     private TestKernel.Response post(String token, String body) {
-        return kernel.send("POST", "/api/v1/targets", token, body, Map.of());
+        return kernel.post("/api/v1/targets", token, body);
     }
 
     private static void assertError(TestKernel.Response r, int status, String code) {
@@ -191,14 +180,9 @@ class TargetsIT {
         assertError(kernel.get("/api/v1/targets/i4", admin), 404, "target_not_found");
     }
 
-    private CliRunner cli(String token) throws Exception {
-        return new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", token)
-                .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
-    }
-
     @Test
     void theCliAddsListsDescribesAndImports() throws Exception {
-        CliRunner adm = cli(admin);
+        CliRunner adm = kernel.cli(admin);
         CliRunner.Result add = adm.run("targets", "add", "web-1", "--host", "127.0.0.1", "--product", "demo", "--alias", "w1",
                 "--port", "8443", "--note", "front door", "--verify-tls=false", "--version", "2.1");
         assertThat(add.exitCode()).as(add.toString()).isZero();
@@ -268,7 +252,7 @@ class TargetsIT {
         assertError(kernel.send("PUT", "/api/v1/targets/vault-1/secret", other, "{\"fields\": {\"a\": \"b\"}}",
                 Map.of()), 404, "target_not_found");
 
-        CliRunner adm = cli(admin);
+        CliRunner adm = kernel.cli(admin);
         CliRunner.Result piped = adm.run(Map.of(), "apiVersion: v1\nclusters: []\n", "targets", "stage-secret", "vault-1",
                 "--field", "kubeconfig");
         assertThat(piped.exitCode()).as(piped.toString()).isZero();

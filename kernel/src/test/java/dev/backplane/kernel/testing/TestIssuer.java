@@ -90,6 +90,16 @@ public final class TestIssuer implements AutoCloseable {
         return token(c -> c.subject(sub).claim("tenant_id", tenantId.toString()).claim("tenant_role", role));
     }
 
+    /** A tenant_admin token of {@code tenantId} for subject {@code admin-<tenantId>}. */
+    public String tenantAdmin(UUID tenantId) {
+        return token("admin-" + tenantId, tenantId, "tenant_admin");
+    }
+
+    /** An operator token of {@code tenantId} for subject {@code op-<tenantId>}. */
+    public String operator(UUID tenantId) {
+        return token("op-" + tenantId, tenantId, "operator");
+    }
+
     public String platformAdminToken(String sub, UUID homeTenant) {
         return token(c -> c.subject(sub).claim("tenant_id", homeTenant.toString()).claim("tenant_role", "operator")
                 .claim("platform_admin", true));

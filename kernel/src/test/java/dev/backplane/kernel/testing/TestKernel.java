@@ -1,10 +1,13 @@
 package dev.backplane.kernel.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.app.Kernel;
 import dev.backplane.kernel.app.KernelConfig;
 import dev.backplane.kernel.app.Setting;
+import dev.backplane.kernel.persistence.Jdbc;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -12,6 +15,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -23,11 +27,15 @@ import java.util.Optional;
 public final class TestKernel implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final Kernel kernel;
+    private final Path dataDir;
+    private final Map<String, String> env;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private volatile Kernel kernel;
 
-    private TestKernel(Kernel kernel) {
-        this.kernel = kernel;
+    private TestKernel(Path dataDir, Map<String, String> env) {
+        this.dataDir = dataDir;
+        this.env = Map.copyOf(env);
+        this.kernel = boot();
     }
 
     /**
@@ -43,17 +51,60 @@ public final class TestKernel implements AutoCloseable {
 
     /** Starts a kernel with settings given by environment-variable name (e.g. SVC_DB_URL). */
     public static TestKernel start(Path dataDir, Map<String, String> env) {
+        return new TestKernel(dataDir, env);
+    }
+
+    private Kernel boot() {
         Map<Setting, String> settings = new EnumMap<>(Setting.class);
         settings.put(Setting.SERVER_PORT, "0");
         settings.put(Setting.DATA_DIR, dataDir.toString());
         env.forEach((name, value) -> settings.put(Arrays.stream(Setting.values())
                 .filter(s -> s.envVar().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no setting " + name)), value));
-        return new TestKernel(Kernel.start(KernelConfig.of(settings)));
+        return Kernel.start(KernelConfig.of(settings));
+    }
+
+    /**
+     * Closes the kernel, runs {@code whileDown} (e.g. to replace a plugin jar), and starts a new kernel on
+     * the same data directory with the same settings (on a new port).
+     */
+    public void restart(Runnable whileDown) {
+        kernel.close();
+        whileDown.run();
+        kernel = boot();
     }
 
     public Kernel kernel() {
         return kernel;
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** The directory the kernel loads plugins from (SVC_PLUGIN_DIR). */
+    public Path pluginDir() {
+        return Path.of(env.get("SVC_PLUGIN_DIR"));
+    }
+
+    /** JDBC on the kernel's own database. */
+    public Jdbc jdbc() {
+        return new Jdbc(kernel.database().dataSource());
+    }
+
+    /** The {@code svc} CLI pointed at this kernel with {@code token}, its config in a new temporary directory. */
+    public CliRunner cli(String token) {
+        try {
+            return cli(Files.createTempDirectory("svc-cli"), token);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The {@code svc} CLI pointed at this kernel with {@code token}, its config in {@code home}. */
+    public CliRunner cli(Path home, String token) {
+        return new CliRunner(home).env("SVC_TOKEN", token).env("SVC_BACKPLANE", url())
+                .env("SVC_INSECURE_ALLOW_HTTP", "1");
     }
 
     public String url() {
@@ -78,6 +129,53 @@ public final class TestKernel implements AutoCloseable {
 
     public Response get(String path, String token) {
         return send("GET", path, token, null, Map.of());
+    }
+
+    /** POST with {@code body} as JSON: {@code null} for none, a String as it is, anything else serialized. */
+    public Response post(String path, String token, Object body) {
+        return send("POST", path, token, json(body), Map.of());
+    }
+
+    /** PUT with {@code body} as JSON, as {@link #post}. */
+    public Response put(String path, String token, Object body) {
+        return send("PUT", path, token, json(body), Map.of());
+    }
+
+    /** PATCH with {@code body} as JSON, as {@link #post}. */
+    public Response patch(String path, String token, Object body) {
+        return send("PATCH", path, token, json(body), Map.of());
+    }
+
+    public Response delete(String path, String token) {
+        return send("DELETE", path, token, null, Map.of());
+    }
+
+    private static String json(Object body) {
+        try {
+            return body == null ? null : body instanceof String s ? s : JSON.writeValueAsString(body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Registers a target ({@code POST /api/v1/targets}) and expects 201. */
+    public Response registerTarget(String token, Object body) {
+        Response r = post("/api/v1/targets", token, body);
+        assertThat(r.status()).as(r.body()).isEqualTo(201);
+        return r;
+    }
+
+    /** Stages a target's credential ({@code PUT /api/v1/targets/{name}/secret}) and expects 200. */
+    public Response stageSecret(String token, String target, Map<String, String> fields) {
+        Response r = put("/api/v1/targets/" + target + "/secret", token, Map.of("fields", fields));
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        return r;
+    }
+
+    /** Enables a connector's read operations, then the connector, expecting 200 for both. */
+    public void enableConnector(String token, String connectorId) {
+        assertThat(post("/api/v1/connectors/" + connectorId + "/enable-reads", token, null).status()).isEqualTo(200);
+        assertThat(post("/api/v1/connectors/" + connectorId + "/enable", token, null).status()).isEqualTo(200);
     }
 
     public Response send(String method, String path, String token, String jsonBody, Map<String, String> headers) {

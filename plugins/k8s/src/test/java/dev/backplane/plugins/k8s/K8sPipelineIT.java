@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.backplane.kernel.testing.BeforeKernel;
+import dev.backplane.kernel.testing.KernelSetup;
+import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TlsFixture;
@@ -13,14 +16,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The built plugin jar (the one plugin-repo/ gets) loaded by a real kernel, driving the mock cluster
  * over TLS through the whole pipeline: gate, credentials, egress proxy, reduction, approvals, audit.
  */
+@KernelTest
 class K8sPipelineIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -29,47 +31,27 @@ class K8sPipelineIT {
     private static TestKernel kernel;
     private static TlsFixture otherCa;
     private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.token("admin-" + tenant, tenant, "tenant_admin");
+    private final String admin = issuer.tenantAdmin(tenant);
     private final String admin2 = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
-    private final String operator = issuer.token("op-" + tenant, tenant, "operator");
+    private final String operator = issuer.operator(tenant);
 
-    @BeforeAll
-    static void start() throws Exception {
-        cluster = new MockCluster().seed(120);
-        Path work = Files.createTempDirectory("svc-k8s-it");
-        Path plugins = Files.createDirectories(work.resolve("plugins"));
-        Path jar = Path.of(System.getProperty("k8s.plugin.jar"));
-        Files.copy(jar, plugins.resolve("k8s-1.x.jar"));
-        otherCa = TlsFixture.start(work, "x", "y");
-        issuer = new TestIssuer();
-        Map<String, String> env = TestKernel.settings(issuer, plugins);
-        kernel = TestKernel.start(work.resolve("data"), env);
+    @BeforeKernel
+    static void start(KernelSetup setup) throws Exception {
+        cluster = setup.closeAfter(new MockCluster().seed(120));
+        Files.copy(Path.of(System.getProperty("k8s.plugin.jar")), setup.plugins().resolve("k8s-1.x.jar"));
+        otherCa = setup.closeAfter(TlsFixture.start(setup.work(), "x", "y"));
     }
 
-    @AfterAll
-    static void stop() {
-        kernel.close();
-        issuer.close();
-        otherCa.close();
-        cluster.close();
-    }
-
-    private void target(String name, String host, Map<String, Object> extra, String token) throws Exception {
+    private void target(String name, String host, Map<String, Object> extra, String token) {
         Map<String, Object> body = new HashMap<>(Map.of("name", name, "product", "k8s", "host", host,
                 "port", cluster.port()));
         body.putAll(extra);
-        var r = kernel.send("POST", "/api/v1/targets", admin, JSON.writeValueAsString(body), Map.of());
-        assertThat(r.status()).as(r.body()).isEqualTo(201);
-        var s = kernel.send("PUT", "/api/v1/targets/" + name + "/secret", admin, JSON.writeValueAsString(
-                Map.of("fields", Map.of("kubeconfig", cluster.kubeconfig(token)))), Map.of());
-        assertThat(s.status()).as(s.body()).isEqualTo(200);
+        kernel.registerTarget(admin, body);
+        kernel.stageSecret(admin, name, Map.of("kubeconfig", cluster.kubeconfig(token)));
     }
 
     private void enable() {
-        assertThat(kernel.send("POST", "/api/v1/connectors/k8s-1.x/enable-reads", admin, null, Map.of()).status())
-                .isEqualTo(200);
-        assertThat(kernel.send("POST", "/api/v1/connectors/k8s-1.x/enable", admin, null, Map.of()).status())
-                .isEqualTo(200);
+        kernel.enableConnector(admin, "k8s-1.x");
     }
 
     private JsonNode call(String token, String op, String target, Map<String, Object> params) throws Exception {
@@ -163,8 +145,7 @@ class K8sPipelineIT {
         target("cli1", "localhost", Map.of(), MockCluster.TOKEN);
         enable();
         Path home = Files.createTempDirectory("svc-cli");
-        dev.backplane.kernel.testing.CliRunner cli = new dev.backplane.kernel.testing.CliRunner(home)
-                .env("SVC_TOKEN", operator).env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+        dev.backplane.kernel.testing.CliRunner cli = kernel.cli(home, operator);
         var pods = cli.run("k8s", "pod", "list", "--namespace", "shop", "--label-selector", "app=web", "--target", "cli1");
         assertThat(pods.exitCode()).as(pods.toString()).isZero();
         assertThat(pods.out()).contains("NAME").contains("PHASE").contains("web-0").contains("Running");

@@ -1,0 +1,53 @@
+package dev.backplane.kernel.testing;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/** Plain-HTTP targets on loopback for the fixture connectors that really connect ({@link TestPlugins.Spec#httpProbe}). */
+public final class LoopbackHttp {
+
+    private LoopbackHttp() {
+    }
+
+    /** A started server on a free loopback port that hands every request to {@code handler}. */
+    public static HttpServer start(HttpHandler handler) {
+        try {
+            HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            server.createContext("/", handler);
+            server.start();
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The {@code Authorization} value of HTTP Basic for {@code user:password}. */
+    public static String basic(String user, String password) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** What {@code GET /items?count=n} answers to a fixture connector: {@code item-0} to {@code item-(n-1)}, one a line. */
+    public static String items(HttpExchange x) {
+        int n = Integer.parseInt(x.getRequestURI().getQuery().replace("count=", ""));
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            b.append("item-").append(i).append('\n');
+        }
+        return b.toString();
+    }
+
+    /** Sends {@code body} with {@code status} and closes the exchange. */
+    public static void answer(HttpExchange x, int status, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        x.sendResponseHeaders(status, bytes.length);
+        x.getResponseBody().write(bytes);
+        x.close();
+    }
+}
