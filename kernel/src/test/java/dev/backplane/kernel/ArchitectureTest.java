@@ -1,0 +1,123 @@
+package dev.backplane.kernel;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The kernel's package graph as rules, so a regression fails the build instead of waiting for a
+ * review (ARCHITECTURE §4, CONVENTIONS "Where to go further"). Run alone with
+ * {@code mvn -pl kernel test -Dtest=ArchitectureTest}.
+ */
+class ArchitectureTest {
+
+    /**
+     * The kernel's top-level packages from the bottom up: a package may depend only on packages
+     * before it. {@code errors} and {@code util} are leaves; {@code http} sits on {@code identity};
+     * capabilities follow in the order they build on each other; {@code mcp} and {@code app} (the
+     * wiring) are on top.
+     */
+    static final List<String> LAYERS = List.of("errors", "util", "persistence", "identity", "http", "tenancy", "audit",
+            "jobs", "results", "retrieval", "credentials", "egress", "plugins", "catalog", "targets", "governance",
+            "dispatch", "kb", "memory", "docs", "events", "scheduler", "quality", "mcp", "app");
+
+    /** Dependencies that run against {@link #LAYERS}, allowed by name (the budget is two; today none). */
+    static final Set<String> ALLOWED_BACK_EDGES = Set.of();
+
+    private static JavaClasses kernel;
+    private static JavaClasses pluginApi;
+
+    @BeforeAll
+    static void importClasses() {
+        kernel = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.backplane.kernel");
+        pluginApi = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(location -> !location.contains("-tests.jar"))
+                .importPackages("dev.backplane.plugin.api");
+    }
+
+    private static String topPackage(JavaClass c) {
+        String rest = c.getPackageName().substring("dev.backplane.kernel".length());
+        if (rest.isEmpty()) {
+            return "";
+        }
+        int dot = rest.indexOf('.', 1);
+        return dot < 0 ? rest.substring(1) : rest.substring(1, dot);
+    }
+
+    @Test
+    void everyTopLevelPackageHasAPlaceInTheLayers() {
+        Set<String> packages = new TreeSet<>();
+        kernel.forEach(c -> packages.add(topPackage(c)));
+        assertThat(LAYERS).containsAll(packages);
+    }
+
+    @Test
+    void thePackageGraphHasNoCycles() {
+        slices().matching("dev.backplane.kernel.(*)..").should().beFreeOfCycles().check(kernel);
+    }
+
+    @Test
+    void noDependencyRunsBackUpTheLayers() {
+        Set<String> backEdges = new TreeSet<>();
+        for (JavaClass c : kernel) {
+            String from = topPackage(c);
+            for (Dependency d : c.getDirectDependenciesFromSelf()) {
+                JavaClass target = d.getTargetClass();
+                if (!target.getPackageName().startsWith("dev.backplane.kernel.")) {
+                    continue;
+                }
+                String to = topPackage(target);
+                if (!to.equals(from) && LAYERS.indexOf(to) > LAYERS.indexOf(from)) {
+                    backEdges.add(from + " -> " + to + " (" + c.getSimpleName() + " uses " + target.getSimpleName() + ")");
+                }
+            }
+        }
+        assertThat(backEdges.stream().map(e -> e.substring(0, e.indexOf(" ("))).distinct().toList())
+                .as("back-edges: %s", backEdges).isSubsetOf(ALLOWED_BACK_EDGES);
+    }
+
+    @Test
+    void servicesAreFreeOfHelidonTypes() {
+        noClasses().that().resideOutsideOfPackages("..kernel.http..", "..kernel.app..", "..kernel.mcp..")
+                .and().haveSimpleNameNotEndingWith("Routes")
+                .should().dependOnClassesThat().resideInAPackage("io.helidon..")
+                .because("only route classes, http, mcp and the wiring speak HTTP; services raise DomainException")
+                .check(kernel);
+    }
+
+    @Test
+    void pluginsAreCalledOnlyThroughTheDispatcherAndTheProbe() {
+        noClasses().that().resideOutsideOfPackages("..kernel.dispatch..", "..kernel.targets..", "..kernel.plugins..",
+                        "..kernel.app..")
+                .should().callMethodWhere(com.tngtech.archunit.core.domain.JavaCall.Predicates.target(
+                        com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner(
+                                com.tngtech.archunit.core.domain.properties.HasName.Predicates.name(
+                                        "dev.backplane.kernel.plugins.ConnectorSessions"))))
+                .because("every operation enters through the dispatcher's one entry point; a target's probe is the "
+                        + "only other call into a connector")
+                .check(kernel);
+    }
+
+    @Test
+    void pluginApiIsJdkOnly() {
+        classes().that().resideInAPackage("dev.backplane.plugin.api..")
+                .and().resideOutsideOfPackage("dev.backplane.plugin.api.testkit..")
+                .should().onlyDependOnClassesThat(JavaClass.Predicates.resideInAnyPackage("java..", "javax..",
+                        "dev.backplane.plugin.api..").or(JavaClass.Predicates.equivalentTo(org.pf4j.ExtensionPoint.class)))
+                .because("the SPI is JDK-only but for PF4J's extension marker, so plugins build against nothing else")
+                .check(pluginApi);
+    }
+}
