@@ -38,6 +38,8 @@ import java.util.UUID;
  */
 public final class ConnectorRegistry {
 
+    private final java.util.concurrent.locks.ReentrantLock reloading = new java.util.concurrent.locks.ReentrantLock();
+
     static final String TOPIC = "catalog.ingested";
     private static final System.Logger LOG = System.getLogger(ConnectorRegistry.class.getName());
     private static final String GLOBAL = "global";
@@ -154,36 +156,42 @@ public final class ConnectorRegistry {
     }
 
     /** Re-reads the ingested connectors, rebuilding only those whose stored revision changed. */
-    public synchronized void reload() {
-        if (store == null) {
-            return;
-        }
-        List<IngestStore.Revision> rows;
+    public void reload() {
+        // a lock, not synchronized: the body reads the database, and a virtual thread must not pin its carrier
+        reloading.lock();
         try {
-            rows = store.revisions();
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "could not reload ingested connectors; serving the previous set: " + e.getMessage());
-            return;
-        }
-        Map<String, Map<String, Ingested>> previous = ingested;
-        Map<String, Map<String, Ingested>> next = new HashMap<>();
-        for (IngestStore.Revision row : rows) {
-            String scope = row.tenant().map(UUID::toString).orElse(GLOBAL);
-            Ingested old = previous.getOrDefault(scope, Map.of()).get(row.connectorId());
-            Ingested now = old;
-            if (old == null || !old.stored().revision().equals(row.revision())) {
-                try {
-                    now = store.load(row.tenant(), row.connectorId()).map(s -> new Ingested(s, build(s))).orElse(null);
-                } catch (RuntimeException e) {
-                    LOG.log(Level.ERROR, "ingested connector " + row.connectorId() + " (" + scope + ") cannot be "
-                            + "loaded; keeping the previous version if any: " + e.getMessage());
+            if (store == null) {
+                return;
+            }
+            List<IngestStore.Revision> rows;
+            try {
+                rows = store.revisions();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "could not reload ingested connectors; serving the previous set: " + e.getMessage());
+                return;
+            }
+            Map<String, Map<String, Ingested>> previous = ingested;
+            Map<String, Map<String, Ingested>> next = new HashMap<>();
+            for (IngestStore.Revision row : rows) {
+                String scope = row.tenant().map(UUID::toString).orElse(GLOBAL);
+                Ingested old = previous.getOrDefault(scope, Map.of()).get(row.connectorId());
+                Ingested now = old;
+                if (old == null || !old.stored().revision().equals(row.revision())) {
+                    try {
+                        now = store.load(row.tenant(), row.connectorId()).map(s -> new Ingested(s, build(s))).orElse(null);
+                    } catch (RuntimeException e) {
+                        LOG.log(Level.ERROR, "ingested connector " + row.connectorId() + " (" + scope + ") cannot be "
+                                + "loaded; keeping the previous version if any: " + e.getMessage());
+                    }
+                }
+                if (now != null) {
+                    next.computeIfAbsent(scope, s -> new LinkedHashMap<>()).put(row.connectorId(), now);
                 }
             }
-            if (now != null) {
-                next.computeIfAbsent(scope, s -> new LinkedHashMap<>()).put(row.connectorId(), now);
-            }
+            ingested = Map.copyOf(next);
+        } finally {
+            reloading.unlock();
         }
-        ingested = Map.copyOf(next);
     }
 
     private LoadedConnector build(IngestStore.Stored row) {

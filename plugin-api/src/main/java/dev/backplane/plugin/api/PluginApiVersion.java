@@ -15,12 +15,25 @@ public record PluginApiVersion(int major, int minor) {
     /** The manifest attribute a plugin jar carries, for example {@code Plugin-Api-Version: 1.0}. */
     public static final String MANIFEST_ATTRIBUTE = "Plugin-Api-Version";
 
-    /** The version of the plugin-api this kernel and its plugins are compiled against. */
-    public static final PluginApiVersion CURRENT = new PluginApiVersion(1, 3);
+    /**
+     * The version of the plugin-api this kernel and its plugins are compiled against: the build's
+     * {@code plugin-api.version} property, the one place it is declared.
+     */
+    public static final PluginApiVersion CURRENT = loadCurrent();
 
     public PluginApiVersion {
         if (major < 0 || minor < 0) {
             throw new IllegalArgumentException("version parts must not be negative: " + major + "." + minor);
+        }
+    }
+
+    private static PluginApiVersion loadCurrent() {
+        try (java.io.InputStream in = PluginApiVersion.class.getResourceAsStream("plugin-api.properties")) {
+            java.util.Properties p = new java.util.Properties();
+            p.load(Objects.requireNonNull(in, "plugin-api.properties is missing from the plugin-api jar"));
+            return parse(p.getProperty("version"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

@@ -1,0 +1,89 @@
+package dev.backplane.plugins.openapi;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.backplane.plugin.api.Catalog;
+import dev.backplane.plugin.api.Connector;
+import dev.backplane.plugin.api.ConnectorContext;
+import dev.backplane.plugin.api.ConnectorDescriptor;
+import dev.backplane.plugin.api.ConnectorFactory;
+import dev.backplane.plugin.api.Credential;
+import dev.backplane.plugin.api.IngestedConnector;
+import dev.backplane.plugin.api.OperationDescriptor;
+import dev.backplane.plugin.api.TargetSpec;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Serves one ingested connector. Holds what outlives a session: each operation's parsed param plan and
+ * the cached session tokens of every target and credential it has logged in to.
+ */
+final class OpenApiConnectorFactory implements ConnectorFactory {
+
+    private final IngestedConnector connector;
+    private final AuthConfig auth;
+    private final Map<String, OperationDescriptor> operations;
+    private final ConcurrentHashMap<String, ParamPlan> plans = new ConcurrentHashMap<>();
+    private final SessionStore sessions = new SessionStore();
+    private final RequestPlanner planner;
+
+    /** @throws dev.backplane.plugin.api.ConnectorException when the auth scheme's settings are unusable */
+    OpenApiConnectorFactory(IngestedConnector connector) {
+        this.connector = requireNonNull(connector, "connector is null");
+        this.auth = AuthConfig.of(connector.auth());
+        Map<String, OperationDescriptor> ops = new LinkedHashMap<>();
+        connector.catalog().operations().forEach(op -> ops.put(op.opId(), op));
+        this.operations = Map.copyOf(ops);
+        this.planner = new RequestPlanner(connector.basePath());
+    }
+
+    @Override
+    public ConnectorDescriptor descriptor() {
+        return connector.descriptor();
+    }
+
+    @Override
+    public Catalog catalog() {
+        return connector.catalog();
+    }
+
+    @Override
+    public Connector open(ConnectorContext context, TargetSpec target, Credential credential) {
+        requireNonNull(context, "context is null");
+        requireNonNull(target, "target is null");
+        requireNonNull(credential, "credential is null");
+        return new OpenApiSession(this, context, target, credential);
+    }
+
+    Optional<OperationDescriptor> operation(String opId) {
+        return Optional.ofNullable(operations.get(opId));
+    }
+
+    /** The param plan of {@code op}, read from its schema on first use. */
+    ParamPlan plan(OperationDescriptor op) {
+        return plans.computeIfAbsent(op.opId(), id -> ParamPlan.of(op));
+    }
+
+    RequestPlanner planner() {
+        return planner;
+    }
+
+    AuthConfig auth() {
+        return auth;
+    }
+
+    SessionStore sessions() {
+        return sessions;
+    }
+
+    String basePath() {
+        return connector.basePath();
+    }
+
+    @Override
+    public String toString() {
+        return "OpenApiConnectorFactory[" + connector.descriptor().connectorId() + ", auth=" + auth.scheme() + "]";
+    }
+}

@@ -1,0 +1,169 @@
+package dev.backplane.plugins.openapi;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.backplane.plugin.api.Redaction;
+import dev.backplane.plugin.api.Connector;
+import dev.backplane.plugin.api.ConnectorContext;
+import dev.backplane.plugin.api.ConnectorException;
+import dev.backplane.plugin.api.Credential;
+import dev.backplane.plugin.api.ErrorCode;
+import dev.backplane.plugin.api.Fingerprint;
+import dev.backplane.plugin.api.HttpPreview;
+import dev.backplane.plugin.api.OperationDescriptor;
+import dev.backplane.plugin.api.OperationRequest;
+import dev.backplane.plugin.api.OperationResult;
+import dev.backplane.plugin.api.OperationShape;
+import dev.backplane.plugin.api.TargetSpec;
+import java.lang.System.Logger.Level;
+import java.net.http.HttpRequest;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One session of an ingested connector against one target: each call is one HTTP request built from
+ * the operation's params, authenticated by the connector's scheme. A 401 on a cached session token logs
+ * in again once and retries once.
+ */
+final class OpenApiSession implements Connector {
+
+    private static final Pattern SERVER_VERSION = Pattern.compile("([A-Za-z][\\w.-]*)/v?(\\d[\\w.+-]*)");
+
+    private final OpenApiConnectorFactory factory;
+    private final ConnectorContext ctx;
+    private final Credential credential;
+    private final Scrubber scrubber = new Scrubber();
+    private final VendorClient vendor;
+    private final ResponseMapper mapper;
+    private final Authenticator auth;
+    private boolean secretsRegistered;
+
+    OpenApiSession(OpenApiConnectorFactory factory, ConnectorContext ctx, TargetSpec target, Credential credential) {
+        this.factory = requireNonNull(factory, "factory is null");
+        this.ctx = requireNonNull(ctx, "ctx is null");
+        this.credential = requireNonNull(credential, "credential is null");
+        this.vendor = new VendorClient(ctx, target, scrubber);
+        this.mapper = new ResponseMapper(scrubber);
+        SessionLogin login = new SessionLogin(factory.auth(), vendor, mapper, credential, ctx.clock());
+        this.auth = new Authenticator(factory.auth(), factory.sessions(), credential, login, scrubber, ctx.clock(),
+                ctx.logger(), List.of(vendor.origin(), factory.basePath()));
+    }
+
+    @Override
+    public OperationResult invoke(OperationRequest request) {
+        Optional<OperationDescriptor> op = factory.operation(request.opId());
+        if (op.isEmpty()) {
+            return new OperationResult.Failure(ErrorCode.UNKNOWN_OPERATION, factory.descriptor().connectorId()
+                    + " has no operation " + request.opId(), Map.of());
+        }
+        try {
+            PlannedRequest planned = plan(op.get(), request);
+            String what = planned.method() + " " + planned.path();
+            VendorResponse r = exchange(planned, what);
+            return r.ok() ? mapper.success(r, op.get().resultKind()) : failure(mapper.vendorError(what, r));
+        } catch (ConnectorException e) {
+            return failure(e);
+        }
+    }
+
+    @Override
+    public Optional<HttpPreview> preview(OperationRequest request) {
+        OperationDescriptor op = factory.operation(request.opId()).orElseThrow(() -> new ConnectorException(
+                ErrorCode.UNKNOWN_OPERATION, factory.descriptor().connectorId() + " has no operation " + request.opId()));
+        PlannedRequest planned = plan(op, request);
+        return Optional.of(new HttpPreview(planned.method(), planned.path(), Redaction.redactQuery(planned.query()),
+                planned.body().map(b -> Redaction.redact(b.value()))));
+    }
+
+    /** GETs the base path (or {@code /}) with auth applied; any answer but 401 means reachable. */
+    @Override
+    public Fingerprint probe() {
+        String path = factory.basePath().isEmpty() ? "/" : factory.basePath();
+        PlannedRequest planned = new PlannedRequest("GET", path, Map.of(), Map.of(), Optional.empty());
+        String method = "GET " + path;
+        VendorResponse r = exchange(planned, method);
+        String product = factory.descriptor().products().getFirst().token();
+        Optional<String> version = r.headers().firstValue("Server").flatMap(s -> version(s, product));
+        return new Fingerprint(Optional.empty(), Optional.of(product), version, true, ctx.clock().instant(), method);
+    }
+
+    /** The version in a {@code Server: name/version} header when {@code name} is the product; else unknown. */
+    static Optional<String> version(String server, String product) {
+        Matcher m = SERVER_VERSION.matcher(server);
+        String want = alnum(product);
+        while (m.find()) {
+            String name = alnum(m.group(1));
+            if (!name.isEmpty() && (name.contains(want) || want.contains(name))) {
+                return Optional.of(m.group(2));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String alnum(String s) {
+        return s.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+    }
+
+    private PlannedRequest plan(OperationDescriptor op, OperationRequest request) {
+        return factory.planner().plan(op.opId(), (OperationShape.Http) op.shape(), factory.plan(op), request.params());
+    }
+
+    /** Sends {@code planned}; on a 401 with a cached token, logs in again and retries once. A final 401 is thrown. */
+    private VendorResponse exchange(PlannedRequest planned, String what) {
+        if (!secretsRegistered) {
+            Authenticator.registerSecrets(factory.auth(), credential, scrubber);
+            secretsRegistered = true;
+        }
+        Authenticator.Applied applied = auth.apply();
+        VendorResponse r = vendor.send(build(planned, applied));
+        if (r.status() == 401 && applied.reused()) {
+            auth.refused(applied);
+            ctx.logger().log(Level.INFO, () -> "openapi: " + what + " answered 401 with a cached session; logging in again");
+            applied = auth.apply();
+            r = vendor.send(build(planned, applied));
+        }
+        if (r.status() == 401) {
+            auth.refused(applied);
+            throw ResponseMapper.rejected(what, 401);
+        }
+        return r;
+    }
+
+    private HttpRequest build(PlannedRequest planned, Authenticator.Applied applied) {
+        try {
+            HttpRequest.Builder b = vendor.request(planned.pathAndQuery());
+            b.setHeader("Accept", "application/json");
+            planned.headers().forEach(b::setHeader);
+            if (planned.body().isPresent()) {
+                PlannedRequest.Body body = planned.body().get();
+                b.setHeader("Content-Type", body.contentType());
+                b.method(planned.method(), HttpRequest.BodyPublishers.ofByteArray(body.encode()));
+            } else {
+                b.method(planned.method(), HttpRequest.BodyPublishers.noBody());
+            }
+            applied.headers().forEach(b::setHeader);
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new ConnectorException(ErrorCode.INVALID_PARAMS, "the request cannot be sent: "
+                    + scrubber.scrub(String.valueOf(e.getMessage())));
+        }
+    }
+
+    private OperationResult.Failure failure(ConnectorException e) {
+        return new OperationResult.Failure(e.code(), scrubber.scrub(e.getMessage()), e.extras());
+    }
+
+    @Override
+    public void close() {
+        // nothing held open: the HTTP client is the kernel's, tokens live in the factory's store
+    }
+
+    @Override
+    public String toString() {
+        return "OpenApiSession[" + factory.descriptor().connectorId() + " at " + vendor.origin() + ", " + credential + "]";
+    }
+}

@@ -1,0 +1,175 @@
+package dev.backplane.plugins.openapi;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.backplane.plugin.api.ConnectorContext;
+import dev.backplane.plugin.api.ConnectorException;
+import dev.backplane.plugin.api.ErrorCode;
+import dev.backplane.plugin.api.TargetSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.security.cert.CertificateException;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Map;
+import javax.net.ssl.SSLException;
+
+/**
+ * Sends requests to one target with the kernel's HTTP client (whose TLS follows the target's settings)
+ * and turns transport failures into error codes.
+ */
+final class VendorClient {
+
+    /** Bodies larger than this are refused rather than buffered. */
+    static final int MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+    private final ConnectorContext ctx;
+    private final TargetSpec target;
+    private final Scrubber scrubber;
+    private final String origin;
+
+    VendorClient(ConnectorContext ctx, TargetSpec target, Scrubber scrubber) {
+        this.ctx = requireNonNull(ctx, "ctx is null");
+        this.target = requireNonNull(target, "target is null");
+        this.scrubber = requireNonNull(scrubber, "scrubber is null");
+        this.origin = origin(target);
+    }
+
+    /** {@code <scheme>://<host>:<port>}: scheme from the target's extras ({@code http} or {@code https}), else https. */
+    static String origin(TargetSpec target) {
+        Object extra = target.extras().get("scheme");
+        String scheme = extra == null ? "https" : extra.toString().strip().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http")) {
+            scheme = "https";
+        }
+        String host = target.host().contains(":") && !target.host().startsWith("[") ? "[" + target.host() + "]"
+                : target.host();
+        return scheme + "://" + host + ":" + target.port();
+    }
+
+    String origin() {
+        return origin;
+    }
+
+    /**
+     * Where client credentials are sent to mint a token: the target's own {@code token_url} extra (the
+     * tenant chose it when registering the target), else the connector's {@code token_url} setting,
+     * which must name the target's own host — whoever ingested the connector cannot have a tenant's
+     * client secret sent to a host of their choosing. Empty when neither is set ({@code token_path}).
+     *
+     * @throws ConnectorException {@code connector_error} when the connector's token_url names another host
+     */
+    Optional<URI> tokenUrl(Optional<String> connectorSetting) {
+        Object chosen = target.extras().get("token_url");
+        if (chosen != null && !chosen.toString().isBlank()) {
+            return Optional.of(httpUri(chosen.toString(), "the target's token_url extra"));
+        }
+        if (connectorSetting.isEmpty()) {
+            return Optional.empty();
+        }
+        URI uri = httpUri(connectorSetting.get(), "the connector's token_url");
+        String host = uri.getHost() == null ? "" : uri.getHost().replaceAll("^\\[|]$", "");
+        String targetHost = target.host().replaceAll("^\\[|]$", "");
+        if (!host.equalsIgnoreCase(targetHost)) {
+            throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, "the connector's token_url names host '" + host
+                    + "', not the target's host '" + targetHost + "'; client credentials are only sent to the target "
+                    + "itself. If the token endpoint really lives elsewhere, set it on the target: extras.token_url");
+        }
+        return Optional.of(uri);
+    }
+
+    private static URI httpUri(String text, String what) {
+        try {
+            URI uri = URI.create(text.strip());
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null) {
+                return uri;
+            }
+        } catch (IllegalArgumentException e) {
+            // reported below
+        }
+        throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, what + " is not an absolute http(s) URL");
+    }
+
+    /** A request to {@code pathAndQuery} on the target, with the call's timeout. */
+    HttpRequest.Builder request(String pathAndQuery) {
+        return request(URI.create(origin + pathAndQuery));
+    }
+
+    HttpRequest.Builder request(URI uri) {
+        return HttpRequest.newBuilder(uri).timeout(ctx.timeout());
+    }
+
+    /**
+     * Sends {@code request}; any HTTP answer is returned.
+     *
+     * @throws ConnectorException {@code connector_tls_verify_failed}, {@code connector_timeout},
+     *     {@code connector_unreachable} or {@code connector_error} when no answer came
+     */
+    VendorResponse send(HttpRequest request) {
+        if (ctx.cancelled()) {
+            throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, "the call was cancelled before it was sent");
+        }
+        try {
+            HttpResponse<InputStream> r = ctx.httpClient().send(request, HttpResponse.BodyHandlers.ofInputStream());
+            try (InputStream in = r.body()) {
+                byte[] body = in.readNBytes(MAX_BODY_BYTES + 1);
+                if (body.length > MAX_BODY_BYTES) {
+                    throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, "the vendor's answer to " + request.method()
+                            + " " + request.uri().getPath() + " is larger than " + MAX_BODY_BYTES + " bytes");
+                }
+                return new VendorResponse(r.statusCode(), r.headers(), body);
+            }
+        } catch (IOException e) {
+            throw failure(request, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectorException(ErrorCode.CONNECTOR_TIMEOUT, "the call was interrupted while waiting for "
+                    + where(), Map.of(), null);
+        }
+    }
+
+    private ConnectorException failure(HttpRequest request, IOException e) {
+        Throwable tls = cause(e, SSLException.class);
+        if (tls == null) {
+            tls = cause(e, CertificateException.class);
+        }
+        if (tls != null) {
+            return new ConnectorException(ErrorCode.CONNECTOR_TLS_VERIFY_FAILED, "TLS with " + where()
+                    + " failed (check the target's verify_tls, tls_ca_pin, tls_server_name)",
+                    Map.of("exception_message", scrubber.scrub(String.valueOf(tls.getMessage()))), null);
+        }
+        if (cause(e, HttpTimeoutException.class) != null) {
+            return new ConnectorException(ErrorCode.CONNECTOR_TIMEOUT, where() + " did not answer "
+                    + request.method() + " " + request.uri().getPath() + " within " + ctx.timeout().toMillis() + " ms");
+        }
+        if (cause(e, ConnectException.class) != null || cause(e, UnknownHostException.class) != null
+                || cause(e, NoRouteToHostException.class) != null || cause(e, UnresolvedAddressException.class) != null) {
+            return new ConnectorException(ErrorCode.CONNECTOR_UNREACHABLE, "cannot reach " + where() + ": "
+                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + scrubber.scrub(e.getMessage())));
+        }
+        return new ConnectorException(ErrorCode.CONNECTOR_ERROR, "the exchange with " + where() + " failed: "
+                + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + scrubber.scrub(e.getMessage())));
+    }
+
+    private String where() {
+        return target.host() + ":" + target.port();
+    }
+
+    private static Throwable cause(Throwable t, Class<? extends Throwable> type) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (type.isInstance(c)) {
+                return c;
+            }
+        }
+        return null;
+    }
+}
