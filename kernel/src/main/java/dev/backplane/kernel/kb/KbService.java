@@ -7,7 +7,6 @@ import dev.backplane.kernel.retrieval.Candidates;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.retrieval.SearchLog;
 import dev.backplane.kernel.util.Digests;
-import dev.backplane.kernel.util.JsonMapping;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -214,14 +213,8 @@ public final class KbService {
         return jdbc.queryOne("SELECT * FROM kb_entries WHERE tenant_id = ? AND slug = ?", KbService::entry, tenant, slug);
     }
 
-    @SuppressWarnings("unchecked")
     private static Entry entry(ResultSet rs) throws SQLException {
-        Map<String, Object> meta;
-        try {
-            meta = JsonMapping.mapper().readValue(rs.getString("metadata"), Map.class);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new SQLException("kb metadata is not JSON", e);
-        }
+        Map<String, Object> meta = Jdbc.jsonObject(rs, "metadata");
         return new Entry(rs.getObject("id", UUID.class), rs.getString("slug"), rs.getString("body"), meta,
                 rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant());
     }

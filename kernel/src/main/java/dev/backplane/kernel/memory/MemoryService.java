@@ -7,7 +7,6 @@ import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.retrieval.Candidates;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.retrieval.SearchLog;
-import dev.backplane.kernel.util.JsonMapping;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -307,14 +306,8 @@ public final class MemoryService {
         return flat.length() <= 200 ? flat : flat.substring(0, 197) + "...";
     }
 
-    @SuppressWarnings("unchecked")
     private static Entry entry(ResultSet rs) throws SQLException {
-        Map<String, Object> meta;
-        try {
-            meta = JsonMapping.mapper().readValue(rs.getString("metadata"), Map.class);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new SQLException("memory metadata is not JSON", e);
-        }
+        Map<String, Object> meta = Jdbc.jsonObject(rs, "metadata");
         Timestamp exp = rs.getTimestamp("expires_at");
         return new Entry(rs.getObject("id", UUID.class), rs.getString("scope"), rs.getString("slug"), rs.getString("body"),
                 meta, Optional.ofNullable(rs.getString("target_name")), Optional.ofNullable(exp).map(Timestamp::toInstant),

@@ -6,7 +6,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -45,6 +47,18 @@ public final class Jdbc {
             throw new DataAccessException(e);
         }
     }
+
+    /** A {@code jsonb} column holding an object, as an ordered map; a value that is not JSON is a data error. */
+    public static Map<String, Object> jsonObject(ResultSet rs, String column) throws SQLException {
+        try {
+            return dev.backplane.kernel.util.JsonMapping.mapper().readValue(rs.getString(column), JSON_OBJECT);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new SQLException(column + " is not a JSON object", e);
+        }
+    }
+
+    private static final com.fasterxml.jackson.core.type.TypeReference<LinkedHashMap<String, Object>> JSON_OBJECT =
+            new com.fasterxml.jackson.core.type.TypeReference<>() { };
 
     public <T> T inTransaction(TxBody<T> body) {
         try (Connection c = dataSource.getConnection()) {
