@@ -12,9 +12,7 @@ import picocli.CommandLine.Spec;
  * Base of every leaf command that talks to the backplane: opens a {@link Session} with the shared
  * options, runs the command, and prints either the server's JSON ({@code --json}) or a human render.
  */
-public abstract class BackplaneCommand implements Runnable {
-
-    protected final CliContext ctx;
+public abstract class BackplaneCommand extends CliCommand {
 
     @Spec
     protected CommandSpec spec;
@@ -22,8 +20,12 @@ public abstract class BackplaneCommand implements Runnable {
     @Mixin
     protected BackplaneOptions options;
 
+    protected BackplaneCommand() {
+    }
+
+    /** For commands built by hand (the family verbs). */
     protected BackplaneCommand(CliContext ctx) {
-        this.ctx = ctx;
+        super(ctx);
     }
 
     @Override

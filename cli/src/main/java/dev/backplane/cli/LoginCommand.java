@@ -8,7 +8,6 @@ import dev.backplane.cli.auth.Tokens;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.BackplaneClient;
 import dev.backplane.cli.common.CliConfig;
-import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Commands;
 import dev.backplane.cli.common.GlobalOptions;
@@ -34,9 +33,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * advertises; tokens go to the OS keyring or a 0600 file.
  */
 @Command(name = "login", description = "Log in to a backplane with the device-code flow.")
-final class LoginCommand implements Runnable {
-
-    private final CliContext ctx;
+final class LoginCommand extends CliCommand {
 
     @Spec
     CommandSpec spec;
@@ -66,10 +63,6 @@ final class LoginCommand implements Runnable {
     @Option(names = "--scope", paramLabel = "<scope>", split = ",",
             description = "scopes to request (default openid; repeat or comma-separate)")
     List<String> scopes = new ArrayList<>();
-
-    LoginCommand(CliContext ctx) {
-        this.ctx = ctx;
-    }
 
     @Override
     public void run() {

@@ -3,7 +3,6 @@ package dev.backplane.cli;
 import dev.backplane.cli.auth.TokenStore;
 import dev.backplane.cli.auth.TokenStores;
 import dev.backplane.cli.common.CliConfig;
-import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Commands;
 import picocli.CommandLine.Command;
@@ -13,19 +12,13 @@ import picocli.CommandLine.Spec;
 
 /** {@code svc logout}: forget the stored tokens of a backplane. */
 @Command(name = "logout", description = "Forget the stored login of a backplane.")
-final class LogoutCommand implements Runnable {
-
-    private final CliContext ctx;
+final class LogoutCommand extends CliCommand {
 
     @Spec
     CommandSpec spec;
 
     @Option(names = "--backplane", paramLabel = "<url>", description = "backplane (default: the latest login)")
     String backplane;
-
-    LogoutCommand(CliContext ctx) {
-        this.ctx = ctx;
-    }
 
     @Override
     public void run() {

@@ -3,17 +3,12 @@ package dev.backplane.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.Http;
 import picocli.CommandLine.Command;
 
 /** {@code svc status}: is the backplane reachable, which version, and who the caller is there. */
 @Command(name = "status", description = "Show the backplane's reachability and version, and who you are there.")
 final class StatusCommand extends BackplaneCommand {
-
-    StatusCommand(CliContext ctx) {
-        super(ctx);
-    }
 
     @Override
     protected void execute(Session session) {

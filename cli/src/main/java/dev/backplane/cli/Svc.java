@@ -22,7 +22,6 @@ import dev.backplane.cli.targets.TargetsCommand;
 import dev.backplane.cli.tenants.TenantsCommand;
 import java.io.InputStream;
 import java.io.PrintWriter;
-import java.lang.reflect.Constructor;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -141,17 +140,15 @@ public final class Svc implements Runnable {
         return run(args, new CliContext(out, err, in, env));
     }
 
-    /** Creates commands, handing a {@link CliContext} to those whose constructor takes one. */
+    /** Creates commands with picocli's default factory and hands each {@link CliCommand} the context. */
     private record Factory(CliContext ctx) implements CommandLine.IFactory {
         @Override
         public <K> K create(Class<K> cls) throws Exception {
-            try {
-                Constructor<K> c = cls.getDeclaredConstructor(CliContext.class);
-                c.setAccessible(true);
-                return c.newInstance(ctx);
-            } catch (NoSuchMethodException e) {
-                return CommandLine.defaultFactory().create(cls);
+            K created = CommandLine.defaultFactory().create(cls);
+            if (created instanceof CliCommand command) {
+                command.useContext(ctx);
             }
+            return created;
         }
     }
 }

@@ -1,6 +1,5 @@
 package dev.backplane.cli;
 
-import dev.backplane.cli.common.CliContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
@@ -9,13 +8,7 @@ import picocli.CommandLine.Command;
 
 /** {@code svc version}: CLI version, git commit and build time. */
 @Command(name = "version", description = "Print the CLI version and build metadata.")
-final class VersionCommand implements Runnable {
-
-    private final CliContext ctx;
-
-    VersionCommand(CliContext ctx) {
-        this.ctx = ctx;
-    }
+final class VersionCommand extends CliCommand {
 
     @Override
     public void run() {

@@ -1,6 +1,6 @@
 package dev.backplane.cli.admin;
 
-import dev.backplane.cli.common.CliContext;
+import dev.backplane.cli.CliCommand;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Commands;
 import dev.backplane.cli.common.Http;
@@ -42,11 +42,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "bootstrap-clients", description = "Provision the CLI and MCP clients, claim mappers and an "
         + "optional first user in a Keycloak realm (idempotent).")
-public final class BootstrapClientsCommand implements Runnable {
+public final class BootstrapClientsCommand extends CliCommand {
 
     static final int DEFAULT_OFFLINE_IDLE_SECONDS = 172800;
-
-    private final CliContext ctx;
 
     @Spec
     CommandSpec spec;
@@ -125,10 +123,6 @@ public final class BootstrapClientsCommand implements Runnable {
         @Option(names = "--insecure-skip-tls-verify", required = true,
                 description = "do not verify Keycloak's certificate (testing only)")
         boolean skipVerify;
-    }
-
-    BootstrapClientsCommand(CliContext ctx) {
-        this.ctx = ctx;
     }
 
     @Override

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.ConfirmOption;
 import dev.backplane.cli.common.Tables;
@@ -37,10 +36,6 @@ public final class ConnectorCommand {
         @Option(names = "--status", paramLabel = "staged|enabled|disabled|broken|all", description = "filter (default all)")
         String status;
 
-        ListConnectors(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode list = s.client().get(ApiPaths.CONNECTORS + (status == null ? "" : "?status=" + status)).json();
@@ -70,10 +65,6 @@ public final class ConnectorCommand {
     static final class Review extends BackplaneCommand {
         @Parameters(index = "0", paramLabel = "<connector_id>")
         String id;
-
-        Review(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void execute(Session s) {
@@ -111,10 +102,6 @@ public final class ConnectorCommand {
         @Mixin
         ConfirmOption confirm;
 
-        Transition(CliContext ctx) {
-            super(ctx);
-        }
-
         abstract String action();
 
         abstract String consequence();
@@ -135,10 +122,6 @@ public final class ConnectorCommand {
     /** enable */
     @Command(name = "enable", description = "Enable a connector for your tenant [tenant_admin].")
     static final class Enable extends Transition {
-        Enable(CliContext ctx) {
-            super(ctx);
-        }
-
         String action() {
             return "enable";
         }
@@ -151,10 +134,6 @@ public final class ConnectorCommand {
     /** disable */
     @Command(name = "disable", description = "Disable a connector for your tenant [tenant_admin].")
     static final class Disable extends Transition {
-        Disable(CliContext ctx) {
-            super(ctx);
-        }
-
         String action() {
             return "disable";
         }
@@ -167,10 +146,6 @@ public final class ConnectorCommand {
     /** enable-reads */
     @Command(name = "enable-reads", description = "Enable every read-class (GET/HEAD) operation [tenant_admin].")
     static final class EnableReads extends Transition {
-        EnableReads(CliContext ctx) {
-            super(ctx);
-        }
-
         String action() {
             return "enable-reads";
         }
@@ -194,10 +169,6 @@ public final class ConnectorCommand {
 
         @Option(names = "--when-to-use", description = "hint for agents (@path reads a file)")
         String whenToUse;
-
-        EditGroup(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {
@@ -258,10 +229,6 @@ public final class ConnectorCommand {
             boolean off;
         }
 
-        EditOp(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void validate() {
             if (safety != null && !List.of("safe", "caution", "dangerous").contains(safety)) {
@@ -303,10 +270,6 @@ public final class ConnectorCommand {
     /** catalog list */
     @Command(name = "list", description = "Products and the connector implementations that serve them.")
     static final class CatalogList extends BackplaneCommand {
-        CatalogList(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode list = s.client().get(ApiPaths.CATALOG).json();

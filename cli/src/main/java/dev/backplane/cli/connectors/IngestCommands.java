@@ -79,10 +79,6 @@ final class IngestCommands {
                 description = "make it your tenant's own connector (default: global, which needs platform_admin)")
         String tenantId;
 
-        Ingest(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void validate() {
             boolean manual = product != null || version != null || impl != null || !specs.isEmpty();
@@ -194,10 +190,6 @@ final class IngestCommands {
         String jobId;
         @Option(names = "--wait", description = "poll every 2 s until the job ends, showing progress")
         boolean await;
-
-        IngestStatus(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {

@@ -4,10 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Envelopes;
-import dev.backplane.cli.common.ExitCodes;
 import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.TextArgs;
 import java.util.ArrayList;
@@ -69,10 +67,6 @@ final class OperationCalls {
 
         Map<String, Object> parsed;
 
-        OperationRequestCommand(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void validate() {
             parsed = params(params);
@@ -87,10 +81,6 @@ final class OperationCalls {
         String previewHash;
         @Option(names = "--work-ref", description = "external change-ticket reference")
         String workRef;
-
-        Call(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void execute(Session s) {
@@ -109,10 +99,6 @@ final class OperationCalls {
     /** preview */
     @Command(name = "preview", description = "Show the request an operation would send, and its preview hash.")
     static final class Preview extends OperationRequestCommand {
-        Preview(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode env = s.client().call("POST", ApiPaths.OPERATIONS_PREVIEW, body(connectorId, opId, target, parsed)).json();
@@ -165,10 +151,6 @@ final class OperationCalls {
         Integer offset;
 
         private Map<String, Object> body;
-
-        ResultQueryCmd(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {

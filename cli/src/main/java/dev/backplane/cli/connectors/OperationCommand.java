@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.Tables;
 import java.net.URLEncoder;
@@ -26,10 +25,6 @@ public final class OperationCommand {
     static final class Groups extends BackplaneCommand {
         @Parameters(index = "0", paramLabel = "<connector_id>")
         String id;
-
-        Groups(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void execute(Session s) {
@@ -60,10 +55,6 @@ public final class OperationCommand {
 
         @Option(names = "--limit", paramLabel = "1..50", description = "maximum hits (default 10)")
         Integer limit;
-
-        Search(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {

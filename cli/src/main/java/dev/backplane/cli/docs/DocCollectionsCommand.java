@@ -6,7 +6,6 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
@@ -48,10 +47,6 @@ final class DocCollectionsCommand {
         Integer limit;
         @Option(names = "--vendor", description = "only this vendor's collections")
         String vendor;
-
-        ListCollections(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {
@@ -104,10 +99,6 @@ final class DocCollectionsCommand {
         String whenToUse;
 
         Map<String, Object> fields;
-
-        FieldsCommand(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         @SuppressWarnings("unchecked")
@@ -170,10 +161,6 @@ final class DocCollectionsCommand {
         @Option(names = "--global", description = "a global collection, granted to tenants one by one [platform_admin]")
         boolean global;
 
-        Create(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void validate() {
             super.validate();
@@ -196,10 +183,6 @@ final class DocCollectionsCommand {
     /** update */
     @Command(name = "update", description = "Change a doc collection's fields [tenant_admin; global: platform_admin].")
     static final class Update extends FieldsCommand {
-        Update(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void validate() {
             super.validate();
@@ -222,10 +205,6 @@ final class DocCollectionsCommand {
         @Parameters(index = "0", paramLabel = "<key>")
         String key;
 
-        KeyCommand(CliContext ctx) {
-            super(ctx);
-        }
-
         JsonNode call(Session s, String method, String suffix) {
             return s.client().call(method, ApiPaths.expand(ApiPaths.DOCS_COLLECTION, key) + suffix, null).json();
         }
@@ -234,10 +213,6 @@ final class DocCollectionsCommand {
     /** delete */
     @Command(name = "delete", description = "Delete a disabled, tenant-owned collection [tenant_admin].")
     static final class Delete extends KeyCommand {
-        Delete(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode r = call(s, "DELETE", "");
@@ -248,10 +223,6 @@ final class DocCollectionsCommand {
     /** enable */
     @Command(name = "enable", description = "Return a collection to search [tenant_admin].")
     static final class Enable extends KeyCommand {
-        Enable(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode r = call(s, "POST", "/enable");
@@ -262,10 +233,6 @@ final class DocCollectionsCommand {
     /** disable */
     @Command(name = "disable", description = "Hide a collection from search [tenant_admin].")
     static final class Disable extends KeyCommand {
-        Disable(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode r = call(s, "POST", "/disable");
@@ -276,10 +243,6 @@ final class DocCollectionsCommand {
     /** probe */
     @Command(name = "probe", description = "Check that the collection's retrieval backend answers [operator].")
     static final class Probe extends KeyCommand {
-        Probe(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode r = call(s, "POST", "/probe");
@@ -290,10 +253,6 @@ final class DocCollectionsCommand {
 
     /** grant / revoke: the tenant is the shared --tenant option (the platform_admin acts on that tenant). */
     abstract static class GrantCommand extends KeyCommand {
-        GrantCommand(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void validate() {
             if (options.tenant() == null) {
@@ -309,10 +268,6 @@ final class DocCollectionsCommand {
     /** grant (an extension of SPEC's verbs) */
     @Command(name = "grant", description = "Grant svc-docs:<key> of a global collection to --tenant [platform_admin].")
     static final class Grant extends GrantCommand {
-        Grant(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode r = call(s, "POST", grantPath());
@@ -324,10 +279,6 @@ final class DocCollectionsCommand {
     /** revoke (an extension of SPEC's verbs) */
     @Command(name = "revoke", description = "Revoke svc-docs:<key> from --tenant [platform_admin].")
     static final class Revoke extends GrantCommand {
-        Revoke(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode r = call(s, "DELETE", grantPath());
@@ -339,10 +290,6 @@ final class DocCollectionsCommand {
     /** grants (an extension of SPEC's verbs) */
     @Command(name = "grants", description = "Tenants holding svc-docs:<key> of a global collection [platform_admin].")
     static final class Grants extends KeyCommand {
-        Grants(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode r = s.client().get(ApiPaths.expand(ApiPaths.DOCS_COLLECTION, key) + "/grants").json();

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.Tables;
@@ -37,10 +36,6 @@ public final class DocsCommand {
         String product;
         @Option(names = "--version", paramLabel = "<version>", description = "only passages about this product version")
         String version;
-
-        QueryCommand(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {
@@ -75,10 +70,6 @@ public final class DocsCommand {
     /** search */
     @Command(name = "search", description = "Ranked passages with citations from the named collections.")
     static final class Search extends QueryCommand {
-        Search(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode r = s.client().call("POST", ApiPaths.DOCS_SEARCH, body()).json();
@@ -104,10 +95,6 @@ public final class DocsCommand {
     @Command(name = "ask", description = "One extractive answer; every sentence cites a retrieved passage [n], or "
             + "'no grounded answer'.")
     static final class Ask extends QueryCommand {
-        Ask(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode r = s.client().call("POST", ApiPaths.DOCS_ASK, body()).json();

@@ -87,10 +87,6 @@ public final class EventSourceCommand {
                 + "replay_window_seconds, signature_header, timestamp_header, id_header, secret_header, basic_username")
         String extras;
 
-        Add(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             String secret = secret(ctx, secretStdin);
@@ -119,10 +115,6 @@ public final class EventSourceCommand {
     /** event-source list */
     @Command(name = "list", description = "The tenant's event sources.")
     static final class ListSources extends BackplaneCommand {
-        ListSources(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode all = s.client().get(ApiPaths.EVENT_SOURCES).json();
@@ -146,10 +138,6 @@ public final class EventSourceCommand {
     static final class Describe extends BackplaneCommand {
         @Parameters(index = "0", paramLabel = "<slug-or-name>")
         String slug;
-
-        Describe(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void execute(Session s) {
@@ -176,10 +164,6 @@ public final class EventSourceCommand {
         boolean rotate;
         @Option(names = "--overlap-seconds", description = "how long the old secret stays valid (default 3600, 0..604800)")
         Integer overlap;
-
-        Update(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void execute(Session s) {
@@ -224,10 +208,6 @@ public final class EventSourceCommand {
         @Mixin
         ConfirmOption confirm;
 
-        Delete(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void validate() {
             confirm.require("deleting event source " + slug + " makes its senders' deliveries fail");
@@ -245,10 +225,6 @@ public final class EventSourceCommand {
         @Parameters(index = "0", paramLabel = "<slug-or-name>")
         String slug;
 
-        StatusChange(CliContext ctx) {
-            super(ctx);
-        }
-
         abstract String verb();
 
         @Override
@@ -262,10 +238,6 @@ public final class EventSourceCommand {
     /** event-source pause */
     @Command(name = "pause", description = "Pause a source [tenant_admin]: its URL answers 404 like a missing one.")
     static final class Pause extends StatusChange {
-        Pause(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         String verb() {
             return "pause";
@@ -275,10 +247,6 @@ public final class EventSourceCommand {
     /** event-source resume */
     @Command(name = "resume", description = "Resume a paused source [tenant_admin].")
     static final class Resume extends StatusChange {
-        Resume(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         String verb() {
             return "resume";

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
@@ -30,10 +29,6 @@ public final class EventsCommand {
         Integer limit;
         @Option(names = "--cursor", description = "next_cursor of the previous page")
         String cursor;
-
-        ListEvents(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {
@@ -70,10 +65,6 @@ public final class EventsCommand {
     static final class Show extends BackplaneCommand {
         @Parameters(index = "0", paramLabel = "<event-id>")
         String id;
-
-        Show(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {

@@ -68,10 +68,6 @@ public final class AgentCommands {
         @Option(names = "--include-revoked")
         boolean includeRevoked;
 
-        PrincipalList(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode list = s.client().get(ApiPaths.AGENT_PRINCIPALS + (includeRevoked ? "?include_revoked=true" : "")).json();
@@ -86,10 +82,6 @@ public final class AgentCommands {
         String name;
         @Option(names = "--owner-sub", description = "who may pull the kill switch besides tenant admins (default: you)")
         String ownerSub;
-
-        PrincipalRegister(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void execute(Session s) {
@@ -109,10 +101,6 @@ public final class AgentCommands {
     static final class PrincipalRevoke extends BackplaneCommand {
         @Parameters(index = "0", paramLabel = "<name>")
         String name;
-
-        PrincipalRevoke(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void execute(Session s) {
@@ -136,10 +124,6 @@ public final class AgentCommands {
         String target;
         @Option(names = "--expires", description = "ISO 8601 UTC time")
         String expires;
-
-        GrantWrite(CliContext ctx) {
-            super(ctx);
-        }
 
         abstract String path();
 
@@ -166,10 +150,6 @@ public final class AgentCommands {
     /** grant create */
     @Command(name = "create", description = "Create a grant [tenant_admin].")
     static final class GrantCreate extends GrantWrite {
-        GrantCreate(CliContext ctx) {
-            super(ctx);
-        }
-
         String path() {
             return ApiPaths.AGENT_GRANTS;
         }
@@ -178,10 +158,6 @@ public final class AgentCommands {
     /** grant elevate */
     @Command(name = "elevate", description = "A time-bounded elevation (--expires required) [tenant_admin].")
     static final class GrantElevate extends GrantWrite {
-        GrantElevate(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void validate() {
             if (expires == null) {
@@ -205,10 +181,6 @@ public final class AgentCommands {
         Integer limit;
         @Option(names = "--offset")
         Integer offset;
-
-        GrantList(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {
@@ -236,10 +208,6 @@ public final class AgentCommands {
         @Mixin
         ConfirmOption confirm;
 
-        GrantRevoke(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void validate() {
             confirm.require("revoke " + id);
@@ -257,10 +225,6 @@ public final class AgentCommands {
     static final class GrantShow extends BackplaneCommand {
         @Parameters(index = "0", paramLabel = "<grant-id>")
         String id;
-
-        GrantShow(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void execute(Session s) {

@@ -53,10 +53,6 @@ public final class ApprovalsCommand {
         @Option(names = "--offset")
         Integer offset;
 
-        ListCmd(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void validate() {
             Limits.check(limit, 1, 500, "--limit");
@@ -88,10 +84,6 @@ public final class ApprovalsCommand {
         @Parameters(index = "0", paramLabel = "<id>")
         String id;
 
-        Show(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode a = s.client().get(ApiPaths.expand(ApiPaths.APPROVAL, id)).json();
@@ -108,10 +100,6 @@ public final class ApprovalsCommand {
         String reason;
         @Option(names = "--break-glass", description = "approve your own request in an emergency (needs --reason; audited)")
         boolean breakGlass;
-
-        Approve(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {
@@ -153,10 +141,6 @@ public final class ApprovalsCommand {
         String id;
         @Option(names = "--reason")
         String reason;
-
-        Reject(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void execute(Session s) {

@@ -57,10 +57,6 @@ public final class AuditCommand {
         @Option(names = "--limit")
         Integer limit;
 
-        MyRecent(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void validate() {
             checkLimit(limit);
@@ -81,10 +77,6 @@ public final class AuditCommand {
     static final class Recent extends BackplaneCommand {
         @Option(names = "--limit")
         Integer limit;
-
-        Recent(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {
@@ -128,10 +120,6 @@ public final class AuditCommand {
         @Option(names = "--work-ref")
         String workRef;
 
-        Query(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void validate() {
             checkLimit(limit);
@@ -164,10 +152,6 @@ public final class AuditCommand {
         @Parameters(index = "0", paramLabel = "<audit-id>")
         String id;
 
-        Show(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode r = s.client().get(ApiPaths.expand(ApiPaths.AUDIT_ROW, id)).json();
@@ -187,10 +171,6 @@ public final class AuditCommand {
         String session;
         @Option(names = "--max-depth", description = "default 20")
         Integer maxDepth;
-
-        Replay(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void execute(Session s) {
@@ -217,10 +197,6 @@ public final class AuditCommand {
         @Parameters(index = "0", paramLabel = "<target>")
         String target;
 
-        WhoTouched(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode list = s.client().get(ApiPaths.expand(ApiPaths.AUDIT_WHO_TOUCHED, target)).json();
@@ -244,10 +220,6 @@ public final class AuditCommand {
         String since;
         @Option(names = "--until")
         String until;
-
-        Reflex(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void execute(Session s) {

@@ -55,10 +55,6 @@ public final class ServicePrincipalsCommand {
         @Option(names = "--expires", description = "ISO 8601 UTC time")
         String expires;
 
-        Create(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             Map<String, Object> body = new LinkedHashMap<>();
@@ -93,10 +89,6 @@ public final class ServicePrincipalsCommand {
         @Option(names = "--principal")
         String principal;
 
-        ListCmd(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode list = s.client().get(ApiPaths.SERVICE_GRANTS + QueryString.of().add("include_expired", includeExpired)
@@ -118,10 +110,6 @@ public final class ServicePrincipalsCommand {
         @Mixin
         ConfirmOption confirm;
 
-        Revoke(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void validate() {
             confirm.require("revoke " + id);
@@ -139,10 +127,6 @@ public final class ServicePrincipalsCommand {
     static final class Show extends BackplaneCommand {
         @Parameters(index = "0", paramLabel = "<grant-id>")
         String id;
-
-        Show(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void execute(Session s) {

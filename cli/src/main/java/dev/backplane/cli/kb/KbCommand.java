@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.ConfirmOption;
 import dev.backplane.cli.common.Limits;
@@ -43,10 +42,6 @@ public final class KbCommand {
 
         private String text;
         private Map<String, Object> meta;
-
-        Add(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {
@@ -89,10 +84,6 @@ public final class KbCommand {
         @Parameters(index = "0", paramLabel = "<slug>")
         String slug;
 
-        Show(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode r = s.client().get(ApiPaths.expand(ApiPaths.KB_ENTRY, slug)).json();
@@ -114,10 +105,6 @@ public final class KbCommand {
         Integer limit;
         @Option(names = "--offset", description = "skip this many")
         Integer offset;
-
-        ListEntries(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {
@@ -145,10 +132,6 @@ public final class KbCommand {
         String query;
         @Option(names = "--limit", paramLabel = "1..50", description = "maximum hits (default 10)")
         Integer limit;
-
-        Search(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {
@@ -183,10 +166,6 @@ public final class KbCommand {
         String slug;
         @Mixin
         ConfirmOption confirm;
-
-        Delete(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {

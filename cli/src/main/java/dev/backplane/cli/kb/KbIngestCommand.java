@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.JobPoller;
 import dev.backplane.cli.common.Tables;
@@ -38,10 +37,6 @@ final class KbIngestCommand extends BackplaneCommand {
     String directory;
     @Option(names = "--dry-run", description = "list what would be created, updated or unchanged; write nothing")
     boolean dryRun;
-
-    KbIngestCommand(CliContext ctx) {
-        super(ctx);
-    }
 
     @Override
     protected void execute(Session s) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
@@ -74,10 +73,6 @@ public final class MemoryCommands {
         @Option(names = "--persist", description = "never expires")
         boolean persist;
 
-        Remember(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void validate() {
             if (scope != null && !SCOPES.contains(scope)) {
@@ -131,10 +126,6 @@ public final class MemoryCommands {
         @Option(names = "--limit", paramLabel = "1..50", description = "maximum hits (default 10)")
         Integer limit;
 
-        Recall(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void validate() {
             if ((ref == null) == (query == null)) {
@@ -183,10 +174,6 @@ public final class MemoryCommands {
         @Option(names = "--limit", paramLabel = "1..500", description = "maximum entries (default 100)")
         Integer limit;
 
-        ListMemory(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void validate() {
             Limits.check(limit, 1, 500, "--limit");
@@ -218,10 +205,6 @@ public final class MemoryCommands {
         boolean move;
         @Option(names = "--target", description = "target name when the entry exists for several")
         String target;
-
-        Promote(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {

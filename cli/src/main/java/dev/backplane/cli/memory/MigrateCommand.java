@@ -2,10 +2,10 @@ package dev.backplane.cli.memory;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.backplane.cli.CliCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.BackplaneOptions;
-import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Commands;
 import dev.backplane.cli.common.ExitCodes;
@@ -50,7 +50,7 @@ public final class MigrateCommand {
                     + "scope: overrides); entries keep no expiry and are tagged migrated and type:<type>.",
             "Files that look machine-local (home paths, ~/, drive letters, your user name) are skipped unless "
                     + "--include-machine-local; MEMORY.md (the index) is never migrated."})
-    static final class Memory implements Runnable {
+    static final class Memory extends CliCommand {
         @Spec
         CommandSpec spec;
         @Mixin
@@ -67,12 +67,6 @@ public final class MigrateCommand {
         boolean markMigrated;
         @Option(names = "--non-interactive", description = "do not ask for confirmation (needed without a terminal)")
         boolean nonInteractive;
-
-        private final CliContext ctx;
-
-        Memory(CliContext ctx) {
-            this.ctx = ctx;
-        }
 
         @Override
         public void run() {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
@@ -47,10 +46,6 @@ public final class RetrievalCommand {
         boolean save;
         @Option(names = "--compare-baseline", description = "compare with the saved baseline; exit 1 on a regression")
         boolean compare;
-
-        Eval(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {
@@ -113,10 +108,6 @@ public final class RetrievalCommand {
     @Command(name = "retire-checklist", description = "Per surface: what must hold before grep (or the catalog's "
             + "lexical search) can be retired, each item pass or fail with evidence.")
     static final class RetireChecklist extends BackplaneCommand {
-        RetireChecklist(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode r = s.client().get(ApiPaths.RETRIEVAL_RETIRE_CHECKLIST).json();
@@ -144,10 +135,6 @@ public final class RetrievalCommand {
         String since;
         @Option(names = "--surface", paramLabel = "kb|memory|operations|all", description = "default all")
         String surface;
-
-        Usage(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {

@@ -103,10 +103,6 @@ public final class TargetsCommand {
         @Option(names = "--version", description = "asserted product version (used before the first probe)")
         String version;
 
-        Add(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void validate() {
             if (port != null && (port < 1 || port > 65535)) {
@@ -168,10 +164,6 @@ public final class TargetsCommand {
         @Parameters(index = "0", paramLabel = "<name-or-alias>")
         String name;
 
-        Describe(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             JsonNode t = s.client().get(ApiPaths.expand(ApiPaths.TARGET, name)).json();
@@ -188,10 +180,6 @@ public final class TargetsCommand {
         Integer limit;
         @Option(names = {"--product", "-p"}, description = "only this product")
         String product;
-
-        ListTargets(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {
@@ -242,10 +230,6 @@ public final class TargetsCommand {
         @Mixin
         ConfirmOption confirm;
 
-        Delete(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void validate() {
             confirm.require("delete " + name + ": the target and its aliases are removed");
@@ -263,10 +247,6 @@ public final class TargetsCommand {
     static final class Probe extends BackplaneCommand {
         @Parameters(index = "0", paramLabel = "<name-or-alias>")
         String name;
-
-        Probe(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void execute(Session s) {
@@ -293,10 +273,6 @@ public final class TargetsCommand {
 
         @Option(names = "--seed-target", paramLabel = "<name>", description = "registered target to discover from")
         String seed;
-
-        Discover(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void execute(Session s) {
@@ -330,10 +306,6 @@ public final class TargetsCommand {
         String field;
 
         private Map<String, String> fields;
-
-        StageSecret(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {
@@ -409,10 +381,6 @@ public final class TargetsCommand {
         boolean update;
 
         private List<ObjectNode> rows;
-
-        Import(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {

@@ -36,10 +36,6 @@ public final class FlightRecorderPolicyCommand {
     /** show */
     @Command(name = "show", description = "Show the policy.")
     static final class Show extends BackplaneCommand {
-        Show(CliContext ctx) {
-            super(ctx);
-        }
-
         @Override
         protected void execute(Session s) {
             FlightRecorderPolicyCommand.print(ctx, s.client().get(PATH).json(), options.json());
@@ -61,10 +57,6 @@ public final class FlightRecorderPolicyCommand {
 
         @Option(names = "--clear-retention", description = "go back to the deploy's default retention")
         boolean clearRetention;
-
-        Set(CliContext ctx) {
-            super(ctx);
-        }
 
         @Override
         protected void validate() {
