@@ -1,0 +1,70 @@
+package dev.backplane.kernel.app;
+
+import dev.backplane.kernel.audit.AuditQueries;
+import dev.backplane.kernel.audit.AuditRoutes;
+import dev.backplane.kernel.audit.GovernanceAudit;
+import dev.backplane.kernel.catalog.CatalogRoutes;
+import dev.backplane.kernel.catalog.IngestRoutes;
+import dev.backplane.kernel.dispatch.DispatchRoutes;
+import dev.backplane.kernel.docs.DocsRoutes;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.events.EventRoutes;
+import dev.backplane.kernel.governance.ApprovalRoutes;
+import dev.backplane.kernel.governance.GovernanceRoutes;
+import dev.backplane.kernel.http.ApiRoutes;
+import dev.backplane.kernel.http.Authenticator;
+import dev.backplane.kernel.http.OpenApiRoutes;
+import dev.backplane.kernel.identity.TokenVerifier;
+import dev.backplane.kernel.kb.KbRoutes;
+import dev.backplane.kernel.mcp.McpRoutes;
+import dev.backplane.kernel.memory.MemoryRoutes;
+import dev.backplane.kernel.quality.RetireChecklist;
+import dev.backplane.kernel.quality.RetrievalRoutes;
+import dev.backplane.kernel.quality.UsageReport;
+import dev.backplane.kernel.targets.TargetRoutes;
+import dev.backplane.kernel.targets.TargetSecretRoutes;
+import dev.backplane.kernel.tenancy.TenancyRoutes;
+import java.util.Optional;
+
+/** The REST and MCP surfaces of one kernel, registered on top of its {@link KernelServices}. */
+final class KernelRoutes {
+
+    private KernelRoutes() {
+    }
+
+    static ApiRoutes register(KernelConfig config, KernelServices s) {
+        ApiRoutes api = new ApiRoutes(s.restAuthenticator);
+        new HealthRoutes(s.database).register(api);
+        new InfoRoutes(BuildInfo.load(), config, Kernel.mcpAudience(config), s.retrieval.vectorIndex()).register(api);
+        new OpenApiRoutes().register(api);
+        new IdentityRoutes().register(api);
+        new TenancyRoutes(s.tenants).register(api);
+        new CatalogRoutes(s.catalog).register(api);
+        new IngestRoutes(s.specIngest).register(api);
+        new TargetRoutes(s.targets, s.probes).register(api);
+        new GovernanceRoutes(s.agentPrincipals, s.grants, s.serviceGrants).register(api);
+        new KbRoutes(s.kb, s.kbIngest).register(api);
+        new MemoryRoutes(s.memory).register(api);
+        new RetrievalRoutes(s.eval, new RetireChecklist(s.jdbc, s.eval), new UsageReport(s.jdbc)).register(api);
+        new DocsRoutes(s.docs).register(api);
+        new DispatchRoutes(s.calls, s.dispatcher, s.resultQueries, s.runs).register(api);
+        TokenVerifier mcpTokens = s.tokenVerifier(config, Kernel.mcpAudience(config));
+        new McpRoutes(new Authenticator(mcpTokens, s.tenants, "svc", Optional.of(config.get(Setting.IDENTITY_MCP_CLIENT_ID)),
+                s.agentPrincipals), mcpTokens, new McpRoutes.Services(s.targets, s.catalog, s.dispatcher,
+                s.resultQueries, s.audit, s.kb, s.memory, s.docs), BuildInfo.load().version(), new McpRoutes.Settings(
+                Kernel.mcpAudience(config), s.issuer, config.optional(Setting.MCP_REQUIRED_SCOPE).filter(v -> !v.isBlank()),
+                config.list(Setting.MCP_ALLOWED_ORIGINS), config.optional(Setting.PUBLIC_URL))).register(api);
+        new ApprovalRoutes(s.approvals, s.calls).register(api);
+        new AuditRoutes(new AuditQueries(s.jdbc), s.audit, caller -> name -> {
+            try {
+                return s.targets.describe(caller.tenantId(), name).name();
+            } catch (DomainException unknown) {
+                return name; // a deleted target is still in the log under its name
+            }
+        }).register(api);
+        new EventRoutes(s.eventSources, s.eventIngest, s.eventLog).register(api);
+        new TargetSecretRoutes(s.targets, s.credentials).register(api);
+        api.recordMutations(new GovernanceAudit(s.audit), GovernanceAudit.EXEMPT);
+        return api;
+    }
+}

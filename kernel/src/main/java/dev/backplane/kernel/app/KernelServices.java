@@ -1,0 +1,186 @@
+package dev.backplane.kernel.app;
+
+import dev.backplane.kernel.audit.AuditLog;
+import dev.backplane.kernel.catalog.CatalogIndex;
+import dev.backplane.kernel.catalog.CatalogService;
+import dev.backplane.kernel.catalog.ConnectorRegistry;
+import dev.backplane.kernel.catalog.IngestStore;
+import dev.backplane.kernel.catalog.SpecIngestService;
+import dev.backplane.kernel.credentials.CredentialService;
+import dev.backplane.kernel.dispatch.AsyncRuns;
+import dev.backplane.kernel.dispatch.DispatchEvents;
+import dev.backplane.kernel.dispatch.Dispatcher;
+import dev.backplane.kernel.dispatch.OperationCalls;
+import dev.backplane.kernel.docs.DocsService;
+import dev.backplane.kernel.egress.EgressProxy;
+import dev.backplane.kernel.egress.GuardedSocketFactory;
+import dev.backplane.kernel.egress.SsrfGuard;
+import dev.backplane.kernel.events.EventDrain;
+import dev.backplane.kernel.events.EventIngest;
+import dev.backplane.kernel.events.EventLog;
+import dev.backplane.kernel.events.EventSources;
+import dev.backplane.kernel.governance.AgentPrincipals;
+import dev.backplane.kernel.governance.Approvals;
+import dev.backplane.kernel.governance.Grants;
+import dev.backplane.kernel.governance.PolicyGate;
+import dev.backplane.kernel.governance.ServiceGrants;
+import dev.backplane.kernel.http.Authenticator;
+import dev.backplane.kernel.identity.JwksKeys;
+import dev.backplane.kernel.identity.TokenVerifier;
+import dev.backplane.kernel.jobs.BackgroundJobs;
+import dev.backplane.kernel.kb.IngestRoot;
+import dev.backplane.kernel.kb.KbIngestService;
+import dev.backplane.kernel.kb.KbService;
+import dev.backplane.kernel.memory.MemoryService;
+import dev.backplane.kernel.persistence.ChangeFeed;
+import dev.backplane.kernel.persistence.Database;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.plugins.ConnectorSessions;
+import dev.backplane.kernel.plugins.PluginLoading;
+import dev.backplane.kernel.quality.RetrievalEval;
+import dev.backplane.kernel.results.ResultHandles;
+import dev.backplane.kernel.results.ResultQueryService;
+import dev.backplane.kernel.retrieval.Embedder;
+import dev.backplane.kernel.retrieval.RetrievalEngine;
+import dev.backplane.kernel.scheduler.PeriodicJobs;
+import dev.backplane.kernel.targets.ProbeService;
+import dev.backplane.kernel.targets.TargetService;
+import dev.backplane.kernel.tenancy.TenantService;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Every service of one kernel, built with plain constructors in dependency order. No routes here:
+ * {@link KernelRoutes} puts the REST and MCP surfaces on top of these.
+ */
+final class KernelServices {
+
+    /** Recorded retrieval searches older than this are deleted (usage and the retire checklist look back 30 days). */
+    private static final int SEARCH_RETENTION_DAYS = 400;
+
+    final Database database;
+    final Jdbc jdbc;
+    final ChangeFeed feed;
+    final String issuer;
+    final TenantService tenants;
+    final JwksKeys keys;
+    final AgentPrincipals agentPrincipals;
+    final Authenticator restAuthenticator;
+    final RetrievalEngine retrieval;
+    final ConnectorRegistry connectors;
+    final CatalogService catalog;
+    final SpecIngestService specIngest;
+    final CredentialService credentials;
+    final TargetService targets;
+    final ProbeService probes;
+    final AuditLog audit;
+    final ResultHandles handles;
+    final Approvals approvals;
+    final Grants grants;
+    final ServiceGrants serviceGrants;
+    final Dispatcher dispatcher;
+    final AsyncRuns runs;
+    final OperationCalls calls;
+    final ResultQueryService resultQueries;
+    final KbService kb;
+    final KbIngestService kbIngest;
+    final MemoryService memory;
+    final RetrievalEval eval;
+    final DocsService docs;
+    final EventSources eventSources;
+    final EventLog eventLog;
+    final EventIngest eventIngest;
+    final BackgroundJobs jobs;
+
+    KernelServices(KernelConfig config, Database database, ChangeFeed feed, DispatchEvents dispatchEvents,
+                   EventDrain drain, String issuer, Kernel.Closer closing) {
+        this.database = database;
+        this.feed = feed;
+        this.issuer = issuer;
+        this.jdbc = new Jdbc(database.dataSource());
+        this.tenants = new TenantService(jdbc);
+        this.keys = new JwksKeys(issuer, config.optional(Setting.IDENTITY_JWKS_URL),
+                Duration.ofSeconds(config.intValue(Setting.IDENTITY_JWKS_CACHE_SECONDS)));
+        this.agentPrincipals = new AgentPrincipals(jdbc, feed);
+        this.restAuthenticator = new Authenticator(tokenVerifier(config, config.get(Setting.IDENTITY_AUDIENCE)), tenants,
+                "svc", Optional.empty(), agentPrincipals);
+        this.retrieval = closing.add(new RetrievalEngine(jdbc, feed, new Embedder()));
+
+        Duration callTimeout = Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT));
+        Path pluginDir = Path.of(config.get(Setting.PLUGIN_DIR));
+        PluginLoading.Result plugins = PluginLoading.load(pluginDir, callTimeout);
+        CatalogIndex index = CatalogIndex.load(config.optional(Setting.CATALOG_INDEX).filter(v -> !v.isBlank())
+                .map(Path::of).orElse(pluginDir.resolve("catalog-index.json")));
+        IngestStore ingested = new IngestStore(jdbc);
+        this.connectors = new ConnectorRegistry(plugins, ingested, feed, index, callTimeout);
+        this.catalog = new CatalogService(connectors, jdbc, feed, retrieval);
+        this.jobs = new BackgroundJobs(jdbc, List.of(SpecIngestService.JOB_KIND, KbIngestService.JOB_KIND));
+        this.specIngest = new SpecIngestService(jobs, ingested, connectors, feed,
+                config.intValue(Setting.INGEST_MAX_SPEC_BYTES), config.intValue(Setting.INGEST_SYNC_MAX_BYTES));
+
+        this.credentials = CredentialService.start(config.credentials());
+        SsrfGuard ssrf = SsrfGuard.fromSetting(config.get(Setting.TARGET_SSRF_ALLOWLIST));
+        this.targets = new TargetService(jdbc, feed, connectors, ssrf, credentials.backend());
+        GuardedSocketFactory sockets = new GuardedSocketFactory(ssrf, (int) Math.min(10_000, callTimeout.toMillis()));
+        EgressProxy egress = closing.add(egressProxy(sockets));
+        ConnectorSessions sessions = new ConnectorSessions(egress, sockets, callTimeout);
+        this.audit = new AuditLog(jdbc);
+        this.probes = new ProbeService(targets, catalog, credentials, sessions, audit);
+
+        this.handles = new ResultHandles(jdbc, Duration.ofMinutes(config.intValue(Setting.RESULT_HANDLE_TTL)));
+        this.approvals = new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL)), audit);
+        this.grants = new Grants(jdbc);
+        this.serviceGrants = new ServiceGrants(jdbc, catalog::descriptor);
+        PolicyGate gate = new PolicyGate(grants::decide, (tenant, principal, connectorId, opId, target) ->
+                serviceGrants.covering(tenant, principal, connectorId, opId, target.id(), target.name(), target.product())
+                        .isPresent(), agentPrincipals);
+        this.dispatcher = new Dispatcher(catalog, targets, credentials, sessions, audit, approvals, gate, handles,
+                dispatchEvents);
+        this.runs = new AsyncRuns(jdbc, callTimeout);
+        this.calls = new OperationCalls(dispatcher, runs);
+        this.resultQueries = new ResultQueryService(jdbc, handles);
+
+        this.kb = new KbService(jdbc, retrieval);
+        this.kbIngest = new KbIngestService(jobs, kb, IngestRoot.fromSetting(config.get(Setting.KB_INGEST_ROOT),
+                Path.of(config.get(Setting.DATA_DIR))));
+        this.memory = new MemoryService(jdbc, retrieval,
+                Duration.ofDays(config.intValue(Setting.MEMORY_USER_DEFAULT_TTL_DAYS)));
+        this.eval = new RetrievalEval(jdbc, kb, memory, catalog);
+        this.docs = DocsService.create(jdbc, audit, egress, ssrf, credentials,
+                Duration.ofMillis(config.intValue(Setting.DOCS_BACKEND_TIMEOUT_MS)));
+
+        this.eventSources = new EventSources(jdbc, feed, credentials, audit, config.intValue(Setting.EVENTS_MAX_BODY_BYTES));
+        this.eventLog = new EventLog(jdbc, config.intValue(Setting.EVENTS_RETENTION_DAYS));
+        this.eventIngest = new EventIngest(jdbc, eventSources, audit, drain, config.intValue(Setting.EVENTS_RATE_PER_SECOND));
+
+        closing.add(new PeriodicJobs(database.dataSource(), List.of(
+                new PeriodicJobs.Job("events-retention-sweep", Duration.ofHours(1), eventLog::sweep),
+                new PeriodicJobs.Job("audit-started-reaper", Duration.ofMinutes(1),
+                        () -> audit.reapStarted(callTimeout.plusMinutes(5))),
+                new PeriodicJobs.Job("approvals-expiry", Duration.ofMinutes(1), approvals::expireDue),
+                new PeriodicJobs.Job("result-handles-sweep", Duration.ofMinutes(10), handles::sweepExpired),
+                new PeriodicJobs.Job("async-run-reaper", Duration.ofMinutes(1), runs::reapOrphans),
+                new PeriodicJobs.Job("memory-sweep", Duration.ofMinutes(10), memory::sweepExpired),
+                new PeriodicJobs.Job("background-job-reaper", Duration.ofMinutes(1), jobs::reapStale),
+                new PeriodicJobs.Job("retrieval-searches-sweep", Duration.ofHours(6),
+                        () -> retrieval.searches().sweep(SEARCH_RETENTION_DAYS)))));
+    }
+
+    /** A verifier of tokens from the trusted issuer for one audience (REST and /mcp differ). */
+    TokenVerifier tokenVerifier(KernelConfig config, String audience) {
+        return new TokenVerifier(issuer, audience, keys, config.list(Setting.IDENTITY_ALGORITHMS),
+                Duration.ofSeconds(config.intValue(Setting.IDENTITY_CLOCK_SKEW)));
+    }
+
+    private static EgressProxy egressProxy(GuardedSocketFactory sockets) {
+        try {
+            return new EgressProxy(sockets);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the plugin egress proxy on loopback", e);
+        }
+    }
+}
