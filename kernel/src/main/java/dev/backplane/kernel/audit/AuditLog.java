@@ -1,7 +1,5 @@
 package dev.backplane.kernel.audit;
 
-import dev.backplane.kernel.errors.DomainException;
-import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.JsonMapping;
 import java.util.List;
@@ -100,7 +98,7 @@ public final class AuditLog {
             write(id, e, status, errorCode, duration, approvalId, extras);
         } catch (Jdbc.DataAccessException failure) {
             LOG.log(System.Logger.Level.ERROR, "audit log unavailable; refusing the dispatch: " + failure.getMessage());
-            throw new DomainException(ErrorKind.UNAVAILABLE, "audit_unavailable", "the audit log could not be "
+            throw AuditErrors.AUDIT_UNAVAILABLE.error("the audit log could not be "
                     + "written, so nothing was sent to the target (audit is fail-closed); try again later");
         }
         return id;

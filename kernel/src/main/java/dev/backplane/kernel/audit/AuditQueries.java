@@ -1,6 +1,7 @@
 package dev.backplane.kernel.audit;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.JsonMapping;
@@ -62,7 +63,7 @@ public final class AuditQueries {
 
     public Page query(UUID tenant, Filter f, Optional<String> cursor, int limit) {
         if (limit < 1 || limit > 1000) {
-            throw DomainException.unprocessable("invalid_limit", "limit must be 1..1000, got " + limit, Map.of("field", "limit"));
+            throw CommonErrors.INVALID_LIMIT.error("limit must be 1..1000, got " + limit, Map.of("field", "limit"));
         }
         f.opClass().ifPresent(c -> check(OP_CLASSES.contains(c), "op_class must be one of " + OP_CLASSES));
         f.resultStatus().ifPresent(s -> check(STATUSES.contains(s), "result_status must be one of " + STATUSES));
@@ -102,12 +103,12 @@ public final class AuditQueries {
 
     /** What an audit id answers when it is not a uuid or names no row of the tenant. */
     static DomainException notFound(String auditId) {
-        return DomainException.notFound("audit_row_not_found", "no audit row " + auditId);
+        return AuditErrors.AUDIT_ROW_NOT_FOUND.error("no audit row " + auditId);
     }
 
     /** What a session id that is not a uuid answers. */
     static DomainException invalidSession(String sessionId) {
-        return DomainException.unprocessable("invalid_session", "session id must be a uuid", Map.of("field", "session_id"));
+        return AuditErrors.INVALID_SESSION.error("session id must be a uuid", Map.of("field", "session_id"));
     }
 
     /** The rows of an agent session in time order, each with its composite children down to {@code maxDepth}. */
@@ -216,7 +217,7 @@ public final class AuditQueries {
 
     private static void check(boolean ok, String message) {
         if (!ok) {
-            throw DomainException.unprocessable("invalid_filter", message, Map.of());
+            throw AuditErrors.INVALID_FILTER.error(message, Map.of());
         }
     }
 
@@ -235,7 +236,7 @@ public final class AuditQueries {
             }
             return parts;
         } catch (RuntimeException e) {
-            throw DomainException.unprocessable("invalid_cursor", "cursor is not one this server handed out",
+            throw CommonErrors.INVALID_CURSOR.error("cursor is not one this server handed out",
                     Map.of("field", "cursor"));
         }
     }

@@ -1,6 +1,5 @@
 package dev.backplane.kernel.audit;
 
-import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.http.QueryParams;
@@ -78,7 +77,7 @@ public final class AuditRoutes {
             try {
                 return UUID.fromString(v);
             } catch (IllegalArgumentException e) {
-                throw DomainException.unprocessable("invalid_filter", name + " must be a uuid", Map.of("field", name));
+                throw AuditErrors.INVALID_FILTER.error(name + " must be a uuid", Map.of("field", name));
             }
         });
     }

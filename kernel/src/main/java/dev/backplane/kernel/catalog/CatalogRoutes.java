@@ -1,6 +1,6 @@
 package dev.backplane.kernel.catalog;
 
-import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
@@ -92,8 +92,7 @@ public final class CatalogRoutes {
     }
 
     private void search(ServerRequest req, ServerResponse res, Caller caller) {
-        String query = req.query().first("query").asOptional().orElseThrow(() -> DomainException.unprocessable(
-                "invalid_query", "the query parameter 'query' is required", Map.of("field", "query")));
+        String query = req.query().first("query").asOptional().orElseThrow(() -> CommonErrors.INVALID_QUERY.error("the query parameter 'query' is required", Map.of("field", "query")));
         int limit = req.query().first("limit").asOptional().map(CatalogRoutes::limit)
                 .orElse(CatalogService.SEARCH_LIMIT_DEFAULT);
         Json.ok(res, catalog.search(caller, SearchLog.Transport.REST, id(req), query,
@@ -110,7 +109,7 @@ public final class CatalogRoutes {
         try {
             return Integer.parseInt(text.trim());
         } catch (NumberFormatException e) {
-            throw DomainException.unprocessable("invalid_limit", "limit must be an integer 1..50, got '" + text + "'",
+            throw CommonErrors.INVALID_LIMIT.error("limit must be an integer 1..50, got '" + text + "'",
                     Map.of("field", "limit"));
         }
     }

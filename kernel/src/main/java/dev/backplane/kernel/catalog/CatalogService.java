@@ -8,8 +8,8 @@ import dev.backplane.kernel.catalog.CatalogViews.Review;
 import dev.backplane.kernel.catalog.CatalogViews.ReviewChange;
 import dev.backplane.kernel.catalog.CatalogViews.SearchHit;
 import dev.backplane.kernel.catalog.CatalogViews.SearchResult;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
-import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.plugins.LoadedConnector;
@@ -61,7 +61,7 @@ public final class CatalogService {
     public List<ConnectorSummary> list(UUID tenant, Optional<String> status) {
         status.ifPresent(s -> {
             if (!s.equals("all") && !s.equals("broken") && !STATUSES.contains(s)) {
-                throw DomainException.unprocessable("invalid_status", "status must be staged, enabled, disabled, broken "
+                throw CommonErrors.INVALID_STATUS.error("status must be staged, enabled, disabled, broken "
                         + "or all, got '" + s + "'", Map.of("field", "status"));
             }
         });
@@ -153,7 +153,7 @@ public final class CatalogService {
         registry.require(tenant, connectorId);
         String before = store.status(tenant, connectorId);
         if (!before.equals("enabled")) {
-            throw new DomainException(ErrorKind.CONFLICT, "invalid_transition", "connector " + connectorId + " is "
+            throw CatalogErrors.INVALID_TRANSITION.error("connector " + connectorId + " is "
                     + before + "; only an enabled connector can be disabled", Map.of("status", before));
         }
         store.setStatus(tenant, connectorId, "disabled", actor);
@@ -184,12 +184,12 @@ public final class CatalogService {
         OperationDescriptor op = operation(c, opId);
         safetyLevel.ifPresent(s -> {
             if (!Set.of("safe", "caution", "dangerous").contains(s)) {
-                throw DomainException.unprocessable("invalid_override", "safety_level must be safe, caution or dangerous, "
+                throw CatalogErrors.INVALID_OVERRIDE.error("safety_level must be safe, caution or dangerous, "
                         + "got '" + s + "'", Map.of("field", "safety_level"));
             }
         });
         if (customDescription.isEmpty() && safetyLevel.isEmpty() && requiresApproval.isEmpty() && isEnabled.isEmpty()) {
-            throw DomainException.unprocessable("invalid_override", "nothing to change: give custom_description, "
+            throw CatalogErrors.INVALID_OVERRIDE.error("nothing to change: give custom_description, "
                     + "safety_level, requires_approval or is_enabled", Map.of());
         }
         boolean clear = customDescription.map(String::isBlank).orElse(false);
@@ -202,14 +202,14 @@ public final class CatalogService {
                                Optional<String> whenToUse, String actor) {
         LoadedConnector c = registry.require(tenant, connectorId);
         if (c.catalog().groups().stream().noneMatch(g -> g.groupKey().equals(groupKey))) {
-            throw DomainException.notFound("unknown_group", "connector " + connectorId + " has no group '" + groupKey + "'")
+            throw CatalogErrors.UNKNOWN_GROUP.error("connector " + connectorId + " has no group '" + groupKey + "'")
                     .withExtras("valid_groups", c.catalog().groups().stream().map(OperationGroup::groupKey).toList());
         }
         if (displayName.isEmpty() && whenToUse.isEmpty()) {
-            throw DomainException.unprocessable("invalid_group_edit", "nothing to change: give name or when_to_use", Map.of());
+            throw CatalogErrors.INVALID_GROUP_EDIT.error("nothing to change: give name or when_to_use", Map.of());
         }
         if (displayName.map(String::isBlank).orElse(false)) {
-            throw DomainException.unprocessable("invalid_group_edit", "name must not be blank", Map.of("field", "name"));
+            throw CatalogErrors.INVALID_GROUP_EDIT.error("name must not be blank", Map.of("field", "name"));
         }
         store.mergeGroupEdit(tenant, connectorId, groupKey, new ReviewStore.GroupEdit(displayName, whenToUse), actor);
         return groups(tenant, connectorId).stream().filter(g -> g.groupKey().equals(groupKey)).findFirst().orElseThrow();
@@ -329,7 +329,7 @@ public final class CatalogService {
 
     private static OperationDescriptor operation(LoadedConnector c, String opId) {
         return c.catalog().operations().stream().filter(o -> o.opId().equals(opId)).findFirst()
-                .orElseThrow(() -> DomainException.notFound("unknown_operation", "connector " + c.connectorId()
+                .orElseThrow(() -> CatalogErrors.UNKNOWN_OPERATION.error("connector " + c.connectorId()
                         + " has no operation '" + opId + "'; search with: svc operation search " + c.connectorId()
                         + " <query>"));
     }

@@ -1,6 +1,5 @@
 package dev.backplane.kernel.catalog;
 
-import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.plugins.BrokenPlugin;
 import dev.backplane.kernel.plugins.LoadedConnector;
@@ -137,7 +136,7 @@ public final class ConnectorRegistry {
         Optional<CatalogIndex.Entry> known = index.byConnectorId(connectorId);
         if (known.isPresent()) {
             String verb = "svc connector ingest --catalog " + known.get().product() + "/" + known.get().version();
-            throw DomainException.notFound("connector_not_ingested", "connector " + connectorId + " is registered in the "
+            throw CatalogErrors.CONNECTOR_NOT_INGESTED.error("connector " + connectorId + " is registered in the "
                             + "catalog index but its API spec was never ingested; ingest it with: " + verb)
                     .withExtras("next_step", Map.of("verb", verb, "why", "ingest the vendor API spec; its operations "
                             + "then arrive staged and default-deny for review"));
@@ -150,7 +149,7 @@ public final class ConnectorRegistry {
                 .map(LoadedConnector::connectorId).toList();
         String hint = forProduct.isEmpty() ? "" : "; '" + connectorId + "' is a product or implementation, "
                 + "its connector id is " + String.join(" or ", forProduct);
-        throw DomainException.notFound("unknown_connector", "no connector '" + connectorId + "'" + hint
+        throw CatalogErrors.UNKNOWN_CONNECTOR.error("no connector '" + connectorId + "'" + hint
                         + " (connector ids have the form <impl_id>-<version>)")
                 .withExtras("valid_connector_ids", valid);
     }

@@ -5,8 +5,8 @@ import dev.backplane.ingest.IngestResult;
 import dev.backplane.ingest.SpecIngestException;
 import dev.backplane.ingest.SpecIngester;
 import dev.backplane.ingest.SpecSource;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
-import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.jobs.BackgroundJob;
 import dev.backplane.kernel.jobs.BackgroundJobs;
@@ -181,7 +181,7 @@ public final class SpecIngestService {
         }
         req.authScheme().ifPresent(s -> {
             if (!AuthScheme.SCHEMES.contains(s)) {
-                throw DomainException.unprocessable("invalid_auth_scheme", "unknown auth scheme '" + s + "'; one of "
+                throw CatalogErrors.INVALID_AUTH_SCHEME.error("unknown auth scheme '" + s + "'; one of "
                         + new java.util.TreeSet<>(AuthScheme.SCHEMES), Map.of("field", "auth_scheme",
                         "valid_auth_schemes", new java.util.TreeSet<>(AuthScheme.SCHEMES)));
             }
@@ -214,7 +214,7 @@ public final class SpecIngestService {
             }
             long size = u.content().getBytes(StandardCharsets.UTF_8).length;
             if (size > maxSpecBytes) {
-                throw DomainException.unprocessable("spec_too_large", "spec " + u.name() + " is " + size + " bytes; the "
+                throw CatalogErrors.SPEC_TOO_LARGE.error("spec " + u.name() + " is " + size + " bytes; the "
                         + "cap is " + maxSpecBytes + " (setting catalog.ingest-max-spec-bytes)", Map.of());
             }
             bytes += size;
@@ -232,8 +232,7 @@ public final class SpecIngestService {
 
     private Plan catalogPlan(IngestRequest req, Optional<UUID> owner) {
         String key = req.catalog().orElseThrow();
-        CatalogIndex.Entry e = registry.index().find(key).orElseThrow(() -> DomainException.notFound("unknown_catalog_entry",
-                "the catalog index has no '" + key + "'").withExtras("valid_catalog_entries",
+        CatalogIndex.Entry e = registry.index().find(key).orElseThrow(() -> CatalogErrors.UNKNOWN_CATALOG_ENTRY.error("the catalog index has no '" + key + "'").withExtras("valid_catalog_entries",
                 registry.index().entries().stream().map(x -> x.product() + "/" + x.version()).toList()));
         AuthScheme auth = req.authScheme().map(s -> auth(s, req.authSecretFields(), req.authSettings()))
                 .orElse(e.auth());
@@ -245,7 +244,7 @@ public final class SpecIngestService {
             try {
                 bytes += loc.contains("://") && !loc.startsWith("file:") ? Long.MAX_VALUE / 4 : Files.size(p);
             } catch (IOException | RuntimeException ex) {
-                throw DomainException.unprocessable("spec_unreadable", "the catalog index names spec " + loc + " for "
+                throw CatalogErrors.SPEC_UNREADABLE.error("the catalog index names spec " + loc + " for "
                         + key + ", which cannot be read: " + ex.getMessage(), Map.of());
             }
         }
@@ -266,7 +265,7 @@ public final class SpecIngestService {
     private static Optional<UUID> owner(Caller caller, Optional<String> tenantId) {
         if (tenantId.isEmpty()) {
             if (!caller.platformAdmin()) {
-                throw DomainException.forbidden("insufficient_role", "a global connector (no --tenant-id) is served to "
+                throw CommonErrors.INSUFFICIENT_ROLE.error("a global connector (no --tenant-id) is served to "
                         + "every tenant and needs platform_admin; ingest it for your own tenant with --tenant-id "
                         + caller.tenantId()).withExtras("required_role", "platform_admin");
             }
@@ -279,7 +278,7 @@ public final class SpecIngestService {
             throw invalid("invalid_tenant_id", "tenant_id must be a uuid, got '" + tenantId.get() + "'", "tenant_id");
         }
         if (!t.equals(caller.tenantId()) && !caller.platformAdmin()) {
-            throw DomainException.forbidden("tenant_forbidden", "cannot ingest for another tenant (" + t + "); omit "
+            throw CatalogErrors.TENANT_FORBIDDEN.error("cannot ingest for another tenant (" + t + "); omit "
                     + "--tenant-id for a global connector or name your own tenant " + caller.tenantId());
         }
         return Optional.of(t);
@@ -287,7 +286,7 @@ public final class SpecIngestService {
 
     private Map<String, Object> run(Plan plan, String actor, java.util.function.Consumer<IngestOptions.Progress> progress) {
         if (registry.isPlugin(plan.connectorId())) {
-            throw new DomainException(ErrorKind.CONFLICT, "connector_exists", "connector " + plan.connectorId()
+            throw CatalogErrors.CONNECTOR_EXISTS.error("connector " + plan.connectorId()
                     + " is provided by a plugin jar; choose another --impl or --version", Map.of());
         }
         IngestResult result;

@@ -53,7 +53,7 @@ public final class CloudSmStore implements CredentialStore {
     private static Ref parse(String ref) {
         Matcher m = REF.matcher(ref);
         if (!m.matches()) {
-            throw CredentialErrors.malformed(ref, "not cloudsm:<project-id>/<secret-name>[/versions/<version>][#<field>]");
+            throw StoreFailures.malformed(ref, "not cloudsm:<project-id>/<secret-name>[/versions/<version>][#<field>]");
         }
         return new Ref(m.group(1), m.group(2), m.group(3) == null ? "latest" : m.group(3), m.group(4));
     }
@@ -70,7 +70,7 @@ public final class CloudSmStore implements CredentialStore {
                 try {
                     fields = JSON.readValue(Base64.getDecoder().decode(data), new TypeReference<TreeMap<String, String>>() { });
                 } catch (IOException | IllegalArgumentException e) {
-                    throw CredentialErrors.malformed(ref, "the payload is not a JSON object of string fields");
+                    throw StoreFailures.malformed(ref, "the payload is not a JSON object of string fields");
                 }
                 if (r.field() != null) {
                     String v = fields.get(r.field());
@@ -78,9 +78,9 @@ public final class CloudSmStore implements CredentialStore {
                 }
                 return fields;
             }
-            case 401, 403 -> throw CredentialErrors.forbidden(ref, "'" + ref + "' in Secret Manager");
-            case 404 -> throw CredentialErrors.notFound(ref, "'" + ref + "' in Secret Manager");
-            default -> throw CredentialErrors.unavailable(describe(), "HTTP " + res.statusCode());
+            case 401, 403 -> throw StoreFailures.forbidden(ref, "'" + ref + "' in Secret Manager");
+            case 404 -> throw StoreFailures.notFound(ref, "'" + ref + "' in Secret Manager");
+            default -> throw StoreFailures.unavailable(describe(), "HTTP " + res.statusCode());
         }
     }
 
@@ -100,15 +100,15 @@ public final class CloudSmStore implements CredentialStore {
             HttpResponse<byte[]> created = exchange("POST", "/v1/projects/" + r.project() + "/secrets?secretId=" + r.secret(),
                     Map.of("replication", Map.of("automatic", Map.of())));
             if (created.statusCode() / 100 != 2) {
-                throw CredentialErrors.unavailable(describe(), "creating the secret failed with HTTP " + created.statusCode());
+                throw StoreFailures.unavailable(describe(), "creating the secret failed with HTTP " + created.statusCode());
             }
             res = exchange("POST", secret + ":addVersion", body);
         }
         if (res.statusCode() == 401 || res.statusCode() == 403) {
-            throw CredentialErrors.forbidden(ref, "'" + ref + "' in Secret Manager (write)");
+            throw StoreFailures.forbidden(ref, "'" + ref + "' in Secret Manager (write)");
         }
         if (res.statusCode() / 100 != 2) {
-            throw CredentialErrors.unavailable(describe(), "HTTP " + res.statusCode() + " on write");
+            throw StoreFailures.unavailable(describe(), "HTTP " + res.statusCode() + " on write");
         }
     }
 
@@ -131,12 +131,12 @@ public final class CloudSmStore implements CredentialStore {
             }
             return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
         } catch (HttpTimeoutException e) {
-            throw CredentialErrors.unavailable(describe(), "no answer within " + timeout.toMillis() + " ms");
+            throw StoreFailures.unavailable(describe(), "no answer within " + timeout.toMillis() + " ms");
         } catch (IOException e) {
-            throw CredentialErrors.unavailable(describe(), e.getClass().getSimpleName());
+            throw StoreFailures.unavailable(describe(), e.getClass().getSimpleName());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw CredentialErrors.unavailable(describe(), "interrupted");
+            throw StoreFailures.unavailable(describe(), "interrupted");
         }
     }
 

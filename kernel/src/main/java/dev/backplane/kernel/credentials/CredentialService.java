@@ -1,5 +1,6 @@
 package dev.backplane.kernel.credentials;
 
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.plugin.api.ConnectorException;
@@ -91,20 +92,20 @@ public final class CredentialService {
     public Staged stage(java.util.UUID tenant, String secretRef, Map<String, String> fields) {
         Optional<String> foreign = SecretRefs.scopeError(backend, Optional.of(tenant), secretRef);
         if (foreign.isPresent()) {
-            throw DomainException.unprocessable("secret_ref_outside_tenant_scope", foreign.get() + "; nothing was written",
+            throw CredentialErrors.SECRET_REF_OUTSIDE_TENANT_SCOPE.error(foreign.get() + "; nothing was written",
                     Map.of("field", "secret_ref"));
         }
         if (fields.isEmpty()) {
-            throw DomainException.unprocessable("invalid_secret", "the secret has no fields", Map.of("field", "fields"));
+            throw CredentialErrors.INVALID_SECRET.error("the secret has no fields", Map.of("field", "fields"));
         }
         for (Map.Entry<String, String> f : fields.entrySet()) {
             if (!f.getKey().matches("[A-Za-z0-9_.-]{1,128}") || f.getValue() == null) {
-                throw DomainException.unprocessable("invalid_secret", "field names are 1-128 letters, digits, '_', '.', '-' "
+                throw CredentialErrors.INVALID_SECRET.error("field names are 1-128 letters, digits, '_', '.', '-' "
                         + "with string values", Map.of("field", "fields"));
             }
         }
         if (backend == SecretRefs.Backend.KV && SecretRefs.kvReadError(secretRef).isPresent()) {
-            throw DomainException.unprocessable("invalid_secret_ref", SecretRefs.kvReadError(secretRef).get(),
+            throw CommonErrors.INVALID_SECRET_REF.error(SecretRefs.kvReadError(secretRef).get(),
                     Map.of("field", "secret_ref"));
         }
         try {

@@ -35,7 +35,7 @@ public final class FileKvStore implements CredentialStore {
     private Path file(String ref) {
         Path p = root.resolve(ref + ".json").normalize();
         if (!p.startsWith(root) || ref.contains("..")) {
-            throw CredentialErrors.malformed(ref, "the path escapes the store");
+            throw StoreFailures.malformed(ref, "the path escapes the store");
         }
         return p;
     }
@@ -46,9 +46,9 @@ public final class FileKvStore implements CredentialStore {
         try {
             return JSON.readValue(Files.readAllBytes(f), new TypeReference<TreeMap<String, String>>() { });
         } catch (NoSuchFileException e) {
-            throw CredentialErrors.notFound(ref, "'" + ref + "' in the embedded kv store");
+            throw StoreFailures.notFound(ref, "'" + ref + "' in the embedded kv store");
         } catch (IOException e) {
-            throw CredentialErrors.malformed(ref, "not a JSON object of string fields");
+            throw StoreFailures.malformed(ref, "not a JSON object of string fields");
         }
     }
 
@@ -67,7 +67,7 @@ public final class FileKvStore implements CredentialStore {
             Files.write(tmp, JSON.writeValueAsBytes(new TreeMap<>(fields)));
             Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            throw CredentialErrors.unavailable(describe(), "cannot write: " + e.getMessage());
+            throw StoreFailures.unavailable(describe(), "cannot write: " + e.getMessage());
         }
     }
 

@@ -1,6 +1,6 @@
 package dev.backplane.kernel.credentials;
 
-import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.CommonErrors;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -59,17 +59,16 @@ public final class SecretRefs {
         return switch (backend) {
             case KV -> supplied.map(ref -> checkedKv(tenant, targetName, ref)).orElse(defaultKvRef(tenant, targetName));
             case CLOUDSM -> {
-                String ref = supplied.orElseThrow(() -> DomainException.unprocessable("secret_ref_required",
-                        "the cloudsm credential backend needs an explicit secret_ref of the form "
+                String ref = supplied.orElseThrow(() -> CredentialErrors.SECRET_REF_REQUIRED.error("the cloudsm credential backend needs an explicit secret_ref of the form "
                                 + "cloudsm:<project-id>/<secret-name>[/versions/<version>][#<field>]",
                         Map.of("field", "secret_ref")));
                 if (!CLOUDSM.matcher(ref).matches()) {
-                    throw DomainException.unprocessable("invalid_secret_ref", "secret_ref '" + ref + "' is not of the form "
+                    throw CommonErrors.INVALID_SECRET_REF.error("secret_ref '" + ref + "' is not of the form "
                             + "cloudsm:<project-id>/<secret-name>[/versions/<version>][#<field>]", Map.of("field", "secret_ref"));
                 }
                 if (scopeError(backend, Optional.of(tenant), ref).isPresent()) {
                     String prefix = cloudSmPrefix(tenant);
-                    throw DomainException.unprocessable("secret_ref_outside_tenant_scope", "secret_ref '" + ref
+                    throw CredentialErrors.SECRET_REF_OUTSIDE_TENANT_SCOPE.error("secret_ref '" + ref
                             + "' is outside this tenant's scope: a cloudsm secret name must start with " + prefix,
                             Map.of("expected_secret_ref", "cloudsm:<project-id>/" + prefix
                                     + targetName.replaceAll("[^A-Za-z0-9_-]", "-"), "field", "secret_ref"));
@@ -86,7 +85,7 @@ public final class SecretRefs {
     public static String forPlatform(Backend backend, String ref) {
         if (!(backend == Backend.KV ? KV_REF_SHAPE.matcher(ref).matches() : CLOUDSM.matcher(ref).matches())
                 || scopeError(backend, Optional.empty(), ref).isPresent()) {
-            throw DomainException.unprocessable("invalid_secret_ref", "a platform secret_ref must be "
+            throw CommonErrors.INVALID_SECRET_REF.error("a platform secret_ref must be "
                     + (backend == Backend.KV ? "a kv path under " + PLATFORM_KV : "a cloudsm ref whose secret name starts "
                     + PLATFORM_CLOUDSM) + ", got '" + ref + "'", Map.of("field", "secret_ref"));
         }
@@ -126,13 +125,13 @@ public final class SecretRefs {
         String prefix = "tenants/" + tenant + "/";
         String expected = defaultKvRef(tenant, targetName);
         if (!ref.startsWith(prefix) || ref.length() == prefix.length()) {
-            throw DomainException.unprocessable("secret_ref_outside_tenant_scope", "secret_ref '" + ref
+            throw CredentialErrors.SECRET_REF_OUTSIDE_TENANT_SCOPE.error("secret_ref '" + ref
                     + "' is outside this tenant's scope: a kv secret_ref must lie under " + prefix,
                     Map.of("expected_secret_ref", expected, "field", "secret_ref"));
         }
         for (String segment : ref.substring(prefix.length()).split("/", -1)) {
             if (!KV_SEGMENT.matcher(segment).matches() || segment.equals("..") || segment.equals(".")) {
-                throw DomainException.unprocessable("invalid_secret_ref", "secret_ref '" + ref + "' has an empty or invalid "
+                throw CommonErrors.INVALID_SECRET_REF.error("secret_ref '" + ref + "' has an empty or invalid "
                         + "path segment", Map.of("expected_secret_ref", expected, "field", "secret_ref"));
             }
         }

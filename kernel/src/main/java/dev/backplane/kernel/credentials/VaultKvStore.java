@@ -67,16 +67,16 @@ public final class VaultKvStore implements CredentialStore {
             case 200 -> {
                 JsonNode data = tree(r.body()).path("data").path("data");
                 if (!data.isObject()) {
-                    throw CredentialErrors.malformed(ref, "Vault answered without data.data");
+                    throw StoreFailures.malformed(ref, "Vault answered without data.data");
                 }
                 Map<String, String> fields = new TreeMap<>();
                 data.properties().forEach(e -> fields.put(e.getKey(), e.getValue().isTextual() ? e.getValue().asText()
                         : e.getValue().toString()));
                 return fields;
             }
-            case 403 -> throw CredentialErrors.forbidden(ref, where);
-            case 404 -> throw CredentialErrors.notFound(ref, where);
-            default -> throw CredentialErrors.unavailable(settings.toString(), "HTTP " + r.statusCode());
+            case 403 -> throw StoreFailures.forbidden(ref, where);
+            case 404 -> throw StoreFailures.notFound(ref, where);
+            default -> throw StoreFailures.unavailable(settings.toString(), "HTTP " + r.statusCode());
         }
     }
 
@@ -84,10 +84,10 @@ public final class VaultKvStore implements CredentialStore {
     public void write(String ref, Map<String, String> fields) {
         HttpResponse<byte[]> r = send(ref, "POST", Map.of("data", new TreeMap<>(fields)), true);
         if (r.statusCode() == 403) {
-            throw CredentialErrors.forbidden(ref, "'" + settings.mount() + "/data/" + ref + "' in Vault (write)");
+            throw StoreFailures.forbidden(ref, "'" + settings.mount() + "/data/" + ref + "' in Vault (write)");
         }
         if (r.statusCode() / 100 != 2) {
-            throw CredentialErrors.unavailable(settings.toString(), "HTTP " + r.statusCode() + " on write");
+            throw StoreFailures.unavailable(settings.toString(), "HTTP " + r.statusCode() + " on write");
         }
     }
 
@@ -125,7 +125,7 @@ public final class VaultKvStore implements CredentialStore {
             HttpResponse<byte[]> r = exchange(login, "POST", Map.of("role_id", settings.roleId().get(),
                     "secret_id", settings.secretId().get()), null);
             if (r.statusCode() != 200) {
-                throw CredentialErrors.unavailable(settings.toString(), "AppRole login failed with HTTP " + r.statusCode());
+                throw StoreFailures.unavailable(settings.toString(), "AppRole login failed with HTTP " + r.statusCode());
             }
             JsonNode auth = tree(r.body()).path("auth");
             approleToken = auth.path("client_token").asText();
@@ -153,13 +153,13 @@ public final class VaultKvStore implements CredentialStore {
             }
             return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
         } catch (HttpTimeoutException e) {
-            throw CredentialErrors.unavailable(settings.toString(), "no answer within " + settings.timeout().toMillis() + " ms");
+            throw StoreFailures.unavailable(settings.toString(), "no answer within " + settings.timeout().toMillis() + " ms");
         } catch (IOException e) {
-            throw CredentialErrors.unavailable(settings.toString(), e.getClass().getSimpleName()
+            throw StoreFailures.unavailable(settings.toString(), e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + e.getMessage()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw CredentialErrors.unavailable(settings.toString(), "interrupted");
+            throw StoreFailures.unavailable(settings.toString(), "interrupted");
         }
     }
 

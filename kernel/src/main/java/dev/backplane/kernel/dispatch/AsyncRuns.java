@@ -127,13 +127,13 @@ public final class AsyncRuns {
                     rs.getString("op_id"), rs.getString("target"), Optional.ofNullable(rs.getString("work_ref")),
                     rs.getTimestamp("created_at").toInstant(), Optional.ofNullable(finished).map(Timestamp::toInstant),
                     Optional.ofNullable(result).map(AsyncRuns::map), "/api/v1/operations/runs/" + rs.getObject("id"));
-        }, id, tenant, principal).orElseThrow(() -> DomainException.notFound("run_not_found", "no run " + id
+        }, id, tenant, principal).orElseThrow(() -> DispatchErrors.RUN_NOT_FOUND.error("no run " + id
                 + " of yours"));
     }
 
     /** What a run handle that is not a uuid answers. */
     static DomainException notFound(String handle) {
-        return DomainException.notFound("run_not_found", "no run " + handle);
+        return DispatchErrors.RUN_NOT_FOUND.error("no run " + handle);
     }
 
     /**

@@ -3,7 +3,7 @@ package dev.backplane.kernel.dispatch;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.credentials.CredentialService;
-import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.governance.Approvals;
 import dev.backplane.kernel.governance.PolicyGate;
 import dev.backplane.kernel.identity.Caller;
@@ -160,13 +160,13 @@ public final class Dispatcher {
 
     private Resolved resolve(Caller caller, CallRequest req) {
         if (req.connectorId() == null || req.opId() == null || req.target() == null) {
-            throw DomainException.unprocessable("invalid_request", "connector_id, op_id and target are required",
+            throw CommonErrors.INVALID_REQUEST.error("connector_id, op_id and target are required",
                     Map.of());
         }
         CatalogService.EffectiveOperation op = catalog.effective(caller.tenantId(), req.connectorId(), req.opId());
         Target target = targets.describe(caller.tenantId(), req.target());
         if (op.connector().descriptor().products().stream().noneMatch(p -> p.token().equals(target.product()))) {
-            throw DomainException.unprocessable("connector_product_mismatch", "connector " + req.connectorId()
+            throw DispatchErrors.CONNECTOR_PRODUCT_MISMATCH.error("connector " + req.connectorId()
                     + " does not serve product '" + target.product() + "' of target " + target.name(), Map.of());
         }
         AuditLog.Entry entry = new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(),

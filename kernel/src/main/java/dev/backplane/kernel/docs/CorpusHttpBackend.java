@@ -5,7 +5,6 @@ import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.egress.EgressProxy;
 import dev.backplane.kernel.egress.SsrfGuard;
 import dev.backplane.kernel.errors.DomainException;
-import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.plugin.api.ConnectorException;
 import java.io.IOException;
@@ -66,7 +65,7 @@ final class CorpusHttpBackend implements DocsBackend {
     @Override
     public List<Passage> retrieve(DocCollection c, Request r) {
         if (!(c.backendRef().get("url") instanceof String url)) {
-            throw new DomainException(ErrorKind.CONFLICT, "backend_not_configured", "collection '" + c.key()
+            throw DocsErrors.BACKEND_NOT_CONFIGURED.error("collection '" + c.key()
                     + "' has no backend (its backend_ref is empty); set one with svc docs collections update "
                     + c.key() + " --backend-ref", Map.of("collection", c.key()));
         }
@@ -94,13 +93,13 @@ final class CorpusHttpBackend implements DocsBackend {
         try {
             var credential = credentials.resolve(c.ownerTenantId(), secretRef);
             if (!credential.has(TOKEN_FIELD)) {
-                throw new DomainException(ErrorKind.UPSTREAM_FAILED, "backend_credential_unavailable", "collection '" + key
+                throw DocsErrors.BACKEND_CREDENTIAL_UNAVAILABLE.error("collection '" + key
                         + "': the secret at " + secretRef + " has no field '" + TOKEN_FIELD + "'",
                         Map.of("collection", key, "secret_ref", secretRef));
             }
             return credential.field(TOKEN_FIELD);
         } catch (ConnectorException e) {
-            throw new DomainException(ErrorKind.UPSTREAM_FAILED, "backend_credential_unavailable", "collection '" + key
+            throw DocsErrors.BACKEND_CREDENTIAL_UNAVAILABLE.error("collection '" + key
                     + "': the backend token could not be read (" + e.code().wireName() + ": " + e.getMessage() + ")",
                     Map.of("collection", key, "secret_ref", secretRef));
         }
@@ -128,7 +127,7 @@ final class CorpusHttpBackend implements DocsBackend {
             throw unreachable(key, egress.get().equals("refused") ? "ssrf_refused" : "connect_failed", why.strip());
         }
         if (res.statusCode() / 100 != 2) {
-            throw new DomainException(ErrorKind.UPSTREAM_FAILED, "backend_error", "collection '" + key + "': the retrieval "
+            throw DocsErrors.BACKEND_ERROR.error("collection '" + key + "': the retrieval "
                     + "backend answered HTTP " + res.statusCode(), Map.of("collection", key, "backend_status",
                     res.statusCode()));
         }
@@ -175,13 +174,13 @@ final class CorpusHttpBackend implements DocsBackend {
     }
 
     private static DomainException unreachable(String key, String reason, String detail) {
-        return new DomainException(ErrorKind.UPSTREAM_FAILED, "backend_unreachable", "collection '" + key + "': the "
+        return DocsErrors.BACKEND_UNREACHABLE.error("collection '" + key + "': the "
                 + "retrieval backend cannot be reached (" + reason + ": " + detail + ")",
                 Map.of("collection", key, "reason", reason));
     }
 
     private static DomainException malformed(String key, String why) {
-        return new DomainException(ErrorKind.UPSTREAM_FAILED, "backend_error", "collection '" + key + "': the retrieval "
+        return DocsErrors.BACKEND_ERROR.error("collection '" + key + "': the retrieval "
                 + "backend broke the corpus-http contract: " + why, Map.of("collection", key, "reason",
                 "malformed_response"));
     }

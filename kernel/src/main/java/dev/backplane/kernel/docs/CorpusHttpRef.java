@@ -2,6 +2,7 @@ package dev.backplane.kernel.docs;
 
 import dev.backplane.kernel.credentials.SecretRefs;
 import dev.backplane.kernel.egress.SsrfGuard;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -52,7 +53,7 @@ final class CorpusHttpRef {
         try {
             ssrf.check(uri.getHost());
         } catch (SsrfGuard.Refused refused) {
-            throw DomainException.unprocessable("ssrf_refused", refused.getMessage(), Map.of("field", "backend_ref.url",
+            throw CommonErrors.SSRF_REFUSED.error(refused.getMessage(), Map.of("field", "backend_ref.url",
                     "allowlist_setting", "SVC_TARGET_SSRF_ALLOWLIST"));
         }
         out.put("url", url);
@@ -110,7 +111,7 @@ final class CorpusHttpRef {
     private String globalSecretRef(String ref) {
         if (backend == SecretRefs.Backend.KV) {
             if (!GLOBAL_KV_REF.matcher(ref).matches() || ref.contains("/../") || ref.endsWith("/..")) {
-                throw DomainException.unprocessable("invalid_secret_ref", "a global collection's kv secret_ref must lie "
+                throw CommonErrors.INVALID_SECRET_REF.error("a global collection's kv secret_ref must lie "
                         + "under platform/docs/, got '" + ref + "'", Map.of("field", "backend_ref.secret_ref"));
             }
             return ref;
@@ -119,6 +120,6 @@ final class CorpusHttpRef {
     }
 
     private static DomainException invalid(String field, String message) {
-        return DomainException.unprocessable("invalid_backend_ref", message, Map.of("field", field));
+        return DocsErrors.INVALID_BACKEND_REF.error(message, Map.of("field", field));
     }
 }

@@ -1,7 +1,7 @@
 package dev.backplane.kernel.docs;
 
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
-import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.JsonMapping;
@@ -49,15 +49,14 @@ public final class DocCollections {
 
     public DocCollection create(Caller c, String key, boolean global, Fields f) {
         if (key == null || !KEY.matcher(key).matches() || key.equals(ALL)) {
-            throw DomainException.unprocessable("invalid_key", "a collection key is 1-64 lower-case letters, digits, '.', "
+            throw DocsErrors.INVALID_KEY.error("a collection key is 1-64 lower-case letters, digits, '.', "
                     + "'_' or '-', starting with a letter or digit ('all' is reserved)", Map.of("field", "key"));
         }
         if (global) {
             c.requirePlatformAdmin();
         }
         Optional<UUID> owner = global ? Optional.empty() : Optional.of(c.tenantId());
-        String type = f.backendType().orElseThrow(() -> DomainException.unprocessable("invalid_backend_type",
-                "backend_type is required; known: " + backends.keySet(), Map.of("field", "backend_type")));
+        String type = f.backendType().orElseThrow(() -> DocsErrors.INVALID_BACKEND_TYPE.error("backend_type is required; known: " + backends.keySet(), Map.of("field", "backend_type")));
         Map<String, Object> ref = backendRef(type, owner, key, f.backendRef().orElse(Map.of()));
         UUID id = UUID.randomUUID();
         jdbc.inTransaction(conn -> {
@@ -67,7 +66,7 @@ public final class DocCollections {
                     + (global ? "TRUE" : "(tenant_id IS NULL OR tenant_id = ?)"), rs -> 1,
                     global ? new Object[] {key} : new Object[] {key, c.tenantId()});
             if (!clash.isEmpty()) {
-                throw new DomainException(ErrorKind.CONFLICT, "collection_exists", "a doc collection '" + key
+                throw DocsErrors.COLLECTION_EXISTS.error("a doc collection '" + key
                         + "' already exists" + (global ? "" : " in this tenant or globally"), Map.of("collection", key));
             }
             return Jdbc.update(conn, """
@@ -107,13 +106,13 @@ public final class DocCollections {
     public void delete(Caller c, String key) {
         DocCollection e = managed(c, key);
         if (e.global()) {
-            throw new DomainException(ErrorKind.CONFLICT, "collection_not_tenant_owned", "collection '" + key + "' is "
+            throw DocsErrors.COLLECTION_NOT_TENANT_OWNED.error("collection '" + key + "' is "
                     + "global; only tenant-owned collections can be deleted (disable it instead)",
                     Map.of("collection", key));
         }
         int deleted = jdbc.update("DELETE FROM docs_collections WHERE id = ? AND NOT enabled", e.id());
         if (deleted == 0) {
-            throw new DomainException(ErrorKind.CONFLICT, "collection_enabled", "collection '" + key + "' is enabled; "
+            throw DocsErrors.COLLECTION_ENABLED.error("collection '" + key + "' is enabled; "
                     + "disable it first (svc docs collections disable " + key + ")", Map.of("collection", key));
         }
     }
@@ -121,7 +120,7 @@ public final class DocCollections {
     /** Collections the caller can see: its tenant's own, the globals its tenant holds (all globals for a platform_admin). */
     public Page list(Caller c, Optional<String> cursor, int limit, Optional<String> vendor) {
         if (limit < 1 || limit > LIST_MAX) {
-            throw DomainException.unprocessable("invalid_limit", "limit must be 1.." + LIST_MAX, Map.of("field", "limit"));
+            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + LIST_MAX, Map.of("field", "limit"));
         }
         List<DocCollection> rows = jdbc.query("""
                 SELECT d.* FROM docs_collections d
@@ -153,14 +152,14 @@ public final class DocCollections {
             throw capabilityRequired(key);
         }
         if (!d.enabled()) {
-            throw new DomainException(ErrorKind.CONFLICT, "collection_disabled", "collection '" + key + "' is disabled "
+            throw DocsErrors.COLLECTION_DISABLED.error("collection '" + key + "' is disabled "
                     + "and hidden from search", Map.of("collection", key));
         }
         return d;
     }
 
     static DomainException capabilityRequired(String key) {
-        return DomainException.forbidden("capability_required", "this tenant lacks the capability "
+        return DocsErrors.CAPABILITY_REQUIRED.error("this tenant lacks the capability "
                 + DocCollection.capability(key) + " (a platform_admin grants it: svc docs collections grant " + key
                 + " --tenant <uuid>)").withExtras("capability", DocCollection.capability(key))
                 .withExtras("collection", key);
@@ -170,7 +169,7 @@ public final class DocCollections {
     DocCollection managed(Caller c, String key) {
         DocCollection d = visible(c.tenantId(), key);
         if (d.global() && !c.platformAdmin()) {
-            throw DomainException.forbidden("insufficient_role", "collection '" + key + "' is global; only a "
+            throw CommonErrors.INSUFFICIENT_ROLE.error("collection '" + key + "' is global; only a "
                     + "platform_admin manages it").withExtras("required_role", "platform_admin");
         }
         return d;
@@ -183,14 +182,14 @@ public final class DocCollections {
     }
 
     static DomainException notFound(String key) {
-        return new DomainException(ErrorKind.NOT_FOUND, "collection_not_found", "no doc collection '" + key
+        return DocsErrors.COLLECTION_NOT_FOUND.error("no doc collection '" + key
                 + "' in this tenant or globally (svc docs collections list)", Map.of("collection", key));
     }
 
     DocsBackend backend(DocCollection d) {
         DocsBackend b = backends.get(d.backendType());
         if (b == null) {
-            throw new DomainException(ErrorKind.CONFLICT, "unknown_backend_type", "collection '" + d.key()
+            throw DocsErrors.BACKEND_TYPE_NOT_SERVED.error("collection '" + d.key()
                     + "' has backend_type '" + d.backendType() + "', which this backplane does not speak",
                     Map.of("collection", d.key()));
         }
@@ -200,7 +199,7 @@ public final class DocCollections {
     private Map<String, Object> backendRef(String type, Optional<UUID> owner, String key, Map<String, Object> ref) {
         DocsBackend b = backends.get(type);
         if (b == null) {
-            throw DomainException.unprocessable("unknown_backend_type", "backend_type '" + type + "' is not known; known: "
+            throw DocsErrors.UNKNOWN_BACKEND_TYPE.error("backend_type '" + type + "' is not known; known: "
                     + backends.keySet(), Map.of("field", "backend_type", "valid_backend_types",
                     List.copyOf(new java.util.TreeSet<>(backends.keySet()))));
         }
@@ -209,7 +208,7 @@ public final class DocCollections {
 
     private static List<String> products(List<String> product) {
         if (product.size() > MAX_PRODUCTS || product.stream().anyMatch(p -> p == null || p.isBlank() || p.length() > 128)) {
-            throw DomainException.unprocessable("invalid_product", "product is a list of up to " + MAX_PRODUCTS
+            throw DocsErrors.INVALID_PRODUCT.error("product is a list of up to " + MAX_PRODUCTS
                     + " non-empty strings", Map.of("field", "product"));
         }
         return product.stream().map(String::strip).distinct().toList();

@@ -1,7 +1,6 @@
 package dev.backplane.kernel.docs;
 
-import dev.backplane.kernel.errors.DomainException;
-import dev.backplane.kernel.errors.ErrorKind;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.persistence.Jdbc;
 import java.time.Instant;
 import java.util.List;
@@ -40,7 +39,7 @@ public final class DocsCapabilities {
     public void revoke(DocCollection d, UUID tenant) {
         requireGlobal(d);
         if (jdbc.update("DELETE FROM docs_collection_grants WHERE collection_id = ? AND tenant_id = ?", d.id(), tenant) == 0) {
-            throw DomainException.notFound("grant_not_found", "tenant " + tenant + " holds no grant of " + d.capability());
+            throw CommonErrors.GRANT_NOT_FOUND.error("tenant " + tenant + " holds no grant of " + d.capability());
         }
     }
 
@@ -53,7 +52,7 @@ public final class DocsCapabilities {
 
     private static void requireGlobal(DocCollection d) {
         if (!d.global()) {
-            throw new DomainException(ErrorKind.CONFLICT, "collection_not_global", "collection '" + d.key() + "' is "
+            throw DocsErrors.COLLECTION_NOT_GLOBAL.error("collection '" + d.key() + "' is "
                     + "tenant-owned: its owner holds " + d.capability() + " implicitly and it is not shared with other "
                     + "tenants", Map.of("collection", d.key()));
         }

@@ -1,7 +1,7 @@
 package dev.backplane.kernel.docs;
 
 import com.fasterxml.jackson.annotation.JsonFormat;
-import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.http.QueryParams;
@@ -128,7 +128,6 @@ public final class DocsRoutes {
     }
 
     private static UUID tenant(ServerRequest req) {
-        return QueryParams.uuidPath(req, "tenant_id", v -> DomainException.unprocessable("invalid_tenant",
-                "tenant must be a uuid, got '" + v + "'", Map.of("field", "tenant_id")));
+        return QueryParams.uuidPath(req, "tenant_id", v -> CommonErrors.INVALID_TENANT.error("tenant must be a uuid, got '" + v + "'", Map.of("field", "tenant_id")));
     }
 }

@@ -4,6 +4,7 @@ import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.egress.EgressProxy;
 import dev.backplane.kernel.egress.SsrfGuard;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.identity.Caller;
@@ -160,20 +161,20 @@ public final class DocsService {
 
     private static void validate(Query q) {
         if (q.query() == null || q.query().isBlank()) {
-            throw DomainException.unprocessable("invalid_query", "query is empty", Map.of("field", "query"));
+            throw CommonErrors.INVALID_QUERY.error("query is empty", Map.of("field", "query"));
         }
         if (q.query().length() > MAX_QUERY_CHARS) {
-            throw DomainException.unprocessable("invalid_query", "query exceeds " + MAX_QUERY_CHARS + " characters",
+            throw CommonErrors.INVALID_QUERY.error("query exceeds " + MAX_QUERY_CHARS + " characters",
                     Map.of("field", "query"));
         }
         if (q.collections() == null || q.collections().stream().allMatch(k -> k == null || k.isBlank())) {
-            throw DomainException.unprocessable("collection_required", "a docs query must name a collection: one or more "
+            throw DocsErrors.COLLECTION_REQUIRED.error("a docs query must name a collection: one or more "
                     + "collection keys, or 'all' for every collection this tenant may search (unscoped queries are "
                     + "refused)", Map.of("field", "collection"));
         }
         int limit = q.limit().orElse(SEARCH_DEFAULT);
         if (limit < 1 || limit > SEARCH_MAX) {
-            throw DomainException.unprocessable("invalid_limit", "limit must be 1.." + SEARCH_MAX, Map.of("field", "limit"));
+            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + SEARCH_MAX, Map.of("field", "limit"));
         }
     }
 

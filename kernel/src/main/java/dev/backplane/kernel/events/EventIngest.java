@@ -9,8 +9,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.backplane.kernel.audit.AuditLog;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
-import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.Digests;
@@ -86,14 +86,14 @@ public final class EventIngest {
                 .orElse(WebhookAuth.Verdict.no("the source's secret cannot be read"));
         if (!verdict.accepted()) {
             refusals.note(s.slug(), verdict.reason());
-            throw new DomainException(ErrorKind.UNAUTHENTICATED, "unauthorized", "the delivery could not be authenticated");
+            throw EventErrors.UNAUTHORIZED.error("the delivery could not be authenticated");
         }
         long rate = s.number("rate_per_second", defaultRate);
         long burst = s.number("burst", Math.max(rate, 1) * 2);
         TokenBucket bucket = buckets.get(s.id(), id -> new TokenBucket(rate, burst));
         long waitMs = bucket.take(rate, burst);
         if (waitMs > 0) {
-            throw new DomainException(ErrorKind.RATE_LIMITED, "rate_limited", "this source is over its rate limit ("
+            throw EventErrors.RATE_LIMITED.error("this source is over its rate limit ("
                     + rate + "/s); retry later").withHeaders(Map.of("Retry-After",
                     String.valueOf(Math.max(1, (waitMs + 999) / 1000))));
         }
@@ -101,12 +101,12 @@ public final class EventIngest {
         try {
             parsed = READER.readTree(body);
         } catch (JsonProcessingException e) {
-            throw DomainException.badRequest("invalid_json", "the body is not JSON: " + e.getOriginalMessage());
+            throw CommonErrors.INVALID_JSON.error("the body is not JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
-            throw DomainException.badRequest("invalid_json", "the body is not JSON");
+            throw CommonErrors.INVALID_JSON.error("the body is not JSON");
         }
         if (parsed == null || parsed.isMissingNode()) {
-            throw DomainException.badRequest("invalid_json", "the body is empty; a JSON document is expected");
+            throw CommonErrors.INVALID_JSON.error("the body is empty; a JSON document is expected");
         }
         String deliveryId = header.apply(s.setting("id_header", WebhookAuth.DEFAULT_ID_HEADER))
                 .filter(v -> !v.isBlank() && v.length() <= 256).map(v -> "id:" + v)
@@ -167,11 +167,11 @@ public final class EventIngest {
             if (e.getCause() instanceof SQLException sql && sql.getSQLState() != null
                     && (sql.getSQLState().startsWith("22"))) {
                 // data PostgreSQL cannot hold in jsonb (a \u0000 escape, a lone surrogate): the sender's fault
-                throw DomainException.badRequest("invalid_json", "the body holds characters that cannot be stored "
+                throw CommonErrors.INVALID_JSON.error("the body holds characters that cannot be stored "
                         + "(a \\u0000 escape or an unpaired surrogate)");
             }
             LOG.log(System.Logger.Level.ERROR, "event log unavailable; delivery refused: " + e.getMessage());
-            throw new DomainException(ErrorKind.UNAVAILABLE, "event_log_unavailable", "the event could not be "
+            throw EventErrors.EVENT_LOG_UNAVAILABLE.error("the event could not be "
                     + "stored; nothing was accepted, retry later").withHeaders(Map.of("Retry-After", "5"));
         }
         UUID existing = jdbc.queryOne("SELECT id FROM events WHERE source_id = ? AND delivery_id = ?",
@@ -181,7 +181,7 @@ public final class EventIngest {
 
     /** The one 404 of the ingest route: the same answer whatever was missing. */
     static DomainException notFound() {
-        return DomainException.notFound("not_found", "no event source at this address");
+        return CommonErrors.NOT_FOUND.error("no event source at this address");
     }
 
     /**

@@ -1,7 +1,7 @@
 package dev.backplane.kernel.events;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.JsonMapping;
 import java.sql.ResultSet;
@@ -41,7 +41,7 @@ public final class EventLog {
     public Page list(UUID tenant, Optional<String> source, Optional<String> eventType, int limit,
                      Optional<String> cursor) {
         if (limit < 1 || limit > LIMIT_MAX) {
-            throw DomainException.unprocessable("invalid_limit", "limit must be 1.." + LIMIT_MAX, Map.of("field", "limit"));
+            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + LIMIT_MAX, Map.of("field", "limit"));
         }
         StringBuilder sql = new StringBuilder("SELECT id, source_slug, kind, delivery_id, event_type, received_at, "
                 + "audit_id, envelope - 'raw' AS summary FROM events WHERE tenant_id = ?");
@@ -63,7 +63,7 @@ public final class EventLog {
                 args.add(Timestamp.from(at));
                 args.add(id);
             } catch (RuntimeException e) {
-                throw DomainException.unprocessable("invalid_cursor", "cursor must be the next_cursor of a previous page",
+                throw CommonErrors.INVALID_CURSOR.error("cursor must be the next_cursor of a previous page",
                         Map.of("field", "cursor"));
             }
         }
@@ -83,7 +83,7 @@ public final class EventLog {
     public Map<String, Object> show(UUID tenant, UUID id) {
         return jdbc.queryOne("SELECT id, source_slug, kind, delivery_id, event_type, received_at, audit_id, "
                         + "envelope AS summary FROM events WHERE tenant_id = ? AND id = ?", rs -> row(rs, true), tenant, id)
-                .orElseThrow(() -> DomainException.notFound("event_not_found", "no event " + id + " in this tenant"));
+                .orElseThrow(() -> EventErrors.EVENT_NOT_FOUND.error("no event " + id + " in this tenant"));
     }
 
     /** Deletes events older than the retention; returns how many. */

@@ -1,7 +1,7 @@
 package dev.backplane.kernel.events;
 
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
-import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.http.QueryParams;
@@ -83,7 +83,7 @@ public final class EventRoutes {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            throw DomainException.badRequest("invalid_request", "could not read the body");
+            throw CommonErrors.UNREADABLE_REQUEST.error("could not read the body");
         }
         if (body.length > cap) {
             throw tooLarge(cap);
@@ -93,7 +93,7 @@ public final class EventRoutes {
     }
 
     private static DomainException tooLarge(long cap) {
-        return new DomainException(ErrorKind.TOO_LARGE, "body_too_large", "the body exceeds this "
+        return CommonErrors.BODY_TOO_LARGE.error("the body exceeds this "
                 + "source's cap of " + cap + " bytes");
     }
 

@@ -7,7 +7,6 @@ import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.credentials.SecretRefs;
 import dev.backplane.kernel.errors.DomainException;
-import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
@@ -90,7 +89,7 @@ public final class EventSources {
 
     public EventSource create(Caller caller, Write w) {
         if (credentials.backend() != SecretRefs.Backend.KV) {
-            throw new DomainException(ErrorKind.NOT_IMPLEMENTED, "event_source_secrets_need_kv", "event-source secrets "
+            throw EventErrors.EVENT_SOURCE_SECRETS_NEED_KV.error("event-source secrets "
                     + "are kept in the kv credential backend; this deploy uses " + credentials.backend()
                     .name().toLowerCase(Locale.ROOT));
         }
@@ -107,7 +106,7 @@ public final class EventSources {
         UUID id = UUID.randomUUID();
         if (jdbc.queryOne("SELECT 1 FROM event_sources WHERE slug = ? OR (tenant_id = ? AND name = ?)", rs -> 1,
                 slug, caller.tenantId(), name).isPresent()) {
-            throw new DomainException(ErrorKind.CONFLICT, "event_source_exists", "an event source with this slug or "
+            throw EventErrors.EVENT_SOURCE_EXISTS.error("an event source with this slug or "
                     + "name exists already (slugs are global, names per tenant)", Map.of("slug", slug, "name", name));
         }
         // the secret first: a source row never exists without its secret (a failed write leaves at most an
@@ -121,7 +120,7 @@ public final class EventSources {
                     caller.sub(), caller.sub());
         } catch (Jdbc.DataAccessException e) {
             if (e.getCause() instanceof SQLException s && "23505".equals(s.getSQLState())) {
-                throw new DomainException(ErrorKind.CONFLICT, "event_source_exists", "an event source with this slug "
+                throw EventErrors.EVENT_SOURCE_EXISTS.error("an event source with this slug "
                         + "or name exists already", Map.of("slug", slug, "name", name));
             }
             throw e;
@@ -139,8 +138,7 @@ public final class EventSources {
     /** A source of this tenant by slug or name; another tenant's is not found. */
     public EventSource describe(UUID tenant, String slugOrName) {
         return jdbc.queryOne("SELECT * FROM event_sources WHERE tenant_id = ? AND (slug = ? OR name = ?)",
-                EventSources::map, tenant, slugOrName, slugOrName).orElseThrow(() -> DomainException.notFound(
-                "event_source_not_found", "no event source '" + slugOrName + "' in this tenant"));
+                EventSources::map, tenant, slugOrName, slugOrName).orElseThrow(() -> EventErrors.EVENT_SOURCE_NOT_FOUND.error("no event source '" + slugOrName + "' in this tenant"));
     }
 
     public EventSource update(Caller caller, String slugOrName, Write w) {
@@ -312,7 +310,7 @@ public final class EventSources {
             String k = e.getKey();
             JsonNode v = e.getValue();
             if (!EXTRAS.contains(k)) {
-                throw DomainException.unprocessable("invalid_extras", "unknown extras key '" + k + "'",
+                throw EventErrors.INVALID_EXTRAS.error("unknown extras key '" + k + "'",
                         Map.of("field", "extras", "known_keys", EXTRAS.stream().sorted().toList()));
             }
             switch (k) {
@@ -354,7 +352,7 @@ public final class EventSources {
     }
 
     private static DomainException invalid(String field, String message) {
-        return DomainException.unprocessable("invalid_event_source", message, Map.of("field", field));
+        return EventErrors.INVALID_EVENT_SOURCE.error(message, Map.of("field", field));
     }
 
     private static EventSource map(ResultSet rs) throws SQLException {

@@ -1,7 +1,6 @@
 package dev.backplane.kernel.governance;
 
-import dev.backplane.kernel.errors.DomainException;
-import dev.backplane.kernel.errors.ErrorKind;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.PrincipalDirectory;
 import dev.backplane.kernel.identity.Role;
@@ -65,14 +64,14 @@ public final class AgentPrincipals implements PrincipalDirectory {
     public AgentPrincipal register(Caller caller, String name, Optional<String> ownerSub) {
         caller.requireHuman("registering an agent principal");
         if (name == null || !NAME.matcher(name).matches()) {
-            throw DomainException.unprocessable("invalid_name", "name must be the agent's OIDC client id: 1-128 letters, "
+            throw GovernanceErrors.INVALID_NAME.error("name must be the agent's OIDC client id: 1-128 letters, "
                     + "digits, '.', '_' or '-'", Map.of("field", "name"));
         }
         int inserted = jdbc.update("INSERT INTO governance_agent_principals (tenant_id, name, owner_sub) VALUES (?, ?, ?) "
                 + "ON CONFLICT DO NOTHING", caller.tenantId(), name, ownerSub.orElse(caller.sub()));
         registered.changed(caller.tenantId() + "/" + name);
         if (inserted == 0) {
-            throw new DomainException(ErrorKind.CONFLICT, "principal_exists", "agent principal '" + name
+            throw GovernanceErrors.PRINCIPAL_EXISTS.error("agent principal '" + name
                     + "' is already registered");
         }
         AgentPrincipal p = show(caller.tenantId(), name);
@@ -94,15 +93,14 @@ public final class AgentPrincipals implements PrincipalDirectory {
 
     public AgentPrincipal show(UUID tenant, String name) {
         return jdbc.queryOne("SELECT * FROM governance_agent_principals WHERE tenant_id = ? AND name = ?",
-                AgentPrincipals::row, tenant, name).orElseThrow(() -> DomainException.notFound("principal_not_found",
-                "no agent principal '" + name + "' in this tenant"));
+                AgentPrincipals::row, tenant, name).orElseThrow(() -> GovernanceErrors.PRINCIPAL_NOT_FOUND.error("no agent principal '" + name + "' in this tenant"));
     }
 
     /** The kill switch: a tenant_admin or the principal's owner may pull it. */
     public AgentPrincipal revoke(Caller caller, String name) {
         AgentPrincipal p = show(caller.tenantId(), name);
         if (!caller.effectiveRole().includes(Role.TENANT_ADMIN) && !caller.sub().equals(p.ownerSub())) {
-            throw DomainException.forbidden("insufficient_role", "only a tenant_admin or the principal's owner may revoke it")
+            throw CommonErrors.INSUFFICIENT_ROLE.error("only a tenant_admin or the principal's owner may revoke it")
                     .withExtras("required_role", "tenant_admin");
         }
         // one transaction: the principal revoked, every call it parked withdrawn, and the audit row

@@ -1,6 +1,6 @@
 package dev.backplane.kernel.governance;
 
-import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.http.QueryParams;
@@ -88,7 +88,7 @@ public final class ApprovalRoutes {
         try {
             return Integer.parseInt(text.trim());
         } catch (NumberFormatException e) {
-            throw DomainException.unprocessable("invalid_limit", "not a number: '" + text + "'", Map.of());
+            throw CommonErrors.INVALID_LIMIT.error("not a number: '" + text + "'", Map.of());
         }
     }
 }

@@ -2,8 +2,8 @@ package dev.backplane.kernel.governance;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.backplane.kernel.audit.AuditLog;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
-import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.JsonMapping;
@@ -74,11 +74,11 @@ public final class Approvals {
     public List<Approval> list(UUID tenant, Optional<String> status, Optional<String> workRef, int limit, int offset) {
         status.ifPresent(s -> {
             if (!STATUSES.contains(s)) {
-                throw DomainException.unprocessable("invalid_status", "status must be one of " + STATUSES, Map.of("field", "status"));
+                throw CommonErrors.INVALID_STATUS.error("status must be one of " + STATUSES, Map.of("field", "status"));
             }
         });
         if (limit < 1 || limit > 500 || offset < 0) {
-            throw DomainException.unprocessable("invalid_limit", "limit must be 1..500 and offset >= 0", Map.of());
+            throw CommonErrors.INVALID_LIMIT.error("limit must be 1..500 and offset >= 0", Map.of());
         }
         expireDue();
         return jdbc.query("SELECT * FROM governance_approvals WHERE tenant_id = ? AND (?::text IS NULL OR status = ?) "
@@ -130,7 +130,7 @@ public final class Approvals {
             Map<String, Object> row = pendingForUpdate(c, tenant, id);
             String requester = (String) row.get("requester");
             if (requester.equals(approver) && !breakGlass) {
-                throw new DomainException(ErrorKind.FORBIDDEN, "four_eyes", "the requester cannot approve their own "
+                throw GovernanceErrors.FOUR_EYES.error("the requester cannot approve their own "
                         + "request; another approver must (an audited break-glass exists for emergencies)");
             }
             Optional<String> client = Optional.ofNullable((String) row.get("requester_client_id"));
@@ -138,12 +138,12 @@ public final class Approvals {
                     + "governance_agent_principals WHERE tenant_id = ? AND name = ?", rs -> rs.getString(1), tenant,
                     client.get()).stream().findFirst();
             if (owner.filter(approver::equals).isPresent() && !breakGlass) {
-                throw new DomainException(ErrorKind.FORBIDDEN, "four_eyes", "the owner of agent principal '" + client.get()
+                throw GovernanceErrors.FOUR_EYES.error("the owner of agent principal '" + client.get()
                         + "' cannot approve that agent's request: it acts on the owner's behalf, so another approver "
                         + "must (an audited break-glass exists for emergencies)");
             }
             if (breakGlass && reason.filter(r -> !r.isBlank()).isEmpty()) {
-                throw DomainException.unprocessable("reason_required", "break-glass approval needs a reason",
+                throw GovernanceErrors.REASON_REQUIRED.error("break-glass approval needs a reason",
                         Map.of("field", "reason"));
             }
             // the raw params leave the row with the decision: the released call carries them from here
@@ -215,7 +215,7 @@ public final class Approvals {
         }
         Map<String, Object> row = rows.getFirst();
         if (!"pending".equals(row.get("status"))) {
-            throw new DomainException(ErrorKind.CONFLICT, "approval_not_pending", "approval request " + id + " is "
+            throw GovernanceErrors.APPROVAL_NOT_PENDING.error("approval request " + id + " is "
                     + row.get("status") + ", not pending", Map.of("status", row.get("status")));
         }
         return row;
@@ -246,7 +246,7 @@ public final class Approvals {
 
     /** What an approval id answers when it is not a uuid or names no request of the tenant. */
     static DomainException notFound(String id) {
-        return DomainException.notFound("approval_not_found", "no approval request " + id + " in this tenant");
+        return GovernanceErrors.APPROVAL_NOT_FOUND.error("no approval request " + id + " in this tenant");
     }
 
     private static PGobject jsonb(Object value) throws SQLException {

@@ -1,5 +1,6 @@
 package dev.backplane.kernel.governance;
 
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.plugin.api.SafetyLevel;
@@ -79,7 +80,7 @@ public final class Grants {
             try {
                 t = UUID.fromString(t).toString();
             } catch (IllegalArgumentException e) {
-                throw DomainException.unprocessable("invalid_grant", "target must be a target uuid or '*'", Map.of("field", "target"));
+                throw GovernanceErrors.INVALID_GRANT.error("target must be a target uuid or '*'", Map.of("field", "target"));
             }
         }
         Optional<Instant> exp = expires.map(Grants::instant);
@@ -105,12 +106,12 @@ public final class Grants {
 
     public Grant show(UUID tenant, UUID id) {
         return jdbc.queryOne("SELECT * FROM governance_grants WHERE tenant_id = ? AND id = ?", Grants::row, tenant, id)
-                .orElseThrow(() -> DomainException.notFound("grant_not_found", "no grant " + id + " in this tenant"));
+                .orElseThrow(() -> CommonErrors.GRANT_NOT_FOUND.error("no grant " + id + " in this tenant"));
     }
 
     /** What a grant id that is not a uuid answers. */
     static DomainException notFound(String id) {
-        return DomainException.notFound("grant_not_found", "no grant " + id);
+        return CommonErrors.GRANT_NOT_FOUND.error("no grant " + id);
     }
 
     public Grant revoke(UUID tenant, UUID id) {
@@ -185,7 +186,7 @@ public final class Grants {
             try {
                 return Instant.parse(text);
             } catch (DateTimeParseException e2) {
-                throw DomainException.unprocessable("invalid_grant", "expires must be an ISO 8601 UTC time, got '" + text + "'",
+                throw GovernanceErrors.INVALID_GRANT.error("expires must be an ISO 8601 UTC time, got '" + text + "'",
                         Map.of("field", "expires"));
             }
         }
@@ -193,7 +194,7 @@ public final class Grants {
 
     private static void check(boolean ok, String message, String field) {
         if (!ok) {
-            throw DomainException.unprocessable("invalid_grant", message, Map.of("field", field));
+            throw GovernanceErrors.INVALID_GRANT.error(message, Map.of("field", field));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.backplane.kernel.governance;
 
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.plugin.api.OperationDescriptor;
@@ -57,7 +58,7 @@ public final class ServiceGrants {
             try {
                 return UUID.fromString(t);
             } catch (IllegalArgumentException e) {
-                throw DomainException.unprocessable("invalid_grant", "target must be a target uuid", Map.of("field", "target"));
+                throw GovernanceErrors.INVALID_GRANT.error("target must be a target uuid", Map.of("field", "target"));
             }
         });
         check(targetId.isPresent() || namePattern.isPresent() || product.isPresent(), "name the targets: target, "
@@ -90,7 +91,7 @@ public final class ServiceGrants {
 
     /** What a service grant id answers when it is not a uuid or names no grant of the tenant. */
     static DomainException notFound(String id) {
-        return DomainException.notFound("grant_not_found", "no service grant " + id);
+        return CommonErrors.GRANT_NOT_FOUND.error("no service grant " + id);
     }
 
     public ServiceGrant revoke(UUID tenant, UUID id) {
@@ -131,13 +132,13 @@ public final class ServiceGrants {
             return dev.backplane.kernel.util.Times.inRange(OffsetDateTime.parse(text).toInstant(), "expires",
                     "invalid_grant");
         } catch (DateTimeParseException e) {
-            throw DomainException.unprocessable("invalid_grant", "expires must be an ISO 8601 time", Map.of("field", "expires"));
+            throw GovernanceErrors.INVALID_GRANT.error("expires must be an ISO 8601 time", Map.of("field", "expires"));
         }
     }
 
     private static void check(boolean ok, String message, String field) {
         if (!ok) {
-            throw DomainException.unprocessable("invalid_grant", message, Map.of("field", field));
+            throw GovernanceErrors.INVALID_GRANT.error(message, Map.of("field", field));
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.backplane.kernel.http;
 
 import com.nimbusds.jwt.JWTClaimsSet;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.identity.Caller;
@@ -64,7 +65,7 @@ public final class Authenticator {
         if (caller.clientId().isPresent()) {
             Optional<Boolean> revoked = principals.agentRevoked(caller.tenantId(), caller.clientId().get());
             if (revoked.orElse(false)) {
-                throw DomainException.forbidden("principal_revoked", "agent principal '" + caller.clientId().get()
+                throw CommonErrors.PRINCIPAL_REVOKED.error("agent principal '" + caller.clientId().get()
                         + "' has been revoked (kill switch); nothing it asks for is dispatched");
             }
             if (revoked.isPresent()) {
@@ -94,19 +95,17 @@ public final class Authenticator {
             UUID asked = parseTenant(actingTenantHeader.get(), false);
             if (!asked.equals(acting)) {
                 if (!platformAdmin) {
-                    throw DomainException.forbidden("insufficient_role",
-                                    "only a platform_admin may act on another tenant")
+                    throw CommonErrors.INSUFFICIENT_ROLE.error("only a platform_admin may act on another tenant")
                             .withExtras("required_role", "platform_admin");
                 }
                 if (!tenants.exists(asked)) {
-                    throw DomainException.notFound("tenant_not_found", "no tenant " + asked + " is known to this backplane");
+                    throw CommonErrors.TENANT_NOT_FOUND.error("no tenant " + asked + " is known to this backplane");
                 }
             }
             acting = asked;
         }
         if (acting == null) {
-            throw DomainException.badRequest("tenant_required",
-                    "this platform_admin token has no tenant_id; name the tenant with --tenant");
+            throw CommonErrors.TENANT_REQUIRED.error("this platform_admin token has no tenant_id; name the tenant with --tenant");
         }
         Optional<String> azp = stringClaim(claims, "azp");
         PrincipalKind kind = kindOf(claims, azp);
@@ -131,7 +130,7 @@ public final class Authenticator {
             if (fromToken) {
                 throw unauthorized("invalid_token", "tenant_id claim is not a uuid");
             }
-            throw DomainException.badRequest("invalid_tenant", "tenant must be a uuid, got '" + value + "'");
+            throw CommonErrors.INVALID_TENANT_HEADER.error("tenant must be a uuid, got '" + value + "'");
         }
     }
 

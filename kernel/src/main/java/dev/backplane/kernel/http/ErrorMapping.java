@@ -1,5 +1,6 @@
 package dev.backplane.kernel.http;
 
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.errors.ErrorKind;
 import io.helidon.http.DirectHandler;
@@ -57,7 +58,7 @@ public final class ErrorMapping {
     }
 
     private static void noRoute(ServerRequest req, ServerResponse res) {
-        throw DomainException.notFound("not_found", "no route " + req.prologue().method().text() + " "
+        throw CommonErrors.NOT_FOUND.error("no route " + req.prologue().method().text() + " "
                 + req.path().path());
     }
 
@@ -86,8 +87,7 @@ public final class ErrorMapping {
         String id = RequestIds.of(req);
         LOG.log(Level.ERROR, "request " + id + " " + req.prologue().method().text() + " " + req.path().path()
                 + " failed unexpectedly", e);
-        Json.send(res, Status.INTERNAL_SERVER_ERROR_500, envelope(new DomainException(ErrorKind.INTERNAL,
-                "internal_error", "internal error; quote request id " + id + " when reporting it")));
+        Json.send(res, Status.INTERNAL_SERVER_ERROR_500, envelope(CommonErrors.INTERNAL_ERROR.error("internal error; quote request id " + id + " when reporting it")));
     }
 
     /** The one JSON body of an error: {@code error}, {@code message}, {@code extras} with {@code error_code}. */

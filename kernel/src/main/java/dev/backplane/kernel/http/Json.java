@@ -3,8 +3,7 @@ package dev.backplane.kernel.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import dev.backplane.kernel.errors.DomainException;
-import dev.backplane.kernel.errors.ErrorKind;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.util.JsonMapping;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -45,40 +44,39 @@ public final class Json {
         try (var in = req.content().inputStream()) {
             body = in.readNBytes(maxBytes + 1);
         } catch (IOException e) {
-            throw DomainException.badRequest("invalid_request", "could not read the request body: " + e.getMessage());
+            throw CommonErrors.UNREADABLE_REQUEST.error("could not read the request body: " + e.getMessage());
         }
         if (body.length > maxBytes) {
-            throw new DomainException(ErrorKind.TOO_LARGE, "body_too_large",
-                    "request body exceeds " + maxBytes + " bytes");
+            throw CommonErrors.BODY_TOO_LARGE.error("request body exceeds " + maxBytes + " bytes");
         }
         if (body.length == 0) {
-            throw DomainException.badRequest("invalid_request", "a JSON request body is required");
+            throw CommonErrors.UNREADABLE_REQUEST.error("a JSON request body is required");
         }
         try {
             com.fasterxml.jackson.databind.JsonNode tree = MAPPER.readTree(body);
             if (tree == null || tree.isMissingNode() || tree.isNull()) {
-                throw DomainException.badRequest("invalid_request", "a JSON request body is required");
+                throw CommonErrors.UNREADABLE_REQUEST.error("a JSON request body is required");
             }
             TextGuard.check(tree);
             req.context().register(Body.class, new Body(tree));
             return MAPPER.treeToValue(tree, type);
         } catch (UnrecognizedPropertyException e) {
-            throw DomainException.unprocessable("invalid_request", "unknown field '" + e.getPropertyName() + "'",
+            throw CommonErrors.INVALID_REQUEST.error("unknown field '" + e.getPropertyName() + "'",
                     Map.of("known_fields", e.getKnownPropertyIds().stream().map(Object::toString).sorted().toList()));
         } catch (com.fasterxml.jackson.databind.exc.MismatchedInputException e) {
             // which field, and what it should be — never the value sent (it may be a secret)
             String field = e.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName()
                     : "[" + r.getIndex() + "]").reduce((a, b) -> b.startsWith("[") ? a + b : a + "." + b).orElse("(body)");
             String wanted = e.getTargetType() == null ? "another type" : e.getTargetType().getSimpleName();
-            throw DomainException.badRequest("invalid_json", "field '" + field + "' has the wrong type for this route "
+            throw CommonErrors.INVALID_JSON.error("field '" + field + "' has the wrong type for this route "
                     + "(expected " + wanted + ")");
         } catch (JsonProcessingException e) {
             // the parser's own message quotes the offending text, which may be a secret sent unquoted
             var at = e.getLocation();
-            throw DomainException.badRequest("invalid_json", "request body is not valid JSON for this route"
+            throw CommonErrors.INVALID_JSON.error("request body is not valid JSON for this route"
                     + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"));
         } catch (IOException e) {
-            throw DomainException.badRequest("invalid_request", "could not read the request body: " + e.getMessage());
+            throw CommonErrors.UNREADABLE_REQUEST.error("could not read the request body: " + e.getMessage());
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.backplane.kernel.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -67,7 +68,7 @@ public final class TextGuard {
                 for (var f : n.properties()) {
                     String at = e.getKey().isEmpty() ? f.getKey() : e.getKey() + "." + f.getKey();
                     problem(f.getKey()).ifPresent(p -> {
-                        throw DomainException.unprocessable("invalid_text", "a field name under '" + e.getKey() + "' " + p,
+                        throw CommonErrors.INVALID_TEXT.error("a field name under '" + e.getKey() + "' " + p,
                                 Map.of("field", e.getKey()));
                     });
                     todo.push(Map.entry(at, f.getValue()));

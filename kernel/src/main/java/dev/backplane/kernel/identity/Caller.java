@@ -3,7 +3,7 @@ package dev.backplane.kernel.identity;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.CommonErrors;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -41,7 +41,7 @@ public record Caller(String sub, Optional<String> username, Optional<UUID> homeT
     /** Throws {@code 403 insufficient_role} unless the caller holds at least {@code needed}. */
     public void require(Role needed) {
         if (!effectiveRole().includes(needed)) {
-            throw DomainException.forbidden("insufficient_role", "this needs role " + needed.wireName()
+            throw CommonErrors.INSUFFICIENT_ROLE.error("this needs role " + needed.wireName()
                     + "; the caller has " + role.wireName())
                     .withExtras("required_role", needed.wireName());
         }
@@ -53,7 +53,7 @@ public record Caller(String sub, Optional<String> username, Optional<UUID> homeT
      */
     public void requireHuman(String what) {
         if (kind != PrincipalKind.HUMAN) {
-            throw DomainException.forbidden("human_required", what + " is for a person; this caller is a "
+            throw IdentityErrors.HUMAN_REQUIRED.error(what + " is for a person; this caller is a "
                     + kind.wireName() + " principal").withExtras("principal_kind", kind.wireName());
         }
     }
@@ -61,7 +61,7 @@ public record Caller(String sub, Optional<String> username, Optional<UUID> homeT
     /** Throws {@code 403 insufficient_role} unless the caller is a platform_admin. */
     public void requirePlatformAdmin() {
         if (!platformAdmin) {
-            throw DomainException.forbidden("insufficient_role", "this needs platform_admin")
+            throw CommonErrors.INSUFFICIENT_ROLE.error("this needs platform_admin")
                     .withExtras("required_role", "platform_admin");
         }
     }

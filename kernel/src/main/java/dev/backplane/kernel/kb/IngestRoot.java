@@ -41,16 +41,16 @@ public final class IngestRoot {
      *         {@code ingest_root_missing}, {@code directory_not_found} or {@code invalid_directory}
      */
     Path resolve(String requested) {
-        Path base = root.orElseThrow(() -> DomainException.forbidden("kb_ingest_disabled", "kb ingest is turned off on "
+        Path base = root.orElseThrow(() -> KbErrors.KB_INGEST_DISABLED.error("kb ingest is turned off on "
                 + "this backplane (kb.ingest-root is 'off')"));
         if (requested == null || requested.isBlank()) {
-            throw DomainException.unprocessable("invalid_directory", "directory is required", Map.of("field", "directory"));
+            throw KbErrors.INVALID_DIRECTORY.error("directory is required", Map.of("field", "directory"));
         }
         Path asked;
         try {
             asked = Path.of(requested.trim());
         } catch (InvalidPathException e) {
-            throw DomainException.unprocessable("invalid_directory", "not a path: " + e.getMessage(),
+            throw KbErrors.INVALID_DIRECTORY.error("not a path: " + e.getMessage(),
                     Map.of("field", "directory"));
         }
         for (Path part : asked) {
@@ -63,12 +63,12 @@ public final class IngestRoot {
             throw outside(requested, requested + " is not inside the ingest root");
         }
         if (!Files.isDirectory(base)) {
-            throw DomainException.unprocessable("ingest_root_missing", "the ingest root " + base + " does not exist on the "
+            throw KbErrors.INGEST_ROOT_MISSING.error("the ingest root " + base + " does not exist on the "
                     + "backplane host; create it (or set kb.ingest-root) and put the files below it",
                     Map.of("ingest_root", base.toString()));
         }
         if (!Files.isDirectory(abs)) {
-            throw DomainException.unprocessable("directory_not_found", "no directory " + abs + " on the backplane host",
+            throw KbErrors.DIRECTORY_NOT_FOUND.error("no directory " + abs + " on the backplane host",
                     Map.of("field", "directory", "ingest_root", base.toString()));
         }
         Path real = realPath(abs);
@@ -100,13 +100,13 @@ public final class IngestRoot {
         try {
             return p.toRealPath();
         } catch (IOException e) {
-            throw DomainException.unprocessable("directory_not_found", "cannot read " + p + ": " + e.getMessage(),
+            throw KbErrors.DIRECTORY_NOT_FOUND.error("cannot read " + p + ": " + e.getMessage(),
                     Map.of("field", "directory"));
         }
     }
 
     private DomainException outside(String requested, String why) {
-        return DomainException.unprocessable("directory_outside_ingest_root", why + "; kb ingest reads only below "
+        return KbErrors.DIRECTORY_OUTSIDE_INGEST_ROOT.error(why + "; kb ingest reads only below "
                 + root.orElseThrow() + " (setting kb.ingest-root)", Map.of("field", "directory", "directory", requested,
                 "ingest_root", root.orElseThrow().toString()));
     }

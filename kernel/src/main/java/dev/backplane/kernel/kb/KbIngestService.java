@@ -49,11 +49,11 @@ public final class KbIngestService {
         try {
             files = KbFiles.walk(dir, MAX_FILES);
         } catch (IOException e) {
-            throw DomainException.unprocessable("directory_not_found", "cannot read " + dir + ": " + e.getMessage(),
+            throw KbErrors.DIRECTORY_NOT_FOUND.error("cannot read " + dir + ": " + e.getMessage(),
                     Map.of("field", "directory"));
         }
         if (files.size() > MAX_FILES) {
-            throw DomainException.unprocessable("too_many_files", dir + " holds more than " + MAX_FILES + " files to "
+            throw KbErrors.TOO_MANY_FILES.error(dir + " holds more than " + MAX_FILES + " files to "
                     + "ingest; ingest its subdirectories one at a time", Map.of("max_files", MAX_FILES));
         }
         if (dryRun) {

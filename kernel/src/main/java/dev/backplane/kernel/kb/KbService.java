@@ -1,6 +1,6 @@
 package dev.backplane.kernel.kb;
 
-import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.retrieval.Candidates;
@@ -107,28 +107,28 @@ public final class KbService {
 
     private static void validate(String slug, String body) {
         if (!validSlug(slug)) {
-            throw DomainException.unprocessable("invalid_slug", "slug must be 1-128 lower-case letters, digits, '.', '_' "
+            throw CommonErrors.INVALID_SLUG.error("slug must be 1-128 lower-case letters, digits, '.', '_' "
                     + "or '-', starting with a letter or digit", Map.of("field", "slug"));
         }
         if (body == null || body.isBlank()) {
-            throw DomainException.unprocessable("invalid_body", "body is empty", Map.of("field", "body"));
+            throw CommonErrors.INVALID_BODY.error("body is empty", Map.of("field", "body"));
         }
         if (body.getBytes(StandardCharsets.UTF_8).length > MAX_BODY) {
-            throw DomainException.unprocessable("invalid_body", "body exceeds " + MAX_BODY + " bytes", Map.of("field", "body"));
+            throw CommonErrors.INVALID_BODY.error("body exceeds " + MAX_BODY + " bytes", Map.of("field", "body"));
         }
     }
 
     public Entry show(UUID tenant, String slug) {
-        return find(tenant, slug).orElseThrow(() -> DomainException.notFound("kb_entry_not_found", "no kb entry '" + slug
+        return find(tenant, slug).orElseThrow(() -> KbErrors.KB_ENTRY_NOT_FOUND.error("no kb entry '" + slug
                 + "' in this tenant"));
     }
 
     public List<Entry> list(UUID tenant, Optional<String> filter, int limit, int offset) {
         if (limit < 1 || limit > LIST_MAX) {
-            throw DomainException.unprocessable("invalid_limit", "limit must be 1.." + LIST_MAX, Map.of("field", "limit"));
+            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + LIST_MAX, Map.of("field", "limit"));
         }
         if (offset < 0) {
-            throw DomainException.unprocessable("invalid_offset", "offset must be 0 or more", Map.of("field", "offset"));
+            throw CommonErrors.INVALID_OFFSET.error("offset must be 0 or more", Map.of("field", "offset"));
         }
         return jdbc.query("SELECT * FROM kb_entries WHERE tenant_id = ? AND slug LIKE ? ORDER BY slug LIMIT ? OFFSET ?",
                 KbService::entry, tenant, filter.orElse("%"), limit, offset);
@@ -160,7 +160,7 @@ public final class KbService {
     public List<Hit> search(UUID tenant, String query, int limit, Map<String, Object> filters, RetrievalEngine.Mode mode) {
         RetrievalEngine.requireQuery(query);
         if (limit < 1 || limit > SEARCH_MAX) {
-            throw DomainException.unprocessable("invalid_limit", "limit must be 1.." + SEARCH_MAX, Map.of("field", "limit"));
+            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + SEARCH_MAX, Map.of("field", "limit"));
         }
         Map<String, Object> f = filters == null ? Map.of() : filters;
         List<RetrievalEngine.Hit> hits = f.isEmpty() ? engine.search(tenant, SURFACE, query, limit, mode, Candidates.all())

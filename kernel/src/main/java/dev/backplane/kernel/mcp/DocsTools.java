@@ -2,7 +2,6 @@ package dev.backplane.kernel.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.docs.DocsService;
-import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Role;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,13 +59,13 @@ final class DocsTools {
         } else if (col.isArray()) {
             for (JsonNode k : col) {
                 if (!k.isTextual()) {
-                    throw DomainException.unprocessable("invalid_params", "'collection' must be a string or a list of "
+                    throw McpErrors.INVALID_PARAMS.error("'collection' must be a string or a list of "
                             + "strings", Map.of("field", "collection"));
                 }
                 collections.add(k.asText());
             }
         } else if (!col.isMissingNode() && !col.isNull()) {
-            throw DomainException.unprocessable("invalid_params", "'collection' must be a string or a list of strings",
+            throw McpErrors.INVALID_PARAMS.error("'collection' must be a string or a list of strings",
                     Map.of("field", "collection"));
         }
         return new DocsService.Query(McpTools.required(a, "query"), collections, McpTools.integer(a, "limit"),

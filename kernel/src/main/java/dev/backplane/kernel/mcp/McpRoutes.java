@@ -250,7 +250,7 @@ public final class McpRoutes {
         Object scope = claims.getClaim("scope");
         List<String> granted = scope == null ? List.of() : Arrays.asList(scope.toString().split(" "));
         if (!granted.contains(settings.requiredScope().get())) {
-            throw DomainException.forbidden("insufficient_scope", "the token lacks the scope "
+            throw McpErrors.INSUFFICIENT_SCOPE.error("the token lacks the scope "
                     + settings.requiredScope().get() + " this MCP resource requires");
         }
     }

@@ -7,6 +7,7 @@ import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.dispatch.CallRequest;
 import dev.backplane.kernel.dispatch.Dispatcher;
 import dev.backplane.kernel.docs.DocsService;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
@@ -183,7 +184,7 @@ final class McpTools {
     private static CallRequest callRequest(JsonNode a, boolean call) {
         JsonNode params = a.path("params");
         if (!params.isMissingNode() && !params.isNull() && !params.isObject()) {
-            throw DomainException.unprocessable("invalid_params", "params must be an object", Map.of("field", "params"));
+            throw McpErrors.INVALID_PARAMS.error("params must be an object", Map.of("field", "params"));
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> p = params.isObject() ? JsonMapping.mapper().convertValue(params, Map.class) : Map.of();
@@ -197,13 +198,13 @@ final class McpTools {
         try {
             return JsonMapping.mapper().treeToValue(copy, ResultQuery.class);
         } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
-            throw DomainException.unprocessable("invalid_query", "the result_query arguments are malformed: "
+            throw CommonErrors.INVALID_QUERY.error("the result_query arguments are malformed: "
                     + e.getMessage().lines().findFirst().orElse(""), Map.of());
         }
     }
 
     static String required(JsonNode a, String name) {
-        return text(a, name).orElseThrow(() -> DomainException.unprocessable("invalid_params", "'" + name
+        return text(a, name).orElseThrow(() -> McpErrors.INVALID_PARAMS.error("'" + name
                 + "' is required", Map.of("field", name)));
     }
 
@@ -213,7 +214,7 @@ final class McpTools {
             return Optional.empty();
         }
         if (!v.isTextual()) {
-            throw DomainException.unprocessable("invalid_params", "'" + name + "' must be a string", Map.of("field", name));
+            throw McpErrors.INVALID_PARAMS.error("'" + name + "' must be a string", Map.of("field", name));
         }
         return Optional.of(v.asText());
     }
@@ -226,7 +227,7 @@ final class McpTools {
             try {
                 expires = Optional.of(java.time.Instant.now().plus(java.time.Duration.parse(ttl.asText())));
             } catch (java.time.format.DateTimeParseException e) {
-                throw DomainException.unprocessable("invalid_params", "ttl must be an ISO 8601 duration such as P7D, or null",
+                throw McpErrors.INVALID_PARAMS.error("ttl must be an ISO 8601 duration such as P7D, or null",
                         Map.of("field", "ttl"));
             }
         }
@@ -243,7 +244,7 @@ final class McpTools {
             return Map.of();
         }
         if (!v.isObject()) {
-            throw DomainException.unprocessable("invalid_params", "'" + name + "' must be an object", Map.of("field", name));
+            throw McpErrors.INVALID_PARAMS.error("'" + name + "' must be an object", Map.of("field", name));
         }
         return JsonMapping.mapper().convertValue(v, Map.class);
     }
@@ -254,7 +255,7 @@ final class McpTools {
             return Optional.empty();
         }
         if (!v.isIntegralNumber() || !v.canConvertToInt()) {
-            throw DomainException.unprocessable("invalid_params", "'" + name + "' must be an integer", Map.of("field", name));
+            throw McpErrors.INVALID_PARAMS.error("'" + name + "' must be an integer", Map.of("field", name));
         }
         return Optional.of(v.asInt());
     }

@@ -1,6 +1,5 @@
 package dev.backplane.kernel.memory;
 
-import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.http.QueryParams;
@@ -65,7 +64,7 @@ public final class MemoryRoutes {
                 expires = Optional.of(dev.backplane.kernel.util.Times.inRange(Instant.parse(b.expiresAt().asText()),
                         "expires_at", "invalid_expires_at"));
             } catch (DateTimeParseException e) {
-                throw DomainException.unprocessable("invalid_expires_at", "expires_at must be an ISO 8601 instant or null",
+                throw MemoryErrors.INVALID_EXPIRES_AT.error("expires_at must be an ISO 8601 instant or null",
                         Map.of("field", "expires_at"));
             }
         }

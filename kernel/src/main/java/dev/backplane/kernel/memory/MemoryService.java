@@ -1,6 +1,6 @@
 package dev.backplane.kernel.memory;
 
-import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.persistence.Jdbc;
@@ -81,27 +81,27 @@ public final class MemoryService {
     public Entry add(Caller caller, Write w) {
         String scope = requireScope(w.scope());
         if (scope.equals("tenant") && !caller.effectiveRole().includes(Role.TENANT_ADMIN)) {
-            throw DomainException.forbidden("insufficient_role", "writing tenant-scope memory needs tenant_admin")
+            throw CommonErrors.INSUFFICIENT_ROLE.error("writing tenant-scope memory needs tenant_admin")
                     .withExtras("required_role", "tenant_admin");
         }
         boolean targeted = scope.endsWith("target");
         if (targeted && w.targetName().filter(t -> !t.isBlank()).isEmpty()) {
-            throw DomainException.unprocessable("target_name_required", scope + " memory needs target_name",
+            throw MemoryErrors.TARGET_NAME_REQUIRED.error(scope + " memory needs target_name",
                     Map.of("field", "target_name"));
         }
         if (!targeted && w.targetName().isPresent()) {
-            throw DomainException.unprocessable("invalid_scope", "target_name only goes with the target and user-target "
+            throw MemoryErrors.INVALID_SCOPE.error("target_name only goes with the target and user-target "
                     + "scopes", Map.of("field", "target_name"));
         }
         if (w.body() == null || w.body().isBlank()) {
-            throw DomainException.unprocessable("invalid_body", "body is empty", Map.of("field", "body"));
+            throw CommonErrors.INVALID_BODY.error("body is empty", Map.of("field", "body"));
         }
         if (w.body().getBytes(StandardCharsets.UTF_8).length > MAX_BODY) {
-            throw DomainException.unprocessable("invalid_body", "body exceeds " + MAX_BODY + " bytes", Map.of("field", "body"));
+            throw CommonErrors.INVALID_BODY.error("body exceeds " + MAX_BODY + " bytes", Map.of("field", "body"));
         }
         String slug = w.slug().orElseGet(() -> generatedSlug(w.body()));
         if (!SLUG.matcher(slug).matches()) {
-            throw DomainException.unprocessable("invalid_slug", "slug must be 1-128 lower-case letters, digits, '.', '_' "
+            throw CommonErrors.INVALID_SLUG.error("slug must be 1-128 lower-case letters, digits, '.', '_' "
                     + "or '-'", Map.of("field", "slug"));
         }
         Optional<Instant> expires = w.persist() ? Optional.empty() : w.expiresAt().or(() -> scope.startsWith("user")
@@ -136,10 +136,10 @@ public final class MemoryService {
     public List<Entry> list(Caller caller, Optional<String> scope, Optional<String> slugPattern, Optional<String> tag,
                             boolean includeExpired, int limit, int offset) {
         if (limit < 1 || limit > 500) {
-            throw DomainException.unprocessable("invalid_limit", "limit must be 1..500", Map.of("field", "limit"));
+            throw CommonErrors.INVALID_LIMIT.error("limit must be 1..500", Map.of("field", "limit"));
         }
         if (offset < 0) {
-            throw DomainException.unprocessable("invalid_offset", "offset must be 0 or more", Map.of("field", "offset"));
+            throw CommonErrors.INVALID_OFFSET.error("offset must be 0 or more", Map.of("field", "offset"));
         }
         scope.ifPresent(MemoryService::requireScope);
         StringBuilder sql = new StringBuilder("SELECT * FROM memory_entries WHERE ").append(VISIBLE);
@@ -185,10 +185,10 @@ public final class MemoryService {
                 MemoryService::entry, caller.sub(), caller.tenantId(), caller.sub(), caller.tenantId(), scope, slug,
                 targetName.orElse(null), targetName.orElse(null));
         if (found.isEmpty()) {
-            throw DomainException.notFound("memory_not_found", "no memory " + scope + "/" + slug + " visible to you");
+            throw MemoryErrors.MEMORY_NOT_FOUND.error("no memory " + scope + "/" + slug + " visible to you");
         }
         if (found.size() > 1) {
-            throw DomainException.unprocessable("target_name_required", scope + "/" + slug + " exists for several targets; "
+            throw MemoryErrors.TARGET_NAME_REQUIRED.error(scope + "/" + slug + " exists for several targets; "
                     + "name one with target_name", Map.of("targets", found.stream().map(e -> e.targetName().orElse(""))
                     .toList()));
         }
@@ -205,7 +205,7 @@ public final class MemoryService {
     public List<Hit> search(Caller caller, String query, Optional<String> scope, int limit) {
         RetrievalEngine.requireQuery(query);
         if (limit < 1 || limit > 50) {
-            throw DomainException.unprocessable("invalid_limit", "limit must be 1..50", Map.of("field", "limit"));
+            throw CommonErrors.INVALID_LIMIT.error("limit must be 1..50", Map.of("field", "limit"));
         }
         scope.ifPresent(MemoryService::requireScope);
         Candidates candidates;
@@ -244,19 +244,19 @@ public final class MemoryService {
         Entry source = show(caller, scope, slug, targetName);
         requireScope(to);
         if (BREADTH.get(to) <= BREADTH.get(scope)) {
-            throw DomainException.unprocessable("invalid_promotion", "promotion goes to a strictly broader scope: " + scope
+            throw MemoryErrors.INVALID_PROMOTION.error("promotion goes to a strictly broader scope: " + scope
                     + " → " + to + " is not", Map.of("from", scope, "to", to));
         }
         if (to.equals("tenant") && !caller.effectiveRole().includes(Role.TENANT_ADMIN)) {
-            throw DomainException.forbidden("insufficient_role", "promoting to tenant scope needs tenant_admin")
+            throw CommonErrors.INSUFFICIENT_ROLE.error("promoting to tenant scope needs tenant_admin")
                     .withExtras("required_role", "tenant_admin");
         }
         if ((scope.equals("user") && !caller.sub().equals(ownerOf(source.id())))) {
-            throw DomainException.forbidden("not_owner", "only the writer may promote a user memory");
+            throw MemoryErrors.NOT_OWNER.error("only the writer may promote a user memory");
         }
         Optional<String> target = to.endsWith("target") ? source.targetName() : Optional.empty();
         if (to.endsWith("target") && target.isEmpty()) {
-            throw DomainException.unprocessable("target_name_required", "promoting to " + to + " needs a target",
+            throw MemoryErrors.TARGET_NAME_REQUIRED.error("promoting to " + to + " needs a target",
                     Map.of("field", "target_name"));
         }
         @SuppressWarnings("unchecked")
@@ -289,7 +289,7 @@ public final class MemoryService {
 
     static String requireScope(String scope) {
         if (scope == null || !SCOPES.contains(scope)) {
-            throw DomainException.unprocessable("invalid_scope", "scope must be one of " + SCOPES + ", got '" + scope + "'",
+            throw MemoryErrors.INVALID_SCOPE.error("scope must be one of " + SCOPES + ", got '" + scope + "'",
                     Map.of("field", "scope", "valid_scopes", SCOPES));
         }
         return scope;

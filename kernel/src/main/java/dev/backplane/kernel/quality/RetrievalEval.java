@@ -1,7 +1,6 @@
 package dev.backplane.kernel.quality;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.persistence.Jdbc;
@@ -49,7 +48,7 @@ public final class RetrievalEval {
             return SURFACES;
         }
         if (!SURFACES.contains(s)) {
-            throw DomainException.unprocessable("invalid_surface", "surface must be kb, memory, operations or all, got '"
+            throw QualityErrors.INVALID_SURFACE.error("surface must be kb, memory, operations or all, got '"
                     + surface.orElse("") + "'", Map.of("field", "surface", "valid_surfaces", List.of("kb", "memory",
                     "operations", "all")));
         }
@@ -61,7 +60,7 @@ public final class RetrievalEval {
                                    boolean compare) {
         List<String> names = surfaces(surface);
         if (!baseline.orElse("grep").equals("grep")) {
-            throw DomainException.unprocessable("invalid_baseline", "the only baseline is grep, got '" + baseline.get() + "'",
+            throw QualityErrors.INVALID_BASELINE.error("the only baseline is grep, got '" + baseline.get() + "'",
                     Map.of("field", "baseline", "valid_baselines", List.of("grep")));
         }
         if (save) {

@@ -1,6 +1,5 @@
 package dev.backplane.kernel.quality;
 
-import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
@@ -43,7 +42,7 @@ public final class RetrievalRoutes {
     private void usage(ServerRequest req, ServerResponse res, Caller c) {
         String view = req.query().first("view").asOptional().orElse("mine");
         if (!view.equals("mine") && !view.equals("tenant")) {
-            throw DomainException.unprocessable("invalid_view", "view must be mine or tenant, got '" + view + "'",
+            throw QualityErrors.INVALID_VIEW.error("view must be mine or tenant, got '" + view + "'",
                     Map.of("field", "view"));
         }
         Json.ok(res, usage.report(c, req.query().first("since").asOptional(), req.query().first("surface").asOptional(),

@@ -1,7 +1,6 @@
 package dev.backplane.kernel.results;
 
 import dev.backplane.kernel.errors.DomainException;
-import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.JsonMapping;
 import java.sql.Connection;
@@ -112,7 +111,7 @@ public final class ResultHandles {
     }
 
     static DomainException notFound(String handleId) {
-        return new DomainException(ErrorKind.NOT_FOUND, "handle_not_found", "result handle " + handleId + " does not exist "
+        return ResultErrors.HANDLE_NOT_FOUND.error("result handle " + handleId + " does not exist "
                 + "or has expired; re-run the operation to get a fresh result");
     }
 }

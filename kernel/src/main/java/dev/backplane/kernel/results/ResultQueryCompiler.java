@@ -1,6 +1,7 @@
 package dev.backplane.kernel.results;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -256,6 +257,6 @@ final class ResultQueryCompiler {
     }
 
     private static DomainException invalid(String message) {
-        return DomainException.unprocessable("invalid_query", message, Map.of());
+        return CommonErrors.INVALID_QUERY.error(message, Map.of());
     }
 }

@@ -1,7 +1,6 @@
 package dev.backplane.kernel.results;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.JsonMapping;
 import java.math.BigDecimal;
@@ -71,7 +70,7 @@ public final class ResultQueryService {
             });
         } catch (Jdbc.DataAccessException e) {
             if (e.getCause() instanceof SQLException sql && "57014".equals(sql.getSQLState())) {
-                throw DomainException.unprocessable("query_too_expensive", "the query did not finish within "
+                throw ResultErrors.QUERY_TOO_EXPENSIVE.error("the query did not finish within "
                         + timeoutMs + " ms; narrow it with where or fewer groups", Map.of());
             }
             throw e;

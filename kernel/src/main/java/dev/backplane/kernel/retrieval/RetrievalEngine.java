@@ -1,5 +1,6 @@
 package dev.backplane.kernel.retrieval;
 
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
@@ -217,17 +218,17 @@ public final class RetrievalEngine implements AutoCloseable {
      */
     public static void requireQuery(String query) {
         if (query == null || query.isBlank()) {
-            throw DomainException.unprocessable("invalid_query", "query is empty", Map.of("field", "query"));
+            throw CommonErrors.INVALID_QUERY.error("query is empty", Map.of("field", "query"));
         }
         if (query.length() > MAX_QUERY_CHARS) {
-            throw DomainException.unprocessable("invalid_query", "query is " + query.length() + " characters; at most "
+            throw CommonErrors.INVALID_QUERY.error("query is " + query.length() + " characters; at most "
                     + MAX_QUERY_CHARS, Map.of("field", "query", "max_chars", MAX_QUERY_CHARS));
         }
         if (query.indexOf('\0') >= 0) {
-            throw DomainException.unprocessable("invalid_query", "query contains a NUL character", Map.of("field", "query"));
+            throw CommonErrors.INVALID_QUERY.error("query contains a NUL character", Map.of("field", "query"));
         }
         if (query.codePoints().noneMatch(Character::isLetterOrDigit)) {
-            throw DomainException.unprocessable("invalid_query", "query has no letter or digit to search for",
+            throw CommonErrors.INVALID_QUERY.error("query has no letter or digit to search for",
                     Map.of("field", "query"));
         }
     }
@@ -237,7 +238,7 @@ public final class RetrievalEngine implements AutoCloseable {
         try {
             return embedder.embedQuery(tenant, query);
         } catch (IllegalArgumentException e) {
-            throw DomainException.unprocessable("invalid_query", "the query cannot be embedded: " + e.getMessage(),
+            throw CommonErrors.INVALID_QUERY.error("the query cannot be embedded: " + e.getMessage(),
                     Map.of("field", "query"));
         }
     }

@@ -134,11 +134,11 @@ public final class ProbeService {
     /** Discovery through a seed target: contacts it with its credential, so it is audited like a probe. */
     public DiscoverResult discover(dev.backplane.kernel.identity.Caller caller, String product, Optional<String> seed) {
         UUID tenant = caller.tenantId();
-        String seedName = seed.orElseThrow(() -> DomainException.unprocessable("seed_target_required", "discovery reaches "
+        String seedName = seed.orElseThrow(() -> TargetErrors.SEED_TARGET_REQUIRED.error("discovery reaches "
                 + "the product through a registered target: name one with --seed-target", Map.of("field", "seed_target")));
         Target t = targets.describe(tenant, seedName);
         if (!t.product().equals(product)) {
-            throw DomainException.unprocessable("seed_target_mismatch", "seed target " + t.name() + " is a " + t.product()
+            throw TargetErrors.SEED_TARGET_MISMATCH.error("seed target " + t.name() + " is a " + t.product()
                     + ", not a " + product, Map.of("field", "seed_target"));
         }
         Contact contact = contact(caller, "svc.targets.discover", t, Map.of("product", product));
@@ -164,7 +164,7 @@ public final class ProbeService {
         audit.finish(row, found == null ? "error" : "ok", Optional.ofNullable(found == null ? "discover_not_supported"
                 : null), (System.nanoTime() - t0) / 1_000_000);
         if (found == null) {
-            throw new DomainException(ErrorKind.NOT_IMPLEMENTED, "discover_not_supported", "discovery is not supported by "
+            throw TargetErrors.DISCOVER_NOT_SUPPORTED.error("discovery is not supported by "
                     + "this connector (" + connector.connectorId() + ")", Map.of("connector_id", connector.connectorId()));
         }
         return new DiscoverResult(product, t.name(), connector.connectorId(), found);
@@ -187,11 +187,9 @@ public final class ProbeService {
         }
         return switch (r) {
             case Resolution.Resolved ok -> registry.require(tenant, ok.connectorId());
-            case Resolution.NoConnector none -> throw new DomainException(ErrorKind.NOT_IMPLEMENTED, "no_connector",
-                    none.message() + " (among plugin connectors and the ingested connectors this tenant enabled)"
+            case Resolution.NoConnector none -> throw TargetErrors.NO_CONNECTOR.error(none.message() + " (among plugin connectors and the ingested connectors this tenant enabled)"
                             + "; the cached fingerprint is unchanged");
-            case Resolution.Ambiguous tie -> throw new DomainException(ErrorKind.CONFLICT, "ambiguous_connector",
-                    "several implementations fit equally: " + tie.candidates() + "; set the target's preferred_impl_id",
+            case Resolution.Ambiguous tie -> throw TargetErrors.AMBIGUOUS_CONNECTOR.error("several implementations fit equally: " + tie.candidates() + "; set the target's preferred_impl_id",
                     Map.of("candidates", tie.candidates()));
         };
     }

@@ -1,6 +1,6 @@
 package dev.backplane.kernel.targets;
 
-import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
@@ -90,7 +90,7 @@ public final class TargetRoutes {
     private void discover(ServerRequest req, ServerResponse res, Caller caller) {
         DiscoverRequest body = Json.read(req, DiscoverRequest.class);
         if (body.product() == null || body.product().isBlank()) {
-            throw DomainException.unprocessable("missing_field", "product is required", Map.of("field", "product"));
+            throw TargetErrors.MISSING_FIELD.error("product is required", Map.of("field", "product"));
         }
         Json.ok(res, probes.discover(caller, body.product(), body.seedTarget()));
     }
@@ -99,7 +99,7 @@ public final class TargetRoutes {
         try {
             return Integer.parseInt(text.trim());
         } catch (NumberFormatException e) {
-            throw DomainException.unprocessable("invalid_limit", "limit must be an integer 1..500, got '" + text + "'",
+            throw CommonErrors.INVALID_LIMIT.error("limit must be an integer 1..500, got '" + text + "'",
                     Map.of("field", "limit"));
         }
     }

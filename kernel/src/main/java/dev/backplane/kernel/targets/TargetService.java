@@ -3,6 +3,7 @@ package dev.backplane.kernel.targets;
 import dev.backplane.kernel.catalog.ConnectorRegistry;
 import dev.backplane.kernel.credentials.SecretRefs;
 import dev.backplane.kernel.egress.SsrfGuard;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.persistence.ChangeFeed;
@@ -85,7 +86,7 @@ public final class TargetService {
 
     public Page list(UUID tenant, Optional<String> cursor, int limit, Optional<String> product) {
         if (limit < 1 || limit > LIST_LIMIT_MAX) {
-            throw DomainException.unprocessable("invalid_limit", "limit must be 1.." + LIST_LIMIT_MAX + ", got " + limit,
+            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + LIST_LIMIT_MAX + ", got " + limit,
                     Map.of("field", "limit"));
         }
         List<TargetStore.Row> rows = store.list(tenant, cursor, limit + 1, product);
@@ -129,12 +130,12 @@ public final class TargetService {
      */
     public ImportResult importTargets(UUID tenant, List<TargetFields> rows, boolean update, boolean dryRun, String actor) {
         if (rows.isEmpty()) {
-            throw DomainException.unprocessable("invalid_import", "the import holds no targets", Map.of());
+            throw TargetErrors.INVALID_IMPORT.error("the import holds no targets", Map.of());
         }
         List<Map<String, Object>> errors = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             if (rows.get(i) == null) {
-                throw DomainException.unprocessable("invalid_import", "target " + i + " of the import is null; nothing "
+                throw TargetErrors.INVALID_IMPORT.error("target " + i + " of the import is null; nothing "
                         + "was written", Map.of("errors", List.of(Map.of("index", i, "error", "null_target"))));
             }
         }
@@ -147,7 +148,7 @@ public final class TargetService {
             }
         }
         if (!errors.isEmpty()) {
-            throw DomainException.unprocessable("invalid_import", "the import is invalid; nothing was written",
+            throw TargetErrors.INVALID_IMPORT.error("the import is invalid; nothing was written",
                     Map.of("errors", errors));
         }
         ImportResult result = jdbc.inTransaction(c -> {
@@ -178,12 +179,12 @@ public final class TargetService {
                 }
             }
             if (!existingNames.isEmpty()) {
-                throw new DomainException(ErrorKind.CONFLICT, "target_exists", "the import would overwrite existing "
+                throw TargetErrors.TARGET_EXISTS.error("the import would overwrite existing "
                         + "target(s) " + existingNames + "; nothing was written (use --update to patch them)",
                         Map.of("existing", existingNames));
             }
             if (!errors.isEmpty()) {
-                throw DomainException.unprocessable("invalid_import", errors.size() + " row(s) are invalid; nothing was written",
+                throw TargetErrors.INVALID_IMPORT.error(errors.size() + " row(s) are invalid; nothing was written",
                         Map.of("errors", errors));
             }
             for (TargetStore.Row row : toInsert) {
@@ -220,7 +221,7 @@ public final class TargetService {
     }
 
     private static DomainException notFound(String nameOrAlias) {
-        return DomainException.notFound("target_not_found", "no target named '" + nameOrAlias + "' (name or alias) "
+        return TargetErrors.TARGET_NOT_FOUND.error("no target named '" + nameOrAlias + "' (name or alias) "
                 + "in this tenant");
     }
 
@@ -238,14 +239,14 @@ public final class TargetService {
     /** Merges {@code f} over {@code existing} (or nothing) and validates the whole result. */
     private TargetStore.Row validated(UUID tenant, TargetFields f, Optional<TargetStore.Row> existing) {
         if (f.fingerprint().isPresent()) {
-            throw DomainException.unprocessable("fingerprint_is_server_managed", "fingerprint is written only by "
+            throw TargetErrors.FINGERPRINT_IS_SERVER_MANAGED.error("fingerprint is written only by "
                     + "svc targets probe; drop it from the request", Map.of("field", "fingerprint"));
         }
         TargetStore.Row e = existing.orElse(null);
         String name = f.name().or(() -> Optional.ofNullable(e).map(TargetStore.Row::name))
                 .orElseThrow(() -> missing("name"));
         if (e != null && f.name().isPresent() && !f.name().get().equals(e.name())) {
-            throw DomainException.unprocessable("invalid_target", "a target cannot be renamed; add an alias instead",
+            throw TargetErrors.INVALID_TARGET.error("a target cannot be renamed; add an alias instead",
                     Map.of("field", "name"));
         }
         String product = f.product().or(() -> Optional.ofNullable(e).map(TargetStore.Row::product))
@@ -266,7 +267,7 @@ public final class TargetService {
         if (serving.isEmpty()) {
             TreeSet<String> valid = new TreeSet<>();
             connectors.all(tenant).forEach(c -> c.descriptor().products().forEach(p -> valid.add(p.token())));
-            throw DomainException.unprocessable("unknown_product", "product '" + product + "' is not advertised by any "
+            throw TargetErrors.UNKNOWN_PRODUCT.error("product '" + product + "' is not advertised by any "
                     + "registered connector; use the exact product token", Map.of("valid_products", List.copyOf(valid),
                     "field", "product"));
         }
@@ -275,7 +276,7 @@ public final class TargetService {
             try {
                 ssrf.check(host);
             } catch (SsrfGuard.Refused refused) {
-                throw DomainException.unprocessable("ssrf_refused", refused.getMessage(), Map.of("field", "host",
+                throw CommonErrors.SSRF_REFUSED.error(refused.getMessage(), Map.of("field", "host",
                         "allowlist_setting", "SVC_TARGET_SSRF_ALLOWLIST"));
             }
         }
@@ -288,14 +289,14 @@ public final class TargetService {
         String preferred = f.preferredImplId().or(() -> Optional.ofNullable(e).map(TargetStore.Row::preferredImplId))
                 .orElse(null);
         if (preferred != null && serving.stream().noneMatch(c -> c.descriptor().implId().equals(preferred))) {
-            throw DomainException.unprocessable("unknown_impl", "no implementation '" + preferred + "' serves product '"
+            throw TargetErrors.UNKNOWN_IMPL.error("no implementation '" + preferred + "' serves product '"
                     + product + "'", Map.of("field", "preferred_impl_id", "valid_impl_ids",
                     serving.stream().map(c -> c.descriptor().implId()).distinct().sorted().toList()));
         }
         boolean verifyTls = f.verifyTls().or(() -> Optional.ofNullable(e).map(TargetStore.Row::verifyTls)).orElse(true);
         String pin = f.tlsCaPin().or(() -> Optional.ofNullable(e).map(TargetStore.Row::tlsCaPin)).orElse(null);
         if (!verifyTls && pin != null) {
-            throw DomainException.unprocessable("tls_options_conflict", "verify_tls=false and tls_ca_pin are mutually "
+            throw TargetErrors.TLS_OPTIONS_CONFLICT.error("verify_tls=false and tls_ca_pin are mutually "
                     + "exclusive: pin a CA to verify against it, or turn verification off", Map.of("field", "tls_ca_pin"));
         }
         if (pin != null) {
@@ -322,13 +323,13 @@ public final class TargetService {
                     .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)));
             check(!certs.isEmpty(), "invalid_tls_ca_pin", "tls_ca_pin", "tls_ca_pin holds no PEM certificate");
         } catch (CertificateException e) {
-            throw DomainException.unprocessable("invalid_tls_ca_pin", "tls_ca_pin is not a PEM CA bundle: " + e.getMessage(),
+            throw TargetErrors.INVALID_TLS_CA_PIN.error("tls_ca_pin is not a PEM CA bundle: " + e.getMessage(),
                     Map.of("field", "tls_ca_pin"));
         }
     }
 
     private static DomainException missing(String field) {
-        return DomainException.unprocessable("missing_field", field + " is required", Map.of("field", field));
+        return TargetErrors.MISSING_FIELD.error(field + " is required", Map.of("field", field));
     }
 
     private static void check(boolean ok, String code, String field, String message) {

@@ -1,6 +1,5 @@
 package dev.backplane.kernel.tenancy;
 
-import dev.backplane.kernel.errors.DomainException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -44,23 +43,22 @@ public record FlightRecorderPolicy(boolean enabled, String agentReadable, Option
         public void validate() {
             agentReadable.ifPresent(v -> {
                 if (!AGENT_READABLE_VALUES.contains(v)) {
-                    throw DomainException.unprocessable("invalid_policy", "agent_readable must be one of "
+                    throw TenancyErrors.INVALID_POLICY.error("agent_readable must be one of "
                             + AGENT_READABLE_VALUES + ", got '" + v + "'", Map.of("field", "agent_readable"));
                 }
             });
             retentionDays.ifPresent(d -> {
                 if (d < 1 || d > 365) {
-                    throw DomainException.unprocessable("invalid_policy", "retention_days must be 1..365, got " + d,
+                    throw TenancyErrors.INVALID_POLICY.error("retention_days must be 1..365, got " + d,
                             Map.of("field", "retention_days"));
                 }
             });
             if (retentionDays.isPresent() && clearRetention.orElse(false)) {
-                throw DomainException.unprocessable("invalid_policy",
-                        "retention_days and clear_retention are mutually exclusive", Map.of("field", "clear_retention"));
+                throw TenancyErrors.INVALID_POLICY.error("retention_days and clear_retention are mutually exclusive", Map.of("field", "clear_retention"));
             }
             if (enabled.isEmpty() && agentReadable.isEmpty() && retentionDays.isEmpty()
                     && !clearRetention.orElse(false)) {
-                throw DomainException.unprocessable("invalid_policy", "nothing to change: give enabled, agent_readable, "
+                throw TenancyErrors.INVALID_POLICY.error("nothing to change: give enabled, agent_readable, "
                         + "retention_days or clear_retention", Map.of());
             }
         }

@@ -1,6 +1,6 @@
 package dev.backplane.kernel.util;
 
-import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.CommonErrors;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -41,7 +41,7 @@ public final class TimeArg {
             try {
                 return Instant.parse(t);
             } catch (DateTimeParseException e2) {
-                throw DomainException.unprocessable("invalid_time", field + " must be an age like 30m, 24h, 7d, 2w or an "
+                throw CommonErrors.INVALID_TIME.error(field + " must be an age like 30m, 24h, 7d, 2w or an "
                         + "ISO 8601 time, got '" + text + "'", Map.of("field", field));
             }
         }
