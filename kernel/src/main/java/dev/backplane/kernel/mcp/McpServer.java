@@ -4,13 +4,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.backplane.kernel.catalog.CatalogErrors;
 import dev.backplane.kernel.dispatch.ResultEnvelope;
+import dev.backplane.kernel.docs.DocsErrors;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorCode;
 import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.memory.MemoryErrors;
 import dev.backplane.kernel.util.JsonMapping;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * JSON-RPC 2.0 for MCP, one message per HTTP POST, no session state. Serves the handshake revisions
@@ -216,10 +222,7 @@ final class McpServer {
         try {
             out = tools.run(tool, caller, args.isObject() ? args : NODES.objectNode());
         } catch (DomainException e) {
-            if (e.code().equals("unknown_connector") || e.code().equals("connector_not_ingested")
-                    || e.code().startsWith("invalid") || e.code().equals("unknown_operation")
-                    || e.code().equals("insufficient_role") || e.code().equals("target_name_required")
-                    || e.code().equals("collection_required") || e.code().equals("collection_not_found")) {
+            if (isArgumentError(e)) {
                 Map<String, Object> data = new java.util.LinkedHashMap<>(e.extras());
                 data.put("reason", e.code());
                 throw new RpcError(INVALID_PARAMS, e.getMessage(), data);
@@ -235,6 +238,17 @@ final class McpServer {
         r.set("structuredContent", structured);
         r.put("isError", out instanceof ResultEnvelope env && env.status().equals(ResultEnvelope.ERROR));
         return r;
+    }
+
+    /** The codes SPEC answers as JSON-RPC -32602 besides every {@code invalid_*} code. */
+    private static final Set<ErrorCode> ARGUMENT_ERRORS = Set.of(CatalogErrors.UNKNOWN_CONNECTOR,
+            CatalogErrors.CONNECTOR_NOT_INGESTED, CatalogErrors.UNKNOWN_OPERATION, CommonErrors.INSUFFICIENT_ROLE,
+            MemoryErrors.TARGET_NAME_REQUIRED, DocsErrors.COLLECTION_REQUIRED, DocsErrors.COLLECTION_NOT_FOUND);
+
+    /** Whether a domain error is an error in the tool's arguments (-32602) rather than a tool result with isError. */
+    static boolean isArgumentError(DomainException e) {
+        return e.code().startsWith("invalid")
+                || ARGUMENT_ERRORS.stream().anyMatch(c -> c.code().equals(e.code()) && c.kind() == e.kind());
     }
 
     /** A refusal the agent should read (not found, forbidden, ...): a tool result flagged as an error. */
