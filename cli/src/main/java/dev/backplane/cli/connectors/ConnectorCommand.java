@@ -1,5 +1,7 @@
 package dev.backplane.cli.connectors;
 
+import dev.backplane.cli.common.Json;
+import dev.backplane.cli.common.RequestBody;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
@@ -9,9 +11,7 @@ import dev.backplane.cli.common.ConfirmOption;
 import dev.backplane.cli.common.Tables;
 import dev.backplane.cli.common.TextArgs;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,9 +26,6 @@ import picocli.CommandLine.Parameters;
                 IngestCommands.IngestStatus.class})
 public final class ConnectorCommand {
 
-    static String str(JsonNode n) {
-        return n == null || n.isNull() || n.isMissingNode() ? "" : n.asText();
-    }
 
     /** list */
     @Command(name = "list", description = "Connectors with their review status (broken plugins show why).")
@@ -38,18 +35,17 @@ public final class ConnectorCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode list = s.client().get(ApiPaths.CONNECTORS + (status == null ? "" : "?status=" + status)).json();
-            print(list, () -> {
+            get(s, ApiPaths.CONNECTORS + (status == null ? "" : "?status=" + status), list -> {
                 List<List<String>> rows = new ArrayList<>();
                 for (JsonNode c : list) {
                     boolean broken = c.path("status").asText().equals("broken");
                     rows.add(List.of(c.path("connector_id").asText(), c.path("status").asText(),
-                            broken ? "" : String.join(",", texts(c.path("products"))),
+                            broken ? "" : String.join(",", Json.texts(c.path("products"))),
                             broken ? "" : c.path("enabled_op_count").asInt() + "/" + c.path("operation_count").asInt(),
-                            broken ? c.path("plugin_file").asText() + ": " + str(c.path("reason"))
-                                    : String.join(" ", texts(c.path("supported_versions")))
+                            broken ? c.path("plugin_file").asText() + ": " + Json.str(c.path("reason"))
+                                    : String.join(" ", Json.texts(c.path("supported_versions")))
                                     + (c.path("source").asText().equals("ingested") ? " (ingested)" : "")
-                                    + (str(c.path("reason")).isEmpty() ? "" : " — " + str(c.path("reason")))));
+                                    + (Json.str(c.path("reason")).isEmpty() ? "" : " — " + Json.str(c.path("reason")))));
                 }
                 if (rows.isEmpty()) {
                     ctx.out().println("no connectors" + (status == null ? "" : " with status " + status));
@@ -68,13 +64,12 @@ public final class ConnectorCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode r = s.client().get(ApiPaths.expand(ApiPaths.CONNECTOR, id)).json();
-            print(r, () -> {
+            get(s, ApiPaths.expand(ApiPaths.CONNECTOR, id), r -> {
                 JsonNode c = r.path("connector");
                 ctx.out().println(c.path("connector_id").asText() + "  status " + c.path("status").asText() + "  "
                         + c.path("enabled_op_count").asInt() + "/" + c.path("operation_count").asInt()
-                        + " operations enabled  products " + String.join(",", texts(c.path("products")))
-                        + "  secret fields " + String.join(",", texts(r.path("secret_fields"))));
+                        + " operations enabled  products " + String.join(",", Json.texts(c.path("products")))
+                        + "  secret fields " + String.join(",", Json.texts(r.path("secret_fields"))));
                 for (JsonNode g : r.path("groups")) {
                     ctx.out().println();
                     ctx.out().println("[" + g.path("group_key").asText() + "] " + g.path("display_name").asText() + " ("
@@ -113,8 +108,7 @@ public final class ConnectorCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode r = s.client().call("POST", ApiPaths.expand(ApiPaths.CONNECTOR, id) + "/" + action(), null).json();
-            print(r, () -> ctx.out().println(r.path("connector_id").asText() + ": " + r.path("message").asText()
+            send(s, "POST", ApiPaths.expand(ApiPaths.CONNECTOR, id) + "/" + action(), null, r -> ctx.out().println(r.path("connector_id").asText() + ": " + r.path("message").asText()
                     + " (status " + r.path("previous_status").asText() + " -> " + r.path("status").asText() + ")"));
         }
     }
@@ -170,6 +164,11 @@ public final class ConnectorCommand {
         @Option(names = "--when-to-use", description = "hint for agents (@path reads a file)")
         String whenToUse;
 
+        /** The body of PATCH .../groups/{group_key}: only what changes. */
+        @RequestBody
+        record GroupChange(String name, String whenToUse) {
+        }
+
         @Override
         protected void validate() {
             if (name == null && whenToUse == null) {
@@ -179,15 +178,8 @@ public final class ConnectorCommand {
 
         @Override
         protected void execute(Session s) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            if (name != null) {
-                body.put("name", TextArgs.read(name, "--name"));
-            }
-            if (whenToUse != null) {
-                body.put("when_to_use", TextArgs.read(whenToUse, "--when-to-use"));
-            }
-            JsonNode g = s.client().call("PATCH", ApiPaths.expand(ApiPaths.CONNECTOR_GROUP, id, group), body).json();
-            print(g, () -> ctx.out().println(g.path("group_key").asText() + ": " + g.path("display_name").asText()
+            GroupChange body = new GroupChange(TextArgs.read(name, "--name"), TextArgs.read(whenToUse, "--when-to-use"));
+            send(s, "PATCH", ApiPaths.expand(ApiPaths.CONNECTOR_GROUP, id, group), body, g -> ctx.out().println(g.path("group_key").asText() + ": " + g.path("display_name").asText()
                     + " — " + g.path("when_to_use").asText()));
         }
     }
@@ -229,6 +221,11 @@ public final class ConnectorCommand {
             boolean off;
         }
 
+        /** The body of PATCH .../operations/{op_id}: only what changes. */
+        @RequestBody
+        record OperationChange(String customDescription, Boolean isEnabled, Boolean requiresApproval, String safetyLevel) {
+        }
+
         @Override
         protected void validate() {
             if (safety != null && !List.of("safe", "caution", "dangerous").contains(safety)) {
@@ -242,21 +239,9 @@ public final class ConnectorCommand {
 
         @Override
         protected void execute(Session s) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            if (customDescription != null) {
-                body.put("custom_description", TextArgs.read(customDescription, "--custom-description"));
-            }
-            if (enable != null) {
-                body.put("is_enabled", enable.on);
-            }
-            if (approval != null) {
-                body.put("requires_approval", approval.on);
-            }
-            if (safety != null) {
-                body.put("safety_level", safety);
-            }
-            JsonNode op = s.client().call("PATCH", ApiPaths.expand(ApiPaths.CONNECTOR_OPERATION, id, opId), body).json();
-            print(op, () -> ctx.out().println(op.path("op_id").asText() + ": " + (op.path("is_enabled").asBoolean()
+            OperationChange body = new OperationChange(TextArgs.read(customDescription, "--custom-description"),
+                    enable == null ? null : enable.on, approval == null ? null : approval.on, safety);
+            send(s, "PATCH", ApiPaths.expand(ApiPaths.CONNECTOR_OPERATION, id, opId), body, op -> ctx.out().println(op.path("op_id").asText() + ": " + (op.path("is_enabled").asBoolean()
                     ? "enabled" : "disabled") + ", " + op.path("safety_level").asText() + (op.path("requires_approval")
                     .asBoolean() ? ", requires approval" : "") + " — " + op.path("description").asText()));
         }
@@ -272,13 +257,12 @@ public final class ConnectorCommand {
     static final class CatalogList extends BackplaneCommand {
         @Override
         protected void execute(Session s) {
-            JsonNode list = s.client().get(ApiPaths.CATALOG).json();
-            print(list, () -> {
+            get(s, ApiPaths.CATALOG, list -> {
                 List<List<String>> rows = new ArrayList<>();
                 for (JsonNode p : list) {
                     for (JsonNode i : p.path("implementations")) {
                         rows.add(List.of(p.path("product").asText(), String.valueOf(p.path("default_port").asInt()),
-                                i.path("connector_id").asText(), String.join(" ", texts(i.path("supported_versions")))));
+                                i.path("connector_id").asText(), String.join(" ", Json.texts(i.path("supported_versions")))));
                     }
                 }
                 Tables.print(ctx.out(), List.of("PRODUCT", "PORT", "CONNECTOR", "SUPPORTED VERSIONS"), rows);
@@ -286,9 +270,4 @@ public final class ConnectorCommand {
         }
     }
 
-    static List<String> texts(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(n -> out.add(n.asText()));
-        return out;
-    }
 }

@@ -1,5 +1,6 @@
 package dev.backplane.cli.connectors;
 
+import dev.backplane.cli.common.RequestBody;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
@@ -79,6 +80,18 @@ final class IngestCommands {
                 description = "make it your tenant's own connector (default: global, which needs platform_admin)")
         String tenantId;
 
+        /** The body of POST /api/v1/connectors/ingest: catalog mode or manual mode (product, version, specs). */
+        @RequestBody
+        record IngestRequest(String catalog, String product, String version, String impl, List<SpecUpload> specs,
+                String authScheme, List<String> authSecretFields, Map<String, String> authSettings,
+                List<String> specInfoVersionsCompatible, boolean dryRun, String tenantId, Integer defaultPort) {
+        }
+
+        /** One spec, read by the CLI and uploaded. */
+        @RequestBody
+        record SpecUpload(String name, String content) {
+        }
+
         @Override
         protected void validate() {
             boolean manual = product != null || version != null || impl != null || !specs.isEmpty();
@@ -103,34 +116,15 @@ final class IngestCommands {
 
         @Override
         protected void execute(Session s) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            if (catalog != null) {
-                body.put("catalog", catalog);
-            } else {
-                body.put("product", product);
-                body.put("version", version);
-                if (impl != null) {
-                    body.put("impl", impl);
-                }
-                List<Map<String, String>> uploads = new ArrayList<>();
+            List<SpecUpload> uploads = null;
+            if (catalog == null) {
+                uploads = new ArrayList<>();
                 for (String spec : specs) {
-                    uploads.add(Map.of("name", spec, "content", read(spec)));
+                    uploads.add(new SpecUpload(spec, read(spec)));
                 }
-                body.put("specs", uploads);
             }
-            if (authScheme != null) {
-                body.put("auth_scheme", authScheme);
-            }
-            body.put("auth_secret_fields", authSecretFields);
-            body.put("auth_settings", authSettings);
-            body.put("spec_info_versions_compatible", compatible);
-            body.put("dry_run", dryRun);
-            if (tenantId != null) {
-                body.put("tenant_id", tenantId);
-            }
-            if (defaultPort != null) {
-                body.put("default_port", defaultPort);
-            }
+            IngestRequest body = new IngestRequest(catalog, product, version, impl, uploads, authScheme,
+                    authSecretFields, authSettings, compatible, dryRun, tenantId, defaultPort);
             Http.Response r = s.client().call("POST", ApiPaths.CONNECTORS_INGEST, body);
             JsonNode answer = r.json();
             if (r.status() != 202) {
@@ -250,11 +244,8 @@ final class IngestCommands {
         }
         ctx.out().println("  base path " + (r.path("base_path").asText().isEmpty() ? "/" : r.path("base_path").asText())
                 + ", auth " + r.path("auth").path("scheme").asText() + " " + r.path("auth").path("secret_fields"));
-        List<List<String>> rows = new ArrayList<>();
-        for (JsonNode g : r.path("groups")) {
-            rows.add(List.of(g.path("group_key").asText(), String.valueOf(g.path("operation_count").asInt()),
+        List<List<String>> rows = Tables.rows(r.path("groups"), g -> List.of(g.path("group_key").asText(), String.valueOf(g.path("operation_count").asInt()),
                     g.path("display_name").asText()));
-        }
         Tables.print(ctx.out(), List.of("GROUP", "OPS", "NAME"), rows);
         int warnings = r.path("warnings").size();
         if (warnings > 0) {

@@ -1,5 +1,7 @@
 package dev.backplane.cli.connectors;
 
+import dev.backplane.cli.common.RequestBody;
+import java.util.Locale;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
@@ -9,7 +11,6 @@ import dev.backplane.cli.common.Envelopes;
 import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.TextArgs;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -42,18 +43,6 @@ final class OperationCalls {
         }
     }
 
-    static Map<String, Object> body(String connectorId, String opId, String target, Map<String, Object> params) {
-        if (target == null) {
-            throw CliException.usage("--target is required");
-        }
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("connector_id", connectorId);
-        body.put("op_id", opId);
-        body.put("target", target);
-        body.put("params", params);
-        return body;
-    }
-
     /** The arguments call and preview share: connector, operation, target and params. */
     abstract static class OperationRequestCommand extends BackplaneCommand {
         @Parameters(index = "0", paramLabel = "<connector_id>")
@@ -70,7 +59,9 @@ final class OperationCalls {
         @Override
         protected void validate() {
             parsed = params(params);
-            body(connectorId, opId, target, parsed);
+            if (target == null) {
+                throw CliException.usage("--target is required");
+            }
         }
     }
 
@@ -84,13 +75,7 @@ final class OperationCalls {
 
         @Override
         protected void execute(Session s) {
-            Map<String, Object> body = body(connectorId, opId, target, parsed);
-            if (previewHash != null) {
-                body.put("preview_hash", previewHash);
-            }
-            if (workRef != null) {
-                body.put("work_ref", workRef);
-            }
+            OperationRequest body = new OperationRequest(connectorId, opId, target, parsed, previewHash, workRef);
             JsonNode env = s.client().call("POST", ApiPaths.OPERATIONS_CALL, body).json();
             Envelopes.finish(ctx, env, opId, options.json(), result -> ctx.out().println(result.toPrettyString()));
         }
@@ -101,8 +86,7 @@ final class OperationCalls {
     static final class Preview extends OperationRequestCommand {
         @Override
         protected void execute(Session s) {
-            JsonNode env = s.client().call("POST", ApiPaths.OPERATIONS_PREVIEW, body(connectorId, opId, target, parsed)).json();
-            print(env, () -> {
+            JsonNode answer = send(s, "POST", ApiPaths.OPERATIONS_PREVIEW, new OperationRequest(connectorId, opId, target, parsed), env -> {
                 JsonNode r = env.path("result");
                 switch (env.path("status").asText()) {
                     case "ok" -> {
@@ -117,8 +101,8 @@ final class OperationCalls {
                     default -> ctx.out().println(env.path("status").asText() + ": " + env.path("error").asText());
                 }
             });
-            if (env.path("status").asText().equals("error")) {
-                throw CliException.failed(opId + ": " + env.path("error").asText());
+            if (answer.path("status").asText().equals("error")) {
+                throw CliException.failed(opId + ": " + answer.path("error").asText());
             }
         }
     }
@@ -150,7 +134,35 @@ final class OperationCalls {
         @Option(names = "--offset", description = "rows to skip")
         Integer offset;
 
-        private Map<String, Object> body;
+        private ResultQuery body;
+
+        /** The body of POST /api/v1/operations/result-query. */
+        @RequestBody
+        record ResultQuery(String handleId, Integer offset, Integer limit, Query query) {
+        }
+
+        /** A query over the stored rows; empty parts are left out. */
+        @RequestBody
+        record Query(List<Predicate> where, List<String> select, List<String> groupBy, List<Aggregate> aggregates,
+                List<Order> orderBy, Integer limit) {
+            boolean isEmpty() {
+                return where == null && select == null && groupBy == null && aggregates == null && orderBy == null
+                        && limit == null;
+            }
+        }
+
+        /** {@code value} is absent for IS NULL and IS NOT NULL; a literal null is sent as JSON null. */
+        @RequestBody
+        record Predicate(String field, String op, JsonNode value) {
+        }
+
+        @RequestBody
+        record Aggregate(String fn, String field, String as) {
+        }
+
+        @RequestBody
+        record Order(String field, String dir) {
+        }
 
         @Override
         protected void validate() {
@@ -163,71 +175,37 @@ final class OperationCalls {
             if (limit != null && (limit < 1 || limit > 500)) {
                 throw CliException.usage("--limit must be 1..500");
             }
-            body = new LinkedHashMap<>();
-            body.put("handle_id", handle);
-            if (offset != null) {
-                body.put("offset", offset);
-            }
-            if (limit != null) {
-                body.put("limit", limit);
-            }
-            Map<String, Object> q = new LinkedHashMap<>();
-            List<Map<String, Object>> preds = new ArrayList<>();
+            List<Predicate> preds = new ArrayList<>();
             for (String w : where) {
                 Matcher m = WHERE.matcher(w);
                 if (!m.matches()) {
                     throw CliException.usage("--where '" + w + "' is not 'field op value'");
                 }
-                Map<String, Object> p = new LinkedHashMap<>();
-                p.put("field", m.group(1));
-                p.put("op", m.group(2).toUpperCase(java.util.Locale.ROOT));
-                if (!m.group(2).toUpperCase(java.util.Locale.ROOT).startsWith("IS")) {
-                    p.put("value", value(m.group(3).trim()));
-                }
-                preds.add(p);
+                String op = m.group(2).toUpperCase(Locale.ROOT);
+                preds.add(new Predicate(m.group(1), op, op.startsWith("IS") ? null
+                        : Http.JSON.valueToTree(value(m.group(3).trim()))));
             }
-            if (!preds.isEmpty()) {
-                q.put("where", preds);
-            }
-            if (!select.isEmpty()) {
-                q.put("select", select);
-            }
-            if (!groupBy.isEmpty()) {
-                q.put("group_by", groupBy);
-            }
-            List<Map<String, Object>> aggs = new ArrayList<>();
+            List<Aggregate> aggs = new ArrayList<>();
             for (String a : aggregates) {
                 Matcher m = AGG.matcher(a);
                 if (!m.matches()) {
                     throw CliException.usage("--aggregate '" + a + "' is not fn(field) [as name]");
                 }
-                Map<String, Object> agg = new LinkedHashMap<>();
-                agg.put("fn", m.group(1).toUpperCase(java.util.Locale.ROOT));
-                if (m.group(2) != null && !m.group(2).isEmpty()) {
-                    agg.put("field", m.group(2));
-                }
-                if (m.group(3) != null) {
-                    agg.put("as", m.group(3));
-                }
-                aggs.add(agg);
+                aggs.add(new Aggregate(m.group(1).toUpperCase(Locale.ROOT),
+                        m.group(2) == null || m.group(2).isEmpty() ? null : m.group(2), m.group(3)));
             }
-            if (!aggs.isEmpty()) {
-                q.put("aggregates", aggs);
-            }
-            List<Map<String, Object>> order = new ArrayList<>();
+            List<Order> order = new ArrayList<>();
             for (String o : orderBy) {
                 String[] parts = o.trim().split("\\s+");
-                order.add(parts.length > 1 ? Map.of("field", parts[0], "dir", parts[1]) : Map.of("field", parts[0]));
+                order.add(new Order(parts[0], parts.length > 1 ? parts[1] : null));
             }
-            if (!order.isEmpty()) {
-                q.put("order_by", order);
-            }
-            if (queryLimit != null) {
-                q.put("limit", Math.min(500, queryLimit));
-            }
-            if (!q.isEmpty()) {
-                body.put("query", q);
-            }
+            Query q = new Query(nonEmpty(preds), nonEmpty(select), nonEmpty(groupBy), nonEmpty(aggs), nonEmpty(order),
+                    queryLimit == null ? null : Math.min(500, queryLimit));
+            body = new ResultQuery(handle, offset, limit, q.isEmpty() ? null : q);
+        }
+
+        private static <T> List<T> nonEmpty(List<T> list) {
+            return list.isEmpty() ? null : list;
         }
 
         private static Object value(String text) {
@@ -247,8 +225,7 @@ final class OperationCalls {
 
         @Override
         protected void execute(Session s) {
-            JsonNode r = s.client().call("POST", ApiPaths.OPERATIONS_RESULT_QUERY, body).json();
-            print(r, () -> {
+            send(s, "POST", ApiPaths.OPERATIONS_RESULT_QUERY, body, r -> {
                 r.path("rows").forEach(row -> ctx.out().println(row.toString()));
                 ctx.out().println("(" + r.path("returned_rows").asInt() + " row(s) from offset " + r.path("offset").asInt()
                         + " of " + r.path("total_rows").asLong() + "; " + r.path("stored_rows").asInt() + " stored"

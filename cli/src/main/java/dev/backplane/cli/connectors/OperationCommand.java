@@ -1,6 +1,5 @@
 package dev.backplane.cli.connectors;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
@@ -8,7 +7,6 @@ import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.Tables;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,14 +26,10 @@ public final class OperationCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode groups = s.client().get(ApiPaths.expand(ApiPaths.CONNECTOR_GROUPS, id)).json();
-            print(groups, () -> {
-                List<List<String>> rows = new ArrayList<>();
-                for (JsonNode g : groups) {
-                    rows.add(List.of(g.path("group_key").asText(), g.path("display_name").asText(),
+            get(s, ApiPaths.expand(ApiPaths.CONNECTOR_GROUPS, id), groups -> {
+                List<List<String>> rows = Tables.rows(groups, g -> List.of(g.path("group_key").asText(), g.path("display_name").asText(),
                             g.path("enabled_op_count").asInt() + "/" + g.path("operation_count").asInt()
                                     + (g.path("partial").asBoolean() ? " partial" : ""), g.path("when_to_use").asText()));
-                }
                 Tables.print(ctx.out(), List.of("GROUP", "NAME", "ENABLED", "WHEN TO USE"), rows);
             });
         }
@@ -71,19 +65,15 @@ public final class OperationCommand {
             if (limit != null) {
                 path.append("&limit=").append(limit);
             }
-            JsonNode r = s.client().get(path.toString()).json();
-            print(r, () -> {
+            get(s, path.toString(), r -> {
                 if (r.path("hits").isEmpty()) {
                     ctx.out().println("no operation of " + id + " matches '" + query + "'"
                             + (group == null ? "" : " in group " + group));
                     return;
                 }
-                List<List<String>> rows = new ArrayList<>();
-                for (JsonNode h : r.path("hits")) {
-                    rows.add(List.of(h.path("op_id").asText(), h.path("safety_level").asText(),
+                List<List<String>> rows = Tables.rows(r.path("hits"), h -> List.of(h.path("op_id").asText(), h.path("safety_level").asText(),
                             h.path("requires_approval").asBoolean() ? "approval" : "",
                             h.path("is_enabled").asBoolean() ? "on" : "off", h.path("description").asText()));
-                }
                 Tables.print(ctx.out(), List.of("OP", "SAFETY", "GATE", "ENABLED", "DESCRIPTION"), rows);
             });
         }

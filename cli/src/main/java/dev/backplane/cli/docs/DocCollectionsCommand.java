@@ -1,5 +1,6 @@
 package dev.backplane.cli.docs;
 
+import dev.backplane.cli.common.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -14,7 +15,6 @@ import dev.backplane.cli.common.TextArgs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,20 +55,14 @@ final class DocCollectionsCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode page = s.client().get(ApiPaths.DOCS_COLLECTIONS + QueryString.of().add("cursor", cursor)
-                    .add("limit", limit).add("vendor", vendor)).json();
-            print(page, () -> {
-                List<List<String>> rows = new ArrayList<>();
-                page.path("collections").forEach(c -> rows.add(List.of(c.path("key").asText(), c.path("scope").asText(),
+            get(s, ApiPaths.DOCS_COLLECTIONS + QueryString.of().add("cursor", cursor)
+                    .add("limit", limit).add("vendor", vendor), page -> {
+                List<List<String>> rows = Tables.rows(page.path("collections"), c -> List.of(c.path("key").asText(), c.path("scope").asText(),
                         c.path("state").asText(), c.path("searchable").asBoolean() ? "yes" : "no",
-                        c.path("backend_type").asText(), String.join(",", DocsCommand.texts(c.path("product"))),
-                        c.path("vendor").asText("-"), c.path("description").asText())));
-                if (rows.isEmpty()) {
-                    ctx.out().println("no doc collections");
-                } else {
-                    Tables.print(ctx.out(), List.of("KEY", "SCOPE", "STATE", "SEARCHABLE", "BACKEND", "PRODUCT",
+                        c.path("backend_type").asText(), String.join(",", Json.texts(c.path("product"))),
+                        c.path("vendor").asText("-"), c.path("description").asText()));
+                Tables.print(ctx.out(), "no doc collections", List.of("KEY", "SCOPE", "STATE", "SEARCHABLE", "BACKEND", "PRODUCT",
                             "VENDOR", "DESCRIPTION"), rows);
-                }
                 if (!page.path("next_cursor").isNull()) {
                     ctx.out().println("more: svc docs collections list --cursor " + page.path("next_cursor").asText());
                 }
@@ -175,8 +169,7 @@ final class DocCollectionsCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode r = s.client().call("POST", ApiPaths.DOCS_COLLECTIONS, fields).json();
-            print(r, () -> printCollection("created", r));
+            send(s, "POST", ApiPaths.DOCS_COLLECTIONS, fields, r -> printCollection("created", r));
         }
     }
 
@@ -195,8 +188,7 @@ final class DocCollectionsCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode r = s.client().call("PATCH", ApiPaths.expand(ApiPaths.DOCS_COLLECTION, key), fields).json();
-            print(r, () -> printCollection("updated", r));
+            send(s, "PATCH", ApiPaths.expand(ApiPaths.DOCS_COLLECTION, key), fields, r -> printCollection("updated", r));
         }
     }
 
@@ -292,16 +284,10 @@ final class DocCollectionsCommand {
     static final class Grants extends KeyCommand {
         @Override
         protected void execute(Session s) {
-            JsonNode r = s.client().get(ApiPaths.expand(ApiPaths.DOCS_COLLECTION, key) + "/grants").json();
-            print(r, () -> {
-                List<List<String>> rows = new ArrayList<>();
-                r.path("grants").forEach(g -> rows.add(Arrays.asList(g.path("tenant_id").asText(),
-                        g.path("granted_by").asText(), g.path("granted_at").asText())));
-                if (rows.isEmpty()) {
-                    ctx.out().println("no tenant holds svc-docs:" + key);
-                } else {
-                    Tables.print(ctx.out(), List.of("TENANT", "GRANTED BY", "GRANTED AT"), rows);
-                }
+            get(s, ApiPaths.expand(ApiPaths.DOCS_COLLECTION, key) + "/grants", r -> {
+                List<List<String>> rows = Tables.rows(r.path("grants"), g -> Arrays.asList(g.path("tenant_id").asText(),
+                        g.path("granted_by").asText(), g.path("granted_at").asText()));
+                Tables.print(ctx.out(), "no tenant holds svc-docs:" + key, List.of("TENANT", "GRANTED BY", "GRANTED AT"), rows);
             });
         }
     }

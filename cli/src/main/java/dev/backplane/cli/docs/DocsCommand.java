@@ -1,5 +1,7 @@
 package dev.backplane.cli.docs;
 
+import dev.backplane.cli.common.Json;
+import dev.backplane.cli.common.RequestBody;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
@@ -7,10 +9,7 @@ import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.Tables;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -45,20 +44,13 @@ public final class DocsCommand {
             }
         }
 
-        Map<String, Object> body() {
-            Map<String, Object> req = new LinkedHashMap<>();
-            req.put("query", query);
-            req.put("collection", collections);
-            if (limit != null) {
-                req.put("limit", limit);
-            }
-            if (product != null) {
-                req.put("product", product);
-            }
-            if (version != null) {
-                req.put("version", version);
-            }
-            return req;
+        /** The body of POST /api/v1/docs/search and /ask. */
+        @RequestBody
+        record DocsQuery(String query, List<String> collection, Integer limit, String product, String version) {
+        }
+
+        DocsQuery body() {
+            return new DocsQuery(query, collections, limit, product, version);
         }
 
         void printFailures(JsonNode r) {
@@ -72,11 +64,10 @@ public final class DocsCommand {
     static final class Search extends QueryCommand {
         @Override
         protected void execute(Session s) {
-            JsonNode r = s.client().call("POST", ApiPaths.DOCS_SEARCH, body()).json();
-            print(r, () -> {
+            JsonNode answer = send(s, "POST", ApiPaths.DOCS_SEARCH, body(), r -> {
                 if (r.path("chunks").isEmpty()) {
                     ctx.out().println("no passage matches '" + query + "' in " + String.join(", ",
-                            texts(r.path("collections"))));
+                            Json.texts(r.path("collections"))));
                 }
                 for (JsonNode ch : r.path("chunks")) {
                     JsonNode cite = ch.path("citation");
@@ -87,7 +78,7 @@ public final class DocsCommand {
                     ctx.out().println("   " + snippet(ch.path("text").asText()));
                 }
             });
-            printFailures(r);
+            printFailures(answer);
         }
     }
 
@@ -97,27 +88,20 @@ public final class DocsCommand {
     static final class Ask extends QueryCommand {
         @Override
         protected void execute(Session s) {
-            JsonNode r = s.client().call("POST", ApiPaths.DOCS_ASK, body()).json();
-            print(r, () -> {
+            JsonNode answer = send(s, "POST", ApiPaths.DOCS_ASK, body(), r -> {
                 ctx.out().println(r.path("answer").asText());
                 if (!r.path("sources").isEmpty()) {
                     ctx.out().println();
-                    List<List<String>> rows = new ArrayList<>();
-                    r.path("sources").forEach(src -> rows.add(List.of("[" + src.path("ref").asInt() + "]",
+                    List<List<String>> rows = Tables.rows(r.path("sources"), src -> List.of("[" + src.path("ref").asInt() + "]",
                             src.path("collection").asText(), src.path("title").asText("-"), src.path("url").asText("-"),
-                            src.path("chunk_id").asText())));
+                            src.path("chunk_id").asText()));
                     Tables.print(ctx.out(), List.of("REF", "COLLECTION", "TITLE", "URL", "CHUNK"), rows);
                 }
             });
-            printFailures(r);
+            printFailures(answer);
         }
     }
 
-    static List<String> texts(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(n -> out.add(n.asText()));
-        return out;
-    }
 
     private static String snippet(String text) {
         String flat = text.replaceAll("\\s+", " ").strip();

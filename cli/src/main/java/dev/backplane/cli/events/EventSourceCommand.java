@@ -1,5 +1,6 @@
 package dev.backplane.cli.events;
 
+import dev.backplane.cli.common.RequestBody;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
@@ -11,10 +12,7 @@ import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.Tables;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -68,6 +66,19 @@ public final class EventSourceCommand {
         }
     }
 
+    /** The body of POST /api/v1/event-sources; a generated slug when none is given. */
+    @RequestBody
+    record NewSource(String slug, String name, String kind, String authStrategy, String secret, JsonNode extras) {
+    }
+
+    /** The body of PATCH /api/v1/event-sources/{slug}: only what changes; a new secret rotates. */
+    @RequestBody
+    record SourceChange(String name, String authStrategy, JsonNode extras, String secret, Integer overlapSeconds) {
+        boolean isEmpty() {
+            return name == null && authStrategy == null && extras == null && secret == null;
+        }
+    }
+
     /** event-source add|create [slug] */
     @Command(name = "add", aliases = "create", description = "Register an event source [tenant_admin]. The secret comes "
             + "from standard input (--secret-stdin) or SVC_EVENT_SOURCE_SECRET, never from a flag.")
@@ -93,19 +104,8 @@ public final class EventSourceCommand {
             if (secret == null) {
                 throw CliException.usage("no secret: pass --secret-stdin and pipe it in, or set SVC_EVENT_SOURCE_SECRET");
             }
-            Map<String, Object> body = new LinkedHashMap<>();
-            if (slug != null) {
-                body.put("slug", slug);
-            }
-            body.put("name", name);
-            body.put("kind", kind);
-            body.put("auth_strategy", strategy);
-            body.put("secret", secret);
-            if (extras != null) {
-                body.put("extras", extras(extras));
-            }
-            JsonNode created = s.client().call("POST", ApiPaths.EVENT_SOURCES, body).json();
-            print(created, () -> {
+            NewSource body = new NewSource(slug, name, kind, strategy, secret, extras == null ? null : extras(extras));
+            send(s, "POST", ApiPaths.EVENT_SOURCES, body, created -> {
                 ctx.out().println("created event source:");
                 show(ctx, created);
             });
@@ -117,18 +117,10 @@ public final class EventSourceCommand {
     static final class ListSources extends BackplaneCommand {
         @Override
         protected void execute(Session s) {
-            JsonNode all = s.client().get(ApiPaths.EVENT_SOURCES).json();
-            print(all, () -> {
-                List<List<String>> rows = new ArrayList<>();
-                for (JsonNode e : all.path("event_sources")) {
-                    rows.add(List.of(e.path("name").asText(), e.path("slug").asText(), e.path("kind").asText(),
+            get(s, ApiPaths.EVENT_SOURCES, all -> {
+                List<List<String>> rows = Tables.rows(all.path("event_sources"), e -> List.of(e.path("name").asText(), e.path("slug").asText(), e.path("kind").asText(),
                             e.path("auth_strategy").asText(), e.path("status").asText()));
-                }
-                if (rows.isEmpty()) {
-                    ctx.out().println("no event sources");
-                } else {
-                    Tables.print(ctx.out(), List.of("NAME", "SLUG", "KIND", "AUTH", "STATUS"), rows);
-                }
+                Tables.print(ctx.out(), "no event sources", List.of("NAME", "SLUG", "KIND", "AUTH", "STATUS"), rows);
             });
         }
     }
@@ -141,8 +133,7 @@ public final class EventSourceCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode e = s.client().get(ApiPaths.expand(ApiPaths.EVENT_SOURCE, slug)).json();
-            print(e, () -> show(ctx, e));
+            get(s, ApiPaths.expand(ApiPaths.EVENT_SOURCE, slug), e -> show(ctx, e));
         }
     }
 
@@ -167,33 +158,21 @@ public final class EventSourceCommand {
 
         @Override
         protected void execute(Session s) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            if (name != null) {
-                body.put("name", name);
-            }
-            if (strategy != null) {
-                body.put("auth_strategy", strategy);
-            }
-            if (extras != null) {
-                body.put("extras", extras(extras));
-            }
+            JsonNode newExtras = extras == null ? null : extras(extras);
+            String secret = null;
             if (secretStdin || rotate) {
-                String secret = secret(ctx, secretStdin);
+                secret = secret(ctx, secretStdin);
                 if (secret == null) {
                     throw CliException.usage("--rotate needs SVC_EVENT_SOURCE_SECRET (or use --secret-stdin)");
-                }
-                body.put("secret", secret);
-                if (overlap != null) {
-                    body.put("overlap_seconds", overlap);
                 }
             } else if (overlap != null) {
                 throw CliException.usage("--overlap-seconds goes with a new secret (--secret-stdin or --rotate)");
             }
+            SourceChange body = new SourceChange(name, strategy, newExtras, secret, secret == null ? null : overlap);
             if (body.isEmpty()) {
                 throw CliException.usage("nothing to change: give --name, --auth-strategy, --extras or a new secret");
             }
-            JsonNode e = s.client().call("PATCH", ApiPaths.expand(ApiPaths.EVENT_SOURCE, slug), body).json();
-            print(e, () -> {
+            send(s, "PATCH", ApiPaths.expand(ApiPaths.EVENT_SOURCE, slug), body, e -> {
                 ctx.out().println("updated event source:");
                 show(ctx, e);
             });
@@ -215,8 +194,7 @@ public final class EventSourceCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode e = s.client().call("DELETE", ApiPaths.expand(ApiPaths.EVENT_SOURCE, slug), null).json();
-            print(e, () -> ctx.out().println("deleted event source " + slug));
+            send(s, "DELETE", ApiPaths.expand(ApiPaths.EVENT_SOURCE, slug), null, e -> ctx.out().println("deleted event source " + slug));
         }
     }
 
@@ -229,8 +207,7 @@ public final class EventSourceCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode e = s.client().call("POST", ApiPaths.expand(ApiPaths.EVENT_SOURCE + "/" + verb(), slug), null).json();
-            print(e, () -> ctx.out().println(verb() + "d event source " + e.path("slug").asText() + " (status "
+            send(s, "POST", ApiPaths.expand(ApiPaths.EVENT_SOURCE + "/" + verb(), slug), null, e -> ctx.out().println(verb() + "d event source " + e.path("slug").asText() + " (status "
                     + e.path("status").asText() + ")"));
         }
     }

@@ -1,13 +1,11 @@
 package dev.backplane.cli.events;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
-import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -41,18 +39,10 @@ public final class EventsCommand {
         protected void execute(Session s) {
             String q = QueryString.of().add("source", source).add("event_type", type).add("limit", limit)
                     .add("cursor", cursor).toString();
-            JsonNode page = s.client().get(ApiPaths.EVENTS + q).json();
-            print(page, () -> {
-                List<List<String>> rows = new ArrayList<>();
-                for (JsonNode e : page.path("events")) {
-                    rows.add(List.of(e.path("received_at").asText(), e.path("id").asText(), e.path("source").asText(),
+            get(s, ApiPaths.EVENTS + q, page -> {
+                List<List<String>> rows = Tables.rows(page.path("events"), e -> List.of(e.path("received_at").asText(), e.path("id").asText(), e.path("source").asText(),
                             e.path("event_type").asText(), e.path("summary").path("labels").toString()));
-                }
-                if (rows.isEmpty()) {
-                    ctx.out().println("no events");
-                } else {
-                    Tables.print(ctx.out(), List.of("RECEIVED", "ID", "SOURCE", "TYPE", "LABELS"), rows);
-                }
+                Tables.print(ctx.out(), "no events", List.of("RECEIVED", "ID", "SOURCE", "TYPE", "LABELS"), rows);
                 if (!page.path("next_cursor").asText().isEmpty()) {
                     ctx.out().println("more: --cursor '" + page.path("next_cursor").asText() + "'");
                 }
@@ -77,8 +67,7 @@ public final class EventsCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode e = s.client().get(ApiPaths.expand(ApiPaths.EVENT, id)).json();
-            print(e, () -> ctx.out().println(e.toPrettyString()));
+            get(s, ApiPaths.expand(ApiPaths.EVENT, id), e -> ctx.out().println(e.toPrettyString()));
         }
     }
 }

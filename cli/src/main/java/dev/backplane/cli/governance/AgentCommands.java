@@ -1,5 +1,6 @@
 package dev.backplane.cli.governance;
 
+import dev.backplane.cli.common.RequestBody;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
@@ -10,10 +11,7 @@ import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.ConfirmOption;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -43,16 +41,9 @@ public final class AgentCommands {
     }
 
     static void principals(CliContext ctx, JsonNode list) {
-        List<List<String>> rows = new ArrayList<>();
-        for (JsonNode p : list) {
-            rows.add(List.of(p.path("name").asText(), p.path("owner_sub").asText(),
+        List<List<String>> rows = Tables.rows(list, p -> List.of(p.path("name").asText(), p.path("owner_sub").asText(),
                     p.path("revoked").asBoolean() ? "REVOKED " + p.path("revoked_at").asText() : "active"));
-        }
-        if (rows.isEmpty()) {
-            ctx.out().println("no agent principals");
-        } else {
-            Tables.print(ctx.out(), List.of("NAME", "OWNER", "STATE"), rows);
-        }
+        Tables.print(ctx.out(), "no agent principals", List.of("NAME", "OWNER", "STATE"), rows);
     }
 
     static void grant(CliContext ctx, JsonNode g) {
@@ -70,8 +61,7 @@ public final class AgentCommands {
 
         @Override
         protected void execute(Session s) {
-            JsonNode list = s.client().get(ApiPaths.AGENT_PRINCIPALS + (includeRevoked ? "?include_revoked=true" : "")).json();
-            print(list, () -> principals(ctx, list));
+            get(s, ApiPaths.AGENT_PRINCIPALS + (includeRevoked ? "?include_revoked=true" : ""), list -> principals(ctx, list));
         }
     }
 
@@ -83,15 +73,14 @@ public final class AgentCommands {
         @Option(names = "--owner-sub", description = "who may pull the kill switch besides tenant admins (default: you)")
         String ownerSub;
 
+        /** The body of POST /api/v1/agent-principals. */
+        @RequestBody
+        record Registration(String name, String ownerSub) {
+        }
+
         @Override
         protected void execute(Session s) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("name", name);
-            if (ownerSub != null) {
-                body.put("owner_sub", ownerSub);
-            }
-            JsonNode p = s.client().call("POST", ApiPaths.AGENT_PRINCIPALS, body).json();
-            print(p, () -> ctx.out().println("registered agent principal " + p.path("name").asText() + " (owner "
+            send(s, "POST", ApiPaths.AGENT_PRINCIPALS, new Registration(name, ownerSub), p -> ctx.out().println("registered agent principal " + p.path("name").asText() + " (owner "
                     + p.path("owner_sub").asText() + ")"));
         }
     }
@@ -104,9 +93,7 @@ public final class AgentCommands {
 
         @Override
         protected void execute(Session s) {
-            JsonNode p = s.client().call("POST", ApiPaths.expand(ApiPaths.AGENT_PRINCIPALS + "/{name}/revoke", name), null)
-                    .json();
-            print(p, () -> ctx.out().println("revoked agent principal " + p.path("name").asText()));
+            send(s, "POST", ApiPaths.expand(ApiPaths.AGENT_PRINCIPALS + "/{name}/revoke", name), null, p -> ctx.out().println("revoked agent principal " + p.path("name").asText()));
         }
     }
 
@@ -127,23 +114,15 @@ public final class AgentCommands {
 
         abstract String path();
 
+        /** The body of POST /api/v1/agent-grants and .../elevate. */
+        @RequestBody
+        record GrantRequest(String principal, String op, String verdict, String principalKind, String target,
+                String expires) {
+        }
+
         @Override
         protected void execute(Session s) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("principal", principal);
-            body.put("op", op);
-            body.put("verdict", verdict);
-            if (kind != null) {
-                body.put("principal_kind", kind);
-            }
-            if (target != null) {
-                body.put("target", target);
-            }
-            if (expires != null) {
-                body.put("expires", expires);
-            }
-            JsonNode g = s.client().call("POST", path(), body).json();
-            print(g, () -> grant(ctx, g));
+            send(s, "POST", path(), new GrantRequest(principal, op, verdict, kind, target, expires), g -> grant(ctx, g));
         }
     }
 
@@ -189,9 +168,8 @@ public final class AgentCommands {
 
         @Override
         protected void execute(Session s) {
-            JsonNode list = s.client().get(ApiPaths.AGENT_GRANTS + QueryString.of().add("include_expired", includeExpired)
-                    .add("principal", principal).add("limit", limit).add("offset", offset)).json();
-            print(list, () -> {
+            get(s, ApiPaths.AGENT_GRANTS + QueryString.of().add("include_expired", includeExpired)
+                    .add("principal", principal).add("limit", limit).add("offset", offset), list -> {
                 if (list.isEmpty()) {
                     ctx.out().println("no grants");
                 }
@@ -215,8 +193,7 @@ public final class AgentCommands {
 
         @Override
         protected void execute(Session s) {
-            JsonNode g = s.client().call("POST", ApiPaths.expand(ApiPaths.AGENT_GRANTS + "/{id}/revoke", id), null).json();
-            print(g, () -> grant(ctx, g));
+            send(s, "POST", ApiPaths.expand(ApiPaths.AGENT_GRANTS + "/{id}/revoke", id), null, g -> grant(ctx, g));
         }
     }
 
@@ -228,8 +205,7 @@ public final class AgentCommands {
 
         @Override
         protected void execute(Session s) {
-            JsonNode g = s.client().get(ApiPaths.expand(ApiPaths.AGENT_GRANTS + "/{id}", id)).json();
-            print(g, () -> grant(ctx, g));
+            get(s, ApiPaths.expand(ApiPaths.AGENT_GRANTS + "/{id}", id), g -> grant(ctx, g));
         }
     }
 }

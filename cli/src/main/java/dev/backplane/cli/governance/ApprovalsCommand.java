@@ -1,5 +1,6 @@
 package dev.backplane.cli.governance;
 
+import dev.backplane.cli.common.RequestBody;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
@@ -10,10 +11,7 @@ import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.ExitCodes;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -41,6 +39,11 @@ public final class ApprovalsCommand {
         }
     }
 
+    /** The body of approve and reject; break_glass is sent only when set. */
+    @RequestBody
+    record Decision(String reason, Boolean breakGlass) {
+    }
+
     /** list */
     @Command(name = "list", description = "Approval requests, newest first.")
     static final class ListCmd extends BackplaneCommand {
@@ -60,20 +63,12 @@ public final class ApprovalsCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode list = s.client().get(ApiPaths.APPROVALS + QueryString.of().add("status", status)
-                    .add("work_ref", workRef).add("limit", limit).add("offset", offset)).json();
-            print(list, () -> {
-                List<List<String>> rows = new ArrayList<>();
-                for (JsonNode a : list) {
-                    rows.add(List.of(a.path("id").asText(), a.path("status").asText(), a.path("op_id").asText(),
+            get(s, ApiPaths.APPROVALS + QueryString.of().add("status", status)
+                    .add("work_ref", workRef).add("limit", limit).add("offset", offset), list -> {
+                List<List<String>> rows = Tables.rows(list, a -> List.of(a.path("id").asText(), a.path("status").asText(), a.path("op_id").asText(),
                             a.path("target").asText(), a.path("requester").asText(),
                             a.path("work_ref").isNull() ? "" : a.path("work_ref").asText()));
-                }
-                if (rows.isEmpty()) {
-                    ctx.out().println("no approval requests");
-                } else {
-                    Tables.print(ctx.out(), List.of("ID", "STATUS", "OPERATION", "TARGET", "REQUESTER", "WORK_REF"), rows);
-                }
+                Tables.print(ctx.out(), "no approval requests", List.of("ID", "STATUS", "OPERATION", "TARGET", "REQUESTER", "WORK_REF"), rows);
             });
         }
     }
@@ -86,8 +81,7 @@ public final class ApprovalsCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode a = s.client().get(ApiPaths.expand(ApiPaths.APPROVAL, id)).json();
-            print(a, () -> printOne(ctx, a));
+            get(s, ApiPaths.expand(ApiPaths.APPROVAL, id), a -> printOne(ctx, a));
         }
     }
 
@@ -110,15 +104,8 @@ public final class ApprovalsCommand {
 
         @Override
         protected void execute(Session s) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            if (reason != null) {
-                body.put("reason", reason);
-            }
-            if (breakGlass) {
-                body.put("break_glass", true);
-            }
-            JsonNode r = s.client().call("POST", ApiPaths.expand(ApiPaths.APPROVAL, id) + "/approve", body).json();
-            print(r, () -> {
+            Decision body = new Decision(reason, breakGlass ? true : null);
+            JsonNode answer = send(s, "POST", ApiPaths.expand(ApiPaths.APPROVAL, id) + "/approve", body, r -> {
                 printOne(ctx, r.path("approval"));
                 JsonNode env = r.path("result");
                 ctx.out().println("result: " + env.path("status").asText() + (env.path("error").isNull() ? ""
@@ -127,9 +114,9 @@ public final class ApprovalsCommand {
                     ctx.out().println(env.path("result").toPrettyString());
                 }
             });
-            if (!r.path("result").path("status").asText().equals("ok")) {
+            if (!answer.path("result").path("status").asText().equals("ok")) {
                 throw new CliException(ExitCodes.FAILED, "the approved call did not succeed: "
-                        + r.path("result").path("status").asText());
+                        + answer.path("result").path("status").asText());
             }
         }
     }
@@ -144,12 +131,7 @@ public final class ApprovalsCommand {
 
         @Override
         protected void execute(Session s) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            if (reason != null) {
-                body.put("reason", reason);
-            }
-            JsonNode a = s.client().call("POST", ApiPaths.expand(ApiPaths.APPROVAL, id) + "/reject", body).json();
-            print(a, () -> printOne(ctx, a));
+            send(s, "POST", ApiPaths.expand(ApiPaths.APPROVAL, id) + "/reject", new Decision(reason, null), a -> printOne(ctx, a));
         }
     }
 }

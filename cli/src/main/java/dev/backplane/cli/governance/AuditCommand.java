@@ -8,10 +8,7 @@ import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -22,24 +19,11 @@ import picocli.CommandLine.Parameters;
                 AuditCommand.Show.class, AuditCommand.Replay.class, AuditCommand.WhoTouched.class, AuditCommand.Reflex.class})
 public final class AuditCommand {
 
-    static String query(Map<String, Object> params) {
-        QueryString q = QueryString.of();
-        params.forEach(q::add);
-        return q.toString();
-    }
-
     static void table(CliContext ctx, JsonNode page) {
-        List<List<String>> rows = new ArrayList<>();
-        for (JsonNode r : page.path("rows")) {
-            rows.add(List.of(r.path("occurred_at").asText(), r.path("result_status").asText(), r.path("principal").asText(),
+        List<List<String>> rows = Tables.rows(page.path("rows"), r -> List.of(r.path("occurred_at").asText(), r.path("result_status").asText(), r.path("principal").asText(),
                     r.path("op_id").asText(), r.path("target").isNull() ? "" : r.path("target").asText(),
                     r.path("work_ref").isNull() ? "" : r.path("work_ref").asText(), r.path("audit_id").asText()));
-        }
-        if (rows.isEmpty()) {
-            ctx.out().println("no audit rows");
-        } else {
-            Tables.print(ctx.out(), List.of("TIME", "STATUS", "PRINCIPAL", "OP", "TARGET", "WORK_REF", "AUDIT ID"), rows);
-        }
+        Tables.print(ctx.out(), "no audit rows", List.of("TIME", "STATUS", "PRINCIPAL", "OP", "TARGET", "WORK_REF", "AUDIT ID"), rows);
         if (!page.path("next_cursor").isNull() && !page.path("next_cursor").isMissingNode()) {
             ctx.out().println("more: --cursor " + page.path("next_cursor").asText());
         }
@@ -64,11 +48,8 @@ public final class AuditCommand {
 
         @Override
         protected void execute(Session s) {
-            Map<String, Object> p = new LinkedHashMap<>();
-            p.put("since", since);
-            p.put("limit", limit);
-            JsonNode page = s.client().get(ApiPaths.AUDIT_MINE + query(p)).json();
-            print(page, () -> table(ctx, page));
+            QueryString q = QueryString.of().add("since", since).add("limit", limit);
+            get(s, ApiPaths.AUDIT_MINE + q, page -> table(ctx, page));
         }
     }
 
@@ -85,8 +66,7 @@ public final class AuditCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode page = s.client().get(ApiPaths.AUDIT + query(limit == null ? Map.of() : Map.of("limit", limit))).json();
-            print(page, () -> table(ctx, page));
+            get(s, ApiPaths.AUDIT + QueryString.of().add("limit", limit), page -> table(ctx, page));
         }
     }
 
@@ -127,22 +107,11 @@ public final class AuditCommand {
 
         @Override
         protected void execute(Session s) {
-            Map<String, Object> p = new LinkedHashMap<>();
-            p.put("audit_id", auditId);
-            p.put("cursor", cursor);
-            p.put("limit", limit);
-            p.put("op_class", opClass);
-            p.put("op_id", opId);
-            p.put("parent_audit_id", parent);
-            p.put("principal", principal);
-            p.put("result_status", resultStatus);
-            p.put("session_id", sessionId);
-            p.put("since", since);
-            p.put("target", target);
-            p.put("until", until);
-            p.put("work_ref", workRef);
-            JsonNode page = s.client().get(ApiPaths.AUDIT + query(p)).json();
-            print(page, () -> table(ctx, page));
+            QueryString q = QueryString.of().add("audit_id", auditId).add("cursor", cursor).add("limit", limit)
+                    .add("op_class", opClass).add("op_id", opId).add("parent_audit_id", parent)
+                    .add("principal", principal).add("result_status", resultStatus).add("session_id", sessionId)
+                    .add("since", since).add("target", target).add("until", until).add("work_ref", workRef);
+            get(s, ApiPaths.AUDIT + q, page -> table(ctx, page));
         }
     }
 
@@ -154,8 +123,7 @@ public final class AuditCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode r = s.client().get(ApiPaths.expand(ApiPaths.AUDIT_ROW, id)).json();
-            print(r, () -> r.properties().forEach(e -> {
+            get(s, ApiPaths.expand(ApiPaths.AUDIT_ROW, id), r -> r.properties().forEach(e -> {
                 if (!e.getValue().isNull()) {
                     ctx.out().printf("%-20s %s%n", e.getKey(), e.getValue().isTextual() ? e.getValue().asText()
                             : e.getValue().toString());
@@ -174,9 +142,8 @@ public final class AuditCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode tree = s.client().get(ApiPaths.expand(ApiPaths.AUDIT_SESSION, session)
-                    + query(maxDepth == null ? Map.of() : Map.of("max_depth", maxDepth))).json();
-            print(tree, () -> {
+            get(s, ApiPaths.expand(ApiPaths.AUDIT_SESSION, session)
+                    + QueryString.of().add("max_depth", maxDepth), tree -> {
                 if (tree.isEmpty()) {
                     ctx.out().println("no rows for session " + session);
                 }
@@ -199,16 +166,10 @@ public final class AuditCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode list = s.client().get(ApiPaths.expand(ApiPaths.AUDIT_WHO_TOUCHED, target)).json();
-            print(list, () -> {
-                List<List<String>> rows = new ArrayList<>();
-                list.forEach(p -> rows.add(List.of(p.path("principal").asText(), p.path("principal_kind").asText(),
-                        p.path("calls").asText(), p.path("writes").asText(), p.path("last_at").asText())));
-                if (rows.isEmpty()) {
-                    ctx.out().println("nobody has dispatched against " + target);
-                } else {
-                    Tables.print(ctx.out(), List.of("PRINCIPAL", "KIND", "CALLS", "WRITES", "LAST"), rows);
-                }
+            get(s, ApiPaths.expand(ApiPaths.AUDIT_WHO_TOUCHED, target), list -> {
+                List<List<String>> rows = Tables.rows(list, p -> List.of(p.path("principal").asText(), p.path("principal_kind").asText(),
+                        p.path("calls").asText(), p.path("writes").asText(), p.path("last_at").asText()));
+                Tables.print(ctx.out(), "nobody has dispatched against " + target, List.of("PRINCIPAL", "KIND", "CALLS", "WRITES", "LAST"), rows);
             });
         }
     }
@@ -223,11 +184,8 @@ public final class AuditCommand {
 
         @Override
         protected void execute(Session s) {
-            Map<String, Object> p = new LinkedHashMap<>();
-            p.put("since", since);
-            p.put("until", until);
-            JsonNode r = s.client().get(ApiPaths.AUDIT_REFLEX + query(p)).json();
-            print(r, () -> {
+            QueryString q = QueryString.of().add("since", since).add("until", until);
+            get(s, ApiPaths.AUDIT_REFLEX + q, r -> {
                 ctx.out().println("window   " + r.path("since").asText() + " .. " + r.path("until").asText());
                 ctx.out().println("outcomes " + r.path("outcomes"));
                 ctx.out().println("approvals " + r.path("approvals"));

@@ -1,5 +1,6 @@
 package dev.backplane.cli.governance;
 
+import dev.backplane.cli.common.RequestBody;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
@@ -7,8 +8,6 @@ import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.ConfirmOption;
 import dev.backplane.cli.common.QueryString;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -55,27 +54,17 @@ public final class ServicePrincipalsCommand {
         @Option(names = "--expires", description = "ISO 8601 UTC time")
         String expires;
 
+        /** The body of POST /api/v1/service-principals/grants. */
+        @RequestBody
+        record ServiceGrant(String principal, String connectorId, String opId, String reason, String target,
+                String targetNamePattern, String targetProduct, String expires) {
+        }
+
         @Override
         protected void execute(Session s) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("principal", principal);
-            body.put("connector_id", connectorId);
-            body.put("op_id", opId);
-            body.put("reason", reason);
-            if (target != null) {
-                body.put("target", target);
-            }
-            if (namePattern != null) {
-                body.put("target_name_pattern", namePattern);
-            }
-            if (product != null) {
-                body.put("target_product", product);
-            }
-            if (expires != null) {
-                body.put("expires", expires);
-            }
-            JsonNode g = s.client().call("POST", ApiPaths.SERVICE_GRANTS, body).json();
-            print(g, () -> ServicePrincipalsCommand.print(ctx, g));
+            ServiceGrant body = new ServiceGrant(principal, connectorId, opId, reason, target, namePattern, product,
+                    expires);
+            send(s, "POST", ApiPaths.SERVICE_GRANTS, body, g -> ServicePrincipalsCommand.print(ctx, g));
         }
     }
 
@@ -91,9 +80,8 @@ public final class ServicePrincipalsCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode list = s.client().get(ApiPaths.SERVICE_GRANTS + QueryString.of().add("include_expired", includeExpired)
-                    .add("include_revoked", includeRevoked).add("principal", principal)).json();
-            print(list, () -> {
+            get(s, ApiPaths.SERVICE_GRANTS + QueryString.of().add("include_expired", includeExpired)
+                    .add("include_revoked", includeRevoked).add("principal", principal), list -> {
                 if (list.isEmpty()) {
                     ctx.out().println("no service grants");
                 }
@@ -117,8 +105,7 @@ public final class ServicePrincipalsCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode g = s.client().call("POST", ApiPaths.expand(ApiPaths.SERVICE_GRANTS + "/{id}/revoke", id), null).json();
-            print(g, () -> ServicePrincipalsCommand.print(ctx, g));
+            send(s, "POST", ApiPaths.expand(ApiPaths.SERVICE_GRANTS + "/{id}/revoke", id), null, g -> ServicePrincipalsCommand.print(ctx, g));
         }
     }
 
@@ -130,8 +117,7 @@ public final class ServicePrincipalsCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode g = s.client().get(ApiPaths.expand(ApiPaths.SERVICE_GRANTS + "/{id}", id)).json();
-            print(g, () -> ServicePrincipalsCommand.print(ctx, g));
+            get(s, ApiPaths.expand(ApiPaths.SERVICE_GRANTS + "/{id}", id), g -> ServicePrincipalsCommand.print(ctx, g));
         }
     }
 }

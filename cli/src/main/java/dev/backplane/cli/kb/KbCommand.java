@@ -1,6 +1,6 @@
 package dev.backplane.cli.kb;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.cli.common.RequestBody;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
@@ -11,7 +11,6 @@ import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +42,11 @@ public final class KbCommand {
         private String text;
         private Map<String, Object> meta;
 
+        /** The body of POST /api/v1/kb. */
+        @RequestBody
+        record Entry(String slug, String body, Map<String, Object> metadata) {
+        }
+
         @Override
         protected void validate() {
             if (body.equals("@-")) {
@@ -68,12 +72,7 @@ public final class KbCommand {
 
         @Override
         protected void execute(Session s) {
-            Map<String, Object> req = new LinkedHashMap<>();
-            req.put("slug", slug);
-            req.put("body", text);
-            req.put("metadata", meta);
-            JsonNode r = s.client().call("POST", ApiPaths.KB, req).json();
-            print(r, () -> ctx.out().println(r.path("outcome").asText() + " kb entry " + slug
+            send(s, "POST", ApiPaths.KB, new Entry(slug, text, meta), r -> ctx.out().println(r.path("outcome").asText() + " kb entry " + slug
                     + (r.path("outcome").asText().equals("unchanged") ? " (same body: not re-embedded)" : "")));
         }
     }
@@ -86,8 +85,7 @@ public final class KbCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode r = s.client().get(ApiPaths.expand(ApiPaths.KB_ENTRY, slug)).json();
-            print(r, () -> {
+            get(s, ApiPaths.expand(ApiPaths.KB_ENTRY, slug), r -> {
                 ctx.out().println(r.path("slug").asText() + "  (updated " + r.path("updated_at").asText() + ", metadata "
                         + r.path("metadata") + ")");
                 ctx.out().println();
@@ -114,12 +112,10 @@ public final class KbCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode r = s.client().get(ApiPaths.KB + QueryString.of().add("filter", filter).add("limit", limit)
-                    .add("offset", offset)).json();
-            print(r, () -> {
-                List<List<String>> rows = new ArrayList<>();
-                r.forEach(e -> rows.add(List.of(e.path("slug").asText(), e.path("updated_at").asText(),
-                        e.path("metadata").toString())));
+            get(s, ApiPaths.KB + QueryString.of().add("filter", filter).add("limit", limit)
+                    .add("offset", offset), r -> {
+                List<List<String>> rows = Tables.rows(r, e -> List.of(e.path("slug").asText(), e.path("updated_at").asText(),
+                        e.path("metadata").toString()));
                 Tables.print(ctx.out(), List.of("SLUG", "UPDATED", "METADATA"), rows);
             });
         }
@@ -133,6 +129,11 @@ public final class KbCommand {
         @Option(names = "--limit", paramLabel = "1..50", description = "maximum hits (default 10)")
         Integer limit;
 
+        /** The body of POST /api/v1/kb/search. */
+        @RequestBody
+        record Query(String query, Integer limit) {
+        }
+
         @Override
         protected void validate() {
             Limits.check(limit, 1, 50, "--limit");
@@ -140,20 +141,13 @@ public final class KbCommand {
 
         @Override
         protected void execute(Session s) {
-            Map<String, Object> req = new LinkedHashMap<>();
-            req.put("query", query);
-            if (limit != null) {
-                req.put("limit", limit);
-            }
-            JsonNode r = s.client().call("POST", ApiPaths.KB_SEARCH, req).json();
-            print(r, () -> {
+            send(s, "POST", ApiPaths.KB_SEARCH, new Query(query, limit), r -> {
                 if (r.path("hits").isEmpty()) {
                     ctx.out().println("no kb entry matches '" + query + "'");
                     return;
                 }
-                List<List<String>> rows = new ArrayList<>();
-                r.path("hits").forEach(h -> rows.add(List.of(h.path("slug").asText(),
-                        String.format("%.4f", h.path("score").asDouble()), h.path("snippet").asText())));
+                List<List<String>> rows = Tables.rows(r.path("hits"), h -> List.of(h.path("slug").asText(),
+                        String.format("%.4f", h.path("score").asDouble()), h.path("snippet").asText()));
                 Tables.print(ctx.out(), List.of("SLUG", "SCORE", "SNIPPET"), rows);
             });
         }
@@ -174,8 +168,7 @@ public final class KbCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode r = s.client().call("DELETE", ApiPaths.expand(ApiPaths.KB_ENTRY, slug), null).json();
-            print(r, () -> ctx.out().println("deleted kb entry " + slug));
+            send(s, "DELETE", ApiPaths.expand(ApiPaths.KB_ENTRY, slug), null, r -> ctx.out().println("deleted kb entry " + slug));
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.backplane.cli.memory;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.cli.common.RequestBody;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
@@ -11,10 +12,7 @@ import dev.backplane.cli.common.Tables;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -88,25 +86,10 @@ public final class MemoryCommands {
 
         @Override
         protected void execute(Session s) {
-            Map<String, Object> req = new LinkedHashMap<>();
-            req.put("body", body);
-            req.put("scope", scope == null ? "user-tenant" : scope);
-            if (slug != null) {
-                req.put("slug", slug);
-            }
-            if (tags != null) {
-                req.put("tags", tags);
-            }
-            if (target != null) {
-                req.put("target_name", target);
-            }
-            if (persist) {
-                req.put("expires_at", null);
-            } else if (ttl != null) {
-                req.put("expires_at", Instant.now().plus(ttl(ttl)).toString());
-            }
-            JsonNode r = s.client().call("POST", ApiPaths.MEMORY, req).json();
-            print(r, () -> ctx.out().println("remembered " + r.path("scope").asText() + "/" + r.path("slug").asText()
+            JsonNode expiresAt = persist ? MemoryWrite.NEVER
+                    : ttl == null ? null : MemoryWrite.expiresAt(Instant.now().plus(ttl(ttl)));
+            MemoryWrite req = new MemoryWrite(body, scope == null ? "user-tenant" : scope, slug, tags, target, expiresAt);
+            send(s, "POST", ApiPaths.MEMORY, req, r -> ctx.out().println("remembered " + r.path("scope").asText() + "/" + r.path("slug").asText()
                     + (r.path("expires_at").isNull() || r.path("expires_at").isMissingNode() ? " (no expiry)"
                     : " (expires " + r.path("expires_at").asText() + ")")));
         }
@@ -144,17 +127,14 @@ public final class MemoryCommands {
         protected void execute(Session s) {
             if (ref != null) {
                 String[] ss = scopeSlug(ref);
-                JsonNode r = s.client().get(ApiPaths.expand(ApiPaths.MEMORY_ENTRY, ss[0], ss[1])
-                        + QueryString.of().add("target_name", target)).json();
-                print(r, () -> ctx.out().println(r.path("body").asText()));
+                get(s, ApiPaths.expand(ApiPaths.MEMORY_ENTRY, ss[0], ss[1])
+                        + QueryString.of().add("target_name", target), r -> ctx.out().println(r.path("body").asText()));
                 return;
             }
-            JsonNode r = s.client().get(ApiPaths.RETRIEVE + QueryString.of().add("query", query).add("scope", scope)
-                    .add("limit", limit)).json();
-            print(r, () -> {
-                List<List<String>> rows = new ArrayList<>();
-                r.path("hits").forEach(h -> rows.add(List.of(h.path("scope").asText() + "/" + h.path("slug").asText(),
-                        String.format("%.4f", h.path("score").asDouble()), h.path("snippet").asText())));
+            get(s, ApiPaths.RETRIEVE + QueryString.of().add("query", query).add("scope", scope)
+                    .add("limit", limit), r -> {
+                List<List<String>> rows = Tables.rows(r.path("hits"), h -> List.of(h.path("scope").asText() + "/" + h.path("slug").asText(),
+                        String.format("%.4f", h.path("score").asDouble()), h.path("snippet").asText()));
                 Tables.print(ctx.out(), List.of("ENTRY", "SCORE", "SNIPPET"), rows);
             });
         }
@@ -181,14 +161,12 @@ public final class MemoryCommands {
 
         @Override
         protected void execute(Session s) {
-            JsonNode r = s.client().get(ApiPaths.MEMORY + QueryString.of().add("scope", scope)
+            get(s, ApiPaths.MEMORY + QueryString.of().add("scope", scope)
                     .add("slug_pattern", slugPattern).add("tag", tag).add("include_expired", includeExpired)
-                    .add("limit", limit)).json();
-            print(r, () -> {
-                List<List<String>> rows = new ArrayList<>();
-                r.forEach(e -> rows.add(List.of(e.path("scope").asText() + "/" + e.path("slug").asText(),
+                    .add("limit", limit), r -> {
+                List<List<String>> rows = Tables.rows(r, e -> List.of(e.path("scope").asText() + "/" + e.path("slug").asText(),
                         e.path("target_name").asText(""), e.path("expires_at").asText(""),
-                        MemoryCommands.snippet(e.path("body").asText()))));
+                        MemoryCommands.snippet(e.path("body").asText())));
                 Tables.print(ctx.out(), List.of("ENTRY", "TARGET", "EXPIRES", "BODY"), rows);
             });
         }
@@ -206,6 +184,11 @@ public final class MemoryCommands {
         @Option(names = "--target", description = "target name when the entry exists for several")
         String target;
 
+        /** The body of POST .../promote. */
+        @RequestBody
+        record Promotion(String to, boolean move, String targetName) {
+        }
+
         @Override
         protected void validate() {
             scopeSlug(ref);
@@ -217,14 +200,8 @@ public final class MemoryCommands {
         @Override
         protected void execute(Session s) {
             String[] ss = scopeSlug(ref);
-            Map<String, Object> req = new LinkedHashMap<>();
-            req.put("to", to);
-            req.put("move", move);
-            if (target != null) {
-                req.put("target_name", target);
-            }
-            JsonNode r = s.client().call("POST", ApiPaths.expand(ApiPaths.MEMORY_PROMOTE, ss[0], ss[1]), req).json();
-            print(r, () -> ctx.out().println("promoted to " + r.path("scope").asText() + "/" + r.path("slug").asText()
+            Promotion req = new Promotion(to, move, target);
+            send(s, "POST", ApiPaths.expand(ApiPaths.MEMORY_PROMOTE, ss[0], ss[1]), req, r -> ctx.out().println("promoted to " + r.path("scope").asText() + "/" + r.path("slug").asText()
                     + (move ? " (source removed)" : "")));
         }
     }

@@ -18,10 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -194,13 +192,8 @@ public final class MigrateCommand {
         }
 
         private String write(Session s, LocalMemory.Planned p) {
-            Map<String, Object> req = new LinkedHashMap<>();
-            req.put("body", p.body());
-            req.put("scope", p.scope());
-            req.put("slug", p.slug());
-            req.put("tags", p.tags());
-            p.target().ifPresent(t -> req.put("target_name", t));
-            req.put("expires_at", null);
+            MemoryWrite req = new MemoryWrite(p.body(), p.scope(), p.slug(), p.tags(), p.target().orElse(null),
+                    MemoryWrite.NEVER);
             try {
                 s.client().call("POST", ApiPaths.MEMORY, req);
                 return "migrated";

@@ -1,5 +1,6 @@
 package dev.backplane.cli.retrieval;
 
+import dev.backplane.cli.common.RequestBody;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
@@ -8,10 +9,8 @@ import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -47,6 +46,11 @@ public final class RetrievalCommand {
         @Option(names = "--compare-baseline", description = "compare with the saved baseline; exit 1 on a regression")
         boolean compare;
 
+        /** The body of POST /api/v1/retrieval/eval. */
+        @RequestBody
+        record EvalRequest(String surface, String baseline, boolean saveBaseline, boolean compareBaseline) {
+        }
+
         @Override
         protected void validate() {
             checkSurface(surface);
@@ -57,14 +61,8 @@ public final class RetrievalCommand {
 
         @Override
         protected void execute(Session s) {
-            Map<String, Object> req = new LinkedHashMap<>();
-            req.put("surface", surface == null ? "all" : surface);
-            req.put("baseline", baseline);
-            req.put("save_baseline", save);
-            req.put("compare_baseline", compare);
-            JsonNode r = s.client().call("POST", ApiPaths.RETRIEVAL_EVAL, req).json();
-            print(r, () -> render(r));
-            String status = r.path("compare_status").asText("");
+            EvalRequest req = new EvalRequest(surface == null ? "all" : surface, baseline, save, compare);
+            String status = send(s, "POST", ApiPaths.RETRIEVAL_EVAL, req, this::render).path("compare_status").asText("");
             if (compare && !status.equals("ok")) {
                 throw CliException.failed(status.equals("no_baseline") ? "no saved baseline to compare with; run svc "
                         + "retrieval eval --save-baseline first" : "retrieval quality regressed against the saved baseline");
@@ -110,8 +108,7 @@ public final class RetrievalCommand {
     static final class RetireChecklist extends BackplaneCommand {
         @Override
         protected void execute(Session s) {
-            JsonNode r = s.client().get(ApiPaths.RETRIEVAL_RETIRE_CHECKLIST).json();
-            print(r, () -> {
+            get(s, ApiPaths.RETRIEVAL_RETIRE_CHECKLIST, r -> {
                 for (JsonNode x : r.path("surfaces")) {
                     ctx.out().println(x.path("surface").asText() + ": " + (x.path("ready").asBoolean() ? "READY"
                             : "NOT READY"));
@@ -143,19 +140,15 @@ public final class RetrievalCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode r = s.client().get(ApiPaths.RETRIEVAL_USAGE + QueryString.of().add("since", since)
-                    .add("surface", surface).add("view", options.tenant() != null ? "tenant" : null)).json();
-            print(r, () -> {
+            get(s, ApiPaths.RETRIEVAL_USAGE + QueryString.of().add("since", since)
+                    .add("surface", surface).add("view", options.tenant() != null ? "tenant" : null), r -> {
                 ctx.out().println((r.path("view").asText().equals("tenant") ? "tenant " + r.path("tenant_id").asText()
                         : "your searches (" + r.path("principal").asText() + ")") + " since " + r.path("since").asText());
-                List<List<String>> rows = new ArrayList<>();
-                for (JsonNode x : r.path("surfaces")) {
-                    rows.add(List.of(x.path("surface").asText(), x.path("searches").asText(),
+                List<List<String>> rows = Tables.rows(r.path("surfaces"), x -> List.of(x.path("surface").asText(), x.path("searches").asText(),
                             x.path("zero_hit_searches").asText(), x.path("distinct_principals").asText(),
                             x.path("active_days").asText(), x.path("mcp_searches").asText() + "/"
                             + x.path("rest_searches").asText(), x.path("p50_latency_ms").asText("-") + "/"
                             + x.path("p95_latency_ms").asText("-"), x.path("last_search_at").asText("-")));
-                }
                 Tables.print(ctx.out(), List.of("SURFACE", "SEARCHES", "ZERO-HIT", "PRINCIPALS", "ACTIVE DAYS",
                         "MCP/REST", "P50/P95 MS", "LAST"), rows);
                 if (r.has("principals") && !r.path("principals").isEmpty()) {

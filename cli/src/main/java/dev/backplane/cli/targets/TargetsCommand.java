@@ -1,5 +1,8 @@
 package dev.backplane.cli.targets;
 
+import dev.backplane.cli.common.Json;
+import dev.backplane.cli.common.RequestBody;
+import dev.backplane.cli.common.QueryString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -37,20 +40,20 @@ public final class TargetsCommand {
     static void printTarget(CliContext ctx, JsonNode t) {
         Map<String, String> rows = new LinkedHashMap<>();
         rows.put("name", t.path("name").asText());
-        rows.put("aliases", String.join(", ", texts(t.path("aliases"))));
+        rows.put("aliases", String.join(", ", Json.texts(t.path("aliases"))));
         rows.put("product", t.path("product").asText() + (t.path("version").isNull() ? "" : " (asserted version "
                 + t.path("version").asText() + ")"));
         rows.put("address", t.path("host").asText() + ":" + t.path("port").asInt()
                 + (t.path("port_is_default").asBoolean() ? " (product default port)" : ""));
-        rows.put("fqdn", str(t.path("fqdn")));
+        rows.put("fqdn", Json.str(t.path("fqdn")));
         rows.put("secret_ref", t.path("secret_ref").asText());
         rows.put("auth_model", t.path("auth_model").asText());
         rows.put("tls", (t.path("verify_tls").asBoolean() ? "verified" : "NOT verified")
                 + (t.path("tls_ca_pin").isNull() ? "" : ", pinned CA") + (t.path("tls_server_name").isNull() ? ""
                 : ", server name " + t.path("tls_server_name").asText()));
         rows.put("vpn_required", String.valueOf(t.path("vpn_required").asBoolean()));
-        rows.put("preferred_impl", str(t.path("preferred_impl_id")));
-        rows.put("notes", str(t.path("notes")));
+        rows.put("preferred_impl", Json.str(t.path("preferred_impl_id")));
+        rows.put("notes", Json.str(t.path("notes")));
         rows.put("extras", t.path("extras").isEmpty() ? "" : t.path("extras").toString());
         rows.put("fingerprint", t.path("fingerprint").isNull() ? "(not probed)" : t.path("fingerprint").toString());
         rows.forEach((k, v) -> {
@@ -60,15 +63,7 @@ public final class TargetsCommand {
         });
     }
 
-    static String str(JsonNode n) {
-        return n == null || n.isNull() || n.isMissingNode() ? "" : n.asText();
-    }
 
-    static List<String> texts(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(n -> out.add(n.asText()));
-        return out;
-    }
 
     /** add (alias create) [tenant_admin] */
     @Command(name = "add", aliases = "create", description = "Register a target [tenant_admin].")
@@ -103,6 +98,13 @@ public final class TargetsCommand {
         @Option(names = "--version", description = "asserted product version (used before the first probe)")
         String version;
 
+        /** The body of POST /api/v1/targets; what is not given is left to the backplane's defaults. */
+        @RequestBody
+        record NewTarget(String name, String product, String host, List<String> aliases, String authModel, String fqdn,
+                String notes, Integer port, String preferredImplId, String secretRef, String tlsCaPin,
+                String tlsServerName, Boolean verifyTls, String version) {
+        }
+
         @Override
         protected void validate() {
             if (port != null && (port < 1 || port > 65535)) {
@@ -115,25 +117,9 @@ public final class TargetsCommand {
 
         @Override
         protected void execute(Session s) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("name", name);
-            body.put("product", product);
-            body.put("host", host);
-            if (!aliases.isEmpty()) {
-                body.put("aliases", aliases);
-            }
-            putIf(body, "auth_model", authModel);
-            putIf(body, "fqdn", fqdn);
-            putIf(body, "notes", note);
-            putIf(body, "port", port);
-            putIf(body, "preferred_impl_id", preferredImpl);
-            putIf(body, "secret_ref", secretRef);
-            putIf(body, "tls_ca_pin", pem(tlsCaPin));
-            putIf(body, "tls_server_name", tlsServerName);
-            putIf(body, "verify_tls", verifyTls);
-            putIf(body, "version", version);
-            JsonNode t = s.client().call("POST", ApiPaths.TARGETS, body).json();
-            print(t, () -> {
+            NewTarget body = new NewTarget(name, product, host, aliases.isEmpty() ? null : aliases, authModel, fqdn, note,
+                    port, preferredImpl, secretRef, pem(tlsCaPin), tlsServerName, verifyTls, version);
+            send(s, "POST", ApiPaths.TARGETS, body, t -> {
                 ctx.out().println("registered target " + t.path("name").asText());
                 printTarget(ctx, t);
             });
@@ -152,12 +138,6 @@ public final class TargetsCommand {
         throw CliException.usage("--tls-ca-pin must be a PEM bundle, @file or a readable file path; no file " + value);
     }
 
-    static void putIf(Map<String, Object> body, String key, Object value) {
-        if (value != null) {
-            body.put(key, value);
-        }
-    }
-
     /** describe */
     @Command(name = "describe", description = "Show a target by name or alias.")
     static final class Describe extends BackplaneCommand {
@@ -166,8 +146,7 @@ public final class TargetsCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode t = s.client().get(ApiPaths.expand(ApiPaths.TARGET, name)).json();
-            print(t, () -> printTarget(ctx, t));
+            get(s, ApiPaths.expand(ApiPaths.TARGET, name), t -> printTarget(ctx, t));
         }
     }
 
@@ -188,37 +167,15 @@ public final class TargetsCommand {
 
         @Override
         protected void execute(Session s) {
-            List<String> q = new ArrayList<>();
-            if (cursor != null) {
-                q.add("cursor=" + enc(cursor));
-            }
-            if (limit != null) {
-                q.add("limit=" + limit);
-            }
-            if (product != null) {
-                q.add("product=" + enc(product));
-            }
-            JsonNode page = s.client().get(ApiPaths.TARGETS + (q.isEmpty() ? "" : "?" + String.join("&", q))).json();
-            print(page, () -> {
-                List<List<String>> rows = new ArrayList<>();
-                for (JsonNode t : page.path("targets")) {
-                    rows.add(List.of(t.path("name").asText(), t.path("product").asText(),
-                            t.path("host").asText() + ":" + t.path("port").asInt(), String.join(",", texts(t.path("aliases"))),
-                            t.path("fingerprint").isNull() ? "-" : str(t.path("fingerprint").path("version"))));
-                }
-                if (rows.isEmpty()) {
-                    ctx.out().println("no targets");
-                } else {
-                    Tables.print(ctx.out(), List.of("NAME", "PRODUCT", "ADDRESS", "ALIASES", "PROBED VERSION"), rows);
-                }
+            get(s, ApiPaths.TARGETS + QueryString.of().add("cursor", cursor).add("limit", limit).add("product", product), page -> {
+                List<List<String>> rows = Tables.rows(page.path("targets"), t -> List.of(t.path("name").asText(), t.path("product").asText(),
+                            t.path("host").asText() + ":" + t.path("port").asInt(), String.join(",", Json.texts(t.path("aliases"))),
+                            t.path("fingerprint").isNull() ? "-" : Json.str(t.path("fingerprint").path("version"))));
+                Tables.print(ctx.out(), "no targets", List.of("NAME", "PRODUCT", "ADDRESS", "ALIASES", "PROBED VERSION"), rows);
                 if (!page.path("next_cursor").isNull()) {
                     ctx.out().println("more: svc targets list --cursor " + page.path("next_cursor").asText());
                 }
             });
-        }
-
-        private static String enc(String v) {
-            return java.net.URLEncoder.encode(v, java.nio.charset.StandardCharsets.UTF_8);
         }
     }
 
@@ -237,8 +194,7 @@ public final class TargetsCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode r = s.client().call("DELETE", ApiPaths.expand(ApiPaths.TARGET, name), null).json();
-            print(r, () -> ctx.out().println("deleted target " + name));
+            send(s, "DELETE", ApiPaths.expand(ApiPaths.TARGET, name), null, r -> ctx.out().println("deleted target " + name));
         }
     }
 
@@ -250,8 +206,7 @@ public final class TargetsCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode r = s.client().call("POST", ApiPaths.expand(ApiPaths.TARGET_PROBE, name), null).json();
-            print(r, () -> {
+            send(s, "POST", ApiPaths.expand(ApiPaths.TARGET_PROBE, name), null, r -> {
                 JsonNode f = r.path("fingerprint");
                 ctx.out().println(r.path("target").asText() + " via " + r.path("connector_id").asText() + ": "
                         + (f.path("reachable").asBoolean() ? "reachable" : "NOT reachable")
@@ -274,17 +229,15 @@ public final class TargetsCommand {
         @Option(names = "--seed-target", paramLabel = "<name>", description = "registered target to discover from")
         String seed;
 
+        /** The body of POST /api/v1/targets/discover. */
+        @RequestBody
+        record Discovery(String product, String seedTarget) {
+        }
+
         @Override
         protected void execute(Session s) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("product", product);
-            putIf(body, "seed_target", seed);
-            JsonNode r = s.client().call("POST", ApiPaths.TARGETS_DISCOVER, body).json();
-            print(r, () -> {
-                List<List<String>> rows = new ArrayList<>();
-                for (JsonNode c : r.path("candidates")) {
-                    rows.add(List.of(c.path("name").asText(), c.path("product").asText(), c.path("host").asText()));
-                }
+            send(s, "POST", ApiPaths.TARGETS_DISCOVER, new Discovery(product, seed), r -> {
+                List<List<String>> rows = Tables.rows(r.path("candidates"), c -> List.of(c.path("name").asText(), c.path("product").asText(), c.path("host").asText()));
                 ctx.out().println(rows.size() + " candidate(s) via " + r.path("connector_id").asText()
                         + " (nothing registered; add them with svc targets add or import)");
                 if (!rows.isEmpty()) {
@@ -306,6 +259,11 @@ public final class TargetsCommand {
         String field;
 
         private Map<String, String> fields;
+
+        /** The body of PUT /api/v1/targets/{name}/secret. */
+        @RequestBody
+        record SecretFields(Map<String, String> fields) {
+        }
 
         @Override
         protected void validate() {
@@ -359,9 +317,7 @@ public final class TargetsCommand {
 
         @Override
         protected void execute(Session s) {
-            JsonNode r = s.client().call("PUT", ApiPaths.expand(ApiPaths.TARGET_SECRET, name), Map.of("fields", fields))
-                    .json();
-            print(r, () -> ctx.out().println("staged field(s) " + texts(r.path("fields")) + " at "
+            send(s, "PUT", ApiPaths.expand(ApiPaths.TARGET_SECRET, name), new SecretFields(fields), r -> ctx.out().println("staged field(s) " + Json.texts(r.path("fields")) + " at "
                     + r.path("secret_ref").asText() + " (" + r.path("store").asText() + ")"));
         }
     }
@@ -381,6 +337,11 @@ public final class TargetsCommand {
         boolean update;
 
         private List<ObjectNode> rows;
+
+        /** The body of POST /api/v1/targets/import: all or nothing. */
+        @RequestBody
+        record ImportRequest(List<ObjectNode> targets, boolean update, boolean dryRun) {
+        }
 
         @Override
         protected void validate() {
@@ -444,16 +405,11 @@ public final class TargetsCommand {
 
         @Override
         protected void execute(Session s) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("targets", rows);
-            body.put("update", update);
-            body.put("dry_run", dryRun);
-            JsonNode r = s.client().call("POST", ApiPaths.TARGETS_IMPORT, body).json();
-            print(r, () -> {
+            send(s, "POST", ApiPaths.TARGETS_IMPORT, new ImportRequest(rows, update, dryRun), r -> {
                 if (dryRun) {
                     ctx.out().println("dry run (nothing written): would create " + r.path("created_count").asInt()
-                            + " " + texts(r.path("created")) + ", would update " + r.path("updated_count").asInt() + " "
-                            + texts(r.path("updated")));
+                            + " " + Json.texts(r.path("created")) + ", would update " + r.path("updated_count").asInt() + " "
+                            + Json.texts(r.path("updated")));
                 } else {
                     ctx.out().println("created " + r.path("created_count").asInt() + ", updated "
                             + r.path("updated_count").asInt());

@@ -1,13 +1,12 @@
 package dev.backplane.cli.tenants;
 
+import dev.backplane.cli.common.RequestBody;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -58,6 +57,11 @@ public final class FlightRecorderPolicyCommand {
         @Option(names = "--clear-retention", description = "go back to the deploy's default retention")
         boolean clearRetention;
 
+        /** The body of PATCH .../flight-recorder-policy: only what changes. */
+        @RequestBody
+        record PolicyChange(Boolean enabled, String agentReadable, Integer retentionDays, Boolean clearRetention) {
+        }
+
         @Override
         protected void validate() {
             if (retentionDays != null && clearRetention) {
@@ -74,19 +78,7 @@ public final class FlightRecorderPolicyCommand {
 
         @Override
         protected void execute(Session s) {
-            Map<String, Object> change = new LinkedHashMap<>();
-            if (enabled != null) {
-                change.put("enabled", enabled);
-            }
-            if (agentReadable != null) {
-                change.put("agent_readable", agentReadable);
-            }
-            if (retentionDays != null) {
-                change.put("retention_days", retentionDays);
-            }
-            if (clearRetention) {
-                change.put("clear_retention", true);
-            }
+            PolicyChange change = new PolicyChange(enabled, agentReadable, retentionDays, clearRetention ? true : null);
             FlightRecorderPolicyCommand.print(ctx, s.client().call("PATCH", PATH, change).json(), options.json());
         }
     }
