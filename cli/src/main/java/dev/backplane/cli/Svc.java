@@ -1,5 +1,11 @@
 package dev.backplane.cli;
 
+import dev.backplane.cli.memory.Remember;
+import dev.backplane.cli.memory.Recall;
+import dev.backplane.cli.memory.ListMemory;
+import dev.backplane.cli.memory.Promote;
+import dev.backplane.cli.governance.AgentPrincipalCommand;
+import dev.backplane.cli.governance.AgentCommand;
 import dev.backplane.cli.admin.AdminCommand;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
@@ -7,7 +13,6 @@ import dev.backplane.cli.common.ExitCodes;
 import dev.backplane.cli.common.GlobalOptions;
 import dev.backplane.cli.connectors.ConnectorCommand;
 import dev.backplane.cli.connectors.OperationCommand;
-import dev.backplane.cli.governance.AgentCommands;
 import dev.backplane.cli.governance.ApprovalsCommand;
 import dev.backplane.cli.governance.AuditCommand;
 import dev.backplane.cli.governance.ServicePrincipalsCommand;
@@ -15,7 +20,6 @@ import dev.backplane.cli.docs.DocsCommand;
 import dev.backplane.cli.events.EventSourceCommand;
 import dev.backplane.cli.events.EventsCommand;
 import dev.backplane.cli.kb.KbCommand;
-import dev.backplane.cli.memory.MemoryCommands;
 import dev.backplane.cli.memory.MigrateCommand;
 import dev.backplane.cli.retrieval.RetrievalCommand;
 import dev.backplane.cli.targets.TargetsCommand;
@@ -37,11 +41,11 @@ import picocli.CommandLine.Mixin;
         description = "Operator CLI of the svc governance backplane.",
         subcommands = {LoginCommand.class, LogoutCommand.class, StatusCommand.class, VersionCommand.class,
                 TenantsCommand.class, TargetsCommand.class, ConnectorCommand.class, OperationCommand.class,
-                ApprovalsCommand.class, AuditCommand.class, KbCommand.class, DocsCommand.class, MemoryCommands.Remember.class,
-                MemoryCommands.Recall.class, MemoryCommands.ListMemory.class, MemoryCommands.Promote.class,
+                ApprovalsCommand.class, AuditCommand.class, KbCommand.class, DocsCommand.class, Remember.class,
+                Recall.class, ListMemory.class, Promote.class,
                 MigrateCommand.class, RetrievalCommand.class,
-                AgentCommands.AgentPrincipalCommand.class,
-                AgentCommands.AgentCommand.class, ServicePrincipalsCommand.class,
+                AgentPrincipalCommand.class,
+                AgentCommand.class, ServicePrincipalsCommand.class,
                 AdminCommand.class, EventSourceCommand.class, EventsCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Svc implements Runnable {

@@ -1,0 +1,15 @@
+package dev.backplane.cli.connectors;
+
+import picocli.CommandLine.Command;
+
+/** enable */
+@Command(name = "enable", description = "Enable a connector for your tenant [tenant_admin].")
+final class Enable extends Transition {
+    String action() {
+        return "enable";
+    }
+
+    String consequence() {
+        return "its enabled operations become dispatchable for your tenant";
+    }
+}
