@@ -5,11 +5,7 @@ import picocli.CommandLine.Command;
 /** disable */
 @Command(name = "disable", description = "Disable a connector for your tenant [tenant_admin].")
 final class Disable extends Transition {
-    String action() {
-        return "disable";
-    }
-
-    String consequence() {
-        return "none of its operations will be dispatchable (overrides are kept)";
+    Disable() {
+        super("none of its operations will be dispatchable (overrides are kept)");
     }
 }

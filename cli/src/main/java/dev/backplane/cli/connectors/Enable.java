@@ -5,11 +5,7 @@ import picocli.CommandLine.Command;
 /** enable */
 @Command(name = "enable", description = "Enable a connector for your tenant [tenant_admin].")
 final class Enable extends Transition {
-    String action() {
-        return "enable";
-    }
-
-    String consequence() {
-        return "its enabled operations become dispatchable for your tenant";
+    Enable() {
+        super("its enabled operations become dispatchable for your tenant");
     }
 }

@@ -7,7 +7,7 @@ import dev.backplane.cli.common.ConfirmOption;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-/** Shared by enable, disable and enable-reads: a review action that needs --confirm. */
+/** Shared by enable, disable and enable-reads: a review action that needs --confirm; the verb names the action. */
 abstract class Transition extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<connector_id>")
     String id;
@@ -15,13 +15,19 @@ abstract class Transition extends BackplaneCommand {
     @Mixin
     ConfirmOption confirm;
 
-    abstract String action();
+    private final String consequence;
 
-    abstract String consequence();
+    Transition(String consequence) {
+        this.consequence = consequence;
+    }
+
+    String action() {
+        return spec.name();
+    }
 
     @Override
     protected void validate() {
-        confirm.require(action() + " " + id + ": " + consequence());
+        confirm.require(action() + " " + id + ": " + consequence);
     }
 
     @Override

@@ -5,8 +5,4 @@ import picocli.CommandLine.Command;
 /** event-source pause */
 @Command(name = "pause", description = "Pause a source [tenant_admin]: its URL answers 404 like a missing one.")
 final class Pause extends StatusChange {
-    @Override
-    String verb() {
-        return "pause";
-    }
 }

@@ -5,8 +5,4 @@ import picocli.CommandLine.Command;
 /** event-source resume */
 @Command(name = "resume", description = "Resume a paused source [tenant_admin].")
 final class Resume extends StatusChange {
-    @Override
-    String verb() {
-        return "resume";
-    }
 }

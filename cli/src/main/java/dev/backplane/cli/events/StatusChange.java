@@ -10,7 +10,10 @@ abstract class StatusChange extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<slug-or-name>")
     String slug;
 
-    abstract String verb();
+    /** pause or resume: the verb's own name. */
+    String verb() {
+        return spec.name();
+    }
 
     @Override
     protected void execute(Session s) {

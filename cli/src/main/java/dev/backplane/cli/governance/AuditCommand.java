@@ -2,7 +2,6 @@ package dev.backplane.cli.governance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.common.CliContext;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -23,7 +22,4 @@ public final class AuditCommand {
         }
     }
 
-    static void checkLimit(Integer limit) {
-        Limits.check(limit, 1, 1000, "--limit");
-    }
 }

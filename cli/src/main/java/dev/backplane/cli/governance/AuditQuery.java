@@ -1,10 +1,5 @@
 package dev.backplane.cli.governance;
 
-import static dev.backplane.cli.governance.AuditCommand.checkLimit;
-import static dev.backplane.cli.governance.AuditCommand.table;
-
-import dev.backplane.cli.BackplaneCommand;
-import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.QueryString;
 import picocli.CommandLine.Command;
@@ -12,7 +7,7 @@ import picocli.CommandLine.Option;
 
 /** query */
 @Command(name = "query", description = "Query the audit log with filters.")
-final class AuditQuery extends BackplaneCommand {
+final class AuditQuery extends AuditPage {
     @Option(names = "--audit-id")
     String auditId;
     @Option(names = "--cursor")
@@ -41,16 +36,15 @@ final class AuditQuery extends BackplaneCommand {
     String workRef;
 
     @Override
-    protected void validate() {
-        checkLimit(limit);
+    Integer limit() {
+        return limit;
     }
 
     @Override
-    protected void execute(Session s) {
-        QueryString q = QueryString.of().add("audit_id", auditId).add("cursor", cursor).add("limit", limit)
+    String path() {
+        return ApiPaths.AUDIT + QueryString.of().add("audit_id", auditId).add("cursor", cursor).add("limit", limit)
                 .add("op_class", opClass).add("op_id", opId).add("parent_audit_id", parent)
                 .add("principal", principal).add("result_status", resultStatus).add("session_id", sessionId)
                 .add("since", since).add("target", target).add("until", until).add("work_ref", workRef);
-        get(s, ApiPaths.AUDIT + q, page -> table(ctx, page));
     }
 }
