@@ -20,7 +20,8 @@ final class CatalogList extends BackplaneCommand {
             for (JsonNode p : list) {
                 for (JsonNode i : p.path("implementations")) {
                     rows.add(List.of(p.path("product").asText(), String.valueOf(p.path("default_port").asInt()),
-                            i.path("connector_id").asText(), String.join(" ", Json.texts(i.path("supported_versions")))));
+                            i.path("connector_id").asText(), String.join(" ",
+                                    Json.texts(i.path("supported_versions")))));
                 }
             }
             Tables.print(ctx.out(), List.of("PRODUCT", "PORT", "CONNECTOR", "SUPPORTED VERSIONS"), rows);

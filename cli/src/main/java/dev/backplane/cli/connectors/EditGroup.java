@@ -40,7 +40,8 @@ final class EditGroup extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
         GroupChange body = new GroupChange(TextArgs.read(name, "--name"), TextArgs.read(whenToUse, "--when-to-use"));
-        send(s, "PATCH", ApiPaths.expand(ApiPaths.CONNECTOR_GROUP, id, group), body, g -> ctx.out().println(g.path("group_key").asText() + ": " + g.path("display_name").asText()
+        send(s, "PATCH", ApiPaths.expand(ApiPaths.CONNECTOR_GROUP, id, group), body,
+                g -> ctx.out().println(g.path("group_key").asText() + ": " + g.path("display_name").asText()
                 + " — " + g.path("when_to_use").asText()));
     }
 }

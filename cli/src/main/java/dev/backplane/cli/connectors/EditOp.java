@@ -69,7 +69,8 @@ final class EditOp extends BackplaneCommand {
     protected void execute(Session s) {
         OperationChange body = new OperationChange(TextArgs.read(customDescription, "--custom-description"),
                 enable == null ? null : enable.on, approval == null ? null : approval.on, safety);
-        send(s, "PATCH", ApiPaths.expand(ApiPaths.CONNECTOR_OPERATION, id, opId), body, op -> ctx.out().println(op.path("op_id").asText() + ": " + (op.path("is_enabled").asBoolean()
+        send(s, "PATCH", ApiPaths.expand(ApiPaths.CONNECTOR_OPERATION, id, opId), body,
+                op -> ctx.out().println(op.path("op_id").asText() + ": " + (op.path("is_enabled").asBoolean()
                 ? "enabled" : "disabled") + ", " + op.path("safety_level").asText() + (op.path("requires_approval")
                 .asBoolean() ? ", requires approval" : "") + " — " + op.path("description").asText()));
     }

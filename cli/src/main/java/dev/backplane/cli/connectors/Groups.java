@@ -17,7 +17,8 @@ final class Groups extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
         get(s, ApiPaths.expand(ApiPaths.CONNECTOR_GROUPS, id), groups -> {
-            List<List<String>> rows = Tables.rows(groups, g -> List.of(g.path("group_key").asText(), g.path("display_name").asText(),
+            List<List<String>> rows = Tables.rows(groups, g -> List.of(g.path("group_key").asText(),
+                    g.path("display_name").asText(),
                         g.path("enabled_op_count").asInt() + "/" + g.path("operation_count").asInt()
                                 + (g.path("partial").asBoolean() ? " partial" : ""), g.path("when_to_use").asText()));
             Tables.print(ctx.out(), List.of("GROUP", "NAME", "ENABLED", "WHEN TO USE"), rows);

@@ -55,7 +55,8 @@ final class IngestCommands {
         }
         ctx.out().println("  base path " + (r.path("base_path").asText().isEmpty() ? "/" : r.path("base_path").asText())
                 + ", auth " + r.path("auth").path("scheme").asText() + " " + r.path("auth").path("secret_fields"));
-        List<List<String>> rows = Tables.rows(r.path("groups"), g -> List.of(g.path("group_key").asText(), String.valueOf(g.path("operation_count").asInt()),
+        List<List<String>> rows = Tables.rows(r.path("groups"), g -> List.of(g.path("group_key").asText(),
+                String.valueOf(g.path("operation_count").asInt()),
                     g.path("display_name").asText()));
         Tables.print(ctx.out(), List.of("GROUP", "OPS", "NAME"), rows);
         int warnings = r.path("warnings").size();

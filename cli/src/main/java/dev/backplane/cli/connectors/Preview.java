@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
 final class Preview extends OperationRequestCommand {
     @Override
     protected void execute(Session s) {
-        JsonNode answer = send(s, "POST", ApiPaths.OPERATIONS_PREVIEW, new OperationRequest(connectorId, opId, target, parsed), env -> {
+        JsonNode answer = send(s, "POST", ApiPaths.OPERATIONS_PREVIEW, new OperationRequest(connectorId, opId, target,
+                parsed), env -> {
             JsonNode r = env.path("result");
             switch (env.path("status").asText()) {
                 case "ok" -> {

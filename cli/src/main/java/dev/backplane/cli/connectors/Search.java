@@ -48,7 +48,8 @@ final class Search extends BackplaneCommand {
                         + (group == null ? "" : " in group " + group));
                 return;
             }
-            List<List<String>> rows = Tables.rows(r.path("hits"), h -> List.of(h.path("op_id").asText(), h.path("safety_level").asText(),
+            List<List<String>> rows = Tables.rows(r.path("hits"), h -> List.of(h.path("op_id").asText(),
+                    h.path("safety_level").asText(),
                         h.path("requires_approval").asBoolean() ? "approval" : "",
                         h.path("is_enabled").asBoolean() ? "on" : "off", h.path("description").asText()));
             Tables.print(ctx.out(), List.of("OP", "SAFETY", "GATE", "ENABLED", "DESCRIPTION"), rows);

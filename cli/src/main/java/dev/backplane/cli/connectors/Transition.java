@@ -32,7 +32,8 @@ abstract class Transition extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        send(s, "POST", ApiPaths.expand(ApiPaths.CONNECTOR, id) + "/" + action(), null, r -> ctx.out().println(r.path("connector_id").asText() + ": " + r.path("message").asText()
+        send(s, "POST", ApiPaths.expand(ApiPaths.CONNECTOR, id) + "/" + action(), null,
+                r -> ctx.out().println(r.path("connector_id").asText() + ": " + r.path("message").asText()
                 + " (status " + r.path("previous_status").asText() + " -> " + r.path("status").asText() + ")"));
     }
 }

@@ -17,7 +17,8 @@ final class Ask extends QueryCommand {
             ctx.out().println(r.path("answer").asText());
             if (!r.path("sources").isEmpty()) {
                 ctx.out().println();
-                List<List<String>> rows = Tables.rows(r.path("sources"), src -> List.of("[" + src.path("ref").asInt() + "]",
+                List<List<String>> rows = Tables.rows(r.path("sources"), src -> List.of("[" + src.path("ref").asInt()
+                        + "]",
                         src.path("collection").asText(), src.path("title").asText("-"), src.path("url").asText("-"),
                         src.path("chunk_id").asText()));
                 Tables.print(ctx.out(), List.of("REF", "COLLECTION", "TITLE", "URL", "CHUNK"), rows);

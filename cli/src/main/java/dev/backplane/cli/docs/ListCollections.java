@@ -30,11 +30,13 @@ final class ListCollections extends BackplaneCommand {
     protected void execute(Session s) {
         get(s, ApiPaths.DOCS_COLLECTIONS + QueryString.of().add("cursor", cursor)
                 .add("limit", limit).add("vendor", vendor), page -> {
-            List<List<String>> rows = Tables.rows(page.path("collections"), c -> List.of(c.path("key").asText(), c.path("scope").asText(),
+            List<List<String>> rows = Tables.rows(page.path("collections"), c -> List.of(c.path("key").asText(),
+                    c.path("scope").asText(),
                     c.path("state").asText(), c.path("searchable").asBoolean() ? "yes" : "no",
                     c.path("backend_type").asText(), String.join(",", Json.texts(c.path("product"))),
                     c.path("vendor").asText("-"), c.path("description").asText()));
-            Tables.print(ctx.out(), "no doc collections", List.of("KEY", "SCOPE", "STATE", "SEARCHABLE", "BACKEND", "PRODUCT",
+            Tables.print(ctx.out(), "no doc collections", List.of("KEY", "SCOPE", "STATE", "SEARCHABLE", "BACKEND",
+                    "PRODUCT",
                         "VENDOR", "DESCRIPTION"), rows);
             if (!page.path("next_cursor").isNull()) {
                 ctx.out().println("more: svc docs collections list --cursor " + page.path("next_cursor").asText());

@@ -23,6 +23,7 @@ final class Delete extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        send(s, "DELETE", ApiPaths.expand(ApiPaths.EVENT_SOURCE, slug), null, e -> ctx.out().println("deleted event source " + slug));
+        send(s, "DELETE", ApiPaths.expand(ApiPaths.EVENT_SOURCE, slug), null,
+                e -> ctx.out().println("deleted event source " + slug));
     }
 }

@@ -34,7 +34,8 @@ final class ListEvents extends BackplaneCommand {
         String q = QueryString.of().add("source", source).add("event_type", type).add("limit", limit)
                 .add("cursor", cursor).toString();
         get(s, ApiPaths.EVENTS + q, page -> {
-            List<List<String>> rows = Tables.rows(page.path("events"), e -> List.of(e.path("received_at").asText(), e.path("id").asText(), e.path("source").asText(),
+            List<List<String>> rows = Tables.rows(page.path("events"), e -> List.of(e.path("received_at").asText(),
+                    e.path("id").asText(), e.path("source").asText(),
                         e.path("event_type").asText(), e.path("summary").path("labels").toString()));
             Tables.print(ctx.out(), "no events", List.of("RECEIVED", "ID", "SOURCE", "TYPE", "LABELS"), rows);
             if (!page.path("next_cursor").asText().isEmpty()) {

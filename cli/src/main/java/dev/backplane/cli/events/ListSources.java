@@ -13,7 +13,8 @@ final class ListSources extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
         get(s, ApiPaths.EVENT_SOURCES, all -> {
-            List<List<String>> rows = Tables.rows(all.path("event_sources"), e -> List.of(e.path("name").asText(), e.path("slug").asText(), e.path("kind").asText(),
+            List<List<String>> rows = Tables.rows(all.path("event_sources"), e -> List.of(e.path("name").asText(),
+                    e.path("slug").asText(), e.path("kind").asText(),
                         e.path("auth_strategy").asText(), e.path("status").asText()));
             Tables.print(ctx.out(), "no event sources", List.of("NAME", "SLUG", "KIND", "AUTH", "STATUS"), rows);
         });

@@ -17,7 +17,8 @@ abstract class StatusChange extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        send(s, "POST", ApiPaths.expand(ApiPaths.EVENT_SOURCE + "/" + verb(), slug), null, e -> ctx.out().println(verb() + "d event source " + e.path("slug").asText() + " (status "
+        send(s, "POST", ApiPaths.expand(ApiPaths.EVENT_SOURCE + "/" + verb(), slug), null,
+                e -> ctx.out().println(verb() + "d event source " + e.path("slug").asText() + " (status "
                 + e.path("status").asText() + ")"));
     }
 }

@@ -31,10 +31,12 @@ final class ApprovalList extends BackplaneCommand {
     protected void execute(Session s) {
         get(s, ApiPaths.APPROVALS + QueryString.of().add("status", status)
                 .add("work_ref", workRef).add("limit", limit).add("offset", offset), list -> {
-            List<List<String>> rows = Tables.rows(list, a -> List.of(a.path("id").asText(), a.path("status").asText(), a.path("op_id").asText(),
+            List<List<String>> rows = Tables.rows(list, a -> List.of(a.path("id").asText(), a.path("status").asText(),
+                    a.path("op_id").asText(),
                         a.path("target").asText(), a.path("requester").asText(),
                         a.path("work_ref").isNull() ? "" : a.path("work_ref").asText()));
-            Tables.print(ctx.out(), "no approval requests", List.of("ID", "STATUS", "OPERATION", "TARGET", "REQUESTER", "WORK_REF"), rows);
+            Tables.print(ctx.out(), "no approval requests", List.of("ID", "STATUS", "OPERATION", "TARGET",
+                    "REQUESTER", "WORK_REF"), rows);
         });
     }
 }

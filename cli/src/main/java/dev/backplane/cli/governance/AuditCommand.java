@@ -13,10 +13,12 @@ import picocli.CommandLine.Command;
 public final class AuditCommand {
 
     static void table(CliContext ctx, JsonNode page) {
-        List<List<String>> rows = Tables.rows(page.path("rows"), r -> List.of(r.path("occurred_at").asText(), r.path("result_status").asText(), r.path("principal").asText(),
+        List<List<String>> rows = Tables.rows(page.path("rows"), r -> List.of(r.path("occurred_at").asText(),
+                r.path("result_status").asText(), r.path("principal").asText(),
                     r.path("op_id").asText(), r.path("target").isNull() ? "" : r.path("target").asText(),
                     r.path("work_ref").isNull() ? "" : r.path("work_ref").asText(), r.path("audit_id").asText()));
-        Tables.print(ctx.out(), "no audit rows", List.of("TIME", "STATUS", "PRINCIPAL", "OP", "TARGET", "WORK_REF", "AUDIT ID"), rows);
+        Tables.print(ctx.out(), "no audit rows", List.of("TIME", "STATUS", "PRINCIPAL", "OP", "TARGET", "WORK_REF",
+                "AUDIT ID"), rows);
         if (!page.path("next_cursor").isNull() && !page.path("next_cursor").isMissingNode()) {
             ctx.out().println("more: --cursor " + page.path("next_cursor").asText());
         }

@@ -16,6 +16,7 @@ final class PrincipalList extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        get(s, ApiPaths.AGENT_PRINCIPALS + (includeRevoked ? "?include_revoked=true" : ""), list -> principals(ctx, list));
+        get(s, ApiPaths.AGENT_PRINCIPALS + (includeRevoked ? "?include_revoked=true" : ""), list -> principals(ctx,
+                list));
     }
 }

@@ -25,7 +25,8 @@ final class PrincipalRegister extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        send(s, "POST", ApiPaths.AGENT_PRINCIPALS, new Registration(name, ownerSub), p -> ctx.out().println("registered agent principal " + p.path("name").asText() + " (owner "
+        send(s, "POST", ApiPaths.AGENT_PRINCIPALS, new Registration(name, ownerSub),
+                p -> ctx.out().println("registered agent principal " + p.path("name").asText() + " (owner "
                 + p.path("owner_sub").asText() + ")"));
     }
 }

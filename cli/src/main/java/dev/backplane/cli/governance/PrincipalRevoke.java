@@ -14,6 +14,7 @@ final class PrincipalRevoke extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        send(s, "POST", ApiPaths.expand(ApiPaths.AGENT_PRINCIPALS + "/{name}/revoke", name), null, p -> ctx.out().println("revoked agent principal " + p.path("name").asText()));
+        send(s, "POST", ApiPaths.expand(ApiPaths.AGENT_PRINCIPALS + "/{name}/revoke", name), null,
+                p -> ctx.out().println("revoked agent principal " + p.path("name").asText()));
     }
 }

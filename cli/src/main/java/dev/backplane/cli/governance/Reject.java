@@ -19,6 +19,7 @@ final class Reject extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        send(s, "POST", ApiPaths.expand(ApiPaths.APPROVAL, id) + "/reject", new Decision(reason, null), a -> printOne(ctx, a));
+        send(s, "POST", ApiPaths.expand(ApiPaths.APPROVAL, id) + "/reject", new Decision(reason, null),
+                a -> printOne(ctx, a));
     }
 }

@@ -23,6 +23,7 @@ final class ServiceGrantRevoke extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        send(s, "POST", ApiPaths.expand(ApiPaths.SERVICE_GRANTS + "/{id}/revoke", id), null, g -> ServicePrincipalsCommand.print(ctx, g));
+        send(s, "POST", ApiPaths.expand(ApiPaths.SERVICE_GRANTS + "/{id}/revoke", id), null,
+                g -> ServicePrincipalsCommand.print(ctx, g));
     }
 }

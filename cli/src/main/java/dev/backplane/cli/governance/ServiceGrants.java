@@ -4,6 +4,7 @@ import picocli.CommandLine.Command;
 
 /** grants */
 @Command(name = "grants", description = "Exact grants for service principals.",
-        subcommands = {ServiceGrantCreate.class, ServiceGrantList.class, ServiceGrantRevoke.class, ServiceGrantShow.class})
+        subcommands = {ServiceGrantCreate.class, ServiceGrantList.class, ServiceGrantRevoke.class,
+                ServiceGrantShow.class})
 final class ServiceGrants {
 }

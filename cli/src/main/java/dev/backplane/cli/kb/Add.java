@@ -57,7 +57,8 @@ final class Add extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        send(s, "POST", ApiPaths.KB, new Entry(slug, text, meta), r -> ctx.out().println(r.path("outcome").asText() + " kb entry " + slug
+        send(s, "POST", ApiPaths.KB, new Entry(slug, text, meta), r -> ctx.out().println(r.path("outcome").asText()
+                + " kb entry " + slug
                 + (r.path("outcome").asText().equals("unchanged") ? " (same body: not re-embedded)" : "")));
     }
 }

@@ -23,6 +23,7 @@ final class Delete extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        send(s, "DELETE", ApiPaths.expand(ApiPaths.KB_ENTRY, slug), null, r -> ctx.out().println("deleted kb entry " + slug));
+        send(s, "DELETE", ApiPaths.expand(ApiPaths.KB_ENTRY, slug), null, r -> ctx.out().println("deleted kb entry "
+                + slug));
     }
 }

@@ -30,7 +30,8 @@ final class ListEntries extends BackplaneCommand {
     protected void execute(Session s) {
         get(s, ApiPaths.KB + QueryString.of().add("filter", filter).add("limit", limit)
                 .add("offset", offset), r -> {
-            List<List<String>> rows = Tables.rows(r, e -> List.of(e.path("slug").asText(), e.path("updated_at").asText(),
+            List<List<String>> rows = Tables.rows(r, e -> List.of(e.path("slug").asText(),
+                    e.path("updated_at").asText(),
                     e.path("metadata").toString()));
             Tables.print(ctx.out(), List.of("SLUG", "UPDATED", "METADATA"), rows);
         });

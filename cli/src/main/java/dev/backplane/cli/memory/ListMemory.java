@@ -34,7 +34,8 @@ public final class ListMemory extends BackplaneCommand {
         get(s, ApiPaths.MEMORY + QueryString.of().add("scope", scope)
                 .add("slug_pattern", slugPattern).add("tag", tag).add("include_expired", includeExpired)
                 .add("limit", limit), r -> {
-            List<List<String>> rows = Tables.rows(r, e -> List.of(e.path("scope").asText() + "/" + e.path("slug").asText(),
+            List<List<String>> rows = Tables.rows(r, e -> List.of(e.path("scope").asText() + "/"
+                    + e.path("slug").asText(),
                     e.path("target_name").asText(""), e.path("expires_at").asText(""),
                     MemoryCommands.snippet(e.path("body").asText())));
             Tables.print(ctx.out(), List.of("ENTRY", "TARGET", "EXPIRES", "BODY"), rows);

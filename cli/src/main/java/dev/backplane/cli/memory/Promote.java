@@ -41,7 +41,8 @@ public final class Promote extends BackplaneCommand {
     protected void execute(Session s) {
         String[] ss = scopeSlug(ref);
         Promotion req = new Promotion(to, move, target);
-        send(s, "POST", ApiPaths.expand(ApiPaths.MEMORY_PROMOTE, ss[0], ss[1]), req, r -> ctx.out().println("promoted to " + r.path("scope").asText() + "/" + r.path("slug").asText()
+        send(s, "POST", ApiPaths.expand(ApiPaths.MEMORY_PROMOTE, ss[0], ss[1]), req,
+                r -> ctx.out().println("promoted to " + r.path("scope").asText() + "/" + r.path("slug").asText()
                 + (move ? " (source removed)" : "")));
     }
 }

@@ -53,7 +53,8 @@ public final class Recall extends BackplaneCommand {
         }
         get(s, ApiPaths.RETRIEVE + QueryString.of().add("query", query).add("scope", scope)
                 .add("limit", limit), r -> {
-            List<List<String>> rows = Tables.rows(r.path("hits"), h -> List.of(h.path("scope").asText() + "/" + h.path("slug").asText(),
+            List<List<String>> rows = Tables.rows(r.path("hits"), h -> List.of(h.path("scope").asText() + "/"
+                    + h.path("slug").asText(),
                     String.format("%.4f", h.path("score").asDouble()), h.path("snippet").asText()));
             Tables.print(ctx.out(), List.of("ENTRY", "SCORE", "SNIPPET"), rows);
         });

@@ -50,7 +50,8 @@ public final class Remember extends BackplaneCommand {
         JsonNode expiresAt = persist ? MemoryWrite.NEVER
                 : ttl == null ? null : MemoryWrite.expiresAt(Instant.now().plus(ttl(ttl)));
         MemoryWrite req = new MemoryWrite(body, scope == null ? "user-tenant" : scope, slug, tags, target, expiresAt);
-        send(s, "POST", ApiPaths.MEMORY, req, r -> ctx.out().println("remembered " + r.path("scope").asText() + "/" + r.path("slug").asText()
+        send(s, "POST", ApiPaths.MEMORY, req, r -> ctx.out().println("remembered " + r.path("scope").asText() + "/"
+                + r.path("slug").asText()
                 + (r.path("expires_at").isNull() || r.path("expires_at").isMissingNode() ? " (no expiry)"
                 : " (expires " + r.path("expires_at").asText() + ")")));
     }

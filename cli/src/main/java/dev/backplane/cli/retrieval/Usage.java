@@ -33,7 +33,8 @@ final class Usage extends BackplaneCommand {
                 .add("surface", surface).add("view", options.tenant() != null ? "tenant" : null), r -> {
             ctx.out().println((r.path("view").asText().equals("tenant") ? "tenant " + r.path("tenant_id").asText()
                     : "your searches (" + r.path("principal").asText() + ")") + " since " + r.path("since").asText());
-            List<List<String>> rows = Tables.rows(r.path("surfaces"), x -> List.of(x.path("surface").asText(), x.path("searches").asText(),
+            List<List<String>> rows = Tables.rows(r.path("surfaces"), x -> List.of(x.path("surface").asText(),
+                    x.path("searches").asText(),
                         x.path("zero_hit_searches").asText(), x.path("distinct_principals").asText(),
                         x.path("active_days").asText(), x.path("mcp_searches").asText() + "/"
                         + x.path("rest_searches").asText(), x.path("p50_latency_ms").asText("-") + "/"

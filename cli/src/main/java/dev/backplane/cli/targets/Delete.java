@@ -23,6 +23,7 @@ final class Delete extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        send(s, "DELETE", ApiPaths.expand(ApiPaths.TARGET, name), null, r -> ctx.out().println("deleted target " + name));
+        send(s, "DELETE", ApiPaths.expand(ApiPaths.TARGET, name), null, r -> ctx.out().println("deleted target "
+                + name));
     }
 }

@@ -27,7 +27,8 @@ final class Discover extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
         send(s, "POST", ApiPaths.TARGETS_DISCOVER, new Discovery(product, seed), r -> {
-            List<List<String>> rows = Tables.rows(r.path("candidates"), c -> List.of(c.path("name").asText(), c.path("product").asText(), c.path("host").asText()));
+            List<List<String>> rows = Tables.rows(r.path("candidates"), c -> List.of(c.path("name").asText(),
+                    c.path("product").asText(), c.path("host").asText()));
             ctx.out().println(rows.size() + " candidate(s) via " + r.path("connector_id").asText()
                     + " (nothing registered; add them with svc targets add or import)");
             if (!rows.isEmpty()) {

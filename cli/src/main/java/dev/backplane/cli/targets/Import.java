@@ -108,7 +108,8 @@ final class Import extends BackplaneCommand {
         send(s, "POST", ApiPaths.TARGETS_IMPORT, new ImportRequest(rows, update, dryRun), r -> {
             if (dryRun) {
                 ctx.out().println("dry run (nothing written): would create " + r.path("created_count").asInt()
-                        + " " + Json.texts(r.path("created")) + ", would update " + r.path("updated_count").asInt() + " "
+                        + " " + Json.texts(r.path("created")) + ", would update " + r.path("updated_count").asInt()
+                        + " "
                         + Json.texts(r.path("updated")));
             } else {
                 ctx.out().println("created " + r.path("created_count").asInt() + ", updated "

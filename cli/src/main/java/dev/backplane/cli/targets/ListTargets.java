@@ -28,11 +28,15 @@ final class ListTargets extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        get(s, ApiPaths.TARGETS + QueryString.of().add("cursor", cursor).add("limit", limit).add("product", product), page -> {
-            List<List<String>> rows = Tables.rows(page.path("targets"), t -> List.of(t.path("name").asText(), t.path("product").asText(),
-                        t.path("host").asText() + ":" + t.path("port").asInt(), String.join(",", Json.texts(t.path("aliases"))),
+        get(s, ApiPaths.TARGETS + QueryString.of().add("cursor", cursor).add("limit", limit).add("product", product),
+                page -> {
+            List<List<String>> rows = Tables.rows(page.path("targets"), t -> List.of(t.path("name").asText(),
+                    t.path("product").asText(),
+                        t.path("host").asText() + ":" + t.path("port").asInt(), String.join(",",
+                                Json.texts(t.path("aliases"))),
                         t.path("fingerprint").isNull() ? "-" : Json.str(t.path("fingerprint").path("version"))));
-            Tables.print(ctx.out(), "no targets", List.of("NAME", "PRODUCT", "ADDRESS", "ALIASES", "PROBED VERSION"), rows);
+            Tables.print(ctx.out(), "no targets", List.of("NAME", "PRODUCT", "ADDRESS", "ALIASES", "PROBED VERSION"),
+                    rows);
             if (!page.path("next_cursor").isNull()) {
                 ctx.out().println("more: svc targets list --cursor " + page.path("next_cursor").asText());
             }

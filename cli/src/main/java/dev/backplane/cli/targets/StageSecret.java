@@ -85,7 +85,8 @@ final class StageSecret extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        send(s, "PUT", ApiPaths.expand(ApiPaths.TARGET_SECRET, name), new SecretFields(fields), r -> ctx.out().println("staged field(s) " + Json.texts(r.path("fields")) + " at "
+        send(s, "PUT", ApiPaths.expand(ApiPaths.TARGET_SECRET, name), new SecretFields(fields),
+                r -> ctx.out().println("staged field(s) " + Json.texts(r.path("fields")) + " at "
                 + r.path("secret_ref").asText() + " (" + r.path("store").asText() + ")"));
     }
 }
