@@ -7,7 +7,7 @@ import dev.backplane.cli.common.Envelopes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** call */
+/** {@code svc operation call} */
 @Command(name = "call", description = "Call an operation through the backplane's pipeline.")
 final class Call extends OperationRequestCommand {
     @Option(names = "--preview-hash", description = "hash from svc operation preview (required for dangerous operations)")

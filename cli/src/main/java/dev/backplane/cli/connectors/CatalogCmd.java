@@ -2,7 +2,7 @@ package dev.backplane.cli.connectors;
 
 import picocli.CommandLine.Command;
 
-/** catalog */
+/** {@code svc connector catalog} */
 @Command(name = "catalog", description = "The product catalog.", subcommands = {CatalogList.class})
 final class CatalogCmd {
 }

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 
-/** catalog list */
+/** {@code svc connector catalog list} */
 @Command(name = "list", description = "Products and the connector implementations that serve them.")
 final class CatalogList extends BackplaneCommand {
     @Override

@@ -2,7 +2,7 @@ package dev.backplane.cli.connectors;
 
 import picocli.CommandLine.Command;
 
-/** disable */
+/** {@code svc connector disable} */
 @Command(name = "disable", description = "Disable a connector for your tenant [tenant_admin].")
 final class Disable extends Transition {
     Disable() {

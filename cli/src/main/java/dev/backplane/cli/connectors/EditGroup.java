@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** edit-group */
+/** {@code svc connector edit-group} */
 @Command(name = "edit-group", description = "Rename a group or change its when-to-use hint [tenant_admin].")
 final class EditGroup extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<connector_id>")

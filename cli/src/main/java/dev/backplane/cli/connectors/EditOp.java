@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** edit-op */
+/** {@code svc connector edit-op} */
 @Command(name = "edit-op", description = "Override one operation [tenant_admin].")
 final class EditOp extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<connector_id>")

@@ -2,7 +2,7 @@ package dev.backplane.cli.connectors;
 
 import picocli.CommandLine.Command;
 
-/** enable */
+/** {@code svc connector enable} */
 @Command(name = "enable", description = "Enable a connector for your tenant [tenant_admin].")
 final class Enable extends Transition {
     Enable() {

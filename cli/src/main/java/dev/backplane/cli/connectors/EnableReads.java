@@ -2,7 +2,7 @@ package dev.backplane.cli.connectors;
 
 import picocli.CommandLine.Command;
 
-/** enable-reads */
+/** {@code svc connector enable-reads} */
 @Command(name = "enable-reads", description = "Enable every read-class (GET/HEAD) operation [tenant_admin].")
 final class EnableReads extends Transition {
     EnableReads() {

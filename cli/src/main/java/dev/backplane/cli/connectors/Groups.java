@@ -8,7 +8,7 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** groups */
+/** {@code svc operation groups} */
 @Command(name = "groups", description = "A connector's operation groups.")
 final class Groups extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<connector_id>")

@@ -27,7 +27,7 @@ import java.util.UUID;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** ingest */
+/** {@code svc connector ingest} */
 @Command(name = "ingest", description = {
         "Ingest a vendor API spec (OpenAPI 2.0/3.x) as connector <impl>-<version>, staged and default-deny "
                 + "[tenant_admin].",

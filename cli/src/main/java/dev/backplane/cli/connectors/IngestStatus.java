@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** ingest-status */
+/** {@code svc connector ingest-status} */
 @Command(name = "ingest-status", description = "Show a background ingest job; --wait polls every 2 s until it ends.")
 final class IngestStatus extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<job-id>")

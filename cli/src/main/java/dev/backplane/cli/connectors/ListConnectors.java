@@ -11,7 +11,7 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** list */
+/** {@code svc connector list} */
 @Command(name = "list", description = "Connectors with their review status (broken plugins show why).")
 final class ListConnectors extends BackplaneCommand {
     @Option(names = "--status", paramLabel = "staged|enabled|disabled|broken|all", description = "filter (default all)")

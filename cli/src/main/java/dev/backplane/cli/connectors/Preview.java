@@ -6,7 +6,7 @@ import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
 import picocli.CommandLine.Command;
 
-/** preview */
+/** {@code svc operation preview} */
 @Command(name = "preview", description = "Show the request an operation would send, and its preview hash.")
 final class Preview extends OperationRequestCommand {
     @Override

@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** result-query */
+/** {@code svc operation result-query} */
 @Command(name = "result-query", description = "Page through or query a stored (reduced) result.")
 final class ResultQueryCmd extends BackplaneCommand {
     private static final Pattern WHERE = Pattern.compile(

@@ -11,7 +11,7 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** review */
+/** {@code svc connector review} */
 @Command(name = "review", description = "Show a connector's groups and operations with their review state.")
 final class Review extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<connector_id>")

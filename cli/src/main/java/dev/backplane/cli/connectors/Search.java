@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** search */
+/** {@code svc operation search} */
 @Command(name = "search", description = "Search a connector's operations.")
 final class Search extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<connector_id>")

@@ -6,7 +6,7 @@ import dev.backplane.cli.common.CliException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** create */
+/** {@code svc docs collections create} */
 @Command(name = "create", description = "Create a doc collection [tenant_admin; --global: platform_admin].")
 final class Create extends FieldsCommand {
     @Option(names = "--global", description = "a global collection, granted to tenants one by one [platform_admin]")

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.Session;
 import picocli.CommandLine.Command;
 
-/** grant (an extension of SPEC's verbs) */
+/** {@code svc docs collections grant} (an extension of SPEC's verbs) */
 @Command(name = "grant", description = "Grant svc-docs:<key> of a global collection to --tenant [platform_admin].")
 final class Grant extends GrantCommand {
     @Override

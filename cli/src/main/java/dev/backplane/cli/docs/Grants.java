@@ -7,7 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine.Command;
 
-/** grants (an extension of SPEC's verbs) */
+/** {@code svc docs collections grants} (an extension of SPEC's verbs) */
 @Command(name = "grants", description = "Tenants holding svc-docs:<key> of a global collection [platform_admin].")
 final class Grants extends KeyCommand {
     @Override

@@ -11,7 +11,7 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** list */
+/** {@code svc docs collections list} */
 @Command(name = "list", description = "Collections you can see; SEARCHABLE says whether this tenant may search one.")
 final class ListCollections extends BackplaneCommand {
     @Option(names = "--cursor", paramLabel = "<last key>", description = "continue after this key")

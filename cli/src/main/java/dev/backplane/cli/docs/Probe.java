@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.Session;
 import picocli.CommandLine.Command;
 
-/** probe */
+/** {@code svc docs collections probe} */
 @Command(name = "probe", description = "Check that the collection's retrieval backend answers [operator].")
 final class Probe extends KeyCommand {
     @Override

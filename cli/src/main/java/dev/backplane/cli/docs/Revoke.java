@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.Session;
 import picocli.CommandLine.Command;
 
-/** revoke (an extension of SPEC's verbs) */
+/** {@code svc docs collections revoke} (an extension of SPEC's verbs) */
 @Command(name = "revoke", description = "Revoke svc-docs:<key> from --tenant [platform_admin].")
 final class Revoke extends GrantCommand {
     @Override

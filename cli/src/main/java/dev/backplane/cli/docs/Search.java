@@ -8,7 +8,7 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import picocli.CommandLine.Command;
 
-/** search */
+/** {@code svc docs search} */
 @Command(name = "search", description = "Ranked passages with citations from the named collections.")
 final class Search extends QueryCommand {
     @Override

@@ -5,7 +5,7 @@ import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
 import picocli.CommandLine.Command;
 
-/** update */
+/** {@code svc docs collections update} */
 @Command(name = "update", description = "Change a doc collection's fields [tenant_admin; global: platform_admin].")
 final class Update extends FieldsCommand {
     @Override

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** event-source add|create [slug] */
+/** {@code svc event-source add} (alias create), with an optional slug */
 @Command(name = "add", aliases = "create", description = "Register an event source [tenant_admin]. The secret comes "
         + "from standard input (--secret-stdin) or SVC_EVENT_SOURCE_SECRET, never from a flag.")
 final class Add extends BackplaneCommand {

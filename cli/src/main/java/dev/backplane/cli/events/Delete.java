@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-/** event-source delete */
+/** {@code svc event-source delete} */
 @Command(name = "delete", description = "Delete a source [tenant_admin]; its URL then answers 404.")
 final class Delete extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<slug-or-name>")

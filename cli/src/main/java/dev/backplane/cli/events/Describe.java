@@ -8,7 +8,7 @@ import dev.backplane.cli.common.ApiPaths;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** event-source describe */
+/** {@code svc event-source describe} */
 @Command(name = "describe", description = "One event source, by slug or name.")
 final class Describe extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<slug-or-name>")

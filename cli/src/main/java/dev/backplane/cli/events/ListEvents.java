@@ -10,7 +10,7 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** events list */
+/** {@code svc events list} */
 @Command(name = "list", description = "Events, newest first.")
 final class ListEvents extends BackplaneCommand {
     @Option(names = "--source", description = "only this source's slug")

@@ -7,7 +7,7 @@ import dev.backplane.cli.common.Tables;
 import java.util.List;
 import picocli.CommandLine.Command;
 
-/** event-source list */
+/** {@code svc event-source list} */
 @Command(name = "list", description = "The tenant's event sources.")
 final class ListSources extends BackplaneCommand {
     @Override

@@ -2,7 +2,7 @@ package dev.backplane.cli.events;
 
 import picocli.CommandLine.Command;
 
-/** event-source pause */
+/** {@code svc event-source pause} */
 @Command(name = "pause", description = "Pause a source [tenant_admin]: its URL answers 404 like a missing one.")
 final class Pause extends StatusChange {
 }

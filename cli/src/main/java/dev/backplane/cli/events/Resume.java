@@ -2,7 +2,7 @@ package dev.backplane.cli.events;
 
 import picocli.CommandLine.Command;
 
-/** event-source resume */
+/** {@code svc event-source resume} */
 @Command(name = "resume", description = "Resume a paused source [tenant_admin].")
 final class Resume extends StatusChange {
 }

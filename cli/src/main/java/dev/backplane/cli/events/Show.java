@@ -7,7 +7,7 @@ import dev.backplane.cli.common.CliException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** events show */
+/** {@code svc events show} */
 @Command(name = "show", description = "One event with its envelope and the raw body as sent.")
 final class Show extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<event-id>")

@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** event-source update */
+/** {@code svc event-source update} */
 @Command(name = "update", description = "Change a source [tenant_admin]. A new secret (--secret-stdin or "
         + "SVC_EVENT_SOURCE_SECRET with --rotate) rotates it; the old one stays valid for --overlap-seconds.")
 final class Update extends BackplaneCommand {

@@ -4,7 +4,7 @@ import static dev.backplane.cli.governance.AgentCommands.principals;
 
 import picocli.CommandLine.Command;
 
-/** svc agent-principal */
+/** {@code svc agent-principal} */
 @Command(name = "agent-principal", description = "Agent principals and the kill switch.",
         subcommands = {PrincipalList.class, PrincipalRegister.class, PrincipalRevoke.class})
 public final class AgentPrincipalCommand {

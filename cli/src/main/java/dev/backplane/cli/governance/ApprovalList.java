@@ -10,7 +10,7 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** list */
+/** {@code svc approvals list} */
 @Command(name = "list", description = "Approval requests, newest first.")
 final class ApprovalList extends BackplaneCommand {
     @Option(names = "--status", description = "pending, approved, rejected or expired")

@@ -8,7 +8,7 @@ import dev.backplane.cli.common.ApiPaths;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** show */
+/** {@code svc approvals show} */
 @Command(name = "show", description = "One request with the resolved call.")
 final class ApprovalShow extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<id>")

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** approve */
+/** {@code svc approvals approve} */
 @Command(name = "approve", description = "Approve and run the parked call [tenant_admin; not your own request].")
 final class Approve extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<id>")

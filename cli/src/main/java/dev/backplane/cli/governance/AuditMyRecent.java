@@ -5,7 +5,7 @@ import dev.backplane.cli.common.QueryString;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** my-recent */
+/** {@code svc audit my-recent} */
 @Command(name = "my-recent", description = "Your own recent dispatches.")
 final class AuditMyRecent extends AuditPage {
     @Option(names = "--since")

@@ -5,7 +5,7 @@ import dev.backplane.cli.common.QueryString;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** query */
+/** {@code svc audit query} */
 @Command(name = "query", description = "Query the audit log with filters.")
 final class AuditQuery extends AuditPage {
     @Option(names = "--audit-id")

@@ -5,7 +5,7 @@ import dev.backplane.cli.common.QueryString;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** recent */
+/** {@code svc audit recent} */
 @Command(name = "recent", description = "The tenant's recent dispatches.")
 final class AuditRecent extends AuditPage {
     @Option(names = "--limit")

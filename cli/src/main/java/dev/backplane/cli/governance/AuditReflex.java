@@ -7,7 +7,7 @@ import dev.backplane.cli.common.QueryString;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** reflex */
+/** {@code svc audit reflex} */
 @Command(name = "reflex", description = "Summary of governed activity in a window [tenant_admin; --tenant: platform_admin].")
 final class AuditReflex extends BackplaneCommand {
     @Option(names = "--since", description = "default 24h")

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** replay */
+/** {@code svc audit replay} */
 @Command(name = "replay", description = "Replay an agent session's rows with their composite children.")
 final class AuditReplay extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<session-id>")

@@ -6,7 +6,7 @@ import dev.backplane.cli.common.ApiPaths;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** show */
+/** {@code svc audit show} */
 @Command(name = "show", description = "One audit row.")
 final class AuditShow extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<audit-id>")

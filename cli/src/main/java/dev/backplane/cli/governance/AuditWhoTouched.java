@@ -8,7 +8,7 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** who-touched */
+/** {@code svc audit who-touched} */
 @Command(name = "who-touched", description = "Who dispatched against a target.")
 final class AuditWhoTouched extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<target>")

@@ -4,7 +4,7 @@ import static dev.backplane.cli.governance.AgentCommands.grant;
 
 import picocli.CommandLine.Command;
 
-/** svc agent grant */
+/** {@code svc agent grant} */
 @Command(name = "grant", description = "Grants for agents and user-agents.",
         subcommands = {GrantCreate.class, GrantElevate.class, GrantList.class, GrantRevoke.class, GrantShow.class})
 final class GrantCommand {

@@ -5,7 +5,7 @@ import static dev.backplane.cli.governance.AgentCommands.grant;
 import dev.backplane.cli.common.ApiPaths;
 import picocli.CommandLine.Command;
 
-/** grant create */
+/** {@code svc agent grant create} */
 @Command(name = "create", description = "Create a grant [tenant_admin].")
 final class GrantCreate extends GrantWrite {
     String path() {

@@ -6,7 +6,7 @@ import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
 import picocli.CommandLine.Command;
 
-/** grant elevate */
+/** {@code svc agent grant elevate} */
 @Command(name = "elevate", description = "A time-bounded elevation (--expires required) [tenant_admin].")
 final class GrantElevate extends GrantWrite {
     @Override

@@ -10,7 +10,7 @@ import dev.backplane.cli.common.QueryString;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** grant list */
+/** {@code svc agent grant list} */
 @Command(name = "list", description = "Grants (expired ones with --include-expired).")
 final class GrantList extends BackplaneCommand {
     @Option(names = "--include-expired")

@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-/** grant revoke */
+/** {@code svc agent grant revoke} */
 @Command(name = "revoke", description = "Revoke a grant [tenant_admin].")
 final class GrantRevoke extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<grant-id>")

@@ -8,7 +8,7 @@ import dev.backplane.cli.common.ApiPaths;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** grant show */
+/** {@code svc agent grant show} */
 @Command(name = "show", description = "One grant.")
 final class GrantShow extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<grant-id>")

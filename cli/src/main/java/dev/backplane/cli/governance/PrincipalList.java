@@ -8,7 +8,7 @@ import dev.backplane.cli.common.ApiPaths;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** agent-principal list */
+/** {@code svc agent-principal list} */
 @Command(name = "list", description = "Agent principals.")
 final class PrincipalList extends BackplaneCommand {
     @Option(names = "--include-revoked")

@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** agent-principal register */
+/** {@code svc agent-principal register} */
 @Command(name = "register", description = "Register an agent principal; its name is the agent's OIDC client id [tenant_admin].")
 final class PrincipalRegister extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<name>")

@@ -6,7 +6,7 @@ import dev.backplane.cli.common.ApiPaths;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** agent-principal revoke */
+/** {@code svc agent-principal revoke} */
 @Command(name = "revoke", description = "Kill switch: refuse everything the agent asks, from its next request.")
 final class PrincipalRevoke extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<name>")

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** reject */
+/** {@code svc approvals reject} */
 @Command(name = "reject", description = "Reject a pending request [tenant_admin].")
 final class Reject extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<id>")

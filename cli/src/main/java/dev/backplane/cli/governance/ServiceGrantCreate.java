@@ -7,7 +7,7 @@ import dev.backplane.cli.common.ApiPaths;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** create */
+/** {@code svc service-principals grants create} */
 @Command(name = "create", description = "Grant a service principal one exact operation [tenant_admin].")
 final class ServiceGrantCreate extends BackplaneCommand {
     @Option(names = "--principal", required = true, description = "the service principal's JWT subject")

@@ -7,7 +7,7 @@ import dev.backplane.cli.common.QueryString;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** list */
+/** {@code svc service-principals grants list} */
 @Command(name = "list", description = "Service grants.")
 final class ServiceGrantList extends BackplaneCommand {
     @Option(names = "--include-expired")

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-/** revoke */
+/** {@code svc service-principals grants revoke} */
 @Command(name = "revoke", description = "Revoke a service grant [tenant_admin].")
 final class ServiceGrantRevoke extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<grant-id>")

@@ -6,7 +6,7 @@ import dev.backplane.cli.common.ApiPaths;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** show */
+/** {@code svc service-principals grants show} */
 @Command(name = "show", description = "One service grant.")
 final class ServiceGrantShow extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<grant-id>")

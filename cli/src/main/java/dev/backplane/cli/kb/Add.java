@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** add */
+/** {@code svc kb add} */
 @Command(name = "add", description = "Add an entry, or update it in place if the slug exists [tenant_admin].")
 final class Add extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<slug>")

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-/** delete */
+/** {@code svc kb delete} */
 @Command(name = "delete", description = "Delete an entry [tenant_admin]. REST and CLI only: no agent tool deletes.")
 final class Delete extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<slug>")

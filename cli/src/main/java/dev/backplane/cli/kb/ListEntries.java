@@ -10,7 +10,7 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** list */
+/** {@code svc kb list} */
 @Command(name = "list", description = "List entries by slug.")
 final class ListEntries extends BackplaneCommand {
     @Option(names = "--filter", paramLabel = "<pattern>", description = "SQL LIKE pattern on the slug, e.g. k8s-%")

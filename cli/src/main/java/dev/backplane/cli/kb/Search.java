@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** search */
+/** {@code svc kb search} */
 @Command(name = "search", description = "Search by meaning and words (hybrid); hits show a snippet.")
 final class Search extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<query>")

@@ -6,7 +6,7 @@ import dev.backplane.cli.common.ApiPaths;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** show */
+/** {@code svc kb show} */
 @Command(name = "show", description = "Show an entry in full.")
 final class Show extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<slug>")

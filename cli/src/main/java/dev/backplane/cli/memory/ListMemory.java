@@ -10,7 +10,7 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** list */
+/** {@code svc list} */
 @Command(name = "list", description = "List the memory entries you can see.")
 public final class ListMemory extends BackplaneCommand {
     @Option(names = "--scope")

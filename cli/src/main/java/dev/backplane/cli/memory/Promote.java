@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** promote */
+/** {@code svc promote} */
 @Command(name = "promote", description = "Promote <scope>/<slug> to a strictly broader scope.")
 public final class Promote extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<scope>/<slug>")

@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** recall */
+/** {@code svc recall} */
 @Command(name = "recall", description = "Read <scope>/<slug>, or search with --query.")
 public final class Recall extends BackplaneCommand {
     @Parameters(index = "0", arity = "0..1", paramLabel = "<scope>/<slug>")

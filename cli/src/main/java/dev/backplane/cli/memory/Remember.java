@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** remember */
+/** {@code svc remember} */
 @Command(name = "remember", description = "Write a memory entry (user-tenant scope unless --scope).")
 public final class Remember extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<body>")

@@ -15,7 +15,7 @@ import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** eval */
+/** {@code svc retrieval eval} */
 @Command(name = "eval", description = {
         "Measure each surface's search against grep over the same corpus and labelled queries (recall@10, MRR, "
                 + "nDCG@10).",

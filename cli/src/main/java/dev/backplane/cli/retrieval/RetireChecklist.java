@@ -6,7 +6,7 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import picocli.CommandLine.Command;
 
-/** retire-checklist */
+/** {@code svc retrieval retire-checklist} */
 @Command(name = "retire-checklist", description = "Per surface: what must hold before grep (or the catalog's "
         + "lexical search) can be retired, each item pass or fail with evidence.")
 final class RetireChecklist extends BackplaneCommand {

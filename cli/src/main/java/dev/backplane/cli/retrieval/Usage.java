@@ -12,7 +12,7 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** usage */
+/** {@code svc retrieval usage} */
 @Command(name = "usage", description = {"Recorded searches per surface (REST and MCP): counts, zero-hit "
         + "searches, principals, active days, latency.",
         "Your own searches by default; with --tenant <uuid|current> everyone's in the tenant [tenant_admin]."})

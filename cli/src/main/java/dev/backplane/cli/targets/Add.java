@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** add (alias create) [tenant_admin] */
+/** {@code svc targets add} (alias create) [tenant_admin] */
 @Command(name = "add", aliases = "create", description = "Register a target [tenant_admin].")
 final class Add extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<name>")

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-/** delete [tenant_admin] */
+/** {@code svc targets delete} [tenant_admin] */
 @Command(name = "delete", description = "Delete a target [tenant_admin].")
 final class Delete extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<name-or-alias>")

@@ -8,7 +8,7 @@ import dev.backplane.cli.common.ApiPaths;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** describe */
+/** {@code svc targets describe} */
 @Command(name = "describe", description = "Show a target by name or alias.")
 final class Describe extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<name-or-alias>")

@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** discover */
+/** {@code svc targets discover} */
 @Command(name = "discover", description = "Find further targets of a product through a seed target's connector.")
 final class Discover extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<product>")

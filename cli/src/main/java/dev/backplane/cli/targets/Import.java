@@ -22,7 +22,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** import [tenant_admin] */
+/** {@code svc targets import} [tenant_admin] */
 @Command(name = "import", description = "Import targets from a targets.yaml file (all or nothing) [tenant_admin].")
 final class Import extends BackplaneCommand {
     static final Set<String> KEYS = Set.of("name", "aliases", "product", "host", "port", "fqdn", "secret_ref",

@@ -11,7 +11,7 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** list */
+/** {@code svc targets list} */
 @Command(name = "list", description = "List targets by name.")
 final class ListTargets extends BackplaneCommand {
     @Option(names = "--cursor", paramLabel = "<last name>", description = "continue after this name")

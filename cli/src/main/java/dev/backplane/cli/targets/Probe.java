@@ -8,7 +8,7 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** probe */
+/** {@code svc targets probe} */
 @Command(name = "probe", description = "Probe a target live through its connector and store the fingerprint.")
 final class Probe extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<name-or-alias>")

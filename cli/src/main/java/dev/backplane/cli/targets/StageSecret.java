@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** stage-secret [tenant_admin]: write-only */
+/** {@code svc targets stage-secret} [tenant_admin]: write-only */
 @Command(name = "stage-secret", description = "Stage a target's secret at its secret_ref from standard input "
         + "(or SVC_TARGET_SECRET) [tenant_admin]. Write-only: nothing ever prints it back.")
 final class StageSecret extends BackplaneCommand {

@@ -9,7 +9,7 @@ import dev.backplane.cli.common.CliException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** set [tenant_admin] */
+/** {@code svc tenants flight-recorder-policy set} [tenant_admin] */
 @Command(name = "set", description = "Change the policy (tenant_admin).")
 final class FlightRecorderPolicySet extends BackplaneCommand {
 

@@ -6,7 +6,7 @@ import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import picocli.CommandLine.Command;
 
-/** show */
+/** {@code svc tenants flight-recorder-policy show} */
 @Command(name = "show", description = "Show the policy.")
 final class FlightRecorderPolicyShow extends BackplaneCommand {
     @Override
