@@ -1,11 +1,5 @@
 package dev.backplane.cli;
 
-import dev.backplane.cli.memory.Remember;
-import dev.backplane.cli.memory.Recall;
-import dev.backplane.cli.memory.ListMemory;
-import dev.backplane.cli.memory.Promote;
-import dev.backplane.cli.governance.AgentPrincipalCommand;
-import dev.backplane.cli.governance.AgentCommand;
 import dev.backplane.cli.admin.AdminCommand;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
@@ -13,14 +7,20 @@ import dev.backplane.cli.common.ExitCodes;
 import dev.backplane.cli.common.GlobalOptions;
 import dev.backplane.cli.connectors.ConnectorCommand;
 import dev.backplane.cli.connectors.OperationCommand;
-import dev.backplane.cli.governance.ApprovalsCommand;
-import dev.backplane.cli.governance.AuditCommand;
-import dev.backplane.cli.governance.ServicePrincipalsCommand;
 import dev.backplane.cli.docs.DocsCommand;
 import dev.backplane.cli.events.EventSourceCommand;
 import dev.backplane.cli.events.EventsCommand;
+import dev.backplane.cli.governance.AgentCommand;
+import dev.backplane.cli.governance.AgentPrincipalCommand;
+import dev.backplane.cli.governance.ApprovalsCommand;
+import dev.backplane.cli.governance.AuditCommand;
+import dev.backplane.cli.governance.ServicePrincipalsCommand;
 import dev.backplane.cli.kb.KbCommand;
+import dev.backplane.cli.memory.ListMemory;
 import dev.backplane.cli.memory.MigrateCommand;
+import dev.backplane.cli.memory.Promote;
+import dev.backplane.cli.memory.Recall;
+import dev.backplane.cli.memory.Remember;
 import dev.backplane.cli.retrieval.RetrievalCommand;
 import dev.backplane.cli.targets.TargetsCommand;
 import dev.backplane.cli.tenants.TenantsCommand;
@@ -29,9 +29,9 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine;
 
 /**
  * The {@code svc} operator CLI. {@link #run} is the in-process entry point tests use; {@link #main}

@@ -1,10 +1,10 @@
 package dev.backplane.cli.connectors;
 
-import dev.backplane.cli.common.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.Json;
 import dev.backplane.cli.common.Tables;
 import java.util.ArrayList;
 import java.util.List;

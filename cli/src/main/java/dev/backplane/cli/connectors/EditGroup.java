@@ -1,10 +1,10 @@
 package dev.backplane.cli.connectors;
 
-import dev.backplane.cli.common.RequestBody;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.RequestBody;
 import dev.backplane.cli.common.TextArgs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

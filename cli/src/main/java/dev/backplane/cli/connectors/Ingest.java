@@ -4,13 +4,13 @@ import static dev.backplane.cli.connectors.IngestCommands.POLLER;
 import static dev.backplane.cli.connectors.IngestCommands.failIfFailed;
 import static dev.backplane.cli.connectors.IngestCommands.printResult;
 
-import dev.backplane.cli.common.RequestBody;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Http;
+import dev.backplane.cli.common.RequestBody;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

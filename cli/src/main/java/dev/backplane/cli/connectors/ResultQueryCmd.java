@@ -1,15 +1,15 @@
 package dev.backplane.cli.connectors;
 
-import dev.backplane.cli.common.RequestBody;
-import java.util.Locale;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Http;
+import dev.backplane.cli.common.RequestBody;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;

@@ -1,9 +1,9 @@
 package dev.backplane.cli.docs;
 
-import dev.backplane.cli.common.Json;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.Json;
 import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;

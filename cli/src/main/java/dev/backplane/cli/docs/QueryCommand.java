@@ -1,10 +1,10 @@
 package dev.backplane.cli.docs;
 
-import dev.backplane.cli.common.RequestBody;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Limits;
+import dev.backplane.cli.common.RequestBody;
 import java.util.List;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

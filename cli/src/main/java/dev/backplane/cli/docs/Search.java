@@ -2,10 +2,10 @@ package dev.backplane.cli.docs;
 
 import static dev.backplane.cli.docs.DocsCommand.snippet;
 
-import dev.backplane.cli.common.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.Json;
 import picocli.CommandLine.Command;
 
 /** {@code svc docs search} */

@@ -3,8 +3,8 @@ package dev.backplane.cli.events;
 import static dev.backplane.cli.events.EventSourceCommand.extras;
 import static dev.backplane.cli.events.EventSourceCommand.secret;
 
-import dev.backplane.cli.common.RequestBody;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.cli.common.RequestBody;
 
 /** The body of PATCH /api/v1/event-sources/{slug}: only what changes; a new secret rotates. */
 @RequestBody

@@ -1,6 +1,5 @@
 package dev.backplane.cli.families;
 
-import dev.backplane.cli.connectors.OperationRequest;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
@@ -10,6 +9,7 @@ import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Envelopes;
 import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.Tables;
+import dev.backplane.cli.connectors.OperationRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -2,9 +2,9 @@ package dev.backplane.cli.governance;
 
 import static dev.backplane.cli.governance.AgentCommands.grant;
 
-import dev.backplane.cli.common.RequestBody;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
+import dev.backplane.cli.common.RequestBody;
 import picocli.CommandLine.Option;
 
 /** Shared flags of grant create and elevate. */

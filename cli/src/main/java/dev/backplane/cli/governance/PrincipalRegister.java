@@ -2,10 +2,10 @@ package dev.backplane.cli.governance;
 
 import static dev.backplane.cli.governance.AgentCommands.principals;
 
-import dev.backplane.cli.common.RequestBody;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.RequestBody;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

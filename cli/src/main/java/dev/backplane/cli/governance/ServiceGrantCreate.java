@@ -1,9 +1,9 @@
 package dev.backplane.cli.governance;
 
-import dev.backplane.cli.common.RequestBody;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.RequestBody;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -1,12 +1,12 @@
 package dev.backplane.cli.kb;
 
-import dev.backplane.cli.common.RequestBody;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.JobPoller;
+import dev.backplane.cli.common.RequestBody;
 import dev.backplane.cli.common.Tables;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,11 +3,11 @@ package dev.backplane.cli.memory;
 import static dev.backplane.cli.memory.MemoryCommands.SCOPES;
 import static dev.backplane.cli.memory.MemoryCommands.scopeSlug;
 
-import dev.backplane.cli.common.RequestBody;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.RequestBody;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

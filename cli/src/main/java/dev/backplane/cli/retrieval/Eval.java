@@ -2,12 +2,12 @@ package dev.backplane.cli.retrieval;
 
 import static dev.backplane.cli.retrieval.RetrievalCommand.checkSurface;
 
-import dev.backplane.cli.common.RequestBody;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.RequestBody;
 import dev.backplane.cli.common.Tables;
 import java.util.ArrayList;
 import java.util.List;

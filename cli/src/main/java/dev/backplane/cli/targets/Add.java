@@ -3,11 +3,11 @@ package dev.backplane.cli.targets;
 import static dev.backplane.cli.targets.TargetsCommand.pem;
 import static dev.backplane.cli.targets.TargetsCommand.printTarget;
 
-import dev.backplane.cli.common.RequestBody;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.RequestBody;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;

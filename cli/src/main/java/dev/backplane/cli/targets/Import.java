@@ -1,7 +1,5 @@
 package dev.backplane.cli.targets;
 
-import dev.backplane.cli.common.Json;
-import dev.backplane.cli.common.RequestBody;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -11,6 +9,8 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Http;
+import dev.backplane.cli.common.Json;
+import dev.backplane.cli.common.RequestBody;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

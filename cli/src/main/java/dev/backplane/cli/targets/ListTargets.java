@@ -1,11 +1,11 @@
 package dev.backplane.cli.targets;
 
-import dev.backplane.cli.common.Json;
-import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.Json;
 import dev.backplane.cli.common.Limits;
+import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
 import picocli.CommandLine.Command;

@@ -1,13 +1,13 @@
 package dev.backplane.cli.targets;
 
-import dev.backplane.cli.common.Json;
-import dev.backplane.cli.common.RequestBody;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Http;
+import dev.backplane.cli.common.Json;
+import dev.backplane.cli.common.RequestBody;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;

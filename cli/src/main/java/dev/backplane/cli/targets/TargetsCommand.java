@@ -1,9 +1,9 @@
 package dev.backplane.cli.targets;
 
-import dev.backplane.cli.common.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.Json;
 import dev.backplane.cli.common.TextArgs;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,10 +2,10 @@ package dev.backplane.cli.tenants;
 
 import static dev.backplane.cli.tenants.FlightRecorderPolicyCommand.PATH;
 
-import dev.backplane.cli.common.RequestBody;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.RequestBody;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
