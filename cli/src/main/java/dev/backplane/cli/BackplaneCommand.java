@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.common.BackplaneOptions;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.Commands;
+import java.util.function.Consumer;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -49,5 +50,17 @@ public abstract class BackplaneCommand extends CliCommand {
         } else {
             human.run();
         }
+    }
+
+    /** GETs {@code path} and prints the answer: as sent with {@code --json}, else through {@code human}. */
+    protected JsonNode get(Session s, String path, Consumer<JsonNode> human) {
+        return send(s, "GET", path, null, human);
+    }
+
+    /** Sends one request and prints the answer: as sent with {@code --json}, else through {@code human}. */
+    protected JsonNode send(Session s, String method, String path, Object body, Consumer<JsonNode> human) {
+        JsonNode answer = s.client().call(method, path, body).json();
+        print(answer, () -> human.accept(answer));
+        return answer;
     }
 }

@@ -7,16 +7,20 @@ import dev.backplane.cli.common.ExitCodes;
 import dev.backplane.cli.common.GlobalOptions;
 import dev.backplane.cli.connectors.ConnectorCommand;
 import dev.backplane.cli.connectors.OperationCommand;
-import dev.backplane.cli.governance.AgentCommands;
-import dev.backplane.cli.governance.ApprovalsCommand;
-import dev.backplane.cli.governance.AuditCommand;
-import dev.backplane.cli.governance.ServicePrincipalsCommand;
 import dev.backplane.cli.docs.DocsCommand;
 import dev.backplane.cli.events.EventSourceCommand;
 import dev.backplane.cli.events.EventsCommand;
+import dev.backplane.cli.governance.AgentCommand;
+import dev.backplane.cli.governance.AgentPrincipalCommand;
+import dev.backplane.cli.governance.ApprovalsCommand;
+import dev.backplane.cli.governance.AuditCommand;
+import dev.backplane.cli.governance.ServicePrincipalsCommand;
 import dev.backplane.cli.kb.KbCommand;
-import dev.backplane.cli.memory.MemoryCommands;
+import dev.backplane.cli.memory.ListMemory;
 import dev.backplane.cli.memory.MigrateCommand;
+import dev.backplane.cli.memory.Promote;
+import dev.backplane.cli.memory.Recall;
+import dev.backplane.cli.memory.Remember;
 import dev.backplane.cli.retrieval.RetrievalCommand;
 import dev.backplane.cli.targets.TargetsCommand;
 import dev.backplane.cli.tenants.TenantsCommand;
@@ -25,9 +29,9 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine;
 
 /**
  * The {@code svc} operator CLI. {@link #run} is the in-process entry point tests use; {@link #main}
@@ -37,11 +41,11 @@ import picocli.CommandLine.Mixin;
         description = "Operator CLI of the svc governance backplane.",
         subcommands = {LoginCommand.class, LogoutCommand.class, StatusCommand.class, VersionCommand.class,
                 TenantsCommand.class, TargetsCommand.class, ConnectorCommand.class, OperationCommand.class,
-                ApprovalsCommand.class, AuditCommand.class, KbCommand.class, DocsCommand.class, MemoryCommands.Remember.class,
-                MemoryCommands.Recall.class, MemoryCommands.ListMemory.class, MemoryCommands.Promote.class,
+                ApprovalsCommand.class, AuditCommand.class, KbCommand.class, DocsCommand.class, Remember.class,
+                Recall.class, ListMemory.class, Promote.class,
                 MigrateCommand.class, RetrievalCommand.class,
-                AgentCommands.AgentPrincipalCommand.class,
-                AgentCommands.AgentCommand.class, ServicePrincipalsCommand.class,
+                AgentPrincipalCommand.class,
+                AgentCommand.class, ServicePrincipalsCommand.class,
                 AdminCommand.class, EventSourceCommand.class, EventsCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Svc implements Runnable {

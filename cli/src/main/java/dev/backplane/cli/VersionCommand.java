@@ -3,8 +3,8 @@ package dev.backplane.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** {@code svc version}: CLI version, git commit and build time. */
 @Command(name = "version", description = "Print the CLI version and build metadata.")

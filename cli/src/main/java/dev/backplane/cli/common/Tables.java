@@ -1,13 +1,31 @@
 package dev.backplane.cli.common;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /** Plain aligned text tables for human output. */
 public final class Tables {
 
     private Tables() {
+    }
+
+    /** One row per element of {@code items}. */
+    public static List<List<String>> rows(JsonNode items, Function<JsonNode, List<String>> row) {
+        List<List<String>> rows = new ArrayList<>();
+        items.forEach(item -> rows.add(row.apply(item)));
+        return rows;
+    }
+
+    /** The table, or the line {@code none} when there are no rows. */
+    public static void print(PrintWriter out, String none, List<String> header, List<List<String>> rows) {
+        if (rows.isEmpty()) {
+            out.println(none);
+        } else {
+            print(out, header, rows);
+        }
     }
 
     public static void print(PrintWriter out, List<String> header, List<List<String>> rows) {

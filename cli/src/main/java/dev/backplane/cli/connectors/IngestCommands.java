@@ -1,30 +1,13 @@
 package dev.backplane.cli.connectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.backplane.cli.BackplaneCommand;
-import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
-import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.JobPoller;
 import dev.backplane.cli.common.Tables;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code svc connector ingest} and {@code svc connector ingest-status}: vendor API specs become connectors. */
 final class IngestCommands {
@@ -35,184 +18,6 @@ final class IngestCommands {
             jobId -> "interrupted; the job goes on: svc connector ingest-status " + jobId);
 
     private IngestCommands() {
-    }
-
-    /** ingest */
-    @Command(name = "ingest", description = {
-            "Ingest a vendor API spec (OpenAPI 2.0/3.x) as connector <impl>-<version>, staged and default-deny "
-                    + "[tenant_admin].",
-            "Catalog mode: --catalog <product>/<version> (from the backplane's catalog index).",
-            "Manual mode: --product, --version, --impl and --spec (a local file or an http(s) URL, read by the CLI "
-                    + "and uploaded; repeatable)."})
-    static final class Ingest extends BackplaneCommand {
-        @Option(names = "--catalog", paramLabel = "<product>/<version>", description = "catalog mode")
-        String catalog;
-        @Option(names = "--product", description = "product token served (manual mode)")
-        String product;
-        @Option(names = "--version", description = "version label, e.g. 23.x (manual mode)")
-        String version;
-        @Option(names = "--impl", description = "implementation id (manual mode; default: the product)")
-        String impl;
-        @Option(names = "--spec", paramLabel = "<file|url>", description = "spec file or URL (manual mode; repeatable)")
-        List<String> specs = new ArrayList<>();
-        @Option(names = "--auth-scheme", paramLabel = "<scheme>",
-                description = "basic, static_header, session_login, session_login_basic, session_login_token, "
-                        + "oauth2_mint (or none)")
-        String authScheme;
-        @Option(names = "--auth-secret-field", paramLabel = "<field>",
-                description = "credential field the scheme reads, in the scheme's order (repeatable; needs --auth-scheme)")
-        List<String> authSecretFields = new ArrayList<>();
-        @Option(names = "--auth-setting", paramLabel = "<key=value>",
-                description = "non-secret setting of the scheme, such as login_path=/token (repeatable)")
-        Map<String, String> authSettings = new LinkedHashMap<>();
-        @Option(names = "--spec-info-versions-compatible", paramLabel = "<glob|specifiers>",
-                description = "spec info.versions compatible with the label: a glob such as 2.x or a PEP 440 "
-                        + "specifier set such as '>=1.0,<2' (repeatable or comma-separated)")
-        List<String> compatible = new ArrayList<>();
-        @Option(names = "--default-port", description = "default port of a target of this product (manual mode; 443)")
-        Integer defaultPort;
-        @Option(names = "--dry-run", description = "write nothing; print what would be created")
-        boolean dryRun;
-        @Option(names = "--no-wait", description = "do not wait for a background ingest; print its job id")
-        boolean noWait;
-        @Option(names = "--tenant-id", paramLabel = "<uuid>",
-                description = "make it your tenant's own connector (default: global, which needs platform_admin)")
-        String tenantId;
-
-        @Override
-        protected void validate() {
-            boolean manual = product != null || version != null || impl != null || !specs.isEmpty();
-            if ((catalog != null) == manual) {
-                throw CliException.usage("give either --catalog <product>/<version> or --product, --version and "
-                        + "--spec (manual mode), not both and not neither");
-            }
-            if (manual && (product == null || version == null || specs.isEmpty())) {
-                throw CliException.usage("manual mode needs --product, --version and at least one --spec");
-            }
-            if (!authSecretFields.isEmpty() && authScheme == null) {
-                throw CliException.usage("--auth-secret-field needs --auth-scheme");
-            }
-            if (tenantId != null) {
-                try {
-                    UUID.fromString(tenantId);
-                } catch (IllegalArgumentException e) {
-                    throw CliException.usage("--tenant-id must be a uuid, got '" + tenantId + "'");
-                }
-            }
-        }
-
-        @Override
-        protected void execute(Session s) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            if (catalog != null) {
-                body.put("catalog", catalog);
-            } else {
-                body.put("product", product);
-                body.put("version", version);
-                if (impl != null) {
-                    body.put("impl", impl);
-                }
-                List<Map<String, String>> uploads = new ArrayList<>();
-                for (String spec : specs) {
-                    uploads.add(Map.of("name", spec, "content", read(spec)));
-                }
-                body.put("specs", uploads);
-            }
-            if (authScheme != null) {
-                body.put("auth_scheme", authScheme);
-            }
-            body.put("auth_secret_fields", authSecretFields);
-            body.put("auth_settings", authSettings);
-            body.put("spec_info_versions_compatible", compatible);
-            body.put("dry_run", dryRun);
-            if (tenantId != null) {
-                body.put("tenant_id", tenantId);
-            }
-            if (defaultPort != null) {
-                body.put("default_port", defaultPort);
-            }
-            Http.Response r = s.client().call("POST", ApiPaths.CONNECTORS_INGEST, body);
-            JsonNode answer = r.json();
-            if (r.status() != 202) {
-                print(answer, () -> printResult(ctx, answer));
-                return;
-            }
-            String jobId = answer.path("job_id").asText();
-            if (noWait) {
-                print(answer, () -> ctx.out().println("ingest job " + jobId + " started (" + answer.path("connector_id")
-                        .asText() + "); follow it with: svc connector ingest-status " + jobId + " --wait"));
-                return;
-            }
-            ctx.err().println("ingesting in the background as job " + jobId + " (Ctrl-C stops waiting, not the job)");
-            JsonNode job = POLLER.await(s.client(), ctx.err(), jobId, null);
-            finish(job);
-        }
-
-        private void finish(JsonNode job) {
-            print(job, () -> {
-                if (job.path("status").asText().equals("succeeded")) {
-                    printResult(ctx, job.path("result"));
-                }
-            });
-            failIfFailed(job);
-        }
-
-        private static String read(String spec) {
-            if (spec.startsWith("http://") || spec.startsWith("https://")) {
-                try (HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL)
-                        .connectTimeout(Duration.ofSeconds(10)).build()) {
-                    HttpResponse<String> res = http.send(HttpRequest.newBuilder(URI.create(spec))
-                            .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
-                    if (res.statusCode() / 100 != 2) {
-                        throw CliException.failed("--spec " + spec + ": HTTP " + res.statusCode());
-                    }
-                    return res.body();
-                } catch (IOException e) {
-                    throw CliException.failed("--spec " + spec + ": cannot fetch it: " + e.getMessage());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw CliException.failed("--spec " + spec + ": interrupted");
-                }
-            }
-            Path p = Path.of(spec.startsWith("@") ? spec.substring(1) : spec);
-            try {
-                return Files.readString(p);
-            } catch (IOException e) {
-                throw CliException.usage("--spec " + spec + ": cannot read it: " + e.getMessage());
-            }
-        }
-    }
-
-    /** ingest-status */
-    @Command(name = "ingest-status", description = "Show a background ingest job; --wait polls every 2 s until it ends.")
-    static final class IngestStatus extends BackplaneCommand {
-        @Parameters(index = "0", paramLabel = "<job-id>")
-        String jobId;
-        @Option(names = "--wait", description = "poll every 2 s until the job ends, showing progress")
-        boolean await;
-
-        @Override
-        protected void validate() {
-            try {
-                UUID.fromString(jobId);
-            } catch (IllegalArgumentException e) {
-                throw CliException.usage("<job-id> must be a uuid, got '" + jobId + "'");
-            }
-        }
-
-        @Override
-        protected void execute(Session s) {
-            JsonNode job = await ? POLLER.await(s.client(), ctx.err(), jobId, null)
-                    : s.client().get(ApiPaths.expand(ApiPaths.INGEST_JOB, jobId)).json();
-            print(job, () -> {
-                ctx.out().println("job " + jobId + "  " + job.path("status").asText() + "  " + job.path("connector_id")
-                        .asText() + "  " + progress(job.path("progress")));
-                if (job.path("status").asText().equals("succeeded")) {
-                    printResult(ctx, job.path("result"));
-                }
-            });
-            failIfFailed(job);
-        }
     }
 
     static void failIfFailed(JsonNode job) {
@@ -250,11 +55,9 @@ final class IngestCommands {
         }
         ctx.out().println("  base path " + (r.path("base_path").asText().isEmpty() ? "/" : r.path("base_path").asText())
                 + ", auth " + r.path("auth").path("scheme").asText() + " " + r.path("auth").path("secret_fields"));
-        List<List<String>> rows = new ArrayList<>();
-        for (JsonNode g : r.path("groups")) {
-            rows.add(List.of(g.path("group_key").asText(), String.valueOf(g.path("operation_count").asInt()),
+        List<List<String>> rows = Tables.rows(r.path("groups"), g -> List.of(g.path("group_key").asText(),
+                String.valueOf(g.path("operation_count").asInt()),
                     g.path("display_name").asText()));
-        }
         Tables.print(ctx.out(), List.of("GROUP", "OPS", "NAME"), rows);
         int warnings = r.path("warnings").size();
         if (warnings > 0) {

@@ -1,30 +1,18 @@
 package dev.backplane.cli.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.backplane.cli.BackplaneCommand;
-import dev.backplane.cli.Session;
-import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
-import dev.backplane.cli.common.ConfirmOption;
 import dev.backplane.cli.common.Http;
-import dev.backplane.cli.common.Tables;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code svc event-source add|create|list|describe|update|delete|pause|resume}: inbound webhook sources. */
 @Command(name = "event-source", description = "Inbound webhook sources (senders POST to /api/v1/events/ingest/<slug>).",
-        subcommands = {EventSourceCommand.Add.class, EventSourceCommand.ListSources.class,
-                EventSourceCommand.Describe.class, EventSourceCommand.Update.class, EventSourceCommand.Delete.class,
-                EventSourceCommand.Pause.class, EventSourceCommand.Resume.class})
+        subcommands = {Add.class, ListSources.class,
+                Describe.class, Update.class, Delete.class,
+                Pause.class, Resume.class})
 public final class EventSourceCommand {
 
     static void show(CliContext ctx, JsonNode s) {
@@ -65,191 +53,6 @@ public final class EventSourceCommand {
             return n;
         } catch (IOException e) {
             throw CliException.usage("--extras is not JSON: " + e.getMessage());
-        }
-    }
-
-    /** event-source add|create [slug] */
-    @Command(name = "add", aliases = "create", description = "Register an event source [tenant_admin]. The secret comes "
-            + "from standard input (--secret-stdin) or SVC_EVENT_SOURCE_SECRET, never from a flag.")
-    static final class Add extends BackplaneCommand {
-        @Parameters(index = "0", arity = "0..1", paramLabel = "<slug>",
-                description = "the URL routing key, 16-64 of a-z 0-9 - (default: generated, high-entropy)")
-        String slug;
-        @Option(names = "--name", required = true, description = "unique in the tenant")
-        String name;
-        @Option(names = "--kind", required = true, description = "alertrouter, dashalert, infraops, registry, generic-json")
-        String kind;
-        @Option(names = "--auth-strategy", required = true, description = "hmac-sha256, static-header or basic")
-        String strategy;
-        @Option(names = "--secret-stdin", description = "read the secret from standard input")
-        boolean secretStdin;
-        @Option(names = "--extras", paramLabel = "<json|@file>", description = "max_body_bytes, rate_per_second, burst, "
-                + "replay_window_seconds, signature_header, timestamp_header, id_header, secret_header, basic_username")
-        String extras;
-
-        @Override
-        protected void execute(Session s) {
-            String secret = secret(ctx, secretStdin);
-            if (secret == null) {
-                throw CliException.usage("no secret: pass --secret-stdin and pipe it in, or set SVC_EVENT_SOURCE_SECRET");
-            }
-            Map<String, Object> body = new LinkedHashMap<>();
-            if (slug != null) {
-                body.put("slug", slug);
-            }
-            body.put("name", name);
-            body.put("kind", kind);
-            body.put("auth_strategy", strategy);
-            body.put("secret", secret);
-            if (extras != null) {
-                body.put("extras", extras(extras));
-            }
-            JsonNode created = s.client().call("POST", ApiPaths.EVENT_SOURCES, body).json();
-            print(created, () -> {
-                ctx.out().println("created event source:");
-                show(ctx, created);
-            });
-        }
-    }
-
-    /** event-source list */
-    @Command(name = "list", description = "The tenant's event sources.")
-    static final class ListSources extends BackplaneCommand {
-        @Override
-        protected void execute(Session s) {
-            JsonNode all = s.client().get(ApiPaths.EVENT_SOURCES).json();
-            print(all, () -> {
-                List<List<String>> rows = new ArrayList<>();
-                for (JsonNode e : all.path("event_sources")) {
-                    rows.add(List.of(e.path("name").asText(), e.path("slug").asText(), e.path("kind").asText(),
-                            e.path("auth_strategy").asText(), e.path("status").asText()));
-                }
-                if (rows.isEmpty()) {
-                    ctx.out().println("no event sources");
-                } else {
-                    Tables.print(ctx.out(), List.of("NAME", "SLUG", "KIND", "AUTH", "STATUS"), rows);
-                }
-            });
-        }
-    }
-
-    /** event-source describe */
-    @Command(name = "describe", description = "One event source, by slug or name.")
-    static final class Describe extends BackplaneCommand {
-        @Parameters(index = "0", paramLabel = "<slug-or-name>")
-        String slug;
-
-        @Override
-        protected void execute(Session s) {
-            JsonNode e = s.client().get(ApiPaths.expand(ApiPaths.EVENT_SOURCE, slug)).json();
-            print(e, () -> show(ctx, e));
-        }
-    }
-
-    /** event-source update */
-    @Command(name = "update", description = "Change a source [tenant_admin]. A new secret (--secret-stdin or "
-            + "SVC_EVENT_SOURCE_SECRET with --rotate) rotates it; the old one stays valid for --overlap-seconds.")
-    static final class Update extends BackplaneCommand {
-        @Parameters(index = "0", paramLabel = "<slug-or-name>")
-        String slug;
-        @Option(names = "--name")
-        String name;
-        @Option(names = "--auth-strategy")
-        String strategy;
-        @Option(names = "--extras", paramLabel = "<json|@file>", description = "replaces the extras")
-        String extras;
-        @Option(names = "--secret-stdin", description = "rotate: the new secret from standard input")
-        boolean secretStdin;
-        @Option(names = "--rotate", description = "rotate: the new secret from SVC_EVENT_SOURCE_SECRET")
-        boolean rotate;
-        @Option(names = "--overlap-seconds", description = "how long the old secret stays valid (default 3600, 0..604800)")
-        Integer overlap;
-
-        @Override
-        protected void execute(Session s) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            if (name != null) {
-                body.put("name", name);
-            }
-            if (strategy != null) {
-                body.put("auth_strategy", strategy);
-            }
-            if (extras != null) {
-                body.put("extras", extras(extras));
-            }
-            if (secretStdin || rotate) {
-                String secret = secret(ctx, secretStdin);
-                if (secret == null) {
-                    throw CliException.usage("--rotate needs SVC_EVENT_SOURCE_SECRET (or use --secret-stdin)");
-                }
-                body.put("secret", secret);
-                if (overlap != null) {
-                    body.put("overlap_seconds", overlap);
-                }
-            } else if (overlap != null) {
-                throw CliException.usage("--overlap-seconds goes with a new secret (--secret-stdin or --rotate)");
-            }
-            if (body.isEmpty()) {
-                throw CliException.usage("nothing to change: give --name, --auth-strategy, --extras or a new secret");
-            }
-            JsonNode e = s.client().call("PATCH", ApiPaths.expand(ApiPaths.EVENT_SOURCE, slug), body).json();
-            print(e, () -> {
-                ctx.out().println("updated event source:");
-                show(ctx, e);
-            });
-        }
-    }
-
-    /** event-source delete */
-    @Command(name = "delete", description = "Delete a source [tenant_admin]; its URL then answers 404.")
-    static final class Delete extends BackplaneCommand {
-        @Parameters(index = "0", paramLabel = "<slug-or-name>")
-        String slug;
-        @Mixin
-        ConfirmOption confirm;
-
-        @Override
-        protected void validate() {
-            confirm.require("deleting event source " + slug + " makes its senders' deliveries fail");
-        }
-
-        @Override
-        protected void execute(Session s) {
-            JsonNode e = s.client().call("DELETE", ApiPaths.expand(ApiPaths.EVENT_SOURCE, slug), null).json();
-            print(e, () -> ctx.out().println("deleted event source " + slug));
-        }
-    }
-
-    /** pause and resume: one request, the new status in the answer. */
-    abstract static class StatusChange extends BackplaneCommand {
-        @Parameters(index = "0", paramLabel = "<slug-or-name>")
-        String slug;
-
-        abstract String verb();
-
-        @Override
-        protected void execute(Session s) {
-            JsonNode e = s.client().call("POST", ApiPaths.expand(ApiPaths.EVENT_SOURCE + "/" + verb(), slug), null).json();
-            print(e, () -> ctx.out().println(verb() + "d event source " + e.path("slug").asText() + " (status "
-                    + e.path("status").asText() + ")"));
-        }
-    }
-
-    /** event-source pause */
-    @Command(name = "pause", description = "Pause a source [tenant_admin]: its URL answers 404 like a missing one.")
-    static final class Pause extends StatusChange {
-        @Override
-        String verb() {
-            return "pause";
-        }
-    }
-
-    /** event-source resume */
-    @Command(name = "resume", description = "Resume a paused source [tenant_admin].")
-    static final class Resume extends StatusChange {
-        @Override
-        String verb() {
-            return "resume";
         }
     }
 }

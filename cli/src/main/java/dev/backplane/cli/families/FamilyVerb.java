@@ -9,6 +9,7 @@ import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Envelopes;
 import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.Tables;
+import dev.backplane.cli.connectors.OperationRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -82,17 +83,7 @@ final class FamilyVerb extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("connector_id", connectorId);
-        body.put("op_id", opId);
-        body.put("target", target);
-        body.put("params", params);
-        if (workRef != null) {
-            body.put("work_ref", workRef);
-        }
-        if (previewHash != null) {
-            body.put("preview_hash", previewHash);
-        }
+        OperationRequest body = new OperationRequest(connectorId, opId, target, params, previewHash, workRef);
         JsonNode env = s.client().call("POST", ApiPaths.OPERATIONS_CALL, body).json();
         if (env.path("extras").path("error_code").asText().equals("unknown_operation")) {
             cache.forget(); // the catalog changed under us; the next run rebuilds the verbs

@@ -6,12 +6,11 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.JobPoller;
+import dev.backplane.cli.common.RequestBody;
 import dev.backplane.cli.common.Tables;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -38,12 +37,14 @@ final class KbIngestCommand extends BackplaneCommand {
     @Option(names = "--dry-run", description = "list what would be created, updated or unchanged; write nothing")
     boolean dryRun;
 
+    /** The body of POST /api/v1/kb/ingest. */
+    @RequestBody
+    record IngestRequest(String directory, boolean dryRun) {
+    }
+
     @Override
     protected void execute(Session s) {
-        Map<String, Object> req = new LinkedHashMap<>();
-        req.put("directory", directory);
-        req.put("dry_run", dryRun);
-        JsonNode r = s.client().call("POST", ApiPaths.KB_INGEST, req).json();
+        JsonNode r = s.client().call("POST", ApiPaths.KB_INGEST, new IngestRequest(directory, dryRun)).json();
         if (!dryRun) {
             ctx.err().println("kb ingest job " + r.path("job_id").asText() + " reading " + r.path("directory").asText());
             r = POLLER.await(s.client(), ctx.err(), r.path("job_id").asText(), r);

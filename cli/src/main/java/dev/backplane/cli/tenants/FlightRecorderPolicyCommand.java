@@ -1,19 +1,13 @@
 package dev.backplane.cli.tenants;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.backplane.cli.BackplaneCommand;
-import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
-import dev.backplane.cli.common.CliException;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** {@code svc tenants flight-recorder-policy show|set}. */
 @Command(name = "flight-recorder-policy", description = "Show or change the tenant's flight-recorder policy.",
-        subcommands = {FlightRecorderPolicyCommand.Show.class, FlightRecorderPolicyCommand.Set.class})
+        subcommands = {FlightRecorderPolicyShow.class, FlightRecorderPolicySet.class})
 public final class FlightRecorderPolicyCommand {
 
     static final String PATH = ApiPaths.FLIGHT_RECORDER_POLICY;
@@ -30,64 +24,6 @@ public final class FlightRecorderPolicyCommand {
         if (!policy.path("updated_at").isNull()) {
             ctx.out().printf("%-15s %s by %s%n", "updated", policy.path("updated_at").asText(),
                     policy.path("updated_by").asText());
-        }
-    }
-
-    /** show */
-    @Command(name = "show", description = "Show the policy.")
-    static final class Show extends BackplaneCommand {
-        @Override
-        protected void execute(Session s) {
-            FlightRecorderPolicyCommand.print(ctx, s.client().get(PATH).json(), options.json());
-        }
-    }
-
-    /** set [tenant_admin] */
-    @Command(name = "set", description = "Change the policy (tenant_admin).")
-    static final class Set extends BackplaneCommand {
-
-        @Option(names = "--enabled", arity = "1", paramLabel = "true|false", description = "record agent sessions")
-        Boolean enabled;
-
-        @Option(names = "--agent-readable", paramLabel = "true|false|inherit", description = "may agents read recordings")
-        String agentReadable;
-
-        @Option(names = "--retention-days", paramLabel = "1..365", description = "how long recordings are kept")
-        Integer retentionDays;
-
-        @Option(names = "--clear-retention", description = "go back to the deploy's default retention")
-        boolean clearRetention;
-
-        @Override
-        protected void validate() {
-            if (retentionDays != null && clearRetention) {
-                throw CliException.usage("--retention-days and --clear-retention are mutually exclusive");
-            }
-            if (retentionDays != null && (retentionDays < 1 || retentionDays > 365)) {
-                throw CliException.usage("--retention-days must be 1..365, got " + retentionDays);
-            }
-            if (enabled == null && agentReadable == null && retentionDays == null && !clearRetention) {
-                throw CliException.usage("nothing to change: give --enabled, --agent-readable, --retention-days "
-                        + "or --clear-retention");
-            }
-        }
-
-        @Override
-        protected void execute(Session s) {
-            Map<String, Object> change = new LinkedHashMap<>();
-            if (enabled != null) {
-                change.put("enabled", enabled);
-            }
-            if (agentReadable != null) {
-                change.put("agent_readable", agentReadable);
-            }
-            if (retentionDays != null) {
-                change.put("retention_days", retentionDays);
-            }
-            if (clearRetention) {
-                change.put("clear_retention", true);
-            }
-            FlightRecorderPolicyCommand.print(ctx, s.client().call("PATCH", PATH, change).json(), options.json());
         }
     }
 }

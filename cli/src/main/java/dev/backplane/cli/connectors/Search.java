@@ -1,0 +1,62 @@
+package dev.backplane.cli.connectors;
+
+import dev.backplane.cli.BackplaneCommand;
+import dev.backplane.cli.Session;
+import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.Limits;
+import dev.backplane.cli.common.Tables;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code svc operation search} */
+@Command(name = "search", description = "Search a connector's operations.")
+final class Search extends BackplaneCommand {
+    @Parameters(index = "0", paramLabel = "<connector_id>")
+    String id;
+
+    @Parameters(index = "1", paramLabel = "<query>")
+    String query;
+
+    @Option(names = "--group", description = "only this group")
+    String group;
+
+    @Option(names = "--limit", paramLabel = "1..50", description = "maximum hits (default 10)")
+    Integer limit;
+
+    @Override
+    protected void validate() {
+        Limits.check(limit, 1, 50, "--limit");
+    }
+
+    @Override
+    protected void execute(Session s) {
+        StringBuilder path = new StringBuilder(ApiPaths.expand(ApiPaths.CONNECTOR_OPERATIONS, id))
+                .append("?query=").append(enc(query));
+        if (group != null) {
+            path.append("&group=").append(enc(group));
+        }
+        if (limit != null) {
+            path.append("&limit=").append(limit);
+        }
+        get(s, path.toString(), r -> {
+            if (r.path("hits").isEmpty()) {
+                ctx.out().println("no operation of " + id + " matches '" + query + "'"
+                        + (group == null ? "" : " in group " + group));
+                return;
+            }
+            List<List<String>> rows = Tables.rows(r.path("hits"), h -> List.of(h.path("op_id").asText(),
+                    h.path("safety_level").asText(),
+                        h.path("requires_approval").asBoolean() ? "approval" : "",
+                        h.path("is_enabled").asBoolean() ? "on" : "off", h.path("description").asText()));
+            Tables.print(ctx.out(), List.of("OP", "SAFETY", "GATE", "ENABLED", "DESCRIPTION"), rows);
+        });
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}

@@ -1,0 +1,16 @@
+package dev.backplane.cli.tenants;
+
+import static dev.backplane.cli.tenants.FlightRecorderPolicyCommand.PATH;
+
+import dev.backplane.cli.BackplaneCommand;
+import dev.backplane.cli.Session;
+import picocli.CommandLine.Command;
+
+/** {@code svc tenants flight-recorder-policy show} */
+@Command(name = "show", description = "Show the policy.")
+final class FlightRecorderPolicyShow extends BackplaneCommand {
+    @Override
+    protected void execute(Session s) {
+        FlightRecorderPolicyCommand.print(ctx, s.client().get(PATH).json(), options.json());
+    }
+}
