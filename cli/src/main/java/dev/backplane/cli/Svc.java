@@ -10,7 +10,7 @@ import dev.backplane.cli.connectors.OperationCommand;
 import dev.backplane.cli.docs.DocsCommand;
 import dev.backplane.cli.events.EventSourceCommand;
 import dev.backplane.cli.events.EventsCommand;
-import dev.backplane.cli.governance.AgentCommand;
+import dev.backplane.cli.agents.AgentCommand;
 import dev.backplane.cli.governance.AgentPrincipalCommand;
 import dev.backplane.cli.governance.ApprovalsCommand;
 import dev.backplane.cli.governance.AuditCommand;

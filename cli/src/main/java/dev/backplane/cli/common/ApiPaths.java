@@ -59,12 +59,14 @@ public final class ApiPaths {
     public static final String TARGET_PROBE = TARGET + "/probe";
     public static final String TARGETS_DISCOVER = TARGETS + "/discover";
 
-    /** Method and path of each call the CLI makes. */
     public static final String EVENT_SOURCES = "/api/v1/event-sources";
     public static final String EVENT_SOURCE = EVENT_SOURCES + "/{slug}";
     public static final String EVENTS = "/api/v1/events";
     public static final String EVENT = EVENTS + "/{id}";
+    public static final String AGENTS = "/api/v1/agents";
+    public static final String AGENT = AGENTS + "/{name}";
 
+    /** Method and path of each call the CLI makes. */
     public static final List<String> CALLS = List.of(
             "GET " + EVENT_SOURCES,
             "POST " + EVENT_SOURCES,
@@ -75,6 +77,11 @@ public final class ApiPaths {
             "POST " + EVENT_SOURCE + "/resume",
             "GET " + EVENTS,
             "GET " + EVENT,
+            "GET " + AGENTS,
+            "POST " + AGENTS,
+            "GET " + AGENT,
+            "PATCH " + AGENT,
+            "DELETE " + AGENT,
             "GET " + INFO,
             "GET " + WHOAMI,
             "GET " + FLIGHT_RECORDER_POLICY,

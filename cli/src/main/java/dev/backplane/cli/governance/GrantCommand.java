@@ -7,5 +7,5 @@ import picocli.CommandLine.Command;
 /** {@code svc agent grant} */
 @Command(name = "grant", description = "Grants for agents and user-agents.",
         subcommands = {GrantCreate.class, GrantElevate.class, GrantList.class, GrantRevoke.class, GrantShow.class})
-final class GrantCommand {
+public final class GrantCommand {
 }

@@ -1,5 +1,6 @@
 package dev.backplane.kernel.app;
 
+import dev.backplane.kernel.agents.AgentRoutes;
 import dev.backplane.kernel.audit.AuditQueries;
 import dev.backplane.kernel.audit.AuditRoutes;
 import dev.backplane.kernel.audit.GovernanceAudit;
@@ -64,6 +65,7 @@ final class KernelRoutes {
         }).register(api);
         new EventRoutes(s.eventSources, s.eventIngest, s.eventLog).register(api);
         new TargetSecretRoutes(s.targets, s.credentials).register(api);
+        new AgentRoutes(s.agents).register(api);
         api.recordMutations(new GovernanceAudit(s.audit), GovernanceAudit.EXEMPT);
         return api;
     }

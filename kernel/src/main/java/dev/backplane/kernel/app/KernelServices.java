@@ -1,5 +1,6 @@
 package dev.backplane.kernel.app;
 
+import dev.backplane.kernel.agents.AgentDefinitions;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.catalog.CatalogIndex;
 import dev.backplane.kernel.catalog.CatalogService;
@@ -95,6 +96,7 @@ final class KernelServices {
     final EventLog eventLog;
     final EventIngest eventIngest;
     final BackgroundJobs jobs;
+    final AgentDefinitions agents;
 
     KernelServices(KernelConfig config, Database database, ChangeFeed feed, DispatchEvents dispatchEvents,
                    EventDrain drain, String issuer, Kernel.Closer closing) {
@@ -156,6 +158,8 @@ final class KernelServices {
         this.eventSources = new EventSources(jdbc, feed, credentials, audit, config.intValue(Setting.EVENTS_MAX_BODY_BYTES));
         this.eventLog = new EventLog(jdbc, config.intValue(Setting.EVENTS_RETENTION_DAYS));
         this.eventIngest = new EventIngest(jdbc, eventSources, audit, drain, config.intValue(Setting.EVENTS_RATE_PER_SECOND));
+
+        this.agents = new AgentDefinitions(jdbc, agentPrincipals);
 
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
                 new PeriodicJobs.Job("events-retention-sweep", Duration.ofHours(1), eventLog::sweep),

@@ -293,6 +293,7 @@ class TenantMatrixIT {
                 new Opt(Map.of("key", "${globalDocKey}"), Phase.REFUSED, false, "")));
         m.put("/api/v1/docs/collections/{key}/grants/|tenant_id", List.of(Opt.of("tenant_id", "${tenantA}"),
                 Opt.of("tenant_id", "${tenantB}")));
+        m.put("/api/v1/agents/|name", List.of(Opt.of("name", "${agentDef}")));
         m.put("/api/v1/event-sources/|slug", List.of(Opt.of("slug", "${eventSlug}"), Opt.of("slug", "${eventSourceName}")));
         m.put("/api/v1/events/|id", List.of(Opt.of("id", "${event}")));
         return m;
@@ -462,6 +463,10 @@ class TenantMatrixIT {
         }
         m.put("GET /api/v1/docs/collections", List.of(Shape.of("", null), new Shape("vendor", "vendor=vendor-" + R, null,
                 null, true)));
+        // --- agent definitions: B naming A's definition and A's principal is refused (principals are per tenant)
+        m.put("POST /api/v1/agents", List.of(Shape.refused("A's name and A's principal", "", "{\"name\": \"${agentDef}\", "
+                + "\"identity_ref\": \"${agentName}\"}")));
+        m.put("PATCH /api/v1/agents/{name}", List.of(Shape.of("disable", "{\"enabled\": false}")));
         // --- events
         m.put("POST /api/v1/event-sources", List.of(
                 // slugs are global routing keys: naming A's slug is a 409, with no decoy comparison (a free
@@ -1190,6 +1195,8 @@ class TenantMatrixIT {
         gets.put("admin /api/v1/approvals?status=pending", aAdmin);
         gets.put("operator /api/v1/operations/runs/${runHandle}", aOperator);
         gets.put("admin /api/v1/audit/${audit}", aAdmin);
+        gets.put("admin /api/v1/agents/${agentDef}", aAdmin);
+        gets.put("admin /api/v1/agents", aAdmin);
         gets.put("admin /api/v1/event-sources/${eventSlug}", aAdmin);
         gets.put("admin /api/v1/event-sources", aAdmin);
         gets.put("admin /api/v1/events/${event}", aAdmin);
@@ -1234,7 +1241,7 @@ class TenantMatrixIT {
 
     /** The detectors detect: A's own answers are leaks to B, and A's own writes change A's snapshot. */
     private void positiveControls(Map<String, String> afterB) throws InterruptedException {
-        for (String path : List.of("/api/v1/targets", "/api/v1/kb", "/api/v1/memory", "/api/v1/event-sources",
+        for (String path : List.of("/api/v1/targets", "/api/v1/kb", "/api/v1/memory", "/api/v1/event-sources", "/api/v1/agents",
                 "/api/v1/agent-grants", "/api/v1/approvals", "/api/v1/audit", "/api/v1/catalog/operations",
                 "/api/v1/connectors?status=all", "/api/v1/docs/collections", "/api/v1/events",
                 "/api/v1/retrieve?query=" + MEMORY_WORDS.replace(" ", "%20") + "&limit=50")) {
@@ -1413,6 +1420,11 @@ class TenantMatrixIT {
         aVals.put("serviceGrant", send("POST", "/api/v1/service-principals/grants", aAdmin, "{\"principal\": \"svcsub-" + R
                 + "\", \"connector_id\": \"mtx-1.x\", \"op_id\": \"mtx.item0.list\", \"reason\": \"reason-" + R + "\", "
                 + "\"target_name_pattern\": \"tgt-*\"}", 201).path("id").asText());
+
+        // agents: a definition acting as A's principal
+        aVals.put("agentDef", "agdef-" + R.toLowerCase(java.util.Locale.ROOT));
+        send("POST", "/api/v1/agents", aAdmin, "{\"name\": \"" + aVals.get("agentDef") + "\", \"identity_ref\": \"bot-"
+                + R + "\", \"system_prompt\": \"prompt-" + R + "\"}", 201);
 
         // events: a source and one accepted event
         aVals.put("eventSourceName", "esname-" + R);

@@ -1,0 +1,11 @@
+package dev.backplane.cli.agents;
+
+import dev.backplane.cli.governance.GrantCommand;
+import picocli.CommandLine.Command;
+
+/** {@code svc agent}: agent definitions, and the grants that bound agents. */
+@Command(name = "agent", description = "Agents: definitions [tenant_admin for writes] and the grants that bound them.",
+        subcommands = {AgentList.class, AgentShow.class, AgentCreate.class, AgentEdit.class, AgentDelete.class,
+                GrantCommand.class})
+public final class AgentCommand {
+}
