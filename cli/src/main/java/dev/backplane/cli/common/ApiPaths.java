@@ -65,6 +65,8 @@ public final class ApiPaths {
     public static final String EVENT = EVENTS + "/{id}";
     public static final String AGENTS = "/api/v1/agents";
     public static final String AGENT = AGENTS + "/{name}";
+    public static final String AGENT_RUNS = "/api/v1/agent-runs";
+    public static final String AGENT_RUN = AGENT_RUNS + "/{handle}";
 
     /** Method and path of each call the CLI makes. */
     public static final List<String> CALLS = List.of(
@@ -82,6 +84,11 @@ public final class ApiPaths {
             "GET " + AGENT,
             "PATCH " + AGENT,
             "DELETE " + AGENT,
+            "POST " + AGENT + "/runs",
+            "GET " + AGENT_RUNS,
+            "GET " + AGENT_RUN,
+            "POST " + AGENT_RUN + "/cancel",
+            "GET " + AGENT_RUN + "/events",
             "GET " + INFO,
             "GET " + WHOAMI,
             "GET " + FLIGHT_RECORDER_POLICY,

@@ -8,16 +8,23 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import java.util.Map;
 
-/** REST of agent definitions: {@code /api/v1/agents}; reads operator, writes tenant_admin. */
+/**
+ * REST of agents: definitions under {@code /api/v1/agents} (reads operator, writes tenant_admin) and
+ * runs under {@code /api/v1/agents/{name}/runs} and {@code /api/v1/agent-runs} (operator).
+ */
 public final class AgentRoutes {
 
     static final String AGENTS = "/api/v1/agents";
     static final String AGENT = AGENTS + "/{name}";
+    static final String RUNS = "/api/v1/agent-runs";
+    static final String RUN = RUNS + "/{handle}";
 
     private final AgentDefinitions definitions;
+    private final AgentRuns runs;
 
-    public AgentRoutes(AgentDefinitions definitions) {
+    public AgentRoutes(AgentDefinitions definitions, AgentRuns runs) {
         this.definitions = definitions;
+        this.runs = runs;
     }
 
     public void register(ApiRoutes api) {
@@ -32,7 +39,25 @@ public final class AgentRoutes {
                 .delete(AGENT, Role.TENANT_ADMIN, (req, res, c) -> {
                     definitions.delete(c, name(req));
                     Json.ok(res, Map.of("deleted", name(req)));
-                });
+                })
+                .post(AGENT + "/runs", Role.OPERATOR, (req, res, c) -> {
+                    AgentRuns.Start start = Json.read(req, AgentRuns.Start.class);
+                    AgentRun run = runs.start(c, name(req), start);
+                    Json.send(res, Boolean.TRUE.equals(start.async()) ? Status.ACCEPTED_202 : Status.OK_200, run);
+                })
+                .get(RUNS, Role.OPERATOR, (req, res, c) -> Json.ok(res, Map.of("runs", runs.list(c.tenantId(),
+                        req.query().first("agent_name").asOptional(), req.query().first("status").asOptional(),
+                        req.query().first("work_ref").asOptional(), QueryParams.integer(req, "limit", AgentRuns.LIMIT_DEFAULT),
+                        QueryParams.integer(req, "offset", 0)))))
+                .get(RUN, Role.OPERATOR, (req, res, c) -> Json.ok(res, runs.show(c.tenantId(), handle(req))))
+                .post(RUN + "/cancel", Role.OPERATOR, (req, res, c) -> Json.ok(res, runs.cancel(c, handle(req))))
+                .get(RUN + "/events", Role.OPERATOR, (req, res, c) -> Json.ok(res, Map.of("events",
+                        runs.events(c.tenantId(), handle(req)))));
+    }
+
+    private static java.util.UUID handle(ServerRequest req) {
+        return QueryParams.uuidPath(req, "handle", v -> AgentRunErrors.RUN_NOT_FOUND.error("no agent run " + v
+                + " in this tenant"));
     }
 
     private static String name(ServerRequest req) {

@@ -65,7 +65,7 @@ final class KernelRoutes {
         }).register(api);
         new EventRoutes(s.eventSources, s.eventIngest, s.eventLog).register(api);
         new TargetSecretRoutes(s.targets, s.credentials).register(api);
-        new AgentRoutes(s.agents).register(api);
+        new AgentRoutes(s.agents, s.agentRuns).register(api);
         api.recordMutations(new GovernanceAudit(s.audit), GovernanceAudit.EXEMPT);
         return api;
     }

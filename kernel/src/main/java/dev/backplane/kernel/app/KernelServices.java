@@ -1,6 +1,10 @@
 package dev.backplane.kernel.app;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.agents.AgentDefinitions;
+import dev.backplane.kernel.agents.AgentRuns;
+import dev.backplane.kernel.agents.AgentToolbox;
+import dev.backplane.kernel.agents.ModelGateway;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.catalog.CatalogIndex;
 import dev.backplane.kernel.catalog.CatalogService;
@@ -26,12 +30,14 @@ import dev.backplane.kernel.governance.Grants;
 import dev.backplane.kernel.governance.PolicyGate;
 import dev.backplane.kernel.governance.ServiceGrants;
 import dev.backplane.kernel.http.Authenticator;
+import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.JwksKeys;
 import dev.backplane.kernel.identity.TokenVerifier;
 import dev.backplane.kernel.jobs.BackgroundJobs;
 import dev.backplane.kernel.kb.IngestRoot;
 import dev.backplane.kernel.kb.KbIngestService;
 import dev.backplane.kernel.kb.KbService;
+import dev.backplane.kernel.mcp.McpTools;
 import dev.backplane.kernel.memory.MemoryService;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Database;
@@ -43,6 +49,7 @@ import dev.backplane.kernel.results.ResultHandles;
 import dev.backplane.kernel.results.ResultQueryService;
 import dev.backplane.kernel.retrieval.Embedder;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
+import dev.backplane.kernel.retrieval.SearchLog;
 import dev.backplane.kernel.scheduler.PeriodicJobs;
 import dev.backplane.kernel.targets.ProbeService;
 import dev.backplane.kernel.targets.TargetService;
@@ -52,7 +59,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * Every service of one kernel, built with plain constructors in dependency order. No routes here:
@@ -97,6 +106,7 @@ final class KernelServices {
     final EventIngest eventIngest;
     final BackgroundJobs jobs;
     final AgentDefinitions agents;
+    final AgentRuns agentRuns;
 
     KernelServices(KernelConfig config, Database database, ChangeFeed feed, DispatchEvents dispatchEvents,
                    EventDrain drain, String issuer, Kernel.Closer closing) {
@@ -160,6 +170,8 @@ final class KernelServices {
         this.eventIngest = new EventIngest(jdbc, eventSources, audit, drain, config.intValue(Setting.EVENTS_RATE_PER_SECOND));
 
         this.agents = new AgentDefinitions(jdbc, agentPrincipals);
+        this.agentRuns = new AgentRuns(jdbc, agents, new ModelGateway(modelSettings(config), credentials),
+                agentTools(), audit, Duration.ofSeconds(90));
 
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
                 new PeriodicJobs.Job("events-retention-sweep", Duration.ofHours(1), eventLog::sweep),
@@ -168,10 +180,46 @@ final class KernelServices {
                 new PeriodicJobs.Job("approvals-expiry", Duration.ofMinutes(1), approvals::expireDue),
                 new PeriodicJobs.Job("result-handles-sweep", Duration.ofMinutes(10), handles::sweepExpired),
                 new PeriodicJobs.Job("async-run-reaper", Duration.ofMinutes(1), runs::reapOrphans),
+                new PeriodicJobs.Job("agent-run-reaper", Duration.ofMinutes(1), agentRuns::reapOrphans),
                 new PeriodicJobs.Job("memory-sweep", Duration.ofMinutes(10), memory::sweepExpired),
                 new PeriodicJobs.Job("background-job-reaper", Duration.ofMinutes(1), jobs::reapStale),
                 new PeriodicJobs.Job("retrieval-searches-sweep", Duration.ofHours(6),
                         () -> retrieval.searches().sweep(SEARCH_RETENTION_DAYS)))));
+    }
+
+    private static ModelGateway.Settings modelSettings(KernelConfig config) {
+        return new ModelGateway.Settings(config.get(Setting.AGENTS_MODEL_PROVIDER), config.optional(Setting.AGENTS_MODEL_BASE_URL),
+                config.optional(Setting.AGENTS_MODEL_API_KEY_REF), Map.of("standard", config.get(Setting.AGENTS_MODEL_STANDARD),
+                "fast", config.get(Setting.AGENTS_MODEL_FAST), "deep", config.get(Setting.AGENTS_MODEL_DEEP)),
+                Duration.ofSeconds(config.intValue(Setting.AGENTS_MODEL_TIMEOUT_SECONDS)));
+    }
+
+    /** Agent runs use the same agent tools as the MCP endpoint (audited as {@code agent.<tool>}). */
+    private AgentToolbox agentTools() {
+        McpTools registry = new McpTools(targets, catalog, dispatcher, resultQueries, audit, kb, memory, docs,
+                SearchLog.Transport.AGENT);
+        return new AgentToolbox() {
+            @Override
+            public List<Offered> available(Caller agent) {
+                return registry.visibleTo(agent).stream().map(t -> new Offered(t.name(), t.description(), t.inputSchema()))
+                        .toList();
+            }
+
+            @Override
+            public Object run(String name, Caller agent, JsonNode args) {
+                return registry.run(registry.find(name).orElseThrow(), agent, args);
+            }
+
+            @Override
+            public String approvalStatus(UUID tenant, UUID approvalId) {
+                return approvals.show(tenant, approvalId).status();
+            }
+
+            @Override
+            public boolean revoked(UUID tenant, String principal) {
+                return agentPrincipals.agentRevoked(tenant, principal).orElse(true);
+            }
+        };
     }
 
     /** A verifier of tokens from the trusted issuer for one audience (REST and /mcp differ). */

@@ -73,6 +73,18 @@ public enum Setting {
     IDENTITY_CLOCK_SKEW("identity.clock-skew-seconds", "SVC_IDENTITY_CLOCK_SKEW_SECONDS", "30", "tolerated clock skew for exp/nbf/iat", 0, 600),
     IDENTITY_ALGORITHMS("identity.algorithms", "SVC_IDENTITY_ALGORITHMS", "RS256,RS384,RS512,PS256,PS384,PS512,ES256,ES384,ES512",
             "accepted JWS signature algorithms (comma-separated allow-list)"),
+    AGENTS_MODEL_PROVIDER("agents.model.provider", "SVC_AGENTS_MODEL_PROVIDER", "openai",
+            "model provider of agent runs: openai (any OpenAI-compatible endpoint: vLLM, Ollama, LiteLLM) or anthropic"),
+    AGENTS_MODEL_BASE_URL("agents.model.base-url", "SVC_AGENTS_MODEL_BASE_URL", "",
+            "base URL of the model endpoint (e.g. https://api.openai.com/v1); empty: agent runs answer model_not_configured"),
+    AGENTS_MODEL_API_KEY_REF("agents.model.api-key-ref", "SVC_AGENTS_MODEL_API_KEY_REF", "",
+            "secret_ref of the model API key (platform scope, field api_key); empty sends no key"),
+    AGENTS_MODEL_STANDARD("agents.model.standard", "SVC_AGENTS_MODEL_STANDARD", "gpt-4.1-mini",
+            "model name of the standard tier"),
+    AGENTS_MODEL_FAST("agents.model.fast", "SVC_AGENTS_MODEL_FAST", "", "model name of the fast tier (empty: standard's)"),
+    AGENTS_MODEL_DEEP("agents.model.deep", "SVC_AGENTS_MODEL_DEEP", "", "model name of the deep tier (empty: standard's)"),
+    AGENTS_MODEL_TIMEOUT_SECONDS("agents.model.timeout-seconds", "SVC_AGENTS_MODEL_TIMEOUT_SECONDS", "120",
+            "how long one model call of a run may take", 1, 3600),
     IDENTITY_JWKS_CACHE_SECONDS("identity.jwks-cache-seconds", "SVC_IDENTITY_JWKS_CACHE_SECONDS", "300",
             "how long fetched signing keys are cached (an unknown kid refetches at once)", 1, 86400);
 

@@ -171,7 +171,7 @@ public final class Dispatcher {
         }
         AuditLog.Entry entry = new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(),
                 op.descriptor().opClass().wireName(), req.opId(), Optional.of(req.connectorId()),
-                Optional.of(target.name()), Optional.of(target.id()), Optional.empty(), Optional.empty(), req.workRef(),
+                Optional.of(target.name()), Optional.of(target.id()), caller.sessionId(), Optional.empty(), req.workRef(),
                 Optional.of(Digests.sha256Hex(JsonMapping.write(new TreeMap<>(req.params())))));
         return new Resolved(op, target, entry, new OperationRequest(req.opId(), req.params(), req.workRef()));
     }

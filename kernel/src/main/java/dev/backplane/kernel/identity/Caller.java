@@ -18,9 +18,16 @@ import java.util.UUID;
  * @param platformAdmin whether the token carries {@code platform_admin: true}
  * @param kind which kind of principal this is
  * @param clientId the OIDC client the token was issued to (azp)
+ * @param sessionId the agent session (run) this caller acts in; every audit row it causes carries it
  */
 public record Caller(String sub, Optional<String> username, Optional<UUID> homeTenantId, UUID tenantId, Role role,
-                     boolean platformAdmin, PrincipalKind kind, Optional<String> clientId) {
+                     boolean platformAdmin, PrincipalKind kind, Optional<String> clientId, Optional<UUID> sessionId) {
+
+    /** A caller outside any agent session. */
+    public Caller(String sub, Optional<String> username, Optional<UUID> homeTenantId, UUID tenantId, Role role,
+                  boolean platformAdmin, PrincipalKind kind, Optional<String> clientId) {
+        this(sub, username, homeTenantId, tenantId, role, platformAdmin, kind, clientId, Optional.empty());
+    }
 
     public Caller {
         requireNonNull(sub, "sub is null");
@@ -30,6 +37,12 @@ public record Caller(String sub, Optional<String> username, Optional<UUID> homeT
         requireNonNull(role, "role is null");
         requireNonNull(kind, "kind is null");
         requireNonNull(clientId, "clientId is null");
+        requireNonNull(sessionId, "sessionId is null");
+    }
+
+    /** The same caller acting in agent session {@code session}. */
+    public Caller inSession(UUID session) {
+        return new Caller(sub, username, homeTenantId, tenantId, role, platformAdmin, kind, clientId, Optional.of(session));
     }
 
     /** The role that applies in the tenant acted on: a platform_admin is a tenant_admin everywhere. */

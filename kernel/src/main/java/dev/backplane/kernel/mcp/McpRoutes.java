@@ -12,6 +12,7 @@ import dev.backplane.kernel.http.ErrorMapping;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.TokenVerifier;
+import dev.backplane.kernel.retrieval.SearchLog;
 import dev.backplane.kernel.util.JsonMapping;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
@@ -55,7 +56,7 @@ public final class McpRoutes {
         this.verifier = verifier;
         this.server = new McpServer(new McpTools(services.targets(), services.catalog(), services.dispatcher(),
                 services.results(), services.audit(), services.kb(), services.memory(),
-                services.docs()), version, services.kb(),
+                services.docs(), SearchLog.Transport.MCP), version, services.kb(),
                 services.memory());
         this.settings = settings;
     }

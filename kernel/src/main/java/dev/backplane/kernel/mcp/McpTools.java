@@ -27,21 +27,25 @@ import java.util.function.BiFunction;
 /**
  * The agent tools of SPEC's table, each calling the same service method as its REST route. A tool the
  * caller's role may not use is neither listed nor callable. No tool registers targets, stages
- * secrets or deletes kb entries (SPEC boundary rules).
+ * secrets or deletes kb entries (SPEC boundary rules). One registry serves the MCP endpoint and the
+ * model loop of agent runs; {@code transport} names which in audit rows ({@code <transport>.<tool>})
+ * and the search log.
  */
-final class McpTools {
+public final class McpTools {
 
     /** One tool: its wire definition, the role it needs, and what it does. */
-    record Tool(String name, String description, String inputSchema, Role role,
+    public record Tool(String name, String description, String inputSchema, Role role,
                 BiFunction<Caller, JsonNode, Object> run) {
     }
 
     private final Map<String, Tool> tools = new LinkedHashMap<>();
     private final AuditLog audit;
+    private final SearchLog.Transport transport;
 
-    McpTools(TargetService targets, CatalogService catalog, Dispatcher dispatcher, ResultQueryService results,
-             AuditLog audit, KbService kb, MemoryService memory, DocsService docs) {
+    public McpTools(TargetService targets, CatalogService catalog, Dispatcher dispatcher, ResultQueryService results,
+                    AuditLog audit, KbService kb, MemoryService memory, DocsService docs, SearchLog.Transport transport) {
         this.audit = audit;
+        this.transport = transport;
         add(new Tool("add_to_memory", "Remember something scoped and possibly short-lived: a preference, a convention, "
                 + "a gotcha about a target. Scopes: user (you, every tenant), user-tenant (you, this tenant), user-target "
                 + "(you, one target), tenant (everyone here; tenant_admin only), target (everyone touching a target). User "
@@ -61,7 +65,7 @@ final class McpTools {
                   "scope": {"type": "string", "enum": ["user", "user-tenant", "user-target", "tenant", "target"],
                             "description": "omit to search every readable scope"},
                   "limit": {"type": "integer", "minimum": 1, "maximum": 50}}}""",
-                Role.READ_ONLY, (c, a) -> Map.of("hits", memory.search(c, SearchLog.Transport.MCP, required(a, "query"),
+                Role.READ_ONLY, (c, a) -> Map.of("hits", memory.search(c, transport, required(a, "query"),
                         text(a, "scope"), integer(a, "limit").orElse(10)))));
         add(new Tool("add_to_knowledge", "Add durable, general team knowledge to the knowledge base (re-adding a "
                 + "slug updates it). For short-lived or personal notes use memory instead.", """
@@ -78,7 +82,7 @@ final class McpTools {
                   "query": {"type": "string", "minLength": 1},
                   "filters": {"type": "object", "description": "metadata the entries must contain, for example kind: runbook"},
                   "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "hits (default 10)"}}}""",
-                Role.READ_ONLY, (c, a) -> Map.of("hits", kb.search(c, SearchLog.Transport.MCP, required(a, "query"),
+                Role.READ_ONLY, (c, a) -> Map.of("hits", kb.search(c, transport, required(a, "query"),
                         integer(a, "limit").orElse(10), object(a, "filters")))));
         DocsTools.register(docs, this::add);
         add(new Tool("list_targets", "List the registered targets (name, product, host, port, fingerprint) this "
@@ -108,7 +112,7 @@ final class McpTools {
                   "query": {"type": "string", "minLength": 1, "description": "what you want to do, in words"},
                   "group": {"type": "string", "description": "only this group_key"},
                   "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "hits (default 10)"}}}""",
-                Role.READ_ONLY, (c, a) -> catalog.search(c, SearchLog.Transport.MCP, required(a, "connector_id"),
+                Role.READ_ONLY, (c, a) -> catalog.search(c, transport, required(a, "connector_id"),
                         required(a, "query"), text(a, "group"), integer(a, "limit").orElse(CatalogService.SEARCH_LIMIT_DEFAULT))));
         add(new Tool("preview_operation", "Show the exact request an operation would send (method, path, query, "
                 + "redacted body) and its preview_hash, without sending it. Dangerous operations need that hash in "
@@ -146,19 +150,19 @@ final class McpTools {
     }
 
     /** The tools this caller may use, in a stable order. */
-    List<Tool> visibleTo(Caller caller) {
+    public List<Tool> visibleTo(Caller caller) {
         return tools.values().stream().filter(t -> caller.effectiveRole().includes(t.role())).toList();
     }
 
-    Optional<Tool> find(String name) {
+    public Optional<Tool> find(String name) {
         return Optional.ofNullable(tools.get(name));
     }
 
     /**
      * Runs a tool. Dispatching tools are audited by the pipeline itself; every other tool call gets
-     * its own audit row here (op_class read, op_id {@code mcp.<tool>}).
+     * its own audit row here (op_class read, op_id {@code <transport>.<tool>}, the caller's session).
      */
-    Object run(Tool tool, Caller caller, JsonNode args) {
+    public Object run(Tool tool, Caller caller, JsonNode args) {
         // call_operation is audited by the pipeline, docs queries by the docs service (svc.docs.*, query hashed)
         boolean selfAudited = tool.name().equals("call_operation") || DocsTools.SELF_AUDITED.contains(tool.name());
         try {
@@ -177,8 +181,9 @@ final class McpTools {
 
     private void audited(Caller caller, Tool tool, String status, Optional<String> errorCode) {
         audit.record(new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "read",
-                "mcp." + tool.name(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty(), Optional.empty()), status, errorCode, Optional.empty(), Map.of());
+                transport.wireName() + "." + tool.name(), Optional.empty(), Optional.empty(), Optional.empty(),
+                caller.sessionId(), Optional.empty(), Optional.empty(), Optional.empty()), status, errorCode,
+                Optional.empty(), Map.of());
     }
 
     private static CallRequest callRequest(JsonNode a, boolean call) {

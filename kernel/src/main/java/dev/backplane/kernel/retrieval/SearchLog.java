@@ -29,7 +29,7 @@ public final class SearchLog {
 
     /** How the search came in. */
     public enum Transport {
-        REST, MCP;
+        REST, MCP, AGENT;
 
         public String wireName() {
             return name().toLowerCase(Locale.ROOT);

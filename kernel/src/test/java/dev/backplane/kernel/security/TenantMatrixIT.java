@@ -294,6 +294,7 @@ class TenantMatrixIT {
         m.put("/api/v1/docs/collections/{key}/grants/|tenant_id", List.of(Opt.of("tenant_id", "${tenantA}"),
                 Opt.of("tenant_id", "${tenantB}")));
         m.put("/api/v1/agents/|name", List.of(Opt.of("name", "${agentDef}")));
+        m.put("/api/v1/agent-runs/|handle", List.of(Opt.of("handle", "${agentRun}")));
         m.put("/api/v1/event-sources/|slug", List.of(Opt.of("slug", "${eventSlug}"), Opt.of("slug", "${eventSourceName}")));
         m.put("/api/v1/events/|id", List.of(Opt.of("id", "${event}")));
         return m;
@@ -467,6 +468,9 @@ class TenantMatrixIT {
         m.put("POST /api/v1/agents", List.of(Shape.refused("A's name and A's principal", "", "{\"name\": \"${agentDef}\", "
                 + "\"identity_ref\": \"${agentName}\"}")));
         m.put("PATCH /api/v1/agents/{name}", List.of(Shape.of("disable", "{\"enabled\": false}")));
+        m.put("POST /api/v1/agents/{name}/runs", List.of(Shape.of("run A's agent", "{\"input\": \"go\"}")));
+        m.put("POST /api/v1/agent-runs/{handle}/cancel", List.of(Shape.of("", null)));
+        m.put("GET /api/v1/agent-runs", List.of(Shape.of("", null), Shape.own("A's agent", "agent_name=${agentDef}", null)));
         // --- events
         m.put("POST /api/v1/event-sources", List.of(
                 // slugs are global routing keys: naming A's slug is a 409, with no decoy comparison (a free
@@ -1197,6 +1201,8 @@ class TenantMatrixIT {
         gets.put("admin /api/v1/audit/${audit}", aAdmin);
         gets.put("admin /api/v1/agents/${agentDef}", aAdmin);
         gets.put("admin /api/v1/agents", aAdmin);
+        gets.put("operator /api/v1/agent-runs/${agentRun}", aOperator);
+        gets.put("operator /api/v1/agent-runs/${agentRun}/events", aOperator);
         gets.put("admin /api/v1/event-sources/${eventSlug}", aAdmin);
         gets.put("admin /api/v1/event-sources", aAdmin);
         gets.put("admin /api/v1/events/${event}", aAdmin);
@@ -1241,7 +1247,7 @@ class TenantMatrixIT {
 
     /** The detectors detect: A's own answers are leaks to B, and A's own writes change A's snapshot. */
     private void positiveControls(Map<String, String> afterB) throws InterruptedException {
-        for (String path : List.of("/api/v1/targets", "/api/v1/kb", "/api/v1/memory", "/api/v1/event-sources", "/api/v1/agents",
+        for (String path : List.of("/api/v1/targets", "/api/v1/kb", "/api/v1/memory", "/api/v1/event-sources", "/api/v1/agents", "/api/v1/agent-runs",
                 "/api/v1/agent-grants", "/api/v1/approvals", "/api/v1/audit", "/api/v1/catalog/operations",
                 "/api/v1/connectors?status=all", "/api/v1/docs/collections", "/api/v1/events",
                 "/api/v1/retrieve?query=" + MEMORY_WORDS.replace(" ", "%20") + "&limit=50")) {
@@ -1425,6 +1431,15 @@ class TenantMatrixIT {
         aVals.put("agentDef", "agdef-" + R.toLowerCase(java.util.Locale.ROOT));
         send("POST", "/api/v1/agents", aAdmin, "{\"name\": \"" + aVals.get("agentDef") + "\", \"identity_ref\": \"bot-"
                 + R + "\", \"system_prompt\": \"prompt-" + R + "\"}", 201);
+
+        // a finished run of that agent (this kernel has no model endpoint, so the row is written as a run leaves it)
+        UUID runHandle = UUID.randomUUID();
+        kernel.jdbc().update("INSERT INTO agent_runs (handle, tenant_id, agent_name, status, started_by, input_sha256, "
+                + "output, turns, finished_at) VALUES (?, ?, ?, 'succeeded', ?, 'x', ?::jsonb, 1, now())", runHandle, A,
+                aVals.get("agentDef"), aOperatorSub, "{\"text\": \"run-output-" + R + "\"}");
+        kernel.jdbc().update("INSERT INTO agent_run_events (handle, seq, kind, payload) VALUES (?, 1, 'final_output', "
+                + "?::jsonb)", runHandle, "{\"text\": \"run-event-" + R + "\"}");
+        aVals.put("agentRun", runHandle.toString());
 
         // events: a source and one accepted event
         aVals.put("eventSourceName", "esname-" + R);

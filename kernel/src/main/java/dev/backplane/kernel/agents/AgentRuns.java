@@ -1,0 +1,271 @@
+package dev.backplane.kernel.agents;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.audit.AuditLog;
+import dev.backplane.kernel.errors.CommonErrors;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.identity.PrincipalKind;
+import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.Digests;
+import dev.backplane.kernel.util.JsonMapping;
+import dev.langchain4j.model.chat.ChatModel;
+import java.lang.System.Logger.Level;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Agent runs: start (now, or in the background with a handle), show, list, cancel, their events, and
+ * the reaper. A run is a row in PostgreSQL from its first moment; while one executes, its kernel holds
+ * a lease on the row and renews it. A run whose lease lapses unfinished (its kernel died) is failed by
+ * the reaper and audited — never re-run, because a governed write may not be safe to repeat.
+ */
+public final class AgentRuns {
+
+    /** The body of a run request. */
+    public record Start(String input, Boolean async, String workRef) {
+    }
+
+    /** One thing that happened in a run (turn started, tool call, tool result, approval parked, output). */
+    public record Event(int seq, String kind, JsonNode payload, Instant occurredAt) {
+    }
+
+    static final int MAX_INPUT_CHARS = 65_536;
+    public static final int LIMIT_DEFAULT = 100;
+    private static final Set<String> STATUSES = Set.of(AgentRun.PENDING, AgentRun.RUNNING, AgentRun.AWAITING_APPROVAL,
+            AgentRun.SUCCEEDED, AgentRun.FAILED, AgentRun.CANCELLED);
+    private static final System.Logger LOG = System.getLogger(AgentRuns.class.getName());
+
+    private final Jdbc jdbc;
+    private final AgentDefinitions definitions;
+    private final ModelGateway models;
+    private final RunLoop loop;
+    private final AuditLog audit;
+    private final Duration lease;
+    private final Map<UUID, Thread> local = new ConcurrentHashMap<>();
+
+    public AgentRuns(Jdbc jdbc, AgentDefinitions definitions, ModelGateway models, AgentToolbox tools,
+                     AuditLog audit, Duration lease) {
+        this.jdbc = jdbc;
+        this.definitions = definitions;
+        this.models = models;
+        this.audit = audit;
+        this.lease = lease;
+        this.loop = new RunLoop(this, tools);
+    }
+
+    /**
+     * Starts a run of agent {@code name}. Synchronous: answers when the run has finished (or parked for an
+     * approval it then waits out). Asynchronous: answers the pending run at once.
+     */
+    public AgentRun start(Caller caller, String name, Start s) {
+        if (s.input() == null || s.input().isBlank()) {
+            throw AgentRunErrors.INVALID_RUN.error("input is required: the prompt of the run", Map.of("field", "input"));
+        }
+        if (s.input().length() > MAX_INPUT_CHARS) {
+            throw AgentRunErrors.INVALID_RUN.error("input is longer than " + MAX_INPUT_CHARS + " characters",
+                    Map.of("field", "input"));
+        }
+        AgentDefinition def = definitions.show(caller.tenantId(), name);
+        if (!def.enabled()) {
+            throw AgentRunErrors.AGENT_DISABLED.error("agent definition '" + name + "' is disabled (svc agent edit "
+                    + name + " --enabled)");
+        }
+        ChatModel model = models.model(def.modelTier()); // 503 before any row when no model is configured
+        UUID handle = UUID.randomUUID();
+        boolean async = Boolean.TRUE.equals(s.async());
+        jdbc.update("""
+                INSERT INTO agent_runs (handle, tenant_id, agent_name, status, started_by, work_ref, input_sha256,
+                                        lease_owner, lease_until)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""", handle, caller.tenantId(), name,
+                async ? AgentRun.PENDING : AgentRun.RUNNING, caller.sub(), s.workRef(), Digests.sha256Hex(s.input()),
+                handle.toString(), Timestamp.from(Instant.now().plus(lease)));
+        Caller agent = new Caller(def.identityRef(), Optional.empty(), Optional.of(caller.tenantId()), caller.tenantId(),
+                Role.OPERATOR, false, PrincipalKind.AGENT, Optional.of(def.identityRef()), Optional.of(handle));
+        Runnable body = () -> execute(handle, def, agent, model, s.input(), Optional.ofNullable(s.workRef()));
+        if (async) {
+            Thread.ofVirtual().name("agent-run-" + handle).start(body);
+        } else {
+            body.run();
+        }
+        return show(caller.tenantId(), handle);
+    }
+
+    private void execute(UUID handle, AgentDefinition def, Caller agent, ChatModel model, String input,
+                         Optional<String> workRef) {
+        local.put(handle, Thread.currentThread());
+        Thread heartbeat = Thread.ofVirtual().name("agent-run-lease-" + handle).start(() -> renew(handle));
+        RunLoop.Outcome outcome;
+        try {
+            setStatus(handle, AgentRun.RUNNING, Optional.empty());
+            outcome = loop.run(handle, def, agent, model, input, workRef);
+        } catch (RuntimeException | Error e) {
+            // run-cancel interrupts this thread to stop a model call in flight; if that landed in a database
+            // call instead, the run was still cancelled, not broken
+            boolean interrupted = Thread.interrupted();
+            if (interrupted && cancelRequested(handle)) {
+                outcome = RunLoop.Outcome.cancelled("cancelled", "cancelled by run-cancel", 0);
+            } else {
+                LOG.log(Level.WARNING, "agent run " + handle + " failed: " + e);
+                outcome = RunLoop.Outcome.failed("internal_error", "the run failed: " + e.getClass().getSimpleName(), 0);
+            }
+        } finally {
+            heartbeat.interrupt();
+            local.remove(handle);
+            Thread.interrupted(); // a cancel's interrupt must not break the final write
+        }
+        finish(handle, agent, def, outcome);
+    }
+
+    private void finish(UUID handle, Caller agent, AgentDefinition def, RunLoop.Outcome o) {
+        jdbc.update("""
+                UPDATE agent_runs SET status = ?, output = ?, error = ?, error_code = ?, turns = ?, lease_owner = NULL,
+                       lease_until = NULL, updated_at = now(), finished_at = now()
+                WHERE handle = ? AND status IN ('pending', 'running', 'awaiting_approval')""",
+                o.status(), o.output().map(Jdbc::jsonb).orElse(null), o.error().orElse(null), o.errorCode().orElse(null),
+                o.turns(), handle);
+        audit.record(new AuditLog.Entry(agent.tenantId(), agent.sub(), PrincipalKind.AGENT.wireName(), "other",
+                "svc.agent_runs.run", Optional.empty(), Optional.of(def.name()), Optional.empty(), Optional.of(handle),
+                Optional.empty(), Optional.empty(), Optional.empty()), o.status().equals(AgentRun.SUCCEEDED) ? "ok"
+                : o.status().equals(AgentRun.CANCELLED) ? "denied" : "error", o.errorCode(), Optional.empty(),
+                Map.of("status", o.status(), "turns", o.turns()));
+    }
+
+    /** Extends the run's lease every third of it until the run finishes. */
+    private void renew(UUID handle) {
+        long every = Math.max(100, lease.toMillis() / 3);
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                Thread.sleep(every);
+                jdbc.update("UPDATE agent_runs SET lease_until = ? WHERE handle = ? AND lease_owner IS NOT NULL",
+                        Timestamp.from(Instant.now().plus(lease)), handle);
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "agent run " + handle + ": lease not renewed (" + e.getMessage() + ")");
+            }
+        }
+    }
+
+    public AgentRun show(UUID tenant, UUID handle) {
+        return jdbc.queryOne("SELECT * FROM agent_runs WHERE tenant_id = ? AND handle = ?", AgentRuns::row, tenant, handle)
+                .orElseThrow(() -> AgentRunErrors.RUN_NOT_FOUND.error("no agent run " + handle + " in this tenant"));
+    }
+
+    public List<AgentRun> list(UUID tenant, Optional<String> agentName, Optional<String> status, Optional<String> workRef,
+                               int limit, int offset) {
+        if (limit < 1 || limit > AgentDefinitions.LIMIT_MAX) {
+            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + AgentDefinitions.LIMIT_MAX + ", got " + limit,
+                    Map.of("field", "limit"));
+        }
+        if (offset < 0) {
+            throw CommonErrors.INVALID_OFFSET.error("offset must not be negative", Map.of("field", "offset"));
+        }
+        if (status.isPresent() && !STATUSES.contains(status.get())) {
+            throw CommonErrors.INVALID_STATUS.error("status must be one of " + new java.util.TreeSet<>(STATUSES),
+                    Map.of("field", "status"));
+        }
+        return jdbc.query("""
+                SELECT * FROM agent_runs WHERE tenant_id = ? AND (?::text IS NULL OR agent_name = ?)
+                  AND (?::text IS NULL OR status = ?) AND (?::text IS NULL OR work_ref = ?)
+                ORDER BY created_at DESC, handle LIMIT ? OFFSET ?""", AgentRuns::row, tenant,
+                agentName.orElse(null), agentName.orElse(null), status.orElse(null), status.orElse(null),
+                workRef.orElse(null), workRef.orElse(null), limit, offset);
+    }
+
+    /**
+     * Cancels a run that has not finished: a pending run at once; a running one at its next turn or tool
+     * call (the model call in flight on this replica is interrupted).
+     */
+    public AgentRun cancel(Caller caller, UUID handle) {
+        AgentRun run = show(caller.tenantId(), handle);
+        if (run.finished()) {
+            throw AgentRunErrors.RUN_FINISHED.error("run " + handle + " already " + run.status());
+        }
+        jdbc.update("UPDATE agent_runs SET cancel_requested = true, updated_at = now() WHERE handle = ?", handle);
+        jdbc.update("""
+                UPDATE agent_runs SET status = 'cancelled', error = 'cancelled before it started', error_code = 'cancelled',
+                       finished_at = now(), lease_owner = NULL, lease_until = NULL WHERE handle = ? AND status = 'pending'""",
+                handle);
+        Optional.ofNullable(local.get(handle)).ifPresent(Thread::interrupt);
+        return show(caller.tenantId(), handle);
+    }
+
+    public List<Event> events(UUID tenant, UUID handle) {
+        show(tenant, handle);
+        return jdbc.query("SELECT * FROM agent_run_events WHERE handle = ? ORDER BY seq", rs -> new Event(rs.getInt("seq"),
+                rs.getString("kind"), readTree(rs.getString("payload")), rs.getTimestamp("occurred_at").toInstant()), handle);
+    }
+
+    /** Fails runs whose lease lapsed unfinished (their kernel died); never re-runs them; audits each. */
+    public int reapOrphans() {
+        List<UUID[]> reaped = new ArrayList<>();
+        jdbc.query("""
+                UPDATE agent_runs SET status = 'failed', error = 'the kernel running it stopped; not re-run (a governed '
+                       || 'write may not be safe to repeat)', error_code = 'run_orphaned', finished_at = now(),
+                       lease_owner = NULL, lease_until = NULL, updated_at = now()
+                WHERE status IN ('pending', 'running', 'awaiting_approval') AND lease_until < now()
+                RETURNING handle, tenant_id, agent_name""", rs -> {
+                    reaped.add(new UUID[] {rs.getObject(1, UUID.class), rs.getObject(2, UUID.class)});
+                    audit.record(new AuditLog.Entry(rs.getObject(2, UUID.class), "svc-reaper", "service", "other",
+                            "svc.agent_runs.orphaned", Optional.empty(), Optional.of(rs.getString(3)), Optional.empty(),
+                            Optional.of(rs.getObject(1, UUID.class)), Optional.empty(), Optional.empty(), Optional.empty()),
+                            "error", Optional.of("run_orphaned"), Optional.empty(), Map.of());
+                    return null;
+                });
+        return reaped.size();
+    }
+
+    // --- state the loop reports
+
+    boolean cancelRequested(UUID handle) {
+        return jdbc.queryOne("SELECT cancel_requested FROM agent_runs WHERE handle = ?", rs -> rs.getBoolean(1), handle)
+                .orElse(true);
+    }
+
+    void setStatus(UUID handle, String status, Optional<UUID> approvalId) {
+        jdbc.update("UPDATE agent_runs SET status = ?, approval_id = COALESCE(?, approval_id), updated_at = now() "
+                + "WHERE handle = ? AND status IN ('pending', 'running', 'awaiting_approval')", status,
+                approvalId.orElse(null), handle);
+    }
+
+    void event(UUID handle, String kind, Map<String, Object> payload) {
+        jdbc.update("""
+                INSERT INTO agent_run_events (handle, seq, kind, payload)
+                VALUES (?, (SELECT COALESCE(max(seq), 0) + 1 FROM agent_run_events WHERE handle = ?), ?, ?)""",
+                handle, handle, kind, Jdbc.jsonb(payload));
+    }
+
+    void turns(UUID handle, int turns) {
+        jdbc.update("UPDATE agent_runs SET turns = ?, updated_at = now() WHERE handle = ?", turns, handle);
+    }
+
+    private static JsonNode readTree(String json) {
+        try {
+            return JsonMapping.mapper().readTree(json);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static AgentRun row(ResultSet rs) throws SQLException {
+        String output = rs.getString("output");
+        Timestamp finished = rs.getTimestamp("finished_at");
+        return new AgentRun(rs.getObject("handle", UUID.class), rs.getString("agent_name"), rs.getString("status"),
+                Optional.ofNullable(rs.getString("work_ref")), rs.getString("started_by"), rs.getString("input_sha256"),
+                rs.getInt("turns"), Optional.ofNullable(output).map(AgentRuns::readTree),
+                Optional.ofNullable(rs.getString("error")), Optional.ofNullable(rs.getString("error_code")),
+                Optional.ofNullable(rs.getObject("approval_id", UUID.class)), rs.getTimestamp("created_at").toInstant(),
+                rs.getTimestamp("updated_at").toInstant(), Optional.ofNullable(finished).map(Timestamp::toInstant));
+    }
+}

@@ -1,0 +1,240 @@
+package dev.backplane.kernel.agents;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.util.JsonMapping;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.agent.tool.ToolSpecification;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The model loop of one run: the model answers with tool calls or a final output; each tool call goes
+ * to the agent tools as the run's agent principal (so {@code call_operation} takes the dispatch pipeline:
+ * gate, grants, approvals, audit with the run's session id); the final output is checked against the
+ * definition's output schema, with one repair turn. Cancellation and the kill switch are checked before
+ * every turn and every tool call; the turn budget bounds the loop.
+ */
+final class RunLoop {
+
+    /** How a run ended. */
+    record Outcome(String status, Optional<JsonNode> output, Optional<String> error, Optional<String> errorCode, int turns) {
+        static Outcome failed(String code, String message, int turns) {
+            return new Outcome(AgentRun.FAILED, Optional.empty(), Optional.of(message), Optional.of(code), turns);
+        }
+
+        static Outcome cancelled(String code, String message, int turns) {
+            return new Outcome(AgentRun.CANCELLED, Optional.empty(), Optional.of(message), Optional.of(code), turns);
+        }
+    }
+
+    static final int MAX_TOOL_RESULT_CHARS = 32_768;
+    static final int SUMMARY_CHARS = 400;
+    private static final long APPROVAL_POLL_MS = 500;
+
+    private final AgentRuns runs;
+    private final AgentToolbox tools;
+    private final JsonSchemaFactory schemas = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
+
+    RunLoop(AgentRuns runs, AgentToolbox tools) {
+        this.runs = runs;
+        this.tools = tools;
+    }
+
+    Outcome run(UUID handle, AgentDefinition def, Caller agent, ChatModel model, String input, Optional<String> workRef) {
+        Map<String, AgentToolbox.Offered> offered = new LinkedHashMap<>();
+        tools.available(agent).stream().filter(t -> def.tools().contains(t.name())).forEach(t -> offered.put(t.name(), t));
+        List<ToolSpecification> specs = offered.values().stream().map(t -> ToolSpecification.builder().name(t.name())
+                .description(t.description()).parameters(ToolSchemas.object(json(t.inputSchema()))).build()).toList();
+        List<ChatMessage> messages = new ArrayList<>();
+        messages.add(SystemMessage.from(systemPrompt(def)));
+        messages.add(UserMessage.from(input));
+        boolean repaired = false;
+        for (int turn = 1; turn <= def.turnBudget(); turn++) {
+            Optional<Outcome> stop = stopped(handle, agent, turn - 1);
+            if (stop.isPresent()) {
+                return stop.get();
+            }
+            runs.turns(handle, turn);
+            runs.event(handle, "turn_started", Map.of("turn", turn));
+            AiMessage ai;
+            try {
+                ai = model.chat(ChatRequest.builder().messages(messages).toolSpecifications(specs).build()).aiMessage();
+            } catch (RuntimeException e) {
+                int spent = turn;
+                return stopped(handle, agent, spent).orElseGet(() -> Outcome.failed("model_error", "the model call "
+                        + "failed: " + e.getClass().getSimpleName() + ": " + e.getMessage(), spent));
+            }
+            messages.add(ai);
+            if (ai.hasToolExecutionRequests()) {
+                for (ToolExecutionRequest call : ai.toolExecutionRequests()) {
+                    Optional<Outcome> halted = stopped(handle, agent, turn);
+                    if (halted.isPresent()) {
+                        return halted.get();
+                    }
+                    messages.add(ToolExecutionResultMessage.from(call, callTool(handle, agent, offered, call, workRef)));
+                }
+                continue;
+            }
+            String text = Optional.ofNullable(ai.text()).orElse("");
+            runs.event(handle, "final_output", Map.of("turn", turn, "text", cut(text, SUMMARY_CHARS)));
+            if (def.outputSchema().isEmpty()) {
+                return new Outcome(AgentRun.SUCCEEDED, Optional.of(JsonMapping.mapper().createObjectNode().put("text", text)),
+                        Optional.empty(), Optional.empty(), turn);
+            }
+            List<String> problems = new ArrayList<>();
+            Optional<JsonNode> output = parseOutput(text, problems);
+            output.ifPresent(o -> schemas.getSchema(def.outputSchema().get()).validate(o).stream()
+                    .map(ValidationMessage::getMessage).sorted().forEach(problems::add));
+            if (problems.isEmpty()) {
+                return new Outcome(AgentRun.SUCCEEDED, output, Optional.empty(), Optional.empty(), turn);
+            }
+            if (repaired) {
+                return Outcome.failed("output_schema_mismatch", "the final output does not match the output schema "
+                        + "after one repair turn: " + String.join("; ", problems), turn);
+            }
+            repaired = true;
+            runs.event(handle, "repair_requested", Map.of("turn", turn, "validation_errors", problems));
+            messages.add(UserMessage.from("Your answer does not match the required JSON Schema: "
+                    + String.join("; ", problems) + ". Answer again with only the JSON value, nothing else."));
+        }
+        return Outcome.failed("turn_budget_exhausted", "the run used its turn budget of " + def.turnBudget()
+                + " turns without a final output", def.turnBudget());
+    }
+
+    /** Why the run must stop now, if it must: cancelled, or its principal revoked (kill switch). */
+    private Optional<Outcome> stopped(UUID handle, Caller agent, int turns) {
+        if (tools.revoked(agent.tenantId(), agent.sub())) {
+            return Optional.of(Outcome.cancelled("principal_revoked", "agent principal " + agent.sub()
+                    + " was revoked (kill switch)", turns));
+        }
+        if (runs.cancelRequested(handle) || Thread.currentThread().isInterrupted()) {
+            return Optional.of(Outcome.cancelled("cancelled", "cancelled by run-cancel", turns));
+        }
+        return Optional.empty();
+    }
+
+    private String callTool(UUID handle, Caller agent, Map<String, AgentToolbox.Offered> offered, ToolExecutionRequest call,
+                            Optional<String> workRef) {
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("tool", call.name());
+        event.put("arguments", cut(String.valueOf(call.arguments()), SUMMARY_CHARS));
+        runs.event(handle, "tool_call", event);
+        Object result;
+        String status;
+        if (!offered.containsKey(call.name())) {
+            status = "refused";
+            result = Map.of("error", "tool_not_in_toolset", "message", "tool '" + call.name() + "' is not in this run's "
+                    + "toolset; available: " + offered.keySet());
+        } else {
+            try {
+                JsonNode args = json(call.arguments() == null || call.arguments().isBlank() ? "{}" : call.arguments());
+                if (call.name().equals("call_operation") && args instanceof ObjectNode o && !o.hasNonNull("work_ref")) {
+                    workRef.ifPresent(w -> o.put("work_ref", w));
+                }
+                result = tools.run(call.name(), agent, args);
+                status = "ok";
+                JsonNode tree = JsonMapping.mapper().valueToTree(result);
+                if ("awaiting_approval".equals(tree.path("status").asText())) {
+                    UUID approval = UUID.fromString(tree.path("extras").path("approval_request_id").asText());
+                    status = awaitApproval(handle, agent, approval);
+                    result = Map.of("status", status.equals("approved") ? "approved_and_executed" : status,
+                            "approval_request_id", approval.toString(), "note", status.equals("approved")
+                                    ? "a second person approved the call and it ran; its outcome is in the audit log"
+                                    : "the call did not run (" + status + "); do not retry it");
+                } else if (tree.has("status")) {
+                    status = tree.path("status").asText();
+                }
+            } catch (DomainException e) {
+                status = "error";
+                result = Map.of("error", e.code(), "message", e.getMessage());
+            } catch (IllegalArgumentException e) {
+                status = "error";
+                result = Map.of("error", "invalid_arguments", "message", "the arguments are not a JSON object");
+            }
+        }
+        String text = cut(JsonMapping.write(result), MAX_TOOL_RESULT_CHARS);
+        runs.event(handle, "tool_result", Map.of("tool", call.name(), "status", status,
+                "summary", cut(text, SUMMARY_CHARS)));
+        return text;
+    }
+
+    /** Parks the run until a second person decides the approval (or the run is cancelled / revoked). */
+    private String awaitApproval(UUID handle, Caller agent, UUID approval) {
+        runs.setStatus(handle, AgentRun.AWAITING_APPROVAL, Optional.of(approval));
+        runs.event(handle, "approval_parked", Map.of("approval_request_id", approval.toString()));
+        try {
+            while (true) {
+                String status = tools.approvalStatus(agent.tenantId(), approval);
+                if (!status.equals("pending")) {
+                    runs.event(handle, "approval_decided", Map.of("approval_request_id", approval.toString(),
+                            "status", status));
+                    return status;
+                }
+                if (stopped(handle, agent, 0).isPresent()) {
+                    return "cancelled";
+                }
+                Thread.sleep(APPROVAL_POLL_MS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "cancelled";
+        } finally {
+            runs.setStatus(handle, AgentRun.RUNNING, Optional.empty());
+        }
+    }
+
+    private static String systemPrompt(AgentDefinition def) {
+        StringBuilder b = new StringBuilder(def.systemPrompt());
+        b.append("\n\nYou act only through the tools offered. Every operation call is governed: it may be denied, or "
+                + "wait for a second person's approval; never retry a denied or rejected call.");
+        def.outputSchema().ifPresent(s -> b.append("\nYour final answer must be a single JSON value, and nothing else, "
+                + "that matches this JSON Schema: ").append(s));
+        return b.toString();
+    }
+
+    private static Optional<JsonNode> parseOutput(String text, List<String> problems) {
+        String t = text.strip();
+        if (t.startsWith("```")) {
+            t = t.replaceFirst("^```[a-zA-Z]*\\s*", "").replaceFirst("\\s*```$", "");
+        }
+        try {
+            return Optional.of(JsonMapping.mapper().readTree(t));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            problems.add("the answer is not JSON");
+            return Optional.empty();
+        }
+    }
+
+    private static JsonNode json(String text) {
+        try {
+            JsonNode n = JsonMapping.mapper().readTree(text);
+            if (n == null || !n.isObject()) {
+                throw new IllegalArgumentException("not an object");
+            }
+            return n;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    private static String cut(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max) + "...";
+    }
+}
