@@ -1,6 +1,7 @@
 package dev.backplane.cli;
 
 import dev.backplane.cli.admin.AdminCommand;
+import dev.backplane.cli.agents.AgentCommand;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.ExitCodes;
@@ -10,7 +11,6 @@ import dev.backplane.cli.connectors.OperationCommand;
 import dev.backplane.cli.docs.DocsCommand;
 import dev.backplane.cli.events.EventSourceCommand;
 import dev.backplane.cli.events.EventsCommand;
-import dev.backplane.cli.agents.AgentCommand;
 import dev.backplane.cli.governance.AgentPrincipalCommand;
 import dev.backplane.cli.governance.ApprovalsCommand;
 import dev.backplane.cli.governance.AuditCommand;
@@ -22,6 +22,7 @@ import dev.backplane.cli.memory.Promote;
 import dev.backplane.cli.memory.Recall;
 import dev.backplane.cli.memory.Remember;
 import dev.backplane.cli.retrieval.RetrievalCommand;
+import dev.backplane.cli.scheduler.SchedulerCommand;
 import dev.backplane.cli.targets.TargetsCommand;
 import dev.backplane.cli.tenants.TenantsCommand;
 import java.io.InputStream;
@@ -45,7 +46,7 @@ import picocli.CommandLine;
                 Recall.class, ListMemory.class, Promote.class,
                 MigrateCommand.class, RetrievalCommand.class,
                 AgentPrincipalCommand.class,
-                AgentCommand.class, ServicePrincipalsCommand.class,
+                AgentCommand.class, SchedulerCommand.class, ServicePrincipalsCommand.class,
                 AdminCommand.class, EventSourceCommand.class, EventsCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Svc implements Runnable {

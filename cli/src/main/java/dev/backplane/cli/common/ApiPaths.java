@@ -67,6 +67,8 @@ public final class ApiPaths {
     public static final String AGENT = AGENTS + "/{name}";
     public static final String AGENT_RUNS = "/api/v1/agent-runs";
     public static final String AGENT_RUN = AGENT_RUNS + "/{handle}";
+    public static final String TRIGGERS = "/api/v1/scheduler/triggers";
+    public static final String TRIGGER = TRIGGERS + "/{id}";
 
     /** Method and path of each call the CLI makes. */
     public static final List<String> CALLS = List.of(
@@ -89,6 +91,12 @@ public final class ApiPaths {
             "GET " + AGENT_RUN,
             "POST " + AGENT_RUN + "/cancel",
             "GET " + AGENT_RUN + "/events",
+            "GET " + TRIGGERS,
+            "POST " + TRIGGERS,
+            "GET " + TRIGGER,
+            "DELETE " + TRIGGER,
+            "POST " + TRIGGER + "/pause",
+            "POST " + TRIGGER + "/resume",
             "GET " + INFO,
             "GET " + WHOAMI,
             "GET " + FLIGHT_RECORDER_POLICY,

@@ -3,14 +3,17 @@ package dev.backplane.kernel.agents;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.errors.CommonErrors;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.PrincipalKind;
 import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.Digests;
 import dev.backplane.kernel.util.JsonMapping;
 import dev.langchain4j.model.chat.ChatModel;
 import java.lang.System.Logger.Level;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -44,6 +47,7 @@ public final class AgentRuns {
     public static final int LIMIT_DEFAULT = 100;
     private static final Set<String> STATUSES = Set.of(AgentRun.PENDING, AgentRun.RUNNING, AgentRun.AWAITING_APPROVAL,
             AgentRun.SUCCEEDED, AgentRun.FAILED, AgentRun.CANCELLED);
+    static final String LAUNCH_TOPIC = "agents.launch";
     private static final System.Logger LOG = System.getLogger(AgentRuns.class.getName());
 
     private final Jdbc jdbc;
@@ -139,6 +143,75 @@ public final class AgentRuns {
                 Optional.empty(), Optional.empty(), Optional.empty()), o.status().equals(AgentRun.SUCCEEDED) ? "ok"
                 : o.status().equals(AgentRun.CANCELLED) ? "denied" : "error", o.errorCode(), Optional.empty(),
                 Map.of("status", o.status(), "turns", o.turns()));
+    }
+
+    /**
+     * Enqueues a run on the caller's transaction (a trigger firing inside the event drain's): a pending row
+     * with its prompt, launched after commit by whichever replica's launcher claims it first. Committed
+     * with the firing or not at all, so an event fires its run exactly once.
+     */
+    public void enqueue(Connection c, UUID handle, UUID tenant, String agentName, String startedBy, String input,
+                        UUID triggerId, UUID eventId) throws SQLException {
+        Jdbc.update(c, """
+                INSERT INTO agent_runs (handle, tenant_id, agent_name, status, started_by, input_sha256, pending_input,
+                                        trigger_id, event_id)
+                VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?)""", handle, tenant, agentName, startedBy,
+                Digests.sha256Hex(input), input, triggerId, eventId);
+        Jdbc.query(c, "SELECT pg_notify(?, ?)", rs -> 1, ChangeFeed.CHANNEL, ChangeFeed.payload(LAUNCH_TOPIC,
+                handle.toString()));
+    }
+
+    /**
+     * Claims enqueued runs ({@code FOR UPDATE SKIP LOCKED}: one replica each), clears their prompt and
+     * executes each on its own virtual thread. A run that cannot start (definition gone or disabled, no
+     * model) fails at once with its reason and is not retried.
+     */
+    public int launchPending() {
+        record Claimed(UUID handle, UUID tenant, String agent, String input) {
+        }
+        List<Claimed> claimed = jdbc.inTransaction(c -> Jdbc.query(c, """
+                UPDATE agent_runs r SET status = 'running', pending_input = NULL, lease_owner = r.handle::text,
+                       lease_until = ?, updated_at = now()
+                FROM (SELECT handle, pending_input FROM agent_runs WHERE status = 'pending' AND pending_input IS NOT NULL
+                      AND NOT cancel_requested ORDER BY created_at LIMIT 20 FOR UPDATE SKIP LOCKED) p
+                WHERE r.handle = p.handle
+                RETURNING r.handle, r.tenant_id, r.agent_name, p.pending_input""",
+                rs -> new Claimed(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3),
+                        rs.getString(4)), Timestamp.from(Instant.now().plus(lease))));
+        for (Claimed c : claimed) {
+            Thread.ofVirtual().name("agent-run-" + c.handle()).start(() -> launch(c.handle(), c.tenant(), c.agent(),
+                    c.input()));
+        }
+        return claimed.size();
+    }
+
+    /** Launches enqueued runs as soon as their enqueueing commits, on whichever replica hears it first. */
+    public void launchOnNotice(ChangeFeed feed) {
+        feed.subscribe(LAUNCH_TOPIC, key -> Thread.ofVirtual().name("agent-run-launcher").start(this::launchPending));
+    }
+
+    private void launch(UUID handle, UUID tenant, String agentName, String input) {
+        AgentDefinition def;
+        ChatModel model;
+        try {
+            def = definitions.show(tenant, agentName);
+            if (!def.enabled()) {
+                throw AgentRunErrors.AGENT_DISABLED.error("agent definition '" + agentName + "' is disabled");
+            }
+            model = models.model(def.modelTier());
+        } catch (DomainException e) {
+            // a run refused before it starts is logged once and failed, never retried
+            LOG.log(Level.WARNING, "agent run " + handle + " of '" + agentName + "' refused: " + e.code() + ": "
+                    + e.getMessage());
+            jdbc.update("""
+                    UPDATE agent_runs SET status = 'failed', error = ?, error_code = ?, finished_at = now(),
+                           lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE handle = ?""",
+                    e.getMessage(), e.code(), handle);
+            return;
+        }
+        Caller agent = new Caller(def.identityRef(), Optional.empty(), Optional.of(tenant), tenant, Role.OPERATOR, false,
+                PrincipalKind.AGENT, Optional.of(def.identityRef()), Optional.of(handle));
+        execute(handle, def, agent, model, input, Optional.empty());
     }
 
     /** Extends the run's lease every third of it until the run finishes. */

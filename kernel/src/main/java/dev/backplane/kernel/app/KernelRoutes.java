@@ -22,6 +22,7 @@ import dev.backplane.kernel.memory.MemoryRoutes;
 import dev.backplane.kernel.quality.RetireChecklist;
 import dev.backplane.kernel.quality.RetrievalRoutes;
 import dev.backplane.kernel.quality.UsageReport;
+import dev.backplane.kernel.scheduler.TriggerRoutes;
 import dev.backplane.kernel.targets.TargetRoutes;
 import dev.backplane.kernel.targets.TargetSecretRoutes;
 import dev.backplane.kernel.tenancy.TenancyRoutes;
@@ -66,6 +67,7 @@ final class KernelRoutes {
         new EventRoutes(s.eventSources, s.eventIngest, s.eventLog).register(api);
         new TargetSecretRoutes(s.targets, s.credentials).register(api);
         new AgentRoutes(s.agents, s.agentRuns).register(api);
+        new TriggerRoutes(s.triggers).register(api);
         api.recordMutations(new GovernanceAudit(s.audit), GovernanceAudit.EXEMPT);
         return api;
     }

@@ -51,6 +51,8 @@ import dev.backplane.kernel.retrieval.Embedder;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.retrieval.SearchLog;
 import dev.backplane.kernel.scheduler.PeriodicJobs;
+import dev.backplane.kernel.scheduler.TriggerFiring;
+import dev.backplane.kernel.scheduler.Triggers;
 import dev.backplane.kernel.targets.ProbeService;
 import dev.backplane.kernel.targets.TargetService;
 import dev.backplane.kernel.tenancy.TenantService;
@@ -107,6 +109,7 @@ final class KernelServices {
     final BackgroundJobs jobs;
     final AgentDefinitions agents;
     final AgentRuns agentRuns;
+    final Triggers triggers;
 
     KernelServices(KernelConfig config, Database database, ChangeFeed feed, DispatchEvents dispatchEvents,
                    EventDrain drain, String issuer, Kernel.Closer closing) {
@@ -172,6 +175,9 @@ final class KernelServices {
         this.agents = new AgentDefinitions(jdbc, agentPrincipals);
         this.agentRuns = new AgentRuns(jdbc, agents, new ModelGateway(modelSettings(config), credentials),
                 agentTools(), audit, Duration.ofSeconds(90));
+        agentRuns.launchOnNotice(feed);
+        this.triggers = new Triggers(jdbc, agents);
+        drain.subscribe("scheduler.event-triggers", new TriggerFiring(triggers, agentRuns));
 
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
                 new PeriodicJobs.Job("events-retention-sweep", Duration.ofHours(1), eventLog::sweep),
@@ -181,6 +187,7 @@ final class KernelServices {
                 new PeriodicJobs.Job("result-handles-sweep", Duration.ofMinutes(10), handles::sweepExpired),
                 new PeriodicJobs.Job("async-run-reaper", Duration.ofMinutes(1), runs::reapOrphans),
                 new PeriodicJobs.Job("agent-run-reaper", Duration.ofMinutes(1), agentRuns::reapOrphans),
+                new PeriodicJobs.Job("agent-run-launcher", Duration.ofSeconds(5), agentRuns::launchPending),
                 new PeriodicJobs.Job("memory-sweep", Duration.ofMinutes(10), memory::sweepExpired),
                 new PeriodicJobs.Job("background-job-reaper", Duration.ofMinutes(1), jobs::reapStale),
                 new PeriodicJobs.Job("retrieval-searches-sweep", Duration.ofHours(6),

@@ -295,6 +295,7 @@ class TenantMatrixIT {
                 Opt.of("tenant_id", "${tenantB}")));
         m.put("/api/v1/agents/|name", List.of(Opt.of("name", "${agentDef}")));
         m.put("/api/v1/agent-runs/|handle", List.of(Opt.of("handle", "${agentRun}")));
+        m.put("/api/v1/scheduler/triggers/|id", List.of(Opt.of("id", "${trigger}")));
         m.put("/api/v1/event-sources/|slug", List.of(Opt.of("slug", "${eventSlug}"), Opt.of("slug", "${eventSourceName}")));
         m.put("/api/v1/events/|id", List.of(Opt.of("id", "${event}")));
         return m;
@@ -470,6 +471,10 @@ class TenantMatrixIT {
         m.put("PATCH /api/v1/agents/{name}", List.of(Shape.of("disable", "{\"enabled\": false}")));
         m.put("POST /api/v1/agents/{name}/runs", List.of(Shape.of("run A's agent", "{\"input\": \"go\"}")));
         m.put("POST /api/v1/agent-runs/{handle}/cancel", List.of(Shape.of("", null)));
+        m.put("POST /api/v1/scheduler/triggers", List.of(Shape.refused("A's agent", "", "{\"kind\": \"event\", "
+                + "\"agent_definition\": \"${agentDef}\", \"event_filter\": {}}")));
+        m.put("POST /api/v1/scheduler/triggers/{id}/pause", List.of(Shape.of("", null)));
+        m.put("POST /api/v1/scheduler/triggers/{id}/resume", List.of(Shape.of("", null)));
         m.put("GET /api/v1/agent-runs", List.of(Shape.of("", null), Shape.own("A's agent", "agent_name=${agentDef}", null)));
         // --- events
         m.put("POST /api/v1/event-sources", List.of(
@@ -1202,6 +1207,8 @@ class TenantMatrixIT {
         gets.put("admin /api/v1/agents/${agentDef}", aAdmin);
         gets.put("admin /api/v1/agents", aAdmin);
         gets.put("operator /api/v1/agent-runs/${agentRun}", aOperator);
+        gets.put("admin /api/v1/scheduler/triggers/${trigger}", aAdmin);
+        gets.put("admin /api/v1/scheduler/triggers", aAdmin);
         gets.put("operator /api/v1/agent-runs/${agentRun}/events", aOperator);
         gets.put("admin /api/v1/event-sources/${eventSlug}", aAdmin);
         gets.put("admin /api/v1/event-sources", aAdmin);
@@ -1247,7 +1254,7 @@ class TenantMatrixIT {
 
     /** The detectors detect: A's own answers are leaks to B, and A's own writes change A's snapshot. */
     private void positiveControls(Map<String, String> afterB) throws InterruptedException {
-        for (String path : List.of("/api/v1/targets", "/api/v1/kb", "/api/v1/memory", "/api/v1/event-sources", "/api/v1/agents", "/api/v1/agent-runs",
+        for (String path : List.of("/api/v1/targets", "/api/v1/kb", "/api/v1/memory", "/api/v1/event-sources", "/api/v1/agents", "/api/v1/agent-runs", "/api/v1/scheduler/triggers",
                 "/api/v1/agent-grants", "/api/v1/approvals", "/api/v1/audit", "/api/v1/catalog/operations",
                 "/api/v1/connectors?status=all", "/api/v1/docs/collections", "/api/v1/events",
                 "/api/v1/retrieve?query=" + MEMORY_WORDS.replace(" ", "%20") + "&limit=50")) {
@@ -1440,6 +1447,9 @@ class TenantMatrixIT {
         kernel.jdbc().update("INSERT INTO agent_run_events (handle, seq, kind, payload) VALUES (?, 1, 'final_output', "
                 + "?::jsonb)", runHandle, "{\"text\": \"run-event-" + R + "\"}");
         aVals.put("agentRun", runHandle.toString());
+        aVals.put("trigger", send("POST", "/api/v1/scheduler/triggers", aAdmin, "{\"kind\": \"event\", \"agent_definition\": "
+                + "\"" + aVals.get("agentDef") + "\", \"event_filter\": {\"marker\": \"trigger-" + R + "\"}, "
+                + "\"inputs\": \"inputs-" + R + "\"}", 201).path("id").asText());
 
         // events: a source and one accepted event
         aVals.put("eventSourceName", "esname-" + R);

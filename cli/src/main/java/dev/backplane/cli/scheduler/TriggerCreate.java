@@ -1,0 +1,50 @@
+package dev.backplane.cli.scheduler;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.cli.BackplaneCommand;
+import dev.backplane.cli.Session;
+import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.Http;
+import dev.backplane.cli.common.RequestBody;
+import dev.backplane.cli.common.TextArgs;
+import java.io.IOException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code svc scheduler create} */
+@Command(name = "create", description = "Create a trigger [tenant_admin]: --kind event runs --agent-definition for "
+        + "every event whose payload contains --event-filter.")
+final class TriggerCreate extends BackplaneCommand {
+    @Option(names = "--kind", required = true, description = "event (cron is not built yet)")
+    String kind;
+    @Option(names = "--agent-definition", required = true, paramLabel = "<name>")
+    String agent;
+    @Option(names = "--event-filter", required = true, paramLabel = "<json|@file>",
+            description = "JSON object the event payload must contain ({} matches every event of the tenant)")
+    String filter;
+    @Option(names = "--inputs", paramLabel = "<prompt|@file>", description = "the run's prompt (the event follows it, "
+            + "marked as untrusted input); default: a prompt made from the event")
+    String inputs;
+
+    @RequestBody
+    record NewTrigger(String kind, String agentDefinition, JsonNode eventFilter, String inputs) {
+    }
+
+    @Override
+    protected void execute(Session s) {
+        JsonNode f;
+        try {
+            f = Http.JSON.readTree(TextArgs.read(filter, "--event-filter"));
+        } catch (IOException e) {
+            throw CliException.usage("--event-filter is not JSON: " + e.getMessage());
+        }
+        if (f == null || !f.isObject()) {
+            throw CliException.usage("--event-filter must be a JSON object");
+        }
+        send(s, "POST", ApiPaths.TRIGGERS, new NewTrigger(kind, agent, f, TextArgs.read(inputs, "--inputs")), t -> {
+            ctx.out().println("created trigger:");
+            SchedulerCommand.print(ctx, t);
+        });
+    }
+}

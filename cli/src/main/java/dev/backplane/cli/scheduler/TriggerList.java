@@ -1,0 +1,33 @@
+package dev.backplane.cli.scheduler;
+
+import dev.backplane.cli.BackplaneCommand;
+import dev.backplane.cli.Session;
+import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.Limits;
+import dev.backplane.cli.common.QueryString;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code svc scheduler list} */
+@Command(name = "list", description = "The tenant's triggers.")
+final class TriggerList extends BackplaneCommand {
+    @Option(names = "--limit", description = "1..1000, default 100")
+    Integer limit;
+    @Option(names = "--offset")
+    Integer offset;
+
+    @Override
+    protected void validate() {
+        Limits.check(limit, 1, 1000, "--limit");
+    }
+
+    @Override
+    protected void execute(Session s) {
+        get(s, ApiPaths.TRIGGERS + QueryString.of().add("limit", limit).add("offset", offset), page -> {
+            if (page.path("triggers").isEmpty()) {
+                ctx.out().println("no triggers");
+            }
+            page.path("triggers").forEach(t -> SchedulerCommand.print(ctx, t));
+        });
+    }
+}

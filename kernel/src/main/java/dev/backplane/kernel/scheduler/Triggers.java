@@ -1,0 +1,150 @@
+package dev.backplane.kernel.scheduler;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.agents.AgentDefinitions;
+import dev.backplane.kernel.errors.CommonErrors;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.JsonMapping;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Scheduler triggers of a tenant (kind {@code event} today): create, list, show, pause, resume, delete,
+ * and the match of an event against the active ones. Matching is PostgreSQL's JSON containment
+ * ({@code payload @> filter}: every key and value of the filter in the payload, nested objects
+ * recursively, arrays by containment); the GIN index on the filter's top-level pairs narrows the
+ * candidates first, so matching does not scan every trigger of the tenant.
+ */
+public final class Triggers {
+
+    /** The body of create. */
+    public record Write(String kind, String agentDefinition, JsonNode eventFilter, String inputs) {
+    }
+
+    static final int MAX_FILTER_CHARS = 16_384;
+    static final int MAX_INPUTS_CHARS = 65_536;
+    public static final int LIMIT_DEFAULT = 100;
+    public static final int LIMIT_MAX = 1000;
+
+    private final Jdbc jdbc;
+    private final AgentDefinitions agents;
+
+    public Triggers(Jdbc jdbc, AgentDefinitions agents) {
+        this.jdbc = jdbc;
+        this.agents = agents;
+    }
+
+    public Trigger create(Caller caller, Write w) {
+        if (w.kind() == null) {
+            throw SchedulerErrors.INVALID_TRIGGER.error("kind is required (event)", Map.of("field", "kind"));
+        }
+        if (!w.kind().equals("event")) {
+            throw SchedulerErrors.UNSUPPORTED_TRIGGER_KIND.error("kind '" + w.kind() + "' is not supported; this build "
+                    + "has event triggers (cron triggers are not built yet)", Map.of("field", "kind"));
+        }
+        if (w.agentDefinition() == null) {
+            throw SchedulerErrors.INVALID_TRIGGER.error("agent_definition is required", Map.of("field", "agent_definition"));
+        }
+        try {
+            agents.show(caller.tenantId(), w.agentDefinition());
+        } catch (DomainException notFound) {
+            throw SchedulerErrors.UNKNOWN_AGENT.error("no agent definition '" + w.agentDefinition() + "' in this tenant "
+                    + "(svc agent list)", Map.of("field", "agent_definition"));
+        }
+        JsonNode filter = w.eventFilter() == null ? JsonMapping.mapper().createObjectNode() : w.eventFilter();
+        if (!filter.isObject()) {
+            throw SchedulerErrors.INVALID_TRIGGER.error("event_filter must be a JSON object ({} matches every event of "
+                    + "the tenant)", Map.of("field", "event_filter"));
+        }
+        if (filter.toString().length() > MAX_FILTER_CHARS) {
+            throw SchedulerErrors.INVALID_TRIGGER.error("event_filter is larger than " + MAX_FILTER_CHARS + " characters",
+                    Map.of("field", "event_filter"));
+        }
+        if (w.inputs() != null && (w.inputs().isBlank() || w.inputs().length() > MAX_INPUTS_CHARS)) {
+            throw SchedulerErrors.INVALID_TRIGGER.error("inputs must be 1.." + MAX_INPUTS_CHARS + " characters",
+                    Map.of("field", "inputs"));
+        }
+        UUID id = UUID.randomUUID();
+        jdbc.update("""
+                INSERT INTO scheduler_triggers (id, tenant_id, kind, agent_name, event_filter, filter_pairs, inputs,
+                                                created_by)
+                VALUES (?, ?, 'event', ?, ?, ?, ?, ?)""", id, caller.tenantId(), w.agentDefinition(), Jdbc.jsonb(filter),
+                pairs(filter).toArray(String[]::new), w.inputs(), caller.sub());
+        return show(caller.tenantId(), id);
+    }
+
+    public List<Trigger> list(UUID tenant, int limit, int offset) {
+        if (limit < 1 || limit > LIMIT_MAX) {
+            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + LIMIT_MAX + ", got " + limit,
+                    Map.of("field", "limit"));
+        }
+        if (offset < 0) {
+            throw CommonErrors.INVALID_OFFSET.error("offset must not be negative", Map.of("field", "offset"));
+        }
+        return jdbc.query("SELECT * FROM scheduler_triggers WHERE tenant_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?",
+                Triggers::row, tenant, limit, offset);
+    }
+
+    public Trigger show(UUID tenant, UUID id) {
+        return jdbc.queryOne("SELECT * FROM scheduler_triggers WHERE tenant_id = ? AND id = ?", Triggers::row, tenant, id)
+                .orElseThrow(() -> SchedulerErrors.TRIGGER_NOT_FOUND.error("no trigger " + id + " in this tenant"));
+    }
+
+    public Trigger setStatus(Caller caller, UUID id, String status) {
+        if (jdbc.update("UPDATE scheduler_triggers SET status = ?, updated_at = now() WHERE tenant_id = ? AND id = ?",
+                status, caller.tenantId(), id) == 0) {
+            show(caller.tenantId(), id);
+        }
+        return show(caller.tenantId(), id);
+    }
+
+    public void delete(Caller caller, UUID id) {
+        if (jdbc.update("DELETE FROM scheduler_triggers WHERE tenant_id = ? AND id = ?", caller.tenantId(), id) == 0) {
+            show(caller.tenantId(), id);
+        }
+    }
+
+    /** The active event triggers of the tenant whose filter the payload contains, on the caller's transaction. */
+    List<Trigger> matching(Connection c, UUID tenant, JsonNode payload) throws SQLException {
+        return Jdbc.query(c, """
+                SELECT * FROM scheduler_triggers
+                WHERE tenant_id = ? AND status = 'active' AND kind = 'event'
+                  AND filter_pairs <@ ?::text[] AND ?::jsonb @> event_filter
+                ORDER BY created_at, id""", Triggers::row, tenant, pairs(payload).toArray(String[]::new),
+                JsonMapping.write(payload));
+    }
+
+    /**
+     * The top-level string, boolean and null members of a JSON object, as {@code key=<json value>}
+     * (numbers are left to the containment test: 1 and 1.0 are equal there but not as text).
+     */
+    static List<String> pairs(JsonNode object) {
+        List<String> out = new ArrayList<>();
+        object.properties().forEach(e -> {
+            if (e.getValue().isTextual() || e.getValue().isBoolean() || e.getValue().isNull()) {
+                out.add(e.getKey() + "=" + e.getValue());
+            }
+        });
+        return out;
+    }
+
+    private static Trigger row(ResultSet rs) throws SQLException {
+        JsonNode filter;
+        try {
+            filter = JsonMapping.mapper().readTree(rs.getString("event_filter"));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new SQLException("event_filter is not JSON", e);
+        }
+        return new Trigger(rs.getObject("id", UUID.class), rs.getString("kind"), rs.getString("agent_name"), filter,
+                Optional.ofNullable(rs.getString("inputs")), rs.getString("status"), rs.getString("created_by"),
+                rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant());
+    }
+}
