@@ -174,7 +174,7 @@ final class KernelServices {
 
         this.agents = new AgentDefinitions(jdbc, agentPrincipals);
         this.agentRuns = new AgentRuns(jdbc, agents, new ModelGateway(modelSettings(config), credentials),
-                agentTools(), audit, Duration.ofSeconds(90));
+                agentTools(), audit, Duration.ofSeconds(config.intValue(Setting.AGENTS_RUN_LEASE_SECONDS)));
         agentRuns.launchOnNotice(feed);
         this.triggers = new Triggers(jdbc, agents);
         drain.subscribe("scheduler.event-triggers", new TriggerFiring(triggers, agentRuns));
@@ -186,7 +186,7 @@ final class KernelServices {
                 new PeriodicJobs.Job("approvals-expiry", Duration.ofMinutes(1), approvals::expireDue),
                 new PeriodicJobs.Job("result-handles-sweep", Duration.ofMinutes(10), handles::sweepExpired),
                 new PeriodicJobs.Job("async-run-reaper", Duration.ofMinutes(1), runs::reapOrphans),
-                new PeriodicJobs.Job("agent-run-reaper", Duration.ofMinutes(1), agentRuns::reapOrphans),
+                new PeriodicJobs.Job("agent-run-reaper", Duration.ofSeconds(15), agentRuns::reapOrphans),
                 new PeriodicJobs.Job("agent-run-launcher", Duration.ofSeconds(5), agentRuns::launchPending),
                 new PeriodicJobs.Job("memory-sweep", Duration.ofMinutes(10), memory::sweepExpired),
                 new PeriodicJobs.Job("background-job-reaper", Duration.ofMinutes(1), jobs::reapStale),

@@ -85,6 +85,9 @@ public enum Setting {
     AGENTS_MODEL_DEEP("agents.model.deep", "SVC_AGENTS_MODEL_DEEP", "", "model name of the deep tier (empty: standard's)"),
     AGENTS_MODEL_TIMEOUT_SECONDS("agents.model.timeout-seconds", "SVC_AGENTS_MODEL_TIMEOUT_SECONDS", "120",
             "how long one model call of a run may take", 1, 3600),
+    AGENTS_RUN_LEASE_SECONDS("agents.run-lease-seconds", "SVC_AGENTS_RUN_LEASE_SECONDS", "90",
+            "how long a running agent run stays claimed by its kernel without a heartbeat; after that the reaper fails it",
+            5, 3600),
     IDENTITY_JWKS_CACHE_SECONDS("identity.jwks-cache-seconds", "SVC_IDENTITY_JWKS_CACHE_SECONDS", "300",
             "how long fetched signing keys are cached (an unknown kid refetches at once)", 1, 86400);
 

@@ -3,10 +3,10 @@ package dev.backplane.kernel.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.backplane.kernel.testing.ChildKernels;
 import dev.backplane.kernel.testing.ExternalPostgres;
 import dev.backplane.kernel.testing.TestIssuer;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -43,7 +43,7 @@ class EventsCrashIT {
         Path work = Files.createTempDirectory("svc-events-crash");
         UUID tenant = UUID.randomUUID();
         try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer()) {
-            int port = freePort();
+            int port = ChildKernels.freePort();
             Map<String, String> env = new HashMap<>(issuer.kernelSettings());
             env.put("SVC_DB_URL", pg.jdbcUrl());
             env.put("SVC_DB_USER", ExternalPostgres.USER);
@@ -55,10 +55,10 @@ class EventsCrashIT {
             String base = "http://127.0.0.1:" + port;
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-            Process first = start(env, work.resolve("kernel-1.log"));
+            Process first = ChildKernels.start(env, work.resolve("kernel-1.log"));
             Process second = null;
             try {
-                awaitReady(http, base);
+                ChildKernels.awaitReady(http, base);
                 var created = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/event-sources"))
                         .header("Authorization", "Bearer " + issuer.token("admin", tenant, "tenant_admin"))
                         .header("Content-Type", "application/json")
@@ -112,7 +112,7 @@ class EventsCrashIT {
                 first.destroyForcibly(); // SIGKILL: no shutdown hook, no flush
                 first.waitFor();
                 int atKill = acknowledged.size();
-                second = start(env, work.resolve("kernel-2.log"));
+                second = ChildKernels.start(env, work.resolve("kernel-2.log"));
                 for (Thread s : senders) {
                     s.join(Duration.ofSeconds(150));
                 }
@@ -149,41 +149,11 @@ class EventsCrashIT {
         }
     }
 
-    private static Process start(Map<String, String> env, Path log) throws IOException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "dev.backplane.kernel.app.Main").redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().putAll(env);
-        return pb.start();
-    }
-
-    private static void awaitReady(HttpClient http, String base) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (true) {
-            try {
-                if (http.send(HttpRequest.newBuilder(URI.create(base + "/health/ready")).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not up yet
-            }
-            assertThat(System.nanoTime()).as("kernel ready within 60 s").isLessThan(deadline);
-            Thread.sleep(100);
-        }
-    }
-
     private static void sleep(long ms) {
         try {
             Thread.sleep(ms);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 }

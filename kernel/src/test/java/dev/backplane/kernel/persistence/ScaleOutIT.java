@@ -3,6 +3,7 @@ package dev.backplane.kernel.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.backplane.kernel.testing.ExternalPostgres;
+import dev.backplane.kernel.testing.ScriptedModel;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
@@ -148,6 +150,52 @@ class ScaleOutIT {
                         && b.get("/api/v1/targets/st-1", admin).json().path("notes").asText().equals("changed behind the caches")
                         && ingest(b, slug) == 404);
                 assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(4));
+            }
+        }
+    }
+
+    @Test
+    void twoReplicasDrainingTheSameEventsFireOneRunPerTriggerAndEvent(@TempDir Path work) throws Exception {
+        Path plugins = Files.createDirectories(work.resolve("plugins"));
+        UUID tenant = UUID.randomUUID();
+        int events = 30;
+        try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer();
+             ScriptedModel model = new ScriptedModel()) {
+            for (int i = 0; i < events * 2; i++) {
+                model.then(ScriptedModel.text("ok"));
+            }
+            Map<String, String> env = env(pg, issuer, plugins);
+            env.put("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
+            try (TestKernel a = TestKernel.start(work.resolve("shared"), env);
+                 TestKernel b = TestKernel.start(work.resolve("shared"), env)) {
+                String admin = issuer.token("admin", tenant, "tenant_admin");
+                awaitTrue("both change feeds listen", () -> a.kernel().changeFeed().live() && b.kernel().changeFeed().live());
+                assertThat(a.post("/api/v1/agent-principals", admin, Map.of("name", "replica-bot")).status()).isEqualTo(201);
+                assertThat(a.post("/api/v1/agents", admin, Map.of("name", "replica", "identity_ref", "replica-bot"))
+                        .status()).isEqualTo(201);
+                for (Object filter : List.of(Map.of(), Map.of("kind", "tick"))) {
+                    assertThat(b.post("/api/v1/scheduler/triggers", admin, Map.of("kind", "event", "agent_definition",
+                            "replica", "event_filter", filter)).status()).isEqualTo(201);
+                }
+                String slug = a.post("/api/v1/event-sources", admin, Map.of("name", "replicated", "kind", "generic-json",
+                        "auth_strategy", "static-header", "secret", "replica-secret-0123456789")).json().path("slug").asText();
+                for (int i = 0; i < events; i++) {
+                    // each event delivered to both replicas, as a retrying sender behind a load balancer would
+                    String body = "{\"kind\": \"tick\", \"n\": " + i + "}";
+                    for (TestKernel k : List.of(a, b)) {
+                        assertThat(k.send("POST", "/api/v1/events/ingest/" + slug, null, body,
+                                Map.of("X-Svc-Token", "replica-secret-0123456789")).status()).isEqualTo(200);
+                    }
+                }
+                var jdbc = a.jdbc();
+                awaitTrue("every run finished", Duration.ofSeconds(60), () -> jdbc.queryOne("SELECT count(*) FROM "
+                        + "agent_runs WHERE tenant_id = ? AND status = 'succeeded'", rs -> rs.getLong(1), tenant)
+                        .orElseThrow() == events * 2L);
+                Thread.sleep(1000);
+                assertThat(jdbc.queryOne("SELECT count(*) FROM agent_runs WHERE tenant_id = ?", rs -> rs.getLong(1), tenant)
+                        .orElseThrow()).as("one run per (trigger, event), not per replica").isEqualTo(events * 2L);
+                assertThat(jdbc.queryOne("SELECT count(DISTINCT lease_owner IS NULL) FROM agent_runs WHERE tenant_id = ?",
+                        rs -> rs.getLong(1), tenant).orElseThrow()).isEqualTo(1);
             }
         }
     }

@@ -28,14 +28,17 @@ public final class ScriptedModel implements AutoCloseable {
     private final HttpServer server;
     private final BlockingQueue<Function<JsonNode, ObjectNode>> script = new LinkedBlockingQueue<>();
     private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
+    private volatile Function<JsonNode, ObjectNode> otherwise;
 
     public ScriptedModel() {
         server = LoopbackHttp.start(x -> {
             JsonNode request = JSON.readTree(x.getRequestBody().readAllBytes());
             requests.add(request);
-            Function<JsonNode, ObjectNode> next;
+            Function<JsonNode, ObjectNode> next = script.poll();
             try {
-                next = script.poll(30, TimeUnit.SECONDS);
+                if (next == null) {
+                    next = otherwise != null ? otherwise : script.poll(30, TimeUnit.SECONDS);
+                }
             } catch (InterruptedException e) {
                 next = null;
             }
@@ -63,12 +66,19 @@ public final class ScriptedModel implements AutoCloseable {
         return this;
     }
 
+    /** The answer to every request the script has no entry for (instead of waiting for one). */
+    public ScriptedModel otherwise(Function<JsonNode, ObjectNode> answer) {
+        this.otherwise = answer;
+        return this;
+    }
+
     public List<JsonNode> requests() {
         return requests;
     }
 
     public void reset() {
         script.clear();
+        otherwise = null;
         requests.clear();
     }
 
