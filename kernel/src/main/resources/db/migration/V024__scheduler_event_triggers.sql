@@ -6,9 +6,12 @@ CREATE TABLE scheduler_triggers (
     kind          text        NOT NULL CHECK (kind IN ('event')),
     agent_name    text        NOT NULL,
     event_filter  jsonb       NOT NULL,
-    -- the filter's top-level scalar members as 'key=<json value>': an event can only match a trigger whose
-    -- pairs are all among its own, so a GIN index finds the candidates without a scan of every trigger
+    -- the filter's top-level string/boolean/null members as 'key=<json value>'
     filter_pairs  text[]      NOT NULL,
+    -- one of those pairs, the rarest among the tenant's triggers when the trigger was created ('*' when the
+    -- filter has none): an event can only match a trigger whose anchor is one of its own pairs, so matching
+    -- looks up the triggers anchored on the event's pairs (and '*') instead of scanning every trigger
+    anchor        text        NOT NULL,
     inputs        text,
     status        text        NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'paused')),
     created_by    text        NOT NULL,
@@ -16,7 +19,7 @@ CREATE TABLE scheduler_triggers (
     updated_at    timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX scheduler_triggers_tenant ON scheduler_triggers (tenant_id, created_at);
-CREATE INDEX scheduler_triggers_pairs ON scheduler_triggers USING gin (filter_pairs);
+CREATE INDEX scheduler_triggers_anchor ON scheduler_triggers (tenant_id, anchor) WHERE status = 'active';
 
 -- One row per (trigger, event): the unique key that makes at-least-once delivery and several replicas fire
 -- a run exactly once.

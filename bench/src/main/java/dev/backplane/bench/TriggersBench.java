@@ -62,10 +62,11 @@ public final class TriggersBench {
                                 "burst", 100000))).json().path("slug").asText();
                 String url = k.url() + "/api/v1/events/ingest/" + slug;
                 Jdbc jdbc = new Jdbc(k.kernel().database().dataSource());
-                System.out.println("plan of the match query: " + String.join(" | ", jdbc.query("EXPLAIN SELECT * FROM "
-                        + "scheduler_triggers WHERE tenant_id = ? AND status = 'active' AND kind = 'event' AND filter_pairs "
-                        + "<@ ?::text[] AND ?::jsonb @> event_filter", rs -> rs.getString(1).strip(), tenant,
-                        new String[] {"status=\"firing\"", "service=\"svc-7\""},
+                jdbc.update("ANALYZE scheduler_triggers");
+                System.out.println("plan of the match query: " + String.join(" | ", jdbc.query("EXPLAIN ANALYZE SELECT * "
+                        + "FROM scheduler_triggers WHERE tenant_id = ? AND status = 'active' AND anchor = ANY(?::text[]) "
+                        + "AND kind = 'event' AND ?::jsonb @> event_filter", rs -> rs.getString(1).strip(), tenant,
+                        new String[] {"status=\"firing\"", "service=\"svc-7\"", "*"},
                         "{\"status\": \"firing\", \"service\": \"svc-7\", \"labels\": {\"severity\": \"critical\"}}")));
                 HttpClient http = HttpClient.newBuilder().executor(Executors.newVirtualThreadPerTaskExecutor()).build();
                 send(http, url, 50, 2); // warm-up

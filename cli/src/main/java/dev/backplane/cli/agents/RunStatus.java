@@ -6,6 +6,7 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code svc agent run-status} */
@@ -13,10 +14,16 @@ import picocli.CommandLine.Parameters;
 final class RunStatus extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<handle>")
     String handle;
+    @Option(names = "--events", description = "also what happened in the run, one JSON object a line")
+    boolean events;
 
     @Override
     protected void execute(Session s) {
         get(s, ApiPaths.expand(ApiPaths.AGENT_RUN, handle), run -> print(ctx, run));
+        if (events) {
+            get(s, ApiPaths.expand(ApiPaths.AGENT_RUN, handle) + "/events",
+                    page -> page.path("events").forEach(e -> ctx.out().println(e.toString())));
+        }
     }
 
     static void print(CliContext ctx, JsonNode run) {

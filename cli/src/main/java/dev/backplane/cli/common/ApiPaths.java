@@ -87,6 +87,7 @@ public final class ApiPaths {
             "PATCH " + AGENT,
             "DELETE " + AGENT,
             "POST " + AGENT + "/runs",
+            "POST " + AGENT + "/run-events",
             "GET " + AGENT_RUNS,
             "GET " + AGENT_RUN,
             "POST " + AGENT_RUN + "/cancel",

@@ -58,6 +58,21 @@ public final class BackplaneClient {
         return checked(http.send(b.build()));
     }
 
+    /** POSTs {@code body} to a route that answers server-sent events; every line goes to {@code line}. */
+    public void stream(String path, Object body, java.util.function.Consumer<String> line) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path))
+                .header("Accept", "text/event-stream")
+                .header("Authorization", "Bearer " + token.get());
+        tenant.ifPresent(t -> b.header("X-Svc-Tenant", t));
+        try {
+            b.header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(Http.JSON.writeValueAsBytes(body)));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        checked(http.stream(b.build(), line));
+    }
+
     private Http.Response checked(Http.Response r) {
         if (r.ok()) {
             return r;

@@ -87,6 +87,29 @@ public final class Http implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends a request whose answer is a stream (server-sent events): a 200 hands every line to
+     * {@code line} as it arrives; any other status answers the whole body like {@link #send}.
+     */
+    public Response stream(HttpRequest request, java.util.function.Consumer<String> line) {
+        try {
+            HttpResponse<java.util.stream.Stream<String>> r = client.send(request, HttpResponse.BodyHandlers.ofLines());
+            if (r.statusCode() != 200) {
+                return new Response(r.statusCode(), r.headers(), String.join("\n", r.body().toList())
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            try (java.util.stream.Stream<String> lines = r.body()) {
+                lines.forEach(line);
+            }
+            return new Response(200, r.headers(), new byte[0]);
+        } catch (IOException e) {
+            throw new CliException(ExitCodes.UNREACHABLE, "cannot reach " + origin(request.uri()) + ": " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw CliException.failed("interrupted");
+        }
+    }
+
     public Response get(URI uri) {
         return send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).GET()
                 .header("Accept", "application/json").build());

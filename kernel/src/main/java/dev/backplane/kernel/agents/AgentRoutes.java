@@ -45,6 +45,7 @@ public final class AgentRoutes {
                     AgentRun run = runs.start(c, name(req), start);
                     Json.send(res, Boolean.TRUE.equals(start.async()) ? Status.ACCEPTED_202 : Status.OK_200, run);
                 })
+                .post(AGENT + "/run-events", Role.OPERATOR, this::runEvents)
                 .get(RUNS, Role.OPERATOR, (req, res, c) -> Json.ok(res, Map.of("runs", runs.list(c.tenantId(),
                         req.query().first("agent_name").asOptional(), req.query().first("status").asOptional(),
                         req.query().first("work_ref").asOptional(), QueryParams.integer(req, "limit", AgentRuns.LIMIT_DEFAULT),
@@ -53,6 +54,23 @@ public final class AgentRoutes {
                 .post(RUN + "/cancel", Role.OPERATOR, (req, res, c) -> Json.ok(res, runs.cancel(c, handle(req))))
                 .get(RUN + "/events", Role.OPERATOR, (req, res, c) -> Json.ok(res, Map.of("events",
                         runs.events(c.tenantId(), handle(req)))));
+    }
+
+    /** Starts a run in the background and streams its events as server-sent events until it finishes. */
+    private void runEvents(ServerRequest req, io.helidon.webserver.http.ServerResponse res,
+                           dev.backplane.kernel.identity.Caller c) {
+        AgentRuns.Start body = Json.read(req, AgentRuns.Start.class);
+        AgentRun run = runs.start(c, name(req), new AgentRuns.Start(body.input(), true, body.workRef()));
+        res.header(io.helidon.http.HeaderNames.CONTENT_TYPE, "text/event-stream");
+        res.header(io.helidon.http.HeaderNames.CACHE_CONTROL, "no-cache");
+        res.header("X-Svc-Run-Handle", run.handle().toString());
+        try (java.io.OutputStream out = res.outputStream()) {
+            RunEventStream.stream(runs, c, run.handle(), out);
+        } catch (java.io.IOException gone) {
+            // the client went away: the run goes on (svc agent run-status shows it)
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static java.util.UUID handle(ServerRequest req) {

@@ -20,8 +20,9 @@ import java.util.UUID;
  * Scheduler triggers of a tenant (kind {@code event} today): create, list, show, pause, resume, delete,
  * and the match of an event against the active ones. Matching is PostgreSQL's JSON containment
  * ({@code payload @> filter}: every key and value of the filter in the payload, nested objects
- * recursively, arrays by containment); the GIN index on the filter's top-level pairs narrows the
- * candidates first, so matching does not scan every trigger of the tenant.
+ * recursively, arrays by containment). Each trigger is anchored on one of its filter's top-level pairs
+ * (the rarest among the tenant's triggers when it was created); an event looks up only the triggers
+ * anchored on one of its own pairs, so matching does not scan every trigger of the tenant.
  */
 public final class Triggers {
 
@@ -73,11 +74,12 @@ public final class Triggers {
                     Map.of("field", "inputs"));
         }
         UUID id = UUID.randomUUID();
+        List<String> pairs = pairs(filter);
         jdbc.update("""
-                INSERT INTO scheduler_triggers (id, tenant_id, kind, agent_name, event_filter, filter_pairs, inputs,
+                INSERT INTO scheduler_triggers (id, tenant_id, kind, agent_name, event_filter, filter_pairs, anchor, inputs,
                                                 created_by)
-                VALUES (?, ?, 'event', ?, ?, ?, ?, ?)""", id, caller.tenantId(), w.agentDefinition(), Jdbc.jsonb(filter),
-                pairs(filter).toArray(String[]::new), w.inputs(), caller.sub());
+                VALUES (?, ?, 'event', ?, ?, ?, ?, ?, ?)""", id, caller.tenantId(), w.agentDefinition(), Jdbc.jsonb(filter),
+                pairs.toArray(String[]::new), anchor(caller.tenantId(), pairs), w.inputs(), caller.sub());
         return show(caller.tenantId(), id);
     }
 
@@ -114,13 +116,30 @@ public final class Triggers {
 
     /** The active event triggers of the tenant whose filter the payload contains, on the caller's transaction. */
     List<Trigger> matching(Connection c, UUID tenant, JsonNode payload) throws SQLException {
+        List<String> keys = new ArrayList<>(pairs(payload));
+        keys.add(ANY);
         return Jdbc.query(c, """
                 SELECT * FROM scheduler_triggers
-                WHERE tenant_id = ? AND status = 'active' AND kind = 'event'
-                  AND filter_pairs <@ ?::text[] AND ?::jsonb @> event_filter
-                ORDER BY created_at, id""", Triggers::row, tenant, pairs(payload).toArray(String[]::new),
-                JsonMapping.write(payload));
+                WHERE tenant_id = ? AND status = 'active' AND anchor = ANY(?::text[]) AND kind = 'event'
+                  AND ?::jsonb @> event_filter
+                ORDER BY created_at, id""", Triggers::row, tenant, keys.toArray(String[]::new), JsonMapping.write(payload));
     }
+
+    /** The anchor of a trigger with these pairs: the one fewest of the tenant's triggers have, or {@code *}. */
+    private String anchor(UUID tenant, List<String> pairs) {
+        if (pairs.isEmpty()) {
+            return ANY;
+        }
+        Map<String, Long> counts = new java.util.HashMap<>();
+        jdbc.query("""
+                SELECT p, count(*) FROM scheduler_triggers, unnest(filter_pairs) p
+                WHERE tenant_id = ? AND p = ANY(?::text[]) GROUP BY p""", rs -> counts.put(rs.getString(1), rs.getLong(2)),
+                tenant, pairs.toArray(String[]::new));
+        return pairs.stream().min(java.util.Comparator.comparingLong((String p) -> counts.getOrDefault(p, 0L))
+                .thenComparing(java.util.Comparator.naturalOrder())).orElse(ANY);
+    }
+
+    static final String ANY = "*";
 
     /**
      * The top-level string, boolean and null members of a JSON object, as {@code key=<json value>}

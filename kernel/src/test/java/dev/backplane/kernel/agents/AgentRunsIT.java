@@ -234,9 +234,23 @@ class AgentRunsIT {
         String handle = run.out().substring(0, 36);
         assertThat(cli.run("agent", "run-status", handle).out()).contains("succeeded");
         assertThat(cli.run("agent", "run-list", "--agent-name", "cli").out()).contains(handle);
-        var events = cli.run("agent", "run-events", handle);
+        var events = cli.run("agent", "run-status", handle, "--events");
         assertThat(events.out().lines().filter(l -> l.startsWith("{")).count()).isEqualTo(5);
         assertThat(events.out()).contains("\"kind\":\"tool_call\"");
+
+        model.then(toolCall("call_operation", call("cli", "run.item0.list")), text("streamed"));
+        var stream = cli.run("agent", "run-events", "cli", "--input", "stream it");
+        assertThat(stream.exitCode()).as(stream.toString()).isZero();
+        List<String> kinds = stream.out().lines().map(l -> {
+            try {
+                return new com.fasterxml.jackson.databind.ObjectMapper().readTree(l).path("kind").asText();
+            } catch (Exception e) {
+                throw new AssertionError("not one JSON object a line: " + l);
+            }
+        }).toList();
+        assertThat(kinds).containsExactly("turn_started", "tool_call", "tool_result", "turn_started", "final_output",
+                "run_finished");
+        assertThat(stream.out().lines().toList().getLast()).contains("\"status\":\"succeeded\"");
         var again = cli.run("agent", "run-cancel", handle);
         assertThat(again.exitCode()).isNotZero();
         assertThat(again.err()).contains("already succeeded");
@@ -247,6 +261,21 @@ class AgentRunsIT {
         assertThat(async.exitCode()).as(async.toString()).isZero();
         assertThat(async.out()).containsAnyOf("pending", "running");
         awaitStatus(async.out().substring(0, 36), "succeeded");
+    }
+
+    @Test
+    void runEventsStreamsServerSentEventsUntilTheRunFinishes() {
+        setUp("sse-bot", "sse", Map.of());
+        model.then(slow(300, text("done")));
+        var r = kernel.send("POST", "/api/v1/agents/sse/run-events", operator, "{\"input\": \"go\"}",
+                Map.of("Accept", "text/event-stream"));
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(r.header("Content-Type").orElse("")).startsWith("text/event-stream");
+        String handle = r.header("X-Svc-Run-Handle").orElseThrow();
+        assertThat(r.body()).contains("event: turn_started\n").contains("event: final_output\n")
+                .contains("event: run_finished\n").contains(handle);
+        assertThat(kernel.send("POST", "/api/v1/agents/nobody/run-events", operator, "{\"input\": \"go\"}", Map.of())
+                .status()).as("refusals are plain JSON errors before any stream").isEqualTo(404);
     }
 
     @Test

@@ -470,6 +470,7 @@ class TenantMatrixIT {
                 + "\"identity_ref\": \"${agentName}\"}")));
         m.put("PATCH /api/v1/agents/{name}", List.of(Shape.of("disable", "{\"enabled\": false}")));
         m.put("POST /api/v1/agents/{name}/runs", List.of(Shape.of("run A's agent", "{\"input\": \"go\"}")));
+        m.put("POST /api/v1/agents/{name}/run-events", List.of(Shape.of("stream A's agent", "{\"input\": \"go\"}")));
         m.put("POST /api/v1/agent-runs/{handle}/cancel", List.of(Shape.of("", null)));
         m.put("POST /api/v1/scheduler/triggers", List.of(Shape.refused("A's agent", "", "{\"kind\": \"event\", "
                 + "\"agent_definition\": \"${agentDef}\", \"event_filter\": {}}")));
