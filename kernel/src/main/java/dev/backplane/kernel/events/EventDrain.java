@@ -46,19 +46,22 @@ public final class EventDrain implements AutoCloseable {
     static final int MAX_ATTEMPTS = 12;
     static final int POLL_SECONDS = 5;
     private static final int BATCH = 32;
+    /** Drain loops per replica: a full batch wakes the next one, so a burst is drained in parallel. */
+    static final int WORKERS = 4;
     private static final System.Logger LOG = System.getLogger(EventDrain.class.getName());
 
     private final Jdbc jdbc;
     private final Map<String, Subscriber> subscribers = new ConcurrentHashMap<>();
     private final Semaphore wake = new Semaphore(0);
-    private final Thread loop;
+    private final List<Thread> loops;
     private volatile boolean closed;
 
     public EventDrain(Jdbc jdbc, ChangeFeed feed) {
         this.jdbc = jdbc;
         feed.subscribe(TOPIC, key -> wake());
         feed.onReset(this::wake);
-        this.loop = Thread.ofVirtual().name("event-drain").start(this::run);
+        this.loops = java.util.stream.IntStream.range(0, WORKERS)
+                .mapToObj(i -> Thread.ofVirtual().name("event-drain-" + i).start(this::run)).toList();
     }
 
     /** Registers a subscriber; events accepted from now on are delivered to it. */
@@ -83,10 +86,14 @@ public final class EventDrain implements AutoCloseable {
         while (!closed) {
             try {
                 wake.tryAcquire(POLL_SECONDS, TimeUnit.SECONDS);
-                wake.drainPermits();
-                while (!closed && drainOnce() > 0) {
-                    // keep going while there is work
-                }
+                wake.drainPermits(); // a burst of notices is one pass; full batches fan out below
+                int handled;
+                do {
+                    handled = drainOnce();
+                    if (handled == BATCH) {
+                        wake.release(); // more is due: another loop takes the next batch alongside this one
+                    }
+                } while (!closed && handled > 0);
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
@@ -163,6 +170,6 @@ public final class EventDrain implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        loop.interrupt();
+        loops.forEach(Thread::interrupt);
     }
 }
