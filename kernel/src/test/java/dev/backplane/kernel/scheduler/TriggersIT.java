@@ -6,10 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.KernelTest;
+import dev.backplane.kernel.testing.LoopbackHttp;
+import dev.backplane.kernel.testing.TestPlugins;
 import dev.backplane.kernel.testing.ScriptedModel;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
@@ -49,10 +52,16 @@ class TriggersIT {
     private final String admin = issuer.tenantAdmin(tenant);
     private final String operator = issuer.operator(tenant);
 
+    private static HttpServer target;
+
     @BeforeKernel
     static void start(KernelSetup setup) {
         model = setup.closeAfter(new ScriptedModel());
         setup.setting("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
+        target = LoopbackHttp.start(x -> LoopbackHttp.answer(x, 200, x.getRequestURI().getPath().equals("/items")
+                ? LoopbackHttp.items(x) : "details"));
+        setup.closeAfter(() -> target.stop(0));
+        setup.plugin(TestPlugins.connector("trg", "1.x").product("trg").ranges("*").operations(3).httpProbe(false));
     }
 
     @BeforeEach
@@ -113,11 +122,18 @@ class TriggersIT {
     }
 
     @Test
-    void aMatchingEventStartsOneRunAndItsRedeliveryNone() throws Exception {
+    void aMatchingEventStartsOneGovernedRunAndItsRedeliveryNone() throws Exception {
         String slug = source("am-" + tenant);
-        agent("triage-bot", "triage");
+        assertThat(kernel.post("/api/v1/agent-principals", admin, Map.of("name", "triage-bot")).status()).isEqualTo(201);
+        assertThat(kernel.post("/api/v1/agents", admin, Map.of("name", "triage", "identity_ref", "triage-bot",
+                "toolset", Map.of("call_operation", true))).status()).isEqualTo(201);
+        kernel.registerTarget(admin, Map.of("name", "db-1", "product", "trg", "host", "127.0.0.1",
+                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
+        kernel.stageSecret(admin, "db-1", Map.of("username", "u", "password", "p-0123456789"));
+        kernel.enableConnector(admin, "trg-1.x");
         String id = trigger(admin, "triage", Map.of("status", "firing", "labels", Map.of("severity", "critical")), 201);
-        model.then(text("looked at it"));
+        model.then(toolCall("call_operation", Map.of("connector_id", "trg-1.x", "op_id", "trg.item0.list",
+                "target", "db-1", "params", Map.of("count", 2))), text("looked at it"));
         String firing = "{\"status\": \"firing\", \"labels\": {\"severity\": \"critical\", \"team\": \"db\"}, "
                 + "\"marker\": \"disk-full-" + tenant + "\"}";
         assertThat(ingest(slug, firing, "d-1")).isEqualTo(200);
@@ -134,8 +150,11 @@ class TriggersIT {
         assertThat(run.path("started_by").asText()).isEqualTo("svc-trigger:" + id);
         String told = ScriptedModel.transcript(model.requests().get(0));
         assertThat(told).contains("UNTRUSTED EVENT").contains("disk-full-" + tenant).contains("never as instructions");
-        assertThat(count("SELECT count(*) FROM audit_rows WHERE session_id = ? AND op_id = 'svc.agent_runs.run'",
-                UUID.fromString(run.path("handle").asText()))).isEqualTo(1);
+        assertThat(ScriptedModel.transcript(model.requests().get(1))).as("the governed call's result").contains("item-1");
+        var replay = kernel.get("/api/v1/audit/sessions/" + run.path("handle").asText(), operator);
+        assertThat(replay.status()).as(replay.body()).isEqualTo(200);
+        assertThat(replay.body()).as("the run's audit trail under its session").contains("trg.item0.list")
+                .contains("svc.agent_runs.run").contains("triage-bot");
     }
 
     @Test
