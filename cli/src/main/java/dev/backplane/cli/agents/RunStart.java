@@ -6,6 +6,7 @@ import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.RequestBody;
 import dev.backplane.cli.common.TextArgs;
+import java.time.Duration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -33,7 +34,8 @@ final class RunStart extends BackplaneCommand {
         if (prompt == null || prompt.isBlank()) {
             throw CliException.usage("--input is empty");
         }
-        send(s, "POST", ApiPaths.expand(ApiPaths.AGENT, name) + "/runs", new Start(prompt, async ? true : null, workRef),
-                run -> RunStatus.print(ctx, run));
+        var run = s.client().call("POST", ApiPaths.expand(ApiPaths.AGENT, name) + "/runs",
+                new Start(prompt, async ? true : null, workRef), Duration.ofMinutes(async ? 1 : 30)).json();
+        print(run, () -> RunStatus.print(ctx, run));
     }
 }

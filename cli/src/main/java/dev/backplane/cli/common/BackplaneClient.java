@@ -40,8 +40,13 @@ public final class BackplaneClient {
     }
 
     public Http.Response call(String method, String path, Object body) {
+        return call(method, path, body, Duration.ofSeconds(60));
+    }
+
+    /** A call that may take longer than the usual minute (a synchronous agent run waits for its outcome). */
+    public Http.Response call(String method, String path, Object body, Duration timeout) {
         HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path))
-                .timeout(Duration.ofSeconds(60))
+                .timeout(timeout)
                 .header("Accept", "application/json")
                 .header("Authorization", "Bearer " + token.get());
         tenant.ifPresent(t -> b.header("X-Svc-Tenant", t));
