@@ -11,7 +11,7 @@ import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.Digests;
 import dev.backplane.kernel.util.JsonMapping;
-import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.StreamingChatModel;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -85,7 +85,7 @@ public final class AgentRuns {
             throw AgentRunErrors.AGENT_DISABLED.error("agent definition '" + name + "' is disabled (svc agent edit "
                     + name + " --enabled)");
         }
-        ChatModel model = models.model(def.modelTier()); // 503 before any row when no model is configured
+        StreamingChatModel model = models.model(def.modelTier()); // 503 before any row when no model is configured
         UUID handle = UUID.randomUUID();
         boolean async = Boolean.TRUE.equals(s.async());
         jdbc.update("""
@@ -105,7 +105,7 @@ public final class AgentRuns {
         return show(caller.tenantId(), handle);
     }
 
-    private void execute(UUID handle, AgentDefinition def, Caller agent, ChatModel model, String input,
+    private void execute(UUID handle, AgentDefinition def, Caller agent, StreamingChatModel model, String input,
                          Optional<String> workRef) {
         local.put(handle, Thread.currentThread());
         Thread heartbeat = Thread.ofVirtual().name("agent-run-lease-" + handle).start(() -> renew(handle));
@@ -192,7 +192,7 @@ public final class AgentRuns {
 
     private void launch(UUID handle, UUID tenant, String agentName, String input) {
         AgentDefinition def;
-        ChatModel model;
+        StreamingChatModel model;
         try {
             def = definitions.show(tenant, agentName);
             if (!def.enabled()) {

@@ -2,9 +2,9 @@ package dev.backplane.kernel.agents;
 
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.plugin.api.ConnectorException;
-import dev.langchain4j.model.anthropic.AnthropicChatModel;
-import dev.langchain4j.model.chat.ChatModel;
-import dev.langchain4j.model.openai.OpenAiChatModel;
+import dev.langchain4j.model.anthropic.AnthropicStreamingChatModel;
+import dev.langchain4j.model.chat.StreamingChatModel;
+import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -34,18 +34,21 @@ public final class ModelGateway {
         this.credentials = credentials;
     }
 
-    /** The chat model of a tier, or {@code 503 model_not_configured}/{@code model_key_unavailable}. */
-    ChatModel model(String tier) {
+    /**
+     * The (streaming) chat model of a tier, or {@code 503 model_not_configured}/{@code model_key_unavailable}.
+     * Streaming, so a cancelled run stops waiting at once and a long answer does not hit a read timeout.
+     */
+    StreamingChatModel model(String tier) {
         String url = settings.baseUrl().orElseThrow(() -> AgentRunErrors.MODEL_NOT_CONFIGURED.error("no model endpoint "
                 + "is configured (agents.model.base-url / SVC_AGENTS_MODEL_BASE_URL); agent runs cannot start"));
         String name = Optional.ofNullable(settings.models().get(tier)).filter(n -> !n.isBlank())
                 .orElse(settings.models().get("standard"));
         String key = settings.apiKeyRef().map(this::key).orElse("none");
         return switch (settings.provider()) {
-            case "anthropic" -> AnthropicChatModel.builder().baseUrl(url).apiKey(key).modelName(name)
-                    .timeout(settings.timeout()).maxRetries(0).build();
-            default -> OpenAiChatModel.builder().baseUrl(url).apiKey(key).modelName(name).timeout(settings.timeout())
-                    .maxRetries(0).build();
+            case "anthropic" -> AnthropicStreamingChatModel.builder().baseUrl(url).apiKey(key).modelName(name)
+                    .timeout(settings.timeout()).build();
+            default -> OpenAiStreamingChatModel.builder().baseUrl(url).apiKey(key).modelName(name)
+                    .timeout(settings.timeout()).build();
         };
     }
 

@@ -15,7 +15,11 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
-import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.StreamingChatModel;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -57,7 +61,8 @@ final class RunLoop {
         this.tools = tools;
     }
 
-    Outcome run(UUID handle, AgentDefinition def, Caller agent, ChatModel model, String input, Optional<String> workRef) {
+    Outcome run(UUID handle, AgentDefinition def, Caller agent, StreamingChatModel model, String input,
+               Optional<String> workRef) {
         Map<String, AgentToolbox.Offered> offered = new LinkedHashMap<>();
         tools.available(agent).stream().filter(t -> def.tools().contains(t.name())).forEach(t -> offered.put(t.name(), t));
         List<ToolSpecification> specs = offered.values().stream().map(t -> ToolSpecification.builder().name(t.name())
@@ -75,11 +80,15 @@ final class RunLoop {
             runs.event(handle, "turn_started", Map.of("turn", turn));
             AiMessage ai;
             try {
-                ai = model.chat(ChatRequest.builder().messages(messages).toolSpecifications(specs).build()).aiMessage();
-            } catch (RuntimeException e) {
+                ai = answer(model, ChatRequest.builder().messages(messages).toolSpecifications(specs).build());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Outcome.cancelled("cancelled", "cancelled by run-cancel", turn);
+            } catch (RuntimeException | ExecutionException e) {
                 int spent = turn;
+                Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
                 return stopped(handle, agent, spent).orElseGet(() -> Outcome.failed("model_error", "the model call "
-                        + "failed: " + e.getClass().getSimpleName() + ": " + e.getMessage(), spent));
+                        + "failed: " + cause.getClass().getSimpleName() + ": " + cause.getMessage(), spent));
             }
             messages.add(ai);
             if (ai.hasToolExecutionRequests()) {
@@ -116,6 +125,24 @@ final class RunLoop {
         }
         return Outcome.failed("turn_budget_exhausted", "the run used its turn budget of " + def.turnBudget()
                 + " turns without a final output", def.turnBudget());
+    }
+
+    /** One streamed model answer; waiting is interruptible, so run-cancel stops it at once. */
+    private static AiMessage answer(StreamingChatModel model, ChatRequest request) throws InterruptedException,
+            ExecutionException {
+        CompletableFuture<ChatResponse> done = new CompletableFuture<>();
+        model.chat(request, new StreamingChatResponseHandler() {
+            @Override
+            public void onCompleteResponse(ChatResponse response) {
+                done.complete(response);
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                done.completeExceptionally(error);
+            }
+        });
+        return done.get().aiMessage();
     }
 
     /** Why the run must stop now, if it must: cancelled, or its principal revoked (kill switch). */

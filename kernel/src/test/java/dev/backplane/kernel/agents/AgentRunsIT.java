@@ -126,6 +126,7 @@ class AgentRunsIT {
         assertThat(HITS.size()).as("the target was really called").isGreaterThan(hits);
 
         JsonNode first = model.requests().get(0);
+        assertThat(first.path("stream").asBoolean()).as("the model answers as a stream of chunks").isTrue();
         List<String> offered = new ArrayList<>();
         first.path("tools").forEach(t -> offered.add(t.path("function").path("name").asText()));
         assertThat(offered).contains("call_operation", "search_memory", "list_targets")

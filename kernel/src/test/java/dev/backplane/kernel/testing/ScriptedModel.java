@@ -18,7 +18,9 @@ import java.util.function.Function;
 /**
  * An OpenAI-compatible chat-completions server on loopback that answers from a script, speaking the
  * real wire format ({@code POST /v1/chat/completions}, {@code tool_calls} with JSON-string arguments,
- * {@code finish_reason}). Not a mock of our classes: the kernel's LangChain4j client talks HTTP to it.
+ * {@code finish_reason}; with {@code "stream": true}, server-sent {@code chat.completion.chunk} events
+ * that split the text and the tool-call arguments across deltas, then {@code [DONE]}). Not a mock of
+ * our classes: the kernel's LangChain4j client talks HTTP to it.
  * Each request takes the next scripted answer (a function of the request, so an answer can echo what
  * the model was sent); every request is recorded.
  */
@@ -46,7 +48,21 @@ public final class ScriptedModel implements AutoCloseable {
                 LoopbackHttp.answer(x, 500, "{\"error\": {\"message\": \"script exhausted\"}}");
                 return;
             }
-            byte[] body = JSON.writeValueAsBytes(next.apply(request));
+            ObjectNode completion = next.apply(request);
+            if (request.path("stream").asBoolean(false)) {
+                x.getResponseHeaders().add("Content-Type", "text/event-stream");
+                x.sendResponseHeaders(200, 0);
+                try (var out = x.getResponseBody()) {
+                    for (ObjectNode chunk : chunks(completion)) {
+                        out.write(("data: " + JSON.writeValueAsString(chunk) + "\n\n").getBytes(StandardCharsets.UTF_8));
+                        out.flush();
+                    }
+                    out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+                }
+                x.close();
+                return;
+            }
+            byte[] body = JSON.writeValueAsBytes(completion);
             x.getResponseHeaders().add("Content-Type", "application/json");
             x.sendResponseHeaders(200, body.length);
             x.getResponseBody().write(body);
@@ -121,6 +137,57 @@ public final class ScriptedModel implements AutoCloseable {
         r.putArray("choices").addObject().put("index", 0).put("finish_reason", finish).set("message", message);
         r.putObject("usage").put("prompt_tokens", 10).put("completion_tokens", 5).put("total_tokens", 15);
         return r;
+    }
+
+    /** A completion as the stream of chunks OpenAI sends: text and tool-call arguments split across deltas. */
+    static List<ObjectNode> chunks(ObjectNode completion) {
+        JsonNode choice = completion.path("choices").get(0);
+        JsonNode message = choice.path("message");
+        List<ObjectNode> out = new java.util.ArrayList<>();
+        ObjectNode first = chunk(completion);
+        ((ObjectNode) first.path("choices").get(0)).putObject("delta").put("role", "assistant");
+        out.add(first);
+        String text = message.path("content").isTextual() ? message.path("content").asText() : "";
+        if (!text.isEmpty()) {
+            int half = text.length() / 2;
+            for (String part : new String[] {text.substring(0, half), text.substring(half)}) {
+                ObjectNode c = chunk(completion);
+                ((ObjectNode) c.path("choices").get(0)).putObject("delta").put("content", part);
+                out.add(c);
+            }
+        }
+        int index = 0;
+        for (JsonNode call : message.path("tool_calls")) {
+            ObjectNode head = chunk(completion);
+            ObjectNode tc = ((ObjectNode) head.path("choices").get(0)).putObject("delta").putArray("tool_calls")
+                    .addObject().put("index", index).put("id", call.path("id").asText()).put("type", "function");
+            tc.putObject("function").put("name", call.path("function").path("name").asText()).put("arguments", "");
+            out.add(head);
+            String args = call.path("function").path("arguments").asText();
+            int half = args.length() / 2;
+            for (String part : new String[] {args.substring(0, half), args.substring(half)}) {
+                ObjectNode c = chunk(completion);
+                ((ObjectNode) c.path("choices").get(0)).putObject("delta").putArray("tool_calls").addObject().put("index", index)
+                        .putObject("function")
+                        .put("arguments", part);
+                out.add(c);
+            }
+            index++;
+        }
+        ObjectNode last = chunk(completion);
+        ((ObjectNode) last.path("choices").get(0)).putObject("delta");
+        ((ObjectNode) last.path("choices").get(0)).put("finish_reason", choice.path("finish_reason").asText());
+        last.set("usage", completion.path("usage"));
+        out.add(last);
+        return out;
+    }
+
+    private static ObjectNode chunk(ObjectNode completion) {
+        ObjectNode c = JSON.createObjectNode().put("id", completion.path("id").asText())
+                .put("object", "chat.completion.chunk").put("created", completion.path("created").asLong())
+                .put("model", completion.path("model").asText());
+        c.putArray("choices").addObject().put("index", 0).putNull("finish_reason");
+        return c;
     }
 
     /** The text of every message of a recorded request, joined (what the model was told). */
