@@ -41,6 +41,14 @@ class AgentDefinitionsIT {
         return m;
     }
 
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private long rows() {
         return kernel.jdbc().queryOne("SELECT count(*) FROM agent_definitions WHERE tenant_id = ?", rs -> rs.getLong(1),
                 tenant).orElseThrow();
@@ -84,8 +92,15 @@ class AgentDefinitionsIT {
         assertThat(kernel.patch("/api/v1/agents/triage", admin, clear).json().path("output_schema").isNull()).isTrue();
 
         assertThat(kernel.delete("/api/v1/agents/triage", admin).status()).isEqualTo(200);
-        var audit = kernel.jdbc().query("SELECT op_id FROM audit_rows WHERE tenant_id = ? AND op_id LIKE 'svc.governance.%' "
-                + "ORDER BY occurred_at", rs -> rs.getString(1), tenant);
+        // the route-level trail is written as the handler returns, just after the answer went out
+        List<String> audit = List.of();
+        for (int i = 0; i < 100 && audit.size() < 4; i++) {
+            audit = kernel.jdbc().query("SELECT op_id FROM audit_rows WHERE tenant_id = ? AND op_id LIKE 'svc.governance.%' "
+                    + "ORDER BY occurred_at", rs -> rs.getString(1), tenant);
+            if (audit.size() < 4) {
+                sleep(50);
+            }
+        }
         assertThat(audit).as("every write leaves a governance audit row").containsExactly(
                 "svc.governance.POST /api/v1/agents", "svc.governance.PATCH /api/v1/agents/{name}",
                 "svc.governance.PATCH /api/v1/agents/{name}", "svc.governance.DELETE /api/v1/agents/{name}");
