@@ -131,18 +131,22 @@ public final class AgentRuns {
         finish(handle, agent, def, outcome);
     }
 
+    /** The run's outcome and its audit row, in one transaction. */
     private void finish(UUID handle, Caller agent, AgentDefinition def, RunLoop.Outcome o) {
-        jdbc.update("""
-                UPDATE agent_runs SET status = ?, output = ?, error = ?, error_code = ?, turns = ?, lease_owner = NULL,
-                       lease_until = NULL, updated_at = now(), finished_at = now()
-                WHERE handle = ? AND status IN ('pending', 'running', 'awaiting_approval')""",
-                o.status(), o.output().map(Jdbc::jsonb).orElse(null), o.error().orElse(null), o.errorCode().orElse(null),
-                o.turns(), handle);
-        audit.record(new AuditLog.Entry(agent.tenantId(), agent.sub(), PrincipalKind.AGENT.wireName(), "other",
-                "svc.agent_runs.run", Optional.empty(), Optional.of(def.name()), Optional.empty(), Optional.of(handle),
-                Optional.empty(), Optional.empty(), Optional.empty()), o.status().equals(AgentRun.SUCCEEDED) ? "ok"
-                : o.status().equals(AgentRun.CANCELLED) ? "denied" : "error", o.errorCode(), Optional.empty(),
-                Map.of("status", o.status(), "turns", o.turns()));
+        jdbc.inTransaction(c -> {
+            Jdbc.update(c, """
+                    UPDATE agent_runs SET status = ?, output = ?, error = ?, error_code = ?, turns = ?, lease_owner = NULL,
+                           lease_until = NULL, updated_at = now(), finished_at = now()
+                    WHERE handle = ? AND status IN ('pending', 'running', 'awaiting_approval')""",
+                    o.status(), o.output().map(Jdbc::jsonb).orElse(null), o.error().orElse(null),
+                    o.errorCode().orElse(null), o.turns(), handle);
+            audit.recordIn(c, new AuditLog.Entry(agent.tenantId(), agent.sub(), PrincipalKind.AGENT.wireName(), "other",
+                    "svc.agent_runs.run", Optional.empty(), Optional.of(def.name()), Optional.empty(), Optional.of(handle),
+                    Optional.empty(), Optional.empty(), Optional.empty()), o.status().equals(AgentRun.SUCCEEDED) ? "ok"
+                    : o.status().equals(AgentRun.CANCELLED) ? "denied" : "error", o.errorCode(), Optional.empty(),
+                    Map.of("status", o.status(), "turns", o.turns()));
+            return null;
+        });
     }
 
     /**
@@ -280,23 +284,29 @@ public final class AgentRuns {
                 rs.getString("kind"), readTree(rs.getString("payload")), rs.getTimestamp("occurred_at").toInstant()), handle);
     }
 
-    /** Fails runs whose lease lapsed unfinished (their kernel died); never re-runs them; audits each. */
+    /**
+     * Fails runs whose lease lapsed unfinished (their kernel died); never re-runs them. The failure and
+     * its audit row commit together, so no orphan is ever failed without its trail.
+     */
     public int reapOrphans() {
-        List<UUID[]> reaped = new ArrayList<>();
-        jdbc.query("""
-                UPDATE agent_runs SET status = 'failed', error = 'the kernel running it stopped; not re-run (a governed '
-                       || 'write may not be safe to repeat)', error_code = 'run_orphaned', finished_at = now(),
-                       lease_owner = NULL, lease_until = NULL, updated_at = now()
-                WHERE status IN ('pending', 'running', 'awaiting_approval') AND lease_until < now()
-                RETURNING handle, tenant_id, agent_name""", rs -> {
-                    reaped.add(new UUID[] {rs.getObject(1, UUID.class), rs.getObject(2, UUID.class)});
-                    audit.record(new AuditLog.Entry(rs.getObject(2, UUID.class), "svc-reaper", "service", "other",
-                            "svc.agent_runs.orphaned", Optional.empty(), Optional.of(rs.getString(3)), Optional.empty(),
-                            Optional.of(rs.getObject(1, UUID.class)), Optional.empty(), Optional.empty(), Optional.empty()),
-                            "error", Optional.of("run_orphaned"), Optional.empty(), Map.of());
-                    return null;
-                });
-        return reaped.size();
+        return jdbc.inTransaction(c -> {
+            record Orphan(UUID handle, UUID tenant, String agent) {
+            }
+            List<Orphan> reaped = Jdbc.query(c, """
+                    UPDATE agent_runs SET status = 'failed', error = 'the kernel running it stopped; not re-run (a '
+                           || 'governed write may not be safe to repeat)', error_code = 'run_orphaned', finished_at = now(),
+                           lease_owner = NULL, lease_until = NULL, updated_at = now()
+                    WHERE status IN ('pending', 'running', 'awaiting_approval') AND lease_until < now()
+                    RETURNING handle, tenant_id, agent_name""", rs -> new Orphan(rs.getObject(1, UUID.class),
+                    rs.getObject(2, UUID.class), rs.getString(3)));
+            for (Orphan o : reaped) {
+                audit.recordIn(c, new AuditLog.Entry(o.tenant(), "svc-reaper", "service", "other",
+                        "svc.agent_runs.orphaned", Optional.empty(), Optional.of(o.agent()), Optional.empty(),
+                        Optional.of(o.handle()), Optional.empty(), Optional.empty(), Optional.empty()), "error",
+                        Optional.of("run_orphaned"), Optional.empty(), Map.of());
+            }
+            return reaped.size();
+        });
     }
 
     // --- state the loop reports
