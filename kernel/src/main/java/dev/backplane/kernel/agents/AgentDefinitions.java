@@ -6,11 +6,11 @@ import com.networknt.schema.SchemaId;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
-import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.governance.AgentPrincipals;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.JsonMapping;
+import dev.backplane.kernel.util.Paging;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
@@ -53,15 +53,9 @@ public final class AgentDefinitions {
     }
 
     public List<AgentDefinition> list(UUID tenant, int limit, int offset) {
-        if (limit < 1 || limit > LIMIT_MAX) {
-            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + LIMIT_MAX + ", got " + limit,
-                    Map.of("field", "limit"));
-        }
-        if (offset < 0) {
-            throw CommonErrors.INVALID_OFFSET.error("offset must not be negative, got " + offset, Map.of("field", "offset"));
-        }
+        Paging page = Paging.checked(limit, offset, LIMIT_MAX);
         return jdbc.query("SELECT * FROM agent_definitions WHERE tenant_id = ? ORDER BY name LIMIT ? OFFSET ?",
-                AgentDefinitions::row, tenant, limit, offset);
+                AgentDefinitions::row, tenant, page.limit(), page.offset());
     }
 
     public AgentDefinition show(UUID tenant, String name) {

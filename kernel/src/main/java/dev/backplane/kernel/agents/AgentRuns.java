@@ -11,6 +11,7 @@ import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.Digests;
 import dev.backplane.kernel.util.JsonMapping;
+import dev.backplane.kernel.util.Paging;
 import dev.langchain4j.model.chat.StreamingChatModel;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
@@ -19,7 +20,6 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -80,11 +80,7 @@ public final class AgentRuns {
             throw AgentRunErrors.INVALID_RUN.error("input is longer than " + MAX_INPUT_CHARS + " characters",
                     Map.of("field", "input"));
         }
-        AgentDefinition def = definitions.show(caller.tenantId(), name);
-        if (!def.enabled()) {
-            throw AgentRunErrors.AGENT_DISABLED.error("agent definition '" + name + "' is disabled (svc agent edit "
-                    + name + " --enabled)");
-        }
+        AgentDefinition def = runnable(caller.tenantId(), name);
         StreamingChatModel model = models.model(def.modelTier()); // 503 before any row when no model is configured
         UUID handle = UUID.randomUUID();
         boolean async = Boolean.TRUE.equals(s.async());
@@ -94,15 +90,30 @@ public final class AgentRuns {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""", handle, caller.tenantId(), name,
                 async ? AgentRun.PENDING : AgentRun.RUNNING, caller.sub(), s.workRef(), Digests.sha256Hex(s.input()),
                 handle.toString(), Timestamp.from(Instant.now().plus(lease)));
-        Caller agent = new Caller(def.identityRef(), Optional.empty(), Optional.of(caller.tenantId()), caller.tenantId(),
-                Role.OPERATOR, false, PrincipalKind.AGENT, Optional.of(def.identityRef()), Optional.of(handle));
-        Runnable body = () -> execute(handle, def, agent, model, s.input(), Optional.ofNullable(s.workRef()));
+        Runnable body = () -> execute(handle, def, actingAs(def, caller.tenantId(), handle), model, s.input(),
+                Optional.ofNullable(s.workRef()));
         if (async) {
             Thread.ofVirtual().name("agent-run-" + handle).start(body);
         } else {
             body.run();
         }
         return show(caller.tenantId(), handle);
+    }
+
+    /** The definition, if a run of it may start: it exists in the tenant and is enabled. */
+    private AgentDefinition runnable(UUID tenant, String name) {
+        AgentDefinition def = definitions.show(tenant, name);
+        if (!def.enabled()) {
+            throw AgentRunErrors.AGENT_DISABLED.error("agent definition '" + name + "' is disabled (svc agent edit "
+                    + name + " --enabled)");
+        }
+        return def;
+    }
+
+    /** Who a run acts as: the definition's agent principal, in the run's session. */
+    private static Caller actingAs(AgentDefinition def, UUID tenant, UUID handle) {
+        return new Caller(def.identityRef(), Optional.empty(), Optional.of(tenant), tenant, Role.OPERATOR, false,
+                PrincipalKind.AGENT, Optional.of(def.identityRef()), Optional.of(handle));
     }
 
     private void execute(UUID handle, AgentDefinition def, Caller agent, StreamingChatModel model, String input,
@@ -161,8 +172,7 @@ public final class AgentRuns {
                                         trigger_id, event_id)
                 VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?)""", handle, tenant, agentName, startedBy,
                 Digests.sha256Hex(input), input, triggerId, eventId);
-        Jdbc.query(c, "SELECT pg_notify(?, ?)", rs -> 1, ChangeFeed.CHANNEL, ChangeFeed.payload(LAUNCH_TOPIC,
-                handle.toString()));
+        ChangeFeed.notifyOnCommit(c, LAUNCH_TOPIC, handle.toString());
     }
 
     /**
@@ -198,10 +208,7 @@ public final class AgentRuns {
         AgentDefinition def;
         StreamingChatModel model;
         try {
-            def = definitions.show(tenant, agentName);
-            if (!def.enabled()) {
-                throw AgentRunErrors.AGENT_DISABLED.error("agent definition '" + agentName + "' is disabled");
-            }
+            def = runnable(tenant, agentName);
             model = models.model(def.modelTier());
         } catch (DomainException e) {
             // a run refused before it starts is logged once and failed, never retried
@@ -213,9 +220,7 @@ public final class AgentRuns {
                     e.getMessage(), e.code(), handle);
             return;
         }
-        Caller agent = new Caller(def.identityRef(), Optional.empty(), Optional.of(tenant), tenant, Role.OPERATOR, false,
-                PrincipalKind.AGENT, Optional.of(def.identityRef()), Optional.of(handle));
-        execute(handle, def, agent, model, input, Optional.empty());
+        execute(handle, def, actingAs(def, tenant, handle), model, input, Optional.empty());
     }
 
     /** Extends the run's lease every third of it until the run finishes. */
@@ -241,13 +246,7 @@ public final class AgentRuns {
 
     public List<AgentRun> list(UUID tenant, Optional<String> agentName, Optional<String> status, Optional<String> workRef,
                                int limit, int offset) {
-        if (limit < 1 || limit > AgentDefinitions.LIMIT_MAX) {
-            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + AgentDefinitions.LIMIT_MAX + ", got " + limit,
-                    Map.of("field", "limit"));
-        }
-        if (offset < 0) {
-            throw CommonErrors.INVALID_OFFSET.error("offset must not be negative", Map.of("field", "offset"));
-        }
+        Paging page = Paging.checked(limit, offset, AgentDefinitions.LIMIT_MAX);
         if (status.isPresent() && !STATUSES.contains(status.get())) {
             throw CommonErrors.INVALID_STATUS.error("status must be one of " + new java.util.TreeSet<>(STATUSES),
                     Map.of("field", "status"));
@@ -257,7 +256,7 @@ public final class AgentRuns {
                   AND (?::text IS NULL OR status = ?) AND (?::text IS NULL OR work_ref = ?)
                 ORDER BY created_at DESC, handle LIMIT ? OFFSET ?""", AgentRuns::row, tenant,
                 agentName.orElse(null), agentName.orElse(null), status.orElse(null), status.orElse(null),
-                workRef.orElse(null), workRef.orElse(null), limit, offset);
+                workRef.orElse(null), workRef.orElse(null), page.limit(), page.offset());
     }
 
     /**

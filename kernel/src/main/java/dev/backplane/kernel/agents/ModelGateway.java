@@ -28,6 +28,9 @@ public final class ModelGateway {
 
     private final Settings settings;
     private final CredentialService credentials;
+    /** Clients per (tier, key digest): built once, not per run; a rotated key simply gets its own entry. */
+    private final com.github.benmanes.caffeine.cache.Cache<String, StreamingChatModel> clients =
+            com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(32).build();
 
     public ModelGateway(Settings settings, CredentialService credentials) {
         this.settings = settings;
@@ -44,6 +47,10 @@ public final class ModelGateway {
         String name = Optional.ofNullable(settings.models().get(tier)).filter(n -> !n.isBlank())
                 .orElse(settings.models().get("standard"));
         String key = settings.apiKeyRef().map(this::key).orElse("none");
+        return clients.get(tier + "/" + dev.backplane.kernel.util.Digests.sha256Hex(key), k -> build(url, name, key));
+    }
+
+    private StreamingChatModel build(String url, String name, String key) {
         return switch (settings.provider()) {
             case "anthropic" -> AnthropicStreamingChatModel.builder().baseUrl(url).apiKey(key).modelName(name)
                     .timeout(settings.timeout()).build();

@@ -87,6 +87,11 @@ public final class ChangeFeed implements AutoCloseable {
         return topic + SEPARATOR + key;
     }
 
+    /** Announces a change from inside a writer's transaction: every replica hears it only if that commits. */
+    public static void notifyOnCommit(java.sql.Connection c, String topic, String key) throws java.sql.SQLException {
+        Jdbc.query(c, "SELECT pg_notify(?, ?)", rs -> 1, CHANNEL, payload(topic, key));
+    }
+
     /** Whether caches may serve entries: the listening connection is up. */
     public boolean live() {
         return live;

@@ -2,11 +2,11 @@ package dev.backplane.kernel.scheduler;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.agents.AgentDefinitions;
-import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.JsonMapping;
+import dev.backplane.kernel.util.Paging;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -84,15 +84,9 @@ public final class Triggers {
     }
 
     public List<Trigger> list(UUID tenant, int limit, int offset) {
-        if (limit < 1 || limit > LIMIT_MAX) {
-            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + LIMIT_MAX + ", got " + limit,
-                    Map.of("field", "limit"));
-        }
-        if (offset < 0) {
-            throw CommonErrors.INVALID_OFFSET.error("offset must not be negative", Map.of("field", "offset"));
-        }
+        Paging page = Paging.checked(limit, offset, LIMIT_MAX);
         return jdbc.query("SELECT * FROM scheduler_triggers WHERE tenant_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?",
-                Triggers::row, tenant, limit, offset);
+                Triggers::row, tenant, page.limit(), page.offset());
     }
 
     public Trigger show(UUID tenant, UUID id) {

@@ -275,5 +275,14 @@ class TriggersIT {
                 "--event-filter", "[1]").exitCode()).isEqualTo(2);
         assertThat(cli.run("scheduler", "delete", id).exitCode()).as("needs --confirm").isEqualTo(2);
         assertThat(cli.run("scheduler", "delete", id, "--confirm").exitCode()).isZero();
+        // every change is in the governance trail (written as each handler returns)
+        await("the trail", () -> count("SELECT count(*) FROM audit_rows WHERE tenant_id = ? AND op_id LIKE "
+                + "'svc.governance.%/api/v1/scheduler/triggers%'", tenant), 4);
+        assertThat(kernel.jdbc().query("SELECT op_id FROM audit_rows WHERE tenant_id = ? AND op_id LIKE "
+                + "'svc.governance.%/api/v1/scheduler/triggers%' ORDER BY occurred_at", rs -> rs.getString(1), tenant))
+                .containsExactly("svc.governance.POST /api/v1/scheduler/triggers",
+                        "svc.governance.POST /api/v1/scheduler/triggers/{id}/pause",
+                        "svc.governance.POST /api/v1/scheduler/triggers/{id}/resume",
+                        "svc.governance.DELETE /api/v1/scheduler/triggers/{id}");
     }
 }

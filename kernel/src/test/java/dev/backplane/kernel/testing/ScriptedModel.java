@@ -196,7 +196,7 @@ public final class ScriptedModel implements AutoCloseable {
         request.path("messages").forEach(m -> b.append(m.path("role").asText()).append(": ")
                 .append(m.path("content").isTextual() ? m.path("content").asText() : m.path("content").toString())
                 .append('\n'));
-        return new String(b.toString().getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+        return b.toString();
     }
 
     @Override
