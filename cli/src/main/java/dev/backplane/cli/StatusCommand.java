@@ -2,28 +2,54 @@ package dev.backplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.backplane.cli.broadcast.Watcher;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.ExitCodes;
 import dev.backplane.cli.common.Http;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/** {@code svc status}: is the backplane reachable, which version, and who the caller is there. */
-@Command(name = "status", description = "Show the backplane's reachability and version, and who you are there.")
+/**
+ * {@code svc status}: is the backplane reachable, which version, who the caller is there, and what
+ * happened in the tenant in the last hour; with {@code --watch} it then tails the activity feed.
+ */
+@Command(name = "status", description = "Show the backplane's reachability and version, who you are there, and the "
+        + "tenant's activity of the last hour; --watch then tails the activity as it happens.")
 final class StatusCommand extends BackplaneCommand {
+    @Option(names = {"--watch", "-w"}, description = "tail the tenant's activity feed (Ctrl-C ends it)")
+    boolean watch;
+    @Option(names = "--op-class", description = "with --watch: read, write, credential_read or other")
+    String opClass;
+    @Option(names = "--principal", description = "with --watch: only events of this principal (a sub)")
+    String principal;
+    @Option(names = "--target", description = "with --watch: only events on this target")
+    String target;
+
+    @Override
+    protected void validate() {
+        if (!watch && (opClass != null || principal != null || target != null)) {
+            throw CliException.usage("--op-class, --principal and --target filter --watch; add --watch");
+        }
+    }
 
     @Override
     protected void execute(Session session) {
-        {
-            JsonNode info = session.client().getPublic(ApiPaths.INFO).json();
-            JsonNode me = session.client().get(ApiPaths.WHOAMI).json();
-            if (options.json()) {
-                ObjectNode both = Http.JSON.createObjectNode();
-                both.put("backplane", session.backplane().toString());
-                both.put("reachable", true);
-                both.set("info", info);
-                both.set("whoami", me);
-                ctx.out().println(both.toPrettyString());
-                return;
-            }
+        JsonNode info = session.client().getPublic(ApiPaths.INFO).json();
+        JsonNode me = session.client().get(ApiPaths.WHOAMI).json();
+        Optional<JsonNode> activity = activity(session);
+        if (options.json()) {
+            ObjectNode all = Http.JSON.createObjectNode();
+            all.put("backplane", session.backplane().toString());
+            all.put("reachable", true);
+            all.set("info", info);
+            all.set("whoami", me);
+            activity.ifPresent(a -> all.set("activity", a));
+            ctx.out().println(all.toPrettyString());
+        } else {
             row("backplane", session.backplane() + "  (reachable)");
             row("version", info.path("version").asText() + " (commit " + info.path("git_commit").asText() + ")");
             row("user", me.path("username").asText(me.path("sub").asText()) + "  (sub " + me.path("sub").asText() + ")");
@@ -32,7 +58,41 @@ final class StatusCommand extends BackplaneCommand {
                     + me.path("home_tenant_id").asText("none") + ")"));
             row("role", me.path("tenant_role").asText() + (me.path("platform_admin").asBoolean() ? " + platform_admin" : ""));
             row("principal", me.path("principal_kind").asText());
+            row("activity", activity.map(StatusCommand::counts).orElse("(needs the operator role to see)"));
         }
+        ctx.out().flush();
+        if (watch) {
+            Watcher.tail(ctx, session, options.json(), opClass, principal, target, null, null);
+        }
+    }
+
+    /** The last hour's counts; empty when the caller's role may not read the feed. */
+    private static Optional<JsonNode> activity(Session session) {
+        try {
+            return Optional.of(session.client().get(ApiPaths.BROADCAST_SUMMARY + "?since=1h").json());
+        } catch (CliException e) {
+            if (e.exitCode() == ExitCodes.DENIED) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /** "12 in the last hour: dispatch 10 (ok 9, error 1), ingest 2 (accepted 2); 1 active claim". */
+    static String counts(JsonNode a) {
+        List<String> kinds = new ArrayList<>();
+        a.path("by_kind").properties().forEach(k -> {
+            long n = 0;
+            List<String> outcomes = new ArrayList<>();
+            for (var o : k.getValue().properties()) {
+                n += o.getValue().asLong();
+                outcomes.add(o.getKey() + " " + o.getValue().asLong());
+            }
+            kinds.add(k.getKey() + " " + n + " (" + String.join(", ", outcomes) + ")");
+        });
+        long claims = a.path("active_claims").asLong();
+        return a.path("total").asLong() + " events in the last hour" + (kinds.isEmpty() ? "" : ": "
+                + String.join(", ", kinds)) + "; " + claims + " active claim" + (claims == 1 ? "" : "s");
     }
 
     private void row(String key, String value) {

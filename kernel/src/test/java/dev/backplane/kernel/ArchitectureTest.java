@@ -30,7 +30,7 @@ class ArchitectureTest {
      * wiring) are on top.
      */
     static final List<String> LAYERS = List.of("errors", "util", "persistence", "identity", "http", "tenancy", "audit",
-            "jobs", "results", "retrieval", "credentials", "egress", "plugins", "catalog", "targets", "governance",
+            "broadcast", "jobs", "results", "retrieval", "credentials", "egress", "plugins", "catalog", "targets", "governance",
             "dispatch", "kb", "memory", "docs", "events", "agents", "scheduler", "quality", "mcp", "app");
 
     /** Dependencies that run against {@link #LAYERS}, allowed by name (the budget is two; today none). */

@@ -71,7 +71,22 @@ public final class ApiPaths {
     public static final String TRIGGER = TRIGGERS + "/{id}";
 
     /** Method and path of each call the CLI makes. */
+    public static final String BROADCAST = "/api/v1/broadcast";
+    public static final String BROADCAST_RECENT = BROADCAST + "/recent";
+    public static final String BROADCAST_STREAM = BROADCAST + "/stream";
+    public static final String BROADCAST_SUMMARY = BROADCAST + "/summary";
+    public static final String BROADCAST_ANNOUNCEMENTS = BROADCAST + "/announcements";
+    public static final String BROADCAST_OVERRIDES = BROADCAST + "/overrides";
+    public static final String BROADCAST_OVERRIDE = BROADCAST_OVERRIDES + "/{id}";
+
     public static final List<String> CALLS = List.of(
+            "GET " + BROADCAST_RECENT,
+            "GET " + BROADCAST_STREAM,
+            "GET " + BROADCAST_SUMMARY,
+            "POST " + BROADCAST_ANNOUNCEMENTS,
+            "GET " + BROADCAST_OVERRIDES,
+            "POST " + BROADCAST_OVERRIDES,
+            "DELETE " + BROADCAST_OVERRIDE,
             "GET " + EVENT_SOURCES,
             "POST " + EVENT_SOURCES,
             "GET " + EVENT_SOURCE,

@@ -78,6 +78,19 @@ public final class BackplaneClient {
         checked(http.stream(b.build(), line));
     }
 
+    /**
+     * GETs a server-sent-event route, resuming after {@code lastEventId} when given; every line goes to
+     * {@code line} until it answers false or the server ends the stream.
+     */
+    public void watch(String path, Optional<String> lastEventId, java.util.function.Predicate<String> line) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path))
+                .header("Accept", "text/event-stream")
+                .header("Authorization", "Bearer " + token.get());
+        tenant.ifPresent(t -> b.header("X-Svc-Tenant", t));
+        lastEventId.ifPresent(id -> b.header("Last-Event-ID", id));
+        checked(http.streamWhile(b.GET().build(), line));
+    }
+
     private Http.Response checked(Http.Response r) {
         if (r.ok()) {
             return r;

@@ -92,6 +92,14 @@ public final class Http implements AutoCloseable {
      * {@code line} as it arrives; any other status answers the whole body like {@link #send}.
      */
     public Response stream(HttpRequest request, java.util.function.Consumer<String> line) {
+        return streamWhile(request, l -> {
+            line.accept(l);
+            return true;
+        });
+    }
+
+    /** As {@link #stream}, until {@code line} answers false (the connection is then closed). */
+    public Response streamWhile(HttpRequest request, java.util.function.Predicate<String> line) {
         try {
             HttpResponse<java.util.stream.Stream<String>> r = client.send(request, HttpResponse.BodyHandlers.ofLines());
             if (r.statusCode() != 200) {
@@ -99,7 +107,10 @@ public final class Http implements AutoCloseable {
                         .getBytes(java.nio.charset.StandardCharsets.UTF_8));
             }
             try (java.util.stream.Stream<String> lines = r.body()) {
-                lines.forEach(line);
+                java.util.Iterator<String> it = lines.iterator();
+                while (it.hasNext() && line.test(it.next())) {
+                    // each line handed over as it arrives
+                }
             }
             return new Response(200, r.headers(), new byte[0]);
         } catch (IOException e) {

@@ -2,6 +2,8 @@ package dev.backplane.kernel.agents;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.audit.AuditLog;
+import dev.backplane.kernel.broadcast.Activity;
+import dev.backplane.kernel.broadcast.BroadcastFeed;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
@@ -57,10 +59,12 @@ public final class AgentRuns {
     private final AuditLog audit;
     private final Duration lease;
     private final Map<UUID, Thread> local = new ConcurrentHashMap<>();
+    private final BroadcastFeed broadcast;
 
     public AgentRuns(Jdbc jdbc, AgentDefinitions definitions, ModelGateway models, AgentToolbox tools,
-                     AuditLog audit, Duration lease) {
+                     AuditLog audit, Duration lease, BroadcastFeed broadcast) {
         this.jdbc = jdbc;
+        this.broadcast = broadcast;
         this.definitions = definitions;
         this.models = models;
         this.audit = audit;
@@ -90,8 +94,8 @@ public final class AgentRuns {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""", handle, caller.tenantId(), name,
                 async ? AgentRun.PENDING : AgentRun.RUNNING, caller.sub(), s.workRef(), Digests.sha256Hex(s.input()),
                 handle.toString(), Timestamp.from(Instant.now().plus(lease)));
-        Runnable body = () -> execute(handle, def, actingAs(def, caller.tenantId(), handle), model, s.input(),
-                Optional.ofNullable(s.workRef()));
+        Runnable body = () -> execute(handle, def, actingAs(def, caller.tenantId(), handle), caller.sub(), model,
+                s.input(), Optional.ofNullable(s.workRef()));
         if (async) {
             Thread.ofVirtual().name("agent-run-" + handle).start(body);
         } else {
@@ -116,9 +120,10 @@ public final class AgentRuns {
                 PrincipalKind.AGENT, Optional.of(def.identityRef()), Optional.of(handle));
     }
 
-    private void execute(UUID handle, AgentDefinition def, Caller agent, StreamingChatModel model, String input,
-                         Optional<String> workRef) {
+    private void execute(UUID handle, AgentDefinition def, Caller agent, String startedBy, StreamingChatModel model,
+                         String input, Optional<String> workRef) {
         local.put(handle, Thread.currentThread());
+        announce(agent, def, startedBy, "start", AgentRun.RUNNING, handle, workRef, Optional.empty());
         Thread heartbeat = Thread.ofVirtual().name("agent-run-lease-" + handle).start(() -> renew(handle));
         RunLoop.Outcome outcome;
         try {
@@ -140,6 +145,15 @@ public final class AgentRuns {
             Thread.interrupted(); // a cancel's interrupt must not break the final write
         }
         finish(handle, agent, def, outcome);
+        announce(agent, def, startedBy, "completion", outcome.status(), handle, workRef, outcome.errorCode());
+    }
+
+    /** A run's start and finish on the tenant's activity feed. */
+    private void announce(Caller agent, AgentDefinition def, String startedBy, String phase, String status, UUID handle,
+                          Optional<String> workRef, Optional<String> errorCode) {
+        broadcast.publish(Activity.of(agent.tenantId(), Activity.Kind.RUN, "agent run of " + def.name()
+                        + (phase.equals("start") ? " started" : " " + status), agent.sub(), startedBy, Optional.of(status))
+                .withPhase(phase).withWork(workRef, Optional.of(handle.toString())).withErrorCode(errorCode));
     }
 
     /** The run's outcome and its audit row, in one transaction. */
@@ -181,7 +195,7 @@ public final class AgentRuns {
      * model) fails at once with its reason and is not retried.
      */
     public int launchPending() {
-        record Claimed(UUID handle, UUID tenant, String agent, String input) {
+        record Claimed(UUID handle, UUID tenant, String agent, String input, String startedBy) {
         }
         List<Claimed> claimed = jdbc.inTransaction(c -> Jdbc.query(c, """
                 UPDATE agent_runs r SET status = 'running', pending_input = NULL, lease_owner = r.handle::text,
@@ -189,12 +203,12 @@ public final class AgentRuns {
                 FROM (SELECT handle, pending_input FROM agent_runs WHERE status = 'pending' AND pending_input IS NOT NULL
                       AND NOT cancel_requested ORDER BY created_at LIMIT 20 FOR UPDATE SKIP LOCKED) p
                 WHERE r.handle = p.handle
-                RETURNING r.handle, r.tenant_id, r.agent_name, p.pending_input""",
+                RETURNING r.handle, r.tenant_id, r.agent_name, p.pending_input, r.started_by""",
                 rs -> new Claimed(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3),
-                        rs.getString(4)), Timestamp.from(Instant.now().plus(lease))));
+                        rs.getString(4), rs.getString(5)), Timestamp.from(Instant.now().plus(lease))));
         for (Claimed c : claimed) {
             Thread.ofVirtual().name("agent-run-" + c.handle()).start(() -> launch(c.handle(), c.tenant(), c.agent(),
-                    c.input()));
+                    c.input(), c.startedBy()));
         }
         return claimed.size();
     }
@@ -204,7 +218,7 @@ public final class AgentRuns {
         feed.subscribe(LAUNCH_TOPIC, key -> Thread.ofVirtual().name("agent-run-launcher").start(this::launchPending));
     }
 
-    private void launch(UUID handle, UUID tenant, String agentName, String input) {
+    private void launch(UUID handle, UUID tenant, String agentName, String input, String startedBy) {
         AgentDefinition def;
         StreamingChatModel model;
         try {
@@ -220,7 +234,7 @@ public final class AgentRuns {
                     e.getMessage(), e.code(), handle);
             return;
         }
-        execute(handle, def, actingAs(def, tenant, handle), model, input, Optional.empty());
+        execute(handle, def, actingAs(def, tenant, handle), startedBy, model, input, Optional.empty());
     }
 
     /** Extends the run's lease every third of it until the run finishes. */

@@ -4,6 +4,7 @@ import dev.backplane.kernel.agents.AgentRoutes;
 import dev.backplane.kernel.audit.AuditQueries;
 import dev.backplane.kernel.audit.AuditRoutes;
 import dev.backplane.kernel.audit.GovernanceAudit;
+import dev.backplane.kernel.broadcast.BroadcastRoutes;
 import dev.backplane.kernel.catalog.CatalogRoutes;
 import dev.backplane.kernel.catalog.IngestRoutes;
 import dev.backplane.kernel.dispatch.DispatchRoutes;
@@ -26,6 +27,7 @@ import dev.backplane.kernel.scheduler.TriggerRoutes;
 import dev.backplane.kernel.targets.TargetRoutes;
 import dev.backplane.kernel.targets.TargetSecretRoutes;
 import dev.backplane.kernel.tenancy.TenancyRoutes;
+import java.time.Duration;
 import java.util.Optional;
 
 /** The REST and MCP surfaces of one kernel, registered on top of its {@link KernelServices}. */
@@ -68,6 +70,8 @@ final class KernelRoutes {
         new TargetSecretRoutes(s.targets, s.credentials).register(api);
         new AgentRoutes(s.agents, s.agentRuns).register(api);
         new TriggerRoutes(s.triggers).register(api);
+        new BroadcastRoutes(s.broadcast, s.broadcastHub,
+                Duration.ofSeconds(config.intValue(Setting.BROADCAST_HEARTBEAT_SECONDS))).register(api);
         api.recordMutations(new GovernanceAudit(s.audit), GovernanceAudit.EXEMPT);
         return api;
     }

@@ -6,6 +6,10 @@ import dev.backplane.kernel.agents.AgentRuns;
 import dev.backplane.kernel.agents.AgentToolbox;
 import dev.backplane.kernel.agents.ModelGateway;
 import dev.backplane.kernel.audit.AuditLog;
+import dev.backplane.kernel.broadcast.Activity;
+import dev.backplane.kernel.broadcast.BroadcastFeed;
+import dev.backplane.kernel.broadcast.BroadcastHub;
+import dev.backplane.kernel.broadcast.BroadcastOverrides;
 import dev.backplane.kernel.catalog.CatalogIndex;
 import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.catalog.ConnectorRegistry;
@@ -110,6 +114,8 @@ final class KernelServices {
     final AgentDefinitions agents;
     final AgentRuns agentRuns;
     final Triggers triggers;
+    final BroadcastFeed broadcast;
+    final BroadcastHub broadcastHub;
 
     KernelServices(KernelConfig config, Database database, ChangeFeed feed, DispatchEvents dispatchEvents,
                    EventDrain drain, String issuer, Kernel.Closer closing) {
@@ -144,10 +150,17 @@ final class KernelServices {
         EgressProxy egress = closing.add(egressProxy(sockets));
         ConnectorSessions sessions = new ConnectorSessions(egress, sockets, callTimeout);
         this.audit = new AuditLog(jdbc);
+        this.broadcast = closing.add(new BroadcastFeed(jdbc, new BroadcastOverrides(jdbc, feed),
+                Duration.ofSeconds(config.intValue(Setting.BROADCAST_AGGREGATE_WINDOW_SECONDS)),
+                config.intValue(Setting.BROADCAST_RETENTION_DAYS)));
+        this.broadcastHub = closing.add(new BroadcastHub(jdbc, feed, config.intValue(Setting.BROADCAST_SUBSCRIBER_BUFFER)));
+        dispatchEvents.subscribe(e -> broadcast.publish(Activity.dispatch(e.tenantId(), e.at(), e.principal(),
+                e.principalKind(), e.connectorId(), e.opId(), e.opClass(), e.target(), e.namespace(), e.status(),
+                e.errorCode(), e.durationMs(), e.workRef(), e.sessionId())));
         this.probes = new ProbeService(targets, catalog, credentials, sessions, audit);
 
         this.handles = new ResultHandles(jdbc, Duration.ofMinutes(config.intValue(Setting.RESULT_HANDLE_TTL)));
-        this.approvals = new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL)), audit);
+        this.approvals = new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL)), audit, broadcast);
         this.grants = new Grants(jdbc);
         this.serviceGrants = new ServiceGrants(jdbc, catalog::descriptor);
         PolicyGate gate = new PolicyGate(grants::decide, (tenant, principal, connectorId, opId, target) ->
@@ -170,17 +183,20 @@ final class KernelServices {
 
         this.eventSources = new EventSources(jdbc, feed, credentials, audit, config.intValue(Setting.EVENTS_MAX_BODY_BYTES));
         this.eventLog = new EventLog(jdbc, config.intValue(Setting.EVENTS_RETENTION_DAYS));
-        this.eventIngest = new EventIngest(jdbc, eventSources, audit, drain, config.intValue(Setting.EVENTS_RATE_PER_SECOND));
+        this.eventIngest = new EventIngest(jdbc, eventSources, audit, drain, config.intValue(Setting.EVENTS_RATE_PER_SECOND),
+                broadcast);
 
         this.agents = new AgentDefinitions(jdbc, agentPrincipals);
         this.agentRuns = new AgentRuns(jdbc, agents, new ModelGateway(modelSettings(config), credentials),
-                agentTools(), audit, Duration.ofSeconds(config.intValue(Setting.AGENTS_RUN_LEASE_SECONDS)));
+                agentTools(), audit, Duration.ofSeconds(config.intValue(Setting.AGENTS_RUN_LEASE_SECONDS)), broadcast);
         agentRuns.launchOnNotice(feed);
         this.triggers = new Triggers(jdbc, agents);
         drain.subscribe("scheduler.event-triggers", new TriggerFiring(triggers, agentRuns));
 
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
                 new PeriodicJobs.Job("events-retention-sweep", Duration.ofHours(1), eventLog::sweep),
+                new PeriodicJobs.Job("broadcast-windows-flush", Duration.ofSeconds(5), broadcast::flushWindows),
+                new PeriodicJobs.Job("broadcast-retention-sweep", Duration.ofHours(1), broadcast::sweep),
                 new PeriodicJobs.Job("audit-started-reaper", Duration.ofMinutes(1),
                         () -> audit.reapStarted(callTimeout.plusMinutes(5))),
                 new PeriodicJobs.Job("approvals-expiry", Duration.ofMinutes(1), approvals::expireDue),

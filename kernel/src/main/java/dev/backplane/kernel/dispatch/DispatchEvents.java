@@ -23,10 +23,13 @@ public final class DispatchEvents {
      *
      * @param auditId the audit row, when the dispatch reached the target (denials and parks have rows
      *                but the envelope does not name them)
+     * @param namespace the call's {@code namespace} parameter, when it has a short text one
+     * @param sessionId the caller's session (an agent run's handle for the run's calls)
      */
     public record Event(Instant at, UUID tenantId, String principal, String principalKind, String connectorId,
-                        String opId, String target, String status, Optional<String> errorCode,
-                        Optional<String> workRef, long durationMs, Optional<String> auditId) {
+                        String opId, Optional<String> opClass, String target, Optional<String> namespace, String status,
+                        Optional<String> errorCode, Optional<String> workRef, long durationMs, Optional<String> auditId,
+                        Optional<String> sessionId) {
     }
 
     private final List<Consumer<Event>> subscribers = new CopyOnWriteArrayList<>();

@@ -81,15 +81,25 @@ public final class Dispatcher {
     /** Runs one call through the whole pipeline and announces its outcome (the broadcast hook). */
     public ResultEnvelope call(Caller caller, CallRequest req) {
         ResultEnvelope env = gateAndRun(caller, req);
-        announce(caller.tenantId(), caller.sub(), caller.kind().wireName(), req, env);
+        announce(caller, req, env);
         return env;
     }
 
-    private void announce(UUID tenant, String principal, String kind, CallRequest req, ResultEnvelope env) {
-        events.publish(new DispatchEvents.Event(java.time.Instant.now(), tenant, principal, kind, req.connectorId(),
-                req.opId(), req.target(), env.status(), Optional.ofNullable(env.extras().get("error_code"))
-                .map(Object::toString), req.workRef(), env.durationMs(),
-                Optional.ofNullable(env.extras().get("audit_id")).map(Object::toString)));
+    private void announce(Caller caller, CallRequest req, ResultEnvelope env) {
+        Optional<String> opClass;
+        try {
+            opClass = Optional.of(catalog.effective(caller.tenantId(), req.connectorId(), req.opId()).descriptor()
+                    .opClass().wireName());
+        } catch (RuntimeException gone) {
+            opClass = Optional.empty(); // the operation left the catalog while the call ran
+        }
+        Optional<String> namespace = Optional.ofNullable(req.params().get("namespace")).filter(String.class::isInstance)
+                .map(String.class::cast).filter(v -> !v.isEmpty() && v.length() <= 253);
+        events.publish(new DispatchEvents.Event(java.time.Instant.now(), caller.tenantId(), caller.sub(),
+                caller.kind().wireName(), req.connectorId(), req.opId(), opClass, req.target(), namespace, env.status(),
+                Optional.ofNullable(env.extras().get("error_code")).map(Object::toString), req.workRef(), env.durationMs(),
+                Optional.ofNullable(env.extras().get("audit_id")).map(Object::toString),
+                caller.sessionId().map(Object::toString)));
     }
 
     private ResultEnvelope gateAndRun(Caller caller, CallRequest req) {
@@ -207,7 +217,7 @@ public final class Dispatcher {
                 dev.backplane.kernel.identity.Role.OPERATOR, false, kindOf(released.requesterKind()),
                 released.requesterClientId());
         ResultEnvelope env = runApproved(requester, req, released);
-        announce(tenant, a.requester(), requester.kind().wireName(), req, env);
+        announce(requester, req, env);
         return env;
     }
 

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.backplane.kernel.audit.AuditLog;
+import dev.backplane.kernel.broadcast.Activity;
+import dev.backplane.kernel.broadcast.BroadcastFeed;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.ChangeFeed;
@@ -56,8 +58,12 @@ public final class EventIngest {
     private final Cache<UUID, TokenBucket> buckets = Caffeine.newBuilder().maximumSize(100_000)
             .expireAfterAccess(Duration.ofMinutes(10)).build();
 
-    public EventIngest(Jdbc jdbc, EventSources sources, AuditLog audit, EventDrain drain, long defaultRatePerSecond) {
+    private final BroadcastFeed broadcast;
+
+    public EventIngest(Jdbc jdbc, EventSources sources, AuditLog audit, EventDrain drain, long defaultRatePerSecond,
+                       BroadcastFeed broadcast) {
         this.jdbc = jdbc;
+        this.broadcast = broadcast;
         this.sources = sources;
         this.audit = audit;
         this.drain = drain;
@@ -161,6 +167,9 @@ public final class EventIngest {
                 if (subscribers.length > 0) {
                     drain.wake();
                 }
+                String principal = "svc-ingest:" + s.slug();
+                broadcast.publish(Activity.of(s.tenantId(), Activity.Kind.INGEST, "event " + (eventType == null ? ""
+                        : eventType + " ") + "from " + s.slug(), principal, principal, Optional.of("accepted")));
                 return new Accepted("accepted", eventId, false);
             }
         } catch (Jdbc.DataAccessException e) {

@@ -2,6 +2,8 @@ package dev.backplane.kernel.governance;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.backplane.kernel.audit.AuditLog;
+import dev.backplane.kernel.broadcast.Activity;
+import dev.backplane.kernel.broadcast.BroadcastFeed;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
@@ -51,9 +53,11 @@ public final class Approvals {
     private final Jdbc jdbc;
     private final Duration ttl;
     private final AuditLog audit;
+    private final BroadcastFeed broadcast;
 
-    public Approvals(Jdbc jdbc, Duration ttl, AuditLog audit) {
+    public Approvals(Jdbc jdbc, Duration ttl, AuditLog audit, BroadcastFeed broadcast) {
         this.jdbc = jdbc;
+        this.broadcast = broadcast;
         this.ttl = ttl;
         this.audit = audit;
     }
@@ -99,13 +103,25 @@ public final class Approvals {
      */
     public Released approve(Caller caller, UUID id, Optional<String> reason, boolean breakGlass) {
         caller.requireHuman("approving a parked call");
-        return decideApprove(caller, id, reason, breakGlass);
+        Released released = decideApprove(caller, id, reason, breakGlass);
+        announce(caller, released.approval(), "approved");
+        return released;
     }
 
     /** Rejects a pending request (any tenant_admin, the requester included) and audits the transition. */
     public Approval reject(Caller caller, UUID id, Optional<String> reason) {
         caller.requireHuman("rejecting a parked call");
-        return decideReject(caller, id, reason);
+        Approval rejected = decideReject(caller, id, reason);
+        announce(caller, rejected, "rejected");
+        return rejected;
+    }
+
+    /** A decision on the tenant's activity feed: the requester as principal, the approver as actor. */
+    private void announce(Caller approver, Approval a, String decision) {
+        broadcast.publish(Activity.of(approver.tenantId(), Activity.Kind.APPROVAL, decision + " call " + a.connectorId()
+                + "/" + a.opId() + " on " + a.target(), a.requester(), approver.sub(), Optional.of(decision))
+                .withOperation(a.connectorId(), a.opId(), Optional.empty()).withTarget(Optional.of(a.target()))
+                .withWork(a.workRef(), Optional.empty()));
     }
 
     /** The transition's audit row, written in the transition's own transaction: both commit or neither. */

@@ -147,32 +147,13 @@ public final class Grants {
     }
 
     static int specificity(Grant g) {
-        int literal = g.op().replaceAll("[*?\\[\\]]", "").length();
+        int literal = dev.backplane.kernel.util.Glob.literalLength(g.op());
         return (g.target().equals("*") ? 0 : 10_000) + literal;
     }
 
     /** fnmatch: {@code *} any run, {@code ?} one character, {@code [...]} a class; everything else literal. */
     static boolean matches(String pattern, String text) {
-        StringBuilder re = new StringBuilder();
-        for (int i = 0; i < pattern.length(); i++) {
-            char c = pattern.charAt(i);
-            switch (c) {
-                case '*' -> re.append(".*");
-                case '?' -> re.append('.');
-                case '[' -> {
-                    int end = pattern.indexOf(']', i + 1);
-                    if (end < 0) {
-                        re.append("\\[");
-                    } else {
-                        String cls = pattern.substring(i + 1, end).replace("\\", "\\\\");
-                        re.append('[').append(cls.startsWith("!") ? "^" + cls.substring(1) : cls).append(']');
-                        i = end;
-                    }
-                }
-                default -> re.append(Pattern.quote(String.valueOf(c)));
-            }
-        }
-        return Pattern.matches(re.toString(), text);
+        return dev.backplane.kernel.util.Glob.matches(pattern, text);
     }
 
     private static Instant instant(String text) {

@@ -296,6 +296,7 @@ class TenantMatrixIT {
         m.put("/api/v1/agents/|name", List.of(Opt.of("name", "${agentDef}")));
         m.put("/api/v1/agent-runs/|handle", List.of(Opt.of("handle", "${agentRun}")));
         m.put("/api/v1/scheduler/triggers/|id", List.of(Opt.of("id", "${trigger}")));
+        m.put("/api/v1/broadcast/overrides/|id", List.of(Opt.of("id", "${override}")));
         m.put("/api/v1/event-sources/|slug", List.of(Opt.of("slug", "${eventSlug}"), Opt.of("slug", "${eventSourceName}")));
         m.put("/api/v1/events/|id", List.of(Opt.of("id", "${event}")));
         return m;
@@ -476,6 +477,14 @@ class TenantMatrixIT {
                 + "\"agent_definition\": \"${agentDef}\", \"event_filter\": {}}")));
         m.put("POST /api/v1/scheduler/triggers/{id}/pause", List.of(Shape.of("", null)));
         m.put("POST /api/v1/scheduler/triggers/{id}/resume", List.of(Shape.of("", null)));
+        // --- broadcast: B's feed never shows A's activity; A's override pattern set by B is B's own rule
+        m.put("POST /api/v1/broadcast/announcements", List.of(Shape.of("on A's target", "{\"activity\": \"b-announces\", "
+                + "\"target\": \"${target}\"}")));
+        m.put("POST /api/v1/broadcast/overrides", List.of(Shape.own("A's pattern", "", "{\"op_id_pattern\": "
+                + "\"ovr-" + R + "-*\", \"detail\": \"full\"}")));
+        m.put("GET /api/v1/broadcast/recent", List.of(Shape.of("", null), Shape.own("A's target", "target=${target}", null)));
+        m.put("GET /api/v1/broadcast/overrides", List.of(Shape.of("", null), Shape.own("A's pattern",
+                "op_id_pattern=ovr-" + R + "-*", null)));
         m.put("GET /api/v1/agent-runs", List.of(Shape.of("", null), Shape.own("A's agent", "agent_name=${agentDef}", null)));
         // --- events
         m.put("POST /api/v1/event-sources", List.of(
@@ -1451,6 +1460,13 @@ class TenantMatrixIT {
         aVals.put("trigger", send("POST", "/api/v1/scheduler/triggers", aAdmin, "{\"kind\": \"event\", \"agent_definition\": "
                 + "\"" + aVals.get("agentDef") + "\", \"event_filter\": {\"marker\": \"trigger-" + R + "\"}, "
                 + "\"inputs\": \"inputs-" + R + "\"}", 201).path("id").asText());
+
+        // broadcast: an override and an announcement of A
+        aVals.put("override", send("POST", "/api/v1/broadcast/overrides", aAdmin, "{\"op_id_pattern\": \"ovr-" + R
+                + "-*\", \"detail\": \"aggregate\", \"scope_field\": \"target_name\", \"scope_value\": \""
+                + aVals.get("target") + "\"}", 200).path("id").asText());
+        send("POST", "/api/v1/broadcast/announcements", aAdmin, "{\"activity\": \"announce-" + R + "\", \"target\": \""
+                + aVals.get("target") + "\", \"work_ref\": \"wr-" + R + "\"}", 201);
 
         // events: a source and one accepted event
         aVals.put("eventSourceName", "esname-" + R);

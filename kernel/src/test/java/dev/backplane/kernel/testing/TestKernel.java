@@ -190,7 +190,7 @@ public final class TestKernel implements AutoCloseable {
         b.method(method, jsonBody == null ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString(jsonBody));
         try {
-            HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            HttpResponse<String> r = http.send(b.build(), EventStreams.stringOrFirstBlock());
             return new Response(r.statusCode(), r.headers().map(), r.body());
         } catch (IOException e) {
             throw new UncheckedIOException(e);

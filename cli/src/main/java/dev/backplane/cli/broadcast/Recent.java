@@ -1,0 +1,49 @@
+package dev.backplane.cli.broadcast;
+
+import dev.backplane.cli.BackplaneCommand;
+import dev.backplane.cli.Session;
+import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.Limits;
+import dev.backplane.cli.common.QueryString;
+import dev.backplane.cli.common.Tables;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code svc broadcast recent} */
+@Command(name = "recent", description = "What happened in the tenant, newest first.")
+final class Recent extends BackplaneCommand {
+    @Option(names = "--active-only", description = "only open announcement claims")
+    boolean activeOnly;
+    @Option(names = "--actor-sub", description = "only events caused by this sub")
+    String actorSub;
+    @Option(names = "--cursor", description = "a stream id (next page) or an ISO 8601 time: events before it")
+    String cursor;
+    @Option(names = "--limit", description = "1..1000, default 100")
+    Integer limit;
+    @Option(names = "--op-class", description = "read, write, credential_read or other")
+    String opClass;
+    @Option(names = "--principal", description = "only events of this principal (a sub)")
+    String principal;
+    @Option(names = "--target", description = "only events on this target")
+    String target;
+    @Option(names = "--work-ref", description = "only events of this change ticket")
+    String workRef;
+
+    @Override
+    protected void validate() {
+        Limits.check(limit, 1, 1000, "--limit");
+    }
+
+    @Override
+    protected void execute(Session s) {
+        get(s, ApiPaths.BROADCAST_RECENT + QueryString.of().add("active_only", activeOnly).add("actor_sub", actorSub)
+                .add("cursor", cursor).add("limit", limit).add("op_class", opClass).add("principal", principal)
+                .add("target", target).add("work_ref", workRef), page -> {
+                    Tables.print(ctx.out(), "no activity", BroadcastCommand.HEADER,
+                            Tables.rows(page.path("events"), BroadcastCommand::row));
+                    if (page.hasNonNull("next_cursor")) {
+                        ctx.out().println("more: svc broadcast recent --cursor " + page.path("next_cursor").asText());
+                    }
+                });
+    }
+}

@@ -1,0 +1,167 @@
+package dev.backplane.kernel.broadcast;
+
+import dev.backplane.kernel.persistence.ChangeFeed;
+import dev.backplane.kernel.persistence.Jdbc;
+import java.lang.System.Logger.Level;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The live side of the feed on one replica: every commit of feed events, on any replica, arrives as a
+ * {@link ChangeFeed} notice naming the stream ids it wrote; the hub reads exactly those rows and hands
+ * each to the streams of its tenant whose filter it matches. A notice is sent only when its rows are
+ * committed, so nothing is read before it exists. When the listening connection is lost and back, the
+ * hub catches up from the last id it delivered.
+ *
+ * <p>Each stream has a bounded buffer: a stream that falls that far behind is dropped with its reason
+ * instead of letting memory grow (its client may reconnect with {@code Last-Event-ID}).
+ */
+public final class BroadcastHub implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(BroadcastHub.class.getName());
+    private static final String CATCH_UP = "catch-up";
+    private static final int RECENT_IDS = 100_000;
+
+    /** One open stream. */
+    public static final class Subscription {
+        private final UUID tenant;
+        private final BroadcastFilter filter;
+        private final BlockingQueue<BroadcastEvent> buffer;
+        private volatile String droppedBecause;
+
+        Subscription(UUID tenant, BroadcastFilter filter, int capacity) {
+            this.tenant = tenant;
+            this.filter = filter;
+            this.buffer = new ArrayBlockingQueue<>(capacity);
+        }
+
+        /** The next event, waiting at most {@code millis}; empty when none came or the stream was dropped. */
+        public Optional<BroadcastEvent> next(long millis) throws InterruptedException {
+            if (droppedBecause != null) {
+                return Optional.ofNullable(buffer.poll()); // what was buffered before the drop, then the end
+            }
+            return Optional.ofNullable(buffer.poll(millis, TimeUnit.MILLISECONDS));
+        }
+
+        /** Why the hub dropped this stream, if it did. */
+        public Optional<String> droppedBecause() {
+            return Optional.ofNullable(droppedBecause);
+        }
+
+        void offer(BroadcastEvent e) {
+            if (droppedBecause == null && !buffer.offer(e)) {
+                drop("slow consumer: more than " + buffer.size() + " events were waiting to be sent; reconnect with "
+                        + "Last-Event-ID " + e.id() + " or page svc broadcast recent");
+            }
+        }
+
+        void drop(String reason) {
+            droppedBecause = reason;
+        }
+    }
+
+    private final Jdbc jdbc;
+    private final int bufferCapacity;
+    private final Map<UUID, List<Subscription>> byTenant = new ConcurrentHashMap<>();
+    private final BlockingQueue<String> notices = new LinkedBlockingQueue<>();
+    private final Map<Long, Boolean> delivered = new LinkedHashMap<>(1024, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
+            return size() > RECENT_IDS;
+        }
+    };
+    private volatile long lastDelivered;
+    private volatile boolean closed;
+    private final Thread reader;
+
+    public BroadcastHub(Jdbc jdbc, ChangeFeed feed, int bufferCapacity) {
+        this.jdbc = jdbc;
+        this.bufferCapacity = bufferCapacity;
+        this.lastDelivered = jdbc.queryOne("SELECT coalesce(max(id), 0) FROM broadcast_events", rs -> rs.getLong(1))
+                .orElse(0L);
+        feed.subscribe(BroadcastFeed.TOPIC, notices::offer);
+        feed.onReset(() -> notices.offer(CATCH_UP));
+        this.reader = Thread.ofPlatform().daemon().name("broadcast-hub").start(this::readLoop);
+    }
+
+    /** Opens a stream of the tenant's events matching {@code filter}, from now on. */
+    public Subscription subscribe(UUID tenant, BroadcastFilter filter) {
+        Subscription s = new Subscription(tenant, filter, bufferCapacity);
+        byTenant.computeIfAbsent(tenant, t -> new CopyOnWriteArrayList<>()).add(s);
+        return s;
+    }
+
+    public void unsubscribe(Subscription s) {
+        List<Subscription> subs = byTenant.get(s.tenant);
+        if (subs != null) {
+            subs.remove(s);
+        }
+    }
+
+    /** How many streams are open on this replica. */
+    public int open() {
+        return byTenant.values().stream().mapToInt(List::size).sum();
+    }
+
+    private void readLoop() {
+        while (!closed) {
+            try {
+                String notice = notices.take();
+                if (byTenant.values().stream().allMatch(List::isEmpty)) {
+                    continue; // nobody is watching on this replica
+                }
+                if (notice.equals(CATCH_UP)) {
+                    deliver(jdbc.query("SELECT " + BroadcastEvent.COLUMNS + " FROM broadcast_events WHERE id > ? "
+                            + "ORDER BY id LIMIT 10000", BroadcastEvent::read, lastDelivered));
+                    continue;
+                }
+                int dash = notice.indexOf('-');
+                long from = Long.parseLong(notice.substring(0, dash));
+                long to = Long.parseLong(notice.substring(dash + 1));
+                deliver(jdbc.query("SELECT " + BroadcastEvent.COLUMNS + " FROM broadcast_events WHERE id BETWEEN ? AND ? "
+                        + "AND tenant_id = ANY (?) ORDER BY id", BroadcastEvent::read, from, to, watchedTenants()));
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "broadcast hub: reading feed events failed: " + e.getMessage());
+            }
+        }
+    }
+
+    private UUID[] watchedTenants() {
+        return byTenant.entrySet().stream().filter(e -> !e.getValue().isEmpty()).map(Map.Entry::getKey)
+                .toArray(UUID[]::new);
+    }
+
+    private void deliver(List<BroadcastEvent> events) {
+        for (BroadcastEvent e : events) {
+            if (delivered.put(e.id(), Boolean.TRUE) != null) {
+                continue;
+            }
+            lastDelivered = Math.max(lastDelivered, e.id());
+            for (Subscription s : byTenant.getOrDefault(e.tenantId(), List.of())) {
+                if (s.filter.matches(e)) {
+                    s.offer(e);
+                }
+            }
+        }
+    }
+
+    /** Tells every open stream the server is stopping. */
+    @Override
+    public void close() {
+        closed = true;
+        byTenant.values().forEach(subs -> subs.forEach(s -> s.drop("the backplane is stopping; reconnect with "
+                + "Last-Event-ID")));
+        reader.interrupt();
+    }
+}

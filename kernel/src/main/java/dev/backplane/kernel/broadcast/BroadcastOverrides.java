@@ -1,0 +1,168 @@
+package dev.backplane.kernel.broadcast;
+
+import dev.backplane.kernel.persistence.ChangeFeed;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.SharedCache;
+import dev.backplane.kernel.util.Glob;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * Per-tenant rules for how much of the dispatch activity the feed shows: an override matches calls by
+ * an op id glob, optionally only in one namespace or on one target, and says {@code full} (every call
+ * an event) or {@code aggregate} (matching calls collapsed into one count per window). When several
+ * match, a scoped rule beats an op-wide one, then the pattern with more literal characters wins.
+ */
+public final class BroadcastOverrides {
+
+    /** One rule. {@code scopeField} is empty for an op-wide rule. */
+    public record Override(UUID id, String opIdPattern, String detail, String scopeField, String scopeValue,
+                           String createdBy, Instant createdAt) {
+
+        boolean aggregate() {
+            return detail.equals("aggregate");
+        }
+
+        boolean matches(Activity a) {
+            if (a.opId().isEmpty() || !Glob.matches(opIdPattern, a.opId().get())) {
+                return false;
+            }
+            return switch (scopeField) {
+                case "namespace" -> a.namespace().map(scopeValue::equals).orElse(false);
+                case "target_name" -> a.target().map(scopeValue::equals).orElse(false);
+                default -> true;
+            };
+        }
+
+        int specificity() {
+            return (scopeField.isEmpty() ? 0 : 10_000) + Glob.literalLength(opIdPattern);
+        }
+
+        /** The scope value an aggregate window of this rule is keyed on ({@code ""} for an op-wide rule). */
+        String scopeOf(Activity a) {
+            return switch (scopeField) {
+                case "namespace" -> a.namespace().orElse("");
+                case "target_name" -> a.target().orElse("");
+                default -> "";
+            };
+        }
+    }
+
+    /** A request to set a rule ({@code svc broadcast overrides set}). */
+    public record Change(String opIdPattern, String detail, String scopeField, String scopeValue) {
+    }
+
+    static final int MAX_PATTERN = 256;
+    static final int MAX_PER_TENANT = 200;
+    /** Characters a regular expression would need and a glob never has: refused so nobody writes a regex by mistake. */
+    private static final Pattern REGEX_CHARACTERS = Pattern.compile("[\\^$+(){}|\\\\]");
+    private static final Pattern ALLOWED = Pattern.compile("[A-Za-z0-9_.:/*?\\[\\]!-]+");
+
+    private final Jdbc jdbc;
+    private final SharedCache<List<Override>> cache;
+
+    public BroadcastOverrides(Jdbc jdbc, ChangeFeed feed) {
+        this.jdbc = jdbc;
+        this.cache = new SharedCache<>(feed, "broadcast-overrides", 10_000);
+    }
+
+    public List<Override> list(UUID tenant, Optional<String> opIdPattern) {
+        return all(tenant).stream().filter(o -> opIdPattern.map(o.opIdPattern()::equals).orElse(true)).toList();
+    }
+
+    /** Creates the rule, or changes the detail of the rule with the same pattern and scope. */
+    public Override set(UUID tenant, String actor, Change change) {
+        String pattern = checkedPattern(change.opIdPattern());
+        String detail = change.detail();
+        if (detail == null || !(detail.equals("full") || detail.equals("aggregate"))) {
+            throw BroadcastErrors.INVALID_OVERRIDE.error("detail must be full or aggregate, got "
+                    + (detail == null ? "nothing" : "'" + detail + "'"), Map.of("field", "detail"));
+        }
+        String field = change.scopeField() == null ? "" : change.scopeField();
+        String value = change.scopeValue() == null ? "" : change.scopeValue();
+        if (!List.of("", "namespace", "target_name").contains(field)) {
+            throw BroadcastErrors.INVALID_OVERRIDE.error("scope_field must be namespace or target_name (or empty for "
+                    + "an op-wide rule), got '" + field + "'", Map.of("field", "scope_field"));
+        }
+        if (!field.isEmpty() && (value.isBlank() || value.length() > 253)) {
+            throw BroadcastErrors.INVALID_OVERRIDE.error("scope_value (1..253 characters) is required when scope_field "
+                    + "is set", Map.of("field", "scope_value"));
+        }
+        if (field.isEmpty() && !value.isEmpty()) {
+            throw BroadcastErrors.INVALID_OVERRIDE.error("scope_value needs a scope_field (namespace or target_name)",
+                    Map.of("field", "scope_value"));
+        }
+        Override saved = jdbc.inTransaction(c -> {
+            Jdbc.query(c, "SELECT pg_advisory_xact_lock(hashtext(?))", rs -> 1, "broadcast-overrides/" + tenant);
+            boolean exists = !Jdbc.query(c, "SELECT 1 FROM broadcast_overrides WHERE tenant_id = ? AND op_id_pattern = ? "
+                    + "AND scope_field = ? AND scope_value = ?", rs -> 1, tenant, pattern, field, value).isEmpty();
+            int count = Jdbc.query(c, "SELECT count(*) FROM broadcast_overrides WHERE tenant_id = ?", rs -> rs.getInt(1),
+                    tenant).getFirst();
+            if (!exists && count >= MAX_PER_TENANT) {
+                throw BroadcastErrors.INVALID_OVERRIDE.error("a tenant has at most " + MAX_PER_TENANT + " broadcast "
+                        + "overrides; remove one first", Map.of());
+            }
+            return Jdbc.query(c, """
+                    INSERT INTO broadcast_overrides (id, tenant_id, op_id_pattern, detail, scope_field, scope_value, created_by)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (tenant_id, op_id_pattern, scope_field, scope_value)
+                    DO UPDATE SET detail = EXCLUDED.detail, created_by = EXCLUDED.created_by, created_at = now()
+                    RETURNING *""", BroadcastOverrides::read, UUID.randomUUID(), tenant, pattern, detail, field, value,
+                    actor).getFirst();
+        });
+        cache.changed(tenant.toString());
+        return saved;
+    }
+
+    public Override remove(UUID tenant, UUID id) {
+        Override gone = jdbc.queryOne("DELETE FROM broadcast_overrides WHERE tenant_id = ? AND id = ? RETURNING *",
+                BroadcastOverrides::read, tenant, id).orElseThrow(() -> notFound(id.toString()));
+        cache.changed(tenant.toString());
+        return gone;
+    }
+
+    static dev.backplane.kernel.errors.DomainException notFound(String id) {
+        return BroadcastErrors.OVERRIDE_NOT_FOUND.error("no broadcast override " + id + " in this tenant");
+    }
+
+    /** The rule that decides how {@code a} is shown, if any. Only calls (they have an op id) are subject to rules. */
+    Optional<Override> applicable(Activity a) {
+        if (a.opId().isEmpty()) {
+            return Optional.empty();
+        }
+        return all(a.tenantId()).stream().filter(o -> o.matches(a)).max(Comparator.comparingInt(Override::specificity));
+    }
+
+    private List<Override> all(UUID tenant) {
+        return cache.get(tenant.toString(), () -> jdbc.query("SELECT * FROM broadcast_overrides WHERE tenant_id = ? "
+                + "ORDER BY op_id_pattern, scope_field, scope_value", BroadcastOverrides::read, tenant));
+    }
+
+    static String checkedPattern(String pattern) {
+        if (pattern == null || pattern.isBlank() || pattern.length() > MAX_PATTERN) {
+            throw BroadcastErrors.INVALID_OP_ID_PATTERN.error("op_id_pattern (a glob of 1.." + MAX_PATTERN
+                    + " characters) is required", Map.of("field", "op_id_pattern"));
+        }
+        if (REGEX_CHARACTERS.matcher(pattern).find()) {
+            throw BroadcastErrors.INVALID_OP_ID_PATTERN.error("op_id_pattern is a glob (* any run, ? one character, "
+                    + "[...] a class), not a regular expression: it may not contain ^ $ + ( ) { } | or \\; got '"
+                    + pattern + "'", Map.of("field", "op_id_pattern"));
+        }
+        if (!ALLOWED.matcher(pattern).matches()) {
+            throw BroadcastErrors.INVALID_OP_ID_PATTERN.error("op_id_pattern may hold letters, digits, _ . : / - and the "
+                    + "glob characters * ? [ ] !; got '" + pattern + "'", Map.of("field", "op_id_pattern"));
+        }
+        return pattern;
+    }
+
+    private static Override read(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new Override(rs.getObject("id", UUID.class), rs.getString("op_id_pattern"), rs.getString("detail"),
+                rs.getString("scope_field"), rs.getString("scope_value"), rs.getString("created_by"),
+                rs.getTimestamp("created_at").toInstant());
+    }
+}

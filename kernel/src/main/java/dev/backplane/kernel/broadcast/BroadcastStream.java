@@ -1,0 +1,83 @@
+package dev.backplane.kernel.broadcast;
+
+import dev.backplane.kernel.util.JsonMapping;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * One {@code GET /api/v1/broadcast/stream}: server-sent events, each {@code id: <stream id>},
+ * {@code event: <kind>} and the event as JSON data. With {@code Last-Event-ID} the stream first
+ * replays what the client missed (up to {@value #MAX_REPLAY} events; beyond that a {@code gap} event
+ * says to page {@code broadcast recent}), then goes live. A comment line is a heartbeat while nothing
+ * happens; a stream the hub drops ends with a {@code dropped} event giving the reason.
+ */
+final class BroadcastStream {
+
+    static final int MAX_REPLAY = 10_000;
+    private static final int REPLAY_PAGE = 500;
+
+    private BroadcastStream() {
+    }
+
+    static void run(BroadcastFeed feed, BroadcastHub hub, UUID tenant, BroadcastFilter filter, Optional<Long> lastEventId,
+                    Duration heartbeat, OutputStream out) throws IOException, InterruptedException {
+        BroadcastHub.Subscription sub = hub.subscribe(tenant, filter); // first, so nothing committed meanwhile is missed
+        try {
+            write(out, "retry: 3000\n: streaming broadcast events\n\n");
+            Set<Long> replayed = new HashSet<>();
+            if (lastEventId.isPresent()) {
+                long after = lastEventId.get();
+                while (replayed.size() < MAX_REPLAY) {
+                    List<BroadcastEvent> page = feed.after(tenant, filter, after, REPLAY_PAGE);
+                    for (BroadcastEvent e : page) {
+                        send(out, e);
+                        replayed.add(e.id());
+                        after = e.id();
+                    }
+                    if (page.size() < REPLAY_PAGE) {
+                        break;
+                    }
+                }
+                if (replayed.size() >= MAX_REPLAY) {
+                    write(out, "event: gap\ndata: " + JsonMapping.write(Map.of("reason", "more than " + MAX_REPLAY
+                            + " events were missed; page the rest with svc broadcast recent --cursor " + after))
+                            + "\n\n");
+                }
+            }
+            while (true) {
+                Optional<BroadcastEvent> next = sub.next(heartbeat.toMillis());
+                if (next.isPresent()) {
+                    if (!replayed.remove(next.get().id())) {
+                        send(out, next.get());
+                    }
+                    continue;
+                }
+                if (sub.droppedBecause().isPresent()) {
+                    write(out, "event: dropped\ndata: " + JsonMapping.write(Map.of("reason", sub.droppedBecause().get()))
+                            + "\n\n");
+                    return;
+                }
+                write(out, ": heartbeat\n\n");
+            }
+        } finally {
+            hub.unsubscribe(sub);
+        }
+    }
+
+    private static void send(OutputStream out, BroadcastEvent e) throws IOException {
+        write(out, "id: " + e.id() + "\nevent: " + e.kind() + "\ndata: " + JsonMapping.write(e) + "\n\n");
+    }
+
+    private static void write(OutputStream out, String text) throws IOException {
+        out.write(text.getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+}
