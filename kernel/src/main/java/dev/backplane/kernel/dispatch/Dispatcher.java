@@ -88,8 +88,8 @@ public final class Dispatcher {
     private void announce(Caller caller, CallRequest req, ResultEnvelope env) {
         Optional<String> opClass;
         try {
-            opClass = Optional.of(catalog.effective(caller.tenantId(), req.connectorId(), req.opId()).descriptor()
-                    .opClass().wireName());
+            opClass = Optional.of(catalog.descriptor(caller.tenantId(), req.connectorId(), req.opId()).opClass()
+                    .wireName());
         } catch (RuntimeException gone) {
             opClass = Optional.empty(); // the operation left the catalog while the call ran
         }

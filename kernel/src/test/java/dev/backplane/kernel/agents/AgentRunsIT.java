@@ -112,7 +112,7 @@ class AgentRunsIT {
     }
 
     @Test
-    void aRunCallsAnOperationThroughThePipelineAsItsAgentAndEveryAuditRowCarriesItsSession() {
+    void aRunCallsAnOperationThroughThePipelineAsItsAgentAndEveryAuditRowCarriesItsSession() throws Exception {
         setUp("counter-bot", "counter", Map.of("output_schema", Map.of("type", "object", "required", List.of("summary"),
                 "properties", Map.of("summary", Map.of("type", "string")))));
         model.then(toolCall("call_operation", call("counter", "run.item0.list")), text("{\"summary\": \"3 items\"}"));
@@ -146,6 +146,20 @@ class AgentRunsIT {
                 "final_output");
         var listed = kernel.get("/api/v1/agent-runs?agent_name=counter&status=succeeded&work_ref=CHG-7", operator);
         assertThat(listed.json().path("runs")).hasSize(1);
+
+        // the activity feed: the run's start, its call as the agent, its finish, all naming the run
+        List<JsonNode> feed = new ArrayList<>();
+        for (int i = 0; i < 100 && feed.size() < 3; i++) {
+            Thread.sleep(100);
+            feed.clear();
+            kernel.get("/api/v1/broadcast/recent?work_ref=CHG-7", operator).json().path("events").forEach(feed::add);
+        }
+        assertThat(feed).extracting(e -> e.path("kind").asText() + ":" + e.path("status").asText())
+                .containsExactly("run:succeeded", "dispatch:ok", "run:running");
+        assertThat(feed).allSatisfy(e -> assertThat(e.path("run_id").asText()).isEqualTo(handle));
+        assertThat(feed.get(1).path("principal").asText()).isEqualTo("counter-bot");
+        assertThat(feed.get(0).path("phase").asText()).isEqualTo("completion");
+        assertThat(feed.get(0).path("actor_sub").asText()).as("who started the run").isEqualTo("op-" + tenant);
     }
 
     @Test

@@ -154,6 +154,48 @@ class ScaleOutIT {
         }
     }
 
+    /** The broadcast feed across replicas: a watcher on b sees, live, what happens on a. */
+    @Test
+    void aBroadcastWatcherOnOneReplicaSeesActivityOnTheOther(@TempDir Path work) throws Exception {
+        Path plugins = Files.createDirectories(work.resolve("plugins"));
+        UUID tenant = UUID.randomUUID();
+        try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer()) {
+            Map<String, String> env = env(pg, issuer, plugins);
+            try (TestKernel a = TestKernel.start(work.resolve("shared"), env);
+                 TestKernel b = TestKernel.start(work.resolve("shared"), env)) {
+                String admin = issuer.token("admin", tenant, "tenant_admin");
+                awaitTrue("both change feeds listen", () -> a.kernel().changeFeed().live() && b.kernel().changeFeed().live());
+                java.util.concurrent.BlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
+                java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+                Thread reader = Thread.ofVirtual().start(() -> {
+                    try {
+                        http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(b.url()
+                                        + "/api/v1/broadcast/stream")).header("Authorization", "Bearer " + admin).build(),
+                                java.net.http.HttpResponse.BodyHandlers.ofLines()).body().forEach(lines::add);
+                    } catch (Exception e) {
+                        lines.add("closed: " + e);
+                    }
+                });
+                try {
+                    awaitTrue("b's stream is open", () -> lines.stream().anyMatch(l -> l.startsWith(": streaming")));
+                    assertThat(a.post("/api/v1/broadcast/announcements", admin, Map.of("activity", "failing over db-1",
+                            "planned_op_class", "write")).status()).isEqualTo(201);
+                    String slug = a.post("/api/v1/event-sources", admin, Map.of("name", "bc-rep", "kind", "generic-json",
+                            "auth_strategy", "static-header", "secret", "replica-secret-0123456789")).json().path("slug")
+                            .asText();
+                    assertThat(a.send("POST", "/api/v1/events/ingest/" + slug, null, "{\"kind\": \"tick\"}",
+                            Map.of("X-Svc-Token", "replica-secret-0123456789")).status()).isEqualTo(200);
+                    awaitTrue("b streams a's announcement and a's ingest", () -> lines.stream().anyMatch(l ->
+                            l.startsWith("data: ") && l.contains("failing over db-1")) && lines.stream().anyMatch(l ->
+                            l.startsWith("data: ") && l.contains("\"kind\":\"ingest\"")));
+                    assertThat(b.get("/api/v1/broadcast/recent", admin).json().path("events")).hasSize(2);
+                } finally {
+                    reader.interrupt();
+                }
+            }
+        }
+    }
+
     @Test
     void twoReplicasDrainingTheSameEventsFireOneRunPerTriggerAndEvent(@TempDir Path work) throws Exception {
         Path plugins = Files.createDirectories(work.resolve("plugins"));

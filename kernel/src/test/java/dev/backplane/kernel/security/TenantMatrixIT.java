@@ -481,10 +481,10 @@ class TenantMatrixIT {
         m.put("POST /api/v1/broadcast/announcements", List.of(Shape.of("on A's target", "{\"activity\": \"b-announces\", "
                 + "\"target\": \"${target}\"}")));
         m.put("POST /api/v1/broadcast/overrides", List.of(Shape.own("A's pattern", "", "{\"op_id_pattern\": "
-                + "\"ovr-" + R + "-*\", \"detail\": \"full\"}")));
+                + "\"${overridePattern}\", \"detail\": \"full\"}")));
         m.put("GET /api/v1/broadcast/recent", List.of(Shape.of("", null), Shape.own("A's target", "target=${target}", null)));
         m.put("GET /api/v1/broadcast/overrides", List.of(Shape.of("", null), Shape.own("A's pattern",
-                "op_id_pattern=ovr-" + R + "-*", null)));
+                "op_id_pattern=${overridePattern}", null)));
         m.put("GET /api/v1/agent-runs", List.of(Shape.of("", null), Shape.own("A's agent", "agent_name=${agentDef}", null)));
         // --- events
         m.put("POST /api/v1/event-sources", List.of(
@@ -1462,6 +1462,7 @@ class TenantMatrixIT {
                 + "\"inputs\": \"inputs-" + R + "\"}", 201).path("id").asText());
 
         // broadcast: an override and an announcement of A
+        aVals.put("overridePattern", "ovr-" + R + "-*");
         aVals.put("override", send("POST", "/api/v1/broadcast/overrides", aAdmin, "{\"op_id_pattern\": \"ovr-" + R
                 + "-*\", \"detail\": \"aggregate\", \"scope_field\": \"target_name\", \"scope_value\": \""
                 + aVals.get("target") + "\"}", 200).path("id").asText());

@@ -190,10 +190,13 @@ public final class TestKernel implements AutoCloseable {
         b.method(method, jsonBody == null ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString(jsonBody));
         try {
-            HttpResponse<String> r = http.send(b.build(), EventStreams.stringOrFirstBlock());
+            // a GET answered with an endless event stream (the broadcast feed) is read to its first block; a POST's
+            // stream (agent run events) ends with its run and is read whole
+            HttpResponse<String> r = method.equals("GET") ? EventStreams.send(http, b.build())
+                    : http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             return new Response(r.statusCode(), r.headers().map(), r.body());
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new UncheckedIOException(method + " " + path + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
