@@ -9,3 +9,5 @@ CREATE TABLE tenancy_mail_recipient_policies (
     updated_by text        NOT NULL
 );
 
+-- scheduler: `svc automation list` shows each trigger's latest firing.
+CREATE INDEX scheduler_trigger_fires_latest ON scheduler_trigger_fires (trigger_id, fired_at DESC);

@@ -12,6 +12,7 @@ public final class ApiPaths {
     public static final String WHOAMI = "/api/v1/whoami";
     public static final String FLIGHT_RECORDER_POLICY = "/api/v1/tenants/current/flight-recorder-policy";
     public static final String MAIL_RECIPIENT_POLICY = "/api/v1/tenants/current/mail-recipient-policy";
+    public static final String AUTOMATION = "/api/v1/automation";
 
     public static final String CONNECTORS = "/api/v1/connectors";
     public static final String CONNECTOR = CONNECTORS + "/{connector_id}";
@@ -106,6 +107,7 @@ public final class ApiPaths {
             "GET " + MAIL_RECIPIENT_POLICY,
             "PUT " + MAIL_RECIPIENT_POLICY,
             "DELETE " + MAIL_RECIPIENT_POLICY,
+            "GET " + AUTOMATION,
             "GET " + CONNECTORS,
             "GET " + CATALOG_OPERATIONS,
             "GET " + MEMORY,

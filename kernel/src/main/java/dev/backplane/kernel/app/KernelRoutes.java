@@ -22,6 +22,7 @@ import dev.backplane.kernel.memory.MemoryRoutes;
 import dev.backplane.kernel.quality.RetireChecklist;
 import dev.backplane.kernel.quality.RetrievalRoutes;
 import dev.backplane.kernel.quality.UsageReport;
+import dev.backplane.kernel.scheduler.AutomationRoutes;
 import dev.backplane.kernel.scheduler.TriggerRoutes;
 import dev.backplane.kernel.targets.TargetRoutes;
 import dev.backplane.kernel.targets.TargetSecretRoutes;
@@ -68,6 +69,7 @@ final class KernelRoutes {
         new TargetSecretRoutes(s.targets, s.credentials).register(api);
         new AgentRoutes(s.agents, s.agentRuns).register(api);
         new TriggerRoutes(s.triggers).register(api);
+        new AutomationRoutes(s.automations).register(api);
         api.recordMutations(new GovernanceAudit(s.audit), GovernanceAudit.EXEMPT);
         return api;
     }
