@@ -27,6 +27,7 @@ public final class ApiPaths {
     public static final String OPERATIONS_CALL = "/api/v1/operations/call";
     public static final String OPERATIONS_PREVIEW = "/api/v1/operations/preview";
     public static final String OPERATIONS_RESULT_QUERY = "/api/v1/operations/result-query";
+    public static final String OPERATION_RUN = "/api/v1/operations/runs/{handle}";
     public static final String APPROVALS = "/api/v1/approvals";
     public static final String APPROVAL = APPROVALS + "/{id}";
     public static final String AUDIT = "/api/v1/audit";
@@ -151,6 +152,8 @@ public final class ApiPaths {
             "POST " + OPERATIONS_CALL,
             "POST " + OPERATIONS_PREVIEW,
             "POST " + OPERATIONS_RESULT_QUERY,
+            "GET " + OPERATION_RUN,
+            "POST " + OPERATION_RUN + "/cancel",
             "GET " + AUDIT,
             "GET " + AUDIT_MINE,
             "GET " + AUDIT_REFLEX,
