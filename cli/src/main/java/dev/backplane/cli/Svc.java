@@ -2,6 +2,7 @@ package dev.backplane.cli;
 
 import dev.backplane.cli.admin.AdminCommand;
 import dev.backplane.cli.agents.AgentCommand;
+import dev.backplane.cli.automation.AutomationCommand;
 import dev.backplane.cli.broadcast.BroadcastCommand;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
@@ -49,6 +50,7 @@ import picocli.CommandLine;
                 AgentPrincipalCommand.class,
                 AgentCommand.class, SchedulerCommand.class, ServicePrincipalsCommand.class,
                 AdminCommand.class, EventSourceCommand.class, EventsCommand.class, BroadcastCommand.class,
+                AutomationCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Svc implements Runnable {
 

@@ -11,6 +11,8 @@ public final class ApiPaths {
     public static final String INFO = "/api/v1/info";
     public static final String WHOAMI = "/api/v1/whoami";
     public static final String FLIGHT_RECORDER_POLICY = "/api/v1/tenants/current/flight-recorder-policy";
+    public static final String MAIL_RECIPIENT_POLICY = "/api/v1/tenants/current/mail-recipient-policy";
+    public static final String AUTOMATION = "/api/v1/automation";
 
     public static final String CONNECTORS = "/api/v1/connectors";
     public static final String CONNECTOR = CONNECTORS + "/{connector_id}";
@@ -25,6 +27,7 @@ public final class ApiPaths {
     public static final String OPERATIONS_CALL = "/api/v1/operations/call";
     public static final String OPERATIONS_PREVIEW = "/api/v1/operations/preview";
     public static final String OPERATIONS_RESULT_QUERY = "/api/v1/operations/result-query";
+    public static final String OPERATION_RUN = "/api/v1/operations/runs/{handle}";
     public static final String APPROVALS = "/api/v1/approvals";
     public static final String APPROVAL = APPROVALS + "/{id}";
     public static final String AUDIT = "/api/v1/audit";
@@ -117,6 +120,10 @@ public final class ApiPaths {
             "GET " + WHOAMI,
             "GET " + FLIGHT_RECORDER_POLICY,
             "PATCH " + FLIGHT_RECORDER_POLICY,
+            "GET " + MAIL_RECIPIENT_POLICY,
+            "PUT " + MAIL_RECIPIENT_POLICY,
+            "DELETE " + MAIL_RECIPIENT_POLICY,
+            "GET " + AUTOMATION,
             "GET " + CONNECTORS,
             "GET " + CATALOG_OPERATIONS,
             "GET " + MEMORY,
@@ -160,6 +167,8 @@ public final class ApiPaths {
             "POST " + OPERATIONS_CALL,
             "POST " + OPERATIONS_PREVIEW,
             "POST " + OPERATIONS_RESULT_QUERY,
+            "GET " + OPERATION_RUN,
+            "POST " + OPERATION_RUN + "/cancel",
             "GET " + AUDIT,
             "GET " + AUDIT_MINE,
             "GET " + AUDIT_REFLEX,

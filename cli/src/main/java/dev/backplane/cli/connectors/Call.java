@@ -8,16 +8,31 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code svc operation call} */
-@Command(name = "call", description = "Call an operation through the backplane's pipeline.")
+@Command(name = "call", description = "Call an operation through the backplane's pipeline: waits for the result "
+        + "envelope, or with --async prints the run handle (svc operation run-status <handle>).")
 final class Call extends OperationRequestCommand {
     @Option(names = "--preview-hash", description = "hash from svc operation preview (required for dangerous operations)")
     String previewHash;
     @Option(names = "--work-ref", description = "external change-ticket reference")
     String workRef;
+    @Option(names = "--async", description = "start it in the background and print the run handle")
+    boolean async;
 
     @Override
     protected void execute(Session s) {
-        OperationRequest body = new OperationRequest(connectorId, opId, target, parsed, previewHash, workRef);
+        OperationRequest body = new OperationRequest(connectorId, opId, target, parsed, previewHash, workRef,
+                async ? true : null);
+        if (async) {
+            JsonNode run = s.client().call("POST", ApiPaths.OPERATIONS_CALL, body).json();
+            if (options.json()) {
+                ctx.out().println(run.toPrettyString());
+            } else {
+                ctx.out().println(run.path("handle").asText());
+                ctx.err().println("started: svc operation run-status " + run.path("handle").asText()
+                        + " (run-cancel to stop it)");
+            }
+            return;
+        }
         JsonNode env = s.client().call("POST", ApiPaths.OPERATIONS_CALL, body).json();
         Envelopes.finish(ctx, env, opId, options.json(), result -> ctx.out().println(result.toPrettyString()));
     }

@@ -4,6 +4,6 @@ import picocli.CommandLine.Command;
 
 /** {@code svc tenants}: per-tenant policies. */
 @Command(name = "tenants", description = "Per-tenant policies.",
-        subcommands = {FlightRecorderPolicyCommand.class})
+        subcommands = {FlightRecorderPolicyCommand.class, MailRecipientPolicyCommand.class})
 public final class TenantsCommand {
 }

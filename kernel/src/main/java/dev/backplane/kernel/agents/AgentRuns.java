@@ -291,6 +291,18 @@ public final class AgentRuns {
         return show(caller.tenantId(), handle);
     }
 
+    /** The status of each of these runs of the tenant (runs of other tenants and unknown handles are left out). */
+    public Map<UUID, String> statuses(UUID tenant, java.util.Collection<UUID> handles) {
+        if (handles.isEmpty()) {
+            return Map.of();
+        }
+        Map<UUID, String> out = new java.util.HashMap<>();
+        jdbc.query("SELECT handle, status FROM agent_runs WHERE tenant_id = ? AND handle = ANY(?::uuid[])",
+                rs -> out.put(rs.getObject(1, UUID.class), rs.getString(2)), tenant,
+                handles.stream().map(UUID::toString).toArray(String[]::new));
+        return out;
+    }
+
     public List<Event> events(UUID tenant, UUID handle) {
         show(tenant, handle);
         return jdbc.query("SELECT * FROM agent_run_events WHERE handle = ? ORDER BY seq", rs -> new Event(rs.getInt("seq"),

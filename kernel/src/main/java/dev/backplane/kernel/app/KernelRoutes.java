@@ -23,6 +23,7 @@ import dev.backplane.kernel.memory.MemoryRoutes;
 import dev.backplane.kernel.quality.RetireChecklist;
 import dev.backplane.kernel.quality.RetrievalRoutes;
 import dev.backplane.kernel.quality.UsageReport;
+import dev.backplane.kernel.scheduler.AutomationRoutes;
 import dev.backplane.kernel.scheduler.TriggerRoutes;
 import dev.backplane.kernel.targets.TargetRoutes;
 import dev.backplane.kernel.targets.TargetSecretRoutes;
@@ -72,6 +73,7 @@ final class KernelRoutes {
         new TriggerRoutes(s.triggers).register(api);
         new BroadcastRoutes(s.broadcast, s.broadcastHub,
                 Duration.ofSeconds(config.intValue(Setting.BROADCAST_HEARTBEAT_SECONDS))).register(api);
+        new AutomationRoutes(s.automations).register(api);
         api.recordMutations(new GovernanceAudit(s.audit), GovernanceAudit.EXEMPT);
         return api;
     }

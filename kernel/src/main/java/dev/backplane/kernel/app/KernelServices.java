@@ -54,6 +54,8 @@ import dev.backplane.kernel.results.ResultQueryService;
 import dev.backplane.kernel.retrieval.Embedder;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.retrieval.SearchLog;
+import dev.backplane.kernel.scheduler.Automations;
+import dev.backplane.kernel.scheduler.EventTriggerAutomations;
 import dev.backplane.kernel.scheduler.PeriodicJobs;
 import dev.backplane.kernel.scheduler.TriggerFiring;
 import dev.backplane.kernel.scheduler.Triggers;
@@ -116,6 +118,7 @@ final class KernelServices {
     final Triggers triggers;
     final BroadcastFeed broadcast;
     final BroadcastHub broadcastHub;
+    final Automations automations;
 
     KernelServices(KernelConfig config, Database database, ChangeFeed feed, DispatchEvents dispatchEvents,
                    EventDrain drain, String issuer, Kernel.Closer closing) {
@@ -192,6 +195,8 @@ final class KernelServices {
         agentRuns.launchOnNotice(feed);
         this.triggers = new Triggers(jdbc, agents);
         drain.subscribe("scheduler.event-triggers", new TriggerFiring(triggers, agentRuns));
+        // what runs by itself: each capability that fires on its own (sensors, scheduled jobs) adds its source here
+        this.automations = new Automations(List.of(new EventTriggerAutomations(jdbc, agentRuns)));
 
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
                 new PeriodicJobs.Job("events-retention-sweep", Duration.ofHours(1), eventLog::sweep),

@@ -63,14 +63,21 @@ public final class AuditLog {
     /**
      * Completes a started row. The call has already happened, so a failure here is logged loudly and
      * the row stays {@code started} — visible in the log as a dispatch whose outcome was not recorded.
+     * A call stopped by an interrupt (run-cancel) still records its outcome: the interrupt is set aside for
+     * the write (database I/O on an interrupted thread fails) and restored after it.
      */
     public void finish(UUID id, String status, Optional<String> errorCode, long durationMs) {
+        boolean interrupted = Thread.interrupted();
         try {
             jdbc.update("UPDATE audit_rows SET result_status = ?, error_code = ?, duration_ms = ? WHERE id = ?",
                     status, errorCode.orElse(null), (int) Math.min(Integer.MAX_VALUE, durationMs), id);
         } catch (Jdbc.DataAccessException e) {
             LOG.log(System.Logger.Level.ERROR, "audit row " + id + " could not be completed (" + status + "): "
                     + e.getMessage());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -29,6 +29,7 @@ public final class GovernanceAudit implements ApiRoutes.MutationRecorder {
     /** Routes with audit rows of their own, and POSTs that only read. */
     public static final Set<String> EXEMPT = Set.of(
             "POST /api/v1/operations/call", "POST /api/v1/operations/preview", "POST /api/v1/operations/result-query",
+            "POST /api/v1/operations/runs/{handle}/cancel",
             "POST /api/v1/approvals/{id}/approve", "POST /api/v1/approvals/{id}/reject",
             "POST /api/v1/agent-principals", "POST /api/v1/agent-principals/{name}/revoke",
             "POST /api/v1/event-sources", "PATCH /api/v1/event-sources/{slug}", "DELETE /api/v1/event-sources/{slug}",

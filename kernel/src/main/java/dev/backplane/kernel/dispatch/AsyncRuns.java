@@ -31,8 +31,13 @@ public final class AsyncRuns {
                       Optional<Map<String, Object>> result, String statusUrl) {
     }
 
+    /** States a run leaves no more: run-cancel answers 409 for them. */
+    static final java.util.Set<String> TERMINAL = java.util.Set.of("succeeded", "failed", "cancelled");
+
     private final Jdbc jdbc;
     private final Duration lease;
+    /** The threads of the runs in flight on this kernel, so run-cancel can interrupt them. */
+    private final Map<UUID, Thread> local = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Runs leased for the call timeout plus a minute (renewed while they run). */
     public AsyncRuns(Jdbc jdbc, Duration callTimeout) {
@@ -62,6 +67,7 @@ public final class AsyncRuns {
                 id, tenant, principal, req.connectorId(), req.opId(), req.target(), req.workRef().orElse(null), paramsHash,
                 Timestamp.from(Instant.now().plus(lease)));
         Thread.ofVirtual().name("async-run-" + id).start(() -> {
+            local.put(id, Thread.currentThread());
             ResultEnvelope env;
             Thread heartbeat = Thread.ofVirtual().name("async-run-lease-" + id).start(() -> renew(id));
             try {
@@ -75,6 +81,8 @@ public final class AsyncRuns {
                         Map.of("error_code", "internal_error"));
             } finally {
                 heartbeat.interrupt();
+                local.remove(id);
+                Thread.interrupted(); // a run-cancel's interrupt must not break the (then skipped) final write
             }
             finish(id, env);
         });
@@ -129,6 +137,58 @@ public final class AsyncRuns {
                     Optional.ofNullable(result).map(AsyncRuns::map), "/api/v1/operations/runs/" + rs.getObject("id"));
         }, id, tenant, principal).orElseThrow(() -> DispatchErrors.RUN_NOT_FOUND.error("no run " + id
                 + " of yours"));
+    }
+
+    /**
+     * Cancels the caller's run that has not finished (running, pending or parked for approval): the row
+     * becomes {@code cancelled} with a cancellation envelope, and its audit row ({@code svc.runs.cancelled},
+     * naming the run) commits with it; then the call in flight on this kernel is interrupted. The call's own
+     * outcome, when it comes, no longer changes the row (only a running row is finished). A run parked for
+     * approval leaves its approval request as it is: the answer names it, to reject it as well. A finished
+     * run answers {@code 409 run_finished} with its status; someone else's run is a missing one.
+     */
+    public Run cancel(dev.backplane.kernel.identity.Caller caller, UUID id) {
+        dev.backplane.kernel.audit.AuditLog audit = new dev.backplane.kernel.audit.AuditLog(jdbc);
+        jdbc.inTransaction(c -> {
+            record Row(String status, String connectorId, String opId, String target, String workRef, String approval) {
+            }
+            Row row = Jdbc.query(c, """
+                    SELECT status, connector_id, op_id, target, work_ref,
+                           COALESCE(approval_request_id::text, result -> 'extras' ->> 'approval_request_id') FROM dispatch_runs
+                     WHERE id = ? AND tenant_id = ? AND principal = ? FOR UPDATE""", rs -> new Row(rs.getString(1),
+                    rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                    rs.getString(6)), id, caller.tenantId(), caller.sub()).stream().findFirst()
+                    .orElseThrow(() -> DispatchErrors.RUN_NOT_FOUND.error("no run " + id + " of yours"));
+            if (TERMINAL.contains(row.status())) {
+                throw DispatchErrors.RUN_FINISHED.error("run " + id + " already " + row.status() + "; only a pending, "
+                        + "running or awaiting_approval run can be cancelled", Map.of("status", row.status()));
+            }
+            Map<String, Object> extras = new LinkedHashMap<>();
+            extras.put("error_code", "run_cancelled");
+            extras.put("cancelled_by", caller.sub());
+            extras.put("previous_status", row.status());
+            if (row.approval() != null) {
+                extras.put("approval_request_id", row.approval());
+            }
+            Map<String, Object> envelope = new LinkedHashMap<>();
+            envelope.put("status", ResultEnvelope.ERROR);
+            envelope.put("op_id", row.opId());
+            envelope.put("result", null);
+            envelope.put("error", "cancelled by run-cancel" + (row.approval() == null ? "" : "; approval request "
+                    + row.approval() + " is still open (svc approvals reject " + row.approval() + ")"));
+            envelope.put("duration_ms", 0);
+            envelope.put("extras", extras);
+            Jdbc.update(c, "UPDATE dispatch_runs SET status = 'cancelled', result = ?, finished_at = now() WHERE id = ?",
+                    Jdbc.jsonb(envelope), id);
+            audit.recordIn(c, new dev.backplane.kernel.audit.AuditLog.Entry(caller.tenantId(), caller.sub(),
+                    caller.kind().wireName(), "other", "svc.runs.cancelled", Optional.of(row.connectorId()),
+                    Optional.of(row.target()), Optional.empty(), Optional.empty(), Optional.empty(),
+                    Optional.ofNullable(row.workRef()), Optional.empty()), "ok", Optional.empty(), Optional.empty(),
+                    Map.of("run_handle", id.toString(), "op_id", row.opId(), "previous_status", row.status()));
+            return null;
+        });
+        Optional.ofNullable(local.get(id)).ifPresent(Thread::interrupt);
+        return show(caller.tenantId(), caller.sub(), id);
     }
 
     /** What a run handle that is not a uuid answers. */

@@ -6,7 +6,8 @@ import dev.backplane.kernel.errors.ErrorKind;
 /** The error codes the dispatch capability raises (SPEC's codes; the kind decides the HTTP status). */
 public enum DispatchErrors implements ErrorCode {
     CONNECTOR_PRODUCT_MISMATCH("connector_product_mismatch", ErrorKind.INVALID),
-    RUN_NOT_FOUND("run_not_found", ErrorKind.NOT_FOUND);
+    RUN_NOT_FOUND("run_not_found", ErrorKind.NOT_FOUND),
+    RUN_FINISHED("run_finished", ErrorKind.CONFLICT);
 
     private final String code;
     private final ErrorKind kind;

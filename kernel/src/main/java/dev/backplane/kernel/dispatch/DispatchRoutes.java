@@ -35,7 +35,9 @@ public final class DispatchRoutes {
                 .post("/api/v1/operations/preview", Role.OPERATOR, this::preview)
                 .post("/api/v1/operations/result-query", Role.OPERATOR, this::resultQuery)
                 .get("/api/v1/operations/runs/{handle}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
-                        runs.show(c.tenantId(), c.sub(), QueryParams.uuidPath(req, "handle", AsyncRuns::notFound))));
+                        runs.show(c.tenantId(), c.sub(), QueryParams.uuidPath(req, "handle", AsyncRuns::notFound))))
+                .post("/api/v1/operations/runs/{handle}/cancel", Role.OPERATOR, (req, res, c) -> Json.ok(res,
+                        runs.cancel(c, QueryParams.uuidPath(req, "handle", AsyncRuns::notFound))));
     }
 
     private void call(ServerRequest req, ServerResponse res, Caller caller) {

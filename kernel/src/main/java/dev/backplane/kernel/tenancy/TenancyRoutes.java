@@ -11,6 +11,11 @@ import io.helidon.webserver.http.ServerResponse;
 public final class TenancyRoutes {
 
     static final String FLIGHT_RECORDER = "/api/v1/tenants/current/flight-recorder-policy";
+    static final String MAIL_RECIPIENTS = "/api/v1/tenants/current/mail-recipient-policy";
+
+    /** The body of {@code PUT .../mail-recipient-policy}: the whole allowlist, comma-separated. */
+    record MailRecipientsSet(String allowlist) {
+    }
 
     private final TenantService tenants;
 
@@ -20,7 +25,13 @@ public final class TenancyRoutes {
 
     public void register(ApiRoutes api) {
         api.get(FLIGHT_RECORDER, Role.READ_ONLY, this::showFlightRecorder)
-                .patch(FLIGHT_RECORDER, Role.TENANT_ADMIN, this::setFlightRecorder);
+                .patch(FLIGHT_RECORDER, Role.TENANT_ADMIN, this::setFlightRecorder)
+                .get(MAIL_RECIPIENTS, Role.READ_ONLY, (req, res, c) -> Json.ok(res,
+                        tenants.mailRecipientPolicy(c.tenantId()).view()))
+                .put(MAIL_RECIPIENTS, Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res, tenants.setMailRecipientPolicy(
+                        c.tenantId(), Json.read(req, MailRecipientsSet.class).allowlist(), c.sub()).view()))
+                .delete(MAIL_RECIPIENTS, Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
+                        tenants.clearMailRecipientPolicy(c.tenantId()).view()));
     }
 
     private void showFlightRecorder(ServerRequest req, ServerResponse res, Caller caller) {

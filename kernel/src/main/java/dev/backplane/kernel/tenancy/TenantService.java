@@ -2,6 +2,7 @@ package dev.backplane.kernel.tenancy;
 
 import dev.backplane.kernel.identity.TenantDirectory;
 import dev.backplane.kernel.persistence.Jdbc;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -52,5 +53,26 @@ public final class TenantService implements TenantDirectory {
                                                            String actorSub) {
         ensureKnown(Optional.of(tenantId));
         return store.updateFlightRecorderPolicy(tenantId, change, actorSub);
+    }
+
+    /** The tenant's mail-recipient policy; {@link MailRecipientPolicy#UNSET} (mail denied) when none is stored. */
+    public MailRecipientPolicy mailRecipientPolicy(UUID tenantId) {
+        return store.mailRecipientPolicy(tenantId).orElse(MailRecipientPolicy.UNSET);
+    }
+
+    /**
+     * Replaces the allowlist with {@code allowlist} as sent (comma-separated; {@code ""} denies all mail).
+     * Throws {@code 422 invalid_policy} naming the first entry that is neither an address nor a domain.
+     */
+    public MailRecipientPolicy setMailRecipientPolicy(UUID tenantId, String allowlist, String actorSub) {
+        List<String> entries = MailRecipientPolicy.parse(allowlist);
+        ensureKnown(Optional.of(tenantId));
+        return store.setMailRecipientPolicy(tenantId, entries, actorSub);
+    }
+
+    /** Removes the policy (back to unset: mail denied until one is set). */
+    public MailRecipientPolicy clearMailRecipientPolicy(UUID tenantId) {
+        store.clearMailRecipientPolicy(tenantId);
+        return MailRecipientPolicy.UNSET;
     }
 }

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -47,6 +48,33 @@ final class TenantStore {
                               FROM tenancy_flight_recorder_policies WHERE tenant_id = ?""",
                     TenantStore::policy, tenantId).getFirst();
         });
+    }
+
+    Optional<MailRecipientPolicy> mailRecipientPolicy(UUID tenantId) {
+        return jdbc.queryOne("""
+                SELECT allowlist, updated_at, updated_by FROM tenancy_mail_recipient_policies WHERE tenant_id = ?""",
+                TenantStore::mailPolicy, tenantId);
+    }
+
+    MailRecipientPolicy setMailRecipientPolicy(UUID tenantId, List<String> allowlist, String actor) {
+        return jdbc.queryOne("""
+                INSERT INTO tenancy_mail_recipient_policies (tenant_id, allowlist, updated_at, updated_by)
+                VALUES (?, ?, now(), ?)
+                ON CONFLICT (tenant_id) DO UPDATE
+                   SET allowlist = EXCLUDED.allowlist, updated_at = now(), updated_by = EXCLUDED.updated_by
+                RETURNING allowlist, updated_at, updated_by""", TenantStore::mailPolicy,
+                tenantId, allowlist.toArray(String[]::new), actor).orElseThrow();
+    }
+
+    /** Removes the policy; true when there was one. */
+    boolean clearMailRecipientPolicy(UUID tenantId) {
+        return jdbc.update("DELETE FROM tenancy_mail_recipient_policies WHERE tenant_id = ?", tenantId) > 0;
+    }
+
+    private static MailRecipientPolicy mailPolicy(ResultSet rs) throws SQLException {
+        String[] entries = (String[]) rs.getArray("allowlist").getArray();
+        return new MailRecipientPolicy(Optional.of(List.of(entries)),
+                Optional.of(rs.getTimestamp("updated_at").toInstant()), Optional.of(rs.getString("updated_by")));
     }
 
     private static void upsert(Connection c, UUID tenantId, boolean enabled, String readable, Integer retention,

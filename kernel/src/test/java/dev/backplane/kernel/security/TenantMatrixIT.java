@@ -512,6 +512,9 @@ class TenantMatrixIT {
         // --- tenancy: B's own policy
         m.put("PATCH /api/v1/tenants/current/flight-recorder-policy", List.of(Shape.own("B's own policy", "",
                 "{\"enabled\": false, \"retention_days\": 3}")));
+        m.put("PUT /api/v1/tenants/current/mail-recipient-policy", List.of(Shape.own("B's own policy", "",
+                "{\"allowlist\": \"b.example.com\"}")));
+        m.put("POST /api/v1/operations/runs/{handle}/cancel", List.of(Shape.of("", null)));
         return m;
     }
 
@@ -1224,6 +1227,8 @@ class TenantMatrixIT {
         gets.put("admin /api/v1/event-sources", aAdmin);
         gets.put("admin /api/v1/events/${event}", aAdmin);
         gets.put("admin /api/v1/tenants/current/flight-recorder-policy", aAdmin);
+        gets.put("admin /api/v1/tenants/current/mail-recipient-policy", aAdmin);
+        gets.put("operator /api/v1/automation", aOperator);
         for (var g : gets.entrySet()) {
             String path = expand(g.getKey().substring(g.getKey().indexOf(' ') + 1), aFull);
             var r = kernel.get(path, g.getValue());
@@ -1267,6 +1272,7 @@ class TenantMatrixIT {
         for (String path : List.of("/api/v1/targets", "/api/v1/kb", "/api/v1/memory", "/api/v1/event-sources", "/api/v1/agents", "/api/v1/agent-runs", "/api/v1/scheduler/triggers",
                 "/api/v1/agent-grants", "/api/v1/approvals", "/api/v1/audit", "/api/v1/catalog/operations",
                 "/api/v1/connectors?status=all", "/api/v1/docs/collections", "/api/v1/events",
+                "/api/v1/automation", "/api/v1/tenants/current/mail-recipient-policy",
                 "/api/v1/retrieve?query=" + MEMORY_WORDS.replace(" ", "%20") + "&limit=50")) {
             String answer = kernel.get(path, aAdmin).body();
             assertThat(leaked(answer, "GET " + path, false)).as("the leak check sees A's own answer to " + path).isNotEmpty();
@@ -1485,6 +1491,8 @@ class TenantMatrixIT {
         // policies and retrieval baselines of A
         send("PATCH", "/api/v1/tenants/current/flight-recorder-policy", aAdmin, "{\"enabled\": true, \"retention_days\": 17}",
                 200);
+        send("PUT", "/api/v1/tenants/current/mail-recipient-policy", aAdmin, "{\"allowlist\": \"oncall-" + R
+                + "@example.com, " + R + ".example.com\"}", 200);
         send("POST", "/api/v1/retrieval/eval", aAdmin, "{\"save_baseline\": true}", 200);
 
         for (var e : aVals.entrySet()) {

@@ -1,0 +1,16 @@
+package dev.backplane.cli.tenants;
+
+import static dev.backplane.cli.tenants.MailRecipientPolicyCommand.PATH;
+
+import dev.backplane.cli.BackplaneCommand;
+import dev.backplane.cli.Session;
+import picocli.CommandLine.Command;
+
+/** {@code svc tenants mail-recipient-policy show} */
+@Command(name = "show", description = "Show the policy.")
+final class MailRecipientPolicyShow extends BackplaneCommand {
+    @Override
+    protected void execute(Session s) {
+        MailRecipientPolicyCommand.print(ctx, s.client().get(PATH).json(), options.json());
+    }
+}

@@ -1,0 +1,37 @@
+package dev.backplane.kernel.scheduler;
+
+import dev.backplane.kernel.util.Paging;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * {@code svc automation list}: what runs by itself in the tenant, from every {@link AutomationSource}, in one
+ * list ordered by kind and then as each source orders its own. An empty tenant has an empty list.
+ */
+public final class Automations {
+
+    public static final int LIMIT_DEFAULT = 100;
+    public static final int LIMIT_MAX = 1000;
+
+    /** The list as shown; {@code truncated} when there were more than {@code limit}. */
+    public record Listing(List<Automation> automations, boolean truncated) {
+    }
+
+    private final List<AutomationSource> sources;
+
+    public Automations(List<AutomationSource> sources) {
+        this.sources = List.copyOf(sources);
+    }
+
+    public Listing list(UUID tenant, int limit) {
+        int shown = Paging.checked(limit, 0, LIMIT_MAX).limit();
+        List<Automation> all = new ArrayList<>();
+        for (AutomationSource source : sources) {
+            all.addAll(source.automations(tenant, shown + 1));
+        }
+        List<Automation> sorted = all.stream().sorted(Comparator.comparing(Automation::kind)).toList();
+        return new Listing(sorted.subList(0, Math.min(shown, sorted.size())), sorted.size() > shown);
+    }
+}
