@@ -139,10 +139,11 @@ final class LoginCommand extends CliCommand {
             ctx.out().println(tokens.accessToken());
             return;
         }
-        ctx.out().println("Logged in to " + backplane + "/mcp" + " as " + claim(tokens.accessToken(),
+        ctx.out().println("Logged in to " + backplane + "/mcp as " + claim(tokens.accessToken(),
                 "preferred_username") + " with client " + client + ": the token is for MCP clients (audience "
                 + mcpAudience + "), not for svc commands, so it was not stored and your svc login is unchanged. "
-                + "Hand it to an MCP client with: svc login " + backplane + " --client-id " + client
+                + "Hand it to an MCP client with: svc login " + backplane
+                + (insecureAllowHttp ? " --insecure-allow-http" : "") + " --client-id " + client
                 + " --scope " + String.join(",", scopes()) + " --print-token");
     }
 
