@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import picocli.CommandLine.Command;
@@ -93,6 +94,14 @@ final class LoginCommand extends CliCommand {
                 throw CliException.failed("the identity provider did not grant offline access to client '" + client
                         + "'; the deployer must run `svc admin idp bootstrap-clients --cli-offline-access`");
             }
+            List<String> audiences = audiences(tokens.accessToken());
+            String backplaneAudience = info.path("audience").asText("");
+            String mcpAudience = info.path("mcp_audience").asText("");
+            if (!backplaneAudience.isEmpty() && !audiences.contains(backplaneAudience)) {
+                // not a token for svc commands (e.g. --client-id svc-mcp): never stored in place of the CLI's login
+                mcpLogin(backplane, http, tokens, client, audiences, backplaneAudience, mcpAudience);
+                return;
+            }
             TokenStore store = TokenStores.select(ctx);
             store.save(backplane.toString(), tokens);
             CliConfig config = CliConfig.load(global.configFile(ctx));
@@ -109,6 +118,61 @@ final class LoginCommand extends CliCommand {
                     + " (tenant " + me.path("tenant_id").asText() + ", role " + me.path("tenant_role").asText()
                     + (me.path("platform_admin").asBoolean() ? ", platform_admin" : "") + ")"
                     + (tokens.offline() ? " with an offline token" : "") + "; tokens stored in " + store.describe());
+        }
+    }
+
+    /**
+     * A token for the MCP audience (the MCP client's device flow): checked against {@code /mcp} with a
+     * ping, printed with {@code --print-token}, and not stored — svc commands need the backplane audience.
+     */
+    private void mcpLogin(URI backplane, Http http, Tokens tokens, String client, List<String> audiences,
+                          String backplaneAudience, String mcpAudience) {
+        if (mcpAudience.isEmpty() || !audiences.contains(mcpAudience)) {
+            throw CliException.failed("client '" + client + "' issued a token for audience " + audiences
+                    + ", which this backplane accepts nowhere: svc commands need audience '" + backplaneAudience
+                    + "'" + (mcpAudience.isEmpty() ? "" : ", /mcp needs '" + mcpAudience + "'")
+                    + "; the deployer's svc admin idp bootstrap-clients sets the clients' audiences");
+        }
+        new BackplaneClient(backplane, http, tokens::accessToken, Optional.empty())
+                .call("POST", "/mcp", Map.of("jsonrpc", "2.0", "id", 1, "method", "ping"));
+        if (printToken) {
+            ctx.out().println(tokens.accessToken());
+            return;
+        }
+        ctx.out().println("Logged in to " + backplane + "/mcp as " + claim(tokens.accessToken(),
+                "preferred_username") + " with client " + client + ": the token is for MCP clients (audience "
+                + mcpAudience + "), not for svc commands, so it was not stored and your svc login is unchanged. "
+                + "Hand it to an MCP client with: svc login " + backplane
+                + (insecureAllowHttp ? " --insecure-allow-http" : "") + " --client-id " + client
+                + " --scope " + String.join(",", scopes()) + " --print-token");
+    }
+
+    /** The token's {@code aud} claim, read without verifying: the backplane verifies; this only picks the check. */
+    private static List<String> audiences(String accessToken) {
+        JsonNode aud = payload(accessToken).path("aud");
+        List<String> out = new ArrayList<>();
+        if (aud.isArray()) {
+            aud.forEach(a -> out.add(a.asText()));
+        } else if (aud.isTextual()) {
+            out.add(aud.asText());
+        }
+        return out;
+    }
+
+    private static String claim(String accessToken, String name) {
+        JsonNode payload = payload(accessToken);
+        return payload.path(name).asText(payload.path("sub").asText("?"));
+    }
+
+    private static JsonNode payload(String jwt) {
+        String[] parts = jwt.split("\\.");
+        if (parts.length < 2) {
+            return Http.JSON.createObjectNode();
+        }
+        try {
+            return Http.JSON.readTree(java.util.Base64.getUrlDecoder().decode(parts[1]));
+        } catch (IllegalArgumentException | java.io.IOException e) {
+            return Http.JSON.createObjectNode();
         }
     }
 

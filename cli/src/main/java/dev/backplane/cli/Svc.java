@@ -90,7 +90,9 @@ public final class Svc implements Runnable {
         cl.setExpandAtFiles(false); // @path means "read this value from a file" on svc flags
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof CliException e) {
-                ctx.err().println("error: " + e.getMessage());
+                if (!e.reported()) {
+                    ctx.err().println("error: " + e.getMessage());
+                }
                 ctx.err().flush();
                 return e.exitCode();
             }

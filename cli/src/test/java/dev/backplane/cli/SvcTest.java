@@ -244,6 +244,41 @@ class SvcTest {
         }
 
         @Test
+        void aSetupClientNeedsTheTenantItAdministers() {
+            env.put("SVC_BOOTSTRAP_SETUP_SECRET", "a-long-enough-setup-secret");
+            Result r = bootstrap("--setup-client-id", "svc-run-setup", "--skip-user-provisioning");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--setup-client-id needs --tenant-id");
+        }
+
+        @Test
+        void aServiceClientSecretComesFromTheEnvironmentOnly() {
+            Result r = bootstrap("--reader-client-id", "svc-keycloak-reader", "--skip-user-provisioning");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("SVC_BOOTSTRAP_READER_SECRET").contains("never a flag");
+        }
+
+        @Test
+        void aShortServiceClientSecretIsRefusedWithoutEchoingIt() {
+            env.put("SVC_BOOTSTRAP_READER_SECRET", "short-secret");
+            Result r = bootstrap("--reader-client-id", "svc-keycloak-reader", "--skip-user-provisioning");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("at least 16 characters").doesNotContain("short-secret");
+        }
+
+        @Test
+        void aServiceClientCannotReuseThePublicClients() {
+            env.put("SVC_BOOTSTRAP_READER_SECRET", "a-long-enough-reader-secret");
+            Result r = bootstrap("--reader-client-id", "svc-cli", "--skip-user-provisioning");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--reader-client-id must name a client of its own");
+        }
+
+        @Test
         void masterRealmIsRefused() {
             Result r = bootstrap("--realm", "master", "--skip-user-provisioning");
 

@@ -108,6 +108,17 @@ public final class BootstrapClientsCommand extends CliCommand {
     @Option(names = "--skip-user-provisioning", description = "provision no user")
     boolean skipUser;
 
+    @Option(names = "--reader-client-id", paramLabel = "<client-id>", description = "also a confidential client "
+            + "whose service account may read this realm through the admin API (realm-management view-realm, "
+            + "view-users, view-clients, query-groups): the credential of a backplane target for this Keycloak. "
+            + "Its secret from env SVC_BOOTSTRAP_READER_SECRET")
+    String readerClientId;
+
+    @Option(names = "--setup-client-id", paramLabel = "<client-id>", description = "also a confidential client "
+            + "whose service account is a tenant_admin of --tenant-id on the backplane (client-credentials tokens "
+            + "with the backplane audience), for scripted setup. Its secret from env SVC_BOOTSTRAP_SETUP_SECRET")
+    String setupClientId;
+
     @Option(names = "--dry-run", description = "print the plan and write nothing")
     boolean dryRun;
 
@@ -174,9 +185,30 @@ public final class BootstrapClientsCommand extends CliCommand {
                     Optional.ofNullable(tenantId), Optional.ofNullable(tenantRole), Optional.ofNullable(groupName),
                     ctx.env("SVC_BOOTSTRAP_USER_PASSWORD")));
         }
+        if (setupClientId != null && tenantId == null) {
+            throw CliException.usage("--setup-client-id needs --tenant-id: the tenant its service account administers");
+        }
         return new BootstrapSpec(realm, backplaneAudience, cliClientId,
                 cliOfflineAccess == null ? OptionalInt.empty() : OptionalInt.of(cliOfflineAccess),
-                mcpClientId, mcpRedirectUri, mcpWebOrigin, mcpResourceUri, user);
+                mcpClientId, mcpRedirectUri, mcpWebOrigin, mcpResourceUri, user,
+                serviceClient(readerClientId, "--reader-client-id", "SVC_BOOTSTRAP_READER_SECRET"),
+                serviceClient(setupClientId, "--setup-client-id", "SVC_BOOTSTRAP_SETUP_SECRET"),
+                Optional.ofNullable(tenantId));
+    }
+
+    private Optional<BootstrapSpec.ServiceClient> serviceClient(String clientId, String flag, String secretEnv) {
+        if (clientId == null) {
+            return Optional.empty();
+        }
+        if (clientId.isBlank() || List.of(cliClientId, mcpClientId).contains(clientId)) {
+            throw CliException.usage(flag + " must name a client of its own, not the CLI or MCP client");
+        }
+        String secret = ctx.env(secretEnv).filter(s -> !s.isBlank()).orElseThrow(() -> CliException.usage(
+                flag + " needs its client secret in env " + secretEnv + " (never a flag)"));
+        if (secret.length() < 16) {
+            throw CliException.usage(secretEnv + " must be at least 16 characters");
+        }
+        return Optional.of(new BootstrapSpec.ServiceClient(clientId.trim(), secret));
     }
 
     private void report(URI base, KeycloakBootstrap.Outcome outcome) {

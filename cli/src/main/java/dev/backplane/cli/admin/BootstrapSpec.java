@@ -15,10 +15,29 @@ import java.util.OptionalInt;
  * @param mcpWebOrigin the MCP client's web origin
  * @param mcpResourceUri the MCP resource audience (no trailing slash)
  * @param user the first user to provision, if any
+ * @param readerClient a confidential client whose service account reads the realm through the admin API
+ *                     (the credential of a backplane target for this Keycloak), if wanted
+ * @param setupClient a confidential client whose service account is a tenant_admin of {@code setupTenantId}
+ *                    on the backplane (for scripted setup), if wanted
+ * @param setupTenantId the setup client's tenant (required with {@code setupClient})
  */
 record BootstrapSpec(String realm, String backplaneAudience, String cliClientId, OptionalInt cliOfflineIdleSeconds,
                      String mcpClientId, String mcpRedirectUri, String mcpWebOrigin, String mcpResourceUri,
-                     Optional<UserSpec> user) {
+                     Optional<UserSpec> user, Optional<ServiceClient> readerClient, Optional<ServiceClient> setupClient,
+                     Optional<String> setupTenantId) {
+
+    /**
+     * A confidential client with a service account (client-credentials grant).
+     *
+     * @param clientId the client id
+     * @param secret its client secret (never printed)
+     */
+    record ServiceClient(String clientId, String secret) {
+        @Override
+        public String toString() {
+            return "ServiceClient[" + clientId + ", secret=****]";
+        }
+    }
 
     /**
      * The user to provision.

@@ -64,7 +64,21 @@ final class KeycloakBootstrap {
         ensureMcpScope(r, live, mcp);
 
         spec.user().ifPresent(u -> ensureUser(r, live, u));
+        ensureServiceAccounts(r, live);
         return new Outcome(List.copyOf(changes), generatedPassword, tenantId);
+    }
+
+    private void ensureServiceAccounts(String r, boolean live) {
+        ServiceAccounts accounts = new ServiceAccounts(kc, this::change, this::ensureClient);
+        spec.readerClient().ifPresent(c -> {
+            Optional<String> id = accounts.ensureClient(r, live, c, "svc backplane target credential (admin API reads)");
+            accounts.ensureRealmManagementRoles(r, id, c.clientId(), ServiceAccounts.READER_ROLES);
+        });
+        spec.setupClient().ifPresent(c -> {
+            Optional<String> id = accounts.ensureClient(r, live, c, "svc scripted setup (tenant_admin)");
+            accounts.ensureTenantAttributes(r, id, c.clientId(), spec.setupTenantId().orElseThrow(), "tenant_admin");
+            ensureMappers(r, id, c.clientId(), spec.backplaneAudience());
+        });
     }
 
     private void ensureUserProfile(String r, boolean live) {

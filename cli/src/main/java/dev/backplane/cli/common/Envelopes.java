@@ -6,7 +6,9 @@ import java.util.function.Consumer;
 /**
  * Ends every command that prints a dispatch result envelope: the envelope itself with
  * {@code --json}, else a human render; then the exit code of the status (ok 0, error 1, denied 3,
- * awaiting_approval 4) — parked, denied and failed calls are never reported as success.
+ * awaiting_approval 4) — parked, denied and failed calls are never reported as success. A parked call
+ * is an outcome, not an error: it is said once (the approval request to act on) and exits 4 with no
+ * {@code error:} line.
  */
 public final class Envelopes {
 
@@ -29,6 +31,9 @@ public final class Envelopes {
             case "awaiting_approval" -> ExitCodes.AWAITING_APPROVAL;
             default -> ExitCodes.FAILED;
         };
+        if (code == ExitCodes.AWAITING_APPROVAL) {
+            throw CliException.alreadyReported(code, opId + ": awaiting_approval");
+        }
         if (code != ExitCodes.OK) {
             throw new CliException(code, opId + ": " + status + (env.path("error").isNull() ? ""
                     : " — " + env.path("error").asText()));

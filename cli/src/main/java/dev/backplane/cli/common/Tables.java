@@ -13,6 +13,16 @@ public final class Tables {
     }
 
     /** One row per element of {@code items}. */
+    /**
+     * A principal as people read it: {@code alice (<sub>)} when the backplane knows the sub's username,
+     * else the bare sub.
+     */
+    public static String principal(JsonNode item, String subField, String usernameField) {
+        String sub = item.path(subField).asText("");
+        String name = item.path(usernameField).asText("");
+        return item.path(usernameField).isTextual() && !name.isEmpty() ? name + " (" + sub + ")" : sub;
+    }
+
     public static List<List<String>> rows(JsonNode items, Function<JsonNode, List<String>> row) {
         List<List<String>> rows = new ArrayList<>();
         items.forEach(item -> rows.add(row.apply(item)));

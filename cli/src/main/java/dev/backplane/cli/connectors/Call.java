@@ -4,12 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.Envelopes;
+import dev.backplane.cli.common.ExitCodes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code svc operation call} */
 @Command(name = "call", description = "Call an operation through the backplane's pipeline: waits for the result "
-        + "envelope, or with --async prints the run handle (svc operation run-status <handle>).")
+        + "envelope, or with --async prints the run handle (svc operation run-status <handle>).",
+        exitCodeListHeading = ExitCodes.HELP_HEADING, exitCodeList = {ExitCodes.HELP_OK, ExitCodes.HELP_FAILED,
+                ExitCodes.HELP_USAGE, ExitCodes.HELP_DENIED, ExitCodes.HELP_PARKED, ExitCodes.HELP_UNREACHABLE,
+                ExitCodes.HELP_NOT_LOGGED_IN})
 final class Call extends OperationRequestCommand {
     @Option(names = "--preview-hash", description = "hash from svc operation preview (required for dangerous operations)")
     String previewHash;

@@ -7,6 +7,7 @@ import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Envelopes;
+import dev.backplane.cli.common.ExitCodes;
 import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.Tables;
 import dev.backplane.cli.connectors.OperationRequest;
@@ -25,7 +26,10 @@ import picocli.CommandLine.Option;
  * into flags, sent through the dispatch pipeline like {@code svc operation call}. Write verbs park
  * for approval there like any call; {@code --json} prints the whole result envelope.
  */
-@Command(mixinStandardHelpOptions = true)
+@Command(mixinStandardHelpOptions = true,
+        exitCodeListHeading = ExitCodes.HELP_HEADING, exitCodeList = {ExitCodes.HELP_OK, ExitCodes.HELP_FAILED,
+                ExitCodes.HELP_USAGE, ExitCodes.HELP_DENIED, ExitCodes.HELP_PARKED, ExitCodes.HELP_UNREACHABLE,
+                ExitCodes.HELP_NOT_LOGGED_IN})
 final class FamilyVerb extends BackplaneCommand {
 
     /** How one params property is given on the command line. */

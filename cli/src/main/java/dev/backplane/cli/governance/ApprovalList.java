@@ -33,7 +33,7 @@ final class ApprovalList extends BackplaneCommand {
                 .add("work_ref", workRef).add("limit", limit).add("offset", offset), list -> {
             List<List<String>> rows = Tables.rows(list, a -> List.of(a.path("id").asText(), a.path("status").asText(),
                     a.path("op_id").asText(),
-                        a.path("target").asText(), a.path("requester").asText(),
+                        a.path("target").asText(), Tables.principal(a, "requester", "requester_username"),
                         a.path("work_ref").isNull() ? "" : a.path("work_ref").asText()));
             Tables.print(ctx.out(), "no approval requests", List.of("ID", "STATUS", "OPERATION", "TARGET",
                     "REQUESTER", "WORK_REF"), rows);

@@ -17,7 +17,7 @@ final class AuditWhoTouched extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
         get(s, ApiPaths.expand(ApiPaths.AUDIT_WHO_TOUCHED, target), list -> {
-            List<List<String>> rows = Tables.rows(list, p -> List.of(p.path("principal").asText(),
+            List<List<String>> rows = Tables.rows(list, p -> List.of(Tables.principal(p, "principal", "username"),
                     p.path("principal_kind").asText(),
                     p.path("calls").asText(), p.path("writes").asText(), p.path("last_at").asText()));
             Tables.print(ctx.out(), "nobody has dispatched against " + target, List.of("PRINCIPAL", "KIND", "CALLS",

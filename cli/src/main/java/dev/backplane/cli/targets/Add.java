@@ -9,7 +9,9 @@ import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.RequestBody;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -46,12 +48,16 @@ final class Add extends BackplaneCommand {
     Boolean verifyTls;
     @Option(names = "--version", description = "asserted product version (used before the first probe)")
     String version;
+    @Option(names = "--extras", paramLabel = "<key=value>", description = "connector-specific setting kept in the "
+            + "target's extras, a string value (repeatable), e.g. --extras scheme=http for a plain-HTTP target of an "
+            + "ingested connector")
+    Map<String, String> extras = new LinkedHashMap<>();
 
     /** The body of POST /api/v1/targets; what is not given is left to the backplane's defaults. */
     @RequestBody
     record NewTarget(String name, String product, String host, List<String> aliases, String authModel, String fqdn,
             String notes, Integer port, String preferredImplId, String secretRef, String tlsCaPin,
-            String tlsServerName, Boolean verifyTls, String version) {
+            String tlsServerName, Boolean verifyTls, String version, Map<String, String> extras) {
     }
 
     @Override
@@ -62,12 +68,16 @@ final class Add extends BackplaneCommand {
         if (Boolean.FALSE.equals(verifyTls) && tlsCaPin != null) {
             throw CliException.usage("--verify-tls=false and --tls-ca-pin are mutually exclusive");
         }
+        extras.keySet().stream().filter(String::isBlank).findFirst().ifPresent(k -> {
+            throw CliException.usage("--extras needs a key before '=', e.g. --extras scheme=http");
+        });
     }
 
     @Override
     protected void execute(Session s) {
         NewTarget body = new NewTarget(name, product, host, aliases.isEmpty() ? null : aliases, authModel, fqdn, note,
-                port, preferredImpl, secretRef, pem(tlsCaPin), tlsServerName, verifyTls, version);
+                port, preferredImpl, secretRef, pem(tlsCaPin), tlsServerName, verifyTls, version,
+                extras.isEmpty() ? null : extras);
         send(s, "POST", ApiPaths.TARGETS, body, t -> {
             ctx.out().println("registered target " + t.path("name").asText());
             printTarget(ctx, t);

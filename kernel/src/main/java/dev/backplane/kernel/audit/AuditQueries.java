@@ -144,12 +144,14 @@ public final class AuditQueries {
     /** Who dispatched against a target, most recent first. */
     public List<Map<String, Object>> whoTouched(UUID tenant, String target) {
         return jdbc.query("""
-                SELECT principal, principal_kind, count(*) AS calls,
-                       count(*) FILTER (WHERE op_class = 'write') AS writes, max(occurred_at) AS last_at
-                  FROM audit_rows WHERE tenant_id = ? AND target = ?
-                 GROUP BY principal, principal_kind ORDER BY last_at DESC""", rs -> {
+                SELECT r.principal, max(n.username) AS username, r.principal_kind, count(*) AS calls,
+                       count(*) FILTER (WHERE r.op_class = 'write') AS writes, max(r.occurred_at) AS last_at
+                  FROM audit_rows r LEFT JOIN tenancy_principal_names n ON n.sub = r.principal
+                 WHERE r.tenant_id = ? AND r.target = ?
+                 GROUP BY r.principal, r.principal_kind ORDER BY last_at DESC""", rs -> {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("principal", rs.getString("principal"));
+                    m.put("username", rs.getString("username")); // the sub's preferred_username, when one was seen
                     m.put("principal_kind", rs.getString("principal_kind"));
                     m.put("calls", rs.getLong("calls"));
                     m.put("writes", rs.getLong("writes"));

@@ -42,8 +42,20 @@ public final class Approvals {
     public record Approval(UUID id, String status, String requester, String connectorId, String opId, String target,
                            Optional<String> workRef, Map<String, Object> resolved, Instant createdAt, Instant expiresAt,
                            Optional<String> decidedBy, Optional<Instant> decidedAt, Optional<String> reason,
-                           boolean breakGlass, Optional<UUID> executionAuditId) {
+                           boolean breakGlass, Optional<UUID> executionAuditId, Optional<String> requesterUsername,
+                           Optional<String> decidedByUsername) {
     }
+
+    /*
+     * An approval with the display names of its requester and decider (tenancy's record of the
+     * preferred_username each sub's token carried). Joined here, read-only, so a page stays one query.
+     */
+    private static final String SELECT = """
+            SELECT a.*, rn.username AS requester_username, dn.username AS decided_by_username
+              FROM governance_approvals a
+              LEFT JOIN tenancy_principal_names rn ON rn.sub = a.requester
+              LEFT JOIN tenancy_principal_names dn ON dn.sub = a.decided_by
+            """;
 
     /** A call released by an approval, ready for the pipeline. */
     public record Released(Approval approval, String requesterKind, Optional<String> requesterClientId, UUID targetId,
@@ -85,15 +97,15 @@ public final class Approvals {
             throw CommonErrors.INVALID_LIMIT.error("limit must be 1..500 and offset >= 0", Map.of());
         }
         expireDue();
-        return jdbc.query("SELECT * FROM governance_approvals WHERE tenant_id = ? AND (?::text IS NULL OR status = ?) "
-                        + "AND (?::text IS NULL OR work_ref = ?) ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
+        return jdbc.query(SELECT + "WHERE a.tenant_id = ? AND (?::text IS NULL OR a.status = ?) "
+                        + "AND (?::text IS NULL OR a.work_ref = ?) ORDER BY a.created_at DESC, a.id LIMIT ? OFFSET ?",
                 Approvals::approval, tenant, status.orElse(null), status.orElse(null), workRef.orElse(null),
                 workRef.orElse(null), limit, offset);
     }
 
     public Approval show(UUID tenant, UUID id) {
         expireDue();
-        return jdbc.queryOne("SELECT * FROM governance_approvals WHERE tenant_id = ? AND id = ?", Approvals::approval,
+        return jdbc.queryOne(SELECT + "WHERE a.tenant_id = ? AND a.id = ?", Approvals::approval,
                 tenant, id).orElseThrow(() -> notFound(id.toString()));
     }
 
@@ -167,7 +179,7 @@ public final class Approvals {
                     UPDATE governance_approvals SET status = 'approved', decided_by = ?, decided_at = now(), reason = ?,
                            break_glass = ?, params = '{}'::jsonb WHERE id = ?""", approver, reason.orElse(null),
                     breakGlass, row.get("id"));
-            Approval a = Jdbc.query(c, "SELECT * FROM governance_approvals WHERE id = ?", Approvals::approval,
+            Approval a = Jdbc.query(c, SELECT + "WHERE a.id = ?", Approvals::approval,
                     row.get("id")).getFirst();
             recordTransition(c, caller, a, "approve", breakGlass);
             return new Released(a, (String) row.get("requester_kind"), client, (UUID) row.get("target_id"), params(row));
@@ -179,7 +191,7 @@ public final class Approvals {
             Map<String, Object> row = pendingForUpdate(c, caller.tenantId(), id);
             Jdbc.update(c, "UPDATE governance_approvals SET status = 'rejected', decided_by = ?, decided_at = now(), "
                     + "reason = ?, params = '{}'::jsonb WHERE id = ?", caller.sub(), reason.orElse(null), row.get("id"));
-            Approval a = Jdbc.query(c, "SELECT * FROM governance_approvals WHERE id = ?", Approvals::approval,
+            Approval a = Jdbc.query(c, SELECT + "WHERE a.id = ?", Approvals::approval,
                     row.get("id")).getFirst();
             recordTransition(c, caller, a, "reject", false);
             return a;
@@ -249,7 +261,9 @@ public final class Approvals {
                 rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("expires_at").toInstant(),
                 Optional.ofNullable(rs.getString("decided_by")), Optional.ofNullable(decided).map(Timestamp::toInstant),
                 Optional.ofNullable(rs.getString("reason")), rs.getBoolean("break_glass"),
-                Optional.ofNullable(rs.getObject("execution_audit_id", UUID.class)));
+                Optional.ofNullable(rs.getObject("execution_audit_id", UUID.class)),
+                Optional.ofNullable(rs.getString("requester_username")),
+                Optional.ofNullable(rs.getString("decided_by_username")));
     }
 
     private static Map<String, Object> readMap(String json) {

@@ -306,13 +306,19 @@ public final class TargetService {
                 .orElse(null);
         check(serverName == null || HOST.matcher(serverName).matches(), "invalid_tls_server_name", "tls_server_name",
                 "tls_server_name must be a host name");
+        Map<String, Object> extras = f.extras().or(() -> Optional.ofNullable(e).map(TargetStore.Row::extras))
+                .orElse(Map.of());
+        // the one extras key the kernel's own connectors read: a typo would silently fall back to https
+        Object scheme = extras.get("scheme");
+        check(scheme == null || "http".equals(scheme) || "https".equals(scheme), "invalid_extras", "extras.scheme",
+                "extras.scheme must be http or https, got '" + scheme + "'");
         Optional<String> suppliedRef = f.secretRef().or(() -> Optional.ofNullable(e).map(TargetStore.Row::secretRef));
         String secretRef = SecretRefs.forRegistration(backend, tenant, name, suppliedRef);
         return new TargetStore.Row(e == null ? UUID.randomUUID() : e.id(), name, List.copyOf(distinct), product, host,
                 port, f.fqdn().or(() -> Optional.ofNullable(e).map(TargetStore.Row::fqdn)).orElse(null), secretRef,
                 authModel, f.vpnRequired().or(() -> Optional.ofNullable(e).map(TargetStore.Row::vpnRequired)).orElse(false),
                 f.notes().or(() -> Optional.ofNullable(e).map(TargetStore.Row::notes)).orElse(null), preferred, verifyTls,
-                pin, serverName, f.extras().or(() -> Optional.ofNullable(e).map(TargetStore.Row::extras)).orElse(Map.of()),
+                pin, serverName, extras,
                 f.version().or(() -> Optional.ofNullable(e).map(TargetStore.Row::version)).orElse(null),
                 e == null ? null : e.fingerprint(), null, null);
     }

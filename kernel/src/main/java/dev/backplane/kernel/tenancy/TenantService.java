@@ -3,6 +3,7 @@ package dev.backplane.kernel.tenancy;
 import dev.backplane.kernel.identity.TenantDirectory;
 import dev.backplane.kernel.persistence.Jdbc;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -17,6 +18,8 @@ public final class TenantService implements TenantDirectory {
 
     private final TenantStore store;
     private final Set<UUID> known = ConcurrentHashMap.newKeySet();
+    /** sub → the username last written, so a request writes only when a name is new or changed. */
+    private final Map<String, String> names = new ConcurrentHashMap<>();
 
     public TenantService(Jdbc jdbc) {
         this.store = new TenantStore(jdbc);
@@ -29,6 +32,14 @@ public final class TenantService implements TenantDirectory {
                 store.insertIfAbsent(id);
                 known.add(id);
             }
+        });
+    }
+
+    @Override
+    public void rememberName(String sub, Optional<String> username) {
+        username.filter(u -> !u.equals(names.get(sub))).ifPresent(u -> {
+            store.rememberName(sub, u);
+            names.put(sub, u);
         });
     }
 

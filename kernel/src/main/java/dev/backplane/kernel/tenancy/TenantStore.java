@@ -22,6 +22,13 @@ final class TenantStore {
         jdbc.update("INSERT INTO tenancy_tenants (id) VALUES (?) ON CONFLICT (id) DO NOTHING", id);
     }
 
+    void rememberName(String sub, String username) {
+        jdbc.update("""
+                INSERT INTO tenancy_principal_names (sub, username) VALUES (?, ?)
+                ON CONFLICT (sub) DO UPDATE SET username = EXCLUDED.username, updated_at = now()
+                 WHERE tenancy_principal_names.username <> EXCLUDED.username""", sub, username);
+    }
+
     boolean exists(UUID id) {
         return jdbc.queryOne("SELECT 1 FROM tenancy_tenants WHERE id = ?", rs -> true, id).isPresent();
     }

@@ -1,0 +1,186 @@
+package dev.backplane.plugins.openapi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.KeycloakServer;
+import dev.backplane.kernel.testing.TestKernel;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The first run, as {@code ./run} does it, with its pieces: a real Keycloak bootstrapped with the same
+ * {@code bootstrap-clients} flags, a kernel trusting it whose SSRF allowlist is opened for exactly the
+ * loopback address, this plugin's jar, and {@code bin/demo-target} run as a process. Then alice logs in
+ * through the device flow and makes the example call {@code ./run} prints — against the real Keycloak
+ * admin API, through the backplane. Also: {@code svc login} with the MCP client.
+ */
+class FirstRunIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern DEVICE_URL = Pattern.compile("(http://\\S+/device\\?user_code=\\S+)");
+    private static final String MCP_RESOURCE = "https://first-run.test/mcp";
+    private static final UUID TENANT = UUID.randomUUID();
+    private static final String PASSWORD = "pw-" + UUID.randomUUID();
+    private static final String READER_SECRET = "reader-" + UUID.randomUUID();
+    private static final String SETUP_SECRET = "setup-" + UUID.randomUUID();
+    private static Path work;
+    private static Path repo;
+    private static KeycloakServer keycloak;
+    private static TestKernel kernel;
+
+    @BeforeAll
+    static void start() throws Exception {
+        repo = Path.of("").toAbsolutePath().getParent().getParent();
+        assertThat(repo.resolve("bin/demo-target")).as("run from plugins/generic-openapi").isRegularFile();
+        work = Files.createTempDirectory("svc-first-run-it");
+        Path plugins = Files.createDirectories(work.resolve("plugins"));
+        Files.copy(Path.of(System.getProperty("generic-openapi.plugin.jar")), plugins.resolve("generic-openapi.jar"));
+        keycloak = KeycloakServer.start(work);
+        kernel = TestKernel.start(work.resolve("data"), Map.of(
+                "SVC_IDENTITY_ISSUER", keycloak.url() + "/realms/svc",
+                "SVC_IDENTITY_MCP_AUDIENCE", MCP_RESOURCE,
+                "SVC_PLUGIN_DIR", plugins.toString(),
+                "SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.1/32"));
+        CliRunner deployer = new CliRunner(work.resolve("deployer")).env("KEYCLOAK_ADMIN_USER", KeycloakServer.ADMIN)
+                .env("KEYCLOAK_ADMIN_PASSWORD", keycloak.adminPassword()).env("SVC_BOOTSTRAP_USER_PASSWORD", PASSWORD)
+                .env("SVC_BOOTSTRAP_READER_SECRET", READER_SECRET).env("SVC_BOOTSTRAP_SETUP_SECRET", SETUP_SECRET);
+        for (String[] user : List.of(new String[] {"alice", "tenant_admin"}, new String[] {"carol", "operator"})) {
+            List<String> args = new ArrayList<>(List.of("admin", "idp", "bootstrap-clients", "--keycloak-base-url",
+                    keycloak.url(), "--realm", "svc", "--mcp-resource-uri", MCP_RESOURCE, "--admin-user-username",
+                    user[0], "--tenant-id", TENANT.toString(), "--tenant-role", user[1]));
+            if (user[0].equals("alice")) {
+                args.addAll(List.of("--reader-client-id", "svc-keycloak-reader", "--setup-client-id", "svc-run-setup"));
+            }
+            CliRunner.Result r = deployer.run(args.toArray(String[]::new));
+            assertThat(r.exitCode()).as(r.toString()).isZero();
+            assertThat(r.out()).doesNotContain(READER_SECRET).doesNotContain(SETUP_SECRET);
+        }
+        // poll the device endpoint every second instead of five, to keep the test quick
+        assertThat(keycloak.admin("PUT", "/svc", Map.of("oauth2DevicePollingInterval", 1)).statusCode()).isEqualTo(204);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (kernel != null) {
+            kernel.close();
+        }
+        if (keycloak != null) {
+            keycloak.close();
+        }
+    }
+
+    /** Runs bin/demo-target as ./run does; returns its output. */
+    private static String demoTarget() throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder("bash", repo.resolve("bin/demo-target").toString(), kernel.url(),
+                keycloak.url(), TENANT.toString()).redirectErrorStream(true);
+        pb.environment().put("SVC_DEMO_READER_SECRET", READER_SECRET);
+        pb.environment().put("SVC_DEMO_SETUP_SECRET", SETUP_SECRET);
+        pb.environment().put("SVC_DEMO_CONFIG_DIR", work.resolve("setup-cli").toString());
+        Process p = pb.start();
+        assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("bin/demo-target finished").isTrue();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).doesNotContain(READER_SECRET).doesNotContain(SETUP_SECRET);
+        return out;
+    }
+
+    /** The example call ./run prints, as the words after {@code bin/svc}. */
+    private static String[] printedExampleCall() throws IOException {
+        Matcher m = Pattern.compile("\\n\\s+bin/svc (keycloak [^\\n]+)\\n").matcher(Files.readString(repo.resolve("run")));
+        assertThat(m.find()).as("./run prints an example call").isTrue();
+        return m.group(1).trim().split("\\s+");
+    }
+
+    private static CliRunner.Result login(CliRunner cli, String user, String... extra) throws Exception {
+        List<String> args = new ArrayList<>(List.of("login", kernel.url(), "--insecure-allow-http"));
+        args.addAll(Arrays.asList(extra));
+        CliRunner.Running running = cli.start(args.toArray(String[]::new));
+        String url = running.awaitErr(DEVICE_URL, Duration.ofSeconds(30));
+        keycloak.approveDevice(url, user, PASSWORD);
+        return running.result().get();
+    }
+
+    @Test
+    void theDemoTenantHasARealTargetAndThePrintedCallAnswers() throws Exception {
+        String first = demoTarget();
+        assertThat(first).contains("ingested keycloak-26.x").contains("registered target local-keycloak")
+                .contains("staged the credential of local-keycloak");
+        String again = demoTarget();
+        assertThat(again).as("idempotent, as ./run is on every start").contains("already ingested")
+                .contains("already registered");
+
+        CliRunner alice = new CliRunner(work.resolve("alice"));
+        CliRunner.Result loggedIn = login(alice, "alice");
+        assertThat(loggedIn.exitCode()).as(loggedIn.toString()).isZero();
+
+        // the call ./run prints, word for word
+        CliRunner.Result call = alice.run(printedExampleCall());
+        assertThat(call.exitCode()).as(call.toString()).isZero();
+        assertThat(call.out()).contains("alice").contains("carol");
+        assertThat(call.out() + call.err()).doesNotContain(READER_SECRET);
+
+        // the target as registered: plain HTTP on the loopback address the allowlist names
+        JsonNode target = JSON.readTree(alice.run("targets", "describe", "local-keycloak", "--json").out());
+        assertThat(target.path("host").asText()).isEqualTo("127.0.0.1");
+        assertThat(target.path("extras").path("scheme").asText()).isEqualTo("http");
+
+        // every operation of the shipped document is a read, and all are enabled
+        CliRunner.Result groups = alice.run("operation", "groups", "keycloak-26.x", "--json");
+        assertThat(groups.exitCode()).as(groups.toString()).isZero();
+        for (JsonNode g : JSON.readTree(groups.out()).path("groups")) {
+            assertThat(g.path("enabled_op_count").asInt()).as(g.toString()).isEqualTo(g.path("operation_count").asInt());
+        }
+        CliRunner.Result realms = alice.run("operation", "call", "keycloak-26.x", "keycloak.realms.list_realms",
+                "--target", "local-keycloak", "--params", "{\"briefRepresentation\": true}", "--json");
+        assertThat(realms.exitCode()).as(realms.toString()).isZero();
+        assertThat(realms.out()).contains("\"realm\" : \"svc\"");
+
+        // an operator reads too; the audit shows who, by username
+        CliRunner carol = new CliRunner(work.resolve("carol"));
+        assertThat(login(carol, "carol").exitCode()).isZero();
+        CliRunner.Result groupsOfRealm = carol.run("keycloak", "groups", "get_groups_by_realm", "--realm", "svc",
+                "--target", "local-keycloak");
+        assertThat(groupsOfRealm.exitCode()).as(groupsOfRealm.toString()).isZero();
+        CliRunner.Result who = alice.run("audit", "who-touched", "local-keycloak");
+        assertThat(who.out()).contains("alice (").contains("carol (");
+    }
+
+    @Test
+    void loginWithTheMcpClientChecksTheTokenOnMcpAndKeepsTheCliLogin() throws Exception {
+        CliRunner alice = new CliRunner(work.resolve("alice-mcp"));
+        assertThat(login(alice, "alice").exitCode()).isZero();
+        Path tokens = work.resolve("alice-mcp/svc/tokens.json");
+        String before = Files.readString(tokens);
+
+        CliRunner.Result mcp = login(alice, "alice", "--client-id", "svc-mcp", "--scope", "openid,svc:mcp");
+        assertThat(mcp.exitCode()).as(mcp.toString()).isZero();
+        assertThat(mcp.out()).contains("as alice with client svc-mcp").contains("for MCP clients")
+                .contains("not stored").contains("--print-token");
+        assertThat(mcp.err()).doesNotContain("invalid_token");
+        assertThat(Files.readString(tokens)).as("the CLI's own login is untouched").isEqualTo(before);
+        CliRunner.Result status = alice.run("status");
+        assertThat(status.exitCode()).as(status.toString()).isZero();
+
+        CliRunner.Result printed = login(new CliRunner(work.resolve("alice-mcp2")), "alice", "--client-id", "svc-mcp",
+                "--scope", "openid,svc:mcp", "--print-token");
+        assertThat(printed.exitCode()).as(printed.toString()).isZero();
+        assertThat(printed.out().trim()).matches("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
+    }
+}
