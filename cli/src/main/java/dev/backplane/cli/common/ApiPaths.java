@@ -82,7 +82,23 @@ public final class ApiPaths {
     public static final String BROADCAST_OVERRIDES = BROADCAST + "/overrides";
     public static final String BROADCAST_OVERRIDE = BROADCAST_OVERRIDES + "/{id}";
 
+    public static final String RUNBOOK_TEMPLATES = "/api/v1/runbooks/templates";
+    public static final String RUNBOOK_TEMPLATE = RUNBOOK_TEMPLATES + "/{slug}";
+    public static final String RUNBOOK_RUNS = "/api/v1/runbooks/runs";
+    public static final String RUNBOOK_RUN = RUNBOOK_RUNS + "/{id}";
+
     public static final List<String> CALLS = List.of(
+            "GET " + RUNBOOK_TEMPLATES,
+            "POST " + RUNBOOK_TEMPLATES,
+            "GET " + RUNBOOK_TEMPLATE,
+            "PUT " + RUNBOOK_TEMPLATE,
+            "POST " + RUNBOOK_TEMPLATE + "/publish",
+            "POST " + RUNBOOK_TEMPLATE + "/deprecate",
+            "GET " + RUNBOOK_RUNS,
+            "POST " + RUNBOOK_RUNS,
+            "GET " + RUNBOOK_RUN,
+            "POST " + RUNBOOK_RUN + "/next",
+            "POST " + RUNBOOK_RUN + "/abort",
             "GET " + BROADCAST_RECENT,
             "GET " + BROADCAST_STREAM,
             "GET " + BROADCAST_SUMMARY,

@@ -24,6 +24,7 @@ import dev.backplane.kernel.quality.RetireChecklist;
 import dev.backplane.kernel.quality.RetrievalRoutes;
 import dev.backplane.kernel.quality.UsageReport;
 import dev.backplane.kernel.scheduler.AutomationRoutes;
+import dev.backplane.kernel.runbooks.RunbookRoutes;
 import dev.backplane.kernel.scheduler.TriggerRoutes;
 import dev.backplane.kernel.targets.TargetRoutes;
 import dev.backplane.kernel.targets.TargetSecretRoutes;
@@ -71,6 +72,7 @@ final class KernelRoutes {
         new TargetSecretRoutes(s.targets, s.credentials).register(api);
         new AgentRoutes(s.agents, s.agentRuns).register(api);
         new TriggerRoutes(s.triggers).register(api);
+        new RunbookRoutes(s.runbookTemplates, s.runbookRuns).register(api);
         new BroadcastRoutes(s.broadcast, s.broadcastHub,
                 Duration.ofSeconds(config.intValue(Setting.BROADCAST_HEARTBEAT_SECONDS))).register(api);
         new AutomationRoutes(s.automations).register(api);

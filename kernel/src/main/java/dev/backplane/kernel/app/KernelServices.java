@@ -6,6 +6,7 @@ import dev.backplane.kernel.agents.AgentRuns;
 import dev.backplane.kernel.agents.AgentToolbox;
 import dev.backplane.kernel.agents.ModelGateway;
 import dev.backplane.kernel.audit.AuditLog;
+import dev.backplane.kernel.audit.AuditQueries;
 import dev.backplane.kernel.broadcast.Activity;
 import dev.backplane.kernel.broadcast.BroadcastFeed;
 import dev.backplane.kernel.broadcast.BroadcastHub;
@@ -56,6 +57,8 @@ import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.retrieval.SearchLog;
 import dev.backplane.kernel.scheduler.Automations;
 import dev.backplane.kernel.scheduler.EventTriggerAutomations;
+import dev.backplane.kernel.runbooks.RunbookRuns;
+import dev.backplane.kernel.runbooks.RunbookTemplates;
 import dev.backplane.kernel.scheduler.PeriodicJobs;
 import dev.backplane.kernel.scheduler.TriggerFiring;
 import dev.backplane.kernel.scheduler.Triggers;
@@ -117,6 +120,8 @@ final class KernelServices {
     final AgentRuns agentRuns;
     final Triggers triggers;
     final BroadcastFeed broadcast;
+    final RunbookTemplates runbookTemplates;
+    final RunbookRuns runbookRuns;
     final BroadcastHub broadcastHub;
     final Automations automations;
 
@@ -197,6 +202,10 @@ final class KernelServices {
         drain.subscribe("scheduler.event-triggers", new TriggerFiring(triggers, agentRuns));
         // what runs by itself: each capability that fires on its own (sensors, scheduled jobs) adds its source here
         this.automations = new Automations(List.of(new EventTriggerAutomations(jdbc, agentRuns)));
+
+        this.runbookTemplates = new RunbookTemplates(jdbc);
+        this.runbookRuns = new RunbookRuns(jdbc, runbookTemplates, calls, targets, approvals, new AuditQueries(jdbc),
+                broadcast);
 
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
                 new PeriodicJobs.Job("events-retention-sweep", Duration.ofHours(1), eventLog::sweep),

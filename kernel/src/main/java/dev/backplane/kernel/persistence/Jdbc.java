@@ -57,6 +57,19 @@ public final class Jdbc {
         }
     }
 
+    /** A {@code jsonb} column as a JSON tree; SQL NULL is a missing node. */
+    public static com.fasterxml.jackson.databind.JsonNode jsonTree(ResultSet rs, String column) throws SQLException {
+        String text = rs.getString(column);
+        if (text == null) {
+            return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        }
+        try {
+            return dev.backplane.kernel.util.JsonMapping.mapper().readTree(text);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new SQLException(column + " is not JSON", e);
+        }
+    }
+
     private static final com.fasterxml.jackson.core.type.TypeReference<LinkedHashMap<String, Object>> JSON_OBJECT =
             new com.fasterxml.jackson.core.type.TypeReference<>() { };
 
