@@ -297,6 +297,8 @@ class TenantMatrixIT {
         m.put("/api/v1/agent-runs/|handle", List.of(Opt.of("handle", "${agentRun}")));
         m.put("/api/v1/scheduler/triggers/|id", List.of(Opt.of("id", "${trigger}")));
         m.put("/api/v1/broadcast/overrides/|id", List.of(Opt.of("id", "${override}")));
+        m.put("/api/v1/runbooks/templates/|slug", List.of(Opt.of("slug", "${runbook}")));
+        m.put("/api/v1/runbooks/runs/|id", List.of(Opt.of("id", "${runbookRun}")));
         m.put("/api/v1/event-sources/|slug", List.of(Opt.of("slug", "${eventSlug}"), Opt.of("slug", "${eventSourceName}")));
         m.put("/api/v1/events/|id", List.of(Opt.of("id", "${event}")));
         return m;
@@ -477,6 +479,19 @@ class TenantMatrixIT {
                 + "\"agent_definition\": \"${agentDef}\", \"event_filter\": {}}")));
         m.put("POST /api/v1/scheduler/triggers/{id}/pause", List.of(Shape.of("", null)));
         m.put("POST /api/v1/scheduler/triggers/{id}/resume", List.of(Shape.of("", null)));
+        // --- runbooks: A's template slug is B's own namespace; A's template and runs are invisible to B
+        m.put("POST /api/v1/runbooks/templates", List.of(Shape.own("A's slug", "", "{\"slug\": \"${runbook}\", "
+                + "\"yaml\": \"title: b\\nsteps:\\n  - {instruction: b, verify: b}\\n\"}")));
+        m.put("PUT /api/v1/runbooks/templates/{slug}", List.of(Shape.of("yaml", "{\"yaml\": \"title: b\\nsteps:\\n  - "
+                + "{instruction: b, verify: b}\\n\"}")));
+        m.put("POST /api/v1/runbooks/templates/{slug}/publish", List.of(Shape.of("", null)));
+        m.put("POST /api/v1/runbooks/templates/{slug}/deprecate", List.of(Shape.of("version", "{\"version\": 1}")));
+        m.put("POST /api/v1/runbooks/runs", List.of(Shape.refused("A's runbook on A's target", "", "{\"slug\": "
+                + "\"${runbook}\", \"target\": \"${target}\"}")));
+        m.put("POST /api/v1/runbooks/runs/{id}/next", List.of(Shape.of("", "{}"), Shape.of("yes",
+                "{\"verify_response\": \"yes\"}")));
+        m.put("POST /api/v1/runbooks/runs/{id}/abort", List.of(Shape.of("reason", "{\"reason\": \"b\"}")));
+        m.put("GET /api/v1/runbooks/runs", List.of(Shape.of("", null), Shape.own("A's slug", "slug=${runbook}", null)));
         // --- broadcast: B's feed never shows A's activity; A's override pattern set by B is B's own rule
         m.put("POST /api/v1/broadcast/announcements", List.of(Shape.of("on A's target", "{\"activity\": \"b-announces\", "
                 + "\"target\": \"${target}\"}")));
@@ -1466,6 +1481,14 @@ class TenantMatrixIT {
         aVals.put("trigger", send("POST", "/api/v1/scheduler/triggers", aAdmin, "{\"kind\": \"event\", \"agent_definition\": "
                 + "\"" + aVals.get("agentDef") + "\", \"event_filter\": {\"marker\": \"trigger-" + R + "\"}, "
                 + "\"inputs\": \"inputs-" + R + "\"}", 201).path("id").asText());
+
+        // runbooks: a published template of A and a run of it
+        aVals.put("runbook", "rbk-" + R);
+        send("POST", "/api/v1/runbooks/templates", aAdmin, "{\"slug\": \"rbk-" + R + "\", \"yaml\": \"title: runbook-"
+                + R + "\\nsteps:\\n  - instruction: step-" + R + "\\n    verify: done?\\n\"}", 201);
+        send("POST", "/api/v1/runbooks/templates/rbk-" + R + "/publish", aAdmin, null, 200);
+        aVals.put("runbookRun", send("POST", "/api/v1/runbooks/runs", aAdmin, "{\"slug\": \"rbk-" + R + "\", "
+                + "\"work_ref\": \"rbwr-" + R + "\"}", 201).path("id").asText());
 
         // broadcast: an override and an announcement of A
         aVals.put("overridePattern", "ovr-" + R + "-*");
