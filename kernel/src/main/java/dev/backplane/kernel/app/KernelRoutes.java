@@ -57,7 +57,7 @@ final class KernelRoutes {
         TokenVerifier mcpTokens = s.tokenVerifier(config, Kernel.mcpAudience(config));
         new McpRoutes(new Authenticator(mcpTokens, s.tenants, "svc", Optional.of(config.get(Setting.IDENTITY_MCP_CLIENT_ID)),
                 s.agentPrincipals), mcpTokens, new McpRoutes.Services(s.targets, s.catalog, s.dispatcher,
-                s.resultQueries, s.audit, s.kb, s.memory, s.docs), BuildInfo.load().version(), new McpRoutes.Settings(
+                s.resultQueries, s.audit, s.kb, s.memory, s.docs, s.runbookTemplates), BuildInfo.load().version(), new McpRoutes.Settings(
                 Kernel.mcpAudience(config), s.issuer, config.optional(Setting.MCP_REQUIRED_SCOPE).filter(v -> !v.isBlank()),
                 config.list(Setting.MCP_ALLOWED_ORIGINS), config.optional(Setting.PUBLIC_URL))).register(api);
         new ApprovalRoutes(s.approvals, s.calls).register(api);

@@ -49,8 +49,11 @@ final class McpServer {
 
     private final dev.backplane.kernel.memory.MemoryService memory;
 
+    private final dev.backplane.kernel.runbooks.RunbookTemplates runbooks;
+
     McpServer(McpTools tools, String version, dev.backplane.kernel.kb.KbService kb,
-              dev.backplane.kernel.memory.MemoryService memory) {
+              dev.backplane.kernel.memory.MemoryService memory, dev.backplane.kernel.runbooks.RunbookTemplates runbooks) {
+        this.runbooks = runbooks;
         this.tools = tools;
         this.version = version;
         this.kb = kb;
@@ -91,7 +94,7 @@ final class McpServer {
             case "ping" -> NODES.objectNode();
             case "tools/list" -> toolsList(caller);
             case "tools/call" -> toolsCall(caller, params);
-            case "resources/list" -> NODES.objectNode().set("resources", NODES.arrayNode());
+            case "resources/list" -> resourcesList(caller);
             case "resources/templates/list" -> resourceTemplates();
             case "resources/read" -> readResource(caller, params.path("uri").asText());
             case "prompts/list" -> NODES.objectNode().set("prompts", NODES.arrayNode());
@@ -157,6 +160,28 @@ final class McpServer {
         memoryTemplate.put("name", "memory entry");
         memoryTemplate.put("description", "A memory entry's full body (search_memory finds scope and slug)");
         memoryTemplate.put("mimeType", "text/plain");
+        ObjectNode runbookTemplate = ((ArrayNode) r.get("resourceTemplates")).addObject();
+        runbookTemplate.put("uriTemplate", "svc://runbook/{slug}");
+        runbookTemplate.put("name", "runbook");
+        runbookTemplate.put("description", "A published runbook template's YAML (its newest published version): steps, "
+                + "their operations and verification questions; resources/list names them");
+        runbookTemplate.put("mimeType", "application/yaml");
+        return r;
+    }
+
+    /** The tenant's published runbooks: the resources an agent may read (kb and memory are found by search). */
+    private ObjectNode resourcesList(Caller caller) {
+        ObjectNode r = NODES.objectNode();
+        ArrayNode list = r.putArray("resources");
+        for (var t : runbooks.published(caller.tenantId())) {
+            ObjectNode item = list.addObject();
+            item.put("uri", "svc://runbook/" + t.slug());
+            item.put("name", t.slug());
+            item.put("title", t.title());
+            item.put("description", "runbook v" + t.version() + t.targetKind().map(k -> " for " + k + " targets").orElse("")
+                    + ", " + t.steps() + " steps");
+            item.put("mimeType", "application/yaml");
+        }
         return r;
     }
 
@@ -171,6 +196,13 @@ final class McpServer {
                 throw new RpcError(RESOURCE_NOT_FOUND, "resource not found: " + uri, Map.of("uri", uri,
                         "reason", notFound.code()));
             }
+        }
+        java.util.regex.Matcher book = java.util.regex.Pattern.compile("svc://runbook/([a-z0-9][a-z0-9-]{0,127})")
+                .matcher(uri);
+        if (book.matches()) {
+            return runbooks.published(caller.tenantId()).stream().filter(t -> t.slug().equals(book.group(1))).findFirst()
+                    .map(t -> contents(uri, "application/yaml", t.source()))
+                    .orElseThrow(() -> new RpcError(RESOURCE_NOT_FOUND, "resource not found: " + uri, Map.of("uri", uri)));
         }
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("svc://kb/([a-z0-9][a-z0-9._-]{0,127})").matcher(uri);
         if (!m.matches()) {

@@ -398,4 +398,31 @@ class RunbooksIT {
         assertThat(adm.run("runbook", "deprecate-template", "cli-restart", "--version", "1").out())
                 .contains("deprecated: cli-restart  v1  deprecated");
     }
+
+    private static JsonNode mcp(String token, String method, String params) throws Exception {
+        var r = kernel.send("POST", "/mcp", token, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"" + method
+                + "\", \"params\": " + params + "}", Map.of("Accept", "application/json, text/event-stream"));
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        return r.json();
+    }
+
+    @Test
+    void agentsReadPublishedRunbooksAsMcpResourcesAndNothingElse() throws Exception {
+        published("agent-readable", RESTART);
+        ok(kernel.post("/api/v1/runbooks/templates", admin, Map.of("slug", "only-a-draft", "yaml", RESTART)), 201);
+        String agentToken = issuer.mcpToken("agent-reader-" + tenant, tenant, "operator");
+        JsonNode listed = mcp(agentToken, "resources/list", "{}");
+        List<String> uris = new ArrayList<>();
+        listed.path("result").path("resources").forEach(r -> uris.add(r.path("uri").asText()));
+        assertThat(uris).contains("svc://runbook/agent-readable").doesNotContain("svc://runbook/only-a-draft");
+        JsonNode read = mcp(agentToken, "resources/read", "{\"uri\": \"svc://runbook/agent-readable\"}");
+        assertThat(read.path("result").path("contents").get(0).path("text").asText()).isEqualTo(RESTART);
+        assertThat(mcp(agentToken, "resources/read", "{\"uri\": \"svc://runbook/only-a-draft\"}").path("error")
+                .path("code").asInt()).isEqualTo(-32002);
+        JsonNode templates = mcp(agentToken, "resources/templates/list", "{}");
+        assertThat(templates.toString()).contains("svc://runbook/{slug}");
+        String stranger = issuer.mcpToken("stranger", UUID.randomUUID(), "operator");
+        assertThat(mcp(stranger, "resources/read", "{\"uri\": \"svc://runbook/agent-readable\"}").path("error")
+                .path("code").asInt()).isEqualTo(-32002);
+    }
 }
