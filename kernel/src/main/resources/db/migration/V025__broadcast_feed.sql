@@ -34,6 +34,7 @@ CREATE TABLE broadcast_events (
 );
 CREATE INDEX broadcast_events_tenant_id ON broadcast_events (tenant_id, id DESC);
 CREATE INDEX broadcast_events_recorded ON broadcast_events (recorded_at);
+CREATE INDEX broadcast_events_tenant_at ON broadcast_events (tenant_id, at DESC);
 CREATE INDEX broadcast_events_open_claims ON broadcast_events (tenant_id, claim_key)
     WHERE kind = 'announcement' AND closed_at IS NULL;
 

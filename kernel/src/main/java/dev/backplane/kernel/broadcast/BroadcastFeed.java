@@ -280,7 +280,7 @@ public final class BroadcastFeed implements AutoCloseable {
 
     /** Deletes events older than the retention (a periodic job). Returns how many. */
     public int sweep() {
-        return jdbc.update("DELETE FROM broadcast_events WHERE at < now() - make_interval(days => ?)", retentionDays);
+        return jdbc.update("DELETE FROM broadcast_events WHERE recorded_at < now() - make_interval(days => ?)", retentionDays);
     }
 
     // ---- announcements

@@ -116,10 +116,11 @@ public final class BroadcastHub implements AutoCloseable {
         while (!closed) {
             try {
                 String notice = notices.take();
-                if (byTenant.values().stream().allMatch(List::isEmpty)) {
-                    continue; // nobody is watching on this replica
-                }
+                boolean watched = byTenant.values().stream().anyMatch(subs -> !subs.isEmpty());
                 if (notice.equals(CATCH_UP)) {
+                    if (!watched) {
+                        continue;
+                    }
                     deliver(jdbc.query("SELECT " + BroadcastEvent.COLUMNS + " FROM broadcast_events WHERE id > ? "
                             + "ORDER BY id LIMIT 10000", BroadcastEvent::read, lastDelivered));
                     continue;
@@ -127,6 +128,10 @@ public final class BroadcastHub implements AutoCloseable {
                 int dash = notice.indexOf('-');
                 long from = Long.parseLong(notice.substring(0, dash));
                 long to = Long.parseLong(notice.substring(dash + 1));
+                if (!watched) {
+                    lastDelivered = Math.max(lastDelivered, to); // nobody is watching on this replica: nothing to catch up
+                    continue;
+                }
                 deliver(jdbc.query("SELECT " + BroadcastEvent.COLUMNS + " FROM broadcast_events WHERE id BETWEEN ? AND ? "
                         + "AND tenant_id = ANY (?) ORDER BY id", BroadcastEvent::read, from, to, watchedTenants()));
             } catch (InterruptedException e) {
