@@ -32,7 +32,7 @@ CREATE TABLE runbook_runs (
     status        text NOT NULL CHECK (status IN ('in_progress', 'awaiting_approval', 'escalated', 'completed',
                                                   'stopped', 'aborted')),
     step          integer NOT NULL,       -- the current step, 0-based
-    phase         text NOT NULL CHECK (phase IN ('pending', 'executed')),
+    phase         text NOT NULL CHECK (phase IN ('pending', 'executing', 'executed')),
     approval_id   uuid,
     last_result   jsonb,                  -- the current step's operation outcome
     assignee      text NOT NULL,

@@ -10,6 +10,7 @@ public enum RunbookErrors implements ErrorCode {
     RUN_FINISHED("run_finished", ErrorKind.CONFLICT),
     RUN_NOT_FOUND("run_not_found", ErrorKind.NOT_FOUND),
     STEP_NOT_RUN("step_not_run", ErrorKind.CONFLICT),
+    STEP_IN_FLIGHT("step_in_flight", ErrorKind.CONFLICT),
     APPROVAL_PENDING("approval_pending", ErrorKind.CONFLICT),
     NOT_ASSIGNEE("not_assignee", ErrorKind.FORBIDDEN),
     TEMPLATE_EXISTS("template_exists", ErrorKind.CONFLICT),

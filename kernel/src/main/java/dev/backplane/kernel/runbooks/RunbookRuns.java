@@ -57,6 +57,9 @@ public final class RunbookRuns {
     private static final Set<String> FINISHED = Set.of(COMPLETED, STOPPED, ABORTED);
     private static final int MAX_INPUT = 1000;
     private static final int MAX_RESULT_CHARS = 32_768;
+    static final String EXECUTING = "executing";
+    /** Longer than any call may take (plugin call timeout plus the pipeline's own writes). */
+    private static final java.time.Duration IN_FLIGHT_LIMIT = java.time.Duration.ofMinutes(15);
 
     /** A request to start a run ({@code svc runbook start}). */
     public record Start(String slug, Integer version, String target, Map<String, String> inputs, String workRef) {
@@ -140,6 +143,7 @@ public final class RunbookRuns {
         });
         reason.ifPresent(r -> checkReason(r));
         String[] finished = {null};
+        Row[] claimed = {null};
         jdbc.inTransaction(c -> {
             Row run = lockRow(c, caller.tenantId(), id);
             if (FINISHED.contains(run.status())) {
@@ -165,9 +169,14 @@ public final class RunbookRuns {
                 }
                 default -> {
                     mayAct(caller, run);
-                    if (answer.isEmpty()) {
+                    if (run.phase().equals(EXECUTING)) {
+                        inFlight(c, caller, run);
+                    } else if (answer.isEmpty()) {
                         if (step.has("operation") && run.phase().equals("pending")) {
-                            execute(c, caller, run, step);
+                            // claimed here, called after this commit: no row lock or connection is held across the call
+                            Jdbc.update(c, "UPDATE runbook_runs SET phase = 'executing', updated_at = now() WHERE id = ?",
+                                    run.id());
+                            claimed[0] = run;
                         }
                     } else {
                         finished[0] = answer(c, caller, run, t, step, answer.get(), reason);
@@ -176,6 +185,12 @@ public final class RunbookRuns {
             }
             return null;
         });
+        if (claimed[0] != null) {
+            Row run = claimed[0];
+            JsonNode step = templates.show(caller.tenantId(), run.slug(), Optional.of(run.version())).stepList()
+                    .get(run.step());
+            execute(caller, run, step);
+        }
         RunbookRun after = show(caller.tenantId(), id);
         if (finished[0] != null) {
             publish(caller, after.slug(), id, finished[0], after.workRef(), after.target());
@@ -254,12 +269,13 @@ public final class RunbookRuns {
     // ---- transitions (all on the run's locked row)
 
     /** Runs the step's operation through the pipeline as the caller, in the run's audit session. */
-    private void execute(Connection c, Caller caller, Row run, JsonNode step) throws SQLException {
+    private void execute(Caller caller, Row run, JsonNode step) {
         JsonNode op = step.path("operation");
-        Map<String, Object> params = JsonMapping.mapper().convertValue(render(op.path("params"), run.inputs()),
-                JsonMapping.mapper().getTypeFactory().constructMapType(LinkedHashMap.class, String.class, Object.class));
         ResultEnvelope env;
         try {
+            Map<String, Object> params = JsonMapping.mapper().convertValue(render(op.path("params"), run.inputs()),
+                    JsonMapping.mapper().getTypeFactory().constructMapType(LinkedHashMap.class, String.class,
+                            Object.class));
             env = calls.call(caller.inSession(run.id()), new CallRequest(op.path("connector_id").asText(),
                     op.path("op_id").asText(), run.target().orElseThrow(), params == null ? Map.of() : params,
                     run.workRef(), Optional.empty(), Optional.empty()));
@@ -267,22 +283,49 @@ public final class RunbookRuns {
             // the call could not be resolved (connector disabled since, target gone): the step records why
             env = new ResultEnvelope(ResultEnvelope.ERROR, op.path("op_id").asText(), null, e.getMessage(), 0,
                     Map.of("error_code", e.code()));
+        } catch (RuntimeException e) {
+            env = new ResultEnvelope(ResultEnvelope.ERROR, op.path("op_id").asText(), null, "the call failed: "
+                    + e.getClass().getSimpleName() + " (svc audit replay " + run.id() + " shows whether it reached the "
+                    + "target)", 0, Map.of("error_code", "internal_error"));
         }
+        ResultEnvelope outcome = env;
         Map<String, Object> detail = new LinkedHashMap<>();
         detail.put("connector_id", op.path("connector_id").asText());
         detail.put("op_id", op.path("op_id").asText());
         Optional.ofNullable(env.extras().get("error_code")).ifPresent(v -> detail.put("error_code", v));
         Optional.ofNullable(env.extras().get("audit_id")).ifPresent(v -> detail.put("audit_id", v));
-        if (env.status().equals(ResultEnvelope.AWAITING_APPROVAL)) {
-            String approval = String.valueOf(env.extras().get("approval_request_id"));
-            detail.put("approval_request_id", approval);
-            Jdbc.update(c, "UPDATE runbook_runs SET status = 'awaiting_approval', approval_id = ?, last_result = ?, "
-                    + "updated_at = now() WHERE id = ?", UUID.fromString(approval), Jdbc.jsonb(stored(env)), run.id());
-        } else {
-            Jdbc.update(c, "UPDATE runbook_runs SET phase = 'executed', last_result = ?, updated_at = now() WHERE id = ?",
-                    Jdbc.jsonb(stored(env)), run.id());
+        jdbc.inTransaction(c -> {
+            if (outcome.status().equals(ResultEnvelope.AWAITING_APPROVAL)) {
+                String approval = String.valueOf(outcome.extras().get("approval_request_id"));
+                detail.put("approval_request_id", approval);
+                Jdbc.update(c, "UPDATE runbook_runs SET status = CASE WHEN status = 'in_progress' THEN 'awaiting_approval' "
+                        + "ELSE status END, phase = 'pending', approval_id = ?, last_result = ?, updated_at = now() "
+                        + "WHERE id = ? AND phase = 'executing'", UUID.fromString(approval), Jdbc.jsonb(stored(outcome)),
+                        run.id());
+            } else {
+                Jdbc.update(c, "UPDATE runbook_runs SET phase = 'executed', last_result = ?, updated_at = now() "
+                        + "WHERE id = ? AND phase = 'executing'", Jdbc.jsonb(stored(outcome)), run.id());
+            }
+            log(c, run.tenantId(), run.id(), run.step(), "operation", Optional.of(outcome.status()), detail, caller.sub());
+            return null;
+        });
+    }
+
+    /**
+     * A {@code next} while the step's call is in flight: refused, unless the claim is so old that the
+     * kernel making the call must have stopped — then the step is marked executed with an unknown
+     * outcome (never called again: a governed write may not be safe to repeat; the audit log tells).
+     */
+    private void inFlight(Connection c, Caller caller, Row run) throws SQLException {
+        if (run.updatedAt().isAfter(java.time.Instant.now().minus(IN_FLIGHT_LIMIT))) {
+            throw RunbookErrors.STEP_IN_FLIGHT.error("step " + (run.step() + 1) + "'s operation is running; try again when "
+                    + "it has answered", Map.of("step", run.step() + 1));
         }
-        log(c, run.tenantId(), run.id(), run.step(), "operation", Optional.of(env.status()), detail, caller.sub());
+        Map<String, Object> unknown = Map.of("status", "unknown", "note", "the call was started but its outcome was "
+                + "never recorded (the kernel stopped?); it is not repeated - see svc audit replay " + run.id());
+        Jdbc.update(c, "UPDATE runbook_runs SET phase = 'executed', last_result = ?, updated_at = now() WHERE id = ?",
+                Jdbc.jsonb(unknown), run.id());
+        log(c, run.tenantId(), run.id(), run.step(), "operation", Optional.of("unknown"), unknown, caller.sub());
     }
 
     /** The approval of a parked step: approved and run → executed; rejected or expired → the run stops. */

@@ -425,4 +425,49 @@ class RunbooksIT {
         assertThat(mcp(stranger, "resources/read", "{\"uri\": \"svc://runbook/agent-readable\"}").path("error")
                 .path("code").asInt()).isEqualTo(-32002);
     }
+
+    @Test
+    void aStepsCallInFlightIsNotStartedTwiceAndAStaleClaimIsNeverRepeated() throws Exception {
+        HttpServer slow = LoopbackHttp.start(x -> {
+            try {
+                Thread.sleep(2000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            LoopbackHttp.answer(x, 200, LoopbackHttp.items(x));
+        });
+        try {
+            kernel.registerTarget(admin, Map.of("name", "rb-slow", "product", "rb", "host", "127.0.0.1",
+                    "port", slow.getAddress().getPort(), "extras", Map.of("scheme", "http")));
+            kernel.stageSecret(admin, "rb-slow", Map.of("username", "u", "password", "p-0123456789"));
+            kernel.enableConnector(admin, "rb-1.x");
+            published("slow-steps", RESTART);
+            String id = ok(kernel.post("/api/v1/runbooks/runs", operator, Map.of("slug", "slow-steps", "target", "rb-slow",
+                    "inputs", Map.of("item", "a"))), 201).path("id").asText();
+            var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> kernel.post("/api/v1/runbooks/runs/" + id
+                    + "/next", operator, Map.of()));
+            Thread.sleep(700);
+            error(kernel.post("/api/v1/runbooks/runs/" + id + "/next", operator, Map.of()), 409, "step_in_flight");
+            error(kernel.post("/api/v1/runbooks/runs/" + id + "/next", operator, Map.of("verify_response", "yes")), 409,
+                    "step_in_flight");
+            assertThat(ok(kernel.get("/api/v1/runbooks/runs/" + id, operator), 200).path("current_step").path("phase")
+                    .asText()).isEqualTo("executing");
+            JsonNode done = ok(first.get(30, java.util.concurrent.TimeUnit.SECONDS), 200);
+            assertThat(done.path("current_step").path("result").path("status").asText()).isEqualTo("ok");
+            assertThat(kernel.jdbc().queryOne("SELECT count(*) FROM audit_rows WHERE session_id = ? AND op_id = "
+                    + "'rb.item0.list'", rs -> rs.getLong(1), UUID.fromString(id)).orElseThrow()).as("called once").isEqualTo(1);
+
+            // a claim whose kernel died (simulated: claimed long ago, never answered) is not called again
+            next(operator, id, Map.of("verify_response", "yes"));
+            kernel.jdbc().update("UPDATE runbook_runs SET phase = 'executing', updated_at = now() - interval '1 hour' "
+                    + "WHERE id = ?", UUID.fromString(id));
+            JsonNode recovered = next(operator, id, Map.of());
+            assertThat(recovered.path("current_step").path("phase").asText()).isEqualTo("executed");
+            assertThat(recovered.path("current_step").path("result").path("status").asText()).isEqualTo("unknown");
+            assertThat(kernel.jdbc().queryOne("SELECT count(*) FROM audit_rows WHERE session_id = ? AND op_id = "
+                    + "'rb.item2.delete'", rs -> rs.getLong(1), UUID.fromString(id)).orElseThrow()).isZero();
+        } finally {
+            slow.stop(0);
+        }
+    }
 }
