@@ -161,7 +161,8 @@ final class KernelServices {
         this.broadcast = closing.add(new BroadcastFeed(jdbc, new BroadcastOverrides(jdbc, feed),
                 Duration.ofSeconds(config.intValue(Setting.BROADCAST_AGGREGATE_WINDOW_SECONDS)),
                 config.intValue(Setting.BROADCAST_RETENTION_DAYS)));
-        this.broadcastHub = closing.add(new BroadcastHub(jdbc, feed, config.intValue(Setting.BROADCAST_SUBSCRIBER_BUFFER)));
+        this.broadcastHub = closing.add(new BroadcastHub(jdbc, feed, config.intValue(Setting.BROADCAST_SUBSCRIBER_BUFFER),
+                config.intValue(Setting.BROADCAST_MAX_STREAMS)));
         dispatchEvents.subscribe(e -> broadcast.publish(Activity.dispatch(e.tenantId(), e.at(), e.principal(),
                 e.principalKind(), e.connectorId(), e.opId(), e.opClass(), e.target(), e.namespace(), e.status(),
                 e.errorCode(), e.durationMs(), e.workRef(), e.sessionId())));

@@ -73,6 +73,8 @@ public enum Setting {
             "how often a quiet broadcast stream sends a heartbeat comment", 1, 300),
     BROADCAST_SUBSCRIBER_BUFFER("broadcast.subscriber-buffer", "SVC_BROADCAST_SUBSCRIBER_BUFFER", "1000",
             "events a broadcast stream may have waiting before it is dropped as a slow consumer", 10, 100000),
+    BROADCAST_MAX_STREAMS("broadcast.max-streams-per-tenant", "SVC_BROADCAST_MAX_STREAMS_PER_TENANT", "100",
+            "broadcast streams a tenant may have open on one replica; more answer 429 too_many_streams", 1, 10000),
     MCP_REQUIRED_SCOPE("mcp.required-scope", "SVC_MCP_REQUIRED_SCOPE", "svc:mcp",
             "scope every /mcp token must carry (advertised in the protected-resource metadata; empty: none)"),
     MCP_ALLOWED_ORIGINS("mcp.allowed-origins", "SVC_MCP_ALLOWED_ORIGINS", "",

@@ -9,7 +9,8 @@ public enum BroadcastErrors implements ErrorCode {
     INVALID_FILTER("invalid_filter", ErrorKind.INVALID),
     INVALID_OP_ID_PATTERN("invalid_op_id_pattern", ErrorKind.INVALID),
     INVALID_OVERRIDE("invalid_override", ErrorKind.INVALID),
-    OVERRIDE_NOT_FOUND("override_not_found", ErrorKind.NOT_FOUND);
+    OVERRIDE_NOT_FOUND("override_not_found", ErrorKind.NOT_FOUND),
+    TOO_MANY_STREAMS("too_many_streams", ErrorKind.RATE_LIMITED);
 
     private final String code;
     private final ErrorKind kind;

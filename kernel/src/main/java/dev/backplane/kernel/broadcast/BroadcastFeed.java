@@ -121,12 +121,14 @@ public final class BroadcastFeed implements AutoCloseable {
         long backoff = 200;
         for (int attempt = 1; ; attempt++) {
             try {
-                jdbc.inTransaction(c -> {
-                    write(c, batch);
-                    return null;
-                });
+                store(batch);
                 return;
             } catch (RuntimeException e) {
+                if (databaseAnswers()) {
+                    // the database is fine, so a row is bad: store the others, drop only what fails alone
+                    storeOneByOne(batch);
+                    return;
+                }
                 if (attempt >= 6 || closed) {
                     dropped.addAndGet(batch.size());
                     LOG.log(Level.ERROR, "broadcast feed: " + batch.size() + " activity events not stored after "
@@ -145,8 +147,36 @@ public final class BroadcastFeed implements AutoCloseable {
         }
     }
 
+    private void store(List<Activity> batch) {
+        jdbc.inTransaction(c -> {
+            write(c, batch);
+            return null;
+        });
+    }
+
+    private void storeOneByOne(List<Activity> batch) {
+        for (Activity a : batch) {
+            try {
+                store(List.of(a));
+            } catch (RuntimeException e) {
+                dropped.incrementAndGet();
+                LOG.log(Level.ERROR, "broadcast feed: a " + a.kind().wireName() + " event could not be stored and was "
+                        + "dropped: " + e.getMessage());
+            }
+        }
+    }
+
+    private boolean databaseAnswers() {
+        try {
+            return jdbc.queryOne("SELECT 1", rs -> 1).isPresent();
+        } catch (RuntimeException down) {
+            return false;
+        }
+    }
+
     /** Stores one batch on {@code c}: events inserted, aggregated calls counted into their windows; NOTIFY on commit. */
     private void write(Connection c, List<Activity> batch) throws SQLException {
+        lockTenants(c, batch.stream().map(Activity::tenantId).toList());
         List<Activity> rows = new ArrayList<>(batch.size());
         try (PreparedStatement counted = c.prepareStatement(WINDOW_UPSERT)) {
             int windows = 0;
@@ -184,6 +214,17 @@ public final class BroadcastFeed implements AutoCloseable {
         }
         if (min <= max) {
             ChangeFeed.notifyOnCommit(c, TOPIC, min + "-" + max);
+        }
+    }
+
+    /**
+     * Serializes the feed's writers per tenant (in one order, so they never deadlock): a tenant's stream
+     * ids are then handed out and committed in the same order, so a reader that has seen id n has seen
+     * every earlier id of its tenant — what Last-Event-ID resume and the hub's catch-up rely on.
+     */
+    static void lockTenants(Connection c, java.util.Collection<UUID> tenants) throws SQLException {
+        for (UUID t : new java.util.TreeSet<>(tenants)) {
+            Jdbc.query(c, "SELECT pg_advisory_xact_lock(hashtext(?))", rs -> 1, "broadcast/" + t);
         }
     }
 
@@ -253,7 +294,10 @@ public final class BroadcastFeed implements AutoCloseable {
      * replica, each window once: the rows are deleted in the same transaction). Returns how many.
      */
     public int flushWindows() {
+        double closeAfter = window.toSeconds() + Math.min(30, window.toSeconds()); // grace for activities still queued
         return jdbc.inTransaction(c -> {
+            lockTenants(c, Jdbc.query(c, "SELECT DISTINCT tenant_id FROM broadcast_windows WHERE window_start "
+                    + "+ make_interval(secs => ?) <= now()", rs -> rs.getObject(1, UUID.class), closeAfter));
             List<Long> ids = Jdbc.query(c, """
                     WITH closed AS (
                         DELETE FROM broadcast_windows WHERE window_start + make_interval(secs => ?) <= now()
@@ -268,7 +312,7 @@ public final class BroadcastFeed implements AutoCloseable {
                            w.principals[1], w.principals[1], w.event_count, w.window_start,
                            w.window_start + make_interval(secs => ?), w.statuses, w.principals
                     FROM closed w LEFT JOIN broadcast_overrides o ON o.id = w.override_id
-                    RETURNING id""", rs -> rs.getLong(1), (double) window.toSeconds(), (double) window.toSeconds());
+                    RETURNING id""", rs -> rs.getLong(1), closeAfter, (double) window.toSeconds());
             if (!ids.isEmpty()) {
                 long min = ids.stream().mapToLong(Long::longValue).min().getAsLong();
                 long max = ids.stream().mapToLong(Long::longValue).max().getAsLong();
@@ -329,6 +373,7 @@ public final class BroadcastFeed implements AutoCloseable {
         String claimKey = caller.sub() + "\u001f" + runId.or(() -> workRef).orElse(activity);
         boolean completion = phase.equals("completion");
         return jdbc.inTransaction(c -> {
+            lockTenants(c, List.of(caller.tenantId())); // also: two announcements of one claim never both stay open
             Jdbc.update(c, "UPDATE broadcast_events SET closed_at = now() WHERE tenant_id = ? AND claim_key = ? "
                     + "AND kind = 'announcement' AND closed_at IS NULL", caller.tenantId(), claimKey);
             BroadcastEvent e = Jdbc.query(c, """

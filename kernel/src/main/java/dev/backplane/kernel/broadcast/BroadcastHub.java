@@ -30,6 +30,7 @@ public final class BroadcastHub implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(BroadcastHub.class.getName());
     private static final String CATCH_UP = "catch-up";
     private static final int RECENT_IDS = 100_000;
+    private static final int CATCH_UP_MAX = 10_000;
 
     /** One open stream. */
     public static final class Subscription {
@@ -60,7 +61,7 @@ public final class BroadcastHub implements AutoCloseable {
         void offer(BroadcastEvent e) {
             if (droppedBecause == null && !buffer.offer(e)) {
                 drop("slow consumer: more than " + buffer.size() + " events were waiting to be sent; reconnect with "
-                        + "Last-Event-ID " + e.id() + " or page svc broadcast recent");
+                        + "Last-Event-ID set to the last event you received (or page svc broadcast recent)");
             }
         }
 
@@ -79,15 +80,16 @@ public final class BroadcastHub implements AutoCloseable {
             return size() > RECENT_IDS;
         }
     };
-    private volatile long lastDelivered;
+    /** Per tenant: the newest stream id handed out (a tenant's ids commit in order; see BroadcastFeed#lockTenants). */
+    private final Map<UUID, Long> lastDelivered = new ConcurrentHashMap<>();
+    private final int maxStreamsPerTenant;
     private volatile boolean closed;
     private final Thread reader;
 
-    public BroadcastHub(Jdbc jdbc, ChangeFeed feed, int bufferCapacity) {
+    public BroadcastHub(Jdbc jdbc, ChangeFeed feed, int bufferCapacity, int maxStreamsPerTenant) {
         this.jdbc = jdbc;
         this.bufferCapacity = bufferCapacity;
-        this.lastDelivered = jdbc.queryOne("SELECT coalesce(max(id), 0) FROM broadcast_events", rs -> rs.getLong(1))
-                .orElse(0L);
+        this.maxStreamsPerTenant = maxStreamsPerTenant;
         feed.subscribe(BroadcastFeed.TOPIC, notices::offer);
         feed.onReset(() -> notices.offer(CATCH_UP));
         this.reader = Thread.ofPlatform().daemon().name("broadcast-hub").start(this::readLoop);
@@ -96,7 +98,19 @@ public final class BroadcastHub implements AutoCloseable {
     /** Opens a stream of the tenant's events matching {@code filter}, from now on. */
     public Subscription subscribe(UUID tenant, BroadcastFilter filter) {
         Subscription s = new Subscription(tenant, filter, bufferCapacity);
-        byTenant.computeIfAbsent(tenant, t -> new CopyOnWriteArrayList<>()).add(s);
+        List<Subscription> subs = byTenant.computeIfAbsent(tenant, t -> new CopyOnWriteArrayList<>());
+        synchronized (subs) {
+            if (subs.size() >= maxStreamsPerTenant) {
+                throw BroadcastErrors.TOO_MANY_STREAMS.error("this tenant already has " + subs.size() + " broadcast streams "
+                        + "open on this server; close one first").withHeaders(Map.of("Retry-After", "30"));
+            }
+            if (subs.isEmpty()) {
+                // the first stream of the tenant here: catch-up starts from what is committed now
+                lastDelivered.put(tenant, jdbc.queryOne("SELECT coalesce(max(id), 0) FROM broadcast_events WHERE "
+                        + "tenant_id = ?", rs -> rs.getLong(1), tenant).orElse(0L));
+            }
+            subs.add(s);
+        }
         return s;
     }
 
@@ -116,30 +130,42 @@ public final class BroadcastHub implements AutoCloseable {
         while (!closed) {
             try {
                 String notice = notices.take();
-                boolean watched = byTenant.values().stream().anyMatch(subs -> !subs.isEmpty());
                 if (notice.equals(CATCH_UP)) {
-                    if (!watched) {
-                        continue;
+                    for (UUID tenant : watchedTenants()) {
+                        catchUp(tenant);
                     }
-                    deliver(jdbc.query("SELECT " + BroadcastEvent.COLUMNS + " FROM broadcast_events WHERE id > ? "
-                            + "ORDER BY id LIMIT 10000", BroadcastEvent::read, lastDelivered));
                     continue;
+                }
+                UUID[] watched = watchedTenants();
+                if (watched.length == 0) {
+                    continue; // nobody is watching on this replica
                 }
                 int dash = notice.indexOf('-');
                 long from = Long.parseLong(notice.substring(0, dash));
                 long to = Long.parseLong(notice.substring(dash + 1));
-                if (!watched) {
-                    lastDelivered = Math.max(lastDelivered, to); // nobody is watching on this replica: nothing to catch up
-                    continue;
-                }
                 deliver(jdbc.query("SELECT " + BroadcastEvent.COLUMNS + " FROM broadcast_events WHERE id BETWEEN ? AND ? "
-                        + "AND tenant_id = ANY (?) ORDER BY id", BroadcastEvent::read, from, to, watchedTenants()));
+                        + "AND tenant_id = ANY (?) ORDER BY id", BroadcastEvent::read, from, to, watched));
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "broadcast hub: reading feed events failed: " + e.getMessage());
             }
         }
+    }
+
+    /** After the listening connection was lost: what the tenant committed meanwhile, or a drop if too much. */
+    private void catchUp(UUID tenant) {
+        long after = lastDelivered.getOrDefault(tenant, 0L);
+        List<BroadcastEvent> missed = jdbc.query("SELECT " + BroadcastEvent.COLUMNS + " FROM broadcast_events WHERE "
+                + "tenant_id = ? AND id > ? ORDER BY id LIMIT ?", BroadcastEvent::read, tenant, after, CATCH_UP_MAX + 1);
+        if (missed.size() > CATCH_UP_MAX) {
+            byTenant.getOrDefault(tenant, List.of()).forEach(s -> s.drop("the server missed more than " + CATCH_UP_MAX
+                    + " events while reconnecting to the database; reconnect with Last-Event-ID set to the last event "
+                    + "you received"));
+            lastDelivered.put(tenant, missed.getLast().id());
+            return;
+        }
+        deliver(missed);
     }
 
     private UUID[] watchedTenants() {
@@ -152,7 +178,7 @@ public final class BroadcastHub implements AutoCloseable {
             if (delivered.put(e.id(), Boolean.TRUE) != null) {
                 continue;
             }
-            lastDelivered = Math.max(lastDelivered, e.id());
+            lastDelivered.merge(e.tenantId(), e.id(), Math::max);
             for (Subscription s : byTenant.getOrDefault(e.tenantId(), List.of())) {
                 if (s.filter.matches(e)) {
                     s.offer(e);

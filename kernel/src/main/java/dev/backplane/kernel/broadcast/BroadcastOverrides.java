@@ -130,9 +130,9 @@ public final class BroadcastOverrides {
         return BroadcastErrors.OVERRIDE_NOT_FOUND.error("no broadcast override " + id + " in this tenant");
     }
 
-    /** The rule that decides how {@code a} is shown, if any. Only calls (they have an op id) are subject to rules. */
+    /** The rule that decides how {@code a} is shown, if any. Only calls are subject to rules. */
     Optional<Override> applicable(Activity a) {
-        if (a.opId().isEmpty()) {
+        if (a.kind() != Activity.Kind.DISPATCH || a.opId().isEmpty()) {
             return Optional.empty();
         }
         return all(a.tenantId()).stream().filter(o -> o.matches(a)).max(Comparator.comparingInt(Override::specificity));

@@ -59,14 +59,18 @@ public final class BroadcastRoutes {
         filter.opClass().ifPresent(BroadcastFeed::checkOpClass);
         Optional<Long> last = req.headers().first(HeaderNames.create("Last-Event-ID"))
                 .or(() -> text(req, "last_event_id")).map(BroadcastRoutes::streamId);
+        // subscribed before the replay reads the log, so nothing committed in between is missed
+        BroadcastHub.Subscription sub = hub.subscribe(c.tenantId(), filter);
         res.header(HeaderNames.CONTENT_TYPE, "text/event-stream");
         res.header(HeaderNames.CACHE_CONTROL, "no-cache");
         try (OutputStream out = res.outputStream()) {
-            BroadcastStream.run(feed, hub, c.tenantId(), filter, last, heartbeat, out);
+            BroadcastStream.run(feed, hub, sub, c.tenantId(), filter, last, heartbeat, out);
         } catch (IOException gone) {
             // the client went away
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            hub.unsubscribe(sub);
         }
     }
 

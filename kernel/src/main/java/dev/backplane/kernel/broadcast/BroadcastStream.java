@@ -27,9 +27,9 @@ final class BroadcastStream {
     private BroadcastStream() {
     }
 
-    static void run(BroadcastFeed feed, BroadcastHub hub, UUID tenant, BroadcastFilter filter, Optional<Long> lastEventId,
-                    Duration heartbeat, OutputStream out) throws IOException, InterruptedException {
-        BroadcastHub.Subscription sub = hub.subscribe(tenant, filter); // first, so nothing committed meanwhile is missed
+    /** Streams to {@code out} until the client goes away or the hub drops {@code sub} (opened before the replay). */
+    static void run(BroadcastFeed feed, BroadcastHub hub, BroadcastHub.Subscription sub, UUID tenant, BroadcastFilter filter,
+                    Optional<Long> lastEventId, Duration heartbeat, OutputStream out) throws IOException, InterruptedException {
         try {
             write(out, "retry: 3000\n: streaming broadcast events\n\n");
             Set<Long> replayed = new HashSet<>();

@@ -66,6 +66,7 @@ class BroadcastIT {
         setup.setting("SVC_BROADCAST_HEARTBEAT_SECONDS", "1");
         setup.setting("SVC_BROADCAST_SUBSCRIBER_BUFFER", "10");
         setup.setting("SVC_BROADCAST_AGGREGATE_WINDOW_SECONDS", "5");
+        setup.setting("SVC_BROADCAST_MAX_STREAMS_PER_TENANT", "4");
     }
 
     private void targetReady(String name) {
@@ -503,5 +504,32 @@ class BroadcastIT {
         assertThat(roStatus.exitCode()).as(roStatus.toString()).isZero();
         assertThat(roStatus.out()).contains("needs the operator role");
         assertThat(op.run("status", "--target", "x").exitCode()).as("filters need --watch").isEqualTo(2);
+    }
+
+    @Test
+    void aTenantsOpenStreamsAreCappedAndABrokenGlobClassBreaksNothing() throws Exception {
+        List<Tail> open = new ArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                open.add(Tail.open(operator, "", Optional.empty()));
+            }
+            Thread.sleep(800);
+            error(kernel.get("/api/v1/broadcast/stream", operator), 429, "too_many_streams");
+            assertThat(recent(issuer.operator(UUID.randomUUID()), "")).as("other tenants are not affected").isEmpty();
+            try (Tail other = Tail.open(issuer.operator(UUID.randomUUID()), "", Optional.empty())) {
+                Thread.sleep(500);
+                assertThat(other.lines()).anyMatch(l -> l.startsWith(": streaming"));
+            }
+        } finally {
+            open.forEach(Tail::close);
+        }
+        // classes that are no valid regex ([z-a], []) are accepted as globs that match nothing, and the feed goes on
+        targetReady("glob-1");
+        for (String pattern : List.of("bc.[z-a]*", "bc.item[]*", "*e*e*e*e*e*e*e*e*e*e*e*x")) {
+            assertThat(kernel.post("/api/v1/broadcast/overrides", admin, Map.of("op_id_pattern", pattern, "detail",
+                    "aggregate")).status()).as(pattern).isEqualTo(200);
+        }
+        call(operator, "bc.item0.list", "glob-1", Map.of("count", 1), "GLOB");
+        await("the call as its own event", () -> !recent(operator, "?work_ref=GLOB").isEmpty());
     }
 }
