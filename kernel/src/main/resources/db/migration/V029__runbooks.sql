@@ -36,6 +36,7 @@ CREATE TABLE runbook_runs (
     approval_id   uuid,
     last_result   jsonb,                  -- the current step's operation outcome
     assignee      text NOT NULL,
+    escalated_by  text,
     reason        text,
     started_at    timestamptz NOT NULL DEFAULT now(),
     updated_at    timestamptz NOT NULL DEFAULT now(),

@@ -1,5 +1,6 @@
 package dev.backplane.cli.runbooks;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
@@ -25,9 +26,12 @@ final class Next extends BackplaneCommand {
     String verifyResponse;
     @Option(names = "--reason", description = "why (recorded with a no or an escalation)")
     String reason;
+    @Option(names = "--step", description = "the step you answer (default: the step the run shows now); if the run "
+            + "has moved on, nothing happens (409 step_changed)")
+    Integer step;
 
     @RequestBody
-    record Body(String verifyResponse, String reason) {
+    record Body(String verifyResponse, String reason, Integer step) {
     }
 
     @Override
@@ -39,8 +43,14 @@ final class Next extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
+        Integer answering = step;
+        if (answering == null && verifyResponse != null) {
+            // pin the answer to the step shown now: a retry or someone else's answer meanwhile cannot carry it on
+            JsonNode now = s.client().get(ApiPaths.expand(ApiPaths.RUNBOOK_RUN, runId)).json();
+            answering = now.path("current_step").has("index") ? now.path("current_step").path("index").asInt() : null;
+        }
         var run = s.client().call("POST", ApiPaths.expand(ApiPaths.RUNBOOK_RUN, runId) + "/next",
-                new Body(verifyResponse, reason), Duration.ofMinutes(5)).json();
+                new Body(verifyResponse, reason, answering), Duration.ofMinutes(5)).json();
         print(run, () -> RunbookCommand.printRun(ctx, run));
         RunbookCommand.exitIfParked(run);
     }

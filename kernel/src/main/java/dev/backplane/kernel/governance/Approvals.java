@@ -186,6 +186,30 @@ public final class Approvals {
         });
     }
 
+    /**
+     * Withdraws a pending request on behalf of the work that parked it (a runbook run that was stopped or
+     * aborted while its step waited): rejected with the reason, its transition audited
+     * ({@code svc.approval.withdraw}), so the parked call never runs. False when it was no longer pending
+     * (decided or expired meanwhile).
+     */
+    public boolean withdraw(Caller caller, UUID id, String reason) {
+        boolean withdrawn = jdbc.inTransaction(c -> {
+            int n = Jdbc.update(c, "UPDATE governance_approvals SET status = 'rejected', decided_by = ?, decided_at = now(), "
+                    + "reason = ?, params = '{}'::jsonb WHERE tenant_id = ? AND id = ? AND status = 'pending' "
+                    + "AND expires_at > now()", caller.sub(), reason, caller.tenantId(), id);
+            if (n == 0) {
+                return false;
+            }
+            Approval a = Jdbc.query(c, SELECT + "WHERE a.id = ?", Approvals::approval, id).getFirst();
+            recordTransition(c, caller, a, "withdraw", false);
+            return true;
+        });
+        if (withdrawn) {
+            announce(caller, show(caller.tenantId(), id), "withdrawn");
+        }
+        return withdrawn;
+    }
+
     private Approval decideReject(Caller caller, UUID id, Optional<String> reason) {
         return jdbc.inTransaction(c -> {
             Map<String, Object> row = pendingForUpdate(c, caller.tenantId(), id);

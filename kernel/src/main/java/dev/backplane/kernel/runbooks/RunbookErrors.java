@@ -11,6 +11,8 @@ public enum RunbookErrors implements ErrorCode {
     RUN_NOT_FOUND("run_not_found", ErrorKind.NOT_FOUND),
     STEP_NOT_RUN("step_not_run", ErrorKind.CONFLICT),
     STEP_IN_FLIGHT("step_in_flight", ErrorKind.CONFLICT),
+    STEP_CHANGED("step_changed", ErrorKind.CONFLICT),
+    SAME_PERSON("four_eyes", ErrorKind.FORBIDDEN),
     APPROVAL_PENDING("approval_pending", ErrorKind.CONFLICT),
     NOT_ASSIGNEE("not_assignee", ErrorKind.FORBIDDEN),
     TEMPLATE_EXISTS("template_exists", ErrorKind.CONFLICT),

@@ -61,7 +61,7 @@ public final class RunbookRoutes {
                         QueryParams.integer(req, "offset", 0)))))
                 .post(RUNS, Role.OPERATOR, (req, res, c) -> Json.send(res, Status.CREATED_201, runs.start(c,
                         Json.read(req, RunbookRuns.Start.class))))
-                .get(RUN, Role.OPERATOR, (req, res, c) -> Json.ok(res, runs.show(c.tenantId(), id(req))))
+                .get(RUN, Role.OPERATOR, (req, res, c) -> Json.ok(res, runs.show(c, id(req))))
                 .post(RUN + "/next", Role.OPERATOR, (req, res, c) -> Json.ok(res, runs.next(c, id(req),
                         Json.read(req, RunbookRuns.Next.class))))
                 .post(RUN + "/abort", Role.OPERATOR, (req, res, c) -> Json.ok(res, runs.abort(c, id(req),

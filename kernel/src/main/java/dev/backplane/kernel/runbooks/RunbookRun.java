@@ -30,7 +30,7 @@ public record RunbookRun(UUID id, String slug, int version, String title, String
         }
     }
 
-    static RunbookRun of(RunbookRuns.Row r, RunbookTemplate t, List<Map<String, Object>> log) {
+    static RunbookRun of(RunbookRuns.Row r, RunbookTemplate t, List<Map<String, Object>> log, String viewer) {
         JsonNode steps = t.stepList();
         Optional<Map<String, Object>> current = Optional.empty();
         if (!r.status().equals(RunbookRuns.COMPLETED)) {
@@ -53,11 +53,32 @@ public record RunbookRun(UUID id, String slug, int version, String title, String
             step.put("phase", r.phase());
             r.approvalId().ifPresent(a -> step.put("approval_request_id", a.toString()));
             if (!r.lastResult().isMissingNode()) {
-                step.put("result", r.lastResult());
+                step.put("result", visibleTo(r.lastResult(), viewer));
             }
             current = Optional.of(step);
         }
         return new RunbookRun(r.id(), r.slug(), r.version(), t.title(), r.status(), r.target(), r.inputs(), r.workRef(),
                 r.assignee(), r.reason(), steps.size(), current, log, r.startedAt(), r.updatedAt(), r.finishedAt());
+    }
+
+    /**
+     * A step's outcome as {@code viewer} may see it: whoever ran the step sees the whole envelope (its
+     * result is theirs, as a result handle is); anyone else the outcome only — status, error code, audit
+     * row — since the result may hold what only the runner's grants allowed them to read.
+     */
+    private static JsonNode visibleTo(JsonNode result, String viewer) {
+        if (!result.has("ran_by") || result.path("ran_by").asText().equals(viewer)) {
+            return result;
+        }
+        var only = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        only.set("ran_by", result.path("ran_by"));
+        only.set("status", result.path("status"));
+        for (String field : List.of("error_code", "audit_id", "approval_request_id")) {
+            if (result.path("extras").has(field)) {
+                only.set(field, result.path("extras").path(field));
+            }
+        }
+        only.put("note", "the result is shown to " + result.path("ran_by").asText() + ", who ran the step");
+        return only;
     }
 }

@@ -66,7 +66,7 @@ public final class RunbookRuns {
     }
 
     /** A {@code next}: an optional verification answer, and its reason. */
-    public record Next(String verifyResponse, String reason) {
+    public record Next(String verifyResponse, String reason, Integer step) {
     }
 
     /** An {@code abort}: the reason is required. */
@@ -129,10 +129,15 @@ public final class RunbookRuns {
             return null;
         });
         publish(caller, t.slug(), id, "started", Optional.ofNullable(s.workRef()), targetName);
-        return show(caller.tenantId(), id);
+        return show(caller, id);
     }
 
-    /** Moves the run on: runs the current step's operation, or takes its verification answer. */
+    /**
+     * Moves the run on: runs the current step's operation, or takes its verification answer. What other
+     * capabilities know (the template, the approval and its execution) is read before the run's row is
+     * locked, and the locked row must still be where it was read — so no pooled connection is taken while
+     * the lock is held, and an answer never lands on a step its author did not see.
+     */
     public RunbookRun next(Caller caller, UUID id, Next n) {
         Optional<String> answer = Optional.ofNullable(n == null ? null : n.verifyResponse()).filter(v -> !v.isBlank());
         Optional<String> reason = Optional.ofNullable(n == null ? null : n.reason()).filter(v -> !v.isBlank());
@@ -142,29 +147,57 @@ public final class RunbookRuns {
             }
         });
         reason.ifPresent(r -> checkReason(r));
+        Optional<Integer> seen = Optional.ofNullable(n == null ? null : n.step());
+        seen.filter(v -> v < 1).ifPresent(v -> {
+            throw invalid("step must be the 1-based number of the step answered, got " + v, "step");
+        });
+        Row peek = read(caller.tenantId(), id);
+        if (FINISHED.contains(peek.status())) {
+            throw RunbookErrors.RUN_FINISHED.error("run " + id + " is " + peek.status(), Map.of("status", peek.status()));
+        }
+        seen.filter(v -> v != peek.step() + 1).ifPresent(v -> {
+            throw RunbookErrors.STEP_CHANGED.error("the answer is for step " + v + ", but the run is at step "
+                    + (peek.step() + 1) + "; show the run and answer again", Map.of("step", peek.step() + 1));
+        });
+        RunbookTemplate t = templates.show(caller.tenantId(), peek.slug(), Optional.of(peek.version()));
+        JsonNode step = t.stepList().get(peek.step());
+        Optional<ApprovalOutcome> approval = Optional.empty();
+        if (peek.status().equals(AWAITING_APPROVAL)) {
+            mayAct(caller, peek);
+            if (answer.filter(a -> !a.equals("no")).isPresent()) {
+                throw RunbookErrors.APPROVAL_PENDING.error("step " + (peek.step() + 1) + "'s operation waits for approval "
+                        + peek.approvalId().orElseThrow() + "; run next without an answer once it is decided (or answer "
+                        + "no to stop the run and withdraw the request)", Map.of("approval_request_id",
+                        peek.approvalId().orElseThrow().toString()));
+            }
+            if (answer.isPresent()) {
+                // no: the parked call must never run for a stopped run
+                boolean withdrawn = approvals.withdraw(caller, peek.approvalId().orElseThrow(), "runbook run " + id
+                        + " stopped at step " + (peek.step() + 1) + reason.map(r -> ": " + r).orElse(""));
+                if (!withdrawn) {
+                    approval = Optional.of(approvalOutcome(peek)); // decided meanwhile: take that into account
+                }
+            } else {
+                approval = Optional.of(approvalOutcome(peek));
+            }
+        }
+        Optional<ApprovalOutcome> decided = approval;
         String[] finished = {null};
         Row[] claimed = {null};
         jdbc.inTransaction(c -> {
             Row run = lockRow(c, caller.tenantId(), id);
-            if (FINISHED.contains(run.status())) {
-                throw RunbookErrors.RUN_FINISHED.error("run " + id + " is " + run.status(), Map.of("status", run.status()));
+            if (run.step() != peek.step() || !run.status().equals(peek.status()) || !run.phase().equals(peek.phase())) {
+                throw RunbookErrors.STEP_CHANGED.error("run " + id + " moved on meanwhile (now " + run.status() + " at "
+                        + "step " + (run.step() + 1) + "); show it and answer again", Map.of("step", run.step() + 1));
             }
-            RunbookTemplate t = templates.show(caller.tenantId(), run.slug(), Optional.of(run.version()));
-            JsonNode step = t.stepList().get(run.step());
             switch (run.status()) {
                 case ESCALATED -> finished[0] = resolveEscalation(c, caller, run, t, answer, reason);
                 case AWAITING_APPROVAL -> {
-                    mayAct(caller, run);
-                    String refreshed = refreshApproval(c, caller, run);
-                    Row now = lockRow(c, caller.tenantId(), id);
-                    if (refreshed != null || answer.isEmpty()) {
-                        finished[0] = refreshed; // a rejected approval stopped the run: nothing is left to verify
-                    } else if (now.status().equals(AWAITING_APPROVAL) && answer.get().equals("yes")) {
-                        throw RunbookErrors.APPROVAL_PENDING.error("step " + (run.step() + 1) + "'s operation waits for "
-                                + "approval " + run.approvalId().orElseThrow() + "; verify it after it is decided",
-                                Map.of("approval_request_id", run.approvalId().orElseThrow().toString()));
-                    } else {
-                        finished[0] = answer(c, caller, now, t, step, answer.get(), reason);
+                    String refreshed = decided.isPresent() ? refreshApproval(c, caller, run, decided.get()) : null;
+                    if (refreshed != null) {
+                        finished[0] = refreshed; // rejected or expired: the run stopped; nothing is left to verify
+                    } else if (answer.isPresent()) {
+                        finished[0] = answer(c, caller, lockRow(c, caller.tenantId(), id), t, step, answer.get(), reason);
                     }
                 }
                 default -> {
@@ -186,16 +219,22 @@ public final class RunbookRuns {
             return null;
         });
         if (claimed[0] != null) {
-            Row run = claimed[0];
-            JsonNode step = templates.show(caller.tenantId(), run.slug(), Optional.of(run.version())).stepList()
-                    .get(run.step());
-            execute(caller, run, step);
+            execute(caller, claimed[0], step);
         }
-        RunbookRun after = show(caller.tenantId(), id);
+        RunbookRun after = show(caller, id);
         if (finished[0] != null) {
             publish(caller, after.slug(), id, finished[0], after.workRef(), after.target());
         }
         return after;
+    }
+
+    /** What became of a parked step's approval, read before the run is locked. */
+    private record ApprovalOutcome(Approvals.Approval approval, Optional<AuditQueries.Row> execution) {
+    }
+
+    private ApprovalOutcome approvalOutcome(Row run) {
+        Approvals.Approval a = approvals.show(run.tenantId(), run.approvalId().orElseThrow());
+        return new ApprovalOutcome(a, a.executionAuditId().map(audit -> this.audit.show(run.tenantId(), audit)));
     }
 
     /** Ends a run that has not finished: its assignee or a tenant_admin, with a reason. */
@@ -205,6 +244,13 @@ public final class RunbookRuns {
             throw invalid("reason is required: why the run is aborted", "reason");
         }
         checkReason(reason);
+        Row peek = read(caller.tenantId(), id);
+        if (!FINISHED.contains(peek.status())) {
+            mayAct(caller, peek);
+            // a parked call of an aborted run must never run
+            peek.approvalId().filter(parked -> peek.status().equals(AWAITING_APPROVAL)).ifPresent(parked ->
+                    approvals.withdraw(caller, parked, "runbook run " + id + " aborted: " + reason));
+        }
         jdbc.inTransaction(c -> {
             Row run = lockRow(c, caller.tenantId(), id);
             if (FINISHED.contains(run.status())) {
@@ -215,14 +261,15 @@ public final class RunbookRuns {
             log(c, caller.tenantId(), id, run.step(), "aborted", Optional.empty(), Map.of("reason", reason), caller.sub());
             return null;
         });
-        RunbookRun after = show(caller.tenantId(), id);
+        RunbookRun after = show(caller, id);
         publish(caller, after.slug(), id, ABORTED, after.workRef(), after.target());
         return after;
     }
 
-    public RunbookRun show(UUID tenant, UUID id) {
-        Row run = jdbc.queryOne("SELECT * FROM runbook_runs WHERE tenant_id = ? AND id = ?", Row::read, tenant, id)
-                .orElseThrow(() -> notFound(id.toString()));
+    /** The run as {@code viewer} may see it: a step's result only to whoever ran the step (results are theirs). */
+    public RunbookRun show(Caller viewer, UUID id) {
+        UUID tenant = viewer.tenantId();
+        Row run = read(tenant, id);
         RunbookTemplate t = templates.show(tenant, run.slug(), Optional.of(run.version()));
         List<Map<String, Object>> log = jdbc.query("SELECT * FROM runbook_run_log WHERE run_id = ? ORDER BY seq", rs -> {
             Map<String, Object> e = new LinkedHashMap<>();
@@ -234,7 +281,12 @@ public final class RunbookRuns {
             e.put("at", rs.getTimestamp("at").toInstant());
             return e;
         }, id);
-        return RunbookRun.of(run, t, log);
+        return RunbookRun.of(run, t, log, viewer.sub());
+    }
+
+    private Row read(UUID tenant, UUID id) {
+        return jdbc.queryOne("SELECT * FROM runbook_runs WHERE tenant_id = ? AND id = ?", Row::read, tenant, id)
+                .orElseThrow(() -> notFound(id.toString()));
     }
 
     public List<RunbookRun.Summary> list(UUID tenant, Optional<String> status, Optional<String> slug, int limit,
@@ -295,16 +347,17 @@ public final class RunbookRuns {
         Optional.ofNullable(env.extras().get("error_code")).ifPresent(v -> detail.put("error_code", v));
         Optional.ofNullable(env.extras().get("audit_id")).ifPresent(v -> detail.put("audit_id", v));
         jdbc.inTransaction(c -> {
+            lockRow(c, run.tenantId(), run.id()); // an abort meanwhile writes its log entry first, this one after
             if (outcome.status().equals(ResultEnvelope.AWAITING_APPROVAL)) {
                 String approval = String.valueOf(outcome.extras().get("approval_request_id"));
                 detail.put("approval_request_id", approval);
                 Jdbc.update(c, "UPDATE runbook_runs SET status = CASE WHEN status = 'in_progress' THEN 'awaiting_approval' "
                         + "ELSE status END, phase = 'pending', approval_id = ?, last_result = ?, updated_at = now() "
-                        + "WHERE id = ? AND phase = 'executing'", UUID.fromString(approval), Jdbc.jsonb(stored(outcome)),
+                        + "WHERE id = ? AND phase = 'executing'", UUID.fromString(approval), Jdbc.jsonb(stored(outcome, caller)),
                         run.id());
             } else {
                 Jdbc.update(c, "UPDATE runbook_runs SET phase = 'executed', last_result = ?, updated_at = now() "
-                        + "WHERE id = ? AND phase = 'executing'", Jdbc.jsonb(stored(outcome)), run.id());
+                        + "WHERE id = ? AND phase = 'executing'", Jdbc.jsonb(stored(outcome, caller)), run.id());
             }
             log(c, run.tenantId(), run.id(), run.step(), "operation", Optional.of(outcome.status()), detail, caller.sub());
             return null;
@@ -329,15 +382,15 @@ public final class RunbookRuns {
     }
 
     /** The approval of a parked step: approved and run → executed; rejected or expired → the run stops. */
-    private String refreshApproval(Connection c, Caller caller, Row run) throws SQLException {
-        UUID approvalId = run.approvalId().orElseThrow();
-        Approvals.Approval a = approvals.show(run.tenantId(), approvalId);
+    private String refreshApproval(Connection c, Caller caller, Row run, ApprovalOutcome outcome) throws SQLException {
+        Approvals.Approval a = outcome.approval();
+        UUID approvalId = a.id();
         switch (a.status()) {
             case "approved" -> {
-                if (a.executionAuditId().isEmpty()) {
+                if (outcome.execution().isEmpty()) {
                     return null; // released but not yet executed (an async release)
                 }
-                AuditQueries.Row row = audit.show(run.tenantId(), a.executionAuditId().get());
+                AuditQueries.Row row = outcome.execution().get();
                 Map<String, Object> result = new LinkedHashMap<>();
                 result.put("status", row.resultStatus());
                 row.errorCode().ifPresent(code -> result.put("error_code", code));
@@ -386,8 +439,9 @@ public final class RunbookRuns {
                 return STOPPED;
             }
             default -> {
-                Jdbc.update(c, "UPDATE runbook_runs SET status = 'escalated', reason = ?, updated_at = now() WHERE id = ?",
-                        reason.orElse("escalated at step " + (run.step() + 1)), run.id());
+                Jdbc.update(c, "UPDATE runbook_runs SET status = 'escalated', escalated_by = ?, reason = ?, "
+                        + "updated_at = now() WHERE id = ?", caller.sub(), reason.orElse("escalated at step "
+                        + (run.step() + 1)), run.id());
                 log(c, run.tenantId(), run.id(), run.step(), "escalated", Optional.of("escalate"), detail, caller.sub());
                 return null;
             }
@@ -401,9 +455,9 @@ public final class RunbookRuns {
             throw CommonErrors.INSUFFICIENT_ROLE.error("run " + run.id() + " is escalated: a tenant_admin answers it",
                     Map.of("required_role", "tenant_admin"));
         }
-        if (caller.sub().equals(run.assignee())) {
-            throw RunbookErrors.NOT_ASSIGNEE.error("the assignee escalated this run; another tenant_admin answers it",
-                    Map.of());
+        if (caller.sub().equals(run.escalatedBy().orElse(run.assignee()))) {
+            throw RunbookErrors.SAME_PERSON.error("you escalated this run; another tenant_admin answers it",
+                    Map.of("escalated_by", run.escalatedBy().orElse(run.assignee())));
         }
         if (answer.isEmpty() || answer.get().equals("escalate")) {
             throw invalid("run " + run.id() + " is escalated: answer with verify_response yes (resume) or no (stop)",
@@ -536,8 +590,9 @@ public final class RunbookRuns {
         return out.toString();
     }
 
-    private static Map<String, Object> stored(ResultEnvelope env) {
+    private static Map<String, Object> stored(ResultEnvelope env, Caller ranBy) {
         Map<String, Object> m = new LinkedHashMap<>();
+        m.put("ran_by", ranBy.sub());
         m.put("status", env.status());
         m.put("op_id", env.opId());
         if (env.error() != null) {
@@ -563,7 +618,8 @@ public final class RunbookRuns {
     /** A run row. */
     record Row(UUID id, UUID tenantId, String slug, int version, Optional<String> target, Map<String, String> inputs,
                Optional<String> workRef, String status, int step, String phase, Optional<UUID> approvalId,
-               JsonNode lastResult, String assignee, Optional<String> reason, java.time.Instant startedAt,
+               JsonNode lastResult, String assignee, Optional<String> escalatedBy, Optional<String> reason,
+               java.time.Instant startedAt,
                java.time.Instant updatedAt, Optional<java.time.Instant> finishedAt) {
 
         static Row read(java.sql.ResultSet rs) throws SQLException {
@@ -574,7 +630,8 @@ public final class RunbookRuns {
                     rs.getInt("version"), Optional.ofNullable(rs.getString("target")), inputs,
                     Optional.ofNullable(rs.getString("work_ref")), rs.getString("status"), rs.getInt("step"),
                     rs.getString("phase"), Optional.ofNullable(rs.getObject("approval_id", UUID.class)),
-                    Jdbc.jsonTree(rs, "last_result"), rs.getString("assignee"), Optional.ofNullable(rs.getString("reason")),
+                    Jdbc.jsonTree(rs, "last_result"), rs.getString("assignee"),
+                    Optional.ofNullable(rs.getString("escalated_by")), Optional.ofNullable(rs.getString("reason")),
                     rs.getTimestamp("started_at").toInstant(), rs.getTimestamp("updated_at").toInstant(),
                     Optional.ofNullable(finished).map(java.sql.Timestamp::toInstant));
         }

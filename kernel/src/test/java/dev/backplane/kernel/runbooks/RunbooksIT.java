@@ -233,8 +233,18 @@ class RunbooksIT {
                 + "WHERE session_id = ?", rs -> rs.getString(1), UUID.fromString(id));
         assertThat(audited).containsExactly("rb.item0.list:op-" + tenant + ":CHG-42");
 
-        run = next(operator, id, Map.of("verify_response", "yes"));
+        // the step's result is the runner's; another operator sees its outcome only
+        JsonNode seenByOther = ok(kernel.get("/api/v1/runbooks/runs/" + id, operator2), 200).path("current_step")
+                .path("result");
+        assertThat(seenByOther.path("status").asText()).isEqualTo("ok");
+        assertThat(seenByOther.has("result")).isFalse();
+        assertThat(seenByOther.path("note").asText()).contains("op-" + tenant);
+        error(kernel.post("/api/v1/runbooks/runs/" + id + "/next", operator, Map.of("verify_response", "yes", "step", 0)),
+                422, "invalid_run");
+        run = next(operator, id, Map.of("verify_response", "yes", "step", 1));
         assertThat(run.path("current_step").path("index").asInt()).isEqualTo(2);
+        error(kernel.post("/api/v1/runbooks/runs/" + id + "/next", operator, Map.of("verify_response", "yes", "step", 1)),
+                409, "step_changed");
         assertThat(run.path("current_step").path("operation").path("params").path("name").asText()).isEqualTo("item-1");
         run = next(operator, id, Map.of());
         assertThat(run.path("status").asText()).isEqualTo("awaiting_approval");
@@ -242,6 +252,8 @@ class RunbooksIT {
         assertThat(approval).isNotEmpty();
         // still parked: a yes is refused, a plain next changes nothing
         error(kernel.post("/api/v1/runbooks/runs/" + id + "/next", operator, Map.of("verify_response", "yes")), 409,
+                "approval_pending");
+        error(kernel.post("/api/v1/runbooks/runs/" + id + "/next", operator, Map.of("verify_response", "escalate")), 409,
                 "approval_pending");
         assertThat(next(operator, id, Map.of()).path("status").asText()).isEqualTo("awaiting_approval");
         // another person approves; the parked call runs; the run resumes at the executed step
@@ -276,6 +288,26 @@ class RunbooksIT {
         JsonNode stopped = next(operator, second, Map.of());
         assertThat(stopped.path("status").asText()).isEqualTo("stopped");
         assertThat(stopped.path("reason").asText()).contains("rejected").contains("not today");
+
+        // stopping (no) or aborting a run whose write waits for approval withdraws the request: it never runs
+        for (String how : List.of("no", "abort")) {
+            String third = ok(kernel.post("/api/v1/runbooks/runs", operator, Map.of("slug", "restart", "target", "rb-main",
+                    "inputs", Map.of("item", "item-" + how))), 201).path("id").asText();
+            next(operator, third, Map.of());
+            next(operator, third, Map.of("verify_response", "yes"));
+            String parked = next(operator, third, Map.of()).path("current_step").path("approval_request_id").asText();
+            JsonNode ended = how.equals("no") ? next(operator, third, Map.of("verify_response", "no", "reason", "wrong item"))
+                    : ok(kernel.post("/api/v1/runbooks/runs/" + third + "/abort", operator, Map.of("reason", "wrong item")), 200);
+            assertThat(ended.path("status").asText()).isEqualTo(how.equals("no") ? "stopped" : "aborted");
+            JsonNode request = ok(kernel.get("/api/v1/approvals/" + parked, admin), 200);
+            assertThat(request.path("status").asText()).as(how).isEqualTo("rejected");
+            assertThat(request.path("reason").asText()).contains("runbook run " + third);
+            assertThat(kernel.post("/api/v1/approvals/" + parked + "/approve", admin, Map.of("reason", "late")).status())
+                    .as("a withdrawn request cannot be approved").isEqualTo(409);
+            assertThat(kernel.jdbc().queryOne("SELECT count(*) FROM audit_rows WHERE op_id = 'rb.item2.delete' AND "
+                    + "result_status = 'ok' AND session_id = ?", rs -> rs.getLong(1), UUID.fromString(third)).orElseThrow())
+                    .isZero();
+        }
     }
 
     @Test
@@ -319,9 +351,11 @@ class RunbooksIT {
         error(kernel.post("/api/v1/runbooks/runs/" + esc + "/next", operator, Map.of("verify_response", "yes")), 403,
                 "insufficient_role");
         error(kernel.post("/api/v1/runbooks/runs/" + esc + "/next", admin, Map.of("verify_response", "yes")), 403,
-                "not_assignee");
+                "four_eyes");
         error(kernel.post("/api/v1/runbooks/runs/" + esc + "/next", admin2, Map.of()), 422, "invalid_run");
-        JsonNode resumed = next(admin2, esc, Map.of("verify_response", "yes", "reason", "looks fine to me"));
+        error(kernel.post("/api/v1/runbooks/runs/" + esc + "/next", admin2, Map.of("verify_response", "yes", "step", 2)),
+                409, "step_changed");
+        JsonNode resumed = next(admin2, esc, Map.of("verify_response", "yes", "reason", "looks fine to me", "step", 1));
         assertThat(resumed.path("status").asText()).isEqualTo("in_progress");
         assertThat(resumed.path("current_step").path("index").asInt()).isEqualTo(2);
 
