@@ -57,7 +57,7 @@ public final class McpRoutes {
         this.server = new McpServer(new McpTools(services.targets(), services.catalog(), services.dispatcher(),
                 services.results(), services.audit(), services.kb(), services.memory(),
                 services.docs(), SearchLog.Transport.MCP), version, services.kb(),
-                services.memory());
+                services.memory(), services.conventions());
         this.settings = settings;
     }
 
@@ -69,7 +69,8 @@ public final class McpRoutes {
                            dev.backplane.kernel.audit.AuditLog audit,
                            dev.backplane.kernel.kb.KbService kb,
                            dev.backplane.kernel.memory.MemoryService memory,
-                           dev.backplane.kernel.docs.DocsService docs) {
+                           dev.backplane.kernel.docs.DocsService docs,
+                           java.util.function.Function<java.util.UUID, String> conventions) {
     }
 
     public void register(ApiRoutes api) {
