@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Limits;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -60,8 +59,6 @@ final class ConventionEdit extends BackplaneCommand {
                 return;
             }
             expected = current.path("version").asInt();
-        } else if (title == null && kind == null && priority == null && text == null) {
-            throw CliException.usage("nothing to change");
         }
         send(s, "PATCH", path, new ConventionWrite(null, title, kind, priority, text, expected), c ->
                 ctx.out().println("updated convention " + c.path("slug").asText() + " (version "
