@@ -10,6 +10,7 @@ import dev.backplane.cli.common.ExitCodes;
 import dev.backplane.cli.common.GlobalOptions;
 import dev.backplane.cli.connectors.ConnectorCommand;
 import dev.backplane.cli.connectors.OperationCommand;
+import dev.backplane.cli.conventions.ConventionsCommand;
 import dev.backplane.cli.docs.DocsCommand;
 import dev.backplane.cli.events.EventSourceCommand;
 import dev.backplane.cli.events.EventsCommand;
@@ -51,7 +52,7 @@ import picocli.CommandLine;
                 AgentPrincipalCommand.class,
                 AgentCommand.class, SchedulerCommand.class, ServicePrincipalsCommand.class,
                 AdminCommand.class, EventSourceCommand.class, EventsCommand.class, BroadcastCommand.class,
-                AutomationCommand.class, RunbookCommand.class,
+                AutomationCommand.class, RunbookCommand.class, ConventionsCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Svc implements Runnable {
 

@@ -72,6 +72,10 @@ public final class ApiPaths {
     public static final String AGENT_RUN = AGENT_RUNS + "/{handle}";
     public static final String TRIGGERS = "/api/v1/scheduler/triggers";
     public static final String TRIGGER = TRIGGERS + "/{id}";
+    public static final String CONVENTIONS = "/api/v1/conventions";
+    public static final String CONVENTION = CONVENTIONS + "/{slug}";
+    public static final String CONVENTION_HISTORY = CONVENTION + "/history";
+    public static final String CONVENTIONS_SEARCH = CONVENTIONS + "/search";
 
     /** Method and path of each call the CLI makes. */
     public static final String BROADCAST = "/api/v1/broadcast";
@@ -132,6 +136,13 @@ public final class ApiPaths {
             "DELETE " + TRIGGER,
             "POST " + TRIGGER + "/pause",
             "POST " + TRIGGER + "/resume",
+            "GET " + CONVENTIONS,
+            "POST " + CONVENTIONS,
+            "POST " + CONVENTIONS_SEARCH,
+            "GET " + CONVENTION,
+            "PATCH " + CONVENTION,
+            "DELETE " + CONVENTION,
+            "GET " + CONVENTION_HISTORY,
             "GET " + INFO,
             "GET " + WHOAMI,
             "GET " + FLIGHT_RECORDER_POLICY,

@@ -20,9 +20,10 @@ import picocli.CommandLine.Option;
         "Measure each surface's search against grep over the same corpus and labelled queries (recall@10, MRR, "
                 + "nDCG@10).",
         "Labelled queries: kb metadata eval_queries (a|b|c), memory tags eval:<query>, and otherwise each entry's "
-                + "title or first sentence; operations: each operation's description."})
+                + "title or first sentence; operations: each operation's description; conventions: body lines "
+                + "eval: <query>, else the title."})
 final class Eval extends BackplaneCommand {
-    @Option(names = "--surface", paramLabel = "kb|memory|operations|all", description = "default all")
+    @Option(names = "--surface", paramLabel = "kb|memory|operations|conventions|all", description = "default all")
     String surface;
     @Option(names = "--baseline", paramLabel = "grep", description = "what to compare with (only grep)")
     String baseline = "grep";

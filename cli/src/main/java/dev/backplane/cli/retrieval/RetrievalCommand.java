@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         subcommands = {Eval.class, RetireChecklist.class, Usage.class})
 public final class RetrievalCommand {
 
-    static final List<String> SURFACES = List.of("kb", "memory", "operations", "all");
+    static final List<String> SURFACES = List.of("kb", "memory", "operations", "conventions", "all");
 
     private RetrievalCommand() {
     }

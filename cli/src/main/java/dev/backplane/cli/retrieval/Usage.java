@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
 final class Usage extends BackplaneCommand {
     @Option(names = "--since", description = "30m, 24h, 7d, 2w or ISO 8601 (default 30d)")
     String since;
-    @Option(names = "--surface", paramLabel = "kb|memory|operations|all", description = "default all")
+    @Option(names = "--surface", paramLabel = "kb|memory|operations|conventions|all", description = "default all")
     String surface;
 
     @Override

@@ -22,6 +22,11 @@ public interface AgentToolbox {
     /** Runs a tool as the agent; a refusal is a {@link DomainException}. */
     Object run(String name, Caller agent, JsonNode args);
 
+    /** The tenant's operational conventions packed for a system prompt (empty when there are none). */
+    default String conventions(UUID tenant) {
+        return "";
+    }
+
     /** pending, approved, rejected or expired. */
     String approvalStatus(UUID tenant, UUID approvalId);
 

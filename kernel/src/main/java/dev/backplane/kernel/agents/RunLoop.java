@@ -68,7 +68,7 @@ final class RunLoop {
         List<ToolSpecification> specs = offered.values().stream().map(t -> ToolSpecification.builder().name(t.name())
                 .description(t.description()).parameters(ToolSchemas.object(json(t.inputSchema()))).build()).toList();
         List<ChatMessage> messages = new ArrayList<>();
-        messages.add(SystemMessage.from(systemPrompt(def)));
+        messages.add(SystemMessage.from(systemPrompt(def, tools.conventions(agent.tenantId()))));
         messages.add(UserMessage.from(input));
         boolean repaired = false;
         for (int turn = 1; turn <= def.turnBudget(); turn++) {
@@ -227,12 +227,16 @@ final class RunLoop {
         }
     }
 
-    private static String systemPrompt(AgentDefinition def) {
+    /** The definition's prompt, the rules of acting through the backplane, the tenant's operational conventions. */
+    static String systemPrompt(AgentDefinition def, String conventions) {
         StringBuilder b = new StringBuilder(def.systemPrompt());
         b.append("\n\nYou act only through the tools offered. Every operation call is governed: it may be denied, or "
                 + "wait for a second person's approval; never retry a denied or rejected call.");
         def.outputSchema().ifPresent(s -> b.append("\nYour final answer must be a single JSON value, and nothing else, "
                 + "that matches this JSON Schema: ").append(s));
+        if (!conventions.isEmpty()) {
+            b.append("\n\n").append(conventions.strip());
+        }
         return b.toString();
     }
 

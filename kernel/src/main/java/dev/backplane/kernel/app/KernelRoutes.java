@@ -7,6 +7,7 @@ import dev.backplane.kernel.audit.GovernanceAudit;
 import dev.backplane.kernel.broadcast.BroadcastRoutes;
 import dev.backplane.kernel.catalog.CatalogRoutes;
 import dev.backplane.kernel.catalog.IngestRoutes;
+import dev.backplane.kernel.conventions.ConventionRoutes;
 import dev.backplane.kernel.dispatch.DispatchRoutes;
 import dev.backplane.kernel.docs.DocsRoutes;
 import dev.backplane.kernel.errors.DomainException;
@@ -51,13 +52,15 @@ final class KernelRoutes {
         new GovernanceRoutes(s.agentPrincipals, s.grants, s.serviceGrants).register(api);
         new KbRoutes(s.kb, s.kbIngest).register(api);
         new MemoryRoutes(s.memory).register(api);
+        new ConventionRoutes(s.conventions).register(api);
         new RetrievalRoutes(s.eval, new RetireChecklist(s.jdbc, s.eval), new UsageReport(s.jdbc)).register(api);
         new DocsRoutes(s.docs).register(api);
         new DispatchRoutes(s.calls, s.dispatcher, s.resultQueries, s.runs).register(api);
         TokenVerifier mcpTokens = s.tokenVerifier(config, Kernel.mcpAudience(config));
         new McpRoutes(new Authenticator(mcpTokens, s.tenants, "svc", Optional.of(config.get(Setting.IDENTITY_MCP_CLIENT_ID)),
                 s.agentPrincipals), mcpTokens, new McpRoutes.Services(s.targets, s.catalog, s.dispatcher,
-                s.resultQueries, s.audit, s.kb, s.memory, s.docs, s.runbookTemplates), BuildInfo.load().version(), new McpRoutes.Settings(
+                s.resultQueries, s.audit, s.kb, s.memory, s.docs, s.conventions::instructions, s.runbookTemplates),
+                BuildInfo.load().version(), new McpRoutes.Settings(
                 Kernel.mcpAudience(config), s.issuer, config.optional(Setting.MCP_REQUIRED_SCOPE).filter(v -> !v.isBlank()),
                 config.list(Setting.MCP_ALLOWED_ORIGINS), config.optional(Setting.PUBLIC_URL))).register(api);
         new ApprovalRoutes(s.approvals, s.calls).register(api);

@@ -16,6 +16,7 @@ import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.catalog.ConnectorRegistry;
 import dev.backplane.kernel.catalog.IngestStore;
 import dev.backplane.kernel.catalog.SpecIngestService;
+import dev.backplane.kernel.conventions.Conventions;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.dispatch.AsyncRuns;
 import dev.backplane.kernel.dispatch.DispatchEvents;
@@ -110,6 +111,7 @@ final class KernelServices {
     final KbService kb;
     final KbIngestService kbIngest;
     final MemoryService memory;
+    final Conventions conventions;
     final RetrievalEval eval;
     final DocsService docs;
     final EventSources eventSources;
@@ -186,7 +188,8 @@ final class KernelServices {
                 Path.of(config.get(Setting.DATA_DIR))));
         this.memory = new MemoryService(jdbc, retrieval,
                 Duration.ofDays(config.intValue(Setting.MEMORY_USER_DEFAULT_TTL_DAYS)));
-        this.eval = new RetrievalEval(jdbc, kb, memory, catalog);
+        this.conventions = new Conventions(jdbc, retrieval, config.intValue(Setting.CONVENTIONS_MCP_TOKEN_BUDGET));
+        this.eval = new RetrievalEval(jdbc, kb, memory, catalog, conventions);
         this.docs = DocsService.create(jdbc, audit, egress, ssrf, credentials,
                 Duration.ofMillis(config.intValue(Setting.DOCS_BACKEND_TIMEOUT_MS)));
 
@@ -246,6 +249,11 @@ final class KernelServices {
             @Override
             public Object run(String name, Caller agent, JsonNode args) {
                 return registry.run(registry.find(name).orElseThrow(), agent, args);
+            }
+
+            @Override
+            public String conventions(UUID tenant) {
+                return conventions.instructions(tenant);
             }
 
             @Override

@@ -52,6 +52,9 @@ public enum Setting {
             "public OIDC client of MCP agents; its tokens are of principal kind user-agent"),
     MEMORY_USER_DEFAULT_TTL_DAYS("memory.user-default-ttl-days", "SVC_MEMORY_USER_DEFAULT_TTL_DAYS", "7",
             "lifetime of user-scope memory written without a ttl", 1, 3650),
+    CONVENTIONS_MCP_TOKEN_BUDGET("conventions.mcp-token-budget", "SVC_CONVENTIONS_MCP_TOKEN_BUDGET", "2000",
+            "estimated tokens (characters / 4) of operational conventions packed into agent instructions (MCP "
+            + "initialize, server/discover, agent runs); 0 packs none", 0, 1_000_000),
     KB_INGEST_ROOT("kb.ingest-root", "SVC_KB_INGEST_ROOT", "",
             "the only host directory tree `svc kb ingest` may read (default <data.dir>/kb-import; off disables ingest)"),
     DOCS_BACKEND_TIMEOUT_MS("docs.backend-timeout-ms", "SVC_DOCS_BACKEND_TIMEOUT_MS", "10000",

@@ -57,7 +57,7 @@ public final class McpRoutes {
         this.server = new McpServer(new McpTools(services.targets(), services.catalog(), services.dispatcher(),
                 services.results(), services.audit(), services.kb(), services.memory(),
                 services.docs(), SearchLog.Transport.MCP), version, services.kb(),
-                services.memory(), services.runbooks());
+                services.memory(), services.conventions(), services.runbooks());
         this.settings = settings;
     }
 
@@ -70,6 +70,7 @@ public final class McpRoutes {
                            dev.backplane.kernel.kb.KbService kb,
                            dev.backplane.kernel.memory.MemoryService memory,
                            dev.backplane.kernel.docs.DocsService docs,
+                           java.util.function.Function<java.util.UUID, String> conventions,
                            dev.backplane.kernel.runbooks.RunbookTemplates runbooks) {
     }
 

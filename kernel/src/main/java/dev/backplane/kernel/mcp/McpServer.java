@@ -49,15 +49,20 @@ final class McpServer {
 
     private final dev.backplane.kernel.memory.MemoryService memory;
 
+    /** The tenant's operational conventions, packed within their token budget (empty when there are none). */
+    private final java.util.function.Function<java.util.UUID, String> conventions;
     private final dev.backplane.kernel.runbooks.RunbookTemplates runbooks;
 
     McpServer(McpTools tools, String version, dev.backplane.kernel.kb.KbService kb,
-              dev.backplane.kernel.memory.MemoryService memory, dev.backplane.kernel.runbooks.RunbookTemplates runbooks) {
+              dev.backplane.kernel.memory.MemoryService memory,
+              java.util.function.Function<java.util.UUID, String> conventions,
+              dev.backplane.kernel.runbooks.RunbookTemplates runbooks) {
         this.runbooks = runbooks;
         this.tools = tools;
         this.version = version;
         this.kb = kb;
         this.memory = memory;
+        this.conventions = conventions;
     }
 
     /** A protocol-level failure with its JSON-RPC code. */
@@ -88,9 +93,9 @@ final class McpServer {
                     throw new RpcError(METHOD_NOT_FOUND, "protocol " + V2026_07_28 + " has no initialize; use "
                             + "server/discover", Map.of());
                 }
-                yield initialize(params);
+                yield initialize(caller, params);
             }
-            case "server/discover" -> discover();
+            case "server/discover" -> discover(caller);
             case "ping" -> NODES.objectNode();
             case "tools/list" -> toolsList(caller);
             case "tools/call" -> toolsCall(caller, params);
@@ -106,24 +111,33 @@ final class McpServer {
         return result;
     }
 
-    private ObjectNode initialize(JsonNode params) {
+    private ObjectNode initialize(Caller caller, JsonNode params) {
         String asked = params.path("protocolVersion").asText("");
         String chosen = HANDSHAKE_VERSIONS.contains(asked) ? asked : HANDSHAKE_VERSIONS.getFirst();
         ObjectNode r = NODES.objectNode();
         r.put("protocolVersion", chosen);
         r.set("capabilities", capabilities());
         r.set("serverInfo", serverInfo());
-        r.put("instructions", INSTRUCTIONS);
+        r.put("instructions", instructions(caller));
         return r;
     }
 
-    private ObjectNode discover() {
+    /**
+     * The instructions of the handshake ({@code initialize}) and of the stateless revision's
+     * {@code server/discover}: how to use the backplane, then the tenant's operational conventions.
+     */
+    private String instructions(Caller caller) {
+        String packed = conventions.apply(caller.tenantId());
+        return packed.isEmpty() ? INSTRUCTIONS : INSTRUCTIONS + "\n\n" + packed;
+    }
+
+    private ObjectNode discover(Caller caller) {
         ObjectNode r = NODES.objectNode();
         ArrayNode versions = r.putArray("supportedVersions");
         ALL_VERSIONS.forEach(versions::add);
         r.set("capabilities", capabilities());
         r.set("serverInfo", serverInfo());
-        r.put("instructions", INSTRUCTIONS);
+        r.put("instructions", instructions(caller));
         return r;
     }
 

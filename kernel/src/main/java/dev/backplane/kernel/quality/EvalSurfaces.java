@@ -1,6 +1,8 @@
 package dev.backplane.kernel.quality;
 
 import dev.backplane.kernel.catalog.CatalogService;
+import dev.backplane.kernel.conventions.Convention;
+import dev.backplane.kernel.conventions.Conventions;
 import dev.backplane.kernel.kb.KbService;
 import dev.backplane.kernel.memory.MemoryService;
 import dev.backplane.kernel.plugins.LoadedConnector;
@@ -10,7 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The three surfaces the eval measures: kb and memory on the hybrid engine, operations on the catalog's search. */
+/**
+ * The surfaces the eval measures: kb, memory and conventions on the hybrid engine, operations on the
+ * catalog's search (also hybrid).
+ */
 final class EvalSurfaces {
 
     /** At most this many documents per surface go into an eval (the grep baseline reads them all). */
@@ -84,5 +89,30 @@ final class EvalSurfaces {
             return new EvalSurface.Corpus(docs, queries);
         }, (caller, q, k) -> catalog.search(caller.tenantId(), q.partition(), q.query(), Optional.empty(), k).hits()
                 .stream().map(h -> q.partition() + " " + h.opId()).toList());
+    }
+
+    /**
+     * conventions (workflow and reference; operational ones are not searched): each convention's title finds
+     * it; a body line {@code eval: <query>} is a curated query instead.
+     */
+    static EvalSurface conventions(Conventions conventions) {
+        return new EvalSurface("conventions", "hybrid", Optional.of("over the workflow and reference conventions"),
+                caller -> {
+                    List<EvalSurface.Doc> docs = new ArrayList<>();
+                    List<EvalSurface.LabelledQuery> queries = new ArrayList<>();
+                    for (Convention c : conventions.searchable(caller.tenantId(), MAX_DOCS)) {
+                        docs.add(new EvalSurface.Doc(c.slug(), "", c.title() + "\n" + c.slug().replace('-', ' ') + "\n"
+                                + c.body()));
+                        List<String> curated = c.body().lines().map(String::strip).filter(l -> l.startsWith("eval:"))
+                                .map(l -> l.substring(5).strip()).filter(q -> !q.isEmpty()).toList();
+                        curated.forEach(q -> queries.add(new EvalSurface.LabelledQuery(q, c.slug(), "", "curated")));
+                        if (curated.isEmpty()) {
+                            QuerySets.title(c.title()).ifPresent(q -> queries.add(new EvalSurface.LabelledQuery(q,
+                                    c.slug(), "", "derived")));
+                        }
+                    }
+                    return new EvalSurface.Corpus(docs, queries);
+                }, (caller, q, k) -> conventions.search(caller.tenantId(), q.query(), Optional.empty(), k).stream()
+                .map(Conventions.Hit::slug).toList());
     }
 }

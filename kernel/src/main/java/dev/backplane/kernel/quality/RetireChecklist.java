@@ -54,7 +54,7 @@ public final class RetireChecklist {
             items.add(item("labelled_queries", queries >= MIN_QUERIES, queries + " labelled queries (need "
                     + MIN_QUERIES + ")"));
             items.add(item("curated_queries", curated >= MIN_CURATED, curated + " curated queries (need " + MIN_CURATED
-                    + "; kb metadata eval_queries, memory tags eval:<query>)"));
+                    + "; kb metadata eval_queries, memory tags eval:<query>, convention body lines eval: <query>)"));
             @SuppressWarnings("unchecked")
             Map<String, Double> e = (Map<String, Double>) report.get("engine_metrics");
             @SuppressWarnings("unchecked")

@@ -24,7 +24,7 @@ import java.util.Optional;
  */
 public final class RetrievalEval {
 
-    public static final List<String> SURFACES = List.of("kb", "memory", "operations");
+    public static final List<String> SURFACES = List.of("kb", "memory", "operations", "conventions");
     /** How far a metric may fall below the saved baseline before it counts as a regression (eval noise). */
     static final double TOLERANCE = 0.02;
     /** At most this many labelled queries per surface (curated first, then derived, evenly sampled). */
@@ -34,11 +34,13 @@ public final class RetrievalEval {
     private final Map<String, EvalSurface> surfaces = new LinkedHashMap<>();
 
     public RetrievalEval(Jdbc jdbc, dev.backplane.kernel.kb.KbService kb, dev.backplane.kernel.memory.MemoryService memory,
-                         dev.backplane.kernel.catalog.CatalogService catalog) {
+                         dev.backplane.kernel.catalog.CatalogService catalog,
+                         dev.backplane.kernel.conventions.Conventions conventions) {
         this.jdbc = jdbc;
         surfaces.put("kb", EvalSurfaces.kb(kb));
         surfaces.put("memory", EvalSurfaces.memory(memory));
         surfaces.put("operations", EvalSurfaces.operations(catalog));
+        surfaces.put("conventions", EvalSurfaces.conventions(conventions));
     }
 
     /** The surfaces a {@code --surface} value names ({@code all} or absent: every one). */
@@ -48,9 +50,9 @@ public final class RetrievalEval {
             return SURFACES;
         }
         if (!SURFACES.contains(s)) {
-            throw QualityErrors.INVALID_SURFACE.error("surface must be kb, memory, operations or all, got '"
-                    + surface.orElse("") + "'", Map.of("field", "surface", "valid_surfaces", List.of("kb", "memory",
-                    "operations", "all")));
+            throw QualityErrors.INVALID_SURFACE.error("surface must be kb, memory, operations, conventions or all, "
+                    + "got '" + surface.orElse("") + "'", Map.of("field", "surface", "valid_surfaces", List.of("kb",
+                    "memory", "operations", "conventions", "all")));
         }
         return List.of(s);
     }

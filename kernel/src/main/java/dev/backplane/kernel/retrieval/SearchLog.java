@@ -20,7 +20,7 @@ public final class SearchLog {
 
     /** The retrieval surfaces. */
     public enum Surface {
-        KB, MEMORY, OPERATIONS;
+        KB, MEMORY, OPERATIONS, CONVENTIONS;
 
         public String wireName() {
             return name().toLowerCase(Locale.ROOT);

@@ -296,6 +296,7 @@ class TenantMatrixIT {
         m.put("/api/v1/agents/|name", List.of(Opt.of("name", "${agentDef}")));
         m.put("/api/v1/agent-runs/|handle", List.of(Opt.of("handle", "${agentRun}")));
         m.put("/api/v1/scheduler/triggers/|id", List.of(Opt.of("id", "${trigger}")));
+        m.put("/api/v1/conventions/|slug", List.of(Opt.of("slug", "${conventionSlug}"), Opt.of("slug", "${conventionOps}")));
         m.put("/api/v1/broadcast/overrides/|id", List.of(Opt.of("id", "${override}")));
         m.put("/api/v1/runbooks/templates/|slug", List.of(Opt.of("slug", "${runbook}")));
         m.put("/api/v1/runbooks/runs/|id", List.of(Opt.of("id", "${runbookRun}")));
@@ -478,6 +479,14 @@ class TenantMatrixIT {
         m.put("POST /api/v1/scheduler/triggers", List.of(Shape.refused("A's agent", "", "{\"kind\": \"event\", "
                 + "\"agent_definition\": \"${agentDef}\", \"event_filter\": {}}")));
         m.put("POST /api/v1/scheduler/triggers/{id}/pause", List.of(Shape.of("", null)));
+        // --- conventions: slugs are per tenant; B's convention with A's slug is B's own
+        m.put("POST /api/v1/conventions", List.of(Shape.own("A's slug", "", "{\"slug\": \"${conventionSlug}\", "
+                + "\"title\": \"b title\", \"kind\": \"workflow\", \"body\": \"b body\"}")));
+        m.put("PATCH /api/v1/conventions/{slug}", List.of(Shape.of("title and body", "{\"title\": \"b title\", "
+                + "\"body\": \"b body\", \"priority\": 1}")));
+        m.put("POST /api/v1/conventions/search", List.of(Shape.of("generic words", "{\"query\": \"" + KB_WORDS
+                + "\", \"limit\": 50}"), Shape.own("A's slug", "", "{\"query\": \"${conventionSlug}\"}")));
+        m.put("GET /api/v1/conventions", List.of(Shape.of("", null), new Shape("operational", "kind=operational", null, null, true)));
         m.put("POST /api/v1/scheduler/triggers/{id}/resume", List.of(Shape.of("", null)));
         // --- runbooks: A's template slug is B's own namespace; A's template and runs are invisible to B
         m.put("POST /api/v1/runbooks/templates", List.of(Shape.own("A's slug", "", "{\"slug\": \"${runbook}\", "
@@ -1015,6 +1024,15 @@ class TenantMatrixIT {
                 mustBeRefused(where, r);
             }
         }
+        // the instructions (stateless revision: server/discover) pack B's operational conventions, never A's
+        for (var caller : mcpCallers.entrySet()) {
+            var r = mcpSend(caller.getValue(), "server/discover", "", null, Map.of());
+            requests++;
+            String where = "MCP " + caller.getKey() + ": server/discover";
+            log.add(String.format("%-8s %-15s %3d %-28s %s", "MCP", caller.getKey(), r.status(), rpcError(r.body()),
+                    "server/discover"));
+            check(where, "", r.status(), r.body(), false);
+        }
         // the acting-tenant header on MCP
         for (var caller : mcpCallers.entrySet()) {
             var r = mcpSend(caller.getValue(), "tools/call", "\"name\": \"list_targets\", \"arguments\": {}", "list_targets",
@@ -1237,6 +1255,10 @@ class TenantMatrixIT {
         gets.put("operator /api/v1/agent-runs/${agentRun}", aOperator);
         gets.put("admin /api/v1/scheduler/triggers/${trigger}", aAdmin);
         gets.put("admin /api/v1/scheduler/triggers", aAdmin);
+        gets.put("admin /api/v1/conventions/${conventionSlug}", aAdmin);
+        gets.put("admin /api/v1/conventions/${conventionSlug}/history", aAdmin);
+        gets.put("admin /api/v1/conventions/${conventionOps}", aAdmin);
+        gets.put("admin /api/v1/conventions", aAdmin);
         gets.put("operator /api/v1/agent-runs/${agentRun}/events", aOperator);
         gets.put("admin /api/v1/event-sources/${eventSlug}", aAdmin);
         gets.put("admin /api/v1/event-sources", aAdmin);
@@ -1285,6 +1307,7 @@ class TenantMatrixIT {
     /** The detectors detect: A's own answers are leaks to B, and A's own writes change A's snapshot. */
     private void positiveControls(Map<String, String> afterB) throws InterruptedException {
         for (String path : List.of("/api/v1/targets", "/api/v1/kb", "/api/v1/memory", "/api/v1/event-sources", "/api/v1/agents", "/api/v1/agent-runs", "/api/v1/scheduler/triggers",
+                "/api/v1/conventions",
                 "/api/v1/agent-grants", "/api/v1/approvals", "/api/v1/audit", "/api/v1/catalog/operations",
                 "/api/v1/connectors?status=all", "/api/v1/docs/collections", "/api/v1/events",
                 "/api/v1/automation", "/api/v1/tenants/current/mail-recipient-policy",
@@ -1489,6 +1512,17 @@ class TenantMatrixIT {
         send("POST", "/api/v1/runbooks/templates/rbk-" + R + "/publish", aAdmin, null, 200);
         aVals.put("runbookRun", send("POST", "/api/v1/runbooks/runs", aAdmin, "{\"slug\": \"rbk-" + R + "\", "
                 + "\"work_ref\": \"rbwr-" + R + "\"}", 201).path("id").asText());
+
+        // conventions: a workflow one (searched) and an operational one (in A's agents' instructions)
+        aVals.put("conventionSlug", "conv-" + R.toLowerCase(java.util.Locale.ROOT));
+        aVals.put("conventionOps", "convops-" + R.toLowerCase(java.util.Locale.ROOT));
+        send("POST", "/api/v1/conventions", aAdmin, "{\"slug\": \"" + aVals.get("conventionSlug") + "\", \"title\": "
+                + "\"conv-title-" + R + "\", \"kind\": \"workflow\", \"body\": \"Convention " + R + ": payments failover, "
+                + "promote the standby replica.\"}", 201);
+        send("POST", "/api/v1/conventions", aAdmin, "{\"slug\": \"" + aVals.get("conventionOps") + "\", \"title\": "
+                + "\"ops-title-" + R + "\", \"kind\": \"operational\", \"priority\": 5, \"body\": \"Rule " + R + ".\"}", 201);
+        send("PATCH", "/api/v1/conventions/" + aVals.get("conventionSlug"), aAdmin, "{\"body\": \"Convention " + R
+                + ": payments failover, promote the standby replica, then repoint.\"}", 200);
 
         // broadcast: an override and an announcement of A
         aVals.put("overridePattern", "ovr-" + R + "-*");

@@ -1,0 +1,67 @@
+package dev.backplane.kernel.conventions;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Packs a tenant's operational conventions into an agent's instructions within a token budget. Entries
+ * are taken highest priority first (ties: the older first, then by slug); each is included whole if it
+ * still fits in what is left of the budget, else dropped whole — never cut mid-sentence. A lower-priority
+ * entry that fits after a bigger one was dropped is still included: it takes nothing the dropped one could
+ * have used. Tokens are estimated as characters / 4, rounded up (no tokenizer: models differ, and the
+ * estimate errs on the generous side for English prose); the budget covers the whole section, heading
+ * included.
+ */
+public final class ConventionPacker {
+
+    static final String HEADING = "Conventions of this tenant (operational; follow them):\n";
+
+    /** What was packed: the section (empty when nothing fits or there is nothing), and which slugs made it. */
+    public record Packed(String text, List<String> included, List<String> dropped, int budget, int used) {
+    }
+
+    private ConventionPacker() {
+    }
+
+    /** The estimated tokens of a text: characters / 4, rounded up. */
+    public static int tokens(String text) {
+        return (text.length() + 3) / 4;
+    }
+
+    /** How one convention reads in the instructions. */
+    static String render(Convention c) {
+        return "\n## " + c.title() + " [" + c.slug() + "]\n" + c.body().strip() + "\n";
+    }
+
+    /** Orders {@code conventions} (any kinds; only operational ones are packed) and packs them. */
+    public static Packed pack(List<Convention> conventions, int budget) {
+        List<Convention> ordered = new ArrayList<>(conventions.stream()
+                .filter(c -> c.kind().equals(Convention.OPERATIONAL)).toList());
+        ordered.sort(Comparator.comparingInt(Convention::priority).reversed()
+                .thenComparing(Convention::createdAt).thenComparing(Convention::slug));
+        if (ordered.isEmpty()) {
+            return new Packed("", List.of(), List.of(), budget, 0);
+        }
+        StringBuilder text = new StringBuilder(HEADING);
+        int used = tokens(HEADING);
+        List<String> included = new ArrayList<>();
+        List<String> dropped = new ArrayList<>();
+        for (Convention c : ordered) {
+            String entry = render(c);
+            // the cost of an entry is what it adds to the section's estimate, so the sum never passes the budget
+            int after = tokens(text + entry);
+            if (after <= budget) {
+                text.append(entry);
+                used = after;
+                included.add(c.slug());
+            } else {
+                dropped.add(c.slug());
+            }
+        }
+        if (included.isEmpty()) {
+            return new Packed("", List.of(), dropped, budget, 0);
+        }
+        return new Packed(text.toString(), List.copyOf(included), List.copyOf(dropped), budget, used);
+    }
+}
