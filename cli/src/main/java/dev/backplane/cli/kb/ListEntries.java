@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 /** {@code svc kb list} */
 @Command(name = "list", description = "List entries by slug.")
 final class ListEntries extends BackplaneCommand {
-    @Option(names = "--filter", paramLabel = "<pattern>", description = "SQL LIKE pattern on the slug, e.g. k8s-%")
+    @Option(names = "--filter", paramLabel = "<pattern>", description = "SQL LIKE pattern on the slug, e.g. k8s-%%")
     String filter;
     @Option(names = "--limit", paramLabel = "1..500", description = "maximum entries (default 100)")
     Integer limit;
