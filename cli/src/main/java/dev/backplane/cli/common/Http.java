@@ -20,7 +20,10 @@ import java.util.stream.Collectors;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 
-/** HTTP for the CLI: one client, transport failures turned into clear "unreachable" errors. */
+/**
+ * HTTP for the CLI: one client, transport failures turned into clear "unreachable" errors, and a
+ * {@code User-Agent: svc-cli/<version>} on every request, whoever built it (backplane, OIDC, Keycloak).
+ */
 public final class Http implements AutoCloseable {
 
     public static final ObjectMapper JSON = new ObjectMapper();
@@ -60,7 +63,8 @@ public final class Http implements AutoCloseable {
         this.verbose = verbose;
     }
 
-    public Response send(HttpRequest request) {
+    public Response send(HttpRequest unnamed) {
+        HttpRequest request = identified(unnamed);
         if (verbose) {
             err.println("> " + request.method() + " " + request.uri());
         }
@@ -101,7 +105,7 @@ public final class Http implements AutoCloseable {
     /** As {@link #stream}, until {@code line} answers false (the connection is then closed). */
     public Response streamWhile(HttpRequest request, java.util.function.Predicate<String> line) {
         try {
-            HttpResponse<java.util.stream.Stream<String>> r = client.send(request, HttpResponse.BodyHandlers.ofLines());
+            HttpResponse<java.util.stream.Stream<String>> r = client.send(identified(request), HttpResponse.BodyHandlers.ofLines());
             if (r.statusCode() != 200) {
                 return new Response(r.statusCode(), r.headers(), String.join("\n", r.body().toList())
                         .getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -119,6 +123,12 @@ public final class Http implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw CliException.failed("interrupted");
         }
+    }
+
+    /** The request with the CLI's User-Agent (a copy: a built request cannot change). */
+    static HttpRequest identified(HttpRequest request) {
+        return HttpRequest.newBuilder(request, (name, value) -> !name.equalsIgnoreCase("User-Agent"))
+                .header("User-Agent", BuildInfo.userAgent()).build();
     }
 
     public Response get(URI uri) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.BuildInfo;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.RequestBody;
@@ -145,7 +146,7 @@ final class Ingest extends BackplaneCommand {
             try (HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL)
                     .connectTimeout(Duration.ofSeconds(10)).build()) {
                 HttpResponse<String> res = http.send(HttpRequest.newBuilder(URI.create(spec))
-                        .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+                        .timeout(Duration.ofSeconds(60)).header("User-Agent", BuildInfo.userAgent()).build(), HttpResponse.BodyHandlers.ofString());
                 if (res.statusCode() / 100 != 2) {
                     throw CliException.failed("--spec " + spec + ": HTTP " + res.statusCode());
                 }
