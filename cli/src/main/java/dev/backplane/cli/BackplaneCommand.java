@@ -11,7 +11,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * Base of every leaf command that talks to the backplane: opens a {@link Session} with the shared
- * options, runs the command, and prints either the server's JSON ({@code --json}) or a human render.
+ * options, runs the command, and prints either the server's JSON ({@code --json}, {@code -o json|yaml}) or a human render.
  */
 public abstract class BackplaneCommand extends CliCommand {
 
@@ -46,7 +46,7 @@ public abstract class BackplaneCommand extends CliCommand {
     /** Prints the server's JSON with {@code --json}, else the human render. */
     protected void print(JsonNode json, Runnable human) {
         if (options.json()) {
-            ctx.out().println(json.toPrettyString());
+            options.output().print(ctx.out(), json);
         } else {
             human.run();
         }

@@ -1,6 +1,7 @@
 package dev.backplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.backplane.cli.auth.Oidc;
 import dev.backplane.cli.auth.TokenStore;
 import dev.backplane.cli.auth.TokenStores;
@@ -12,6 +13,7 @@ import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Commands;
 import dev.backplane.cli.common.GlobalOptions;
 import dev.backplane.cli.common.Http;
+import dev.backplane.cli.common.OutputOptions;
 import dev.backplane.cli.common.ResolveOverrides;
 import dev.backplane.cli.common.Urls;
 import java.net.URI;
@@ -24,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -58,6 +61,9 @@ final class LoginCommand extends CliCommand {
     @Option(names = "--print-token", description = "print only the access token on stdout")
     boolean printToken;
 
+    @Mixin
+    OutputOptions output;
+
     @Option(names = "--resolve", paramLabel = "host:port:ip", description = "resolve host:port to ip (repeatable)")
     List<String> resolve = new ArrayList<>();
 
@@ -68,6 +74,10 @@ final class LoginCommand extends CliCommand {
     @Override
     public void run() {
         GlobalOptions global = Commands.global(spec);
+        if (printToken && output.json()) {
+            throw CliException.usage("--print-token prints only the token; it takes no --json or -o "
+                    + output.format().label());
+        }
         List<ResolveOverrides.Entry> entries = resolve.stream().map(ResolveOverrides::parse).toList();
         ResolveOverrides.install(entries);
         URI backplane = Urls.checkedBase(backplaneUrl, "backplane URL", insecureAllowHttp);
@@ -114,6 +124,18 @@ final class LoginCommand extends CliCommand {
             }
             JsonNode me = new BackplaneClient(backplane, http, tokens::accessToken, Optional.empty())
                     .get(ApiPaths.WHOAMI).json();
+            if (output.json()) {
+                ObjectNode result = Http.JSON.createObjectNode();
+                result.put("backplane", backplane.toString());
+                result.put("issuer", issuerUri.toString());
+                result.put("client_id", client);
+                result.put("stored", true);
+                result.put("token_store", store.describe());
+                result.put("offline", tokens.offline());
+                result.set("whoami", me);
+                output.print(ctx.out(), result);
+                return;
+            }
             ctx.out().println("Logged in to " + backplane + " as " + me.path("username").asText(me.path("sub").asText())
                     + " (tenant " + me.path("tenant_id").asText() + ", role " + me.path("tenant_role").asText()
                     + (me.path("platform_admin").asBoolean() ? ", platform_admin" : "") + ")"
@@ -137,6 +159,17 @@ final class LoginCommand extends CliCommand {
                 .call("POST", "/mcp", Map.of("jsonrpc", "2.0", "id", 1, "method", "ping"));
         if (printToken) {
             ctx.out().println(tokens.accessToken());
+            return;
+        }
+        if (output.json()) {
+            ObjectNode result = Http.JSON.createObjectNode();
+            result.put("backplane", backplane.toString());
+            result.put("mcp", backplane + "/mcp");
+            result.put("client_id", client);
+            result.put("username", claim(tokens.accessToken(), "preferred_username"));
+            result.put("audience", mcpAudience);
+            result.put("stored", false);
+            output.print(ctx.out(), result);
             return;
         }
         ctx.out().println("Logged in to " + backplane + "/mcp as " + claim(tokens.accessToken(),

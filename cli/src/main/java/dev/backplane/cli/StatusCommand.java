@@ -48,7 +48,7 @@ final class StatusCommand extends BackplaneCommand {
             all.set("info", info);
             all.set("whoami", me);
             activity.ifPresent(a -> all.set("activity", a));
-            ctx.out().println(all.toPrettyString());
+            options.output().print(ctx.out(), all);
         } else {
             row("backplane", session.backplane() + "  (reachable)");
             row("version", info.path("version").asText() + " (commit " + info.path("git_commit").asText() + ")");
@@ -62,7 +62,7 @@ final class StatusCommand extends BackplaneCommand {
         }
         ctx.out().flush();
         if (watch) {
-            Watcher.tail(ctx, session, options.json(), opClass, principal, target, null, null);
+            Watcher.tail(ctx, session, options.format(), opClass, principal, target, null, null);
         }
     }
 

@@ -1,41 +1,42 @@
 package dev.backplane.cli;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.Properties;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.backplane.cli.common.BuildInfo;
+import dev.backplane.cli.common.Http;
+import dev.backplane.cli.common.OutputOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine;
 
 /** {@code svc version}: CLI version, git commit and build time. */
 @Command(name = "version", description = "Print the CLI version and build metadata.")
 final class VersionCommand extends CliCommand {
 
+    @Mixin
+    OutputOptions output;
+
     @Override
     public void run() {
-        ctx.out().println(line());
+        if (output.json()) {
+            output.print(ctx.out(), document());
+        } else {
+            ctx.out().println(line());
+        }
     }
 
     static String line() {
-        Properties p = build();
-        return "svc " + value(p, "version") + " (commit " + value(p, "git.commit") + ", built " + value(p, "build.time")
-                + ", java " + Runtime.version() + ")";
+        return "svc " + BuildInfo.version() + " (commit " + BuildInfo.value("git.commit") + ", built "
+                + BuildInfo.value("build.time") + ", java " + Runtime.version() + ")";
     }
 
-    static Properties build() {
-        Properties p = new Properties();
-        try (InputStream in = VersionCommand.class.getClassLoader().getResourceAsStream("svc-cli-build.properties")) {
-            if (in != null) {
-                p.load(in);
-            }
-        } catch (IOException ignored) {
-            // reported as unknown
-        }
-        return p;
-    }
-
-    static String value(Properties p, String key) {
-        String v = p.getProperty(key, "");
-        return v.isBlank() || v.startsWith("${") ? "unknown" : v;
+    /** The same facts as {@link #line()}, for {@code --json} and {@code -o yaml}. */
+    static ObjectNode document() {
+        ObjectNode doc = Http.JSON.createObjectNode();
+        doc.put("version", BuildInfo.version());
+        doc.put("git_commit", BuildInfo.value("git.commit"));
+        doc.put("build_time", BuildInfo.value("build.time"));
+        doc.put("java", Runtime.version().toString());
+        return doc;
     }
 
     /** Feeds {@code svc --version}. */

@@ -1,9 +1,12 @@
 package dev.backplane.cli.admin;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.backplane.cli.CliCommand;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Commands;
 import dev.backplane.cli.common.Http;
+import dev.backplane.cli.common.OutputOptions;
 import dev.backplane.cli.common.Urls;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -30,6 +33,7 @@ import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -125,6 +129,9 @@ public final class BootstrapClientsCommand extends CliCommand {
     @ArgGroup(exclusive = true, multiplicity = "0..1")
     Tls tls;
 
+    @Mixin
+    OutputOptions output;
+
     /** TLS trust toward Keycloak: a CA bundle, or no verification at all. */
     static final class Tls {
         @Option(names = "--keycloak-ca-bundle", paramLabel = "<pem-file>", required = true,
@@ -212,6 +219,21 @@ public final class BootstrapClientsCommand extends CliCommand {
     }
 
     private void report(URI base, KeycloakBootstrap.Outcome outcome) {
+        if (output.json()) {
+            ObjectNode doc = Http.JSON.createObjectNode();
+            doc.put("keycloak", base.toString());
+            doc.put("realm", realm);
+            doc.put("dry_run", dryRun);
+            doc.put("applied", !dryRun && !outcome.changes().isEmpty());
+            ArrayNode changes = doc.putArray("changes");
+            outcome.changes().forEach(changes::add);
+            doc.put("user", userUsername);
+            doc.put("tenant_id", outcome.tenantId().orElse(null));
+            // the only time it can be read, as in the human report; never part of a dry run's plan
+            doc.put("initial_password", dryRun ? null : outcome.generatedPassword().orElse(null));
+            output.print(ctx.out(), doc);
+            return;
+        }
         String where = "realm '" + realm + "' at " + base;
         if (outcome.changes().isEmpty()) {
             ctx.out().println("Nothing to change: " + where + " is already bootstrapped.");

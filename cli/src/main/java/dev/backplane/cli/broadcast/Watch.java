@@ -29,6 +29,6 @@ final class Watch extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        Watcher.tail(ctx, s, options.json(), opClass, principal, target, count, after);
+        Watcher.tail(ctx, s, options.format(), opClass, principal, target, count, after);
     }
 }

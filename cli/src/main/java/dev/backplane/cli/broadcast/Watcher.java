@@ -6,36 +6,38 @@ import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Http;
+import dev.backplane.cli.common.OutputFormat;
 import dev.backplane.cli.common.QueryString;
 import java.io.IOException;
 import java.util.Optional;
 
 /**
  * The live tail of {@code svc broadcast watch} and {@code svc status --watch}: prints each event as it
- * arrives (a line, or its JSON with {@code --json}). When the server drops the stream (a slow reader,
+ * arrives (a line, its JSON on one line with {@code --json}, or a YAML document after {@code ---}
+ * with {@code -o yaml}). When the server drops the stream (a slow reader,
  * a restart) it says why on stderr and reconnects after the last event it printed, so nothing is
  * skipped; it ends on Ctrl-C or after {@code --count} events.
  */
 public final class Watcher {
 
     private final CliContext ctx;
-    private final boolean json;
+    private final OutputFormat format;
     private long printed;
     private Optional<String> lastId;
 
-    private Watcher(CliContext ctx, boolean json, Optional<String> from) {
+    private Watcher(CliContext ctx, OutputFormat format, Optional<String> from) {
         this.ctx = ctx;
-        this.json = json;
+        this.format = format;
         this.lastId = from;
     }
 
     /** Tails the feed until interrupted, or until {@code count} events were printed. */
-    public static void tail(CliContext ctx, Session s, boolean json, String opClass, String principal, String target,
+    public static void tail(CliContext ctx, Session s, OutputFormat format, String opClass, String principal, String target,
                             Integer count, String fromId) {
         if (opClass != null && !java.util.List.of("read", "write", "credential_read", "other").contains(opClass)) {
             throw CliException.usage("--op-class must be read, write, credential_read or other, got '" + opClass + "'");
         }
-        Watcher w = new Watcher(ctx, json, Optional.ofNullable(fromId));
+        Watcher w = new Watcher(ctx, format, Optional.ofNullable(fromId));
         String path = ApiPaths.BROADCAST_STREAM + QueryString.of().add("op_class", opClass).add("principal", principal)
                 .add("target", target);
         int reconnects = 0;
@@ -74,7 +76,11 @@ public final class Watcher {
         try {
             JsonNode e = Http.JSON.readTree(data);
             lastId = Optional.of(e.path("id").asText());
-            ctx.out().println(json ? data : BroadcastCommand.line(e));
+            ctx.out().println(switch (format) {
+                case JSON -> data;
+                case YAML -> "---\n" + format.render(e);
+                case TABLE -> BroadcastCommand.line(e);
+            });
         } catch (IOException e) {
             ctx.out().println(data);
         }

@@ -1,5 +1,6 @@
 package dev.backplane.cli.common;
 
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Options of every command that talks to the backplane. */
@@ -9,19 +10,36 @@ public final class BackplaneOptions {
             description = "backplane URL (default: the URL of the latest login)")
     String backplane;
 
-    @Option(names = "--json", description = "print the raw JSON the backplane returned")
-    boolean json;
+    @Mixin
+    OutputOptions output = new OutputOptions();
 
     @Option(names = "--tenant", paramLabel = "<uuid>",
             description = "act on another tenant (platform_admin only); current names your own")
     String tenant;
 
+    /** Options given some other way than this mixin (the family verbs' early parse, completion). */
+    public static BackplaneOptions of(String backplane, String tenant) {
+        BackplaneOptions options = new BackplaneOptions();
+        options.backplane = backplane;
+        options.tenant = tenant;
+        return options;
+    }
+
     public String backplane() {
         return backplane;
     }
 
+    /** Whether a document ({@code --json}, {@code -o json|yaml}) is printed instead of the human render. */
     public boolean json() {
-        return json;
+        return output.json();
+    }
+
+    public OutputOptions output() {
+        return output;
+    }
+
+    public OutputFormat format() {
+        return output.format();
     }
 
     public String tenant() {

@@ -5,7 +5,7 @@ import java.util.function.Consumer;
 
 /**
  * Ends every command that prints a dispatch result envelope: the envelope itself with
- * {@code --json}, else a human render; then the exit code of the status (ok 0, error 1, denied 3,
+ * {@code --json} (or {@code -o yaml}), else a human render; then the exit code of the status (ok 0, error 1, denied 3,
  * awaiting_approval 4) — parked, denied and failed calls are never reported as success. A parked call
  * is an outcome, not an error: it is said once (the approval request to act on) and exits 4 with no
  * {@code error:} line.
@@ -18,9 +18,9 @@ public final class Envelopes {
     /**
      * @param okRender prints an {@code ok} result for a human
      */
-    public static void finish(CliContext ctx, JsonNode env, String opId, boolean json, Consumer<JsonNode> okRender) {
-        if (json) {
-            ctx.out().println(env.toPrettyString());
+    public static void finish(CliContext ctx, JsonNode env, String opId, OutputFormat format, Consumer<JsonNode> okRender) {
+        if (format.machine()) {
+            ctx.out().println(format.render(env));
         } else {
             render(ctx, env, okRender);
         }

@@ -29,7 +29,7 @@ final class Call extends OperationRequestCommand {
         if (async) {
             JsonNode run = s.client().call("POST", ApiPaths.OPERATIONS_CALL, body).json();
             if (options.json()) {
-                ctx.out().println(run.toPrettyString());
+                options.output().print(ctx.out(), run);
             } else {
                 ctx.out().println(run.path("handle").asText());
                 ctx.err().println("started: svc operation run-status " + run.path("handle").asText()
@@ -38,6 +38,6 @@ final class Call extends OperationRequestCommand {
             return;
         }
         JsonNode env = s.client().call("POST", ApiPaths.OPERATIONS_CALL, body).json();
-        Envelopes.finish(ctx, env, opId, options.json(), result -> ctx.out().println(result.toPrettyString()));
+        Envelopes.finish(ctx, env, opId, options.format(), result -> ctx.out().println(result.toPrettyString()));
     }
 }

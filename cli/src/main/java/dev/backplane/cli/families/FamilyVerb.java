@@ -92,7 +92,7 @@ final class FamilyVerb extends BackplaneCommand {
         if (env.path("extras").path("error_code").asText().equals("unknown_operation")) {
             cache.forget(); // the catalog changed under us; the next run rebuilds the verbs
         }
-        Envelopes.finish(ctx, env, opId, options.json(), this::human);
+        Envelopes.finish(ctx, env, opId, options.format(), this::human);
     }
 
     /** Rows as a table; an object with log lines as those lines; any other object as JSON. */

@@ -17,10 +17,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
+import picocli.CommandLine;
 
 /**
  * {@code svc <family> <noun> <verb> --target <t>}: verbs built at run time from the operation catalog
@@ -37,7 +37,7 @@ public final class FamilyVerbs {
     private static final Set<String> WRAPPED = Set.of("search", "call", "preview");
     /** Flags every family verb has already; a params property of the same name gets a --param- prefix. */
     private static final Set<String> RESERVED = Set.of("target", "work-ref", "preview-hash", "json", "tenant",
-            "backplane", "config", "verbose", "help", "version");
+            "backplane", "config", "verbose", "help", "version", "output");
 
     private FamilyVerbs() {
     }
@@ -47,8 +47,11 @@ public final class FamilyVerbs {
     static final class Early {
         @CommandLine.Mixin
         GlobalOptions global;
-        @CommandLine.Mixin
-        BackplaneOptions options;
+        // only what picks the catalog: a bad value of any other option is the verb's to report
+        @CommandLine.Option(names = "--backplane")
+        String backplane;
+        @CommandLine.Option(names = "--tenant")
+        String tenant;
         @CommandLine.Parameters
         List<String> rest;
     }
@@ -75,9 +78,9 @@ public final class FamilyVerbs {
         }
         List<JsonNode> connectors;
         OperationCatalogCache cache;
-        try (Session session = Session.open(ctx, early.global, early.options)) {
+        try (Session session = Session.open(ctx, early.global, BackplaneOptions.of(early.backplane, early.tenant))) {
             cache = new OperationCatalogCache(early.global.configFile(ctx).toAbsolutePath().getParent(),
-                    session.backplane().toString(), Optional.ofNullable(early.options.tenant()));
+                    session.backplane().toString(), Optional.ofNullable(early.tenant));
             String next = args.length > at + 1 ? args[at + 1] : "-";
             connectors = cache.cached().map(c -> connectorsOf(c, family))
                     .filter(l -> !l.isEmpty() && (next.startsWith("-") || names(l.getFirst()).contains(next)))

@@ -231,7 +231,7 @@ final class MigrateMemory extends CliCommand {
             }
             out.putObject("summary").put("migrated", migrated).put("skipped", skipped).put("errored", errored)
                     .put("planned", toMigrate);
-            ctx.out().println(out.toPrettyString());
+            options.output().print(ctx.out(), out);
         } else if (dryRun || toMigrate == 0) {
             printPlan(dir, backplane, rows);
             ctx.out().println(dryRun ? "dry run: " + toMigrate + " to migrate, " + skipped + " skipped; nothing written"

@@ -3,6 +3,7 @@ package dev.backplane.cli.tenants;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
+import dev.backplane.cli.common.OutputFormat;
 import picocli.CommandLine.Command;
 
 /** {@code svc tenants mail-recipient-policy show|set}. */
@@ -12,9 +13,9 @@ public final class MailRecipientPolicyCommand {
 
     static final String PATH = ApiPaths.MAIL_RECIPIENT_POLICY;
 
-    static void print(CliContext ctx, JsonNode policy, boolean json) {
-        if (json) {
-            ctx.out().println(policy.toPrettyString());
+    static void print(CliContext ctx, JsonNode policy, OutputFormat format) {
+        if (format.machine()) {
+            ctx.out().println(format.render(policy));
             return;
         }
         String mode = policy.path("mode").asText();

@@ -1,0 +1,91 @@
+package dev.backplane.cli;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A backplane (and identity provider) on 127.0.0.1 for in-process CLI tests: answers canned JSON per
+ * path and records every request it got, with its User-Agent.
+ */
+final class LoopbackBackplane implements AutoCloseable {
+
+    /** One request as the server saw it. */
+    record Seen(String method, String path, String userAgent) {
+    }
+
+    /** Exit code and captured output of one run. */
+    record Result(int code, String out, String err) {
+    }
+
+    private final HttpServer server;
+    private final Map<String, Answer> answers = new ConcurrentHashMap<>();
+    final List<Seen> seen = new CopyOnWriteArrayList<>();
+
+    private record Answer(int status, String body) {
+    }
+
+    LoopbackBackplane() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            String path = exchange.getRequestURI().getPath();
+            seen.add(new Seen(exchange.getRequestMethod(), path, exchange.getRequestHeaders().getFirst("User-Agent")));
+            Answer a = answers.getOrDefault(path, new Answer(404, "{\"error\":\"not_found\",\"message\":\"no " + path
+                    + "\"}"));
+            byte[] body = a.body().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(a.status(), body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    LoopbackBackplane answer(String path, String json) {
+        return answer(path, 200, json);
+    }
+
+    LoopbackBackplane answer(String path, int status, String json) {
+        answers.put(path, new Answer(status, json));
+        return this;
+    }
+
+    /** An environment in which svc talks to this server with a static token and keeps its files in {@code home}. */
+    Map<String, String> env(Path home) {
+        Map<String, String> env = new HashMap<>();
+        env.put("XDG_CONFIG_HOME", home.toString());
+        env.put("HOME", home.resolve("home").toString());
+        env.put("SVC_TOKEN_STORE", "file");
+        env.put("SVC_BACKPLANE", url());
+        env.put("SVC_TOKEN", "test-token");
+        env.put("SVC_INSECURE_ALLOW_HTTP", "1");
+        return env;
+    }
+
+    static Result svc(Map<String, String> env, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Svc.run(args, new PrintWriter(out, true), new PrintWriter(err, true),
+                new java.io.ByteArrayInputStream(new byte[0]), env);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
