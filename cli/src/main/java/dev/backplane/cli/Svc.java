@@ -52,7 +52,7 @@ import picocli.CommandLine;
                 AgentPrincipalCommand.class,
                 AgentCommand.class, SchedulerCommand.class, ServicePrincipalsCommand.class,
                 AdminCommand.class, EventSourceCommand.class, EventsCommand.class, BroadcastCommand.class,
-                AutomationCommand.class, RunbookCommand.class, ConventionsCommand.class,
+                AutomationCommand.class, RunbookCommand.class, ConventionsCommand.class, CompletionCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Svc implements Runnable {
 
@@ -138,7 +138,7 @@ public final class Svc implements Runnable {
     }
 
     /** {@code -h/--help} on every command and verb, not only on {@code svc} itself. */
-    private static void addHelpOptions(CommandLine cl) {
+    static void addHelpOptions(CommandLine cl) {
         CommandLine.Model.CommandSpec spec = cl.getCommandSpec();
         if (spec.findOption("--help") == null && spec.findOption("-h") == null) {
             spec.addOption(CommandLine.Model.OptionSpec.builder("-h", "--help").usageHelp(true)

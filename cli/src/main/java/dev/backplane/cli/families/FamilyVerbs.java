@@ -102,6 +102,36 @@ public final class FamilyVerbs {
         return args;
     }
 
+    /**
+     * Registers the verbs of every family in the catalog of the backplane {@code options} name (the cached
+     * copy while it is fresh, else fetched) on {@code root}, for a completion script that knows them all.
+     * A family named like a built-in command is left out, as {@link #prepare} does.
+     *
+     * @return the families registered
+     * @throws CliException when no backplane is chosen, the caller is not logged in or it cannot be reached
+     */
+    public static List<String> registerAll(CommandLine root, CliContext ctx, GlobalOptions global,
+                                           BackplaneOptions options) {
+        JsonNode catalog;
+        OperationCatalogCache cache;
+        try (Session session = Session.open(ctx, global, options)) {
+            cache = new OperationCatalogCache(global.configFile(ctx).toAbsolutePath().getParent(),
+                    session.backplane().toString(), Optional.ofNullable(options.tenant()));
+            catalog = cache.cached().orElseGet(() -> cache.fetch(session));
+        }
+        Set<String> families = new java.util.TreeSet<>();
+        catalog.path("connectors").forEach(c -> families.add(c.path("impl_id").asText()));
+        List<String> added = new ArrayList<>();
+        for (String family : families) {
+            if (FAMILY.matcher(family).matches() && !root.getSubcommands().containsKey(family)) {
+                List<JsonNode> connectors = connectorsOf(catalog, family);
+                root.addSubcommand(family, familySpec(ctx, family, connectors.getFirst(), cache, root.getFactory()));
+                added.add(family);
+            }
+        }
+        return added;
+    }
+
     /** Index of the first argument that is not a root option (or an option's value). */
     private static int commandIndex(String[] args) {
         for (int i = 0; i < args.length; i++) {
