@@ -60,6 +60,7 @@ import dev.backplane.kernel.scheduler.Automations;
 import dev.backplane.kernel.scheduler.EventTriggerAutomations;
 import dev.backplane.kernel.runbooks.RunbookRuns;
 import dev.backplane.kernel.runbooks.RunbookTemplates;
+import dev.backplane.kernel.scheduler.CronFiring;
 import dev.backplane.kernel.scheduler.PeriodicJobs;
 import dev.backplane.kernel.scheduler.TriggerFiring;
 import dev.backplane.kernel.scheduler.Triggers;
@@ -202,7 +203,9 @@ final class KernelServices {
         this.agentRuns = new AgentRuns(jdbc, agents, new ModelGateway(modelSettings(config), credentials),
                 agentTools(), audit, Duration.ofSeconds(config.intValue(Setting.AGENTS_RUN_LEASE_SECONDS)), broadcast);
         agentRuns.launchOnNotice(feed);
-        this.triggers = new Triggers(jdbc, agents);
+        this.triggers = new Triggers(jdbc, agents,
+                Duration.ofSeconds(config.intValue(Setting.SCHEDULER_CRON_MIN_INTERVAL_SECONDS)));
+        CronFiring cron = new CronFiring(jdbc, agentRuns);
         drain.subscribe("scheduler.event-triggers", new TriggerFiring(triggers, agentRuns));
         // what runs by itself: each capability that fires on its own (sensors, scheduled jobs) adds its source here
         this.automations = new Automations(List.of(new EventTriggerAutomations(jdbc, agentRuns)));
@@ -213,6 +216,7 @@ final class KernelServices {
 
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
                 new PeriodicJobs.Job("events-retention-sweep", Duration.ofHours(1), eventLog::sweep),
+                new PeriodicJobs.Job("cron-triggers", Duration.ofSeconds(1), cron::fireDue),
                 new PeriodicJobs.Job("broadcast-windows-flush", Duration.ofSeconds(5), broadcast::flushWindows),
                 new PeriodicJobs.Job("broadcast-retention-sweep", Duration.ofHours(1), broadcast::sweep),
                 new PeriodicJobs.Job("audit-started-reaper", Duration.ofMinutes(1),

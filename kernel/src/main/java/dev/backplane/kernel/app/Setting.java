@@ -78,6 +78,8 @@ public enum Setting {
             "events a broadcast stream may have waiting before it is dropped as a slow consumer", 10, 100000),
     BROADCAST_MAX_STREAMS("broadcast.max-streams-per-tenant", "SVC_BROADCAST_MAX_STREAMS_PER_TENANT", "100",
             "broadcast streams a tenant may have open on one replica; more answer 429 too_many_streams", 1, 10000),
+    SCHEDULER_CRON_MIN_INTERVAL_SECONDS("scheduler.cron-min-interval-seconds", "SVC_SCHEDULER_CRON_MIN_INTERVAL_SECONDS",
+            "60", "the shortest interval a cron trigger's schedule may have between two firings", 1, 86400),
     MCP_REQUIRED_SCOPE("mcp.required-scope", "SVC_MCP_REQUIRED_SCOPE", "svc:mcp",
             "scope every /mcp token must carry (advertised in the protected-resource metadata; empty: none)"),
     MCP_ALLOWED_ORIGINS("mcp.allowed-origins", "SVC_MCP_ALLOWED_ORIGINS", "",

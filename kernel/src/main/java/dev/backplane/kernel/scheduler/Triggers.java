@@ -1,6 +1,8 @@
 package dev.backplane.kernel.scheduler;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.github.kagkarlsson.scheduler.task.schedule.CronSchedule;
+import com.github.kagkarlsson.scheduler.task.schedule.CronStyle;
 import dev.backplane.kernel.agents.AgentDefinitions;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
@@ -10,6 +12,11 @@ import dev.backplane.kernel.util.Paging;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +24,8 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Scheduler triggers of a tenant (kind {@code event} today): create, list, show, pause, resume, delete,
+ * Scheduler triggers of a tenant, kind {@code event} and kind {@code cron} (fired by {@link CronFiring}):
+ * create, list, show, pause, resume, delete,
  * and the match of an event against the active ones. Matching is PostgreSQL's JSON containment
  * ({@code payload @> filter}: every key and value of the filter in the payload, nested objects
  * recursively, arrays by containment). Each trigger is anchored on one of its filter's top-level pairs
@@ -27,7 +35,8 @@ import java.util.UUID;
 public final class Triggers {
 
     /** The body of create. */
-    public record Write(String kind, String agentDefinition, JsonNode eventFilter, String inputs) {
+    public record Write(String kind, String agentDefinition, JsonNode eventFilter, String inputs, String cron,
+                        String timeZone) {
     }
 
     static final int MAX_FILTER_CHARS = 16_384;
@@ -37,19 +46,22 @@ public final class Triggers {
 
     private final Jdbc jdbc;
     private final AgentDefinitions agents;
+    private final Duration cronMinInterval;
 
-    public Triggers(Jdbc jdbc, AgentDefinitions agents) {
+    /** @param cronMinInterval the shortest gap a cron trigger's schedule may have between two firings */
+    public Triggers(Jdbc jdbc, AgentDefinitions agents, Duration cronMinInterval) {
         this.jdbc = jdbc;
         this.agents = agents;
+        this.cronMinInterval = cronMinInterval;
     }
 
     public Trigger create(Caller caller, Write w) {
         if (w.kind() == null) {
-            throw SchedulerErrors.INVALID_TRIGGER.error("kind is required (event)", Map.of("field", "kind"));
+            throw SchedulerErrors.INVALID_TRIGGER.error("kind is required (event or cron)", Map.of("field", "kind"));
         }
-        if (!w.kind().equals("event")) {
-            throw SchedulerErrors.UNSUPPORTED_TRIGGER_KIND.error("kind '" + w.kind() + "' is not supported; this build "
-                    + "has event triggers (cron triggers are not built yet)", Map.of("field", "kind"));
+        if (!w.kind().equals("event") && !w.kind().equals("cron")) {
+            throw SchedulerErrors.UNSUPPORTED_TRIGGER_KIND.error("kind '" + w.kind() + "' is not supported: event or cron",
+                    Map.of("field", "kind"));
         }
         if (w.agentDefinition() == null) {
             throw SchedulerErrors.INVALID_TRIGGER.error("agent_definition is required", Map.of("field", "agent_definition"));
@@ -59,6 +71,12 @@ public final class Triggers {
         } catch (DomainException notFound) {
             throw SchedulerErrors.UNKNOWN_AGENT.error("no agent definition '" + w.agentDefinition() + "' in this tenant "
                     + "(svc agent list)", Map.of("field", "agent_definition"));
+        }
+        if (w.kind().equals("cron")) {
+            return createCron(caller, w);
+        }
+        if (w.cron() != null || w.timeZone() != null) {
+            throw SchedulerErrors.INVALID_TRIGGER.error("cron and time_zone belong to kind cron", Map.of("field", "cron"));
         }
         JsonNode filter = w.eventFilter() == null ? JsonMapping.mapper().createObjectNode() : w.eventFilter();
         if (!filter.isObject()) {
@@ -83,6 +101,59 @@ public final class Triggers {
         return show(caller.tenantId(), id);
     }
 
+    /** A cron trigger: its schedule is checked (pattern, time zone, the minimum interval) and its first firing set. */
+    private Trigger createCron(Caller caller, Write w) {
+        if (w.eventFilter() != null) {
+            throw SchedulerErrors.INVALID_TRIGGER.error("a cron trigger has no event_filter (it fires on its schedule)",
+                    Map.of("field", "event_filter"));
+        }
+        if (w.inputs() == null || w.inputs().isBlank() || w.inputs().length() > MAX_INPUTS_CHARS) {
+            throw SchedulerErrors.INVALID_TRIGGER.error("inputs (the run's prompt, 1.." + MAX_INPUTS_CHARS + " characters) "
+                    + "is required for a cron trigger: there is no event to make one from", Map.of("field", "inputs"));
+        }
+        String zone = w.timeZone() == null ? "UTC" : w.timeZone();
+        CronSchedule schedule = schedule(w.cron(), zone);
+        Instant first = schedule.getInitialExecutionTime(Instant.now());
+        Instant second = schedule.getInitialExecutionTime(first);
+        if (first.equals(CronSchedule.NEVER) || second.equals(CronSchedule.NEVER)) {
+            throw SchedulerErrors.INVALID_TRIGGER.error("cron '" + w.cron() + "' never fires", Map.of("field", "cron"));
+        }
+        if (Duration.between(first, second).compareTo(cronMinInterval) < 0) {
+            throw SchedulerErrors.INVALID_TRIGGER.error("cron '" + w.cron() + "' fires every "
+                    + Duration.between(first, second).toSeconds() + " s; the shortest allowed interval is "
+                    + cronMinInterval.toSeconds() + " s (setting scheduler.cron-min-interval-seconds)",
+                    Map.of("field", "cron"));
+        }
+        UUID id = UUID.randomUUID();
+        jdbc.update("""
+                INSERT INTO scheduler_triggers (id, tenant_id, kind, agent_name, event_filter, filter_pairs, anchor, inputs,
+                                                created_by, cron, time_zone, next_fire_at)
+                VALUES (?, ?, 'cron', ?, '{}'::jsonb, '{}', '-', ?, ?, ?, ?, ?)""", id, caller.tenantId(), w.agentDefinition(),
+                w.inputs(), caller.sub(), w.cron().trim(), zone, Timestamp.from(first));
+        return show(caller.tenantId(), id);
+    }
+
+    /** A six-field cron with seconds (Spring style: second minute hour day-of-month month day-of-week) in a zone. */
+    static CronSchedule schedule(String cron, String zone) {
+        if (cron == null || cron.isBlank() || cron.length() > 200) {
+            throw SchedulerErrors.INVALID_TRIGGER.error("cron (six fields: second minute hour day-of-month month "
+                    + "day-of-week, e.g. '0 */15 * * * *') is required", Map.of("field", "cron"));
+        }
+        ZoneId zoneId;
+        try {
+            zoneId = ZoneId.of(zone);
+        } catch (DateTimeException e) {
+            throw SchedulerErrors.INVALID_TRIGGER.error("time_zone must be a zone id such as UTC or Europe/Berlin, got '"
+                    + zone + "'", Map.of("field", "time_zone"));
+        }
+        try {
+            return new CronSchedule(cron.trim(), zoneId, CronStyle.SPRING);
+        } catch (RuntimeException e) {
+            throw SchedulerErrors.INVALID_TRIGGER.error("cron '" + cron + "' is not a six-field cron expression (second "
+                    + "minute hour day-of-month month day-of-week): " + e.getMessage(), Map.of("field", "cron"));
+        }
+    }
+
     public List<Trigger> list(UUID tenant, int limit, int offset) {
         Paging page = Paging.checked(limit, offset, LIMIT_MAX);
         return jdbc.query("SELECT * FROM scheduler_triggers WHERE tenant_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?",
@@ -95,10 +166,13 @@ public final class Triggers {
     }
 
     public Trigger setStatus(Caller caller, UUID id, String status) {
-        if (jdbc.update("UPDATE scheduler_triggers SET status = ?, updated_at = now() WHERE tenant_id = ? AND id = ?",
-                status, caller.tenantId(), id) == 0) {
-            show(caller.tenantId(), id);
-        }
+        Trigger t = show(caller.tenantId(), id);
+        // a resumed cron trigger fires at its next scheduled time from now, not for the times it was paused through
+        Timestamp next = t.cron().isPresent() && status.equals("active") && !t.status().equals("active")
+                ? Timestamp.from(schedule(t.cron().get(), t.timeZone().orElse("UTC")).getInitialExecutionTime(Instant.now()))
+                : null;
+        jdbc.update("UPDATE scheduler_triggers SET status = ?, next_fire_at = coalesce(?, next_fire_at), updated_at = now() "
+                + "WHERE tenant_id = ? AND id = ?", status, next, caller.tenantId(), id);
         return show(caller.tenantId(), id);
     }
 
@@ -156,8 +230,12 @@ public final class Triggers {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new SQLException("event_filter is not JSON", e);
         }
-        return new Trigger(rs.getObject("id", UUID.class), rs.getString("kind"), rs.getString("agent_name"), filter,
-                Optional.ofNullable(rs.getString("inputs")), rs.getString("status"), rs.getString("created_by"),
-                rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant());
+        boolean cron = rs.getString("kind").equals("cron");
+        Timestamp next = rs.getTimestamp("next_fire_at");
+        return new Trigger(rs.getObject("id", UUID.class), rs.getString("kind"), rs.getString("agent_name"),
+                cron ? null : filter, Optional.ofNullable(rs.getString("inputs")), rs.getString("status"),
+                rs.getString("created_by"), rs.getTimestamp("created_at").toInstant(),
+                rs.getTimestamp("updated_at").toInstant(), Optional.ofNullable(rs.getString("cron")),
+                Optional.ofNullable(rs.getString("time_zone")), Optional.ofNullable(next).map(Timestamp::toInstant));
     }
 }

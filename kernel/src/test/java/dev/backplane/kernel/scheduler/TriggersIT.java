@@ -240,7 +240,8 @@ class TriggersIT {
         record Bad(Map<String, Object> body, String code) {
         }
         for (Bad b : List.of(
-                new Bad(Map.of("kind", "cron", "agent_definition", "valid"), "unsupported_trigger_kind"),
+                new Bad(Map.of("kind", "hourly", "agent_definition", "valid"), "unsupported_trigger_kind"),
+                new Bad(Map.of("kind", "cron", "agent_definition", "valid"), "invalid_trigger"),
                 new Bad(Map.of("agent_definition", "valid"), "invalid_trigger"),
                 new Bad(Map.of("kind", "event"), "invalid_trigger"),
                 new Bad(Map.of("kind", "event", "agent_definition", "nobody"), "unknown_agent"),
