@@ -154,6 +154,51 @@ class ScaleOutIT {
         }
     }
 
+    /** Cron triggers across replicas: both fire due triggers, yet each scheduled time starts one run. */
+    @Test
+    void twoReplicasFiringCronTriggersStartOneRunPerScheduledTime(@TempDir Path work) throws Exception {
+        Path plugins = Files.createDirectories(work.resolve("plugins"));
+        UUID tenant = UUID.randomUUID();
+        try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer();
+             ScriptedModel model = new ScriptedModel()) {
+            model.otherwise(ScriptedModel.text("ok"));
+            Map<String, String> env = env(pg, issuer, plugins);
+            env.put("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
+            env.put("SVC_SCHEDULER_CRON_MIN_INTERVAL_SECONDS", "1");
+            try (TestKernel a = TestKernel.start(work.resolve("shared"), env);
+                 TestKernel b = TestKernel.start(work.resolve("shared"), env)) {
+                String admin = issuer.token("admin", tenant, "tenant_admin");
+                assertThat(a.post("/api/v1/agent-principals", admin, Map.of("name", "cron-bot")).status()).isEqualTo(201);
+                assertThat(a.post("/api/v1/agents", admin, Map.of("name", "ticker", "identity_ref", "cron-bot")).status())
+                        .isEqualTo(201);
+                List<String> ids = new java.util.ArrayList<>();
+                for (int i = 0; i < 5; i++) {
+                    var t = (i % 2 == 0 ? a : b).post("/api/v1/scheduler/triggers", admin, Map.of("kind", "cron",
+                            "agent_definition", "ticker", "cron", "* * * * * *", "inputs", "tick " + i));
+                    assertThat(t.status()).as(t.body()).isEqualTo(201);
+                    ids.add(t.json().path("id").asText());
+                }
+                var jdbc = a.jdbc();
+                awaitTrue("every trigger fired several times", Duration.ofSeconds(40), () -> ids.stream().allMatch(id ->
+                        jdbc.queryOne("SELECT count(*) FROM scheduler_trigger_fires WHERE trigger_id = ?::uuid",
+                                rs -> rs.getLong(1), id).orElseThrow() >= 3));
+                for (String id : ids) {
+                    a.post("/api/v1/scheduler/triggers/" + id + "/pause", admin, null);
+                }
+                Thread.sleep(1500);
+                long fires = jdbc.queryOne("SELECT count(*) FROM scheduler_trigger_fires f JOIN scheduler_triggers t ON "
+                        + "t.id = f.trigger_id WHERE t.tenant_id = ?", rs -> rs.getLong(1), tenant).orElseThrow();
+                long distinct = jdbc.queryOne("SELECT count(DISTINCT (f.trigger_id, f.scheduled_for)) FROM "
+                        + "scheduler_trigger_fires f JOIN scheduler_triggers t ON t.id = f.trigger_id WHERE t.tenant_id = ?",
+                        rs -> rs.getLong(1), tenant).orElseThrow();
+                long runs = jdbc.queryOne("SELECT count(*) FROM agent_runs WHERE tenant_id = ? AND trigger_id IS NOT NULL",
+                        rs -> rs.getLong(1), tenant).orElseThrow();
+                assertThat(distinct).as("no scheduled time fired twice").isEqualTo(fires);
+                assertThat(runs).as("one run per firing").isEqualTo(fires);
+            }
+        }
+    }
+
     /** The broadcast feed across replicas: a watcher on b sees, live, what happens on a. */
     @Test
     void aBroadcastWatcherOnOneReplicaSeesActivityOnTheOther(@TempDir Path work) throws Exception {
