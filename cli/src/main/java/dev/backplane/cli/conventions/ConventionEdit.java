@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Limits;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -60,8 +61,18 @@ final class ConventionEdit extends BackplaneCommand {
             }
             expected = current.path("version").asInt();
         }
-        send(s, "PATCH", path, new ConventionWrite(null, title, kind, priority, text, expected), c ->
-                ctx.out().println("updated convention " + c.path("slug").asText() + " (version "
-                        + c.path("version").asInt() + ")"));
+        try {
+            send(s, "PATCH", path, new ConventionWrite(null, title, kind, priority, text, expected), c ->
+                    ctx.out().println("updated convention " + c.path("slug").asText() + " (version "
+                            + c.path("version").asInt() + ")"));
+        } catch (CliException refused) {
+            if (body == null && text != null) {
+                // an edit made in the editor is not thrown away with a refused write (a conflict, a size limit)
+                java.nio.file.Path kept = Editor.keep(ctx, "convention-" + slug, text);
+                throw new CliException(refused.exitCode(), refused.getMessage() + "; your edit is kept in " + kept
+                        + " (svc conventions edit " + slug + " --body @" + kept + ")");
+            }
+            throw refused;
+        }
     }
 }

@@ -53,4 +53,18 @@ final class Editor {
             }
         }
     }
+
+    /** Saves an edit whose write was refused, so the user can fix and resend it; answers the file. */
+    static Path keep(CliContext ctx, String name, String text) {
+        try {
+            Path file = FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
+                    ? Files.createTempFile("svc-" + name + "-kept-", ".md",
+                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))
+                    : Files.createTempFile("svc-" + name + "-kept-", ".md");
+            Files.writeString(file, text);
+            return file;
+        } catch (IOException e) {
+            throw CliException.failed("the write was refused and the edit could not be kept: " + e.getMessage());
+        }
+    }
 }

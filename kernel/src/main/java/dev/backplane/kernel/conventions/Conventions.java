@@ -146,29 +146,31 @@ public final class Conventions {
                 return false;
             }
             version(c, before.id(), next, title, kind, priority, body, caller.sub());
+            // the index follows the row in the same transaction: never rows of an operational one, never none
+            // of a searchable one, whatever edits run beside this one
             if (prepared.isPresent()) {
                 engine.indexIn(c, caller.tenantId(), SURFACE, before.id(), prepared.get());
+            } else {
+                engine.unindexIn(c, SURFACE, before.id());
             }
             return true;
         });
         if (!updated) {
             throw conflict(slug, before.version(), show(caller.tenantId(), slug).version());
         }
-        if (searchable) {
-            engine.indexed(caller.tenantId(), SURFACE, before.id());
-        } else if (before.searchable()) {
-            engine.unindex(caller.tenantId(), SURFACE, before.id());
-        }
+        engine.indexed(caller.tenantId(), SURFACE, before.id());
         return show(caller.tenantId(), slug);
     }
 
     /** Deletes the convention and its versions; the governance audit trail keeps every write. */
     public void delete(Caller caller, String slug) {
         Convention c = show(caller.tenantId(), slug);
-        jdbc.update("DELETE FROM conventions WHERE id = ?", c.id());
-        if (c.searchable()) {
-            engine.unindex(caller.tenantId(), SURFACE, c.id());
-        }
+        jdbc.inTransaction(tx -> {
+            Jdbc.update(tx, "DELETE FROM conventions WHERE id = ?", c.id());
+            engine.unindexIn(tx, SURFACE, c.id()); // always: a concurrent edit may have made it searchable
+            return null;
+        });
+        engine.indexed(caller.tenantId(), SURFACE, c.id());
     }
 
     public Convention show(UUID tenant, String slug) {
@@ -280,9 +282,14 @@ public final class Conventions {
      * {@code conventions.mcp-token-budget} (see {@link ConventionPacker}); what did not fit is logged in one line.
      */
     public String instructions(UUID tenant) {
+        if (tokenBudget <= 0) {
+            return ""; // packing is off: no query, no log line
+        }
+        // an entry longer than the whole budget can never be packed: left in the database (estimate chars/4)
         List<Convention> operational = jdbc.query("""
-                SELECT * FROM conventions WHERE tenant_id = ? AND kind = 'operational'
-                ORDER BY priority DESC, created_at, slug LIMIT ?""", Conventions::row, tenant, MAX_PACKED_CANDIDATES);
+                SELECT * FROM conventions WHERE tenant_id = ? AND kind = 'operational' AND length(body) <= ?
+                ORDER BY priority DESC, created_at, slug LIMIT ?""", Conventions::row, tenant, (long) tokenBudget * 4,
+                MAX_PACKED_CANDIDATES);
         ConventionPacker.Packed packed = ConventionPacker.pack(operational, tokenBudget);
         if (!packed.dropped().isEmpty()) {
             LOG.log(Level.INFO, "conventions: tenant " + tenant + ": " + packed.dropped().size() + " operational "
@@ -312,8 +319,9 @@ public final class Conventions {
     }
 
     private static String title(String title) {
-        if (title.isBlank() || title.length() > MAX_TITLE_CHARS || title.contains("\n") || title.contains("\r")) {
-            throw invalid("title", "title must be one line of 1-" + MAX_TITLE_CHARS + " characters");
+        if (title.isBlank() || title.length() > MAX_TITLE_CHARS || title.chars().anyMatch(ch -> ch < 0x20 || ch == 0x7f)) {
+            throw invalid("title", "title must be one line of 1-" + MAX_TITLE_CHARS + " characters without control "
+                    + "characters");
         }
         return title.strip();
     }

@@ -12,7 +12,7 @@ import java.util.List;
 final class LineDiff {
 
     static final int CONTEXT = 3;
-    static final long MAX_CELLS = 4_000_000L;
+    static final long MAX_CELLS = 250_000L;
 
     private LineDiff() {
     }

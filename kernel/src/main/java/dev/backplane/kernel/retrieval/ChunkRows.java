@@ -38,10 +38,14 @@ final class ChunkRows {
 
     static void delete(Jdbc jdbc, String surface, UUID entryId) {
         jdbc.inTransaction(c -> {
-            Jdbc.update(c, "DELETE FROM retrieval_docs WHERE surface = ? AND entry_id = ?", surface, entryId);
-            Jdbc.update(c, "DELETE FROM retrieval_chunks WHERE surface = ? AND entry_id = ?", surface, entryId);
+            delete(c, surface, entryId);
             return null;
         });
+    }
+
+    static void delete(java.sql.Connection c, String surface, UUID entryId) throws java.sql.SQLException {
+        Jdbc.update(c, "DELETE FROM retrieval_docs WHERE surface = ? AND entry_id = ?", surface, entryId);
+        Jdbc.update(c, "DELETE FROM retrieval_chunks WHERE surface = ? AND entry_id = ?", surface, entryId);
     }
 
     /**

@@ -124,6 +124,14 @@ public final class RetrievalEngine implements AutoCloseable {
                 entryId).isPresent();
     }
 
+    /**
+     * Removes an entry's index rows on the caller's transaction, so they go exactly when the entry's own
+     * change commits; call {@link #indexed} (which drops the cached slice) after the commit.
+     */
+    public void unindexIn(java.sql.Connection c, String surface, UUID entryId) throws java.sql.SQLException {
+        ChunkRows.delete(c, surface, entryId);
+    }
+
     public void unindex(UUID partition, String surface, UUID entryId) {
         ChunkRows.delete(jdbc, surface, entryId);
         feed.changed(SliceCache.TOPIC, SliceCache.entryKey(partition, surface, entryId));

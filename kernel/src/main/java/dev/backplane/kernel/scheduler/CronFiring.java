@@ -2,22 +2,31 @@ package dev.backplane.kernel.scheduler;
 
 import dev.backplane.kernel.agents.AgentRuns;
 import dev.backplane.kernel.persistence.Jdbc;
+import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
 /**
- * Fires cron triggers (a periodic job on every replica): the due triggers are claimed with
- * {@code FOR UPDATE SKIP LOCKED}, each fires one run for its scheduled time — a fire row keyed by a
- * name-based uuid of (trigger, scheduled time) and the enqueued run, in one transaction — and its next
- * firing is set from its schedule. Times missed while no replica ran (or while paused) are not caught
- * up one by one: a trigger late by several periods fires once, for the latest due time.
+ * Fires cron triggers (a db-scheduler job, so one replica at a time runs it, every few seconds): the
+ * due triggers are claimed with {@code FOR UPDATE SKIP LOCKED}, each fires one run for its scheduled
+ * time — a fire row keyed by a name-based uuid of (trigger, scheduled time) and the enqueued run, in one
+ * transaction — and its next firing is set from its schedule. Times missed while no replica ran (or
+ * while paused) are not caught up one by one: a trigger late by several periods fires once, for the
+ * latest due time. A trigger whose schedule can no longer be computed (a time zone gone from the JDK's
+ * tzdata) is paused with the reason in the log instead of holding up the others.
  */
 public final class CronFiring {
 
+    private static final System.Logger LOG = System.getLogger(CronFiring.class.getName());
     private static final int BATCH = 100;
+    private static final int MAX_BATCHES = 50;
+    private static final int MAX_CATCH_UP_STEPS = 100_000;
 
     private final Jdbc jdbc;
     private final AgentRuns runs;
@@ -27,39 +36,71 @@ public final class CronFiring {
         this.runs = runs;
     }
 
-    /** Fires what is due now; returns how many runs it enqueued. */
+    private record Due(UUID id, UUID tenant, String agent, String inputs, String cron, String zone, Instant at) {
+    }
+
+    /** Fires what is due now, a batch at a time while batches come back full; returns how many runs it enqueued. */
     public int fireDue() {
-        return jdbc.inTransaction(c -> {
-            record Due(UUID id, UUID tenant, String agent, String inputs, String cron, String zone, Instant at) {
+        int fired = 0;
+        for (int i = 0; i < MAX_BATCHES; i++) {
+            int[] claimed = {0};
+            fired += jdbc.inTransaction(c -> {
+                List<Due> due = Jdbc.query(c, """
+                        SELECT id, tenant_id, agent_name, inputs, cron, time_zone, next_fire_at FROM scheduler_triggers
+                        WHERE kind = 'cron' AND status = 'active' AND next_fire_at <= now()
+                        ORDER BY next_fire_at LIMIT ? FOR UPDATE SKIP LOCKED""", rs -> new Due(rs.getObject(1, UUID.class),
+                        rs.getObject(2, UUID.class), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
+                        rs.getTimestamp(7).toInstant()), BATCH);
+                claimed[0] = due.size();
+                int n = 0;
+                for (Due d : due) {
+                    n += fireOne(c, d);
+                }
+                return n;
+            });
+            if (claimed[0] < BATCH) {
+                break;
             }
-            List<Due> due = Jdbc.query(c, """
-                    SELECT id, tenant_id, agent_name, inputs, cron, time_zone, next_fire_at FROM scheduler_triggers
-                    WHERE kind = 'cron' AND status = 'active' AND next_fire_at <= now()
-                    ORDER BY next_fire_at LIMIT ? FOR UPDATE SKIP LOCKED""", rs -> new Due(rs.getObject(1, UUID.class),
-                    rs.getObject(2, UUID.class), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
-                    rs.getTimestamp(7).toInstant()), BATCH);
-            int fired = 0;
+        }
+        return fired;
+    }
+
+    /** One trigger, behind a savepoint: its failure pauses it and leaves the batch's other firings standing. */
+    private int fireOne(Connection c, Due d) throws SQLException {
+        Savepoint before = c.setSavepoint();
+        try {
+            var schedule = Triggers.schedule(d.cron(), d.zone());
             Instant now = Instant.now();
-            for (Due d : due) {
-                var schedule = Triggers.schedule(d.cron(), d.zone());
-                // the latest scheduled time that is due: a trigger late by several periods fires once
-                Instant at = d.at();
-                Instant next = schedule.getInitialExecutionTime(at);
-                while (!next.isAfter(now)) {
-                    at = next;
-                    next = schedule.getInitialExecutionTime(at);
+            Instant at = d.at();
+            Instant next = Triggers.next(schedule, at);
+            for (int steps = 0; !next.isAfter(now) && steps < MAX_CATCH_UP_STEPS; steps++) {
+                if (!next.isAfter(at)) {
+                    throw new IllegalStateException("the schedule does not advance after " + at);
                 }
-                UUID firing = UUID.nameUUIDFromBytes(("cron:" + d.id() + "@" + at).getBytes(StandardCharsets.UTF_8));
-                UUID handle = UUID.randomUUID();
-                if (Jdbc.update(c, "INSERT INTO scheduler_trigger_fires (trigger_id, event_id, run_handle, scheduled_for) "
-                        + "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", d.id(), firing, handle, Timestamp.from(at)) == 1) {
-                    runs.enqueue(c, handle, d.tenant(), d.agent(), "svc-trigger:" + d.id(), d.inputs()
-                            + "\n\n(This is a scheduled run of cron trigger " + d.id() + " for " + at + ".)", d.id(), null);
-                    fired++;
-                }
-                Jdbc.update(c, "UPDATE scheduler_triggers SET next_fire_at = ? WHERE id = ?", Timestamp.from(next), d.id());
+                at = next; // a trigger late by several periods fires once, for the latest due time
+                next = Triggers.next(schedule, at);
             }
+            if (!next.isAfter(now)) {
+                next = Triggers.next(schedule, now);
+            }
+            UUID firing = UUID.nameUUIDFromBytes(("cron:" + d.id() + "@" + at).getBytes(StandardCharsets.UTF_8));
+            UUID handle = UUID.randomUUID();
+            int fired = 0;
+            if (Jdbc.update(c, "INSERT INTO scheduler_trigger_fires (trigger_id, event_id, run_handle, scheduled_for) "
+                    + "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", d.id(), firing, handle, Timestamp.from(at)) == 1) {
+                runs.enqueue(c, handle, d.tenant(), d.agent(), "svc-trigger:" + d.id(), d.inputs()
+                        + "\n\n(This is a scheduled run of cron trigger " + d.id() + " for " + at + ".)", d.id(), null);
+                fired = 1;
+            }
+            Jdbc.update(c, "UPDATE scheduler_triggers SET next_fire_at = ? WHERE id = ?", Timestamp.from(next), d.id());
+            c.releaseSavepoint(before);
             return fired;
-        });
+        } catch (RuntimeException | SQLException e) {
+            c.rollback(before);
+            LOG.log(Level.ERROR, "cron trigger " + d.id() + " (tenant " + d.tenant() + ", cron '" + d.cron() + "' in "
+                    + d.zone() + ") could not fire and is paused: " + e.getMessage());
+            Jdbc.update(c, "UPDATE scheduler_triggers SET status = 'paused', updated_at = now() WHERE id = ?", d.id());
+            return 0;
+        }
     }
 }

@@ -113,16 +113,16 @@ public final class Triggers {
         }
         String zone = w.timeZone() == null ? "UTC" : w.timeZone();
         CronSchedule schedule = schedule(w.cron(), zone);
-        Instant first = schedule.getInitialExecutionTime(Instant.now());
-        Instant second = schedule.getInitialExecutionTime(first);
-        if (first.equals(CronSchedule.NEVER) || second.equals(CronSchedule.NEVER)) {
-            throw SchedulerErrors.INVALID_TRIGGER.error("cron '" + w.cron() + "' never fires", Map.of("field", "cron"));
-        }
-        if (Duration.between(first, second).compareTo(cronMinInterval) < 0) {
-            throw SchedulerErrors.INVALID_TRIGGER.error("cron '" + w.cron() + "' fires every "
-                    + Duration.between(first, second).toSeconds() + " s; the shortest allowed interval is "
-                    + cronMinInterval.toSeconds() + " s (setting scheduler.cron-min-interval-seconds)",
+        Instant first = next(schedule, Instant.now());
+        Duration shortest = shortestGap(schedule, first);
+        if (first.equals(CronSchedule.NEVER) || shortest == null) {
+            throw SchedulerErrors.INVALID_TRIGGER.error("cron '" + w.cron() + "' never fires (or fires once)",
                     Map.of("field", "cron"));
+        }
+        if (shortest.compareTo(cronMinInterval) < 0) {
+            throw SchedulerErrors.INVALID_TRIGGER.error("cron '" + w.cron() + "' fires as often as every "
+                    + shortest.toSeconds() + " s; the shortest allowed interval is " + cronMinInterval.toSeconds()
+                    + " s (setting scheduler.cron-min-interval-seconds)", Map.of("field", "cron"));
         }
         UUID id = UUID.randomUUID();
         jdbc.update("""
@@ -146,12 +146,51 @@ public final class Triggers {
             throw SchedulerErrors.INVALID_TRIGGER.error("time_zone must be a zone id such as UTC or Europe/Berlin, got '"
                     + zone + "'", Map.of("field", "time_zone"));
         }
+        CronSchedule schedule;
         try {
-            return new CronSchedule(cron.trim(), zoneId, CronStyle.SPRING);
+            schedule = new CronSchedule(cron.trim(), zoneId, CronStyle.SPRING);
         } catch (RuntimeException e) {
-            throw SchedulerErrors.INVALID_TRIGGER.error("cron '" + cron + "' is not a six-field cron expression (second "
-                    + "minute hour day-of-month month day-of-week): " + e.getMessage(), Map.of("field", "cron"));
+            throw notCron(cron, e.getMessage());
         }
+        if (schedule.isDisabled()) {
+            throw notCron(cron, "'-' disables a schedule; pause the trigger instead");
+        }
+        return schedule;
+    }
+
+    /**
+     * The shortest gap between consecutive firings from {@code first} on (over up to 1,000 firings or a
+     * year): {@code 0,30 0 * * * *} is 30 s apart once an hour, which its first two firings may not show.
+     * Null when it fires at most once.
+     */
+    static Duration shortestGap(CronSchedule schedule, Instant first) {
+        Duration shortest = null;
+        Instant at = first;
+        Instant horizon = first.plus(Duration.ofDays(366));
+        for (int i = 0; i < 1000 && at.isBefore(horizon) && !at.equals(CronSchedule.NEVER); i++) {
+            Instant following = next(schedule, at);
+            if (following.equals(CronSchedule.NEVER)) {
+                break;
+            }
+            Duration gap = Duration.between(at, following);
+            shortest = shortest == null || gap.compareTo(shortest) < 0 ? gap : shortest;
+            at = following;
+        }
+        return shortest;
+    }
+
+    /** The first firing strictly after {@code after}, or {@code NEVER}; a schedule that cannot say is a bad cron. */
+    static Instant next(CronSchedule schedule, Instant after) {
+        try {
+            return schedule.getInitialExecutionTime(after);
+        } catch (RuntimeException e) {
+            throw notCron(schedule.getPattern(), e.getMessage());
+        }
+    }
+
+    private static DomainException notCron(String cron, String why) {
+        return SchedulerErrors.INVALID_TRIGGER.error("cron '" + cron + "' is not a six-field cron expression (second "
+                + "minute hour day-of-month month day-of-week): " + why, Map.of("field", "cron"));
     }
 
     public List<Trigger> list(UUID tenant, int limit, int offset) {
@@ -169,8 +208,7 @@ public final class Triggers {
         Trigger t = show(caller.tenantId(), id);
         // a resumed cron trigger fires at its next scheduled time from now, not for the times it was paused through
         Timestamp next = t.cron().isPresent() && status.equals("active") && !t.status().equals("active")
-                ? Timestamp.from(schedule(t.cron().get(), t.timeZone().orElse("UTC")).getInitialExecutionTime(Instant.now()))
-                : null;
+                ? Timestamp.from(next(schedule(t.cron().get(), t.timeZone().orElse("UTC")), Instant.now())) : null;
         jdbc.update("UPDATE scheduler_triggers SET status = ?, next_fire_at = coalesce(?, next_fire_at), updated_at = now() "
                 + "WHERE tenant_id = ? AND id = ?", status, next, caller.tenantId(), id);
         return show(caller.tenantId(), id);
