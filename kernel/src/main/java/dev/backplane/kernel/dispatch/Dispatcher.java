@@ -198,7 +198,8 @@ public final class Dispatcher {
         resolved.put("params", Redaction.redact(req.params()));
         UUID approvalId = approvals.park(new Approvals.Parked(caller.tenantId(), caller.sub(), caller.kind().wireName(),
                 caller.clientId().filter(id -> caller.kind() == PrincipalKind.AGENT),
-                req.connectorId(), req.opId(), r.target().name(), r.target().id(), req.params(), resolved, req.workRef()));
+                req.connectorId(), req.opId(), r.target().name(), r.target().id(), req.params(), resolved, req.workRef(),
+                caller.sessionId()));
         audit.record(r.entry(), "awaiting_approval", Optional.of("awaiting_approval"), Optional.of(approvalId), Map.of());
         return envelope(ResultEnvelope.AWAITING_APPROVAL, req.opId(), null, null, t0,
                 Map.of("error_code", "awaiting_approval", "approval_request_id", approvalId.toString()));
@@ -215,7 +216,7 @@ public final class Dispatcher {
                 Optional.empty(), Optional.empty());
         Caller requester = new Caller(a.requester(), Optional.empty(), Optional.of(tenant), tenant,
                 dev.backplane.kernel.identity.Role.OPERATOR, false, kindOf(released.requesterKind()),
-                released.requesterClientId());
+                released.requesterClientId(), released.requesterSessionId());
         ResultEnvelope env = runApproved(requester, req, released);
         announce(requester, req, env);
         return env;

@@ -35,7 +35,7 @@ public final class Approvals {
     /** What a parked call needs to run later and what approvers are shown. */
     public record Parked(UUID tenantId, String requester, String requesterKind, Optional<String> requesterClientId,
                          String connectorId, String opId, String target, UUID targetId, Map<String, Object> params,
-                         Map<String, Object> resolved, Optional<String> workRef) {
+                         Map<String, Object> resolved, Optional<String> workRef, Optional<UUID> requesterSessionId) {
     }
 
     /** An approval request as the API shows it (params appear inside {@code resolved}). */
@@ -58,8 +58,9 @@ public final class Approvals {
             """;
 
     /** A call released by an approval, ready for the pipeline. */
+    /** @param requesterSessionId the session the call was parked in: the released call is audited in it too */
     public record Released(Approval approval, String requesterKind, Optional<String> requesterClientId, UUID targetId,
-                           Map<String, Object> params) {
+                           Map<String, Object> params, Optional<UUID> requesterSessionId) {
     }
 
     private final Jdbc jdbc;
@@ -78,12 +79,12 @@ public final class Approvals {
         UUID id = UUID.randomUUID();
         jdbc.inTransaction(c -> Jdbc.update(c, """
                 INSERT INTO governance_approvals (id, tenant_id, status, requester, requester_kind, requester_client_id,
-                       connector_id, op_id, target, target_id, params, resolved, work_ref, expires_at)
-                VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                       connector_id, op_id, target, target_id, params, resolved, work_ref, expires_at, requester_session_id)
+                VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 id, p.tenantId(), p.requester(), p.requesterKind(), p.requesterClientId().orElse(null), p.connectorId(),
                 p.opId(), p.target(), p.targetId(),
                 jsonb(p.params()), jsonb(p.resolved()), p.workRef().orElse(null),
-                Timestamp.from(Instant.now().plus(ttl))));
+                Timestamp.from(Instant.now().plus(ttl)), p.requesterSessionId().orElse(null)));
         return id;
     }
 
@@ -182,7 +183,8 @@ public final class Approvals {
             Approval a = Jdbc.query(c, SELECT + "WHERE a.id = ?", Approvals::approval,
                     row.get("id")).getFirst();
             recordTransition(c, caller, a, "approve", breakGlass);
-            return new Released(a, (String) row.get("requester_kind"), client, (UUID) row.get("target_id"), params(row));
+            return new Released(a, (String) row.get("requester_kind"), client, (UUID) row.get("target_id"), params(row),
+                    Optional.ofNullable((UUID) row.get("requester_session_id")));
         });
     }
 
@@ -250,7 +252,8 @@ public final class Approvals {
         Jdbc.update(c, "UPDATE governance_approvals SET status = 'expired', params = '{}'::jsonb WHERE id = ? "
                 + "AND status = 'pending' AND expires_at <= now()", id);
         List<Map<String, Object>> rows = Jdbc.query(c, """
-                SELECT id, status, requester, requester_kind, requester_client_id, target_id, params::text AS params
+                SELECT id, status, requester, requester_kind, requester_client_id, target_id, params::text AS params,
+                       requester_session_id
                   FROM governance_approvals WHERE tenant_id = ? AND id = ? FOR UPDATE""", rs -> {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("id", rs.getObject("id", UUID.class));
@@ -258,6 +261,7 @@ public final class Approvals {
                     m.put("requester", rs.getString("requester"));
                     m.put("requester_kind", rs.getString("requester_kind"));
                     m.put("requester_client_id", rs.getString("requester_client_id"));
+                    m.put("requester_session_id", rs.getObject("requester_session_id", UUID.class));
                     m.put("target_id", rs.getObject("target_id", UUID.class));
                     m.put("params", rs.getString("params"));
                     return m;

@@ -262,6 +262,9 @@ class RunbooksIT {
         assertThat(run.path("status").asText()).isEqualTo("in_progress");
         assertThat(run.path("current_step").path("phase").asText()).isEqualTo("executed");
         assertThat(run.path("current_step").path("result").path("status").asText()).isEqualTo("ok");
+        assertThat(kernel.jdbc().queryOne("SELECT count(*) FROM audit_rows WHERE session_id = ? AND op_id = "
+                + "'rb.item2.delete' AND result_status = 'ok'", rs -> rs.getLong(1), UUID.fromString(id)).orElseThrow())
+                .as("the call the approval released is audited in the run's session too").isEqualTo(1);
         run = next(operator, id, Map.of("verify_response", "yes"));
         assertThat(run.path("current_step").path("index").asInt()).isEqualTo(3);
         assertThat(run.path("current_step").has("operation")).isFalse();
