@@ -27,6 +27,14 @@ public final class Main {
             System.exit(2);
             return;
         }
+        String format = config.get(Setting.LOG_FORMAT);
+        if (format.equals("json")) {
+            JsonLogFormatter.install();
+        } else if (!format.equals("text")) {
+            System.err.println("svc kernel: configuration error: log.format must be text or json, got '" + format + "'");
+            System.exit(2);
+            return;
+        }
         Kernel kernel;
         try {
             kernel = Kernel.start(config);

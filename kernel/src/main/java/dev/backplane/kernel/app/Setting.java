@@ -80,6 +80,8 @@ public enum Setting {
             "broadcast streams a tenant may have open on one replica; more answer 429 too_many_streams", 1, 10000),
     SCHEDULER_CRON_MIN_INTERVAL_SECONDS("scheduler.cron-min-interval-seconds", "SVC_SCHEDULER_CRON_MIN_INTERVAL_SECONDS",
             "60", "the shortest interval a cron trigger's schedule may have between two firings", 1, 86400),
+    LOG_FORMAT("log.format", "SVC_LOG_FORMAT", "text",
+            "text (for people at a terminal) or json (one object a line with request_id and tenant_id, for log shippers)"),
     MCP_REQUIRED_SCOPE("mcp.required-scope", "SVC_MCP_REQUIRED_SCOPE", "svc:mcp",
             "scope every /mcp token must carry (advertised in the protected-resource metadata; empty: none)"),
     MCP_ALLOWED_ORIGINS("mcp.allowed-origins", "SVC_MCP_ALLOWED_ORIGINS", "",

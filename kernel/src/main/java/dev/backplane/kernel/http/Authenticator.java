@@ -62,6 +62,7 @@ public final class Authenticator {
         }
         Caller caller = toCaller(claims, req.headers().first(TENANT_HEADER));
         tenants.ensureKnown(caller.homeTenantId());
+        io.helidon.logging.common.HelidonMdc.set(RequestIds.TENANT_MDC_KEY, caller.tenantId().toString());
         tenants.rememberName(caller.sub(), caller.username());
         if (caller.clientId().isPresent()) {
             Optional<Boolean> revoked = principals.agentRevoked(caller.tenantId(), caller.clientId().get());

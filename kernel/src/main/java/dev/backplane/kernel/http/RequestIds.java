@@ -18,6 +18,8 @@ public final class RequestIds implements Filter {
 
     public static final HeaderName HEADER = HeaderNames.create("X-Request-Id");
     public static final String MDC_KEY = "request_id";
+    /** The tenant a request acts on, in the logging context once the caller is known. */
+    public static final String TENANT_MDC_KEY = "tenant_id";
     private static final Pattern WELL_FORMED = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
 
     @Override
@@ -31,6 +33,7 @@ public final class RequestIds implements Filter {
             chain.proceed();
         } finally {
             HelidonMdc.remove(MDC_KEY);
+            HelidonMdc.remove(TENANT_MDC_KEY);
         }
     }
 
