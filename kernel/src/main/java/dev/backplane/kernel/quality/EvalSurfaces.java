@@ -104,7 +104,7 @@ final class EvalSurfaces {
                         docs.add(new EvalSurface.Doc(c.slug(), "", c.title() + "\n" + c.slug().replace('-', ' ') + "\n"
                                 + c.body()));
                         List<String> curated = c.body().lines().map(String::strip).filter(l -> l.startsWith("eval:"))
-                                .map(l -> l.substring(5).strip()).filter(q -> !q.isEmpty()).toList();
+                                .map(l -> l.substring(5).strip()).filter(EvalSurfaces::searchable).toList();
                         curated.forEach(q -> queries.add(new EvalSurface.LabelledQuery(q, c.slug(), "", "curated")));
                         if (curated.isEmpty()) {
                             QuerySets.title(c.title()).ifPresent(q -> queries.add(new EvalSurface.LabelledQuery(q,
@@ -114,5 +114,15 @@ final class EvalSurfaces {
                     return new EvalSurface.Corpus(docs, queries);
                 }, (caller, q, k) -> conventions.search(caller.tenantId(), q.query(), Optional.empty(), k).stream()
                 .map(Conventions.Hit::slug).toList());
+    }
+
+    /** A curated query any surface would take; one that it would refuse is left out, not an error of the whole eval. */
+    private static boolean searchable(String query) {
+        try {
+            dev.backplane.kernel.retrieval.RetrievalEngine.requireQuery(query);
+            return true;
+        } catch (dev.backplane.kernel.errors.DomainException refused) {
+            return false;
+        }
     }
 }
