@@ -46,6 +46,7 @@ public final class BroadcastFeed implements AutoCloseable {
     static final String TOPIC = "broadcast";
     public static final int RECENT_MAX = 1000;
     public static final int RECENT_DEFAULT = 100;
+    private static final Duration MAX_SUMMARY = Duration.ofDays(7);
     private static final System.Logger LOG = System.getLogger(BroadcastFeed.class.getName());
     private static final int QUEUE_CAPACITY = 50_000;
     private static final int MAX_BATCH = 500;
@@ -481,7 +482,11 @@ public final class BroadcastFeed implements AutoCloseable {
      * What happened in the tenant since {@code since} ({@code svc status}): event counts per kind and
      * outcome, and how many announcement claims are open now.
      */
-    public Map<String, Object> summary(UUID tenant, Instant since) {
+    public Map<String, Object> summary(UUID tenant, String sinceArg) {
+        Instant since = TimeArg.parse(sinceArg, "since");
+        if (since.isBefore(Instant.now().minus(MAX_SUMMARY))) {
+            throw BroadcastErrors.INVALID_FILTER.error("since may reach back at most 7 days", Map.of("field", "since"));
+        }
         Map<String, Map<String, Long>> byKind = new LinkedHashMap<>();
         long[] total = {0};
         jdbc.query("""

@@ -46,11 +46,7 @@ public final class RunbookRoutes {
                         version(req))))
                 .put(TEMPLATE, Role.TENANT_ADMIN, (req, res, c) -> {
                     Draft d = Json.read(req, Draft.class, 512 * 1024);
-                    if (d.slug() != null && !d.slug().equals(slug(req))) {
-                        throw RunbookErrors.INVALID_RUNBOOK.error("the body's slug differs from the path's", Map.of(
-                                "field", "slug"));
-                    }
-                    Json.ok(res, templates.edit(c, slug(req), d.yaml()));
+                    Json.ok(res, templates.edit(c, slug(req), d.slug(), d.yaml()));
                 })
                 .post(TEMPLATE + "/publish", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res, templates.publish(c,
                         slug(req))))

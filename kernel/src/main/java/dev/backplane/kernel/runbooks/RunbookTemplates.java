@@ -55,8 +55,12 @@ public final class RunbookTemplates {
      * Changes the draft in place; when there is no draft but a published (or deprecated) version, forks
      * the next version as the new draft.
      */
-    public RunbookTemplate edit(Caller caller, String slug, String yaml) {
+    public RunbookTemplate edit(Caller caller, String slug, String bodySlug, String yaml) {
         checkSlug(slug);
+        if (bodySlug != null && !bodySlug.equals(slug)) {
+            throw RunbookErrors.INVALID_RUNBOOK.error("the body's slug differs from the path's (a template cannot be "
+                    + "renamed)", Map.of("field", "slug"));
+        }
         JsonNode definition = RunbookYaml.parse(yaml);
         return jdbc.inTransaction(c -> {
             lock(c, caller.tenantId(), slug);
