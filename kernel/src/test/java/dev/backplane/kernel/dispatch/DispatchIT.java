@@ -576,8 +576,9 @@ class DispatchIT {
                     + "occurred_at) VALUES (?, ?, 'p', 'human', 'write', 'disp.item5.delete', 'started', now() - "
                     + "make_interval(mins => ?))", id, tenant, id.equals(stale) ? 60 : 0);
         }
-        assertThat(new dev.backplane.kernel.audit.AuditLog(jdbc).reapStarted(java.time.Duration.ofMinutes(10)))
-                .isGreaterThanOrEqualTo(1);
+        // The kernel's own periodic reaper may close the stale row first, so the count here can be 0; the row's
+        // final state is what matters.
+        new dev.backplane.kernel.audit.AuditLog(jdbc).reapStarted(java.time.Duration.ofMinutes(10));
         assertThat(jdbc.query("SELECT result_status || '/' || coalesce(error_code, '-') FROM audit_rows WHERE id = ?",
                 rs -> rs.getString(1), stale)).containsExactly("error/outcome_unknown");
         assertThat(jdbc.query("SELECT result_status FROM audit_rows WHERE id = ?", rs -> rs.getString(1), fresh))
