@@ -5,6 +5,7 @@ import dev.backplane.kernel.events.EventDrain;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.ErrorMapping;
 import dev.backplane.kernel.http.RequestIds;
+import dev.backplane.kernel.http.RequestTelemetry;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
@@ -77,7 +78,8 @@ public final class Kernel implements AutoCloseable {
             EventDrain drain = closing.add(new EventDrain(new Jdbc(database.dataSource()), feed));
             KernelServices services = new KernelServices(config, database, feed, dispatchEvents, drain, issuer, closing);
             ApiRoutes api = KernelRoutes.register(config, services);
-            HttpRouting.Builder routing = HttpRouting.builder().addFilter(new RequestIds());
+            HttpRouting.Builder routing = HttpRouting.builder().addFilter(new RequestIds())
+                    .addFilter(new RequestTelemetry(services.metrics, config.boolValue(Setting.LOG_ACCESS)));
             api.applyTo(routing);
             ErrorMapping.register(routing);
             WebServer server = WebServer.builder()

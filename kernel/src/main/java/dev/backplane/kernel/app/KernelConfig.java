@@ -118,6 +118,8 @@ public final class KernelConfig {
                 intValue(s);
             }
         }
+        boolValue(Setting.LOG_ACCESS);
+        boolValue(Setting.METRICS_ENABLED);
         try {
             dev.backplane.kernel.egress.SsrfGuard.fromSetting(get(Setting.TARGET_SSRF_ALLOWLIST));
             dev.backplane.kernel.credentials.SecretRefs.Backend.parse(get(Setting.CREDENTIALS_BACKEND));
@@ -158,6 +160,16 @@ public final class KernelConfig {
         } catch (NumberFormatException e) {
             throw new ConfigException(setting.key() + " must be an integer, got '" + raw + "'");
         }
+    }
+
+    /** A true/false setting; anything else fails the start with the setting's name. */
+    public boolean boolValue(Setting setting) {
+        String raw = values.get(setting).trim();
+        return switch (raw.toLowerCase(java.util.Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new ConfigException(setting.key() + " must be true or false, got '" + raw + "'");
+        };
     }
 
     public List<String> list(Setting setting) {

@@ -42,6 +42,13 @@ final class KernelRoutes {
     static ApiRoutes register(KernelConfig config, KernelServices s) {
         ApiRoutes api = new ApiRoutes(s.restAuthenticator);
         new HealthRoutes(s.database).register(api);
+        if (config.boolValue(Setting.METRICS_ENABLED)) {
+            api.publicRoute(io.helidon.http.Method.GET, "/metrics", (req, res) -> {
+                res.headers().contentType(io.helidon.http.HttpMediaType.create(
+                        "text/plain; version=0.0.4; charset=utf-8"));
+                res.send(s.metrics.scrape());
+            });
+        }
         new InfoRoutes(BuildInfo.load(), config, Kernel.mcpAudience(config), s.retrieval.vectorIndex()).register(api);
         new OpenApiRoutes().register(api);
         new IdentityRoutes().register(api);
@@ -71,7 +78,7 @@ final class KernelRoutes {
                 return name; // a deleted target is still in the log under its name
             }
         }).register(api);
-        new EventRoutes(s.eventSources, s.eventIngest, s.eventLog).register(api);
+        new EventRoutes(s.eventSources, s.eventIngest, s.eventLog, s.metrics).register(api);
         new TargetSecretRoutes(s.targets, s.credentials).register(api);
         new AgentRoutes(s.agents, s.agentRuns).register(api);
         new TriggerRoutes(s.triggers).register(api);

@@ -20,6 +20,7 @@ import dev.backplane.kernel.conventions.Conventions;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.dispatch.AsyncRuns;
 import dev.backplane.kernel.dispatch.DispatchEvents;
+import dev.backplane.kernel.dispatch.DispatchMetrics;
 import dev.backplane.kernel.dispatch.Dispatcher;
 import dev.backplane.kernel.dispatch.OperationCalls;
 import dev.backplane.kernel.docs.DocsService;
@@ -127,6 +128,7 @@ final class KernelServices {
     final RunbookRuns runbookRuns;
     final BroadcastHub broadcastHub;
     final Automations automations;
+    final io.micrometer.prometheusmetrics.PrometheusMeterRegistry metrics;
 
     KernelServices(KernelConfig config, Database database, ChangeFeed feed, DispatchEvents dispatchEvents,
                    EventDrain drain, String issuer, Kernel.Closer closing) {
@@ -150,7 +152,11 @@ final class KernelServices {
         IngestStore ingested = new IngestStore(jdbc);
         this.connectors = new ConnectorRegistry(plugins, ingested, feed, index, callTimeout);
         this.catalog = new CatalogService(connectors, jdbc, feed, retrieval);
-        this.jobs = new BackgroundJobs(jdbc, List.of(SpecIngestService.JOB_KIND, KbIngestService.JOB_KIND));
+        List<dev.backplane.kernel.jobs.JobKind> jobKinds = List.of(SpecIngestService.JOB_KIND, KbIngestService.JOB_KIND);
+        this.jobs = new BackgroundJobs(jdbc, jobKinds);
+        this.metrics = KernelMetrics.create(database, jdbc, jobKinds.stream().map(k -> k.name()).toList(),
+                plugins.broken().size());
+        retrieval.searches().meterInto(metrics);
         this.specIngest = new SpecIngestService(jobs, ingested, connectors, feed,
                 config.intValue(Setting.INGEST_MAX_SPEC_BYTES), config.intValue(Setting.INGEST_SYNC_MAX_BYTES));
 
@@ -160,7 +166,7 @@ final class KernelServices {
         GuardedSocketFactory sockets = new GuardedSocketFactory(ssrf, (int) Math.min(10_000, callTimeout.toMillis()));
         EgressProxy egress = closing.add(egressProxy(sockets));
         ConnectorSessions sessions = new ConnectorSessions(egress, sockets, callTimeout);
-        this.audit = new AuditLog(jdbc);
+        this.audit = new AuditLog(jdbc, metrics);
         this.broadcast = closing.add(new BroadcastFeed(jdbc, new BroadcastOverrides(jdbc, feed),
                 Duration.ofSeconds(config.intValue(Setting.BROADCAST_AGGREGATE_WINDOW_SECONDS)),
                 config.intValue(Setting.BROADCAST_RETENTION_DAYS)));
@@ -179,7 +185,7 @@ final class KernelServices {
                 serviceGrants.covering(tenant, principal, connectorId, opId, target.id(), target.name(), target.product())
                         .isPresent(), agentPrincipals);
         this.dispatcher = new Dispatcher(catalog, targets, credentials, sessions, audit, approvals, gate, handles,
-                dispatchEvents);
+                dispatchEvents, new DispatchMetrics(metrics));
         this.runs = new AsyncRuns(jdbc, callTimeout);
         this.calls = new OperationCalls(dispatcher, runs);
         this.resultQueries = new ResultQueryService(jdbc, handles);

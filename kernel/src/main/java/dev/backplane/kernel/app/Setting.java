@@ -82,6 +82,11 @@ public enum Setting {
             "60", "the shortest interval a cron trigger's schedule may have between two firings", 1, 86400),
     LOG_FORMAT("log.format", "SVC_LOG_FORMAT", "text",
             "text (for people at a terminal) or json (one object a line with request_id and tenant_id, for log shippers)"),
+    LOG_ACCESS("log.access", "SVC_LOG_ACCESS", "true",
+            "true: one access-log line a request (logger svc.access: request id, principal kind, route template, status, "
+                    + "duration); false: none"),
+    METRICS_ENABLED("metrics.enabled", "SVC_METRICS_ENABLED", "true",
+            "true: Prometheus metrics at GET /metrics (no token; no tenant data in it); false: the route answers 404"),
     MCP_REQUIRED_SCOPE("mcp.required-scope", "SVC_MCP_REQUIRED_SCOPE", "svc:mcp",
             "scope every /mcp token must carry (advertised in the protected-resource metadata; empty: none)"),
     MCP_ALLOWED_ORIGINS("mcp.allowed-origins", "SVC_MCP_ALLOWED_ORIGINS", "",

@@ -40,9 +40,18 @@ public final class AuditLog {
 
     private static final System.Logger LOG = System.getLogger(AuditLog.class.getName());
     private final Jdbc jdbc;
+    private final io.micrometer.core.instrument.Counter writeFailures;
+    private final io.micrometer.core.instrument.Counter finishFailures;
 
     public AuditLog(Jdbc jdbc) {
+        this(jdbc, new io.micrometer.core.instrument.composite.CompositeMeterRegistry());
+    }
+
+    /** @param metrics where {@code svc_audit_write_failures_total} (label stage: begin or finish) is counted */
+    public AuditLog(Jdbc jdbc, io.micrometer.core.instrument.MeterRegistry metrics) {
         this.jdbc = jdbc;
+        this.writeFailures = metrics.counter("svc.audit.write.failures", "stage", "begin");
+        this.finishFailures = metrics.counter("svc.audit.write.failures", "stage", "finish");
     }
 
     /** Writes the row as started; throws when it cannot be written. */
@@ -72,6 +81,7 @@ public final class AuditLog {
             jdbc.update("UPDATE audit_rows SET result_status = ?, error_code = ?, duration_ms = ? WHERE id = ?",
                     status, errorCode.orElse(null), (int) Math.min(Integer.MAX_VALUE, durationMs), id);
         } catch (Jdbc.DataAccessException e) {
+            finishFailures.increment();
             LOG.log(System.Logger.Level.ERROR, "audit row " + id + " could not be completed (" + status + "): "
                     + e.getMessage());
         } finally {
@@ -104,6 +114,7 @@ public final class AuditLog {
         try {
             write(id, e, status, errorCode, duration, approvalId, extras);
         } catch (Jdbc.DataAccessException failure) {
+            writeFailures.increment();
             LOG.log(System.Logger.Level.ERROR, "audit log unavailable; refusing the dispatch: " + failure.getMessage());
             throw AuditErrors.AUDIT_UNAVAILABLE.error("the audit log could not be "
                     + "written, so nothing was sent to the target (audit is fail-closed); try again later");

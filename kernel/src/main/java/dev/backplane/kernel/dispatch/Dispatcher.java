@@ -48,11 +48,13 @@ public final class Dispatcher {
     private final Reducer reducer;
     private final ParamsValidator validator = new ParamsValidator();
     private final DispatchEvents events;
+    private final DispatchMetrics metrics;
 
     public Dispatcher(CatalogService catalog, TargetService targets, CredentialService credentials,
                       ConnectorSessions sessions, AuditLog audit, Approvals approvals, PolicyGate gate,
-                      ResultHandles handles, DispatchEvents events) {
+                      ResultHandles handles, DispatchEvents events, DispatchMetrics metrics) {
         this.events = events;
+        this.metrics = metrics;
         this.gate = gate;
         this.catalog = catalog;
         this.targets = targets;
@@ -95,6 +97,7 @@ public final class Dispatcher {
         }
         Optional<String> namespace = Optional.ofNullable(req.params().get("namespace")).filter(String.class::isInstance)
                 .map(String.class::cast).filter(v -> !v.isEmpty() && v.length() <= 253);
+        metrics.call(req.connectorId(), opClass.orElse("unknown"), env.status(), env.durationMs());
         events.publish(new DispatchEvents.Event(java.time.Instant.now(), caller.tenantId(), caller.sub(),
                 caller.kind().wireName(), req.connectorId(), req.opId(), opClass, req.target(), namespace, env.status(),
                 Optional.ofNullable(env.extras().get("error_code")).map(Object::toString), req.workRef(), env.durationMs(),
@@ -111,7 +114,9 @@ public final class Dispatcher {
             audit.record(r.entry(), "error", Optional.of("invalid_params"), Optional.empty(), Map.of());
             return invalidParams(req.opId(), problems, t0);
         }
-        return switch (gate.decide(caller, r.gateOperation(), r.gateTarget(), () -> checkPreviewHash(req, r))) {
+        PolicyGate.Decision decision = metrics.time(DispatchMetrics.Stage.GATE,
+                () -> gate.decide(caller, r.gateOperation(), r.gateTarget(), () -> checkPreviewHash(req, r)));
+        return switch (decision) {
             case PolicyGate.Allow allow -> execute(caller, req, r, t0, Optional.empty());
             case PolicyGate.Deny deny -> denied(r, deny, Optional.empty(), t0);
             case PolicyGate.Park park -> park(caller, req, r, t0);
@@ -256,15 +261,17 @@ public final class Dispatcher {
     private ResultEnvelope execute(Caller caller, CallRequest req, Resolved r, long t0, Optional<UUID> approvalId) {
         Credential credential;
         try {
-            credential = credentials.resolve(Optional.of(caller.tenantId()), r.target().secretRef());
+            credential = metrics.time(DispatchMetrics.Stage.CREDENTIAL,
+                    () -> credentials.resolve(Optional.of(caller.tenantId()), r.target().secretRef()));
         } catch (ConnectorException e) {
             audit.record(r.entry(), "error", Optional.of(e.code().wireName()), Optional.empty(), Map.of());
             return failure(req.opId(), e, t0);
         }
-        UUID auditId = audit.begin(r.entry(), approvalId); // fail-closed: throws before the target is touched
+        // fail-closed: throws before the target is touched
+        UUID auditId = metrics.time(DispatchMetrics.Stage.AUDIT, () -> audit.begin(r.entry(), approvalId));
         try {
-            OperationResult result = sessions.call(r.op().connector(), r.target().spec(), credential,
-                    c -> c.invoke(r.request()));
+            OperationResult result = metrics.time(DispatchMetrics.Stage.PLUGIN_CALL,
+                    () -> sessions.call(r.op().connector(), r.target().spec(), credential, c -> c.invoke(r.request())));
             ResultEnvelope env = switch (result) {
                 case OperationResult.Rows rows -> {
                     Reducer.Reduced reduced = reducer.reduce(caller.tenantId(), caller.sub(), req.opId(), rows.rows());
@@ -280,7 +287,9 @@ public final class Dispatcher {
                 }
             };
             Object code = env.extras().get("error_code");
+            long finishing = System.nanoTime();
             audit.finish(auditId, env.status(), Optional.ofNullable(code).map(Object::toString), env.durationMs());
+            metrics.stage(DispatchMetrics.Stage.AUDIT, System.nanoTime() - finishing);
             return withAudit(env, auditId);
         } catch (ConnectorException e) {
             ResultEnvelope env = failure(req.opId(), e, t0);

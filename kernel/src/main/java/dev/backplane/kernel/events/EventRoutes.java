@@ -20,6 +20,7 @@ import java.util.Optional;
 /** REST of the events capability: event sources, the ingest route senders call, the event log. */
 public final class EventRoutes {
 
+    private final io.micrometer.core.instrument.MeterRegistry metrics;
     static final String SOURCES = "/api/v1/event-sources";
     static final String SOURCE = SOURCES + "/{slug}";
     static final String EVENTS = "/api/v1/events";
@@ -28,14 +29,19 @@ public final class EventRoutes {
     private final EventIngest ingest;
     private final EventLog log;
 
-    public EventRoutes(EventSources sources, EventIngest ingest, EventLog log) {
+    /**
+     * @param metrics where {@code svc_events_ingest_total} is counted (labels outcome: accepted, duplicate or
+     *                refused, and reason: the refusal's error code — a closed set)
+     */
+    public EventRoutes(EventSources sources, EventIngest ingest, EventLog log, io.micrometer.core.instrument.MeterRegistry metrics) {
+        this.metrics = metrics;
         this.sources = sources;
         this.ingest = ingest;
         this.log = log;
     }
 
     public void register(ApiRoutes api) {
-        api.publicRoute(Method.POST, EVENTS + "/ingest/{slug}", this::ingest)
+        api.publicRoute(Method.POST, EVENTS + "/ingest/{slug}", this::counted)
                 .get(SOURCES, Role.OPERATOR, (req, res, c) -> Json.ok(res, Map.of("event_sources",
                         sources.list(c.tenantId()).stream().map(EventSource::view).toList())))
                 .post(SOURCES, Role.TENANT_ADMIN, (req, res, c) -> Json.send(res, Status.CREATED_201,
@@ -63,8 +69,19 @@ public final class EventRoutes {
         Json.ok(res, Map.of("events", page.events(), "next_cursor", page.nextCursor().orElse("")));
     }
 
+    private void counted(ServerRequest req, ServerResponse res) {
+        try {
+            EventIngest.Accepted accepted = ingest(req, res);
+            metrics.counter("svc.events.ingest", "outcome", accepted.duplicate() ? "duplicate" : "accepted", "reason", "-")
+                    .increment();
+        } catch (DomainException e) {
+            metrics.counter("svc.events.ingest", "outcome", "refused", "reason", e.code()).increment();
+            throw e;
+        }
+    }
+
     /** The sender's route: no bearer token; the source's own secret proves the sender. */
-    private void ingest(ServerRequest req, ServerResponse res) {
+    private EventIngest.Accepted ingest(ServerRequest req, ServerResponse res) {
         EventSource source = ingest.source(req.path().pathParameters().get("slug"));
         long cap = ingest.bodyCap(source);
         Optional<Long> declared = req.headers().contentLength().stream().boxed().findFirst();
@@ -90,6 +107,7 @@ public final class EventRoutes {
         }
         var accepted = ingest.accept(source, name -> req.headers().first(HeaderNames.create(name)), body);
         Json.ok(res, accepted);
+        return accepted;
     }
 
     private static DomainException tooLarge(long cap) {

@@ -24,6 +24,10 @@ public final class ApiRoutes {
     public record Route(String method, String path, Optional<Role> role) {
     }
 
+    /** The template of the route a request matched, in the request's context (a bounded metrics label). */
+    public record Template(String path) {
+    }
+
     /** A handler that runs for an authenticated caller who holds the route's role. */
     @FunctionalInterface
     public interface CallerHandler {
@@ -77,7 +81,9 @@ public final class ApiRoutes {
 
     public ApiRoutes route(Method method, String path, Role role, CallerHandler handler) {
         routes.add(new Route(method.text(), path, Optional.of(role)));
+        Template template = new Template(path);
         Handler guarded = (req, res) -> {
+            req.context().register(Template.class, template);
             Caller caller = authenticator.authenticate(req);
             caller.require(role);
             req.context().register(Caller.class, caller);
@@ -131,7 +137,11 @@ public final class ApiRoutes {
     /** A route anyone may call without a token (health, discovery, the OpenAPI document). */
     public ApiRoutes publicRoute(Method method, String path, Handler handler) {
         routes.add(new Route(method.text(), path, Optional.empty()));
-        registrations.add(b -> b.route(method, path, handler));
+        Template template = new Template(path);
+        registrations.add(b -> b.route(method, path, (req, res) -> {
+            req.context().register(Template.class, template);
+            handler.handle(req, res);
+        }));
         return this;
     }
 

@@ -55,6 +55,12 @@ public final class Database implements AutoCloseable {
         return url.replaceAll("(?i)(password=)[^&;]*", "$1****").replaceAll("//[^/@]*@", "//****@");
     }
 
+    /** Reports the connection pool (active, idle, pending, timeouts, usage) into {@code registry}. */
+    public void meterInto(io.micrometer.core.instrument.MeterRegistry registry) {
+        dataSource.setMetricsTrackerFactory(new com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory(
+                registry));
+    }
+
     public static Database start(Settings settings) {
         Optional<String> url = settings.url();
         int poolSize = settings.poolSize();

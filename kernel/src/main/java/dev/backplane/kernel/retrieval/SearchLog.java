@@ -37,9 +37,16 @@ public final class SearchLog {
     }
 
     private final Jdbc jdbc;
+    private volatile io.micrometer.core.instrument.MeterRegistry metrics =
+            new io.micrometer.core.instrument.composite.CompositeMeterRegistry();
 
     public SearchLog(Jdbc jdbc) {
         this.jdbc = jdbc;
+    }
+
+    /** Times every recorded search into {@code svc_retrieval_search_seconds} (labels surface and transport). */
+    public void meterInto(io.micrometer.core.instrument.MeterRegistry registry) {
+        this.metrics = registry;
     }
 
     /** Runs {@code search} and records it (a search that throws is not recorded). */
@@ -47,7 +54,12 @@ public final class SearchLog {
                         ToIntFunction<R> hits) {
         long t0 = System.nanoTime();
         R result = search.get();
-        int latencyMs = (int) Math.min(Integer.MAX_VALUE, (System.nanoTime() - t0) / 1_000_000L);
+        long nanos = System.nanoTime() - t0;
+        int latencyMs = (int) Math.min(Integer.MAX_VALUE, nanos / 1_000_000L);
+        io.micrometer.core.instrument.Timer.builder("svc.retrieval.search").description("searches by surface and transport")
+                .tag("surface", surface.wireName()).tag("transport", transport.wireName())
+                .serviceLevelObjectives(dev.backplane.kernel.http.RequestTelemetry.Buckets.LATENCY).register(metrics)
+                .record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
         try {
             jdbc.update("""
                     INSERT INTO retrieval_searches (tenant_id, surface, principal, principal_kind, transport, query_sha256,

@@ -42,6 +42,7 @@ class JsonLogsIT {
             env.put("SVC_DATA_DIR", work.resolve("data").toString());
             env.put("SVC_PLUGIN_DIR", Files.createDirectories(work.resolve("plugins")).toString());
             env.put("SVC_LOG_FORMAT", "json");
+            env.put("SVC_LOG_ACCESS", "true");
             Path log = work.resolve("kernel.log");
             Process kernel = ChildKernels.start(env, log);
             try {
@@ -83,6 +84,20 @@ class JsonLogsIT {
                 assertThat(l.path("message").asText()).contains("refused");
             });
             assertThat(lines).allSatisfy(l -> assertThat(l.path("ts").asText()).isNotEmpty());
+            // the access log: one line a request, with the route template (not the path), status and principal kind
+            assertThat(lines).anySatisfy(l -> {
+                assertThat(l.path("logger").asText()).isEqualTo("svc.access");
+                assertThat(l.path("request_id").asText()).isEqualTo("json-log-2");
+                assertThat(l.path("tenant_id").asText()).isEqualTo(tenant.toString());
+                assertThat(l.path("message").asText()).contains("route=/api/v1/event-sources ", "status=201",
+                        "principal_kind=human");
+            });
+            assertThat(lines).anySatisfy(l -> {
+                assertThat(l.path("request_id").asText()).isEqualTo("json-log-3");
+                assertThat(l.path("message").asText()).contains("route=/api/v1/events/ingest/{slug} ", "status=401");
+            });
+            assertThat(Files.readString(log)).as("the source's secret is in no log line")
+                    .doesNotContain("json-logs-secret-0123456789");
         }
     }
 }

@@ -136,8 +136,9 @@ public final class TestIssuer implements AutoCloseable {
 
     /** Settings that make a kernel trust this issuer. */
     public Map<String, String> kernelSettings() {
+        // no access log: a line a request would bury the test output (JsonLogsIT turns it on and checks it)
         return Map.of("SVC_IDENTITY_ISSUER", ISSUER, "SVC_IDENTITY_JWKS_URL", jwksUrl(),
-                "SVC_IDENTITY_AUDIENCE", AUDIENCE, "SVC_IDENTITY_MCP_AUDIENCE", MCP_AUDIENCE);
+                "SVC_IDENTITY_AUDIENCE", AUDIENCE, "SVC_IDENTITY_MCP_AUDIENCE", MCP_AUDIENCE, "SVC_LOG_ACCESS", "false");
     }
 
     /** A token of the MCP public client (a user's agent session) for the MCP resource, with its scope. */

@@ -1,0 +1,124 @@
+package dev.backplane.kernel.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.backplane.kernel.testing.BeforeKernel;
+import dev.backplane.kernel.testing.KernelSetup;
+import dev.backplane.kernel.testing.KernelTest;
+import dev.backplane.kernel.testing.LoopbackHttp;
+import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.TestPlugins;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code GET /metrics} after a scripted session: the series an SRE expects are there with bounded labels, and a
+ * thousand distinct targets called through the pipeline (and a thousand distinct paths) add no series at all.
+ */
+@KernelTest
+class MetricsIT {
+
+    private static final String PASSWORD = "metrics-pw-" + UUID.randomUUID();
+    private static HttpServer target;
+    private static TestIssuer issuer;
+    private static TestKernel kernel;
+    private final UUID tenant = UUID.randomUUID();
+    private final String admin = issuer.tenantAdmin(tenant);
+    private final String operator = issuer.operator(tenant);
+
+    @BeforeKernel
+    static void start(KernelSetup setup) {
+        String auth = LoopbackHttp.basic("svc", PASSWORD);
+        target = LoopbackHttp.start(x -> {
+            boolean ok = auth.equals(x.getRequestHeaders().getFirst("Authorization"));
+            LoopbackHttp.answer(x, ok ? 200 : 401, ok && x.getRequestURI().getPath().equals("/items")
+                    ? LoopbackHttp.items(x) : "details");
+        });
+        setup.closeAfter(() -> target.stop(0));
+        setup.plugin(TestPlugins.connector("met", "1.x").product("met").ranges("*").operations(2).httpProbe(false));
+    }
+
+    @Test
+    void aScrapeShowsTheExpectedSeriesAndNoLabelExplosion() {
+        kernel.enableConnector(admin, "met-1.x");
+        register("m-0");
+        assertThat(call("m-0").path("status").asText()).isEqualTo("ok");
+        assertThat(kernel.get("/api/v1/targets/no-such-target", operator).status()).isEqualTo(404);
+        assertThat(kernel.get("/api/v1/no/such/route", operator).status()).isEqualTo(404);
+        assertThat(kernel.post("/api/v1/kb/search", operator, Map.of("query", "metrics")).status()).isEqualTo(200);
+
+        TestKernel.Response scrape = kernel.get("/metrics", null);
+        assertThat(scrape.status()).isEqualTo(200);
+        assertThat(scrape.header("Content-Type").orElse("")).startsWith("text/plain");
+        String text = scrape.body();
+        assertThat(text).contains(
+                "http_server_requests_seconds_count{method=\"POST\",route=\"/api/v1/operations/call\",status=\"200\"}",
+                "http_server_requests_seconds_count{method=\"GET\",route=\"/api/v1/targets/{name}\",status=\"404\"}",
+                "http_server_requests_seconds_count{method=\"GET\",route=\"unmatched\",status=\"404\"}",
+                "svc_dispatch_calls_seconds_count{connector=\"met-1.x\",op_class=\"read\",status=\"ok\"}",
+                "svc_dispatch_stage_seconds_bucket{stage=\"plugin_call\"",
+                "svc_dispatch_stage_seconds_count{stage=\"gate\"}",
+                "svc_dispatch_stage_seconds_count{stage=\"credential\"}",
+                "svc_dispatch_stage_seconds_count{stage=\"audit\"}",
+                "svc_audit_write_failures_total{stage=\"begin\"} 0.0",
+                "svc_retrieval_search_seconds_count{surface=\"kb\",transport=\"rest\"}",
+                "svc_approvals_pending ",
+                "svc_background_jobs{kind=\"kb_ingest\",state=\"queued\"}",
+                "svc_agent_runs{state=\"running\"}",
+                "svc_plugins_broken 0.0",
+                "hikaricp_connections_active",
+                "jvm_memory_used_bytes");
+        assertThat(text).as("no tenant id, principal or target in any label").doesNotContain(tenant.toString(), "m-0",
+                "no-such-target", "/api/v1/no/such/route");
+
+        Set<String> before = series(text);
+        for (int i = 1; i <= 1000; i++) {
+            register("m-" + i);
+            assertThat(call("m-" + i).path("status").asText()).isEqualTo("ok");
+        }
+        for (int i = 0; i < 1000; i++) {
+            kernel.get("/api/v1/targets/missing-" + i, operator);
+            kernel.get("/api/v1/nowhere-" + i, operator);
+        }
+        Set<String> after = series(kernel.get("/metrics", null).body());
+        Set<String> added = new TreeSet<>(after);
+        added.removeAll(before);
+        assertThat(added).as("a thousand targets and paths later, the series that appeared")
+                .allSatisfy(s -> assertThat(s).doesNotContain("m-", "missing-", "nowhere-"))
+                .hasSizeLessThanOrEqualTo(60);
+        assertThat(after.size()).as("series in all").isLessThan(before.size() + 61);
+    }
+
+    @Test
+    void theAccessLogAndMetricsSettingsAreCheckedAtStart() {
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> KernelConfig.load(
+                java.util.Optional.empty(), Map.of("SVC_METRICS_ENABLED", "yes", "SVC_IDENTITY_ISSUER", "http://x"))))
+                .hasMessageContaining("metrics.enabled must be true or false");
+    }
+
+    private void register(String name) {
+        kernel.registerTarget(admin, Map.of("name", name, "product", "met", "host", "127.0.0.1",
+                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
+        kernel.stageSecret(admin, name, Map.of("username", "svc", "password", PASSWORD));
+    }
+
+    private com.fasterxml.jackson.databind.JsonNode call(String name) {
+        var r = kernel.post("/api/v1/operations/call", operator, Map.of("connector_id", "met-1.x",
+                "op_id", "met.item0.list", "target", name, "params", Map.of()));
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        return r.json();
+    }
+
+    /** The series of a scrape: every sample line's name and labels, without its value. */
+    private static Set<String> series(String scrape) {
+        Set<String> out = new TreeSet<>();
+        scrape.lines().filter(l -> !l.isBlank() && !l.startsWith("#")).forEach(l -> out.add(l.substring(0,
+                l.lastIndexOf(' '))));
+        return out;
+    }
+}
