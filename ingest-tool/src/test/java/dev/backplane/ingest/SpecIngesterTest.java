@@ -349,6 +349,13 @@ class SpecIngesterTest {
                 .isInstanceOfSatisfying(SpecIngestException.class,
                         e -> assertThat(e.reason()).isEqualTo(Reason.SPEC_INVALID))
                 .hasMessageContaining("plain.txt is not an OpenAPI 2.0, 3.0 or 3.1 document");
+        // Swagger 1.2 (its compatibility parser is left out of the build): refused, named as unsupported
+        assertThatThrownBy(() -> SpecIngester.ingest(List.of(SpecSource.text("swagger12.json",
+                "{\"swaggerVersion\": \"1.2\", \"apiVersion\": \"1.0\", \"apis\": [{\"path\": \"/pets\"}]}")),
+                options("x", "1.x", List.of())))
+                .isInstanceOfSatisfying(SpecIngestException.class,
+                        e -> assertThat(e.reason()).isEqualTo(Reason.SPEC_INVALID))
+                .hasMessageContaining("swagger12.json is not an OpenAPI 2.0, 3.0 or 3.1 document");
         assertThatThrownBy(() -> SpecIngester.ingest(List.of(SpecSource.text("asyncapi.json",
                 "{\"asyncapi\": \"2.0.0\", \"info\": {\"title\": \"x\", \"version\": \"1\"}}")), options("x", "1.x", List.of())))
                 .isInstanceOfSatisfying(SpecIngestException.class,
