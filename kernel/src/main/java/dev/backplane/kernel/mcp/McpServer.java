@@ -63,7 +63,10 @@ final class McpServer {
         this.kb = kb;
         this.memory = memory;
         this.conventions = conventions;
+        this.completions = new McpCompletions(kb, memory, runbooks);
     }
+
+    private final McpCompletions completions;
 
     /** A protocol-level failure with its JSON-RPC code. */
     static final class RpcError extends RuntimeException {
@@ -103,6 +106,7 @@ final class McpServer {
             case "resources/templates/list" -> resourceTemplates();
             case "resources/read" -> readResource(caller, params.path("uri").asText());
             case "prompts/list" -> NODES.objectNode().set("prompts", NODES.arrayNode());
+            case "completion/complete" -> completions.complete(caller, params);
             default -> throw new RpcError(METHOD_NOT_FOUND, "method not found: " + method, Map.of());
         };
         if (stateless) {
@@ -145,6 +149,7 @@ final class McpServer {
         ObjectNode caps = NODES.objectNode();
         caps.putObject("tools").put("listChanged", false);
         caps.putObject("resources");
+        caps.putObject("completions");
         return caps;
     }
 

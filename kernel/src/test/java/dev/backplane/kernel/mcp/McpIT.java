@@ -1,6 +1,7 @@
 package dev.backplane.kernel.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -302,5 +303,49 @@ class McpIT {
                 .isLessThanOrEqualTo(2);
         assertThat(jdbc.queryOne("SELECT count(*) FROM targets_targets", rs -> rs.getLong(1)).orElseThrow())
                 .isEqualTo(targetsBefore);
+    }
+
+    @Test
+    void resourceTemplateArgumentsCompleteWithTheSdkClient() {
+        UUID tenant = UUID.randomUUID();
+        String admin = issuer.token("admin", tenant, "tenant_admin");
+        for (String slug : List.of("pager-duty", "pager_rota", "patching", "zz-other")) {
+            assertThat(kernel.send("POST", "/api/v1/kb", admin, "{\"slug\": \"" + slug + "\", \"body\": \"about "
+                    + slug + "\"}", Map.of()).status()).isIn(200, 201);
+        }
+        String sub = "completer-" + UUID.randomUUID();
+        String mine = issuer.token(sub, tenant, "operator");
+        for (String[] m : new String[][] {{"tenant", "deploy-freeze"}, {"user-tenant", "deploy-prefs"}}) {
+            var written = kernel.send("POST", "/api/v1/memory", m[0].equals("tenant") ? admin : mine, "{\"body\": \"b\", "
+                    + "\"scope\": \"" + m[0] + "\", \"slug\": \"" + m[1] + "\"}", Map.of());
+            assertThat(written.status()).as(written.body()).isEqualTo(201);
+        }
+        try (McpSyncClient c = sdkClient(issuer.mcpToken(sub, tenant, "operator"))) {
+            assertThat(c.getServerCapabilities().completions()).isNotNull();
+            var kb = c.completeCompletion(new McpSchema.CompleteRequest(new McpSchema.ResourceReference("svc://kb/{slug}"),
+                    new McpSchema.CompleteRequest.CompleteArgument("slug", "pa")));
+            assertThat(kb.completion().values()).containsExactly("pager-duty", "pager_rota", "patching");
+            assertThat(c.completeCompletion(new McpSchema.CompleteRequest(new McpSchema.ResourceReference(
+                    "svc://kb/{slug}"), new McpSchema.CompleteRequest.CompleteArgument("slug", "pager_"))).completion()
+                    .values()).as("'_' is not a wildcard").containsExactly("pager_rota");
+            assertThat(c.completeCompletion(new McpSchema.CompleteRequest(new McpSchema.ResourceReference(
+                    "svc://memory/{scope}/{slug}"), new McpSchema.CompleteRequest.CompleteArgument("scope", "user-t")))
+                    .completion().values()).containsExactly("user-tenant", "user-target");
+            var slugs = c.completeCompletion(new McpSchema.CompleteRequest(new McpSchema.ResourceReference(
+                    "svc://memory/{scope}/{slug}"), new McpSchema.CompleteRequest.CompleteArgument("slug", "deploy"),
+                    new McpSchema.CompleteRequest.CompleteContext(Map.of("scope", "tenant"))));
+            assertThat(slugs.completion().values()).containsExactly("deploy-freeze");
+            assertThat(c.completeCompletion(new McpSchema.CompleteRequest(new McpSchema.ResourceReference(
+                    "svc://kb/{slug}"), new McpSchema.CompleteRequest.CompleteArgument("slug", "%"))).completion()
+                    .values()).as("a LIKE pattern is not a prefix").isEmpty();
+            assertThatThrownBy(() -> c.completeCompletion(new McpSchema.CompleteRequest(new McpSchema.ResourceReference(
+                    "svc://kb/{slug}"), new McpSchema.CompleteRequest.CompleteArgument("name", "x"))))
+                    .hasMessageContaining("no argument 'name'");
+        }
+        try (McpSyncClient other = sdkClient(issuer.mcpToken("other", TENANT, "operator"))) {
+            assertThat(other.completeCompletion(new McpSchema.CompleteRequest(new McpSchema.ResourceReference(
+                    "svc://kb/{slug}"), new McpSchema.CompleteRequest.CompleteArgument("slug", "pa"))).completion()
+                    .values()).as("another tenant's slugs never complete").isEmpty();
+        }
     }
 }
