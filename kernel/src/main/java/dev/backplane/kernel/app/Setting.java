@@ -39,7 +39,12 @@ public enum Setting {
             "timeout of one request to the secret store", 100, 60000),
     CLOUDSM_ENDPOINT("credentials.cloudsm.endpoint", "SVC_CLOUDSM_ENDPOINT", "https://secretmanager.googleapis.com",
             "Google Secret Manager API root (cloudsm backend)"),
-    CLOUDSM_TOKEN("credentials.cloudsm.token", "SVC_CLOUDSM_TOKEN", "", "OAuth access token for Secret Manager", Secrecy.SECRET),
+    CLOUDSM_TOKEN("credentials.cloudsm.token", "SVC_CLOUDSM_TOKEN", "",
+            "a fixed OAuth access token for Secret Manager (expires; for trials): empty uses Google credentials instead",
+            Secrecy.SECRET),
+    CLOUDSM_CREDENTIALS_FILE("credentials.cloudsm.credentials-file", "SVC_CLOUDSM_CREDENTIALS_FILE", "",
+            "service-account or workload-identity JSON for Secret Manager; empty: Application Default Credentials "
+                    + "(GOOGLE_APPLICATION_CREDENTIALS, gcloud's login, the metadata server); tokens are refreshed before they expire"),
     RESULT_HANDLE_TTL("results.handle-ttl-minutes", "SVC_RESULT_HANDLE_TTL_MINUTES", "60",
             "how long a stored (reduced) result can be queried", 1, 10080),
     APPROVAL_TTL("governance.approval-ttl-minutes", "SVC_APPROVAL_TTL_MINUTES", "1440",
