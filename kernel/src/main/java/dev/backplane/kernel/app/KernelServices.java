@@ -156,7 +156,7 @@ final class KernelServices {
         this.jobs = new BackgroundJobs(jdbc, jobKinds);
         this.metrics = KernelMetrics.create(database, jdbc, jobKinds.stream().map(k -> k.name()).toList(),
                 plugins.broken().size());
-        retrieval.searches().meterInto(metrics);
+        retrieval.meterInto(metrics);
         this.specIngest = new SpecIngestService(jobs, ingested, connectors, feed,
                 config.intValue(Setting.INGEST_MAX_SPEC_BYTES), config.intValue(Setting.INGEST_SYNC_MAX_BYTES));
 

@@ -47,6 +47,11 @@ public final class DispatchMetrics {
         }
     }
 
+    /** Reports {@code validator}'s compiled-schema cache. */
+    void cache(ParamsValidator validator) {
+        validator.meterInto(registry);
+    }
+
     void stage(Stage stage, long nanos) {
         stages.get(stage).record(nanos, TimeUnit.NANOSECONDS);
     }

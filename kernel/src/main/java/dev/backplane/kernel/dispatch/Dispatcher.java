@@ -55,6 +55,7 @@ public final class Dispatcher {
                       ResultHandles handles, DispatchEvents events, DispatchMetrics metrics) {
         this.events = events;
         this.metrics = metrics;
+        metrics.cache(validator);
         this.gate = gate;
         this.catalog = catalog;
         this.targets = targets;

@@ -17,12 +17,21 @@ import java.util.Set;
  * Validates params against an operation's JSON Schema (draft 2020-12). Compiled schemas are cached by
  * the schema's own text, not by connector and operation id: two tenants' connectors of one id, or a
  * re-ingest that changed an operation's schema, can never be validated against a schema that is not
- * theirs (a cache keyed by id served the first one it saw).
+ * theirs (a cache keyed by id served the first one it saw). The cache is bounded by the schemas' text size
+ * ({@link #MAX_SCHEMA_CHARS} in all), least used first out.
  */
 final class ParamsValidator {
 
     private final JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
-    private final Cache<String, JsonSchema> compiled = Caffeine.newBuilder().maximumSize(20_000).build();
+    /** Characters of schema text the compiled cache may hold (a compiled schema costs a few times its text). */
+    static final long MAX_SCHEMA_CHARS = 32L * 1024 * 1024;
+    private final Cache<String, JsonSchema> compiled = Caffeine.newBuilder().maximumWeight(MAX_SCHEMA_CHARS)
+            .weigher((String text, JsonSchema schema) -> text.length()).recordStats().build();
+
+    /** Reports the compiled-schema cache as {@code cache_*} series named {@code dispatch.schemas}. */
+    void meterInto(io.micrometer.core.instrument.MeterRegistry registry) {
+        io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics.monitor(registry, compiled, "dispatch.schemas");
+    }
 
     /**
      * The problems, one readable line each; empty when valid.
