@@ -79,7 +79,8 @@ public final class Kernel implements AutoCloseable {
             KernelServices services = new KernelServices(config, database, feed, dispatchEvents, drain, issuer, closing);
             ApiRoutes api = KernelRoutes.register(config, services);
             HttpRouting.Builder routing = HttpRouting.builder().addFilter(new RequestIds())
-                    .addFilter(new RequestTelemetry(services.metrics, config.boolValue(Setting.LOG_ACCESS)));
+                    .addFilter(new RequestTelemetry(services.metrics, config.boolValue(Setting.LOG_ACCESS),
+                            services.tracing.tracer(), services.tracing.propagator()));
             api.applyTo(routing);
             ErrorMapping.register(routing);
             WebServer server = WebServer.builder()

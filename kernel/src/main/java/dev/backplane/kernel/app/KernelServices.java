@@ -129,6 +129,7 @@ final class KernelServices {
     final BroadcastHub broadcastHub;
     final Automations automations;
     final io.micrometer.prometheusmetrics.PrometheusMeterRegistry metrics;
+    final Tracing tracing;
 
     KernelServices(KernelConfig config, Database database, ChangeFeed feed, DispatchEvents dispatchEvents,
                    EventDrain drain, String issuer, Kernel.Closer closing) {
@@ -154,6 +155,8 @@ final class KernelServices {
         this.catalog = new CatalogService(connectors, jdbc, feed, retrieval);
         List<dev.backplane.kernel.jobs.JobKind> jobKinds = List.of(SpecIngestService.JOB_KIND, KbIngestService.JOB_KIND);
         this.jobs = new BackgroundJobs(jdbc, jobKinds);
+        this.tracing = closing.add(Tracing.start(config.optional(Setting.TRACING_OTLP_ENDPOINT),
+                BuildInfo.load().version(), Duration.ofMillis(config.intValue(Setting.TRACING_EXPORT_DELAY_MS))));
         this.metrics = KernelMetrics.create(database, jdbc, jobKinds.stream().map(k -> k.name()).toList(),
                 plugins.broken().size());
         retrieval.meterInto(metrics);
@@ -185,7 +188,7 @@ final class KernelServices {
                 serviceGrants.covering(tenant, principal, connectorId, opId, target.id(), target.name(), target.product())
                         .isPresent(), agentPrincipals);
         this.dispatcher = new Dispatcher(catalog, targets, credentials, sessions, audit, approvals, gate, handles,
-                dispatchEvents, new DispatchMetrics(metrics));
+                dispatchEvents, new DispatchMetrics(metrics, tracing.tracer()));
         this.runs = new AsyncRuns(jdbc, callTimeout);
         this.calls = new OperationCalls(dispatcher, runs);
         this.resultQueries = new ResultQueryService(jdbc, handles);

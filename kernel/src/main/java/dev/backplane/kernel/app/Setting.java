@@ -90,6 +90,11 @@ public enum Setting {
     LOG_ACCESS("log.access", "SVC_LOG_ACCESS", "true",
             "true: one access-log line a request (logger svc.access: request id, principal kind, route template, status, "
                     + "duration); false: none"),
+    TRACING_OTLP_ENDPOINT("tracing.otlp-endpoint", "SVC_TRACING_OTLP_ENDPOINT", "",
+            "OTLP/HTTP traces endpoint, e.g. http://127.0.0.1:4318/v1/traces: a span per request and per dispatch "
+                    + "stage; empty: tracing off"),
+    TRACING_EXPORT_DELAY_MS("tracing.export-delay-ms", "SVC_TRACING_EXPORT_DELAY_MS", "2000",
+            "how long finished spans wait to be exported in a batch", 10, 60000),
     METRICS_ENABLED("metrics.enabled", "SVC_METRICS_ENABLED", "true",
             "true: Prometheus metrics at GET /metrics (no token; no tenant data in it); false: the route answers 404"),
     MCP_REQUIRED_SCOPE("mcp.required-scope", "SVC_MCP_REQUIRED_SCOPE", "svc:mcp",

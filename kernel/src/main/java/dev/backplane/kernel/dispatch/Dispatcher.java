@@ -83,7 +83,7 @@ public final class Dispatcher {
 
     /** Runs one call through the whole pipeline and announces its outcome (the broadcast hook). */
     public ResultEnvelope call(Caller caller, CallRequest req) {
-        ResultEnvelope env = gateAndRun(caller, req);
+        ResultEnvelope env = metrics.traced(req.connectorId(), req.opId(), () -> gateAndRun(caller, req));
         announce(caller, req, env);
         return env;
     }
@@ -223,7 +223,7 @@ public final class Dispatcher {
         Caller requester = new Caller(a.requester(), Optional.empty(), Optional.of(tenant), tenant,
                 dev.backplane.kernel.identity.Role.OPERATOR, false, kindOf(released.requesterKind()),
                 released.requesterClientId(), released.requesterSessionId());
-        ResultEnvelope env = runApproved(requester, req, released);
+        ResultEnvelope env = metrics.traced(req.connectorId(), req.opId(), () -> runApproved(requester, req, released));
         announce(requester, req, env);
         return env;
     }
