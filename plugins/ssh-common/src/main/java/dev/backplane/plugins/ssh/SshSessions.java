@@ -126,7 +126,7 @@ public final class SshSessions {
 
     private static ClientSession connect(ConnectorContext context, TargetSpec target, SshCredential credential,
                                          SshSettings settings) {
-        InetAddress address = guardedAddress(context, target, settings.commandTimeout());
+        InetAddress address = guardedAddress(context, target);
         HostKeyCheck check = new HostKeyCheck(settings.pin());
         ClientSession session = null;
         try {
@@ -145,9 +145,8 @@ public final class SshSessions {
     }
 
     /** Resolves and checks the destination with the kernel's guarded socket; returns the address it allowed. */
-    private static InetAddress guardedAddress(ConnectorContext context, TargetSpec target, Duration timeout) {
-        try (Socket probe = context.socketFactory().createSocket()) {
-            probe.connect(InetSocketAddress.createUnresolved(target.host(), target.port()), (int) timeout.toMillis());
+    private static InetAddress guardedAddress(ConnectorContext context, TargetSpec target) {
+        try (Socket probe = context.socketFactory().createSocket(target.host(), target.port())) {
             return probe.getInetAddress();
         } catch (IOException e) {
             throw new ConnectorException(ErrorCode.CONNECTOR_UNREACHABLE, "cannot connect to " + target.host() + ":"
