@@ -29,9 +29,10 @@ import org.apache.sshd.common.util.security.SecurityUtils;
 import org.apache.sshd.core.CoreModuleProperties;
 
 /**
- * Authenticated SSH sessions, reused per target address, pinned host key and credential (one pool
- * per plugin class loader). A pooled session idle for longer than {@link #IDLE} is closed instead of
- * reused, so a changed SSRF allowlist or a rotated secret takes effect within that time.
+ * Authenticated SSH sessions, reused per target address, pinned host key, credential and SSRF guard
+ * (one pool per plugin class loader). The guard is the lent socket factory — one per kernel, its
+ * allowlist fixed at start — so a pooled session never outlives the guard that admitted it. A session
+ * idle for longer than {@link #IDLE} is closed instead of reused.
  *
  * <p>Connecting: the host is resolved and checked by the kernel's SSRF guard through the lent
  * socket factory (a guarded connect), and the SSH client then dials exactly the address the guard
@@ -96,7 +97,7 @@ public final class SshSessions {
     public static ClientSession acquire(ConnectorContext context, TargetSpec target, SshCredential credential,
                                         SshSettings settings) {
         String key = target.host() + "|" + target.port() + "|" + settings.pin().map(HostKeyPin::fingerprint).orElse("")
-                + "|" + credential.digest();
+                + "|" + credential.digest() + "|" + System.identityHashCode(context.socketFactory());
         ReentrantLock lock = LOCKS.computeIfAbsent(key, k -> new ReentrantLock());
         lock.lock();
         try {
