@@ -25,7 +25,7 @@ final class FwNames {
     /** An IPv4 or IPv6 address, optionally with a prefix length (checked further in code). */
     static final String ADDRESS = "^[0-9A-Fa-f:.]{2,39}(/[0-9]{1,3})?$";
     /** A comment: one word. */
-    static final String COMMENT = "^[A-Za-z0-9_.:=+/@,-]{1,128}$";
+    static final String COMMENT = "^[A-Za-z0-9_.:=+/@,][A-Za-z0-9_.:=+/@,-]{0,127}$";
     private static final Pattern IDENTIFIER_RE = Pattern.compile(IDENTIFIER);
     private static final Pattern ADDRESS_RE = Pattern.compile(ADDRESS);
     private static final Pattern COMMENT_RE = Pattern.compile(COMMENT);
@@ -62,7 +62,7 @@ final class FwNames {
     static String comment(Map<String, Object> p) {
         String v = text(p, "comment");
         if (!COMMENT_RE.matcher(v).matches()) {
-            throw invalid("comment", "one word of letters, digits and _ . : = + / @ , -");
+            throw invalid("comment", "one word of letters, digits and _ . : = + / @ , - (not starting with -)");
         }
         return v;
     }
