@@ -85,6 +85,23 @@ final class FirewallSession implements Connector {
     /** The exact command, nft script and read-back of a write; the listing command of a read. */
     @Override
     public Optional<HttpPreview> preview(OperationRequest request) {
+        Map<String, Object> p = request.params();
+        SshCommand read = switch (request.opId()) {
+            case "firewall.about" -> NftCommands.version();
+            case "firewall.ruleset.show" -> NftCommands.listJson("ruleset");
+            case "firewall.table.list" -> NftCommands.listJson("tables");
+            case "firewall.chain.list" -> NftCommands.listJson("chains");
+            case "firewall.rule.list" -> NftCommands.listChain(FwNames.family(p), FwNames.identifier(p, "table"),
+                    FwNames.identifier(p, "chain"));
+            case "firewall.set.list" -> NftCommands.listJson("sets");
+            case "firewall.set.show" -> NftCommands.listJson("set", FwNames.family(p), FwNames.identifier(p, "table"),
+                    FwNames.identifier(p, "name"));
+            case "firewall.counter.list" -> NftCommands.listJson("counters");
+            default -> null;
+        };
+        if (read != null) {
+            return Optional.of(new HttpPreview("SSH", read.line(), Map.of(), Optional.empty()));
+        }
         if (FirewallChanges.isWrite(request.opId())) {
             FirewallChange change = FirewallChanges.of(request.opId(), request.params());
             Map<String, Object> body = new LinkedHashMap<>(change.describe());
