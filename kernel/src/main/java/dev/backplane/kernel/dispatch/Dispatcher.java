@@ -156,9 +156,10 @@ public final class Dispatcher {
         if (!problems.isEmpty()) {
             return invalidParams(req.opId(), problems, t0);
         }
-        if (!(r.op().descriptor().shape() instanceof OperationShape.Http)) {
+        if (!previewable(r)) {
             return envelope(ResultEnvelope.UNAVAILABLE, req.opId(), null, "a " + r.op().view().shape() + " operation "
-                    + "is not a single HTTP request; it cannot be previewed (nothing was sent)", t0, Map.of());
+                    + "is not a single HTTP request or remote command; it cannot be previewed (nothing was sent)", t0,
+                    Map.of());
         }
         Optional<HttpPreview> preview = previewOf(r);
         if (preview.isEmpty()) {
@@ -308,7 +309,7 @@ public final class Dispatcher {
             return Optional.of("operation " + req.opId() + " is dangerous: preview it first (svc operation preview) "
                     + "and pass the preview_hash of that very request");
         }
-        if (!(r.op().descriptor().shape() instanceof OperationShape.Http)) {
+        if (!previewable(r)) {
             return Optional.of("operation " + req.opId() + " is dangerous and cannot be previewed; it cannot be "
                     + "dispatched with a preview hash");
         }
@@ -318,6 +319,12 @@ public final class Dispatcher {
                     + "pass the new hash");
         }
         return Optional.empty();
+    }
+
+    /** One HTTP request or one remote command: the shapes whose exact effect a preview can show. */
+    private static boolean previewable(Resolved r) {
+        return r.op().descriptor().shape() instanceof OperationShape.Http
+                || r.op().descriptor().shape() instanceof OperationShape.Command;
     }
 
     private Optional<HttpPreview> previewOf(Resolved r) {
