@@ -92,7 +92,7 @@ public final class Topology {
         }
         List<EdgeWrites.Want> resolved = new ArrayList<>();
         EdgeWrites.Outcome o = write(caller.tenantId(), false, (c, at) -> {
-            resolved.addAll(wants(c, caller, List.of(in), at));
+            resolved.addAll(wants(c, caller, List.of(in), at, new ArrayList<>()));
             return new EdgeWrites(c, caller.tenantId(), caller.sub(), at).curated(resolved).finish();
         });
         EdgeWrites.Want w = resolved.getFirst();
@@ -131,7 +131,7 @@ public final class Topology {
         if (!problems.isEmpty()) {
             throw problems.getFirst();
         }
-        EdgeWrites.Want w = wants(c, caller, List.of(e), at).getFirst();
+        EdgeWrites.Want w = wants(c, caller, List.of(e), at, new ArrayList<>()).getFirst();
         return TopologyStore.currentByKeys(c, caller.tenantId(), List.of(w.from().id()), List.of(w.kind()),
                 List.of(w.to().id()), "curated", "").stream().findFirst().orElseThrow(() ->
                 TopologyErrors.EDGE_NOT_FOUND.error("no curated edge " + in.from() + " " + in.kind() + " " + in.to()));
@@ -162,10 +162,9 @@ public final class Topology {
                 problems.add(problem(i, p));
             }
         }
-        refuse(problems, in.edges().size());
         boolean dryRun = Boolean.TRUE.equals(in.dryRun());
         EdgeWrites.Outcome o = write(caller.tenantId(), dryRun, (c, at) -> {
-            List<EdgeWrites.Want> wants = wants(c, caller, in.edges(), at);
+            List<EdgeWrites.Want> wants = wants(c, caller, in.edges(), at, problems);
             EdgeWrites.Outcome outcome = new EdgeWrites(c, caller.tenantId(), caller.sub(), at).curated(wants).finish();
             if (!dryRun) {
                 audit.recordIn(c, new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "write",
@@ -209,27 +208,36 @@ public final class Topology {
                 + ")", extras);
     }
 
-    /** Resolves the ends of every edge (creating nodes named with a kind); any problem refuses them all. */
-    private List<EdgeWrites.Want> wants(Connection c, Caller caller, List<EdgeInput> edges, Instant at)
-            throws SQLException {
+    /**
+     * Resolves the ends of every edge (creating nodes named with a kind). Edges already in {@code problems}
+     * (by index) are skipped; any problem, earlier or found here, refuses them all with every problem listed.
+     */
+    private List<EdgeWrites.Want> wants(Connection c, Caller caller, List<EdgeInput> edges, Instant at,
+                                        List<Map<String, Object>> problems) throws SQLException {
+        Set<Object> bad = new java.util.HashSet<>();
+        problems.forEach(p -> bad.add(p.get("index")));
         Set<NodeResolver.Ref> refs = new LinkedHashSet<>();
-        edges.forEach(e -> {
-            refs.add(e.fromRef());
-            refs.add(e.toRef());
-        });
+        for (int i = 0; i < edges.size(); i++) {
+            if (!bad.contains(i)) {
+                refs.add(edges.get(i).fromRef());
+                refs.add(edges.get(i).toRef());
+            }
+        }
         Map<NodeResolver.Ref, DomainException> failed = new LinkedHashMap<>();
         Map<NodeResolver.Ref, TenantGraph.NodeRef> nodes = resolver.resolve(c, caller.tenantId(), refs, caller.sub(), at,
                 failed);
-        List<Map<String, Object>> problems = new ArrayList<>();
         List<EdgeWrites.Want> wants = new ArrayList<>(edges.size());
         for (int i = 0; i < edges.size(); i++) {
+            if (bad.contains(i)) {
+                continue;
+            }
             EdgeInput e = edges.get(i);
-            DomainException bad = failed.getOrDefault(e.fromRef(), failed.get(e.toRef()));
-            if (bad != null) {
+            DomainException unresolved = failed.getOrDefault(e.fromRef(), failed.get(e.toRef()));
+            if (unresolved != null) {
                 if (edges.size() == 1) {
-                    throw bad;
+                    throw unresolved;
                 }
-                problems.add(problem(i, bad));
+                problems.add(problem(i, unresolved));
                 continue;
             }
             TenantGraph.NodeRef from = nodes.get(e.fromRef());
@@ -245,6 +253,7 @@ public final class Topology {
             }
             wants.add(new EdgeWrites.Want(from, e.kind(), to, e.note(), e.evidenceUrl()));
         }
+        problems.sort(java.util.Comparator.comparing(p -> (Integer) p.get("index")));
         refuse(problems, edges.size());
         return wants;
     }

@@ -183,7 +183,9 @@ public final class TopologyHistory {
                     ids.stream().map(UUID::toString).toArray(String[]::new), TopologyStore.ts(since.orElse(Instant.EPOCH)),
                     TopologyStore.ts(until.orElse(dev.backplane.kernel.util.Times.LATEST)), limit).forEach(entries::add);
         }
-        entries.sort((a, b) -> ((Instant) b.get("at")).compareTo((Instant) a.get("at")));
+        // newest first; a node's creation comes after (below) the edge written in the same instant
+        entries.sort(java.util.Comparator.<Map<String, Object>, Instant>comparing(e -> (Instant) e.get("at")).reversed()
+                .thenComparing(e -> e.containsKey("node")));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("nodes", nodes.stream().map(n -> Map.of("kind", n.kind(), "name", n.name())).toList());
         out.put("entries", entries.subList(0, Math.min(entries.size(), limit)));

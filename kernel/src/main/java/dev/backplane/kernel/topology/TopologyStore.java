@@ -42,7 +42,7 @@ final class TopologyStore {
             e.version_id, e.edge_id, e.from_node, f.kind AS from_kind, f.name AS from_name, e.kind, e.to_node,
             t.kind AS to_kind, t.name AS to_name, e.source, e.origin, e.note, e.evidence_url, e.conflict, e.stale,
             e.change, e.changed_by, e.valid_from, e.valid_to
-            FROM topology_edges e JOIN topology_nodes f ON f.id = e.from_node JOIN topology_nodes t ON t.id = e.to_node""";
+            FROM topology_edges e JOIN topology_nodes f ON f.id = e.from_node JOIN topology_nodes t ON t.id = e.to_node""" + " ";
 
     private final Jdbc jdbc;
 
