@@ -93,8 +93,9 @@ public final class TopologyBench {
                     return g.path(index.get("h" + a), index.get("h" + (half + random.nextInt(half))), 8)
                             .map(List::size).orElse(-1);
                 });
-                measure("path --max-hops 32, unreachable (in process)", () -> g.path(index.get("h" + random.nextInt(half)),
-                        index.get("h" + (half + random.nextInt(half))), 32).map(List::size).orElse(-1));
+                measure("path --max-hops 32, unreachable: a sweep of both meshes (in process)", 50, () -> g.path(
+                        index.get("h" + random.nextInt(half)), index.get("h" + (half + random.nextInt(half))), 32)
+                        .map(List::size).orElse(-1));
                 k.get("/api/v1/topology/dependencies?node=h1", admin); // loads the kernel's own graph
                 measureHttp(k, admin, "dependencies --depth 16 over HTTP", () -> "/api/v1/topology/dependencies?node=h"
                         + random.nextInt(NODES) + "&depth=16");
@@ -110,17 +111,21 @@ public final class TopologyBench {
     }
 
     private static void measure(String what, Sample sample) {
-        for (int i = 0; i < 200; i++) {
+        measure(what, SAMPLES, sample);
+    }
+
+    private static void measure(String what, int samples, Sample sample) {
+        for (int i = 0; i < samples / 5; i++) {
             sample.run(); // warm-up
         }
-        long[] ms = new long[SAMPLES];
+        long[] ms = new long[samples];
         long results = 0;
-        for (int i = 0; i < SAMPLES; i++) {
+        for (int i = 0; i < samples; i++) {
             long t0 = System.nanoTime();
             results += sample.run();
             ms[i] = System.nanoTime() - t0;
         }
-        report(what, ms, "mean answer size " + results / SAMPLES);
+        report(what, ms, "mean answer size " + results / samples);
     }
 
     private static void measureHttp(TestKernel k, String token, String what, java.util.function.Supplier<String> path) {

@@ -33,7 +33,8 @@ public record EdgeInput(String from, String fromKind, String kind, String to, St
         }
         if (evidenceUrl != null && !httpUrl(evidenceUrl)) {
             out.add(TopologyErrors.INVALID_EDGE.error("evidence_url must be an http(s) URL of at most "
-                    + Vocabulary.MAX_TEXT + " characters", Map.of("field", "evidence_url")));
+                    + Vocabulary.MAX_TEXT + " characters, without user info (no credentials in links)",
+                    Map.of("field", "evidence_url")));
         }
         return out;
     }
@@ -53,7 +54,7 @@ public record EdgeInput(String from, String fromKind, String kind, String to, St
         try {
             URI u = new URI(text);
             return ("http".equalsIgnoreCase(u.getScheme()) || "https".equalsIgnoreCase(u.getScheme()))
-                    && u.getHost() != null;
+                    && u.getHost() != null && u.getRawUserInfo() == null;
         } catch (java.net.URISyntaxException e) {
             return false;
         }

@@ -119,13 +119,17 @@ final class TenantGraph {
     List<Reached> walk(int start, boolean outgoing, int depth, Set<String> kinds, Optional<String> nodeKind,
                        boolean includeStale, int cap) {
         List<Reached> out = new ArrayList<>();
-        Map<Integer, Integer> seen = new HashMap<>();
-        seen.put(start, 0);
-        ArrayDeque<Integer> queue = new ArrayDeque<>();
-        queue.add(start);
-        while (!queue.isEmpty() && out.size() < cap) {
-            int v = queue.poll();
-            int d = seen.get(v);
+        // dense arrays, not maps: a deep walk touches tens of thousands of nodes and boxing dominated it
+        int[] depthOf = new int[nodes.size()];
+        java.util.Arrays.fill(depthOf, -1);
+        int[] queue = new int[nodes.size()];
+        int head = 0;
+        int tail = 0;
+        depthOf[start] = 0;
+        queue[tail++] = start;
+        while (head < tail && out.size() < cap) {
+            int v = queue[head++];
+            int d = depthOf[v];
             if (d >= depth) {
                 continue;
             }
@@ -134,10 +138,11 @@ final class TenantGraph {
                     continue;
                 }
                 int w = outgoing ? l.to : l.from;
-                if (seen.putIfAbsent(w, d + 1) != null) {
+                if (depthOf[w] >= 0) {
                     continue;
                 }
-                queue.add(w);
+                depthOf[w] = d + 1;
+                queue[tail++] = w;
                 NodeRef n = nodes.get(w);
                 if (nodeKind.isEmpty() || nodeKind.get().equals(n.kind())) {
                     out.add(new Reached(n, d + 1, nodes.get(v), l.kind, l.source, l.stale));
@@ -161,50 +166,65 @@ final class TenantGraph {
         if (from == to) {
             return Optional.of(List.of());
         }
-        Map<Integer, Link> fwd = new HashMap<>();
-        Map<Integer, Link> back = new HashMap<>();
-        fwd.put(from, null);
-        back.put(to, null);
-        List<Integer> frontF = List.of(from);
-        List<Integer> frontB = List.of(to);
+        // per side: how each node was reached (the root marked by ROOT), null when not yet
+        Link[] fwd = new Link[nodes.size()];
+        Link[] back = new Link[nodes.size()];
+        fwd[from] = ROOT;
+        back[to] = ROOT;
+        int[] frontF = {from};
+        int[] frontB = {to};
+        int sizeF = 1;
+        int sizeB = 1;
         int hops = 0;
-        while (!frontF.isEmpty() && !frontB.isEmpty() && hops < maxHops) {
-            boolean forward = frontF.size() <= frontB.size();
-            Map<Integer, Link> mine = forward ? fwd : back;
-            Map<Integer, Link> theirs = forward ? back : fwd;
-            List<Integer> next = new ArrayList<>();
+        while (sizeF > 0 && sizeB > 0 && hops < maxHops) {
+            boolean forward = sizeF <= sizeB;
+            Link[] mine = forward ? fwd : back;
+            Link[] theirs = forward ? back : fwd;
+            int[] front = forward ? frontF : frontB;
+            int size = forward ? sizeF : sizeB;
+            int[] next = new int[Math.max(16, size * 4)];
+            int n = 0;
             hops++;
-            for (int v : forward ? frontF : frontB) {
+            for (int i = 0; i < size; i++) {
+                int v = front[i];
                 for (Link l : forward ? graph.outgoingEdgesOf(v) : graph.incomingEdgesOf(v)) {
                     if (l.stale) {
                         continue;
                     }
                     int w = forward ? l.to : l.from;
-                    if (mine.containsKey(w)) {
+                    if (mine[w] != null) {
                         continue;
                     }
-                    mine.put(w, l);
-                    if (theirs.containsKey(w)) {
+                    mine[w] = l;
+                    if (theirs[w] != null) {
                         return Optional.of(join(w, fwd, back));
                     }
-                    next.add(w);
+                    if (n == next.length) {
+                        next = java.util.Arrays.copyOf(next, n * 2);
+                    }
+                    next[n++] = w;
                 }
             }
             if (forward) {
                 frontF = next;
+                sizeF = n;
             } else {
                 frontB = next;
+                sizeB = n;
             }
         }
         return Optional.empty();
     }
 
-    private List<Hop> join(int meet, Map<Integer, Link> fwd, Map<Integer, Link> back) {
+    /** Marks a search's root in its parent array. */
+    private static final Link ROOT = new Link(new UUID(0, 0), -1, -1, "", "", false, false);
+
+    private List<Hop> join(int meet, Link[] fwd, Link[] back) {
         ArrayDeque<Hop> hops = new ArrayDeque<>();
-        for (Link l = fwd.get(meet); l != null; l = fwd.get(l.from)) {
+        for (Link l = fwd[meet]; l != ROOT; l = fwd[l.from]) {
             hops.addFirst(hop(l));
         }
-        for (Link l = back.get(meet); l != null; l = back.get(l.to)) {
+        for (Link l = back[meet]; l != ROOT; l = back[l.to]) {
             hops.addLast(hop(l));
         }
         return List.copyOf(hops);

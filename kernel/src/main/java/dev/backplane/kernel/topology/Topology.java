@@ -101,7 +101,7 @@ public final class Topology {
         out.put("change", change);
         out.put("edge", store.jdbc().inTransaction(c -> TopologyStore.currentByKeys(c, caller.tenantId(),
                 List.of(w.from().id()), List.of(w.kind()), List.of(w.to().id()), "curated", "")).stream()
-                .map(EdgeView::of).findFirst().orElseThrow());
+                .map(EdgeView::of).findFirst().orElse(null)); // null only if removed again meanwhile
         out.put("conflicts", o.conflicts);
         return out;
     }
@@ -413,16 +413,7 @@ public final class Topology {
                         + " yet (Kubernetes targets are discovered)", Map.of("target", t.name(), "product", t.product())));
         Caller system = new Caller(DISCOVERY_PRINCIPAL, Optional.empty(), Optional.of(tenant), tenant, Role.OPERATOR,
                 false, PrincipalKind.HUMAN, Optional.empty());
-        List<Seen> seen;
-        try {
-            seen = d.observe(system, t);
-        } catch (DomainException e) {
-            store.jdbc().inTransaction(c -> {
-                TopologyStore.refreshed(c, tenant, t.id(), "failed: " + e.code(), Instant.now());
-                return null;
-            });
-            throw e;
-        }
+        List<Seen> seen = d.observe(system, t);
         EdgeWrites.Outcome o = write(tenant, false, (c, at) -> {
             Set<NodeResolver.Ref> refs = new LinkedHashSet<>();
             seen.forEach(s -> {
@@ -459,6 +450,11 @@ public final class Topology {
                 refresh(due.tenant(), due.name(), DISCOVERY_PRINCIPAL);
                 done++;
             } catch (DomainException | Jdbc.DataAccessException e) {
+                // recorded, so a target that cannot be read waits one interval before it is tried again
+                store.jdbc().inTransaction(c -> {
+                    TopologyStore.refreshed(c, due.tenant(), due.targetId(), "failed: " + e.getMessage(), Instant.now());
+                    return null;
+                });
                 System.getLogger(Topology.class.getName()).log(System.Logger.Level.WARNING, "topology refresh of "
                         + due.name() + " (tenant " + due.tenant() + ") failed: " + e.getMessage());
             }

@@ -197,7 +197,7 @@ final class TopologyStore {
     }
 
     /** A target due for a scheduled refresh. */
-    record DueTarget(UUID tenant, String name) {
+    record DueTarget(UUID tenant, UUID targetId, String name) {
     }
 
     /**
@@ -207,11 +207,11 @@ final class TopologyStore {
      */
     List<DueTarget> dueTargets(java.time.Duration every, List<String> products) {
         return jdbc.query("""
-                SELECT t.tenant_id, t.name FROM targets_targets t
+                SELECT t.tenant_id, t.id, t.name FROM targets_targets t
                 LEFT JOIN topology_refreshes r ON r.tenant_id = t.tenant_id AND r.target_id = t.id
                 WHERE t.product = ANY(?::text[]) AND (r.refreshed_at IS NULL OR r.refreshed_at < ?)
                 ORDER BY r.refreshed_at NULLS FIRST LIMIT 100""", rs -> new DueTarget(rs.getObject(1, UUID.class),
-                rs.getString(2)), products.toArray(String[]::new), ts(Instant.now().minus(every)));
+                rs.getObject(2, UUID.class), rs.getString(3)), products.toArray(String[]::new), ts(Instant.now().minus(every)));
     }
 
     /** Deletes closed versions older than the retention (current rows are kept however old). */

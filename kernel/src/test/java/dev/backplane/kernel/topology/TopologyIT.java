@@ -170,6 +170,11 @@ class TopologyIT {
         Map<String, Object> badUrl = edge("app", "service", "depends-on", "san", null);
         badUrl.put("evidence_url", "javascript:alert(1)");
         refused(annotate(admin, badUrl), 422, "invalid_edge");
+        Map<String, Object> withCredential = edge("app", "service", "depends-on", "san", null);
+        withCredential.put("evidence_url", "https://admin:hunter2@wiki.example.com/page");
+        TestKernel.Response credential = annotate(admin, withCredential);
+        refused(credential, 422, "invalid_edge");
+        assertThat(credential.body()).doesNotContain("hunter2");
         Map<String, Object> longUrl = edge("app", "service", "depends-on", "san", null);
         longUrl.put("evidence_url", "https://e.example.com/" + "p".repeat(2000));
         refused(annotate(admin, longUrl), 422, "invalid_edge");
