@@ -9,7 +9,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code svc topology refresh} */
 @Command(name = "refresh", description = "Discover a target's edges now through its connector's read operations "
-        + "(Kubernetes targets) [tenant_admin]; edges it no longer shows go stale.")
+        + "(Kubernetes and Keycloak targets) [tenant_admin]; edges it no longer shows go stale.")
 final class Refresh extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<target>")
     String target;

@@ -216,7 +216,7 @@ final class KernelServices {
         this.runbookRuns = new RunbookRuns(jdbc, runbookTemplates, calls, targets, approvals, new AuditQueries(jdbc),
                 broadcast);
 
-        this.topology = Topology.create(jdbc, feed, targets, audit, dispatcher, resultQueries);
+        this.topology = Topology.create(jdbc, feed, targets, audit, dispatcher, resultQueries, catalog);
         Duration topologyRefresh = Duration.ofMinutes(config.intValue(Setting.TOPOLOGY_REFRESH_INTERVAL_MINUTES));
         Duration topologyRetention = Duration.ofDays(config.intValue(Setting.TOPOLOGY_HISTORY_RETENTION_DAYS));
 

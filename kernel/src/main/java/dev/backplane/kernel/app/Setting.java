@@ -84,7 +84,7 @@ public enum Setting {
             "how long replaced and removed topology edge versions are kept (diff, history and timeline look back this far)",
             1, 3650),
     TOPOLOGY_REFRESH_INTERVAL_MINUTES("topology.refresh-interval-minutes", "SVC_TOPOLOGY_REFRESH_INTERVAL_MINUTES", "60",
-            "how often each discoverable (Kubernetes) target is refreshed for auto topology edges; 0 turns the "
+            "how often each discoverable (Kubernetes, Keycloak) target is refreshed for auto topology edges; 0 turns the "
             + "scheduled refresh off (svc topology refresh still works)", 0, 10080),
     LOG_FORMAT("log.format", "SVC_LOG_FORMAT", "text",
             "text (for people at a terminal) or json (one object a line with request_id and tenant_id, for log shippers)"),

@@ -1,18 +1,12 @@
 package dev.backplane.kernel.topology;
 
-import dev.backplane.kernel.dispatch.CallRequest;
-import dev.backplane.kernel.dispatch.Dispatcher;
 import dev.backplane.kernel.dispatch.ResultEnvelope;
 import dev.backplane.kernel.identity.Caller;
-import dev.backplane.kernel.results.ResultQuery;
-import dev.backplane.kernel.results.ResultQueryService;
 import dev.backplane.kernel.targets.Target;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Discovery of a Kubernetes target through the k8s connector's read operations, each one a governed
@@ -27,15 +21,12 @@ final class K8sDiscovery implements Discovery {
 
     static final String CONNECTOR = "k8s-1.x";
     static final int MAX_POD_INFOS = 200;
-    private static final int PAGE = 500;
     private static final int MAX_PAGES = 20;
 
-    private final Dispatcher dispatcher;
-    private final ResultQueryService results;
+    private final DiscoveryCalls calls;
 
-    K8sDiscovery(Dispatcher dispatcher, ResultQueryService results) {
-        this.dispatcher = dispatcher;
-        this.results = results;
+    K8sDiscovery(DiscoveryCalls calls) {
+        this.calls = calls;
     }
 
     @Override
@@ -71,8 +62,8 @@ final class K8sDiscovery implements Discovery {
         }
         for (Map<?, ?> p : pods.subList(0, Math.min(pods.size(), MAX_POD_INFOS))) {
             Seen.Node pod = new Seen.Node("pod", t + "/" + p.get("namespace") + "/" + p.get("name"));
-            for (String claim : claims(call(system, t, "k8s.pod.info", Map.of("namespace", p.get("namespace"),
-                    "name", p.get("name"))).result())) {
+            for (String claim : claims(calls.call(system, CONNECTOR, t, "k8s.pod.info", Map.of("namespace",
+                    p.get("namespace"), "name", p.get("name"))).result())) {
                 out.add(new Seen(pod, "mounts", new Seen.Node("volume", t + "/" + p.get("namespace") + "/" + claim)));
             }
         }
@@ -93,14 +84,14 @@ final class K8sDiscovery implements Discovery {
         return out;
     }
 
-    /** Every row of a list operation: its pages (continue tokens), each read whole from its result handle if reduced. */
+    /** Every row of a list operation: its pages (continue tokens), each read whole from its handle if reduced. */
     private List<Map<?, ?>> list(Caller system, String target, String op, Map<String, Object> params) {
         List<Map<?, ?>> rows = new ArrayList<>();
         Map<String, Object> p = new HashMap<>(params);
-        p.put("limit", PAGE);
+        p.put("limit", DiscoveryCalls.PAGE);
         for (int page = 0; page < MAX_PAGES; page++) {
-            ResultEnvelope env = call(system, target, op, p);
-            rows.addAll(rowsOf(system, env));
+            ResultEnvelope env = calls.call(system, CONNECTOR, target, op, p);
+            rows.addAll(calls.rows(system, env));
             Object token = env.extras().get("continue_token");
             if (!(token instanceof String next) || next.isBlank()) {
                 break;
@@ -108,39 +99,5 @@ final class K8sDiscovery implements Discovery {
             p.put("continue", next);
         }
         return rows;
-    }
-
-    private List<Map<?, ?>> rowsOf(Caller system, ResultEnvelope env) {
-        Optional<String> handle = Optional.ofNullable(env.extras().get("fetch_more")).filter(Map.class::isInstance)
-                .map(m -> ((Map<?, ?>) m).get("drill_in")).filter(Map.class::isInstance)
-                .map(d -> ((Map<?, ?>) d).get("handle_id")).map(Object::toString);
-        List<Object> raw = new ArrayList<>();
-        if (handle.isEmpty()) {
-            if (env.result() instanceof List<?> l) {
-                raw.addAll(l);
-            }
-        } else {
-            for (int offset = 0; ; offset += PAGE) {
-                ResultQuery.Response r = results.query(system.tenantId(), system.sub(), new ResultQuery(handle.get(),
-                        Optional.of(offset), Optional.of(PAGE), Optional.empty()));
-                raw.addAll(r.rows());
-                if (r.rows().size() < PAGE) {
-                    break;
-                }
-            }
-        }
-        return raw.stream().filter(Map.class::isInstance).<Map<?, ?>>map(Map.class::cast).toList();
-    }
-
-    private ResultEnvelope call(Caller system, String target, String op, Map<String, Object> params) {
-        ResultEnvelope env = dispatcher.call(system, new CallRequest(CONNECTOR, op, target, new LinkedHashMap<>(params),
-                Optional.empty(), Optional.empty(), Optional.empty()));
-        if (!ResultEnvelope.OK.equals(env.status())) {
-            Object code = env.extras().getOrDefault("error_code", env.status());
-            throw TopologyErrors.REFRESH_FAILED.error("discovery of " + target + " stopped: " + op + " answered "
-                    + env.status() + " (" + code + ")" + (env.error() == null ? "" : ": " + env.error()),
-                    Map.of("target", target, "op_id", op, "status", env.status(), "error_code", String.valueOf(code)));
-        }
-        return env;
     }
 }

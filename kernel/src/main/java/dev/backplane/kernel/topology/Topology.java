@@ -8,6 +8,7 @@ import dev.backplane.kernel.identity.PrincipalKind;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.dispatch.Dispatcher;
 import dev.backplane.kernel.results.ResultQueryService;
 import dev.backplane.kernel.targets.Target;
@@ -71,12 +72,13 @@ public final class Topology {
         this.history = new TopologyHistory(store.jdbc(), resolver);
     }
 
-    /** The topology of a kernel: discovery reads Kubernetes targets through {@code dispatcher}. */
+    /** The topology of a kernel: discovery reads Kubernetes and Keycloak targets through {@code dispatcher}. */
     public static Topology create(Jdbc jdbc, ChangeFeed feed, TargetService targets, AuditLog audit, Dispatcher dispatcher,
-                                  ResultQueryService results) {
+                                  ResultQueryService results, CatalogService catalog) {
         TopologyStore store = new TopologyStore(jdbc);
+        DiscoveryCalls calls = new DiscoveryCalls(dispatcher, results);
         return new Topology(store, new TopologyGraphs(store, feed), new NodeResolver(targets), audit,
-                List.of(new K8sDiscovery(dispatcher, results)));
+                List.of(new K8sDiscovery(calls), new KeycloakDiscovery(calls, catalog)));
     }
 
     /** The reads of past versions: edge list, diff, history, timeline. */
@@ -410,7 +412,7 @@ public final class Topology {
                 "no target is named '" + targetName + "'", Map.of("target", targetName)));
         Discovery d = discoveries.stream().filter(x -> x.product().equals(t.product())).findFirst().orElseThrow(() ->
                 TopologyErrors.REFRESH_UNSUPPORTED.error("no discovery reads targets of product " + t.product()
-                        + " yet (Kubernetes targets are discovered)", Map.of("target", t.name(), "product", t.product())));
+                        + " yet (Kubernetes and Keycloak targets are discovered)", Map.of("target", t.name(), "product", t.product())));
         Caller system = new Caller(DISCOVERY_PRINCIPAL, Optional.empty(), Optional.of(tenant), tenant, Role.OPERATOR,
                 false, PrincipalKind.HUMAN, Optional.empty());
         List<Seen> seen = d.observe(system, t);
