@@ -1,6 +1,8 @@
 package dev.backplane.kernel.topology;
 
 import dev.backplane.kernel.audit.AuditLog;
+import dev.backplane.kernel.catalog.CatalogService;
+import dev.backplane.kernel.dispatch.Dispatcher;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
@@ -8,8 +10,6 @@ import dev.backplane.kernel.identity.PrincipalKind;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
-import dev.backplane.kernel.catalog.CatalogService;
-import dev.backplane.kernel.dispatch.Dispatcher;
 import dev.backplane.kernel.results.ResultQueryService;
 import dev.backplane.kernel.targets.Target;
 import dev.backplane.kernel.targets.TargetService;
@@ -27,19 +27,13 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * The topology graph's writes and traversals: curated edges (annotate, unannotate, bulk import with a
- * dry run that writes nothing), auto edges from discovery ({@link #refresh}), and dependencies,
- * dependents and paths answered from the tenant's in-memory graph. Every write is one transaction
+ * The topology graph's writes: curated edges (annotate, unannotate, bulk import with a dry run that
+ * writes nothing) and auto edges from discovery ({@link #refresh}); {@link #traversals()} answers
+ * dependencies, dependents and paths from the tenant's in-memory graph. Every write is one transaction
  * under the tenant's advisory lock; the history it leaves is read by {@link TopologyHistory}.
  */
 public final class Topology {
 
-    public static final int DEPTH_DEFAULT = 16;
-    public static final int DEPTH_MAX = 64;
-    public static final int HOPS_DEFAULT = 8;
-    public static final int HOPS_MAX = 32;
-    /** A traversal answers at most this many nodes (and says it was truncated). */
-    public static final int MAX_RESULTS = 10_000;
     public static final int BULK_MAX_EDGES = 100_000;
     public static final int BULK_MAX_BYTES = 32 << 20;
     private static final int MAX_PROBLEMS = 100;
@@ -61,6 +55,7 @@ public final class Topology {
     private final List<Discovery> discoveries;
 
     private final TopologyHistory history;
+    private final Traversals traversals;
 
     private Topology(TopologyStore store, TopologyGraphs graphs, NodeResolver resolver, AuditLog audit,
                      List<Discovery> discoveries) {
@@ -70,6 +65,7 @@ public final class Topology {
         this.audit = audit;
         this.discoveries = discoveries;
         this.history = new TopologyHistory(store.jdbc(), resolver);
+        this.traversals = new Traversals(graphs, resolver);
     }
 
     /** The topology of a kernel: discovery reads Kubernetes and Keycloak targets through {@code dispatcher}. */
@@ -79,6 +75,11 @@ public final class Topology {
         DiscoveryCalls calls = new DiscoveryCalls(dispatcher, results);
         return new Topology(store, new TopologyGraphs(store, feed), new NodeResolver(targets), audit,
                 List.of(new K8sDiscovery(calls), new KeycloakDiscovery(calls, catalog)));
+    }
+
+    /** Dependencies, dependents and paths on the in-memory graph. */
+    public Traversals traversals() {
+        return traversals;
     }
 
     /** The reads of past versions: edge list, diff, history, timeline. */
@@ -292,111 +293,6 @@ public final class Topology {
                 return d.outcome;
             }
         }, o -> dryRun ? g -> { } : o.graphChange());
-    }
-
-    // ------------------------------------------------------------------------------------------------
-    // traversals
-    // ------------------------------------------------------------------------------------------------
-
-    /** What a node reference resolves to in the graph: a node, or a target no edge touches yet. */
-    private record Start(Optional<Integer> node, String name) {
-    }
-
-    /** Dependencies (outgoing edges) or dependents (incoming) of a node, breadth first. */
-    public Map<String, Object> walk(UUID tenant, String name, boolean dependents, Integer depth, boolean includeStale,
-                                    List<String> kinds, Optional<String> nodeKind) {
-        int d = depth == null ? DEPTH_DEFAULT : depth;
-        if (d < 1 || d > DEPTH_MAX) {
-            throw TopologyErrors.INVALID_DEPTH.error("depth must be 1.." + DEPTH_MAX + ", got " + d, Map.of("field", "depth"));
-        }
-        kinds.forEach(Vocabulary::edgeKind);
-        nodeKind.ifPresent(k -> Vocabulary.nodeKind(k, "node_kind"));
-        Optional<Target> target = resolver.target(tenant, Vocabulary.nodeName(name, "node"));
-        return graphs.read(tenant, g -> {
-            Start s = start(g, name, target);
-            List<TenantGraph.Reached> reached = s.node().map(i -> g.walk(i, !dependents, d, Set.copyOf(kinds), nodeKind,
-                    includeStale, MAX_RESULTS)).orElse(List.of());
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("node", s.name());
-            out.put("direction", dependents ? "dependents" : "dependencies");
-            out.put("depth", d);
-            out.put("nodes", reached.stream().map(r -> {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("kind", r.node().kind());
-                m.put("name", r.node().name());
-                m.put("depth", r.depth());
-                m.put("via", r.via().name());
-                m.put("edge_kind", r.edgeKind());
-                m.put("source", r.source());
-                m.put("stale", r.stale());
-                return m;
-            }).toList());
-            out.put("truncated", reached.size() >= MAX_RESULTS);
-            return out;
-        });
-    }
-
-    /** A shortest directed path from one node to another within the hop budget, or {@code found: false}. */
-    public Map<String, Object> path(UUID tenant, String from, String to, Integer maxHops) {
-        int hops = maxHops == null ? HOPS_DEFAULT : maxHops;
-        if (hops < 1 || hops > HOPS_MAX) {
-            throw TopologyErrors.INVALID_MAX_HOPS.error("max_hops must be 1.." + HOPS_MAX + ", got " + hops,
-                    Map.of("field", "max_hops"));
-        }
-        Optional<Target> fromTarget = resolver.target(tenant, Vocabulary.nodeName(from, "from"));
-        Optional<Target> toTarget = resolver.target(tenant, Vocabulary.nodeName(to, "to"));
-        return graphs.read(tenant, g -> {
-            Start a = start(g, from, fromTarget);
-            Start b = start(g, to, toTarget);
-            Optional<List<TenantGraph.Hop>> path = a.node().isPresent() && b.node().isPresent()
-                    ? g.path(a.node().get(), b.node().get(), hops) : Optional.empty();
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("from", a.name());
-            out.put("to", b.name());
-            out.put("max_hops", hops);
-            out.put("found", path.isPresent());
-            out.put("hops", path.map(p -> p.stream().map(h -> {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("from", h.from().name());
-                m.put("from_kind", h.from().kind());
-                m.put("kind", h.kind());
-                m.put("to", h.to().name());
-                m.put("to_kind", h.to().kind());
-                m.put("edge_id", h.edgeId().toString());
-                m.put("source", h.source());
-                return m;
-            }).toList()).orElse(List.of()));
-            return out;
-        });
-    }
-
-    /**
-     * A name, a target's name or alias, or {@code <kind>:<name>}: exactly one node, else {@code 422
-     * ambiguous_node}; a registered target no edge touches yet is a node without edges; anything else is
-     * {@code 404 node_not_found}.
-     */
-    private static Start start(TenantGraph g, String name, Optional<Target> target) {
-        Set<TenantGraph.NodeRef> candidates = new LinkedHashSet<>(g.named(name));
-        target.ifPresent(t -> g.named(t.name()).stream().filter(n -> n.kind().equals(Vocabulary.TARGET))
-                .forEach(candidates::add));
-        int colon = name.indexOf(':');
-        if (candidates.isEmpty() && colon > 0) {
-            String kind = name.substring(0, colon);
-            g.named(name.substring(colon + 1)).stream().filter(n -> n.kind().equals(kind)).forEach(candidates::add);
-        }
-        if (candidates.size() > 1) {
-            List<String> kinds = candidates.stream().map(TenantGraph.NodeRef::kind).toList();
-            throw TopologyErrors.AMBIGUOUS_NODE.error("'" + name + "' names nodes of kinds " + String.join(", ", kinds)
-                    + "; write <kind>:<name>", Map.of("node", name, "kinds", kinds));
-        }
-        if (candidates.isEmpty()) {
-            if (target.isPresent()) {
-                return new Start(Optional.empty(), target.get().name());
-            }
-            throw TopologyErrors.NODE_NOT_FOUND.error("no node or target is named '" + name + "'", Map.of("node", name));
-        }
-        TenantGraph.NodeRef n = candidates.iterator().next();
-        return new Start(g.node(n.id()), n.name());
     }
 
     // ------------------------------------------------------------------------------------------------

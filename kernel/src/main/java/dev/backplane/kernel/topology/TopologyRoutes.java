@@ -50,7 +50,7 @@ public final class TopologyRoutes {
                         topology.bulk(c, Json.read(req, Topology.Bulk.class, Topology.BULK_MAX_BYTES))))
                 .get(BASE + "/dependencies", Role.OPERATOR, (req, res, c) -> walk(req, res, c, false))
                 .get(BASE + "/dependents", Role.OPERATOR, (req, res, c) -> walk(req, res, c, true))
-                .get(BASE + "/path", Role.OPERATOR, (req, res, c) -> Json.ok(res, topology.path(c.tenantId(),
+                .get(BASE + "/path", Role.OPERATOR, (req, res, c) -> Json.ok(res, topology.traversals().path(c.tenantId(),
                         required(req, "from"), required(req, "to"), optionalInt(req, "max_hops"))))
                 .get(BASE + "/diff", Role.OPERATOR, (req, res, c) -> Json.ok(res, topology.history().diff(c.tenantId(),
                         TimeArg.parse(required(req, "t1"), "t1"), TimeArg.parse(required(req, "t2"), "t2"),
@@ -81,7 +81,7 @@ public final class TopologyRoutes {
     private void walk(ServerRequest req, ServerResponse res, Caller c, boolean dependents) {
         List<String> kinds = text(req, "kind").map(k -> Arrays.stream(k.split(",")).map(String::trim)
                 .filter(s -> !s.isEmpty()).toList()).orElse(List.of());
-        Json.ok(res, topology.walk(c.tenantId(), required(req, "node"), dependents, optionalInt(req, "depth"),
+        Json.ok(res, topology.traversals().walk(c.tenantId(), required(req, "node"), dependents, optionalInt(req, "depth"),
                 QueryParams.flag(req, "include_stale"), kinds, text(req, "node_kind")));
     }
 
