@@ -40,6 +40,8 @@ class K8sTopologyIT {
     static void start(KernelSetup setup) throws Exception {
         // 63 pods: more than the reduction threshold, so discovery pages the stored result by its handle
         cluster = setup.closeAfter(new MockCluster().seed(60));
+        // no scheduled refresh here: the counts below are of this test's own refreshes (K8sScheduledRefreshIT has it)
+        setup.setting("SVC_TOPOLOGY_REFRESH_INTERVAL_MINUTES", "0");
         Files.copy(Path.of(System.getProperty("k8s.plugin.jar")), setup.plugins().resolve("k8s-1.x.jar"));
         cluster.admin().pods().inNamespace("shop").resource(new PodBuilder().withNewMetadata().withName("pg-0")
                 .withNamespace("shop").endMetadata().withNewSpec().withNodeName("node-2").addNewContainer().withName("pg")
