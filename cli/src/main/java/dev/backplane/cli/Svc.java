@@ -26,6 +26,7 @@ import dev.backplane.cli.memory.Recall;
 import dev.backplane.cli.memory.Remember;
 import dev.backplane.cli.retrieval.RetrievalCommand;
 import dev.backplane.cli.runbooks.RunbookCommand;
+import dev.backplane.cli.topology.TopologyCommand;
 import dev.backplane.cli.scheduler.SchedulerCommand;
 import dev.backplane.cli.targets.TargetsCommand;
 import dev.backplane.cli.tenants.TenantsCommand;
@@ -52,7 +53,7 @@ import picocli.CommandLine;
                 AgentPrincipalCommand.class,
                 AgentCommand.class, SchedulerCommand.class, ServicePrincipalsCommand.class,
                 AdminCommand.class, EventSourceCommand.class, EventsCommand.class, BroadcastCommand.class,
-                AutomationCommand.class, RunbookCommand.class, ConventionsCommand.class, CompletionCommand.class,
+                AutomationCommand.class, RunbookCommand.class, TopologyCommand.class, ConventionsCommand.class, CompletionCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Svc implements Runnable {
 

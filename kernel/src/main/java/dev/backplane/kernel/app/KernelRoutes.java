@@ -30,6 +30,7 @@ import dev.backplane.kernel.scheduler.TriggerRoutes;
 import dev.backplane.kernel.targets.TargetRoutes;
 import dev.backplane.kernel.targets.TargetSecretRoutes;
 import dev.backplane.kernel.tenancy.TenancyRoutes;
+import dev.backplane.kernel.topology.TopologyRoutes;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -86,6 +87,7 @@ final class KernelRoutes {
         new BroadcastRoutes(s.broadcast, s.broadcastHub,
                 Duration.ofSeconds(config.intValue(Setting.BROADCAST_HEARTBEAT_SECONDS))).register(api);
         new AutomationRoutes(s.automations).register(api);
+        new TopologyRoutes(s.topology).register(api);
         api.recordMutations(new GovernanceAudit(s.audit), GovernanceAudit.EXEMPT);
         return api;
     }

@@ -67,6 +67,7 @@ import dev.backplane.kernel.scheduler.TriggerFiring;
 import dev.backplane.kernel.scheduler.Triggers;
 import dev.backplane.kernel.targets.ProbeService;
 import dev.backplane.kernel.targets.TargetService;
+import dev.backplane.kernel.topology.Topology;
 import dev.backplane.kernel.tenancy.TenantService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -130,6 +131,7 @@ final class KernelServices {
     final Automations automations;
     final io.micrometer.prometheusmetrics.PrometheusMeterRegistry metrics;
     final Tracing tracing;
+    final Topology topology;
 
     KernelServices(KernelConfig config, Database database, ChangeFeed feed, DispatchEvents dispatchEvents,
                    EventDrain drain, String issuer, Kernel.Closer closing) {
@@ -223,7 +225,15 @@ final class KernelServices {
         this.runbookRuns = new RunbookRuns(jdbc, runbookTemplates, calls, targets, approvals, new AuditQueries(jdbc),
                 broadcast);
 
+        this.topology = Topology.create(jdbc, feed, targets, audit, dispatcher, resultQueries, catalog);
+        Duration topologyRefresh = Duration.ofMinutes(config.intValue(Setting.TOPOLOGY_REFRESH_INTERVAL_MINUTES));
+        Duration topologyRetention = Duration.ofDays(config.intValue(Setting.TOPOLOGY_HISTORY_RETENTION_DAYS));
+
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
+                new PeriodicJobs.Job("topology-refresh", Duration.ofMinutes(1),
+                        () -> topologyRefresh.isZero() ? 0 : topology.refreshDue(topologyRefresh)),
+                new PeriodicJobs.Job("topology-history-sweep", Duration.ofHours(1),
+                        () -> topology.sweep(topologyRetention)),
                 new PeriodicJobs.Job("events-retention-sweep", Duration.ofHours(1), eventLog::sweep),
                 new PeriodicJobs.Job("cron-triggers", Duration.ofSeconds(1), cron::fireDue),
                 new PeriodicJobs.Job("broadcast-windows-flush", Duration.ofSeconds(5), broadcast::flushWindows),

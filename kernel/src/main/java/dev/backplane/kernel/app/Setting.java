@@ -85,6 +85,12 @@ public enum Setting {
             "broadcast streams a tenant may have open on one replica; more answer 429 too_many_streams", 1, 10000),
     SCHEDULER_CRON_MIN_INTERVAL_SECONDS("scheduler.cron-min-interval-seconds", "SVC_SCHEDULER_CRON_MIN_INTERVAL_SECONDS",
             "60", "the shortest interval a cron trigger's schedule may have between two firings", 1, 86400),
+    TOPOLOGY_HISTORY_RETENTION_DAYS("topology.history-retention-days", "SVC_TOPOLOGY_HISTORY_RETENTION_DAYS", "90",
+            "how long replaced and removed topology edge versions are kept (diff, history and timeline look back this far)",
+            1, 3650),
+    TOPOLOGY_REFRESH_INTERVAL_MINUTES("topology.refresh-interval-minutes", "SVC_TOPOLOGY_REFRESH_INTERVAL_MINUTES", "60",
+            "how often each discoverable (Kubernetes, Keycloak) target is refreshed for auto topology edges; 0 turns the "
+            + "scheduled refresh off (svc topology refresh still works)", 0, 10080),
     LOG_FORMAT("log.format", "SVC_LOG_FORMAT", "text",
             "text (for people at a terminal) or json (one object a line with request_id and tenant_id, for log shippers)"),
     LOG_ACCESS("log.access", "SVC_LOG_ACCESS", "true",
