@@ -74,7 +74,7 @@ public final class Topology {
         TopologyStore store = new TopologyStore(jdbc);
         DiscoveryCalls calls = new DiscoveryCalls(dispatcher, results);
         return new Topology(store, new TopologyGraphs(store, feed), new NodeResolver(targets), audit,
-                List.of(new K8sDiscovery(calls), new KeycloakDiscovery(calls, catalog)));
+                List.of(new K8sDiscovery(calls), new KeycloakDiscovery(calls, catalog), new DnsDiscovery(calls)));
     }
 
     /** Dependencies, dependents and paths on the in-memory graph. */
