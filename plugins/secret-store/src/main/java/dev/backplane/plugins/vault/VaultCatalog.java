@@ -144,9 +144,9 @@ final class VaultCatalog {
                     read("vault.lease.list", "sys", "The lease ids under a prefix", LEASE_PREFIX, "GET",
                             "/v1/sys/leases/lookup/{prefix}", ResultKind.SET),
                     read("vault.lease.lookup", "sys", "A lease: issue, expiry and last renewal times, ttl, renewable",
-                            LEASE, "PUT", "/v1/sys/leases/lookup", ResultKind.OBJECT),
+                            LEASE, "POST", "/v1/sys/leases/lookup", ResultKind.OBJECT),
                     write("vault.lease.revoke", "sys", "Revokes a lease: the credential it backs stops working",
-                            LEASE, SafetyLevel.DANGEROUS, "PUT", "/v1/sys/leases/revoke"),
+                            LEASE, SafetyLevel.DANGEROUS, "POST", "/v1/sys/leases/revoke"),
                     read("vault.token.lookup-self", "auth", "The backplane's own token: policies, ttl, accessor, "
                             + "display name (never the token itself)", NONE, "GET", "/v1/auth/token/lookup-self",
                             ResultKind.OBJECT),

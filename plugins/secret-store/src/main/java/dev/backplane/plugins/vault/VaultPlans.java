@@ -42,9 +42,9 @@ final class VaultPlans {
                     Map.of("policy", p.requiredText("policy", VaultParams.MAX_POLICY)));
             case "vault.policy.delete" -> VaultRequest.delete("/v1/sys/policies/acl/" + p.name());
             case "vault.lease.list" -> VaultRequest.list("/v1/sys/leases/lookup/" + p.leaseId("prefix") + "/");
-            case "vault.lease.lookup" -> VaultRequest.send("PUT", "/v1/sys/leases/lookup",
+            case "vault.lease.lookup" -> VaultRequest.send("POST", "/v1/sys/leases/lookup",
                     Map.of("lease_id", p.leaseId("lease_id")));
-            case "vault.lease.revoke" -> VaultRequest.send("PUT", "/v1/sys/leases/revoke",
+            case "vault.lease.revoke" -> VaultRequest.send("POST", "/v1/sys/leases/revoke",
                     Map.of("lease_id", p.leaseId("lease_id")));
             case "vault.token.lookup-self" -> VaultRequest.get("/v1/auth/token/lookup-self");
             case "vault.token.role-list" -> VaultRequest.list("/v1/auth/token/roles");

@@ -41,7 +41,7 @@ record VaultRequest(String method, String path, Map<String, String> query, Optio
 
     /** Vault's LIST, spelled as GET with {@code list=true} (what Vault's own clients send through proxies). */
     static VaultRequest list(String path) {
-        return new VaultRequest("GET", path, Map.of("list", "true"), Optional.empty(), "application/json", List.of());
+        return new VaultRequest("GET", path.endsWith("/") ? path : path + "/", Map.of("list", "true"), Optional.empty(), "application/json", List.of());
     }
 
     static VaultRequest send(String method, String path, Object body) {

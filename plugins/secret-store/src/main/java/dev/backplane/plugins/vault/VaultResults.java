@@ -56,6 +56,7 @@ final class VaultResults {
                     keyRows(answer, "name", "");
             case "vault.pki.issuer-list" -> new OperationResult.Rows(issuers(answer, data));
             case "vault.pki.cert-list" -> keyRows(answer, "serial", "");
+            case "vault.lease.lookup" -> new OperationResult.Document(lease(p, data));
             default -> new OperationResult.Document(plain(data)); // lookups and role/cert reads: metadata objects
         };
     }
@@ -194,6 +195,15 @@ final class VaultResults {
             rows.add(row);
         });
         return rows;
+    }
+
+    private static Map<String, Object> lease(VaultParams p, JsonNode data) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("lease_id", p.leaseId("lease_id"));
+        for (String f : List.of("issue_time", "expire_time", "last_renewal", "renewable", "ttl")) {
+            out.put(f, plain(data.path(f)));
+        }
+        return out;
     }
 
     private static Map<String, Object> policy(JsonNode data) {
