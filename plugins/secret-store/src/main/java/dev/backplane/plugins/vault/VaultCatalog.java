@@ -32,7 +32,7 @@ final class VaultCatalog {
     private static final String KV_VERSION = """
             "kv_version": {"type": "integer", "enum": [1, 2], "description": "the KV engine version of the mount (default 2)"}""";
     private static final String VERSIONS = """
-            "versions": {"type": "array", "minItems": 1, "maxItems": %d, "items": {"type": "integer", "minimum": 1}, "description": "version numbers"}"""
+            "versions": {"type": "array", "minItems": 1, "maxItems": %d, "items": {"type": ["integer", "string"], "minimum": 1, "pattern": "^[1-9][0-9]{0,8}$"}, "description": "version numbers (digit strings, as the CLI sends repeated flags, are accepted)"}"""
             .formatted(VaultParams.MAX_VERSIONS);
     private static final String DATA = """
             "data": {"type": "object", "minProperties": 1, "maxProperties": %d, "propertyNames": {"pattern": "%s"}, "additionalProperties": {"type": "string", "maxLength": %d}, "description": "the fields to write; their values are secret: never shown in previews, results or audit rows"}"""
@@ -56,9 +56,9 @@ final class VaultCatalog {
     private static final String KV_PATCH = obj(List.of("path", "data"), MOUNT.formatted("secret"), PATH, DATA, CAS);
     private static final String KV_VERSIONS = obj(List.of("path", "versions"), MOUNT.formatted("secret"), PATH, VERSIONS);
     private static final String KV_DELETE = obj(List.of("path"), MOUNT.formatted("secret"), PATH,
-            VERSIONS.replace("version numbers", "the versions to delete (default: the current one)"));
+            VERSIONS.replace("\"version numbers", "\"the versions to delete (default: the current one)"));
     private static final String KV_DESTROY = obj(List.of("path"), MOUNT.formatted("secret"), PATH,
-            VERSIONS.replace("version numbers", "KV v2: the versions to destroy (required)"), KV_VERSION);
+            VERSIONS.replace("\"version numbers", "\"KV v2: the versions to destroy (required)"), KV_VERSION);
     private static final String KV_ROLLBACK = obj(List.of("path", "version"), MOUNT.formatted("secret"), PATH, """
             "version": {"type": "integer", "minimum": 1, "description": "the version whose data becomes the new current version"}""");
     private static final String MOUNT_PATH = obj(List.of("path"),

@@ -125,11 +125,12 @@ final class VaultParams {
         }
         List<Integer> out = new ArrayList<>();
         for (Object o : list) {
-            if (!(o instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.longValue() < 1
-                    || n.longValue() > Integer.MAX_VALUE) {
+            Object n = o instanceof String s && s.matches("[1-9][0-9]{0,8}") ? Long.valueOf(s) : o;
+            if (!(n instanceof Number num) || num.doubleValue() != Math.rint(num.doubleValue()) || num.longValue() < 1
+                    || num.longValue() > Integer.MAX_VALUE) {
                 throw invalid("versions", "whole numbers of at least 1");
             }
-            out.add(n.intValue());
+            out.add(num.intValue());
         }
         return out;
     }
