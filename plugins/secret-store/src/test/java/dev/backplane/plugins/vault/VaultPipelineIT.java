@@ -35,6 +35,7 @@ class VaultPipelineIT {
             "vault.policy.write", "vault.policy.delete", "vault.lease.revoke", "vault.lease.lookup");
     private static VaultDouble vault;
     private static VaultDouble bao;
+    private static VaultDouble old;
     private static TestIssuer issuer;
     private static TestKernel kernel;
     private final UUID tenant = UUID.randomUUID();
@@ -49,6 +50,8 @@ class VaultPipelineIT {
         vault.put("apps/web", Map.of("password", "pipeline-" + UUID.randomUUID(), "user", "web"));
         bao = setup.closeAfter(new VaultDouble("secret"));
         bao.version("2.1.0");
+        old = setup.closeAfter(new VaultDouble("secret"));
+        old.version("0.11.6");
     }
 
     private void target(String name, String product, VaultDouble server, String token) {
@@ -118,6 +121,17 @@ class VaultPipelineIT {
         assertThat(baoProbe.json().path("fingerprint").path("version").asText()).isEqualTo("2.1.0");
         JsonNode baoCall = call(operator, "vault.sys.seal-status", "bao1", Map.of());
         assertThat(baoCall.path("result").path("version").asText()).as(baoCall.toString()).isEqualTo("2.1.0");
+    }
+
+    @Test
+    void theResolverMatchesTheVersionSysHealthReports() throws Exception {
+        target("old1", "vault", old, VaultDouble.ROOT_TOKEN);
+        var first = kernel.send("POST", "/api/v1/targets/old1/probe", operator, null, Map.of());
+        assertThat(first.status()).as("nothing known yet: the one vault connector probes it").isEqualTo(200);
+        assertThat(first.json().path("fingerprint").path("version").asText()).isEqualTo("0.11.6");
+        var again = kernel.send("POST", "/api/v1/targets/old1/probe", operator, null, Map.of());
+        assertThat(again.status()).as(again.body()).isEqualTo(501);
+        assertThat(again.body()).contains("no_connector").contains("0.11.6").contains("vault-1.x");
     }
 
     @Test
