@@ -26,7 +26,11 @@ final class VaultCatalog {
                 .formatted(name, regex.replace("\\", "\\\\"), description);
     }
 
-    private static final String MOUNT = str("mount", VaultParams.PATH, "the secrets engine's mount path (default %s)");
+    private static String mount(String what, String fallback) {
+        return str("mount", VaultParams.PATH, "the " + what + "'s mount path (default " + fallback + ")");
+    }
+
+    private static final String KV_MOUNT = mount("secrets engine", "secret");
     private static final String PATH = str("path", VaultParams.PATH, "the secret's path inside the mount");
     private static final String NAME = str("name", VaultParams.NAME, "the %s's name");
     private static final String KV_VERSION = """
@@ -46,20 +50,20 @@ final class VaultCatalog {
     }
 
     private static final String NONE = obj(List.of());
-    private static final String KV_LIST = obj(List.of(), MOUNT.formatted("secret"),
+    private static final String KV_LIST = obj(List.of(), KV_MOUNT,
             PATH.replace("the secret's path", "the folder to list (default: the mount's root)"), KV_VERSION);
-    private static final String KV_PATH = obj(List.of("path"), MOUNT.formatted("secret"), PATH);
-    private static final String KV_READ = obj(List.of("path"), MOUNT.formatted("secret"), PATH, KV_VERSION, """
+    private static final String KV_PATH = obj(List.of("path"), KV_MOUNT, PATH);
+    private static final String KV_READ = obj(List.of("path"), KV_MOUNT, PATH, KV_VERSION, """
             "version": {"type": "integer", "minimum": 1, "description": "a KV v2 version (default the current one)"}""");
-    private static final String KV_WRITE = obj(List.of("path", "data"), MOUNT.formatted("secret"), PATH, DATA, CAS,
+    private static final String KV_WRITE = obj(List.of("path", "data"), KV_MOUNT, PATH, DATA, CAS,
             KV_VERSION);
-    private static final String KV_PATCH = obj(List.of("path", "data"), MOUNT.formatted("secret"), PATH, DATA, CAS);
-    private static final String KV_VERSIONS = obj(List.of("path", "versions"), MOUNT.formatted("secret"), PATH, VERSIONS);
-    private static final String KV_DELETE = obj(List.of("path"), MOUNT.formatted("secret"), PATH,
+    private static final String KV_PATCH = obj(List.of("path", "data"), KV_MOUNT, PATH, DATA, CAS);
+    private static final String KV_VERSIONS = obj(List.of("path", "versions"), KV_MOUNT, PATH, VERSIONS);
+    private static final String KV_DELETE = obj(List.of("path"), KV_MOUNT, PATH,
             VERSIONS.replace("\"version numbers", "\"the versions to delete (default: the current one)"));
-    private static final String KV_DESTROY = obj(List.of("path"), MOUNT.formatted("secret"), PATH,
+    private static final String KV_DESTROY = obj(List.of("path"), KV_MOUNT, PATH,
             VERSIONS.replace("\"version numbers", "\"KV v2: the versions to destroy (required)"), KV_VERSION);
-    private static final String KV_ROLLBACK = obj(List.of("path", "version"), MOUNT.formatted("secret"), PATH, """
+    private static final String KV_ROLLBACK = obj(List.of("path", "version"), KV_MOUNT, PATH, """
             "version": {"type": "integer", "minimum": 1, "description": "the version whose data becomes the new current version"}""");
     private static final String MOUNT_PATH = obj(List.of("path"),
             str("path", VaultParams.PATH, "the mount path"));
@@ -75,11 +79,14 @@ final class VaultCatalog {
     private static final String LEASE_PREFIX = obj(List.of("prefix"), str("prefix", VaultParams.PATH,
             "the lease prefix, such as database/creds/readonly"));
     private static final String ROLE_NAME = obj(List.of("name"), NAME.formatted("role"));
-    private static final String AUTH_LIST = obj(List.of(), MOUNT.formatted("%s").replace("secrets engine", "auth method"));
-    private static final String AUTH_READ = obj(List.of("name"), MOUNT.replace("secrets engine", "auth method"),
+    private static final String APPROLE_LIST = obj(List.of(), mount("auth method", "approle"));
+    private static final String APPROLE_READ = obj(List.of("name"), mount("auth method", "approle"),
             NAME.formatted("role"));
-    private static final String PKI_LIST = obj(List.of(), MOUNT.formatted("pki"));
-    private static final String PKI_CERT = obj(List.of("serial"), MOUNT.formatted("pki"),
+    private static final String K8S_LIST = obj(List.of(), mount("auth method", "kubernetes"));
+    private static final String K8S_READ = obj(List.of("name"), mount("auth method", "kubernetes"),
+            NAME.formatted("role"));
+    private static final String PKI_LIST = obj(List.of(), mount("PKI engine", "pki"));
+    private static final String PKI_CERT = obj(List.of("serial"), mount("PKI engine", "pki"),
             str("serial", VaultParams.SERIAL, "the certificate's serial number (hex pairs joined by ':' or '-')"));
 
     static final Catalog CATALOG = new Catalog(
@@ -154,14 +161,14 @@ final class VaultCatalog {
                             ResultKind.SET),
                     read("vault.token.role-read", "auth", "A token role's settings", ROLE_NAME, "GET",
                             "/v1/auth/token/roles/{name}", ResultKind.OBJECT),
-                    read("vault.approle.role-list", "auth", "The AppRole role names", AUTH_LIST.formatted("approle"),
+                    read("vault.approle.role-list", "auth", "The AppRole role names", APPROLE_LIST,
                             "GET", "/v1/auth/{mount}/role", ResultKind.SET),
                     read("vault.approle.role-read", "auth", "An AppRole role's settings (never a secret id)",
-                            AUTH_READ.formatted("approle"), "GET", "/v1/auth/{mount}/role/{name}", ResultKind.OBJECT),
+                            APPROLE_READ, "GET", "/v1/auth/{mount}/role/{name}", ResultKind.OBJECT),
                     read("vault.kubernetes.role-list", "auth", "The Kubernetes auth role names",
-                            AUTH_LIST.formatted("kubernetes"), "GET", "/v1/auth/{mount}/role", ResultKind.SET),
+                            K8S_LIST, "GET", "/v1/auth/{mount}/role", ResultKind.SET),
                     read("vault.kubernetes.role-read", "auth", "A Kubernetes auth role: bound service accounts and "
-                            + "namespaces, policies, ttls", AUTH_READ.formatted("kubernetes"), "GET",
+                            + "namespaces, policies, ttls", K8S_READ, "GET",
                             "/v1/auth/{mount}/role/{name}", ResultKind.OBJECT),
                     read("vault.pki.issuer-list", "pki", "A PKI mount's issuers: issuer_id, issuer_name, key_id, "
                             + "is_default", PKI_LIST, "GET", "/v1/{mount}/issuers", ResultKind.SET),
