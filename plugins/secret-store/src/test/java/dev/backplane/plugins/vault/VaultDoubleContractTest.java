@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Vault double answers as Vault does: every operation of the catalog is sent through a real session,
+ * The Vault double answers as Vault does, and the plugin asks as Vault expects: every operation of the
+ * catalog is sent through a real session,
  * and every exchange the double recorded is matched to its path in Vault's OpenAPI document
  * ({@code <repo>/../shared/specs/vault-openapi.json}, read in place) — the status must be one the
  * document lists and the answer must validate against that response's schema (the {@code data} of
@@ -101,6 +102,7 @@ class VaultDoubleContractTest {
                     problems.add(where + ": no such operation in Vault's OpenAPI document");
                     continue;
                 }
+                checkRequest(doc, op.get(), x, where, schemas, compiledByText, components, problems, validated);
                 JsonNode responses = op.get().path("responses");
                 JsonNode documented = responses.path(Integer.toString(x.status()));
                 if (documented.isMissingNode()) {
@@ -132,8 +134,40 @@ class VaultDoubleContractTest {
                     "#/components/schemas/SealStatusResponse", "#/components/schemas/StandardListResponse",
                     "#/components/schemas/PoliciesReadAclPolicyResponse", "#/components/schemas/LeasesReadLeaseResponse",
                     "#/components/schemas/PkiListIssuersResponse", "#/components/schemas/PkiReadCertResponse",
-                    "#/components/schemas/AppRoleReadRoleResponse", "#/components/schemas/KvV2ReadResponse");
+                    "#/components/schemas/AppRoleReadRoleResponse", "#/components/schemas/KvV2ReadResponse",
+                    "request #/components/schemas/KvV2WriteRequest", "request #/components/schemas/KvV2DestroyVersionsRequest",
+                    "request #/components/schemas/MountsEnableSecretsEngineRequest",
+                    "request #/components/schemas/LeasesRevokeLeaseRequest");
         }
+    }
+
+    /**
+     * A request body must validate against the operation's request schema, and name no top-level field
+     * the schema does not declare (the document's schemas do not forbid extra fields themselves).
+     */
+    private static void checkRequest(JsonNode doc, JsonNode op, VaultDouble.Exchange x, String where,
+                                     SchemaRegistry schemas, Map<String, Schema> compiledByText, JsonNode components,
+                                     List<String> problems, Set<String> validated) throws Exception {
+        JsonNode schema = op.path("requestBody").path("content").path("application/json").path("schema");
+        if (x.requestBody().isEmpty() || schema.isMissingNode()) {
+            return;
+        }
+        JsonNode body = JSON.readTree(x.requestBody());
+        JsonNode declared = (schema.has("$ref") ? doc.at(schema.path("$ref").asText().substring(1)) : schema)
+                .path("properties");
+        body.fieldNames().forEachRemaining(f -> {
+            if (declared.isObject() && !declared.has(f)) { // a KV v1 body is free-form: no properties declared
+                problems.add(where + ": request field '" + f + "' is not in " + schema.path("$ref").asText());
+            }
+        });
+        Schema compiled = compiledByText.computeIfAbsent(schema.toString(), k -> {
+            ObjectNode root = JSON.createObjectNode();
+            root.set("components", components);
+            root.setAll((ObjectNode) nullable(schema.deepCopy()));
+            return schemas.getSchema(root);
+        });
+        compiled.validate(body).forEach(e -> problems.add(where + " request: " + e));
+        validated.add("request " + schema.path("$ref").asText("inline"));
     }
 
     /**
