@@ -131,7 +131,7 @@ public final class SshSessions {
         HostKeyCheck check = new HostKeyCheck(settings.pin());
         ClientSession session = null;
         try {
-            ConnectFuture future = CLIENT.connect(credential.username(), new InetSocketAddress(address, target.port()),
+            ConnectFuture future = CLIENT.connect(credential.username(), dialAddress(address, target.port()),
                     AttributeRepository.ofKeyValuePair(CHECK, check), null);
             session = future.verify(settings.commandTimeout()).getClientSession();
             addIdentity(session, credential);
@@ -142,6 +142,19 @@ public final class SshSessions {
                 closeQuietly(session);
             }
             throw classify(e, check, target);
+        }
+    }
+
+    /**
+     * The socket address the client dials: the checked address as a bare literal. An {@link InetAddress}
+     * from a name lookup keeps the name, and MINA's {@code connect(user, SocketAddress)} dials
+     * {@code getHostString()} — the name — resolving it again (DNS rebinding past the SSRF guard).
+     */
+    static InetSocketAddress dialAddress(InetAddress checked, int port) {
+        try {
+            return new InetSocketAddress(InetAddress.getByAddress(checked.getAddress()), port);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException(e); // 4 or 16 bytes from an InetAddress: cannot happen
         }
     }
 
