@@ -56,6 +56,16 @@ public final class SshExec {
         CappedStream out = new CappedStream(settings.outputCapBytes());
         CappedStream err = new CappedStream(settings.outputCapBytes());
         long deadline = System.nanoTime() + settings.commandTimeout().toNanos();
+        java.util.concurrent.Semaphore permits = SshSessions.channels(session);
+        try {
+            if (!permits.tryAcquire(settings.commandTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
+                throw new ConnectorException(ErrorCode.CONNECTOR_TIMEOUT, command.program() + " waited "
+                        + settings.commandTimeout().toSeconds() + " s for one of the session's " + SshSessions.MAX_CHANNELS
+                        + " channels; stopped");
+            }
+        } catch (InterruptedException e) {
+            throw cancelled(null, command);
+        }
         ChannelExec channel = null;
         try {
             channel = session.createExecChannel(remoteLine(command, settings));
@@ -122,6 +132,7 @@ public final class SshExec {
             if (channel != null) {
                 channel.close(false);
             }
+            permits.release();
         }
     }
 
