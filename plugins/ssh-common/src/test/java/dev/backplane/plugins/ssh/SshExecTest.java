@@ -66,6 +66,20 @@ class SshExecTest {
     }
 
     @Test
+    void aBadPinFailsTheSameWayOnEveryRunNotWithANullPointer() throws Exception {
+        TargetSpec spec = new TargetSpec("box", "test", "127.0.0.1", lab.port(), Optional.empty(), true,
+                Optional.empty(), Optional.empty(), Map.of(HostKeyPin.EXTRA, "trust-me"));
+        SshTarget t = new SshTarget(new RecordingContext(), spec, new Credential(Map.of("username", lab.user(),
+                "private_key", lab.privateKey())), Set.of("echo"));
+        for (int i = 0; i < 2; i++) {
+            ConnectorException e = catchThrowableOfType(ConnectorException.class,
+                    () -> t.run(new SshCommand("echo", List.of("x"))));
+            assertThat(e).as("run " + i).isNotNull();
+            assertThat(e.code()).isEqualTo(ErrorCode.CONNECTOR_HOST_KEY_MISMATCH);
+        }
+    }
+
+    @Test
     void aTimedOutCommandIsAlsoKilledOnTheServer() throws Exception {
         String seconds = String.valueOf(600 + ThreadLocalRandom.current().nextInt(300));
         ConnectorException e = catchThrowableOfType(ConnectorException.class,
