@@ -21,8 +21,11 @@ final class DnsNames {
     private static final String LABEL = "[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?";
     /** A zone: dotted labels, optional trailing dot. */
     static final String ZONE = "^" + LABEL + "(\\." + LABEL + ")*\\.?$";
-    /** A record name: {@code @}, or dotted labels (the first may be {@code *}); relative to the zone unless it ends in a dot. */
-    static final String NAME = "^(@|(\\*|" + LABEL + ")(\\." + LABEL + ")*\\.?)$";
+    /**
+     * A record name: {@code @}, or dotted labels; relative to the zone unless it ends in a dot. Wildcard
+     * owners ({@code *}) are not offered: the read-back could not query them as a word.
+     */
+    static final String NAME = "^(@|" + LABEL + "(\\." + LABEL + ")*\\.?)$";
     /** Record data: one word of characters no shell or nsupdate treats specially. */
     static final String DATA = "^[A-Za-z0-9_.:=+/@,-]([A-Za-z0-9_.:=+/@, -]{0,252}[A-Za-z0-9_.:=+/@,-])?$";
     /** A filter for search: letters, digits and the name characters only. */
@@ -55,7 +58,7 @@ final class DnsNames {
     /** The absolute record name (trailing dot) of {@code name} in {@code zone}; it must lie inside the zone. */
     static String name(String name, String zone) {
         if (name == null || name.length() > 254 || !NAME_RE.matcher(name).matches()) {
-            throw invalid("name", "'@' or dotted DNS labels, the first may be '*'");
+            throw invalid("name", "'@' or dotted DNS labels (no wildcards)");
         }
         String n = name.toLowerCase(Locale.ROOT);
         String fqdn = n.equals("@") ? zone + "." : n.endsWith(".") ? n : n + "." + zone + ".";

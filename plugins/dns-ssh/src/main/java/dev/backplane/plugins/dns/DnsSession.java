@@ -150,11 +150,14 @@ final class DnsSession implements Connector {
     }
 
     private OperationResult write(BindTarget bind, RecordChange change) {
-        SshOutput sent = ssh.run(bind.update(change.script()));
+        // every command is built (and so validated) before the first one runs
+        SshCommand update = bind.update(change.script());
+        SshCommand readBack = bind.lookup(change.fqdn(), change.type());
+        SshOutput sent = ssh.run(update);
         if (!sent.ok()) {
             return failed("nsupdate", sent);
         }
-        List<Map<String, Object>> rrset = ZoneRecords.rows(ssh.run(bind.lookup(change.fqdn(), change.type())),
+        List<Map<String, Object>> rrset = ZoneRecords.rows(ssh.run(readBack),
                 "reading " + change.fqdn() + " " + change.type() + " back");
         Map<String, Object> result = new LinkedHashMap<>(change.describe());
         result.put("rrset", rrset);

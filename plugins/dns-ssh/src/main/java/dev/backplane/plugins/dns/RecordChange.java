@@ -57,9 +57,13 @@ record RecordChange(String kind, String zone, String fqdn, String type, Optional
         return lines;
     }
 
-    /** True when the RRset read back after the update shows the change. */
+    /**
+     * True when the RRset read back after the update shows the change. Only rows owned by the record's
+     * own name count: dig follows a CNAME, so the rows of its target must not verify a write next to it.
+     */
     boolean verifiedBy(List<Map<String, Object>> rrset) {
-        List<Map<String, Object>> ofType = rrset.stream().filter(r -> type.equals(r.get("type"))).toList();
+        List<Map<String, Object>> ofType = rrset.stream().filter(r -> type.equals(r.get("type"))
+                && fqdn.equalsIgnoreCase(String.valueOf(r.get("name")))).toList();
         return switch (kind) {
             case "add" -> ofType.stream().anyMatch(r -> ZoneRecords.holds(r, type, data.orElseThrow())
                     && ttlMatches(r));

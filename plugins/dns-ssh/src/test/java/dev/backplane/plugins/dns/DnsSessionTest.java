@@ -139,6 +139,48 @@ class DnsSessionTest {
     }
 
     @Test
+    void aWildcardNameIsRefusedBeforeAnythingIsApplied() throws Exception {
+        try (Connector c = open(target(ssh, Map.of()))) {
+            for (String name : List.of("*", "*.wild", "*.example.test.")) {
+                assertThat(codeOf(() -> call(c, "dns.record.add", Map.of("zone", BindLab.ZONE, "name", name, "type", "A",
+                        "ttl", 60, "data", "192.0.2.99")))).as(name).isEqualTo(ErrorCode.INVALID_PARAMS);
+                assertThat(codeOf(() -> c.preview(new OperationRequest("dns.record.add", Map.of("zone", BindLab.ZONE,
+                        "name", name, "type", "A", "ttl", 60, "data", "192.0.2.99"), Optional.empty()))))
+                        .isEqualTo(ErrorCode.INVALID_PARAMS);
+            }
+        }
+        assertThat(bind.lookup("anything.example.test", "A")).as("no wildcard was applied").isEmpty();
+        assertThat(bind.lookup("x.wild.example.test", "A")).isEmpty();
+    }
+
+    @Test
+    void anAddressNextToACnameIsNotReportedVerifiedByTheCnamesTarget() throws Exception {
+        try (Connector c = open(target(ssh, Map.of()))) {
+            // ftp is a CNAME to www (A 192.0.2.10, TTL 300): BIND ignores an A added next to it, and dig's
+            // answer for ftp A is the CNAME plus www's A with exactly this data and TTL
+            OperationResult r = call(c, "dns.record.add", Map.of("zone", BindLab.ZONE, "name", "ftp", "type", "A",
+                    "ttl", 300, "data", "192.0.2.10"));
+            assertThat(r).as(r.toString()).isInstanceOf(OperationResult.Failure.class);
+            assertThat(((OperationResult.Failure) r).message()).contains("does not show the change");
+            assertThat(bind.lookup("ftp.example.test", "CNAME")).containsExactly("300 www.example.test.");
+        }
+    }
+
+    @Test
+    void anInterruptedCallRunsNoCommand() throws Exception {
+        try (Connector c = open(target(ssh, Map.of()))) {
+            Thread.currentThread().interrupt();
+            try {
+                assertThat(codeOf(() -> call(c, "dns.record.add", Map.of("zone", BindLab.ZONE, "name", "late",
+                        "type", "A", "ttl", 60, "data", "192.0.2.98")))).isEqualTo(ErrorCode.CONNECTOR_TIMEOUT);
+            } finally {
+                Thread.interrupted();
+            }
+        }
+        assertThat(bind.lookup("late.example.test", "A")).isEmpty();
+    }
+
+    @Test
     void aRefusedUpdateFailsWithTheServersWords() throws Exception {
         try (Connector c = open(target(ssh, Map.of()))) {
             OperationResult r = call(c, "dns.record.add", Map.of("zone", BindLab.STATIC_ZONE, "name", "x", "type", "A",

@@ -108,6 +108,8 @@ final class FirewallSession implements Connector {
             body.put("check", NftCommands.check(change.script()).line());
             body.put("stdin", change.script());
             body.put("verify", change.verify().line());
+            // in the body, so a preview_hash of one mode is refused for the other
+            body.put("lockout_check", Boolean.TRUE.equals(p.get("allow_lockout")) ? "skipped" : "enforced");
             return Optional.of(new HttpPreview("SSH", NftCommands.apply(change.script()).line(), Map.of(),
                     Optional.of(body)));
         }
@@ -167,27 +169,42 @@ final class FirewallSession implements Connector {
     }
 
     /**
-     * Refuses a write that could drop the management session: a drop/reject rule matching it
-     * ({@link RuleSpec#wouldDrop}); deleting an accept rule for the SSH port from a chain whose policy is
-     * drop; adding the backplane's own address to a set (sets are how addresses are blocked).
+     * Refuses a write that could drop the management session ({@link Lockout}), erring towards refusal:
+     * <ul>
+     *   <li>adding a drop/reject rule that could match it ({@link RuleSpec#wouldDrop});</li>
+     *   <li>deleting, from a chain whose policy is drop, a rule that lets packets through and could match
+     *       it ({@code ip saddr <backplane> accept}, {@code tcp sport 22 accept}, {@code ct state
+     *       established,related accept}, a jump, ...);</li>
+     *   <li>deleting an element holding either end's address from a set a letting-through rule uses
+     *       ({@code ip saddr @mgmt accept});</li>
+     *   <li>adding an element holding either end's address to a set any other rule uses
+     *       ({@code ip daddr @x drop}).</li>
+     * </ul>
      */
     private void lockoutCheck(String opId, Map<String, Object> p) {
-        if (opId.equals("firewall.element.delete")) {
-            return;
-        }
+        FirewallChange change = FirewallChanges.of(opId, p);
         SshOutput env = ssh.run(NftCommands.sshConnection());
         Management m = Management.parse(env.ok() ? env.stdout() : "");
         boolean locksOut = switch (opId) {
             case "firewall.rule.add" -> RuleSpec.of(p).wouldDrop(m);
-            case "firewall.element.add" -> FirewallChanges.elements(p).stream().anyMatch(e -> e.contains(m.client()));
-            default -> {
-                SshOutput chain = ssh.run(FirewallChanges.of(opId, p).verify());
+            case "firewall.rule.delete" -> {
+                SshOutput chain = ssh.run(change.verify());
                 long handle = FwNames.handle(p);
-                Pattern sshAccept = Pattern.compile("dport (\\{[^}]*\\b" + m.serverPort() + "\\b[^}]*\\}|" + m.serverPort()
-                        + "\\b).*\\baccept\\b");
                 yield NftRows.dropPolicy(chain) && NftRows.rules(chain, "nft list chain").stream()
-                        .anyMatch(r -> ((Number) r.get("handle")).longValue() == handle
-                                && sshAccept.matcher(r.get("rule").toString()).find());
+                        .filter(r -> ((Number) r.get("handle")).longValue() == handle)
+                        .map(r -> r.get("rule").toString())
+                        .anyMatch(rule -> Lockout.letsThrough(rule) && Lockout.couldMatch(rule, m));
+            }
+            default -> {
+                if (FirewallChanges.elements(p).stream().noneMatch(e -> Lockout.holdsAnEnd(e, m))) {
+                    yield false;
+                }
+                SshOutput table = ssh.run(NftCommands.listTable(FwNames.family(p), FwNames.identifier(p, "table")));
+                NftRows.requireOk(table, "nft list table");
+                List<String> users = Lockout.rulesUsing(table.stdout(), FwNames.identifier(p, "set"));
+                yield opId.equals("firewall.element.add")
+                        ? users.stream().anyMatch(rule -> !rule.matches(".*\\baccept\\b.*"))
+                        : users.stream().anyMatch(Lockout::letsThrough);
             }
         };
         if (locksOut) {

@@ -3,7 +3,6 @@ package dev.backplane.plugins.firewall;
 import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.ErrorCode;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 
 /**
  * The SSH connection this connector manages the firewall through, as the server sees it
@@ -11,19 +10,25 @@ import java.net.UnknownHostException;
  * that would drop it would lock the backplane out of the appliance.
  *
  * @param client the backplane's address as the server sees it
+ * @param clientPort the backplane's source port
  * @param server the server's address the session arrived on
  * @param serverPort the SSH port
  */
-record Management(InetAddress client, InetAddress server, int serverPort) {
+record Management(InetAddress client, int clientPort, InetAddress server, int serverPort) {
 
-    /** Parses {@code SSH_CONNECTION}; fails closed when the server does not tell. */
+    /** Parses {@code SSH_CONNECTION} (address literals only: no name is ever looked up); fails closed. */
     static Management parse(String sshConnection) {
         String[] f = sshConnection.strip().split("\\s+");
         try {
-            if (f.length == 4 && f[0].matches("[0-9A-Fa-f:.]+") && f[2].matches("[0-9A-Fa-f:.]+")) {
-                return new Management(InetAddress.getByName(f[0]), InetAddress.getByName(f[2]), Integer.parseInt(f[3]));
+            if (f.length == 4) {
+                int clientPort = Integer.parseInt(f[1]);
+                int serverPort = Integer.parseInt(f[3]);
+                if (clientPort > 0 && clientPort < 65536 && serverPort > 0 && serverPort < 65536) {
+                    return new Management(FwNames.address("client", f[0]).address(), clientPort,
+                            FwNames.address("server", f[2]).address(), serverPort);
+                }
             }
-        } catch (UnknownHostException | NumberFormatException e) {
+        } catch (ConnectorException | NumberFormatException e) {
             // reported below
         }
         throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, "the server did not report this session's "
@@ -31,6 +36,6 @@ record Management(InetAddress client, InetAddress server, int serverPort) {
     }
 
     String describe() {
-        return client.getHostAddress() + " to " + server.getHostAddress() + " port " + serverPort;
+        return client.getHostAddress() + " port " + clientPort + " to " + server.getHostAddress() + " port " + serverPort;
     }
 }

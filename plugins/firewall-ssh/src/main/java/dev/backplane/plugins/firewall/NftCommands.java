@@ -39,6 +39,11 @@ final class NftCommands {
         return new SshCommand("nft", List.of("-a", "list", "chain", family, table, chain));
     }
 
+    /** {@code nft -a list table <family> <table>}: the table's sets, chains and rules as text. */
+    static SshCommand listTable(String family, String table) {
+        return new SshCommand("nft", List.of("-a", "list", "table", family, table));
+    }
+
     static SshCommand check(List<String> script) {
         return new SshCommand("nft", List.of("-c", "-f", "-"), Optional.of(String.join("\n", script) + "\n"));
     }

@@ -121,6 +121,15 @@ class FirewallPipelineIT {
         assertThat(refused.path("extras").path("error_code").asText()).isEqualTo("invalid_params");
         assertThat(refused.path("error").asText()).contains("allow_lockout");
 
+        Map<String, Object> forced = new java.util.HashMap<>(lockout);
+        forced.put("allow_lockout", true);
+        JsonNode swapped = call(admin, "firewall.rule.add", "fw1", forced,
+                Map.of("preview_hash", previewHash("firewall.rule.add", "fw1", lockout)));
+        assertThat(swapped.path("extras").path("error_code").asText()).as("a hash of the checked request does not "
+                + "cover the unchecked one").isEqualTo("preview_hash_required");
+        assertThat(previewHash("firewall.rule.add", "fw1", forced)).isNotEqualTo(previewHash("firewall.rule.add", "fw1",
+                lockout));
+
         Map<String, Object> block = Map.of("family", "inet", "table", "filter", "set", "blocklist", "elements",
                 List.of("192.0.2.99"));
         JsonNode blocked = approve(admin2, call(admin, "firewall.element.add", "fw1", block, Map.of()));

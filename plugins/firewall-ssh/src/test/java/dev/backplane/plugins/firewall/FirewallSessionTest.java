@@ -158,6 +158,83 @@ class FirewallSessionTest {
     }
 
     @Test
+    void deletionsAndSetChangesThatCouldEndTheSessionAreRefused() throws Exception {
+        int sshPort = lab.ssh().port();
+        lab.nft("""
+                add set inet filter mgmt { type ipv4_addr; elements = { 127.0.0.1, 192.0.2.50 }; }
+                add set inet filter blockdst { type ipv4_addr; }
+                add chain inet filter guarded { type filter hook forward priority 10; policy drop; }
+                add rule inet filter guarded ip saddr @mgmt accept
+                add rule inet filter guarded ip daddr @blockdst drop
+                add rule inet filter guarded ip saddr 127.0.0.1 accept
+                add rule inet filter guarded tcp sport %d accept
+                add rule inet filter guarded ct state established,related accept
+                add rule inet filter guarded udp dport 53 accept
+                add rule inet filter guarded ip saddr 10.0.0.0/8 accept
+                """.formatted(sshPort));
+        String guarded = lab.listChain("guarded");
+        try (Connector c = open()) {
+            for (String rule : List.of("ip saddr 127.0.0.1 accept", "tcp sport " + sshPort + " accept",
+                    "ct state established,related accept")) {
+                long handle = handleOf(guarded, rule);
+                ConnectorException e = catchThrowableOfType(ConnectorException.class, () -> call(c,
+                        "firewall.rule.delete", rule("chain", "guarded", "handle", handle)));
+                assertThat(e).as(rule).isNotNull();
+                assertThat(e.code()).as(rule).isEqualTo(ErrorCode.INVALID_PARAMS);
+            }
+            for (String rule : List.of("udp dport 53 accept", "ip saddr 10.0.0.0/8 accept")) {
+                assertThat(document(call(c, "firewall.rule.delete", rule("chain", "guarded", "handle",
+                        handleOf(guarded, rule)))).get("verified")).as(rule + " cannot carry the session").isEqualTo(true);
+            }
+
+            ConnectorException unlisted = catchThrowableOfType(ConnectorException.class, () -> call(c,
+                    "firewall.element.delete", Map.of("family", "inet", "table", "filter", "set", "mgmt",
+                            "elements", List.of("127.0.0.1"))));
+            assertThat(unlisted).as("removing the backplane from an allowlist set").isNotNull();
+            assertThat(unlisted.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+            assertThat(lab.listSet("mgmt")).contains("127.0.0.1");
+            assertThat(document(call(c, "firewall.element.delete", Map.of("family", "inet", "table", "filter",
+                    "set", "mgmt", "elements", List.of("192.0.2.50")))).get("verified")).isEqualTo(true);
+
+            ConnectorException blocked = catchThrowableOfType(ConnectorException.class, () -> call(c,
+                    "firewall.element.add", Map.of("family", "inet", "table", "filter", "set", "blockdst",
+                            "elements", List.of("127.0.0.0/8"))));
+            assertThat(blocked).as("the server's own address into a set a drop rule uses").isNotNull();
+            assertThat(blocked.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+            assertThat(document(call(c, "firewall.element.add", Map.of("family", "inet", "table", "filter", "set",
+                    "mgmt", "elements", List.of("127.0.0.1")))).get("verified")).as("into an allowlist is fine")
+                    .isEqualTo(true);
+
+            Map<?, ?> forced = document(call(c, "firewall.element.delete", Map.of("family", "inet", "table", "filter",
+                    "set", "mgmt", "elements", List.of("127.0.0.1"), "allow_lockout", true)));
+            assertThat(forced.get("verified")).as("allow_lockout overrides").isEqualTo(true);
+        } finally {
+            lab.nft("delete chain inet filter guarded\ndelete set inet filter mgmt\ndelete set inet filter blockdst\n");
+        }
+    }
+
+    private static long handleOf(String listing, String rule) {
+        return listing.lines().filter(l -> l.strip().startsWith(rule + " # handle")).findFirst()
+                .map(l -> Long.parseLong(l.replaceAll(".*# handle (\\d+).*", "$1"))).orElseThrow(() ->
+                        new AssertionError(rule + " not in " + listing));
+    }
+
+    @Test
+    void thePreviewSaysWhetherTheLockoutCheckRuns() throws Exception {
+        try (Connector c = open()) {
+            Map<String, Object> p = rule("protocol", "tcp", "dport", 22, "verdict", "drop");
+            HttpPreview checked = c.preview(new OperationRequest("firewall.rule.add", p, Optional.empty())).orElseThrow();
+            Map<String, Object> forced = new HashMap<>(p);
+            forced.put("allow_lockout", true);
+            HttpPreview unchecked = c.preview(new OperationRequest("firewall.rule.add", forced, Optional.empty()))
+                    .orElseThrow();
+            assertThat(((Map<?, ?>) checked.body().orElseThrow()).get("lockout_check")).isEqualTo("enforced");
+            assertThat(((Map<?, ?>) unchecked.body().orElseThrow()).get("lockout_check")).isEqualTo("skipped");
+            assertThat(unchecked.body()).isNotEqualTo(checked.body());
+        }
+    }
+
+    @Test
     void injectionInEveryStringParameterIsRefused() throws Exception {
         Map<String, Map<String, Object>> ops = Map.of(
                 "firewall.rule.add", rule("protocol", "tcp", "dport", 9000, "saddr", "192.0.2.1", "daddr", "192.0.2.2",

@@ -33,7 +33,23 @@ final class NftLab implements AutoCloseable {
     static Optional<String> unavailable() {
         return SshLab.unavailable().or(() -> List.of(NFT, IP).stream().filter(b -> !Files.isExecutable(Path.of(b)))
                 .findFirst().map(b -> b + " is not installed (Debian packages nftables and iproute2; ./test installs "
-                        + "them when it runs as root)"));
+                        + "them when it runs as root)"))
+                .or(NftLab::cannotMakeNamespaces);
+    }
+
+    /** Network namespaces need root (CAP_SYS_ADMIN): tried once, so the tests skip instead of erroring. */
+    private static Optional<String> cannotMakeNamespaces() {
+        String probe = "svcfwprobe" + UUID.randomUUID().toString().substring(0, 8);
+        try {
+            run(null, IP, "netns", "add", probe);
+            run(null, IP, "netns", "del", probe);
+            return Optional.empty();
+        } catch (IOException e) {
+            return Optional.of("cannot create a network namespace (needs root or CAP_SYS_ADMIN): " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.of("interrupted while checking for network namespaces");
+        }
     }
 
     static NftLab start(Path dir) throws IOException, InterruptedException {

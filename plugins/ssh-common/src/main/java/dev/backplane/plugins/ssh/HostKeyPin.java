@@ -14,7 +14,8 @@ import org.apache.sshd.common.digest.BuiltinDigests;
  * The one host key a target's SSH server may present, as its SHA-256 fingerprint (the form
  * {@code ssh-keygen -lf} prints). The target gives it in {@code extras.ssh_host_key} either as that
  * fingerprint ({@code SHA256:...}) or as a public key line ({@code ecdsa-sha2-nistp256 AAAA...}),
- * optionally with a known_hosts host-pattern in front. There is no trust on first use: a target
+ * optionally with a known_hosts host-pattern in front (marker lines such as {@code @revoked} or
+ * {@code @cert-authority} are refused). There is no trust on first use: a target
  * without a pin fails closed, and the error names the key the server presented so an operator can
  * check it out of band and pin it.
  *
@@ -44,7 +45,9 @@ public record HostKeyPin(String fingerprint) {
             return new HostKeyPin(t);
         }
         String[] words = t.split("\\s+");
-        for (int i = 0; i + 1 < words.length; i++) {
+        // a marker line (@revoked, @cert-authority) names a key that must NOT be trusted as this host's key;
+        // the key type is word 0 (a key line) or word 1 (after a known_hosts host pattern), nowhere else
+        for (int i = 0; i < 2 && i + 1 < words.length && !t.startsWith("@"); i++) {
             if (KEY_TYPE.matcher(words[i]).matches()) {
                 try {
                     return new HostKeyPin(fingerprintOf(Base64.getDecoder().decode(words[i + 1])));

@@ -98,8 +98,15 @@ public final class SshSessions {
                                         SshSettings settings) {
         String key = target.host() + "|" + target.port() + "|" + settings.pin().map(HostKeyPin::fingerprint).orElse("")
                 + "|" + credential.digest() + "|" + System.identityHashCode(context.socketFactory());
+        prune();
         ReentrantLock lock = LOCKS.computeIfAbsent(key, k -> new ReentrantLock());
-        lock.lock();
+        try {
+            lock.lockInterruptibly();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectorException(ErrorCode.CONNECTOR_TIMEOUT, "the call was cancelled or timed out while "
+                    + "waiting for the SSH session to " + target.host() + ":" + target.port());
+        }
         try {
             Pooled pooled = POOL.get(key);
             long now = System.nanoTime();
@@ -119,9 +126,30 @@ public final class SshSessions {
         }
     }
 
+    /**
+     * The channels one session may have open at once from this pool: below OpenSSH's default
+     * {@code MaxSessions} (10), so a burst of calls waits here instead of being refused by the server.
+     */
+    static final int MAX_CHANNELS = 8;
+    private static final Map<ClientSession, java.util.concurrent.Semaphore> CHANNELS = new ConcurrentHashMap<>();
+
+    /** The permits for channels on {@code session}. */
+    static java.util.concurrent.Semaphore channels(ClientSession session) {
+        return CHANNELS.computeIfAbsent(session, s -> new java.util.concurrent.Semaphore(MAX_CHANNELS, true));
+    }
+
+    /** Forgets closed sessions and the locks nobody holds or waits on, so the maps do not grow for ever. */
+    private static void prune() {
+        POOL.values().removeIf(p -> !p.session().isOpen());
+        CHANNELS.keySet().removeIf(s -> !s.isOpen());
+        LOCKS.entrySet().removeIf(e -> !POOL.containsKey(e.getKey()) && !e.getValue().isLocked()
+                && !e.getValue().hasQueuedThreads());
+    }
+
     /** Drops a session that failed in use, so the next call connects afresh. */
     public static void evict(ClientSession session) {
         POOL.values().removeIf(p -> p.session() == session);
+        CHANNELS.remove(session);
         closeQuietly(session);
     }
 
@@ -131,7 +159,7 @@ public final class SshSessions {
         HostKeyCheck check = new HostKeyCheck(settings.pin());
         ClientSession session = null;
         try {
-            ConnectFuture future = CLIENT.connect(credential.username(), new InetSocketAddress(address, target.port()),
+            ConnectFuture future = CLIENT.connect(credential.username(), dialAddress(address, target.port()),
                     AttributeRepository.ofKeyValuePair(CHECK, check), null);
             session = future.verify(settings.commandTimeout()).getClientSession();
             addIdentity(session, credential);
@@ -142,6 +170,19 @@ public final class SshSessions {
                 closeQuietly(session);
             }
             throw classify(e, check, target);
+        }
+    }
+
+    /**
+     * The socket address the client dials: the checked address as a bare literal. An {@link InetAddress}
+     * from a name lookup keeps the name, and MINA's {@code connect(user, SocketAddress)} dials
+     * {@code getHostString()} — the name — resolving it again (DNS rebinding past the SSRF guard).
+     */
+    static InetSocketAddress dialAddress(InetAddress checked, int port) {
+        try {
+            return new InetSocketAddress(InetAddress.getByAddress(checked.getAddress()), port);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException(e); // 4 or 16 bytes from an InetAddress: cannot happen
         }
     }
 

@@ -28,12 +28,18 @@ public final class SshTarget {
         this.allowlist = Set.copyOf(allowlist);
     }
 
-    /** Runs {@code command} and returns what it printed, whatever its exit status. */
+    /**
+     * Runs {@code command} and returns what it printed, whatever its exit status. Nothing runs once the
+     * call is cancelled or the thread interrupted ({@code connector_timeout}).
+     */
     public SshOutput run(SshCommand command) {
         command.allowedBy(allowlist);
-        if (login == null) {
-            login = SshCredential.of(credential);
-            settings = SshSettings.of(target, context);
+        SshExec.requireNotCancelled(command, context);
+        if (login == null || settings == null) {
+            SshSettings readSettings = SshSettings.of(target, context);
+            SshCredential readLogin = SshCredential.of(credential);
+            settings = readSettings;
+            login = readLogin;
         }
         return SshExec.run(SshSessions.acquire(context, target, login, settings), command, settings, context);
     }

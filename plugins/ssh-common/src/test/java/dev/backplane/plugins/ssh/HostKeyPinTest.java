@@ -32,6 +32,16 @@ class HostKeyPinTest {
     }
 
     @Test
+    void markerLinesAndKeysPastTheSecondWordAreRefused() throws Exception {
+        String line = PublicKeyEntry.toString(key());
+        for (String bad : java.util.List.of("@revoked * " + line, "@cert-authority *.example " + line,
+                "host1 host2 " + line, "a b c " + line)) {
+            assertThatThrownBy(() -> HostKeyPin.parse(bad)).as(bad).isInstanceOfSatisfying(ConnectorException.class,
+                    e -> assertThat(e.code()).isEqualTo(ErrorCode.CONNECTOR_HOST_KEY_MISMATCH));
+        }
+    }
+
+    @Test
     void textThatIsNeitherFailsClosed() {
         for (String bad : java.util.List.of("trust-me", "SHA256:short", "ssh-ed25519 not-base64!")) {
             assertThatThrownBy(() -> HostKeyPin.parse(bad)).as(bad).isInstanceOfSatisfying(ConnectorException.class,
