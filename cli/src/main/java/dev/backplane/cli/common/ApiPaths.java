@@ -91,7 +91,24 @@ public final class ApiPaths {
     public static final String RUNBOOK_RUNS = "/api/v1/runbooks/runs";
     public static final String RUNBOOK_RUN = RUNBOOK_RUNS + "/{id}";
 
+    public static final String SENSORS = "/api/v1/sensors";
+    public static final String SENSOR = SENSORS + "/{id}";
+    public static final String DASHBOARDS = "/api/v1/dashboards";
+    public static final String DASHBOARD = DASHBOARDS + "/{id}";
+
     public static final List<String> CALLS = List.of(
+            "GET " + SENSORS,
+            "POST " + SENSORS,
+            "GET " + SENSOR,
+            "PATCH " + SENSOR,
+            "DELETE " + SENSOR,
+            "POST " + SENSOR + "/pause",
+            "POST " + SENSOR + "/resume",
+            "GET " + SENSOR + "/results",
+            "GET " + DASHBOARDS,
+            "POST " + DASHBOARDS,
+            "GET " + DASHBOARD,
+            "DELETE " + DASHBOARD,
             "GET " + RUNBOOK_TEMPLATES,
             "POST " + RUNBOOK_TEMPLATES,
             "GET " + RUNBOOK_TEMPLATE,
