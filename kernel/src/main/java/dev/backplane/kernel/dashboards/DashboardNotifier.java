@@ -26,7 +26,8 @@ import java.util.UUID;
  * the suppression window, the notification is claimed in that same transaction (so two replicas never
  * both send it) together with the investigator's agent run, if one is bound. The mail goes out after
  * commit: each recipient is checked against the tenant's mail-recipient policy, and every refused
- * recipient, every sent mail and every failed send is logged and audited ({@code svc.dashboards.mail}).
+ * recipient, every sent mail, every failed send and every suppressed notification is logged and audited
+ * ({@code svc.dashboards.mail}).
  */
 public final class DashboardNotifier implements SensorStateListener {
 
@@ -103,6 +104,9 @@ public final class DashboardNotifier implements SensorStateListener {
         if (row.lastNotified() != null && row.lastNotified().isAfter(Instant.now().minus(suppression))) {
             LOG.log(Level.INFO, "dashboard " + dashboard + " (tenant " + tenant + ") went " + row.rollup() + " -> " + now
                     + "; notification suppressed (last one at " + row.lastNotified() + ")");
+            audit.recordIn(c, entry(tenant, dashboard), "denied", Optional.of("suppressed"), Optional.empty(),
+                    Map.of("dashboard_id", dashboard.toString(), "rollup_from", row.rollup(), "rollup_to", now,
+                            "last_notified_at", row.lastNotified().toString()));
             return Optional.empty();
         }
         Jdbc.update(c, "UPDATE dashboards SET last_notified_at = now() WHERE id = ?", dashboard);
@@ -176,13 +180,17 @@ public final class DashboardNotifier implements SensorStateListener {
         extras.put("rollup_from", n.from());
         extras.put("rollup_to", n.to());
         try {
-            audit.record(new AuditLog.Entry(n.tenant(), "svc-dashboard:" + n.dashboard(), "service", "other", AUDIT_OP,
-                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                    Optional.empty(), Optional.empty()), status, code, Optional.empty(), extras);
+            audit.record(entry(n.tenant(), n.dashboard()), status, code, Optional.empty(), extras);
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "dashboard " + n.dashboard() + ": the audit row of a notification (" + status
                     + ") could not be written: " + e.getMessage());
         }
+    }
+
+    /** The audit row of a notification: the dashboard acts as a service principal of its own. */
+    private static AuditLog.Entry entry(UUID tenant, UUID dashboard) {
+        return new AuditLog.Entry(tenant, "svc-dashboard:" + dashboard, "service", "other", AUDIT_OP, Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     static String subject(Claimed n) {
