@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
  * written, roles hold, and the CLI drives all of it.
  */
 @KernelTest
-class SensorsIT {
+public class SensorsIT {
 
     private static TestIssuer issuer;
     private static TestKernel kernel;
@@ -78,17 +78,17 @@ class SensorsIT {
         }
     }
 
-    static JsonNode ok(TestKernel.Response r, int status) {
+    public static JsonNode ok(TestKernel.Response r, int status) {
         assertThat(r.status()).as(r.body()).isEqualTo(status);
         return r.json();
     }
 
-    static void error(TestKernel.Response r, int status, String code) {
+    public static void error(TestKernel.Response r, int status, String code) {
         assertThat(r.status()).as(r.body()).isEqualTo(status);
         assertThat(r.json().path("error").asText()).as(r.body()).isEqualTo(code);
     }
 
-    static <T> T poll(Supplier<T> read, Predicate<T> done, Duration timeout, String what) {
+    public static <T> T poll(Supplier<T> read, Predicate<T> done, Duration timeout, String what) {
         Instant deadline = Instant.now().plus(timeout);
         T last = read.get();
         while (!done.test(last)) {
@@ -106,7 +106,7 @@ class SensorsIT {
         return last;
     }
 
-    static Map<String, Object> sensorBody(String name, String item, int interval) {
+    public static Map<String, Object> sensorBody(String name, String item, int interval) {
         Map<String, Object> b = new HashMap<>();
         b.put("name", name);
         b.put("connector_id", "sn-1.x");
