@@ -67,6 +67,7 @@ import dev.backplane.kernel.scheduler.CronFiring;
 import dev.backplane.kernel.scheduler.PeriodicJobs;
 import dev.backplane.kernel.scheduler.TriggerFiring;
 import dev.backplane.kernel.scheduler.Triggers;
+import dev.backplane.kernel.sensors.SensorAutomations;
 import dev.backplane.kernel.sensors.SensorRuns;
 import dev.backplane.kernel.sensors.Sensors;
 import dev.backplane.kernel.targets.ProbeService;
@@ -216,7 +217,8 @@ final class KernelServices {
         CronFiring cron = new CronFiring(jdbc, agentRuns);
         drain.subscribe("scheduler.event-triggers", new TriggerFiring(triggers, agentRuns));
         // what runs by itself: each capability that fires on its own (sensors, scheduled jobs) adds its source here
-        this.automations = new Automations(List.of(new EventTriggerAutomations(jdbc, agentRuns)));
+        this.automations = new Automations(List.of(new EventTriggerAutomations(jdbc, agentRuns),
+                new SensorAutomations(jdbc)));
 
         this.runbookTemplates = new RunbookTemplates(jdbc);
         this.runbookRuns = new RunbookRuns(jdbc, runbookTemplates, calls, targets, approvals, new AuditQueries(jdbc),

@@ -268,6 +268,15 @@ public class SensorsIT {
         error(kernel.patch("/api/v1/sensors/" + paused, operator, Map.of("name", "x")), 403, "insufficient_role");
         error(kernel.post("/api/v1/sensors/" + paused + "/pause", operator, null), 403, "insufficient_role");
         assertThat(ok(kernel.get("/api/v1/sensors/" + paused, operator), 200).path("name").asText()).isEqualTo("renamed");
+        // both show in what runs by itself, with the read they run and their latest state
+        JsonNode automation = ok(kernel.get("/api/v1/automation", operator), 200).path("automations");
+        assertThat(automation).hasSize(2).allSatisfy(a -> {
+            assertThat(a.path("kind").asText()).isEqualTo("sensor");
+            assertThat(a.path("runs").asText()).isEqualTo("read:sn-1.x sn.item1.get on web");
+        });
+        JsonNode controlRow = automation.get(0).path("id").asText().equals(control) ? automation.get(0) : automation.get(1);
+        assertThat(controlRow.path("description").asText()).isEqualTo("control, every 5 s");
+        assertThat(controlRow.path("last_run_status").asText()).isEqualTo("ok");
     }
 
     @Test
