@@ -33,12 +33,13 @@ CREATE TABLE sensors (
 CREATE INDEX sensors_due ON sensors (next_run_at) WHERE status = 'active';
 CREATE INDEX sensors_tenant ON sensors (tenant_id, created_at, id);
 
--- One evaluation of a sensor: its state, why (a short text, never params or secrets), the audit row of
--- its dispatch. Kept sensors.results-retention-days (default 7).
+-- One evaluation of a sensor: the time it was due, its state, why (a short text, never params or secrets),
+-- the audit row of its dispatch. Kept sensors.results-retention-days (default 7).
 CREATE TABLE sensor_results (
     id           bigserial PRIMARY KEY,
     sensor_id    uuid        NOT NULL REFERENCES sensors (id) ON DELETE CASCADE,
     tenant_id    uuid        NOT NULL,
+    due_at       timestamptz NOT NULL,
     evaluated_at timestamptz NOT NULL,
     state        text        NOT NULL CHECK (state IN ('ok', 'degraded', 'critical', 'unknown', 'skip')),
     detail       text        NOT NULL,

@@ -193,9 +193,10 @@ public final class SensorRuns implements AutoCloseable {
                 return Optional.<String>empty(); // deleted while it ran
             }
             Jdbc.update(c, """
-                    INSERT INTO sensor_results (sensor_id, tenant_id, evaluated_at, state, detail, call_status, audit_id,
-                                                duration_ms)
-                    VALUES (?, ?, now(), ?, ?, ?, ?, ?)""", d.id(), d.tenant(), state, detail, callStatus,
+                    INSERT INTO sensor_results (sensor_id, tenant_id, due_at, evaluated_at, state, detail, call_status,
+                                                audit_id, duration_ms)
+                    VALUES (?, ?, ?, now(), ?, ?, ?, ?, ?)""", d.id(), d.tenant(), Timestamp.from(d.at()), state, detail,
+                    callStatus,
                     auditId.orElse(null), durationMs);
             Jdbc.update(c, "UPDATE sensors SET last_state = ?, last_evaluated_at = now() WHERE id = ?", state, d.id());
             return Optional.of(before.getFirst());

@@ -404,7 +404,7 @@ public final class Sensors {
 
     private static SensorResult resultRow(ResultSet rs) throws SQLException {
         return new SensorResult(rs.getLong("id"), rs.getObject("sensor_id", UUID.class),
-                rs.getTimestamp("evaluated_at").toInstant(), rs.getString("state"), rs.getString("detail"),
+                rs.getTimestamp("due_at").toInstant(), rs.getTimestamp("evaluated_at").toInstant(), rs.getString("state"), rs.getString("detail"),
                 rs.getString("call_status"), Optional.ofNullable(rs.getObject("audit_id", UUID.class)),
                 rs.getInt("duration_ms"));
     }
