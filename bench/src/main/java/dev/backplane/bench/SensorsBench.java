@@ -66,10 +66,12 @@ public final class SensorsBench {
             env.put("SVC_DB_POOL_SIZE", "32");
             try (TestKernel k = TestKernel.start(work.resolve("data"), env)) {
                 String admin = issuer.token("admin", tenant, "tenant_admin");
-                k.registerTarget(admin, Map.of("name", "web", "product", "bench", "host", "127.0.0.1", "port",
-                        target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
-                k.stageSecret(admin, "web", Map.of("username", "u", "password", "p-0123456789"));
-                k.enableConnector(admin, "bench-1.x");
+                check(k.post("/api/v1/targets", admin, Map.of("name", "web", "product", "bench", "host", "127.0.0.1",
+                        "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http"))));
+                check(k.put("/api/v1/targets/web/secret", admin, Map.of("fields", Map.of("username", "u", "password",
+                        "p-0123456789"))));
+                check(k.post("/api/v1/connectors/bench-1.x/enable-reads", admin, null));
+                check(k.post("/api/v1/connectors/bench-1.x/enable", admin, null));
                 long t0 = System.nanoTime();
                 create(k, admin);
                 System.out.printf("created %d sensors (paused) in %.1f s%n", SENSORS, (System.nanoTime() - t0) / 1e9);
@@ -118,6 +120,12 @@ public final class SensorsBench {
             }
         } finally {
             target.stop(0);
+        }
+    }
+
+    private static void check(TestKernel.Response r) {
+        if (r.status() / 100 != 2) {
+            throw new IllegalStateException("setup failed: " + r.status() + " " + r.body());
         }
     }
 

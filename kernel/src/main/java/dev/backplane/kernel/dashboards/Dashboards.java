@@ -47,8 +47,8 @@ public final class Dashboards {
 
     public Dashboard create(Caller caller, Write w) {
         String name = text(w.name(), "name", MAX_NAME_CHARS, true);
-        if (name.isBlank()) {
-            throw invalid("name must not be blank", "name");
+        if (name.isBlank() || name.chars().anyMatch(ch -> ch < 0x20 || ch == 0x7f)) {
+            throw invalid("name must be one line of text (it is a mail subject), not blank", "name");
         }
         Optional<String> description = Optional.ofNullable(text(w.description(), "description", MAX_DESCRIPTION_CHARS,
                 false));

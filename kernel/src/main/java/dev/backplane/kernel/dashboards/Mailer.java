@@ -56,6 +56,15 @@ public final class Mailer {
         return !settings.host().isBlank();
     }
 
+    private String password() throws MailException {
+        try {
+            return settings.password().get();
+        } catch (RuntimeException e) {
+            throw new MailException("the SMTP password could not be read through mail.smtp-password-ref: "
+                    + e.getMessage());
+        }
+    }
+
     /** Sends one plain-text message to these recipients (already checked against the policy). */
     public void send(List<String> to, String subject, String body) throws MailException {
         if (!enabled()) {
@@ -90,7 +99,7 @@ public final class Mailer {
             m.setText(body, "UTF-8");
             m.setSentDate(new Date());
             if (settings.username().isPresent()) {
-                Transport.send(m, settings.username().get(), settings.password().get());
+                Transport.send(m, settings.username().get(), password());
             } else {
                 Transport.send(m);
             }

@@ -15,6 +15,7 @@ import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -27,11 +28,12 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs due sensors (called by a db-scheduler job, so one replica at a time claims): the due sensors are
- * claimed with {@code FOR UPDATE SKIP LOCKED} and their next run time set in the claiming transaction —
- * so a due time runs once, whichever replica claims it — then each runs on a virtual thread (at most
- * {@code maxConcurrent} at once) through the dispatch pipeline as the sensor's service principal, and
- * its result row and latest state are written in one transaction. A sensor late by several periods runs
+ * Runs due sensors (called by a db-scheduler job, so one replica at a time claims): the sensors due
+ * within {@link #LOOKAHEAD} are claimed with {@code FOR UPDATE SKIP LOCKED} and their next run time set
+ * in the claiming transaction — so a due time runs once, whichever replica claims it — then each runs
+ * on a virtual thread from its due time (at most {@code maxConcurrent} at once) through the dispatch
+ * pipeline as the sensor's service principal, and its result row and latest state are written in one
+ * transaction. A sensor late by several periods runs
  * once. Results older than the retention are swept.
  */
 public final class SensorRuns implements AutoCloseable {
@@ -40,6 +42,11 @@ public final class SensorRuns implements AutoCloseable {
     private static final int BATCH = 200;
     private static final int MAX_BATCHES = 50;
     private static final int MAX_DETAIL_CHARS = 500;
+    /**
+     * How far ahead of its due time a sensor is claimed: the job runs about every second or two, so a
+     * run claimed early waits on its virtual thread until it is due instead of starting up to two seconds late.
+     */
+    static final Duration LOOKAHEAD = Duration.ofSeconds(2);
 
     private final Jdbc jdbc;
     private final Dispatcher dispatcher;
@@ -77,13 +84,13 @@ public final class SensorRuns implements AutoCloseable {
                 List<Due> claimed = Jdbc.query(c, """
                         SELECT id, tenant_id, connector_id, op_id, target, params, assertion, principal, interval_seconds,
                                cron, time_zone, next_run_at
-                          FROM sensors WHERE status = 'active' AND next_run_at <= now()
+                          FROM sensors WHERE status = 'active' AND next_run_at <= now() + make_interval(secs => ?)
                          ORDER BY next_run_at LIMIT ? FOR UPDATE SKIP LOCKED""", rs -> {
                     int interval = rs.getInt(9);
                     return new Due(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3),
                             rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8),
                             rs.wasNull() ? null : interval, rs.getString(10), rs.getString(11), rs.getTimestamp(12).toInstant());
-                }, BATCH);
+                }, (double) LOOKAHEAD.toSeconds(), BATCH);
                 for (Due d : claimed) {
                     advance(c, d);
                 }
@@ -100,9 +107,12 @@ public final class SensorRuns implements AutoCloseable {
         return started;
     }
 
-    /** Sets the next run: the next period after the due time, or after now when it is late by more than one. */
+    /**
+     * Sets the next run: the next period after the due time, or after now when it is late by more than
+     * one (a run claimed ahead of its due time counts from its due time).
+     */
     private static void advance(Connection c, Due d) throws SQLException {
-        Instant now = Instant.now();
+        Instant now = d.at().isAfter(Instant.now()) ? d.at() : Instant.now();
         Instant next;
         try {
             if (d.interval() != null) {
@@ -125,6 +135,13 @@ public final class SensorRuns implements AutoCloseable {
 
     private void runGuarded(Due d) {
         try {
+            long early = Duration.between(Instant.now(), d.at()).toMillis();
+            if (early > 0) {
+                Thread.sleep(early);
+                if (!stillActive(d.id())) {
+                    return; // paused or deleted while it waited for its due time
+                }
+            }
             slots.acquire();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -137,6 +154,11 @@ public final class SensorRuns implements AutoCloseable {
         } finally {
             slots.release();
         }
+    }
+
+    private boolean stillActive(UUID id) {
+        return jdbc.queryOne("SELECT status FROM sensors WHERE id = ?", rs -> rs.getString(1), id)
+                .filter("active"::equals).isPresent();
     }
 
     /** One run: the call as the sensor's service principal, the verdict, the result row. */

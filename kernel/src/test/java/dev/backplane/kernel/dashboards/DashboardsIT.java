@@ -229,6 +229,8 @@ class DashboardsIT {
                 .orElseThrow();
         error(kernel.post("/api/v1/dashboards", admin, Map.of("description", "x")), 422, "invalid_dashboard");
         error(kernel.post("/api/v1/dashboards", admin, Map.of("name", " ")), 422, "invalid_dashboard");
+        error(kernel.post("/api/v1/dashboards", admin, Map.of("name", "web\r\nBcc: all@example.com")), 422,
+                "invalid_dashboard");
         error(kernel.post("/api/v1/dashboards", admin, Map.of("name", "x".repeat(201))), 422, "invalid_dashboard");
         error(kernel.post("/api/v1/dashboards", admin, Map.of("name", "p", "investigator_prompt", "x".repeat(4097))), 422,
                 "invalid_dashboard");
