@@ -360,6 +360,24 @@ public class SensorsIT {
     }
 
     @Test
+    void resultsOlderThanTheRetentionAreSwept() {
+        Map<String, Object> body = sensorBody("kept", "x", 60);
+        body.put("status", "paused");
+        String id = ok(kernel.post("/api/v1/sensors", admin, body), 201).path("id").asText();
+        String insert = "INSERT INTO sensor_results (sensor_id, tenant_id, due_at, evaluated_at, state, detail, call_status, "
+                + "duration_ms) VALUES (?::uuid, ?, now() - make_interval(days => ?), now() - make_interval(days => ?), "
+                + "'ok', 'seeded', 'ok', 1)";
+        kernel.jdbc().update(insert, id, tenant, 8, 8);
+        kernel.jdbc().update(insert, id, tenant, 6, 6);
+        try (SensorRuns runs = new SensorRuns(kernel.jdbc(), null, 7, 1)) {
+            assertThat(runs.sweep()).isPositive();
+        }
+        JsonNode left = ok(kernel.get("/api/v1/sensors/" + id + "/results", operator), 200).path("results");
+        assertThat(left).hasSize(1);
+        assertThat(Instant.parse(left.get(0).path("evaluated_at").asText())).isAfter(Instant.now().minus(Duration.ofDays(7)));
+    }
+
+    @Test
     void theCliDrivesSensors() throws Exception {
         Path home = Files.createTempDirectory("svc-cli-sensor");
         CliRunner adm = kernel.cli(home.resolve("admin"), admin);
