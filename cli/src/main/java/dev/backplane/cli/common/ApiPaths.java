@@ -103,6 +103,11 @@ public final class ApiPaths {
     public static final String TOPOLOGY_TIMELINE = TOPOLOGY + "/timeline";
     public static final String TOPOLOGY_REFRESH = TOPOLOGY + "/refresh";
 
+    public static final String SENSORS = "/api/v1/sensors";
+    public static final String SENSOR = SENSORS + "/{id}";
+    public static final String DASHBOARDS = "/api/v1/dashboards";
+    public static final String DASHBOARD = DASHBOARDS + "/{id}";
+
     public static final List<String> CALLS = List.of(
             "GET " + TOPOLOGY_EDGES,
             "POST " + TOPOLOGY_EDGES,
@@ -115,6 +120,18 @@ public final class ApiPaths {
             "GET " + TOPOLOGY_HISTORY,
             "GET " + TOPOLOGY_TIMELINE,
             "POST " + TOPOLOGY_REFRESH,
+            "GET " + SENSORS,
+            "POST " + SENSORS,
+            "GET " + SENSOR,
+            "PATCH " + SENSOR,
+            "DELETE " + SENSOR,
+            "POST " + SENSOR + "/pause",
+            "POST " + SENSOR + "/resume",
+            "GET " + SENSOR + "/results",
+            "GET " + DASHBOARDS,
+            "POST " + DASHBOARDS,
+            "GET " + DASHBOARD,
+            "DELETE " + DASHBOARD,
             "GET " + RUNBOOK_TEMPLATES,
             "POST " + RUNBOOK_TEMPLATES,
             "GET " + RUNBOOK_TEMPLATE,

@@ -8,6 +8,7 @@ import dev.backplane.kernel.broadcast.BroadcastRoutes;
 import dev.backplane.kernel.catalog.CatalogRoutes;
 import dev.backplane.kernel.catalog.IngestRoutes;
 import dev.backplane.kernel.conventions.ConventionRoutes;
+import dev.backplane.kernel.dashboards.DashboardRoutes;
 import dev.backplane.kernel.dispatch.DispatchRoutes;
 import dev.backplane.kernel.docs.DocsRoutes;
 import dev.backplane.kernel.errors.DomainException;
@@ -27,6 +28,7 @@ import dev.backplane.kernel.quality.UsageReport;
 import dev.backplane.kernel.scheduler.AutomationRoutes;
 import dev.backplane.kernel.runbooks.RunbookRoutes;
 import dev.backplane.kernel.scheduler.TriggerRoutes;
+import dev.backplane.kernel.sensors.SensorRoutes;
 import dev.backplane.kernel.targets.TargetRoutes;
 import dev.backplane.kernel.targets.TargetSecretRoutes;
 import dev.backplane.kernel.tenancy.TenancyRoutes;
@@ -88,6 +90,8 @@ final class KernelRoutes {
                 Duration.ofSeconds(config.intValue(Setting.BROADCAST_HEARTBEAT_SECONDS))).register(api);
         new AutomationRoutes(s.automations).register(api);
         new TopologyRoutes(s.topology).register(api);
+        new SensorRoutes(s.sensors).register(api);
+        new DashboardRoutes(s.dashboards).register(api);
         api.recordMutations(new GovernanceAudit(s.audit), GovernanceAudit.EXEMPT);
         return api;
     }

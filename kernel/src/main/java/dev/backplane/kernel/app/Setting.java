@@ -127,7 +127,25 @@ public enum Setting {
             "how long a running agent run stays claimed by its kernel without a heartbeat; after that the reaper fails it",
             5, 3600),
     IDENTITY_JWKS_CACHE_SECONDS("identity.jwks-cache-seconds", "SVC_IDENTITY_JWKS_CACHE_SECONDS", "300",
-            "how long fetched signing keys are cached (an unknown kid refetches at once)", 1, 86400);
+            "how long fetched signing keys are cached (an unknown kid refetches at once)", 1, 86400),
+    SENSORS_RESULTS_RETENTION_DAYS("sensors.results-retention-days", "SVC_SENSORS_RESULTS_RETENTION_DAYS", "7",
+            "how long sensor results are kept (`svc sensor results` pages back this far)", 1, 3650),
+    SENSORS_MAX_CONCURRENT_RUNS("sensors.max-concurrent-runs", "SVC_SENSORS_MAX_CONCURRENT_RUNS", "64",
+            "sensor calls one kernel runs at once (more due sensors wait for a free slot)", 1, 10000),
+    DASHBOARDS_NOTIFY_SUPPRESSION_MINUTES("dashboards.notify-suppression-minutes",
+            "SVC_DASHBOARDS_NOTIFY_SUPPRESSION_MINUTES", "30",
+            "after a dashboard notifies (mail, investigator run), further transitions stay quiet this long", 0, 10080),
+    MAIL_SMTP_HOST("mail.smtp-host", "SVC_MAIL_SMTP_HOST", "",
+            "SMTP server for dashboard notification mail; empty: no mail is sent (refusals are still audited)"),
+    MAIL_SMTP_PORT("mail.smtp-port", "SVC_MAIL_SMTP_PORT", "587", "SMTP port", 1, 65535),
+    MAIL_SMTP_TLS("mail.smtp-tls", "SVC_MAIL_SMTP_TLS", "starttls",
+            "none, starttls (required, with the server's certificate and name checked) or tls (implicit TLS)"),
+    MAIL_FROM("mail.from", "SVC_MAIL_FROM", "svc-backplane@localhost", "sender address of notification mail"),
+    MAIL_SMTP_USERNAME("mail.smtp-username", "SVC_MAIL_SMTP_USERNAME", "", "SMTP login; empty: no authentication"),
+    MAIL_SMTP_PASSWORD_REF("mail.smtp-password-ref", "SVC_MAIL_SMTP_PASSWORD_REF", "",
+            "secret_ref of the SMTP password (platform scope, field password), read at each send"),
+    MAIL_SMTP_TIMEOUT_MS("mail.smtp-timeout-ms", "SVC_MAIL_SMTP_TIMEOUT_MS", "10000",
+            "connect, read and write timeout of the SMTP conversation", 100, 600000);
 
     /** Marks a setting whose value is a secret. */
     private enum Secrecy { SECRET }

@@ -296,6 +296,8 @@ class TenantMatrixIT {
         m.put("/api/v1/agents/|name", List.of(Opt.of("name", "${agentDef}")));
         m.put("/api/v1/agent-runs/|handle", List.of(Opt.of("handle", "${agentRun}")));
         m.put("/api/v1/scheduler/triggers/|id", List.of(Opt.of("id", "${trigger}")));
+        m.put("/api/v1/sensors/|id", List.of(Opt.of("id", "${sensor}")));
+        m.put("/api/v1/dashboards/|id", List.of(Opt.of("id", "${dashboard}")));
         m.put("/api/v1/conventions/|slug", List.of(Opt.of("slug", "${conventionSlug}"), Opt.of("slug", "${conventionOps}")));
         m.put("/api/v1/broadcast/overrides/|id", List.of(Opt.of("id", "${override}")));
         m.put("/api/v1/runbooks/templates/|slug", List.of(Opt.of("slug", "${runbook}")));
@@ -518,6 +520,18 @@ class TenantMatrixIT {
         m.put("GET /api/v1/topology/timeline", List.of(Shape.of("", null), Shape.refused("A's target", "target=${target}",
                 null)));
         m.put("GET /api/v1/topology/diff", List.of(new Shape("the last day", "t1=1d&t2=${soon}", null, null, true)));
+        // --- sensors and dashboards: A's target is not B's to sense, A's sensor not B's to put on a dashboard;
+        // sensor and dashboard names are per tenant, so B's dashboard called like A's is B's own
+        m.put("POST /api/v1/sensors", List.of(Shape.refused("A's target", "", "{\"name\": \"b-sensor\", "
+                + "\"connector_id\": \"mtx-1.x\", \"op_id\": \"mtx.item1.get\", \"target\": \"${target}\", "
+                + "\"params\": {\"name\": \"x\"}, \"interval_seconds\": 60, \"assertion\": {\"rules\": [{\"state\": "
+                + "\"critical\", \"when\": {\"path\": \"/body\", \"eq\": \"down\"}}]}}")));
+        m.put("PATCH /api/v1/sensors/{id}", List.of(Shape.of("name", "{\"name\": \"b-renamed\"}")));
+        m.put("POST /api/v1/sensors/{id}/pause", List.of(Shape.of("", null)));
+        m.put("POST /api/v1/sensors/{id}/resume", List.of(Shape.of("", null)));
+        m.put("POST /api/v1/dashboards", List.of(
+                Shape.refused("A's sensor", "", "{\"name\": \"b-dash\", \"sensor_ids\": [\"${sensor}\"]}"),
+                Shape.own("A's name", "", "{\"name\": \"${dashboardName}\"}")));
         // --- runbooks: A's template slug is B's own namespace; A's template and runs are invisible to B
         m.put("POST /api/v1/runbooks/templates", List.of(Shape.own("A's slug", "", "{\"slug\": \"${runbook}\", "
                 + "\"yaml\": \"title: b\\nsteps:\\n  - {instruction: b, verify: b}\\n\"}")));
@@ -1285,6 +1299,11 @@ class TenantMatrixIT {
         gets.put("operator /api/v1/agent-runs/${agentRun}", aOperator);
         gets.put("admin /api/v1/scheduler/triggers/${trigger}", aAdmin);
         gets.put("admin /api/v1/scheduler/triggers", aAdmin);
+        gets.put("admin /api/v1/sensors/${sensor}", aAdmin);
+        gets.put("admin /api/v1/sensors", aAdmin);
+        gets.put("operator /api/v1/sensors/${sensor}/results", aOperator);
+        gets.put("admin /api/v1/dashboards/${dashboard}", aAdmin);
+        gets.put("admin /api/v1/dashboards", aAdmin);
         gets.put("admin /api/v1/conventions/${conventionSlug}", aAdmin);
         gets.put("admin /api/v1/conventions/${conventionSlug}/history", aAdmin);
         gets.put("admin /api/v1/conventions/${conventionOps}", aAdmin);
@@ -1340,7 +1359,7 @@ class TenantMatrixIT {
     /** The detectors detect: A's own answers are leaks to B, and A's own writes change A's snapshot. */
     private void positiveControls(Map<String, String> afterB) throws InterruptedException {
         for (String path : List.of("/api/v1/targets", "/api/v1/kb", "/api/v1/memory", "/api/v1/event-sources", "/api/v1/agents", "/api/v1/agent-runs", "/api/v1/scheduler/triggers",
-                "/api/v1/conventions", "/api/v1/topology/edges",
+                "/api/v1/conventions", "/api/v1/topology/edges", "/api/v1/sensors", "/api/v1/dashboards",
                 "/api/v1/agent-grants", "/api/v1/approvals", "/api/v1/audit", "/api/v1/catalog/operations",
                 "/api/v1/connectors?status=all", "/api/v1/docs/collections", "/api/v1/events",
                 "/api/v1/automation", "/api/v1/tenants/current/mail-recipient-policy",
@@ -1537,6 +1556,18 @@ class TenantMatrixIT {
         aVals.put("trigger", send("POST", "/api/v1/scheduler/triggers", aAdmin, "{\"kind\": \"event\", \"agent_definition\": "
                 + "\"" + aVals.get("agentDef") + "\", \"event_filter\": {\"marker\": \"trigger-" + R + "\"}, "
                 + "\"inputs\": \"inputs-" + R + "\"}", 201).path("id").asText());
+
+        // sensors and dashboards: a paused sensor (so nothing of A changes while B probes) on a dashboard of A
+        aVals.put("sensor", send("POST", "/api/v1/sensors", aAdmin, "{\"name\": \"sensor-" + R + "\", \"connector_id\": "
+                + "\"mtx-1.x\", \"op_id\": \"mtx.item1.get\", \"target\": \"" + aVals.get("target") + "\", \"params\": "
+                + "{\"name\": \"item-" + R + "\"}, \"interval_seconds\": 60, \"status\": \"paused\", \"assertion\": "
+                + "{\"rules\": [{\"name\": \"rule-" + R + "\", \"state\": \"critical\", \"when\": {\"path\": \"/body\", "
+                + "\"contains\": \"down\"}}]}}", 201).path("id").asText());
+        aVals.put("dashboardName", "dash-" + R);
+        aVals.put("dashboard", send("POST", "/api/v1/dashboards", aAdmin, "{\"name\": \"dash-" + R + "\", "
+                + "\"description\": \"desc-" + R + "\", \"investigator_prompt\": \"inv-" + R + "\", \"notify_email\": "
+                + "\"oncall-" + R + "@example.com\", \"notify_min_state\": \"degraded\", \"sensor_ids\": [\""
+                + aVals.get("sensor") + "\"]}", 201).path("id").asText());
 
         // runbooks: a published template of A and a run of it
         aVals.put("runbook", "rbk-" + R);
