@@ -90,7 +90,7 @@ final class PromServers implements AutoCloseable {
                       - alert: AlwaysFiring
                         expr: vector(1)
                         labels: {severity: warning}
-                        annotations: {summary: always firing, for tests}
+                        annotations: {summary: "always firing (a test rule)"}
                       - record: job:up:sum
                         expr: sum by (job) (up)
                 """);
@@ -124,8 +124,25 @@ final class PromServers implements AutoCloseable {
                 "--storage.tsdb.path=" + work.resolve("prom-data"), "--web.listen-address=127.0.0.1:" + promPort,
                 "--web.config.file=" + work.resolve("web.yml")).redirectErrorStream(true)
                 .redirectOutput(work.resolve("prometheus.log").toFile()).start());
-        await("Alertmanager ready", () -> status(amPort, "/-/ready") == 200);
-        await("Prometheus ready", () -> status(promPort, "/-/ready") == 200);
+        await("Alertmanager ready", () -> alive("alertmanager") && status(amPort, "/-/ready") == 200);
+        await("Prometheus ready", () -> alive("prometheus") && status(promPort, "/-/ready") == 200);
+    }
+
+    /** True while every process runs; a dead one fails the start at once with its log. */
+    private boolean alive(String name) {
+        for (Process p : processes) {
+            if (!p.isAlive()) {
+                String log;
+                try {
+                    log = Files.readString(work.resolve(name + ".log"));
+                } catch (IOException e) {
+                    log = e.toString();
+                }
+                throw new AssertionError("a test server exited (" + p.info().command().orElse("?") + "):\n"
+                        + log.substring(Math.max(0, log.length() - 2000)));
+            }
+        }
+        return true;
     }
 
     int prometheusPort() {
