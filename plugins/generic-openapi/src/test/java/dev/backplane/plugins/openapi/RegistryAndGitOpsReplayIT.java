@@ -103,6 +103,7 @@ class RegistryAndGitOpsReplayIT {
             var r = cli.run("connector", "ingest", "--catalog", c[0]);
             assertThat(r.exitCode()).as(r.toString()).isZero();
             assertThat(r.out()).contains("ingested " + c[1]);
+            assertThat(r.out()).as("every curated group exists in the spec").doesNotContain("curates group");
         }
     }
 
@@ -283,6 +284,9 @@ class RegistryAndGitOpsReplayIT {
         target("reg-bad", "harbor", "not-the-password-42");
         kernel.enableConnector(admin, HARBOR);
 
+        var groups = kernel.get("/api/v1/connectors/" + HARBOR + "/groups", operator);
+        assertThat(groups.body()).as("the index's curated groups replace the tag names").contains("Projects")
+                .contains("Images and other artifacts");
         JsonNode projects = call(operator, HARBOR, "harbor.project.list_projects", "reg1", Map.of());
         assertThat(projects.path("status").asText()).as(projects.toString()).isEqualTo("ok");
         assertThat(projects.toString()).contains("library");
