@@ -70,8 +70,8 @@ final class PrometheusSession implements Connector {
             return new OperationResult.Failure(ErrorCode.UNKNOWN_OPERATION, "prometheus-2.x has no operation " + opId,
                     Map.of());
         }
-        boolean forAlertmanager = PrometheusCatalog.ALERTMANAGER_OPS.contains(opId) || opId.equals("prometheus.about");
-        if (!opId.equals("prometheus.about") && forAlertmanager != alertmanager()) {
+        boolean forAlertmanager = PrometheusCatalog.ALERTMANAGER_OPS.contains(opId);
+        if (!opId.equals("prometheus.about") && forAlertmanager != alertmanager()) { // about serves both
             return new OperationResult.Failure(ErrorCode.INVALID_PARAMS, opId + " needs " + (forAlertmanager
                     ? "an alertmanager" : "a prometheus") + " target; '" + target.name() + "' is a " + target.product()
                     + " target", Map.of("product", target.product()));

@@ -53,11 +53,16 @@ final class PromServers implements AutoCloseable {
         this.amPort = freePort();
     }
 
+    static final String NOT_INSTALLED = "Prometheus or Alertmanager is not installed (./test installs the Debian "
+            + "packages prometheus and prometheus-alertmanager as root); not run";
+
+    static boolean installed() {
+        return Files.isExecutable(PROMETHEUS) && Files.isExecutable(ALERTMANAGER);
+    }
+
     /** Starts both servers, or skips the calling test when the Debian packages are not installed. */
     static PromServers start(Path work, boolean tls) throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(PROMETHEUS) && Files.isExecutable(ALERTMANAGER), "Prometheus or "
-                + "Alertmanager is not installed (./test installs the Debian packages prometheus and "
-                + "prometheus-alertmanager as root); not run");
+        Assumptions.assumeTrue(installed(), NOT_INSTALLED);
         PromServers s = new PromServers(Files.createDirectories(work), tls);
         try {
             s.launch();
