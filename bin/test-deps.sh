@@ -1,12 +1,14 @@
 # Sourced by ./test: installs the Debian packages some integration tests drive as real components, when
 # they are missing and this machine can install them (root, apt-get). Nothing else is touched; where a
 # package cannot be installed the tests that need it skip and say why.
-#   prometheus-alertmanager  AlertmanagerIT: a real Alertmanager posts its webhooks to the kernel
+#   prometheus-alertmanager  AlertmanagerIT: a real Alertmanager posts its webhooks to the kernel; the prometheus
+#                            plugin's tests read its alerts and write silences
+#   prometheus               the prometheus plugin's tests: a real Prometheus (queries, targets, rules, alerts)
 #   openssh-server, openssh-client  the SSH plugins' tests: a real sshd on a loopback high port (ssh-keygen for its keys)
 #   bind9, bind9-utils, bind9-dnsutils  dns-ssh's tests: a real named, rndc, named-checkconf, dig and nsupdate
 #   nftables  firewall-ssh's tests: nft inside a network namespace the test creates (iproute2's ip netns)
-svc_test_packages=(prometheus-alertmanager openssh-server openssh-client bind9 bind9-utils bind9-dnsutils nftables iproute2)
-svc_test_binaries=(/usr/bin/prometheus-alertmanager /usr/sbin/sshd /usr/bin/ssh-keygen /usr/sbin/named /usr/sbin/rndc
+svc_test_packages=(prometheus-alertmanager prometheus openssh-server openssh-client bind9 bind9-utils bind9-dnsutils nftables iproute2)
+svc_test_binaries=(/usr/bin/prometheus-alertmanager /usr/bin/prometheus /usr/sbin/sshd /usr/bin/ssh-keygen /usr/sbin/named /usr/sbin/rndc
   /usr/bin/dig /usr/sbin/nft /usr/sbin/ip)
 svc_install_test_deps() {
   local missing=() i
@@ -25,8 +27,9 @@ svc_install_test_deps() {
   fi
   # a package may start its own service; tests start their own instances on loopback high ports (an sshd or
   # named the package started is left alone: it does not use those ports)
-  if command -v systemctl >/dev/null 2>&1; then systemctl stop prometheus-alertmanager >/dev/null 2>&1 || true; fi
+  if command -v systemctl >/dev/null 2>&1; then systemctl stop prometheus-alertmanager prometheus >/dev/null 2>&1 || true; fi
   pkill -f '^/usr/bin/prometheus-alertmanager' >/dev/null 2>&1 || true
+  pkill -f '^/usr/bin/prometheus( |$)' >/dev/null 2>&1 || true
   return 0
 }
 svc_install_test_deps

@@ -3,6 +3,7 @@ package dev.backplane.kernel.catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.plugin.api.AuthScheme;
+import dev.backplane.plugin.api.OperationGroup;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
@@ -35,9 +36,13 @@ public final class CatalogIndex {
      * @param compatibleVersions spec info.versions declared compatible with the label
      * @param auth the auth scheme requests use
      * @param description what it is
+     * @param curatedGroups operation groups by key whose names and when-to-use texts replace the ones derived
+     *     from the spec's tags (an operator picks a group by what it says, and a tag such as
+     *     {@code applicationservice} says little)
      */
     public record Entry(String product, String version, String implId, int defaultPort, List<String> specs,
-                        List<String> compatibleVersions, AuthScheme auth, String description) {
+                        List<String> compatibleVersions, AuthScheme auth, String description,
+                        Map<String, OperationGroup> curatedGroups) {
         public String connectorId() {
             return implId + "-" + version;
         }
@@ -94,10 +99,13 @@ public final class CatalogIndex {
         a.path("secret_fields").forEach(f -> fields.add(f.asText()));
         Map<String, String> settings = new LinkedHashMap<>();
         a.path("settings").properties().forEach(e -> settings.put(e.getKey(), e.getValue().asText()));
+        Map<String, OperationGroup> groups = new LinkedHashMap<>();
+        n.path("groups").properties().forEach(g -> groups.put(g.getKey(), new OperationGroup(g.getKey(),
+                required(g.getValue(), "name"), g.getValue().path("when_to_use").asText(""))));
         return new Entry(product, version, n.path("impl").asText(product), n.path("default_port").asInt(443),
                 List.copyOf(specs), List.copyOf(compat),
                 new AuthScheme(scheme, fields.isEmpty() ? AuthScheme.defaultSecretFields(scheme) : fields, settings),
-                n.path("description").asText(""));
+                n.path("description").asText(""), Map.copyOf(groups));
     }
 
     private static String required(JsonNode n, String field) {

@@ -15,6 +15,8 @@ import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.util.Digests;
 import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.plugin.api.AuthScheme;
+import dev.backplane.plugin.api.Catalog;
+import dev.backplane.plugin.api.OperationGroup;
 import dev.backplane.plugin.api.ConnectorDescriptor;
 import dev.backplane.plugin.api.IngestedConnector;
 import dev.backplane.plugin.api.OperationDescriptor;
@@ -28,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -107,7 +110,7 @@ public final class SpecIngestService {
     /** A validated request, ready to run. */
     private record Plan(String connectorId, String implId, String version, String product, int defaultPort,
                         List<SpecSource> sources, long bytes, AuthScheme auth, List<String> compatible,
-                        Optional<UUID> owner, boolean dryRun, String source) {
+                        Optional<UUID> owner, boolean dryRun, String source, Map<String, OperationGroup> curatedGroups) {
     }
 
     private final BackgroundJobs jobs;
@@ -227,7 +230,7 @@ public final class SpecIngestService {
             throw invalid("invalid_request", "default_port must be 1..65535", "default_port");
         }
         return new Plan(impl + "-" + version, impl, version, product, port, sources, bytes, auth,
-                req.specInfoVersionsCompatible(), owner, req.dryRun(), "manual");
+                req.specInfoVersionsCompatible(), owner, req.dryRun(), "manual", Map.of());
     }
 
     private Plan catalogPlan(IngestRequest req, Optional<UUID> owner) {
@@ -250,7 +253,25 @@ public final class SpecIngestService {
         }
         return new Plan(e.connectorId(), e.implId(), e.version(), e.product(), e.defaultPort(),
                 e.specs().stream().map(SpecSource::of).toList(), bytes, auth, compat, owner, req.dryRun(),
-                "catalog " + key);
+                "catalog " + key, e.curatedGroups());
+    }
+
+    /**
+     * The catalog with the index's curated group names and when-to-use texts in place of those derived from
+     * tags; a curated key the spec has no group for is reported as a warning (the index is stale).
+     */
+    static Catalog curated(Catalog catalog, Map<String, OperationGroup> curatedGroups, List<String> warnings) {
+        if (curatedGroups.isEmpty()) {
+            return catalog;
+        }
+        Set<String> keys = new java.util.HashSet<>();
+        List<OperationGroup> groups = catalog.groups().stream().map(g -> {
+            keys.add(g.groupKey());
+            return curatedGroups.getOrDefault(g.groupKey(), g);
+        }).toList();
+        curatedGroups.keySet().stream().filter(k -> !keys.contains(k)).sorted().forEach(k -> warnings.add(
+                "the catalog index curates group '" + k + "', which the spec does not have"));
+        return new Catalog(groups, catalog.operations());
     }
 
     private static AuthScheme auth(String scheme, List<String> fields, Map<String, String> settings) {
@@ -299,8 +320,9 @@ public final class SpecIngestService {
         ConnectorDescriptor descriptor = new ConnectorDescriptor(plan.implId(), plan.version(),
                 List.of(new ConnectorDescriptor.Product(plan.product(), plan.defaultPort())), List.of(plan.version()),
                 plan.auth().secretFields());
-        IngestedConnector connector = new IngestedConnector(descriptor, result.catalog(), result.basePath(),
-                plan.auth());
+        List<String> warnings = new ArrayList<>(result.warnings());
+        IngestedConnector connector = new IngestedConnector(descriptor, curated(result.catalog(),
+                plan.curatedGroups(), warnings), result.basePath(), plan.auth());
         List<Map<String, Object>> specs = result.specs().stream().map(s -> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("location", s.location());
@@ -322,7 +344,7 @@ public final class SpecIngestService {
             forRevision.put("descriptor", List.of(descriptor.products().getFirst().token(),
                     descriptor.products().getFirst().defaultPort()));
             String revision = Digests.sha256Hex(JsonMapping.write(forRevision));
-            IngestStore.Saved saved = store.save(plan.owner(), connector, ENGINE, specs, result.warnings(), revision,
+            IngestStore.Saved saved = store.save(plan.owner(), connector, ENGINE, specs, warnings, revision,
                     actor);
             created = saved.created();
             reviewsReset = saved.reviewsReset().size();
@@ -331,7 +353,7 @@ public final class SpecIngestService {
         } else {
             created = !store.existsInScope(plan.owner(), plan.connectorId());
         }
-        Map<String, Object> view = view(plan, connector, specs, result.warnings(), created);
+        Map<String, Object> view = view(plan, connector, specs, warnings, created);
         view.put("reviews_reset", reviewsReset);
         return view;
     }

@@ -1,0 +1,64 @@
+package dev.backplane.plugins.loki;
+
+import dev.backplane.plugin.api.ConnectorFactory;
+import dev.backplane.plugin.api.Credential;
+import dev.backplane.plugin.api.OperationRequest;
+import dev.backplane.plugin.api.TargetSpec;
+import dev.backplane.plugin.api.testkit.ConnectorConformanceTest;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The connector conformance kit against the Loki replay server. */
+class LokiConformanceTest extends ConnectorConformanceTest {
+
+    private static LokiReplay loki;
+
+    @BeforeAll
+    static void start() throws Exception {
+        loki = new LokiReplay();
+    }
+
+    @AfterAll
+    static void stop() {
+        loki.close();
+    }
+
+    @Override
+    protected ConnectorFactory factory() {
+        return new LokiConnectorFactory();
+    }
+
+    @Override
+    protected TargetSpec reachableTarget() {
+        return new TargetSpec("loki", "loki", "127.0.0.1", loki.port(), Optional.empty(), true, Optional.empty(),
+                Optional.empty(), Map.of("scheme", "http", "org_id", LokiReplay.ORG));
+    }
+
+    @Override
+    protected Credential goodCredential() {
+        return new Credential(Map.of("username", LokiReplay.USER, "password", LokiReplay.PASSWORD));
+    }
+
+    @Override
+    protected Credential rejectedCredential() {
+        return new Credential(Map.of("username", LokiReplay.USER, "password", "not-the-password-42"));
+    }
+
+    @Override
+    protected List<OperationRequest> sampleCalls() {
+        return List.of(
+                call("loki.query.range", Map.of("query", "{env=\"prod\"} |= \"error\"")),
+                call("loki.about", Map.of()),
+                call("loki.query.instant", Map.of("query", "sum by (app) (count_over_time({env=\"prod\"}[5m]))")),
+                call("loki.label.list", Map.of("since", "6h")),
+                call("loki.label.values", Map.of("name", "app")),
+                call("loki.series.list", Map.of("match", List.of("{env=\"prod\"}"))));
+    }
+
+    private static OperationRequest call(String op, Map<String, Object> params) {
+        return new OperationRequest(op, params, Optional.empty());
+    }
+}
