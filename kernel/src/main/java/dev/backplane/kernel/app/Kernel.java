@@ -81,6 +81,9 @@ public final class Kernel implements AutoCloseable {
             HttpRouting.Builder routing = HttpRouting.builder().addFilter(new RequestIds())
                     .addFilter(new RequestTelemetry(services.metrics, config.boolValue(Setting.LOG_ACCESS)));
             api.applyTo(routing);
+            java.util.concurrent.atomic.AtomicReference<WebServer> started = new java.util.concurrent.atomic.AtomicReference<>();
+            KernelRoutes.console(config, services, () -> publicUrl(config, started.get() == null ? -1 : started.get().port()))
+                    .register(routing);
             ErrorMapping.register(routing);
             WebServer server = WebServer.builder()
                     .host(config.get(Setting.SERVER_HOST))
@@ -90,6 +93,7 @@ public final class Kernel implements AutoCloseable {
                     .shutdownHook(false)
                     .build()
                     .start();
+            started.set(server);
             Kernel kernel = new Kernel(config, database, server, api, closing, feed, dispatchEvents, drain);
             LOG.log(Level.INFO, "svc backplane " + BuildInfo.load().version() + " ready at " + kernel.url() + " in "
                     + Duration.ofNanos(System.nanoTime() - t0).toMillis() + " ms; trusting tokens from " + issuer);

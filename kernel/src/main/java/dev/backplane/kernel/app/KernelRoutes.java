@@ -7,6 +7,11 @@ import dev.backplane.kernel.audit.GovernanceAudit;
 import dev.backplane.kernel.broadcast.BroadcastRoutes;
 import dev.backplane.kernel.catalog.CatalogRoutes;
 import dev.backplane.kernel.catalog.IngestRoutes;
+import dev.backplane.kernel.console.ConsoleConnectorRoutes;
+import dev.backplane.kernel.console.ConsoleKbRoutes;
+import dev.backplane.kernel.console.ConsoleRoutes;
+import dev.backplane.kernel.console.ConsoleSessions;
+import dev.backplane.kernel.console.OidcLogin;
 import dev.backplane.kernel.conventions.ConventionRoutes;
 import dev.backplane.kernel.dispatch.DispatchRoutes;
 import dev.backplane.kernel.docs.DocsRoutes;
@@ -88,5 +93,14 @@ final class KernelRoutes {
         new AutomationRoutes(s.automations).register(api);
         api.recordMutations(new GovernanceAudit(s.audit), GovernanceAudit.EXEMPT);
         return api;
+    }
+
+    /** The console (/ui): HTML pages on the same services, authenticator and audit trail as REST. */
+    static ConsoleRoutes console(KernelConfig config, KernelServices s, java.util.function.Supplier<String> publicUrl) {
+        String clientId = config.get(Setting.CONSOLE_CLIENT_ID);
+        return new ConsoleRoutes(new ConsoleSessions(s.jdbc,
+                Duration.ofMinutes(config.intValue(Setting.CONSOLE_SESSION_TTL_MINUTES))),
+                new OidcLogin(s.issuer, clientId, s.tokenVerifier(config, clientId)), s.restAuthenticator, s.tenants,
+                new GovernanceAudit(s.audit), publicUrl, new ConsoleKbRoutes(s.kb), new ConsoleConnectorRoutes(s.catalog));
     }
 }

@@ -1,0 +1,310 @@
+package dev.backplane.kernel.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.errors.CommonErrors;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.http.ApiRoutes;
+import dev.backplane.kernel.http.Authenticator;
+import dev.backplane.kernel.http.ErrorMapping;
+import dev.backplane.kernel.http.RequestIds;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.identity.TenantDirectory;
+import gg.jte.ContentType;
+import gg.jte.TemplateEngine;
+import gg.jte.output.StringOutput;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HttpMediaType;
+import io.helidon.http.Method;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * The console under {@code /ui}: sign-in (OIDC authorization code + PKCE), sessions, CSRF, rendering
+ * and error pages, and the registration of the page routes ({@link ConsoleKbRoutes},
+ * {@link ConsoleConnectorRoutes}). Pages call the same service methods as the REST routes and record
+ * the same governance audit rows, under the REST route's name.
+ */
+public final class ConsoleRoutes {
+
+    static final String COOKIE = "svc_console";
+    /** Largest form accepted (a kb body is at most 256 KiB; form encoding can triple it). */
+    static final int MAX_FORM_BYTES = 1 << 20;
+    private static final System.Logger LOG = System.getLogger(ConsoleRoutes.class.getName());
+    private static final String CSP = "default-src 'none'; style-src 'self'; img-src 'self' https: data:; "
+            + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+    /** A page or action for a signed-in user. */
+    @FunctionalInterface
+    interface Page {
+        void handle(ServerRequest req, ServerResponse res, Signed signed, Map<String, String> form) throws Exception;
+    }
+
+    /** The session of a request, with its cookie value (to close or switch it). */
+    record Signed(String id, ConsoleSession session) {
+        Caller caller() {
+            return session.caller();
+        }
+
+        ConsolePages.Frame frame(String title) {
+            Caller c = session.caller();
+            return new ConsolePages.Frame(title, c.username().orElse(c.sub()), c.effectiveRole().wireName(),
+                    c.tenantId().toString(), c.platformAdmin(), session.csrfToken());
+        }
+
+        @Override
+        public String toString() {
+            return "Signed[" + session + "]";
+        }
+    }
+
+    private final ConsoleSessions sessions;
+    private final OidcLogin oidc;
+    private final Authenticator authenticator;
+    private final TenantDirectory tenants;
+    private final ApiRoutes.MutationRecorder audit;
+    private final Supplier<String> publicUrl;
+    private final TemplateEngine templates = TemplateEngine.createPrecompiled(ContentType.Html);
+    private final ConsoleKbRoutes kb;
+    private final ConsoleConnectorRoutes connectors;
+
+    /**
+     * @param authenticator the REST authenticator: the login's access token is verified by it
+     * @param audit the governance trail REST mutations are recorded on
+     * @param publicUrl the URL browsers reach this kernel at (redirect URI, Secure cookies)
+     */
+    public ConsoleRoutes(ConsoleSessions sessions, OidcLogin oidc, Authenticator authenticator, TenantDirectory tenants,
+                         ApiRoutes.MutationRecorder audit, Supplier<String> publicUrl, ConsoleKbRoutes kb,
+                         ConsoleConnectorRoutes connectors) {
+        this.sessions = sessions;
+        this.oidc = oidc;
+        this.authenticator = authenticator;
+        this.tenants = tenants;
+        this.audit = audit;
+        this.publicUrl = publicUrl;
+        this.kb = kb;
+        this.connectors = connectors;
+    }
+
+    public void register(HttpRouting.Builder routing) {
+        routing.get("/ui", (req, res) -> redirect(res, Status.FOUND_302, "/ui/kb"))
+                .get("/ui/static/console.css", this::stylesheet)
+                .get("/ui/login", this::login)
+                .get("/ui/callback", this::callback)
+                .post("/ui/logout", this::logout);
+        page(routing, Method.POST, "/ui/tenant", Role.READ_ONLY, this::switchTenant);
+        kb.register(this, routing);
+        connectors.register(this, routing);
+    }
+
+    /** Registers a page: signed-in users with {@code role}; a POST also needs the session's CSRF token. */
+    void page(HttpRouting.Builder routing, Method method, String path, Role role, Page page) {
+        routing.route(method, path, (req, res) -> {
+            secure(res);
+            Optional<Signed> signed = Optional.empty();
+            try {
+                signed = signedIn(req);
+                if (signed.isEmpty()) {
+                    if (method == Method.GET) {
+                        String back = req.path().rawPath() + (req.query().rawValue().isEmpty() ? "" : "?" + req.query().rawValue());
+                        redirect(res, Status.FOUND_302, "/ui/login?return=" + ConsoleLinks.segment(back));
+                        return;
+                    }
+                    throw ConsoleErrors.LOGIN_FAILED.error("you are not signed in, or your session has expired");
+                }
+                Map<String, String> form = method == Method.POST ? form(req) : Map.of();
+                if (method == Method.POST) {
+                    checkCsrf(signed.get(), form);
+                }
+                signed.get().caller().require(role);
+                page.handle(req, res, signed.get(), form);
+            } catch (DomainException e) {
+                error(res, signed, e);
+            } catch (Exception e) {
+                String id = RequestIds.of(req);
+                LOG.log(System.Logger.Level.ERROR, "console request " + id + " " + method.text() + " "
+                        + req.path().path() + " failed unexpectedly", e);
+                error(res, signed, CommonErrors.INTERNAL_ERROR.error("internal error; quote request id " + id
+                        + " when reporting it"));
+            }
+        });
+    }
+
+    /** Renders {@code template} with {@code model} as the whole response. */
+    void render(ServerResponse res, Status status, String template, Object model) {
+        StringOutput out = new StringOutput();
+        templates.render(template, model, out);
+        res.status(status);
+        res.headers().contentType(HttpMediaType.create("text/html; charset=utf-8"));
+        res.send(out.toString());
+    }
+
+    /** Puts a governance audit row exactly as the REST route {@code route} would. */
+    void audited(Caller caller, String route, Map<String, String> pathParameters, Optional<JsonNode> body, int status) {
+        audit.recorded(caller, route, pathParameters, body, status);
+    }
+
+    private void error(ServerResponse res, Optional<Signed> signed, DomainException e) {
+        Status status = ErrorMapping.status(e.kind());
+        ConsolePages.Frame frame = signed.map(s -> s.frame("Refused")).orElse(null);
+        render(res, status, "error.jte", new ConsolePages.ErrorPage(frame, status.code(), e.code(), e.getMessage()));
+    }
+
+    private Optional<Signed> signedIn(ServerRequest req) {
+        return req.headers().cookies().first(COOKIE).asOptional()
+                .flatMap(id -> sessions.find(id).map(s -> new Signed(id, s)));
+    }
+
+    private static void checkCsrf(Signed signed, Map<String, String> form) {
+        byte[] expected = signed.session().csrfToken().getBytes(StandardCharsets.UTF_8);
+        byte[] given = form.getOrDefault("_csrf", "").getBytes(StandardCharsets.UTF_8);
+        if (!MessageDigest.isEqual(expected, given)) {
+            throw ConsoleErrors.CSRF_TOKEN_INVALID.error("this form is missing the session's CSRF token or carries "
+                    + "another one; reload the page and try again");
+        }
+    }
+
+    static Map<String, String> form(ServerRequest req) throws IOException {
+        if (req.headers().contentLength().orElse(0) > MAX_FORM_BYTES) {
+            throw CommonErrors.BODY_TOO_LARGE.error("the form exceeds " + MAX_FORM_BYTES + " bytes");
+        }
+        byte[] raw;
+        try (InputStream in = req.content().inputStream()) {
+            raw = in.readNBytes(MAX_FORM_BYTES + 1);
+        }
+        if (raw.length > MAX_FORM_BYTES) {
+            throw CommonErrors.BODY_TOO_LARGE.error("the form exceeds " + MAX_FORM_BYTES + " bytes");
+        }
+        Map<String, String> form = new LinkedHashMap<>();
+        String text = new String(raw, StandardCharsets.UTF_8);
+        if (text.isEmpty()) {
+            return form;
+        }
+        try {
+            for (String pair : text.split("&")) {
+                int eq = pair.indexOf('=');
+                String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+                String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                form.putIfAbsent(name, value);
+            }
+        } catch (IllegalArgumentException e) {
+            throw CommonErrors.UNREADABLE_REQUEST.error("the form is not valid application/x-www-form-urlencoded");
+        }
+        return form;
+    }
+
+    private void login(ServerRequest req, ServerResponse res) {
+        secure(res);
+        try {
+            String back = ConsoleLinks.localReturn(req.query().first("return").orElse("/ui/kb"));
+            ConsoleSessions.PendingLogin login = sessions.startLogin(back);
+            redirect(res, Status.FOUND_302, oidc.authorizationUrl(login, redirectUri()));
+        } catch (DomainException e) {
+            error(res, Optional.empty(), e);
+        }
+    }
+
+    private void callback(ServerRequest req, ServerResponse res) {
+        secure(res);
+        try {
+            Optional<String> providerError = req.query().first("error").asOptional();
+            String state = req.query().first("state").orElse("");
+            Optional<ConsoleSessions.PendingLogin> login = state.isEmpty() ? Optional.empty() : sessions.takeLogin(state);
+            if (login.isEmpty()) {
+                throw ConsoleErrors.LOGIN_FAILED.error("this sign-in is unknown or has expired; sign in again");
+            }
+            if (providerError.isPresent()) {
+                throw ConsoleErrors.LOGIN_FAILED.error("the identity provider refused the sign-in: "
+                        + providerError.get());
+            }
+            String code = req.query().first("code").orElseThrow(() ->
+                    ConsoleErrors.LOGIN_FAILED.error("the identity provider sent no code; sign in again"));
+            String accessToken = oidc.redeem(code, login.get(), redirectUri());
+            Caller caller = authenticator.authenticate(accessToken, Optional.empty());
+            String id = sessions.open(caller);
+            res.header(HeaderNames.SET_COOKIE, cookie(id, sessions.ttl().toSeconds()));
+            redirect(res, Status.FOUND_302, login.get().returnTo());
+        } catch (DomainException e) {
+            error(res, Optional.empty(), e);
+        }
+    }
+
+    private void logout(ServerRequest req, ServerResponse res) throws IOException {
+        secure(res);
+        Optional<Signed> signed = signedIn(req);
+        try {
+            if (signed.isPresent()) {
+                checkCsrf(signed.get(), form(req));
+                sessions.close(signed.get().id());
+            }
+        } catch (DomainException e) {
+            error(res, signed, e);
+            return;
+        }
+        res.header(HeaderNames.SET_COOKIE, cookie("", 0));
+        render(res, Status.OK_200, "message.jte", new ConsolePages.MessagePage("Signed out",
+                "You are signed out of the console."));
+    }
+
+    private void switchTenant(ServerRequest req, ServerResponse res, Signed signed, Map<String, String> form) {
+        signed.caller().requirePlatformAdmin();
+        UUID tenant;
+        try {
+            tenant = UUID.fromString(form.getOrDefault("tenant", "").trim());
+        } catch (IllegalArgumentException e) {
+            throw CommonErrors.INVALID_TENANT.error("tenant must be a uuid", Map.of("field", "tenant"));
+        }
+        if (!signed.caller().homeTenantId().equals(Optional.of(tenant)) && !tenants.exists(tenant)) {
+            throw CommonErrors.TENANT_NOT_FOUND.error("no tenant " + tenant + " is known to this backplane");
+        }
+        sessions.switchTenant(signed.id(), tenant);
+        redirect(res, Status.SEE_OTHER_303, "/ui/kb");
+    }
+
+    private void stylesheet(ServerRequest req, ServerResponse res) throws IOException {
+        try (InputStream css = ConsoleRoutes.class.getResourceAsStream("/console/console.css")) {
+            res.headers().contentType(HttpMediaType.create("text/css; charset=utf-8"));
+            res.header(HeaderNames.CACHE_CONTROL, "max-age=300");
+            res.send(css.readAllBytes());
+        }
+    }
+
+    private String redirectUri() {
+        return publicUrl.get().replaceAll("/+$", "") + "/ui/callback";
+    }
+
+    /** Secure unless the console is served over plain http on loopback (a developer's machine). */
+    private String cookie(String value, long maxAgeSeconds) {
+        URI url = URI.create(publicUrl.get());
+        boolean loopbackHttp = "http".equals(url.getScheme()) && url.getHost() != null
+                && (url.getHost().equals("127.0.0.1") || url.getHost().equals("localhost") || url.getHost().equals("[::1]"));
+        return COOKIE + "=" + value + "; Path=/ui; Max-Age=" + maxAgeSeconds + "; HttpOnly; SameSite=Lax"
+                + (loopbackHttp ? "" : "; Secure");
+    }
+
+    static void redirect(ServerResponse res, Status status, String location) {
+        res.status(status);
+        res.header(HeaderNames.LOCATION, location);
+        res.send();
+    }
+
+    private static void secure(ServerResponse res) {
+        res.header(HeaderNames.create("Content-Security-Policy"), CSP);
+        res.header(HeaderNames.create("X-Content-Type-Options"), "nosniff");
+        res.header(HeaderNames.create("Referrer-Policy"), "same-origin");
+        res.header(HeaderNames.CACHE_CONTROL, "no-store");
+    }
+}
