@@ -2,8 +2,9 @@
 # they are missing and this machine can install them (root, apt-get). Nothing else is touched; where a
 # package cannot be installed the tests that need it skip and say why.
 #   prometheus-alertmanager  AlertmanagerIT: a real Alertmanager posts its webhooks to the kernel
-svc_test_packages=(prometheus-alertmanager)
-svc_test_binaries=(/usr/bin/prometheus-alertmanager)
+#   chromium, chromium-driver ConsoleBrowserIT: the console (/ui) driven in a real headless browser
+svc_test_packages=(prometheus-alertmanager chromium chromium-driver)
+svc_test_binaries=(/usr/bin/prometheus-alertmanager /usr/bin/chromium /usr/bin/chromedriver)
 svc_install_test_deps() {
   local missing=() i
   for i in "${!svc_test_packages[@]}"; do

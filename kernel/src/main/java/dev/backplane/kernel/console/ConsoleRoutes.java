@@ -47,9 +47,9 @@ public final class ConsoleRoutes {
     private static final String CSP = "default-src 'none'; style-src 'self'; img-src 'self' https: data:; "
             + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-    /** A page or action for a signed-in user. */
+    /** The handler of a page or action for a signed-in user (named so: it speaks HTTP, like every *Routes type). */
     @FunctionalInterface
-    interface Page {
+    interface PageRoutes {
         void handle(ServerRequest req, ServerResponse res, Signed signed, Map<String, String> form) throws Exception;
     }
 
@@ -111,7 +111,7 @@ public final class ConsoleRoutes {
     }
 
     /** Registers a page: signed-in users with {@code role}; a POST also needs the session's CSRF token. */
-    void page(HttpRouting.Builder routing, Method method, String path, Role role, Page page) {
+    void page(HttpRouting.Builder routing, Method method, String path, Role role, PageRoutes page) {
         routing.route(method, path, (req, res) -> {
             secure(res);
             Optional<Signed> signed = Optional.empty();

@@ -1,0 +1,340 @@
+package dev.backplane.kernel.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.KeycloakServer;
+import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.TestPlugins;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Cookie;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The console in a real browser: Debian's Chromium driven headless through the system chromedriver
+ * (no browser download), a real Keycloak and its own login page, a real kernel on PostgreSQL. Flows:
+ * sign in, kb search/add/delete, review and enable a connector's reads, a read_only user's refusal, an
+ * XSS corpus in kb bodies and connector descriptions rendered inert, CSRF-less POSTs refused, sign out.
+ * Skips (with the reason) where Chromium is not installed ({@code bin/test-deps.sh} installs it).
+ */
+class ConsoleBrowserIT {
+
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    static final String REALM = "svc";
+    static final UUID TENANT = UUID.randomUUID();
+    static final UUID OTHER_TENANT = UUID.randomUUID();
+    static final String PASSWORD = "pw-" + UUID.randomUUID();
+    static final String CONNECTOR = "demo-2.x";
+    /** Markup that must show as text: each one would set window.__xss if the browser ran it. */
+    static final List<String> XSS = List.of(
+            "<script>window.__xss='script'</script>",
+            "<img src=x onerror=\"window.__xss='img'\">",
+            "<svg onload=\"window.__xss='svg'\"></svg>",
+            "<iframe src=\"javascript:window.__xss='iframe'\"></iframe>",
+            "[click me](javascript:window.__xss='link')",
+            "![pic](javascript:window.__xss='image')",
+            "\"><b onmouseover=\"window.__xss='attr'\">bold</b>");
+
+    static Path work;
+    static KeycloakServer keycloak;
+    static TestKernel kernel;
+    static Path screenshots = Path.of("target", "console-screenshots");
+    WebDriver browser;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+                "Chromium and chromedriver are not installed (Debian packages chromium, chromium-driver; "
+                        + "bin/test-deps.sh installs them): the console browser tests skip");
+        work = Files.createTempDirectory("svc-console");
+        keycloak = KeycloakServer.start(work);
+        Path plugins = Files.createDirectories(work.resolve("plugins"));
+        TestPlugins.build(plugins, TestPlugins.connector("demo", "2.x").operations(6)
+                .describeWith("\" " + javaLiteral(String.join(" ", XSS)) + "\""));
+        kernel = TestKernel.start(work.resolve("kernel"), Map.of(
+                "SVC_IDENTITY_ISSUER", keycloak.url() + "/realms/" + REALM,
+                "SVC_PLUGIN_DIR", plugins.toString()));
+        CliRunner admin = new CliRunner(work.resolve("admin-config"))
+                .env("KEYCLOAK_ADMIN_USER", KeycloakServer.ADMIN)
+                .env("KEYCLOAK_ADMIN_PASSWORD", keycloak.adminPassword())
+                .env("SVC_BOOTSTRAP_USER_PASSWORD", PASSWORD);
+        for (String[] user : List.of(new String[] {"alice", "tenant_admin", TENANT.toString()},
+                new String[] {"dave", "read_only", TENANT.toString()},
+                new String[] {"erin", "tenant_admin", OTHER_TENANT.toString()})) {
+            CliRunner.Result r = admin.run("admin", "idp", "bootstrap-clients", "--keycloak-base-url", keycloak.url(),
+                    "--realm", REALM, "--console-url", kernel.url(), "--admin-user-username", user[0],
+                    "--tenant-id", user[2], "--tenant-role", user[1]);
+            assertThat(r.exitCode()).as(r.toString()).isZero();
+        }
+        Files.createDirectories(screenshots);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (kernel != null) {
+            kernel.close();
+        }
+        if (keycloak != null) {
+            keycloak.close();
+        }
+    }
+
+    @AfterEach
+    void closeBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    private static String javaLiteral(String s) {
+        return s.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+
+    private WebDriver newBrowser() {
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900",
+                "--disable-gpu");
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        return browser;
+    }
+
+    private WebDriver signIn(String user, String page) {
+        return signIn(user, TENANT, page);
+    }
+
+    /** Opens {@code page}, signs in on Keycloak's own login form, and waits to be back on the console. */
+    private WebDriver signIn(String user, UUID tenant, String page) {
+        WebDriver b = newBrowser();
+        b.get(kernel.url() + page);
+        WebDriverWait wait = new WebDriverWait(b, Duration.ofSeconds(30));
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.id("kc-form-login")));
+        assertThat(b.getCurrentUrl()).as("the login page is Keycloak's").startsWith(keycloak.url());
+        b.findElement(By.id("username")).sendKeys(user);
+        b.findElement(By.id("password")).sendKeys(PASSWORD);
+        b.findElement(By.id("kc-login")).click();
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.id("who")));
+        assertThat(b.getCurrentUrl()).startsWith(kernel.url() + page);
+        assertThat(b.findElement(By.id("who")).getText()).contains(user).contains(tenant.toString());
+        return b;
+    }
+
+    private static String text(WebDriver b, String id) {
+        return b.findElement(By.id(id)).getText();
+    }
+
+    private void assertNoScriptRan(WebDriver b) {
+        Object marker = ((JavascriptExecutor) b).executeScript("return window.__xss === undefined ? null : window.__xss;");
+        assertThat(marker).as("injected markup ran in the page").isNull();
+    }
+
+    private void screenshot(WebDriver b, String name) throws Exception {
+        Files.write(screenshots.resolve(name), ((TakesScreenshot) b).getScreenshotAs(OutputType.BYTES));
+    }
+
+    @Test
+    void aTenantAdminSignsInAddsSearchesAndDeletesAKbEntry() throws Exception {
+        WebDriver b = signIn("alice", "/ui/kb");
+        Cookie session = b.manage().getCookieNamed(ConsoleRoutes.COOKIE);
+        assertThat(session.isHttpOnly()).isTrue();
+        assertThat(session.getSameSite()).isEqualTo("Lax");
+        assertThat(session.getPath()).isEqualTo("/ui");
+
+        b.findElement(By.id("add-entry")).click();
+        b.findElement(By.id("slug")).sendKeys("restart-ingress");
+        b.findElement(By.id("body")).sendKeys("# Restarting the ingress\n\nDrain the node first, then roll the "
+                + "**ingress controller** pods one by one.");
+        b.findElement(By.id("entry-metadata")).sendKeys("kind=runbook,team=edge");
+        b.findElement(By.id("save-entry")).click();
+        assertThat(b.getCurrentUrl()).endsWith("/ui/kb/entry/restart-ingress");
+        assertThat(b.findElement(By.cssSelector("#entry-body h1")).getText()).isEqualTo("Restarting the ingress");
+        assertThat(b.findElement(By.cssSelector("#entry-body strong")).getText()).isEqualTo("ingress controller");
+
+        b.get(kernel.url() + "/ui/kb");
+        b.findElement(By.id("q")).sendKeys("how do I roll the ingress controller");
+        b.findElement(By.id("metadata")).sendKeys("kind=runbook");
+        b.findElement(By.cssSelector("form[role=search] button")).click();
+        WebElement hits = b.findElement(By.id("hits"));
+        assertThat(hits.getText()).contains("restart-ingress").contains("score");
+        assertThat(hits.findElement(By.cssSelector(".snippet")).getText()).containsIgnoringCase("ingress");
+        screenshot(b, "console-kb.png");
+
+        b.findElement(By.id("q")).clear();
+        b.findElement(By.id("metadata")).clear();
+        b.findElement(By.id("metadata")).sendKeys("kind");
+        b.findElement(By.id("q")).sendKeys("ingress");
+        b.findElement(By.cssSelector("form[role=search] button")).click();
+        assertThat(text(b, "error-code")).as("a malformed filter is the envelope's code, not a 500")
+                .isEqualTo("invalid_query");
+        assertThat(text(b, "error")).contains("key=value");
+
+        b.get(kernel.url() + "/ui/kb/entry/restart-ingress");
+        b.findElement(By.id("delete-entry")).click();
+        assertThat(b.findElement(By.tagName("h1")).getText()).contains("Delete kb entry restart-ingress?");
+        assertThat(kbEntries()).as("nothing is deleted before the confirmation").contains("restart-ingress");
+        b.findElement(By.id("confirm")).click();
+        assertThat(b.getCurrentUrl()).endsWith("/ui/kb");
+        assertThat(kbEntries()).doesNotContain("restart-ingress");
+        assertThat(auditOps()).contains("svc.governance.POST /api/v1/kb", "svc.governance.DELETE /api/v1/kb/{slug}");
+
+        b.get(kernel.url() + "/ui/kb/entry/restart-ingress");
+        assertThat(text(b, "error-code")).isEqualTo("kb_entry_not_found");
+    }
+
+    @Test
+    void aTenantAdminReviewsAndEnablesAConnectorsReads() throws Exception {
+        WebDriver b = signIn("alice", "/ui/connectors");
+        assertThat(b.findElement(By.id("connectors")).getText()).contains(CONNECTOR).contains("staged");
+        b.findElement(By.linkText(CONNECTOR)).click();
+        assertThat(text(b, "connector-status")).isEqualTo("staged");
+        assertThat(text(b, "enabled-count")).isEqualTo("0");
+        assertThat(b.findElement(By.id("groups")).getText()).contains("items").contains("admin");
+
+        b.findElement(By.id("op-query")).sendKeys("list every item");
+        b.findElement(By.cssSelector("form[role=search] button")).click();
+        assertThat(b.findElement(By.id("op-hits")).getText()).contains("demo.item0.list");
+
+        b.findElement(By.id("enable-reads")).click();
+        assertThat(b.findElement(By.tagName("h1")).getText()).startsWith("Enable reads " + CONNECTOR + "?");
+        assertThat(connectorOverrides()).as("nothing changes before the confirmation").isZero();
+        b.findElement(By.id("confirm")).click();
+        assertThat(text(b, "notice")).isNotBlank();
+        assertThat(text(b, "enabled-count")).isEqualTo("4");
+        assertThat(text(b, "connector-status")).as("enable-reads leaves the status").isEqualTo("staged");
+        assertThat(auditOps()).contains("svc.governance.POST /api/v1/connectors/{connector_id}/enable-reads");
+        screenshot(b, "console-connectors.png");
+    }
+
+    @Test
+    void aReadOnlyUserSeesButIsRefusedChanges() {
+        WebDriver b = signIn("dave", "/ui/connectors/" + CONNECTOR);
+        assertThat(b.findElements(By.id("enable-reads"))).as("no change links for read_only").isEmpty();
+        b.get(kernel.url() + "/ui/connectors/" + CONNECTOR + "/enable-reads");
+        assertThat(text(b, "error-code")).isEqualTo("insufficient_role");
+        assertThat(text(b, "error")).contains("tenant_admin");
+        b.get(kernel.url() + "/ui/kb/new");
+        assertThat(text(b, "error-code")).isEqualTo("insufficient_role");
+        b.get(kernel.url() + "/ui/kb");
+        assertThat(b.findElements(By.id("add-entry"))).isEmpty();
+    }
+
+    @Test
+    void anotherTenantsUserDoesNotSeeTheEntry() {
+        WebDriver a = signIn("alice", "/ui/kb/new");
+        a.findElement(By.id("slug")).sendKeys("tenant-a-only");
+        a.findElement(By.id("body")).sendKeys("the tenant A vault unseal procedure");
+        a.findElement(By.id("save-entry")).click();
+        assertThat(a.getCurrentUrl()).endsWith("/ui/kb/entry/tenant-a-only");
+        a.quit();
+
+        WebDriver b = signIn("erin", OTHER_TENANT, "/ui/kb/entry/tenant-a-only");
+        assertThat(text(b, "error-code")).isEqualTo("kb_entry_not_found");
+        b.get(kernel.url() + "/ui/kb?q=vault+unseal+procedure");
+        assertThat(b.getPageSource()).doesNotContain("tenant-a-only");
+        b.get(kernel.url() + "/ui/kb");
+        assertThat(b.getPageSource()).doesNotContain("tenant-a-only");
+        b.get(kernel.url() + "/ui/kb/entry/tenant-a-only/delete");
+        assertThat(text(b, "error-code")).isEqualTo("kb_entry_not_found");
+        assertThat(kbEntries()).contains("tenant-a-only");
+    }
+
+    @Test
+    void markupInKbBodiesAndConnectorDescriptionsRendersAsText() {
+        WebDriver b = signIn("alice", "/ui/kb/new");
+        b.findElement(By.id("slug")).sendKeys("xss-corpus");
+        ((JavascriptExecutor) b).executeScript("document.getElementById('body').value = arguments[0];",
+                String.join("\n\n", XSS));
+        b.findElement(By.id("save-entry")).click();
+        WebElement body = b.findElement(By.id("entry-body"));
+        assertNoScriptRan(b);
+        assertThat(body.findElements(By.cssSelector("script, svg, iframe, b, [onerror], [onload], [onmouseover]")))
+                .as("no element was made from the body's raw HTML").isEmpty();
+        for (WebElement a : body.findElements(By.cssSelector("a, img"))) {
+            assertThat(a.getAttribute(a.getTagName().equals("a") ? "href" : "src")).as("Markdown link and image URLs "
+                    + "are sanitised").doesNotContainIgnoringCase("javascript:");
+        }
+        assertThat(body.getText()).contains("<script>window.__xss='script'</script>").contains("<img src=x onerror=");
+
+        b.get(kernel.url() + "/ui/connectors/" + CONNECTOR);
+        assertNoScriptRan(b);
+        WebElement ops = b.findElement(By.id("operations"));
+        assertThat(ops.findElements(By.cssSelector("script, img, svg, iframe, b"))).isEmpty();
+        assertThat(ops.getText()).contains("<script>window.__xss='script'</script>");
+    }
+
+    @Test
+    void postsWithoutTheSessionsCsrfTokenAreRefused() throws Exception {
+        WebDriver b = signIn("alice", "/ui/connectors/" + CONNECTOR);
+        String cookie = ConsoleRoutes.COOKIE + "=" + b.manage().getCookieNamed(ConsoleRoutes.COOKIE).getValue();
+        String statusBefore = text(b, "connector-status");
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            for (String form : List.of("", "_csrf=forged", "_csrf=")) {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(kernel.url() + "/ui/connectors/"
+                                + CONNECTOR + "/enable")).header("Cookie", cookie)
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).as(form).isEqualTo(403);
+                assertThat(r.body()).contains("csrf_token_invalid").doesNotContain("Exception");
+            }
+            HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(URI.create(kernel.url() + "/ui/kb"))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString("slug=x&body=y")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(anonymous.statusCode()).isEqualTo(401);
+        }
+        b.navigate().refresh();
+        assertThat(text(b, "connector-status")).isEqualTo(statusBefore);
+
+        b.findElement(By.id("sign-out")).click();
+        assertThat(text(b, "message")).contains("signed out");
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            HttpResponse<String> after = http.send(HttpRequest.newBuilder(URI.create(kernel.url() + "/ui/kb"))
+                    .header("Cookie", cookie).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(after.statusCode()).as("the old cookie no longer opens a page").isEqualTo(302);
+            assertThat(after.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).startsWith("/ui/login"));
+        }
+    }
+
+    private List<String> kbEntries() {
+        return kernel.jdbc().query("SELECT slug FROM kb_entries WHERE tenant_id = ?", rs -> rs.getString(1), TENANT);
+    }
+
+    private int connectorOverrides() {
+        return kernel.jdbc().queryOne("SELECT count(*) FROM catalog_operation_overrides WHERE tenant_id = ? AND connector_id = ?",
+                rs -> rs.getInt(1), TENANT, CONNECTOR).orElse(0);
+    }
+
+    private List<String> auditOps() {
+        Jdbc jdbc = kernel.jdbc();
+        return jdbc.query("SELECT op_id FROM audit_rows WHERE tenant_id = ? AND principal_kind = 'human'",
+                rs -> rs.getString(1), TENANT);
+    }
+}
