@@ -101,6 +101,7 @@ final class KernelRoutes {
         return new ConsoleRoutes(new ConsoleSessions(s.jdbc,
                 Duration.ofMinutes(config.intValue(Setting.CONSOLE_SESSION_TTL_MINUTES))),
                 new OidcLogin(s.issuer, clientId, s.tokenVerifier(config, clientId)), s.restAuthenticator, s.tenants,
-                new GovernanceAudit(s.audit), publicUrl, new ConsoleKbRoutes(s.kb), new ConsoleConnectorRoutes(s.catalog));
+                new GovernanceAudit(s.audit), publicUrl, new ConsoleKbRoutes(s.kb), new ConsoleConnectorRoutes(s.catalog,
+                new AuditQueries(s.jdbc)));
     }
 }

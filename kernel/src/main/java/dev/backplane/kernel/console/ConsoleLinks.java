@@ -17,6 +17,10 @@ public final class ConsoleLinks {
         return "/ui/connectors/" + segment(connectorId);
     }
 
+    public static String operation(String connectorId, String opId) {
+        return connector(connectorId) + "/operations/" + segment(opId);
+    }
+
     static String segment(String value) {
         return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
     }

@@ -1,6 +1,8 @@
 package dev.backplane.kernel.console;
 
+import dev.backplane.kernel.audit.AuditQueries;
 import dev.backplane.kernel.catalog.CatalogViews;
+import dev.backplane.kernel.catalog.OperationView;
 import dev.backplane.kernel.kb.KbService;
 import java.util.List;
 
@@ -41,9 +43,17 @@ public final class ConsolePages {
     public record ConnectorsPage(Frame frame, String status, List<CatalogViews.ConnectorSummary> connectors) {
     }
 
-    /** A connector's review page; {@code search} is null until an operation search is asked for. */
+    /**
+     * A connector's review page; {@code search} is null until an operation search is asked for, {@code trail}
+     * holds the latest review changes.
+     */
     public record ConnectorPage(Frame frame, CatalogViews.Review review, String query, String group,
-                                CatalogViews.SearchResult search, boolean canWrite, String notice) {
+                                CatalogViews.SearchResult search, boolean canWrite, String notice,
+                                List<AuditQueries.Row> trail) {
+    }
+
+    /** The per-operation override form. */
+    public record OperationEditPage(Frame frame, String connectorId, OperationView operation) {
     }
 
     /** A confirmation step before a change: the form posts to {@code action}. */

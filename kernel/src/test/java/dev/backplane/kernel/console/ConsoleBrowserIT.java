@@ -51,6 +51,7 @@ class ConsoleBrowserIT {
     static final UUID OTHER_TENANT = UUID.randomUUID();
     static final String PASSWORD = "pw-" + UUID.randomUUID();
     static final String CONNECTOR = "demo-2.x";
+    static final String AXE_VERSION = "4.14.1";
     /** Markup that must show as text: each one would set window.__xss if the browser ran it. */
     static final List<String> XSS = List.of(
             "<script>window.__xss='script'</script>",
@@ -231,7 +232,25 @@ class ConsoleBrowserIT {
         assertThat(text(b, "enabled-count")).isEqualTo("4");
         assertThat(text(b, "connector-status")).as("enable-reads leaves the status").isEqualTo("staged");
         assertThat(auditOps()).contains("svc.governance.POST /api/v1/connectors/{connector_id}/enable-reads");
+        assertThat(text(b, "trail")).contains("POST /api/v1/connectors/{connector_id}/enable-reads");
         screenshot(b, "console-connectors.png");
+
+        b.get(kernel.url() + "/ui/connectors/" + CONNECTOR + "/operations/demo.item1.get");
+        new org.openqa.selenium.support.ui.Select(b.findElement(By.id("requires_approval"))).selectByValue("true");
+        b.findElement(By.id("save-op")).click();
+        assertThat(text(b, "notice")).contains("Saved the overrides of demo.item1.get");
+        assertThat(b.findElement(By.xpath("//table[@id='operations']//tr[td/code='demo.item1.get']")).getText())
+                .contains("required");
+        assertThat(text(b, "trail")).contains("PATCH /api/v1/connectors/{connector_id}/operations/{op_id}")
+                .contains("demo.item1.get");
+        assertThat(kernel.jdbc().queryOne("SELECT requires_approval, safety_level, is_enabled FROM "
+                        + "catalog_operation_overrides WHERE tenant_id = ? AND connector_id = ? AND op_id = ?",
+                rs -> rs.getObject(1) + "/" + rs.getObject(2) + "/" + rs.getObject(3), TENANT, CONNECTOR,
+                "demo.item1.get")).as("only the changed field becomes an override").hasValue("true/null/true");
+
+        b.get(kernel.url() + "/ui/connectors/" + CONNECTOR + "/operations/demo.item1.get");
+        b.findElement(By.id("save-op")).click();
+        assertThat(text(b, "notice")).startsWith("No change");
     }
 
     @Test
@@ -321,6 +340,53 @@ class ConsoleBrowserIT {
             assertThat(after.statusCode()).as("the old cookie no longer opens a page").isEqualTo(302);
             assertThat(after.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).startsWith("/ui/login"));
         }
+    }
+
+    @Test
+    void pagesHaveNoSeriousOrCriticalAccessibilityViolations() throws Exception {
+        String axe = axeCore();
+        WebDriver b = signIn("alice", "/ui/kb");
+        b.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
+        for (String page : List.of("/ui/kb", "/ui/kb?q=ingress", "/ui/kb/new", "/ui/connectors",
+                "/ui/connectors/" + CONNECTOR, "/ui/connectors/" + CONNECTOR + "?q=list", "/ui/connectors/" + CONNECTOR
+                        + "/enable", "/ui/connectors/" + CONNECTOR + "/operations/demo.item0.list")) {
+            b.get(kernel.url() + page);
+            ((JavascriptExecutor) b).executeScript(axe);
+            Object answer = ((JavascriptExecutor) b).executeAsyncScript("""
+                    const done = arguments[arguments.length - 1];
+                    axe.run(document).then(r => done(JSON.stringify({passes: r.passes.length, serious: r.violations
+                        .filter(v => v.impact === 'serious' || v.impact === 'critical')
+                        .map(v => v.id + ': ' + v.help + ' at ' + v.nodes.map(n => n.target).join(' '))})))
+                      .catch(e => done(JSON.stringify({error: String(e)})));""");
+            com.fasterxml.jackson.databind.JsonNode result = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(String.valueOf(answer));
+            assertThat(result.path("passes").asInt()).as("axe-core ran its rules on " + page + ": " + answer)
+                    .isPositive();
+            assertThat(result.path("serious")).as("serious or critical violations on " + page).isEmpty();
+        }
+    }
+
+    /**
+     * axe-core from the npm registry (pinned), installed once into the cache with npm; the test skips and
+     * says why where npm is missing or the install fails.
+     */
+    private static String axeCore() throws Exception {
+        Path home = Path.of(System.getProperty("user.home"), ".cache", "svc", "axe-core-" + AXE_VERSION);
+        Path script = home.resolve("node_modules/axe-core/axe.min.js");
+        if (!Files.isRegularFile(script)) {
+            Process npm;
+            try {
+                npm = new ProcessBuilder("npm", "install", "axe-core@" + AXE_VERSION, "--prefix", home.toString(),
+                        "--no-audit", "--no-fund").redirectErrorStream(true).start();
+            } catch (java.io.IOException noNpm) {
+                Assumptions.abort("npm is not installed: the axe-core accessibility check skips");
+                throw noNpm;
+            }
+            String out = new String(npm.getInputStream().readAllBytes());
+            Assumptions.assumeTrue(npm.waitFor() == 0 && Files.isRegularFile(script),
+                    "npm could not install axe-core " + AXE_VERSION + ": " + out);
+        }
+        return Files.readString(script);
     }
 
     private List<String> kbEntries() {
