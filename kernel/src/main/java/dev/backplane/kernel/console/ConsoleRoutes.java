@@ -7,6 +7,7 @@ import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Authenticator;
 import dev.backplane.kernel.http.ErrorMapping;
 import dev.backplane.kernel.http.RequestIds;
+import dev.backplane.kernel.http.TextGuard;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.identity.TenantDirectory;
@@ -112,7 +113,9 @@ public final class ConsoleRoutes {
 
     /** Registers a page: signed-in users with {@code role}; a POST also needs the session's CSRF token. */
     void page(HttpRouting.Builder routing, Method method, String path, Role role, PageRoutes page) {
+        ApiRoutes.Template template = new ApiRoutes.Template(path);
         routing.route(method, path, (req, res) -> {
+            req.context().register(ApiRoutes.Template.class, template);
             secure(res);
             Optional<Signed> signed = Optional.empty();
             try {
@@ -130,6 +133,7 @@ public final class ConsoleRoutes {
                     checkCsrf(signed.get(), form);
                 }
                 signed.get().caller().require(role);
+                checkText(req, form);
                 page.handle(req, res, signed.get(), form);
             } catch (DomainException e) {
                 error(res, signed, e);
@@ -175,6 +179,24 @@ public final class ConsoleRoutes {
             throw ConsoleErrors.CSRF_TOKEN_INVALID.error("this form is missing the session's CSRF token or carries "
                     + "another one; reload the page and try again");
         }
+    }
+
+    /** Text no service accepts (NUL, unpaired surrogates) is refused up front, as REST does: 422, not a 500. */
+    private static void checkText(ServerRequest req, Map<String, String> form) {
+        for (String name : req.query().names()) {
+            TextGuard.checkParameter("(query parameter name)", name);
+            for (String value : req.query().all(name)) {
+                TextGuard.checkParameter(name, value);
+            }
+        }
+        var path = req.path().pathParameters();
+        for (String name : path.names()) {
+            TextGuard.checkParameter(name, path.get(name));
+        }
+        form.forEach((name, value) -> {
+            TextGuard.checkParameter("(form field name)", name);
+            TextGuard.checkParameter(name, value);
+        });
     }
 
     static Map<String, String> form(ServerRequest req) throws IOException {

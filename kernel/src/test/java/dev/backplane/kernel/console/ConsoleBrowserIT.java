@@ -87,12 +87,18 @@ class ConsoleBrowserIT {
                 .env("SVC_BOOTSTRAP_USER_PASSWORD", PASSWORD);
         for (String[] user : List.of(new String[] {"alice", "tenant_admin", TENANT.toString()},
                 new String[] {"dave", "read_only", TENANT.toString()},
-                new String[] {"erin", "tenant_admin", OTHER_TENANT.toString()})) {
+                new String[] {"erin", "tenant_admin", OTHER_TENANT.toString()},
+                new String[] {"paula", "read_only", TENANT.toString()})) {
             CliRunner.Result r = admin.run("admin", "idp", "bootstrap-clients", "--keycloak-base-url", keycloak.url(),
                     "--realm", REALM, "--console-url", kernel.url(), "--admin-user-username", user[0],
                     "--tenant-id", user[2], "--tenant-role", user[1]);
             assertThat(r.exitCode()).as(r.toString()).isZero();
         }
+        // paula is a platform_admin (set directly in Keycloak; bootstrap provisions tenant users only)
+        String paulaId = keycloak.adminJson("/" + REALM + "/users?exact=true&username=paula").get(0).path("id").asText();
+        var paula = (com.fasterxml.jackson.databind.node.ObjectNode) keycloak.adminJson("/" + REALM + "/users/" + paulaId);
+        paula.withObjectProperty("attributes").putArray("platform_admin").add("true");
+        assertThat(keycloak.admin("PUT", "/" + REALM + "/users/" + paulaId, paula).statusCode()).isEqualTo(204);
         Files.createDirectories(screenshots);
     }
 
@@ -340,6 +346,73 @@ class ConsoleBrowserIT {
             assertThat(after.statusCode()).as("the old cookie no longer opens a page").isEqualTo(302);
             assertThat(after.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).startsWith("/ui/login"));
         }
+    }
+
+    @Test
+    void aPlatformAdminSwitchesTenant() {
+        signIn("erin", OTHER_TENANT, "/ui/kb").quit(); // the other tenant becomes known to the backplane
+
+        WebDriver b = signIn("paula", "/ui/kb");
+        assertThat(b.findElements(By.id("add-entry"))).as("a platform_admin is a tenant_admin everywhere").hasSize(1);
+        for (String[] bad : List.of(new String[] {"not-a-uuid", "invalid_tenant"},
+                new String[] {UUID.randomUUID().toString(), "tenant_not_found"})) {
+            b.findElement(By.id("tenant-switch")).clear();
+            b.findElement(By.id("tenant-switch")).sendKeys(bad[0]);
+            b.findElement(By.cssSelector("form[action='/ui/tenant'] button")).click();
+            assertThat(text(b, "error-code")).isEqualTo(bad[1]);
+        }
+        b.findElement(By.id("tenant-switch")).clear();
+        b.findElement(By.id("tenant-switch")).sendKeys(OTHER_TENANT.toString());
+        b.findElement(By.cssSelector("form[action='/ui/tenant'] button")).click();
+        assertThat(text(b, "who")).contains(OTHER_TENANT.toString());
+        assertThat(b.getCurrentUrl()).endsWith("/ui/kb");
+    }
+
+    @Test
+    void badInputIsAClear4xxPageNeverA500() throws Exception {
+        WebDriver b = signIn("alice", "/ui/kb");
+        String cookie = ConsoleRoutes.COOKIE + "=" + b.manage().getCookieNamed(ConsoleRoutes.COOKIE).getValue();
+        String csrf = "_csrf=" + b.findElement(By.name("_csrf")).getAttribute("value");
+        String op = "/ui/connectors/" + CONNECTOR + "/operations/demo.item0.list";
+        List<String[]> cases = List.of(
+                new String[] {"GET", "/ui/kb?q=%00", "", "422", "invalid_text"},
+                new String[] {"GET", "/ui/kb?q=x&metadata=nokey", "", "422", "invalid_query"},
+                new String[] {"GET", "/ui/connectors?status=bogus", "", "422", "invalid_status"},
+                new String[] {"GET", "/ui/connectors/no-such-1.x", "", "404", "unknown_connector"},
+                new String[] {"GET", op.replace("demo.item0.list", "no.such.op"), "", "404", "unknown_operation"},
+                new String[] {"GET", "/ui/callback?state=made-up&code=x", "", "401", "login_failed"},
+                new String[] {"GET", "/ui/callback", "", "401", "login_failed"},
+                new String[] {"POST", "/ui/kb", csrf + "&slug=Bad+Slug!&body=x", "422", "slug must be"},
+                new String[] {"POST", "/ui/kb", csrf + "&slug=empty-body&body=", "422", "body is empty"},
+                new String[] {"POST", "/ui/kb", csrf + "&slug=nul-body&body=a%00b", "422", "invalid_text"},
+                new String[] {"POST", "/ui/kb", csrf + "&slug=huge&body=" + "x".repeat(ConsoleRoutes.MAX_FORM_BYTES), "413",
+                        "body_too_large"},
+                new String[] {"POST", "/ui/kb", csrf + "&slug=%zz", "400", "invalid_request"},
+                new String[] {"POST", op, csrf + "&is_enabled=maybe", "422", "invalid_request"},
+                new String[] {"POST", op, csrf + "&safety_level=bogus", "422", "invalid_override"},
+                new String[] {"POST", "/ui/tenant", csrf + "&tenant=" + OTHER_TENANT, "403", "insufficient_role"});
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            for (String[] c : cases) {
+                HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(kernel.url() + c[1])).header("Cookie", cookie);
+                if (c[0].equals("POST")) {
+                    req.header("Content-Type", "application/x-www-form-urlencoded")
+                            .POST(HttpRequest.BodyPublishers.ofString(c[2]));
+                }
+                HttpResponse<String> r = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).as(c[0] + " " + c[1].substring(0, Math.min(80, c[1].length())) + ": "
+                        + r.body().substring(0, Math.min(600, r.body().length()))).isEqualTo(Integer.parseInt(c[3]));
+                assertThat(r.body()).contains(c[4]).doesNotContain("Exception").doesNotContain("at dev.backplane");
+                assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/html"));
+            }
+            HttpResponse<String> away = http.send(HttpRequest.newBuilder(URI.create(kernel.url()
+                    + "/ui/login?return=https%3A%2F%2Fevil.test%2Fui%2Fkb")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(away.statusCode()).isEqualTo(302);
+            assertThat(away.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l)
+                    .startsWith(keycloak.url()).doesNotContain("evil.test"));
+        }
+        assertThat(kbEntries()).doesNotContain("empty-body", "nul-body", "huge");
+        assertThat(kernel.jdbc().query("SELECT safety_level FROM catalog_operation_overrides WHERE tenant_id = ? "
+                + "AND op_id = 'demo.item0.list' AND safety_level IS NOT NULL", rs -> rs.getString(1), TENANT)).isEmpty();
     }
 
     @Test
