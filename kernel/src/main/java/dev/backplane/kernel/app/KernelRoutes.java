@@ -11,6 +11,7 @@ import dev.backplane.kernel.console.ConsoleConnectorRoutes;
 import dev.backplane.kernel.console.ConsoleKbRoutes;
 import dev.backplane.kernel.console.ConsoleRoutes;
 import dev.backplane.kernel.console.ConsoleSessions;
+import dev.backplane.kernel.console.ConsoleSignInRoutes;
 import dev.backplane.kernel.console.OidcLogin;
 import dev.backplane.kernel.conventions.ConventionRoutes;
 import dev.backplane.kernel.dispatch.DispatchRoutes;
@@ -98,10 +99,10 @@ final class KernelRoutes {
     /** The console (/ui): HTML pages on the same services, authenticator and audit trail as REST. */
     static ConsoleRoutes console(KernelConfig config, KernelServices s, java.util.function.Supplier<String> publicUrl) {
         String clientId = config.get(Setting.CONSOLE_CLIENT_ID);
-        return new ConsoleRoutes(new ConsoleSessions(s.jdbc,
-                Duration.ofMinutes(config.intValue(Setting.CONSOLE_SESSION_TTL_MINUTES))),
+        ConsoleSessions sessions = new ConsoleSessions(s.jdbc,
+                Duration.ofMinutes(config.intValue(Setting.CONSOLE_SESSION_TTL_MINUTES)));
+        return new ConsoleRoutes(sessions, new GovernanceAudit(s.audit), new ConsoleSignInRoutes(sessions,
                 new OidcLogin(s.issuer, clientId, s.tokenVerifier(config, clientId)), s.restAuthenticator, s.tenants,
-                new GovernanceAudit(s.audit), publicUrl, new ConsoleKbRoutes(s.kb), new ConsoleConnectorRoutes(s.catalog,
-                new AuditQueries(s.jdbc)));
+                publicUrl), new ConsoleKbRoutes(s.kb), new ConsoleConnectorRoutes(s.catalog, new AuditQueries(s.jdbc)));
     }
 }

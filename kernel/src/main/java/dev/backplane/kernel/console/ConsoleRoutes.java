@@ -4,13 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.http.ApiRoutes;
-import dev.backplane.kernel.http.Authenticator;
 import dev.backplane.kernel.http.ErrorMapping;
 import dev.backplane.kernel.http.RequestIds;
 import dev.backplane.kernel.http.TextGuard;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
-import dev.backplane.kernel.identity.TenantDirectory;
 import gg.jte.ContentType;
 import gg.jte.TemplateEngine;
 import gg.jte.output.StringOutput;
@@ -23,20 +21,17 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
-import java.util.function.Supplier;
 
 /**
- * The console under {@code /ui}: sign-in (OIDC authorization code + PKCE), sessions, CSRF, rendering
- * and error pages, and the registration of the page routes ({@link ConsoleKbRoutes},
- * {@link ConsoleConnectorRoutes}). Pages call the same service methods as the REST routes and record
+ * The console under {@code /ui}: what every page shares — the session check, CSRF, text checks,
+ * rendering and error pages — and the registration of the sign-in ({@link ConsoleSignInRoutes}) and
+ * page routes ({@link ConsoleKbRoutes}, {@link ConsoleConnectorRoutes}). Pages call the same service methods as the REST routes and record
  * the same governance audit rows, under the REST route's name.
  */
 public final class ConsoleRoutes {
@@ -73,40 +68,26 @@ public final class ConsoleRoutes {
     }
 
     private final ConsoleSessions sessions;
-    private final OidcLogin oidc;
-    private final Authenticator authenticator;
-    private final TenantDirectory tenants;
     private final ApiRoutes.MutationRecorder audit;
-    private final Supplier<String> publicUrl;
     private final TemplateEngine templates = TemplateEngine.createPrecompiled(ContentType.Html);
+    private final ConsoleSignInRoutes signIn;
     private final ConsoleKbRoutes kb;
     private final ConsoleConnectorRoutes connectors;
 
-    /**
-     * @param authenticator the REST authenticator: the login's access token is verified by it
-     * @param audit the governance trail REST mutations are recorded on
-     * @param publicUrl the URL browsers reach this kernel at (redirect URI, Secure cookies)
-     */
-    public ConsoleRoutes(ConsoleSessions sessions, OidcLogin oidc, Authenticator authenticator, TenantDirectory tenants,
-                         ApiRoutes.MutationRecorder audit, Supplier<String> publicUrl, ConsoleKbRoutes kb,
-                         ConsoleConnectorRoutes connectors) {
+    /** @param audit the governance trail REST mutations are recorded on */
+    public ConsoleRoutes(ConsoleSessions sessions, ApiRoutes.MutationRecorder audit, ConsoleSignInRoutes signIn,
+                         ConsoleKbRoutes kb, ConsoleConnectorRoutes connectors) {
         this.sessions = sessions;
-        this.oidc = oidc;
-        this.authenticator = authenticator;
-        this.tenants = tenants;
         this.audit = audit;
-        this.publicUrl = publicUrl;
+        this.signIn = signIn;
         this.kb = kb;
         this.connectors = connectors;
     }
 
     public void register(HttpRouting.Builder routing) {
         routing.get("/ui", (req, res) -> redirect(res, Status.FOUND_302, "/ui/kb"))
-                .get("/ui/static/console.css", this::stylesheet)
-                .get("/ui/login", this::login)
-                .get("/ui/callback", this::callback)
-                .post("/ui/logout", this::logout);
-        page(routing, Method.POST, "/ui/tenant", Role.READ_ONLY, this::switchTenant);
+                .get("/ui/static/console.css", this::stylesheet);
+        signIn.register(this, routing);
         kb.register(this, routing);
         connectors.register(this, routing);
     }
@@ -161,18 +142,18 @@ public final class ConsoleRoutes {
         audit.recorded(caller, route, pathParameters, body, status);
     }
 
-    private void error(ServerResponse res, Optional<Signed> signed, DomainException e) {
+    void error(ServerResponse res, Optional<Signed> signed, DomainException e) {
         Status status = ErrorMapping.status(e.kind());
         ConsolePages.Frame frame = signed.map(s -> s.frame("Refused")).orElse(null);
         render(res, status, "error.jte", new ConsolePages.ErrorPage(frame, status.code(), e.code(), e.getMessage()));
     }
 
-    private Optional<Signed> signedIn(ServerRequest req) {
+    Optional<Signed> signedIn(ServerRequest req) {
         return req.headers().cookies().first(COOKIE).asOptional()
                 .flatMap(id -> sessions.find(id).map(s -> new Signed(id, s)));
     }
 
-    private static void checkCsrf(Signed signed, Map<String, String> form) {
+    static void checkCsrf(Signed signed, Map<String, String> form) {
         byte[] expected = signed.session().csrfToken().getBytes(StandardCharsets.UTF_8);
         byte[] given = form.getOrDefault("_csrf", "").getBytes(StandardCharsets.UTF_8);
         if (!MessageDigest.isEqual(expected, given)) {
@@ -228,74 +209,6 @@ public final class ConsoleRoutes {
         return form;
     }
 
-    private void login(ServerRequest req, ServerResponse res) {
-        secure(res);
-        try {
-            String back = ConsoleLinks.localReturn(req.query().first("return").orElse("/ui/kb"));
-            ConsoleSessions.PendingLogin login = sessions.startLogin(back);
-            redirect(res, Status.FOUND_302, oidc.authorizationUrl(login, redirectUri()));
-        } catch (DomainException e) {
-            error(res, Optional.empty(), e);
-        }
-    }
-
-    private void callback(ServerRequest req, ServerResponse res) {
-        secure(res);
-        try {
-            Optional<String> providerError = req.query().first("error").asOptional();
-            String state = req.query().first("state").orElse("");
-            Optional<ConsoleSessions.PendingLogin> login = state.isEmpty() ? Optional.empty() : sessions.takeLogin(state);
-            if (login.isEmpty()) {
-                throw ConsoleErrors.LOGIN_FAILED.error("this sign-in is unknown or has expired; sign in again");
-            }
-            if (providerError.isPresent()) {
-                throw ConsoleErrors.LOGIN_FAILED.error("the identity provider refused the sign-in: "
-                        + providerError.get());
-            }
-            String code = req.query().first("code").orElseThrow(() ->
-                    ConsoleErrors.LOGIN_FAILED.error("the identity provider sent no code; sign in again"));
-            String accessToken = oidc.redeem(code, login.get(), redirectUri());
-            Caller caller = authenticator.authenticate(accessToken, Optional.empty());
-            String id = sessions.open(caller);
-            res.header(HeaderNames.SET_COOKIE, cookie(id, sessions.ttl().toSeconds()));
-            redirect(res, Status.FOUND_302, login.get().returnTo());
-        } catch (DomainException e) {
-            error(res, Optional.empty(), e);
-        }
-    }
-
-    private void logout(ServerRequest req, ServerResponse res) throws IOException {
-        secure(res);
-        Optional<Signed> signed = signedIn(req);
-        try {
-            if (signed.isPresent()) {
-                checkCsrf(signed.get(), form(req));
-                sessions.close(signed.get().id());
-            }
-        } catch (DomainException e) {
-            error(res, signed, e);
-            return;
-        }
-        res.header(HeaderNames.SET_COOKIE, cookie("", 0));
-        render(res, Status.OK_200, "message.jte", new ConsolePages.MessagePage("Signed out",
-                "You are signed out of the console."));
-    }
-
-    private void switchTenant(ServerRequest req, ServerResponse res, Signed signed, Map<String, String> form) {
-        signed.caller().requirePlatformAdmin();
-        UUID tenant;
-        try {
-            tenant = UUID.fromString(form.getOrDefault("tenant", "").trim());
-        } catch (IllegalArgumentException e) {
-            throw CommonErrors.INVALID_TENANT.error("tenant must be a uuid", Map.of("field", "tenant"));
-        }
-        if (!signed.caller().homeTenantId().equals(Optional.of(tenant)) && !tenants.exists(tenant)) {
-            throw CommonErrors.TENANT_NOT_FOUND.error("no tenant " + tenant + " is known to this backplane");
-        }
-        sessions.switchTenant(signed.id(), tenant);
-        redirect(res, Status.SEE_OTHER_303, "/ui/kb");
-    }
-
     private void stylesheet(ServerRequest req, ServerResponse res) throws IOException {
         try (InputStream css = ConsoleRoutes.class.getResourceAsStream("/console/console.css")) {
             res.headers().contentType(HttpMediaType.create("text/css; charset=utf-8"));
@@ -304,26 +217,13 @@ public final class ConsoleRoutes {
         }
     }
 
-    private String redirectUri() {
-        return publicUrl.get().replaceAll("/+$", "") + "/ui/callback";
-    }
-
-    /** Secure unless the console is served over plain http on loopback (a developer's machine). */
-    private String cookie(String value, long maxAgeSeconds) {
-        URI url = URI.create(publicUrl.get());
-        boolean loopbackHttp = "http".equals(url.getScheme()) && url.getHost() != null
-                && (url.getHost().equals("127.0.0.1") || url.getHost().equals("localhost") || url.getHost().equals("[::1]"));
-        return COOKIE + "=" + value + "; Path=/ui; Max-Age=" + maxAgeSeconds + "; HttpOnly; SameSite=Lax"
-                + (loopbackHttp ? "" : "; Secure");
-    }
-
     static void redirect(ServerResponse res, Status status, String location) {
         res.status(status);
         res.header(HeaderNames.LOCATION, location);
         res.send();
     }
 
-    private static void secure(ServerResponse res) {
+    static void secure(ServerResponse res) {
         res.header(HeaderNames.create("Content-Security-Policy"), CSP);
         res.header(HeaderNames.create("X-Content-Type-Options"), "nosniff");
         res.header(HeaderNames.create("Referrer-Policy"), "same-origin");
