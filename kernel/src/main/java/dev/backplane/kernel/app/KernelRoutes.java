@@ -8,6 +8,7 @@ import dev.backplane.kernel.broadcast.BroadcastRoutes;
 import dev.backplane.kernel.catalog.CatalogRoutes;
 import dev.backplane.kernel.catalog.IngestRoutes;
 import dev.backplane.kernel.console.ConsoleConnectorRoutes;
+import dev.backplane.kernel.console.ConsoleIngestRoutes;
 import dev.backplane.kernel.console.ConsoleKbRoutes;
 import dev.backplane.kernel.console.ConsoleRoutes;
 import dev.backplane.kernel.console.ConsoleSessions;
@@ -103,6 +104,7 @@ final class KernelRoutes {
                 Duration.ofMinutes(config.intValue(Setting.CONSOLE_SESSION_TTL_MINUTES)));
         return new ConsoleRoutes(sessions, new GovernanceAudit(s.audit), new ConsoleSignInRoutes(sessions,
                 new OidcLogin(s.issuer, clientId, s.tokenVerifier(config, clientId)), s.restAuthenticator, s.tenants,
-                publicUrl), new ConsoleKbRoutes(s.kb), new ConsoleConnectorRoutes(s.catalog, new AuditQueries(s.jdbc)));
+                publicUrl), new ConsoleKbRoutes(s.kb), new ConsoleConnectorRoutes(s.catalog, new AuditQueries(s.jdbc)),
+                new ConsoleIngestRoutes(s.specIngest), s.specIngest.maxRequestBytes());
     }
 }

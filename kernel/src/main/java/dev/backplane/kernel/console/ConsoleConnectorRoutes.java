@@ -85,7 +85,8 @@ public final class ConsoleConnectorRoutes {
     private void list(ServerRequest req, ServerResponse res, ConsoleRoutes.Signed s, Map<String, String> f) {
         String status = req.query().first("status").orElse("all");
         console.render(res, Status.OK_200, "connectors.jte", new ConsolePages.ConnectorsPage(s.frame("Connectors"),
-                status, catalog.list(s.caller().tenantId(), Optional.of(status))));
+                status, catalog.list(s.caller().tenantId(), Optional.of(status)),
+                s.caller().effectiveRole().includes(Role.TENANT_ADMIN)));
     }
 
     private void review(ServerRequest req, ServerResponse res, ConsoleRoutes.Signed s, String notice) {

@@ -5,6 +5,7 @@ import dev.backplane.kernel.catalog.CatalogViews;
 import dev.backplane.kernel.catalog.OperationView;
 import dev.backplane.kernel.kb.KbService;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What each console template renders: one record per page, built from the same service results
@@ -40,7 +41,8 @@ public final class ConsolePages {
     public record KbFormPage(Frame frame, String slug, String body, String metadata, boolean editing, String error) {
     }
 
-    public record ConnectorsPage(Frame frame, String status, List<CatalogViews.ConnectorSummary> connectors) {
+    public record ConnectorsPage(Frame frame, String status, List<CatalogViews.ConnectorSummary> connectors,
+                                 boolean canWrite) {
     }
 
     /**
@@ -54,6 +56,21 @@ public final class ConsolePages {
 
     /** The per-operation override form. */
     public record OperationEditPage(Frame frame, String connectorId, OperationView operation) {
+    }
+
+    /** The spec ingest form; {@code values} refills it after a refusal shown as {@code error}. */
+    public record IngestFormPage(Frame frame, Map<String, String> values, String error) {
+        public String value(String field) {
+            return values.getOrDefault(field, "");
+        }
+    }
+
+    /**
+     * An ingest's outcome: the finished result, or the job while it runs ({@code refresh} set: the page
+     * reloads itself until the job is terminal).
+     */
+    public record IngestStatusPage(Frame frame, String title, Map<String, Object> status, String connectorId,
+                                   String refresh) {
     }
 
     /** A confirmation step before a change: the form posts to {@code action}. */

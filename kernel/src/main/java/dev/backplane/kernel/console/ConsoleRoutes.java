@@ -73,10 +73,18 @@ public final class ConsoleRoutes {
     private final ConsoleSignInRoutes signIn;
     private final ConsoleKbRoutes kb;
     private final ConsoleConnectorRoutes connectors;
+    private final ConsoleIngestRoutes ingest;
+    private final int maxUploadBytes;
 
-    /** @param audit the governance trail REST mutations are recorded on */
+    /**
+     * @param audit the governance trail REST mutations are recorded on
+     * @param maxUploadBytes the largest upload form (spec ingest's request cap)
+     */
     public ConsoleRoutes(ConsoleSessions sessions, ApiRoutes.MutationRecorder audit, ConsoleSignInRoutes signIn,
-                         ConsoleKbRoutes kb, ConsoleConnectorRoutes connectors) {
+                         ConsoleKbRoutes kb, ConsoleConnectorRoutes connectors, ConsoleIngestRoutes ingest,
+                         int maxUploadBytes) {
+        this.ingest = ingest;
+        this.maxUploadBytes = maxUploadBytes;
         this.sessions = sessions;
         this.audit = audit;
         this.signIn = signIn;
@@ -89,6 +97,7 @@ public final class ConsoleRoutes {
                 .get("/ui/static/console.css", this::stylesheet);
         signIn.register(this, routing);
         kb.register(this, routing);
+        ingest.register(this, routing);
         connectors.register(this, routing);
     }
 
@@ -109,7 +118,7 @@ public final class ConsoleRoutes {
                     }
                     throw ConsoleErrors.LOGIN_FAILED.error("you are not signed in, or your session has expired");
                 }
-                Map<String, String> form = method == Method.POST ? form(req) : Map.of();
+                Map<String, String> form = method == Method.POST ? form(req, maxUploadBytes) : Map.of();
                 if (method == Method.POST) {
                     checkCsrf(signed.get(), form);
                 }
@@ -180,18 +189,33 @@ public final class ConsoleRoutes {
         });
     }
 
-    static Map<String, String> form(ServerRequest req) throws IOException {
-        if (req.headers().contentLength().orElse(0) > MAX_FORM_BYTES) {
-            throw CommonErrors.BODY_TOO_LARGE.error("the form exceeds " + MAX_FORM_BYTES + " bytes");
+    /**
+     * The form of a POST: url-encoded (at most {@link #MAX_FORM_BYTES}), or multipart with uploads (at most
+     * {@code maxUploadBytes}); an uploaded file's text is under its field name, its file name under
+     * {@code <field>.filename}.
+     */
+    static Map<String, String> form(ServerRequest req, int maxUploadBytes) throws IOException {
+        Optional<String> boundary = MultipartForm.boundary(req.headers().contentType()
+                .map(t -> t.text()).orElse(null));
+        int cap = boundary.isPresent() ? maxUploadBytes : MAX_FORM_BYTES;
+        if (req.headers().contentLength().orElse(0) > cap) {
+            throw CommonErrors.BODY_TOO_LARGE.error("the form exceeds " + cap + " bytes");
         }
         byte[] raw;
         try (InputStream in = req.content().inputStream()) {
-            raw = in.readNBytes(MAX_FORM_BYTES + 1);
+            raw = in.readNBytes(cap + 1);
         }
-        if (raw.length > MAX_FORM_BYTES) {
-            throw CommonErrors.BODY_TOO_LARGE.error("the form exceeds " + MAX_FORM_BYTES + " bytes");
+        if (raw.length > cap) {
+            throw CommonErrors.BODY_TOO_LARGE.error("the form exceeds " + cap + " bytes");
         }
         Map<String, String> form = new LinkedHashMap<>();
+        if (boundary.isPresent()) {
+            MultipartForm.parse(raw, boundary.get(), form).forEach((field, upload) -> {
+                form.put(field, upload.content());
+                form.put(field + ".filename", upload.name());
+            });
+            return form;
+        }
         String text = new String(raw, StandardCharsets.UTF_8);
         if (text.isEmpty()) {
             return form;

@@ -97,7 +97,7 @@ public final class ConsoleSignInRoutes {
         Optional<ConsoleRoutes.Signed> signed = console.signedIn(req);
         try {
             if (signed.isPresent()) {
-                ConsoleRoutes.checkCsrf(signed.get(), ConsoleRoutes.form(req));
+                ConsoleRoutes.checkCsrf(signed.get(), ConsoleRoutes.form(req, ConsoleRoutes.MAX_FORM_BYTES));
                 sessions.close(signed.get().id());
             }
         } catch (DomainException e) {
