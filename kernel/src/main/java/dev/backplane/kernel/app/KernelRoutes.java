@@ -104,7 +104,7 @@ final class KernelRoutes {
                 Duration.ofMinutes(config.intValue(Setting.CONSOLE_SESSION_TTL_MINUTES)));
         return new ConsoleRoutes(sessions, new GovernanceAudit(s.audit), new ConsoleSignInRoutes(sessions,
                 new OidcLogin(s.issuer, clientId, s.tokenVerifier(config, clientId)), s.restAuthenticator, s.tenants,
-                publicUrl), new ConsoleKbRoutes(s.kb), new ConsoleConnectorRoutes(s.catalog, new AuditQueries(s.jdbc)),
+                publicUrl), new ConsoleKbRoutes(s.kb, s.kbIngest), new ConsoleConnectorRoutes(s.catalog, new AuditQueries(s.jdbc)),
                 new ConsoleIngestRoutes(s.specIngest), s.specIngest.maxRequestBytes());
     }
 }

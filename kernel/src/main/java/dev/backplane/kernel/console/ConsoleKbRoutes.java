@@ -5,6 +5,7 @@ import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.http.ErrorMapping;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.kb.KbIngestService;
 import dev.backplane.kernel.kb.KbService;
 import dev.backplane.kernel.retrieval.SearchLog;
 import dev.backplane.kernel.util.JsonMapping;
@@ -17,11 +18,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * {@code /ui/kb}: hybrid search with snippets and scores, entry view (Markdown rendered safely),
- * add/edit and delete with a confirmation step for tenant_admin. Writes go through {@link KbService}
- * exactly as {@code POST /api/v1/kb} and {@code DELETE /api/v1/kb/{slug}} do, with the same audit rows.
+ * add/edit and delete with a confirmation step for tenant_admin, and ingest of a directory on the host
+ * with its job's progress. Writes go through {@link KbService} and {@link KbIngestService} exactly as
+ * {@code POST /api/v1/kb}, {@code DELETE /api/v1/kb/{slug}} and {@code POST /api/v1/kb/ingest} do, with the
+ * same audit rows.
  */
 public final class ConsoleKbRoutes {
 
@@ -29,11 +33,13 @@ public final class ConsoleKbRoutes {
     static final int LIST_LIMIT = 100;
 
     private final KbService kb;
+    private final KbIngestService ingest;
     private final Markdown markdown = new Markdown();
     private ConsoleRoutes console;
 
-    public ConsoleKbRoutes(KbService kb) {
+    public ConsoleKbRoutes(KbService kb, KbIngestService ingest) {
         this.kb = kb;
+        this.ingest = ingest;
     }
 
     void register(ConsoleRoutes console, HttpRouting.Builder routing) {
@@ -42,6 +48,11 @@ public final class ConsoleKbRoutes {
         console.page(routing, Method.GET, "/ui/kb/new", Role.TENANT_ADMIN, (req, res, s, f) ->
                 form(res, s, Status.OK_200, "", "", "", false, null));
         console.page(routing, Method.POST, "/ui/kb", Role.TENANT_ADMIN, this::save);
+        console.page(routing, Method.GET, "/ui/kb/ingest", Role.TENANT_ADMIN, (req, res, s, f) ->
+                console.render(res, Status.OK_200, "kbIngest.jte", new ConsolePages.IngestFormPage(
+                        s.frame("Ingest into the kb"), Map.of(), null)));
+        console.page(routing, Method.POST, "/ui/kb/ingest", Role.TENANT_ADMIN, this::ingest);
+        console.page(routing, Method.GET, "/ui/kb/ingest-jobs/{job_id}", Role.TENANT_ADMIN, this::ingestJob);
         console.page(routing, Method.GET, "/ui/kb/entry/{slug}", Role.READ_ONLY, this::show);
         console.page(routing, Method.GET, "/ui/kb/entry/{slug}/edit", Role.TENANT_ADMIN, (req, res, s, f) -> {
             KbService.Entry e = kb.show(s.caller().tenantId(), slug(req));
@@ -115,5 +126,49 @@ public final class ConsoleKbRoutes {
                       String metadata, boolean editing, String error) {
         console.render(res, status, "kbForm.jte", new ConsolePages.KbFormPage(s.frame(editing ? "Edit " + slug
                 : "Add an entry"), slug, body, metadata, editing, error));
+    }
+
+    private void ingest(ServerRequest req, ServerResponse res, ConsoleRoutes.Signed s, Map<String, String> f) {
+        String directory = f.getOrDefault("directory", "").strip();
+        boolean dryRun = "true".equals(f.get("dry_run"));
+        Map<String, Object> answer;
+        try {
+            answer = ingest.ingest(s.caller(), directory, dryRun);
+        } catch (DomainException e) {
+            if (e.kind() != ErrorKind.INVALID) {
+                throw e;
+            }
+            console.render(res, ErrorMapping.status(e.kind()), "kbIngest.jte", new ConsolePages.IngestFormPage(
+                    s.frame("Ingest into the kb"), Map.of("directory", directory, "dry_run", String.valueOf(dryRun)),
+                    e.getMessage()));
+            return;
+        }
+        Map<String, Object> sent = new LinkedHashMap<>();
+        sent.put("directory", directory);
+        sent.put("dry_run", dryRun);
+        console.audited(s.caller(), "POST /api/v1/kb/ingest", Map.of(),
+                Optional.of(JsonMapping.mapper().valueToTree(sent)), dryRun ? 200 : 202);
+        if (dryRun) {
+            console.render(res, Status.OK_200, "ingestStatus.jte", new ConsolePages.IngestStatusPage(
+                    s.frame("Ingest into the kb"), "Dry run: nothing was written", answer, null, null));
+            return;
+        }
+        ConsoleRoutes.redirect(res, Status.SEE_OTHER_303, "/ui/kb/ingest-jobs/" + answer.get("job_id"));
+    }
+
+    private void ingestJob(ServerRequest req, ServerResponse res, ConsoleRoutes.Signed s, Map<String, String> f) {
+        UUID id;
+        try {
+            id = UUID.fromString(req.path().pathParameters().get("job_id"));
+        } catch (IllegalArgumentException e) {
+            throw dev.backplane.kernel.errors.CommonErrors.INVALID_REQUEST.error("job_id must be a uuid",
+                    Map.of("field", "job_id"));
+        }
+        Map<String, Object> job = new LinkedHashMap<>(ingest.job(s.caller(), id));
+        boolean terminal = Boolean.TRUE.equals(job.get("terminal"));
+        job.remove("poll_url");
+        console.render(res, Status.OK_200, "ingestStatus.jte", new ConsolePages.IngestStatusPage(
+                s.frame("kb ingest job"), "kb ingest job " + job.get("status"), job, null,
+                terminal ? null : ConsoleIngestRoutes.REFRESH_SECONDS));
     }
 }

@@ -161,6 +161,25 @@ class ConsoleBrowserIT {
         return b.findElement(By.id(id)).getText();
     }
 
+    /**
+     * Clicks a link or submit button and waits until the browser has left the page and the next one has
+     * loaded: a click does not always wait for the navigation it starts, so reading the next page at once races.
+     */
+    private static void navigate(WebDriver b, By target) {
+        WebElement page = b.findElement(By.tagName("html"));
+        b.findElement(target).click();
+        WebDriverWait wait = new WebDriverWait(b, Duration.ofSeconds(30));
+        wait.until(d -> {
+            try {
+                page.isEnabled();
+                return false;
+            } catch (org.openqa.selenium.WebDriverException gone) {
+                return true; // stale, or Chromium's "node does not belong to the document": the old page is gone
+            }
+        });
+        wait.until(d -> "complete".equals(((JavascriptExecutor) d).executeScript("return document.readyState")));
+    }
+
     /** Waits for the navigation a submit started (a 303 redirect) to land on a URL containing {@code part}. */
     private static void awaitUrl(WebDriver b, String part) {
         new WebDriverWait(b, Duration.ofSeconds(20)).until(ExpectedConditions.urlContains(part));
@@ -194,12 +213,12 @@ class ConsoleBrowserIT {
         assertThat(session.getSameSite()).isEqualTo("Lax");
         assertThat(session.getPath()).isEqualTo("/ui");
 
-        b.findElement(By.id("add-entry")).click();
+        navigate(b, By.id("add-entry"));
         b.findElement(By.id("slug")).sendKeys("restart-ingress");
         b.findElement(By.id("body")).sendKeys("# Restarting the ingress\n\nDrain the node first, then roll the "
                 + "**ingress controller** pods one by one.");
         b.findElement(By.id("entry-metadata")).sendKeys("kind=runbook,team=edge");
-        b.findElement(By.id("save-entry")).click();
+        navigate(b, By.id("save-entry"));
         awaitUrl(b, "/ui/kb/entry/restart-ingress");
         assertThat(b.findElement(By.cssSelector("#entry-body h1")).getText()).isEqualTo("Restarting the ingress");
         assertThat(b.findElement(By.cssSelector("#entry-body strong")).getText()).isEqualTo("ingress controller");
@@ -207,7 +226,7 @@ class ConsoleBrowserIT {
         b.get(kernel.url() + "/ui/kb");
         b.findElement(By.id("q")).sendKeys("how do I roll the ingress controller");
         b.findElement(By.id("metadata")).sendKeys("kind=runbook");
-        b.findElement(By.cssSelector("form[role=search] button")).click();
+        navigate(b, By.cssSelector("form[role=search] button"));
         WebElement hits = b.findElement(By.id("hits"));
         assertThat(hits.getText()).contains("restart-ingress").contains("score");
         assertThat(hits.findElement(By.cssSelector(".snippet")).getText()).containsIgnoringCase("ingress");
@@ -217,16 +236,16 @@ class ConsoleBrowserIT {
         b.findElement(By.id("metadata")).clear();
         b.findElement(By.id("metadata")).sendKeys("kind");
         b.findElement(By.id("q")).sendKeys("ingress");
-        b.findElement(By.cssSelector("form[role=search] button")).click();
+        navigate(b, By.cssSelector("form[role=search] button"));
         assertThat(text(b, "error-code")).as("a malformed filter is the envelope's code, not a 500")
                 .isEqualTo("invalid_query");
         assertThat(text(b, "error")).contains("key=value");
 
         b.get(kernel.url() + "/ui/kb/entry/restart-ingress");
-        b.findElement(By.id("delete-entry")).click();
+        navigate(b, By.id("delete-entry"));
         assertThat(b.findElement(By.tagName("h1")).getText()).contains("Delete kb entry restart-ingress?");
         assertThat(kbEntries()).as("nothing is deleted before the confirmation").contains("restart-ingress");
-        b.findElement(By.id("confirm")).click();
+        navigate(b, By.id("confirm"));
         new WebDriverWait(b, Duration.ofSeconds(20)).until(ExpectedConditions.urlMatches("/ui/kb$"));
         assertThat(kbEntries()).doesNotContain("restart-ingress");
         assertThat(auditOps()).contains("svc.governance.POST /api/v1/kb", "svc.governance.DELETE /api/v1/kb/{slug}");
@@ -239,19 +258,19 @@ class ConsoleBrowserIT {
     void aTenantAdminReviewsAndEnablesAConnectorsReads() throws Exception {
         WebDriver b = signIn("alice", "/ui/connectors");
         assertThat(b.findElement(By.id("connectors")).getText()).contains(CONNECTOR).contains("staged");
-        b.findElement(By.linkText(CONNECTOR)).click();
+        navigate(b, By.linkText(CONNECTOR));
         assertThat(text(b, "connector-status")).isEqualTo("staged");
         assertThat(text(b, "enabled-count")).isEqualTo("0");
         assertThat(b.findElement(By.id("groups")).getText()).contains("items").contains("admin");
 
         b.findElement(By.id("op-query")).sendKeys("list every item");
-        b.findElement(By.cssSelector("form[role=search] button")).click();
+        navigate(b, By.cssSelector("form[role=search] button"));
         assertThat(b.findElement(By.id("op-hits")).getText()).contains("demo.item0.list");
 
-        b.findElement(By.id("enable-reads")).click();
+        navigate(b, By.id("enable-reads"));
         assertThat(b.findElement(By.tagName("h1")).getText()).startsWith("Enable reads " + CONNECTOR + "?");
         assertThat(connectorOverrides()).as("nothing changes before the confirmation").isZero();
-        b.findElement(By.id("confirm")).click();
+        navigate(b, By.id("confirm"));
         assertThat(text(b, "notice")).isNotBlank();
         assertThat(text(b, "enabled-count")).isEqualTo("4");
         assertThat(text(b, "connector-status")).as("enable-reads leaves the status").isEqualTo("staged");
@@ -261,7 +280,7 @@ class ConsoleBrowserIT {
 
         b.get(kernel.url() + "/ui/connectors/" + CONNECTOR + "/operations/demo.item1.get");
         new org.openqa.selenium.support.ui.Select(b.findElement(By.id("requires_approval"))).selectByValue("true");
-        b.findElement(By.id("save-op")).click();
+        navigate(b, By.id("save-op"));
         assertThat(text(b, "notice")).contains("Saved the overrides of demo.item1.get");
         assertThat(b.findElement(By.xpath("//table[@id='operations']//tr[td/code='demo.item1.get']")).getText())
                 .contains("required");
@@ -273,7 +292,7 @@ class ConsoleBrowserIT {
                 "demo.item1.get")).as("only the changed field becomes an override").hasValue("true/null/true");
 
         b.get(kernel.url() + "/ui/connectors/" + CONNECTOR + "/operations/demo.item1.get");
-        b.findElement(By.id("save-op")).click();
+        navigate(b, By.id("save-op"));
         assertThat(text(b, "notice")).startsWith("No change");
     }
 
@@ -295,7 +314,7 @@ class ConsoleBrowserIT {
         WebDriver a = signIn("alice", "/ui/kb/new");
         a.findElement(By.id("slug")).sendKeys("tenant-a-only");
         a.findElement(By.id("body")).sendKeys("the tenant A vault unseal procedure");
-        a.findElement(By.id("save-entry")).click();
+        navigate(a, By.id("save-entry"));
         awaitUrl(a, "/ui/kb/entry/tenant-a-only");
         a.quit();
 
@@ -316,7 +335,7 @@ class ConsoleBrowserIT {
         b.findElement(By.id("slug")).sendKeys("xss-corpus");
         ((JavascriptExecutor) b).executeScript("document.getElementById('body').value = arguments[0];",
                 String.join("\n\n", XSS));
-        b.findElement(By.id("save-entry")).click();
+        navigate(b, By.id("save-entry"));
         awaitUrl(b, "/ui/kb/entry/xss-corpus");
         WebElement body = b.findElement(By.id("entry-body"));
         assertNoScriptRan(b);
@@ -357,7 +376,7 @@ class ConsoleBrowserIT {
         b.navigate().refresh();
         assertThat(text(b, "connector-status")).isEqualTo(statusBefore);
 
-        b.findElement(By.id("sign-out")).click();
+        navigate(b, By.id("sign-out"));
         assertThat(text(b, "message")).contains("signed out");
         try (HttpClient http = HttpClient.newHttpClient()) {
             HttpResponse<String> after = http.send(HttpRequest.newBuilder(URI.create(kernel.url() + "/ui/kb"))
@@ -373,9 +392,9 @@ class ConsoleBrowserIT {
         Files.writeString(spec, dev.backplane.kernel.catalog.SpecIngestIT.spec("Shop", "2.0", 2));
         assertThat(Files.size(spec)).as("big enough to run as a job").isGreaterThan(1000);
         WebDriver b = signIn("alice", "/ui/connectors");
-        b.findElement(By.id("ingest-spec")).click();
+        navigate(b, By.id("ingest-spec"));
 
-        b.findElement(By.id("ingest")).click();
+        navigate(b, By.id("ingest"));
         assertThat(text(b, "form-error")).as("neither a catalog entry nor a spec").isNotBlank();
 
         fillIngest(b, spec, true);
@@ -388,7 +407,7 @@ class ConsoleBrowserIT {
         awaitUrl(b, "/ui/ingest/jobs/");
         new WebDriverWait(b, Duration.ofSeconds(90)).until(d -> !d.findElements(By.id("review-connector")).isEmpty());
         assertThat(text(b, "ingest-status")).contains("succeeded");
-        b.findElement(By.id("review-connector")).click();
+        navigate(b, By.id("review-connector"));
         assertThat(b.findElement(By.tagName("h1")).getText()).isEqualTo("shop-2.x");
         assertThat(text(b, "connector-status")).isEqualTo("staged");
         assertThat(text(b, "enabled-count")).as("ingested operations ship default-deny").isEqualTo("0");
@@ -403,7 +422,37 @@ class ConsoleBrowserIT {
         if (b.findElement(By.id("dry_run")).isSelected() != dryRun) {
             b.findElement(By.id("dry_run")).click();
         }
-        b.findElement(By.id("ingest")).click();
+        navigate(b, By.id("ingest"));
+    }
+
+    @Test
+    void aTenantAdminIngestsADirectoryIntoTheKbAndFollowsTheJob() throws Exception {
+        Path dir = Files.createDirectories(kernel.dataDir().resolve("kb-import/console-runbooks"));
+        Files.writeString(dir.resolve("rotate-certs.md"), "# Rotate certificates\n\nRenew the wildcard certificate.");
+        Files.writeString(dir.resolve("drain-node.md"), "# Drain a node\n\nCordon it, then drain with a grace period.");
+        WebDriver b = signIn("alice", "/ui/kb");
+        navigate(b, By.id("kb-ingest-link"));
+        b.findElement(By.id("directory")).sendKeys("no-such-directory");
+        navigate(b, By.id("kb-ingest"));
+        assertThat(awaitText(b, "form-error", t -> !t.isBlank())).contains("no-such-directory");
+
+        b.findElement(By.id("directory")).clear();
+        b.findElement(By.id("directory")).sendKeys("console-runbooks");
+        b.findElement(By.id("dry_run")).click();
+        navigate(b, By.id("kb-ingest"));
+        assertThat(awaitText(b, "ingest-status", t -> !t.isBlank())).contains("rotate-certs").contains("drain-node");
+        assertThat(b.findElement(By.tagName("h1")).getText()).isEqualTo("Dry run: nothing was written");
+        assertThat(kbEntries()).noneMatch(slug -> slug.contains("rotate-certs"));
+
+        b.get(kernel.url() + "/ui/kb/ingest");
+        b.findElement(By.id("directory")).sendKeys("console-runbooks");
+        navigate(b, By.id("kb-ingest"));
+        awaitUrl(b, "/ui/kb/ingest-jobs/");
+        new WebDriverWait(b, Duration.ofSeconds(90)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .until(d -> d.findElements(By.id("running")).isEmpty()
+                        && d.findElement(By.tagName("h1")).getText().endsWith("succeeded"));
+        assertThat(kbEntries()).anyMatch(slug -> slug.contains("rotate-certs")).anyMatch(slug -> slug.contains("drain-node"));
+        assertThat(auditOps()).contains("svc.governance.POST /api/v1/kb/ingest");
     }
 
     @Test
@@ -416,12 +465,12 @@ class ConsoleBrowserIT {
                 new String[] {UUID.randomUUID().toString(), "tenant_not_found"})) {
             b.findElement(By.id("tenant-switch")).clear();
             b.findElement(By.id("tenant-switch")).sendKeys(bad[0]);
-            b.findElement(By.cssSelector("form[action='/ui/tenant'] button")).click();
+            navigate(b, By.cssSelector("form[action='/ui/tenant'] button"));
             assertThat(awaitText(b, "error-code", bad[1]::equals)).isEqualTo(bad[1]);
         }
         b.findElement(By.id("tenant-switch")).clear();
         b.findElement(By.id("tenant-switch")).sendKeys(OTHER_TENANT.toString());
-        b.findElement(By.cssSelector("form[action='/ui/tenant'] button")).click();
+        navigate(b, By.cssSelector("form[action='/ui/tenant'] button"));
         assertThat(awaitText(b, "who", t -> t.contains(OTHER_TENANT.toString()))).contains("paula");
         assertThat(b.getCurrentUrl()).endsWith("/ui/kb");
     }
@@ -480,7 +529,7 @@ class ConsoleBrowserIT {
         b.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
         for (String page : List.of("/ui/kb", "/ui/kb?q=ingress", "/ui/kb/new", "/ui/connectors",
                 "/ui/connectors/" + CONNECTOR, "/ui/connectors/" + CONNECTOR + "?q=list", "/ui/connectors/" + CONNECTOR
-                        + "/enable", "/ui/connectors/" + CONNECTOR + "/operations/demo.item0.list", "/ui/ingest")) {
+                        + "/enable", "/ui/connectors/" + CONNECTOR + "/operations/demo.item0.list", "/ui/ingest", "/ui/kb/ingest")) {
             b.get(kernel.url() + page);
             ((JavascriptExecutor) b).executeScript(axe);
             Object answer = ((JavascriptExecutor) b).executeAsyncScript("""
