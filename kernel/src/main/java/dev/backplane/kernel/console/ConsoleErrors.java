@@ -9,6 +9,8 @@ public enum ConsoleErrors implements ErrorCode {
     CSRF_TOKEN_INVALID("csrf_token_invalid", ErrorKind.FORBIDDEN),
     /** The identity provider's redirect back did not match a sign-in this console started, or its code was refused. */
     LOGIN_FAILED("login_failed", ErrorKind.UNAUTHENTICATED),
+    /** Too many sign-ins are in flight (each holds a row until it completes or expires). */
+    TOO_MANY_SIGN_INS("too_many_sign_ins", ErrorKind.RATE_LIMITED),
     /** The identity provider could not be reached or answered something unusable. */
     IDENTITY_PROVIDER_UNAVAILABLE("identity_provider_unavailable", ErrorKind.UPSTREAM_FAILED);
 

@@ -20,6 +20,8 @@ public final class ConsoleSessions {
 
     /** How long a sign-in may take between leaving for the identity provider and coming back. */
     static final Duration LOGIN_TTL = Duration.ofMinutes(10);
+    /** Sign-ins in flight at most: anyone may start one, so their rows are bounded (429 past this). */
+    static final int MAX_PENDING_LOGINS = 10_000;
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** A sign-in started: the state sent to the identity provider and what the callback needs. */
@@ -50,8 +52,12 @@ public final class ConsoleSessions {
     }
 
     public PendingLogin startLogin(String returnTo) {
-        PendingLogin login = new PendingLogin(randomToken(), randomToken(), randomToken(), returnTo);
         jdbc.update("DELETE FROM console_logins WHERE expires_at < now()");
+        long pending = jdbc.queryOne("SELECT count(*) FROM console_logins", rs -> rs.getLong(1)).orElse(0L);
+        if (pending >= MAX_PENDING_LOGINS) {
+            throw ConsoleErrors.TOO_MANY_SIGN_INS.error("too many sign-ins are in progress; try again in a few minutes");
+        }
+        PendingLogin login = new PendingLogin(randomToken(), randomToken(), randomToken(), returnTo);
         jdbc.update("INSERT INTO console_logins (state_hash, code_verifier, nonce, return_to, expires_at) "
                 + "VALUES (?, ?, ?, ?, now() + make_interval(secs => ?))", Digests.sha256Hex(login.state()),
                 login.codeVerifier(), login.nonce(), returnTo, (double) LOGIN_TTL.toSeconds());

@@ -516,6 +516,17 @@ class ConsoleBrowserIT {
             assertThat(away.statusCode()).isEqualTo(302);
             assertThat(away.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l)
                     .startsWith(keycloak.url()).doesNotContain("evil.test"));
+
+            kernel.jdbc().update("INSERT INTO console_logins SELECT 'flood-' || g, 'v', 'n', '/ui/kb', "
+                    + "now() + interval '5 minutes' FROM generate_series(1, ?) g", ConsoleSessions.MAX_PENDING_LOGINS);
+            try {
+                HttpResponse<String> flooded = http.send(HttpRequest.newBuilder(URI.create(kernel.url() + "/ui/login"))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(flooded.statusCode()).as("pending sign-ins are bounded").isEqualTo(429);
+                assertThat(flooded.body()).contains("too_many_sign_ins");
+            } finally {
+                kernel.jdbc().update("DELETE FROM console_logins WHERE state_hash LIKE 'flood-%'");
+            }
         }
         assertThat(kbEntries()).doesNotContain("empty-body", "nul-body", "huge");
         assertThat(kernel.jdbc().query("SELECT safety_level FROM catalog_operation_overrides WHERE tenant_id = ? "
