@@ -1,7 +1,16 @@
 # Sourced by the project's scripts: exports JAVA_HOME pointing at a JDK >= 21.
 # JAVA_HOME wins when it is new enough; otherwise the newest JDK under /usr/lib/jvm.
 svc_java_major() {
-  "$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | head -1
+  # the JDK's release file says it without starting a JVM (a JVM start costs ~100 ms on every command)
+  local v=""
+  if [ -f "$1/release" ]; then
+    v=$(sed -n 's/^JAVA_VERSION="\([0-9][0-9.]*\).*/\1/p' "$1/release" | head -1)
+    case "$v" in 1.*) v=${v#1.}; v=${v%%.*} ;; *) v=${v%%.*} ;; esac
+  fi
+  if [ -z "$v" ]; then
+    v=$("$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | head -1)
+  fi
+  echo "$v"
 }
 svc_find_java_home() {
   if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then

@@ -2,9 +2,14 @@
 # they are missing and this machine can install them (root, apt-get). Nothing else is touched; where a
 # package cannot be installed the tests that need it skip and say why.
 #   prometheus-alertmanager  AlertmanagerIT: a real Alertmanager posts its webhooks to the kernel
-#   chromium, chromium-driver ConsoleBrowserIT: the console (/ui) driven in a real headless browser
-svc_test_packages=(prometheus-alertmanager chromium chromium-driver)
-svc_test_binaries=(/usr/bin/prometheus-alertmanager /usr/bin/chromium /usr/bin/chromedriver)
+#   openssh-server, openssh-client  the SSH plugins' tests: a real sshd on a loopback high port (ssh-keygen for its keys)
+#   bind9, bind9-utils, bind9-dnsutils  dns-ssh's tests: a real named, rndc, named-checkconf, dig and nsupdate
+#   nftables  firewall-ssh's tests: nft inside a network namespace the test creates (iproute2's ip netns)
+#   chromium, chromium-driver  ConsoleBrowserIT: the console (/ui) driven in a real headless browser
+svc_test_packages=(prometheus-alertmanager openssh-server openssh-client bind9 bind9-utils bind9-dnsutils nftables iproute2
+  chromium chromium-driver)
+svc_test_binaries=(/usr/bin/prometheus-alertmanager /usr/sbin/sshd /usr/bin/ssh-keygen /usr/sbin/named /usr/sbin/rndc
+  /usr/bin/dig /usr/sbin/nft /usr/sbin/ip /usr/bin/chromium /usr/bin/chromedriver)
 svc_install_test_deps() {
   local missing=() i
   for i in "${!svc_test_packages[@]}"; do
@@ -20,7 +25,8 @@ svc_install_test_deps() {
       > /tmp/svc-test-deps.log 2>&1; then
     echo "test: installing ${missing[*]} failed (see /tmp/svc-test-deps.log); the tests that drive it will skip"
   fi
-  # the package starts its own service; tests start their own instances on loopback ports
+  # a package may start its own service; tests start their own instances on loopback high ports (an sshd or
+  # named the package started is left alone: it does not use those ports)
   if command -v systemctl >/dev/null 2>&1; then systemctl stop prometheus-alertmanager >/dev/null 2>&1 || true; fi
   pkill -f '^/usr/bin/prometheus-alertmanager' >/dev/null 2>&1 || true
   return 0

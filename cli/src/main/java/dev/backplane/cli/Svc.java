@@ -11,6 +11,7 @@ import dev.backplane.cli.common.GlobalOptions;
 import dev.backplane.cli.connectors.ConnectorCommand;
 import dev.backplane.cli.connectors.OperationCommand;
 import dev.backplane.cli.conventions.ConventionsCommand;
+import dev.backplane.cli.dashboards.DashboardCommand;
 import dev.backplane.cli.docs.DocsCommand;
 import dev.backplane.cli.events.EventSourceCommand;
 import dev.backplane.cli.events.EventsCommand;
@@ -26,7 +27,9 @@ import dev.backplane.cli.memory.Recall;
 import dev.backplane.cli.memory.Remember;
 import dev.backplane.cli.retrieval.RetrievalCommand;
 import dev.backplane.cli.runbooks.RunbookCommand;
+import dev.backplane.cli.topology.TopologyCommand;
 import dev.backplane.cli.scheduler.SchedulerCommand;
+import dev.backplane.cli.sensors.SensorCommand;
 import dev.backplane.cli.targets.TargetsCommand;
 import dev.backplane.cli.tenants.TenantsCommand;
 import java.io.InputStream;
@@ -52,7 +55,8 @@ import picocli.CommandLine;
                 AgentPrincipalCommand.class,
                 AgentCommand.class, SchedulerCommand.class, ServicePrincipalsCommand.class,
                 AdminCommand.class, EventSourceCommand.class, EventsCommand.class, BroadcastCommand.class,
-                AutomationCommand.class, RunbookCommand.class, ConventionsCommand.class, CompletionCommand.class,
+                AutomationCommand.class, RunbookCommand.class, TopologyCommand.class, SensorCommand.class,
+                DashboardCommand.class, ConventionsCommand.class, CompletionCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Svc implements Runnable {
 

@@ -91,7 +91,47 @@ public final class ApiPaths {
     public static final String RUNBOOK_RUNS = "/api/v1/runbooks/runs";
     public static final String RUNBOOK_RUN = RUNBOOK_RUNS + "/{id}";
 
+    public static final String TOPOLOGY = "/api/v1/topology";
+    public static final String TOPOLOGY_EDGES = TOPOLOGY + "/edges";
+    public static final String TOPOLOGY_UNANNOTATE = TOPOLOGY_EDGES + "/unannotate";
+    public static final String TOPOLOGY_BULK = TOPOLOGY_EDGES + "/bulk";
+    public static final String TOPOLOGY_DEPENDENCIES = TOPOLOGY + "/dependencies";
+    public static final String TOPOLOGY_DEPENDENTS = TOPOLOGY + "/dependents";
+    public static final String TOPOLOGY_PATH = TOPOLOGY + "/path";
+    public static final String TOPOLOGY_DIFF = TOPOLOGY + "/diff";
+    public static final String TOPOLOGY_HISTORY = TOPOLOGY + "/history";
+    public static final String TOPOLOGY_TIMELINE = TOPOLOGY + "/timeline";
+    public static final String TOPOLOGY_REFRESH = TOPOLOGY + "/refresh";
+
+    public static final String SENSORS = "/api/v1/sensors";
+    public static final String SENSOR = SENSORS + "/{id}";
+    public static final String DASHBOARDS = "/api/v1/dashboards";
+    public static final String DASHBOARD = DASHBOARDS + "/{id}";
+
     public static final List<String> CALLS = List.of(
+            "GET " + TOPOLOGY_EDGES,
+            "POST " + TOPOLOGY_EDGES,
+            "POST " + TOPOLOGY_UNANNOTATE,
+            "POST " + TOPOLOGY_BULK,
+            "GET " + TOPOLOGY_DEPENDENCIES,
+            "GET " + TOPOLOGY_DEPENDENTS,
+            "GET " + TOPOLOGY_PATH,
+            "GET " + TOPOLOGY_DIFF,
+            "GET " + TOPOLOGY_HISTORY,
+            "GET " + TOPOLOGY_TIMELINE,
+            "POST " + TOPOLOGY_REFRESH,
+            "GET " + SENSORS,
+            "POST " + SENSORS,
+            "GET " + SENSOR,
+            "PATCH " + SENSOR,
+            "DELETE " + SENSOR,
+            "POST " + SENSOR + "/pause",
+            "POST " + SENSOR + "/resume",
+            "GET " + SENSOR + "/results",
+            "GET " + DASHBOARDS,
+            "POST " + DASHBOARDS,
+            "GET " + DASHBOARD,
+            "DELETE " + DASHBOARD,
             "GET " + RUNBOOK_TEMPLATES,
             "POST " + RUNBOOK_TEMPLATES,
             "GET " + RUNBOOK_TEMPLATE,

@@ -120,7 +120,10 @@ public final class FamilyVerbs {
             catalog = cache.cached().orElseGet(() -> cache.fetch(session));
         }
         Set<String> families = new java.util.TreeSet<>();
-        catalog.path("connectors").forEach(c -> families.add(c.path("impl_id").asText()));
+        catalog.path("connectors").forEach(c -> {
+            families.add(c.path("impl_id").asText());
+            opPrefix(c).ifPresent(families::add);
+        });
         List<String> added = new ArrayList<>();
         for (String family : families) {
             if (FAMILY.matcher(family).matches() && !root.getSubcommands().containsKey(family)) {
@@ -157,7 +160,10 @@ public final class FamilyVerbs {
         return out;
     }
 
-    /** The family's connectors, newest version first. */
+    /**
+     * The family's connectors, newest version first: those whose impl_id is the family, else those whose
+     * operations all start with {@code <family>.} ({@code dns-ssh}'s {@code dns.zone.list} is family dns).
+     */
     private static List<JsonNode> connectorsOf(JsonNode catalog, String family) {
         List<JsonNode> out = new ArrayList<>();
         catalog.path("connectors").forEach(c -> {
@@ -165,8 +171,22 @@ public final class FamilyVerbs {
                 out.add(c);
             }
         });
+        if (out.isEmpty()) {
+            catalog.path("connectors").forEach(c -> {
+                if (opPrefix(c).filter(family::equals).isPresent()) {
+                    out.add(c);
+                }
+            });
+        }
         out.sort(Comparator.comparing((JsonNode c) -> c.path("version").asText()).reversed());
         return out;
+    }
+
+    /** The first word every operation of the connector shares, if they share one. */
+    private static Optional<String> opPrefix(JsonNode connector) {
+        Set<String> prefixes = new java.util.HashSet<>();
+        connector.path("operations").forEach(op -> prefixes.add(op.path("op_id").asText().split("\\.")[0]));
+        return prefixes.size() == 1 ? Optional.of(prefixes.iterator().next()) : Optional.empty();
     }
 
     private static CommandSpec familySpec(CliContext ctx, String family, JsonNode connector, OperationCatalogCache cache,

@@ -1,11 +1,7 @@
 package dev.backplane.kernel.agents;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.networknt.schema.JsonSchemaFactory;
-import com.networknt.schema.SchemaId;
-import com.networknt.schema.SchemaLocation;
-import com.networknt.schema.SpecVersion;
-import com.networknt.schema.ValidationMessage;
+import dev.backplane.kernel.util.JsonSchemas;
 import dev.backplane.kernel.governance.AgentPrincipals;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
@@ -44,8 +40,7 @@ public final class AgentDefinitions {
 
     private final Jdbc jdbc;
     private final AgentPrincipals principals;
-    private final com.networknt.schema.JsonSchema metaSchema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
-            .getSchema(SchemaLocation.of(SchemaId.V202012));
+    private final com.networknt.schema.Schema metaSchema = JsonSchemas.metaSchema();
 
     public AgentDefinitions(Jdbc jdbc, AgentPrincipals principals) {
         this.jdbc = jdbc;
@@ -177,7 +172,7 @@ public final class AgentDefinitions {
             throw AgentErrors.INVALID_OUTPUT_SCHEMA.error("output_schema is larger than " + MAX_SCHEMA_CHARS
                     + " characters", Map.of("field", "output_schema"));
         }
-        List<String> problems = metaSchema.validate(node).stream().map(ValidationMessage::getMessage).sorted().toList();
+        List<String> problems = JsonSchemas.problems(metaSchema, node);
         if (!problems.isEmpty()) {
             throw AgentErrors.INVALID_OUTPUT_SCHEMA.error("output_schema is not a valid JSON Schema (draft 2020-12)",
                     Map.of("field", "output_schema", "validation_errors", problems));

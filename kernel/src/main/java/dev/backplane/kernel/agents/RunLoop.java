@@ -2,9 +2,6 @@ package dev.backplane.kernel.agents;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.networknt.schema.JsonSchemaFactory;
-import com.networknt.schema.SpecVersion;
-import com.networknt.schema.ValidationMessage;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.util.JsonMapping;
@@ -54,7 +51,6 @@ final class RunLoop {
 
     private final AgentRuns runs;
     private final AgentToolbox tools;
-    private final JsonSchemaFactory schemas = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
 
     RunLoop(AgentRuns runs, AgentToolbox tools) {
         this.runs = runs;
@@ -109,8 +105,8 @@ final class RunLoop {
             }
             List<String> problems = new ArrayList<>();
             Optional<JsonNode> output = parseOutput(text, problems);
-            output.ifPresent(o -> schemas.getSchema(def.outputSchema().get()).validate(o).stream()
-                    .map(ValidationMessage::getMessage).sorted().forEach(problems::add));
+            output.ifPresent(o -> problems.addAll(dev.backplane.kernel.util.JsonSchemas.problems(
+                    dev.backplane.kernel.util.JsonSchemas.compile(def.outputSchema().get()), o)));
             if (problems.isEmpty()) {
                 return new Outcome(AgentRun.SUCCEEDED, output, Optional.empty(), Optional.empty(), turn);
             }

@@ -79,7 +79,8 @@ public final class Kernel implements AutoCloseable {
             KernelServices services = new KernelServices(config, database, feed, dispatchEvents, drain, issuer, closing);
             ApiRoutes api = KernelRoutes.register(config, services);
             HttpRouting.Builder routing = HttpRouting.builder().addFilter(new RequestIds())
-                    .addFilter(new RequestTelemetry(services.metrics, config.boolValue(Setting.LOG_ACCESS)));
+                    .addFilter(new RequestTelemetry(services.metrics, config.boolValue(Setting.LOG_ACCESS),
+                            services.tracing.tracer(), services.tracing.propagator()));
             api.applyTo(routing);
             java.util.concurrent.atomic.AtomicReference<WebServer> started = new java.util.concurrent.atomic.AtomicReference<>();
             KernelRoutes.console(config, services, () -> publicUrl(config, started.get() == null ? -1 : started.get().port()))

@@ -219,8 +219,8 @@ public final class KernelConfig {
                 URI.create(addr), get(Setting.VAULT_MOUNT), optional(Setting.VAULT_NAMESPACE), optional(Setting.VAULT_TOKEN),
                 optional(Setting.VAULT_ROLE_ID), optional(Setting.VAULT_SECRET_ID), timeout));
         return new CredentialService.Settings(backend, timeout, vault, Path.of(get(Setting.DATA_DIR)).resolve("kv"),
-                URI.create(get(Setting.CLOUDSM_ENDPOINT)), backend == SecretRefs.Backend.CLOUDSM
-                        ? Optional.of(required(Setting.CLOUDSM_TOKEN)) : Optional.empty());
+                URI.create(get(Setting.CLOUDSM_ENDPOINT)), optional(Setting.CLOUDSM_TOKEN),
+                optional(Setting.CLOUDSM_CREDENTIALS_FILE).map(Path::of));
     }
 
     /** A setting is missing or malformed. */

@@ -15,6 +15,7 @@ import dev.backplane.kernel.console.ConsoleSessions;
 import dev.backplane.kernel.console.ConsoleSignInRoutes;
 import dev.backplane.kernel.console.OidcLogin;
 import dev.backplane.kernel.conventions.ConventionRoutes;
+import dev.backplane.kernel.dashboards.DashboardRoutes;
 import dev.backplane.kernel.dispatch.DispatchRoutes;
 import dev.backplane.kernel.docs.DocsRoutes;
 import dev.backplane.kernel.errors.DomainException;
@@ -34,9 +35,11 @@ import dev.backplane.kernel.quality.UsageReport;
 import dev.backplane.kernel.scheduler.AutomationRoutes;
 import dev.backplane.kernel.runbooks.RunbookRoutes;
 import dev.backplane.kernel.scheduler.TriggerRoutes;
+import dev.backplane.kernel.sensors.SensorRoutes;
 import dev.backplane.kernel.targets.TargetRoutes;
 import dev.backplane.kernel.targets.TargetSecretRoutes;
 import dev.backplane.kernel.tenancy.TenancyRoutes;
+import dev.backplane.kernel.topology.TopologyRoutes;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -93,6 +96,9 @@ final class KernelRoutes {
         new BroadcastRoutes(s.broadcast, s.broadcastHub,
                 Duration.ofSeconds(config.intValue(Setting.BROADCAST_HEARTBEAT_SECONDS))).register(api);
         new AutomationRoutes(s.automations).register(api);
+        new TopologyRoutes(s.topology).register(api);
+        new SensorRoutes(s.sensors).register(api);
+        new DashboardRoutes(s.dashboards).register(api);
         api.recordMutations(new GovernanceAudit(s.audit), GovernanceAudit.EXEMPT);
         return api;
     }

@@ -17,6 +17,9 @@ import dev.backplane.kernel.catalog.ConnectorRegistry;
 import dev.backplane.kernel.catalog.IngestStore;
 import dev.backplane.kernel.catalog.SpecIngestService;
 import dev.backplane.kernel.conventions.Conventions;
+import dev.backplane.kernel.dashboards.DashboardNotifier;
+import dev.backplane.kernel.dashboards.Dashboards;
+import dev.backplane.kernel.dashboards.Mailer;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.dispatch.AsyncRuns;
 import dev.backplane.kernel.dispatch.DispatchEvents;
@@ -65,8 +68,12 @@ import dev.backplane.kernel.scheduler.CronFiring;
 import dev.backplane.kernel.scheduler.PeriodicJobs;
 import dev.backplane.kernel.scheduler.TriggerFiring;
 import dev.backplane.kernel.scheduler.Triggers;
+import dev.backplane.kernel.sensors.SensorAutomations;
+import dev.backplane.kernel.sensors.SensorRuns;
+import dev.backplane.kernel.sensors.Sensors;
 import dev.backplane.kernel.targets.ProbeService;
 import dev.backplane.kernel.targets.TargetService;
+import dev.backplane.kernel.topology.Topology;
 import dev.backplane.kernel.tenancy.TenantService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -129,6 +136,11 @@ final class KernelServices {
     final BroadcastHub broadcastHub;
     final Automations automations;
     final io.micrometer.prometheusmetrics.PrometheusMeterRegistry metrics;
+    final Tracing tracing;
+    final Topology topology;
+    final Sensors sensors;
+    final SensorRuns sensorRuns;
+    final Dashboards dashboards;
 
     KernelServices(KernelConfig config, Database database, ChangeFeed feed, DispatchEvents dispatchEvents,
                    EventDrain drain, String issuer, Kernel.Closer closing) {
@@ -154,9 +166,11 @@ final class KernelServices {
         this.catalog = new CatalogService(connectors, jdbc, feed, retrieval);
         List<dev.backplane.kernel.jobs.JobKind> jobKinds = List.of(SpecIngestService.JOB_KIND, KbIngestService.JOB_KIND);
         this.jobs = new BackgroundJobs(jdbc, jobKinds);
+        this.tracing = closing.add(Tracing.start(config.optional(Setting.TRACING_OTLP_ENDPOINT),
+                BuildInfo.load().version(), Duration.ofMillis(config.intValue(Setting.TRACING_EXPORT_DELAY_MS))));
         this.metrics = KernelMetrics.create(database, jdbc, jobKinds.stream().map(k -> k.name()).toList(),
                 plugins.broken().size());
-        retrieval.searches().meterInto(metrics);
+        retrieval.meterInto(metrics);
         this.specIngest = new SpecIngestService(jobs, ingested, connectors, feed,
                 config.intValue(Setting.INGEST_MAX_SPEC_BYTES), config.intValue(Setting.INGEST_SYNC_MAX_BYTES));
 
@@ -185,7 +199,7 @@ final class KernelServices {
                 serviceGrants.covering(tenant, principal, connectorId, opId, target.id(), target.name(), target.product())
                         .isPresent(), agentPrincipals);
         this.dispatcher = new Dispatcher(catalog, targets, credentials, sessions, audit, approvals, gate, handles,
-                dispatchEvents, new DispatchMetrics(metrics));
+                dispatchEvents, new DispatchMetrics(metrics, tracing.tracer()));
         this.runs = new AsyncRuns(jdbc, callTimeout);
         this.calls = new OperationCalls(dispatcher, runs);
         this.resultQueries = new ResultQueryService(jdbc, handles);
@@ -214,13 +228,31 @@ final class KernelServices {
         CronFiring cron = new CronFiring(jdbc, agentRuns);
         drain.subscribe("scheduler.event-triggers", new TriggerFiring(triggers, agentRuns));
         // what runs by itself: each capability that fires on its own (sensors, scheduled jobs) adds its source here
-        this.automations = new Automations(List.of(new EventTriggerAutomations(jdbc, agentRuns)));
+        this.automations = new Automations(List.of(new EventTriggerAutomations(jdbc, agentRuns),
+                new SensorAutomations(jdbc)));
 
         this.runbookTemplates = new RunbookTemplates(jdbc);
         this.runbookRuns = new RunbookRuns(jdbc, runbookTemplates, calls, targets, approvals, new AuditQueries(jdbc),
                 broadcast);
 
+        this.topology = Topology.create(jdbc, feed, targets, audit, dispatcher, resultQueries, catalog);
+        Duration topologyRefresh = Duration.ofMinutes(config.intValue(Setting.TOPOLOGY_REFRESH_INTERVAL_MINUTES));
+        Duration topologyRetention = Duration.ofDays(config.intValue(Setting.TOPOLOGY_HISTORY_RETENTION_DAYS));
+
+        this.sensors = new Sensors(jdbc, catalog, targets, serviceGrants);
+        this.sensorRuns = closing.add(new SensorRuns(jdbc, dispatcher,
+                config.intValue(Setting.SENSORS_RESULTS_RETENTION_DAYS), config.intValue(Setting.SENSORS_MAX_CONCURRENT_RUNS)));
+        this.dashboards = new Dashboards(jdbc, agents);
+        sensorRuns.onStateChange(new DashboardNotifier(jdbc, tenants, audit, agentRuns, mailer(config),
+                Duration.ofMinutes(config.intValue(Setting.DASHBOARDS_NOTIFY_SUPPRESSION_MINUTES))));
+
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
+                new PeriodicJobs.Job("topology-refresh", Duration.ofMinutes(1),
+                        () -> topologyRefresh.isZero() ? 0 : topology.refreshDue(topologyRefresh)),
+                new PeriodicJobs.Job("topology-history-sweep", Duration.ofHours(1),
+                        () -> topology.sweep(topologyRetention)),
+                new PeriodicJobs.Job("sensors-due", Duration.ofSeconds(1), sensorRuns::runDue),
+                new PeriodicJobs.Job("sensor-results-sweep", Duration.ofHours(1), sensorRuns::sweep),
                 new PeriodicJobs.Job("events-retention-sweep", Duration.ofHours(1), eventLog::sweep),
                 new PeriodicJobs.Job("cron-triggers", Duration.ofSeconds(1), cron::fireDue),
                 new PeriodicJobs.Job("broadcast-windows-flush", Duration.ofSeconds(5), broadcast::flushWindows),
@@ -236,6 +268,16 @@ final class KernelServices {
                 new PeriodicJobs.Job("background-job-reaper", Duration.ofMinutes(1), jobs::reapStale),
                 new PeriodicJobs.Job("retrieval-searches-sweep", Duration.ofHours(6),
                         () -> retrieval.searches().sweep(SEARCH_RETENTION_DAYS)))));
+    }
+
+    /** Notification mail; the SMTP password is read through its secret_ref (platform scope) at each send. */
+    private Mailer mailer(KernelConfig config) {
+        Optional<String> passwordRef = config.optional(Setting.MAIL_SMTP_PASSWORD_REF).filter(v -> !v.isBlank());
+        return new Mailer(new Mailer.Settings(config.get(Setting.MAIL_SMTP_HOST), config.intValue(Setting.MAIL_SMTP_PORT),
+                config.get(Setting.MAIL_SMTP_TLS), config.get(Setting.MAIL_FROM),
+                config.optional(Setting.MAIL_SMTP_USERNAME).filter(v -> !v.isBlank()),
+                () -> passwordRef.map(ref -> credentials.resolve(Optional.empty(), ref).field("password")).orElse(""),
+                Duration.ofMillis(config.intValue(Setting.MAIL_SMTP_TIMEOUT_MS))));
     }
 
     private static ModelGateway.Settings modelSettings(KernelConfig config) {

@@ -39,7 +39,12 @@ public enum Setting {
             "timeout of one request to the secret store", 100, 60000),
     CLOUDSM_ENDPOINT("credentials.cloudsm.endpoint", "SVC_CLOUDSM_ENDPOINT", "https://secretmanager.googleapis.com",
             "Google Secret Manager API root (cloudsm backend)"),
-    CLOUDSM_TOKEN("credentials.cloudsm.token", "SVC_CLOUDSM_TOKEN", "", "OAuth access token for Secret Manager", Secrecy.SECRET),
+    CLOUDSM_TOKEN("credentials.cloudsm.token", "SVC_CLOUDSM_TOKEN", "",
+            "a fixed OAuth access token for Secret Manager (expires; for trials): empty uses Google credentials instead",
+            Secrecy.SECRET),
+    CLOUDSM_CREDENTIALS_FILE("credentials.cloudsm.credentials-file", "SVC_CLOUDSM_CREDENTIALS_FILE", "",
+            "service-account or workload-identity JSON for Secret Manager; empty: Application Default Credentials "
+                    + "(GOOGLE_APPLICATION_CREDENTIALS, gcloud's login, the metadata server); tokens are refreshed before they expire"),
     RESULT_HANDLE_TTL("results.handle-ttl-minutes", "SVC_RESULT_HANDLE_TTL_MINUTES", "60",
             "how long a stored (reduced) result can be queried", 1, 10080),
     APPROVAL_TTL("governance.approval-ttl-minutes", "SVC_APPROVAL_TTL_MINUTES", "1440",
@@ -80,11 +85,22 @@ public enum Setting {
             "broadcast streams a tenant may have open on one replica; more answer 429 too_many_streams", 1, 10000),
     SCHEDULER_CRON_MIN_INTERVAL_SECONDS("scheduler.cron-min-interval-seconds", "SVC_SCHEDULER_CRON_MIN_INTERVAL_SECONDS",
             "60", "the shortest interval a cron trigger's schedule may have between two firings", 1, 86400),
+    TOPOLOGY_HISTORY_RETENTION_DAYS("topology.history-retention-days", "SVC_TOPOLOGY_HISTORY_RETENTION_DAYS", "90",
+            "how long replaced and removed topology edge versions are kept (diff, history and timeline look back this far)",
+            1, 3650),
+    TOPOLOGY_REFRESH_INTERVAL_MINUTES("topology.refresh-interval-minutes", "SVC_TOPOLOGY_REFRESH_INTERVAL_MINUTES", "60",
+            "how often each discoverable (Kubernetes, Keycloak) target is refreshed for auto topology edges; 0 turns the "
+            + "scheduled refresh off (svc topology refresh still works)", 0, 10080),
     LOG_FORMAT("log.format", "SVC_LOG_FORMAT", "text",
             "text (for people at a terminal) or json (one object a line with request_id and tenant_id, for log shippers)"),
     LOG_ACCESS("log.access", "SVC_LOG_ACCESS", "true",
             "true: one access-log line a request (logger svc.access: request id, principal kind, route template, status, "
                     + "duration); false: none"),
+    TRACING_OTLP_ENDPOINT("tracing.otlp-endpoint", "SVC_TRACING_OTLP_ENDPOINT", "",
+            "OTLP/HTTP traces endpoint, e.g. http://127.0.0.1:4318/v1/traces: a span per request and per dispatch "
+                    + "stage; empty: tracing off"),
+    TRACING_EXPORT_DELAY_MS("tracing.export-delay-ms", "SVC_TRACING_EXPORT_DELAY_MS", "2000",
+            "how long finished spans wait to be exported in a batch", 10, 60000),
     METRICS_ENABLED("metrics.enabled", "SVC_METRICS_ENABLED", "true",
             "true: Prometheus metrics at GET /metrics (no token; no tenant data in it); false: the route answers 404"),
     MCP_REQUIRED_SCOPE("mcp.required-scope", "SVC_MCP_REQUIRED_SCOPE", "svc:mcp",
@@ -115,7 +131,25 @@ public enum Setting {
             "how long a running agent run stays claimed by its kernel without a heartbeat; after that the reaper fails it",
             5, 3600),
     IDENTITY_JWKS_CACHE_SECONDS("identity.jwks-cache-seconds", "SVC_IDENTITY_JWKS_CACHE_SECONDS", "300",
-            "how long fetched signing keys are cached (an unknown kid refetches at once)", 1, 86400);
+            "how long fetched signing keys are cached (an unknown kid refetches at once)", 1, 86400),
+    SENSORS_RESULTS_RETENTION_DAYS("sensors.results-retention-days", "SVC_SENSORS_RESULTS_RETENTION_DAYS", "7",
+            "how long sensor results are kept (`svc sensor results` pages back this far)", 1, 3650),
+    SENSORS_MAX_CONCURRENT_RUNS("sensors.max-concurrent-runs", "SVC_SENSORS_MAX_CONCURRENT_RUNS", "64",
+            "sensor calls one kernel runs at once (more due sensors wait for a free slot)", 1, 10000),
+    DASHBOARDS_NOTIFY_SUPPRESSION_MINUTES("dashboards.notify-suppression-minutes",
+            "SVC_DASHBOARDS_NOTIFY_SUPPRESSION_MINUTES", "30",
+            "after a dashboard notifies (mail, investigator run), further transitions stay quiet this long", 0, 10080),
+    MAIL_SMTP_HOST("mail.smtp-host", "SVC_MAIL_SMTP_HOST", "",
+            "SMTP server for dashboard notification mail; empty: no mail is sent (refusals are still audited)"),
+    MAIL_SMTP_PORT("mail.smtp-port", "SVC_MAIL_SMTP_PORT", "587", "SMTP port", 1, 65535),
+    MAIL_SMTP_TLS("mail.smtp-tls", "SVC_MAIL_SMTP_TLS", "starttls",
+            "none, starttls (required, with the server's certificate and name checked) or tls (implicit TLS)"),
+    MAIL_FROM("mail.from", "SVC_MAIL_FROM", "svc-backplane@localhost", "sender address of notification mail"),
+    MAIL_SMTP_USERNAME("mail.smtp-username", "SVC_MAIL_SMTP_USERNAME", "", "SMTP login; empty: no authentication"),
+    MAIL_SMTP_PASSWORD_REF("mail.smtp-password-ref", "SVC_MAIL_SMTP_PASSWORD_REF", "",
+            "secret_ref of the SMTP password (platform scope, field password), read at each send"),
+    MAIL_SMTP_TIMEOUT_MS("mail.smtp-timeout-ms", "SVC_MAIL_SMTP_TIMEOUT_MS", "10000",
+            "connect, read and write timeout of the SMTP conversation", 100, 600000);
 
     /** Marks a setting whose value is a secret. */
     private enum Secrecy { SECRET }

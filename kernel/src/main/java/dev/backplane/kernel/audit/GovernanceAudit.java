@@ -36,7 +36,8 @@ public final class GovernanceAudit implements ApiRoutes.MutationRecorder {
             "POST /api/v1/event-sources/{slug}/pause", "POST /api/v1/event-sources/{slug}/resume",
             "POST /api/v1/targets/{name}/probe", "POST /api/v1/targets/discover",
             "POST /api/v1/docs/collections/{key}/probe", "POST /api/v1/docs/search", "POST /api/v1/docs/ask",
-            "POST /api/v1/kb/search", "POST /api/v1/retrieval/eval", "POST /api/v1/conventions/search");
+            "POST /api/v1/kb/search", "POST /api/v1/retrieval/eval", "POST /api/v1/conventions/search",
+            "POST /api/v1/topology/edges/bulk");
 
     private static final System.Logger LOG = System.getLogger(GovernanceAudit.class.getName());
     private final AuditLog audit;

@@ -18,7 +18,7 @@ import java.util.Optional;
  * @param readClass whether {@code enable-reads} enables it
  * @param method HTTP method, for HTTP-shaped operations
  * @param pathTemplate HTTP path template, for HTTP-shaped operations
- * @param shape http, typed or composite
+ * @param shape http, command, typed or composite
  * @param resultKind set or object
  */
 public record OperationView(String opId, String groupKey, String description, Optional<String> customDescription,
@@ -30,6 +30,7 @@ public record OperationView(String opId, String groupKey, String description, Op
         Optional<String> custom = o == null ? Optional.empty() : o.customDescription();
         String shape = switch (d.shape()) {
             case OperationShape.Http h -> "http";
+            case OperationShape.Command c -> "command";
             case OperationShape.Typed t -> "typed";
             case OperationShape.Composite c -> "composite";
         };

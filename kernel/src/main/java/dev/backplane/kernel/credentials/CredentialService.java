@@ -38,7 +38,8 @@ public final class CredentialService {
      * given, else the embedded file store in {@code fileKvDir}; or Google Secret Manager.
      */
     public record Settings(SecretRefs.Backend backend, Duration timeout, Optional<VaultKvStore.Settings> vault,
-                           Path fileKvDir, URI cloudsmEndpoint, Optional<String> cloudsmToken) {
+                           Path fileKvDir, URI cloudsmEndpoint, Optional<String> cloudsmToken,
+                           Optional<Path> cloudsmCredentialsFile) {
         @Override
         public String toString() {
             return "CredentialService.Settings[" + backend + vault.map(v -> ", " + v).orElse("") + "]";
@@ -50,9 +51,10 @@ public final class CredentialService {
             case KV -> settings.vault().<CredentialStore>map(VaultKvStore::new)
                     .orElseGet(() -> new FileKvStore(settings.fileKvDir()));
             case CLOUDSM -> {
-                String token = settings.cloudsmToken().orElseThrow(() -> new IllegalArgumentException(
-                        "the cloudsm credentials backend needs credentials.cloudsm.token (SVC_CLOUDSM_TOKEN)"));
-                yield new CloudSmStore(settings.cloudsmEndpoint(), () -> token, settings.timeout());
+                java.util.function.Supplier<String> tokens = settings.cloudsmToken()
+                        .<java.util.function.Supplier<String>>map(token -> () -> token)
+                        .orElseGet(() -> GoogleAccessTokens.load(settings.cloudsmCredentialsFile()));
+                yield new CloudSmStore(settings.cloudsmEndpoint(), tokens, settings.timeout());
             }
         };
         return new CredentialService(settings.backend(), store);

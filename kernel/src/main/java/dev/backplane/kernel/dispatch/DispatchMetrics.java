@@ -4,12 +4,18 @@ import dev.backplane.kernel.http.RequestTelemetry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The pipeline's meters: {@code svc_dispatch_calls_seconds} (labels connector, op_class, status — the connector
  * ids the catalog holds, five operation classes and the envelope's few statuses; never a tenant, target, principal
- * or operation id) and {@code svc_dispatch_stage_seconds} (label stage: gate, credential, plugin_call, audit).
+ * or operation id) and {@code svc_dispatch_stage_seconds} (label stage: gate, credential, plugin_call, audit). With
+ * tracing on, a call is a span {@code svc.dispatch} (connector, operation, status) with a child span per stage.
  */
 public final class DispatchMetrics {
 
@@ -23,13 +29,16 @@ public final class DispatchMetrics {
     }
 
     /** Meters nobody reads: for a pipeline built without a registry (tests, tools). */
-    public static final DispatchMetrics NONE = new DispatchMetrics(new CompositeMeterRegistry());
+    public static final DispatchMetrics NONE = new DispatchMetrics(new CompositeMeterRegistry(),
+            OpenTelemetry.noop().getTracer("svc-backplane"));
 
     private final MeterRegistry registry;
+    private final Tracer tracer;
     private final java.util.EnumMap<Stage, Timer> stages = new java.util.EnumMap<>(Stage.class);
 
-    public DispatchMetrics(MeterRegistry registry) {
+    public DispatchMetrics(MeterRegistry registry, Tracer tracer) {
         this.registry = registry;
+        this.tracer = tracer;
         for (Stage stage : Stage.values()) {
             stages.put(stage, Timer.builder("svc.dispatch.stage").description("time spent in one stage of a dispatch")
                     .tag("stage", stage.label()).serviceLevelObjectives(RequestTelemetry.Buckets.LATENCY)
@@ -37,14 +46,44 @@ public final class DispatchMetrics {
         }
     }
 
-    /** Times {@code work} as {@code stage}, whether it returns or throws. */
+    /** Times {@code work} as {@code stage} (and traces it as a child span), whether it returns or throws. */
     <T> T time(Stage stage, java.util.function.Supplier<T> work) {
         long t0 = System.nanoTime();
-        try {
+        Span span = tracer.spanBuilder("svc.dispatch." + stage.label()).startSpan();
+        try (Scope ignored = span.makeCurrent()) {
             return work.get();
+        } catch (RuntimeException | Error e) {
+            span.setStatus(StatusCode.ERROR, e.getClass().getSimpleName());
+            throw e;
         } finally {
+            span.end();
             stages.get(stage).record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
         }
+    }
+
+    /** Runs a whole call inside a span {@code svc.dispatch}, named by its connector and operation. */
+    ResultEnvelope traced(String connectorId, String opId, java.util.function.Supplier<ResultEnvelope> call) {
+        Span span = tracer.spanBuilder("svc.dispatch").setAttribute("svc.connector_id", connectorId)
+                .setAttribute("svc.op_id", opId).startSpan();
+        try (Scope ignored = span.makeCurrent()) {
+            ResultEnvelope env = call.get();
+            span.setAttribute("svc.status", env.status());
+            Object code = env.extras().get("error_code");
+            if (code != null) {
+                span.setAttribute("svc.error_code", code.toString());
+            }
+            return env;
+        } catch (RuntimeException | Error e) {
+            span.setStatus(StatusCode.ERROR, e.getClass().getSimpleName());
+            throw e;
+        } finally {
+            span.end();
+        }
+    }
+
+    /** Reports {@code validator}'s compiled-schema cache. */
+    void cache(ParamsValidator validator) {
+        validator.meterInto(registry);
     }
 
     void stage(Stage stage, long nanos) {

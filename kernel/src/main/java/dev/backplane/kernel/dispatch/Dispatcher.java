@@ -55,6 +55,7 @@ public final class Dispatcher {
                       ResultHandles handles, DispatchEvents events, DispatchMetrics metrics) {
         this.events = events;
         this.metrics = metrics;
+        metrics.cache(validator);
         this.gate = gate;
         this.catalog = catalog;
         this.targets = targets;
@@ -82,7 +83,7 @@ public final class Dispatcher {
 
     /** Runs one call through the whole pipeline and announces its outcome (the broadcast hook). */
     public ResultEnvelope call(Caller caller, CallRequest req) {
-        ResultEnvelope env = gateAndRun(caller, req);
+        ResultEnvelope env = metrics.traced(req.connectorId(), req.opId(), () -> gateAndRun(caller, req));
         announce(caller, req, env);
         return env;
     }
@@ -155,9 +156,10 @@ public final class Dispatcher {
         if (!problems.isEmpty()) {
             return invalidParams(req.opId(), problems, t0);
         }
-        if (!(r.op().descriptor().shape() instanceof OperationShape.Http)) {
+        if (!previewable(r)) {
             return envelope(ResultEnvelope.UNAVAILABLE, req.opId(), null, "a " + r.op().view().shape() + " operation "
-                    + "is not a single HTTP request; it cannot be previewed (nothing was sent)", t0, Map.of());
+                    + "is not a single HTTP request or remote command; it cannot be previewed (nothing was sent)", t0,
+                    Map.of());
         }
         Optional<HttpPreview> preview = previewOf(r);
         if (preview.isEmpty()) {
@@ -222,7 +224,7 @@ public final class Dispatcher {
         Caller requester = new Caller(a.requester(), Optional.empty(), Optional.of(tenant), tenant,
                 dev.backplane.kernel.identity.Role.OPERATOR, false, kindOf(released.requesterKind()),
                 released.requesterClientId(), released.requesterSessionId());
-        ResultEnvelope env = runApproved(requester, req, released);
+        ResultEnvelope env = metrics.traced(req.connectorId(), req.opId(), () -> runApproved(requester, req, released));
         announce(requester, req, env);
         return env;
     }
@@ -307,7 +309,7 @@ public final class Dispatcher {
             return Optional.of("operation " + req.opId() + " is dangerous: preview it first (svc operation preview) "
                     + "and pass the preview_hash of that very request");
         }
-        if (!(r.op().descriptor().shape() instanceof OperationShape.Http)) {
+        if (!previewable(r)) {
             return Optional.of("operation " + req.opId() + " is dangerous and cannot be previewed; it cannot be "
                     + "dispatched with a preview hash");
         }
@@ -317,6 +319,12 @@ public final class Dispatcher {
                     + "pass the new hash");
         }
         return Optional.empty();
+    }
+
+    /** One HTTP request or one remote command: the shapes whose exact effect a preview can show. */
+    private static boolean previewable(Resolved r) {
+        return r.op().descriptor().shape() instanceof OperationShape.Http
+                || r.op().descriptor().shape() instanceof OperationShape.Command;
     }
 
     private Optional<HttpPreview> previewOf(Resolved r) {

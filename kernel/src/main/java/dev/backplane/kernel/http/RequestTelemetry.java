@@ -9,6 +9,14 @@ import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.context.propagation.TextMapGetter;
+import io.opentelemetry.context.propagation.TextMapPropagator;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 
@@ -19,26 +27,48 @@ import java.time.Duration;
  *
  * <p>Labels come only from bounded sets: the route <em>template</em> a request matched (never its path, so ids in
  * paths cannot multiply series), {@code unmatched} for everything else, the method and the status code. Runs inside
- * {@link RequestIds}, so the access line carries the request id (and, in the JSON log format, the tenant).
+ * {@link RequestIds}, so the access line carries the request id (and, in the JSON log format, the tenant). With
+ * tracing on, the request is a server span named {@code <method> <route template>}, continuing the caller's W3C
+ * {@code traceparent}; the dispatch stages below it are its children.
  */
 public final class RequestTelemetry implements Filter {
 
     private static final System.Logger ACCESS = System.getLogger("svc.access");
     static final String UNMATCHED = "unmatched";
 
+    private static final TextMapGetter<RoutingRequest> HEADERS = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(RoutingRequest req) {
+            return req.headers().stream().map(h -> h.name()).toList();
+        }
+
+        @Override
+        public String get(RoutingRequest req, String key) {
+            return req == null ? null : req.headers().first(io.helidon.http.HeaderNames.create(key)).orElse(null);
+        }
+    };
+
     private final MeterRegistry registry;
     private final boolean accessLog;
+    private final Tracer tracer;
+    private final TextMapPropagator propagator;
 
-    public RequestTelemetry(MeterRegistry registry, boolean accessLog) {
+    public RequestTelemetry(MeterRegistry registry, boolean accessLog, Tracer tracer, TextMapPropagator propagator) {
         this.registry = registry;
         this.accessLog = accessLog;
+        this.tracer = tracer;
+        this.propagator = propagator;
     }
 
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         long t0 = System.nanoTime();
         int status = -1;
-        try {
+        String method = req.prologue().method().text();
+        Span span = tracer.spanBuilder(method).setParent(propagator.extract(Context.root(), req, HEADERS))
+                .setSpanKind(SpanKind.SERVER).setAttribute("http.request.method", method)
+                .setAttribute("svc.request_id", RequestIds.of(req)).startSpan();
+        try (Scope ignored = span.makeCurrent()) {
             chain.proceed();
         } catch (DomainException e) {
             status = ErrorMapping.status(e.kind()).code();
@@ -54,7 +84,13 @@ public final class RequestTelemetry implements Filter {
             int code = status > 0 ? status : res.status().code();
             String route = req.context().get(ApiRoutes.Template.class, ApiRoutes.Template.class)
                     .map(ApiRoutes.Template::path).orElse(UNMATCHED);
-            String method = req.prologue().method().text();
+            span.updateName(method + " " + route);
+            span.setAttribute("http.route", route);
+            span.setAttribute("http.response.status_code", code);
+            if (code >= 500) {
+                span.setStatus(StatusCode.ERROR);
+            }
+            span.end();
             Timer.builder("http.server.requests").description("HTTP requests by route template and status")
                     .tag("method", method).tag("route", route).tag("status", Integer.toString(code))
                     .serviceLevelObjectives(Buckets.LATENCY)

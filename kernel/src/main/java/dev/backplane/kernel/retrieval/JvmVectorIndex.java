@@ -72,12 +72,25 @@ final class JvmVectorIndex implements VectorIndex {
             public boolean stale(Slice patched) {
                 return SliceCache.tooManyChanged(patched.replaced().size(), patched.entries().length);
             }
+
+            @Override
+            public long bytes(Slice s) {
+                long changed = s.changed().values().stream().flatMap(java.util.Arrays::stream)
+                        .mapToLong(v -> 16L + 4L * v.length).sum();
+                return 4L * s.vectors().length + 4L * s.rowEntry().length + 32L * s.entries().length
+                        + 48L * s.replaced().size() + changed;
+            }
         });
     }
 
     @Override
     public String kind() {
         return "jvm-exact";
+    }
+
+    @Override
+    public void meterInto(io.micrometer.core.instrument.MeterRegistry registry) {
+        slices.meterInto(registry, "retrieval.vector.slices");
     }
 
     @Override

@@ -106,7 +106,21 @@ final class LexicalIndex {
             public boolean stale(Slice patched) {
                 return SliceCache.tooManyChanged(patched.replaced().size(), patched.entries().length);
             }
+
+            @Override
+            public long bytes(Slice s) {
+                long terms = 0;
+                for (Map.Entry<String, Postings> t : s.terms().entrySet()) {
+                    terms += 64L + 2L * t.getKey().length() + 5L * t.getValue().docs().length;
+                }
+                return terms + 36L * s.entries().length + 48L * s.replaced().size() + 256L * s.changed().size();
+            }
         });
+    }
+
+    /** Reports the held slices (hits, misses, evictions, weight). */
+    void meterInto(io.micrometer.core.instrument.MeterRegistry registry) {
+        slices.meterInto(registry, "retrieval.lexical.slices");
     }
 
     /**

@@ -76,6 +76,13 @@ public final class RetrievalEngine implements AutoCloseable {
         this.searches = new SearchLog(jdbc);
     }
 
+    /** Search latency by surface and transport, and the held index slices (hits, misses, evictions, weight). */
+    public void meterInto(io.micrometer.core.instrument.MeterRegistry registry) {
+        searches.meterInto(registry);
+        lexical.meterInto(registry);
+        vectors.meterInto(registry);
+    }
+
     /** Where the surfaces record the searches operators and agents make (not the eval's own). */
     public SearchLog searches() {
         return searches;

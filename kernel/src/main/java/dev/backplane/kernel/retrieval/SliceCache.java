@@ -1,6 +1,8 @@
 package dev.backplane.kernel.retrieval;
 
 import dev.backplane.kernel.persistence.ChangeFeed;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -16,7 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * whole again when too much of it has changed ({@link Source#stale}). A key without an entry drops
  * the slice; a feed reset drops all; while the feed is down every search reads afresh. Changes to
  * slices neither held nor being read are not kept: a read starts after {@code pending} is cleared,
- * so it sees every change committed before it.
+ * so it sees every change committed before it. Held slices are bounded by their estimated size
+ * ({@link Source#bytes}): past the budget the least used are dropped (and read again when next searched).
  *
  * @param <S> the index's slice
  */
@@ -35,22 +38,49 @@ final class SliceCache<S> {
 
         /** Whether a patched slice has drifted enough to be read whole again. */
         boolean stale(S patched);
+
+        /** About how many bytes of heap the slice holds (what the cache's budget counts). */
+        long bytes(S slice);
     }
+
+    /** The share of the heap each index's held slices may take together. */
+    static final double HEAP_SHARE = 0.2;
 
     private final ChangeFeed feed;
     private final Source<S> source;
-    private final Map<String, S> slices = new ConcurrentHashMap<>();
+    private final Cache<String, S> held;
+    private final Map<String, S> slices;
     private final Map<String, CompletableFuture<S>> loading = new ConcurrentHashMap<>();
     private final Map<String, Set<UUID>> pending = new ConcurrentHashMap<>();
 
     SliceCache(ChangeFeed feed, Source<S> source) {
+        this(feed, source, (long) (Runtime.getRuntime().maxMemory() * HEAP_SHARE));
+    }
+
+    /** @param maxBytes the budget of all held slices together */
+    SliceCache(ChangeFeed feed, Source<S> source, long maxBytes) {
         this.feed = feed;
         this.source = source;
+        // weights in KiB: an int weight then covers slices up to 2 TiB
+        this.held = Caffeine.newBuilder().maximumWeight(Math.max(1, maxBytes / 1024))
+                .weigher((String key, S slice) -> (int) Math.min(Integer.MAX_VALUE, Math.max(1, source.bytes(slice) / 1024)))
+                .recordStats().build();
+        this.slices = held.asMap();
         feed.subscribe(TOPIC, this::changed);
         feed.onReset(() -> {
             pending.clear();
             slices.clear();
         });
+    }
+
+    /** Reports hits, misses, evictions and the held weight as {@code cache_*} series named {@code name}. */
+    void meterInto(io.micrometer.core.instrument.MeterRegistry registry, String name) {
+        io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics.monitor(registry, held, name);
+    }
+
+    /** Drops what the cache's budget no longer allows now rather than at its next write (tests). */
+    void cleanUp() {
+        held.cleanUp();
     }
 
     static String key(UUID partition, String surface) {

@@ -27,6 +27,10 @@ sealed interface VectorIndex permits JvmVectorIndex, PgVectorIndex {
      */
     List<Scored> nearest(List<UUID> partitions, String surface, float[] query, int k, Candidates candidates);
 
+    /** Reports what the index holds in memory, if anything. */
+    default void meterInto(io.micrometer.core.instrument.MeterRegistry registry) {
+    }
+
     /** pgvector when the extension can be used, the JVM scan otherwise; says which in the log. */
     static VectorIndex choose(Jdbc jdbc, ChangeFeed feed, int dimension) {
         System.Logger log = System.getLogger(VectorIndex.class.getName());

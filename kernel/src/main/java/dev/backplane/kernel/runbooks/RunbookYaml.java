@@ -4,10 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.networknt.schema.JsonSchema;
-import com.networknt.schema.JsonSchemaFactory;
-import com.networknt.schema.SpecVersion;
-import com.networknt.schema.ValidationMessage;
+import com.networknt.schema.Schema;
 import dev.backplane.kernel.util.JsonMapping;
 import java.io.IOException;
 import java.io.InputStream;
@@ -48,7 +45,7 @@ final class RunbookYaml {
     static final int MAX_BYTES = 256 * 1024;
     static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*input\\.([a-z][a-z0-9_]*)\\s*}}");
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-    private static final JsonSchema SCHEMA = loadSchema();
+    private static final Schema SCHEMA = loadSchema();
 
     /** One problem in the YAML. */
     record Problem(int line, int column, String path, String message) {
@@ -87,7 +84,7 @@ final class RunbookYaml {
         List<Problem> problems = new ArrayList<>();
         JsonNode json = toJson(root, "", marks, problems, 0);
         if (problems.isEmpty()) {
-            for (ValidationMessage v : SCHEMA.validate(json)) {
+            for (com.networknt.schema.Error v : SCHEMA.validate(json)) {
                 String pointer = pointer(v);
                 Mark m = marks.getOrDefault(pointer, root.getStartMark());
                 problems.add(new Problem(m.getLine() + 1, m.getColumn() + 1, pointer, v.getMessage().replaceFirst(
@@ -208,13 +205,13 @@ final class RunbookYaml {
     }
 
     /** The JSON pointer of the instance a schema message is about (a missing or extra property: its object). */
-    private static String pointer(ValidationMessage v) {
+    private static String pointer(com.networknt.schema.Error v) {
         var location = v.getInstanceLocation();
         StringBuilder p = new StringBuilder();
         for (int i = 0; i < location.getNameCount(); i++) {
             p.append('/').append(location.getElement(i));
         }
-        if ("additionalProperties".equals(v.getType()) && v.getProperty() != null) {
+        if ("additionalProperties".equals(v.getKeyword()) && v.getProperty() != null) {
             p.append('/').append(v.getProperty());
         }
         return p.toString();
@@ -236,10 +233,9 @@ final class RunbookYaml {
                 + ": " + first.message(), Map.of("errors", errors));
     }
 
-    private static JsonSchema loadSchema() {
+    private static Schema loadSchema() {
         try (InputStream in = RunbookYaml.class.getResourceAsStream("/runbooks/runbook-template.schema.json")) {
-            return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(
-                    JsonMapping.mapper().readTree(in));
+            return dev.backplane.kernel.util.JsonSchemas.compile(JsonMapping.mapper().readTree(in));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

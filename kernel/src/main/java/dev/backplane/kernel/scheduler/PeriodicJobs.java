@@ -11,7 +11,8 @@ import javax.sql.DataSource;
 
 /**
  * Periodic work on db-scheduler (PostgreSQL-backed, so several replicas never run a job twice):
- * approval expiry and the sweep of expired result handles.
+ * approval expiry, the sweep of expired result handles, due cron triggers and sensors. Polled every
+ * second, so a job with a one-second delay (cron triggers, sensors) starts about a second late at most.
  */
 public final class PeriodicJobs implements AutoCloseable {
 
@@ -33,7 +34,7 @@ public final class PeriodicJobs implements AutoCloseable {
         scheduler = Scheduler.create(dataSource)
                 .startTasks(tasks)
                 .threads(2)
-                .pollingInterval(Duration.ofSeconds(5))
+                .pollingInterval(Duration.ofSeconds(1))
                 .build();
         scheduler.start();
     }

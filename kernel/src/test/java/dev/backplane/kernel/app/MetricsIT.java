@@ -72,6 +72,8 @@ class MetricsIT {
                 "svc_agent_runs{state=\"running\"}",
                 "svc_plugins_broken 0.0",
                 "hikaricp_connections_active",
+                "cache_evictions_total{cache=\"dispatch.schemas\"",
+                "cache_gets_total{cache=\"retrieval.lexical.slices\",result=\"hit\"}",
                 "jvm_memory_used_bytes");
         assertThat(text).as("no tenant id, principal or target in any label").doesNotContain(tenant.toString(), "m-0",
                 "no-such-target", "/api/v1/no/such/route");

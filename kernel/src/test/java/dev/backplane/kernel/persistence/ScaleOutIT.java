@@ -199,6 +199,32 @@ class ScaleOutIT {
         }
     }
 
+    /** The topology graph across replicas: b's in-memory graph follows a's writes through the change feed. */
+    @Test
+    void aTopologyGraphOnOneReplicaFollowsWritesOnTheOther(@TempDir Path work) throws Exception {
+        Path plugins = Files.createDirectories(work.resolve("plugins"));
+        UUID tenant = UUID.randomUUID();
+        try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer()) {
+            Map<String, String> env = env(pg, issuer, plugins);
+            try (TestKernel a = TestKernel.start(work.resolve("shared"), env);
+                 TestKernel b = TestKernel.start(work.resolve("shared"), env)) {
+                String admin = issuer.token("admin", tenant, "tenant_admin");
+                awaitTrue("both change feeds listen", () -> a.kernel().changeFeed().live() && b.kernel().changeFeed().live());
+                String deps = "/api/v1/topology/dependencies?node=api";
+                assertThat(a.post("/api/v1/topology/edges", admin, Map.of("from", "api", "from_kind", "service", "kind",
+                        "depends-on", "to", "db", "to_kind", "datastore")).status()).isEqualTo(201);
+                assertThat(b.get(deps, admin).json().path("nodes")).hasSize(1); // b loads its graph now
+                assertThat(a.post("/api/v1/topology/edges", admin, Map.of("from", "db", "from_kind", "datastore", "kind",
+                        "runs-on", "to", "vm-1", "to_kind", "vm")).status()).isEqualTo(201);
+                awaitTrue("b's graph has a's new edge", () -> b.get(deps, admin).json().path("nodes").size() == 2);
+                assertThat(a.post("/api/v1/topology/edges/unannotate", admin, Map.of("from", "api", "kind", "depends-on",
+                        "to", "db")).status()).isEqualTo(200);
+                awaitTrue("b's graph lost a's removed edge", () -> b.get(deps, admin).json().path("nodes").isEmpty());
+                assertThat(b.get("/api/v1/topology/path?from=db&to=vm-1", admin).json().path("found").asBoolean()).isTrue();
+            }
+        }
+    }
+
     /** The broadcast feed across replicas: a watcher on b sees, live, what happens on a. */
     @Test
     void aBroadcastWatcherOnOneReplicaSeesActivityOnTheOther(@TempDir Path work) throws Exception {

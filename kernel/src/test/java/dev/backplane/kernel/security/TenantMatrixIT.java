@@ -296,6 +296,8 @@ class TenantMatrixIT {
         m.put("/api/v1/agents/|name", List.of(Opt.of("name", "${agentDef}")));
         m.put("/api/v1/agent-runs/|handle", List.of(Opt.of("handle", "${agentRun}")));
         m.put("/api/v1/scheduler/triggers/|id", List.of(Opt.of("id", "${trigger}")));
+        m.put("/api/v1/sensors/|id", List.of(Opt.of("id", "${sensor}")));
+        m.put("/api/v1/dashboards/|id", List.of(Opt.of("id", "${dashboard}")));
         m.put("/api/v1/conventions/|slug", List.of(Opt.of("slug", "${conventionSlug}"), Opt.of("slug", "${conventionOps}")));
         m.put("/api/v1/broadcast/overrides/|id", List.of(Opt.of("id", "${override}")));
         m.put("/api/v1/runbooks/templates/|slug", List.of(Opt.of("slug", "${runbook}")));
@@ -488,6 +490,48 @@ class TenantMatrixIT {
                 + "\", \"limit\": 50}"), Shape.own("A's slug", "", "{\"query\": \"${conventionSlug}\"}")));
         m.put("GET /api/v1/conventions", List.of(Shape.of("", null), new Shape("operational", "kind=operational", null, null, true)));
         m.put("POST /api/v1/scheduler/triggers/{id}/resume", List.of(Shape.of("", null)));
+        // --- topology: node names are per tenant (B's node called like A's is B's own); A's nodes, edges and
+        // target are invisible to B, in queries and bodies alike
+        String topoEdge = "{\"from\": \"${topoNode}\", \"from_kind\": \"service\", \"kind\": \"depends-on\", "
+                + "\"to\": \"b-topo-host\", \"to_kind\": \"host\"}";
+        m.put("POST /api/v1/topology/edges", List.of(Shape.own("A's node name", "", topoEdge),
+                Shape.refused("A's target as an end", "", "{\"from\": \"b-topo-svc\", \"from_kind\": \"service\", "
+                        + "\"kind\": \"depends-on\", \"to\": \"${target}\"}"),
+                Shape.refused("A's target, kind target", "", "{\"from\": \"b-topo-svc\", \"from_kind\": \"service\", "
+                        + "\"kind\": \"depends-on\", \"to\": \"${alias}\", \"to_kind\": \"target\"}")));
+        m.put("POST /api/v1/topology/edges/unannotate", List.of(Shape.refused("A's edge id", "", "{\"edge_id\": "
+                + "\"${topoEdge}\"}"), Shape.refused("A's ends", "", "{\"from\": \"${topoNode}\", \"kind\": "
+                + "\"depends-on\", \"to\": \"${target}\"}")));
+        m.put("POST /api/v1/topology/edges/bulk", List.of(Shape.own("A's node name, dry run", "", "{\"dry_run\": true, "
+                + "\"edges\": [" + topoEdge + "]}"), Shape.refused("A's names without kinds", "", "{\"edges\": "
+                + "[{\"from\": \"${topoNode}\", \"kind\": \"runs-on\", \"to\": \"${target}\"}]}")));
+        m.put("POST /api/v1/topology/refresh", List.of(Shape.refused("A's target", "", "{\"target\": \"${target}\"}"),
+                Shape.refused("A's alias", "", "{\"target\": \"${alias}\"}")));
+        m.put("GET /api/v1/topology/edges", List.of(Shape.of("", null), Shape.own("from A's node", "from=${topoNode}", null),
+                Shape.own("to A's target", "to=${target}", null), Shape.own("conflicts", "conflicts=true", null)));
+        for (String walk : List.of("dependencies", "dependents")) {
+            m.put("GET /api/v1/topology/" + walk, List.of(Shape.refused("A's node", "node=${topoNode}", null),
+                    Shape.refused("A's target", "node=${target}", null), Shape.refused("A's alias", "node=${alias}", null)));
+        }
+        m.put("GET /api/v1/topology/path", List.of(Shape.refused("A's node to A's target", "from=${topoNode}&to=${target}",
+                null)));
+        m.put("GET /api/v1/topology/history", List.of(Shape.refused("A's node", "node=${topoNode}&include_edges=true",
+                null), Shape.refused("A's target", "node=${target}&include_edges=true", null)));
+        m.put("GET /api/v1/topology/timeline", List.of(Shape.of("", null), Shape.refused("A's target", "target=${target}",
+                null)));
+        m.put("GET /api/v1/topology/diff", List.of(new Shape("the last day", "t1=1d&t2=${soon}", null, null, true)));
+        // --- sensors and dashboards: A's target is not B's to sense, A's sensor not B's to put on a dashboard;
+        // sensor and dashboard names are per tenant, so B's dashboard called like A's is B's own
+        m.put("POST /api/v1/sensors", List.of(Shape.refused("A's target", "", "{\"name\": \"b-sensor\", "
+                + "\"connector_id\": \"mtx-1.x\", \"op_id\": \"mtx.item1.get\", \"target\": \"${target}\", "
+                + "\"params\": {\"name\": \"x\"}, \"interval_seconds\": 60, \"assertion\": {\"rules\": [{\"state\": "
+                + "\"critical\", \"when\": {\"path\": \"/body\", \"eq\": \"down\"}}]}}")));
+        m.put("PATCH /api/v1/sensors/{id}", List.of(Shape.of("name", "{\"name\": \"b-renamed\"}")));
+        m.put("POST /api/v1/sensors/{id}/pause", List.of(Shape.of("", null)));
+        m.put("POST /api/v1/sensors/{id}/resume", List.of(Shape.of("", null)));
+        m.put("POST /api/v1/dashboards", List.of(
+                Shape.refused("A's sensor", "", "{\"name\": \"b-dash\", \"sensor_ids\": [\"${sensor}\"]}"),
+                Shape.own("A's name", "", "{\"name\": \"${dashboardName}\"}")));
         // --- runbooks: A's template slug is B's own namespace; A's template and runs are invisible to B
         m.put("POST /api/v1/runbooks/templates", List.of(Shape.own("A's slug", "", "{\"slug\": \"${runbook}\", "
                 + "\"yaml\": \"title: b\\nsteps:\\n  - {instruction: b, verify: b}\\n\"}")));
@@ -1255,6 +1299,11 @@ class TenantMatrixIT {
         gets.put("operator /api/v1/agent-runs/${agentRun}", aOperator);
         gets.put("admin /api/v1/scheduler/triggers/${trigger}", aAdmin);
         gets.put("admin /api/v1/scheduler/triggers", aAdmin);
+        gets.put("admin /api/v1/sensors/${sensor}", aAdmin);
+        gets.put("admin /api/v1/sensors", aAdmin);
+        gets.put("operator /api/v1/sensors/${sensor}/results", aOperator);
+        gets.put("admin /api/v1/dashboards/${dashboard}", aAdmin);
+        gets.put("admin /api/v1/dashboards", aAdmin);
         gets.put("admin /api/v1/conventions/${conventionSlug}", aAdmin);
         gets.put("admin /api/v1/conventions/${conventionSlug}/history", aAdmin);
         gets.put("admin /api/v1/conventions/${conventionOps}", aAdmin);
@@ -1266,6 +1315,9 @@ class TenantMatrixIT {
         gets.put("admin /api/v1/tenants/current/flight-recorder-policy", aAdmin);
         gets.put("admin /api/v1/tenants/current/mail-recipient-policy", aAdmin);
         gets.put("operator /api/v1/automation", aOperator);
+        gets.put("operator /api/v1/topology/edges", aOperator);
+        gets.put("operator /api/v1/topology/dependencies?node=${topoNode}", aOperator);
+        gets.put("operator /api/v1/topology/history?node=${topoNode}&include_edges=true", aOperator);
         for (var g : gets.entrySet()) {
             String path = expand(g.getKey().substring(g.getKey().indexOf(' ') + 1), aFull);
             var r = kernel.get(path, g.getValue());
@@ -1307,7 +1359,7 @@ class TenantMatrixIT {
     /** The detectors detect: A's own answers are leaks to B, and A's own writes change A's snapshot. */
     private void positiveControls(Map<String, String> afterB) throws InterruptedException {
         for (String path : List.of("/api/v1/targets", "/api/v1/kb", "/api/v1/memory", "/api/v1/event-sources", "/api/v1/agents", "/api/v1/agent-runs", "/api/v1/scheduler/triggers",
-                "/api/v1/conventions",
+                "/api/v1/conventions", "/api/v1/topology/edges", "/api/v1/sensors", "/api/v1/dashboards",
                 "/api/v1/agent-grants", "/api/v1/approvals", "/api/v1/audit", "/api/v1/catalog/operations",
                 "/api/v1/connectors?status=all", "/api/v1/docs/collections", "/api/v1/events",
                 "/api/v1/automation", "/api/v1/tenants/current/mail-recipient-policy",
@@ -1505,6 +1557,18 @@ class TenantMatrixIT {
                 + "\"" + aVals.get("agentDef") + "\", \"event_filter\": {\"marker\": \"trigger-" + R + "\"}, "
                 + "\"inputs\": \"inputs-" + R + "\"}", 201).path("id").asText());
 
+        // sensors and dashboards: a paused sensor (so nothing of A changes while B probes) on a dashboard of A
+        aVals.put("sensor", send("POST", "/api/v1/sensors", aAdmin, "{\"name\": \"sensor-" + R + "\", \"connector_id\": "
+                + "\"mtx-1.x\", \"op_id\": \"mtx.item1.get\", \"target\": \"" + aVals.get("target") + "\", \"params\": "
+                + "{\"name\": \"item-" + R + "\"}, \"interval_seconds\": 60, \"status\": \"paused\", \"assertion\": "
+                + "{\"rules\": [{\"name\": \"rule-" + R + "\", \"state\": \"critical\", \"when\": {\"path\": \"/body\", "
+                + "\"contains\": \"down\"}}]}}", 201).path("id").asText());
+        aVals.put("dashboardName", "dash-" + R);
+        aVals.put("dashboard", send("POST", "/api/v1/dashboards", aAdmin, "{\"name\": \"dash-" + R + "\", "
+                + "\"description\": \"desc-" + R + "\", \"investigator_prompt\": \"inv-" + R + "\", \"notify_email\": "
+                + "\"oncall-" + R + "@example.com\", \"notify_min_state\": \"degraded\", \"sensor_ids\": [\""
+                + aVals.get("sensor") + "\"]}", 201).path("id").asText());
+
         // runbooks: a published template of A and a run of it
         aVals.put("runbook", "rbk-" + R);
         send("POST", "/api/v1/runbooks/templates", aAdmin, "{\"slug\": \"rbk-" + R + "\", \"yaml\": \"title: runbook-"
@@ -1523,6 +1587,15 @@ class TenantMatrixIT {
                 + "\"ops-title-" + R + "\", \"kind\": \"operational\", \"priority\": 5, \"body\": \"Rule " + R + ".\"}", 201);
         send("PATCH", "/api/v1/conventions/" + aVals.get("conventionSlug"), aAdmin, "{\"body\": \"Convention " + R
                 + ": payments failover, promote the standby replica, then repoint.\"}", 200);
+
+        // topology: a curated edge from a node of A's to A's target, and one from A's bulk import
+        aVals.put("topoNode", "topo-node-" + R);
+        aVals.put("topoEdge", send("POST", "/api/v1/topology/edges", aAdmin, "{\"from\": \"topo-node-" + R + "\", "
+                + "\"from_kind\": \"service\", \"kind\": \"depends-on\", \"to\": \"" + aVals.get("alias") + "\", "
+                + "\"note\": \"topo-note-" + R + "\", \"evidence_url\": \"https://wiki.example.com/" + R + "\"}", 201)
+                .path("edge").path("edge_id").asText());
+        send("POST", "/api/v1/topology/edges/bulk", aAdmin, "{\"edges\": [{\"from\": \"topo-node-" + R + "\", "
+                + "\"kind\": \"runs-on\", \"to\": \"topo-host-" + R + "\", \"to_kind\": \"host\"}]}", 200);
 
         // broadcast: an override and an announcement of A
         aVals.put("overridePattern", "ovr-" + R + "-*");

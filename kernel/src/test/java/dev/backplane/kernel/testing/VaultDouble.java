@@ -2,41 +2,63 @@ package dev.backplane.kernel.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.backplane.kernel.testing.VaultKvEngine.Reply;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A HashiCorp Vault double speaking the real KV v2 and AppRole HTTP protocol on a loopback socket
- * (no Vault binary can be installed here): {@code GET/POST /v1/<mount>/data/<path>},
- * {@code POST /v1/auth/approle/login}. Paths under {@code denied/} (or ending {@code /denied}) answer 403 like a policy would.
+ * A HashiCorp Vault double speaking Vault's real HTTP API on a loopback socket (no Vault binary can be
+ * installed here). Every answer follows Vault's API documentation and the response schemas of Vault's
+ * OpenAPI document (the secret-store plugin's contract test checks that): KV v2 at {@code mount} and KV
+ * v1 at {@value #KV1_MOUNT} ({@link VaultKvEngine}); {@code sys/health}, {@code sys/seal-status},
+ * mounts, auth methods, audit devices, ACL policies, leases; token lookup-self and roles; AppRole
+ * (login too) and Kubernetes auth roles; a PKI mount's issuers and certificates. Paths under
+ * {@code denied/} (or ending {@code /denied}) of the KV v2 mount answer 403 like a policy would;
+ * {@link #LIMITED_TOKEN} holds only the default policy (it may look itself up, nothing else).
  */
 public final class VaultDouble implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     public static final String ROOT_TOKEN = "root-" + UUID.randomUUID();
+    public static final String LIMITED_TOKEN = "limited-" + UUID.randomUUID();
     public static final String ROLE_ID = "role-" + UUID.randomUUID();
     public static final String SECRET_ID = "secret-" + UUID.randomUUID();
+    public static final String KV1_MOUNT = "kv1";
+    public static final String LEASE_ID = "database/creds/readonly/2f6a614c-4aa2-7b19-24b9-ad944a8d4de6";
+    public static final String CERT_SERIAL = "17:67:16:b0:b9:45:58:c0:3a:29:e3:cb:d6:98:33:7a:a6:3b:66:c1";
+    public static final String ISSUER_ID = "0d6c0fdc-d4a9-4dc2-b6bd-dcf9f0ad7e7e";
+
+    /** One request and its answer, as seen on the wire. */
+    public record Exchange(String method, String pathAndQuery, String requestBody, int status, String responseBody) {
+    }
 
     private final HttpServer server;
     private final String mount;
-    private final Map<String, JsonNode> data = new ConcurrentHashMap<>();
     private final Map<String, Boolean> tokens = new ConcurrentHashMap<>();
     private final List<String> requests = new CopyOnWriteArrayList<>();
+    private final List<Exchange> exchanges = new CopyOnWriteArrayList<>();
+    private final VaultSystem system;
     private volatile int logins;
 
     public VaultDouble(String mount) throws IOException {
         this.mount = mount;
+        this.system = new VaultSystem(mount, KV1_MOUNT);
         tokens.put(ROOT_TOKEN, true);
+        tokens.put(LIMITED_TOKEN, false);
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", this::handle);
         server.start();
@@ -46,9 +68,18 @@ public final class VaultDouble implements AutoCloseable {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
     /** Each request as "METHOD path namespace=<header>". */
     public List<String> requests() {
         return requests;
+    }
+
+    /** Every request with its answer, in order. */
+    public List<Exchange> exchanges() {
+        return exchanges;
     }
 
     public int logins() {
@@ -56,62 +87,157 @@ public final class VaultDouble implements AutoCloseable {
     }
 
     public void revokeAll() {
-        tokens.keySet().removeIf(t -> !t.equals(ROOT_TOKEN));
+        tokens.keySet().removeIf(t -> !t.equals(ROOT_TOKEN) && !t.equals(LIMITED_TOKEN));
     }
 
+    /** Writes a new KV v2 version at {@code path} of the main mount. */
     public void put(String path, Map<String, String> fields) {
-        data.put(path, JSON.valueToTree(fields));
+        system.kv(mount).orElseThrow().put(path, JSON.valueToTree(fields));
+    }
+
+    /** Writes {@code path} of the KV v1 mount. */
+    public void putV1(String path, Map<String, String> fields) {
+        system.kv(KV1_MOUNT).orElseThrow().put(path, JSON.valueToTree(fields));
+    }
+
+    /** The current data at {@code path} of a KV mount, if any (for tests to check what a write did). */
+    public Optional<JsonNode> current(String kvMount, String path) {
+        return system.kv(kvMount).map(kv -> kv.current(path));
+    }
+
+    /** The version {@code sys/health} and {@code sys/seal-status} report (OpenBao reports 2.x). */
+    public void version(String version) {
+        system.version = version;
+    }
+
+    public void sealed(boolean sealed) {
+        system.sealed = sealed;
+    }
+
+    /** The double's system state (mounts, policies, leases), for assertions. */
+    public boolean hasMount(String path) {
+        return system.mounts.containsKey(path.endsWith("/") ? path : path + "/");
+    }
+
+    public boolean hasPolicy(String name) {
+        return system.policies.containsKey(name);
+    }
+
+    public boolean hasLease(String id) {
+        return system.leases.containsKey(id);
+    }
+
+    /** A Vault response envelope around {@code data}. */
+    static Map<String, Object> envelope(Object data) {
+        return envelope(data, 0);
+    }
+
+    static Map<String, Object> envelope(Object data, int leaseDuration) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("request_id", UUID.randomUUID().toString());
+        e.put("lease_id", "");
+        e.put("renewable", false);
+        e.put("lease_duration", leaseDuration);
+        e.put("data", data);
+        e.put("wrap_info", null);
+        e.put("warnings", null);
+        e.put("auth", null);
+        return e;
     }
 
     private void handle(HttpExchange x) throws IOException {
         String path = x.getRequestURI().getPath();
         String method = x.getRequestMethod();
         requests.add(method + " " + path + " namespace=" + x.getRequestHeaders().getFirst("X-Vault-Namespace"));
-        byte[] body = x.getRequestBody().readAllBytes();
-        if (method.equals("POST") && path.equals("/v1/auth/approle/login")) {
-            JsonNode req = JSON.readTree(body);
+        byte[] raw = x.getRequestBody().readAllBytes();
+        Reply reply;
+        try {
+            reply = route(x, path, method, raw);
+        } catch (IOException | RuntimeException e) {
+            reply = Reply.error(400, "failed to parse JSON input: " + e.getClass().getSimpleName());
+        }
+        String answer = reply.body() == null ? "" : JSON.writeValueAsString(reply.body());
+        exchanges.add(new Exchange(method, x.getRequestURI().getRawPath()
+                + (x.getRequestURI().getRawQuery() == null ? "" : "?" + x.getRequestURI().getRawQuery()),
+                new String(raw, StandardCharsets.UTF_8), reply.status(), answer));
+        send(x, reply.status(), answer);
+    }
+
+    private Reply route(HttpExchange x, String path, String method, byte[] raw) throws IOException {
+        Map<String, String> query = query(x.getRequestURI().getRawQuery());
+        boolean list = method.equals("LIST") || (method.equals("GET") && "true".equals(query.get("list")));
+        if (!path.startsWith("/v1/")) {
+            return Reply.error(404);
+        }
+        String rest = path.substring(4);
+        if (rest.equals("sys/health") && method.equals("GET")) {
+            return new Reply(system.sealed ? 503 : 200, system.health());
+        }
+        if (rest.equals("sys/seal-status") && method.equals("GET")) {
+            return new Reply(200, system.sealStatus());
+        }
+        if (method.equals("POST") && rest.equals("auth/approle/login")) {
+            JsonNode req = JSON.readTree(raw);
             if (!ROLE_ID.equals(req.path("role_id").asText()) || !SECRET_ID.equals(req.path("secret_id").asText())) {
-                send(x, 400, Map.of("errors", List.of("invalid role or secret ID")));
-                return;
+                return Reply.error(400, "invalid role or secret ID");
             }
             logins++;
             String token = "approle-" + UUID.randomUUID();
             tokens.put(token, true);
-            send(x, 200, Map.of("auth", Map.of("client_token", token, "lease_duration", 3600)));
-            return;
+            return new Reply(200, Map.of("auth", Map.of("client_token", token, "lease_duration", 3600)));
         }
         String token = x.getRequestHeaders().getFirst("X-Vault-Token");
-        if (token == null || !tokens.containsKey(token)) {
-            send(x, 403, Map.of("errors", List.of("permission denied")));
-            return;
+        Boolean privileged = token == null ? null : tokens.get(token);
+        if (privileged == null) {
+            return Reply.error(403, "permission denied");
         }
-        String prefix = "/v1/" + mount + "/data/";
-        if (!path.startsWith(prefix)) {
-            send(x, 404, Map.of("errors", List.of()));
-            return;
+        if (rest.equals("auth/token/lookup-self") && method.equals("GET")) {
+            return Reply.of(system.lookupSelf(token, privileged));
         }
-        String key = path.substring(prefix.length());
-        if (key.startsWith("denied/") || key.endsWith("/denied")) {
-            send(x, 403, Map.of("errors", List.of("1 error occurred:\n\t* permission denied\n\n")));
-            return;
+        if (!privileged) {
+            return Reply.error(403, "1 error occurred:\n\t* permission denied\n\n");
         }
-        if (method.equals("GET")) {
-            JsonNode d = data.get(key);
-            if (d == null) {
-                send(x, 404, Map.of("errors", List.of()));
-            } else {
-                send(x, 200, Map.of("data", Map.of("data", d, "metadata", Map.of("version", 1))));
+        JsonNode body = raw.length == 0 ? JSON.createObjectNode() : JSON.readTree(raw);
+        if (method.equals("GET") && body instanceof ObjectNode o) {
+            query.forEach(o::put); // KV reads take version (and subkeys depth) from the query
+        }
+        Optional<Reply> sys = system.handle(method, rest, list, body);
+        if (sys.isPresent()) {
+            return sys.get();
+        }
+        if ((rest.startsWith(mount + "/data/denied/") || rest.startsWith(mount + "/data/") && rest.endsWith("/denied"))) {
+            return Reply.error(403, "1 error occurred:\n\t* permission denied\n\n");
+        }
+        for (String m : system.kvMounts()) {
+            if (rest.startsWith(m + "/") || (list && rest.equals(m))) {
+                String inner = rest.length() > m.length() ? rest.substring(m.length() + 1) : "";
+                return system.kv(m).orElseThrow().handle(method, inner, list, body);
             }
-        } else if (method.equals("POST")) {
-            data.put(key, JSON.readTree(body).path("data"));
-            send(x, 200, Map.of("data", Map.of("version", 1)));
-        } else {
-            send(x, 405, Map.of("errors", List.of("unsupported")));
         }
+        return Reply.error(404, "no handler for route \"" + rest + "\". route entry not found.");
     }
 
-    private static void send(HttpExchange x, int status, Object body) throws IOException {
-        byte[] bytes = JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
+    private static Map<String, String> query(String raw) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (raw != null) {
+            for (String pair : raw.split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0) {
+                    out.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void send(HttpExchange x, int status, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        if (status == 204) {
+            x.sendResponseHeaders(204, -1);
+            x.close();
+            return;
+        }
         x.getResponseHeaders().add("Content-Type", "application/json");
         x.sendResponseHeaders(status, bytes.length);
         try (OutputStream out = x.getResponseBody()) {

@@ -22,7 +22,8 @@ public interface Connector extends AutoCloseable {
     OperationResult invoke(OperationRequest request);
 
     /**
-     * The single HTTP request an HTTP-shaped operation would send, with secrets redacted; empty for
+     * The single HTTP request an HTTP-shaped operation would send, or the command line and input a
+     * {@link OperationShape.Command} operation would run (since 1.4), with secrets redacted; empty for
      * typed and composite operations. Nothing is sent.
      */
     default Optional<HttpPreview> preview(OperationRequest request) {

@@ -11,6 +11,13 @@ public enum ErrorCode {
     CONNECTOR_AUTH_FAILED,
     /** The target's TLS chain or name did not verify. */
     CONNECTOR_TLS_VERIFY_FAILED,
+    /**
+     * The target's SSH server presented a host key other than the one pinned for the target, or the
+     * target pins none (no trust on first use).
+     *
+     * @since 1.4
+     */
+    CONNECTOR_HOST_KEY_MISMATCH,
     /** The secret store refused to read the credential (usually staged at another path). */
     CONNECTOR_KV_FORBIDDEN,
     /** The call did not finish within its timeout. */

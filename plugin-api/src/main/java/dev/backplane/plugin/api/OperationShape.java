@@ -6,8 +6,9 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * How an operation reaches its target. Only {@link Http} operations (one HTTP request) can be
- * previewed; typed and composite ones answer a preview with {@code unavailable}.
+ * How an operation reaches its target. {@link Http} operations (one HTTP request) and
+ * {@link Command} operations (one remote command) can be previewed; typed and composite ones answer a
+ * preview with {@code unavailable}.
  */
 public sealed interface OperationShape {
 
@@ -35,6 +36,21 @@ public sealed interface OperationShape {
         /** GET and HEAD: the methods that only read. */
         public boolean isRead() {
             return method.equals("GET") || method.equals("HEAD");
+        }
+    }
+
+    /**
+     * One command run on the target over a remote session (for example SSH), built from typed
+     * parameters. Its preview is an {@link HttpPreview} whose method names the transport
+     * ({@code SSH}), whose path is the exact command line and whose body is what the command reads on
+     * standard input — so a dangerous command gets a preview hash like an HTTP request.
+     *
+     * @param program the program the operation runs, for operators reading the catalog
+     * @since 1.4
+     */
+    record Command(String program) implements OperationShape {
+        public Command {
+            requireNonNull(program, "program is null");
         }
     }
 

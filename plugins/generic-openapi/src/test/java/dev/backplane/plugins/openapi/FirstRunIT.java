@@ -160,6 +160,33 @@ class FirstRunIT {
         assertThat(groupsOfRealm.exitCode()).as(groupsOfRealm.toString()).isZero();
         CliRunner.Result who = alice.run("audit", "who-touched", "local-keycloak");
         assertThat(who.out()).contains("alice (").contains("carol (");
+
+        // topology discovery of this real Keycloak: the ingested connector's reads through the pipeline
+        assertThat(keycloak.admin("POST", "/svc/groups", Map.of("name", "oncall")).statusCode()).isEqualTo(201);
+        String groupId = keycloak.adminJson("/svc/groups?search=oncall").get(0).path("id").asText();
+        String aliceId = keycloak.adminJson("/svc/users?username=alice&exact=true").get(0).path("id").asText();
+        assertThat(keycloak.admin("PUT", "/svc/users/" + aliceId + "/groups/" + groupId, null).statusCode()).isEqualTo(204);
+        CliRunner.Result refreshed = alice.run("topology", "refresh", "local-keycloak");
+        assertThat(refreshed.exitCode()).as(refreshed.toString()).isZero();
+        assertThat(autoEdges(alice)).contains("local-keycloak/svc belongs-to local-keycloak",
+                "local-keycloak/svc/svc-cli authenticates-via local-keycloak/svc",
+                "local-keycloak/svc/oncall belongs-to local-keycloak/svc",
+                "local-keycloak/svc/alice belongs-to local-keycloak/svc/oncall");
+        assertThat(alice.run("topology", "path", "local-keycloak/svc/alice", "local-keycloak").out()).contains("3 hops");
+        // alice leaves the group: the discovered edge goes stale, it is not deleted
+        assertThat(keycloak.admin("DELETE", "/svc/users/" + aliceId + "/groups/" + groupId, null).statusCode())
+                .isEqualTo(204);
+        assertThat(alice.run("topology", "refresh", "local-keycloak").out()).contains("stale 1");
+        assertThat(autoEdges(alice)).contains("local-keycloak/svc/alice belongs-to local-keycloak/svc/oncall (stale)");
+        assertThat(alice.run("topology", "dependencies", "local-keycloak/svc/alice").out()).contains("none");
+    }
+
+    private static List<String> autoEdges(CliRunner cli) throws IOException {
+        List<String> out = new ArrayList<>();
+        JSON.readTree(cli.run("topology", "list-edges", "--source", "auto", "--limit", "1000", "--json").out())
+                .path("edges").forEach(e -> out.add(e.path("from").asText() + " " + e.path("kind").asText() + " "
+                        + e.path("to").asText() + (e.path("stale").asBoolean() ? " (stale)" : "")));
+        return out;
     }
 
     @Test

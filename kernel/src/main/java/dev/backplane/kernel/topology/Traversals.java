@@ -1,0 +1,134 @@
+package dev.backplane.kernel.topology;
+
+import dev.backplane.kernel.targets.Target;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Dependencies, dependents and paths, answered from the tenant's in-memory graph (never a recursive
+ * query per request), with SPEC's limits: depth 1..64 (default 16), max hops 1..32 (default 8), and at
+ * most {@value #MAX_RESULTS} nodes an answer.
+ */
+public final class Traversals {
+
+    public static final int DEPTH_DEFAULT = 16;
+    public static final int DEPTH_MAX = 64;
+    public static final int HOPS_DEFAULT = 8;
+    public static final int HOPS_MAX = 32;
+    /** A traversal answers at most this many nodes (and says it was truncated). */
+    public static final int MAX_RESULTS = 10_000;
+
+    private final TopologyGraphs graphs;
+    private final NodeResolver resolver;
+
+    Traversals(TopologyGraphs graphs, NodeResolver resolver) {
+        this.graphs = graphs;
+        this.resolver = resolver;
+    }
+
+    /** What a node reference resolves to in the graph: a node, or a target no edge touches yet. */
+    private record Start(Optional<Integer> node, String name) {
+    }
+
+    /** Dependencies (outgoing edges) or dependents (incoming) of a node, breadth first. */
+    public Map<String, Object> walk(UUID tenant, String name, boolean dependents, Integer depth, boolean includeStale,
+                                    List<String> kinds, Optional<String> nodeKind) {
+        int d = depth == null ? DEPTH_DEFAULT : depth;
+        if (d < 1 || d > DEPTH_MAX) {
+            throw TopologyErrors.INVALID_DEPTH.error("depth must be 1.." + DEPTH_MAX + ", got " + d, Map.of("field", "depth"));
+        }
+        kinds.forEach(Vocabulary::edgeKind);
+        nodeKind.ifPresent(k -> Vocabulary.nodeKind(k, "node_kind"));
+        Optional<Target> target = resolver.target(tenant, Vocabulary.nodeName(name, "node"));
+        return graphs.read(tenant, g -> {
+            Start s = start(g, name, target);
+            List<TenantGraph.Reached> reached = s.node().map(i -> g.walk(i, !dependents, d, Set.copyOf(kinds), nodeKind,
+                    includeStale, MAX_RESULTS)).orElse(List.of());
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("node", s.name());
+            out.put("direction", dependents ? "dependents" : "dependencies");
+            out.put("depth", d);
+            out.put("nodes", reached.stream().map(r -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("kind", r.node().kind());
+                m.put("name", r.node().name());
+                m.put("depth", r.depth());
+                m.put("via", r.via().name());
+                m.put("edge_kind", r.edgeKind());
+                m.put("source", r.source());
+                m.put("stale", r.stale());
+                return m;
+            }).toList());
+            out.put("truncated", reached.size() >= MAX_RESULTS);
+            return out;
+        });
+    }
+
+    /** A shortest directed path from one node to another within the hop budget, or {@code found: false}. */
+    public Map<String, Object> path(UUID tenant, String from, String to, Integer maxHops) {
+        int hops = maxHops == null ? HOPS_DEFAULT : maxHops;
+        if (hops < 1 || hops > HOPS_MAX) {
+            throw TopologyErrors.INVALID_MAX_HOPS.error("max_hops must be 1.." + HOPS_MAX + ", got " + hops,
+                    Map.of("field", "max_hops"));
+        }
+        Optional<Target> fromTarget = resolver.target(tenant, Vocabulary.nodeName(from, "from"));
+        Optional<Target> toTarget = resolver.target(tenant, Vocabulary.nodeName(to, "to"));
+        return graphs.read(tenant, g -> {
+            Start a = start(g, from, fromTarget);
+            Start b = start(g, to, toTarget);
+            Optional<List<TenantGraph.Hop>> path = a.node().isPresent() && b.node().isPresent()
+                    ? g.path(a.node().get(), b.node().get(), hops) : Optional.empty();
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("from", a.name());
+            out.put("to", b.name());
+            out.put("max_hops", hops);
+            out.put("found", path.isPresent());
+            out.put("hops", path.map(p -> p.stream().map(h -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("from", h.from().name());
+                m.put("from_kind", h.from().kind());
+                m.put("kind", h.kind());
+                m.put("to", h.to().name());
+                m.put("to_kind", h.to().kind());
+                m.put("edge_id", h.edgeId().toString());
+                m.put("source", h.source());
+                return m;
+            }).toList()).orElse(List.of()));
+            return out;
+        });
+    }
+
+    /**
+     * A name, a target's name or alias, or {@code <kind>:<name>}: exactly one node, else {@code 422
+     * ambiguous_node}; a registered target no edge touches yet is a node without edges; anything else is
+     * {@code 404 node_not_found}.
+     */
+    private static Start start(TenantGraph g, String name, Optional<Target> target) {
+        Set<TenantGraph.NodeRef> candidates = new LinkedHashSet<>(g.named(name));
+        target.ifPresent(t -> g.named(t.name()).stream().filter(n -> n.kind().equals(Vocabulary.TARGET))
+                .forEach(candidates::add));
+        int colon = name.indexOf(':');
+        if (candidates.isEmpty() && colon > 0) {
+            String kind = name.substring(0, colon);
+            g.named(name.substring(colon + 1)).stream().filter(n -> n.kind().equals(kind)).forEach(candidates::add);
+        }
+        if (candidates.size() > 1) {
+            List<String> kinds = candidates.stream().map(TenantGraph.NodeRef::kind).toList();
+            throw TopologyErrors.AMBIGUOUS_NODE.error("'" + name + "' names nodes of kinds " + String.join(", ", kinds)
+                    + "; write <kind>:<name>", Map.of("node", name, "kinds", kinds));
+        }
+        if (candidates.isEmpty()) {
+            if (target.isPresent()) {
+                return new Start(Optional.empty(), target.get().name());
+            }
+            throw TopologyErrors.NODE_NOT_FOUND.error("no node or target is named '" + name + "'", Map.of("node", name));
+        }
+        TenantGraph.NodeRef n = candidates.iterator().next();
+        return new Start(g.node(n.id()), n.name());
+    }
+}

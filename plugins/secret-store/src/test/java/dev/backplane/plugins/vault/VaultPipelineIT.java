@@ -1,0 +1,231 @@
+package dev.backplane.plugins.vault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.backplane.kernel.testing.BeforeKernel;
+import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.KernelSetup;
+import dev.backplane.kernel.testing.KernelTest;
+import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.VaultDouble;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The built secret-store plugin jar loaded by a real kernel, driving the Vault double on loopback:
+ * reads and the probe through the pipeline, the resolver on {@code sys/health}'s version (Vault 1.x and
+ * OpenBao 2.x), writes parked for approval, a destroy's preview hash and approval, token refusal,
+ * the SSRF guard, and the CLI's {@code svc vault ...} verbs. {@link VaultCanaryIT} sweeps for secrets.
+ */
+@KernelTest
+class VaultPipelineIT {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String CONNECTOR = "vault-1.x";
+    /** The operations enable-reads leaves off: the writes, and lease lookup (a POST). */
+    static final List<String> NOT_READ_CLASS = List.of("vault.kv.write", "vault.kv.patch", "vault.kv.delete",
+            "vault.kv.undelete", "vault.kv.destroy", "vault.kv.rollback", "vault.mount.enable", "vault.mount.disable",
+            "vault.policy.write", "vault.policy.delete", "vault.lease.revoke", "vault.lease.lookup");
+    private static VaultDouble vault;
+    private static VaultDouble bao;
+    private static VaultDouble old;
+    private static TestIssuer issuer;
+    private static TestKernel kernel;
+    private final UUID tenant = UUID.randomUUID();
+    private final String admin = issuer.tenantAdmin(tenant);
+    private final String admin2 = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
+    private final String operator = issuer.operator(tenant);
+
+    @BeforeKernel
+    static void start(KernelSetup setup) throws Exception {
+        Files.copy(Path.of(System.getProperty("vault.plugin.jar")), setup.plugins().resolve("vault-1.x.jar"));
+        vault = setup.closeAfter(new VaultDouble("secret"));
+        vault.put("apps/web", Map.of("password", "pipeline-" + UUID.randomUUID(), "user", "web"));
+        bao = setup.closeAfter(new VaultDouble("secret"));
+        bao.version("2.1.0");
+        old = setup.closeAfter(new VaultDouble("secret"));
+        old.version("0.11.6");
+    }
+
+    private void target(String name, String product, VaultDouble server, String token) {
+        kernel.registerTarget(admin, Map.of("name", name, "product", product, "host", "127.0.0.1", "port",
+                server.port(), "extras", Map.of("scheme", "http")));
+        kernel.stageSecret(admin, name, Map.of("token", token));
+        kernel.enableConnector(admin, CONNECTOR);
+    }
+
+    private void enableWrites() {
+        for (String op : NOT_READ_CLASS) {
+            var r = kernel.send("PATCH", "/api/v1/connectors/" + CONNECTOR + "/operations/" + op, admin,
+                    "{\"is_enabled\": true}", Map.of());
+            assertThat(r.status()).as(r.body()).isEqualTo(200);
+        }
+    }
+
+    private JsonNode call(String token, String op, String target, Map<String, Object> params) throws Exception {
+        return call(token, op, target, params, Map.of());
+    }
+
+    private JsonNode call(String token, String op, String target, Map<String, Object> params, Map<String, Object> more)
+            throws Exception {
+        Map<String, Object> body = new HashMap<>(Map.of("connector_id", CONNECTOR, "op_id", op, "target", target,
+                "params", params));
+        body.putAll(more);
+        var r = kernel.send("POST", "/api/v1/operations/call", token, JSON.writeValueAsString(body), Map.of());
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(r.body()).doesNotContain(VaultDouble.ROOT_TOKEN);
+        return r.json();
+    }
+
+    private JsonNode approve(String token, JsonNode parked) {
+        assertThat(parked.path("status").asText()).as(parked.toString()).isEqualTo("awaiting_approval");
+        var r = kernel.send("POST", "/api/v1/approvals/" + parked.path("extras").path("approval_request_id").asText()
+                + "/approve", token, "{\"reason\": \"ok\"}", Map.of());
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        return r.json().path("result");
+    }
+
+    @Test
+    void readsTheProbeAndTheResolverGoThroughThePipeline() throws Exception {
+        target("v1", "vault", vault, VaultDouble.ROOT_TOKEN);
+        JsonNode list = call(operator, "vault.kv.list", "v1", Map.of("path", "apps"));
+        assertThat(list.path("status").asText()).as(list.toString()).isEqualTo("ok");
+        assertThat(list.path("result").findValuesAsText("key")).contains("web");
+        JsonNode read = call(operator, "vault.kv.read", "v1", Map.of("path", "apps/web"));
+        assertThat(read.path("result").path("keys").toString()).isEqualTo("[\"password\",\"user\"]");
+        JsonNode mounts = call(operator, "vault.mount.list", "v1", Map.of());
+        assertThat(mounts.path("result").findValuesAsText("path")).contains("secret/", "kv1/", "pki/");
+        JsonNode self = call(operator, "vault.token.lookup-self", "v1", Map.of());
+        assertThat(self.path("result").has("id")).isFalse();
+        assertThat(self.path("result").path("policies").toString()).contains("root");
+
+        var probe = kernel.send("POST", "/api/v1/targets/v1/probe", operator, null, Map.of());
+        assertThat(probe.status()).as(probe.body()).isEqualTo(200);
+        JsonNode fp = probe.json().path("fingerprint");
+        assertThat(fp.path("vendor").asText()).isEqualTo("HashiCorp");
+        assertThat(fp.path("product").asText()).isEqualTo("vault");
+        assertThat(fp.path("version").asText()).isEqualTo("1.15.2");
+        assertThat(fp.path("probe_method").asText()).isEqualTo("GET /v1/sys/health");
+
+        target("bao1", "openbao", bao, VaultDouble.ROOT_TOKEN);
+        var baoProbe = kernel.send("POST", "/api/v1/targets/bao1/probe", operator, null, Map.of());
+        assertThat(baoProbe.status()).as(baoProbe.body()).isEqualTo(200);
+        assertThat(baoProbe.json().path("fingerprint").path("vendor").asText()).isEqualTo("OpenBao");
+        assertThat(baoProbe.json().path("fingerprint").path("version").asText()).isEqualTo("2.1.0");
+        JsonNode baoCall = call(operator, "vault.sys.seal-status", "bao1", Map.of());
+        assertThat(baoCall.path("result").path("version").asText()).as(baoCall.toString()).isEqualTo("2.1.0");
+    }
+
+    @Test
+    void theResolverMatchesTheVersionSysHealthReports() throws Exception {
+        target("old1", "vault", old, VaultDouble.ROOT_TOKEN);
+        var first = kernel.send("POST", "/api/v1/targets/old1/probe", operator, null, Map.of());
+        assertThat(first.status()).as("nothing known yet: the one vault connector probes it").isEqualTo(200);
+        assertThat(first.json().path("fingerprint").path("version").asText()).isEqualTo("0.11.6");
+        var again = kernel.send("POST", "/api/v1/targets/old1/probe", operator, null, Map.of());
+        assertThat(again.status()).as(again.body()).isEqualTo(501);
+        assertThat(again.body()).contains("no_connector").contains("0.11.6").contains("vault-1.x");
+    }
+
+    @Test
+    void writesParkADestroyNeedsItsPreviewHashAndRunsOnceApproved() throws Exception {
+        target("v2", "vault", vault, VaultDouble.ROOT_TOKEN);
+        enableWrites();
+        JsonNode parked = call(admin, "vault.kv.write", "v2", Map.of("path", "team/db", "data",
+                Map.of("password", "pw-" + UUID.randomUUID())), Map.of("work_ref", "CHG-9"));
+        assertThat(vault.current("secret", "team/db")).as("nothing sent while parked").isEmpty();
+        JsonNode written = approve(admin2, parked);
+        assertThat(written.path("status").asText()).as(written.toString()).isEqualTo("ok");
+        assertThat(written.path("result").path("version").asInt()).isEqualTo(1);
+        assertThat(vault.current("secret", "team/db")).isPresent();
+
+        Map<String, Object> destroy = Map.of("path", "team/db", "versions", List.of(1));
+        JsonNode noHash = call(operator, "vault.kv.destroy", "v2", destroy);
+        assertThat(noHash.path("extras").path("error_code").asText()).isEqualTo("preview_hash_required");
+        var preview = kernel.send("POST", "/api/v1/operations/preview", operator, JSON.writeValueAsString(Map.of(
+                "connector_id", CONNECTOR, "op_id", "vault.kv.destroy", "target", "v2", "params", destroy)), Map.of());
+        assertThat(preview.status()).as(preview.body()).isEqualTo(200);
+        JsonNode would = preview.json().path("result");
+        assertThat(would.path("method").asText()).isEqualTo("POST");
+        assertThat(would.path("path").asText()).isEqualTo("/v1/secret/destroy/team/db");
+        JsonNode parkedDestroy = call(operator, "vault.kv.destroy", "v2", destroy,
+                Map.of("preview_hash", would.path("preview_hash").asText()));
+        assertThat(vault.current("secret", "team/db")).as("not destroyed while parked").isPresent();
+        assertThat(kernel.send("POST", "/api/v1/approvals/" + parkedDestroy.path("extras").path("approval_request_id")
+                .asText() + "/approve", operator, "{}", Map.of()).status()).as("an operator cannot approve").isEqualTo(403);
+        JsonNode destroyed = approve(admin, parkedDestroy);
+        assertThat(destroyed.path("status").asText()).as(destroyed.toString()).isEqualTo("ok");
+        assertThat(vault.current("secret", "team/db")).isEmpty();
+        JsonNode versions = call(operator, "vault.kv.versions", "v2", Map.of("path", "team/db"));
+        assertThat(versions.path("result").findValuesAsText("state")).containsExactly("destroyed");
+
+        var audit = kernel.get("/api/v1/audit?target=v2&limit=100", admin);
+        assertThat(audit.status()).as(audit.body()).isEqualTo(200);
+        assertThat(audit.body()).contains("vault.kv.write").contains("vault.kv.destroy").contains("CHG-9");
+    }
+
+    @Test
+    void badParamsAreRefusedAtTheSchema() throws Exception {
+        target("v3", "vault", vault, VaultDouble.ROOT_TOKEN);
+        for (String bad : List.of("../sys/mounts", "a/../../sys", "a b", "a?list=true", "/abs")) {
+            JsonNode r = call(operator, "vault.kv.read", "v3", Map.of("path", bad));
+            assertThat(r.path("extras").path("error_code").asText()).as(bad).isEqualTo("invalid_params");
+        }
+    }
+
+    @Test
+    void aRefusedTokenIsConnectorAuthFailed() throws Exception {
+        target("v4", "vault", vault, "s.revoked-" + UUID.randomUUID());
+        JsonNode r = call(operator, "vault.kv.list", "v4", Map.of());
+        assertThat(r.path("status").asText()).isEqualTo("error");
+        assertThat(r.path("extras").path("error_code").asText()).isEqualTo("connector_auth_failed");
+        target("v5", "vault", vault, VaultDouble.LIMITED_TOKEN);
+        JsonNode denied = call(operator, "vault.kv.list", "v5", Map.of());
+        assertThat(denied.path("extras").path("error_code").asText()).isEqualTo("connector_error");
+        assertThat(denied.toString()).contains("policies do not allow").doesNotContain(VaultDouble.LIMITED_TOKEN);
+    }
+
+    @Test
+    void aPrivateAddressOffTheAllowlistIsRefusedAtRegistration() throws Exception {
+        var r = kernel.send("POST", "/api/v1/targets", admin, JSON.writeValueAsString(Map.of("name", "v-private",
+                "product", "vault", "host", "10.20.30.40", "port", 8200)), Map.of());
+        assertThat(r.status()).as(r.body()).isEqualTo(422);
+    }
+
+    @Test
+    void theCliHasVaultVerbsFromTheCatalog() throws Exception {
+        target("v6", "vault", vault, VaultDouble.ROOT_TOKEN);
+        enableWrites();
+        Path home = Files.createTempDirectory("svc-cli");
+        CliRunner cli = kernel.cli(home, operator);
+        var list = cli.run("vault", "kv", "list", "apps", "--target", "v6");
+        assertThat(list.exitCode()).as(list.toString()).isZero();
+        assertThat(list.out()).contains("web");
+        var read = cli.run("vault", "kv", "read", "apps/web", "--target", "v6", "--json");
+        assertThat(JSON.readTree(read.out()).path("result").path("keys").toString()).as(read.toString())
+                .isEqualTo("[\"password\",\"user\"]");
+        var health = cli.run("vault", "sys", "health", "--target", "v6", "--json");
+        assertThat(JSON.readTree(health.out()).path("result").path("sealed").asBoolean(true)).as(health.toString())
+                .isFalse();
+        Path data = home.resolve("data.json");
+        Files.writeString(data, "{\"api_key\": \"cli-" + UUID.randomUUID() + "\"}");
+        var write = cli.run("vault", "kv", "write", "cli/app", "--data", "@" + data, "--target", "v6");
+        assertThat(write.exitCode()).as(write.toString()).isEqualTo(4);
+        assertThat(write.out()).contains("parked for approval");
+        var delete = cli.run("vault", "kv", "delete", "apps/web", "--versions", "1", "--versions", "2", "--target", "v6");
+        assertThat(delete.exitCode()).as("repeated --versions pass the schema: " + delete).isEqualTo(4);
+        var bad = cli.run("vault", "kv", "read", "../sys", "--target", "v6");
+        assertThat(bad.exitCode()).isEqualTo(1);
+        assertThat(bad.out()).contains("invalid_params");
+        var help = cli.run("vault", "--help");
+        assertThat(help.out()).contains("kv").contains("sys").contains("policy").contains("pki").contains("operation");
+    }
+}
