@@ -7,9 +7,11 @@
 #   openssh-server, openssh-client  the SSH plugins' tests: a real sshd on a loopback high port (ssh-keygen for its keys)
 #   bind9, bind9-utils, bind9-dnsutils  dns-ssh's tests: a real named, rndc, named-checkconf, dig and nsupdate
 #   nftables  firewall-ssh's tests: nft inside a network namespace the test creates (iproute2's ip netns)
-svc_test_packages=(prometheus-alertmanager prometheus openssh-server openssh-client bind9 bind9-utils bind9-dnsutils nftables iproute2)
-svc_test_binaries=(/usr/bin/prometheus-alertmanager /usr/bin/prometheus /usr/sbin/sshd /usr/bin/ssh-keygen /usr/sbin/named /usr/sbin/rndc
-  /usr/bin/dig /usr/sbin/nft /usr/sbin/ip)
+#   chromium, chromium-driver  ConsoleBrowserIT: the console (/ui) driven in a real headless browser
+svc_test_packages=(prometheus-alertmanager prometheus openssh-server openssh-client bind9 bind9-utils bind9-dnsutils nftables
+  iproute2 chromium chromium-driver)
+svc_test_binaries=(/usr/bin/prometheus-alertmanager /usr/bin/prometheus /usr/sbin/sshd /usr/bin/ssh-keygen /usr/sbin/named
+  /usr/sbin/rndc /usr/bin/dig /usr/sbin/nft /usr/sbin/ip /usr/bin/chromium /usr/bin/chromedriver)
 svc_install_test_deps() {
   local missing=() i
   for i in "${!svc_test_packages[@]}"; do

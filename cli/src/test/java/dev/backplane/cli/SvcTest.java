@@ -279,6 +279,23 @@ class SvcTest {
         }
 
         @Test
+        void aServiceClientCannotReuseTheConsoleClient() {
+            env.put("SVC_BOOTSTRAP_READER_SECRET", "a-long-enough-reader-secret");
+            Result r = bootstrap("--reader-client-id", "svc-console", "--skip-user-provisioning");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("not the CLI, MCP or console client");
+        }
+
+        @Test
+        void aConsoleUrlThatIsNotAUrlIsRefused() {
+            Result r = bootstrap("--console-url", "not a url", "--skip-user-provisioning");
+
+            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("--console-url");
+        }
+
+        @Test
         void masterRealmIsRefused() {
             Result r = bootstrap("--realm", "master", "--skip-user-provisioning");
 

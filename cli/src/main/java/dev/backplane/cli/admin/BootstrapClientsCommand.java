@@ -44,7 +44,7 @@ import picocli.CommandLine.Spec;
  * input, never from a flag; a provisioned user's initial password from {@code SVC_BOOTSTRAP_USER_PASSWORD}
  * or is generated and printed once.
  */
-@Command(name = "bootstrap-clients", description = "Provision the CLI and MCP clients, claim mappers and an "
+@Command(name = "bootstrap-clients", description = "Provision the CLI, MCP and console clients, claim mappers and an "
         + "optional first user in a Keycloak realm (idempotent).")
 public final class BootstrapClientsCommand extends CliCommand {
 
@@ -91,6 +91,15 @@ public final class BootstrapClientsCommand extends CliCommand {
     @Option(names = "--mcp-web-origin", defaultValue = "+",
             description = "MCP client web origin (default ${DEFAULT-VALUE}: the redirect URI's origin)")
     String mcpWebOrigin;
+
+    @Option(names = "--console-client-id", defaultValue = "svc-console",
+            description = "web console public client (default ${DEFAULT-VALUE})")
+    String consoleClientId;
+
+    @Option(names = "--console-url", paramLabel = "<url>", defaultValue = "http://127.0.0.1:8080",
+            description = "the backplane's public URL; the console client may redirect only to <url>/ui/callback "
+                    + "(default ${DEFAULT-VALUE})")
+    String consoleUrl;
 
     @Option(names = "--admin-user-username", paramLabel = "<name>",
             description = "first user to provision (required unless --skip-user-provisioning)")
@@ -165,6 +174,7 @@ public final class BootstrapClientsCommand extends CliCommand {
         if (mcpResourceUri.endsWith("/")) {
             throw CliException.usage("--mcp-resource-uri must not end with '/': " + mcpResourceUri);
         }
+        Urls.checkedBase(consoleUrl, "--console-url", true);
         if (cliOfflineAccess != null && cliOfflineAccess <= 0) {
             throw CliException.usage("--cli-offline-access must be a positive number of seconds");
         }
@@ -200,15 +210,15 @@ public final class BootstrapClientsCommand extends CliCommand {
                 mcpClientId, mcpRedirectUri, mcpWebOrigin, mcpResourceUri, user,
                 serviceClient(readerClientId, "--reader-client-id", "SVC_BOOTSTRAP_READER_SECRET"),
                 serviceClient(setupClientId, "--setup-client-id", "SVC_BOOTSTRAP_SETUP_SECRET"),
-                Optional.ofNullable(tenantId));
+                Optional.ofNullable(tenantId), consoleClientId, consoleUrl.replaceAll("/+$", ""));
     }
 
     private Optional<BootstrapSpec.ServiceClient> serviceClient(String clientId, String flag, String secretEnv) {
         if (clientId == null) {
             return Optional.empty();
         }
-        if (clientId.isBlank() || List.of(cliClientId, mcpClientId).contains(clientId)) {
-            throw CliException.usage(flag + " must name a client of its own, not the CLI or MCP client");
+        if (clientId.isBlank() || List.of(cliClientId, mcpClientId, consoleClientId).contains(clientId)) {
+            throw CliException.usage(flag + " must name a client of its own, not the CLI, MCP or console client");
         }
         String secret = ctx.env(secretEnv).filter(s -> !s.isBlank()).orElseThrow(() -> CliException.usage(
                 flag + " needs its client secret in env " + secretEnv + " (never a flag)"));

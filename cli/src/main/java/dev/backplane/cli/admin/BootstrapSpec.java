@@ -20,11 +20,13 @@ import java.util.OptionalInt;
  * @param setupClient a confidential client whose service account is a tenant_admin of {@code setupTenantId}
  *                    on the backplane (for scripted setup), if wanted
  * @param setupTenantId the setup client's tenant (required with {@code setupClient})
+ * @param consoleClientId the web console's public client (authorization code + PKCE)
+ * @param consoleUrl the backplane's public URL: the console's redirect URI is {@code <consoleUrl>/ui/callback}
  */
 record BootstrapSpec(String realm, String backplaneAudience, String cliClientId, OptionalInt cliOfflineIdleSeconds,
                      String mcpClientId, String mcpRedirectUri, String mcpWebOrigin, String mcpResourceUri,
                      Optional<UserSpec> user, Optional<ServiceClient> readerClient, Optional<ServiceClient> setupClient,
-                     Optional<String> setupTenantId) {
+                     Optional<String> setupTenantId, String consoleClientId, String consoleUrl) {
 
     /**
      * A confidential client with a service account (client-credentials grant).

@@ -63,6 +63,9 @@ final class KeycloakBootstrap {
         ensureMappers(r, mcp, spec.mcpClientId(), spec.mcpResourceUri());
         ensureMcpScope(r, live, mcp);
 
+        Optional<String> console = ensureClient(r, live, spec.consoleClientId(), consoleClient());
+        ensureMappers(r, console, spec.consoleClientId(), spec.backplaneAudience());
+
         spec.user().ifPresent(u -> ensureUser(r, live, u));
         ensureServiceAccounts(r, live);
         return new Outcome(List.copyOf(changes), generatedPassword, tenantId);
@@ -146,6 +149,17 @@ final class KeycloakBootstrap {
         // `svc login --client-id svc-mcp` can mint an agent-session token for clients that take a bearer header
         c.putObject("attributes").put("pkce.code.challenge.method", "S256")
                 .put("oauth2.device.authorization.grant.enabled", "true");
+        return c;
+    }
+
+    /** The console: a public client, authorization code with PKCE (S256), back to {@code <url>/ui/callback} only. */
+    private ObjectNode consoleClient() {
+        ObjectNode c = obj(Map.of("clientId", spec.consoleClientId(), "name", "svc console", "protocol", "openid-connect",
+                "publicClient", true, "standardFlowEnabled", true, "implicitFlowEnabled", false,
+                "directAccessGrantsEnabled", false, "serviceAccountsEnabled", false));
+        c.putArray("redirectUris").add(spec.consoleUrl() + "/ui/callback");
+        c.putArray("webOrigins").add(spec.consoleUrl());
+        c.putObject("attributes").put("pkce.code.challenge.method", "S256");
         return c;
     }
 

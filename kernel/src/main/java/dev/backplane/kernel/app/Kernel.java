@@ -82,6 +82,9 @@ public final class Kernel implements AutoCloseable {
                     .addFilter(new RequestTelemetry(services.metrics, config.boolValue(Setting.LOG_ACCESS),
                             services.tracing.tracer(), services.tracing.propagator()));
             api.applyTo(routing);
+            java.util.concurrent.atomic.AtomicReference<WebServer> started = new java.util.concurrent.atomic.AtomicReference<>();
+            KernelRoutes.console(config, services, () -> publicUrl(config, started.get() == null ? -1 : started.get().port()))
+                    .register(routing);
             ErrorMapping.register(routing);
             WebServer server = WebServer.builder()
                     .host(config.get(Setting.SERVER_HOST))
@@ -91,6 +94,7 @@ public final class Kernel implements AutoCloseable {
                     .shutdownHook(false)
                     .build()
                     .start();
+            started.set(server);
             Kernel kernel = new Kernel(config, database, server, api, closing, feed, dispatchEvents, drain);
             LOG.log(Level.INFO, "svc backplane " + BuildInfo.load().version() + " ready at " + kernel.url() + " in "
                     + Duration.ofNanos(System.nanoTime() - t0).toMillis() + " ms; trusting tokens from " + issuer);

@@ -7,6 +7,13 @@ import dev.backplane.kernel.audit.GovernanceAudit;
 import dev.backplane.kernel.broadcast.BroadcastRoutes;
 import dev.backplane.kernel.catalog.CatalogRoutes;
 import dev.backplane.kernel.catalog.IngestRoutes;
+import dev.backplane.kernel.console.ConsoleConnectorRoutes;
+import dev.backplane.kernel.console.ConsoleIngestRoutes;
+import dev.backplane.kernel.console.ConsoleKbRoutes;
+import dev.backplane.kernel.console.ConsoleRoutes;
+import dev.backplane.kernel.console.ConsoleSessions;
+import dev.backplane.kernel.console.ConsoleSignInRoutes;
+import dev.backplane.kernel.console.OidcLogin;
 import dev.backplane.kernel.conventions.ConventionRoutes;
 import dev.backplane.kernel.dashboards.DashboardRoutes;
 import dev.backplane.kernel.dispatch.DispatchRoutes;
@@ -94,5 +101,16 @@ final class KernelRoutes {
         new DashboardRoutes(s.dashboards).register(api);
         api.recordMutations(new GovernanceAudit(s.audit), GovernanceAudit.EXEMPT);
         return api;
+    }
+
+    /** The console (/ui): HTML pages on the same services, authenticator and audit trail as REST. */
+    static ConsoleRoutes console(KernelConfig config, KernelServices s, java.util.function.Supplier<String> publicUrl) {
+        String clientId = config.get(Setting.CONSOLE_CLIENT_ID);
+        ConsoleSessions sessions = new ConsoleSessions(s.jdbc,
+                Duration.ofMinutes(config.intValue(Setting.CONSOLE_SESSION_TTL_MINUTES)));
+        return new ConsoleRoutes(sessions, new GovernanceAudit(s.audit), new ConsoleSignInRoutes(sessions,
+                new OidcLogin(s.issuer, clientId, s.tokenVerifier(config, clientId)), s.restAuthenticator, s.tenants,
+                publicUrl), new ConsoleKbRoutes(s.kb, s.kbIngest), new ConsoleConnectorRoutes(s.catalog, new AuditQueries(s.jdbc)),
+                new ConsoleIngestRoutes(s.specIngest), s.specIngest.maxRequestBytes());
     }
 }

@@ -96,6 +96,17 @@ public final class AuditQueries {
         return new Page(List.copyOf(page), next);
     }
 
+    /**
+     * The governance rows of one connector's review in a tenant (enable, disable, enable-reads, operation and
+     * group edits, whichever surface made them), newest first: the trail the console's connector page shows.
+     */
+    public List<Row> connectorReviewTrail(UUID tenant, String connectorId, int limit) {
+        return jdbc.query("""
+                SELECT * FROM audit_rows WHERE tenant_id = ? AND op_id LIKE 'svc.governance.% /api/v1/connectors/{connector_id}%'
+                  AND extras -> 'path_parameters' ->> 'connector_id' = ? ORDER BY occurred_at DESC, id DESC LIMIT ?""",
+                AuditQueries::row, tenant, connectorId, limit);
+    }
+
     public Row show(UUID tenant, UUID id) {
         return jdbc.queryOne("SELECT * FROM audit_rows WHERE tenant_id = ? AND id = ?", AuditQueries::row, tenant, id)
                 .orElseThrow(() -> notFound(id.toString()));

@@ -54,13 +54,21 @@ public final class Authenticator {
         if (!header.regionMatches(true, 0, "Bearer ", 0, 7) || header.length() <= 7) {
             throw unauthorized("invalid_request", "the Authorization header must be 'Bearer <token>'");
         }
+        return authenticate(header.substring(7).trim(), req.headers().first(TENANT_HEADER));
+    }
+
+    /**
+     * Verifies {@code token} and builds its caller exactly as for a bearer header: the console calls this
+     * with the access token its login obtained, so its roles and tenants are those of REST.
+     */
+    public Caller authenticate(String token, Optional<String> actingTenant) {
         JWTClaimsSet claims;
         try {
-            claims = verifier.verify(header.substring(7).trim());
+            claims = verifier.verify(token);
         } catch (TokenVerifier.InvalidTokenException e) {
             throw unauthorized("invalid_token", e.getMessage());
         }
-        Caller caller = toCaller(claims, req.headers().first(TENANT_HEADER));
+        Caller caller = toCaller(claims, actingTenant);
         tenants.ensureKnown(caller.homeTenantId());
         io.helidon.logging.common.HelidonMdc.set(RequestIds.TENANT_MDC_KEY, caller.tenantId().toString());
         tenants.rememberName(caller.sub(), caller.username());

@@ -86,7 +86,7 @@ class IdentityE2EIT {
         CliRunner.Result first = bootstrap("--admin-user-username", "alice", "--tenant-id", TENANT.toString(),
                 "--admin-group-name", "svc-admins", "--admin-user-email", "alice@example.test");
         assertThat(first.exitCode()).as(first.toString()).isZero();
-        assertThat(first.out()).contains("create client svc-cli").contains("create client svc-mcp")
+        assertThat(first.out()).contains("create client svc-cli").contains("create client svc-mcp").contains("create client svc-console")
                 .contains("create client scope svc:mcp").contains("add default scope svc:mcp to client svc-mcp")
                 .contains("create mapper audience on client svc-cli").contains("create user alice")
                 .contains("add user alice to group svc-admins").doesNotContain(PASSWORD);

@@ -1,0 +1,139 @@
+package dev.backplane.kernel.console;
+
+import dev.backplane.kernel.errors.CommonErrors;
+import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.http.Authenticator;
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.identity.TenantDirectory;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.net.URI;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * Signing in and out of the console: {@code /ui/login} starts an OIDC authorization-code flow with PKCE,
+ * {@code /ui/callback} redeems the code, has the access token verified by the REST authenticator and
+ * opens a session (cookie {@code HttpOnly; SameSite=Lax}, {@code Secure} unless served over plain http
+ * on loopback); {@code /ui/logout} closes it; {@code /ui/tenant} points a platform_admin's session at
+ * another tenant under the rules of {@code X-Svc-Tenant}.
+ */
+public final class ConsoleSignInRoutes {
+
+    private final ConsoleSessions sessions;
+    private final OidcLogin oidc;
+    private final Authenticator authenticator;
+    private final TenantDirectory tenants;
+    private final Supplier<String> publicUrl;
+    private ConsoleRoutes console;
+
+    /**
+     * @param authenticator the REST authenticator: the login's access token is verified by it
+     * @param publicUrl the URL browsers reach this kernel at (redirect URI, Secure cookies)
+     */
+    public ConsoleSignInRoutes(ConsoleSessions sessions, OidcLogin oidc, Authenticator authenticator,
+                               TenantDirectory tenants, Supplier<String> publicUrl) {
+        this.sessions = sessions;
+        this.oidc = oidc;
+        this.authenticator = authenticator;
+        this.tenants = tenants;
+        this.publicUrl = publicUrl;
+    }
+
+    void register(ConsoleRoutes console, HttpRouting.Builder routing) {
+        this.console = console;
+        routing.get("/ui/login", this::login)
+                .get("/ui/callback", this::callback)
+                .post("/ui/logout", this::logout);
+        console.page(routing, Method.POST, "/ui/tenant", Role.READ_ONLY, this::switchTenant);
+    }
+
+    private void login(ServerRequest req, ServerResponse res) {
+        ConsoleRoutes.secure(res);
+        try {
+            String back = ConsoleLinks.localReturn(req.query().first("return").orElse("/ui/kb"));
+            ConsoleSessions.PendingLogin login = sessions.startLogin(back);
+            ConsoleRoutes.redirect(res, Status.FOUND_302, oidc.authorizationUrl(login, redirectUri()));
+        } catch (DomainException e) {
+            console.error(res, Optional.empty(), e);
+        }
+    }
+
+    private void callback(ServerRequest req, ServerResponse res) {
+        ConsoleRoutes.secure(res);
+        try {
+            Optional<String> providerError = req.query().first("error").asOptional();
+            String state = req.query().first("state").orElse("");
+            Optional<ConsoleSessions.PendingLogin> login = state.isEmpty() ? Optional.empty() : sessions.takeLogin(state);
+            if (login.isEmpty()) {
+                throw ConsoleErrors.LOGIN_FAILED.error("this sign-in is unknown or has expired; sign in again");
+            }
+            if (providerError.isPresent()) {
+                throw ConsoleErrors.LOGIN_FAILED.error("the identity provider refused the sign-in: "
+                        + providerError.get());
+            }
+            String code = req.query().first("code").orElseThrow(() ->
+                    ConsoleErrors.LOGIN_FAILED.error("the identity provider sent no code; sign in again"));
+            String accessToken = oidc.redeem(code, login.get(), redirectUri());
+            Caller caller = authenticator.authenticate(accessToken, Optional.empty());
+            String id = sessions.open(caller);
+            res.header(HeaderNames.SET_COOKIE, cookie(id, sessions.ttl().toSeconds()));
+            ConsoleRoutes.redirect(res, Status.FOUND_302, login.get().returnTo());
+        } catch (DomainException e) {
+            console.error(res, Optional.empty(), e);
+        }
+    }
+
+    private void logout(ServerRequest req, ServerResponse res) throws IOException {
+        ConsoleRoutes.secure(res);
+        Optional<ConsoleRoutes.Signed> signed = console.signedIn(req);
+        try {
+            if (signed.isPresent()) {
+                ConsoleRoutes.checkCsrf(signed.get(), ConsoleRoutes.form(req, ConsoleRoutes.MAX_FORM_BYTES));
+                sessions.close(signed.get().id());
+            }
+        } catch (DomainException e) {
+            console.error(res, signed, e);
+            return;
+        }
+        res.header(HeaderNames.SET_COOKIE, cookie("", 0));
+        console.render(res, Status.OK_200, "message.jte", new ConsolePages.MessagePage("Signed out",
+                "You are signed out of the console."));
+    }
+
+    private void switchTenant(ServerRequest req, ServerResponse res, ConsoleRoutes.Signed signed, Map<String, String> form) {
+        signed.caller().requirePlatformAdmin();
+        UUID tenant;
+        try {
+            tenant = UUID.fromString(form.getOrDefault("tenant", "").trim());
+        } catch (IllegalArgumentException e) {
+            throw CommonErrors.INVALID_TENANT.error("tenant must be a uuid", Map.of("field", "tenant"));
+        }
+        if (!signed.caller().homeTenantId().equals(Optional.of(tenant)) && !tenants.exists(tenant)) {
+            throw CommonErrors.TENANT_NOT_FOUND.error("no tenant " + tenant + " is known to this backplane");
+        }
+        sessions.switchTenant(signed.id(), tenant);
+        ConsoleRoutes.redirect(res, Status.SEE_OTHER_303, "/ui/kb");
+    }
+
+    private String redirectUri() {
+        return publicUrl.get().replaceAll("/+$", "") + "/ui/callback";
+    }
+
+    /** Secure unless the console is served over plain http on loopback (a developer's machine). */
+    private String cookie(String value, long maxAgeSeconds) {
+        URI url = URI.create(publicUrl.get());
+        boolean loopbackHttp = "http".equals(url.getScheme()) && url.getHost() != null
+                && (url.getHost().equals("127.0.0.1") || url.getHost().equals("localhost") || url.getHost().equals("[::1]"));
+        return ConsoleRoutes.COOKIE + "=" + value + "; Path=/ui; Max-Age=" + maxAgeSeconds + "; HttpOnly; SameSite=Lax"
+                + (loopbackHttp ? "" : "; Secure");
+    }
+}

@@ -1,0 +1,597 @@
+package dev.backplane.kernel.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.KeycloakServer;
+import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.TestPlugins;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Cookie;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The console in a real browser: Debian's Chromium driven headless through the system chromedriver
+ * (no browser download), a real Keycloak and its own login page, a real kernel on PostgreSQL. Flows:
+ * sign in, kb search/add/delete, review and enable a connector's reads, a read_only user's refusal, an
+ * XSS corpus in kb bodies and connector descriptions rendered inert, CSRF-less POSTs refused, sign out.
+ * Skips (with the reason) where Chromium is not installed ({@code bin/test-deps.sh} installs it).
+ */
+class ConsoleBrowserIT {
+
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    static final String REALM = "svc";
+    static final UUID TENANT = UUID.randomUUID();
+    static final UUID OTHER_TENANT = UUID.randomUUID();
+    static final String PASSWORD = "pw-" + UUID.randomUUID();
+    static final String CONNECTOR = "demo-2.x";
+    static final String AXE_VERSION = "4.14.1";
+    /** Markup that must show as text: each one would set window.__xss if the browser ran it. */
+    static final List<String> XSS = List.of(
+            "<script>window.__xss='script'</script>",
+            "<img src=x onerror=\"window.__xss='img'\">",
+            "<svg onload=\"window.__xss='svg'\"></svg>",
+            "<iframe src=\"javascript:window.__xss='iframe'\"></iframe>",
+            "[click me](javascript:window.__xss='link')",
+            "![pic](javascript:window.__xss='image')",
+            "\"><b onmouseover=\"window.__xss='attr'\">bold</b>");
+
+    static Path work;
+    static KeycloakServer keycloak;
+    static TestKernel kernel;
+    static Path screenshots = Path.of("target", "console-screenshots");
+    WebDriver browser;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+                "Chromium and chromedriver are not installed (Debian packages chromium, chromium-driver; "
+                        + "bin/test-deps.sh installs them): the console browser tests skip");
+        work = Files.createTempDirectory("svc-console");
+        keycloak = KeycloakServer.start(work);
+        Path plugins = Files.createDirectories(work.resolve("plugins"));
+        TestPlugins.build(plugins, TestPlugins.connector("demo", "2.x").operations(6)
+                .describeWith("\" " + javaLiteral(String.join(" ", XSS)) + "\""));
+        kernel = TestKernel.start(work.resolve("kernel"), Map.of(
+                "SVC_IDENTITY_ISSUER", keycloak.url() + "/realms/" + REALM,
+                "SVC_PLUGIN_DIR", plugins.toString(),
+                // specs over 1,000 bytes are ingested in a background job: the console's job page is exercised
+                "SVC_INGEST_SYNC_MAX_BYTES", "1000"));
+        CliRunner admin = new CliRunner(work.resolve("admin-config"))
+                .env("KEYCLOAK_ADMIN_USER", KeycloakServer.ADMIN)
+                .env("KEYCLOAK_ADMIN_PASSWORD", keycloak.adminPassword())
+                .env("SVC_BOOTSTRAP_USER_PASSWORD", PASSWORD);
+        for (String[] user : List.of(new String[] {"alice", "tenant_admin", TENANT.toString()},
+                new String[] {"dave", "read_only", TENANT.toString()},
+                new String[] {"erin", "tenant_admin", OTHER_TENANT.toString()},
+                new String[] {"paula", "read_only", TENANT.toString()})) {
+            CliRunner.Result r = admin.run("admin", "idp", "bootstrap-clients", "--keycloak-base-url", keycloak.url(),
+                    "--realm", REALM, "--console-url", kernel.url(), "--admin-user-username", user[0],
+                    "--tenant-id", user[2], "--tenant-role", user[1]);
+            assertThat(r.exitCode()).as(r.toString()).isZero();
+        }
+        // paula is a platform_admin (set directly in Keycloak; bootstrap provisions tenant users only)
+        String paulaId = keycloak.adminJson("/" + REALM + "/users?exact=true&username=paula").get(0).path("id").asText();
+        var paula = (com.fasterxml.jackson.databind.node.ObjectNode) keycloak.adminJson("/" + REALM + "/users/" + paulaId);
+        paula.withObjectProperty("attributes").putArray("platform_admin").add("true");
+        assertThat(keycloak.admin("PUT", "/" + REALM + "/users/" + paulaId, paula).statusCode()).isEqualTo(204);
+        Files.createDirectories(screenshots);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (kernel != null) {
+            kernel.close();
+        }
+        if (keycloak != null) {
+            keycloak.close();
+        }
+    }
+
+    @AfterEach
+    void closeBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    private static String javaLiteral(String s) {
+        return s.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+
+    private WebDriver newBrowser() {
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900",
+                "--disable-gpu");
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        return browser;
+    }
+
+    private WebDriver signIn(String user, String page) {
+        return signIn(user, TENANT, page);
+    }
+
+    /** Opens {@code page}, signs in on Keycloak's own login form, and waits to be back on the console. */
+    private WebDriver signIn(String user, UUID tenant, String page) {
+        WebDriver b = newBrowser();
+        b.get(kernel.url() + page);
+        WebDriverWait wait = new WebDriverWait(b, Duration.ofSeconds(30));
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.id("kc-form-login")));
+        assertThat(b.getCurrentUrl()).as("the login page is Keycloak's").startsWith(keycloak.url());
+        b.findElement(By.id("username")).sendKeys(user);
+        b.findElement(By.id("password")).sendKeys(PASSWORD);
+        b.findElement(By.id("kc-login")).click();
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.id("who")));
+        assertThat(b.getCurrentUrl()).startsWith(kernel.url() + page);
+        assertThat(b.findElement(By.id("who")).getText()).contains(user).contains(tenant.toString());
+        return b;
+    }
+
+    private static String text(WebDriver b, String id) {
+        return b.findElement(By.id(id)).getText();
+    }
+
+    /**
+     * Clicks a link or submit button and waits until the browser has left the page and the next one has
+     * loaded: a click does not always wait for the navigation it starts, so reading the next page at once races.
+     */
+    private static void navigate(WebDriver b, By target) {
+        WebElement page = b.findElement(By.tagName("html"));
+        b.findElement(target).click();
+        WebDriverWait wait = new WebDriverWait(b, Duration.ofSeconds(30));
+        wait.until(d -> {
+            try {
+                page.isEnabled();
+                return false;
+            } catch (org.openqa.selenium.WebDriverException gone) {
+                return true; // stale, or Chromium's "node does not belong to the document": the old page is gone
+            }
+        });
+        wait.until(d -> "complete".equals(((JavascriptExecutor) d).executeScript("return document.readyState")));
+    }
+
+    /** Waits for the navigation a submit started (a 303 redirect) to land on a URL containing {@code part}. */
+    private static void awaitUrl(WebDriver b, String part) {
+        new WebDriverWait(b, Duration.ofSeconds(20)).until(ExpectedConditions.urlContains(part));
+    }
+
+    /** The text of element {@code id} once it satisfies {@code expected} (a submit may still be navigating). */
+    private static String awaitText(WebDriver b, String id, java.util.function.Predicate<String> expected) {
+        return new WebDriverWait(b, Duration.ofSeconds(20))
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .ignoring(org.openqa.selenium.NoSuchElementException.class)
+                .until(d -> {
+                    String t = d.findElement(By.id(id)).getText();
+                    return expected.test(t) ? t : null;
+                });
+    }
+
+    private void assertNoScriptRan(WebDriver b) {
+        Object marker = ((JavascriptExecutor) b).executeScript("return window.__xss === undefined ? null : window.__xss;");
+        assertThat(marker).as("injected markup ran in the page").isNull();
+    }
+
+    private void screenshot(WebDriver b, String name) throws Exception {
+        Files.write(screenshots.resolve(name), ((TakesScreenshot) b).getScreenshotAs(OutputType.BYTES));
+    }
+
+    @Test
+    void aTenantAdminSignsInAddsSearchesAndDeletesAKbEntry() throws Exception {
+        WebDriver b = signIn("alice", "/ui/kb");
+        Cookie session = b.manage().getCookieNamed(ConsoleRoutes.COOKIE);
+        assertThat(session.isHttpOnly()).isTrue();
+        assertThat(session.getSameSite()).isEqualTo("Lax");
+        assertThat(session.getPath()).isEqualTo("/ui");
+
+        navigate(b, By.id("add-entry"));
+        b.findElement(By.id("slug")).sendKeys("restart-ingress");
+        b.findElement(By.id("body")).sendKeys("# Restarting the ingress\n\nDrain the node first, then roll the "
+                + "**ingress controller** pods one by one.");
+        b.findElement(By.id("entry-metadata")).sendKeys("kind=runbook,team=edge");
+        navigate(b, By.id("save-entry"));
+        awaitUrl(b, "/ui/kb/entry/restart-ingress");
+        assertThat(b.findElement(By.cssSelector("#entry-body h1")).getText()).isEqualTo("Restarting the ingress");
+        assertThat(b.findElement(By.cssSelector("#entry-body strong")).getText()).isEqualTo("ingress controller");
+
+        b.get(kernel.url() + "/ui/kb");
+        b.findElement(By.id("q")).sendKeys("how do I roll the ingress controller");
+        b.findElement(By.id("metadata")).sendKeys("kind=runbook");
+        navigate(b, By.cssSelector("form[role=search] button"));
+        WebElement hits = b.findElement(By.id("hits"));
+        assertThat(hits.getText()).contains("restart-ingress").contains("score");
+        assertThat(hits.findElement(By.cssSelector(".snippet")).getText()).containsIgnoringCase("ingress");
+        screenshot(b, "console-kb.png");
+
+        b.findElement(By.id("q")).clear();
+        b.findElement(By.id("metadata")).clear();
+        b.findElement(By.id("metadata")).sendKeys("kind");
+        b.findElement(By.id("q")).sendKeys("ingress");
+        navigate(b, By.cssSelector("form[role=search] button"));
+        assertThat(text(b, "error-code")).as("a malformed filter is the envelope's code, not a 500")
+                .isEqualTo("invalid_query");
+        assertThat(text(b, "error")).contains("key=value");
+
+        b.get(kernel.url() + "/ui/kb/entry/restart-ingress");
+        navigate(b, By.id("delete-entry"));
+        assertThat(b.findElement(By.tagName("h1")).getText()).contains("Delete kb entry restart-ingress?");
+        assertThat(kbEntries()).as("nothing is deleted before the confirmation").contains("restart-ingress");
+        navigate(b, By.id("confirm"));
+        new WebDriverWait(b, Duration.ofSeconds(20)).until(ExpectedConditions.urlMatches("/ui/kb$"));
+        assertThat(kbEntries()).doesNotContain("restart-ingress");
+        assertThat(auditOps()).contains("svc.governance.POST /api/v1/kb", "svc.governance.DELETE /api/v1/kb/{slug}");
+
+        b.get(kernel.url() + "/ui/kb/entry/restart-ingress");
+        assertThat(text(b, "error-code")).isEqualTo("kb_entry_not_found");
+    }
+
+    @Test
+    void aTenantAdminReviewsAndEnablesAConnectorsReads() throws Exception {
+        WebDriver b = signIn("alice", "/ui/connectors");
+        assertThat(b.findElement(By.id("connectors")).getText()).contains(CONNECTOR).contains("staged");
+        navigate(b, By.linkText(CONNECTOR));
+        assertThat(text(b, "connector-status")).isEqualTo("staged");
+        assertThat(text(b, "enabled-count")).isEqualTo("0");
+        assertThat(b.findElement(By.id("groups")).getText()).contains("items").contains("admin");
+
+        b.findElement(By.id("op-query")).sendKeys("list every item");
+        navigate(b, By.cssSelector("form[role=search] button"));
+        assertThat(b.findElement(By.id("op-hits")).getText()).contains("demo.item0.list");
+
+        navigate(b, By.id("enable-reads"));
+        assertThat(b.findElement(By.tagName("h1")).getText()).startsWith("Enable reads " + CONNECTOR + "?");
+        assertThat(connectorOverrides()).as("nothing changes before the confirmation").isZero();
+        navigate(b, By.id("confirm"));
+        assertThat(text(b, "notice")).isNotBlank();
+        assertThat(text(b, "enabled-count")).isEqualTo("4");
+        assertThat(text(b, "connector-status")).as("enable-reads leaves the status").isEqualTo("staged");
+        assertThat(auditOps()).contains("svc.governance.POST /api/v1/connectors/{connector_id}/enable-reads");
+        assertThat(text(b, "trail")).contains("POST /api/v1/connectors/{connector_id}/enable-reads");
+        screenshot(b, "console-connectors.png");
+
+        b.get(kernel.url() + "/ui/connectors/" + CONNECTOR + "/operations/demo.item1.get");
+        new org.openqa.selenium.support.ui.Select(b.findElement(By.id("requires_approval"))).selectByValue("true");
+        navigate(b, By.id("save-op"));
+        assertThat(text(b, "notice")).contains("Saved the overrides of demo.item1.get");
+        assertThat(b.findElement(By.xpath("//table[@id='operations']//tr[td/code='demo.item1.get']")).getText())
+                .contains("required");
+        assertThat(text(b, "trail")).contains("PATCH /api/v1/connectors/{connector_id}/operations/{op_id}")
+                .contains("demo.item1.get");
+        assertThat(kernel.jdbc().queryOne("SELECT requires_approval, safety_level, is_enabled FROM "
+                        + "catalog_operation_overrides WHERE tenant_id = ? AND connector_id = ? AND op_id = ?",
+                rs -> rs.getObject(1) + "/" + rs.getObject(2) + "/" + rs.getObject(3), TENANT, CONNECTOR,
+                "demo.item1.get")).as("only the changed field becomes an override").hasValue("true/null/true");
+
+        b.get(kernel.url() + "/ui/connectors/" + CONNECTOR + "/operations/demo.item1.get");
+        navigate(b, By.id("save-op"));
+        assertThat(text(b, "notice")).startsWith("No change");
+    }
+
+    @Test
+    void aReadOnlyUserSeesButIsRefusedChanges() {
+        WebDriver b = signIn("dave", "/ui/connectors/" + CONNECTOR);
+        assertThat(b.findElements(By.id("enable-reads"))).as("no change links for read_only").isEmpty();
+        b.get(kernel.url() + "/ui/connectors/" + CONNECTOR + "/enable-reads");
+        assertThat(text(b, "error-code")).isEqualTo("insufficient_role");
+        assertThat(text(b, "error")).contains("tenant_admin");
+        b.get(kernel.url() + "/ui/kb/new");
+        assertThat(text(b, "error-code")).isEqualTo("insufficient_role");
+        b.get(kernel.url() + "/ui/kb");
+        assertThat(b.findElements(By.id("add-entry"))).isEmpty();
+    }
+
+    @Test
+    void anotherTenantsUserDoesNotSeeTheEntry() {
+        WebDriver a = signIn("alice", "/ui/kb/new");
+        a.findElement(By.id("slug")).sendKeys("tenant-a-only");
+        a.findElement(By.id("body")).sendKeys("the tenant A vault unseal procedure");
+        navigate(a, By.id("save-entry"));
+        awaitUrl(a, "/ui/kb/entry/tenant-a-only");
+        a.quit();
+
+        WebDriver b = signIn("erin", OTHER_TENANT, "/ui/kb/entry/tenant-a-only");
+        assertThat(text(b, "error-code")).isEqualTo("kb_entry_not_found");
+        b.get(kernel.url() + "/ui/kb?q=vault+unseal+procedure");
+        assertThat(b.getPageSource()).doesNotContain("tenant-a-only");
+        b.get(kernel.url() + "/ui/kb");
+        assertThat(b.getPageSource()).doesNotContain("tenant-a-only");
+        b.get(kernel.url() + "/ui/kb/entry/tenant-a-only/delete");
+        assertThat(text(b, "error-code")).isEqualTo("kb_entry_not_found");
+        assertThat(kbEntries()).contains("tenant-a-only");
+    }
+
+    @Test
+    void markupInKbBodiesAndConnectorDescriptionsRendersAsText() {
+        WebDriver b = signIn("alice", "/ui/kb/new");
+        b.findElement(By.id("slug")).sendKeys("xss-corpus");
+        ((JavascriptExecutor) b).executeScript("document.getElementById('body').value = arguments[0];",
+                String.join("\n\n", XSS));
+        navigate(b, By.id("save-entry"));
+        awaitUrl(b, "/ui/kb/entry/xss-corpus");
+        WebElement body = b.findElement(By.id("entry-body"));
+        assertNoScriptRan(b);
+        assertThat(body.findElements(By.cssSelector("script, svg, iframe, b, [onerror], [onload], [onmouseover]")))
+                .as("no element was made from the body's raw HTML").isEmpty();
+        for (WebElement a : body.findElements(By.cssSelector("a, img"))) {
+            assertThat(a.getAttribute(a.getTagName().equals("a") ? "href" : "src")).as("Markdown link and image URLs "
+                    + "are sanitised").doesNotContainIgnoringCase("javascript:");
+        }
+        assertThat(body.getText()).contains("<script>window.__xss='script'</script>").contains("<img src=x onerror=");
+
+        b.get(kernel.url() + "/ui/connectors/" + CONNECTOR);
+        assertNoScriptRan(b);
+        WebElement ops = b.findElement(By.id("operations"));
+        assertThat(ops.findElements(By.cssSelector("script, img, svg, iframe, b"))).isEmpty();
+        assertThat(ops.getText()).contains("<script>window.__xss='script'</script>");
+    }
+
+    @Test
+    void postsWithoutTheSessionsCsrfTokenAreRefused() throws Exception {
+        WebDriver b = signIn("alice", "/ui/connectors/" + CONNECTOR);
+        String cookie = ConsoleRoutes.COOKIE + "=" + b.manage().getCookieNamed(ConsoleRoutes.COOKIE).getValue();
+        String statusBefore = text(b, "connector-status");
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            for (String form : List.of("", "_csrf=forged", "_csrf=")) {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(kernel.url() + "/ui/connectors/"
+                                + CONNECTOR + "/enable")).header("Cookie", cookie)
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).as(form).isEqualTo(403);
+                assertThat(r.body()).contains("csrf_token_invalid").doesNotContain("Exception");
+            }
+            HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(URI.create(kernel.url() + "/ui/kb"))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString("slug=x&body=y")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(anonymous.statusCode()).isEqualTo(401);
+        }
+        b.navigate().refresh();
+        assertThat(text(b, "connector-status")).isEqualTo(statusBefore);
+
+        navigate(b, By.id("sign-out"));
+        assertThat(text(b, "message")).contains("signed out");
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            HttpResponse<String> after = http.send(HttpRequest.newBuilder(URI.create(kernel.url() + "/ui/kb"))
+                    .header("Cookie", cookie).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(after.statusCode()).as("the old cookie no longer opens a page").isEqualTo(302);
+            assertThat(after.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).startsWith("/ui/login"));
+        }
+    }
+
+    @Test
+    void aTenantAdminIngestsAnUploadedSpecAndWatchesTheJob() throws Exception {
+        Path spec = work.resolve("shop-openapi.json");
+        Files.writeString(spec, dev.backplane.kernel.catalog.SpecIngestIT.spec("Shop", "2.0", 2));
+        assertThat(Files.size(spec)).as("big enough to run as a job").isGreaterThan(1000);
+        WebDriver b = signIn("alice", "/ui/connectors");
+        navigate(b, By.id("ingest-spec"));
+
+        navigate(b, By.id("ingest"));
+        assertThat(text(b, "form-error")).as("neither a catalog entry nor a spec").isNotBlank();
+
+        fillIngest(b, spec, true);
+        assertThat(b.findElement(By.tagName("h1")).getText()).isEqualTo("Dry run: nothing was written");
+        assertThat(text(b, "ingest-operation_count")).isEqualTo("6");
+        assertThat(b.findElements(By.id("review-connector"))).isEmpty();
+
+        b.get(kernel.url() + "/ui/ingest");
+        fillIngest(b, spec, false);
+        awaitUrl(b, "/ui/ingest/jobs/");
+        new WebDriverWait(b, Duration.ofSeconds(90)).until(d -> !d.findElements(By.id("review-connector")).isEmpty());
+        assertThat(text(b, "ingest-status")).contains("succeeded");
+        navigate(b, By.id("review-connector"));
+        assertThat(b.findElement(By.tagName("h1")).getText()).isEqualTo("shop-2.x");
+        assertThat(text(b, "connector-status")).isEqualTo("staged");
+        assertThat(text(b, "enabled-count")).as("ingested operations ship default-deny").isEqualTo("0");
+        assertThat(auditOps()).contains("svc.governance.POST /api/v1/connectors/ingest");
+    }
+
+    private static void fillIngest(WebDriver b, Path spec, boolean dryRun) {
+        b.findElement(By.id("product")).sendKeys("shop");
+        b.findElement(By.id("version")).sendKeys("2.x");
+        b.findElement(By.id("impl")).sendKeys("shop");
+        b.findElement(By.id("spec")).sendKeys(spec.toAbsolutePath().toString());
+        if (b.findElement(By.id("dry_run")).isSelected() != dryRun) {
+            b.findElement(By.id("dry_run")).click();
+        }
+        navigate(b, By.id("ingest"));
+    }
+
+    @Test
+    void aTenantAdminIngestsADirectoryIntoTheKbAndFollowsTheJob() throws Exception {
+        Path dir = Files.createDirectories(kernel.dataDir().resolve("kb-import/console-runbooks"));
+        Files.writeString(dir.resolve("rotate-certs.md"), "# Rotate certificates\n\nRenew the wildcard certificate.");
+        Files.writeString(dir.resolve("drain-node.md"), "# Drain a node\n\nCordon it, then drain with a grace period.");
+        WebDriver b = signIn("alice", "/ui/kb");
+        navigate(b, By.id("kb-ingest-link"));
+        b.findElement(By.id("directory")).sendKeys("no-such-directory");
+        navigate(b, By.id("kb-ingest"));
+        assertThat(awaitText(b, "form-error", t -> !t.isBlank())).contains("no-such-directory");
+
+        b.findElement(By.id("directory")).clear();
+        b.findElement(By.id("directory")).sendKeys("console-runbooks");
+        b.findElement(By.id("dry_run")).click();
+        navigate(b, By.id("kb-ingest"));
+        assertThat(awaitText(b, "ingest-status", t -> !t.isBlank())).contains("rotate-certs").contains("drain-node");
+        assertThat(b.findElement(By.tagName("h1")).getText()).isEqualTo("Dry run: nothing was written");
+        assertThat(kbEntries()).noneMatch(slug -> slug.contains("rotate-certs"));
+
+        b.get(kernel.url() + "/ui/kb/ingest");
+        b.findElement(By.id("directory")).sendKeys("console-runbooks");
+        navigate(b, By.id("kb-ingest"));
+        awaitUrl(b, "/ui/kb/ingest-jobs/");
+        new WebDriverWait(b, Duration.ofSeconds(90)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .until(d -> d.findElements(By.id("running")).isEmpty()
+                        && d.findElement(By.tagName("h1")).getText().endsWith("succeeded"));
+        assertThat(kbEntries()).anyMatch(slug -> slug.contains("rotate-certs")).anyMatch(slug -> slug.contains("drain-node"));
+        assertThat(auditOps()).contains("svc.governance.POST /api/v1/kb/ingest");
+    }
+
+    @Test
+    void aPlatformAdminSwitchesTenant() {
+        signIn("erin", OTHER_TENANT, "/ui/kb").quit(); // the other tenant becomes known to the backplane
+
+        WebDriver b = signIn("paula", "/ui/kb");
+        assertThat(b.findElements(By.id("add-entry"))).as("a platform_admin is a tenant_admin everywhere").hasSize(1);
+        for (String[] bad : List.of(new String[] {"not-a-uuid", "invalid_tenant"},
+                new String[] {UUID.randomUUID().toString(), "tenant_not_found"})) {
+            b.findElement(By.id("tenant-switch")).clear();
+            b.findElement(By.id("tenant-switch")).sendKeys(bad[0]);
+            navigate(b, By.cssSelector("form[action='/ui/tenant'] button"));
+            assertThat(awaitText(b, "error-code", bad[1]::equals)).isEqualTo(bad[1]);
+        }
+        b.findElement(By.id("tenant-switch")).clear();
+        b.findElement(By.id("tenant-switch")).sendKeys(OTHER_TENANT.toString());
+        navigate(b, By.cssSelector("form[action='/ui/tenant'] button"));
+        assertThat(awaitText(b, "who", t -> t.contains(OTHER_TENANT.toString()))).contains("paula");
+        assertThat(b.getCurrentUrl()).endsWith("/ui/kb");
+    }
+
+    @Test
+    void badInputIsAClear4xxPageNeverA500() throws Exception {
+        WebDriver b = signIn("alice", "/ui/kb");
+        String cookie = ConsoleRoutes.COOKIE + "=" + b.manage().getCookieNamed(ConsoleRoutes.COOKIE).getValue();
+        String csrf = "_csrf=" + b.findElement(By.name("_csrf")).getAttribute("value");
+        String op = "/ui/connectors/" + CONNECTOR + "/operations/demo.item0.list";
+        List<String[]> cases = List.of(
+                new String[] {"GET", "/ui/kb?q=%00", "", "422", "invalid_text"},
+                new String[] {"GET", "/ui/kb?q=x&metadata=nokey", "", "422", "invalid_query"},
+                new String[] {"GET", "/ui/connectors?status=bogus", "", "422", "invalid_status"},
+                new String[] {"GET", "/ui/connectors/no-such-1.x", "", "404", "unknown_connector"},
+                new String[] {"GET", op.replace("demo.item0.list", "no.such.op"), "", "404", "unknown_operation"},
+                new String[] {"GET", "/ui/callback?state=made-up&code=x", "", "401", "login_failed"},
+                new String[] {"GET", "/ui/callback", "", "401", "login_failed"},
+                new String[] {"POST", "/ui/kb", csrf + "&slug=Bad+Slug!&body=x", "422", "slug must be"},
+                new String[] {"POST", "/ui/kb", csrf + "&slug=empty-body&body=", "422", "body is empty"},
+                new String[] {"POST", "/ui/kb", csrf + "&slug=nul-body&body=a%00b", "422", "invalid_text"},
+                new String[] {"POST", "/ui/kb", csrf + "&slug=huge&body=" + "x".repeat(ConsoleRoutes.MAX_FORM_BYTES), "413",
+                        "body_too_large"},
+                new String[] {"POST", "/ui/kb", csrf + "&slug=%zz", "400", "invalid_request"},
+                new String[] {"POST", op, csrf + "&is_enabled=maybe", "422", "invalid_request"},
+                new String[] {"POST", op, csrf + "&safety_level=bogus", "422", "invalid_override"},
+                new String[] {"POST", "/ui/tenant", csrf + "&tenant=" + OTHER_TENANT, "403", "insufficient_role"});
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            for (String[] c : cases) {
+                HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(kernel.url() + c[1])).header("Cookie", cookie);
+                if (c[0].equals("POST")) {
+                    req.header("Content-Type", "application/x-www-form-urlencoded")
+                            .POST(HttpRequest.BodyPublishers.ofString(c[2]));
+                }
+                HttpResponse<String> r = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).as(c[0] + " " + c[1].substring(0, Math.min(80, c[1].length())) + ": "
+                        + r.body().substring(0, Math.min(600, r.body().length()))).isEqualTo(Integer.parseInt(c[3]));
+                assertThat(r.body()).contains(c[4]).doesNotContain("Exception").doesNotContain("at dev.backplane");
+                assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/html"));
+            }
+            HttpResponse<String> away = http.send(HttpRequest.newBuilder(URI.create(kernel.url()
+                    + "/ui/login?return=https%3A%2F%2Fevil.test%2Fui%2Fkb")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(away.statusCode()).isEqualTo(302);
+            assertThat(away.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l)
+                    .startsWith(keycloak.url()).doesNotContain("evil.test"));
+
+            kernel.jdbc().update("INSERT INTO console_logins SELECT 'flood-' || g, 'v', 'n', '/ui/kb', "
+                    + "now() + interval '5 minutes' FROM generate_series(1, ?) g", ConsoleSessions.MAX_PENDING_LOGINS);
+            try {
+                HttpResponse<String> flooded = http.send(HttpRequest.newBuilder(URI.create(kernel.url() + "/ui/login"))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(flooded.statusCode()).as("pending sign-ins are bounded").isEqualTo(429);
+                assertThat(flooded.body()).contains("too_many_sign_ins");
+            } finally {
+                kernel.jdbc().update("DELETE FROM console_logins WHERE state_hash LIKE 'flood-%'");
+            }
+        }
+        assertThat(kbEntries()).doesNotContain("empty-body", "nul-body", "huge");
+        assertThat(kernel.jdbc().query("SELECT safety_level FROM catalog_operation_overrides WHERE tenant_id = ? "
+                + "AND op_id = 'demo.item0.list' AND safety_level IS NOT NULL", rs -> rs.getString(1), TENANT)).isEmpty();
+    }
+
+    @Test
+    void pagesHaveNoSeriousOrCriticalAccessibilityViolations() throws Exception {
+        String axe = axeCore();
+        WebDriver b = signIn("alice", "/ui/kb");
+        b.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
+        for (String page : List.of("/ui/kb", "/ui/kb?q=ingress", "/ui/kb/new", "/ui/connectors",
+                "/ui/connectors/" + CONNECTOR, "/ui/connectors/" + CONNECTOR + "?q=list", "/ui/connectors/" + CONNECTOR
+                        + "/enable", "/ui/connectors/" + CONNECTOR + "/operations/demo.item0.list", "/ui/ingest", "/ui/kb/ingest")) {
+            b.get(kernel.url() + page);
+            ((JavascriptExecutor) b).executeScript(axe);
+            Object answer = ((JavascriptExecutor) b).executeAsyncScript("""
+                    const done = arguments[arguments.length - 1];
+                    axe.run(document).then(r => done(JSON.stringify({passes: r.passes.length, serious: r.violations
+                        .filter(v => v.impact === 'serious' || v.impact === 'critical')
+                        .map(v => v.id + ': ' + v.help + ' at ' + v.nodes.map(n => n.target).join(' '))})))
+                      .catch(e => done(JSON.stringify({error: String(e)})));""");
+            com.fasterxml.jackson.databind.JsonNode result = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(String.valueOf(answer));
+            assertThat(result.path("passes").asInt()).as("axe-core ran its rules on " + page + ": " + answer)
+                    .isPositive();
+            assertThat(result.path("serious")).as("serious or critical violations on " + page).isEmpty();
+        }
+    }
+
+    /**
+     * axe-core from the npm registry (pinned), installed once into the cache with npm; the test skips and
+     * says why where npm is missing or the install fails.
+     */
+    private static String axeCore() throws Exception {
+        Path home = Path.of(System.getProperty("user.home"), ".cache", "svc", "axe-core-" + AXE_VERSION);
+        Path script = home.resolve("node_modules/axe-core/axe.min.js");
+        if (!Files.isRegularFile(script)) {
+            Process npm;
+            try {
+                npm = new ProcessBuilder("npm", "install", "axe-core@" + AXE_VERSION, "--prefix", home.toString(),
+                        "--no-audit", "--no-fund").redirectErrorStream(true).start();
+            } catch (java.io.IOException noNpm) {
+                Assumptions.abort("npm is not installed: the axe-core accessibility check skips");
+                throw noNpm;
+            }
+            String out = new String(npm.getInputStream().readAllBytes());
+            Assumptions.assumeTrue(npm.waitFor() == 0 && Files.isRegularFile(script),
+                    "npm could not install axe-core " + AXE_VERSION + ": " + out);
+        }
+        return Files.readString(script);
+    }
+
+    private List<String> kbEntries() {
+        return kernel.jdbc().query("SELECT slug FROM kb_entries WHERE tenant_id = ?", rs -> rs.getString(1), TENANT);
+    }
+
+    private int connectorOverrides() {
+        return kernel.jdbc().queryOne("SELECT count(*) FROM catalog_operation_overrides WHERE tenant_id = ? AND connector_id = ?",
+                rs -> rs.getInt(1), TENANT, CONNECTOR).orElse(0);
+    }
+
+    private List<String> auditOps() {
+        Jdbc jdbc = kernel.jdbc();
+        return jdbc.query("SELECT op_id FROM audit_rows WHERE tenant_id = ? AND principal_kind = 'human'",
+                rs -> rs.getString(1), TENANT);
+    }
+}
