@@ -61,6 +61,9 @@ public final class ConsoleSignInRoutes {
         try {
             String back = ConsoleLinks.localReturn(req.query().first("return").orElse("/ui/kb"));
             ConsoleSessions.PendingLogin login = sessions.startLogin(back);
+            // binds the sign-in to this browser: the callback needs this cookie to carry the same state, so a
+            // callback link made from somebody else's sign-in (login CSRF) cannot put their session in this browser
+            res.headers().add(HeaderNames.SET_COOKIE, cookieAt(LOGIN_COOKIE, login.state(), "/ui/callback", 600));
             ConsoleRoutes.redirect(res, Status.FOUND_302, oidc.authorizationUrl(login, redirectUri()));
         } catch (DomainException e) {
             console.error(res, Optional.empty(), e);
@@ -72,7 +75,13 @@ public final class ConsoleSignInRoutes {
         try {
             Optional<String> providerError = req.query().first("error").asOptional();
             String state = req.query().first("state").orElse("");
-            Optional<ConsoleSessions.PendingLogin> login = state.isEmpty() ? Optional.empty() : sessions.takeLogin(state);
+            String bound = req.headers().cookies().first(LOGIN_COOKIE).orElse("");
+            res.headers().add(HeaderNames.SET_COOKIE, cookieAt(LOGIN_COOKIE, "", "/ui/callback", 0));
+            if (state.isEmpty() || !java.security.MessageDigest.isEqual(state.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    bound.getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
+                throw ConsoleErrors.LOGIN_FAILED.error("this sign-in was not started in this browser; sign in again");
+            }
+            Optional<ConsoleSessions.PendingLogin> login = sessions.takeLogin(state);
             if (login.isEmpty()) {
                 throw ConsoleErrors.LOGIN_FAILED.error("this sign-in is unknown or has expired; sign in again");
             }
@@ -85,7 +94,7 @@ public final class ConsoleSignInRoutes {
             String accessToken = oidc.redeem(code, login.get(), redirectUri());
             Caller caller = authenticator.authenticate(accessToken, Optional.empty());
             String id = sessions.open(caller);
-            res.header(HeaderNames.SET_COOKIE, cookie(id, sessions.ttl().toSeconds()));
+            res.headers().add(HeaderNames.SET_COOKIE, cookie(id, sessions.ttl().toSeconds()));
             ConsoleRoutes.redirect(res, Status.FOUND_302, login.get().returnTo());
         } catch (DomainException e) {
             console.error(res, Optional.empty(), e);
@@ -121,6 +130,9 @@ public final class ConsoleSignInRoutes {
             throw CommonErrors.TENANT_NOT_FOUND.error("no tenant " + tenant + " is known to this backplane");
         }
         sessions.switchTenant(signed.id(), tenant);
+        console.audited(signed.caller(), "POST /ui/tenant", Map.of(), Optional.of(com.fasterxml.jackson.databind.node
+                .JsonNodeFactory.instance.objectNode().put("from", signed.caller().tenantId().toString())
+                .put("to", tenant.toString())), 303);
         ConsoleRoutes.redirect(res, Status.SEE_OTHER_303, "/ui/kb");
     }
 
@@ -129,11 +141,18 @@ public final class ConsoleSignInRoutes {
     }
 
     /** Secure unless the console is served over plain http on loopback (a developer's machine). */
+    /** The cookie that binds a pending sign-in to the browser that started it. */
+    static final String LOGIN_COOKIE = "svc_console_login";
+
     private String cookie(String value, long maxAgeSeconds) {
+        return cookieAt(ConsoleRoutes.COOKIE, value, "/ui", maxAgeSeconds);
+    }
+
+    private String cookieAt(String name, String value, String path, long maxAgeSeconds) {
         URI url = URI.create(publicUrl.get());
         boolean loopbackHttp = "http".equals(url.getScheme()) && url.getHost() != null
                 && (url.getHost().equals("127.0.0.1") || url.getHost().equals("localhost") || url.getHost().equals("[::1]"));
-        return ConsoleRoutes.COOKIE + "=" + value + "; Path=/ui; Max-Age=" + maxAgeSeconds + "; HttpOnly; SameSite=Lax"
+        return name + "=" + value + "; Path=" + path + "; Max-Age=" + maxAgeSeconds + "; HttpOnly; SameSite=Lax"
                 + (loopbackHttp ? "" : "; Secure");
     }
 }

@@ -517,6 +517,25 @@ class ConsoleBrowserIT {
             assertThat(away.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l)
                     .startsWith(keycloak.url()).doesNotContain("evil.test"));
 
+            // login CSRF: a callback link carrying a real pending sign-in's state, opened in a browser that did not
+            // start it (no binding cookie), is refused; the same state with its cookie gets past that check
+            HttpResponse<String> started = http.send(HttpRequest.newBuilder(URI.create(kernel.url() + "/ui/login"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            String state = java.net.URLDecoder.decode(started.headers().firstValue("Location").orElseThrow()
+                    .replaceAll(".*[?&]state=([^&]+).*", "$1"), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(started.headers().allValues("Set-Cookie")).anySatisfy(c -> assertThat(c)
+                    .startsWith("svc_console_login=" + state + ";").contains("HttpOnly", "Path=/ui/callback"));
+            HttpResponse<String> foreign = http.send(HttpRequest.newBuilder(URI.create(kernel.url() + "/ui/callback?state="
+                    + java.net.URLEncoder.encode(state, java.nio.charset.StandardCharsets.UTF_8) + "&code=stolen")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(foreign.statusCode()).isEqualTo(401);
+            assertThat(foreign.body()).contains("login_failed", "not started in this browser");
+            HttpResponse<String> own = http.send(HttpRequest.newBuilder(URI.create(kernel.url() + "/ui/callback?state="
+                    + java.net.URLEncoder.encode(state, java.nio.charset.StandardCharsets.UTF_8) + "&code=made-up"))
+                    .header("Cookie", "svc_console_login=" + state).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(own.body()).as("past the browser check, the made-up code is what fails")
+                    .doesNotContain("not started in this browser");
+
             kernel.jdbc().update("INSERT INTO console_logins SELECT 'flood-' || g, 'v', 'n', '/ui/kb', "
                     + "now() + interval '5 minutes' FROM generate_series(1, ?) g", ConsoleSessions.MAX_PENDING_LOGINS);
             try {
