@@ -96,6 +96,7 @@ public final class TopologyHistory {
      * conflict or staleness differ) and, unless {@code changedOnly}, unchanged.
      */
     public Map<String, Object> diff(UUID tenant, Instant t1, Instant t2, boolean changedOnly, Optional<String> kind) {
+        ordered(Optional.of(t1), "t1", Optional.of(t2), "t2");
         kind.ifPresent(Vocabulary::edgeKind);
         Map<UUID, EdgeView> before = at(tenant, t1, kind);
         Map<UUID, EdgeView> after = at(tenant, t2, kind);
@@ -155,6 +156,7 @@ public final class TopologyHistory {
     public Map<String, Object> history(UUID tenant, String name, boolean includeEdges, int limit, Optional<Instant> since,
                                        Optional<Instant> until) {
         Paging.checked(limit, 0, HISTORY_MAX);
+        ordered(since, "since", until, "until");
         List<TenantGraph.NodeRef> nodes = nodes(tenant, name);
         List<UUID> ids = nodes.stream().map(TenantGraph.NodeRef::id).toList();
         List<Map<String, Object>> entries = new ArrayList<>(jdbc.query("""
@@ -218,6 +220,7 @@ public final class TopologyHistory {
     public Map<String, Object> timeline(UUID tenant, Optional<String> cursor, int limit, Optional<Instant> since,
                                         Optional<String> target, Optional<Instant> until) {
         Paging.checked(limit, 0, TIMELINE_MAX);
+        ordered(since, "since", until, "until");
         long before = cursor.map(c -> {
             try {
                 return Long.parseLong(c.trim());
@@ -251,5 +254,13 @@ public final class TopologyHistory {
     static Optional<TopologyStore.EdgeRow> currentById(Connection c, UUID tenant, UUID edgeId) throws SQLException {
         return Jdbc.query(c, "SELECT " + TopologyStore.EDGE_COLUMNS + " WHERE e.tenant_id = ? AND e.edge_id = ? "
                 + "AND e.valid_to IS NULL", TopologyStore::edge, tenant, edgeId).stream().findFirst();
+    }
+
+    /** A range whose end lies before its start is a mistake, not an empty answer: 422 {@code invalid_time}. */
+    private static void ordered(Optional<Instant> start, String startName, Optional<Instant> end, String endName) {
+        if (start.isPresent() && end.isPresent() && start.get().isAfter(end.get())) {
+            throw CommonErrors.INVALID_TIME.error(startName + " (" + start.get() + ") is after " + endName + " ("
+                    + end.get() + ")", Map.of("field", endName));
+        }
     }
 }
