@@ -10,7 +10,9 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -124,6 +126,21 @@ final class TopologyStore {
     static List<TenantGraph.NodeRef> nodesNamed(Connection c, UUID tenant, Collection<String> names) throws SQLException {
         return Jdbc.query(c, "SELECT id, kind, name FROM topology_nodes WHERE tenant_id = ? AND name = ANY(?)",
                 TopologyStore::node, tenant, array(c, "text", names));
+    }
+
+    /** The canonical name of the target each of these names or aliases names (names naming none are absent). */
+    static Map<String, String> targetNames(Connection c, UUID tenant, Collection<String> namesOrAliases)
+            throws SQLException {
+        Map<String, String> out = new HashMap<>();
+        if (namesOrAliases.isEmpty()) {
+            return out;
+        }
+        Jdbc.query(c, """
+                SELECT k.n, t.name FROM unnest(?::text[]) AS k(n)
+                JOIN targets_targets t ON t.tenant_id = ? AND (t.name = k.n OR t.id = (SELECT a.target_id
+                     FROM targets_aliases a WHERE a.tenant_id = ? AND a.alias = k.n))""",
+                rs -> out.put(rs.getString(1), rs.getString(2)), array(c, "text", namesOrAliases), tenant, tenant);
+        return out;
     }
 
     /** Inserts the nodes that do not exist yet (kind, name pairs) and answers every one of them with its id. */
