@@ -158,10 +158,9 @@ public final class TopologyHistory {
         Map<UUID, EdgeView> out = new LinkedHashMap<>();
         String sql = "SELECT " + TopologyStore.EDGE_COLUMNS + " WHERE e.tenant_id = ? AND e.valid_from <= ? "
                 + "AND (e.valid_to IS NULL OR e.valid_to > ?)" + (kind.isPresent() ? " AND e.kind = ?" : "")
-                + """
-                 AND e.edge_id IN (SELECT x.edge_id FROM topology_edges x WHERE x.tenant_id = ?
-                     AND ((x.valid_from > ? AND x.valid_from <= ?) OR (x.valid_to > ? AND x.valid_to <= ?)))
-                 ORDER BY e.version_id""";
+                + " AND e.edge_id IN (SELECT x.edge_id FROM topology_edges x WHERE x.tenant_id = ?"
+                + " AND ((x.valid_from > ? AND x.valid_from <= ?) OR (x.valid_to > ? AND x.valid_to <= ?)))"
+                + " ORDER BY e.version_id";
         List<Object> params = new ArrayList<>(List.of(tenant, TopologyStore.ts(t), TopologyStore.ts(t)));
         kind.ifPresent(params::add);
         params.addAll(List.of(tenant, TopologyStore.ts(from), TopologyStore.ts(to), TopologyStore.ts(from),
