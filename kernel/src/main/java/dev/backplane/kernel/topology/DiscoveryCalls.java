@@ -3,6 +3,7 @@ package dev.backplane.kernel.topology;
 import dev.backplane.kernel.dispatch.CallRequest;
 import dev.backplane.kernel.dispatch.Dispatcher;
 import dev.backplane.kernel.dispatch.ResultEnvelope;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.results.ResultQuery;
 import dev.backplane.kernel.results.ResultQueryService;
@@ -39,6 +40,16 @@ final class DiscoveryCalls {
                     Map.of("target", target, "op_id", op, "status", env.status(), "error_code", String.valueOf(code)));
         }
         return env;
+    }
+
+    /**
+     * A discovery read hit one of its caps: the refresh stops with {@code 409 refresh_failed} naming the cap,
+     * and nothing is written or staled (treating a capped read as complete would stale every edge beyond it).
+     */
+    static DomainException capHit(String target, String cap, int max, String what) {
+        return TopologyErrors.REFRESH_FAILED.error("discovery of " + target + " stopped: "
+                + what + " exceeds the cap " + cap + " = " + max + "; nothing was written or marked stale",
+                Map.of("target", target, "cap", cap, "max", max));
     }
 
     /** Every row of a set result: the result itself, or, when it was reduced, the stored rows page by page. */

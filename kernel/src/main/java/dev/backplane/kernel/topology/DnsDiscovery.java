@@ -13,8 +13,8 @@ import java.util.Set;
  * call through the dispatch pipeline: the zones it serves (primary or secondary) belong-to the server's target; an
  * A or AAAA record resolves-to its address (a {@code host} node), a CNAME resolves-to the record it names, and each
  * record belongs-to its zone. Zone and record nodes are named by their DNS names (no trailing dot), not by the
- * server: a primary and its secondaries serve the same zone. At most {@value #MAX_ZONES} zones and
- * {@value #MAX_RECORDS} records a refresh.
+ * server: a primary and its secondaries serve the same zone. A server beyond a cap ({@value #MAX_ZONES} zones,
+ * {@value #MAX_RECORDS} records) is refused with {@code refresh_failed} rather than read in part.
  */
 final class DnsDiscovery implements Discovery {
 
@@ -24,9 +24,18 @@ final class DnsDiscovery implements Discovery {
     private static final Set<String> SERVED = Set.of("primary", "master", "secondary", "slave");
 
     private final DiscoveryCalls calls;
+    private final int maxZones;
+    private final int maxRecords;
 
     DnsDiscovery(DiscoveryCalls calls) {
+        this(calls, MAX_ZONES, MAX_RECORDS);
+    }
+
+    /** With other caps (tests reach them with a few records). */
+    DnsDiscovery(DiscoveryCalls calls, int maxZones, int maxRecords) {
         this.calls = calls;
+        this.maxZones = maxZones;
+        this.maxRecords = maxRecords;
     }
 
     @Override
@@ -41,15 +50,15 @@ final class DnsDiscovery implements Discovery {
         int records = 0;
         List<String> zones = calls.rows(system, calls.call(system, CONNECTOR, target.name(), "dns.zone.list", Map.of()))
                 .stream().filter(z -> SERVED.contains(String.valueOf(z.get("type")).toLowerCase(Locale.ROOT)))
-                .map(z -> name(z.get("zone"))).filter(z -> !z.isEmpty()).distinct().limit(MAX_ZONES).toList();
+                .map(z -> name(z.get("zone"))).filter(z -> !z.isEmpty()).distinct().toList();
+        if (zones.size() > maxZones) {
+            throw DiscoveryCalls.capHit(target.name(), "MAX_ZONES", maxZones, zones.size() + " zones");
+        }
         for (String zone : zones) {
             Seen.Node zoneNode = new Seen.Node("dns-zone", zone);
             out.add(new Seen(zoneNode, "belongs-to", server));
             for (Map<?, ?> r : calls.rows(system, calls.call(system, CONNECTOR, target.name(), "dns.zone.show",
                     Map.of("name", zone)))) {
-                if (records >= MAX_RECORDS) {
-                    return out;
-                }
                 String type = String.valueOf(r.get("type")).toUpperCase(Locale.ROOT);
                 String name = name(r.get("name"));
                 String data = String.valueOf(r.get("data")).strip();
@@ -62,7 +71,10 @@ final class DnsDiscovery implements Discovery {
                     }
                 }
                 out.add(new Seen(record, "belongs-to", zoneNode));
-                records++;
+                if (++records > maxRecords) {
+                    throw DiscoveryCalls.capHit(target.name(), "MAX_RECORDS", maxRecords, "the A, AAAA and CNAME "
+                            + "records of its zones");
+                }
             }
         }
         return out;

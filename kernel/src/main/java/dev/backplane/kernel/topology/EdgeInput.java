@@ -31,7 +31,7 @@ public record EdgeInput(String from, String fromKind, String kind, String to, St
             out.add(TopologyErrors.INVALID_EDGE.error("note must be at most " + Vocabulary.MAX_TEXT + " characters "
                     + "without control characters", Map.of("field", "note")));
         }
-        if (evidenceUrl != null && !httpUrl(evidenceUrl)) {
+        if (evidenceUrl != null && !evidenceUrl.isEmpty() && !httpUrl(evidenceUrl)) {
             out.add(TopologyErrors.INVALID_EDGE.error("evidence_url must be an http(s) URL of at most "
                     + Vocabulary.MAX_TEXT + " characters, without user info (no credentials in links)",
                     Map.of("field", "evidence_url")));

@@ -81,7 +81,10 @@ final class EdgeWrites {
         return out;
     }
 
-    /** Curated edges: created, or updated when their note or evidence changed. */
+    /**
+     * Curated edges: created, or updated when their note or evidence changed (an edge annotated again
+     * without a note keeps its note; an empty note or evidence URL clears it).
+     */
     EdgeWrites curated(List<Want> wants) throws SQLException {
         Map<List<Object>, Want> unique = new LinkedHashMap<>();
         wants.forEach(w -> unique.put(List.of(w.from().id(), w.kind(), w.to().id()), w));
@@ -91,19 +94,26 @@ final class EdgeWrites {
             out.nodes.add(w.from());
             out.nodes.add(w.to());
             EdgeRow now = current.get(e.getKey());
+            String note = kept(w.note(), now == null ? null : now.note());
+            String evidence = kept(w.evidenceUrl(), now == null ? null : now.evidenceUrl());
             if (now == null) {
                 add(new EdgeRow(0, UUID.randomUUID(), w.from().id(), w.from().kind(), w.from().name(), w.kind(),
-                        w.to().id(), w.to().kind(), w.to().name(), "curated", "", w.note(), w.evidenceUrl(), false,
+                        w.to().id(), w.to().kind(), w.to().name(), "curated", "", note, evidence, false,
                         false, "created", actor, at, null));
                 out.created++;
-            } else if (now.sameContent(w.note(), w.evidenceUrl(), false)) {
+            } else if (now.sameContent(note, evidence, false)) {
                 out.unchanged++;
             } else {
-                replace(now, now.next(w.note(), w.evidenceUrl(), now.conflict(), false, "updated", actor, at));
+                replace(now, now.next(note, evidence, now.conflict(), false, "updated", actor, at));
                 out.updated++;
             }
         }
         return this;
+    }
+
+    /** A note or evidence URL as written: absent keeps the current one, empty clears it. */
+    private static String kept(String given, String current) {
+        return given == null ? current : given.isEmpty() ? null : given;
     }
 
     /**

@@ -13,7 +13,8 @@ import java.util.Map;
  * call through the dispatch pipeline (gate, credentials, audit row as the discovery principal): nodes
  * and namespaces belong-to the cluster's target, pods run-on their node and belong-to their namespace,
  * deployments and ingresses belong-to their namespace, and pods mount the persistent volume claims
- * their spec names (read with {@code k8s.pod.info} for at most {@value #MAX_POD_INFOS} pods a refresh).
+ * their spec names (read with {@code k8s.pod.info}). A cluster beyond a cap ({@value #MAX_POD_INFOS} pods, {@value #MAX_PAGES}
+ * pages a list) is refused with {@code refresh_failed} rather than read in part.
  * Node names carry the target's name ({@code <target>/<namespace>/<pod>}), so two clusters never share
  * a node by accident.
  */
@@ -21,12 +22,21 @@ final class K8sDiscovery implements Discovery {
 
     static final String CONNECTOR = "k8s-1.x";
     static final int MAX_POD_INFOS = 200;
-    private static final int MAX_PAGES = 20;
+    static final int MAX_PAGES = 20;
 
     private final DiscoveryCalls calls;
+    private final int maxPodInfos;
+    private final int maxPages;
 
     K8sDiscovery(DiscoveryCalls calls) {
+        this(calls, MAX_POD_INFOS, MAX_PAGES);
+    }
+
+    /** With other caps (tests reach them with a few objects). */
+    K8sDiscovery(DiscoveryCalls calls, int maxPodInfos, int maxPages) {
         this.calls = calls;
+        this.maxPodInfos = maxPodInfos;
+        this.maxPages = maxPages;
     }
 
     @Override
@@ -46,6 +56,10 @@ final class K8sDiscovery implements Discovery {
             out.add(new Seen(new Seen.Node("node", t + "/" + n.get("name")), "belongs-to", cluster));
         }
         List<Map<?, ?>> pods = list(system, t, "k8s.pod.list", Map.of("all_namespaces", true));
+        if (pods.size() > maxPodInfos) {
+            throw DiscoveryCalls.capHit(t, "MAX_POD_INFOS", maxPodInfos, pods.size() + " pods (each read with "
+                    + "k8s.pod.info for its volume mounts)");
+        }
         for (Map<?, ?> p : pods) {
             Seen.Node pod = new Seen.Node("pod", t + "/" + p.get("namespace") + "/" + p.get("name"));
             out.add(new Seen(pod, "belongs-to", new Seen.Node("namespace", t + "/" + p.get("namespace"))));
@@ -60,7 +74,7 @@ final class K8sDiscovery implements Discovery {
                         new Seen.Node("namespace", t + "/" + d.get("namespace"))));
             }
         }
-        for (Map<?, ?> p : pods.subList(0, Math.min(pods.size(), MAX_POD_INFOS))) {
+        for (Map<?, ?> p : pods) {
             Seen.Node pod = new Seen.Node("pod", t + "/" + p.get("namespace") + "/" + p.get("name"));
             for (String claim : claims(calls.call(system, CONNECTOR, t, "k8s.pod.info", Map.of("namespace",
                     p.get("namespace"), "name", p.get("name"))).result())) {
@@ -89,15 +103,18 @@ final class K8sDiscovery implements Discovery {
         List<Map<?, ?>> rows = new ArrayList<>();
         Map<String, Object> p = new HashMap<>(params);
         p.put("limit", DiscoveryCalls.PAGE);
-        for (int page = 0; page < MAX_PAGES; page++) {
+        for (int page = 0; ; page++) {
+            if (page == maxPages) {
+                throw DiscoveryCalls.capHit(target, "MAX_PAGES", maxPages, op + " (pages of " + DiscoveryCalls.PAGE
+                        + " rows)");
+            }
             ResultEnvelope env = calls.call(system, CONNECTOR, target, op, p);
             rows.addAll(calls.rows(system, env));
             Object token = env.extras().get("continue_token");
             if (!(token instanceof String next) || next.isBlank()) {
-                break;
+                return rows;
             }
             p.put("continue", next);
         }
-        return rows;
     }
 }

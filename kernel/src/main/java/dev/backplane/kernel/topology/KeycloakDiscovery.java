@@ -14,7 +14,8 @@ import java.util.Optional;
  * of {@code examples/keycloak}: list_realms, get_clients_by_realm, get_groups_by_realm,
  * get_group_members), each a governed call through the dispatch pipeline: realms belong-to the target,
  * clients authenticate-via their realm, groups belong-to their realm, users belong-to their groups
- * (members of at most {@value #MAX_GROUPS} groups a realm, {@value #MAX_MEMBERS} members a group).
+ * (a realm beyond a cap — {@value #MAX_GROUPS} groups, {@value #MAX_MEMBERS} members a group — is refused with
+ * {@code refresh_failed} rather than read in part).
  * Names carry the target's and the realm's name ({@code <target>/<realm>/<client id>}).
  */
 final class KeycloakDiscovery implements Discovery {
@@ -24,10 +25,19 @@ final class KeycloakDiscovery implements Discovery {
 
     private final DiscoveryCalls calls;
     private final CatalogService catalog;
+    private final int maxGroups;
+    private final int maxMembers;
 
     KeycloakDiscovery(DiscoveryCalls calls, CatalogService catalog) {
+        this(calls, catalog, MAX_GROUPS, MAX_MEMBERS);
+    }
+
+    /** With other caps (tests reach them with a few groups). */
+    KeycloakDiscovery(DiscoveryCalls calls, CatalogService catalog, int maxGroups, int maxMembers) {
         this.calls = calls;
         this.catalog = catalog;
+        this.maxGroups = maxGroups;
+        this.maxMembers = maxMembers;
     }
 
     @Override
@@ -58,14 +68,23 @@ final class KeycloakDiscovery implements Discovery {
             }
             List<Map<?, ?>> groups = calls.rows(system, calls.call(system, c, t, ops + ".groups.get_groups_by_realm",
                     Map.of("realm", realmName)));
-            for (Map<?, ?> g : groups.subList(0, Math.min(groups.size(), MAX_GROUPS))) {
+            if (groups.size() > maxGroups) {
+                throw DiscoveryCalls.capHit(t, "MAX_GROUPS", maxGroups, groups.size() + " groups in realm " + realmName);
+            }
+            for (Map<?, ?> g : groups) {
                 if (!(g.get("id") instanceof String groupId) || !(g.get("name") instanceof String name)) {
                     continue;
                 }
                 Seen.Node group = new Seen.Node("group", t + "/" + realmName + "/" + name);
                 out.add(new Seen(group, "belongs-to", realm));
-                for (Map<?, ?> u : calls.rows(system, calls.call(system, c, t, ops + ".groups.get_group_members",
-                        Map.of("realm", realmName, "group_id", groupId, "max", MAX_MEMBERS)))) {
+                // one more than the cap is asked for: a full page would not say whether more members exist
+                List<Map<?, ?>> members = calls.rows(system, calls.call(system, c, t, ops + ".groups.get_group_members",
+                        Map.of("realm", realmName, "group_id", groupId, "max", maxMembers + 1)));
+                if (members.size() > maxMembers) {
+                    throw DiscoveryCalls.capHit(t, "MAX_MEMBERS", maxMembers, "the members of group " + name
+                            + " in realm " + realmName);
+                }
+                for (Map<?, ?> u : members) {
                     if (u.get("username") instanceof String user) {
                         out.add(new Seen(new Seen.Node("user", t + "/" + realmName + "/" + user), "belongs-to", group));
                     }

@@ -45,7 +45,8 @@ final class NodeResolver {
     /**
      * Resolves every ref (creating nodes that are named with a kind and do not exist yet). Problems are
      * collected per ref in {@code problems} (keyed by the ref) instead of thrown, so a bulk import
-     * reports all of them at once.
+     * reports all of them at once. Targets are looked up in one statement on the write's own connection
+     * (not one pooled connection per name while the write transaction waits).
      */
     Map<Ref, TenantGraph.NodeRef> resolve(Connection c, UUID tenant, Set<Ref> refs, String actor, Instant at,
                                           Map<Ref, DomainException> problems) throws SQLException {
@@ -55,10 +56,14 @@ final class NodeResolver {
         for (TenantGraph.NodeRef n : TopologyStore.nodesNamed(c, tenant, names)) {
             existing.computeIfAbsent(n.name(), k -> new ArrayList<>()).add(n);
         }
+        Set<String> maybeTargets = new LinkedHashSet<>();
+        refs.stream().filter(r -> r.kind() == null || r.kind().equals(Vocabulary.TARGET))
+                .forEach(r -> maybeTargets.add(r.name()));
+        Map<String, String> targetNames = TopologyStore.targetNames(c, tenant, maybeTargets);
         Map<Ref, List<String>> keyOf = new HashMap<>();
         for (Ref r : refs) {
             try {
-                keyOf.put(r, key(tenant, r, existing.getOrDefault(r.name(), List.of())));
+                keyOf.put(r, key(r, existing.getOrDefault(r.name(), List.of()), Optional.ofNullable(targetNames.get(r.name()))));
             } catch (DomainException e) {
                 problems.put(r, e);
             }
@@ -80,18 +85,19 @@ final class NodeResolver {
         return out;
     }
 
-    private List<String> key(UUID tenant, Ref r, List<TenantGraph.NodeRef> named) {
+    /** The (kind, name) key a ref names; {@code target} is the canonical name of the target it names, if any. */
+    private static List<String> key(Ref r, List<TenantGraph.NodeRef> named, Optional<String> target) {
         if (r.kind() != null) {
             if (r.kind().equals(Vocabulary.TARGET)) {
-                Target t = target(tenant, r.name()).orElseThrow(() -> TopologyErrors.NODE_NOT_FOUND.error(
+                String t = target.orElseThrow(() -> TopologyErrors.NODE_NOT_FOUND.error(
                         "no target is named '" + r.name() + "'", Map.of("node", r.name())));
-                return List.of(Vocabulary.TARGET, t.name());
+                return List.of(Vocabulary.TARGET, t);
             }
             return List.of(r.kind(), r.name());
         }
         Set<List<String>> candidates = new LinkedHashSet<>();
         named.forEach(n -> candidates.add(List.of(n.kind(), n.name())));
-        target(tenant, r.name()).ifPresent(t -> candidates.add(List.of(Vocabulary.TARGET, t.name())));
+        target.ifPresent(t -> candidates.add(List.of(Vocabulary.TARGET, t)));
         if (candidates.size() > 1) {
             List<String> kinds = candidates.stream().map(k -> k.get(0)).toList();
             throw TopologyErrors.AMBIGUOUS_NODE.error("'" + r.name() + "' names nodes of kinds " + String.join(", ", kinds)

@@ -16,7 +16,6 @@ import dev.backplane.kernel.targets.TargetService;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -95,7 +94,7 @@ public final class Topology {
         }
         List<EdgeWrites.Want> resolved = new ArrayList<>();
         EdgeWrites.Outcome o = write(caller.tenantId(), false, (c, at) -> {
-            resolved.addAll(wants(c, caller, List.of(in), at, new ArrayList<>()));
+            resolved.addAll(wants(c, caller, List.of(in), at, new ArrayList<>(), true));
             return new EdgeWrites(c, caller.tenantId(), caller.sub(), at).curated(resolved).finish();
         });
         EdgeWrites.Want w = resolved.getFirst();
@@ -134,7 +133,7 @@ public final class Topology {
         if (!problems.isEmpty()) {
             throw problems.getFirst();
         }
-        EdgeWrites.Want w = wants(c, caller, List.of(e), at, new ArrayList<>()).getFirst();
+        EdgeWrites.Want w = wants(c, caller, List.of(e), at, new ArrayList<>(), true).getFirst();
         return TopologyStore.currentByKeys(c, caller.tenantId(), List.of(w.from().id()), List.of(w.kind()),
                 List.of(w.to().id()), "curated", "").stream().findFirst().orElseThrow(() ->
                 TopologyErrors.EDGE_NOT_FOUND.error("no curated edge " + in.from() + " " + in.kind() + " " + in.to()));
@@ -167,7 +166,7 @@ public final class Topology {
         }
         boolean dryRun = Boolean.TRUE.equals(in.dryRun());
         EdgeWrites.Outcome o = write(caller.tenantId(), dryRun, (c, at) -> {
-            List<EdgeWrites.Want> wants = wants(c, caller, in.edges(), at, problems);
+            List<EdgeWrites.Want> wants = wants(c, caller, in.edges(), at, problems, false);
             EdgeWrites.Outcome outcome = new EdgeWrites(c, caller.tenantId(), caller.sub(), at).curated(wants).finish();
             if (!dryRun) {
                 audit.recordIn(c, new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "write",
@@ -214,9 +213,11 @@ public final class Topology {
     /**
      * Resolves the ends of every edge (creating nodes named with a kind). Edges already in {@code problems}
      * (by index) are skipped; any problem, earlier or found here, refuses them all with every problem listed.
+     * A {@code single} edge (annotate, unannotate) answers its problem as itself; an import of any size
+     * answers {@code invalid_edge} with {@code extras.problems}.
      */
     private List<EdgeWrites.Want> wants(Connection c, Caller caller, List<EdgeInput> edges, Instant at,
-                                        List<Map<String, Object>> problems) throws SQLException {
+                                        List<Map<String, Object>> problems, boolean single) throws SQLException {
         Set<Object> bad = new java.util.HashSet<>();
         problems.forEach(p -> bad.add(p.get("index")));
         Set<NodeResolver.Ref> refs = new LinkedHashSet<>();
@@ -237,7 +238,7 @@ public final class Topology {
             EdgeInput e = edges.get(i);
             DomainException unresolved = failed.getOrDefault(e.fromRef(), failed.get(e.toRef()));
             if (unresolved != null) {
-                if (edges.size() == 1) {
+                if (single) {
                     throw unresolved;
                 }
                 problems.add(problem(i, unresolved));
@@ -248,7 +249,7 @@ public final class Topology {
             if (from.id().equals(to.id())) {
                 DomainException loop = TopologyErrors.INVALID_EDGE.error("an edge joins two different nodes; both ends "
                         + "are " + from.kind() + " " + from.name(), Map.of("field", "to"));
-                if (edges.size() == 1) {
+                if (single) {
                     throw loop;
                 }
                 problems.add(problem(i, loop));
@@ -282,7 +283,7 @@ public final class Topology {
             try {
                 return store.jdbc().inTransaction(c -> {
                     TopologyStore.lockTenant(c, tenant);
-                    EdgeWrites.Outcome o = work.run(c, Instant.now().truncatedTo(ChronoUnit.MICROS));
+                    EdgeWrites.Outcome o = work.run(c, TopologyStore.writeInstant(c, tenant));
                     if (dryRun) {
                         throw new DryRun(o);
                     }
@@ -340,24 +341,38 @@ public final class Topology {
         return out;
     }
 
-    /** The scheduled refresh: every discoverable target not refreshed within {@code every}, oldest first. */
+    /**
+     * The scheduled refresh: every discoverable target not refreshed within {@code every}, oldest first. A
+     * target whose refresh fails in any way (a refused read, a database error, a bug in a discovery) is
+     * logged and recorded as refreshed with its failure, so it waits one interval and the others proceed.
+     */
     public int refreshDue(java.time.Duration every) {
         int done = 0;
         for (TopologyStore.DueTarget due : store.dueTargets(every, discoveryProducts())) {
             try {
                 refresh(due.tenant(), due.name(), DISCOVERY_PRINCIPAL);
                 done++;
-            } catch (DomainException | Jdbc.DataAccessException e) {
-                // recorded, so a target that cannot be read waits one interval before it is tried again
-                store.jdbc().inTransaction(c -> {
-                    TopologyStore.refreshed(c, due.tenant(), due.targetId(), "failed: " + e.getMessage(), Instant.now());
-                    return null;
-                });
+            } catch (RuntimeException e) {
+                String why = e instanceof DomainException || e instanceof Jdbc.DataAccessException ? e.getMessage()
+                        : e.getClass().getName() + ": " + e.getMessage();
                 System.getLogger(Topology.class.getName()).log(System.Logger.Level.WARNING, "topology refresh of "
-                        + due.name() + " (tenant " + due.tenant() + ") failed: " + e.getMessage());
+                        + due.name() + " (tenant " + due.tenant() + ") failed: " + why, e);
+                recordFailure(due, why);
             }
         }
         return done;
+    }
+
+    private void recordFailure(TopologyStore.DueTarget due, String why) {
+        try {
+            store.jdbc().inTransaction(c -> {
+                TopologyStore.refreshed(c, due.tenant(), due.targetId(), "failed: " + why, null);
+                return null;
+            });
+        } catch (RuntimeException e) {
+            System.getLogger(Topology.class.getName()).log(System.Logger.Level.WARNING, "could not record the failed "
+                    + "topology refresh of " + due.name() + " (tenant " + due.tenant() + ")", e);
+        }
     }
 
     private List<String> discoveryProducts() {

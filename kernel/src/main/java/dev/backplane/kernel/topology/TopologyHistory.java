@@ -93,12 +93,15 @@ public final class TopologyHistory {
 
     /**
      * The edges at {@code t1} and at {@code t2} compared by edge: added, removed, changed (note, evidence,
-     * conflict or staleness differ) and, unless {@code changedOnly}, unchanged.
+     * conflict or staleness differ) and, unless {@code changedOnly}, unchanged. Only the edges with a version
+     * starting or ending in (t1, t2] are compared row by row; the rest are one version valid at both instants,
+     * counted (and, unless {@code changedOnly}, listed up to the cap) without loading the whole graph twice.
      */
     public Map<String, Object> diff(UUID tenant, Instant t1, Instant t2, boolean changedOnly, Optional<String> kind) {
+        ordered(Optional.of(t1), "t1", Optional.of(t2), "t2");
         kind.ifPresent(Vocabulary::edgeKind);
-        Map<UUID, EdgeView> before = at(tenant, t1, kind);
-        Map<UUID, EdgeView> after = at(tenant, t2, kind);
+        Map<UUID, EdgeView> before = at(tenant, t1, t1, t2, kind);
+        Map<UUID, EdgeView> after = at(tenant, t2, t1, t2, kind);
         List<Map<String, Object>> entries = new ArrayList<>();
         Map<String, Integer> counts = new LinkedHashMap<>(Map.of("added", 0, "removed", 0, "changed", 0, "unchanged", 0));
         for (var e : after.entrySet()) {
@@ -114,6 +117,19 @@ public final class TopologyHistory {
                 counts.merge("removed", 1, Integer::sum);
                 entries.add(entry("removed", e.getValue(), null));
             }
+        }
+        String untouched = " WHERE e.tenant_id = ? AND e.valid_from <= ? AND (e.valid_to IS NULL OR e.valid_to > ?)"
+                + (kind.isPresent() ? " AND e.kind = ?" : "");
+        List<Object> params = new ArrayList<>(List.of(tenant, TopologyStore.ts(t1), TopologyStore.ts(t2)));
+        kind.ifPresent(params::add);
+        long same = jdbc.queryOne("SELECT count(*) FROM topology_edges e" + untouched, r -> r.getLong(1),
+                params.toArray()).orElse(0L);
+        counts.merge("unchanged", (int) same, Integer::sum);
+        if (!changedOnly && same > 0 && entries.size() <= DIFF_MAX) {
+            params.add(DIFF_MAX + 1 - entries.size());
+            jdbc.query("SELECT " + TopologyStore.EDGE_COLUMNS + untouched + " ORDER BY e.version_id LIMIT ?",
+                    r -> EdgeView.of(TopologyStore.edge(r)), params.toArray())
+                    .forEach(v -> entries.add(entry("unchanged", v, v)));
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("t1", t1);
@@ -137,13 +153,18 @@ public final class TopologyHistory {
         return m;
     }
 
-    private Map<UUID, EdgeView> at(UUID tenant, Instant t, Optional<String> kind) {
+    /** The versions valid at {@code t} of the edges with a version starting or ending in (from, to]. */
+    private Map<UUID, EdgeView> at(UUID tenant, Instant t, Instant from, Instant to, Optional<String> kind) {
         Map<UUID, EdgeView> out = new LinkedHashMap<>();
         String sql = "SELECT " + TopologyStore.EDGE_COLUMNS + " WHERE e.tenant_id = ? AND e.valid_from <= ? "
                 + "AND (e.valid_to IS NULL OR e.valid_to > ?)" + (kind.isPresent() ? " AND e.kind = ?" : "")
+                + " AND e.edge_id IN (SELECT x.edge_id FROM topology_edges x WHERE x.tenant_id = ?"
+                + " AND ((x.valid_from > ? AND x.valid_from <= ?) OR (x.valid_to > ? AND x.valid_to <= ?)))"
                 + " ORDER BY e.version_id";
         List<Object> params = new ArrayList<>(List.of(tenant, TopologyStore.ts(t), TopologyStore.ts(t)));
         kind.ifPresent(params::add);
+        params.addAll(List.of(tenant, TopologyStore.ts(from), TopologyStore.ts(to), TopologyStore.ts(from),
+                TopologyStore.ts(to)));
         jdbc.query(sql, r -> EdgeView.of(TopologyStore.edge(r)), params.toArray()).forEach(v -> out.put(v.edgeId(), v));
         return out;
     }
@@ -155,6 +176,7 @@ public final class TopologyHistory {
     public Map<String, Object> history(UUID tenant, String name, boolean includeEdges, int limit, Optional<Instant> since,
                                        Optional<Instant> until) {
         Paging.checked(limit, 0, HISTORY_MAX);
+        ordered(since, "since", until, "until");
         List<TenantGraph.NodeRef> nodes = nodes(tenant, name);
         List<UUID> ids = nodes.stream().map(TenantGraph.NodeRef::id).toList();
         List<Map<String, Object>> entries = new ArrayList<>(jdbc.query("""
@@ -218,6 +240,7 @@ public final class TopologyHistory {
     public Map<String, Object> timeline(UUID tenant, Optional<String> cursor, int limit, Optional<Instant> since,
                                         Optional<String> target, Optional<Instant> until) {
         Paging.checked(limit, 0, TIMELINE_MAX);
+        ordered(since, "since", until, "until");
         long before = cursor.map(c -> {
             try {
                 return Long.parseLong(c.trim());
@@ -251,5 +274,13 @@ public final class TopologyHistory {
     static Optional<TopologyStore.EdgeRow> currentById(Connection c, UUID tenant, UUID edgeId) throws SQLException {
         return Jdbc.query(c, "SELECT " + TopologyStore.EDGE_COLUMNS + " WHERE e.tenant_id = ? AND e.edge_id = ? "
                 + "AND e.valid_to IS NULL", TopologyStore::edge, tenant, edgeId).stream().findFirst();
+    }
+
+    /** A range whose end lies before its start is a mistake, not an empty answer: 422 {@code invalid_time}. */
+    private static void ordered(Optional<Instant> start, String startName, Optional<Instant> end, String endName) {
+        if (start.isPresent() && end.isPresent() && start.get().isAfter(end.get())) {
+            throw CommonErrors.INVALID_TIME.error(startName + " (" + start.get() + ") is after " + endName + " ("
+                    + end.get() + ")", Map.of("field", endName));
+        }
     }
 }

@@ -10,7 +10,9 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -73,9 +75,27 @@ final class TopologyStore {
         Jdbc.query(c, "SELECT pg_advisory_xact_lock(hashtextextended('topology:' || ?, 0))", rs -> 1, tenant.toString());
     }
 
-    /** The whole current graph of a tenant, streamed (a large tenant does not sit in memory twice). */
+    /**
+     * The instant a write under the tenant's lock happens at: the database's clock (not this replica's,
+     * which may be skewed or stepped back), never before the tenant's latest version, so versions stay in
+     * order and closing a row never puts its {@code valid_to} before its {@code valid_from}. Taken after the
+     * lock ({@code clock_timestamp()}, not {@code now()}, which is the transaction's start before the wait).
+     */
+    static Instant writeInstant(Connection c, UUID tenant) throws SQLException {
+        return Jdbc.query(c, """
+                SELECT greatest(clock_timestamp(), coalesce((SELECT max(valid_from) FROM topology_edges
+                       WHERE tenant_id = ?), '-infinity'::timestamptz))""", rs -> rs.getTimestamp(1).toInstant(),
+                tenant).getFirst();
+    }
+
+    /**
+     * The whole current graph of a tenant, streamed (a large tenant does not sit in memory twice). Nodes and
+     * edges are read in one REPEATABLE READ snapshot: a write committing between the two reads would
+     * otherwise give edges naming nodes the graph does not know.
+     */
     TenantGraph load(UUID tenant) {
         return jdbc.inTransaction(c -> {
+            Jdbc.update(c, "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
             TenantGraph g = new TenantGraph();
             stream(c, "SELECT id, kind, name FROM topology_nodes WHERE tenant_id = ?", tenant,
                     rs -> g.putNode(node(rs)));
@@ -106,6 +126,21 @@ final class TopologyStore {
     static List<TenantGraph.NodeRef> nodesNamed(Connection c, UUID tenant, Collection<String> names) throws SQLException {
         return Jdbc.query(c, "SELECT id, kind, name FROM topology_nodes WHERE tenant_id = ? AND name = ANY(?)",
                 TopologyStore::node, tenant, array(c, "text", names));
+    }
+
+    /** The canonical name of the target each of these names or aliases names (names naming none are absent). */
+    static Map<String, String> targetNames(Connection c, UUID tenant, Collection<String> namesOrAliases)
+            throws SQLException {
+        Map<String, String> out = new HashMap<>();
+        if (namesOrAliases.isEmpty()) {
+            return out;
+        }
+        Jdbc.query(c, """
+                SELECT k.n, t.name FROM unnest(?::text[]) AS k(n)
+                JOIN targets_targets t ON t.tenant_id = ? AND (t.name = k.n OR t.id = (SELECT a.target_id
+                     FROM targets_aliases a WHERE a.tenant_id = ? AND a.alias = k.n))""",
+                rs -> out.put(rs.getString(1), rs.getString(2)), array(c, "text", namesOrAliases), tenant, tenant);
+        return out;
     }
 
     /** Inserts the nodes that do not exist yet (kind, name pairs) and answers every one of them with its id. */
@@ -189,11 +224,13 @@ final class TopologyStore {
         }
     }
 
+    /** Records a refresh's outcome at {@code at} (null: the database's clock). */
     static void refreshed(Connection c, UUID tenant, UUID target, String outcome, Instant at) throws SQLException {
         Jdbc.update(c, """
-                INSERT INTO topology_refreshes (tenant_id, target_id, refreshed_at, outcome) VALUES (?, ?, ?, ?)
+                INSERT INTO topology_refreshes (tenant_id, target_id, refreshed_at, outcome)
+                VALUES (?, ?, coalesce(?::timestamptz, clock_timestamp()), ?)
                 ON CONFLICT (tenant_id, target_id) DO UPDATE SET refreshed_at = excluded.refreshed_at,
-                       outcome = excluded.outcome""", tenant, target, ts(at), outcome);
+                       outcome = excluded.outcome""", tenant, target, at == null ? null : ts(at), outcome);
     }
 
     /** A target due for a scheduled refresh. */

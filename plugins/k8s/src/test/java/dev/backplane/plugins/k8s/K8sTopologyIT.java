@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
 class K8sTopologyIT {
 
     private static MockCluster cluster;
+    private static MockCluster big;
     private static TestIssuer issuer;
     private static TestKernel kernel;
     private final UUID tenant = UUID.randomUUID();
@@ -40,6 +41,8 @@ class K8sTopologyIT {
     static void start(KernelSetup setup) throws Exception {
         // 63 pods: more than the reduction threshold, so discovery pages the stored result by its handle
         cluster = setup.closeAfter(new MockCluster().seed(60));
+        // 201 pods: one more than discovery reads the volume mounts of (K8sDiscovery.MAX_POD_INFOS)
+        big = setup.closeAfter(new MockCluster().seed(198));
         // no scheduled refresh here: the counts below are of this test's own refreshes (K8sScheduledRefreshIT has it)
         setup.setting("SVC_TOPOLOGY_REFRESH_INTERVAL_MINUTES", "0");
         Files.copy(Path.of(System.getProperty("k8s.plugin.jar")), setup.plugins().resolve("k8s-1.x.jar"));
@@ -73,6 +76,20 @@ class K8sTopologyIT {
 
     private static String q(String v) {
         return URLEncoder.encode(v, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aClusterBeyondACapIsRefusedNotReadInPart() {
+        kernel.registerTarget(admin, Map.of("name", "big", "product", "k8s", "host", "localhost", "port", big.port()));
+        kernel.stageSecret(admin, "big", Map.of("kubeconfig", big.kubeconfig(MockCluster.TOKEN)));
+        kernel.enableConnector(admin, "k8s-1.x");
+        var refused = kernel.post("/api/v1/topology/refresh", admin, Map.of("target", "big"));
+        assertThat(refused.status()).as(refused.body()).isEqualTo(409);
+        assertThat(refused.json().path("error").asText()).isEqualTo("refresh_failed");
+        assertThat(refused.json().path("extras").path("cap").asText()).isEqualTo("MAX_POD_INFOS");
+        assertThat(refused.json().path("extras").path("max").asInt()).isEqualTo(200);
+        assertThat(kernel.jdbc().queryOne("SELECT count(*) FROM topology_edges WHERE tenant_id = ?", rs -> rs.getLong(1),
+                tenant).orElseThrow()).as("nothing written, nothing staled").isZero();
     }
 
     @Test
