@@ -20,12 +20,15 @@ import java.util.stream.IntStream;
 import org.postgresql.PGStatement;
 
 /**
- * Nearest neighbours by exact cosine over a partition's chunks, held in memory per (partition, surface):
+ * Nearest neighbours over a partition's chunks, held in memory per (partition, surface):
  * read from {@code retrieval_chunks} on first use and then kept current entry by entry from the change
  * feed ({@link SliceCache}: a write re-reads that entry's chunks, not the partition); while the feed
  * is down every search reads the chunks afresh.
- * The vectors of a slice sit in one flat array (a scan is bound by memory bandwidth: 100k chunks are
- * 150 MB), and a large slice is scanned on every core.
+ * The vectors of a slice sit in one flat array. A small slice is scanned exactly; a slice of at least
+ * {@code annMinChunks} chunks also gets an HNSW graph ({@link AnnGraph}, built in the background) and,
+ * once it is in, is searched by walking the graph (an exact scan is bound by memory bandwidth: 100k
+ * chunks are 150 MB per search). Until then, or when a filter leaves too few chunks for a walk, a large
+ * slice is scanned exactly on every core.
  */
 final class JvmVectorIndex implements VectorIndex {
 
@@ -35,7 +38,7 @@ final class JvmVectorIndex implements VectorIndex {
      * their current chunks (a deleted entry has none).
      */
     private record Slice(UUID[] entries, int[] rowEntry, float[] vectors, int dimension, Set<UUID> replaced,
-                         Map<UUID, float[][]> changed) {
+                         Map<UUID, float[][]> changed, AnnGraph ann) {
         int rows() {
             return rowEntry.length;
         }
@@ -46,21 +49,46 @@ final class JvmVectorIndex implements VectorIndex {
             Map<UUID, float[][]> c = new HashMap<>(changed);
             touched.forEach(c::remove);
             c.putAll(current);
-            return new Slice(entries, rowEntry, vectors, dimension, Set.copyOf(r), Map.copyOf(c));
+            return new Slice(entries, rowEntry, vectors, dimension, Set.copyOf(r), Map.copyOf(c), ann);
+        }
+
+        /** Whether searches take the graph (a slice without one is always scanned). */
+        boolean warm() {
+            return ann == null || ann.ready();
         }
     }
 
     /** Below this many chunks one thread scans faster than a fork and join. */
     static final int PARALLEL_MIN_CHUNKS = 20_000;
+    /**
+     * Slices of at least this many chunks get an HNSW graph: below it an exact scan takes a few
+     * milliseconds and a graph would only cost memory and a build.
+     */
+    static final int ANN_MIN_CHUNKS = 20_000;
+    /** A walk keeps this many times the chunks it is asked for as candidates (recall against latency). */
+    static final int EF_FACTOR = 2;
     private final Jdbc jdbc;
+    private final int annMinChunks;
     private final SliceCache<Slice> slices;
 
     JvmVectorIndex(Jdbc jdbc, ChangeFeed feed) {
+        this(jdbc, feed, ANN_MIN_CHUNKS);
+    }
+
+    /** @param annMinChunks slices of at least this many chunks get a graph ({@link Integer#MAX_VALUE}: none) */
+    JvmVectorIndex(Jdbc jdbc, ChangeFeed feed, int annMinChunks) {
         this.jdbc = jdbc;
+        this.annMinChunks = annMinChunks;
         this.slices = new SliceCache<>(feed, new SliceCache.Source<>() {
             @Override
             public Slice load(UUID partition, String surface) {
                 return JvmVectorIndex.this.load(partition, surface);
+            }
+
+            @Override
+            public Slice hold(Slice s) {
+                return s.rows() < annMinChunks ? s : new Slice(s.entries(), s.rowEntry(), s.vectors(), s.dimension(),
+                        s.replaced(), s.changed(), AnnGraph.buildInBackground(s.vectors(), s.dimension(), s.rows()));
             }
 
             @Override
@@ -78,14 +106,20 @@ final class JvmVectorIndex implements VectorIndex {
                 long changed = s.changed().values().stream().flatMap(java.util.Arrays::stream)
                         .mapToLong(v -> 16L + 4L * v.length).sum();
                 return 4L * s.vectors().length + 4L * s.rowEntry().length + 32L * s.entries().length
-                        + 48L * s.replaced().size() + changed;
+                        + 48L * s.replaced().size() + changed + (s.ann() == null ? 0 : AnnGraph.bytes(s.rows()));
             }
         });
     }
 
     @Override
     public String kind() {
-        return "jvm-exact";
+        return annMinChunks == Integer.MAX_VALUE ? "jvm-exact" : "jvm-hnsw";
+    }
+
+    @Override
+    public boolean warm(UUID partition, String surface) {
+        Slice held = slices.held(partition, surface);
+        return held != null && held.warm();
     }
 
     @Override
@@ -127,26 +161,12 @@ final class JvmVectorIndex implements VectorIndex {
     }
 
     private static List<Scored> nearest(Slice slice, float[] query, int k, Candidates candidates) {
-        boolean[] allowed = null;
-        if (!(candidates instanceof Candidates.All) || !slice.replaced().isEmpty()) {
-            allowed = new boolean[slice.entries().length];
-            for (int e = 0; e < allowed.length; e++) {
-                UUID entry = slice.entries()[e];
-                allowed[e] = candidates.allows(entry) && !slice.replaced().contains(entry);
-            }
-        }
-        int rows = slice.rows();
-        int parts = rows < PARALLEL_MIN_CHUNKS ? 1 : Runtime.getRuntime().availableProcessors();
-        boolean[] only = allowed;
-        float[] best = IntStream.range(0, parts).parallel()
-                .mapToObj(p -> scan(slice, query, only, (int) ((long) rows * p / parts), (int) ((long) rows * (p + 1) / parts)))
-                .reduce((a, b) -> {
-                    for (int e = 0; e < a.length; e++) {
-                        a[e] = Math.max(a[e], b[e]);
-                    }
-                    return a;
-                }).orElseGet(() -> new float[0]);
         PriorityQueue<Scored> top = new PriorityQueue<>(k + 1, Comparator.comparingDouble(Scored::score));
+        boolean[] allowed = allowed(slice, candidates);
+        float[] best = slice.ann() != null && slice.ann().ready() ? walk(slice, query, k, allowed) : null;
+        if (best == null) {
+            best = scan(slice, query, allowed);
+        }
         for (int e = 0; e < best.length; e++) {
             if (best[e] > NONE && (top.size() < k || best[e] > top.peek().score())) {
                 top.add(new Scored(slice.entries()[e], best[e]));
@@ -172,6 +192,67 @@ final class JvmVectorIndex implements VectorIndex {
         List<Scored> out = new ArrayList<>(top);
         out.sort(Comparator.comparingDouble(Scored::score).reversed());
         return out;
+    }
+
+    /** Which base entries a search may return (null: all), the replaced ones never. */
+    private static boolean[] allowed(Slice slice, Candidates candidates) {
+        boolean[] allowed = null;
+        if (!(candidates instanceof Candidates.All) || !slice.replaced().isEmpty()) {
+            allowed = new boolean[slice.entries().length];
+            for (int e = 0; e < allowed.length; e++) {
+                UUID entry = slice.entries()[e];
+                allowed[e] = candidates.allows(entry) && !slice.replaced().contains(entry);
+            }
+        }
+        return allowed;
+    }
+
+    /**
+     * Each entry's best chunk similarity among the chunks a walk of the slice's graph finds nearest (NONE
+     * for the others); null when the graph declines (a filter leaving fewer chunks than the walk would visit).
+     * It asks for enough chunks to cover {@code k} entries at the slice's mean chunks per entry.
+     */
+    private static float[] walk(Slice slice, float[] query, int k, boolean[] allowed) {
+        int rows = slice.rows();
+        int[] rowEntry = slice.rowEntry();
+        int acceptedRows = rows;
+        if (allowed != null) {
+            acceptedRows = 0;
+            for (int r = 0; r < rows; r++) {
+                if (allowed[rowEntry[r]]) {
+                    acceptedRows++;
+                }
+            }
+        }
+        int perEntry = Math.max(1, (rows + slice.entries().length - 1) / Math.max(1, slice.entries().length));
+        int n = Math.min(rows, k * perEntry);
+        int[] found = slice.ann().nearest(query, n, n * EF_FACTOR, allowed == null ? null : r -> allowed[rowEntry[r]],
+                acceptedRows);
+        if (found == null) {
+            return null;
+        }
+        float[] best = new float[slice.entries().length];
+        Arrays.fill(best, NONE);
+        for (int r : found) {
+            int e = rowEntry[r];
+            best[e] = Math.max(best[e], dot(query, slice.vectors(), r * slice.dimension()));
+        }
+        return best;
+    }
+
+    /** Each entry's best chunk similarity over all rows, a large slice on every core. */
+    private static float[] scan(Slice slice, float[] query, boolean[] allowed) {
+        int rows = slice.rows();
+        int parts = rows < PARALLEL_MIN_CHUNKS ? 1 : Runtime.getRuntime().availableProcessors();
+        boolean[] only = allowed;
+        return IntStream.range(0, parts).parallel()
+                .mapToObj(p -> scan(slice, query, only, (int) ((long) rows * p / parts), (int) ((long) rows * (p + 1) / parts)))
+                .reduce((a, b) -> {
+                    for (int e = 0; e < a.length; e++) {
+                        a[e] = Math.max(a[e], b[e]);
+                    }
+                    return a;
+                }).orElseGet(() -> new float[0]);
     }
 
     /** Below any cosine: an entry with no allowed chunk in the rows scanned. */
@@ -253,7 +334,7 @@ final class JvmVectorIndex implements VectorIndex {
 
         Slice build() {
             return new Slice(entries.toArray(UUID[]::new), Arrays.copyOf(rowEntry, rows),
-                    Arrays.copyOf(vectors, rows * dimension), dimension, Set.of(), Map.of());
+                    Arrays.copyOf(vectors, rows * dimension), dimension, Set.of(), Map.of(), null);
         }
     }
 
