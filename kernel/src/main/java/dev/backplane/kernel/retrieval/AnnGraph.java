@@ -6,6 +6,7 @@ import java.lang.System.Logger.Level;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntPredicate;
 import org.apache.lucene.search.KnnCollector;
 import org.apache.lucene.search.ScoreDoc;
@@ -21,8 +22,8 @@ import org.apache.lucene.util.hnsw.UpdateableRandomVectorScorer;
  * An approximate nearest-neighbour graph (Apache Lucene's HNSW) over the chunk vectors of one large
  * slice of {@link JvmVectorIndex}, so that a search visits a few thousand chunks instead of reading all
  * of them (100k chunks are 150 MB per exact scan). Node {@code r} is row {@code r} of the slice: the
- * graph is built over the slice's own flat array, so it adds only its links to the heap, not a second
- * copy of the vectors, and its scores are the exact cosines.
+ * graph is built over the slice's own vectors, so it adds only its links to the heap, not a second
+ * (or quantised) copy of them, and its scores are the exact cosines.
  *
  * <p>The graph is built in the background, one slice at a time on one thread (a build of 100k chunks
  * takes tens of seconds and must not starve searches); until it is in, the slice is scanned exactly,
@@ -40,35 +41,40 @@ final class AnnGraph {
     private static final System.Logger LOG = System.getLogger(AnnGraph.class.getName());
     private static final ExecutorService BUILDER = Executors.newSingleThreadExecutor(
             Thread.ofPlatform().name("retrieval-hnsw-build").daemon().factory());
+    /** Graphs queued or being built in this JVM (a gauge: large slices still answered by exact scan). */
+    private static final AtomicInteger BUILDING = new AtomicInteger();
 
-    private final float[] vectors;
-    private final int dimension;
-    private final int rows;
+    private final float[][] vectors;
     private final CompletableFuture<OnHeapHnswGraph> graph;
 
-    private AnnGraph(float[] vectors, int dimension, int rows, CompletableFuture<OnHeapHnswGraph> graph) {
+    private AnnGraph(float[][] vectors, CompletableFuture<OnHeapHnswGraph> graph) {
         this.vectors = vectors;
-        this.dimension = dimension;
-        this.rows = rows;
         this.graph = graph;
     }
 
-    /** Starts building the graph of {@code rows} vectors of {@code dimension} in {@code vectors}, in the background. */
-    static AnnGraph buildInBackground(float[] vectors, int dimension, int rows) {
-        return new AnnGraph(vectors, dimension, rows, CompletableFuture.supplyAsync(() -> build(vectors, dimension, rows),
-                BUILDER));
+    /** Starts building the graph of {@code vectors} (unit vectors, one per row) in the background. */
+    static AnnGraph buildInBackground(float[][] vectors) {
+        BUILDING.incrementAndGet();
+        CompletableFuture<OnHeapHnswGraph> graph = CompletableFuture.supplyAsync(() -> build(vectors), BUILDER);
+        graph.whenComplete((built, failed) -> BUILDING.decrementAndGet());
+        return new AnnGraph(vectors, graph);
+    }
+
+    /** How many graphs are queued or being built in this JVM now. */
+    static int building() {
+        return BUILDING.get();
     }
 
     /** Builds the graph on the calling thread (tests). */
-    static AnnGraph buildNow(float[] vectors, int dimension, int rows) {
-        return new AnnGraph(vectors, dimension, rows, CompletableFuture.completedFuture(build(vectors, dimension, rows)));
+    static AnnGraph buildNow(float[][] vectors) {
+        return new AnnGraph(vectors, CompletableFuture.completedFuture(build(vectors)));
     }
 
-    private static OnHeapHnswGraph build(float[] vectors, int dimension, int rows) {
+    private static OnHeapHnswGraph build(float[][] vectors) {
         long t0 = System.nanoTime();
+        int rows = vectors.length;
         try {
-            OnHeapHnswGraph built = HnswGraphBuilder.create(new Scorers(vectors, dimension, rows), MAX_CONN, BEAM_WIDTH,
-                    SEED).build(rows);
+            OnHeapHnswGraph built = HnswGraphBuilder.create(new Scorers(vectors), MAX_CONN, BEAM_WIDTH, SEED).build(rows);
             LOG.log(Level.INFO, () -> "retrieval: HNSW graph of " + rows + " chunks built in "
                     + (System.nanoTime() - t0) / 1_000_000 + " ms");
             return built;
@@ -111,12 +117,12 @@ final class AnnGraph {
 
             @Override
             public int length() {
-                return rows;
+                return vectors.length;
             }
         };
         KnnCollector found;
         try {
-            found = HnswGraphSearcher.search(new QueryScorer(vectors, dimension, rows, query), Math.max(n, ef),
+            found = HnswGraphSearcher.search(new QueryScorer(vectors, query), Math.max(n, ef),
                     graph.join(), accept, accepted == null ? Integer.MAX_VALUE : acceptedRows);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -137,39 +143,39 @@ final class AnnGraph {
         return Math.max(0f, (1f + cosine) / 2f);
     }
 
-    /** Scores a query against rows of the flat array, with no copy of the vectors. */
-    private record QueryScorer(float[] vectors, int dimension, int rows, float[] query) implements RandomVectorScorer {
+    /** Scores a query against the rows' vectors. */
+    private record QueryScorer(float[][] vectors, float[] query) implements RandomVectorScorer {
         @Override
         public float score(int node) {
-            return AnnGraph.score(JvmVectorIndex.dot(query, vectors, node * dimension));
+            return AnnGraph.score(JvmVectorIndex.dot(query, vectors[node]));
         }
 
         @Override
         public int maxOrd() {
-            return rows;
+            return vectors.length;
         }
     }
 
     /** What the graph builder scores with: one row against the others. */
-    private record Scorers(float[] vectors, int dimension, int rows) implements RandomVectorScorerSupplier {
+    private record Scorers(float[][] vectors) implements RandomVectorScorerSupplier {
         @Override
         public UpdateableRandomVectorScorer scorer() {
             return new UpdateableRandomVectorScorer() {
-                private final float[] from = new float[dimension];
+                private float[] from;
 
                 @Override
                 public void setScoringOrdinal(int node) {
-                    System.arraycopy(vectors, node * dimension, from, 0, dimension);
+                    from = vectors[node];
                 }
 
                 @Override
                 public float score(int node) {
-                    return AnnGraph.score(JvmVectorIndex.dot(from, vectors, node * dimension));
+                    return AnnGraph.score(JvmVectorIndex.dot(from, vectors[node]));
                 }
 
                 @Override
                 public int maxOrd() {
-                    return rows;
+                    return vectors.length;
                 }
             };
         }

@@ -17,6 +17,7 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.IntStream;
+import org.apache.lucene.util.VectorUtil;
 import org.postgresql.PGStatement;
 
 /**
@@ -24,7 +25,7 @@ import org.postgresql.PGStatement;
  * read from {@code retrieval_chunks} on first use and then kept current entry by entry from the change
  * feed ({@link SliceCache}: a write re-reads that entry's chunks, not the partition); while the feed
  * is down every search reads the chunks afresh.
- * The vectors of a slice sit in one flat array. A small slice is scanned exactly; a slice of at least
+ * A small slice is scanned exactly; a slice of at least
  * {@code annMinChunks} chunks also gets an HNSW graph ({@link AnnGraph}, built in the background) and,
  * once it is in, is searched by walking the graph (an exact scan is bound by memory bandwidth: 100k
  * chunks are 150 MB per search). Until then, or when a filter leaves too few chunks for a walk, a large
@@ -37,7 +38,7 @@ final class JvmVectorIndex implements VectorIndex {
      * plus the entries changed since: {@code replaced} base entries are skipped, {@code changed} holds
      * their current chunks (a deleted entry has none).
      */
-    private record Slice(UUID[] entries, int[] rowEntry, float[] vectors, int dimension, Set<UUID> replaced,
+    private record Slice(UUID[] entries, int[] rowEntry, float[][] vectors, Set<UUID> replaced,
                          Map<UUID, float[][]> changed, AnnGraph ann) {
         int rows() {
             return rowEntry.length;
@@ -49,7 +50,7 @@ final class JvmVectorIndex implements VectorIndex {
             Map<UUID, float[][]> c = new HashMap<>(changed);
             touched.forEach(c::remove);
             c.putAll(current);
-            return new Slice(entries, rowEntry, vectors, dimension, Set.copyOf(r), Map.copyOf(c), ann);
+            return new Slice(entries, rowEntry, vectors, Set.copyOf(r), Map.copyOf(c), ann);
         }
 
         /** Whether searches take the graph (a slice without one is always scanned). */
@@ -87,8 +88,8 @@ final class JvmVectorIndex implements VectorIndex {
 
             @Override
             public Slice hold(Slice s) {
-                return s.rows() < annMinChunks ? s : new Slice(s.entries(), s.rowEntry(), s.vectors(), s.dimension(),
-                        s.replaced(), s.changed(), AnnGraph.buildInBackground(s.vectors(), s.dimension(), s.rows()));
+                return s.rows() < annMinChunks ? s : new Slice(s.entries(), s.rowEntry(), s.vectors(), s.replaced(),
+                        s.changed(), AnnGraph.buildInBackground(s.vectors()));
             }
 
             @Override
@@ -105,7 +106,8 @@ final class JvmVectorIndex implements VectorIndex {
             public long bytes(Slice s) {
                 long changed = s.changed().values().stream().flatMap(java.util.Arrays::stream)
                         .mapToLong(v -> 16L + 4L * v.length).sum();
-                return 4L * s.vectors().length + 4L * s.rowEntry().length + 32L * s.entries().length
+                long dimension = s.rows() == 0 ? 0 : s.vectors()[0].length;
+                return (16L + 4L * dimension) * s.rows() + 4L * s.rowEntry().length + 32L * s.entries().length
                         + 48L * s.replaced().size() + changed + (s.ann() == null ? 0 : AnnGraph.bytes(s.rows()));
             }
         });
@@ -125,6 +127,9 @@ final class JvmVectorIndex implements VectorIndex {
     @Override
     public void meterInto(io.micrometer.core.instrument.MeterRegistry registry) {
         slices.meterInto(registry, "retrieval.vector.slices");
+        io.micrometer.core.instrument.Gauge.builder("svc.retrieval.graphs.building", AnnGraph::building)
+                .description("HNSW graphs queued or being built; their slices are scanned exactly meanwhile")
+                .register(registry);
     }
 
     @Override
@@ -179,7 +184,7 @@ final class JvmVectorIndex implements VectorIndex {
             if (chunks.length > 0 && candidates.allows(entry)) {
                 float bestChunk = NONE;
                 for (float[] chunk : chunks) {
-                    bestChunk = Math.max(bestChunk, dot(query, chunk, 0));
+                    bestChunk = Math.max(bestChunk, dot(query, chunk));
                 }
                 if (top.size() < k || bestChunk > top.peek().score()) {
                     top.add(new Scored(entry, bestChunk));
@@ -235,7 +240,7 @@ final class JvmVectorIndex implements VectorIndex {
         Arrays.fill(best, NONE);
         for (int r : found) {
             int e = rowEntry[r];
-            best[e] = Math.max(best[e], dot(query, slice.vectors(), r * slice.dimension()));
+            best[e] = Math.max(best[e], dot(query, slice.vectors()[r]));
         }
         return best;
     }
@@ -263,12 +268,11 @@ final class JvmVectorIndex implements VectorIndex {
         float[] best = new float[slice.entries().length];
         Arrays.fill(best, NONE);
         int[] rowEntry = slice.rowEntry();
-        float[] vectors = slice.vectors();
-        int dim = slice.dimension();
+        float[][] vectors = slice.vectors();
         for (int r = from; r < to; r++) {
             int e = rowEntry[r];
             if (allowed == null || allowed[e]) {
-                best[e] = Math.max(best[e], dot(query, vectors, r * dim));
+                best[e] = Math.max(best[e], dot(query, vectors[r]));
             }
         }
         return best;
@@ -300,12 +304,12 @@ final class JvmVectorIndex implements VectorIndex {
         return slice.build();
     }
 
-    /** Accumulates chunk rows, in any order, into the flat arrays of a {@link Slice}. */
+    /** Accumulates chunk rows, in any order, into the arrays of a {@link Slice}. */
     private static final class SliceBuilder {
         private final List<UUID> entries = new ArrayList<>();
         private final Map<UUID, Integer> index = new HashMap<>();
+        private final List<float[]> vectors = new ArrayList<>();
         private int[] rowEntry = new int[1024];
-        private float[] vectors = new float[0];
         private int dimension;
         private int rows;
 
@@ -324,46 +328,24 @@ final class JvmVectorIndex implements VectorIndex {
                 rowEntry = Arrays.copyOf(rowEntry, rows * 2);
             }
             rowEntry[rows] = e;
-            int offset = rows * length;
-            if (offset + length > vectors.length) {
-                vectors = Arrays.copyOf(vectors, Math.max(1024 * length, vectors.length * 2));
-            }
-            ChunkRows.read(sent, vectors, offset);
+            float[] vector = new float[length];
+            ChunkRows.read(sent, vector, 0);
+            vectors.add(vector);
             rows++;
         }
 
         Slice build() {
-            return new Slice(entries.toArray(UUID[]::new), Arrays.copyOf(rowEntry, rows),
-                    Arrays.copyOf(vectors, rows * dimension), dimension, Set.of(), Map.of(), null);
+            return new Slice(entries.toArray(UUID[]::new), Arrays.copyOf(rowEntry, rows), vectors.toArray(float[][]::new),
+                    Set.of(), Map.of(), null);
         }
     }
 
-    /** Dot product of {@code q} with the vector at {@code offset}; eight accumulators keep the FPU busy. */
-    static float dot(float[] q, float[] m, int offset) {
-        float s0 = 0;
-        float s1 = 0;
-        float s2 = 0;
-        float s3 = 0;
-        float s4 = 0;
-        float s5 = 0;
-        float s6 = 0;
-        float s7 = 0;
-        int n = q.length;
-        int i = 0;
-        for (; i + 7 < n; i += 8) {
-            int j = offset + i;
-            s0 += q[i] * m[j];
-            s1 += q[i + 1] * m[j + 1];
-            s2 += q[i + 2] * m[j + 2];
-            s3 += q[i + 3] * m[j + 3];
-            s4 += q[i + 4] * m[j + 4];
-            s5 += q[i + 5] * m[j + 5];
-            s6 += q[i + 6] * m[j + 6];
-            s7 += q[i + 7] * m[j + 7];
-        }
-        for (; i < n; i++) {
-            s0 += q[i] * m[offset + i];
-        }
-        return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
+    /**
+     * Dot product (the cosine of unit vectors) through Lucene's {@link VectorUtil}: SIMD through the Vector
+     * API when the JVM runs with {@code --add-modules jdk.incubator.vector} (the launchers do), a plain
+     * loop otherwise.
+     */
+    static float dot(float[] q, float[] v) {
+        return VectorUtil.dotProduct(q, v);
     }
 }
