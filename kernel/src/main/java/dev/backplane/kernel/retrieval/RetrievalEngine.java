@@ -16,8 +16,8 @@ import java.util.concurrent.CompletableFuture;
  * The one hybrid retrieval engine (ARCHITECTURE §8) for kb, memory and operation search: a lexical
  * ranking (BM25 over PostgreSQL's full-text lexemes, {@link LexicalIndex}; operations: the catalog's own
  * index) and a dense ranking (all-MiniLM-L6-v2 chunks: pgvector's HNSW index when the database has the
- * extension, in the JVM otherwise — an exact cosine scan of small partitions, Lucene's HNSW for large ones; operations: {@link DenseSet}) fused by weighted
- * reciprocal rank fusion — ranks, never raw scores.
+ * extension, in the JVM otherwise — an exact cosine scan of small partitions, Lucene's HNSW for large
+ * ones; operations: {@link DenseSet}) fused by weighted reciprocal rank fusion — ranks, never raw scores.
  */
 public final class RetrievalEngine implements AutoCloseable {
 
