@@ -7,7 +7,7 @@ import io.helidon.http.Method;
 /**
  * {@code GET /api/v1/info}: public facts a client needs before it has a token: the backplane's
  * version, and where and how to log in (issuer, CLI client id, audience); and which vector index
- * serves retrieval ({@code pgvector-hnsw} or {@code jvm-exact}), so an operator sees which path is on.
+ * serves retrieval ({@code pgvector-hnsw} or {@code jvm-hnsw}), so an operator sees which path is on.
  */
 final class InfoRoutes {
 

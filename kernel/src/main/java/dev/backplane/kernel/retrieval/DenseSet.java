@@ -65,7 +65,7 @@ public final class DenseSet {
         PriorityQueue<Scored> top = new PriorityQueue<>(k + 1, Comparator.comparingDouble(Scored::score));
         for (int i = 0; i < v.length; i++) {
             if (allowed.test(i)) {
-                double s = JvmVectorIndex.dot(query, v[i], 0);
+                double s = JvmVectorIndex.dot(query, v[i]);
                 if (top.size() < k || s > top.peek().score()) {
                     top.add(new Scored(i, s));
                     if (top.size() > k) {

@@ -17,15 +17,19 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.IntStream;
+import org.apache.lucene.util.VectorUtil;
 import org.postgresql.PGStatement;
 
 /**
- * Nearest neighbours by exact cosine over a partition's chunks, held in memory per (partition, surface):
+ * Nearest neighbours over a partition's chunks, held in memory per (partition, surface):
  * read from {@code retrieval_chunks} on first use and then kept current entry by entry from the change
  * feed ({@link SliceCache}: a write re-reads that entry's chunks, not the partition); while the feed
  * is down every search reads the chunks afresh.
- * The vectors of a slice sit in one flat array (a scan is bound by memory bandwidth: 100k chunks are
- * 150 MB), and a large slice is scanned on every core.
+ * A small slice is scanned exactly; a slice of at least
+ * {@code annMinChunks} chunks also gets an HNSW graph ({@link AnnGraph}, built in the background) and,
+ * once it is in, is searched by walking the graph (an exact scan is bound by memory bandwidth: 100k
+ * chunks are 150 MB per search). Until then, or when a filter leaves too few chunks for a walk, a large
+ * slice is scanned exactly on every core.
  */
 final class JvmVectorIndex implements VectorIndex {
 
@@ -34,8 +38,8 @@ final class JvmVectorIndex implements VectorIndex {
      * plus the entries changed since: {@code replaced} base entries are skipped, {@code changed} holds
      * their current chunks (a deleted entry has none).
      */
-    private record Slice(UUID[] entries, int[] rowEntry, float[] vectors, int dimension, Set<UUID> replaced,
-                         Map<UUID, float[][]> changed) {
+    private record Slice(UUID[] entries, int[] rowEntry, float[][] vectors, Set<UUID> replaced,
+                         Map<UUID, float[][]> changed, AnnGraph ann) {
         int rows() {
             return rowEntry.length;
         }
@@ -46,21 +50,46 @@ final class JvmVectorIndex implements VectorIndex {
             Map<UUID, float[][]> c = new HashMap<>(changed);
             touched.forEach(c::remove);
             c.putAll(current);
-            return new Slice(entries, rowEntry, vectors, dimension, Set.copyOf(r), Map.copyOf(c));
+            return new Slice(entries, rowEntry, vectors, Set.copyOf(r), Map.copyOf(c), ann);
+        }
+
+        /** Whether searches take the graph (a slice without one is always scanned). */
+        boolean warm() {
+            return ann == null || ann.ready();
         }
     }
 
     /** Below this many chunks one thread scans faster than a fork and join. */
     static final int PARALLEL_MIN_CHUNKS = 20_000;
+    /**
+     * Slices of at least this many chunks get an HNSW graph: below it an exact scan takes a few
+     * milliseconds and a graph would only cost memory and a build.
+     */
+    static final int ANN_MIN_CHUNKS = 20_000;
+    /** A walk keeps this many times the chunks it is asked for as candidates (recall against latency). */
+    static final int EF_FACTOR = 2;
     private final Jdbc jdbc;
+    private final int annMinChunks;
     private final SliceCache<Slice> slices;
 
     JvmVectorIndex(Jdbc jdbc, ChangeFeed feed) {
+        this(jdbc, feed, ANN_MIN_CHUNKS);
+    }
+
+    /** @param annMinChunks slices of at least this many chunks get a graph ({@link Integer#MAX_VALUE}: none) */
+    JvmVectorIndex(Jdbc jdbc, ChangeFeed feed, int annMinChunks) {
         this.jdbc = jdbc;
+        this.annMinChunks = annMinChunks;
         this.slices = new SliceCache<>(feed, new SliceCache.Source<>() {
             @Override
             public Slice load(UUID partition, String surface) {
                 return JvmVectorIndex.this.load(partition, surface);
+            }
+
+            @Override
+            public Slice hold(Slice s) {
+                return s.rows() < annMinChunks ? s : new Slice(s.entries(), s.rowEntry(), s.vectors(), s.replaced(),
+                        s.changed(), AnnGraph.buildInBackground(s.vectors()));
             }
 
             @Override
@@ -77,20 +106,30 @@ final class JvmVectorIndex implements VectorIndex {
             public long bytes(Slice s) {
                 long changed = s.changed().values().stream().flatMap(java.util.Arrays::stream)
                         .mapToLong(v -> 16L + 4L * v.length).sum();
-                return 4L * s.vectors().length + 4L * s.rowEntry().length + 32L * s.entries().length
-                        + 48L * s.replaced().size() + changed;
+                long dimension = s.rows() == 0 ? 0 : s.vectors()[0].length;
+                return (16L + 4L * dimension) * s.rows() + 4L * s.rowEntry().length + 32L * s.entries().length
+                        + 48L * s.replaced().size() + changed + (s.ann() == null ? 0 : AnnGraph.bytes(s.rows()));
             }
         });
     }
 
     @Override
     public String kind() {
-        return "jvm-exact";
+        return annMinChunks == Integer.MAX_VALUE ? "jvm-exact" : "jvm-hnsw";
+    }
+
+    @Override
+    public boolean warm(UUID partition, String surface) {
+        Slice held = slices.held(partition, surface);
+        return held != null && held.warm();
     }
 
     @Override
     public void meterInto(io.micrometer.core.instrument.MeterRegistry registry) {
         slices.meterInto(registry, "retrieval.vector.slices");
+        io.micrometer.core.instrument.Gauge.builder("svc.retrieval.graphs.building", AnnGraph::building)
+                .description("HNSW graphs queued or being built; their slices are scanned exactly meanwhile")
+                .register(registry);
     }
 
     @Override
@@ -127,26 +166,12 @@ final class JvmVectorIndex implements VectorIndex {
     }
 
     private static List<Scored> nearest(Slice slice, float[] query, int k, Candidates candidates) {
-        boolean[] allowed = null;
-        if (!(candidates instanceof Candidates.All) || !slice.replaced().isEmpty()) {
-            allowed = new boolean[slice.entries().length];
-            for (int e = 0; e < allowed.length; e++) {
-                UUID entry = slice.entries()[e];
-                allowed[e] = candidates.allows(entry) && !slice.replaced().contains(entry);
-            }
-        }
-        int rows = slice.rows();
-        int parts = rows < PARALLEL_MIN_CHUNKS ? 1 : Runtime.getRuntime().availableProcessors();
-        boolean[] only = allowed;
-        float[] best = IntStream.range(0, parts).parallel()
-                .mapToObj(p -> scan(slice, query, only, (int) ((long) rows * p / parts), (int) ((long) rows * (p + 1) / parts)))
-                .reduce((a, b) -> {
-                    for (int e = 0; e < a.length; e++) {
-                        a[e] = Math.max(a[e], b[e]);
-                    }
-                    return a;
-                }).orElseGet(() -> new float[0]);
         PriorityQueue<Scored> top = new PriorityQueue<>(k + 1, Comparator.comparingDouble(Scored::score));
+        boolean[] allowed = allowed(slice, candidates);
+        float[] best = slice.ann() != null && slice.ann().ready() ? walk(slice, query, k, allowed) : null;
+        if (best == null) {
+            best = scan(slice, query, allowed);
+        }
         for (int e = 0; e < best.length; e++) {
             if (best[e] > NONE && (top.size() < k || best[e] > top.peek().score())) {
                 top.add(new Scored(slice.entries()[e], best[e]));
@@ -159,7 +184,7 @@ final class JvmVectorIndex implements VectorIndex {
             if (chunks.length > 0 && candidates.allows(entry)) {
                 float bestChunk = NONE;
                 for (float[] chunk : chunks) {
-                    bestChunk = Math.max(bestChunk, dot(query, chunk, 0));
+                    bestChunk = Math.max(bestChunk, dot(query, chunk));
                 }
                 if (top.size() < k || bestChunk > top.peek().score()) {
                     top.add(new Scored(entry, bestChunk));
@@ -174,6 +199,67 @@ final class JvmVectorIndex implements VectorIndex {
         return out;
     }
 
+    /** Which base entries a search may return (null: all), the replaced ones never. */
+    private static boolean[] allowed(Slice slice, Candidates candidates) {
+        boolean[] allowed = null;
+        if (!(candidates instanceof Candidates.All) || !slice.replaced().isEmpty()) {
+            allowed = new boolean[slice.entries().length];
+            for (int e = 0; e < allowed.length; e++) {
+                UUID entry = slice.entries()[e];
+                allowed[e] = candidates.allows(entry) && !slice.replaced().contains(entry);
+            }
+        }
+        return allowed;
+    }
+
+    /**
+     * Each entry's best chunk similarity among the chunks a walk of the slice's graph finds nearest (NONE
+     * for the others); null when the graph declines (a filter leaving fewer chunks than the walk would visit).
+     * It asks for enough chunks to cover {@code k} entries at the slice's mean chunks per entry.
+     */
+    private static float[] walk(Slice slice, float[] query, int k, boolean[] allowed) {
+        int rows = slice.rows();
+        int[] rowEntry = slice.rowEntry();
+        int acceptedRows = rows;
+        if (allowed != null) {
+            acceptedRows = 0;
+            for (int r = 0; r < rows; r++) {
+                if (allowed[rowEntry[r]]) {
+                    acceptedRows++;
+                }
+            }
+        }
+        int perEntry = Math.max(1, (rows + slice.entries().length - 1) / Math.max(1, slice.entries().length));
+        int n = Math.min(rows, k * perEntry);
+        int[] found = slice.ann().nearest(query, n, n * EF_FACTOR, allowed == null ? null : r -> allowed[rowEntry[r]],
+                acceptedRows);
+        if (found == null) {
+            return null;
+        }
+        float[] best = new float[slice.entries().length];
+        Arrays.fill(best, NONE);
+        for (int r : found) {
+            int e = rowEntry[r];
+            best[e] = Math.max(best[e], dot(query, slice.vectors()[r]));
+        }
+        return best;
+    }
+
+    /** Each entry's best chunk similarity over all rows, a large slice on every core. */
+    private static float[] scan(Slice slice, float[] query, boolean[] allowed) {
+        int rows = slice.rows();
+        int parts = rows < PARALLEL_MIN_CHUNKS ? 1 : Runtime.getRuntime().availableProcessors();
+        boolean[] only = allowed;
+        return IntStream.range(0, parts).parallel()
+                .mapToObj(p -> scan(slice, query, only, (int) ((long) rows * p / parts), (int) ((long) rows * (p + 1) / parts)))
+                .reduce((a, b) -> {
+                    for (int e = 0; e < a.length; e++) {
+                        a[e] = Math.max(a[e], b[e]);
+                    }
+                    return a;
+                }).orElseGet(() -> new float[0]);
+    }
+
     /** Below any cosine: an entry with no allowed chunk in the rows scanned. */
     private static final float NONE = -2;
 
@@ -182,12 +268,11 @@ final class JvmVectorIndex implements VectorIndex {
         float[] best = new float[slice.entries().length];
         Arrays.fill(best, NONE);
         int[] rowEntry = slice.rowEntry();
-        float[] vectors = slice.vectors();
-        int dim = slice.dimension();
+        float[][] vectors = slice.vectors();
         for (int r = from; r < to; r++) {
             int e = rowEntry[r];
             if (allowed == null || allowed[e]) {
-                best[e] = Math.max(best[e], dot(query, vectors, r * dim));
+                best[e] = Math.max(best[e], dot(query, vectors[r]));
             }
         }
         return best;
@@ -219,12 +304,12 @@ final class JvmVectorIndex implements VectorIndex {
         return slice.build();
     }
 
-    /** Accumulates chunk rows, in any order, into the flat arrays of a {@link Slice}. */
+    /** Accumulates chunk rows, in any order, into the arrays of a {@link Slice}. */
     private static final class SliceBuilder {
         private final List<UUID> entries = new ArrayList<>();
         private final Map<UUID, Integer> index = new HashMap<>();
+        private final List<float[]> vectors = new ArrayList<>();
         private int[] rowEntry = new int[1024];
-        private float[] vectors = new float[0];
         private int dimension;
         private int rows;
 
@@ -243,46 +328,24 @@ final class JvmVectorIndex implements VectorIndex {
                 rowEntry = Arrays.copyOf(rowEntry, rows * 2);
             }
             rowEntry[rows] = e;
-            int offset = rows * length;
-            if (offset + length > vectors.length) {
-                vectors = Arrays.copyOf(vectors, Math.max(1024 * length, vectors.length * 2));
-            }
-            ChunkRows.read(sent, vectors, offset);
+            float[] vector = new float[length];
+            ChunkRows.read(sent, vector, 0);
+            vectors.add(vector);
             rows++;
         }
 
         Slice build() {
-            return new Slice(entries.toArray(UUID[]::new), Arrays.copyOf(rowEntry, rows),
-                    Arrays.copyOf(vectors, rows * dimension), dimension, Set.of(), Map.of());
+            return new Slice(entries.toArray(UUID[]::new), Arrays.copyOf(rowEntry, rows), vectors.toArray(float[][]::new),
+                    Set.of(), Map.of(), null);
         }
     }
 
-    /** Dot product of {@code q} with the vector at {@code offset}; eight accumulators keep the FPU busy. */
-    static float dot(float[] q, float[] m, int offset) {
-        float s0 = 0;
-        float s1 = 0;
-        float s2 = 0;
-        float s3 = 0;
-        float s4 = 0;
-        float s5 = 0;
-        float s6 = 0;
-        float s7 = 0;
-        int n = q.length;
-        int i = 0;
-        for (; i + 7 < n; i += 8) {
-            int j = offset + i;
-            s0 += q[i] * m[j];
-            s1 += q[i + 1] * m[j + 1];
-            s2 += q[i + 2] * m[j + 2];
-            s3 += q[i + 3] * m[j + 3];
-            s4 += q[i + 4] * m[j + 4];
-            s5 += q[i + 5] * m[j + 5];
-            s6 += q[i + 6] * m[j + 6];
-            s7 += q[i + 7] * m[j + 7];
-        }
-        for (; i < n; i++) {
-            s0 += q[i] * m[offset + i];
-        }
-        return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
+    /**
+     * Dot product (the cosine of unit vectors) through Lucene's {@link VectorUtil}: SIMD through the Vector
+     * API when the JVM runs with {@code --add-modules jdk.incubator.vector} (the launchers do), a plain
+     * loop otherwise.
+     */
+    static float dot(float[] q, float[] v) {
+        return VectorUtil.dotProduct(q, v);
     }
 }

@@ -16,8 +16,8 @@ import java.util.concurrent.CompletableFuture;
  * The one hybrid retrieval engine (ARCHITECTURE §8) for kb, memory and operation search: a lexical
  * ranking (BM25 over PostgreSQL's full-text lexemes, {@link LexicalIndex}; operations: the catalog's own
  * index) and a dense ranking (all-MiniLM-L6-v2 chunks: pgvector's HNSW index when the database has the
- * extension, an exact cosine scan in the JVM otherwise; operations: {@link DenseSet}) fused by weighted
- * reciprocal rank fusion — ranks, never raw scores.
+ * extension, in the JVM otherwise — an exact cosine scan of small partitions, Lucene's HNSW for large
+ * ones; operations: {@link DenseSet}) fused by weighted reciprocal rank fusion — ranks, never raw scores.
  */
 public final class RetrievalEngine implements AutoCloseable {
 
@@ -65,6 +65,15 @@ public final class RetrievalEngine implements AutoCloseable {
         this(jdbc, feed, embedder, VectorIndex.choose(jdbc, feed, embedder.dimension()));
     }
 
+    /**
+     * With the JVM vector index whatever the database offers, slices of at least {@code annMinChunks}
+     * chunks searched through an HNSW graph ({@link Integer#MAX_VALUE}: always the exact scan) — the
+     * side-by-side baseline of the benchmarks and the quality tests of the graph.
+     */
+    public static RetrievalEngine inJvm(Jdbc jdbc, ChangeFeed feed, Embedder embedder, int annMinChunks) {
+        return new RetrievalEngine(jdbc, feed, embedder, new JvmVectorIndex(jdbc, feed, annMinChunks));
+    }
+
     /** With a given vector index (tests of one path). */
     RetrievalEngine(Jdbc jdbc, ChangeFeed feed, Embedder embedder, VectorIndex vectors) {
         this.jdbc = jdbc;
@@ -88,9 +97,17 @@ public final class RetrievalEngine implements AutoCloseable {
         return searches;
     }
 
-    /** Which vector index serves dense search: {@code pgvector-hnsw} or {@code jvm-exact}. */
+    /** Which vector index serves dense search: {@code pgvector-hnsw}, {@code jvm-hnsw} or {@code jvm-exact}. */
     public String vectorIndex() {
         return vectors.kind();
+    }
+
+    /**
+     * Whether dense searches of a partition's surface run at full speed now: its vectors are held and,
+     * for a large partition, its HNSW graph is built (until then searches scan it exactly).
+     */
+    public boolean warm(UUID partition, String surface) {
+        return vectors.warm(partition, surface);
     }
 
     /**

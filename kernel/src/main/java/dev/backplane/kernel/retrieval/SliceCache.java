@@ -33,6 +33,14 @@ final class SliceCache<S> {
     interface Source<S> {
         S load(UUID partition, String surface);
 
+        /**
+         * A freshly read slice as the cache will hold it: what only a slice kept for many searches is worth
+         * (an index built over it) starts here, not in {@link #load}, which also serves one-off reads.
+         */
+        default S hold(S loaded) {
+            return loaded;
+        }
+
         /** The slice with {@code changed} entries re-read from the database (only their rows). */
         S patch(UUID partition, String surface, S slice, Set<UUID> changed);
 
@@ -97,6 +105,11 @@ final class SliceCache<S> {
         return changed > Math.max(MAX_CHANGED, read / 10);
     }
 
+    /** The slice held for a partition of a surface, if any, without reading or patching it. */
+    S held(UUID partition, String surface) {
+        return slices.get(key(partition, surface));
+    }
+
     /** The slice as the database holds it now: cached and patched, or read. */
     S current(UUID partition, String surface) {
         if (!feed.live()) {
@@ -129,7 +142,7 @@ final class SliceCache<S> {
         }
         try {
             pending.remove(key); // what was pending is in what is read now
-            S slice = source.load(partition, surface);
+            S slice = source.hold(source.load(partition, surface));
             slices.put(key, slice);
             mine.complete(slice);
             return slice;

@@ -18,7 +18,10 @@ sealed interface VectorIndex permits JvmVectorIndex, PgVectorIndex {
     record Scored(UUID entryId, double score) {
     }
 
-    /** Which path serves searches, as /api/v1/info shows it: {@code pgvector-hnsw} or {@code jvm-exact}. */
+    /**
+     * Which path serves searches, as /api/v1/info shows it: {@code pgvector-hnsw}, {@code jvm-hnsw} (exact
+     * scans of small slices, HNSW graphs for large ones) or {@code jvm-exact}.
+     */
     String kind();
 
     /**
@@ -27,11 +30,19 @@ sealed interface VectorIndex permits JvmVectorIndex, PgVectorIndex {
      */
     List<Scored> nearest(List<UUID> partitions, String surface, float[] query, int k, Candidates candidates);
 
+    /**
+     * Whether searches of a partition's surface are served at full speed now: a JVM slice is held and its
+     * graph (if it gets one) is built. pgvector is always warm.
+     */
+    default boolean warm(UUID partition, String surface) {
+        return true;
+    }
+
     /** Reports what the index holds in memory, if anything. */
     default void meterInto(io.micrometer.core.instrument.MeterRegistry registry) {
     }
 
-    /** pgvector when the extension can be used, the JVM scan otherwise; says which in the log. */
+    /** pgvector when the extension can be used, the JVM index otherwise; says which in the log. */
     static VectorIndex choose(Jdbc jdbc, ChangeFeed feed, int dimension) {
         System.Logger log = System.getLogger(VectorIndex.class.getName());
         PgVectorIndex.Setup setup = PgVectorIndex.setUp(jdbc, dimension);
@@ -42,7 +53,8 @@ sealed interface VectorIndex permits JvmVectorIndex, PgVectorIndex {
                 yield ready.index();
             }
             case PgVectorIndex.Unavailable why -> {
-                log.log(Level.INFO, "retrieval: pgvector not used (" + why.reason() + "); exact cosine scan in the JVM");
+                log.log(Level.INFO, "retrieval: pgvector not used (" + why.reason() + "); nearest neighbours in the JVM "
+                        + "(exact scans, HNSW graphs for slices of " + JvmVectorIndex.ANN_MIN_CHUNKS + "+ chunks)");
                 yield new JvmVectorIndex(jdbc, feed);
             }
         };

@@ -67,7 +67,8 @@ class KbArguAnaIT {
              TestKernel k = TestKernel.start(work.resolve("data"), TestKernel.settings(issuer,
                      Files.createDirectories(work.resolve("plugins"))))) {
             Jdbc jdbc = new Jdbc(k.kernel().database().dataSource());
-            KbService kb = new KbService(jdbc, new RetrievalEngine(jdbc, k.kernel().changeFeed(), new Embedder()));
+            Embedder embedder = new Embedder();
+            KbService kb = new KbService(jdbc, new RetrievalEngine(jdbc, k.kernel().changeFeed(), embedder));
             long t0 = System.nanoTime();
             try (ExecutorService pool = Executors.newFixedThreadPool(3)) {
                 List<Future<?>> done = new ArrayList<>();
@@ -107,6 +108,31 @@ class KbArguAnaIT {
             System.out.printf(Locale.ROOT, "ArguAna nDCG@10 over %d queries: grep %.4f, lexical %.4f, dense %.4f, "
                     + "hybrid %.4f (published: BM25 0.397, all-MiniLM-L6-v2 0.502)%n", n, grep, lexical, dense, hybrid);
             assertThat(hybrid).isGreaterThan(lexical).isGreaterThan(dense).isGreaterThan(grep);
+
+            // the same corpus through an HNSW graph (ArguAna is below the size that gets one by default)
+            RetrievalEngine graphEngine = RetrievalEngine.inJvm(jdbc, k.kernel().changeFeed(), embedder, 0);
+            KbService viaGraph = new KbService(jdbc, graphEngine);
+            viaGraph.search(tenant, "warm up", 10, Map.of(), RetrievalEngine.Mode.DENSE);
+            java.time.Instant deadline = java.time.Instant.now().plusSeconds(300);
+            while (!graphEngine.warm(tenant, "kb") && java.time.Instant.now().isBefore(deadline)) {
+                Thread.sleep(100);
+            }
+            assertThat(graphEngine.warm(tenant, "kb")).as("the graph is built").isTrue();
+            double denseGraph = 0;
+            double hybridGraph = 0;
+            for (Map.Entry<String, String> q : relevant.entrySet()) {
+                String text = queries.get(q.getKey());
+                String self = slug(q.getKey());
+                String want = slug(q.getValue());
+                denseGraph += ndcg(viaGraph.search(tenant, text, 11, Map.of(), RetrievalEngine.Mode.DENSE), self, want);
+                hybridGraph += ndcg(viaGraph.search(tenant, text, 11, Map.of(), RetrievalEngine.Mode.HYBRID), self, want);
+            }
+            denseGraph /= n;
+            hybridGraph /= n;
+            System.out.printf(Locale.ROOT, "ArguAna nDCG@10 through the HNSW graph: dense %.4f (exact %.4f), hybrid %.4f "
+                    + "(exact %.4f)%n", denseGraph, dense, hybridGraph, hybrid);
+            assertThat(denseGraph).as("dense through the graph").isGreaterThanOrEqualTo(dense - 0.005);
+            assertThat(hybridGraph).as("hybrid through the graph").isGreaterThanOrEqualTo(hybrid - 0.005);
         }
     }
 

@@ -108,7 +108,7 @@ class PgVectorIT {
     @Test
     void theKernelUsesPgvectorWhereTheExtensionIsAndTheJvmScanElsewhere() {
         assertThat(onPgvector.get("/api/v1/info", null).json().path("vector_index").asText()).isEqualTo("pgvector-hnsw");
-        assertThat(onPlain.get("/api/v1/info", null).json().path("vector_index").asText()).isEqualTo("jvm-exact");
+        assertThat(onPlain.get("/api/v1/info", null).json().path("vector_index").asText()).isEqualTo("jvm-hnsw");
         Jdbc pg = jdbc(onPgvector);
         assertThat(pg.query("SELECT extversion FROM pg_extension WHERE extname = 'vector'", rs -> rs.getString(1)))
                 .singleElement().satisfies(v -> assertThat(PgVectorIndex.compareVersions(v, "0.8.0")).isNotNegative());

@@ -1,0 +1,152 @@
+package dev.backplane.kernel.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.backplane.kernel.app.KernelConfig;
+import dev.backplane.kernel.app.Setting;
+import dev.backplane.kernel.persistence.ChangeFeed;
+import dev.backplane.kernel.persistence.Database;
+import dev.backplane.kernel.persistence.Jdbc;
+import java.nio.file.Files;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The JVM index's HNSW path on real PostgreSQL: a large slice answers by exact scan until its graph is
+ * built in the background, then through the graph with nearly the exact scan's answers, honouring
+ * candidates and partitions; a written or deleted entry is searched correctly through the change feed
+ * while the graph is kept.
+ */
+class JvmHnswIT {
+
+    private static final String SURFACE = "it";
+
+    @Test
+    void largeSlicesAreSearchedThroughAGraphKeptCurrentFromTheChangeFeed() throws Exception {
+        try (Database db = Database.start(KernelConfig.of(Map.of(Setting.DATA_DIR,
+                Files.createTempDirectory("svc-hnsw").toString())).database())) {
+            Jdbc jdbc = new Jdbc(db.dataSource());
+            try (ChangeFeed feed = ChangeFeed.listening(db::dedicatedConnection, jdbc)) {
+                waitFor(feed::live, "the change feed listens");
+                UUID a = UUID.randomUUID();
+                UUID b = UUID.randomUUID();
+                Random random = new Random(7);
+                float[][] centres = new float[40][];
+                for (int i = 0; i < centres.length; i++) {
+                    centres[i] = gaussian(random, 1);
+                }
+                Map<UUID, float[]> ofA = seed(jdbc, a, 3_000, centres, random);
+                Map<UUID, float[]> ofB = seed(jdbc, b, 500, centres, random);
+                JvmVectorIndex graph = new JvmVectorIndex(jdbc, feed, 2_000);
+                JvmVectorIndex exact = new JvmVectorIndex(jdbc, ChangeFeed.disabled(), Integer.MAX_VALUE);
+                assertThat(graph.kind()).isEqualTo("jvm-hnsw");
+                assertThat(exact.kind()).isEqualTo("jvm-exact");
+
+                List<UUID> ids = new ArrayList<>(ofA.keySet());
+                UUID first = ids.getFirst();
+                assertThat(ids(graph.nearest(List.of(a), SURFACE, ofA.get(first), 10, Candidates.all())))
+                        .as("answered while the graph builds (exact scan)").first().isEqualTo(first);
+                waitFor(() -> graph.warm(a, SURFACE), "the graph of a is built");
+                assertThat(graph.warm(b, SURFACE)).as("b was never searched").isFalse();
+
+                Set<UUID> half = new HashSet<>(ids.subList(0, ids.size() / 2));
+                Set<UUID> few = new HashSet<>(ids.subList(0, 20));
+                double recall = 0;
+                int searches = 0;
+                for (int i = 0; i < 30; i++) {
+                    UUID self = ids.get(random.nextInt(half.size()));
+                    float[] q = ofA.get(self);
+                    for (Candidates candidates : List.of(Candidates.all(), Candidates.only(half),
+                            Candidates.except(Set.of(ids.get(ids.size() - 1))))) {
+                        List<UUID> walked = ids(graph.nearest(List.of(a), SURFACE, q, 10, candidates));
+                        List<UUID> scanned = ids(exact.nearest(List.of(a), SURFACE, q, 10, candidates));
+                        assertThat(walked).as("an entry is its own nearest neighbour").first().isEqualTo(self);
+                        assertThat(walked).hasSize(10).allMatch(candidates::allows).allMatch(ofA::containsKey);
+                        recall += walked.stream().filter(scanned::contains).count() / 10.0;
+                        searches++;
+                    }
+                    assertThat(ids(graph.nearest(List.of(a), SURFACE, q, 10, Candidates.only(few))))
+                            .as("20 candidates in 3,000: scanned exactly")
+                            .isEqualTo(ids(exact.nearest(List.of(a), SURFACE, q, 10, Candidates.only(few))));
+                }
+                System.out.printf("JVM HNSW recall@10 against the exact scan: %.3f over %d searches%n",
+                        recall / searches, searches);
+                assertThat(recall / searches).isGreaterThan(0.9);
+
+                UUID ofBoth = ofB.keySet().iterator().next();
+                List<UUID> across = ids(graph.nearest(List.of(a, b), SURFACE, ofB.get(ofBoth), 10, Candidates.all()));
+                assertThat(across).first().isEqualTo(ofBoth);
+                assertThat(ids(graph.nearest(List.of(a), SURFACE, ofB.get(ofBoth), 10, Candidates.all())))
+                        .as("b's entries never in a's answers").allMatch(ofA::containsKey);
+
+                // an entry rewritten to a new vector, another deleted: found (and not) through the feed
+                UUID moved = ids.get(5);
+                UUID deleted = ids.get(6);
+                float[] elsewhere = Embedder.normalized(gaussian(random, 1));
+                jdbc.inTransaction(c -> {
+                    ChunkRows.replaceIn(c, a, SURFACE, moved, "moved", List.of(elsewhere));
+                    ChunkRows.delete(c, SURFACE, deleted);
+                    return null;
+                });
+                feed.changed(SliceCache.TOPIC, SliceCache.entryKey(a, SURFACE, moved));
+                feed.changed(SliceCache.TOPIC, SliceCache.entryKey(a, SURFACE, deleted));
+                waitFor(() -> ids(graph.nearest(List.of(a), SURFACE, elsewhere, 10, Candidates.all())).getFirst()
+                        .equals(moved), "the rewritten entry is found at its new place");
+                assertThat(ids(graph.nearest(List.of(a), SURFACE, ofA.get(moved), 10, Candidates.all())))
+                        .as("nor at its old place").doesNotContain(moved);
+                assertThat(ids(graph.nearest(List.of(a), SURFACE, ofA.get(deleted), 10, Candidates.all())))
+                        .as("a deleted entry is gone").doesNotContain(deleted);
+                assertThat(graph.warm(a, SURFACE)).as("a few changed entries keep the graph").isTrue();
+            }
+        }
+    }
+
+    private static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
+        Instant deadline = Instant.now().plusSeconds(120);
+        while (!condition.getAsBoolean()) {
+            assertThat(Instant.now()).as(what).isBefore(deadline);
+            Thread.sleep(50);
+        }
+    }
+
+    private static List<UUID> ids(List<VectorIndex.Scored> hits) {
+        return hits.stream().map(VectorIndex.Scored::entryId).toList();
+    }
+
+    private static Map<UUID, float[]> seed(Jdbc jdbc, UUID tenant, int n, float[][] centres, Random random) {
+        Map<UUID, float[]> vectors = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            float[] c = centres[random.nextInt(centres.length)];
+            float[] noise = gaussian(random, 0.8);
+            float[] v = new float[c.length];
+            for (int d = 0; d < v.length; d++) {
+                v[d] = c[d] + noise[d];
+            }
+            vectors.put(UUID.randomUUID(), Embedder.normalized(v));
+        }
+        jdbc.inTransaction(c -> {
+            for (Map.Entry<UUID, float[]> e : vectors.entrySet()) {
+                ChunkRows.replaceIn(c, tenant, SURFACE, e.getKey(), "entry", List.of(e.getValue()));
+            }
+            return null;
+        });
+        return vectors;
+    }
+
+    private static float[] gaussian(Random random, double scale) {
+        float[] v = new float[384];
+        for (int d = 0; d < v.length; d++) {
+            v[d] = (float) (random.nextGaussian() * scale / Math.sqrt(v.length));
+        }
+        return v;
+    }
+}
