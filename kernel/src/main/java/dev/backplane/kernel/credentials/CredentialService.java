@@ -90,6 +90,28 @@ public final class CredentialService {
         return new Credential(store.read(secretRef));
     }
 
+    /**
+     * Stores a secret a connector obtained during a call of {@code tenant} (plugin-api 1.5
+     * {@code ConnectorContext.stageSecret}) at a fresh ref this service chooses inside the tenant's scope
+     * ({@link SecretRefs#issued}), and answers the ref. Store failures become {@link ConnectorException}s
+     * free of values.
+     *
+     * @param siblingRef the called target's own secret_ref (cloudsm: the project to write in)
+     */
+    public String stageIssued(java.util.UUID tenant, String siblingRef, String purpose, Map<String, String> fields) {
+        if (purpose == null || !purpose.matches("[A-Za-z0-9_.-]{1,64}")) {
+            throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, "a staged secret's purpose must be 1-64 letters, "
+                    + "digits, '_', '.', '-'", Map.of(), null);
+        }
+        try {
+            return stage(tenant, SecretRefs.issued(backend, tenant, siblingRef), new java.util.LinkedHashMap<>(fields))
+                    .secretRef();
+        } catch (DomainException e) {
+            throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, "staging the " + purpose + " secret failed: "
+                    + e.getMessage(), Map.of(), null);
+        }
+    }
+
     /** Writes a target's secret (tenant_admin; the caller checked the role). Values are never echoed. */
     public Staged stage(java.util.UUID tenant, String secretRef, Map<String, String> fields) {
         Optional<String> foreign = SecretRefs.scopeError(backend, Optional.of(tenant), secretRef);

@@ -92,6 +92,26 @@ public final class SecretRefs {
         return ref;
     }
 
+    /**
+     * A fresh tenant-owned secret_ref for a secret a connector obtained during a call (a certificate's
+     * private key): kv {@code tenants/<tenant-id>/issued/<uuid>}; cloudsm a secret named
+     * {@code t-<tenant-id>-issued-<uuid>} in the project of {@code siblingRef} (the target's own ref).
+     */
+    public static String issued(Backend backend, UUID tenant, String siblingRef) {
+        String id = UUID.randomUUID().toString();
+        return switch (backend) {
+            case KV -> "tenants/" + tenant + "/issued/" + id;
+            case CLOUDSM -> {
+                var m = CLOUDSM.matcher(siblingRef == null ? "" : siblingRef);
+                if (!m.matches()) {
+                    throw CommonErrors.INVALID_SECRET_REF.error("no cloudsm project to stage an issued secret in: "
+                            + "the target's secret_ref is not a cloudsm ref", Map.of("field", "secret_ref"));
+                }
+                yield "cloudsm:" + m.group(1) + "/" + cloudSmPrefix(tenant) + "issued-" + id;
+            }
+        };
+    }
+
     /** The cloudsm secret-name prefix every secret of {@code tenant} carries. */
     public static String cloudSmPrefix(UUID tenant) {
         return "t-" + tenant + "-";

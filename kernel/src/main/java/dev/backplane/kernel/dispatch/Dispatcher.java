@@ -273,7 +273,10 @@ public final class Dispatcher {
         UUID auditId = metrics.time(DispatchMetrics.Stage.AUDIT, () -> audit.begin(r.entry(), approvalId));
         try {
             OperationResult result = metrics.time(DispatchMetrics.Stage.PLUGIN_CALL,
-                    () -> sessions.call(r.op().connector(), r.target().spec(), credential, c -> c.invoke(r.request())));
+                    () -> sessions.call(r.op().connector(), r.target().spec(), credential,
+                            (purpose, fields) -> credentials.stageIssued(caller.tenantId(), r.target().secretRef(),
+                                    purpose, fields),
+                            c -> c.invoke(r.request())));
             ResultEnvelope env = switch (result) {
                 case OperationResult.Rows rows -> {
                     Reducer.Reduced reduced = reducer.reduce(caller.tenantId(), caller.sub(), req.opId(), rows.rows());

@@ -42,22 +42,33 @@ public final class ConnectorSessions {
     }
 
     public <T> T call(LoadedConnector connector, TargetSpec spec, Credential credential, Function<Connector, T> body) {
+        return call(connector, spec, credential, KernelConnectorContext.SecretStager.NONE, body);
+    }
+
+    /**
+     * As above, for a call made by a tenant: {@code stager} stores what the plugin stages
+     * ({@code ConnectorContext.stageSecret}) in that tenant's credential store, and the staged values are
+     * scrubbed from the result, errors and log lines like the credential's.
+     */
+    public <T> T call(LoadedConnector connector, TargetSpec spec, Credential credential,
+                      KernelConnectorContext.SecretStager stager, Function<Connector, T> body) {
         SecretScrubber scrubber = SecretScrubber.of(credential);
         Transport transport = transports.get(new TlsKey(spec.host(), spec.verifyTls(), spec.tlsCaPin(), spec.tlsServerName()), k -> {
             TargetTls tls = TargetTls.of(k.host(), k.verifyTls(), k.caPin(), k.serverName());
             return new Transport(tls, KernelConnectorContext.httpClient(tls, egress, timeout));
         });
         KernelConnectorContext ctx = new KernelConnectorContext(transport.tls(), transport.http(), sockets, timeout,
-                () -> Thread.currentThread().isInterrupted(), "connector." + connector.connectorId(), scrubber);
+                () -> Thread.currentThread().isInterrupted(), "connector." + connector.connectorId(), scrubber, stager);
         try {
             // whatever comes back — a result, a failure, a fingerprint, candidates — leaves without the credential
-            return scrubber.result(PluginCalls.call(connector.pluginId(), connector.classLoader(), timeout, () -> {
-                try (Connector c = connector.factory().open(ctx, spec, credential)) {
-                    return body.apply(c);
-                }
-            }));
+            return ctx.stagedScrubber().result(scrubber.result(PluginCalls.call(connector.pluginId(),
+                    connector.classLoader(), timeout, () -> {
+                        try (Connector c = connector.factory().open(ctx, spec, credential)) {
+                            return body.apply(c);
+                        }
+                    })));
         } catch (ConnectorException e) {
-            throw scrubber.exception(e);
+            throw ctx.stagedScrubber().exception(scrubber.exception(e));
         }
     }
 }

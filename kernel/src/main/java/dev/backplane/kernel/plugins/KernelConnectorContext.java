@@ -17,9 +17,24 @@ import javax.net.ssl.SSLContext;
  * What the kernel lends a plugin for one session with one target: an HTTP client whose TLS follows
  * the target's fields and whose connections go through the SSRF-checking egress proxy, the TLS
  * context, the SSRF-checking socket factory, a clock, a logger that scrubs the call's secret values,
- * the cancellation signal and the timeout.
+ * the cancellation signal, the timeout and — for a call made by a tenant — the staging of secrets the
+ * call obtained into that tenant's credential store.
  */
 public final class KernelConnectorContext implements ConnectorContext {
+
+    /**
+     * Stores a secret for the calling tenant at a ref the kernel chooses and answers the ref; bound to
+     * one call's tenant by whoever opens the session.
+     */
+    @FunctionalInterface
+    public interface SecretStager {
+        /** The stager of calls that have no calling tenant (probes, previews): refuses. */
+        SecretStager NONE = (purpose, fields) -> {
+            throw new UnsupportedOperationException("this call has no calling tenant to stage a secret for");
+        };
+
+        String stage(String purpose, java.util.Map<String, String> fields);
+    }
 
     private final HttpClient http;
     private final TargetTls tls;
@@ -27,6 +42,10 @@ public final class KernelConnectorContext implements ConnectorContext {
     private final Duration timeout;
     private final BooleanSupplier cancelled;
     private final System.Logger logger;
+    private final SecretStager stager;
+    /** The values staged during this call: scrubbed from log lines like the credential's. */
+    private final java.util.List<String> stagedValues = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile SecretScrubber stagedScrubber = SecretScrubber.of(java.util.List.of());
 
     public KernelConnectorContext(TargetTls tls, EgressProxy egress, SocketFactory sockets, Duration timeout,
                                   BooleanSupplier cancelled, String loggerName, SecretScrubber scrubber) {
@@ -36,12 +55,43 @@ public final class KernelConnectorContext implements ConnectorContext {
     /** A context around an HTTP client built (and cached) for the target's TLS settings. */
     public KernelConnectorContext(TargetTls tls, HttpClient http, SocketFactory sockets, Duration timeout,
                                   BooleanSupplier cancelled, String loggerName, SecretScrubber scrubber) {
+        this(tls, http, sockets, timeout, cancelled, loggerName, scrubber, SecretStager.NONE);
+    }
+
+    /** As above, staging secrets through {@code stager} (bound to the calling tenant). */
+    public KernelConnectorContext(TargetTls tls, HttpClient http, SocketFactory sockets, Duration timeout,
+                                  BooleanSupplier cancelled, String loggerName, SecretScrubber scrubber,
+                                  SecretStager stager) {
+        this.stager = stager;
         this.tls = tls;
         this.sockets = sockets;
         this.timeout = timeout;
         this.cancelled = cancelled;
         this.http = http;
-        this.logger = new ScrubbingLogger(System.getLogger(loggerName), scrubber);
+        this.logger = new ScrubbingLogger(System.getLogger(loggerName), scrubber) {
+            @Override
+            String scrub(String text) {
+                return stagedScrubber.text(super.scrub(text));
+            }
+        };
+    }
+
+    /** Stages through the call's stager; the values are remembered only to scrub them from what leaves. */
+    @Override
+    public String stageSecret(String purpose, java.util.Map<String, String> fields) {
+        String ref = stager.stage(purpose, fields);
+        fields.values().forEach(v -> {
+            if (v != null && !v.isEmpty()) {
+                stagedValues.add(v);
+            }
+        });
+        stagedScrubber = SecretScrubber.of(java.util.List.copyOf(stagedValues));
+        return ref;
+    }
+
+    /** A scrubber of the values this call staged (empty when it staged none). */
+    SecretScrubber stagedScrubber() {
+        return stagedScrubber;
     }
 
     /** The client lent to plugins: TLS per target, every connection through the SSRF-checking egress proxy. */
@@ -102,7 +152,7 @@ public final class KernelConnectorContext implements ConnectorContext {
     }
 
     /** Takes the call's credential, in every form it travels in, out of everything logged. */
-    static final class ScrubbingLogger implements System.Logger {
+    static class ScrubbingLogger implements System.Logger {
         private final System.Logger delegate;
         private final SecretScrubber scrubber;
 

@@ -115,6 +115,19 @@ public final class VaultDouble implements AutoCloseable {
     }
 
     /** The double's system state (mounts, policies, leases), for assertions. */
+    /**
+     * The private key the PKI mount's {@code issue/<role>} answers from now on (a canary, in tests that
+     * look for it); by default a fixed EC key-shaped PEM.
+     */
+    public void issuedPrivateKey(String pem) {
+        system.issuedKey = pem;
+    }
+
+    /** The serial numbers of the certificates issued with {@code issue/<role>}. */
+    public List<String> issuedSerials() {
+        return List.copyOf(system.issued);
+    }
+
     public boolean hasMount(String path) {
         return system.mounts.containsKey(path.endsWith("/") ? path : path + "/");
     }

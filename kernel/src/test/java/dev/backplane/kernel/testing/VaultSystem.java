@@ -26,7 +26,15 @@ final class VaultSystem {
             FjEUMBIGA1UEAxMLZXhhbXBsZS5jb20wHhcNMjQwMTAxMDAwMDAwWhcNMzQwMTAx
             -----END CERTIFICATE-----""";
 
+    /** The PKI role {@code issue/<role>} accepts. */
+    static final String PKI_ROLE = "web";
+
     volatile String version = "1.15.2";
+    volatile String issuedKey = """
+            -----BEGIN EC PRIVATE KEY-----
+            MHcCAQEEIBkK0ZqGzYqM0m1c8w1x2S5Zr9n4Yb2m3Qk7Jq6oV5pDoAoGCCqGSM49
+            -----END EC PRIVATE KEY-----""";
+    final List<String> issued = new java.util.concurrent.CopyOnWriteArrayList<>();
     volatile boolean sealed;
     final Map<String, Map<String, Object>> mounts = new ConcurrentHashMap<>();
     final Map<String, Map<String, Object>> auths = new ConcurrentHashMap<>();
@@ -197,7 +205,7 @@ final class VaultSystem {
             }
         }
         if (rest.startsWith("pki/")) {
-            return Optional.of(pki(rest.substring(4), list));
+            return Optional.of(pki(write, rest.substring(4), list, body));
         }
         return Optional.empty();
     }
@@ -283,7 +291,10 @@ final class VaultSystem {
         return Reply.error(405, "unsupported operation");
     }
 
-    private Reply pki(String rest, boolean list) {
+    private Reply pki(String method, String rest, boolean list, JsonNode body) {
+        if (rest.startsWith("issue/")) {
+            return issue(method, rest.substring("issue/".length()), body);
+        }
         if (list && rest.startsWith("issuers")) {
             return Reply.of(Map.of("keys", List.of(VaultDouble.ISSUER_ID), "key_info", Map.of(VaultDouble.ISSUER_ID,
                     Map.of("issuer_name", "root-2024", "is_default", true, "key_id",
@@ -299,6 +310,40 @@ final class VaultSystem {
                     "revocation_time_rfc3339", "")) : Reply.error(404);
         }
         return Reply.error(404, "no handler for route \"pki/" + rest + "\". route entry not found.");
+    }
+
+    /**
+     * {@code POST /v1/pki/issue/<role>} as Vault documents it: certificate, issuing_ca, ca_chain,
+     * private_key, private_key_type, serial_number and expiration (Unix seconds) under data.
+     */
+    private Reply issue(String method, String role, JsonNode body) {
+        if (!method.equals("POST")) {
+            return Reply.error(405, "unsupported operation");
+        }
+        if (!role.equals(PKI_ROLE)) {
+            return Reply.error(400, "unknown role: " + role);
+        }
+        String cn = body.path("common_name").asText("");
+        if (cn.isEmpty()) {
+            return Reply.error(400, "the common_name field is required, or must be provided in a CSR with "
+                    + "\"use_csr_common_name\" set to true, unless \"require_cn\" is set to false");
+        }
+        byte[] raw = new byte[20];
+        new java.security.SecureRandom().nextBytes(raw);
+        StringBuilder serial = new StringBuilder();
+        for (byte b : raw) {
+            serial.append(serial.isEmpty() ? "" : ":").append(String.format("%02x", b & 0xff));
+        }
+        issued.add(serial.toString());
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("ca_chain", List.of(CERT));
+        d.put("certificate", CERT.replace("MIIBszCCAVmgAwIBAgIU", "MIIBtDCCAVqgAwIBAgIU"));
+        d.put("expiration", Instant.now().plusSeconds(72 * 3600).getEpochSecond());
+        d.put("issuing_ca", CERT);
+        d.put("private_key", issuedKey);
+        d.put("private_key_type", "ec");
+        d.put("serial_number", serial.toString());
+        return Reply.of(d);
     }
 
     private static Map<String, Object> approleRole() {

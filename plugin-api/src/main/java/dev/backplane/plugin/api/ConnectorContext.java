@@ -5,6 +5,7 @@ import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import javax.net.SocketFactory;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
@@ -62,4 +63,26 @@ public interface ConnectorContext {
 
     /** How long the whole call may take. */
     Duration timeout();
+
+    /**
+     * Stores a secret the operation obtained — such as the private key of a certificate it issued — in
+     * the calling tenant's credential store and answers the reference, so the result can carry the
+     * reference instead of the value. The kernel, never the plugin, chooses the reference: a fresh one
+     * inside the calling tenant's scope (kv: {@code tenants/<tenant-id>/issued/<uuid>}), owned by that
+     * tenant and usable wherever a secret_ref is (a target's secret_ref, for instance). The values are
+     * written only there; the plugin must drop them from everything it returns or logs, and the kernel
+     * scrubs them from the call's result, errors and log lines as well.
+     *
+     * @param purpose a short label of what is stored (letters, digits, '.', '_', '-'; at most 64), such
+     *     as {@code pki.private_key}; recorded with the secret's field names, never with values
+     * @param fields the secret's named fields (names 1-128 letters, digits, '_', '.', '-'; string values)
+     * @return the secret_ref the fields were stored at
+     * @throws UnsupportedOperationException when the kernel cannot stage secrets for this call (a kernel
+     *     older than plugin-api 1.5, or a call with no calling tenant, such as a probe)
+     * @throws ConnectorException when the store refuses or fails to write
+     * @since 1.5
+     */
+    default String stageSecret(String purpose, Map<String, String> fields) {
+        throw new UnsupportedOperationException("this kernel stages no secrets for plugins (plugin-api < 1.5)");
+    }
 }

@@ -19,8 +19,23 @@ public final class RecordingContext implements ConnectorContext {
     private final List<String> logLines = new CopyOnWriteArrayList<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+    private final java.util.Map<String, java.util.Map<String, String>> staged = new java.util.concurrent.ConcurrentHashMap<>();
+
     public List<String> logLines() {
         return logLines;
+    }
+
+    /** What the connector staged through {@link #stageSecret}, by the reference it was answered. */
+    public java.util.Map<String, java.util.Map<String, String>> staged() {
+        return staged;
+    }
+
+    /** Keeps the fields in memory under a fresh {@code tenants/test/issued/<uuid>} reference. */
+    @Override
+    public String stageSecret(String purpose, java.util.Map<String, String> fields) {
+        String ref = "tenants/test/issued/" + java.util.UUID.randomUUID();
+        staged.put(ref, java.util.Map.copyOf(fields));
+        return ref;
     }
 
     @Override

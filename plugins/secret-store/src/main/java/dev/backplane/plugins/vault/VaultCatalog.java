@@ -89,6 +89,13 @@ final class VaultCatalog {
     private static final String PKI_CERT = obj(List.of("serial"), mount("PKI engine", "pki"),
             str("serial", VaultParams.SERIAL, "the certificate's serial number (hex pairs joined by ':' or '-')"));
 
+    private static final String PKI_ISSUE = obj(List.of("role", "common_name"), mount("PKI engine", "pki"),
+            str("role", VaultParams.NAME, "the PKI role to issue with"),
+            str("common_name", VaultParams.CERT_NAME, "the certificate's common name"), """
+            "alt_names": {"type": "array", "minItems": 1, "maxItems": %d, "items": {"type": "string", "pattern": "%s"}, "description": "subject alternative names (DNS names or email addresses)"}"""
+                    .formatted(VaultParams.MAX_ALT_NAMES, VaultParams.CERT_NAME.replace("\\", "\\\\")),
+            str("ttl", VaultParams.TTL, "the requested lifetime: seconds, or a number with unit s, m or h (such as 72h)"));
+
     static final Catalog CATALOG = new Catalog(
             List.of(new OperationGroup("kv", "Key/value secrets", "listing secrets and reading their key names, versions "
                             + "and metadata (never values); writing, patching, deleting, undeleting, destroying and rolling "
@@ -97,7 +104,8 @@ final class VaultCatalog {
                             + "and audit devices; ACL policies; leases"),
                     new OperationGroup("auth", "Auth methods", "the backplane's own token; token roles; AppRole and "
                             + "Kubernetes auth roles"),
-                    new OperationGroup("pki", "PKI", "certificate issuers and issued certificates of a PKI mount")),
+                    new OperationGroup("pki", "PKI", "certificate issuers and issued certificates of a PKI mount; "
+                            + "issuing a certificate with a role (its private key is staged at a secret_ref, never returned)")),
             List.of(
                     read("vault.kv.list", "kv", "Lists the keys under a folder of a KV mount: key, folder", KV_LIST,
                             "GET", "/v1/{mount}/metadata/{path}", ResultKind.SET),
@@ -175,7 +183,11 @@ final class VaultCatalog {
                     read("vault.pki.cert-list", "pki", "The serial numbers of the certificates a PKI mount issued",
                             PKI_LIST, "GET", "/v1/{mount}/certs", ResultKind.SET),
                     read("vault.pki.cert-read", "pki", "An issued certificate (public PEM), its issuer and revocation "
-                            + "time", PKI_CERT, "GET", "/v1/{mount}/cert/{serial}", ResultKind.OBJECT)));
+                            + "time", PKI_CERT, "GET", "/v1/{mount}/cert/{serial}", ResultKind.OBJECT),
+                    write("vault.pki.issue", "pki", "Issues a certificate with a PKI role: answers the certificate, "
+                            + "issuing CA, serial number and expiration; the private key is stored in the tenant's "
+                            + "credential store and only its secret_ref (private_key_ref) is returned", PKI_ISSUE,
+                            SafetyLevel.DANGEROUS, "POST", "/v1/{mount}/issue/{role}")));
 
     private static OperationDescriptor read(String id, String group, String description, String schema, String method,
                                             String path, ResultKind kind) {

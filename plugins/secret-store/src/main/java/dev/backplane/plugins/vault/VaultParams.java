@@ -26,6 +26,11 @@ final class VaultParams {
     static final String KEY = "^[A-Za-z0-9_.@-]{1,128}$";
     /** A certificate serial number: hex pairs joined by ':' or '-'. */
     static final String SERIAL = "^[0-9a-fA-F]{2}([:-][0-9a-fA-F]{2}){0,63}$";
+    /** A certificate's common name or alternative name: a DNS name (wildcards allowed) or an email address. */
+    static final String CERT_NAME = "^[A-Za-z0-9*_][A-Za-z0-9*_.@-]{0,252}$";
+    /** A Vault duration: a number of seconds or a number with unit s, m or h. */
+    static final String TTL = "^[1-9][0-9]{0,8}[smh]?$";
+    static final int MAX_ALT_NAMES = 100;
     /** An engine or auth method type. */
     static final String TYPE = "^[a-z0-9][a-z0-9_-]{0,63}$";
     static final int MAX_FIELDS = 256;
@@ -38,6 +43,8 @@ final class VaultParams {
     private static final Pattern KEY_RE = Pattern.compile(KEY);
     private static final Pattern SERIAL_RE = Pattern.compile(SERIAL);
     private static final Pattern TYPE_RE = Pattern.compile(TYPE);
+    private static final Pattern CERT_NAME_RE = Pattern.compile(CERT_NAME);
+    private static final Pattern TTL_RE = Pattern.compile(TTL);
 
     private final Map<String, Object> params;
 
@@ -63,6 +70,40 @@ final class VaultParams {
 
     String name() {
         return matching("name", NAME_RE, null, "a name of letters, digits, '_', '.', '@', '-'");
+    }
+
+    /** A PKI role name (parameter {@code role}). */
+    String role() {
+        return matching("role", NAME_RE, null, "a role name of letters, digits, '_', '.', '@', '-'");
+    }
+
+    String commonName() {
+        return matching("common_name", CERT_NAME_RE, null, "a DNS name (wildcards allowed) or an email address");
+    }
+
+    /** Optional alternative names, 1..{@value #MAX_ALT_NAMES} of them, as Vault's comma-joined list; null when absent. */
+    String altNames() {
+        Object v = params.get("alt_names");
+        if (v == null) {
+            return null;
+        }
+        if (!(v instanceof List<?> list) || list.isEmpty() || list.size() > MAX_ALT_NAMES) {
+            throw invalid("alt_names", "a list of 1.." + MAX_ALT_NAMES + " DNS names or email addresses");
+        }
+        List<String> out = new ArrayList<>();
+        for (Object o : list) {
+            if (!(o instanceof String s) || !CERT_NAME_RE.matcher(s).matches()) {
+                throw invalid("alt_names", "DNS names (wildcards allowed) or email addresses");
+            }
+            out.add(s);
+        }
+        return String.join(",", out);
+    }
+
+    /** An optional Vault duration ({@code 3600}, {@code 72h}); null when absent. */
+    String ttl() {
+        return params.get("ttl") == null ? null
+                : matching("ttl", TTL_RE, null, "a duration: seconds, or a number with unit s, m or h (such as 72h)");
     }
 
     String serial() {

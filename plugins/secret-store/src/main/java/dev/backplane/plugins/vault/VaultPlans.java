@@ -57,6 +57,7 @@ final class VaultPlans {
             case "vault.pki.issuer-list" -> VaultRequest.list("/v1/" + p.mount("pki") + "/issuers");
             case "vault.pki.cert-list" -> VaultRequest.list("/v1/" + p.mount("pki") + "/certs");
             case "vault.pki.cert-read" -> VaultRequest.get("/v1/" + p.mount("pki") + "/cert/" + p.serial());
+            case "vault.pki.issue" -> pkiIssue(p);
             default -> throw new ConnectorException(ErrorCode.UNKNOWN_OPERATION, "unknown operation " + opId);
         });
     }
@@ -126,6 +127,21 @@ final class VaultPlans {
             return VaultRequest.delete("/v1/" + p.mount("secret") + "/" + p.path());
         }
         return VaultRequest.send("POST", kv(p, "destroy"), Map.of("versions", p.versions(true)));
+    }
+
+    /** {@code POST /v1/<mount>/issue/<role>}: the request carries names and a ttl only, nothing secret. */
+    private static VaultRequest pkiIssue(VaultParams p) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("common_name", p.commonName());
+        String alt = p.altNames();
+        if (alt != null) {
+            body.put("alt_names", alt);
+        }
+        String ttl = p.ttl();
+        if (ttl != null) {
+            body.put("ttl", ttl);
+        }
+        return VaultRequest.send("POST", "/v1/" + p.mount("pki") + "/issue/" + p.role(), body);
     }
 
     private static VaultRequest mountEnable(VaultParams p) {

@@ -68,7 +68,47 @@ final class VaultSession implements Connector {
                 && !(a.status() == 404 && VaultResults.LISTS.contains(request.opId()))) {
             return refused(planned, a, redactor);
         }
+        if (request.opId().equals("vault.pki.issue")) {
+            return issued(p, a);
+        }
         return VaultResults.reduce(request.opId(), p, a);
+    }
+
+    /**
+     * An issued certificate: the private key goes to the kernel's credential staging, which answers the
+     * secret_ref it chose; the result carries that ref and the public parts only.
+     */
+    private OperationResult issued(VaultParams p, VaultClient.Answer a) {
+        JsonNode data = a.body().path("data");
+        String key = data.path("private_key").asText("");
+        if (key.isEmpty()) {
+            return new OperationResult.Failure(ErrorCode.CONNECTOR_ERROR, "Vault issued a certificate without a "
+                    + "private key (was private_key_format or a CSR role used?)", Map.of());
+        }
+        Map<String, String> secret = new LinkedHashMap<>();
+        secret.put("private_key", key);
+        secret.put("private_key_type", data.path("private_key_type").asText(""));
+        String ref;
+        try {
+            ref = context.stageSecret("pki.private_key", secret);
+        } catch (UnsupportedOperationException e) {
+            // the certificate is issued but its key cannot be kept: say so without the key
+            return new OperationResult.Failure(ErrorCode.CONNECTOR_ERROR, "the certificate was issued (serial "
+                    + data.path("serial_number").asText() + ") but this kernel cannot stage its private key ("
+                    + e.getMessage() + "); the key was discarded", Map.of());
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("mount", p.mount("pki"));
+        out.put("role", p.role());
+        out.put("common_name", p.commonName());
+        out.put("serial_number", data.path("serial_number").asText());
+        out.put("expiration", VaultResults.plain(data.path("expiration")));
+        out.put("certificate", data.path("certificate").asText());
+        out.put("issuing_ca", data.path("issuing_ca").asText());
+        out.put("ca_chain", VaultResults.plain(data.path("ca_chain")));
+        out.put("private_key_type", data.path("private_key_type").asText(""));
+        out.put("private_key_ref", ref);
+        return new OperationResult.Document(out);
     }
 
     /** The request an HTTP-shaped operation would send, secret values replaced; empty for rollback. */

@@ -61,7 +61,9 @@ final class EveryOperation {
                 call("vault.kubernetes.role-read", Map.of("name", "web")),
                 call("vault.pki.issuer-list", Map.of()),
                 call("vault.pki.cert-list", Map.of()),
-                call("vault.pki.cert-read", Map.of("serial", VaultDouble.CERT_SERIAL)));
+                call("vault.pki.cert-read", Map.of("serial", VaultDouble.CERT_SERIAL)),
+                call("vault.pki.issue", Map.of("role", "web", "common_name", "www.example.com",
+                        "alt_names", List.of("api.example.com", "*.web.example.com"), "ttl", "72h")));
     }
 
     static OperationRequest call(String op, Map<String, Object> params) {

@@ -43,6 +43,8 @@ import org.junit.jupiter.api.Test;
 class VaultCanaryIT {
 
     private static final String CANARY = "vaultcanary" + UUID.randomUUID().toString().replace("-", "");
+    /** The body of the private key the double's PKI mount issues: staged, never anywhere else. */
+    private static final String KEY_CANARY = "pkikeycanary" + UUID.randomUUID().toString().replace("-", "");
     private static final String CONNECTOR = VaultPipelineIT.CONNECTOR;
     private static final List<String> LOGS = new CopyOnWriteArrayList<>();
     private static final List<String> SEEN = new CopyOnWriteArrayList<>();
@@ -94,6 +96,7 @@ class VaultCanaryIT {
         vault = setup.closeAfter(new VaultDouble("secret"));
         vault.put("canary/app", Map.of("password", CANARY, "user", "app"));
         vault.putV1("canary/legacy", Map.of("password", CANARY));
+        vault.issuedPrivateKey("-----BEGIN EC PRIVATE KEY-----\n" + KEY_CANARY + "\n-----END EC PRIVATE KEY-----");
     }
 
     private TestKernel.Response send(String method, String path, String token, Object body) throws Exception {
@@ -173,6 +176,18 @@ class VaultCanaryIT {
         decide(call(admin, "vault.kv.write", Map.of("path", "canary/legacy", "kv_version", 1,
                 "mount", VaultDouble.KV1_MOUNT, "data", Map.of("password", CANARY))), "approve");
 
+        // a certificate issued: previewed, approved; its private key is staged, only the ref returned
+        Map<String, Object> issue = Map.of("role", "web", "common_name", "canary.example.com");
+        var issuePreview = send("POST", "/api/v1/operations/preview", operator, Map.of("connector_id", CONNECTOR,
+                "op_id", "vault.pki.issue", "target", "vc", "params", issue));
+        assertThat(issuePreview.status()).as(issuePreview.body()).isEqualTo(200);
+        JsonNode issued = decide(call(operator, "vault.pki.issue", issue, Map.of("preview_hash",
+                issuePreview.json().path("result").path("preview_hash").asText())), "approve");
+        assertThat(issued.path("result").path("status").asText()).as(issued.toString()).isEqualTo("ok");
+        String keyRef = issued.path("result").path("result").path("private_key_ref").asText();
+        assertThat(new dev.backplane.kernel.credentials.FileKvStore(kernel.dataDir().resolve("kv")).read(keyRef)
+                .get("private_key")).as("positive control: the key is where the ref says").contains(KEY_CANARY);
+
         // the CLI, reading and writing from a file
         Path home = Files.createTempDirectory("svc-canary-cli");
         CliRunner cli = kernel.cli(home, admin);
@@ -192,7 +207,7 @@ class VaultCanaryIT {
         send("GET", "/api/v1/approvals?status=all", admin, null);
 
         List<String> hits = new ArrayList<>();
-        for (String needle : List.of(CANARY, VaultDouble.ROOT_TOKEN)) {
+        for (String needle : List.of(CANARY, VaultDouble.ROOT_TOKEN, KEY_CANARY)) {
             SEEN.stream().filter(s -> s.contains(needle)).forEach(s -> hits.add("answer: " + excerpt(s, needle)));
             LOGS.stream().filter(s -> s.contains(needle)).forEach(s -> hits.add("log: " + excerpt(s, needle)));
             hits.addAll(sweepDatabase(needle));
@@ -205,7 +220,8 @@ class VaultCanaryIT {
     private static String excerpt(String text, String needle) {
         int at = text.indexOf(needle);
         return text.substring(Math.max(0, at - 160), Math.min(text.length(), at + needle.length() + 40))
-                .replace(CANARY, "<CANARY>").replace(VaultDouble.ROOT_TOKEN, "<TOKEN>");
+                .replace(CANARY, "<CANARY>").replace(VaultDouble.ROOT_TOKEN, "<TOKEN>")
+                .replace(KEY_CANARY, "<KEY>");
     }
 
     private static List<String> sweepDatabase(String needle) throws Exception {

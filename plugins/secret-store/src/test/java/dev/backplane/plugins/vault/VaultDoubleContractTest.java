@@ -135,6 +135,7 @@ class VaultDoubleContractTest {
                     "#/components/schemas/PoliciesReadAclPolicyResponse", "#/components/schemas/LeasesReadLeaseResponse",
                     "#/components/schemas/PkiListIssuersResponse", "#/components/schemas/PkiReadCertResponse",
                     "#/components/schemas/AppRoleReadRoleResponse", "#/components/schemas/KvV2ReadResponse",
+                    "#/components/schemas/PkiIssueWithRoleResponse", "request #/components/schemas/PkiIssueWithRoleRequest",
                     "request #/components/schemas/KvV2WriteRequest", "request #/components/schemas/KvV2DestroyVersionsRequest",
                     "request #/components/schemas/MountsEnableSecretsEngineRequest",
                     "request #/components/schemas/LeasesRevokeLeaseRequest");

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +34,7 @@ class VaultPipelineIT {
     /** The operations enable-reads leaves off: the writes, and lease lookup (a POST). */
     static final List<String> NOT_READ_CLASS = List.of("vault.kv.write", "vault.kv.patch", "vault.kv.delete",
             "vault.kv.undelete", "vault.kv.destroy", "vault.kv.rollback", "vault.mount.enable", "vault.mount.disable",
-            "vault.policy.write", "vault.policy.delete", "vault.lease.revoke", "vault.lease.lookup");
+            "vault.policy.write", "vault.policy.delete", "vault.lease.revoke", "vault.lease.lookup", "vault.pki.issue");
     private static VaultDouble vault;
     private static VaultDouble bao;
     private static VaultDouble old;
@@ -170,6 +171,59 @@ class VaultPipelineIT {
         var audit = kernel.get("/api/v1/audit?target=v2&limit=100", admin);
         assertThat(audit.status()).as(audit.body()).isEqualTo(200);
         assertThat(audit.body()).contains("vault.kv.write").contains("vault.kv.destroy").contains("CHG-9");
+    }
+
+    @Test
+    void aCertificateIssuesOnceApprovedAndItsPrivateKeyIsStagedForTheTenant() throws Exception {
+        target("v7", "vault", vault, VaultDouble.ROOT_TOKEN);
+        enableWrites();
+        Map<String, Object> issue = Map.of("role", "web", "common_name", "www.example.com",
+                "alt_names", List.of("api.example.com"), "ttl", "72h");
+        JsonNode noHash = call(operator, "vault.pki.issue", "v7", issue);
+        assertThat(noHash.path("extras").path("error_code").asText()).isEqualTo("preview_hash_required");
+        var preview = kernel.send("POST", "/api/v1/operations/preview", operator, JSON.writeValueAsString(Map.of(
+                "connector_id", CONNECTOR, "op_id", "vault.pki.issue", "target", "v7", "params", issue)), Map.of());
+        assertThat(preview.status()).as(preview.body()).isEqualTo(200);
+        JsonNode would = preview.json().path("result");
+        assertThat(would.path("method").asText()).isEqualTo("POST");
+        assertThat(would.path("path").asText()).isEqualTo("/v1/pki/issue/web");
+        int before = vault.issuedSerials().size();
+        JsonNode parked = call(operator, "vault.pki.issue", "v7", issue,
+                Map.of("preview_hash", would.path("preview_hash").asText()));
+        assertThat(vault.issuedSerials()).as("nothing issued while parked").hasSize(before);
+        JsonNode issued = approve(admin, parked);
+        assertThat(issued.path("status").asText()).as(issued.toString()).isEqualTo("ok");
+        JsonNode cert = issued.path("result");
+        assertThat(cert.path("serial_number").asText()).isEqualTo(vault.issuedSerials().get(before));
+        assertThat(cert.path("certificate").asText()).startsWith("-----BEGIN CERTIFICATE-----");
+        assertThat(cert.path("issuing_ca").asText()).startsWith("-----BEGIN CERTIFICATE-----");
+        assertThat(cert.path("expiration").asLong()).isPositive();
+        assertThat(cert.has("private_key")).isFalse();
+        assertThat(issued.toString()).doesNotContain("PRIVATE KEY");
+        String ref = cert.path("private_key_ref").asText();
+        assertThat(ref).startsWith("tenants/" + tenant + "/issued/");
+
+        // the kernel's credential store holds the key at that ref, for this tenant only
+        var store = new dev.backplane.kernel.credentials.CredentialService(
+                dev.backplane.kernel.credentials.SecretRefs.Backend.KV,
+                new dev.backplane.kernel.credentials.FileKvStore(kernel.dataDir().resolve("kv")));
+        var staged = store.resolve(Optional.of(tenant), ref);
+        assertThat(staged.field("private_key")).startsWith("-----BEGIN EC PRIVATE KEY-----");
+        assertThat(staged.field("private_key_type")).isEqualTo("ec");
+        org.junit.jupiter.api.Assertions.assertThrows(dev.backplane.plugin.api.ConnectorException.class,
+                () -> store.resolve(Optional.of(UUID.randomUUID()), ref));
+        // usable as a secret_ref of this tenant's targets, refused for another tenant's
+        assertThat(kernel.registerTarget(admin, Map.of("name", "v7-cert", "product", "vault", "host", "127.0.0.1",
+                "port", vault.port(), "secret_ref", ref, "extras", Map.of("scheme", "http"))).status()).isEqualTo(201);
+        UUID other = UUID.randomUUID();
+        var foreign = kernel.send("POST", "/api/v1/targets", issuer.tenantAdmin(other), JSON.writeValueAsString(Map.of(
+                "name", "v7-stolen", "product", "vault", "host", "127.0.0.1", "port", vault.port(), "secret_ref", ref,
+                "extras", Map.of("scheme", "http"))), Map.of());
+        assertThat(foreign.status()).as(foreign.body()).isBetween(400, 499);
+
+        var audit = kernel.get("/api/v1/audit?target=v7&limit=100", admin);
+        assertThat(audit.status()).as(audit.body()).isEqualTo(200);
+        assertThat(audit.body()).contains("vault.pki.issue").doesNotContain("PRIVATE KEY");
     }
 
     @Test

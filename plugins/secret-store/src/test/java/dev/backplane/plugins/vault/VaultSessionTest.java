@@ -64,6 +64,48 @@ class VaultSessionTest {
     }
 
     @Test
+    void anIssuedPrivateKeyIsStagedAndOnlyItsRefReturned() {
+        String key = "-----BEGIN EC PRIVATE KEY-----\nissuedkey" + UUID.randomUUID() + "\n-----END EC PRIVATE KEY-----";
+        vault.issuedPrivateKey(key);
+        Map<String, Object> issue = Map.of("role", "web", "common_name", "www.example.com",
+                "alt_names", List.of("api.example.com"), "ttl", "24h");
+        try (Connector c = open(VaultDouble.ROOT_TOKEN)) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> cert = (Map<String, Object>) value(c.invoke(call("vault.pki.issue", issue)));
+            String ref = (String) cert.get("private_key_ref");
+            assertThat(ctx.staged()).containsOnlyKeys(ref);
+            assertThat(ctx.staged().get(ref)).containsEntry("private_key", key).containsEntry("private_key_type", "ec");
+            assertThat(cert).doesNotContainKey("private_key").containsEntry("serial_number",
+                    vault.issuedSerials().get(0));
+            assertThat(cert.toString()).doesNotContain(key).doesNotContain("PRIVATE KEY");
+            assertThat(ctx.logLines()).noneMatch(l -> l.contains("issuedkey"));
+            HttpPreview preview = c.preview(call("vault.pki.issue", issue)).orElseThrow();
+            assertThat(preview.method()).isEqualTo("POST");
+            assertThat(preview.path()).isEqualTo("/v1/pki/issue/web");
+            assertThatThrownBy(() -> c.invoke(call("vault.pki.issue", Map.of("role", "web", "common_name", "a b"))))
+                    .isInstanceOf(ConnectorException.class).hasMessageContaining("common_name");
+            assertThatThrownBy(() -> c.invoke(call("vault.pki.issue", Map.of("role", "web", "common_name", "x.example",
+                    "ttl", "1y")))).isInstanceOf(ConnectorException.class).hasMessageContaining("ttl");
+        }
+        // a kernel that cannot stage: the call fails and says so, without the key
+        dev.backplane.plugin.api.ConnectorContext plain = new dev.backplane.plugin.api.ConnectorContext() {
+            public java.net.http.HttpClient httpClient() { return ctx.httpClient(); }
+            public javax.net.ssl.SSLContext sslContext() { return ctx.sslContext(); }
+            public javax.net.SocketFactory socketFactory() { return ctx.socketFactory(); }
+            public java.time.Clock clock() { return ctx.clock(); }
+            public System.Logger logger() { return ctx.logger(); }
+            public boolean cancelled() { return false; }
+            public java.time.Duration timeout() { return ctx.timeout(); }
+        };
+        try (Connector c = new VaultConnectorFactory().open(plain, target(Map.of()),
+                new Credential(Map.of("token", VaultDouble.ROOT_TOKEN)))) {
+            OperationResult r = c.invoke(call("vault.pki.issue", issue));
+            assertThat(r).isInstanceOf(OperationResult.Failure.class);
+            assertThat(((OperationResult.Failure) r).message()).contains("cannot stage").doesNotContain("issuedkey");
+        }
+    }
+
+    @Test
     void readsAnswerKeyNamesAndMetadataNeverValues() {
         try (Connector c = open(VaultDouble.ROOT_TOKEN)) {
             Object v2 = value(c.invoke(call("vault.kv.read", Map.of("path", "apps/web"))));
