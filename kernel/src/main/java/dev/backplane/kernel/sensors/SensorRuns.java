@@ -86,10 +86,10 @@ public final class SensorRuns implements AutoCloseable {
                                cron, time_zone, next_run_at
                           FROM sensors WHERE status = 'active' AND next_run_at <= now() + make_interval(secs => ?)
                          ORDER BY next_run_at LIMIT ? FOR UPDATE SKIP LOCKED""", rs -> {
-                    int interval = rs.getInt(9);
+                    Integer interval = rs.getObject(9, Integer.class); // null for a cron sensor
                     return new Due(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3),
                             rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8),
-                            rs.wasNull() ? null : interval, rs.getString(10), rs.getString(11), rs.getTimestamp(12).toInstant());
+                            interval, rs.getString(10), rs.getString(11), rs.getTimestamp(12).toInstant());
                 }, (double) LOOKAHEAD.toSeconds(), BATCH);
                 for (Due d : claimed) {
                     advance(c, d);

@@ -225,6 +225,31 @@ public class SensorsIT {
         });
     }
 
+    /** The due times of a sensor's results, oldest first. */
+    private List<Instant> dueTimes(String id) {
+        return kernel.jdbc().query("SELECT due_at FROM sensor_results WHERE sensor_id = ?::uuid ORDER BY due_at",
+                rs -> rs.getTimestamp(1).toInstant(), id);
+    }
+
+    @Test
+    void aCronSensorRunsAtItsFiringsOnly() {
+        Map<String, Object> body = sensorBody("cron-10s", "cron-" + tenant, 5);
+        body.remove("interval_seconds");
+        body.put("cron", "*/10 * * * * *");
+        String id = ok(kernel.post("/api/v1/sensors", admin, body), 201).path("id").asText();
+        // three runs: judged by their due times, not by when they happened to finish on a loaded machine
+        List<Instant> due = poll(() -> dueTimes(id), d -> d.size() >= 3, Duration.ofSeconds(120), "three cron runs");
+        assertThat(due).as("one run per firing").doesNotHaveDuplicates();
+        for (int i = 1; i < due.size(); i++) {
+            assertThat(Duration.between(due.get(i - 1), due.get(i))).as("due times %s", due)
+                    .isGreaterThanOrEqualTo(Duration.ofSeconds(10));
+        }
+        Instant first = due.getFirst();
+        assertThat(due.stream().filter(d -> d.isBefore(first.plusSeconds(12))).count()).as("runs in 12 s: %s", due)
+                .isLessThanOrEqualTo(2);
+        ok(kernel.post("/api/v1/sensors/" + id + "/pause", admin, null), 200);
+    }
+
     @Test
     void pauseResumeAndUpdate() {
         String item = "pr-" + tenant;
