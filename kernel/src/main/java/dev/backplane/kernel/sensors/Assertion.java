@@ -371,8 +371,16 @@ public final class Assertion {
         };
     }
 
+    /** A number that has a decimal value: NaN and the infinities (a double result may hold them) do not. */
+    private static boolean finite(JsonNode n) {
+        return !(n.isDouble() || n.isFloat()) || Double.isFinite(n.doubleValue());
+    }
+
     private static boolean same(JsonNode a, JsonNode b) {
         if (a.isNumber() && b.isNumber()) {
+            if (!finite(a) || !finite(b)) {
+                return false; // a non-finite number matches nothing (not even itself)
+            }
             return a.decimalValue().compareTo(b.decimalValue()) == 0;
         }
         return a.equals(b);
@@ -404,6 +412,9 @@ public final class Assertion {
 
     private static Optional<Integer> order(JsonNode v, JsonNode operand) {
         if (v.isNumber() && operand.isNumber()) {
+            if (!finite(v) || !finite(operand)) {
+                return Optional.empty(); // not ordered: gt/ge/lt/le do not match
+            }
             BigDecimal a = v.decimalValue();
             return Optional.of(a.compareTo(operand.decimalValue()));
         }

@@ -128,4 +128,22 @@ class AssertionTest {
         assertThat(v.state()).isEqualTo("unknown");
         assertThat(v.detail()).contains("budget");
     }
+
+    @Test
+    void aNonFiniteNumberInAResultMatchesNothingInsteadOfThrowing() {
+        for (double bad : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+            JsonNode result = JsonMapping.mapper().createObjectNode().put("v", bad)
+                    .set("a", JsonMapping.mapper().createArrayNode().add(bad));
+            for (String when : new String[] {"\"path\": \"/v\", \"eq\": 1", "\"path\": \"/v\", \"gt\": 0",
+                    "\"path\": \"/v\", \"lt\": 0", "\"path\": \"/v\", \"ne\": 1", "\"path\": \"/a\", \"contains\": 1"}) {
+                Assertion a = Assertion.parse(json("{\"rules\": [{\"state\": \"critical\", \"when\": {" + when
+                        + "}}], \"default\": \"ok\"}"));
+                Assertion.Verdict v = a.evaluate(result);
+                assertThat(v.state()).as("%s on %s", when, bad).isIn("ok", "critical");
+                if (!when.contains("\"ne\"")) {
+                    assertThat(v.state()).as("%s on %s", when, bad).isEqualTo("ok");
+                }
+            }
+        }
+    }
 }
