@@ -240,7 +240,7 @@ final class KernelServices {
         Duration topologyRetention = Duration.ofDays(config.intValue(Setting.TOPOLOGY_HISTORY_RETENTION_DAYS));
 
         this.sensors = new Sensors(jdbc, catalog, targets, serviceGrants);
-        this.sensorRuns = closing.add(new SensorRuns(jdbc, dispatcher,
+        this.sensorRuns = closing.add(new SensorRuns(jdbc, dispatcher, catalog,
                 config.intValue(Setting.SENSORS_RESULTS_RETENTION_DAYS), config.intValue(Setting.SENSORS_MAX_CONCURRENT_RUNS)));
         this.dashboards = new Dashboards(jdbc, agents);
         sensorRuns.onStateChange(new DashboardNotifier(jdbc, tenants, audit, agentRuns, mailer(config),

@@ -12,9 +12,9 @@ import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.targets.Target;
 import dev.backplane.kernel.targets.TargetService;
 import dev.backplane.kernel.util.JsonMapping;
+import dev.backplane.kernel.util.JsonSchemas;
 import dev.backplane.kernel.util.Paging;
 import dev.backplane.kernel.util.Times;
-import dev.backplane.plugin.api.OpClass;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -78,12 +78,19 @@ public final class Sensors {
         require(w.connectorId(), "connector_id");
         require(w.opId(), "op_id");
         require(w.target(), "target");
-        if (catalog.descriptor(caller.tenantId(), w.connectorId(), w.opId()).opClass() != OpClass.READ) {
+        CatalogService.EffectiveOperation op = catalog.effective(caller.tenantId(), w.connectorId(), w.opId());
+        if (!op.descriptor().isReadClass()) {
             throw SensorErrors.NOT_A_READ_OPERATION.error("operation " + w.opId() + " of " + w.connectorId()
-                    + " is not a read operation; a sensor may only run reads", Map.of("field", "op_id"));
+                    + " is not a read operation (a read that is GET or HEAD when HTTP-shaped); a sensor may only run "
+                    + "reads", Map.of("field", "op_id"));
+        }
+        if (op.view().requiresApproval()) {
+            throw SensorErrors.INVALID_SENSOR.error("operation " + w.opId() + " of " + w.connectorId() + " requires "
+                    + "approval; a sensor runs unattended and never waits for one", Map.of("field", "op_id"));
         }
         Target target = targets.describe(caller.tenantId(), w.target());
         Map<String, Object> params = params(w.params());
+        checkParams(op.descriptor().paramsSchema(), params);
         Assertion assertion = Assertion.parse(w.assertion());
         Cadence cadence = cadence(w.intervalSeconds(), w.cron(), w.timeZone());
         String status = w.status() == null ? "active" : status(w.status());
@@ -165,6 +172,9 @@ public final class Sensors {
         }
         String name = w.name() == null ? s.name() : name(w.name());
         Map<String, Object> params = w.params() == null ? s.params() : params(w.params());
+        if (w.params() != null) {
+            checkParams(catalog.descriptor(caller.tenantId(), s.connectorId(), s.opId()).paramsSchema(), params);
+        }
         JsonNode assertion = w.assertion() == null ? s.assertion() : Assertion.parse(w.assertion()).source();
         boolean cadenceChanged = w.intervalSeconds() != null || w.cron() != null || w.timeZone() != null;
         Cadence cadence = !cadenceChanged ? null : w.intervalSeconds() != null
@@ -368,6 +378,21 @@ public final class Sensors {
                     Map.of("field", "params"));
         }
         return new LinkedHashMap<>(p);
+    }
+
+    /** Params that the operation's schema refuses are refused now ({@code invalid_params}), not at every run. */
+    private static void checkParams(String schema, Map<String, Object> params) {
+        List<String> problems;
+        try {
+            problems = JsonSchemas.problems(JsonSchemas.compile(JsonMapping.mapper().readTree(schema)),
+                    JsonMapping.mapper().valueToTree(params));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("the operation's params schema is not JSON", e);
+        }
+        if (!problems.isEmpty()) {
+            throw SensorErrors.INVALID_PARAMS.error("params do not match the operation's schema: "
+                    + String.join("; ", problems), Map.of("field", "params", "validation_errors", problems));
+        }
     }
 
     private static void require(String value, String field) {
