@@ -146,4 +146,22 @@ class AssertionTest {
             }
         }
     }
+
+    @Test
+    void containsOperandsAreCappedAndLongValuesCostWhatScanningThemCosts() {
+        refused("{\"rules\": [{\"state\": \"ok\", \"when\": {\"path\": \"/a\", \"contains\": \"" + "y".repeat(257)
+                + "\"}}]}", "/rules/0/when/contains");
+        assertThat(state("{\"rules\": [{\"state\": \"critical\", \"when\": {\"path\": \"/a\", \"contains\": \""
+                + "y".repeat(256) + "\"}}]}", "{\"a\": \"" + "y".repeat(300) + "\"}")).isEqualTo("critical");
+        // 3,000 values of 10,000 characters each: scanning them all is far over the step budget
+        ArrayNode rows = JsonMapping.mapper().createArrayNode();
+        String big = "x".repeat(10_000);
+        for (int i = 0; i < 3_000; i++) {
+            rows.add(big);
+        }
+        Assertion.Verdict v = Assertion.parse(json("{\"rules\": [{\"state\": \"critical\", \"when\": {\"path\": "
+                + "\"/rows/*\", \"contains\": \"DOWN\"}}]}")).evaluate(JsonMapping.mapper().createObjectNode().set("rows", rows));
+        assertThat(v.state()).isEqualTo("unknown");
+        assertThat(v.detail()).contains("budget");
+    }
 }
