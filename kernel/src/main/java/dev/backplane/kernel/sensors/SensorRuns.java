@@ -80,7 +80,8 @@ public final class SensorRuns implements AutoCloseable {
         listeners.add(listener);
     }
 
-    private record Due(UUID id, UUID tenant, String connectorId, String opId, String target, String params,
+    /** A claimed run (package-private for tests). */
+    record Due(UUID id, UUID tenant, String connectorId, String opId, String target, String params,
                        String assertion, String principal, Integer interval, String cron, String zone, Instant at) {
     }
 

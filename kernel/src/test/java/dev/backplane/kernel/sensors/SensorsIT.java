@@ -466,6 +466,24 @@ public class SensorsIT {
     }
 
     @Test
+    void aRunThatThrowsRecordsUnknownInsteadOfNothing() {
+        Map<String, Object> body = sensorBody("throws", "x", 60);
+        body.put("status", "paused");
+        String id = ok(kernel.post("/api/v1/sensors", admin, body), 201).path("id").asText();
+        // no dispatcher: the call throws a NullPointerException, as a plugin or kernel bug would
+        try (SensorRuns runs = new SensorRuns(kernel.jdbc(), null, null, 7, 1)) {
+            runs.run(new SensorRuns.Due(UUID.fromString(id), tenant, "sn-1.x", "sn.item1.get", "web", "{}",
+                    ASSERTION, "svc-sensor:" + id, 60, null, null, Instant.now()));
+        }
+        JsonNode r = ok(kernel.get("/api/v1/sensors/" + id + "/results", operator), 200).path("results");
+        assertThat(r).hasSize(1);
+        assertThat(r.get(0).path("state").asText()).isEqualTo("unknown");
+        assertThat(r.get(0).path("call_status").asText()).isEqualTo("error");
+        assertThat(r.get(0).path("detail").asText()).isEqualTo("internal error while running the sensor");
+        assertThat(ok(kernel.get("/api/v1/sensors/" + id, operator), 200).path("last_state").asText()).isEqualTo("unknown");
+    }
+
+    @Test
     void theCliDrivesSensors() throws Exception {
         Path home = Files.createTempDirectory("svc-cli-sensor");
         CliRunner adm = kernel.cli(home.resolve("admin"), admin);
