@@ -243,8 +243,10 @@ final class KernelServices {
         this.sensorRuns = closing.add(new SensorRuns(jdbc, dispatcher, catalog,
                 config.intValue(Setting.SENSORS_RESULTS_RETENTION_DAYS), config.intValue(Setting.SENSORS_MAX_CONCURRENT_RUNS)));
         this.dashboards = new Dashboards(jdbc, agents);
-        sensorRuns.onStateChange(new DashboardNotifier(jdbc, tenants, audit, agentRuns, mailer(config),
-                Duration.ofMinutes(config.intValue(Setting.DASHBOARDS_NOTIFY_SUPPRESSION_MINUTES))));
+        DashboardNotifier notifier = new DashboardNotifier(jdbc, tenants, audit, agentRuns, mailer(config),
+                Duration.ofMinutes(config.intValue(Setting.DASHBOARDS_NOTIFY_SUPPRESSION_MINUTES)));
+        sensorRuns.onStateChange(notifier);
+        sensors.onDelete(notifier);
 
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
                 new PeriodicJobs.Job("topology-refresh", Duration.ofMinutes(1),

@@ -64,12 +64,18 @@ public final class Sensors {
     private final CatalogService catalog;
     private final TargetService targets;
     private final ServiceGrants grants;
+    private final List<SensorDeletionListener> deletionListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public Sensors(Jdbc jdbc, CatalogService catalog, TargetService targets, ServiceGrants grants) {
         this.jdbc = jdbc;
         this.catalog = catalog;
         this.targets = targets;
         this.grants = grants;
+    }
+
+    /** Adds a listener told about each deleted sensor. */
+    public void onDelete(SensorDeletionListener listener) {
+        deletionListeners.add(listener);
     }
 
     public Sensor create(Caller caller, Write w) {
@@ -107,7 +113,7 @@ public final class Sensors {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", id, caller.tenantId(), name,
                     w.connectorId(), w.opId(), target.name(), target.id(), Jdbc.jsonb(params), Jdbc.jsonb(assertion.source()),
                     cadence.kind(), cadence.interval().orElse(null), cadence.cron().orElse(null),
-                    cadence.zone().orElse(null), status, principal, Timestamp.from(cadence.first()), caller.sub());
+                    cadence.zone().orElse(null), "paused", principal, Timestamp.from(cadence.first()), caller.sub());
         } catch (Jdbc.DataAccessException e) {
             if (e.getCause() instanceof SQLException sql && "23505".equals(sql.getSQLState())) {
                 throw exists(name);
@@ -118,7 +124,8 @@ public final class Sensors {
             UUID grant = grants.create(caller.tenantId(), caller.sub(), principal, w.connectorId(), w.opId(),
                     "sensor " + name + " (" + id + ")", Optional.of(target.id().toString()), Optional.empty(),
                     Optional.empty(), Optional.empty()).id();
-            jdbc.update("UPDATE sensors SET grant_id = ? WHERE id = ?", grant, id);
+            // inserted paused, active only once its grant exists: no run is claimed before it could pass the gate
+            jdbc.update("UPDATE sensors SET grant_id = ?, status = ? WHERE id = ?", grant, status, id);
         } catch (RuntimeException e) {
             jdbc.update("DELETE FROM sensors WHERE id = ?", id);
             throw e;
@@ -216,7 +223,16 @@ public final class Sensors {
     public void delete(Caller caller, UUID id) {
         Sensor s = show(caller.tenantId(), id);
         s.grantId().ifPresent(g -> grants.revoke(caller.tenantId(), g));
+        List<Runnable> after = deletionListeners.stream().map(l -> l.deleting(caller.tenantId(), id)).toList();
         jdbc.update("DELETE FROM sensors WHERE tenant_id = ? AND id = ?", caller.tenantId(), id);
+        for (Runnable r : after) {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                System.getLogger(Sensors.class.getName()).log(System.Logger.Level.ERROR,
+                        "a listener of sensor " + id + "'s deletion failed", e);
+            }
+        }
     }
 
     /**
