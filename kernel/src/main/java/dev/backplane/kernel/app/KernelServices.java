@@ -240,11 +240,13 @@ final class KernelServices {
         Duration topologyRetention = Duration.ofDays(config.intValue(Setting.TOPOLOGY_HISTORY_RETENTION_DAYS));
 
         this.sensors = new Sensors(jdbc, catalog, targets, serviceGrants);
-        this.sensorRuns = closing.add(new SensorRuns(jdbc, dispatcher,
+        this.sensorRuns = closing.add(new SensorRuns(jdbc, dispatcher, catalog,
                 config.intValue(Setting.SENSORS_RESULTS_RETENTION_DAYS), config.intValue(Setting.SENSORS_MAX_CONCURRENT_RUNS)));
         this.dashboards = new Dashboards(jdbc, agents);
-        sensorRuns.onStateChange(new DashboardNotifier(jdbc, tenants, audit, agentRuns, mailer(config),
-                Duration.ofMinutes(config.intValue(Setting.DASHBOARDS_NOTIFY_SUPPRESSION_MINUTES))));
+        DashboardNotifier notifier = new DashboardNotifier(jdbc, tenants, audit, agentRuns, mailer(config),
+                Duration.ofMinutes(config.intValue(Setting.DASHBOARDS_NOTIFY_SUPPRESSION_MINUTES)));
+        sensorRuns.onStateChange(notifier);
+        sensors.onDelete(notifier);
 
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
                 new PeriodicJobs.Job("topology-refresh", Duration.ofMinutes(1),

@@ -29,7 +29,7 @@ import java.util.UUID;
  * recipient, every sent mail, every failed send and every suppressed notification is logged and audited
  * ({@code svc.dashboards.mail}).
  */
-public final class DashboardNotifier implements SensorStateListener {
+public final class DashboardNotifier implements SensorStateListener, dev.backplane.kernel.sensors.SensorDeletionListener {
 
     private static final System.Logger LOG = System.getLogger(DashboardNotifier.class.getName());
     static final String AUDIT_OP = "svc.dashboards.mail";
@@ -54,7 +54,8 @@ public final class DashboardNotifier implements SensorStateListener {
 
     /** A notification claimed in the roll-up's transaction, sent after commit. */
     private record Claimed(UUID dashboard, UUID tenant, String name, String from, String to, List<String> recipients,
-                           List<Evidence> evidence, Optional<UUID> investigatorRun) {
+                           List<Evidence> evidence, Optional<UUID> investigatorRun, Instant claimedAt,
+                           Optional<Instant> previouslyNotified) {
     }
 
     /** A failing member sensor as the mail and the investigator see it. */
@@ -66,11 +67,23 @@ public final class DashboardNotifier implements SensorStateListener {
         List<UUID> dashboards = jdbc.query("SELECT dashboard_id FROM dashboard_sensors WHERE sensor_id = ?",
                 rs -> rs.getObject(1, UUID.class), sensorId);
         for (UUID d : dashboards) {
-            jdbc.inTransaction(c -> reroll(c, tenant, d)).ifPresent(this::send);
+            jdbc.inTransaction(c -> reroll(c, tenant, d, true)).ifPresent(this::send);
         }
     }
 
-    private Optional<Claimed> reroll(Connection c, UUID tenant, UUID dashboard) throws SQLException {
+    /** A deleted member: the stored roll-ups of its dashboards are recomputed after the delete, never mailed. */
+    @Override
+    public Runnable deleting(UUID tenant, UUID sensorId) {
+        List<UUID> dashboards = jdbc.query("SELECT dashboard_id FROM dashboard_sensors WHERE sensor_id = ?",
+                rs -> rs.getObject(1, UUID.class), sensorId);
+        return () -> {
+            for (UUID d : dashboards) {
+                jdbc.inTransaction(c -> reroll(c, tenant, d, false));
+            }
+        };
+    }
+
+    private Optional<Claimed> reroll(Connection c, UUID tenant, UUID dashboard, boolean notify) throws SQLException {
         record Row(String name, String rollup, String minState, String email, String agent, String prompt,
                    Instant lastNotified) {
         }
@@ -98,7 +111,7 @@ public final class DashboardNotifier implements SensorStateListener {
         }
         Jdbc.update(c, "UPDATE dashboards SET rollup_state = ?, rollup_changed_at = now() WHERE id = ?", now, dashboard);
         boolean worsened = Rollup.rank(now) > Rollup.rank(row.rollup());
-        if (!worsened || Rollup.rank(now) < Rollup.rank(row.minState()) || (row.email() == null && row.agent() == null)) {
+        if (!notify || !worsened || Rollup.rank(now) < Rollup.rank(row.minState()) || (row.email() == null && row.agent() == null)) {
             return Optional.empty();
         }
         if (row.lastNotified() != null && row.lastNotified().isAfter(Instant.now().minus(suppression))) {
@@ -109,7 +122,8 @@ public final class DashboardNotifier implements SensorStateListener {
                             "last_notified_at", row.lastNotified().toString()));
             return Optional.empty();
         }
-        Jdbc.update(c, "UPDATE dashboards SET last_notified_at = now() WHERE id = ?", dashboard);
+        Instant claimedAt = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+        Jdbc.update(c, "UPDATE dashboards SET last_notified_at = ? WHERE id = ?", Timestamp.from(claimedAt), dashboard);
         List<Evidence> failing = members.stream().filter(m -> !m.state().equals("ok") && !m.state().equals("skip"))
                 .toList();
         Optional<UUID> run = Optional.empty();
@@ -121,7 +135,8 @@ public final class DashboardNotifier implements SensorStateListener {
         }
         List<String> recipients = row.email() == null ? List.of() : Arrays.stream(row.email().split(","))
                 .filter(s -> !s.isBlank()).toList();
-        return Optional.of(new Claimed(dashboard, tenant, row.name(), row.rollup(), now, recipients, failing, run));
+        return Optional.of(new Claimed(dashboard, tenant, row.name(), row.rollup(), now, recipients, failing, run,
+                claimedAt, Optional.ofNullable(row.lastNotified())));
     }
 
     /**
@@ -171,6 +186,23 @@ public final class DashboardNotifier implements SensorStateListener {
             LOG.log(Level.ERROR, "dashboard " + n.dashboard() + " (tenant " + n.tenant() + "): notification mail failed: "
                     + e.getMessage());
             audit(n, "error", Optional.of("mail_failed"), Map.of("recipients", allowed, "reason", e.getMessage()));
+            unclaim(n);
+        }
+    }
+
+    /**
+     * A notification whose mail failed (and that started no investigator) did not notify: its claim is
+     * undone, so the suppression window does not silence the next change (unless another claim came since).
+     */
+    private void unclaim(Claimed n) {
+        if (n.investigatorRun().isPresent()) {
+            return;
+        }
+        try {
+            jdbc.update("UPDATE dashboards SET last_notified_at = ? WHERE id = ? AND last_notified_at = ?",
+                    n.previouslyNotified().map(Timestamp::from).orElse(null), n.dashboard(), Timestamp.from(n.claimedAt()));
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, "dashboard " + n.dashboard() + ": the failed notification's claim stays: " + e.getMessage());
         }
     }
 

@@ -41,6 +41,10 @@ public final class Assertion {
     static final int MAX_PATH_SEGMENTS = 32;
     /** Values a single evaluation may visit before it gives up (state unknown). */
     static final int MAX_STEPS = 200_000;
+    /** The longest string a {@code contains} looks for (each test scans the value for it). */
+    static final int MAX_CONTAINS_CHARS = 256;
+    /** Characters of a value a comparison scans per budget step. */
+    static final int CHARS_PER_STEP = 64;
     /** How long a single evaluation may take before it gives up (state unknown). */
     static final long MAX_NANOS = 50_000_000L;
 
@@ -205,6 +209,10 @@ public final class Assertion {
                 if (!operand.isValueNode() && !op.equals("contains")) {
                     throw invalid(op + " takes a string, number, boolean or null", at + "/" + op);
                 }
+                if (op.equals("contains") && (operand.isTextual() && operand.asText().length() > MAX_CONTAINS_CHARS
+                        || operand.isContainerNode() && operand.toString().length() > MAX_CONTAINS_CHARS)) {
+                    throw invalid("contains takes at most " + MAX_CONTAINS_CHARS + " characters", at + "/" + op);
+                }
             }
         }
         if (!measure.equals("value") && !operand.isNumber() && !op.equals("in") && !op.equals("exists")) {
@@ -291,6 +299,9 @@ public final class Assertion {
         for (JsonNode v : selected) {
             budget.step();
             JsonNode measured = l.measure().equals("length") ? length(v) : v;
+            if (measured != null) {
+                budget.charge(scanned(measured)); // a long string or a big array costs what scanning it costs
+            }
             boolean ok = measured != null && compare(l.op(), measured, l.operand());
             if (ok && !l.every()) {
                 return true;
@@ -325,6 +336,13 @@ public final class Assertion {
         } else if (node.isObject()) {
             select(node.get(seg), path, i + 1, out, budget);
         }
+    }
+
+    private static int scanned(JsonNode v) {
+        if (v.isTextual()) {
+            return v.asText().length() / CHARS_PER_STEP;
+        }
+        return v.isContainerNode() ? v.size() : 0;
     }
 
     private static int index(String seg) {
@@ -371,8 +389,16 @@ public final class Assertion {
         };
     }
 
+    /** A number that has a decimal value: NaN and the infinities (a double result may hold them) do not. */
+    private static boolean finite(JsonNode n) {
+        return !(n.isDouble() || n.isFloat()) || Double.isFinite(n.doubleValue());
+    }
+
     private static boolean same(JsonNode a, JsonNode b) {
         if (a.isNumber() && b.isNumber()) {
+            if (!finite(a) || !finite(b)) {
+                return false; // a non-finite number matches nothing (not even itself)
+            }
             return a.decimalValue().compareTo(b.decimalValue()) == 0;
         }
         return a.equals(b);
@@ -404,6 +430,9 @@ public final class Assertion {
 
     private static Optional<Integer> order(JsonNode v, JsonNode operand) {
         if (v.isNumber() && operand.isNumber()) {
+            if (!finite(v) || !finite(operand)) {
+                return Optional.empty(); // not ordered: gt/ge/lt/le do not match
+            }
             BigDecimal a = v.decimalValue();
             return Optional.of(a.compareTo(operand.decimalValue()));
         }
@@ -417,6 +446,11 @@ public final class Assertion {
     private static final class Budget {
         private final long deadline = System.nanoTime() + MAX_NANOS;
         private int steps;
+
+        void charge(int n) {
+            steps = (int) Math.min(Integer.MAX_VALUE - 1L, (long) steps + n);
+            step();
+        }
 
         void step() {
             if (++steps > MAX_STEPS) {

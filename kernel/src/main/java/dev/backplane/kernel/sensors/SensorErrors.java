@@ -9,7 +9,8 @@ public enum SensorErrors implements ErrorCode {
     SENSOR_EXISTS("sensor_exists", ErrorKind.CONFLICT),
     INVALID_SENSOR("invalid_sensor", ErrorKind.INVALID),
     INVALID_ASSERTION("invalid_assertion", ErrorKind.INVALID),
-    NOT_A_READ_OPERATION("not_a_read_operation", ErrorKind.INVALID);
+    NOT_A_READ_OPERATION("not_a_read_operation", ErrorKind.INVALID),
+    INVALID_PARAMS("invalid_params", ErrorKind.INVALID);
 
     private final String code;
     private final ErrorKind kind;

@@ -2,6 +2,7 @@ package dev.backplane.kernel.sensors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.kagkarlsson.scheduler.task.schedule.CronSchedule;
+import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.dispatch.CallRequest;
 import dev.backplane.kernel.dispatch.Dispatcher;
 import dev.backplane.kernel.dispatch.ResultEnvelope;
@@ -47,9 +48,15 @@ public final class SensorRuns implements AutoCloseable {
      * run claimed early waits on its virtual thread until it is due instead of starting up to two seconds late.
      */
     static final Duration LOOKAHEAD = Duration.ofSeconds(2);
+    /**
+     * How long past its due time a claimed run holds its sensor (running_until): the sensor is not claimed
+     * again until the run records or this lease runs out (a replica that died mid-run).
+     */
+    static final Duration RUN_LEASE = Duration.ofMinutes(10);
 
     private final Jdbc jdbc;
     private final Dispatcher dispatcher;
+    private final CatalogService catalog;
     private final int retentionDays;
     private final Semaphore slots;
     private final ExecutorService runner = Executors.newThreadPerTaskExecutor(
@@ -60,9 +67,10 @@ public final class SensorRuns implements AutoCloseable {
      * @param retentionDays results older than this many days are swept
      * @param maxConcurrent sensor calls one kernel runs at once
      */
-    public SensorRuns(Jdbc jdbc, Dispatcher dispatcher, int retentionDays, int maxConcurrent) {
+    public SensorRuns(Jdbc jdbc, Dispatcher dispatcher, CatalogService catalog, int retentionDays, int maxConcurrent) {
         this.jdbc = jdbc;
         this.dispatcher = dispatcher;
+        this.catalog = catalog;
         this.retentionDays = retentionDays;
         this.slots = new Semaphore(maxConcurrent);
     }
@@ -72,7 +80,8 @@ public final class SensorRuns implements AutoCloseable {
         listeners.add(listener);
     }
 
-    private record Due(UUID id, UUID tenant, String connectorId, String opId, String target, String params,
+    /** A claimed run (package-private for tests). */
+    record Due(UUID id, UUID tenant, String connectorId, String opId, String target, String params,
                        String assertion, String principal, Integer interval, String cron, String zone, Instant at) {
     }
 
@@ -85,11 +94,12 @@ public final class SensorRuns implements AutoCloseable {
                         SELECT id, tenant_id, connector_id, op_id, target, params, assertion, principal, interval_seconds,
                                cron, time_zone, next_run_at
                           FROM sensors WHERE status = 'active' AND next_run_at <= now() + make_interval(secs => ?)
+                           AND (running_until IS NULL OR running_until < now())
                          ORDER BY next_run_at LIMIT ? FOR UPDATE SKIP LOCKED""", rs -> {
-                    int interval = rs.getInt(9);
+                    Integer interval = rs.getObject(9, Integer.class); // null for a cron sensor
                     return new Due(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3),
                             rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8),
-                            rs.wasNull() ? null : interval, rs.getString(10), rs.getString(11), rs.getTimestamp(12).toInstant());
+                            interval, rs.getString(10), rs.getString(11), rs.getTimestamp(12).toInstant());
                 }, (double) LOOKAHEAD.toSeconds(), BATCH);
                 for (Due d : claimed) {
                     advance(c, d);
@@ -130,7 +140,8 @@ public final class SensorRuns implements AutoCloseable {
             Jdbc.update(c, "UPDATE sensors SET status = 'paused', updated_at = now() WHERE id = ?", d.id());
             return;
         }
-        Jdbc.update(c, "UPDATE sensors SET next_run_at = ? WHERE id = ?", Timestamp.from(next), d.id());
+        Jdbc.update(c, "UPDATE sensors SET next_run_at = ?, running_until = ? WHERE id = ?", Timestamp.from(next),
+                Timestamp.from(d.at().plus(RUN_LEASE)), d.id());
     }
 
     private void runGuarded(Due d) {
@@ -138,21 +149,35 @@ public final class SensorRuns implements AutoCloseable {
             long early = Duration.between(Instant.now(), d.at()).toMillis();
             if (early > 0) {
                 Thread.sleep(early);
-                if (!stillActive(d.id())) {
-                    return; // paused or deleted while it waited for its due time
-                }
             }
             slots.acquire();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            release(d);
             return;
         }
         try {
+            // checked after the slot, every time: a run that waited for its due time or for a slot does not
+            // call for a sensor paused or deleted meanwhile
+            if (!stillActive(d.id())) {
+                release(d);
+                return;
+            }
             run(d);
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "sensor " + d.id() + " (tenant " + d.tenant() + ") run failed", e);
+            release(d);
         } finally {
             slots.release();
+        }
+    }
+
+    /** Clears the in-flight marker of a claimed run that ends without recording. */
+    private void release(Due d) {
+        try {
+            jdbc.update("UPDATE sensors SET running_until = NULL WHERE id = ?", d.id());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "sensor " + d.id() + "'s in-flight marker stays until its lease ends", e);
         }
     }
 
@@ -171,6 +196,12 @@ public final class SensorRuns implements AutoCloseable {
         String callStatus;
         Optional<UUID> auditId = Optional.empty();
         try {
+            Optional<String> refused = refusal(d);
+            if (refused.isPresent()) {
+                record(d, "unknown", refused.get(), ResultEnvelope.DENIED, Optional.empty(),
+                        (int) ((System.nanoTime() - t0) / 1_000_000));
+                return;
+            }
             Map<String, Object> params = JsonMapping.mapper().readValue(d.params(),
                     new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { });
             ResultEnvelope env = dispatcher.call(principal, new CallRequest(d.connectorId(), d.opId(), d.target(), params,
@@ -203,8 +234,33 @@ public final class SensorRuns implements AutoCloseable {
             callStatus = ResultEnvelope.ERROR;
             state = "unknown";
             detail = "the sensor's stored params or assertion do not parse";
+        } catch (RuntimeException e) {
+            // a plugin bug, a database blip, an evaluation that threw: the run still records (state unknown),
+            // so the sensor never keeps showing its old state; the stack goes to the log, never to the detail
+            LOG.log(Level.ERROR, "sensor " + d.id() + " (tenant " + d.tenant() + ") run failed", e);
+            callStatus = ResultEnvelope.ERROR;
+            state = "unknown";
+            detail = "internal error while running the sensor";
         }
         record(d, state, truncate(detail), callStatus, auditId, (int) ((System.nanoTime() - t0) / 1_000_000));
+    }
+
+    /**
+     * Why this run must not call, checked against the operation as it is now (a re-ingest or catalog
+     * change may have made it a write, or made it require approval, since the sensor was created).
+     */
+    private Optional<String> refusal(Due d) {
+        if (catalog == null) {
+            return Optional.empty();
+        }
+        CatalogService.EffectiveOperation op = catalog.effective(d.tenant(), d.connectorId(), d.opId());
+        if (!op.descriptor().isReadClass()) {
+            return Optional.of("operation is no longer a read; the sensor did not call it");
+        }
+        if (op.view().requiresApproval()) {
+            return Optional.of("operation now requires approval; a sensor never waits for one and did not call it");
+        }
+        return Optional.empty();
     }
 
     private void record(Due d, String state, String detail, String callStatus, Optional<UUID> auditId, int durationMs) {
@@ -220,8 +276,13 @@ public final class SensorRuns implements AutoCloseable {
                     VALUES (?, ?, ?, now(), ?, ?, ?, ?, ?)""", d.id(), d.tenant(), Timestamp.from(d.at()), state, detail,
                     callStatus,
                     auditId.orElse(null), durationMs);
-            Jdbc.update(c, "UPDATE sensors SET last_state = ?, last_evaluated_at = now() WHERE id = ?", state, d.id());
-            return Optional.of(before.getFirst());
+            // the latest state is the latest due time's: a run that finished after a later one does not overwrite it
+            int latest = Jdbc.update(c, """
+                    UPDATE sensors SET last_state = ?, last_evaluated_at = now(), last_due_at = ?
+                     WHERE id = ? AND (last_due_at IS NULL OR last_due_at <= ?)""", state, Timestamp.from(d.at()), d.id(),
+                    Timestamp.from(d.at()));
+            Jdbc.update(c, "UPDATE sensors SET running_until = NULL WHERE id = ?", d.id());
+            return latest == 0 ? Optional.of(state) : Optional.of(before.getFirst());
         });
         if (previous.isPresent() && !previous.get().equals(state)) {
             for (SensorStateListener l : listeners) {

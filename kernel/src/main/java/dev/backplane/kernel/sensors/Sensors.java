@@ -12,9 +12,9 @@ import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.targets.Target;
 import dev.backplane.kernel.targets.TargetService;
 import dev.backplane.kernel.util.JsonMapping;
+import dev.backplane.kernel.util.JsonSchemas;
 import dev.backplane.kernel.util.Paging;
 import dev.backplane.kernel.util.Times;
-import dev.backplane.plugin.api.OpClass;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -64,6 +64,7 @@ public final class Sensors {
     private final CatalogService catalog;
     private final TargetService targets;
     private final ServiceGrants grants;
+    private final List<SensorDeletionListener> deletionListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public Sensors(Jdbc jdbc, CatalogService catalog, TargetService targets, ServiceGrants grants) {
         this.jdbc = jdbc;
@@ -72,18 +73,30 @@ public final class Sensors {
         this.grants = grants;
     }
 
+    /** Adds a listener told about each deleted sensor. */
+    public void onDelete(SensorDeletionListener listener) {
+        deletionListeners.add(listener);
+    }
+
     public Sensor create(Caller caller, Write w) {
         caller.requireHuman("creating a sensor (it grants the sensor's service principal its operation)");
         String name = name(w.name());
         require(w.connectorId(), "connector_id");
         require(w.opId(), "op_id");
         require(w.target(), "target");
-        if (catalog.descriptor(caller.tenantId(), w.connectorId(), w.opId()).opClass() != OpClass.READ) {
+        CatalogService.EffectiveOperation op = catalog.effective(caller.tenantId(), w.connectorId(), w.opId());
+        if (!op.descriptor().isReadClass()) {
             throw SensorErrors.NOT_A_READ_OPERATION.error("operation " + w.opId() + " of " + w.connectorId()
-                    + " is not a read operation; a sensor may only run reads", Map.of("field", "op_id"));
+                    + " is not a read operation (a read that is GET or HEAD when HTTP-shaped); a sensor may only run "
+                    + "reads", Map.of("field", "op_id"));
+        }
+        if (op.view().requiresApproval()) {
+            throw SensorErrors.INVALID_SENSOR.error("operation " + w.opId() + " of " + w.connectorId() + " requires "
+                    + "approval; a sensor runs unattended and never waits for one", Map.of("field", "op_id"));
         }
         Target target = targets.describe(caller.tenantId(), w.target());
         Map<String, Object> params = params(w.params());
+        checkParams(op.descriptor().paramsSchema(), params);
         Assertion assertion = Assertion.parse(w.assertion());
         Cadence cadence = cadence(w.intervalSeconds(), w.cron(), w.timeZone());
         String status = w.status() == null ? "active" : status(w.status());
@@ -100,7 +113,7 @@ public final class Sensors {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", id, caller.tenantId(), name,
                     w.connectorId(), w.opId(), target.name(), target.id(), Jdbc.jsonb(params), Jdbc.jsonb(assertion.source()),
                     cadence.kind(), cadence.interval().orElse(null), cadence.cron().orElse(null),
-                    cadence.zone().orElse(null), status, principal, Timestamp.from(cadence.first()), caller.sub());
+                    cadence.zone().orElse(null), "paused", principal, Timestamp.from(cadence.first()), caller.sub());
         } catch (Jdbc.DataAccessException e) {
             if (e.getCause() instanceof SQLException sql && "23505".equals(sql.getSQLState())) {
                 throw exists(name);
@@ -111,7 +124,8 @@ public final class Sensors {
             UUID grant = grants.create(caller.tenantId(), caller.sub(), principal, w.connectorId(), w.opId(),
                     "sensor " + name + " (" + id + ")", Optional.of(target.id().toString()), Optional.empty(),
                     Optional.empty(), Optional.empty()).id();
-            jdbc.update("UPDATE sensors SET grant_id = ? WHERE id = ?", grant, id);
+            // inserted paused, active only once its grant exists: no run is claimed before it could pass the gate
+            jdbc.update("UPDATE sensors SET grant_id = ?, status = ? WHERE id = ?", grant, status, id);
         } catch (RuntimeException e) {
             jdbc.update("DELETE FROM sensors WHERE id = ?", id);
             throw e;
@@ -165,6 +179,9 @@ public final class Sensors {
         }
         String name = w.name() == null ? s.name() : name(w.name());
         Map<String, Object> params = w.params() == null ? s.params() : params(w.params());
+        if (w.params() != null) {
+            checkParams(catalog.descriptor(caller.tenantId(), s.connectorId(), s.opId()).paramsSchema(), params);
+        }
         JsonNode assertion = w.assertion() == null ? s.assertion() : Assertion.parse(w.assertion()).source();
         boolean cadenceChanged = w.intervalSeconds() != null || w.cron() != null || w.timeZone() != null;
         Cadence cadence = !cadenceChanged ? null : w.intervalSeconds() != null
@@ -206,7 +223,16 @@ public final class Sensors {
     public void delete(Caller caller, UUID id) {
         Sensor s = show(caller.tenantId(), id);
         s.grantId().ifPresent(g -> grants.revoke(caller.tenantId(), g));
+        List<Runnable> after = deletionListeners.stream().map(l -> l.deleting(caller.tenantId(), id)).toList();
         jdbc.update("DELETE FROM sensors WHERE tenant_id = ? AND id = ?", caller.tenantId(), id);
+        for (Runnable r : after) {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                System.getLogger(Sensors.class.getName()).log(System.Logger.Level.ERROR,
+                        "a listener of sensor " + id + "'s deletion failed", e);
+            }
+        }
     }
 
     /**
@@ -368,6 +394,21 @@ public final class Sensors {
                     Map.of("field", "params"));
         }
         return new LinkedHashMap<>(p);
+    }
+
+    /** Params that the operation's schema refuses are refused now ({@code invalid_params}), not at every run. */
+    private static void checkParams(String schema, Map<String, Object> params) {
+        List<String> problems;
+        try {
+            problems = JsonSchemas.problems(JsonSchemas.compile(JsonMapping.mapper().readTree(schema)),
+                    JsonMapping.mapper().valueToTree(params));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("the operation's params schema is not JSON", e);
+        }
+        if (!problems.isEmpty()) {
+            throw SensorErrors.INVALID_PARAMS.error("params do not match the operation's schema: "
+                    + String.join("; ", problems), Map.of("field", "params", "validation_errors", problems));
+        }
     }
 
     private static void require(String value, String field) {

@@ -128,4 +128,40 @@ class AssertionTest {
         assertThat(v.state()).isEqualTo("unknown");
         assertThat(v.detail()).contains("budget");
     }
+
+    @Test
+    void aNonFiniteNumberInAResultMatchesNothingInsteadOfThrowing() {
+        for (double bad : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+            JsonNode result = JsonMapping.mapper().createObjectNode().put("v", bad)
+                    .set("a", JsonMapping.mapper().createArrayNode().add(bad));
+            for (String when : new String[] {"\"path\": \"/v\", \"eq\": 1", "\"path\": \"/v\", \"gt\": 0",
+                    "\"path\": \"/v\", \"lt\": 0", "\"path\": \"/v\", \"ne\": 1", "\"path\": \"/a\", \"contains\": 1"}) {
+                Assertion a = Assertion.parse(json("{\"rules\": [{\"state\": \"critical\", \"when\": {" + when
+                        + "}}], \"default\": \"ok\"}"));
+                Assertion.Verdict v = a.evaluate(result);
+                assertThat(v.state()).as("%s on %s", when, bad).isIn("ok", "critical");
+                if (!when.contains("\"ne\"")) {
+                    assertThat(v.state()).as("%s on %s", when, bad).isEqualTo("ok");
+                }
+            }
+        }
+    }
+
+    @Test
+    void containsOperandsAreCappedAndLongValuesCostWhatScanningThemCosts() {
+        refused("{\"rules\": [{\"state\": \"ok\", \"when\": {\"path\": \"/a\", \"contains\": \"" + "y".repeat(257)
+                + "\"}}]}", "/rules/0/when/contains");
+        assertThat(state("{\"rules\": [{\"state\": \"critical\", \"when\": {\"path\": \"/a\", \"contains\": \""
+                + "y".repeat(256) + "\"}}]}", "{\"a\": \"" + "y".repeat(300) + "\"}")).isEqualTo("critical");
+        // 3,000 values of 10,000 characters each: scanning them all is far over the step budget
+        ArrayNode rows = JsonMapping.mapper().createArrayNode();
+        String big = "x".repeat(10_000);
+        for (int i = 0; i < 3_000; i++) {
+            rows.add(big);
+        }
+        Assertion.Verdict v = Assertion.parse(json("{\"rules\": [{\"state\": \"critical\", \"when\": {\"path\": "
+                + "\"/rows/*\", \"contains\": \"DOWN\"}}]}")).evaluate(JsonMapping.mapper().createObjectNode().set("rows", rows));
+        assertThat(v.state()).isEqualTo("unknown");
+        assertThat(v.detail()).contains("budget");
+    }
 }

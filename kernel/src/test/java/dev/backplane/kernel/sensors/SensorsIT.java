@@ -225,6 +225,87 @@ public class SensorsIT {
         });
     }
 
+    /** The due times of a sensor's results, oldest first. */
+    private List<Instant> dueTimes(String id) {
+        return kernel.jdbc().query("SELECT due_at FROM sensor_results WHERE sensor_id = ?::uuid ORDER BY due_at",
+                rs -> rs.getTimestamp(1).toInstant(), id);
+    }
+
+    @Test
+    void aCronSensorRunsAtItsFiringsOnly() {
+        Map<String, Object> body = sensorBody("cron-10s", "cron-" + tenant, 5);
+        body.remove("interval_seconds");
+        body.put("cron", "*/10 * * * * *");
+        String id = ok(kernel.post("/api/v1/sensors", admin, body), 201).path("id").asText();
+        // three runs: judged by their due times, not by when they happened to finish on a loaded machine
+        List<Instant> due = poll(() -> dueTimes(id), d -> d.size() >= 3, Duration.ofSeconds(120), "three cron runs");
+        assertThat(due).as("one run per firing").doesNotHaveDuplicates();
+        for (int i = 1; i < due.size(); i++) {
+            assertThat(Duration.between(due.get(i - 1), due.get(i))).as("due times %s", due)
+                    .isGreaterThanOrEqualTo(Duration.ofSeconds(10));
+        }
+        Instant first = due.getFirst();
+        assertThat(due.stream().filter(d -> d.isBefore(first.plusSeconds(12))).count()).as("runs in 12 s: %s", due)
+                .isLessThanOrEqualTo(2);
+        ok(kernel.post("/api/v1/sensors/" + id + "/pause", admin, null), 200);
+    }
+
+    @Test
+    void anOperationThatNowRequiresApprovalIsNeitherCreatedNorCalled() {
+        String item = "appr-" + tenant;
+        String id = ok(kernel.post("/api/v1/sensors", admin, sensorBody("to-approve", item, 5)), 201).path("id").asText();
+        resultsUntil(id, r -> r.path("call_status").asText().equals("ok"), "a first call");
+        ok(kernel.patch("/api/v1/connectors/sn-1.x/operations/sn.item1.get", admin, Map.of("requires_approval", true)), 200);
+        error(kernel.post("/api/v1/sensors", admin, sensorBody("needs-approval", item, 5)), 422, "invalid_sensor");
+        JsonNode refused = resultsUntil(id, r -> r.path("call_status").asText().equals("denied"), "a run that did not call")
+                .path("results").get(0);
+        assertThat(refused.path("state").asText()).isEqualTo("unknown");
+        assertThat(refused.path("detail").asText()).contains("requires approval");
+        assertThat(refused.path("audit_id").isMissingNode() || refused.path("audit_id").isNull()).as(refused.toString())
+                .isTrue();
+        assertThat(kernel.jdbc().queryOne("SELECT count(*) FROM governance_approvals WHERE tenant_id = ?",
+                rs -> rs.getInt(1), tenant).orElse(0)).as("nothing parked").isZero();
+        ok(kernel.post("/api/v1/sensors/" + id + "/pause", admin, null), 200);
+    }
+
+    @Test
+    void runsAgainstASlowTargetNeverPileUp() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+        HttpServer slow = HttpServer.create(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        slow.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+        slow.createContext("/", x -> {
+            if (!x.getRequestURI().getPath().startsWith("/items/")) {
+                LoopbackHttp.answer(x, 200, "1.0");
+                return;
+            }
+            most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            try {
+                Thread.sleep(8_000); // longer than the sensor's interval
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                inFlight.decrementAndGet();
+            }
+            LoopbackHttp.answer(x, 200, "fine");
+        });
+        slow.start();
+        try {
+            kernel.registerTarget(admin, Map.of("name", "slow", "product", "sn", "host", "127.0.0.1",
+                    "port", slow.getAddress().getPort(), "extras", Map.of("scheme", "http")));
+            kernel.stageSecret(admin, "slow", Map.of("username", "u", "password", "p-0123456789"));
+            Map<String, Object> body = sensorBody("slow", "slow", 5);
+            body.put("target", "slow");
+            String id = ok(kernel.post("/api/v1/sensors", admin, body), 201).path("id").asText();
+            List<Instant> due = poll(() -> dueTimes(id), d -> d.size() >= 2, Duration.ofSeconds(120), "two slow runs");
+            ok(kernel.post("/api/v1/sensors/" + id + "/pause", admin, null), 200);
+            assertThat(most.get()).as("calls in flight at once for one sensor").isEqualTo(1);
+            assertThat(due).doesNotHaveDuplicates();
+        } finally {
+            slow.stop(0);
+        }
+    }
+
     @Test
     void pauseResumeAndUpdate() {
         String item = "pr-" + tenant;
@@ -322,18 +403,25 @@ public class SensorsIT {
         }
         Map<String, Object> unknownTarget = sensorBody("t", "x", 60);
         unknownTarget.put("target", "nowhere");
-        assertThat(kernel.post("/api/v1/sensors", admin, unknownTarget).status()).isEqualTo(404);
+        error(kernel.post("/api/v1/sensors", admin, unknownTarget), 404, "target_not_found");
         Map<String, Object> unknownConnector = sensorBody("c", "x", 60);
         unknownConnector.put("connector_id", "nope-1.x");
-        assertThat(kernel.post("/api/v1/sensors", admin, unknownConnector).status()).isBetween(404, 422);
+        error(kernel.post("/api/v1/sensors", admin, unknownConnector), 404, "unknown_connector");
         Map<String, Object> unknownField = sensorBody("f", "x", 60);
         unknownField.put("script", "x");
-        assertThat(kernel.post("/api/v1/sensors", admin, unknownField).status()).isBetween(400, 422);
+        error(kernel.post("/api/v1/sensors", admin, unknownField), 422, "invalid_request");
+        Map<String, Object> badParams = sensorBody("p", "x", 60);
+        badParams.put("params", Map.of("name", 5));
+        TestKernel.Response refusedParams = kernel.post("/api/v1/sensors", admin, badParams);
+        error(refusedParams, 422, "invalid_params");
+        assertThat(refusedParams.json().path("extras").path("validation_errors").toString()).as(refusedParams.body()).contains("/name");
         error(kernel.post("/api/v1/sensors", operator, sensorBody("op", "x", 60)), 403, "insufficient_role");
-        assertThat(kernel.send("POST", "/api/v1/sensors", admin, "{not json", Map.of()).status()).isEqualTo(400);
+        error(kernel.send("POST", "/api/v1/sensors", admin, "{not json", Map.of()), 400, "invalid_json");
         assertThat(sensorRows()).as("no refused create wrote a sensor").isEqualTo(rows);
 
-        ok(kernel.post("/api/v1/sensors", admin, sensorBody("dup", "x", 60)), 201);
+        String dup = ok(kernel.post("/api/v1/sensors", admin, sensorBody("dup", "x", 60)), 201).path("id").asText();
+        error(kernel.patch("/api/v1/sensors/" + dup, admin, Map.of("params", Map.of("name", List.of()))), 422,
+                "invalid_params");
         error(kernel.post("/api/v1/sensors", admin, sensorBody("dup", "x", 60)), 409, "sensor_exists");
 
         error(kernel.get("/api/v1/sensors?limit=0", operator), 422, "invalid_limit");
@@ -369,12 +457,30 @@ public class SensorsIT {
                 + "'ok', 'seeded', 'ok', 1)";
         kernel.jdbc().update(insert, id, tenant, 8, 8);
         kernel.jdbc().update(insert, id, tenant, 6, 6);
-        try (SensorRuns runs = new SensorRuns(kernel.jdbc(), null, 7, 1)) {
+        try (SensorRuns runs = new SensorRuns(kernel.jdbc(), null, null, 7, 1)) {
             assertThat(runs.sweep()).isPositive();
         }
         JsonNode left = ok(kernel.get("/api/v1/sensors/" + id + "/results", operator), 200).path("results");
         assertThat(left).hasSize(1);
         assertThat(Instant.parse(left.get(0).path("evaluated_at").asText())).isAfter(Instant.now().minus(Duration.ofDays(7)));
+    }
+
+    @Test
+    void aRunThatThrowsRecordsUnknownInsteadOfNothing() {
+        Map<String, Object> body = sensorBody("throws", "x", 60);
+        body.put("status", "paused");
+        String id = ok(kernel.post("/api/v1/sensors", admin, body), 201).path("id").asText();
+        // no dispatcher: the call throws a NullPointerException, as a plugin or kernel bug would
+        try (SensorRuns runs = new SensorRuns(kernel.jdbc(), null, null, 7, 1)) {
+            runs.run(new SensorRuns.Due(UUID.fromString(id), tenant, "sn-1.x", "sn.item1.get", "web", "{}",
+                    ASSERTION, "svc-sensor:" + id, 60, null, null, Instant.now()));
+        }
+        JsonNode r = ok(kernel.get("/api/v1/sensors/" + id + "/results", operator), 200).path("results");
+        assertThat(r).hasSize(1);
+        assertThat(r.get(0).path("state").asText()).isEqualTo("unknown");
+        assertThat(r.get(0).path("call_status").asText()).isEqualTo("error");
+        assertThat(r.get(0).path("detail").asText()).isEqualTo("internal error while running the sensor");
+        assertThat(ok(kernel.get("/api/v1/sensors/" + id, operator), 200).path("last_state").asText()).isEqualTo("unknown");
     }
 
     @Test
