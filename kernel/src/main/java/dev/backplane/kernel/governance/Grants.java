@@ -32,6 +32,9 @@ public final class Grants {
     public static final Set<String> KINDS = Set.of("agent", "user-agent");
 
     /** A grant as shown. */
+    /** The longest principal (a token's sub or a service account name) a grant may name. */
+    public static final int MAX_PRINCIPAL = 255;
+
     public record Grant(UUID id, String principal, String principalKind, String op, String target, String verdict,
                         Optional<Instant> expires, boolean elevation, boolean revoked, String createdBy,
                         Instant createdAt) {
@@ -71,6 +74,8 @@ public final class Grants {
     public Grant create(UUID tenant, String createdBy, String principal, Optional<String> kind, String op,
                         Optional<String> target, String verdict, Optional<String> expires, boolean elevation) {
         check(principal != null && !principal.isBlank(), "principal is required", "principal");
+        check(principal.length() <= MAX_PRINCIPAL, "principal is longer than " + MAX_PRINCIPAL + " characters",
+                "principal");
         check(op != null && !op.isBlank() && op.length() <= 256, "op (an fnmatch pattern) is required", "op");
         check(VERDICTS.contains(verdict), "verdict must be one of " + VERDICTS, "verdict");
         String k = kind.orElse("agent");

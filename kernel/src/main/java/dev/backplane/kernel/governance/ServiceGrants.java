@@ -49,7 +49,14 @@ public final class ServiceGrants {
                                String reason, Optional<String> target, Optional<String> namePattern,
                                Optional<String> product, Optional<String> expires) {
         check(principal != null && !principal.isBlank(), "principal is required", "principal");
+        check(principal.length() <= Grants.MAX_PRINCIPAL, "principal is longer than " + Grants.MAX_PRINCIPAL
+                + " characters", "principal");
         check(reason != null && !reason.isBlank(), "reason is required", "reason");
+        check(reason.length() <= 2000, "reason is longer than 2000 characters", "reason");
+        check(namePattern.map(String::length).orElse(0) <= 256, "target_name_pattern is longer than 256 characters",
+                "target_name_pattern");
+        check(product.map(String::length).orElse(0) <= 128, "target_product is longer than 128 characters",
+                "target_product");
         check(connectorId != null && !hasGlob(connectorId), "connector_id must be exact (no globs)", "connector_id");
         check(opId != null && !hasGlob(opId), "op_id must be exact (no globs)", "op_id");
         OperationDescriptor op = operations.find(tenant, connectorId, opId);

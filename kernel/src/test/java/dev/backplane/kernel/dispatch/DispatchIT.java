@@ -623,6 +623,12 @@ class DispatchIT {
         assertThat(kernel.send("POST", "/api/v1/service-principals/grants", admin, base
                 + "\"op_id\": \"disp.item0.*\", \"reason\": \"r\", \"target_product\": \"disp\"}", Map.of()).status())
                 .as("globs refused").isEqualTo(422);
+        assertThat(kernel.send("POST", "/api/v1/service-principals/grants", admin, "{\"principal\": \""
+                + "p".repeat(100_000) + "\", \"connector_id\": \"disp-1.x\", \"op_id\": \"disp.item0.list\", "
+                + "\"reason\": \"r\", \"target_product\": \"disp\"}", Map.of()).status())
+                .as("an over-long principal is refused, not a 500 from its index").isEqualTo(422);
+        assertThat(kernel.send("POST", "/api/v1/agent-grants", admin, "{\"principal\": \"" + "p".repeat(100_000)
+                + "\", \"op\": \"disp.*\", \"verdict\": \"deny\"}", Map.of()).status()).isEqualTo(422);
         assertThat(kernel.send("POST", "/api/v1/service-principals/grants", admin, base
                 + "\"op_id\": \"disp.item2.delete\", \"reason\": \"r\", \"target_product\": \"disp\"}", Map.of())
                 .status()).as("delete-shaped refused").isEqualTo(422);
