@@ -2,6 +2,7 @@ package dev.backplane.plugins.openapi;
 
 import static dev.backplane.plugins.openapi.ReplayKernel.errorCode;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URLDecoder;
@@ -42,6 +43,7 @@ class CloudAutomationReplayIT {
     private static SpecContract blueprint;
     private static ReplayVendor vendor;
     private static ReplayKernel replay;
+    private static ReplayChecks check;
 
     @BeforeAll
     static void start() throws Exception {
@@ -53,16 +55,12 @@ class CloudAutomationReplayIT {
         replay.ingest("vcfa/9.x");
         target("auto1", API_TOKEN, Map.of("tls_ca_pin", vendor.pem(), "extras", Map.of("org", ORG)));
         replay.enableReads(VCFA);
+        check = new ReplayChecks(replay, vendor, VCFA);
     }
 
     @AfterAll
     static void stop() {
-        if (replay != null) {
-            replay.close();
-        }
-        if (vendor != null) {
-            vendor.close();
-        }
+        ReplayChecks.close(replay, vendor);
     }
 
     // ---- the replay server ----
@@ -186,9 +184,16 @@ class CloudAutomationReplayIT {
     }
 
     private static JsonNode read(String opId, Map<String, Object> params) throws Exception {
-        JsonNode r = replay.call(replay.operator(), VCFA, opId, "auto1", params);
-        assertThat(r.path("status").asText()).as(r.toString()).isEqualTo("ok");
-        return r;
+        return check.read("auto1", opId, params);
+    }
+
+    @Test
+    void theContractCatchesAMachineOrCatalogItemThatDriftsFromTheSpec() {
+        assertThatThrownBy(() -> iaas.response("GET", "/iaas/api/machines", """
+                {"content": [{"id": "m-1", "externalRegionId": "r", "powerState": "RUNNING", "_links": {}}]}"""))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("powerState");
+        assertThatThrownBy(() -> catalog.response("GET", "/catalog/api/items", "{\"content\": [{\"name\": \"no id\"}]}"))
+                .isInstanceOf(AssertionError.class);
     }
 
     @Test
@@ -220,16 +225,7 @@ class CloudAutomationReplayIT {
         String op = "vcfa.catalog_items.request_catalog_item_instances_using_post_1";
         Map<String, Object> params = Map.of("id", ITEM_ID, "body", Map.of("deploymentName", "web-canary",
                 "projectId", PROJECT_ID, "version", "3", "reason", "CHG-9 canary", "inputs", Map.of("flavor", "small")));
-        JsonNode denied = replay.call(replay.operator(), VCFA, op, "auto1", params);
-        assertThat(denied.path("status").asText()).as("writes stay default-deny after enable-reads").isEqualTo("denied");
-
-        replay.enableOperation(VCFA, op);
-        int before = vendor.writes().size();
-        JsonNode parked = replay.call(replay.operator(), VCFA, op, "auto1", params);
-        assertThat(vendor.writes()).as("nothing sent while parked").hasSize(before);
-        JsonNode released = replay.approve(parked);
-        assertThat(released.path("result").path("status").asText()).as(released.toString()).isEqualTo("ok");
-        assertThat(released.toString()).contains("web-canary");
+        assertThat(check.approvedWrite("auto1", op, params).toString()).contains("web-canary");
         assertThat(vendor.writes()).anyMatch(w -> w.startsWith("vcfa ") && w.contains("\"deploymentName\":\"web-canary\"")
                 && w.contains("\"projectId\":\"" + PROJECT_ID + "\""));
     }
@@ -246,13 +242,9 @@ class CloudAutomationReplayIT {
 
     @Test
     void vendorErrorsMapToConnectorErrorWithTheVendorStatus() throws Exception {
-        JsonNode missing = replay.call(replay.operator(), VCFA, "vcfa.compute.get_machine", "auto1", Map.of("id", "m-gone"));
-        assertThat(errorCode(missing)).as(missing.toString()).isEqualTo("connector_error");
-        assertThat(missing.path("extras").path("vendor_status").asInt()).isEqualTo(404);
-        assertThat(missing.toString()).contains("not found");
-        JsonNode down = replay.call(replay.operator(), VCFA, "vcfa.location.get_zone", "auto1", Map.of("id", "zone-down"));
-        assertThat(errorCode(down)).as(down.toString()).isEqualTo("connector_error");
-        assertThat(down.path("extras").path("vendor_status").asInt()).isEqualTo(503);
+        assertThat(check.vendorError("auto1", "vcfa.compute.get_machine", Map.of("id", "m-gone"), 404).toString())
+                .contains("not found");
+        check.vendorError("auto1", "vcfa.location.get_zone", Map.of("id", "zone-down"), 503);
     }
 
     @Test
@@ -271,12 +263,7 @@ class CloudAutomationReplayIT {
 
     @Test
     void theFamilyVerbsListTheNounsAndCallThroughTheCli() {
-        var help = replay.cli().run("vcfa", "--help");
-        assertThat(help.exitCode()).as(help.toString()).isZero();
-        assertThat(help.out()).contains("compute").contains("deployments").contains("catalog_items").contains("blueprint")
-                .contains("location");
-        var machines = replay.cli().run("vcfa", "compute", "get_machines", "--target", "auto1", "--work-ref", "CHG-9");
-        assertThat(machines.exitCode()).as(machines.toString()).isZero();
-        assertThat(machines.out()).contains("web-01");
+        check.familyVerbs("vcfa", List.of("compute", "deployments", "catalog_items", "blueprint", "location"),
+                List.of("compute", "get_machines", "--target", "auto1", "--work-ref", "CHG-9"), "web-01");
     }
 }
