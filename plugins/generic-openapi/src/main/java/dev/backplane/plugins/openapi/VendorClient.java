@@ -115,11 +115,13 @@ final class VendorClient {
         StringBuilder out = new StringBuilder();
         while (m.find()) {
             Object value = target.extras().get(m.group(1));
-            if (value == null || value.toString().isBlank()) {
+            String text = value == null ? "" : value.toString().strip();
+            if (text.isEmpty() || text.equals(".") || text.equals("..")) {
                 throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, "the login path " + template + " needs the "
-                        + "target's extras." + m.group(1) + " (svc target add ... --extras " + m.group(1) + "=<value>)");
+                        + "target's extras." + m.group(1) + " (svc targets add ... --extras " + m.group(1) + "=<value>)"
+                        + (text.isEmpty() ? "" : "; '" + text + "' is not a path segment"));
             }
-            m.appendReplacement(out, Matcher.quoteReplacement(WireEncoding.percent(value.toString().strip())));
+            m.appendReplacement(out, Matcher.quoteReplacement(WireEncoding.percent(text)));
         }
         return m.appendTail(out).toString();
     }

@@ -346,11 +346,14 @@ class AuthSchemesTest {
         try (Connector c = f.open(ctx, withExtra("org", "red"), cred)) {
             assertFailure(c.invoke(call("acme.thing.get", Map.of())), ErrorCode.CONNECTOR_ERROR); // not blue's session
         }
-        try (Connector c = f.open(ctx, vendor.target(), cred)) {
-            OperationResult r = c.invoke(call("acme.thing.get", Map.of()));
-            assertFailure(r, ErrorCode.CONNECTOR_ERROR);
-            assertThat(((OperationResult.Failure) r).message()).contains("extras.org");
+        for (TargetSpec t : List.of(vendor.target(), withExtra("org", ".."))) {
+            try (Connector c = f.open(ctx, t, cred)) {
+                OperationResult r = c.invoke(call("acme.thing.get", Map.of()));
+                assertFailure(r, ErrorCode.CONNECTOR_ERROR);
+                assertThat(((OperationResult.Failure) r).message()).contains("extras.org");
+            }
         }
+        assertThat(vendor.count("POST", "/tm/oauth/tenant/../token")).isZero();
         try (Connector c = f.open(ctx, withExtra("org", "blue org"), new Credential(Map.of("api_token", "revoked")))) {
             assertFailure(c.invoke(call("acme.thing.get", Map.of())), ErrorCode.CONNECTOR_AUTH_FAILED);
         }
