@@ -72,7 +72,7 @@ class McpNotificationsIT {
             LoopbackHttp.answer(x, status, path.equals("/items") ? LoopbackHttp.items(x) : "body " + RESULT_CANARY);
         });
         setup.closeAfter(() -> target.stop(0));
-        setup.plugin(TestPlugins.connector("notify", "1.x").product("notify").ranges("*").operations(3)
+        setup.plugin(TestPlugins.connector("notify", "1.x").product("notify").ranges("*").operations(6)
                 .httpProbe(false));
     }
 
@@ -83,6 +83,8 @@ class McpNotificationsIT {
                 "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
         kernel.stageSecret(admin, "t1", Map.of("username", "svc", "password", PASSWORD));
         kernel.enableConnector(admin, "notify-1.x");
+        assertThat(kernel.patch("/api/v1/connectors/notify-1.x/operations/notify.item5.delete", admin,
+                "{\"is_enabled\": true, \"safety_level\": \"caution\"}").status()).isEqualTo(200);
     }
 
     private static Map<String, Object> get(String name) {
@@ -143,6 +145,7 @@ class McpNotificationsIT {
     @Test
     void theSessionsLevelDecidesWhichOfTheCallsEventsAreLogged() {
         List<McpSchema.LoggingMessageNotification> logs = new CopyOnWriteArrayList<>();
+        String approval;
         try (McpSyncClient c = sdkClient("logger-" + UUID.randomUUID(), new CopyOnWriteArrayList<>(), logs)) {
             assertThat(c.getServerCapabilities().logging()).isNotNull();
             c.setLoggingLevel(McpSchema.LoggingLevel.INFO);
@@ -154,6 +157,15 @@ class McpNotificationsIT {
             await(() -> logs.size() >= 2, "the connector error's log message");
             c.callTool(new McpSchema.CallToolRequest("call_operation", call("notify.item0.list", Map.of("count", 120))));
             await(() -> logs.size() >= 3, "the reduction's log message");
+            McpSchema.CallToolResult parked = c.callTool(new McpSchema.CallToolRequest("call_operation",
+                    call("notify.item5.delete", Map.of("name", PARAM_CANARY))));
+            approval = ((Map<?, ?>) ((Map<?, ?>) parked.structuredContent()).get("extras")).get("approval_request_id")
+                    .toString();
+            await(() -> logs.size() >= 4, "the parking's log message");
+            Map<String, Object> nowhere = new LinkedHashMap<>(get("x"));
+            nowhere.put("target", "nowhere");
+            assertThat(c.callTool(new McpSchema.CallToolRequest("call_operation", nowhere)).isError()).isTrue();
+            await(() -> logs.size() >= 5, "the refusal's log message");
         }
         assertThat(logs.get(0).level()).isEqualTo(McpSchema.LoggingLevel.WARNING);
         assertThat(logs.get(0).data()).contains("notify.item2.delete", "denied by policy", "operation_not_enabled");
@@ -161,7 +173,11 @@ class McpNotificationsIT {
         assertThat(logs.get(1).data()).contains("notify.item1.get", "connector_auth_failed");
         assertThat(logs.get(2).level()).isEqualTo(McpSchema.LoggingLevel.INFO);
         assertThat(logs.get(2).data()).contains("result reduced to 10 of 120 rows");
-        assertThat(logs).as("debug steps are below the level").hasSize(3);
+        assertThat(logs.get(3).level()).isEqualTo(McpSchema.LoggingLevel.NOTICE);
+        assertThat(logs.get(3).data()).contains("notify.item5.delete", "parked for approval", approval);
+        assertThat(logs.get(4).level()).isEqualTo(McpSchema.LoggingLevel.ERROR);
+        assertThat(logs.get(4).data()).isEqualTo("call_operation refused, target_not_found");
+        assertThat(logs).as("debug steps are below the level").hasSize(5);
         assertThat(logs.stream().map(McpSchema.LoggingMessageNotification::data).toList().toString())
                 .doesNotContain(PASSWORD, PARAM_CANARY, RESULT_CANARY);
     }
@@ -200,7 +216,7 @@ class McpNotificationsIT {
     void theStatelessRevisionTakesTheLevelAndTheTokenPerRequestAndOnlyAStreamingClientGetsAStream() throws Exception {
         String token = issuer.mcpToken("stateless-" + UUID.randomUUID(), TENANT, "operator");
         String body = statelessCall("\"progressToken\":7,\"io.modelcontextprotocol/logLevel\":\"debug\"",
-                call("notify.item0.list", Map.of("count", 3)));
+                call("notify.item0.list", Map.of("count", 100)));
         List<JsonNode> events = events(post(token, body, statelessHeaders()));
         JsonNode response = events.getLast();
         assertThat(response.path("result").path("structuredContent").path("status").asText()).isEqualTo("ok");
@@ -223,6 +239,16 @@ class McpNotificationsIT {
         assertThat(plain.headers().firstValue("Content-Type").orElse("")).startsWith("application/json");
         assertThat(JSON.readTree(plain.body()).path("result").path("structuredContent").path("status").asText())
                 .isEqualTo("ok");
+
+        String handle = response.path("result").path("structuredContent").path("extras").path("fetch_more")
+                .path("drill_in").path("handle_id").asText();
+        String query = "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"tools/call\",\"params\":{\"name\":\"result_query\","
+                + "\"arguments\":{\"handle_id\":\"" + handle + "\",\"offset\":60},\"_meta\":" + statelessMeta("\"progressToken\":\"q\"") + "}}";
+        Map<String, String> queryHeaders = new LinkedHashMap<>(statelessHeaders());
+        queryHeaders.put("Mcp-Name", "result_query");
+        List<JsonNode> queried = events(post(token, query, queryHeaders));
+        assertThat(queried.getFirst().path("params").path("message").asText()).isEqualTo("running result_query");
+        assertThat(queried.getLast().path("result").path("structuredContent").path("returned_rows").asInt()).isEqualTo(40);
 
         HttpResponse<String> noMeta = post(token, statelessCall("", call("notify.item0.list", Map.of("count", 2))),
                 statelessHeaders());
