@@ -78,13 +78,8 @@ class McpNotificationsIT {
 
     @BeforeAll
     static void targetAndConnector() {
-        String admin = issuer.token("admin", TENANT, "tenant_admin");
-        kernel.registerTarget(admin, Map.of("name", "t1", "product", "notify", "host", "127.0.0.1",
-                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
-        kernel.stageSecret(admin, "t1", Map.of("username", "svc", "password", PASSWORD));
-        kernel.enableConnector(admin, "notify-1.x");
-        assertThat(kernel.patch("/api/v1/connectors/notify-1.x/operations/notify.item5.delete", admin,
-                "{\"is_enabled\": true, \"safety_level\": \"caution\"}").status()).isEqualTo(200);
+        McpFixture.target(kernel, issuer.token("admin", TENANT, "tenant_admin"), "notify",
+                target.getAddress().getPort(), PASSWORD);
     }
 
     private static Map<String, Object> get(String name) {
@@ -328,11 +323,7 @@ class McpNotificationsIT {
     }
 
     private static HttpResponse<String> post(String token, String body, Map<String, String> headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(kernel.url() + "/mcp"))
-                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.ofString(body));
-        headers.forEach(b::header);
-        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return McpFixture.post(kernel, token, body, headers);
     }
 
     /** The JSON-RPC messages of an SSE answer, in order. */
