@@ -72,7 +72,7 @@ final class McpNotifier implements DispatchProgress {
     /**
      * Logs how a dispatch ended: denied (warning, with the deny code), parked for approval (notice, with
      * the approval request id), failed (error, with the error code), a reduced result (info: how many rows
-     * came inline and the handle for the rest) or done (debug).
+     * came inline of how many) or done (debug).
      */
     void outcome(ResultEnvelope env) {
         Object code = env.extras().get("error_code");
