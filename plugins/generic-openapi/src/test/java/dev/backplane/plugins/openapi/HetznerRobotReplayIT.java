@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
-import java.util.List;
+import dev.backplane.kernel.testing.CliRunner;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -23,38 +22,26 @@ import org.junit.jupiter.api.Test;
  */
 class HetznerRobotReplayIT {
 
-    private static final String ROBOT = "hetzner-robot-1.x";
     private static final String USER = "#ws+Xk2pL9aB";
     private static final String PASSWORD = "robot-pw-" + UUID.randomUUID();
-    private static SpecContract contract;
-    private static FormContract forms;
-    private static ReplayVendor vendor;
-    private static ReplayKernel replay;
+    private static ShippedSpecReplay family;
 
     @BeforeAll
     static void start() throws Exception {
-        replay = ReplayKernel.start(List.of("hetzner-robot"), Map.of());
-        contract = SpecContract.read(Path.of("../../plugin-repo/specs/hetzner-robot/hetzner-robot-operator.yaml"));
-        forms = FormContract.of(contract, replay.work());
-        vendor = ReplayVendor.https(replay.work(), HetznerRobotReplayIT::answer);
-        assertThat(replay.ingest("hetzner-robot/1.x")).contains("ingested " + ROBOT);
-        replay.enableReads(ROBOT);
+        family = ShippedSpecReplay.start("hetzner-robot/1.x", "hetzner-robot/hetzner-robot-operator.yaml",
+                HetznerRobotReplayIT::answer);
         target("robot1", PASSWORD);
     }
 
     @AfterAll
     static void stop() {
-        if (replay != null) {
-            replay.close();
-        }
-        if (vendor != null) {
-            vendor.close();
+        if (family != null) {
+            family.close();
         }
     }
 
     private static void target(String name, String password) {
-        replay.target(name, "hetzner-robot", vendor, Map.of("username", USER, "password", password),
-                Map.of("tls_ca_pin", vendor.pem()));
+        family.pinnedTarget(name, "hetzner-robot", Map.of("username", USER, "password", password));
     }
 
     // ---- the replay server: answers hand-built from the Robot web service documentation ----
@@ -130,6 +117,7 @@ class HetznerRobotReplayIT {
             {"error": {"status": 404, "code": "SERVER_NOT_FOUND", "message": "Server with id 999 not found"}}""";
 
     private static void answer(ReplayVendor.Exchange x) throws Exception {
+        SpecContract contract = family.contract();
         if (!x.basic(USER, PASSWORD)) {
             x.reply(401, "{\"error\": {\"status\": 401, \"code\": \"UNAUTHORIZED\", \"message\": \"Unauthorized\"}}");
             return;
@@ -142,7 +130,7 @@ class HetznerRobotReplayIT {
             case "GET /reset" -> x.reply(200, contract.response("GET", "/reset", RESET_OPTIONS));
             case "POST /reset/1234567" -> {
                 assertThat(x.header("Content-Type")).startsWith("application/x-www-form-urlencoded");
-                forms.request("POST", "/reset/{server_number}", x.body());
+                family.forms().request("POST", "/reset/{server_number}", x.body());
                 x.recordWrite("robot reset");
                 x.reply(200, contract.response("POST", "/reset/{server_number}", RESET_DONE));
             }
@@ -164,22 +152,21 @@ class HetznerRobotReplayIT {
     // ---- the tests ----
 
     private static JsonNode read(String opId, Map<String, Object> params) throws Exception {
-        JsonNode r = replay.call(replay.operator(), ROBOT, opId, "robot1", params);
-        assertThat(r.path("status").asText()).as(opId + ": " + r).isEqualTo("ok");
-        return r;
+        return family.read("robot1", opId, params);
     }
 
     @Test
     void theContractCheckCatchesAnAnswerOrAFormThatDriftsFromTheSpec() {
-        assertThatThrownBy(() -> contract.response("GET", "/server", "[{\"server\": {\"server_number\": \"1\"}}]"))
+        assertThatThrownBy(() -> family.contract().response("GET", "/server", "[{\"server\": {\"server_number\": \"1\"}}]"))
                 .isInstanceOf(AssertionError.class);
-        assertThatThrownBy(() -> forms.request("POST", "/reset/{server_number}", "type=reboot".getBytes()))
+        assertThatThrownBy(() -> family.forms().request("POST", "/reset/{server_number}", "type=reboot".getBytes()))
                 .isInstanceOf(AssertionError.class);
     }
 
     @Test
     void everyCuratedGroupReadsThroughTheKernel() throws Exception {
-        var groups = replay.kernel().get("/api/v1/connectors/" + ROBOT + "/groups", replay.operator());
+        ReplayKernel replay = family.replay();
+        var groups = replay.kernel().get("/api/v1/connectors/" + family.connectorId() + "/groups", replay.operator());
         assertThat(groups.body()).contains("Servers").contains("Failover IPs").contains("Boot configuration")
                 .contains("IPs and subnets");
 
@@ -207,12 +194,10 @@ class HetznerRobotReplayIT {
     @Test
     void aWrongPasswordIsConnectorAuthFailedAndAnUnknownServerIsTheVendors404() throws Exception {
         target("robot-bad", "not-the-robot-password-42");
-        JsonNode rejected = replay.call(replay.operator(), ROBOT, "hetzner-robot.server.list_servers", "robot-bad",
-                Map.of());
+        JsonNode rejected = family.call("robot-bad", "hetzner-robot.server.list_servers", Map.of());
         assertThat(errorCode(rejected)).as(rejected.toString()).isEqualTo("connector_auth_failed");
 
-        JsonNode missing = replay.call(replay.operator(), ROBOT, "hetzner-robot.server.get_server", "robot1",
-                Map.of("server_number", 999));
+        JsonNode missing = family.call("robot1", "hetzner-robot.server.get_server", Map.of("server_number", 999));
         assertThat(errorCode(missing)).as(missing.toString()).isEqualTo("connector_error");
         assertThat(missing.path("extras").path("vendor_status").asInt()).isEqualTo(404);
         assertThat(missing.path("extras").path("vendor_body").asText()).contains("SERVER_NOT_FOUND");
@@ -220,33 +205,21 @@ class HetznerRobotReplayIT {
 
     @Test
     void aHardwareResetIsParkedUntilASecondAdminApprovesAndSendsAForm() throws Exception {
-        String op = "hetzner-robot.reset.reset_server";
-        Map<String, Object> params = Map.of("server_number", 1234567, "body", Map.of("type", "hw"));
-        JsonNode denied = replay.call(replay.operator(), ROBOT, op, "robot1", params);
-        assertThat(denied.path("status").asText()).as("writes stay default-deny after enable-reads").isEqualTo("denied");
-
-        replay.enableOperation(ROBOT, op);
-        int before = vendor.writes().size();
-        JsonNode parked = replay.call(replay.operator(), ROBOT, op, "robot1", params);
-        assertThat(vendor.writes()).as("nothing sent while parked").hasSize(before);
-        JsonNode released = replay.approve(parked);
-        assertThat(released.path("result").path("status").asText()).as(released.toString()).isEqualTo("ok");
-        assertThat(vendor.writes()).hasSize(before + 1).last().isEqualTo("robot reset type=hw");
-
-        JsonNode badType = replay.call(replay.operator(), ROBOT, op, "robot1",
+        JsonNode released = family.approvedWrite("robot1", "hetzner-robot.reset.reset_server",
+                Map.of("server_number", 1234567, "body", Map.of("type", "hw")),
                 Map.of("server_number", 1234567, "body", Map.of("type", "reboot")));
-        assertThat(errorCode(badType)).as("Robot knows sw, hw, man, power and power_long").isEqualTo("invalid_params");
-        assertThat(vendor.writes()).as("a refused body is never sent").hasSize(before + 1);
-        assertThat(replay.auditOf("robot1")).contains(op).contains("CHG-9");
+        assertThat(released.toString()).contains("\"type\":\"hw\"");
+        assertThat(family.vendor().writes().getLast()).isEqualTo("robot reset type=hw");
     }
 
     @Test
     void theFamilyVerbsListTheNounsAndCallThroughTheCli() {
-        var help = replay.cli().run("hetzner-robot", "--help");
+        CliRunner cli = family.replay().cli();
+        var help = cli.run("hetzner-robot", "--help");
         assertThat(help.exitCode()).as(help.toString()).isZero();
         assertThat(help.out()).contains("server").contains("reset").contains("boot").contains("failover")
                 .contains("firewall").contains("storagebox").contains("vswitch");
-        var servers = replay.cli().run(Map.of("SVC_TOKEN", replay.operator()), "", "hetzner-robot", "server",
+        var servers = cli.run(Map.of("SVC_TOKEN", family.replay().operator()), "", "hetzner-robot", "server",
                 "get_server", "--server-number", "1234567", "--target", "robot1", "--json");
         assertThat(servers.exitCode()).as(servers.toString()).isZero();
         assertThat(servers.out()).contains("lab-host-1").doesNotContain(PASSWORD);

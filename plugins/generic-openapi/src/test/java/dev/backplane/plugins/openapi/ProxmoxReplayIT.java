@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
-import java.util.List;
+import dev.backplane.kernel.testing.CliRunner;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -23,32 +22,20 @@ import org.junit.jupiter.api.Test;
  */
 class ProxmoxReplayIT {
 
-    private static final String PROXMOX = "proxmox-9.x";
     private static final String TOKEN = "root@pam!backplane=" + UUID.randomUUID();
     private static final String UPID = "UPID:pve1:0003A1B2:0157E2C4:6922D4A0:qmshutdown:100:root@pam!backplane:";
-    private static SpecContract contract;
-    private static FormContract forms;
-    private static ReplayVendor vendor;
-    private static ReplayKernel replay;
+    private static ShippedSpecReplay family;
 
     @BeforeAll
     static void start() throws Exception {
-        replay = ReplayKernel.start(List.of("proxmox"), Map.of());
-        contract = SpecContract.read(Path.of("../../plugin-repo/specs/proxmox/proxmox-ve-operator.yaml"));
-        forms = FormContract.of(contract, replay.work());
-        vendor = ReplayVendor.https(replay.work(), ProxmoxReplayIT::answer);
-        assertThat(replay.ingest("proxmox/9.x")).contains("ingested " + PROXMOX);
-        replay.enableReads(PROXMOX);
-        replay.target("lab1", "proxmox", vendor, Map.of("api_token", TOKEN), Map.of("tls_ca_pin", vendor.pem()));
+        family = ShippedSpecReplay.start("proxmox/9.x", "proxmox/proxmox-ve-operator.yaml", ProxmoxReplayIT::answer);
+        family.pinnedTarget("lab1", "proxmox", Map.of("api_token", TOKEN));
     }
 
     @AfterAll
     static void stop() {
-        if (replay != null) {
-            replay.close();
-        }
-        if (vendor != null) {
-            vendor.close();
+        if (family != null) {
+            family.close();
         }
     }
 
@@ -160,6 +147,7 @@ class ProxmoxReplayIT {
     private static final String TASK_STARTED = "{\"data\": \"" + UPID + "\"}";
 
     private static void answer(ReplayVendor.Exchange x) throws Exception {
+        SpecContract contract = family.contract();
         if (!x.header("Authorization").equals("PVEAPIToken=" + TOKEN)) {
             x.reply(401, "{\"data\": null}");
             return;
@@ -203,7 +191,7 @@ class ProxmoxReplayIT {
             case "GET task log" -> x.reply(200, contract.response("GET", "/nodes/{node}/tasks/{upid}/log", TASK_LOG));
             case "POST /nodes/pve1/qemu/100/status/shutdown" -> {
                 assertThat(x.header("Content-Type")).startsWith("application/x-www-form-urlencoded");
-                forms.request("POST", "/nodes/{node}/qemu/{vmid}/status/shutdown", x.body());
+                family.forms().request("POST", "/nodes/{node}/qemu/{vmid}/status/shutdown", x.body());
                 x.recordWrite("proxmox shutdown");
                 x.reply(200, contract.response("POST", "/nodes/{node}/qemu/{vmid}/status/shutdown", TASK_STARTED));
             }
@@ -214,24 +202,23 @@ class ProxmoxReplayIT {
     // ---- the tests ----
 
     private static JsonNode read(String opId, Map<String, Object> params) throws Exception {
-        JsonNode r = replay.call(replay.operator(), PROXMOX, opId, "lab1", params);
-        assertThat(r.path("status").asText()).as(opId + ": " + r).isEqualTo("ok");
-        return r;
+        return family.read("lab1", opId, params);
     }
 
     @Test
     void theContractCheckCatchesAnAnswerOrAFormThatDriftsFromTheSpec() {
-        assertThatThrownBy(() -> contract.response("GET", "/nodes/{node}/qemu", "{\"data\": [{\"vmid\": \"100\"}]}"))
+        assertThatThrownBy(() -> family.contract().response("GET", "/nodes/{node}/qemu", "{\"data\": [{\"vmid\": \"100\"}]}"))
                 .isInstanceOf(AssertionError.class);
-        assertThatThrownBy(() -> forms.request("POST", "/nodes/{node}/qemu/{vmid}/status/shutdown",
+        assertThatThrownBy(() -> family.forms().request("POST", "/nodes/{node}/qemu/{vmid}/status/shutdown",
                 "timeout=soon".getBytes())).isInstanceOf(AssertionError.class);
-        assertThatThrownBy(() -> forms.request("POST", "/nodes/{node}/qemu/{vmid}/status/shutdown",
+        assertThatThrownBy(() -> family.forms().request("POST", "/nodes/{node}/qemu/{vmid}/status/shutdown",
                 "force=1".getBytes())).as("a field the schema does not name").isInstanceOf(AssertionError.class);
     }
 
     @Test
     void everyCuratedGroupReadsThroughTheKernel() throws Exception {
-        var groups = replay.kernel().get("/api/v1/connectors/" + PROXMOX + "/groups", replay.operator());
+        ReplayKernel replay = family.replay();
+        var groups = replay.kernel().get("/api/v1/connectors/" + family.connectorId() + "/groups", replay.operator());
         assertThat(groups.body()).contains("Virtual machines").contains("Containers").contains("Snapshots")
                 .contains("Tasks");
 
@@ -269,10 +256,10 @@ class ProxmoxReplayIT {
 
     @Test
     void aSelfSignedApplianceIsRefusedUnlessItsCertificateIsPinned() throws Exception {
-        replay.target("lab-unpinned", "proxmox", vendor, Map.of("api_token", TOKEN), Map.of());
+        ReplayVendor vendor = family.vendor();
+        family.replay().target("lab-unpinned", "proxmox", vendor, Map.of("api_token", TOKEN), Map.of());
         int served = vendor.served();
-        JsonNode refused = replay.call(replay.operator(), PROXMOX, "proxmox.version.get_version", "lab-unpinned",
-                Map.of());
+        JsonNode refused = family.call("lab-unpinned", "proxmox.version.get_version", Map.of());
         assertThat(errorCode(refused)).as(refused.toString()).isEqualTo("connector_tls_verify_failed");
         assertThat(vendor.served()).as("no request got past the handshake").isEqualTo(served);
     }
@@ -280,54 +267,37 @@ class ProxmoxReplayIT {
     @Test
     void aWrongTokenIsConnectorAuthFailedAndAMissingVmIsTheVendorsError() throws Exception {
         String wrong = "root@pam!backplane=" + UUID.randomUUID();
-        replay.target("lab-bad", "proxmox", vendor, Map.of("api_token", wrong), Map.of("tls_ca_pin", vendor.pem()));
-        JsonNode rejected = replay.call(replay.operator(), PROXMOX, "proxmox.node.list_nodes", "lab-bad", Map.of());
+        family.pinnedTarget("lab-bad", "proxmox", Map.of("api_token", wrong));
+        JsonNode rejected = family.call("lab-bad", "proxmox.node.list_nodes", Map.of());
         assertThat(errorCode(rejected)).as(rejected.toString()).isEqualTo("connector_auth_failed");
         assertThat(rejected.toString()).doesNotContain(wrong.substring(wrong.indexOf('=') + 1));
 
-        JsonNode missing = replay.call(replay.operator(), PROXMOX, "proxmox.vm.get_vm_status", "lab1",
-                Map.of("node", "pve1", "vmid", 999));
+        JsonNode missing = family.call("lab1", "proxmox.vm.get_vm_status", Map.of("node", "pve1", "vmid", 999));
         assertThat(errorCode(missing)).as(missing.toString()).isEqualTo("connector_error");
         assertThat(missing.path("extras").path("vendor_status").asInt()).isEqualTo(500);
         assertThat(missing.path("extras").path("vendor_body").asText()).contains("does not exist");
 
-        JsonNode badVmid = replay.call(replay.operator(), PROXMOX, "proxmox.vm.get_vm_status", "lab1",
-                Map.of("node", "pve1", "vmid", 42));
+        JsonNode badVmid = family.call("lab1", "proxmox.vm.get_vm_status", Map.of("node", "pve1", "vmid", 42));
         assertThat(errorCode(badVmid)).as("guest ids start at 100").isEqualTo("invalid_params");
     }
 
     @Test
     void aCleanShutdownIsParkedUntilASecondAdminApprovesAndSendsAForm() throws Exception {
-        String op = "proxmox.vm.shutdown_vm";
-        Map<String, Object> params = Map.of("node", "pve1", "vmid", 100,
-                "body", Map.of("timeout", 120, "forceStop", true));
-        JsonNode denied = replay.call(replay.operator(), PROXMOX, op, "lab1", params);
-        assertThat(denied.path("status").asText()).as("writes stay default-deny after enable-reads").isEqualTo("denied");
-
-        replay.enableOperation(PROXMOX, op);
-        int before = vendor.writes().size();
-        JsonNode parked = replay.call(replay.operator(), PROXMOX, op, "lab1", params);
-        assertThat(vendor.writes()).as("nothing sent while parked").hasSize(before);
-        JsonNode released = replay.approve(parked);
-        assertThat(released.path("result").path("status").asText()).as(released.toString()).isEqualTo("ok");
-        assertThat(released.toString()).contains(UPID);
-        assertThat(vendor.writes()).hasSize(before + 1);
-        assertThat(vendor.writes().getLast()).contains("timeout=120").contains("forceStop=true");
-
-        JsonNode badBody = replay.call(replay.operator(), PROXMOX, op, "lab1",
+        JsonNode released = family.approvedWrite("lab1", "proxmox.vm.shutdown_vm",
+                Map.of("node", "pve1", "vmid", 100, "body", Map.of("timeout", 120, "forceStop", true)),
                 Map.of("node", "pve1", "vmid", 100, "body", Map.of("timeout", "soon")));
-        assertThat(errorCode(badBody)).isEqualTo("invalid_params");
-        assertThat(vendor.writes()).as("a refused body is never sent").hasSize(before + 1);
-        assertThat(replay.auditOf("lab1")).contains(op).contains("CHG-9");
+        assertThat(released.toString()).as("the task to follow").contains(UPID);
+        assertThat(family.vendor().writes().getLast()).contains("timeout=120").contains("forceStop=true");
     }
 
     @Test
     void theFamilyVerbsListTheNounsAndCallThroughTheCli() {
-        var help = replay.cli().run("proxmox", "--help");
+        CliRunner cli = family.replay().cli();
+        var help = cli.run("proxmox", "--help");
         assertThat(help.exitCode()).as(help.toString()).isZero();
         assertThat(help.out()).contains("vm").contains("ct").contains("node").contains("snapshot").contains("storage")
                 .contains("task").contains("cluster");
-        var vms = replay.cli().run(Map.of("SVC_TOKEN", replay.operator()), "", "proxmox", "vm", "list_vms",
+        var vms = cli.run(Map.of("SVC_TOKEN", family.replay().operator()), "", "proxmox", "vm", "list_vms",
                 "--node", "pve1", "--target", "lab1", "--json");
         assertThat(vms.exitCode()).as(vms.toString()).isZero();
         assertThat(vms.out()).contains("web-01").contains("db-01").doesNotContain(TOKEN);
