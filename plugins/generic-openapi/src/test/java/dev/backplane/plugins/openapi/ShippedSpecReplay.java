@@ -15,24 +15,10 @@ import java.util.Map;
  * {@link FormContract}. It also holds the checks every such family's test makes the same way: a read
  * that must succeed, and the life of an approval-gated write.
  */
-final class ShippedSpecReplay implements AutoCloseable {
+record ShippedSpecReplay(ReplayKernel replay, ReplayVendor vendor, SpecContract contract, FormContract forms,
+                         String connectorId) implements AutoCloseable {
 
     private static final Path SPECS = Path.of("../../plugin-repo/specs");
-
-    private final ReplayKernel replay;
-    private final ReplayVendor vendor;
-    private final SpecContract contract;
-    private final FormContract forms;
-    private final String connectorId;
-
-    private ShippedSpecReplay(ReplayKernel replay, ReplayVendor vendor, SpecContract contract, FormContract forms,
-                              String connectorId) {
-        this.replay = replay;
-        this.vendor = vendor;
-        this.contract = contract;
-        this.forms = forms;
-        this.connectorId = connectorId;
-    }
 
     /**
      * Starts the kernel, ingests {@code catalogName} ({@code proxmox/9.x}; its impl is its product) and
@@ -50,26 +36,6 @@ final class ShippedSpecReplay implements AutoCloseable {
         assertThat(replay.ingest(catalogName)).contains("ingested " + connectorId);
         replay.enableReads(connectorId);
         return new ShippedSpecReplay(replay, vendor, contract, forms, connectorId);
-    }
-
-    ReplayKernel replay() {
-        return replay;
-    }
-
-    ReplayVendor vendor() {
-        return vendor;
-    }
-
-    SpecContract contract() {
-        return contract;
-    }
-
-    FormContract forms() {
-        return forms;
-    }
-
-    String connectorId() {
-        return connectorId;
     }
 
     /** Registers a target of {@code product} at the vendor, trusting its certificate by pin. */
