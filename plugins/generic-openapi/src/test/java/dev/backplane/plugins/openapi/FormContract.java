@@ -16,9 +16,9 @@ import java.util.Locale;
  * The {@link SpecContract} check for request bodies sent as {@code application/x-www-form-urlencoded}
  * (Proxmox VE and Hetzner Robot take their write parameters so). A form carries only text, so the body a
  * replay server receives is read as the JSON object of its fields — each value typed by the property's
- * schema (integer, number, boolean; a repeated key, or {@code key[]}, for an array) — and that object is
- * checked against the operation's form schema exactly as a JSON body would be. A value that does not
- * parse as its type stays text and so fails the check.
+ * schema (integer, number, boolean; a repeated key for an array, whether the schema names it {@code key}
+ * or {@code key[]}) — and that object is checked against the operation's form schema exactly as a JSON
+ * body would be. A value that does not parse as its type stays text and so fails the check.
  */
 final class FormContract {
 
@@ -69,7 +69,8 @@ final class FormContract {
             int eq = pair.indexOf('=');
             String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
             String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-            String name = key.endsWith("[]") ? key.substring(0, key.length() - 2) : key;
+            String name = key.endsWith("[]") && !schema.path("properties").has(key) ? key.substring(0, key.length() - 2)
+                    : key;
             JsonNode property = deref(schema.path("properties").path(name));
             if (property.path("type").asText().equals("array")) {
                 JsonNode existing = fields.get(name);

@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.testing.CliRunner;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -77,6 +80,14 @@ class HetznerRobotReplayIT {
             {"server_ip": "203.0.113.10", "server_ipv6_net": "2001:db8:1:2::", "server_number": 1234567,
              "os": ["linux", "vkvm"], "active": false, "password": null, "authorized_key": [], "host_key": [],
              "boot_time": null}""";
+    private static final String KEY_1 = "56:29:99:a4:5d:ed:ac:95:c1:f5:88:82:90:5d:dd:10";
+    private static final String KEY_2 = "15:28:b0:03:95:f0:77:b3:10:56:15:6b:77:22:a5:bb";
+    private static final String RESCUE_ACTIVE = """
+            {"rescue": {"server_ip": "203.0.113.10", "server_ipv6_net": "2001:db8:1:2::", "server_number": 1234567,
+              "os": "linux", "active": true, "password": null, "boot_time": null, "host_key": [],
+              "authorized_key": [{"key": {"name": "ops laptop", "fingerprint": "%s", "type": "ED25519", "size": 256}},
+                {"key": {"name": "ops ci", "fingerprint": "%s", "type": "ED25519", "size": 256}}]}}"""
+            .formatted(KEY_1, KEY_2);
     private static final String BOOT = """
             {"boot": {"rescue": %s, "linux": {"active": false}, "vnc": {"active": false}, "windows": null,
               "plesk": null, "cpanel": null}}""".formatted(RESCUE);
@@ -137,6 +148,11 @@ class HetznerRobotReplayIT {
             case "GET /boot/1234567" -> x.reply(200, contract.response("GET", "/boot/{server_number}", BOOT));
             case "GET /boot/1234567/rescue" -> x.reply(200,
                     contract.response("GET", "/boot/{server_number}/rescue", "{\"rescue\": " + RESCUE + "}"));
+            case "POST /boot/1234567/rescue" -> {
+                family.forms().request("POST", "/boot/{server_number}/rescue", x.body());
+                x.recordWrite("robot rescue");
+                x.reply(200, contract.response("POST", "/boot/{server_number}/rescue", RESCUE_ACTIVE));
+            }
             case "GET /ip" -> x.reply(200, contract.response("GET", "/ip", IPS));
             case "GET /subnet" -> x.reply(200, contract.response("GET", "/subnet", SUBNETS));
             case "GET /failover" -> x.reply(200, contract.response("GET", "/failover", FAILOVERS));
@@ -210,6 +226,18 @@ class HetznerRobotReplayIT {
                 Map.of("server_number", 1234567, "body", Map.of("type", "reboot")));
         assertThat(released.toString()).contains("\"type\":\"hw\"");
         assertThat(family.vendor().writes().getLast()).isEqualTo("robot reset type=hw");
+    }
+
+    @Test
+    void rescueWithTwoKeysIsParkedThenSentAsRobotsRepeatedBracketField() throws Exception {
+        JsonNode released = family.approvedWrite("robot1", "hetzner-robot.boot.activate_rescue",
+                Map.of("server_number", 1234567, "body", Map.of("os", "linux", "authorized_key[]", List.of(KEY_1, KEY_2))),
+                Map.of("server_number", 1234567, "body", Map.of("os", "windows")));
+        assertThat(released.toString()).contains("\"active\":true").contains("ops ci");
+        String field = URLEncoder.encode("authorized_key[]", StandardCharsets.UTF_8) + "=";
+        assertThat(family.vendor().writes().getLast()).startsWith("robot rescue ").contains("os=linux")
+                .contains(field + URLEncoder.encode(KEY_1, StandardCharsets.UTF_8))
+                .contains(field + URLEncoder.encode(KEY_2, StandardCharsets.UTF_8));
     }
 
     @Test
