@@ -30,12 +30,21 @@ record ShippedSpecReplay(ReplayKernel replay, ReplayVendor vendor, SpecContract 
         String product = catalogName.substring(0, catalogName.indexOf('/'));
         String connectorId = catalogName.replace('/', '-');
         ReplayKernel replay = ReplayKernel.start(List.of(product), Map.of());
-        SpecContract contract = SpecContract.read(SPECS.resolve(spec));
-        FormContract forms = FormContract.of(contract, replay.work());
-        ReplayVendor vendor = ReplayVendor.https(replay.work(), handler);
-        assertThat(replay.ingest(catalogName)).contains("ingested " + connectorId);
-        replay.enableReads(connectorId);
-        return new ShippedSpecReplay(replay, vendor, contract, forms, connectorId);
+        ReplayVendor vendor = null;
+        try {
+            SpecContract contract = SpecContract.read(SPECS.resolve(spec));
+            FormContract forms = FormContract.of(contract, replay.work());
+            vendor = ReplayVendor.https(replay.work(), handler);
+            assertThat(replay.ingest(catalogName)).contains("ingested " + connectorId);
+            replay.enableReads(connectorId);
+            return new ShippedSpecReplay(replay, vendor, contract, forms, connectorId);
+        } catch (Exception | AssertionError e) {
+            replay.close(); // a half-started family leaves no kernel behind
+            if (vendor != null) {
+                vendor.close();
+            }
+            throw e;
+        }
     }
 
     /** Registers a target of {@code product} at the vendor, trusting its certificate by pin. */
