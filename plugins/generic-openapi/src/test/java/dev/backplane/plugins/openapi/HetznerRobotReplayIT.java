@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.backplane.kernel.testing.CliRunner;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -168,7 +167,7 @@ class HetznerRobotReplayIT {
     // ---- the tests ----
 
     private static JsonNode read(String opId, Map<String, Object> params) throws Exception {
-        return family.read("robot1", opId, params);
+        return family.checks().read("robot1", opId, params);
     }
 
     @Test
@@ -182,7 +181,8 @@ class HetznerRobotReplayIT {
     @Test
     void everyCuratedGroupReadsThroughTheKernel() throws Exception {
         ReplayKernel replay = family.replay();
-        var groups = replay.kernel().get("/api/v1/connectors/" + family.connectorId() + "/groups", replay.operator());
+        var groups = replay.kernel().get("/api/v1/connectors/" + family.checks().connectorId() + "/groups",
+                replay.operator());
         assertThat(groups.body()).contains("Servers").contains("Failover IPs").contains("Boot configuration")
                 .contains("IPs and subnets");
 
@@ -213,9 +213,8 @@ class HetznerRobotReplayIT {
         JsonNode rejected = family.call("robot-bad", "hetzner-robot.server.list_servers", Map.of());
         assertThat(errorCode(rejected)).as(rejected.toString()).isEqualTo("connector_auth_failed");
 
-        JsonNode missing = family.call("robot1", "hetzner-robot.server.get_server", Map.of("server_number", 999));
-        assertThat(errorCode(missing)).as(missing.toString()).isEqualTo("connector_error");
-        assertThat(missing.path("extras").path("vendor_status").asInt()).isEqualTo(404);
+        JsonNode missing = family.checks().vendorError("robot1", "hetzner-robot.server.get_server",
+                Map.of("server_number", 999), 404);
         assertThat(missing.path("extras").path("vendor_body").asText()).contains("SERVER_NOT_FOUND");
     }
 
@@ -242,14 +241,8 @@ class HetznerRobotReplayIT {
 
     @Test
     void theFamilyVerbsListTheNounsAndCallThroughTheCli() {
-        CliRunner cli = family.replay().cli();
-        var help = cli.run("hetzner-robot", "--help");
-        assertThat(help.exitCode()).as(help.toString()).isZero();
-        assertThat(help.out()).contains("server").contains("reset").contains("boot").contains("failover")
-                .contains("firewall").contains("storagebox").contains("vswitch");
-        var servers = cli.run(Map.of("SVC_TOKEN", family.replay().operator()), "", "hetzner-robot", "server",
-                "get_server", "--server-number", "1234567", "--target", "robot1", "--json");
-        assertThat(servers.exitCode()).as(servers.toString()).isZero();
-        assertThat(servers.out()).contains("lab-host-1").doesNotContain(PASSWORD);
+        family.checks().familyVerbs("hetzner-robot", List.of("server", "reset", "boot", "failover", "firewall",
+                "storagebox", "vswitch"), List.of("server", "get_server", "--server-number", "1234567", "--target",
+                "robot1", "--json"), "lab-host-1");
     }
 }

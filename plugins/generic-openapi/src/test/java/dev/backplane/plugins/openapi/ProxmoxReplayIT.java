@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.backplane.kernel.testing.CliRunner;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -202,7 +202,7 @@ class ProxmoxReplayIT {
     // ---- the tests ----
 
     private static JsonNode read(String opId, Map<String, Object> params) throws Exception {
-        return family.read("lab1", opId, params);
+        return family.checks().read("lab1", opId, params);
     }
 
     @Test
@@ -218,7 +218,8 @@ class ProxmoxReplayIT {
     @Test
     void everyCuratedGroupReadsThroughTheKernel() throws Exception {
         ReplayKernel replay = family.replay();
-        var groups = replay.kernel().get("/api/v1/connectors/" + family.connectorId() + "/groups", replay.operator());
+        var groups = replay.kernel().get("/api/v1/connectors/" + family.checks().connectorId() + "/groups",
+                replay.operator());
         assertThat(groups.body()).contains("Virtual machines").contains("Containers").contains("Snapshots")
                 .contains("Tasks");
 
@@ -272,9 +273,8 @@ class ProxmoxReplayIT {
         assertThat(errorCode(rejected)).as(rejected.toString()).isEqualTo("connector_auth_failed");
         assertThat(rejected.toString()).doesNotContain(wrong.substring(wrong.indexOf('=') + 1));
 
-        JsonNode missing = family.call("lab1", "proxmox.vm.get_vm_status", Map.of("node", "pve1", "vmid", 999));
-        assertThat(errorCode(missing)).as(missing.toString()).isEqualTo("connector_error");
-        assertThat(missing.path("extras").path("vendor_status").asInt()).isEqualTo(500);
+        JsonNode missing = family.checks().vendorError("lab1", "proxmox.vm.get_vm_status",
+                Map.of("node", "pve1", "vmid", 999), 500);
         assertThat(missing.path("extras").path("vendor_body").asText()).contains("does not exist");
 
         JsonNode badVmid = family.call("lab1", "proxmox.vm.get_vm_status", Map.of("node", "pve1", "vmid", 42));
@@ -292,14 +292,7 @@ class ProxmoxReplayIT {
 
     @Test
     void theFamilyVerbsListTheNounsAndCallThroughTheCli() {
-        CliRunner cli = family.replay().cli();
-        var help = cli.run("proxmox", "--help");
-        assertThat(help.exitCode()).as(help.toString()).isZero();
-        assertThat(help.out()).contains("vm").contains("ct").contains("node").contains("snapshot").contains("storage")
-                .contains("task").contains("cluster");
-        var vms = cli.run(Map.of("SVC_TOKEN", family.replay().operator()), "", "proxmox", "vm", "list_vms",
-                "--node", "pve1", "--target", "lab1", "--json");
-        assertThat(vms.exitCode()).as(vms.toString()).isZero();
-        assertThat(vms.out()).contains("web-01").contains("db-01").doesNotContain(TOKEN);
+        family.checks().familyVerbs("proxmox", List.of("vm", "ct", "node", "snapshot", "storage", "task", "cluster"),
+                List.of("vm", "list_vms", "--node", "pve1", "--target", "lab1", "--json"), "db-01");
     }
 }
