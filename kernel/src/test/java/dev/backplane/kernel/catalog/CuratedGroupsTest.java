@@ -51,5 +51,11 @@ class CuratedGroupsTest {
         CatalogIndex shipped = CatalogIndex.load(Path.of("../plugin-repo/catalog-index.json"));
         assertThat(shipped.find("harbor/2.x").orElseThrow().curatedGroups()).containsKeys("project", "artifact");
         assertThat(shipped.find("argocd/3.x").orElseThrow().curatedGroups()).containsKeys("applicationservice");
+        for (String shippedSpec : List.of("proxmox/9.x", "hetzner-robot/1.x")) {
+            CatalogIndex.Entry entry = shipped.find(shippedSpec).orElseThrow();
+            assertThat(Path.of(entry.specs().getFirst())).as("a spec shipped beside the index resolves offline")
+                    .isRegularFile();
+            assertThat(entry.curatedGroups()).isNotEmpty();
+        }
     }
 }
