@@ -291,6 +291,32 @@ class AuthSchemesTest {
     }
 
     @Test
+    void sessionLoginBasicReadsABareJsonStringAnswerWithAnEmptyTokenPointer() {
+        vendor.on("POST", "/api/session", s -> basic("admin", PASSWORD).equals(s.header("Authorization"))
+                ? Reply.json(201, "\"b00c-sess-" + issued.incrementAndGet() + "\"\n") : Reply.json(401, "{}"));
+        vendor.on("GET", "/api/thing", s -> "b00c-sess-1".equals(s.header("vmware-api-session-id"))
+                ? Reply.json(200, "{\"a\":1}") : Reply.json(401, "{}"));
+        ConnectorFactory f = factory("/api", Specs.auth("session_login_basic", Map.of("login_path", "/api/session",
+                "token_pointer", "", "header", "vmware-api-session-id", "prefix", "")));
+        assertThat(invoke(f, admin(), "acme.thing.get")).isEqualTo(new OperationResult.Document(Map.of("a", 1)));
+        assertThat(vendor.count("POST", "/api/session")).isEqualTo(1);
+        assertFailure(invoke(f, new Credential(Map.of("username", "admin", "password", "bad-password")),
+                "acme.thing.get"), ErrorCode.CONNECTOR_AUTH_FAILED);
+    }
+
+    @Test
+    void refusedStatusesTurnAVendors403IntoAnAuthFailure() {
+        vendor.on("GET", "/thing", s -> basic("admin", PASSWORD).equals(s.header("Authorization"))
+                ? Reply.json(200, "{}") : Reply.json(403, "{\"error_code\":98,\"error_message\":\"bad credentials\"}"));
+        Credential wrong = new Credential(Map.of("username", "admin", "password", "not-" + PASSWORD));
+        assertFailure(invoke(factory("", Specs.auth("basic", Map.of())), wrong, "acme.thing.get"),
+                ErrorCode.CONNECTOR_ERROR);
+        ConnectorFactory f = factory("", Specs.auth("basic", Map.of("refused_statuses", "401,403")));
+        assertFailure(invoke(f, wrong, "acme.thing.get"), ErrorCode.CONNECTOR_AUTH_FAILED);
+        assertThat(invoke(f, admin(), "acme.thing.get")).isInstanceOf(OperationResult.Document.class);
+    }
+
+    @Test
     void sessionLoginWithASetCookieSessionSendsItBackAsACookie() {
         vendor.on("POST", "/login", s -> Reply.json(200, "{}").withHeader("Set-Cookie", "SID=abc123; Path=/; HttpOnly"));
         vendor.on("GET", "/thing", s -> "SID=abc123".equals(s.header("Cookie")) ? Reply.json(200, "{}")
