@@ -11,10 +11,8 @@ import picocli.CommandLine.Parameters;
 /** {@code svc agent delete} */
 @Command(name = "delete", description = "Delete an agent definition [tenant_admin].")
 final class AgentDelete extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<name>")
-    String name;
-    @Mixin
-    ConfirmOption confirm;
+    @Parameters(index = "0", paramLabel = "<name>") String name;
+    @Mixin ConfirmOption confirm;
 
     @Override
     protected void validate() {

@@ -12,10 +12,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "delete", description = "Delete a convention and its version history [tenant_admin]; the audit "
         + "trail keeps every write.")
 final class ConventionDelete extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<slug>")
-    String slug;
-    @Mixin
-    ConfirmOption confirm;
+    @Parameters(index = "0", paramLabel = "<slug>") String slug;
+    @Mixin ConfirmOption confirm;
 
     @Override
     protected void validate() {

@@ -11,10 +11,8 @@ import picocli.CommandLine.Parameters;
 /** {@code svc event-source delete} */
 @Command(name = "delete", description = "Delete a source [tenant_admin]; its URL then answers 404.")
 final class Delete extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<slug-or-name>")
-    String slug;
-    @Mixin
-    ConfirmOption confirm;
+    @Parameters(index = "0", paramLabel = "<slug-or-name>") String slug;
+    @Mixin ConfirmOption confirm;
 
     @Override
     protected void validate() {

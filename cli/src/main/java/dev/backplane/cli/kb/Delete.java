@@ -11,10 +11,8 @@ import picocli.CommandLine.Parameters;
 /** {@code svc kb delete} */
 @Command(name = "delete", description = "Delete an entry [tenant_admin]. REST and CLI only: no agent tool deletes.")
 final class Delete extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<slug>")
-    String slug;
-    @Mixin
-    ConfirmOption confirm;
+    @Parameters(index = "0", paramLabel = "<slug>") String slug;
+    @Mixin ConfirmOption confirm;
 
     @Override
     protected void validate() {

@@ -11,10 +11,8 @@ import picocli.CommandLine.Parameters;
 /** {@code svc scheduler delete} */
 @Command(name = "delete", description = "Delete a trigger [tenant_admin]; runs it started stay.")
 final class TriggerDelete extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<trigger-id>")
-    String id;
-    @Mixin
-    ConfirmOption confirm;
+    @Parameters(index = "0", paramLabel = "<trigger-id>") String id;
+    @Mixin ConfirmOption confirm;
 
     @Override
     protected void validate() {

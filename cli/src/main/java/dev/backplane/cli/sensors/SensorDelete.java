@@ -12,10 +12,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "delete", description = "Delete a sensor with its results [tenant_admin]; its service grant is revoked "
         + "and it leaves every dashboard.")
 final class SensorDelete extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<sensor-id>")
-    String id;
-    @Mixin
-    ConfirmOption confirm;
+    @Parameters(index = "0", paramLabel = "<sensor-id>") String id;
+    @Mixin ConfirmOption confirm;
 
     @Override
     protected void validate() {

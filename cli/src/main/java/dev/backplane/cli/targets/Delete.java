@@ -11,10 +11,8 @@ import picocli.CommandLine.Parameters;
 /** {@code svc targets delete} [tenant_admin] */
 @Command(name = "delete", description = "Delete a target [tenant_admin].")
 final class Delete extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<name-or-alias>")
-    String name;
-    @Mixin
-    ConfirmOption confirm;
+    @Parameters(index = "0", paramLabel = "<name-or-alias>") String name;
+    @Mixin ConfirmOption confirm;
 
     @Override
     protected void validate() {
