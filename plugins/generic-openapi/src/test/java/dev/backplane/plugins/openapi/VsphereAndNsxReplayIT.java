@@ -34,23 +34,32 @@ class VsphereAndNsxReplayIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path SPECS = Path.of("../../plugin-repo/specs").toAbsolutePath().normalize();
     private static final String VCENTER = "vcenter-9.x";
+    private static final String NSX = "nsx-4.x";
     private static final String VC_USER = "administrator@vsphere.local";
     private static final String PASSWORD = "vendor-pw-" + UUID.randomUUID();
     private static final Set<String> sessions = ConcurrentHashMap.newKeySet();
     private static final AtomicInteger logins = new AtomicInteger();
     private static SpecContract vcenter;
+    private static SpecContract nsx;
     private static ReplayVendor vcenterVendor;
+    private static ReplayVendor nsxVendor;
     private static ReplayKernel replay;
 
     @BeforeAll
     static void start() throws Exception {
         vcenter = SpecContract.read(SPECS.resolve("vcenter/vcenter-9.0-operator-subset.openapi.yaml"));
-        replay = ReplayKernel.start(List.of("vcenter"), Map.of());
+        nsx = SpecContract.read(SPECS.resolve("nsx/nsx-4.2-policy-operator-subset.openapi.yaml"));
+        replay = ReplayKernel.start(List.of("vcenter", "nsx"), Map.of());
         vcenterVendor = ReplayVendor.https(replay.work(), VsphereAndNsxReplayIT::vcenterAnswer);
+        nsxVendor = ReplayVendor.https(replay.work(), VsphereAndNsxReplayIT::nsxAnswer);
         assertThat(replay.ingest("vcenter/9.x")).contains("ingested " + VCENTER);
+        assertThat(replay.ingest("nsx/4.x")).contains("ingested " + NSX);
         replay.enableReads(VCENTER);
+        replay.enableReads(NSX);
         replay.target("vc1", "vcenter", vcenterVendor, Map.of("username", VC_USER, "password", PASSWORD),
                 Map.of("tls_ca_pin", vcenterVendor.pem()));
+        replay.target("nsx1", "nsx", nsxVendor, Map.of("username", "admin", "password", PASSWORD),
+                Map.of("tls_ca_pin", nsxVendor.pem()));
     }
 
     @AfterAll
@@ -58,8 +67,10 @@ class VsphereAndNsxReplayIT {
         if (replay != null) {
             replay.close();
         }
-        if (vcenterVendor != null) {
-            vcenterVendor.close();
+        for (ReplayVendor v : new ReplayVendor[] {vcenterVendor, nsxVendor}) {
+            if (v != null) {
+                v.close();
+            }
         }
     }
 
@@ -201,14 +212,17 @@ class VsphereAndNsxReplayIT {
 
     // ---- vCenter: the tests ----
 
-    private static JsonNode vcCall(String opId, String target, Map<String, Object> params) throws Exception {
-        JsonNode r = replay.call(replay.operator(), VCENTER, opId, target, params);
+    /** A call as the operator; the connector is the op id's family ({@code vcenter.vm.list_vms} → vcenter-9.x). */
+    private static JsonNode call(String opId, String target, Map<String, Object> params) throws Exception {
+        String connector = opId.startsWith("nsx.") ? NSX : VCENTER;
+        JsonNode r = replay.call(replay.operator(), connector, opId, target, params);
         sessions.forEach(s -> assertThat(r.toString()).as("a vCenter session id in the answer").doesNotContain(s));
         return r;
     }
 
-    private static JsonNode vcRead(String opId, Map<String, Object> params) throws Exception {
-        JsonNode r = vcCall(opId, "vc1", params);
+    /** A read that must succeed against the family's first target. */
+    private static JsonNode read(String opId, Map<String, Object> params) throws Exception {
+        JsonNode r = call(opId, opId.startsWith("nsx.") ? "nsx1" : "vc1", params);
         assertThat(r.path("status").asText()).as(opId + ": " + r).isEqualTo("ok");
         return r;
     }
@@ -229,26 +243,26 @@ class VsphereAndNsxReplayIT {
                 .contains("Resource pools").contains("Tagging");
         int before = logins.get();
 
-        assertThat(vcRead("vcenter.vm.list_vms", Map.of()).toString()).contains("web-01").contains("db-01");
-        JsonNode off = vcRead("vcenter.vm.list_vms", Map.of("power_states", List.of("POWERED_OFF")));
+        assertThat(read("vcenter.vm.list_vms", Map.of()).toString()).contains("web-01").contains("db-01");
+        JsonNode off = read("vcenter.vm.list_vms", Map.of("power_states", List.of("POWERED_OFF")));
         assertThat(off.toString()).as("the filter reached vCenter as power_states=POWERED_OFF").contains("db-01")
                 .doesNotContain("web-01");
-        assertThat(vcRead("vcenter.vm.get_vm", Map.of("vm", "vm-1021")).toString()).contains("RHEL_9_64")
+        assertThat(read("vcenter.vm.get_vm", Map.of("vm", "vm-1021")).toString()).contains("RHEL_9_64")
                 .contains("pg-app-vlan120");
-        assertThat(vcRead("vcenter.vm.get_vm_power", Map.of("vm", "vm-1021")).toString()).contains("POWERED_ON");
-        assertThat(vcRead("vcenter.host.list_hosts", Map.of()).toString()).contains("esx01.fra.example.com")
+        assertThat(read("vcenter.vm.get_vm_power", Map.of("vm", "vm-1021")).toString()).contains("POWERED_ON");
+        assertThat(read("vcenter.host.list_hosts", Map.of()).toString()).contains("esx01.fra.example.com")
                 .contains("NOT_RESPONDING");
-        assertThat(vcRead("vcenter.cluster.list_clusters", Map.of()).toString()).contains("cl-prod");
-        assertThat(vcRead("vcenter.datacenter.list_datacenters", Map.of()).toString()).contains("dc-fra");
-        JsonNode vsan = vcRead("vcenter.datastore.list_datastores", Map.of("types", List.of("VSAN")));
+        assertThat(read("vcenter.cluster.list_clusters", Map.of()).toString()).contains("cl-prod");
+        assertThat(read("vcenter.datacenter.list_datacenters", Map.of()).toString()).contains("dc-fra");
+        JsonNode vsan = read("vcenter.datastore.list_datastores", Map.of("types", List.of("VSAN")));
         assertThat(vsan.toString()).contains("vsanDatastore").doesNotContain("nfs-iso");
-        assertThat(vcRead("vcenter.network.list_networks", Map.of()).toString()).contains("pg-app-vlan120");
-        assertThat(vcRead("vcenter.folder.list_folders", Map.of("type", "VIRTUAL_MACHINE")).toString()).contains("shop");
-        assertThat(vcRead("vcenter.resource_pool.list_resource_pools", Map.of()).toString()).contains("rp-shop");
-        assertThat(vcRead("vcenter.appliance.get_appliance_health_system", Map.of()).toString()).contains("green");
-        assertThat(vcRead("vcenter.appliance.get_appliance_version", Map.of()).toString()).contains("24755230");
-        assertThat(vcRead("vcenter.tagging.list_tags", Map.of()).toString()).contains(TAG_ID);
-        assertThat(vcRead("vcenter.tagging.get_tag", Map.of("tag_id", TAG_ID)).toString()).contains("env-prod");
+        assertThat(read("vcenter.network.list_networks", Map.of()).toString()).contains("pg-app-vlan120");
+        assertThat(read("vcenter.folder.list_folders", Map.of("type", "VIRTUAL_MACHINE")).toString()).contains("shop");
+        assertThat(read("vcenter.resource_pool.list_resource_pools", Map.of()).toString()).contains("rp-shop");
+        assertThat(read("vcenter.appliance.get_appliance_health_system", Map.of()).toString()).contains("green");
+        assertThat(read("vcenter.appliance.get_appliance_version", Map.of()).toString()).contains("24755230");
+        assertThat(read("vcenter.tagging.list_tags", Map.of()).toString()).contains(TAG_ID);
+        assertThat(read("vcenter.tagging.get_tag", Map.of("tag_id", TAG_ID)).toString()).contains("env-prod");
 
         assertThat(logins.get() - before).as("one session, reused for every read").isLessThanOrEqualTo(1);
     }
@@ -258,19 +272,19 @@ class VsphereAndNsxReplayIT {
         replay.target("vc-unpinned", "vcenter", vcenterVendor, Map.of("username", VC_USER, "password", PASSWORD),
                 Map.of());
         int served = vcenterVendor.served();
-        JsonNode unpinned = vcCall("vcenter.vm.list_vms", "vc-unpinned", Map.of());
+        JsonNode unpinned = call("vcenter.vm.list_vms", "vc-unpinned", Map.of());
         assertThat(errorCode(unpinned)).as(unpinned.toString()).isEqualTo("connector_tls_verify_failed");
         assertThat(vcenterVendor.served()).as("no request got past the handshake").isEqualTo(served);
 
         replay.target("vc-bad", "vcenter", vcenterVendor, Map.of("username", VC_USER, "password", "not-the-pw-4711"),
                 Map.of("tls_ca_pin", vcenterVendor.pem()));
-        JsonNode rejected = vcCall("vcenter.vm.list_vms", "vc-bad", Map.of());
+        JsonNode rejected = call("vcenter.vm.list_vms", "vc-bad", Map.of());
         assertThat(errorCode(rejected)).as(rejected.toString()).isEqualTo("connector_auth_failed");
 
-        JsonNode missing = vcCall("vcenter.vm.get_vm", "vc1", Map.of("vm", "vm-9999"));
+        JsonNode missing = call("vcenter.vm.get_vm", "vc1", Map.of("vm", "vm-9999"));
         assertThat(errorCode(missing)).as(missing.toString()).isEqualTo("connector_error");
         assertThat(missing.path("extras").path("vendor_status").asInt()).isEqualTo(404);
-        JsonNode noTools = vcCall("vcenter.vm.get_vm_guest_identity", "vc1", Map.of("vm", "vm-1022"));
+        JsonNode noTools = call("vcenter.vm.get_vm_guest_identity", "vc1", Map.of("vm", "vm-1022"));
         assertThat(errorCode(noTools)).as(noTools.toString()).isEqualTo("connector_error");
         assertThat(noTools.path("extras").path("vendor_status").asInt()).isEqualTo(503);
         assertThat(noTools.toString()).contains("SERVICE_UNAVAILABLE");
@@ -281,17 +295,17 @@ class VsphereAndNsxReplayIT {
         String op = "vcenter.tagging.associate_tag";
         Map<String, Object> attach = Map.of("tag_id", TAG_ID, "action", "attach",
                 "body", Map.of("object_id", Map.of("type", "VirtualMachine", "id", "vm-1021")));
-        JsonNode denied = vcCall(op, "vc1", attach);
+        JsonNode denied = call(op, "vc1", attach);
         assertThat(denied.path("status").asText()).as("writes stay default-deny after enable-reads").isEqualTo("denied");
         replay.enableOperation(VCENTER, op);
-        JsonNode badBody = vcCall(op, "vc1", Map.of("tag_id", TAG_ID, "action", "attach",
+        JsonNode badBody = call(op, "vc1", Map.of("tag_id", TAG_ID, "action", "attach",
                 "body", Map.of("object_id", "vm-1021")));
         assertThat(errorCode(badBody)).as(badBody.toString()).isEqualTo("invalid_params");
-        JsonNode badAction = vcCall(op, "vc1", Map.of("tag_id", TAG_ID, "action", "explode", "body", attach.get("body")));
+        JsonNode badAction = call(op, "vc1", Map.of("tag_id", TAG_ID, "action", "explode", "body", attach.get("body")));
         assertThat(errorCode(badAction)).as(badAction.toString()).isEqualTo("invalid_params");
 
         int before = vcenterVendor.writes().size();
-        JsonNode parked = vcCall(op, "vc1", attach);
+        JsonNode parked = call(op, "vc1", attach);
         assertThat(vcenterVendor.writes()).as("nothing sent while parked").hasSize(before);
         JsonNode released = replay.approve(parked);
         assertThat(released.path("result").path("status").asText()).as(released.toString()).isEqualTo("ok");
@@ -312,5 +326,210 @@ class VsphereAndNsxReplayIT {
         var list = replay.cli().run(asOperator, "", "vcenter", "vm", "list_vms", "--names", "web-01", "--target", "vc1");
         assertThat(list.exitCode()).as(list.toString()).isZero();
         assertThat(list.out()).as(list.toString()).contains("web-01").contains("vm-1021").doesNotContain("db-01");
+    }
+
+    // ---- NSX: the replayed answers (as an NSX Manager 4.2 answers them) ----
+
+    private static final String SEGMENTS = """
+            {"results": [{"id": "seg-app", "display_name": "seg-app", "resource_type": "Segment",
+              "path": "/infra/segments/seg-app", "relative_path": "seg-app", "parent_path": "/infra",
+              "type": "ROUTED", "connectivity_path": "/infra/tier-1s/t1-shop",
+              "transport_zone_path": "/infra/sites/default/enforcement-points/default/transport-zones/1b3a2f1e-8c4d-4e6f-9a0b-2c3d4e5f6a7b",
+              "subnets": [{"gateway_address": "10.20.1.1/24", "network": "10.20.1.0/24"}], "admin_state": "UP",
+              "replication_mode": "MTEP", "advanced_config": {"connectivity": "ON", "hybrid": false, "local_egress": false},
+              "marked_for_delete": false, "_revision": 3, "_create_time": 1763366400000, "_create_user": "admin",
+              "_last_modified_time": 1763539200000, "_last_modified_user": "admin", "_system_owned": false,
+              "_protection": "NOT_PROTECTED"}],
+             "result_count": 1, "sort_by": "display_name", "sort_ascending": true}""";
+    private static final String TIER0S = """
+            {"results": [{"id": "t0-edge", "display_name": "t0-edge", "resource_type": "Tier0", "path": "/infra/tier-0s/t0-edge",
+              "ha_mode": "ACTIVE_STANDBY", "failover_mode": "NON_PREEMPTIVE", "transit_subnets": ["100.64.0.0/16"],
+              "internal_transit_subnets": ["169.254.0.0/24"], "_revision": 7}], "result_count": 1}""";
+    private static final String TIER1S = """
+            {"results": [{"id": "t1-shop", "display_name": "t1-shop", "resource_type": "Tier1", "path": "/infra/tier-1s/t1-shop",
+              "tier0_path": "/infra/tier-0s/t0-edge", "failover_mode": "NON_PREEMPTIVE", "pool_allocation": "ROUTING",
+              "route_advertisement_types": ["TIER1_CONNECTED", "TIER1_NAT", "TIER1_LB_VIP"], "_revision": 2}],
+             "result_count": 1}""";
+    private static final String POLICIES = """
+            {"results": [{"id": "shop-app", "display_name": "shop-app", "resource_type": "SecurityPolicy",
+              "path": "/infra/domains/default/security-policies/shop-app", "category": "Application",
+              "sequence_number": 10, "stateful": true, "tcp_strict": true, "scope": ["ANY"], "rule_count": 2,
+              "_revision": 4}], "result_count": 1}""";
+    private static final String RULES = """
+            {"results": [{"id": "allow-web-https", "display_name": "allow-web-https", "resource_type": "Rule",
+              "path": "/infra/domains/default/security-policies/shop-app/rules/allow-web-https", "rule_id": 3041,
+              "sequence_number": 10, "source_groups": ["ANY"], "destination_groups": ["/infra/domains/default/groups/shop-web"],
+              "services": ["/infra/services/HTTPS"], "profiles": ["ANY"], "scope": ["ANY"], "action": "ALLOW",
+              "direction": "IN_OUT", "ip_protocol": "IPV4_IPV6", "logged": false, "disabled": false},
+             {"id": "drop-rest", "display_name": "drop-rest", "resource_type": "Rule",
+              "path": "/infra/domains/default/security-policies/shop-app/rules/drop-rest", "rule_id": 3042,
+              "sequence_number": 20, "source_groups": ["ANY"], "destination_groups": ["/infra/domains/default/groups/shop-web"],
+              "services": ["ANY"], "profiles": ["ANY"], "scope": ["ANY"], "action": "DROP", "direction": "IN_OUT",
+              "ip_protocol": "IPV4_IPV6", "logged": true, "disabled": false}], "result_count": 2}""";
+    private static final String GROUPS = """
+            {"results": [{"id": "shop-web", "display_name": "shop-web", "resource_type": "Group",
+              "path": "/infra/domains/default/groups/shop-web", "expression": [{"resource_type": "Condition", "id": "c1",
+              "member_type": "VirtualMachine", "key": "Tag", "operator": "EQUALS", "scope_operator": "EQUALS",
+              "value": "app|shop-web"}], "_revision": 1}], "result_count": 1}""";
+    private static final String SERVICES = """
+            {"results": [{"id": "HTTPS", "display_name": "HTTPS", "resource_type": "Service", "path": "/infra/services/HTTPS",
+              "is_default": true, "service_type": "NON_ETHER", "_system_owned": true,
+              "service_entries": [{"resource_type": "L4PortSetServiceEntry", "id": "HTTPS", "display_name": "HTTPS",
+                "path": "/infra/services/HTTPS/service-entries/HTTPS", "l4_protocol": "TCP", "destination_ports": ["443"],
+                "source_ports": []}]}], "result_count": 1}""";
+    private static final String NAT_RULES = """
+            {"results": [{"id": "snat-shop", "display_name": "snat-shop", "resource_type": "PolicyNatRule",
+              "path": "/infra/tier-1s/t1-shop/nat/USER/nat-rules/snat-shop", "action": "SNAT",
+              "source_network": "10.20.1.0/24", "translated_network": "203.0.113.20", "enabled": true, "logging": false,
+              "sequence_number": 100, "firewall_match": "MATCH_INTERNAL_ADDRESS", "scope": []}], "result_count": 1}""";
+    private static final String VIRTUAL_SERVERS = """
+            {"results": [{"id": "vs-shop-web", "display_name": "vs-shop-web", "resource_type": "LBVirtualServer",
+              "path": "/infra/lb-virtual-servers/vs-shop-web", "ip_address": "203.0.113.30", "ports": ["443"],
+              "application_profile_path": "/infra/lb-app-profiles/default-tcp-lb-app-profile",
+              "pool_path": "/infra/lb-pools/pool-shop-web", "lb_service_path": "/infra/lb-services/lb-shop",
+              "enabled": true}], "result_count": 1}""";
+    private static final String CLUSTER_STATUS = """
+            {"cluster_id": "b7d2c8f0-4e1a-4c3b-9d5e-6f7a8b9c0d1e",
+             "mgmt_cluster_status": {"status": "STABLE", "offline_nodes": [], "online_nodes": [
+               {"uuid": "42a1b2c3-d4e5-f6a7-b8c9-d0e1f2a3b4c5", "mgmt_cluster_listen_ip_address": "10.0.0.11"}]},
+             "control_cluster_status": {"status": "STABLE"},
+             "detailed_cluster_status": {"cluster_id": "b7d2c8f0-4e1a-4c3b-9d5e-6f7a8b9c0d1e", "overall_status": "STABLE",
+               "groups": [{"group_id": "f1e2d3c4-b5a6-4978-8695-a4b3c2d1e0f9", "group_type": "MANAGER",
+                 "group_status": "STABLE", "members": [{"member_fqdn": "nsx-mgr-01.fra.example.com",
+                   "member_ip": "10.0.0.11", "member_uuid": "42a1b2c3-d4e5-f6a7-b8c9-d0e1f2a3b4c5",
+                   "member_status": "UP"}]}]}}""";
+    private static final String NODE_VERSION = """
+            {"node_version": "4.2.1.0.0.24304122", "product_version": "4.2.1.0.0.24304122"}""";
+    private static final String POLICY = "/policy/api/v1/infra";
+
+    private static void nsxAnswer(ReplayVendor.Exchange x) throws Exception {
+        if (!x.basic("admin", PASSWORD)) {
+            x.reply(403, nsxError("FORBIDDEN", 98,
+                    "The credentials were incorrect or the account specified has been locked."));
+            return;
+        }
+        switch (x.route()) {
+            case "GET " + POLICY + "/segments" -> x.reply(200, ns("GET", "/segments", SEGMENTS));
+            case "GET " + POLICY + "/tier-0s" -> x.reply(200, ns("GET", "/tier-0s", TIER0S));
+            case "GET " + POLICY + "/tier-1s" -> x.reply(200, ns("GET", "/tier-1s", TIER1S));
+            case "GET " + POLICY + "/domains/default/security-policies" -> x.reply(200,
+                    ns("GET", "/domains/{domain-id}/security-policies", POLICIES));
+            case "GET " + POLICY + "/domains/default/security-policies/shop-app/rules" -> x.reply(200,
+                    ns("GET", "/domains/{domain-id}/security-policies/{security-policy-id}/rules", RULES));
+            case "GET " + POLICY + "/domains/default/groups" -> x.reply(200, ns("GET", "/domains/{domain-id}/groups",
+                    GROUPS));
+            case "GET " + POLICY + "/services" -> x.reply(200, ns("GET", "/services", SERVICES));
+            case "GET " + POLICY + "/tier-1s/t1-shop/nat/USER/nat-rules" -> x.reply(200,
+                    ns("GET", "/tier-1s/{tier-1-id}/nat/{nat-id}/nat-rules", NAT_RULES));
+            case "GET " + POLICY + "/lb-virtual-servers" -> x.reply(200, ns("GET", "/lb-virtual-servers",
+                    VIRTUAL_SERVERS));
+            case "GET /api/v1/cluster/status" -> x.reply(200, nsx.response("GET", "/api/v1/cluster/status",
+                    CLUSTER_STATUS));
+            case "GET /api/v1/node/version" -> x.reply(200, nsx.response("GET", "/api/v1/node/version", NODE_VERSION));
+            case "PATCH " + POLICY + "/segments/seg-db" -> {
+                nsx.request("PATCH", "/policy/api/v1/infra/segments/{segment-id}", x.body());
+                x.recordWrite("nsx segment");
+                x.reply(200, "");
+            }
+            case "GET " + POLICY + "/lb-pools" -> x.reply(500, nsxError("INTERNAL_SERVER_ERROR", 100,
+                    "General error has occurred."));
+            default -> x.reply(404, nsxError("NOT_FOUND", 500090, "The requested URI: " + x.path()
+                    + " could not be found."));
+        }
+    }
+
+    private static String ns(String method, String infraTemplate, String body) {
+        return nsx.response(method, "/policy/api/v1/infra" + infraTemplate, body);
+    }
+
+    private static String nsxError(String httpStatus, int code, String message) throws Exception {
+        return JSON.writeValueAsString(Map.of("httpStatus", httpStatus, "error_code", code,
+                "module_name", "common-services", "error_message", message));
+    }
+
+    // ---- NSX: the tests ----
+
+    @Test
+    void theNsxContractCatchesADriftingFixture() {
+        assertThatThrownBy(() -> ns("GET", "/segments", "{\"results\": [{\"id\": \"s\", \"admin_state\": \"SIDEWAYS\"}]}"))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("admin_state");
+        assertThatThrownBy(() -> ns("GET", "/tier-1s", "{\"result_count\": 0}")).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("results");
+    }
+
+    @Test
+    void nsxReadsEveryCuratedGroupOverPinnedTls() throws Exception {
+        var groups = replay.kernel().get("/api/v1/connectors/" + NSX + "/groups", replay.operator());
+        assertThat(groups.body()).as(groups.body()).contains("Segments").contains("Distributed firewall")
+                .contains("Tier-0 gateways").contains("Load balancer").contains("Manager cluster and node status");
+
+        assertThat(read("nsx.segment.list_segments", Map.of()).toString()).contains("seg-app").contains("10.20.1.1/24");
+        assertThat(read("nsx.tier0.list_tier0s", Map.of()).toString()).contains("ACTIVE_STANDBY");
+        assertThat(read("nsx.tier1.list_tier1s", Map.of()).toString()).contains("/infra/tier-0s/t0-edge");
+        assertThat(read("nsx.firewall.list_security_policies", Map.of("domain-id", "default")).toString())
+                .contains("shop-app");
+        JsonNode rules = read("nsx.firewall.list_firewall_rules", Map.of("domain-id", "default",
+                "security-policy-id", "shop-app"));
+        assertThat(rules.toString()).contains("allow-web-https").contains("DROP");
+        assertThat(read("nsx.group.list_groups", Map.of("domain-id", "default")).toString()).contains("app|shop-web");
+        assertThat(read("nsx.service.list_services", Map.of()).toString()).contains("L4PortSetServiceEntry");
+        assertThat(read("nsx.nat.list_tier1_nat_rules", Map.of("tier-1-id", "t1-shop", "nat-id", "USER")).toString())
+                .contains("203.0.113.20");
+        assertThat(read("nsx.lb.list_lb_virtual_servers", Map.of()).toString()).contains("203.0.113.30");
+        assertThat(read("nsx.system.get_cluster_status", Map.of()).toString()).contains("STABLE")
+                .contains("nsx-mgr-01.fra.example.com");
+        assertThat(read("nsx.system.get_node_version", Map.of()).toString()).contains("4.2.1.0.0.24304122");
+    }
+
+    @Test
+    void nsxTurnsItsWrongPassword403IntoAnAuthFailureAndMapsVendorErrors() throws Exception {
+        replay.target("nsx-bad", "nsx", nsxVendor, Map.of("username", "admin", "password", "not-the-pw-4711"),
+                Map.of("tls_ca_pin", nsxVendor.pem()));
+        JsonNode rejected = call("nsx.segment.list_segments", "nsx-bad", Map.of());
+        assertThat(errorCode(rejected)).as(rejected.toString()).isEqualTo("connector_auth_failed");
+        assertThat(rejected.path("extras").path("vendor_status").asInt()).isEqualTo(403);
+
+        JsonNode missing = call("nsx.firewall.list_firewall_rules", "nsx1", Map.of("domain-id", "default",
+                "security-policy-id", "no-such-policy"));
+        assertThat(errorCode(missing)).as(missing.toString()).isEqualTo("connector_error");
+        assertThat(missing.path("extras").path("vendor_status").asInt()).isEqualTo(404);
+        JsonNode broken = call("nsx.lb.list_lb_pools", "nsx1", Map.of());
+        assertThat(errorCode(broken)).as(broken.toString()).isEqualTo("connector_error");
+        assertThat(broken.path("extras").path("vendor_status").asInt()).isEqualTo(500);
+    }
+
+    @Test
+    void nsxCreatesASegmentOnlyAfterASecondAdminApproves() throws Exception {
+        String op = "nsx.segment.patch_segment";
+        Map<String, Object> segment = Map.of("display_name", "seg-db", "connectivity_path", "/infra/tier-1s/t1-shop",
+                "subnets", List.of(Map.of("gateway_address", "10.20.2.1/24")), "admin_state", "UP");
+        JsonNode denied = call(op, "nsx1", Map.of("segment-id", "seg-db", "body", segment));
+        assertThat(denied.path("status").asText()).as("writes stay default-deny after enable-reads").isEqualTo("denied");
+        replay.enableOperation(NSX, op);
+        JsonNode badBody = call(op, "nsx1", Map.of("segment-id", "seg-db", "body", Map.of("admin_state", "SIDEWAYS")));
+        assertThat(errorCode(badBody)).as(badBody.toString()).isEqualTo("invalid_params");
+
+        int before = nsxVendor.writes().size();
+        JsonNode parked = call(op, "nsx1", Map.of("segment-id", "seg-db", "body", segment));
+        assertThat(nsxVendor.writes()).as("nothing sent while parked").hasSize(before);
+        JsonNode released = replay.approve(parked);
+        assertThat(released.path("result").path("status").asText()).as(released.toString()).isEqualTo("ok");
+        assertThat(nsxVendor.writes()).hasSize(before + 1);
+        assertThat(nsxVendor.writes().get(before)).startsWith("nsx segment").contains("\"gateway_address\":\"10.20.2.1/24\"")
+                .contains("\"connectivity_path\":\"/infra/tier-1s/t1-shop\"");
+        assertThat(replay.auditOf("nsx1")).contains("patch_segment").contains("CHG-9");
+    }
+
+    @Test
+    void nsxFamilyVerbsListTheNounsAndCallThroughTheCli() {
+        Map<String, String> asOperator = Map.of("SVC_TOKEN", replay.operator());
+        var help = replay.cli().run(asOperator, "", "nsx", "--help");
+        assertThat(help.exitCode()).as(help.toString()).isZero();
+        assertThat(help.out()).as(help.toString()).contains("segment").contains("tier0").contains("tier1")
+                .contains("firewall").contains("nat").contains("lb").contains("system");
+        var rules = replay.cli().run(asOperator, "", "nsx", "firewall", "list_firewall_rules", "--domain-id", "default",
+                "--security-policy-id", "shop-app", "--target", "nsx1");
+        assertThat(rules.exitCode()).as(rules.toString()).isZero();
+        assertThat(rules.out()).as(rules.toString()).contains("allow-web-https").contains("drop-rest");
     }
 }
