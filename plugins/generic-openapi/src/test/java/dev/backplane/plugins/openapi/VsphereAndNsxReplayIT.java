@@ -7,10 +7,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,19 +42,29 @@ class VsphereAndNsxReplayIT {
     private static final String PASSWORD = "vendor-pw-" + UUID.randomUUID();
     private static final Set<String> sessions = ConcurrentHashMap.newKeySet();
     private static final AtomicInteger logins = new AtomicInteger();
-    private static SpecContract vcenter;
-    private static SpecContract nsx;
+    private static final SpecContract vcenter = contract("vcenter/vcenter-9.0-operator-subset.openapi.yaml");
+    private static final SpecContract nsx = contract("nsx/nsx-4.2-policy-operator-subset.openapi.yaml");
+    private static ReplayKernel replay;
     private static ReplayVendor vcenterVendor;
     private static ReplayVendor nsxVendor;
-    private static ReplayKernel replay;
+    private static ReplayChecks vc;
+    private static ReplayChecks ns;
+
+    private static SpecContract contract(String file) {
+        try {
+            return SpecContract.read(SPECS.resolve(file));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     @BeforeAll
     static void start() throws Exception {
-        vcenter = SpecContract.read(SPECS.resolve("vcenter/vcenter-9.0-operator-subset.openapi.yaml"));
-        nsx = SpecContract.read(SPECS.resolve("nsx/nsx-4.2-policy-operator-subset.openapi.yaml"));
         replay = ReplayKernel.start(List.of("vcenter", "nsx"), Map.of());
         vcenterVendor = ReplayVendor.https(replay.work(), VsphereAndNsxReplayIT::vcenterAnswer);
         nsxVendor = ReplayVendor.https(replay.work(), VsphereAndNsxReplayIT::nsxAnswer);
+        vc = new ReplayChecks(replay, vcenterVendor, VCENTER);
+        ns = new ReplayChecks(replay, nsxVendor, NSX);
         assertThat(replay.ingest("vcenter/9.x")).contains("ingested " + VCENTER);
         assertThat(replay.ingest("nsx/4.x")).contains("ingested " + NSX);
         replay.enableReads(VCENTER);
@@ -64,14 +77,8 @@ class VsphereAndNsxReplayIT {
 
     @AfterAll
     static void stop() {
-        if (replay != null) {
-            replay.close();
-        }
-        for (ReplayVendor v : new ReplayVendor[] {vcenterVendor, nsxVendor}) {
-            if (v != null) {
-                v.close();
-            }
-        }
+        ReplayChecks.close(replay, vcenterVendor);
+        ReplayChecks.close(null, nsxVendor);
     }
 
     // ---- vCenter: the replayed answers (ids and shapes as a vCenter 9.0 answers them) ----
@@ -192,7 +199,7 @@ class VsphereAndNsxReplayIT {
      * parameter (vSphere list filters repeat the key: {@code names=a&names=b}); unfiltered without them.
      */
     private static String matching(String array, String query, Map<String, String> filters) throws Exception {
-        Map<String, List<String>> wanted = new java.util.HashMap<>();
+        Map<String, List<String>> wanted = new HashMap<>();
         for (String pair : query.isEmpty() ? new String[0] : query.split("&")) {
             String[] kv = pair.split("=", 2);
             String param = URLDecoder.decode(kv[0], StandardCharsets.UTF_8);
@@ -212,18 +219,18 @@ class VsphereAndNsxReplayIT {
 
     // ---- vCenter: the tests ----
 
-    /** A call as the operator; the connector is the op id's family ({@code vcenter.vm.list_vms} → vcenter-9.x). */
-    private static JsonNode call(String opId, String target, Map<String, Object> params) throws Exception {
-        String connector = opId.startsWith("nsx.") ? NSX : VCENTER;
+    /** A call as the operator that may fail; no vCenter session id may come back. */
+    private static JsonNode call(String connector, String opId, String target, Map<String, Object> params)
+            throws Exception {
         JsonNode r = replay.call(replay.operator(), connector, opId, target, params);
         sessions.forEach(s -> assertThat(r.toString()).as("a vCenter session id in the answer").doesNotContain(s));
         return r;
     }
 
-    /** A read that must succeed against the family's first target. */
-    private static JsonNode read(String opId, Map<String, Object> params) throws Exception {
-        JsonNode r = call(opId, opId.startsWith("nsx.") ? "nsx1" : "vc1", params);
-        assertThat(r.path("status").asText()).as(opId + ": " + r).isEqualTo("ok");
+    /** A vCenter read against vc1 that must succeed. */
+    private static String vcRead(String opId, Map<String, Object> params) throws Exception {
+        String r = vc.read("vc1", opId, params).toString();
+        sessions.forEach(s -> assertThat(r).as("a vCenter session id in the answer").doesNotContain(s));
         return r;
     }
 
@@ -243,26 +250,26 @@ class VsphereAndNsxReplayIT {
                 .contains("Resource pools").contains("Tagging");
         int before = logins.get();
 
-        assertThat(read("vcenter.vm.list_vms", Map.of()).toString()).contains("web-01").contains("db-01");
-        JsonNode off = read("vcenter.vm.list_vms", Map.of("power_states", List.of("POWERED_OFF")));
-        assertThat(off.toString()).as("the filter reached vCenter as power_states=POWERED_OFF").contains("db-01")
+        assertThat(vcRead("vcenter.vm.list_vms", Map.of())).contains("web-01").contains("db-01");
+        String off = vcRead("vcenter.vm.list_vms", Map.of("power_states", List.of("POWERED_OFF")));
+        assertThat(off).as("the filter reached vCenter as power_states=POWERED_OFF").contains("db-01")
                 .doesNotContain("web-01");
-        assertThat(read("vcenter.vm.get_vm", Map.of("vm", "vm-1021")).toString()).contains("RHEL_9_64")
+        assertThat(vcRead("vcenter.vm.get_vm", Map.of("vm", "vm-1021"))).contains("RHEL_9_64")
                 .contains("pg-app-vlan120");
-        assertThat(read("vcenter.vm.get_vm_power", Map.of("vm", "vm-1021")).toString()).contains("POWERED_ON");
-        assertThat(read("vcenter.host.list_hosts", Map.of()).toString()).contains("esx01.fra.example.com")
+        assertThat(vcRead("vcenter.vm.get_vm_power", Map.of("vm", "vm-1021"))).contains("POWERED_ON");
+        assertThat(vcRead("vcenter.host.list_hosts", Map.of())).contains("esx01.fra.example.com")
                 .contains("NOT_RESPONDING");
-        assertThat(read("vcenter.cluster.list_clusters", Map.of()).toString()).contains("cl-prod");
-        assertThat(read("vcenter.datacenter.list_datacenters", Map.of()).toString()).contains("dc-fra");
-        JsonNode vsan = read("vcenter.datastore.list_datastores", Map.of("types", List.of("VSAN")));
-        assertThat(vsan.toString()).contains("vsanDatastore").doesNotContain("nfs-iso");
-        assertThat(read("vcenter.network.list_networks", Map.of()).toString()).contains("pg-app-vlan120");
-        assertThat(read("vcenter.folder.list_folders", Map.of("type", "VIRTUAL_MACHINE")).toString()).contains("shop");
-        assertThat(read("vcenter.resource_pool.list_resource_pools", Map.of()).toString()).contains("rp-shop");
-        assertThat(read("vcenter.appliance.get_appliance_health_system", Map.of()).toString()).contains("green");
-        assertThat(read("vcenter.appliance.get_appliance_version", Map.of()).toString()).contains("24755230");
-        assertThat(read("vcenter.tagging.list_tags", Map.of()).toString()).contains(TAG_ID);
-        assertThat(read("vcenter.tagging.get_tag", Map.of("tag_id", TAG_ID)).toString()).contains("env-prod");
+        assertThat(vcRead("vcenter.cluster.list_clusters", Map.of())).contains("cl-prod");
+        assertThat(vcRead("vcenter.datacenter.list_datacenters", Map.of())).contains("dc-fra");
+        String vsan = vcRead("vcenter.datastore.list_datastores", Map.of("types", List.of("VSAN")));
+        assertThat(vsan).contains("vsanDatastore").doesNotContain("nfs-iso");
+        assertThat(vcRead("vcenter.network.list_networks", Map.of())).contains("pg-app-vlan120");
+        assertThat(vcRead("vcenter.folder.list_folders", Map.of("type", "VIRTUAL_MACHINE"))).contains("shop");
+        assertThat(vcRead("vcenter.resource_pool.list_resource_pools", Map.of())).contains("rp-shop");
+        assertThat(vcRead("vcenter.appliance.get_appliance_health_system", Map.of())).contains("green");
+        assertThat(vcRead("vcenter.appliance.get_appliance_version", Map.of())).contains("24755230");
+        assertThat(vcRead("vcenter.tagging.list_tags", Map.of())).contains(TAG_ID);
+        assertThat(vcRead("vcenter.tagging.get_tag", Map.of("tag_id", TAG_ID))).contains("env-prod");
 
         assertThat(logins.get() - before).as("one session, reused for every read").isLessThanOrEqualTo(1);
     }
@@ -272,63 +279,43 @@ class VsphereAndNsxReplayIT {
         replay.target("vc-unpinned", "vcenter", vcenterVendor, Map.of("username", VC_USER, "password", PASSWORD),
                 Map.of());
         int served = vcenterVendor.served();
-        JsonNode unpinned = call("vcenter.vm.list_vms", "vc-unpinned", Map.of());
+        JsonNode unpinned = call(VCENTER, "vcenter.vm.list_vms", "vc-unpinned", Map.of());
         assertThat(errorCode(unpinned)).as(unpinned.toString()).isEqualTo("connector_tls_verify_failed");
         assertThat(vcenterVendor.served()).as("no request got past the handshake").isEqualTo(served);
 
         replay.target("vc-bad", "vcenter", vcenterVendor, Map.of("username", VC_USER, "password", "not-the-pw-4711"),
                 Map.of("tls_ca_pin", vcenterVendor.pem()));
-        JsonNode rejected = call("vcenter.vm.list_vms", "vc-bad", Map.of());
+        JsonNode rejected = call(VCENTER, "vcenter.vm.list_vms", "vc-bad", Map.of());
         assertThat(errorCode(rejected)).as(rejected.toString()).isEqualTo("connector_auth_failed");
 
-        JsonNode missing = call("vcenter.vm.get_vm", "vc1", Map.of("vm", "vm-9999"));
-        assertThat(errorCode(missing)).as(missing.toString()).isEqualTo("connector_error");
-        assertThat(missing.path("extras").path("vendor_status").asInt()).isEqualTo(404);
-        JsonNode noTools = call("vcenter.vm.get_vm_guest_identity", "vc1", Map.of("vm", "vm-1022"));
-        assertThat(errorCode(noTools)).as(noTools.toString()).isEqualTo("connector_error");
-        assertThat(noTools.path("extras").path("vendor_status").asInt()).isEqualTo(503);
-        assertThat(noTools.toString()).contains("SERVICE_UNAVAILABLE");
+        vc.vendorError("vc1", "vcenter.vm.get_vm", Map.of("vm", "vm-9999"), 404);
+        assertThat(vc.vendorError("vc1", "vcenter.vm.get_vm_guest_identity", Map.of("vm", "vm-1022"), 503).toString())
+                .contains("SERVICE_UNAVAILABLE");
     }
 
     @Test
     void vcenterAttachesATagOnlyAfterASecondAdminApproves() throws Exception {
         String op = "vcenter.tagging.associate_tag";
-        Map<String, Object> attach = Map.of("tag_id", TAG_ID, "action", "attach",
-                "body", Map.of("object_id", Map.of("type", "VirtualMachine", "id", "vm-1021")));
-        JsonNode denied = call(op, "vc1", attach);
-        assertThat(denied.path("status").asText()).as("writes stay default-deny after enable-reads").isEqualTo("denied");
-        replay.enableOperation(VCENTER, op);
-        JsonNode badBody = call(op, "vc1", Map.of("tag_id", TAG_ID, "action", "attach",
+        Map<String, Object> vm = Map.of("object_id", Map.of("type", "VirtualMachine", "id", "vm-1021"));
+        int before = vcenterVendor.writes().size();
+        vc.approvedWrite("vc1", op, Map.of("tag_id", TAG_ID, "action", "attach", "body", vm));
+        assertThat(vcenterVendor.writes().get(before)).startsWith("vcenter attach")
+                .contains("\"type\":\"VirtualMachine\"").contains("\"id\":\"vm-1021\"");
+
+        JsonNode badBody = call(VCENTER, op, "vc1", Map.of("tag_id", TAG_ID, "action", "attach",
                 "body", Map.of("object_id", "vm-1021")));
         assertThat(errorCode(badBody)).as(badBody.toString()).isEqualTo("invalid_params");
-        JsonNode badAction = call(op, "vc1", Map.of("tag_id", TAG_ID, "action", "explode", "body", attach.get("body")));
+        JsonNode badAction = call(VCENTER, op, "vc1", Map.of("tag_id", TAG_ID, "action", "explode", "body", vm));
         assertThat(errorCode(badAction)).as(badAction.toString()).isEqualTo("invalid_params");
-
-        int before = vcenterVendor.writes().size();
-        JsonNode parked = call(op, "vc1", attach);
-        assertThat(vcenterVendor.writes()).as("nothing sent while parked").hasSize(before);
-        JsonNode released = replay.approve(parked);
-        assertThat(released.path("result").path("status").asText()).as(released.toString()).isEqualTo("ok");
-        assertThat(vcenterVendor.writes()).hasSize(before + 1).last().asString()
-                .contains("\"type\":\"VirtualMachine\"").contains("\"id\":\"vm-1021\"");
         String audit = replay.auditOf("vc1");
         assertThat(audit).contains("associate_tag").contains("CHG-9");
         sessions.forEach(s -> assertThat(audit).doesNotContain(s));
     }
 
-    /** {@code svc <args>} as the operator; must exit 0. Returns what it printed. */
-    private static String svc(String... args) {
-        var r = replay.cli().run(Map.of("SVC_TOKEN", replay.operator()), "", args);
-        assertThat(r.exitCode()).as(r.toString()).isZero();
-        return r.out();
-    }
-
     @Test
     void vcenterFamilyVerbsListTheNounsAndCallThroughTheCli() {
-        assertThat(svc("vcenter", "--help")).contains("vm").contains("host").contains("cluster").contains("datastore")
-                .contains("resource_pool").contains("appliance").contains("tagging");
-        assertThat(svc("vcenter", "vm", "list_vms", "--names", "web-01", "--target", "vc1")).contains("web-01")
-                .contains("vm-1021").doesNotContain("db-01");
+        vc.familyVerbs("vcenter", List.of("vm", "host", "cluster", "datastore", "resource_pool", "appliance", "tagging"),
+                List.of("vm", "list_vms", "--names", "web-01", "--target", "vc1"), "vm-1021");
     }
 
     // ---- NSX: the replayed answers (as an NSX Manager 4.2 answers them) ----
@@ -466,39 +453,35 @@ class VsphereAndNsxReplayIT {
         assertThat(groups.body()).as(groups.body()).contains("Segments").contains("Distributed firewall")
                 .contains("Tier-0 gateways").contains("Load balancer").contains("Manager cluster and node status");
 
-        assertThat(read("nsx.segment.list_segments", Map.of()).toString()).contains("seg-app").contains("10.20.1.1/24");
-        assertThat(read("nsx.tier0.list_tier0s", Map.of()).toString()).contains("ACTIVE_STANDBY");
-        assertThat(read("nsx.tier1.list_tier1s", Map.of()).toString()).contains("/infra/tier-0s/t0-edge");
-        assertThat(read("nsx.firewall.list_security_policies", Map.of("domain-id", "default")).toString())
+        assertThat(ns.read("nsx1", "nsx.segment.list_segments", Map.of()).toString()).contains("seg-app").contains("10.20.1.1/24");
+        assertThat(ns.read("nsx1", "nsx.tier0.list_tier0s", Map.of()).toString()).contains("ACTIVE_STANDBY");
+        assertThat(ns.read("nsx1", "nsx.tier1.list_tier1s", Map.of()).toString()).contains("/infra/tier-0s/t0-edge");
+        assertThat(ns.read("nsx1", "nsx.firewall.list_security_policies", Map.of("domain-id", "default")).toString())
                 .contains("shop-app");
-        JsonNode rules = read("nsx.firewall.list_firewall_rules", Map.of("domain-id", "default",
+        JsonNode rules = ns.read("nsx1", "nsx.firewall.list_firewall_rules", Map.of("domain-id", "default",
                 "security-policy-id", "shop-app"));
         assertThat(rules.toString()).contains("allow-web-https").contains("DROP");
-        assertThat(read("nsx.group.list_groups", Map.of("domain-id", "default")).toString()).contains("app|shop-web");
-        assertThat(read("nsx.service.list_services", Map.of()).toString()).contains("L4PortSetServiceEntry");
-        assertThat(read("nsx.nat.list_tier1_nat_rules", Map.of("tier-1-id", "t1-shop", "nat-id", "USER")).toString())
+        assertThat(ns.read("nsx1", "nsx.group.list_groups", Map.of("domain-id", "default")).toString()).contains("app|shop-web");
+        assertThat(ns.read("nsx1", "nsx.service.list_services", Map.of()).toString()).contains("L4PortSetServiceEntry");
+        assertThat(ns.read("nsx1", "nsx.nat.list_tier1_nat_rules", Map.of("tier-1-id", "t1-shop", "nat-id", "USER")).toString())
                 .contains("203.0.113.20");
-        assertThat(read("nsx.lb.list_lb_virtual_servers", Map.of()).toString()).contains("203.0.113.30");
-        assertThat(read("nsx.system.get_cluster_status", Map.of()).toString()).contains("STABLE")
+        assertThat(ns.read("nsx1", "nsx.lb.list_lb_virtual_servers", Map.of()).toString()).contains("203.0.113.30");
+        assertThat(ns.read("nsx1", "nsx.system.get_cluster_status", Map.of()).toString()).contains("STABLE")
                 .contains("nsx-mgr-01.fra.example.com");
-        assertThat(read("nsx.system.get_node_version", Map.of()).toString()).contains("4.2.1.0.0.24304122");
+        assertThat(ns.read("nsx1", "nsx.system.get_node_version", Map.of()).toString()).contains("4.2.1.0.0.24304122");
     }
 
     @Test
     void nsxTurnsItsWrongPassword403IntoAnAuthFailureAndMapsVendorErrors() throws Exception {
         replay.target("nsx-bad", "nsx", nsxVendor, Map.of("username", "admin", "password", "not-the-pw-4711"),
                 Map.of("tls_ca_pin", nsxVendor.pem()));
-        JsonNode rejected = call("nsx.segment.list_segments", "nsx-bad", Map.of());
+        JsonNode rejected = call(NSX, "nsx.segment.list_segments", "nsx-bad", Map.of());
         assertThat(errorCode(rejected)).as(rejected.toString()).isEqualTo("connector_auth_failed");
         assertThat(rejected.path("extras").path("vendor_status").asInt()).isEqualTo(403);
 
-        JsonNode missing = call("nsx.firewall.list_firewall_rules", "nsx1", Map.of("domain-id", "default",
-                "security-policy-id", "no-such-policy"));
-        assertThat(errorCode(missing)).as(missing.toString()).isEqualTo("connector_error");
-        assertThat(missing.path("extras").path("vendor_status").asInt()).isEqualTo(404);
-        JsonNode broken = call("nsx.lb.list_lb_pools", "nsx1", Map.of());
-        assertThat(errorCode(broken)).as(broken.toString()).isEqualTo("connector_error");
-        assertThat(broken.path("extras").path("vendor_status").asInt()).isEqualTo(500);
+        ns.vendorError("nsx1", "nsx.firewall.list_firewall_rules", Map.of("domain-id", "default",
+                "security-policy-id", "no-such-policy"), 404);
+        ns.vendorError("nsx1", "nsx.lb.list_lb_pools", Map.of(), 500);
     }
 
     @Test
@@ -506,28 +489,20 @@ class VsphereAndNsxReplayIT {
         String op = "nsx.segment.patch_segment";
         Map<String, Object> segment = Map.of("display_name", "seg-db", "connectivity_path", "/infra/tier-1s/t1-shop",
                 "subnets", List.of(Map.of("gateway_address", "10.20.2.1/24")), "admin_state", "UP");
-        JsonNode denied = call(op, "nsx1", Map.of("segment-id", "seg-db", "body", segment));
-        assertThat(denied.path("status").asText()).as("writes stay default-deny after enable-reads").isEqualTo("denied");
-        replay.enableOperation(NSX, op);
-        JsonNode badBody = call(op, "nsx1", Map.of("segment-id", "seg-db", "body", Map.of("admin_state", "SIDEWAYS")));
-        assertThat(errorCode(badBody)).as(badBody.toString()).isEqualTo("invalid_params");
-
         int before = nsxVendor.writes().size();
-        JsonNode parked = call(op, "nsx1", Map.of("segment-id", "seg-db", "body", segment));
-        assertThat(nsxVendor.writes()).as("nothing sent while parked").hasSize(before);
-        JsonNode released = replay.approve(parked);
-        assertThat(released.path("result").path("status").asText()).as(released.toString()).isEqualTo("ok");
-        assertThat(nsxVendor.writes()).hasSize(before + 1);
-        assertThat(nsxVendor.writes().get(before)).startsWith("nsx segment").contains("\"gateway_address\":\"10.20.2.1/24\"")
-                .contains("\"connectivity_path\":\"/infra/tier-1s/t1-shop\"");
+        ns.approvedWrite("nsx1", op, Map.of("segment-id", "seg-db", "body", segment));
+        assertThat(nsxVendor.writes().get(before)).startsWith("nsx segment")
+                .contains("\"gateway_address\":\"10.20.2.1/24\"").contains("\"connectivity_path\":\"/infra/tier-1s/t1-shop\"");
+
+        JsonNode badBody = call(NSX, op, "nsx1", Map.of("segment-id", "seg-db", "body", Map.of("admin_state", "SIDEWAYS")));
+        assertThat(errorCode(badBody)).as(badBody.toString()).isEqualTo("invalid_params");
         assertThat(replay.auditOf("nsx1")).contains("patch_segment").contains("CHG-9");
     }
 
     @Test
     void nsxFamilyVerbsListTheNounsAndCallThroughTheCli() {
-        assertThat(svc("nsx", "--help")).contains("segment").contains("tier0").contains("tier1").contains("firewall")
-                .contains("nat").contains("system");
-        assertThat(svc("nsx", "firewall", "list_firewall_rules", "--domain-id", "default", "--security-policy-id",
-                "shop-app", "--target", "nsx1")).contains("allow-web-https").contains("drop-rest");
+        ns.familyVerbs("nsx", List.of("segment", "tier0", "tier1", "firewall", "nat", "system"), List.of("firewall",
+                "list_firewall_rules", "--domain-id", "default", "--security-policy-id", "shop-app", "--target", "nsx1"),
+                "drop-rest");
     }
 }
