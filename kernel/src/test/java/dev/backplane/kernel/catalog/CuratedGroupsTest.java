@@ -58,4 +58,16 @@ class CuratedGroupsTest {
             assertThat(entry.curatedGroups()).isNotEmpty();
         }
     }
+
+    @Test
+    void specsShippedBesideTheIndexResolveToItsFilesSoIngestWorksOffline() {
+        CatalogIndex shipped = CatalogIndex.load(Path.of("../plugin-repo/catalog-index.json"));
+        for (String name : List.of("vcenter/9.x", "nsx/4.x")) {
+            CatalogIndex.Entry e = shipped.find(name).orElseThrow();
+            assertThat(e.specs()).singleElement().satisfies(spec -> assertThat(Path.of(spec)).isAbsolute()
+                    .isRegularFile().startsWith(Path.of("../plugin-repo/specs").toAbsolutePath().normalize()));
+        }
+        assertThat(shipped.find("vcenter/9.x").orElseThrow().curatedGroups()).containsKeys("vm", "appliance", "tagging");
+        assertThat(shipped.find("nsx/4.x").orElseThrow().curatedGroups()).containsKeys("segment", "firewall", "system");
+    }
 }
