@@ -12,9 +12,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code svc connector list} */
-@Command(name = "list", description = "Connectors with their review status (broken plugins show why).")
+@Command(name = "list", description = "Connectors with their review status (broken plugins show why; catalog-index entries not "
+        + "ingested yet show the command that ingests them).")
 final class ListConnectors extends BackplaneCommand {
-    @Option(names = "--status", paramLabel = "staged|enabled|disabled|broken|all", description = "filter (default all)")
+    @Option(names = "--status", paramLabel = "staged|enabled|disabled|broken|not_ingested|all", description = "filter (default all)")
     String status;
 
     @Override

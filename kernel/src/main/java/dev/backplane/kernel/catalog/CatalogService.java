@@ -37,6 +37,11 @@ import java.util.UUID;
 public final class CatalogService {
 
     public static final Set<String> STATUSES = Set.of("staged", "enabled", "disabled");
+    /**
+     * The status of a catalog-index entry this tenant has no connector for yet: listed so every family
+     * the deploy offers shows in {@code svc connector list}, with the command that ingests it.
+     */
+    public static final String NOT_INGESTED = "not_ingested";
     public static final int SEARCH_LIMIT_MAX = 50;
     public static final int SEARCH_LIMIT_DEFAULT = 10;
 
@@ -60,9 +65,9 @@ public final class CatalogService {
 
     public List<ConnectorSummary> list(UUID tenant, Optional<String> status) {
         status.ifPresent(s -> {
-            if (!s.equals("all") && !s.equals("broken") && !STATUSES.contains(s)) {
-                throw CommonErrors.INVALID_STATUS.error("status must be staged, enabled, disabled, broken "
-                        + "or all, got '" + s + "'", Map.of("field", "status"));
+            if (!s.equals("all") && !s.equals("broken") && !s.equals(NOT_INGESTED) && !STATUSES.contains(s)) {
+                throw CommonErrors.INVALID_STATUS.error("status must be staged, enabled, disabled, broken, "
+                        + "not_ingested or all, got '" + s + "'", Map.of("field", "status"));
             }
         });
         Map<String, String> statuses = store.statuses(tenant);
@@ -73,6 +78,14 @@ public final class CatalogService {
         registry.broken().forEach(b -> out.add(new ConnectorSummary(b.pluginId().orElse(b.file()), Optional.empty(),
                 Optional.empty(), List.of(), List.of(), "broken", 0, 0, "plugin", Optional.of(b.file()),
                 Optional.empty(), Optional.of(b.reason()))));
+        Set<String> listed = new java.util.HashSet<>();
+        out.forEach(c -> listed.add(c.connectorId()));
+        registry.index().entries().stream().filter(e -> !listed.contains(e.connectorId()))
+                .sorted(java.util.Comparator.comparing(CatalogIndex.Entry::connectorId))
+                .forEach(e -> out.add(new ConnectorSummary(e.connectorId(), Optional.of(e.implId()),
+                        Optional.of(e.version()), List.of(e.product()), List.of(e.version()), NOT_INGESTED, 0, 0,
+                        "catalog", Optional.empty(), Optional.empty(), Optional.of(e.description()
+                        + "; ingest it with: svc connector ingest --catalog " + e.product() + "/" + e.version()))));
         return status.filter(s -> !s.equals("all")).map(s -> out.stream().filter(c -> c.status().equals(s)).toList())
                 .orElse(out);
     }
