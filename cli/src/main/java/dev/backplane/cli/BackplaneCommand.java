@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.common.BackplaneOptions;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.Commands;
+import dev.backplane.cli.common.Limits;
 import java.util.function.Consumer;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -15,11 +16,9 @@ import picocli.CommandLine.Spec;
  */
 public abstract class BackplaneCommand extends CliCommand {
 
-    @Spec
-    protected CommandSpec spec;
+    @Spec protected CommandSpec spec;
 
-    @Mixin
-    protected BackplaneOptions options;
+    @Mixin protected BackplaneOptions options;
 
     protected BackplaneCommand() {
     }
@@ -31,13 +30,17 @@ public abstract class BackplaneCommand extends CliCommand {
 
     @Override
     public final void run() {
+        Limits.checkRanges(spec);
         validate();
         try (Session session = Session.open(ctx, Commands.global(spec), options)) {
             execute(session);
         }
     }
 
-    /** Checks the arguments before anything is sent; throw a usage error on bad input. */
+    /**
+     * Checks the arguments before anything is sent; throw a usage error on bad input. Numeric ranges
+     * need no code here: a label such as {@code paramLabel = "1..500"} is enforced by {@link Limits#checkRanges}.
+     */
     protected void validate() {
     }
 

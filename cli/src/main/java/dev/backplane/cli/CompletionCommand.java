@@ -38,8 +38,7 @@ final class CompletionCommand extends CliCommand {
     static final String ZSH_HEADER = "# svc completion for zsh (bash completion through bashcompinit): "
             + "source <(svc completion zsh)\n";
 
-    @Spec
-    CommandSpec spec;
+    @Spec CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "bash|zsh|fish", completionCandidates = Shells.class,
             description = "the shell: bash, zsh or fish")
@@ -50,6 +49,7 @@ final class CompletionCommand extends CliCommand {
     String backplane;
 
     @Option(names = "--tenant", paramLabel = "<uuid>", description = "tenant whose catalog gives the family verbs")
+
     String tenant;
 
     @Override

@@ -39,32 +39,34 @@ import picocli.CommandLine.Spec;
 @Command(name = "login", description = "Log in to a backplane with the device-code flow.")
 final class LoginCommand extends CliCommand {
 
-    @Spec
-    CommandSpec spec;
+    @Spec CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "<backplane-url>", description = "the backplane to log in to")
+
     String backplaneUrl;
 
     @Option(names = "--client-id", description = "OIDC public client (default: the one the backplane advertises)")
+
     String clientId;
 
     @Option(names = "--issuer", paramLabel = "<url>", description = "OIDC issuer (default: the one the backplane advertises)")
+
     String issuer;
 
     @Option(names = "--insecure-allow-http", description = "allow plain http:// (localhost only)")
+
     boolean insecureAllowHttp;
 
     @Option(names = "--offline", description = "request an offline (long-lived) refresh token; the client must be "
             + "provisioned with --cli-offline-access")
     boolean offline;
 
-    @Option(names = "--print-token", description = "print only the access token on stdout")
-    boolean printToken;
+    @Option(names = "--print-token", description = "print only the access token on stdout") boolean printToken;
 
-    @Mixin
-    OutputOptions output;
+    @Mixin OutputOptions output;
 
     @Option(names = "--resolve", paramLabel = "host:port:ip", description = "resolve host:port to ip (repeatable)")
+
     List<String> resolve = new ArrayList<>();
 
     @Option(names = "--scope", paramLabel = "<scope>", split = ",",

@@ -14,10 +14,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "logout", description = "Forget the stored login of a backplane.")
 final class LogoutCommand extends CliCommand {
 
-    @Spec
-    CommandSpec spec;
+    @Spec CommandSpec spec;
 
     @Option(names = "--backplane", paramLabel = "<url>", description = "backplane (default: the latest login)")
+
     String backplane;
 
     @Override

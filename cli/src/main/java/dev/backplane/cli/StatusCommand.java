@@ -22,12 +22,10 @@ import picocli.CommandLine.Option;
 final class StatusCommand extends BackplaneCommand {
     @Option(names = {"--watch", "-w"}, description = "tail the tenant's activity feed (Ctrl-C ends it)")
     boolean watch;
-    @Option(names = "--op-class", description = "with --watch: read, write, credential_read or other")
-    String opClass;
+    @Option(names = "--op-class", description = "with --watch: read, write, credential_read or other") String opClass;
     @Option(names = "--principal", description = "with --watch: only events of this principal (a sub)")
     String principal;
-    @Option(names = "--target", description = "with --watch: only events on this target")
-    String target;
+    @Option(names = "--target", description = "with --watch: only events on this target") String target;
 
     @Override
     protected void validate() {

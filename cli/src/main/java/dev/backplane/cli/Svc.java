@@ -60,8 +60,7 @@ import picocli.CommandLine;
                 CommandLine.HelpCommand.class})
 public final class Svc implements Runnable {
 
-    @Mixin
-    GlobalOptions global;
+    @Mixin GlobalOptions global;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

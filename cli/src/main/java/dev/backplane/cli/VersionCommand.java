@@ -12,8 +12,7 @@ import picocli.CommandLine;
 @Command(name = "version", description = "Print the CLI version and build metadata.")
 final class VersionCommand extends CliCommand {
 
-    @Mixin
-    OutputOptions output;
+    @Mixin OutputOptions output;
 
     @Override
     public void run() {

@@ -50,8 +50,7 @@ public final class BootstrapClientsCommand extends CliCommand {
 
     static final int DEFAULT_OFFLINE_IDLE_SECONDS = 172800;
 
-    @Spec
-    CommandSpec spec;
+    @Spec CommandSpec spec;
 
     @Option(names = "--keycloak-base-url", paramLabel = "<url>", defaultValue = "http://127.0.0.1:8180",
             description = "Keycloak base URL (default ${DEFAULT-VALUE})")
@@ -106,20 +105,22 @@ public final class BootstrapClientsCommand extends CliCommand {
     String userUsername;
 
     @Option(names = "--admin-user-email", paramLabel = "<email>", description = "the provisioned user's email")
+
     String userEmail;
 
     @Option(names = "--admin-group-name", paramLabel = "<group>", description = "group to create and put the user in")
+
     String groupName;
 
     @Option(names = "--tenant-id", paramLabel = "<uuid>", description = "the user's tenant (default: keep, or a new uuid)")
+
     String tenantId;
 
     @Option(names = "--tenant-role", paramLabel = "<role>",
             description = "the user's role: tenant_admin, operator or read_only (default: keep, or tenant_admin)")
     String tenantRole;
 
-    @Option(names = "--skip-user-provisioning", description = "provision no user")
-    boolean skipUser;
+    @Option(names = "--skip-user-provisioning", description = "provision no user") boolean skipUser;
 
     @Option(names = "--reader-client-id", paramLabel = "<client-id>", description = "also a confidential client "
             + "whose service account may read this realm through the admin API (realm-management view-realm, "
@@ -132,14 +133,11 @@ public final class BootstrapClientsCommand extends CliCommand {
             + "with the backplane audience), for scripted setup. Its secret from env SVC_BOOTSTRAP_SETUP_SECRET")
     String setupClientId;
 
-    @Option(names = "--dry-run", description = "print the plan and write nothing")
-    boolean dryRun;
+    @Option(names = "--dry-run", description = "print the plan and write nothing") boolean dryRun;
 
-    @ArgGroup(exclusive = true, multiplicity = "0..1")
-    Tls tls;
+    @ArgGroup(exclusive = true, multiplicity = "0..1") Tls tls;
 
-    @Mixin
-    OutputOptions output;
+    @Mixin OutputOptions output;
 
     /** TLS trust toward Keycloak: a CA bundle, or no verification at all. */
     static final class Tls {

@@ -12,19 +12,15 @@ import picocli.CommandLine.Parameters;
 /** {@code svc agent create} */
 @Command(name = "create", description = "Create an agent definition [tenant_admin].")
 final class AgentCreate extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<name>", description = "1-63 of a-z, 0-9 and '-'")
-    String name;
-    @Option(names = "--disabled", description = "create it disabled (runs refused until enabled)")
-    boolean disabled;
-    @Mixin
-    AgentFields fields;
+    @Parameters(index = "0", paramLabel = "<name>", description = "1-63 of a-z, 0-9 and '-'") String name;
+    @Option(names = "--disabled", description = "create it disabled (runs refused until enabled)") boolean disabled;
+    @Mixin AgentFields fields;
 
     @Override
     protected void validate() {
         if (fields.identityRef == null) {
             throw CliException.usage("--identity-ref is required: the agent principal runs act as");
         }
-        fields.validate();
     }
 
     @Override

@@ -13,23 +13,13 @@ import picocli.CommandLine.Parameters;
 /** {@code svc agent edit}: a partial change; what is not given stays. */
 @Command(name = "edit", description = "Change an agent definition [tenant_admin]; only the options given change.")
 final class AgentEdit extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<name>")
-    String name;
-    @ArgGroup(exclusive = true)
-    State state;
-    @Mixin
-    AgentFields fields;
+    @Parameters(index = "0", paramLabel = "<name>") String name;
+    @ArgGroup(exclusive = true) State state;
+    @Mixin AgentFields fields;
 
     static final class State {
-        @Option(names = "--enabled", required = true, description = "runs may start")
-        boolean enabled;
-        @Option(names = "--disabled", required = true, description = "runs are refused")
-        boolean disabled;
-    }
-
-    @Override
-    protected void validate() {
-        fields.validate();
+        @Option(names = "--enabled", required = true, description = "runs may start") boolean enabled;
+        @Option(names = "--disabled", required = true, description = "runs are refused") boolean disabled;
     }
 
     @Override

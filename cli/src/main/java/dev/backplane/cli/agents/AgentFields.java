@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Http;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.TextArgs;
 import java.io.IOException;
 import picocli.CommandLine.Option;
@@ -26,12 +25,7 @@ final class AgentFields {
     @Option(names = "--output-schema", paramLabel = "<json|@file|null>",
             description = "JSON Schema (2020-12) the final output must match; null clears it")
     String outputSchema;
-    @Option(names = "--turn-budget", paramLabel = "<n>", description = "1..1000 (default 20)")
-    Integer turnBudget;
-
-    void validate() {
-        Limits.check(turnBudget, 1, 1000, "--turn-budget");
-    }
+    @Option(names = "--turn-budget", paramLabel = "1..1000", description = "default 20") Integer turnBudget;
 
     AgentWrite body(String name, Boolean enabled) {
         return new AgentWrite(name, enabled, identityRef, modelTier, TextArgs.read(systemPrompt, "--system-prompt"),

@@ -3,7 +3,6 @@ package dev.backplane.cli.agents;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
@@ -13,15 +12,8 @@ import picocli.CommandLine.Option;
 /** {@code svc agent list} */
 @Command(name = "list", description = "Agent definitions of the tenant, by name.")
 final class AgentList extends BackplaneCommand {
-    @Option(names = "--limit", description = "1..500, default 100")
-    Integer limit;
-    @Option(names = "--offset")
-    Integer offset;
-
-    @Override
-    protected void validate() {
-        Limits.check(limit, 1, 500, "--limit");
-    }
+    @Option(names = "--limit", paramLabel = "1..500", description = "default 100") Integer limit;
+    @Option(names = "--offset") Integer offset;
 
     @Override
     protected void execute(Session s) {

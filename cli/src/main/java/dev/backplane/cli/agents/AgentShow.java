@@ -9,8 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc agent show} */
 @Command(name = "show", description = "One agent definition.")
 final class AgentShow extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<name>")
-    String name;
+    @Parameters(index = "0", paramLabel = "<name>") String name;
 
     @Override
     protected void execute(Session s) {

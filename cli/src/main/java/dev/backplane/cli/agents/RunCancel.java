@@ -9,8 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc agent run-cancel} */
 @Command(name = "run-cancel", description = "Cancel a run that has not finished (it stops at its next turn or tool call).")
 final class RunCancel extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<handle>")
-    String handle;
+    @Parameters(index = "0", paramLabel = "<handle>") String handle;
 
     @Override
     protected void execute(Session s) {

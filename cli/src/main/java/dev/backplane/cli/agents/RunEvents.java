@@ -14,8 +14,7 @@ import picocli.CommandLine.Parameters;
         + "line: turn_started, tool_call, tool_result, approval_parked, approval_decided, repair_requested, "
         + "final_output, and run_finished with the run. (A past run's events: svc agent run-status <handle> --events.)")
 final class RunEvents extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<name>")
-    String name;
+    @Parameters(index = "0", paramLabel = "<name>") String name;
     @Option(names = "--input", required = true, paramLabel = "<prompt|@file>", description = "the prompt (@path reads a file)")
     String input;
     @Option(names = "--work-ref", description = "change-ticket reference stamped on the run and its operation calls")

@@ -3,7 +3,6 @@ package dev.backplane.cli.agents;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
@@ -13,21 +12,12 @@ import picocli.CommandLine.Option;
 /** {@code svc agent run-list} */
 @Command(name = "run-list", description = "Agent runs, newest first.")
 final class RunList extends BackplaneCommand {
-    @Option(names = "--agent-name")
-    String agentName;
+    @Option(names = "--agent-name") String agentName;
     @Option(names = "--status", description = "pending, running, awaiting_approval, succeeded, failed or cancelled")
     String status;
-    @Option(names = "--work-ref")
-    String workRef;
-    @Option(names = "--limit", description = "1..500, default 100")
-    Integer limit;
-    @Option(names = "--offset")
-    Integer offset;
-
-    @Override
-    protected void validate() {
-        Limits.check(limit, 1, 500, "--limit");
-    }
+    @Option(names = "--work-ref") String workRef;
+    @Option(names = "--limit", paramLabel = "1..500", description = "default 100") Integer limit;
+    @Option(names = "--offset") Integer offset;
 
     @Override
     protected void execute(Session s) {

@@ -15,12 +15,10 @@ import picocli.CommandLine.Parameters;
 @Command(name = "run", description = "Run an agent on a prompt [operator]: waits for the outcome, or with --async "
         + "prints the run handle (svc agent run-status <handle>).")
 final class RunStart extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<name>")
-    String name;
+    @Parameters(index = "0", paramLabel = "<name>") String name;
     @Option(names = "--input", required = true, paramLabel = "<prompt|@file>", description = "the prompt (@path reads a file)")
     String input;
-    @Option(names = "--async", description = "start it and return the handle")
-    boolean async;
+    @Option(names = "--async", description = "start it and return the handle") boolean async;
     @Option(names = "--work-ref", description = "change-ticket reference stamped on the run and its operation calls")
     String workRef;
 

@@ -12,10 +12,8 @@ import picocli.CommandLine.Parameters;
 /** {@code svc agent run-status} */
 @Command(name = "run-status", description = "One run: status, turns, output or error.")
 final class RunStatus extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<handle>")
-    String handle;
-    @Option(names = "--events", description = "also what happened in the run, one JSON object a line")
-    boolean events;
+    @Parameters(index = "0", paramLabel = "<handle>") String handle;
+    @Option(names = "--events", description = "also what happened in the run, one JSON object a line") boolean events;
 
     @Override
     protected void execute(Session s) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
@@ -14,13 +13,7 @@ import picocli.CommandLine.Option;
 /** {@code svc automation list} */
 @Command(name = "list", description = "Every automation: kind, id, status, what it runs, its last run.")
 final class AutomationList extends BackplaneCommand {
-    @Option(names = "--limit", description = "1..1000, default 100")
-    Integer limit;
-
-    @Override
-    protected void validate() {
-        Limits.check(limit, 1, 1000, "--limit");
-    }
+    @Option(names = "--limit", paramLabel = "1..1000", description = "default 100") Integer limit;
 
     @Override
     protected void execute(Session s) {

@@ -11,8 +11,7 @@ import picocli.CommandLine.Option;
 /** {@code svc broadcast overrides list} */
 @Command(name = "list", description = "The tenant's overrides.")
 final class OverrideList extends BackplaneCommand {
-    @Option(names = "--op-id-pattern", description = "only the override with exactly this pattern")
-    String pattern;
+    @Option(names = "--op-id-pattern", description = "only the override with exactly this pattern") String pattern;
 
     @Override
     protected void execute(Session s) {

@@ -9,8 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc broadcast overrides remove} */
 @Command(name = "remove", description = "Remove an override [tenant_admin].")
 final class OverrideRemove extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<override-id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<override-id>") String id;
 
     @Override
     protected void execute(Session s) {

@@ -15,8 +15,7 @@ import picocli.CommandLine.Option;
 final class OverrideSet extends BackplaneCommand {
     @Option(names = "--op-id-pattern", required = true, description = "a glob over op ids (* ? [...]; no regex)")
     String pattern;
-    @Option(names = "--detail", required = true, description = "full or aggregate")
-    String detail;
+    @Option(names = "--detail", required = true, description = "full or aggregate") String detail;
     @Option(names = "--scope-field", description = "namespace or target_name (omit for an op-wide rule)")
     String scopeField;
     @Option(names = "--scope-value", description = "the namespace or target name (required with --scope-field)")

@@ -3,7 +3,6 @@ package dev.backplane.cli.broadcast;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import picocli.CommandLine.Command;
@@ -12,27 +11,15 @@ import picocli.CommandLine.Option;
 /** {@code svc broadcast recent} */
 @Command(name = "recent", description = "What happened in the tenant, newest first.")
 final class Recent extends BackplaneCommand {
-    @Option(names = "--active-only", description = "only open announcement claims")
-    boolean activeOnly;
-    @Option(names = "--actor-sub", description = "only events caused by this sub")
-    String actorSub;
+    @Option(names = "--active-only", description = "only open announcement claims") boolean activeOnly;
+    @Option(names = "--actor-sub", description = "only events caused by this sub") String actorSub;
     @Option(names = "--cursor", description = "a stream id (next page) or an ISO 8601 time: events before it")
     String cursor;
-    @Option(names = "--limit", description = "1..1000, default 100")
-    Integer limit;
-    @Option(names = "--op-class", description = "read, write, credential_read or other")
-    String opClass;
-    @Option(names = "--principal", description = "only events of this principal (a sub)")
-    String principal;
-    @Option(names = "--target", description = "only events on this target")
-    String target;
-    @Option(names = "--work-ref", description = "only events of this change ticket")
-    String workRef;
-
-    @Override
-    protected void validate() {
-        Limits.check(limit, 1, 1000, "--limit");
-    }
+    @Option(names = "--limit", paramLabel = "1..1000", description = "default 100") Integer limit;
+    @Option(names = "--op-class", description = "read, write, credential_read or other") String opClass;
+    @Option(names = "--principal", description = "only events of this principal (a sub)") String principal;
+    @Option(names = "--target", description = "only events on this target") String target;
+    @Option(names = "--work-ref", description = "only events of this change ticket") String workRef;
 
     @Override
     protected void execute(Session s) {

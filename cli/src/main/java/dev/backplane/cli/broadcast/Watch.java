@@ -2,7 +2,6 @@ package dev.backplane.cli.broadcast;
 
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
-import dev.backplane.cli.common.Limits;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -11,21 +10,13 @@ import picocli.CommandLine.Option;
         + "event (--json: one JSON object a line). Reconnects after the last event shown when the stream drops; "
         + "Ctrl-C ends it.")
 final class Watch extends BackplaneCommand {
-    @Option(names = "--op-class", description = "read, write, credential_read or other")
-    String opClass;
-    @Option(names = "--principal", description = "only events of this principal (a sub)")
-    String principal;
-    @Option(names = "--target", description = "only events on this target")
-    String target;
-    @Option(names = "--count", description = "stop after this many events (1..100000)")
+    @Option(names = "--op-class", description = "read, write, credential_read or other") String opClass;
+    @Option(names = "--principal", description = "only events of this principal (a sub)") String principal;
+    @Option(names = "--target", description = "only events on this target") String target;
+    @Option(names = "--count", paramLabel = "1..100000", description = "stop after this many events (1..100000)")
     Integer count;
     @Option(names = "--after", paramLabel = "<stream-id>", description = "first replay the events after this stream id")
     String after;
-
-    @Override
-    protected void validate() {
-        Limits.check(count, 1, 100_000, "--count");
-    }
 
     @Override
     protected void execute(Session s) {

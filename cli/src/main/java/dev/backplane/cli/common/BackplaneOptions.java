@@ -10,8 +10,7 @@ public final class BackplaneOptions {
             description = "backplane URL (default: the URL of the latest login)")
     String backplane;
 
-    @Mixin
-    OutputOptions output = new OutputOptions();
+    @Mixin OutputOptions output = new OutputOptions();
 
     @Option(names = "--tenant", paramLabel = "<uuid>",
             description = "act on another tenant (platform_admin only); current names your own")

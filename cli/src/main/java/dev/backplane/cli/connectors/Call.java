@@ -17,10 +17,8 @@ import picocli.CommandLine.Option;
 final class Call extends OperationRequestCommand {
     @Option(names = "--preview-hash", description = "hash from svc operation preview (required for dangerous operations)")
     String previewHash;
-    @Option(names = "--work-ref", description = "external change-ticket reference")
-    String workRef;
-    @Option(names = "--async", description = "start it in the background and print the run handle")
-    boolean async;
+    @Option(names = "--work-ref", description = "external change-ticket reference") String workRef;
+    @Option(names = "--async", description = "start it in the background and print the run handle") boolean async;
 
     @Override
     protected void execute(Session s) {

@@ -13,17 +13,13 @@ import picocli.CommandLine.Parameters;
 /** {@code svc connector edit-group} */
 @Command(name = "edit-group", description = "Rename a group or change its when-to-use hint [tenant_admin].")
 final class EditGroup extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<connector_id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<connector_id>") String id;
 
-    @Parameters(index = "1", paramLabel = "<group_key>")
-    String group;
+    @Parameters(index = "1", paramLabel = "<group_key>") String group;
 
-    @Option(names = "--name", description = "display name (@path reads a file)")
-    String name;
+    @Option(names = "--name", description = "display name (@path reads a file)") String name;
 
-    @Option(names = "--when-to-use", description = "hint for agents (@path reads a file)")
-    String whenToUse;
+    @Option(names = "--when-to-use", description = "hint for agents (@path reads a file)") String whenToUse;
 
     /** The body of PATCH .../groups/{group_key}: only what changes. */
     @RequestBody

@@ -15,38 +15,29 @@ import picocli.CommandLine.Parameters;
 /** {@code svc connector edit-op} */
 @Command(name = "edit-op", description = "Override one operation [tenant_admin].")
 final class EditOp extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<connector_id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<connector_id>") String id;
 
-    @Parameters(index = "1", paramLabel = "<op_id>")
-    String opId;
+    @Parameters(index = "1", paramLabel = "<op_id>") String opId;
 
     @Option(names = "--custom-description", description = "description shown instead of the plugin's (\"\" clears; @path reads a file)")
     String customDescription;
 
-    @ArgGroup(exclusive = true)
-    EnableFlag enable;
+    @ArgGroup(exclusive = true) EnableFlag enable;
 
-    @ArgGroup(exclusive = true)
-    ApprovalFlag approval;
+    @ArgGroup(exclusive = true) ApprovalFlag approval;
 
-    @Option(names = "--safety", paramLabel = "safe|caution|dangerous", description = "safety level")
-    String safety;
+    @Option(names = "--safety", paramLabel = "safe|caution|dangerous", description = "safety level") String safety;
 
     /** --enable | --disable */
     static final class EnableFlag {
-        @Option(names = "--enable", required = true)
-        boolean on;
-        @Option(names = "--disable", required = true)
-        boolean off;
+        @Option(names = "--enable", required = true) boolean on;
+        @Option(names = "--disable", required = true) boolean off;
     }
 
     /** --requires-approval | --no-requires-approval */
     static final class ApprovalFlag {
-        @Option(names = "--requires-approval", required = true)
-        boolean on;
-        @Option(names = "--no-requires-approval", required = true)
-        boolean off;
+        @Option(names = "--requires-approval", required = true) boolean on;
+        @Option(names = "--no-requires-approval", required = true) boolean off;
     }
 
     /** The body of PATCH .../operations/{op_id}: only what changes. */

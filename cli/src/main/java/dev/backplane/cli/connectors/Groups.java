@@ -11,8 +11,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc operation groups} */
 @Command(name = "groups", description = "A connector's operation groups.")
 final class Groups extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<connector_id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<connector_id>") String id;
 
     @Override
     protected void execute(Session s) {

@@ -36,12 +36,9 @@ import picocli.CommandLine.Option;
         "Manual mode: --product, --version, --impl and --spec (a local file or an http(s) URL, read by the CLI "
                 + "and uploaded; repeatable)."})
 final class Ingest extends BackplaneCommand {
-    @Option(names = "--catalog", paramLabel = "<product>/<version>", description = "catalog mode")
-    String catalog;
-    @Option(names = "--product", description = "product token served (manual mode)")
-    String product;
-    @Option(names = "--version", description = "version label, e.g. 23.x (manual mode)")
-    String version;
+    @Option(names = "--catalog", paramLabel = "<product>/<version>", description = "catalog mode") String catalog;
+    @Option(names = "--product", description = "product token served (manual mode)") String product;
+    @Option(names = "--version", description = "version label, e.g. 23.x (manual mode)") String version;
     @Option(names = "--impl", description = "implementation id (manual mode; default: the product)")
     String impl;
     @Option(names = "--spec", paramLabel = "<file|url>", description = "spec file or URL (manual mode; repeatable)")

@@ -18,10 +18,8 @@ import picocli.CommandLine.Parameters;
 /** {@code svc connector ingest-status} */
 @Command(name = "ingest-status", description = "Show a background ingest job; --wait polls every 2 s until it ends.")
 final class IngestStatus extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<job-id>")
-    String jobId;
-    @Option(names = "--wait", description = "poll every 2 s until the job ends, showing progress")
-    boolean await;
+    @Parameters(index = "0", paramLabel = "<job-id>") String jobId;
+    @Option(names = "--wait", description = "poll every 2 s until the job ends, showing progress") boolean await;
 
     @Override
     protected void validate() {

@@ -10,14 +10,10 @@ import picocli.CommandLine.Parameters;
 
 /** The arguments call and preview share: connector, operation, target and params. */
 abstract class OperationRequestCommand extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<connector_id>")
-    String connectorId;
-    @Parameters(index = "1", paramLabel = "<op_id>")
-    String opId;
-    @Option(names = "--target", description = "target name or alias")
-    String target;
-    @Option(names = "--params", description = "params as inline JSON or @file")
-    String params;
+    @Parameters(index = "0", paramLabel = "<connector_id>") String connectorId;
+    @Parameters(index = "1", paramLabel = "<op_id>") String opId;
+    @Option(names = "--target", description = "target name or alias") String target;
+    @Option(names = "--params", description = "params as inline JSON or @file") String params;
 
     Map<String, Object> parsed;
 

@@ -24,24 +24,18 @@ final class ResultQueryCmd extends BackplaneCommand {
     private static final Pattern AGG = Pattern.compile("\\s*(\\w+)\\s*(?:\\(\\s*([^)\\s]*)\\s*\\))?(?:\\s+as\\s+(\\w+))?\\s*",
             Pattern.CASE_INSENSITIVE);
 
-    @Parameters(index = "0", paramLabel = "<handle_id>")
-    String handle;
+    @Parameters(index = "0", paramLabel = "<handle_id>") String handle;
     @Option(names = "--where", description = "'field op value' (ops = != < <= > >= IN, IS NULL, IS NOT NULL); repeatable")
     List<String> where = new ArrayList<>();
-    @Option(names = "--select", split = ",", description = "fields to keep")
-    List<String> select = new ArrayList<>();
-    @Option(names = "--group-by", split = ",", description = "up to 4 fields")
-    List<String> groupBy = new ArrayList<>();
+    @Option(names = "--select", split = ",", description = "fields to keep") List<String> select = new ArrayList<>();
+    @Option(names = "--group-by", split = ",", description = "up to 4 fields") List<String> groupBy = new ArrayList<>();
     @Option(names = "--aggregate", description = "count, sum(field), avg(field), min(field), max(field) [as name]; repeatable")
     List<String> aggregates = new ArrayList<>();
     @Option(names = "--order-by", split = ",", description = "'field [asc|desc]', up to 4")
     List<String> orderBy = new ArrayList<>();
-    @Option(names = "--query-limit", description = "rows of a query (clamped to 500)")
-    Integer queryLimit;
-    @Option(names = "--limit", description = "page size (default 50, max 500)")
-    Integer limit;
-    @Option(names = "--offset", description = "rows to skip")
-    Integer offset;
+    @Option(names = "--query-limit", description = "rows of a query (clamped to 500)") Integer queryLimit;
+    @Option(names = "--limit", description = "page size (default 50, max 500)") Integer limit;
+    @Option(names = "--offset", description = "rows to skip") Integer offset;
 
     private ResultQuery body;
 

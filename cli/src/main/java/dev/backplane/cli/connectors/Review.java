@@ -14,8 +14,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc connector review} */
 @Command(name = "review", description = "Show a connector's groups and operations with their review state.")
 final class Review extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<connector_id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<connector_id>") String id;
 
     @Override
     protected void execute(Session s) {

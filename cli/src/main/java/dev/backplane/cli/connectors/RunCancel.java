@@ -10,8 +10,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "run-cancel", description = "Cancel an asynchronous call that has not finished (a finished one "
         + "answers run_finished with its status).")
 final class RunCancel extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<handle>")
-    String handle;
+    @Parameters(index = "0", paramLabel = "<handle>") String handle;
 
     @Override
     protected void execute(Session s) {

@@ -12,8 +12,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "run-status", description = "One asynchronous call (svc operation call --async): status, and its "
         + "result envelope once finished.")
 final class RunStatus extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<handle>")
-    String handle;
+    @Parameters(index = "0", paramLabel = "<handle>") String handle;
 
     @Override
     protected void execute(Session s) {

@@ -3,7 +3,6 @@ package dev.backplane.cli.connectors;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.Tables;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -15,22 +14,13 @@ import picocli.CommandLine.Parameters;
 /** {@code svc operation search} */
 @Command(name = "search", description = "Search a connector's operations.")
 final class Search extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<connector_id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<connector_id>") String id;
 
-    @Parameters(index = "1", paramLabel = "<query>")
-    String query;
+    @Parameters(index = "1", paramLabel = "<query>") String query;
 
-    @Option(names = "--group", description = "only this group")
-    String group;
+    @Option(names = "--group", description = "only this group") String group;
 
-    @Option(names = "--limit", paramLabel = "1..50", description = "maximum hits (default 10)")
-    Integer limit;
-
-    @Override
-    protected void validate() {
-        Limits.check(limit, 1, 50, "--limit");
-    }
+    @Option(names = "--limit", paramLabel = "1..50", description = "maximum hits (default 10)") Integer limit;
 
     @Override
     protected void execute(Session s) {

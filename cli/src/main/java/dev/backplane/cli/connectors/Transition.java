@@ -9,11 +9,9 @@ import picocli.CommandLine.Parameters;
 
 /** Shared by enable, disable and enable-reads: a review action that needs --confirm; the verb names the action. */
 abstract class Transition extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<connector_id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<connector_id>") String id;
 
-    @Mixin
-    ConfirmOption confirm;
+    @Mixin ConfirmOption confirm;
 
     private final String consequence;
 

@@ -18,12 +18,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "edit", description = "Change a convention [tenant_admin]; only the options given change. Without "
         + "--body the current body opens in $EDITOR (then $VISUAL, else vi); an unchanged or empty result sends nothing.")
 final class ConventionEdit extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<slug>")
-    String slug;
-    @Option(names = "--title", paramLabel = "<title>", description = "one line, at most 200 characters")
-    String title;
-    @Option(names = "--kind", paramLabel = "<kind>", description = "operational, workflow or reference")
-    String kind;
+    @Parameters(index = "0", paramLabel = "<slug>") String slug;
+    @Option(names = "--title", paramLabel = "<title>", description = "one line, at most 200 characters") String title;
+    @Option(names = "--kind", paramLabel = "<kind>", description = "operational, workflow or reference") String kind;
     @Option(names = "--priority", paramLabel = "-32768..32767", description = "higher wins when over the agents' budget")
     Integer priority;
     @Option(names = "--body", paramLabel = "<text|@file|@->",

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -14,15 +13,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "history", description = "Who changed a convention when: newest version first, with the fields "
         + "changed and a unified diff of the body.")
 final class ConventionHistory extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<slug>")
-    String slug;
+    @Parameters(index = "0", paramLabel = "<slug>") String slug;
     @Option(names = "--limit", paramLabel = "1..500", description = "newest versions to show (default 20)")
     Integer limit;
-
-    @Override
-    protected void validate() {
-        Limits.check(limit, 1, 500, "--limit");
-    }
 
     @Override
     protected void execute(Session s) {

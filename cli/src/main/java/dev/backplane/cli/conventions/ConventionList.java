@@ -13,17 +13,13 @@ import picocli.CommandLine.Option;
 /** {@code svc conventions list} */
 @Command(name = "list", description = "List conventions, highest priority first.")
 final class ConventionList extends BackplaneCommand {
-    @Option(names = "--kind", paramLabel = "<kind>", description = "operational, workflow or reference")
-    String kind;
-    @Option(names = "--limit", paramLabel = "1..500", description = "maximum conventions (default 100)")
-    Integer limit;
-    @Option(names = "--offset", description = "skip this many")
-    Integer offset;
+    @Option(names = "--kind", paramLabel = "<kind>", description = "operational, workflow or reference") String kind;
+    @Option(names = "--limit", paramLabel = "1..500", description = "maximum conventions (default 100)") Integer limit;
+    @Option(names = "--offset", description = "skip this many") Integer offset;
 
     @Override
     protected void validate() {
         BodyArg.checkKind(kind);
-        Limits.check(limit, 1, 500, "--limit");
         Limits.check(offset, 0, Integer.MAX_VALUE, "--offset");
     }
 

@@ -4,7 +4,6 @@ import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.RequestBody;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
@@ -15,12 +14,9 @@ import picocli.CommandLine.Parameters;
 /** {@code svc conventions search} */
 @Command(name = "search", description = "Search workflow and reference conventions by meaning and words (hybrid).")
 final class ConventionSearch extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<query>")
-    String query;
-    @Option(names = "--kind", paramLabel = "<kind>", description = "workflow or reference")
-    String kind;
-    @Option(names = "--limit", paramLabel = "1..50", description = "maximum hits (default 10)")
-    Integer limit;
+    @Parameters(index = "0", paramLabel = "<query>") String query;
+    @Option(names = "--kind", paramLabel = "<kind>", description = "workflow or reference") String kind;
+    @Option(names = "--limit", paramLabel = "1..50", description = "maximum hits (default 10)") Integer limit;
 
     /** The body of POST /api/v1/conventions/search. */
     @RequestBody
@@ -33,7 +29,6 @@ final class ConventionSearch extends BackplaneCommand {
             throw CliException.usage("--kind must be workflow or reference (operational conventions are not searched: "
                     + "agents get them in their instructions), got '" + kind + "'");
         }
-        Limits.check(limit, 1, 50, "--limit");
     }
 
     @Override

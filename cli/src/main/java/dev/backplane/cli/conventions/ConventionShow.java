@@ -9,8 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc conventions show} */
 @Command(name = "show", description = "Show a convention in full.")
 final class ConventionShow extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<slug>")
-    String slug;
+    @Parameters(index = "0", paramLabel = "<slug>") String slug;
 
     @Override
     protected void execute(Session s) {

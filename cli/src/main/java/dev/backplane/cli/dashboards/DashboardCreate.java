@@ -12,10 +12,8 @@ import picocli.CommandLine.Option;
 /** {@code svc dashboard create} */
 @Command(name = "create", description = "Create a dashboard [tenant_admin; --tenant platform_admin only].")
 final class DashboardCreate extends BackplaneCommand {
-    @Option(names = "--name", required = true, description = "unique in the tenant")
-    String name;
-    @Option(names = "--description")
-    String description;
+    @Option(names = "--name", required = true, description = "unique in the tenant") String name;
+    @Option(names = "--description") String description;
     @Option(names = "--investigator-prompt", paramLabel = "<text|@file>", description = "at most 4096 characters")
     String prompt;
     @Option(names = "--investigator-agent", paramLabel = "<agent-definition>",

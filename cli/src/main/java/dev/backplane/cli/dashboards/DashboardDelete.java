@@ -9,8 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc dashboard delete} */
 @Command(name = "delete", description = "Delete a dashboard [tenant_admin]; its sensors stay.")
 final class DashboardDelete extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<dashboard-id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<dashboard-id>") String id;
 
     @Override
     protected void execute(Session s) {

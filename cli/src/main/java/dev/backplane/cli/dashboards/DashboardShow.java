@@ -9,8 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc dashboard show} */
 @Command(name = "show", description = "One dashboard: its roll-up and each member sensor's state.")
 final class DashboardShow extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<dashboard-id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<dashboard-id>") String id;
 
     @Override
     protected void execute(Session s) {

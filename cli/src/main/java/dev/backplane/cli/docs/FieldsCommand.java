@@ -19,23 +19,20 @@ import picocli.CommandLine.Parameters;
 
 /** The fields of create and update: from --from-file (JSON or YAML), then the flags, which win. */
 abstract class FieldsCommand extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<key>")
-    String key;
+    @Parameters(index = "0", paramLabel = "<key>") String key;
     @Option(names = "--backend-type", paramLabel = "<type>", description = "how the backend is spoken to: corpus-http")
     String backendType;
     @Option(names = "--backend-ref", paramLabel = "<json|@file>",
             description = "JSON object, e.g. {\"url\": \"https://docs-search.example.com/search\"}; '{}' clears it")
     String backendRef;
-    @Option(names = "--description", description = "what the collection holds")
-    String description;
+    @Option(names = "--description", description = "what the collection holds") String description;
     @Option(names = "--from-file", paramLabel = "<file>", description = "JSON or YAML object with the fields "
             + "(backend_type, backend_ref, description, product, vendor, when_to_use); flags override it")
     Path fromFile;
     @Option(names = "--product", paramLabel = "<product>", split = ",",
             description = "product(s) the docs cover (repeatable or comma-separated)")
     List<String> product;
-    @Option(names = "--vendor", description = "vendor of the documented products")
-    String vendor;
+    @Option(names = "--vendor", description = "vendor of the documented products") String vendor;
     @Option(names = "--when-to-use", paramLabel = "<hint>", description = "when an agent should search it")
     String whenToUse;
 

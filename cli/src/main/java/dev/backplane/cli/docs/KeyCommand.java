@@ -8,8 +8,7 @@ import picocli.CommandLine.Parameters;
 
 /** A verb on one collection: POST or DELETE on its path (plus a suffix) with no body. */
 abstract class KeyCommand extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<key>")
-    String key;
+    @Parameters(index = "0", paramLabel = "<key>") String key;
 
     JsonNode call(Session s, String method, String suffix) {
         return s.client().call(method, ApiPaths.expand(ApiPaths.DOCS_COLLECTION, key) + suffix, null).json();

@@ -4,7 +4,6 @@ import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.Json;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
@@ -14,17 +13,9 @@ import picocli.CommandLine.Option;
 /** {@code svc docs collections list} */
 @Command(name = "list", description = "Collections you can see; SEARCHABLE says whether this tenant may search one.")
 final class ListCollections extends BackplaneCommand {
-    @Option(names = "--cursor", paramLabel = "<last key>", description = "continue after this key")
-    String cursor;
-    @Option(names = "--limit", paramLabel = "1..500", description = "page size (default 100)")
-    Integer limit;
-    @Option(names = "--vendor", description = "only this vendor's collections")
-    String vendor;
-
-    @Override
-    protected void validate() {
-        Limits.check(limit, 1, 500, "--limit");
-    }
+    @Option(names = "--cursor", paramLabel = "<last key>", description = "continue after this key") String cursor;
+    @Option(names = "--limit", paramLabel = "1..500", description = "page size (default 100)") Integer limit;
+    @Option(names = "--vendor", description = "only this vendor's collections") String vendor;
 
     @Override
     protected void execute(Session s) {

@@ -3,7 +3,6 @@ package dev.backplane.cli.docs;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.common.CliException;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.RequestBody;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -11,13 +10,11 @@ import picocli.CommandLine.Parameters;
 
 /** The options of a query: collections (required), limit and the filters passed to the backend. */
 abstract class QueryCommand extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<query>")
-    String query;
+    @Parameters(index = "0", paramLabel = "<query>") String query;
     @Option(names = {"--collection", "-c"}, paramLabel = "<key|all>", required = true,
             description = "collection to search (repeatable; 'all' fans out over every collection you may search)")
     List<String> collections;
-    @Option(names = "--limit", paramLabel = "1..50", description = "passages to retrieve (default 10)")
-    Integer limit;
+    @Option(names = "--limit", paramLabel = "1..50", description = "passages to retrieve (default 10)") Integer limit;
     @Option(names = "--product", description = "only passages about this product (passed to the backend)")
     String product;
     @Option(names = "--version", paramLabel = "<version>", description = "only passages about this product version")
@@ -25,7 +22,6 @@ abstract class QueryCommand extends BackplaneCommand {
 
     @Override
     protected void validate() {
-        Limits.check(limit, 1, 50, "--limit");
         if (query.isBlank()) {
             throw CliException.usage("the query is empty");
         }

@@ -19,14 +19,12 @@ final class Add extends BackplaneCommand {
     @Parameters(index = "0", arity = "0..1", paramLabel = "<slug>",
             description = "the URL routing key, 16-64 of a-z 0-9 - (default: generated, high-entropy)")
     String slug;
-    @Option(names = "--name", required = true, description = "unique in the tenant")
-    String name;
+    @Option(names = "--name", required = true, description = "unique in the tenant") String name;
     @Option(names = "--kind", required = true, description = "alertrouter, dashalert, infraops, registry, generic-json")
     String kind;
     @Option(names = "--auth-strategy", required = true, description = "hmac-sha256, static-header or basic")
     String strategy;
-    @Option(names = "--secret-stdin", description = "read the secret from standard input")
-    boolean secretStdin;
+    @Option(names = "--secret-stdin", description = "read the secret from standard input") boolean secretStdin;
     @Option(names = "--extras", paramLabel = "<json|@file>", description = "max_body_bytes, rate_per_second, burst, "
             + "replay_window_seconds, signature_header, timestamp_header, id_header, secret_header, basic_username")
     String extras;

@@ -11,8 +11,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc event-source describe} */
 @Command(name = "describe", description = "One event source, by slug or name.")
 final class Describe extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<slug-or-name>")
-    String slug;
+    @Parameters(index = "0", paramLabel = "<slug-or-name>") String slug;
 
     @Override
     protected void execute(Session s) {

@@ -3,7 +3,6 @@ package dev.backplane.cli.events;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
@@ -13,21 +12,10 @@ import picocli.CommandLine.Option;
 /** {@code svc events list} */
 @Command(name = "list", description = "Events, newest first.")
 final class ListEvents extends BackplaneCommand {
-    @Option(names = "--source", description = "only this source's slug")
-    String source;
-    @Option(names = "--type", description = "only this event_type")
-    String type;
-    @Option(names = "--limit", description = "1..500, default 100")
-    Integer limit;
-    @Option(names = "--cursor", description = "next_cursor of the previous page")
-    String cursor;
-
-    @Override
-    protected void validate() {
-        if (limit != null && (limit < 1 || limit > 500)) {
-            throw CliException.usage("--limit must be 1..500");
-        }
-    }
+    @Option(names = "--source", description = "only this source's slug") String source;
+    @Option(names = "--type", description = "only this event_type") String type;
+    @Option(names = "--limit", paramLabel = "1..500", description = "default 100") Integer limit;
+    @Option(names = "--cursor", description = "next_cursor of the previous page") String cursor;
 
     @Override
     protected void execute(Session s) {

@@ -10,8 +10,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc events show} */
 @Command(name = "show", description = "One event with its envelope and the raw body as sent.")
 final class Show extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<event-id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<event-id>") String id;
 
     @Override
     protected void validate() {

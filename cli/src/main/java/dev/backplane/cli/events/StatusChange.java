@@ -7,8 +7,7 @@ import picocli.CommandLine.Parameters;
 
 /** pause and resume: one request, the new status in the answer. */
 abstract class StatusChange extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<slug-or-name>")
-    String slug;
+    @Parameters(index = "0", paramLabel = "<slug-or-name>") String slug;
 
     /** pause or resume: the verb's own name. */
     String verb() {

@@ -17,18 +17,12 @@ import picocli.CommandLine.Parameters;
 @Command(name = "update", description = "Change a source [tenant_admin]. A new secret (--secret-stdin or "
         + "SVC_EVENT_SOURCE_SECRET with --rotate) rotates it; the old one stays valid for --overlap-seconds.")
 final class Update extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<slug-or-name>")
-    String slug;
-    @Option(names = "--name")
-    String name;
-    @Option(names = "--auth-strategy")
-    String strategy;
-    @Option(names = "--extras", paramLabel = "<json|@file>", description = "replaces the extras")
-    String extras;
-    @Option(names = "--secret-stdin", description = "rotate: the new secret from standard input")
-    boolean secretStdin;
-    @Option(names = "--rotate", description = "rotate: the new secret from SVC_EVENT_SOURCE_SECRET")
-    boolean rotate;
+    @Parameters(index = "0", paramLabel = "<slug-or-name>") String slug;
+    @Option(names = "--name") String name;
+    @Option(names = "--auth-strategy") String strategy;
+    @Option(names = "--extras", paramLabel = "<json|@file>", description = "replaces the extras") String extras;
+    @Option(names = "--secret-stdin", description = "rotate: the new secret from standard input") boolean secretStdin;
+    @Option(names = "--rotate", description = "rotate: the new secret from SVC_EVENT_SOURCE_SECRET") boolean rotate;
     @Option(names = "--overlap-seconds", description = "how long the old secret stays valid (default 3600, 0..604800)")
     Integer overlap;
 

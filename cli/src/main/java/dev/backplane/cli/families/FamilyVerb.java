@@ -37,9 +37,11 @@ final class FamilyVerb extends BackplaneCommand {
     }
 
     @Option(names = "--target", required = true, paramLabel = "<target>", description = "target name or alias")
+
     String target;
 
     @Option(names = "--work-ref", paramLabel = "<ref>", description = "external change-ticket reference")
+
     String workRef;
 
     @Option(names = "--preview-hash", paramLabel = "<hash>",

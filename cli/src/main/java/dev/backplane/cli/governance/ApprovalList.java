@@ -3,7 +3,6 @@ package dev.backplane.cli.governance;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
@@ -13,19 +12,10 @@ import picocli.CommandLine.Option;
 /** {@code svc approvals list} */
 @Command(name = "list", description = "Approval requests, newest first.")
 final class ApprovalList extends BackplaneCommand {
-    @Option(names = "--status", description = "pending, approved, rejected or expired")
-    String status;
-    @Option(names = "--work-ref")
-    String workRef;
-    @Option(names = "--limit", description = "1..500, default 50")
-    Integer limit;
-    @Option(names = "--offset")
-    Integer offset;
-
-    @Override
-    protected void validate() {
-        Limits.check(limit, 1, 500, "--limit");
-    }
+    @Option(names = "--status", description = "pending, approved, rejected or expired") String status;
+    @Option(names = "--work-ref") String workRef;
+    @Option(names = "--limit", paramLabel = "1..500", description = "default 50") Integer limit;
+    @Option(names = "--offset") Integer offset;
 
     @Override
     protected void execute(Session s) {

@@ -11,8 +11,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc approvals show} */
 @Command(name = "show", description = "One request with the resolved call.")
 final class ApprovalShow extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<id>") String id;
 
     @Override
     protected void execute(Session s) {

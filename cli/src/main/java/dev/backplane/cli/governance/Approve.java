@@ -15,10 +15,8 @@ import picocli.CommandLine.Parameters;
 /** {@code svc approvals approve} */
 @Command(name = "approve", description = "Approve and run the parked call [tenant_admin; not your own request].")
 final class Approve extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<id>")
-    String id;
-    @Option(names = "--reason")
-    String reason;
+    @Parameters(index = "0", paramLabel = "<id>") String id;
+    @Option(names = "--reason") String reason;
     @Option(names = "--break-glass", description = "approve your own request in an emergency (needs --reason; audited)")
     boolean breakGlass;
 

@@ -8,15 +8,8 @@ import picocli.CommandLine.Option;
 /** {@code svc audit my-recent} */
 @Command(name = "my-recent", description = "Your own recent dispatches.")
 final class AuditMyRecent extends AuditPage {
-    @Option(names = "--since")
-    String since;
-    @Option(names = "--limit")
-    Integer limit;
-
-    @Override
-    Integer limit() {
-        return limit;
-    }
+    @Option(names = "--since") String since;
+    @Option(names = "--limit", paramLabel = "1..1000", description = "default 100") Integer limit;
 
     @Override
     String path() {

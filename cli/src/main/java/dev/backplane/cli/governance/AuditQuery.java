@@ -8,37 +8,19 @@ import picocli.CommandLine.Option;
 /** {@code svc audit query} */
 @Command(name = "query", description = "Query the audit log with filters.")
 final class AuditQuery extends AuditPage {
-    @Option(names = "--audit-id")
-    String auditId;
-    @Option(names = "--cursor")
-    String cursor;
-    @Option(names = "--limit", description = "1..1000, default 100")
-    Integer limit;
-    @Option(names = "--op-class")
-    String opClass;
-    @Option(names = "--op-id", description = "glob, e.g. k8s.pod.*")
-    String opId;
-    @Option(names = "--parent-audit-id")
-    String parent;
-    @Option(names = "--principal", description = "partial match")
-    String principal;
-    @Option(names = "--result-status")
-    String resultStatus;
-    @Option(names = "--session-id")
-    String sessionId;
-    @Option(names = "--since")
-    String since;
-    @Option(names = "--target")
-    String target;
-    @Option(names = "--until")
-    String until;
-    @Option(names = "--work-ref")
-    String workRef;
-
-    @Override
-    Integer limit() {
-        return limit;
-    }
+    @Option(names = "--audit-id") String auditId;
+    @Option(names = "--cursor") String cursor;
+    @Option(names = "--limit", paramLabel = "1..1000", description = "default 100") Integer limit;
+    @Option(names = "--op-class") String opClass;
+    @Option(names = "--op-id", description = "glob, e.g. k8s.pod.*") String opId;
+    @Option(names = "--parent-audit-id") String parent;
+    @Option(names = "--principal", description = "partial match") String principal;
+    @Option(names = "--result-status") String resultStatus;
+    @Option(names = "--session-id") String sessionId;
+    @Option(names = "--since") String since;
+    @Option(names = "--target") String target;
+    @Option(names = "--until") String until;
+    @Option(names = "--work-ref") String workRef;
 
     @Override
     String path() {

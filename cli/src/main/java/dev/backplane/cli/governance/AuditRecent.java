@@ -8,13 +8,7 @@ import picocli.CommandLine.Option;
 /** {@code svc audit recent} */
 @Command(name = "recent", description = "The tenant's recent dispatches.")
 final class AuditRecent extends AuditPage {
-    @Option(names = "--limit")
-    Integer limit;
-
-    @Override
-    Integer limit() {
-        return limit;
-    }
+    @Option(names = "--limit", paramLabel = "1..1000", description = "default 100") Integer limit;
 
     @Override
     String path() {

@@ -10,10 +10,8 @@ import picocli.CommandLine.Option;
 /** {@code svc audit reflex} */
 @Command(name = "reflex", description = "Summary of governed activity in a window [tenant_admin; --tenant: platform_admin].")
 final class AuditReflex extends BackplaneCommand {
-    @Option(names = "--since", description = "default 24h")
-    String since;
-    @Option(names = "--until")
-    String until;
+    @Option(names = "--since", description = "default 24h") String since;
+    @Option(names = "--until") String until;
 
     @Override
     protected void execute(Session s) {

@@ -12,10 +12,8 @@ import picocli.CommandLine.Parameters;
 /** {@code svc audit replay} */
 @Command(name = "replay", description = "Replay an agent session's rows with their composite children.")
 final class AuditReplay extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<session-id>")
-    String session;
-    @Option(names = "--max-depth", description = "default 20")
-    Integer maxDepth;
+    @Parameters(index = "0", paramLabel = "<session-id>") String session;
+    @Option(names = "--max-depth", description = "default 20") Integer maxDepth;
 
     @Override
     protected void execute(Session s) {

@@ -9,8 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc audit show} */
 @Command(name = "show", description = "One audit row.")
 final class AuditShow extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<audit-id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<audit-id>") String id;
 
     @Override
     protected void execute(Session s) {

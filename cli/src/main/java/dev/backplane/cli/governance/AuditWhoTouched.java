@@ -11,8 +11,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc audit who-touched} */
 @Command(name = "who-touched", description = "Who dispatched against a target.")
 final class AuditWhoTouched extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<target>")
-    String target;
+    @Parameters(index = "0", paramLabel = "<target>") String target;
 
     @Override
     protected void execute(Session s) {

@@ -5,7 +5,6 @@ import static dev.backplane.cli.governance.AgentCommands.grant;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -13,19 +12,10 @@ import picocli.CommandLine.Option;
 /** {@code svc agent grant list} */
 @Command(name = "list", description = "Grants (expired ones with --include-expired).")
 final class GrantList extends BackplaneCommand {
-    @Option(names = "--include-expired")
-    boolean includeExpired;
-    @Option(names = "--principal")
-    String principal;
-    @Option(names = "--limit", description = "1..500, default 100")
-    Integer limit;
-    @Option(names = "--offset")
-    Integer offset;
-
-    @Override
-    protected void validate() {
-        Limits.check(limit, 1, 500, "--limit");
-    }
+    @Option(names = "--include-expired") boolean includeExpired;
+    @Option(names = "--principal") String principal;
+    @Option(names = "--limit", paramLabel = "1..500", description = "default 100") Integer limit;
+    @Option(names = "--offset") Integer offset;
 
     @Override
     protected void execute(Session s) {

@@ -13,10 +13,8 @@ import picocli.CommandLine.Parameters;
 /** {@code svc agent grant revoke} */
 @Command(name = "revoke", description = "Revoke a grant [tenant_admin].")
 final class GrantRevoke extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<grant-id>")
-    String id;
-    @Mixin
-    ConfirmOption confirm;
+    @Parameters(index = "0", paramLabel = "<grant-id>") String id;
+    @Mixin ConfirmOption confirm;
 
     @Override
     protected void validate() {

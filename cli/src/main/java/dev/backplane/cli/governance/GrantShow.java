@@ -11,8 +11,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc agent grant show} */
 @Command(name = "show", description = "One grant.")
 final class GrantShow extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<grant-id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<grant-id>") String id;
 
     @Override
     protected void execute(Session s) {

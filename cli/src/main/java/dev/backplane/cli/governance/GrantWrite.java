@@ -11,16 +11,11 @@ import picocli.CommandLine.Option;
 abstract class GrantWrite extends BackplaneCommand {
     @Option(names = "--principal", required = true, description = "the JWT subject of the agent or user")
     String principal;
-    @Option(names = "--op", required = true, description = "fnmatch pattern over op ids, e.g. k8s.pod.*")
-    String op;
-    @Option(names = "--verdict", required = true, description = "auto-execute, needs-approval or deny")
-    String verdict;
-    @Option(names = "--principal-kind", description = "agent (default) or user-agent")
-    String kind;
-    @Option(names = "--target", description = "target uuid or * (default)")
-    String target;
-    @Option(names = "--expires", description = "ISO 8601 UTC time")
-    String expires;
+    @Option(names = "--op", required = true, description = "fnmatch pattern over op ids, e.g. k8s.pod.*") String op;
+    @Option(names = "--verdict", required = true, description = "auto-execute, needs-approval or deny") String verdict;
+    @Option(names = "--principal-kind", description = "agent (default) or user-agent") String kind;
+    @Option(names = "--target", description = "target uuid or * (default)") String target;
+    @Option(names = "--expires", description = "ISO 8601 UTC time") String expires;
 
     abstract String path();
 

@@ -11,8 +11,7 @@ import picocli.CommandLine.Option;
 /** {@code svc agent-principal list} */
 @Command(name = "list", description = "Agent principals.")
 final class PrincipalList extends BackplaneCommand {
-    @Option(names = "--include-revoked")
-    boolean includeRevoked;
+    @Option(names = "--include-revoked") boolean includeRevoked;
 
     @Override
     protected void execute(Session s) {

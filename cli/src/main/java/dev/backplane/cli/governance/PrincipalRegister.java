@@ -13,8 +13,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc agent-principal register} */
 @Command(name = "register", description = "Register an agent principal; its name is the agent's OIDC client id [tenant_admin].")
 final class PrincipalRegister extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<name>")
-    String name;
+    @Parameters(index = "0", paramLabel = "<name>") String name;
     @Option(names = "--owner-sub", description = "who may pull the kill switch besides tenant admins (default: you)")
     String ownerSub;
 

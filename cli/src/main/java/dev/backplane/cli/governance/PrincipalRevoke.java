@@ -9,8 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc agent-principal revoke} */
 @Command(name = "revoke", description = "Kill switch: refuse everything the agent asks, from its next request.")
 final class PrincipalRevoke extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<name>")
-    String name;
+    @Parameters(index = "0", paramLabel = "<name>") String name;
 
     @Override
     protected void execute(Session s) {

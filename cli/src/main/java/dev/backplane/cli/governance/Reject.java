@@ -12,10 +12,8 @@ import picocli.CommandLine.Parameters;
 /** {@code svc approvals reject} */
 @Command(name = "reject", description = "Reject a pending request [tenant_admin].")
 final class Reject extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<id>")
-    String id;
-    @Option(names = "--reason")
-    String reason;
+    @Parameters(index = "0", paramLabel = "<id>") String id;
+    @Option(names = "--reason") String reason;
 
     @Override
     protected void execute(Session s) {

@@ -12,20 +12,13 @@ import picocli.CommandLine.Option;
 final class ServiceGrantCreate extends BackplaneCommand {
     @Option(names = "--principal", required = true, description = "the service principal's JWT subject")
     String principal;
-    @Option(names = "--connector-id", required = true)
-    String connectorId;
-    @Option(names = "--op-id", required = true)
-    String opId;
-    @Option(names = "--reason", required = true)
-    String reason;
-    @Option(names = "--target", description = "target uuid")
-    String target;
-    @Option(names = "--target-name-pattern", description = "fnmatch over target names")
-    String namePattern;
-    @Option(names = "--target-product")
-    String product;
-    @Option(names = "--expires", description = "ISO 8601 UTC time")
-    String expires;
+    @Option(names = "--connector-id", required = true) String connectorId;
+    @Option(names = "--op-id", required = true) String opId;
+    @Option(names = "--reason", required = true) String reason;
+    @Option(names = "--target", description = "target uuid") String target;
+    @Option(names = "--target-name-pattern", description = "fnmatch over target names") String namePattern;
+    @Option(names = "--target-product") String product;
+    @Option(names = "--expires", description = "ISO 8601 UTC time") String expires;
 
     /** The body of POST /api/v1/service-principals/grants. */
     @RequestBody

@@ -10,12 +10,9 @@ import picocli.CommandLine.Option;
 /** {@code svc service-principals grants list} */
 @Command(name = "list", description = "Service grants.")
 final class ServiceGrantList extends BackplaneCommand {
-    @Option(names = "--include-expired")
-    boolean includeExpired;
-    @Option(names = "--include-revoked")
-    boolean includeRevoked;
-    @Option(names = "--principal")
-    String principal;
+    @Option(names = "--include-expired") boolean includeExpired;
+    @Option(names = "--include-revoked") boolean includeRevoked;
+    @Option(names = "--principal") String principal;
 
     @Override
     protected void execute(Session s) {

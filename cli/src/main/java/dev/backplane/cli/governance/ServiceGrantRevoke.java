@@ -11,10 +11,8 @@ import picocli.CommandLine.Parameters;
 /** {@code svc service-principals grants revoke} */
 @Command(name = "revoke", description = "Revoke a service grant [tenant_admin].")
 final class ServiceGrantRevoke extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<grant-id>")
-    String id;
-    @Mixin
-    ConfirmOption confirm;
+    @Parameters(index = "0", paramLabel = "<grant-id>") String id;
+    @Mixin ConfirmOption confirm;
 
     @Override
     protected void validate() {

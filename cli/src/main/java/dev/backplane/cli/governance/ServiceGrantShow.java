@@ -9,8 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc service-principals grants show} */
 @Command(name = "show", description = "One service grant.")
 final class ServiceGrantShow extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<grant-id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<grant-id>") String id;
 
     @Override
     protected void execute(Session s) {

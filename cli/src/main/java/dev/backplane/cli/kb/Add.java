@@ -16,8 +16,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc kb add} */
 @Command(name = "add", description = "Add an entry, or update it in place if the slug exists [tenant_admin].")
 final class Add extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<slug>")
-    String slug;
+    @Parameters(index = "0", paramLabel = "<slug>") String slug;
     @Option(names = "--body", paramLabel = "<text|@file|@->", required = true,
             description = "Markdown body: text, @file, or @- for standard input")
     String body;

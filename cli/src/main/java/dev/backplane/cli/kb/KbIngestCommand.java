@@ -33,6 +33,7 @@ final class KbIngestCommand extends BackplaneCommand {
             jobId -> "interrupted; the ingest goes on on the backplane (job " + jobId + ")");
 
     @Parameters(index = "0", paramLabel = "<directory>", description = "on the backplane host, inside kb.ingest-root")
+
     String directory;
     @Option(names = "--dry-run", description = "list what would be created, updated or unchanged; write nothing")
     boolean dryRun;

@@ -15,14 +15,11 @@ import picocli.CommandLine.Option;
 final class ListEntries extends BackplaneCommand {
     @Option(names = "--filter", paramLabel = "<pattern>", description = "SQL LIKE pattern on the slug, e.g. k8s-%%")
     String filter;
-    @Option(names = "--limit", paramLabel = "1..500", description = "maximum entries (default 100)")
-    Integer limit;
-    @Option(names = "--offset", description = "skip this many")
-    Integer offset;
+    @Option(names = "--limit", paramLabel = "1..500", description = "maximum entries (default 100)") Integer limit;
+    @Option(names = "--offset", description = "skip this many") Integer offset;
 
     @Override
     protected void validate() {
-        Limits.check(limit, 1, 500, "--limit");
         Limits.check(offset, 0, Integer.MAX_VALUE, "--offset");
     }
 

@@ -3,7 +3,6 @@ package dev.backplane.cli.kb;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.RequestBody;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
@@ -14,19 +13,12 @@ import picocli.CommandLine.Parameters;
 /** {@code svc kb search} */
 @Command(name = "search", description = "Search by meaning and words (hybrid); hits show a snippet.")
 final class Search extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<query>")
-    String query;
-    @Option(names = "--limit", paramLabel = "1..50", description = "maximum hits (default 10)")
-    Integer limit;
+    @Parameters(index = "0", paramLabel = "<query>") String query;
+    @Option(names = "--limit", paramLabel = "1..50", description = "maximum hits (default 10)") Integer limit;
 
     /** The body of POST /api/v1/kb/search. */
     @RequestBody
     record Query(String query, Integer limit) {
-    }
-
-    @Override
-    protected void validate() {
-        Limits.check(limit, 1, 50, "--limit");
     }
 
     @Override

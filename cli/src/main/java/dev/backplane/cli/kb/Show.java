@@ -9,8 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc kb show} */
 @Command(name = "show", description = "Show an entry in full.")
 final class Show extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<slug>")
-    String slug;
+    @Parameters(index = "0", paramLabel = "<slug>") String slug;
 
     @Override
     protected void execute(Session s) {

@@ -3,7 +3,6 @@ package dev.backplane.cli.memory;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
@@ -13,21 +12,11 @@ import picocli.CommandLine.Option;
 /** {@code svc list} */
 @Command(name = "list", description = "List the memory entries you can see.")
 public final class ListMemory extends BackplaneCommand {
-    @Option(names = "--scope")
-    String scope;
-    @Option(names = "--slug-pattern", description = "substring of the slug")
-    String slugPattern;
-    @Option(names = "--tag")
-    String tag;
-    @Option(names = "--include-expired")
-    boolean includeExpired;
-    @Option(names = "--limit", paramLabel = "1..500", description = "maximum entries (default 100)")
-    Integer limit;
-
-    @Override
-    protected void validate() {
-        Limits.check(limit, 1, 500, "--limit");
-    }
+    @Option(names = "--scope") String scope;
+    @Option(names = "--slug-pattern", description = "substring of the slug") String slugPattern;
+    @Option(names = "--tag") String tag;
+    @Option(names = "--include-expired") boolean includeExpired;
+    @Option(names = "--limit", paramLabel = "1..500", description = "maximum entries (default 100)") Integer limit;
 
     @Override
     protected void execute(Session s) {

@@ -41,10 +41,8 @@ import picocli.CommandLine.Spec;
         "Files that look machine-local (home paths, ~/, drive letters, your user name) are skipped unless "
                 + "--include-machine-local; MEMORY.md (the index) is never migrated."})
 final class MigrateMemory extends CliCommand {
-    @Spec
-    CommandSpec spec;
-    @Mixin
-    BackplaneOptions options;
+    @Spec CommandSpec spec;
+    @Mixin BackplaneOptions options;
     @Option(names = "--source", paramLabel = "<dir>",
             description = "memory directory (default ~/.claude/projects/<project dir as dashes>/memory)")
     Path source;

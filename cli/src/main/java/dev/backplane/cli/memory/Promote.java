@@ -15,14 +15,10 @@ import picocli.CommandLine.Parameters;
 /** {@code svc promote} */
 @Command(name = "promote", description = "Promote <scope>/<slug> to a strictly broader scope.")
 public final class Promote extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<scope>/<slug>")
-    String ref;
-    @Option(names = "--to", required = true, description = "user-tenant, user, target or tenant (broader)")
-    String to;
-    @Option(names = "--move", description = "delete the source in the same transaction")
-    boolean move;
-    @Option(names = "--target", description = "target name when the entry exists for several")
-    String target;
+    @Parameters(index = "0", paramLabel = "<scope>/<slug>") String ref;
+    @Option(names = "--to", required = true, description = "user-tenant, user, target or tenant (broader)") String to;
+    @Option(names = "--move", description = "delete the source in the same transaction") boolean move;
+    @Option(names = "--target", description = "target name when the entry exists for several") String target;
 
     /** The body of POST .../promote. */
     @RequestBody

@@ -7,7 +7,6 @@ import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
@@ -18,16 +17,11 @@ import picocli.CommandLine.Parameters;
 /** {@code svc recall} */
 @Command(name = "recall", description = "Read <scope>/<slug>, or search with --query.")
 public final class Recall extends BackplaneCommand {
-    @Parameters(index = "0", arity = "0..1", paramLabel = "<scope>/<slug>")
-    String ref;
-    @Option(names = "--query", description = "search instead of reading one entry")
-    String query;
-    @Option(names = "--scope", description = "search only this scope")
-    String scope;
-    @Option(names = "--target", description = "target name when the entry exists for several")
-    String target;
-    @Option(names = "--limit", paramLabel = "1..50", description = "maximum hits (default 10)")
-    Integer limit;
+    @Parameters(index = "0", arity = "0..1", paramLabel = "<scope>/<slug>") String ref;
+    @Option(names = "--query", description = "search instead of reading one entry") String query;
+    @Option(names = "--scope", description = "search only this scope") String scope;
+    @Option(names = "--target", description = "target name when the entry exists for several") String target;
+    @Option(names = "--limit", paramLabel = "1..50", description = "maximum hits (default 10)") Integer limit;
 
     @Override
     protected void validate() {
@@ -40,7 +34,6 @@ public final class Recall extends BackplaneCommand {
         if (ref != null) {
             scopeSlug(ref);
         }
-        Limits.check(limit, 1, 50, "--limit");
     }
 
     @Override

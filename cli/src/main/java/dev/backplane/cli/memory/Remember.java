@@ -17,20 +17,15 @@ import picocli.CommandLine.Parameters;
 /** {@code svc remember} */
 @Command(name = "remember", description = "Write a memory entry (user-tenant scope unless --scope).")
 public final class Remember extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<body>")
-    String body;
+    @Parameters(index = "0", paramLabel = "<body>") String body;
     @Option(names = "--scope", description = "user, user-tenant (default), user-target, tenant [tenant_admin], target")
     String scope;
-    @Option(names = "--slug", description = "natural key within the scope (default: made from the body)")
-    String slug;
-    @Option(names = "--tag", description = "tag (repeatable)")
-    List<String> tags;
-    @Option(names = "--target", description = "target name (target and user-target scopes)")
-    String target;
+    @Option(names = "--slug", description = "natural key within the scope (default: made from the body)") String slug;
+    @Option(names = "--tag", description = "tag (repeatable)") List<String> tags;
+    @Option(names = "--target", description = "target name (target and user-target scopes)") String target;
     @Option(names = "--ttl", description = "lifetime: 30m, 36h, 7d, 2w or ISO 8601 (user scopes default to 7 days)")
     String ttl;
-    @Option(names = "--persist", description = "never expires")
-    boolean persist;
+    @Option(names = "--persist", description = "never expires") boolean persist;
 
     @Override
     protected void validate() {

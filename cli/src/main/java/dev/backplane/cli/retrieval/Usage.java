@@ -17,8 +17,7 @@ import picocli.CommandLine.Option;
         + "searches, principals, active days, latency.",
         "Your own searches by default; with --tenant <uuid|current> everyone's in the tenant [tenant_admin]."})
 final class Usage extends BackplaneCommand {
-    @Option(names = "--since", description = "30m, 24h, 7d, 2w or ISO 8601 (default 30d)")
-    String since;
+    @Option(names = "--since", description = "30m, 24h, 7d, 2w or ISO 8601 (default 30d)") String since;
     @Option(names = "--surface", paramLabel = "kb|memory|operations|conventions|all", description = "default all")
     String surface;
 

@@ -11,10 +11,8 @@ import picocli.CommandLine.Parameters;
 /** {@code svc runbook abort} */
 @Command(name = "abort", description = "Abort an unfinished run [assignee or tenant_admin].")
 final class Abort extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<run-id>")
-    String runId;
-    @Option(names = "--reason", required = true, description = "why (required, recorded)")
-    String reason;
+    @Parameters(index = "0", paramLabel = "<run-id>") String runId;
+    @Option(names = "--reason", required = true, description = "why (required, recorded)") String reason;
 
     @RequestBody
     record Body(String reason) {

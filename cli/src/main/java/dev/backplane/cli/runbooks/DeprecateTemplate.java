@@ -12,10 +12,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "deprecate-template", description = "Deprecate one published version [tenant_admin]: no new run "
         + "starts from it; runs in flight finish.")
 final class DeprecateTemplate extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<slug>")
-    String slug;
-    @Option(names = "--version", required = true, description = "the published version")
-    Integer version;
+    @Parameters(index = "0", paramLabel = "<slug>") String slug;
+    @Option(names = "--version", required = true, description = "the published version") Integer version;
 
     @RequestBody
     record Deprecate(Integer version) {

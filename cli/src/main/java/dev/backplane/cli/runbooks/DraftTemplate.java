@@ -12,8 +12,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "draft-template", description = "The first draft (version 1) of a new template from a YAML file "
         + "[tenant_admin]. YAML problems are listed with their line and column.")
 final class DraftTemplate extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<slug>")
-    String slug;
+    @Parameters(index = "0", paramLabel = "<slug>") String slug;
     @Option(names = "--from", required = true, paramLabel = "<yaml>", description = "the template YAML file (- reads stdin)")
     String from;
 

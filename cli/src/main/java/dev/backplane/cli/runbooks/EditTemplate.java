@@ -11,8 +11,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "edit-template", description = "Replace the draft's YAML [tenant_admin]; when the newest version is "
         + "published, this forks the next version as the draft (a published version never changes).")
 final class EditTemplate extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<slug>")
-    String slug;
+    @Parameters(index = "0", paramLabel = "<slug>") String slug;
     @Option(names = "--from", required = true, paramLabel = "<yaml>", description = "the template YAML file (- reads stdin)")
     String from;
 

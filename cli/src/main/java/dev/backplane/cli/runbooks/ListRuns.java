@@ -3,7 +3,6 @@ package dev.backplane.cli.runbooks;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
@@ -15,17 +14,9 @@ import picocli.CommandLine.Option;
 final class ListRuns extends BackplaneCommand {
     @Option(names = "--status", description = "in_progress, awaiting_approval, escalated, completed, stopped or aborted")
     String status;
-    @Option(names = "--slug", description = "runs of this template")
-    String slug;
-    @Option(names = "--limit", description = "1..500, default 100")
-    Integer limit;
-    @Option(names = "--offset")
-    Integer offset;
-
-    @Override
-    protected void validate() {
-        Limits.check(limit, 1, 500, "--limit");
-    }
+    @Option(names = "--slug", description = "runs of this template") String slug;
+    @Option(names = "--limit", paramLabel = "1..500", description = "default 100") Integer limit;
+    @Option(names = "--offset") Integer offset;
 
     @Override
     protected void execute(Session s) {

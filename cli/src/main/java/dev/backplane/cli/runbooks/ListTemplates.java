@@ -3,7 +3,6 @@ package dev.backplane.cli.runbooks;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
@@ -13,19 +12,10 @@ import picocli.CommandLine.Option;
 /** {@code svc runbook list-templates} */
 @Command(name = "list-templates", description = "Runbook template versions, newest version first.")
 final class ListTemplates extends BackplaneCommand {
-    @Option(names = "--limit", description = "1..500, default 100")
-    Integer limit;
-    @Option(names = "--offset")
-    Integer offset;
-    @Option(names = "--status", description = "draft, published or deprecated")
-    String status;
-    @Option(names = "--target-kind", description = "only templates for this kind of target")
-    String targetKind;
-
-    @Override
-    protected void validate() {
-        Limits.check(limit, 1, 500, "--limit");
-    }
+    @Option(names = "--limit", paramLabel = "1..500", description = "default 100") Integer limit;
+    @Option(names = "--offset") Integer offset;
+    @Option(names = "--status", description = "draft, published or deprecated") String status;
+    @Option(names = "--target-kind", description = "only templates for this kind of target") String targetKind;
 
     @Override
     protected void execute(Session s) {

@@ -20,12 +20,9 @@ import picocli.CommandLine.Parameters;
                 ExitCodes.HELP_USAGE, ExitCodes.HELP_DENIED, ExitCodes.HELP_PARKED, ExitCodes.HELP_UNREACHABLE,
                 ExitCodes.HELP_NOT_LOGGED_IN})
 final class Next extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<run-id>")
-    String runId;
-    @Option(names = "--verify-response", description = "yes, no or escalate")
-    String verifyResponse;
-    @Option(names = "--reason", description = "why (recorded with a no or an escalation)")
-    String reason;
+    @Parameters(index = "0", paramLabel = "<run-id>") String runId;
+    @Option(names = "--verify-response", description = "yes, no or escalate") String verifyResponse;
+    @Option(names = "--reason", description = "why (recorded with a no or an escalation)") String reason;
     @Option(names = "--step", description = "the step you answer (default: the step the run shows now); if the run "
             + "has moved on, nothing happens (409 step_changed)")
     Integer step;

@@ -9,8 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc runbook publish-template} */
 @Command(name = "publish-template", description = "Publish the draft [tenant_admin]; runs start from it from now on.")
 final class PublishTemplate extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<slug>")
-    String slug;
+    @Parameters(index = "0", paramLabel = "<slug>") String slug;
 
     @Override
     protected void execute(Session s) {

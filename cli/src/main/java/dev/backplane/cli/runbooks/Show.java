@@ -9,8 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc runbook show} */
 @Command(name = "show", description = "A run: its state, what happened so far, and its current step.")
 final class Show extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<run-id>")
-    String runId;
+    @Parameters(index = "0", paramLabel = "<run-id>") String runId;
 
     @Override
     protected void execute(Session s) {

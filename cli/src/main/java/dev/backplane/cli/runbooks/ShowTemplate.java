@@ -11,10 +11,8 @@ import picocli.CommandLine.Parameters;
 /** {@code svc runbook show-template} */
 @Command(name = "show-template", description = "One template version (default the newest) with its YAML.")
 final class ShowTemplate extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<slug>")
-    String slug;
-    @Option(names = "--version", description = "the version (default the newest)")
-    Integer version;
+    @Parameters(index = "0", paramLabel = "<slug>") String slug;
+    @Option(names = "--version", description = "the version (default the newest)") Integer version;
 
     @Override
     protected void execute(Session s) {

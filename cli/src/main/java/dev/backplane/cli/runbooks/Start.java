@@ -16,16 +16,12 @@ import picocli.CommandLine.Parameters;
 @Command(name = "start", description = "Start a run of a published template and show its first step [operator]; "
         + "you are its assignee.")
 final class Start extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<slug>")
-    String slug;
-    @Option(names = "--version", description = "a published version (default the newest)")
-    Integer version;
-    @Option(names = "--target", description = "the target the steps' operations act on")
-    String target;
+    @Parameters(index = "0", paramLabel = "<slug>") String slug;
+    @Option(names = "--version", description = "a published version (default the newest)") Integer version;
+    @Option(names = "--target", description = "the target the steps' operations act on") String target;
     @Option(names = "--input", paramLabel = "<name=value>", description = "a template input (repeatable)")
     List<String> inputs;
-    @Option(names = "--work-ref", description = "change-ticket reference stamped on the run's calls")
-    String workRef;
+    @Option(names = "--work-ref", description = "change-ticket reference stamped on the run's calls") String workRef;
 
     @RequestBody
     record Body(String slug, Integer version, String target, Map<String, String> inputs, String workRef) {

@@ -17,10 +17,8 @@ import picocli.CommandLine.Option;
         + "every event whose payload contains --event-filter; --kind cron runs it on a schedule (--cron, six fields with "
         + "seconds, e.g. '0 */15 * * * *'; --time-zone, default UTC) with --inputs as the prompt.")
 final class TriggerCreate extends BackplaneCommand {
-    @Option(names = "--kind", required = true, description = "event or cron")
-    String kind;
-    @Option(names = "--agent-definition", required = true, paramLabel = "<name>")
-    String agent;
+    @Option(names = "--kind", required = true, description = "event or cron") String kind;
+    @Option(names = "--agent-definition", required = true, paramLabel = "<name>") String agent;
     @Option(names = "--event-filter", paramLabel = "<json|@file>",
             description = "kind event: JSON object the event payload must contain ({} matches every event of the tenant)")
     String filter;

@@ -3,7 +3,6 @@ package dev.backplane.cli.scheduler;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -11,15 +10,8 @@ import picocli.CommandLine.Option;
 /** {@code svc scheduler list} */
 @Command(name = "list", description = "The tenant's triggers.")
 final class TriggerList extends BackplaneCommand {
-    @Option(names = "--limit", description = "1..1000, default 100")
-    Integer limit;
-    @Option(names = "--offset")
-    Integer offset;
-
-    @Override
-    protected void validate() {
-        Limits.check(limit, 1, 1000, "--limit");
-    }
+    @Option(names = "--limit", paramLabel = "1..1000", description = "default 100") Integer limit;
+    @Option(names = "--offset") Integer offset;
 
     @Override
     protected void execute(Session s) {

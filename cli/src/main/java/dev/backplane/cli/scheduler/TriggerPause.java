@@ -9,8 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc scheduler pause} */
 @Command(name = "pause", description = "Pause a trigger [tenant_admin].")
 final class TriggerPause extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<trigger-id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<trigger-id>") String id;
 
     @Override
     protected void execute(Session s) {

@@ -9,8 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc scheduler resume} */
 @Command(name = "resume", description = "Resume a paused trigger [tenant_admin].")
 final class TriggerResume extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<trigger-id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<trigger-id>") String id;
 
     @Override
     protected void execute(Session s) {

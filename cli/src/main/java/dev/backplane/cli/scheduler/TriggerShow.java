@@ -9,8 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc scheduler show} */
 @Command(name = "show", description = "One trigger.")
 final class TriggerShow extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<trigger-id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<trigger-id>") String id;
 
     @Override
     protected void execute(Session s) {

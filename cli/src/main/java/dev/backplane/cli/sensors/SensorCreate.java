@@ -14,26 +14,18 @@ import picocli.CommandLine.Option;
         + "ok|degraded|critical|unknown|skip). The sensor runs as its own service principal, granted exactly this "
         + "operation on this target.")
 final class SensorCreate extends BackplaneCommand {
-    @Option(names = "--name", required = true)
-    String name;
-    @Option(names = "--connector-id", required = true, paramLabel = "<impl-version>")
-    String connectorId;
-    @Option(names = "--op-id", required = true)
-    String opId;
-    @Option(names = "--target", required = true, paramLabel = "<name>")
-    String target;
+    @Option(names = "--name", required = true) String name;
+    @Option(names = "--connector-id", required = true, paramLabel = "<impl-version>") String connectorId;
+    @Option(names = "--op-id", required = true) String opId;
+    @Option(names = "--target", required = true, paramLabel = "<name>") String target;
     @Option(names = "--params", paramLabel = "<json|@file>", description = "the operation's params (default {})")
     String params;
-    @Option(names = "--assertion", required = true, paramLabel = "<json|@file>")
-    String assertion;
-    @Option(names = "--interval-seconds", paramLabel = "<5..86400>")
-    Integer interval;
+    @Option(names = "--assertion", required = true, paramLabel = "<json|@file>") String assertion;
+    @Option(names = "--interval-seconds", paramLabel = "<5..86400>") Integer interval;
     @Option(names = "--cron", paramLabel = "<expression>", description = "second minute hour day-of-month month day-of-week")
     String cron;
-    @Option(names = "--time-zone", paramLabel = "<zone>")
-    String timeZone;
-    @Option(names = "--paused", description = "create it paused")
-    boolean paused;
+    @Option(names = "--time-zone", paramLabel = "<zone>") String timeZone;
+    @Option(names = "--paused", description = "create it paused") boolean paused;
 
     @Override
     protected void validate() {

@@ -9,8 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc sensor pause} */
 @Command(name = "pause", description = "Pause a sensor [tenant_admin]: it stops running.")
 final class SensorPause extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<sensor-id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<sensor-id>") String id;
 
     @Override
     protected void execute(Session s) {

@@ -4,7 +4,6 @@ import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -15,22 +14,15 @@ import picocli.CommandLine.Parameters;
 /** {@code svc sensor results} */
 @Command(name = "results", description = "A sensor's results, newest first (kept 7 days by default).")
 final class SensorResults extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<sensor-id>")
-    String id;
-    @Option(names = "--cursor", description = "the next_cursor a previous page printed")
-    String cursor;
-    @Option(names = "--from", paramLabel = "<RFC 3339>")
-    String from;
-    @Option(names = "--to", paramLabel = "<RFC 3339>")
-    String to;
-    @Option(names = "--limit", description = "1..500, default 100")
-    Integer limit;
-    @Option(names = "--state", description = "ok, degraded, critical, unknown or skip")
-    String state;
+    @Parameters(index = "0", paramLabel = "<sensor-id>") String id;
+    @Option(names = "--cursor", description = "the next_cursor a previous page printed") String cursor;
+    @Option(names = "--from", paramLabel = "<RFC 3339>") String from;
+    @Option(names = "--to", paramLabel = "<RFC 3339>") String to;
+    @Option(names = "--limit", paramLabel = "1..500", description = "default 100") Integer limit;
+    @Option(names = "--state", description = "ok, degraded, critical, unknown or skip") String state;
 
     @Override
     protected void validate() {
-        Limits.check(limit, 1, 500, "--limit");
         rfc3339(from, "--from");
         rfc3339(to, "--to");
     }

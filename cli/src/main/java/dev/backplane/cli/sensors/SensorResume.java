@@ -9,8 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc sensor resume} */
 @Command(name = "resume", description = "Resume a paused sensor [tenant_admin]: it runs at its next cadence from now.")
 final class SensorResume extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<sensor-id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<sensor-id>") String id;
 
     @Override
     protected void execute(Session s) {

@@ -9,8 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc sensor show} */
 @Command(name = "show", description = "One sensor with its params and assertion.")
 final class SensorShow extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<sensor-id>")
-    String id;
+    @Parameters(index = "0", paramLabel = "<sensor-id>") String id;
 
     @Override
     protected void execute(Session s) {

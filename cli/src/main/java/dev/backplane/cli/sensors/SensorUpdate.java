@@ -11,20 +11,13 @@ import picocli.CommandLine.Parameters;
 @Command(name = "update", description = "Change a sensor's name, params, assertion or cadence [tenant_admin]; what it "
         + "runs (connector, operation, target) is fixed: delete and re-create to change it.")
 final class SensorUpdate extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<sensor-id>")
-    String id;
-    @Option(names = "--name")
-    String name;
-    @Option(names = "--params", paramLabel = "<json|@file>")
-    String params;
-    @Option(names = "--assertion", paramLabel = "<json|@file>")
-    String assertion;
-    @Option(names = "--interval-seconds", paramLabel = "<5..86400>")
-    Integer interval;
-    @Option(names = "--cron", paramLabel = "<expression>")
-    String cron;
-    @Option(names = "--time-zone", paramLabel = "<zone>")
-    String timeZone;
+    @Parameters(index = "0", paramLabel = "<sensor-id>") String id;
+    @Option(names = "--name") String name;
+    @Option(names = "--params", paramLabel = "<json|@file>") String params;
+    @Option(names = "--assertion", paramLabel = "<json|@file>") String assertion;
+    @Option(names = "--interval-seconds", paramLabel = "<5..86400>") Integer interval;
+    @Option(names = "--cron", paramLabel = "<expression>") String cron;
+    @Option(names = "--time-zone", paramLabel = "<zone>") String timeZone;
 
     @Override
     protected void execute(Session s) {

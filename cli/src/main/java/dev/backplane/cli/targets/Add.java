@@ -19,22 +19,15 @@ import picocli.CommandLine.Parameters;
 /** {@code svc targets add} (alias create) [tenant_admin] */
 @Command(name = "add", aliases = "create", description = "Register a target [tenant_admin].")
 final class Add extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<name>")
-    String name;
-    @Option(names = "--host", required = true, description = "host or IP the connector dials")
-    String host;
-    @Option(names = "--product", required = true, description = "exact product token (e.g. k8s)")
-    String product;
+    @Parameters(index = "0", paramLabel = "<name>") String name;
+    @Option(names = "--host", required = true, description = "host or IP the connector dials") String host;
+    @Option(names = "--product", required = true, description = "exact product token (e.g. k8s)") String product;
     @Option(names = "--alias", description = "another name for the target (repeatable)")
     List<String> aliases = new ArrayList<>();
-    @Option(names = "--auth-model", description = "default shared_service_account")
-    String authModel;
-    @Option(names = "--fqdn")
-    String fqdn;
-    @Option(names = "--note", description = "free-form notes")
-    String note;
-    @Option(names = "--port")
-    Integer port;
+    @Option(names = "--auth-model", description = "default shared_service_account") String authModel;
+    @Option(names = "--fqdn") String fqdn;
+    @Option(names = "--note", description = "free-form notes") String note;
+    @Option(names = "--port") Integer port;
     @Option(names = "--preferred-impl", paramLabel = "<impl_id>", description = "resolver tie-break")
     String preferredImpl;
     @Option(names = "--secret-ref", description = "credential reference (default tenants/<tenant-id>/<name> for kv)")
@@ -46,8 +39,7 @@ final class Add extends BackplaneCommand {
     @Option(names = "--verify-tls", arity = "0..1", fallbackValue = "true", paramLabel = "true|false",
             description = "--verify-tls=false disables certificate verification")
     Boolean verifyTls;
-    @Option(names = "--version", description = "asserted product version (used before the first probe)")
-    String version;
+    @Option(names = "--version", description = "asserted product version (used before the first probe)") String version;
     @Option(names = "--extras", paramLabel = "<key=value>", description = "connector-specific setting kept in the "
             + "target's extras, a string value (repeatable), e.g. --extras scheme=http for a plain-HTTP target of an "
             + "ingested connector")

@@ -11,8 +11,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc targets describe} */
 @Command(name = "describe", description = "Show a target by name or alias.")
 final class Describe extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<name-or-alias>")
-    String name;
+    @Parameters(index = "0", paramLabel = "<name-or-alias>") String name;
 
     @Override
     protected void execute(Session s) {

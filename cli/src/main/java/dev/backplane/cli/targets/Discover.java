@@ -13,10 +13,10 @@ import picocli.CommandLine.Parameters;
 /** {@code svc targets discover} */
 @Command(name = "discover", description = "Find further targets of a product through a seed target's connector.")
 final class Discover extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<product>")
-    String product;
+    @Parameters(index = "0", paramLabel = "<product>") String product;
 
     @Option(names = "--seed-target", paramLabel = "<name>", description = "registered target to discover from")
+
     String seed;
 
     /** The body of POST /api/v1/targets/discover. */

@@ -30,11 +30,11 @@ final class Import extends BackplaneCommand {
             "extras", "version");
 
     @Parameters(index = "0", paramLabel = "<file>", description = "YAML (or JSON) with a top-level 'targets' list")
+
     Path file;
     @Option(names = "--dry-run", description = "print the plan; write nothing")
     boolean dryRun;
-    @Option(names = "--update", description = "sparse-patch existing names and create new ones")
-    boolean update;
+    @Option(names = "--update", description = "sparse-patch existing names and create new ones") boolean update;
 
     private List<ObjectNode> rows;
 

@@ -4,7 +4,6 @@ import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.Json;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
@@ -14,17 +13,10 @@ import picocli.CommandLine.Option;
 /** {@code svc targets list} */
 @Command(name = "list", description = "List targets by name.")
 final class ListTargets extends BackplaneCommand {
-    @Option(names = "--cursor", paramLabel = "<last name>", description = "continue after this name")
-    String cursor;
-    @Option(names = "--limit", paramLabel = "1..500", description = "page size (default 100)")
-    Integer limit;
+    @Option(names = "--cursor", paramLabel = "<last name>", description = "continue after this name") String cursor;
+    @Option(names = "--limit", paramLabel = "1..500", description = "page size (default 100)") Integer limit;
     @Option(names = {"--product", "-p"}, description = "only this product")
     String product;
-
-    @Override
-    protected void validate() {
-        Limits.check(limit, 1, 500, "--limit");
-    }
 
     @Override
     protected void execute(Session s) {

@@ -11,8 +11,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc targets probe} */
 @Command(name = "probe", description = "Probe a target live through its connector and store the fingerprint.")
 final class Probe extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<name-or-alias>")
-    String name;
+    @Parameters(index = "0", paramLabel = "<name-or-alias>") String name;
 
     @Override
     protected void execute(Session s) {

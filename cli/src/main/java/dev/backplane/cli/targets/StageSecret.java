@@ -19,8 +19,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "stage-secret", description = "Stage a target's secret at its secret_ref from standard input "
         + "(or SVC_TARGET_SECRET) [tenant_admin]. Write-only: nothing ever prints it back.")
 final class StageSecret extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<name-or-alias>")
-    String name;
+    @Parameters(index = "0", paramLabel = "<name-or-alias>") String name;
 
     @Option(names = "--field", paramLabel = "<name>", description = "store the whole input as this one field "
             + "(e.g. --field kubeconfig < ~/.kube/config); without it the input is a JSON object or key=value lines")

@@ -14,15 +14,19 @@ import picocli.CommandLine.Option;
 final class FlightRecorderPolicySet extends BackplaneCommand {
 
     @Option(names = "--enabled", arity = "1", paramLabel = "true|false", description = "record agent sessions")
+
     Boolean enabled;
 
     @Option(names = "--agent-readable", paramLabel = "true|false|inherit", description = "may agents read recordings")
+
     String agentReadable;
 
     @Option(names = "--retention-days", paramLabel = "1..365", description = "how long recordings are kept")
+
     Integer retentionDays;
 
     @Option(names = "--clear-retention", description = "go back to the deploy's default retention")
+
     boolean clearRetention;
 
     /** The body of PATCH .../flight-recorder-policy: only what changes. */

@@ -18,6 +18,7 @@ final class MailRecipientPolicySet extends BackplaneCommand {
     String allowlist;
 
     @Option(names = "--clear", description = "remove the policy (unset: notification mail is denied until one is set)")
+
     boolean clear;
 
     /** The body of PUT .../mail-recipient-policy. */

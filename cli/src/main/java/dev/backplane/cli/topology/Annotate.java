@@ -14,10 +14,8 @@ import picocli.CommandLine.Parameters;
 final class Annotate extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<from>", description = "a node name, or a target's name or alias")
     String from;
-    @Parameters(index = "1", paramLabel = "<kind>", description = "the edge kind")
-    String kind;
-    @Parameters(index = "2", paramLabel = "<to>", description = "a node name, or a target's name or alias")
-    String to;
+    @Parameters(index = "1", paramLabel = "<kind>", description = "the edge kind") String kind;
+    @Parameters(index = "2", paramLabel = "<to>", description = "a node name, or a target's name or alias") String to;
     @Option(names = "--from-kind", paramLabel = "<node-kind>", description = "kind of <from> (needed to create a node)")
     String fromKind;
     @Option(names = "--to-kind", paramLabel = "<node-kind>", description = "kind of <to> (needed to create a node)")

@@ -18,8 +18,7 @@ import picocli.CommandLine.Parameters;
         + "from_kind, to_kind, note, evidence_url} (or {\"edges\": [...]}); at most 100,000. Any invalid edge refuses "
         + "the whole file with every problem listed.")
 final class BulkImport extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<file>", description = "the JSON file (- reads stdin)")
-    String file;
+    @Parameters(index = "0", paramLabel = "<file>", description = "the JSON file (- reads stdin)") String file;
     @Option(names = "--dry-run", description = "show the plan only: no writes, no audit row, no broadcast event")
     boolean dryRun;
 

@@ -13,14 +13,10 @@ import picocli.CommandLine.Parameters;
 @Command(name = "diff", description = "The edges at two times compared: added, removed, changed and unchanged. Times "
         + "are ISO 8601 or an age (30m, 24h, 7d, 2w).")
 final class Diff extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<ts1>")
-    String t1;
-    @Parameters(index = "1", paramLabel = "<ts2>")
-    String t2;
-    @Option(names = "--changed-only", description = "leave out unchanged edges")
-    boolean changedOnly;
-    @Option(names = "--kind", paramLabel = "<edge-kind>", description = "only edges of this kind")
-    String kind;
+    @Parameters(index = "0", paramLabel = "<ts1>") String t1;
+    @Parameters(index = "1", paramLabel = "<ts2>") String t2;
+    @Option(names = "--changed-only", description = "leave out unchanged edges") boolean changedOnly;
+    @Option(names = "--kind", paramLabel = "<edge-kind>", description = "only edges of this kind") String kind;
 
     @Override
     protected void execute(Session s) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -14,21 +13,14 @@ import picocli.CommandLine.Parameters;
 @Command(name = "history", description = "A node's history, newest first; with --include-edges every change of every "
         + "edge touching it.")
 final class History extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<node>")
-    String node;
+    @Parameters(index = "0", paramLabel = "<node>") String node;
     @Option(names = "--include-edges", description = "also the versions of the edges touching the node")
     boolean includeEdges;
     @Option(names = "--limit", paramLabel = "1..5000", description = "newest entries to show (default 100)")
     Integer limit;
     @Option(names = "--since", paramLabel = "<time>", description = "ISO 8601 or an age (30m, 24h, 7d, 2w)")
     String since;
-    @Option(names = "--until", paramLabel = "<time>", description = "ISO 8601 or an age")
-    String until;
-
-    @Override
-    protected void validate() {
-        Limits.check(limit, 1, 5000, "--limit");
-    }
+    @Option(names = "--until", paramLabel = "<time>", description = "ISO 8601 or an age") String until;
 
     @Override
     protected void execute(Session s) {

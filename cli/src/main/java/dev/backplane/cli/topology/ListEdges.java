@@ -16,22 +16,16 @@ import picocli.CommandLine.Option;
 final class ListEdges extends BackplaneCommand {
     @Option(names = "--conflicts", description = "only edges flagged as contradicting another source")
     boolean conflicts;
-    @Option(names = "--from", paramLabel = "<name>", description = "edges leaving this node")
-    String from;
-    @Option(names = "--to", paramLabel = "<name>", description = "edges entering this node")
-    String to;
+    @Option(names = "--from", paramLabel = "<name>", description = "edges leaving this node") String from;
+    @Option(names = "--to", paramLabel = "<name>", description = "edges entering this node") String to;
     @Option(names = "--kind", paramLabel = "<edge-kind>", description = "one of " + TopologyCommand.EDGE_KINDS)
     String kind;
-    @Option(names = "--source", paramLabel = "curated|auto", description = "who made the edge")
-    String source;
-    @Option(names = "--limit", paramLabel = "1..1000", description = "edges to show (default 200)")
-    Integer limit;
-    @Option(names = "--offset", description = "skip this many")
-    Integer offset;
+    @Option(names = "--source", paramLabel = "curated|auto", description = "who made the edge") String source;
+    @Option(names = "--limit", paramLabel = "1..1000", description = "edges to show (default 200)") Integer limit;
+    @Option(names = "--offset", description = "skip this many") Integer offset;
 
     @Override
     protected void validate() {
-        Limits.check(limit, 1, 1000, "--limit");
         Limits.check(offset, 0, Integer.MAX_VALUE, "--offset");
         if (source != null && !source.equals("curated") && !source.equals("auto")) {
             throw CliException.usage("--source must be curated or auto, got " + source);

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -13,17 +12,10 @@ import picocli.CommandLine.Parameters;
 /** {@code svc topology path} */
 @Command(name = "path", description = "A shortest directed path between two nodes over edges discovery still sees.")
 final class PathCommand extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<from>")
-    String from;
-    @Parameters(index = "1", paramLabel = "<to>")
-    String to;
+    @Parameters(index = "0", paramLabel = "<from>") String from;
+    @Parameters(index = "1", paramLabel = "<to>") String to;
     @Option(names = "--max-hops", paramLabel = "1..32", description = "longest path to look for (default 8)")
     Integer maxHops;
-
-    @Override
-    protected void validate() {
-        Limits.check(maxHops, 1, 32, "--max-hops");
-    }
 
     @Override
     protected void execute(Session s) {

@@ -11,8 +11,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "refresh", description = "Discover a target's edges now through its connector's read operations "
         + "(Kubernetes and Keycloak targets) [tenant_admin]; edges it no longer shows go stale.")
 final class Refresh extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<target>")
-    String target;
+    @Parameters(index = "0", paramLabel = "<target>") String target;
 
     @RequestBody
     record Body(String target) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -14,19 +13,12 @@ import picocli.CommandLine.Option;
 final class Timeline extends BackplaneCommand {
     @Option(names = "--cursor", paramLabel = "<version>", description = "continue after this entry (printed at the end)")
     String cursor;
-    @Option(names = "--limit", paramLabel = "1..1000", description = "entries to show (default 50)")
-    Integer limit;
+    @Option(names = "--limit", paramLabel = "1..1000", description = "entries to show (default 50)") Integer limit;
     @Option(names = "--since", paramLabel = "<time>", description = "ISO 8601 or an age (30m, 24h, 7d, 2w)")
     String since;
-    @Option(names = "--until", paramLabel = "<time>", description = "ISO 8601 or an age")
-    String until;
+    @Option(names = "--until", paramLabel = "<time>", description = "ISO 8601 or an age") String until;
     @Option(names = "--target", paramLabel = "<target>", description = "changes touching this target or made by its refresh")
     String target;
-
-    @Override
-    protected void validate() {
-        Limits.check(limit, 1, 1000, "--limit");
-    }
 
     @Override
     protected void execute(Session s) {

@@ -15,8 +15,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "unannotate", description = "Remove a curated edge, by its id or by <from> <kind> <to> [tenant_admin]. "
         + "Discovered edges go stale instead.")
 final class Unannotate extends BackplaneCommand {
-    @Parameters(arity = "1..3", paramLabel = "<edge-id> | <from> <kind> <to>")
-    List<String> args;
+    @Parameters(arity = "1..3", paramLabel = "<edge-id> | <from> <kind> <to>") List<String> args;
     @Option(names = "--from-kind", paramLabel = "<node-kind>", description = "kind of <from>, when its name is ambiguous")
     String fromKind;
     @Option(names = "--to-kind", paramLabel = "<node-kind>", description = "kind of <to>, when its name is ambiguous")

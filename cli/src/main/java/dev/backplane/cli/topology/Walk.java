@@ -2,7 +2,6 @@ package dev.backplane.cli.topology;
 
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
-import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
@@ -13,8 +12,7 @@ import picocli.CommandLine.Parameters;
 abstract class Walk extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<name|alias>", description = "a node, a target's name or alias, or <kind>:<name>")
     String node;
-    @Option(names = "--depth", paramLabel = "1..64", description = "hops to follow (default 16)")
-    Integer depth;
+    @Option(names = "--depth", paramLabel = "1..64", description = "hops to follow (default 16)") Integer depth;
     @Option(names = "--include-stale", description = "also follow discovered edges no longer seen")
     boolean includeStale;
     @Option(names = "--kind", paramLabel = "<edge-kind>[,...]", description = "follow only these edge kinds")
@@ -23,11 +21,6 @@ abstract class Walk extends BackplaneCommand {
     String nodeKind;
 
     abstract String path();
-
-    @Override
-    protected void validate() {
-        Limits.check(depth, 1, 64, "--depth");
-    }
 
     @Override
     protected void execute(Session s) {

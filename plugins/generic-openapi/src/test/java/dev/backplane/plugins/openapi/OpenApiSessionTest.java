@@ -289,7 +289,7 @@ class OpenApiSessionTest {
 
     @Test
     void aSelfSignedCertificateIsTlsVerifyFailed(@TempDir Path dir) throws Exception {
-        try (SelfSignedHttps https = SelfSignedHttps.start(dir)) {
+        try (ReplayVendor https = ReplayVendor.https(dir, x -> x.reply(200, "{}"))) {
             TargetSpec target = new TargetSpec("tls", "acme", "127.0.0.1", https.port(), Optional.empty(), true,
                     Optional.empty(), Optional.empty(), Map.of());
             try (Connector c = factory.open(ctx, target, credential)) {
