@@ -215,8 +215,12 @@ class ArgoCdCompositesReplayIT {
     }
 
     @Test
-    void aDegradedApplicationIsAnErrorCarryingItsMessage() throws Exception {
-        JsonNode result = released(SYNC_AND_WAIT, Map.of("name", "broken"), "broken");
+    void aDegradedApplicationIsAnErrorCarryingItsMessageWhenTheCliReleasesIt() throws Exception {
+        JsonNode parked = replay.call(replay.operator(), ARGOCD, SYNC_AND_WAIT, "gitops", Map.of("name", "broken"));
+        var approved = replay.cli().run("approvals", "approve", parked.path("extras").path("approval_request_id")
+                .asText(), "--json");
+        assertThat(approved.exitCode()).as(approved.toString()).isEqualTo(1);
+        JsonNode result = JSON.readTree(approved.out()).path("result");
         assertThat(result.path("status").asText()).as(result.toString()).isEqualTo("error");
         assertThat(errorCode(result)).isEqualTo("connector_error");
         assertThat(result.path("error").asText()).contains("Degraded").contains("exceeded its progress deadline");
