@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -25,8 +23,8 @@ import org.junit.jupiter.api.Test;
 class ArgoCdCompositesReplayIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String ARGOCD = "argocd-3.x";
-    private static final String HARBOR = "harbor-2.x";
+    private static final String ARGOCD = RegistryAndGitOpsReplay.ARGOCD;
+    private static final String HARBOR = RegistryAndGitOpsReplay.HARBOR;
     private static final String SYNC_AND_WAIT = "argocd.applicationservice.sync_and_wait";
     private static final String ROLLBACK_AND_WAIT = "argocd.applicationservice.rollback_and_wait";
     private static final String PASSWORD = "vendor-pw-" + UUID.randomUUID();
@@ -35,23 +33,15 @@ class ArgoCdCompositesReplayIT {
     /** GETs of each application since its last sync or rollback, and which of the two that was. */
     private static final Map<String, AtomicInteger> polls = new ConcurrentHashMap<>();
     private static final Map<String, String> lastWrite = new ConcurrentHashMap<>();
-    private static SpecContract argo;
-    private static SpecContract harbor;
+    private static RegistryAndGitOpsReplay fixture;
     private static ReplayVendor vendor;
     private static ReplayKernel replay;
 
     @BeforeAll
     static void start() throws Exception {
-        Path argoSpec = ReplayKernel.sharedSpec("argocd-swagger.json");
-        Path harborSpec = ReplayKernel.sharedSpec("harbor-v2.0-swagger.yaml");
-        Assumptions.assumeTrue(argoSpec != null && harborSpec != null, "../shared/specs is not beside the "
-                + "repository; this test reads the vendor specs in place");
-        argo = SpecContract.read(argoSpec);
-        harbor = SpecContract.read(harborSpec);
-        vendor = ReplayVendor.http(ArgoCdCompositesReplayIT::answer);
-        replay = ReplayKernel.start(List.of("argocd", "harbor"), Map.of("argocd", argoSpec, "harbor", harborSpec));
-        replay.ingest("argocd/3.x");
-        replay.ingest("harbor/2.x");
+        fixture = RegistryAndGitOpsReplay.start(ArgoCdCompositesReplayIT::answer);
+        vendor = fixture.vendor();
+        replay = fixture.replay();
         replay.target("gitops", "argocd", vendor, Map.of("username", "admin", "password", PASSWORD), Map.of());
         replay.enableReads(ARGOCD);
         replay.enableReads(HARBOR);
@@ -61,11 +51,8 @@ class ArgoCdCompositesReplayIT {
 
     @AfterAll
     static void stop() {
-        if (replay != null) {
-            replay.close();
-        }
-        if (vendor != null) {
-            vendor.close();
+        if (fixture != null) {
+            fixture.close();
         }
     }
 
@@ -117,29 +104,22 @@ class ArgoCdCompositesReplayIT {
 
     private static void answer(ReplayVendor.Exchange x) throws Exception {
         if (x.path().startsWith("/api/v2.0/")) {
-            if (!x.basic("admin", PASSWORD)) {
-                x.reply(401, "{\"errors\": [{\"code\": \"UNAUTHORIZED\", \"message\": \"unauthorized\"}]}");
-            } else if (x.route().equals("GET /api/v2.0/systeminfo")) {
-                x.reply(200, harbor.response("GET", "/systeminfo", """
+            if (RegistryAndGitOpsReplay.refusedByHarbor(x, PASSWORD)) {
+                return;
+            }
+            if (x.route().equals("GET /api/v2.0/systeminfo")) {
+                x.reply(200, fixture.harbor().response("GET", "/systeminfo", """
                         {"harbor_version": "v2.13.1-1234abcd", "auth_mode": "db_auth", "read_only": false}"""));
             } else {
                 x.reply(404, "{\"errors\": [{\"code\": \"NOT_FOUND\", \"message\": \"no route\"}]}");
             }
             return;
         }
-        if (x.route().equals("POST /api/v1/session")) {
-            argo.request("POST", "/api/v1/session", x.body());
-            boolean ok = x.json().path("password").asText().equals(PASSWORD);
-            x.reply(ok ? 200 : 401, ok ? argo.response("POST", "/api/v1/session", "{\"token\": \"" + ARGO_TOKEN + "\"}")
-                    : "{\"error\": \"Invalid username or password\", \"code\": 16}");
-            return;
-        }
-        if (!x.header("Authorization").equals("Bearer " + ARGO_TOKEN)) {
-            x.reply(401, "{\"error\": \"no session information\", \"code\": 16}");
+        if (fixture.answeredByArgoSession(x, PASSWORD, ARGO_TOKEN)) {
             return;
         }
         if (x.route().equals("GET /api/version")) {
-            x.reply(200, argo.response("GET", "/api/version", """
+            x.reply(200, fixture.argo().response("GET", "/api/version", """
                     {"Version": "v3.1.8+becb020", "BuildDate": "2026-10-01T00:00:00Z", "GoVersion": "go1.24.6"}"""));
             return;
         }
@@ -148,13 +128,13 @@ class ArgoCdCompositesReplayIT {
         String name = parts[0];
         if (x.method().equals("GET") && parts.length == 1 && !name.isEmpty()) {
             int n = polls.computeIfAbsent(name, k -> new AtomicInteger()).incrementAndGet();
-            x.reply(200, argo.response("GET", "/api/v1/applications/{name}", script(name, lastWrite.get(name), n)));
+            x.reply(200, fixture.argo().response("GET", "/api/v1/applications/{name}", script(name, lastWrite.get(name), n)));
         } else if (x.method().equals("POST") && parts.length == 2 && List.of("sync", "rollback").contains(parts[1])) {
-            argo.request("POST", "/api/v1/applications/{name}/" + parts[1], x.body());
+            fixture.argo().request("POST", "/api/v1/applications/{name}/" + parts[1], x.body());
             x.recordWrite("argocd " + name + " " + parts[1]);
             lastWrite.put(name, parts[1]);
             polls.put(name, new AtomicInteger());
-            x.reply(200, argo.response("POST", "/api/v1/applications/{name}/" + parts[1],
+            x.reply(200, fixture.argo().response("POST", "/api/v1/applications/{name}/" + parts[1],
                     app(name, true, "Running", "OutOfSync", "Progressing", "")));
         } else {
             x.reply(404, "{\"error\": \"not found\", \"code\": 5}");
