@@ -1,5 +1,7 @@
 package dev.backplane.cli.memory;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -8,7 +10,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.text.Normalizer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,6 +31,7 @@ final class LocalMemory {
     /** Written anywhere in a file, keeps it from being flagged machine-local. */
     static final String OPT_OUT = "<!-- svc:machine-local:opt-out -->";
     static final String INDEX = "memory.md";
+    private static final YAMLMapper YAML = new YAMLMapper();
     /** A home-directory path, {@code ~/} or a Windows drive path — each starting a path, not inside one. */
     private static final Pattern HOME_PATH = Pattern.compile("(?<![\\w/.~-])((/Users/|/home/)[A-Za-z0-9._-]+|~/)"
             + "|\\b[A-Za-z]:\\\\");
@@ -71,12 +73,15 @@ final class LocalMemory {
     static Planned plan(String file, String text, String username) {
         String sha = sha256(text);
         String content = text.replace("\r\n", "\n");
-        Map<String, Object> front = new LinkedHashMap<>();
+        Map<String, Object> front = Map.of();
+        Optional<String> invalid = Optional.empty();
         String rest = content;
         if (content.startsWith("---\n")) {
             int end = content.indexOf("\n---", 3);
             if (end > 0) {
-                front = frontMatter(content.substring(4, end));
+                FrontMatter parsed = frontMatter(content.substring(4, end));
+                front = parsed.values();
+                invalid = parsed.invalid();
                 int nl = content.indexOf('\n', end + 4);
                 rest = nl < 0 ? "" : content.substring(nl + 1);
             }
@@ -98,8 +103,10 @@ final class LocalMemory {
             body = body.isEmpty() ? description : description + "\n\n" + body;
         }
         Optional<String> local = machineLocal(text, username);
-        Optional<String> skip = Optional.empty();
-        if (front.isEmpty()) {
+        Optional<String> skip = invalid;
+        if (skip.isPresent()) {
+            // already refused: the front matter did not parse
+        } else if (front.isEmpty()) {
             skip = Optional.of("no front matter: not a memory file");
         } else if (body.isEmpty()) {
             skip = Optional.of("empty body");
@@ -158,43 +165,30 @@ final class LocalMemory {
         return Optional.empty();
     }
 
-    /** Front matter of the simple kind memory files use: {@code key: value}, {@code [a, b]} and {@code - item} lists. */
-    static Map<String, Object> frontMatter(String text) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        String listKey = null;
-        for (String line : text.split("\n")) {
-            if (line.isBlank() || line.strip().startsWith("#")) {
-                continue;
+    /**
+     * The front matter as YAML (Jackson, as the kernel reads YAML), or a reason it is not: a file whose
+     * front matter does not parse, or is not a mapping, is skipped with that reason, never half-read.
+     */
+    static FrontMatter frontMatter(String text) {
+        try {
+            Object doc = YAML.readValue(text, Object.class);
+            if (doc == null) {
+                return new FrontMatter(Map.of(), Optional.empty());
             }
-            if (listKey != null && line.strip().startsWith("- ")) {
-                @SuppressWarnings("unchecked")
-                List<Object> l = (List<Object>) out.computeIfAbsent(listKey, k -> new ArrayList<>());
-                l.add(unquote(line.strip().substring(2)));
-                continue;
+            if (!(doc instanceof Map<?, ?> map)) {
+                return new FrontMatter(Map.of(), Optional.of("front matter is not a mapping of keys to values"));
             }
-            int colon = line.indexOf(':');
-            if (colon <= 0 || Character.isWhitespace(line.charAt(0))) {
-                continue;
-            }
-            String key = line.substring(0, colon).strip();
-            String value = line.substring(colon + 1).strip();
-            listKey = null;
-            if (value.isEmpty()) {
-                listKey = key;
-                out.put(key, new ArrayList<>());
-            } else if (value.startsWith("[") && value.endsWith("]")) {
-                out.put(key, new ArrayList<>(Arrays.stream(value.substring(1, value.length() - 1).split(","))
-                        .map(String::strip).filter(v -> !v.isEmpty()).map(LocalMemory::unquote).toList()));
-            } else {
-                out.put(key, unquote(value));
-            }
+            Map<String, Object> out = new LinkedHashMap<>();
+            map.forEach((k, v) -> out.put(String.valueOf(k), v));
+            return new FrontMatter(out, Optional.empty());
+        } catch (JsonProcessingException e) {
+            String why = e.getOriginalMessage() == null ? "" : e.getOriginalMessage().lines().findFirst().orElse("");
+            return new FrontMatter(Map.of(), Optional.of("front matter is not valid YAML (" + why + ")"));
         }
-        return out;
     }
 
-    private static String unquote(String v) {
-        return v.length() >= 2 && (v.startsWith("\"") && v.endsWith("\"") || v.startsWith("'") && v.endsWith("'"))
-                ? v.substring(1, v.length() - 1) : v;
+    /** Parsed front matter, or why it could not be read. */
+    record FrontMatter(Map<String, Object> values, Optional<String> invalid) {
     }
 
     static String sha256(String text) {

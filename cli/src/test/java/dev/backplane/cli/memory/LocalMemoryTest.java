@@ -73,8 +73,17 @@ class LocalMemoryTest {
     void theDefaultSourceIsTheProjectsMemoryDirectory() {
         assertThat(LocalMemory.defaultSource(Map.of("HOME", "/h", "PWD", "/work/my.repo")))
                 .isEqualTo(Path.of("/h/.claude/projects/-work-my-repo/memory"));
-        assertThat(LocalMemory.frontMatter("name: x\ntags:\n  - a\n  - 'b'\ntype: \"user\"\n"))
+        assertThat(LocalMemory.frontMatter("name: x\ntags:\n  - a\n  - 'b'\ntype: \"user\"\n").values())
                 .isEqualTo(Map.of("name", "x", "tags", List.of("a", "b"), "type", "user"));
+        assertThat(LocalMemory.frontMatter("name: x\ntags: [a, \"b, c\"]\n# a comment\n").values())
+                .isEqualTo(Map.of("name", "x", "tags", List.of("a", "b, c")));
+        assertThat(LocalMemory.frontMatter("description: |\n  two\n  lines\n").values())
+                .isEqualTo(Map.of("description", "two\nlines\n"));
+        assertThat(LocalMemory.frontMatter("name: [unclosed\n").invalid()).get().asString()
+                .startsWith("front matter is not valid YAML");
+        assertThat(LocalMemory.frontMatter("- just\n- a list\n").invalid()).get().asString().contains("not a mapping");
+        assertThat(LocalMemory.plan("bad.md", "---\nname: [unclosed\n---\nbody\n", "alice").skip()).get().asString()
+                .startsWith("front matter is not valid YAML");
     }
 
     @Test

@@ -40,11 +40,14 @@ public final class CatalogIndex {
      * @param curatedGroups operation groups by key whose names and when-to-use texts replace the ones derived
      *     from the spec's tags (an operator picks a group by what it says, and a tag such as
      *     {@code applicationservice} says little)
+     * @param credentialReads operations ({@code GET /v1/credentials}) whose answers carry secret values: ingested
+     *     as {@code credential_read}, so {@code enable-reads} leaves them off and a call parks for approval
      * @param probe how the engine identifies the product behind a target (its version route), if the entry says
      */
     public record Entry(String product, String version, String implId, int defaultPort, List<String> specs,
                         List<String> compatibleVersions, AuthScheme auth, String description,
-                        Map<String, OperationGroup> curatedGroups, Optional<ProductProbe> probe) {
+                        Map<String, OperationGroup> curatedGroups, List<String> credentialReads,
+                        Optional<ProductProbe> probe) {
         public String connectorId() {
             return implId + "-" + version;
         }
@@ -104,10 +107,13 @@ public final class CatalogIndex {
         Map<String, OperationGroup> groups = new LinkedHashMap<>();
         n.path("groups").properties().forEach(g -> groups.put(g.getKey(), new OperationGroup(g.getKey(),
                 required(g.getValue(), "name"), g.getValue().path("when_to_use").asText(""))));
+        List<String> credentialReads = new ArrayList<>();
+        n.path("credential_reads").forEach(c -> credentialReads.add(c.asText().strip()));
         return new Entry(product, version, n.path("impl").asText(product), n.path("default_port").asInt(443),
                 List.copyOf(specs), List.copyOf(compat),
                 new AuthScheme(scheme, fields.isEmpty() ? AuthScheme.defaultSecretFields(scheme) : fields, settings),
-                n.path("description").asText(""), Map.copyOf(groups), probe(n.path("probe")));
+                n.path("description").asText(""), Map.copyOf(groups), List.copyOf(credentialReads),
+                probe(n.path("probe")));
     }
 
     /**

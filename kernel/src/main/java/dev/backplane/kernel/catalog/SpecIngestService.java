@@ -20,6 +20,8 @@ import dev.backplane.plugin.api.OperationGroup;
 import dev.backplane.plugin.api.ConnectorDescriptor;
 import dev.backplane.plugin.api.IngestedConnector;
 import dev.backplane.plugin.api.OperationDescriptor;
+import dev.backplane.plugin.api.OpClass;
+import dev.backplane.plugin.api.OperationShape;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -110,7 +112,8 @@ public final class SpecIngestService {
     /** A validated request, ready to run. */
     private record Plan(String connectorId, String implId, String version, String product, int defaultPort,
                         List<SpecSource> sources, long bytes, AuthScheme auth, List<String> compatible,
-                        Optional<UUID> owner, boolean dryRun, String source, Map<String, OperationGroup> curatedGroups) {
+                        Optional<UUID> owner, boolean dryRun, String source, Map<String, OperationGroup> curatedGroups,
+                        List<String> credentialReads) {
     }
 
     private final BackgroundJobs jobs;
@@ -230,7 +233,7 @@ public final class SpecIngestService {
             throw invalid("invalid_request", "default_port must be 1..65535", "default_port");
         }
         return new Plan(impl + "-" + version, impl, version, product, port, sources, bytes, auth,
-                req.specInfoVersionsCompatible(), owner, req.dryRun(), "manual", Map.of());
+                req.specInfoVersionsCompatible(), owner, req.dryRun(), "manual", Map.of(), List.of());
     }
 
     private Plan catalogPlan(IngestRequest req, Optional<UUID> owner) {
@@ -253,7 +256,7 @@ public final class SpecIngestService {
         }
         return new Plan(e.connectorId(), e.implId(), e.version(), e.product(), e.defaultPort(),
                 e.specs().stream().map(SpecSource::of).toList(), bytes, auth, compat, owner, req.dryRun(),
-                "catalog " + key, e.curatedGroups());
+                "catalog " + key, e.curatedGroups(), e.credentialReads());
     }
 
     /**
@@ -272,6 +275,30 @@ public final class SpecIngestService {
         curatedGroups.keySet().stream().filter(k -> !keys.contains(k)).sorted().forEach(k -> warnings.add(
                 "the catalog index curates group '" + k + "', which the spec does not have"));
         return new Catalog(groups, catalog.operations());
+    }
+
+    /**
+     * The catalog with the index's {@code credential_reads} ({@code METHOD /path}) turned into {@code credential_read}
+     * operations that park for approval: an answer carrying a vendor's stored passwords must never be enabled
+     * by {@code enable-reads} along with harmless listings. One the spec does not have is reported as a warning.
+     */
+    static Catalog credentialReads(Catalog catalog, List<String> credentialReads, List<String> warnings) {
+        if (credentialReads.isEmpty()) {
+            return catalog;
+        }
+        Set<String> seen = new java.util.HashSet<>();
+        List<OperationDescriptor> ops = catalog.operations().stream().map(op -> {
+            if (!(op.shape() instanceof OperationShape.Http http)
+                    || !credentialReads.contains(http.method() + " " + http.pathTemplate())) {
+                return op;
+            }
+            seen.add(http.method() + " " + http.pathTemplate());
+            return new OperationDescriptor(op.opId(), op.groupKey(), op.description(), op.safetyLevel(), true,
+                    OpClass.CREDENTIAL_READ, op.paramsSchema(), op.shape(), op.resultKind());
+        }).toList();
+        credentialReads.stream().filter(c -> !seen.contains(c)).sorted().forEach(c -> warnings.add(
+                "the catalog index marks '" + c + "' as a credential read, which the spec does not have"));
+        return new Catalog(catalog.groups(), ops);
     }
 
     private static AuthScheme auth(String scheme, List<String> fields, Map<String, String> settings) {
@@ -321,8 +348,8 @@ public final class SpecIngestService {
                 List.of(new ConnectorDescriptor.Product(plan.product(), plan.defaultPort())), List.of(plan.version()),
                 plan.auth().secretFields());
         List<String> warnings = new ArrayList<>(result.warnings());
-        IngestedConnector connector = new IngestedConnector(descriptor, curated(result.catalog(),
-                plan.curatedGroups(), warnings), result.basePath(), plan.auth());
+        IngestedConnector connector = new IngestedConnector(descriptor, credentialReads(curated(result.catalog(),
+                plan.curatedGroups(), warnings), plan.credentialReads(), warnings), result.basePath(), plan.auth());
         List<Map<String, Object>> specs = result.specs().stream().map(s -> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("location", s.location());

@@ -83,7 +83,12 @@ public final class Dispatcher {
 
     /** Runs one call through the whole pipeline and announces its outcome (the broadcast hook). */
     public ResultEnvelope call(Caller caller, CallRequest req) {
-        ResultEnvelope env = metrics.traced(req.connectorId(), req.opId(), () -> gateAndRun(caller, req));
+        return call(caller, req, DispatchProgress.NONE);
+    }
+
+    /** {@link #call(Caller, CallRequest)}, telling {@code progress} each step the call reaches. */
+    public ResultEnvelope call(Caller caller, CallRequest req, DispatchProgress progress) {
+        ResultEnvelope env = metrics.traced(req.connectorId(), req.opId(), () -> gateAndRun(caller, req, progress));
         announce(caller, req, env);
         return env;
     }
@@ -106,7 +111,7 @@ public final class Dispatcher {
                 caller.sessionId().map(Object::toString)));
     }
 
-    private ResultEnvelope gateAndRun(Caller caller, CallRequest req) {
+    private ResultEnvelope gateAndRun(Caller caller, CallRequest req, DispatchProgress progress) {
         long t0 = System.nanoTime();
         Resolved r = resolve(caller, req);
         List<String> problems = validator.validate(req.connectorId() + "/" + req.opId(),
@@ -118,7 +123,10 @@ public final class Dispatcher {
         PolicyGate.Decision decision = metrics.time(DispatchMetrics.Stage.GATE,
                 () -> gate.decide(caller, r.gateOperation(), r.gateTarget(), () -> checkPreviewHash(req, r)));
         return switch (decision) {
-            case PolicyGate.Allow allow -> execute(caller, req, r, t0, Optional.empty());
+            case PolicyGate.Allow allow -> {
+                progress.reached(DispatchProgress.Step.GATE_PASSED);
+                yield execute(caller, req, r, t0, Optional.empty(), progress);
+            }
             case PolicyGate.Deny deny -> denied(r, deny, Optional.empty(), t0);
             case PolicyGate.Park park -> park(caller, req, r, t0);
         };
@@ -240,7 +248,7 @@ public final class Dispatcher {
         if (gate.recheckReleased(requester, r.gateOperation(), r.gateTarget()) instanceof PolicyGate.Deny deny) {
             return denied(r, deny, Optional.of(a.id()), t0);
         }
-        ResultEnvelope env = execute(requester, req, r, t0, Optional.of(a.id()));
+        ResultEnvelope env = execute(requester, req, r, t0, Optional.of(a.id()), DispatchProgress.NONE);
         Object auditId = env.extras().get("audit_id");
         if (auditId != null) {
             approvals.linkExecution(a.id(), UUID.fromString(auditId.toString()));
@@ -260,7 +268,8 @@ public final class Dispatcher {
     }
 
     /** @param approvalId the approval that released the call, recorded on its audit row from the start */
-    private ResultEnvelope execute(Caller caller, CallRequest req, Resolved r, long t0, Optional<UUID> approvalId) {
+    private ResultEnvelope execute(Caller caller, CallRequest req, Resolved r, long t0, Optional<UUID> approvalId,
+                                   DispatchProgress progress) {
         Credential credential;
         try {
             credential = metrics.time(DispatchMetrics.Stage.CREDENTIAL,
@@ -269,9 +278,11 @@ public final class Dispatcher {
             audit.record(r.entry(), "error", Optional.of(e.code().wireName()), Optional.empty(), Map.of());
             return failure(req.opId(), e, t0);
         }
+        progress.reached(DispatchProgress.Step.CREDENTIAL_RESOLVED);
         // fail-closed: throws before the target is touched
         UUID auditId = metrics.time(DispatchMetrics.Stage.AUDIT, () -> audit.begin(r.entry(), approvalId));
         try {
+            progress.reached(DispatchProgress.Step.CALLING_TARGET);
             OperationResult result = metrics.time(DispatchMetrics.Stage.PLUGIN_CALL,
                     () -> sessions.call(r.op().connector(), r.target().spec(), credential, new ConnectorSessions.Lent(
                             (purpose, fields) -> credentials.stageIssued(caller.tenantId(), r.target().secretRef(),
@@ -281,6 +292,7 @@ public final class Dispatcher {
                             c -> c.invoke(r.request())));
             ResultEnvelope env = switch (result) {
                 case OperationResult.Rows rows -> {
+                    progress.reached(DispatchProgress.Step.REDUCING_RESULT);
                     Reducer.Reduced reduced = reducer.reduce(caller.tenantId(), caller.sub(), req.opId(), rows.rows());
                     Map<String, Object> extras = new LinkedHashMap<>(rows.extras());
                     extras.putAll(reduced.extras());

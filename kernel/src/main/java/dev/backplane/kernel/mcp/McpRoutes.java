@@ -29,16 +29,19 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code /mcp} over Streamable HTTP (POST only: the server never pushes, so GET and DELETE answer
- * 405 and no session id is issued), OAuth protected-resource metadata (RFC 9728) under
+ * {@code /mcp} over Streamable HTTP (POST only: the server never pushes outside a request, so GET and
+ * DELETE answer 405; a request's own progress and log notifications come on its response, which then is
+ * an SSE stream — {@link SseResponse}), OAuth protected-resource metadata (RFC 9728) under
  * {@code /.well-known/oauth-protected-resource[/mcp]}, and the checks in front of every message:
- * Origin, bearer token for the MCP audience, required scope, protocol version headers.
+ * Origin, bearer token for the MCP audience, required scope, protocol version headers. A handshake's
+ * {@code initialize} answer carries an {@code Mcp-Session-Id}, which only keys the session's log level.
  */
 public final class McpRoutes {
 
     private static final System.Logger LOG = System.getLogger(McpRoutes.class.getName());
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final String METADATA_PATH = "/.well-known/oauth-protected-resource";
+    private static final io.helidon.http.HeaderName SESSION_ID = HeaderNames.create("Mcp-Session-Id");
 
     /** What the routes need to know about the deployment. */
     public record Settings(String resourceUri, String issuer, Optional<String> requiredScope,
@@ -192,22 +195,28 @@ public final class McpRoutes {
             return;
         }
         boolean stateless = McpServer.statelessVersion(msg).isPresent();
+        SseResponse answer = new SseResponse(req, res);
+        // the stateless revision has no sessions: a session id sent with it is ignored
+        Optional<String> session = stateless ? Optional.empty() : req.headers().first(SESSION_ID);
         try {
-            JsonNode result = server.handle(caller, msg, stateless);
+            JsonNode result = server.handle(new McpServer.Exchange(caller, msg, stateless, session, answer));
+            if (!stateless && msg.path("method").asText().equals("initialize")) {
+                res.header(SESSION_ID, McpLogLevels.newSessionId());
+            }
             ObjectNode out = NODES.objectNode();
             out.put("jsonrpc", "2.0");
             out.set("id", id);
             out.set("result", result);
-            Json.send(res, Status.OK_200, out);
+            answer.respond(Status.OK_200, out);
         } catch (McpServer.RpcError e) {
-            rpcError(res, Status.OK_200, id, e.code, e.getMessage(), e.data);
+            answer.respond(Status.OK_200, errorMessage(id, e.code, e.getMessage(), e.data));
         } catch (DomainException e) {
             Map<String, Object> data = new LinkedHashMap<>(e.extras());
             data.put("reason", e.code());
-            rpcError(res, Status.OK_200, id, McpServer.INVALID_PARAMS, e.getMessage(), data);
+            answer.respond(Status.OK_200, errorMessage(id, McpServer.INVALID_PARAMS, e.getMessage(), data));
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "mcp " + msg.path("method").asText() + " failed", e);
-            rpcError(res, Status.OK_200, id, -32603, "internal error; the backplane logged it", Map.of());
+            answer.respond(Status.OK_200, errorMessage(id, -32603, "internal error; the backplane logged it", Map.of()));
         }
     }
 
@@ -273,6 +282,10 @@ public final class McpRoutes {
 
     private static void rpcError(ServerResponse res, Status status, JsonNode id, int code, String message,
                                  Map<String, Object> data) {
+        Json.send(res, status, errorMessage(id, code, message, data));
+    }
+
+    private static ObjectNode errorMessage(JsonNode id, int code, String message, Map<String, Object> data) {
         ObjectNode out = NODES.objectNode();
         out.put("jsonrpc", "2.0");
         out.set("id", id == null ? NODES.nullNode() : id);
@@ -282,6 +295,6 @@ public final class McpRoutes {
         if (!data.isEmpty()) {
             error.set("data", JsonMapping.mapper().valueToTree(data));
         }
-        Json.send(res, status, out);
+        return out;
     }
 }

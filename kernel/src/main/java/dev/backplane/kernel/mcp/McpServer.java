@@ -19,11 +19,13 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * JSON-RPC 2.0 for MCP, one message per HTTP POST, no session state. Serves the handshake revisions
- * 2025-06-18 and 2025-11-25 ({@code initialize}) and the stateless 2026-07-28 revision (no handshake;
+ * JSON-RPC 2.0 for MCP, one message per HTTP POST. Serves the handshake revisions 2025-06-18 and
+ * 2025-11-25 ({@code initialize}) and the stateless 2026-07-28 revision (no handshake;
  * {@code server/discover}; protocol version and client capabilities in every request's {@code _meta};
- * {@code resultType} on results), choosing per request. Protocol errors are JSON-RPC errors; what a
- * tool does wrong is a tool result with {@code isError}, except the argument errors SPEC makes -32602.
+ * {@code resultType} on results), choosing per request. The only state is a handshake session's log
+ * level ({@link McpNotifications}). A tool call may notify progress and log messages ahead of its
+ * response ({@link McpNotifier}). Protocol errors are JSON-RPC errors; what a tool does wrong is a tool
+ * result with {@code isError}, except the argument errors SPEC makes -32602.
  */
 final class McpServer {
 
@@ -67,6 +69,14 @@ final class McpServer {
     }
 
     private final McpCompletions completions;
+    private final McpNotifications notifications = new McpNotifications();
+
+    /**
+     * One request: who sent it, in which revision, the handshake session it names ({@code Mcp-Session-Id};
+     * never for the stateless revision) and where notifications about it go.
+     */
+    record Exchange(Caller caller, JsonNode request, boolean stateless, Optional<String> sessionId, McpStream stream) {
+    }
 
     /** A protocol-level failure with its JSON-RPC code. */
     static final class RpcError extends RuntimeException {
@@ -87,9 +97,12 @@ final class McpServer {
     }
 
     /** Answers one request ({@code id} present); throws {@link RpcError} for protocol errors. */
-    JsonNode handle(Caller caller, JsonNode request, boolean stateless) {
-        String method = request.path("method").asText();
-        JsonNode params = request.path("params");
+    JsonNode handle(Exchange x) {
+        Caller caller = x.caller();
+        boolean stateless = x.stateless();
+        String method = x.request().path("method").asText();
+        JsonNode params = x.request().path("params");
+        McpNotifier notifier = notifications.notifier(x);
         ObjectNode result = switch (method) {
             case "initialize" -> {
                 if (stateless) {
@@ -101,12 +114,13 @@ final class McpServer {
             case "server/discover" -> discover(caller);
             case "ping" -> NODES.objectNode();
             case "tools/list" -> toolsList(caller);
-            case "tools/call" -> toolsCall(caller, params);
+            case "tools/call" -> toolsCall(caller, params, notifier);
             case "resources/list" -> resourcesList(caller);
             case "resources/templates/list" -> resourceTemplates();
             case "resources/read" -> readResource(caller, params.path("uri").asText());
             case "prompts/list" -> NODES.objectNode().set("prompts", NODES.arrayNode());
             case "completion/complete" -> completions.complete(caller, params);
+            case "logging/setLevel" -> notifications.setLevel(x);
             default -> throw new RpcError(METHOD_NOT_FOUND, "method not found: " + method, Map.of());
         };
         if (stateless) {
@@ -150,6 +164,7 @@ final class McpServer {
         caps.putObject("tools").put("listChanged", false);
         caps.putObject("resources");
         caps.putObject("completions");
+        caps.putObject("logging");
         return caps;
     }
 
@@ -257,7 +272,7 @@ final class McpServer {
         return r;
     }
 
-    private ObjectNode toolsCall(Caller caller, JsonNode params) {
+    private ObjectNode toolsCall(Caller caller, JsonNode params, McpNotifier notifier) {
         if (!params.path("name").isTextual()) {
             throw new RpcError(INVALID_PARAMS, "tools/call needs params.name", Map.of("reason", "missing_name"));
         }
@@ -270,15 +285,22 @@ final class McpServer {
                 .orElseThrow(() -> new RpcError(INVALID_PARAMS, "unknown tool: " + name, Map.of("reason",
                         "unknown_tool", "tools", tools.visibleTo(caller).stream().map(McpTools.Tool::name).toList())));
         Object out;
+        notifier.start("running " + name);
         try {
-            out = tools.run(tool, caller, args.isObject() ? args : NODES.objectNode());
+            out = tools.run(tool, caller, args.isObject() ? args : NODES.objectNode(), notifier);
+            if (out instanceof ResultEnvelope env) {
+                notifier.outcome(env);
+            }
         } catch (DomainException e) {
             if (isArgumentError(e)) {
                 Map<String, Object> data = new java.util.LinkedHashMap<>(e.extras());
                 data.put("reason", e.code());
                 throw new RpcError(INVALID_PARAMS, e.getMessage(), data);
             }
+            notifier.log(McpLogLevel.ERROR, "svc.mcp", name + " refused, " + e.code());
             return toolError(e);
+        } finally {
+            notifier.close();
         }
         JsonNode structured = JsonMapping.mapper().valueToTree(out);
         if (!structured.isObject()) {

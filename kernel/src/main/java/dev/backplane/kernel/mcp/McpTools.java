@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.dispatch.CallRequest;
+import dev.backplane.kernel.dispatch.DispatchProgress;
 import dev.backplane.kernel.dispatch.Dispatcher;
 import dev.backplane.kernel.docs.DocsService;
 import dev.backplane.kernel.errors.CommonErrors;
@@ -34,8 +35,18 @@ import java.util.function.BiFunction;
 public final class McpTools {
 
     /** One tool: its wire definition, the role it needs, and what it does. */
-    public record Tool(String name, String description, String inputSchema, Role role,
-                BiFunction<Caller, JsonNode, Object> run) {
+    public record Tool(String name, String description, String inputSchema, Role role, Run run) {
+
+        /** A tool that has no steps worth reporting while it runs. */
+        Tool(String name, String description, String inputSchema, Role role, BiFunction<Caller, JsonNode, Object> run) {
+            this(name, description, inputSchema, role, (c, a, progress) -> run.apply(c, a));
+        }
+    }
+
+    /** What a tool does; a dispatching tool tells {@code progress} the pipeline steps it reaches. */
+    @FunctionalInterface
+    public interface Run {
+        Object apply(Caller caller, JsonNode args, DispatchProgress progress);
     }
 
     private final Map<String, Tool> tools = new LinkedHashMap<>();
@@ -122,7 +133,7 @@ public final class McpTools {
                 + "policy gate, credentials, audit. The answer's status is ok, error, denied or awaiting_approval "
                 + "(then a human approves it; do not retry). Big results come back as a sample plus a handle for "
                 + "result_query.", CALL_SCHEMA.formatted(CALL_EXTRAS),
-                Role.OPERATOR, (c, a) -> dispatcher.call(c, callRequest(a, true))));
+                Role.OPERATOR, (c, a, progress) -> dispatcher.call(c, callRequest(a, true), progress)));
         add(new Tool("result_query", "Page through or query a stored result by its handle: offset/limit, or a "
                 + "query with where, select, group_by, aggregates (COUNT SUM MIN MAX AVG) and order_by.", """
                 {"type": "object", "additionalProperties": false, "required": ["handle_id"], "properties": {
@@ -163,10 +174,15 @@ public final class McpTools {
      * its own audit row here (op_class read, op_id {@code <transport>.<tool>}, the caller's session).
      */
     public Object run(Tool tool, Caller caller, JsonNode args) {
+        return run(tool, caller, args, DispatchProgress.NONE);
+    }
+
+    /** {@link #run(Tool, Caller, JsonNode)}, telling {@code progress} the steps of a dispatch. */
+    Object run(Tool tool, Caller caller, JsonNode args, DispatchProgress progress) {
         // call_operation is audited by the pipeline, docs queries by the docs service (svc.docs.*, query hashed)
         boolean selfAudited = tool.name().equals("call_operation") || DocsTools.SELF_AUDITED.contains(tool.name());
         try {
-            Object result = tool.run().apply(caller, args);
+            Object result = tool.run().apply(caller, args, progress);
             if (!selfAudited) {
                 audited(caller, tool, "ok", Optional.empty());
             }

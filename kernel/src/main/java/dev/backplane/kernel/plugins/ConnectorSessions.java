@@ -3,12 +3,15 @@ package dev.backplane.kernel.plugins;
 import dev.backplane.kernel.egress.EgressProxy;
 import dev.backplane.kernel.egress.GuardedSocketFactory;
 import dev.backplane.kernel.egress.TargetTls;
+import dev.backplane.kernel.egress.TraceContextHttpClient;
 import dev.backplane.kernel.plugins.LoadedConnector;
 import dev.backplane.kernel.plugins.PluginCalls;
 import dev.backplane.plugin.api.Connector;
 import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.Credential;
 import dev.backplane.plugin.api.TargetSpec;
+import io.opentelemetry.context.Context;
+import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.function.Function;
 
@@ -87,7 +90,9 @@ public final class ConnectorSessions {
             TargetTls tls = TargetTls.of(k.host(), k.verifyTls(), k.caPin(), k.serverName());
             return new Transport(tls, KernelConnectorContext.httpClient(tls, egress, this.timeout));
         });
-        KernelConnectorContext ctx = new KernelConnectorContext(transport.tls(), transport.http(), sockets, timeout,
+        // the call's trace context rides on the lent client's requests (W3C traceparent) while tracing is on
+        HttpClient http = TraceContextHttpClient.of(transport.http(), Context.current(), spec.extras());
+        KernelConnectorContext ctx = new KernelConnectorContext(transport.tls(), http, sockets, timeout,
                 () -> Thread.currentThread().isInterrupted(), "connector." + connector.connectorId(), scrubber,
                 lent.stager(), lent.steps());
         try {

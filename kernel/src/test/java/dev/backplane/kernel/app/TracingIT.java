@@ -34,6 +34,8 @@ class TracingIT {
     private static final String PASSWORD = "trace-pw-" + UUID.randomUUID();
     private static final List<Span> SPANS = new CopyOnWriteArrayList<>();
     private static final List<String> RESOURCES = new CopyOnWriteArrayList<>();
+    /** The traceparent header of each request the target got ("none" when absent), in order. */
+    private static final List<String> TARGET_TRACEPARENTS = new CopyOnWriteArrayList<>();
     private static HttpServer target;
     private static TestIssuer issuer;
     private static TestKernel kernel;
@@ -42,6 +44,7 @@ class TracingIT {
     static void start(KernelSetup setup) throws IOException {
         String auth = LoopbackHttp.basic("svc", PASSWORD);
         target = LoopbackHttp.start(x -> {
+            TARGET_TRACEPARENTS.add(String.valueOf(x.getRequestHeaders().getFirst("traceparent")).replace("null", "none"));
             boolean ok = auth.equals(x.getRequestHeaders().getFirst("Authorization"));
             LoopbackHttp.answer(x, ok ? 200 : 401, ok && x.getRequestURI().getPath().equals("/items")
                     ? LoopbackHttp.items(x) : "details");
@@ -72,6 +75,9 @@ class TracingIT {
         kernel.registerTarget(admin, Map.of("name", "tr-1", "product", "trc", "host", "127.0.0.1",
                 "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
         kernel.stageSecret(admin, "tr-1", Map.of("username", "svc", "password", PASSWORD));
+        kernel.registerTarget(admin, Map.of("name", "tr-quiet", "product", "trc", "host", "127.0.0.1",
+                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http", "trace_context", false)));
+        kernel.stageSecret(admin, "tr-quiet", Map.of("username", "svc", "password", PASSWORD));
         String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
         var r = kernel.send("POST", "/api/v1/operations/call", issuer.operator(tenant), "{\"connector_id\": \"trc-1.x\", "
                 + "\"op_id\": \"trc.item0.list\", \"target\": \"tr-1\", \"params\": {}}",
@@ -96,6 +102,19 @@ class TracingIT {
         assertThat(server.getAttributesList().toString()).contains("/api/v1/operations/call", "200");
         assertThat(RESOURCES).anySatisfy(res -> assertThat(res).contains("svc-backplane"));
         assertThat(SPANS.toString()).as("no secret in any span").doesNotContain(PASSWORD);
+
+        Span pluginCall = trace.stream().filter(s -> s.getName().equals("svc.dispatch.plugin_call")).findFirst()
+                .orElseThrow();
+        assertThat(TARGET_TRACEPARENTS).as("the target joins the trace under the plugin-call span")
+                .contains("00-" + traceId + "-" + hex(pluginCall.getSpanId().toByteArray()) + "-01");
+
+        int before = TARGET_TRACEPARENTS.size();
+        var quiet = kernel.send("POST", "/api/v1/operations/call", issuer.operator(tenant), "{\"connector_id\": "
+                + "\"trc-1.x\", \"op_id\": \"trc.item0.list\", \"target\": \"tr-quiet\", \"params\": {}}",
+                Map.of("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01"));
+        assertThat(quiet.status()).as(quiet.body()).isEqualTo(200);
+        assertThat(TARGET_TRACEPARENTS.subList(before, TARGET_TRACEPARENTS.size()))
+                .as("a target with extras trace_context false gets no trace headers").isNotEmpty().containsOnly("none");
     }
 
     @Test

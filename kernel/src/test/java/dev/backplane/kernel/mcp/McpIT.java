@@ -63,13 +63,8 @@ class McpIT {
 
     @BeforeAll
     static void targetAndConnector() {
-        String admin = issuer.token("admin", TENANT, "tenant_admin");
-        kernel.registerTarget(admin, Map.of("name", "t1", "product", "mcpx", "host", "127.0.0.1",
-                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
-        kernel.stageSecret(admin, "t1", Map.of("username", "svc", "password", PASSWORD));
-        kernel.enableConnector(admin, "mcpx-1.x");
-        assertThat(kernel.patch("/api/v1/connectors/mcpx-1.x/operations/mcpx.item5.delete", admin,
-                "{\"is_enabled\": true, \"safety_level\": \"caution\"}").status()).isEqualTo(200);
+        McpFixture.target(kernel, issuer.token("admin", TENANT, "tenant_admin"), "mcpx", target.getAddress().getPort(),
+                PASSWORD);
     }
 
     private static McpSyncClient sdkClient(String token) {
@@ -170,14 +165,7 @@ class McpIT {
     }
 
     private static HttpResponse<String> post(String token, String body, Map<String, String> headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(kernel.url() + "/mcp"))
-                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(body));
-        if (token != null) {
-            b.header("Authorization", "Bearer " + token);
-        }
-        headers.forEach(b::header);
-        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return McpFixture.post(kernel, token, body, headers);
     }
 
     @Test

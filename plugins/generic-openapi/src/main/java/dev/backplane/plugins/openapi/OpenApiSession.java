@@ -53,7 +53,8 @@ final class OpenApiSession implements Connector {
         this.mapper = new ResponseMapper(scrubber);
         SessionLogin login = new SessionLogin(factory.auth(), vendor, mapper, credential, ctx.clock());
         this.auth = new Authenticator(factory.auth(), factory.sessions(), credential, login, scrubber, ctx.clock(),
-                ctx.logger(), List.of(vendor.origin(), factory.basePath()));
+                ctx.logger(), List.of(vendor.origin(), factory.basePath(),
+                        vendor.loginScope(factory.auth().setting("login_path").orElse(""))));
     }
 
     @Override

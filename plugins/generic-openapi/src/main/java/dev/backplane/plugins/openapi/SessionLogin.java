@@ -70,14 +70,19 @@ final class SessionLogin {
                 b = withFields(method, fields);
             }
             case "session_login_basic" -> {
-                b = vendor.request(config.setting("login_path").orElseThrow() + queryOf(fields))
+                b = vendor.request(vendor.loginPath(config.setting("login_path").orElseThrow()) + queryOf(fields))
                         .setHeader(AuthConfig.AUTHORIZATION, basic(credential.field(config.fields().get(0)),
                                 credential.field(config.fields().get(1))));
                 b.method(method, HttpRequest.BodyPublishers.noBody());
             }
             default -> {
+                String token = credential.field(config.fields().get(0));
+                Optional<String> param = config.setting("login_token_param");
+                param.ifPresent(name -> fields.put(name, token));
                 b = withFields(method, fields);
-                b.setHeader(config.loginTokenHeader(), config.loginTokenPrefix() + credential.field(config.fields().get(0)));
+                if (param.isEmpty()) {
+                    b.setHeader(config.loginTokenHeader(), config.loginTokenPrefix() + token);
+                }
             }
         }
         return b.setHeader("Accept", "application/json").build();
@@ -85,7 +90,7 @@ final class SessionLogin {
 
     /** The login fields as the body (json or form), or in the query of a GET; no body when there are none. */
     private HttpRequest.Builder withFields(String method, Map<String, String> fields) {
-        String path = config.setting("login_path").orElseThrow();
+        String path = vendor.loginPath(config.setting("login_path").orElseThrow());
         if (method.equals("GET")) {
             return vendor.request(path + queryOf(fields)).GET();
         }

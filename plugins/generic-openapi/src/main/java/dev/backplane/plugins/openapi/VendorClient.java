@@ -20,6 +20,8 @@ import java.security.cert.CertificateException;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.net.ssl.SSLException;
 
 /**
@@ -30,6 +32,8 @@ final class VendorClient {
 
     /** Bodies larger than this are refused rather than buffered. */
     static final int MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z_][A-Za-z0-9_]*)}");
 
     private final ConnectorContext ctx;
     private final TargetSpec target;
@@ -97,6 +101,42 @@ final class VendorClient {
             // reported below
         }
         throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, what + " is not an absolute http(s) URL");
+    }
+
+    /**
+     * The login path with each {@code {name}} replaced by the target's extra of that name, percent-encoded as
+     * one path segment: a vendor whose login URL names the tenant's organisation (VCF Automation's
+     * {@code /tm/oauth/tenant/{org}/token}) is ingested once and each target says which organisation it is.
+     *
+     * @throws ConnectorException {@code connector_error} naming the extra when the target lacks it
+     */
+    String loginPath(String template) {
+        Matcher m = PLACEHOLDER.matcher(template);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            Object value = target.extras().get(m.group(1));
+            String text = value == null ? "" : value.toString().strip();
+            if (text.isEmpty() || text.equals(".") || text.equals("..")) {
+                throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, "the login path " + template + " needs the "
+                        + "target's extras." + m.group(1) + " (svc targets add ... --extras " + m.group(1) + "=<value>)"
+                        + (text.isEmpty() ? "" : "; '" + text + "' is not a path segment"));
+            }
+            m.appendReplacement(out, Matcher.quoteReplacement(WireEncoding.percent(text)));
+        }
+        return m.appendTail(out).toString();
+    }
+
+    /**
+     * The target's values of the extras a login path names, so two targets on one host that log in to
+     * different organisations never share a cached session; empty when the path names none.
+     */
+    String loginScope(String template) {
+        StringBuilder out = new StringBuilder();
+        Matcher m = PLACEHOLDER.matcher(template);
+        while (m.find()) {
+            out.append(m.group(1)).append('=').append(target.extras().getOrDefault(m.group(1), "")).append(';');
+        }
+        return out.toString();
     }
 
     /** A request to {@code pathAndQuery} on the target, with the call's timeout. */

@@ -323,6 +323,50 @@ class AuthSchemesTest {
                 ErrorCode.CONNECTOR_AUTH_FAILED);
     }
 
+    @Test
+    void sessionLoginTokenCanSendTheTokenAsABodyFieldToAnOrganisationsLoginPath() {
+        vendor.on("POST", "/tm/oauth/tenant/blue%20org/token", s -> {
+            Map<String, String> f = form(s.body());
+            return "refresh_token".equals(f.get("grant_type")) && API_TOKEN.equals(f.get("refresh_token"))
+                    && s.header("Authorization") == null
+                    ? Reply.json(200, "{\"access_token\":\"at-" + issued.incrementAndGet() + "\",\"expires_in\":3600}")
+                    : Reply.json(400, "{\"error\":\"invalid_grant\"}");
+        });
+        vendor.on("GET", "/thing", s -> Reply.json(200, "{}"));
+        ConnectorFactory f = factory("", new AuthScheme("session_login_token", List.of("api_token"),
+                Map.of("login_path", "/tm/oauth/tenant/{org}/token", "login_format", "form",
+                        "login_params", "grant_type=refresh_token", "login_token_param", "refresh_token")));
+        Credential cred = new Credential(Map.of("api_token", API_TOKEN));
+        try (Connector c = f.open(ctx, withExtra("org", "blue org"), cred)) {
+            assertThat(c.invoke(call("acme.thing.get", Map.of()))).isInstanceOf(OperationResult.Document.class);
+        }
+        assertThat(vendor.last().header("Authorization")).isEqualTo("Bearer at-1");
+        assertThat(vendor.count("POST", "/tm/oauth/tenant/blue%20org/token")).isEqualTo(1);
+
+        try (Connector c = f.open(ctx, withExtra("org", "red"), cred)) {
+            assertFailure(c.invoke(call("acme.thing.get", Map.of())), ErrorCode.CONNECTOR_ERROR); // not blue's session
+        }
+        for (TargetSpec t : List.of(vendor.target(), withExtra("org", ".."))) {
+            try (Connector c = f.open(ctx, t, cred)) {
+                OperationResult r = c.invoke(call("acme.thing.get", Map.of()));
+                assertFailure(r, ErrorCode.CONNECTOR_ERROR);
+                assertThat(((OperationResult.Failure) r).message()).contains("extras.org");
+            }
+        }
+        assertThat(vendor.count("POST", "/tm/oauth/tenant/../token")).isZero();
+        try (Connector c = f.open(ctx, withExtra("org", "blue org"), new Credential(Map.of("api_token", "revoked")))) {
+            assertFailure(c.invoke(call("acme.thing.get", Map.of())), ErrorCode.CONNECTOR_AUTH_FAILED);
+        }
+    }
+
+    private TargetSpec withExtra(String key, String value) {
+        TargetSpec t = vendor.target();
+        Map<String, Object> extras = new java.util.HashMap<>(t.extras());
+        extras.put(key, value);
+        return new TargetSpec(t.name(), t.product(), t.host(), t.port(), t.version(), t.verifyTls(), t.tlsCaPin(),
+                t.tlsServerName(), extras);
+    }
+
     // --- oauth2_mint ---------------------------------------------------------------------------------------------
 
     private void authorizationServer() {
@@ -407,11 +451,7 @@ class AuthSchemesTest {
     void aTokenUrlTheTenantSetOnTheTargetMayNameAnotherHost() {
         authorizationServer();
         ConnectorFactory f = factory("/v1", Specs.auth("oauth2_mint", Map.of("token_url", "https://idp.invalid/token")));
-        TargetSpec t = vendor.target();
-        Map<String, Object> extras = new java.util.HashMap<>(t.extras());
-        extras.put("token_url", "http://localhost:" + vendor.port() + "/oauth/token");
-        TargetSpec chosen = new TargetSpec(t.name(), t.product(), t.host(), t.port(), t.version(), t.verifyTls(),
-                t.tlsCaPin(), t.tlsServerName(), extras);
+        TargetSpec chosen = withExtra("token_url", "http://localhost:" + vendor.port() + "/oauth/token");
         try (Connector c = f.open(ctx, chosen, new Credential(Map.of("client_id", "svc", "client_secret", PASSWORD)))) {
             assertThat(c.invoke(call("acme.thing.get", Map.of()))).isInstanceOf(OperationResult.Document.class);
         }

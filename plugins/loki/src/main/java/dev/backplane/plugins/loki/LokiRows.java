@@ -1,16 +1,19 @@
 package dev.backplane.plugins.loki;
 
+import static dev.backplane.plugins.http.MetricJson.labels;
+import static dev.backplane.plugins.http.MetricJson.nanos;
+import static dev.backplane.plugins.http.MetricJson.seconds;
+import static dev.backplane.plugins.http.MetricJson.series;
+import static dev.backplane.plugins.http.MetricJson.value;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.StringJoiner;
 
 /**
  * Loki answers as flat rows: one row per log line (merged across streams, in the query's direction),
@@ -66,46 +69,4 @@ final class LokiRows {
         return rows;
     }
 
-    /** {@code series} as LogQL writes a selector ({@code {app="web"}}) and the labels as an object. */
-    static Map<String, Object> series(JsonNode metric) {
-        Map<String, Object> labels = labels(metric);
-        StringJoiner j = new StringJoiner(",", "{", "}");
-        labels.forEach((k, v) -> j.add(k + "=\"" + v.toString().replace("\\", "\\\\").replace("\"", "\\\"") + "\""));
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("series", j.toString());
-        row.put("labels", labels);
-        return row;
-    }
-
-    static Map<String, Object> labels(JsonNode object) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            out.put(e.getKey(), e.getValue().asText());
-        }
-        return out;
-    }
-
-    static Object value(JsonNode v) {
-        try {
-            double d = Double.parseDouble(v.asText());
-            return Double.isFinite(d) ? d : v.asText();
-        } catch (NumberFormatException e) {
-            return v.asText();
-        }
-    }
-
-    /** Unix nanoseconds (a string) as RFC 3339 with the nanoseconds kept. */
-    static String nanos(String ns) {
-        BigDecimal[] split = new BigDecimal(ns).divideAndRemainder(BigDecimal.valueOf(1_000_000_000L));
-        return Instant.ofEpochSecond(split[0].longValue(), split[1].longValue()).toString();
-    }
-
-    /** Unix seconds (with a fraction) as RFC 3339. */
-    static String seconds(JsonNode s) {
-        if (!s.isNumber() && !s.isTextual()) {
-            return null;
-        }
-        return Instant.ofEpochMilli(new BigDecimal(s.asText()).movePointRight(3).longValue()).toString();
-    }
 }

@@ -11,6 +11,9 @@ import dev.backplane.plugin.api.HttpPreview;
 import dev.backplane.plugin.api.OperationRequest;
 import dev.backplane.plugin.api.OperationResult;
 import dev.backplane.plugin.api.TargetSpec;
+import dev.backplane.plugins.http.MetricJson;
+import dev.backplane.plugins.http.Params;
+import dev.backplane.plugins.http.VendorHttp;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,14 +24,17 @@ import java.util.Optional;
 final class LokiSession implements Connector {
 
     private final ConnectorContext ctx;
-    private final LokiHttp http;
+    private final VendorHttp http;
 
     LokiSession(ConnectorContext ctx, TargetSpec target, Credential credential) {
         this.ctx = ctx;
-        this.http = new LokiHttp(ctx, target, credential);
+        Object org = target.extras().get("org_id");
+        // the Loki tenant in a multi-tenant deployment
+        this.http = new VendorHttp(ctx, target, credential, org == null || org.toString().isBlank() ? Map.of()
+                : Map.of("X-Scope-OrgID", org.toString()));
     }
 
-    static Optional<LokiHttp.Request> request(String opId, Params p) {
+    static Optional<VendorHttp.Request> request(String opId, Params p) {
         Map<String, List<String>> q = new LinkedHashMap<>();
         String path = switch (opId) {
             case "loki.about" -> "/loki/api/v1/status/buildinfo";
@@ -61,7 +67,7 @@ final class LokiSession implements Connector {
             }
             default -> null;
         };
-        return Optional.ofNullable(path).map(x -> new LokiHttp.Request("GET", x, q, Optional.empty()));
+        return Optional.ofNullable(path).map(x -> new VendorHttp.Request("GET", x, q, Optional.empty()));
     }
 
     private static void range(Params p, Map<String, List<String>> q) {
@@ -81,7 +87,7 @@ final class LokiSession implements Connector {
     @Override
     public OperationResult invoke(OperationRequest request) {
         Params p = new Params(request.params());
-        Optional<LokiHttp.Request> req = request(request.opId(), p);
+        Optional<VendorHttp.Request> req = request(request.opId(), p);
         if (req.isEmpty()) {
             return new OperationResult.Failure(ErrorCode.UNKNOWN_OPERATION, "loki-3.x has no operation "
                     + request.opId(), Map.of());
@@ -113,7 +119,7 @@ final class LokiSession implements Connector {
                 case "loki.label.values" -> column(answer.path("data"), "value");
                 default -> { // loki.series.list
                     List<Map<String, Object>> rows = new ArrayList<>();
-                    answer.path("data").forEach(s -> rows.add(LokiRows.series(s)));
+                    answer.path("data").forEach(s -> rows.add(MetricJson.series(s)));
                     yield new OperationResult.Rows(rows);
                 }
             };

@@ -2,6 +2,8 @@ package dev.backplane.plugins.prometheus;
 
 import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.ErrorCode;
+import dev.backplane.plugins.http.Params;
+import dev.backplane.plugins.http.VendorHttp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -25,7 +27,7 @@ final class PrometheusRequests {
     private PrometheusRequests() {
     }
 
-    static Optional<PromHttp.Request> of(String opId, Params p, Instant now) {
+    static Optional<VendorHttp.Request> of(String opId, Params p, Instant now) {
         Map<String, List<String>> q = new LinkedHashMap<>();
         return Optional.ofNullable(switch (opId) {
             case "prometheus.about" -> get("/api/v1/status/buildinfo", q);
@@ -68,16 +70,16 @@ final class PrometheusRequests {
                 p.strings("filter").ifPresent(f -> q.put("filter", f));
                 yield get("/api/v2/silences", q);
             }
-            case "prometheus.silence.create" -> new PromHttp.Request("POST", "/api/v2/silences", q,
+            case "prometheus.silence.create" -> new VendorHttp.Request("POST", "/api/v2/silences", q,
                     Optional.of(silence(p, now)));
-            case "prometheus.silence.expire" -> new PromHttp.Request("DELETE", "/api/v2/silence/"
+            case "prometheus.silence.expire" -> new VendorHttp.Request("DELETE", "/api/v2/silence/"
                     + p.string("id").orElseThrow(), q, Optional.empty());
             default -> null;
         });
     }
 
-    private static PromHttp.Request get(String path, Map<String, List<String>> query) {
-        return new PromHttp.Request("GET", path, query, Optional.empty());
+    private static VendorHttp.Request get(String path, Map<String, List<String>> query) {
+        return new VendorHttp.Request("GET", path, query, Optional.empty());
     }
 
     private static Map<String, List<String>> matchAndRange(Params p, Map<String, List<String>> q) {

@@ -1,10 +1,12 @@
 package dev.backplane.plugins.prometheus;
 
+import static dev.backplane.plugins.http.MetricJson.labels;
+import static dev.backplane.plugins.http.MetricJson.seconds;
+import static dev.backplane.plugins.http.MetricJson.series;
+import static dev.backplane.plugins.http.MetricJson.value;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import java.math.BigDecimal;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +30,7 @@ final class PrometheusRows {
         switch (type) {
             case "vector" -> result.forEach(s -> {
                 Map<String, Object> row = series(s.path("metric"));
-                row.put("timestamp", time(s.path("value").path(0)));
+                row.put("timestamp", seconds(s.path("value").path(0)));
                 row.put("value", value(s.path("value").path(1)));
                 rows.add(row);
             });
@@ -39,7 +41,7 @@ final class PrometheusRows {
                 Double max = null;
                 for (JsonNode point : s.path("values")) {
                     Object v = value(point.path(1));
-                    samples.add(java.util.Arrays.asList(time(point.path(0)), v));
+                    samples.add(java.util.Arrays.asList(seconds(point.path(0)), v));
                     if (v instanceof Double d) {
                         min = min == null ? d : Math.min(min, d);
                         max = max == null ? d : Math.max(max, d);
@@ -56,56 +58,12 @@ final class PrometheusRows {
             default -> { // scalar and string: [time, value]
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("series", type);
-                row.put("timestamp", time(result.path(0)));
+                row.put("timestamp", seconds(result.path(0)));
                 row.put("value", type.equals("scalar") ? value(result.path(1)) : result.path(1).asText());
                 rows.add(row);
             }
         }
         return rows;
-    }
-
-    /** {@code series} as PromQL writes it ({@code up{job="node"}}) and the labels as an object. */
-    static Map<String, Object> series(JsonNode metric) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        Map<String, Object> labels = labels(metric);
-        String name = metric.path("__name__").asText("");
-        StringJoiner j = new StringJoiner(",", name + "{", "}");
-        labels.forEach((k, v) -> {
-            if (!k.equals("__name__")) {
-                j.add(k + "=\"" + v.toString().replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
-            }
-        });
-        row.put("series", j.toString());
-        row.put("labels", labels);
-        return row;
-    }
-
-    static Map<String, Object> labels(JsonNode object) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            out.put(e.getKey(), e.getValue().asText());
-        }
-        return out;
-    }
-
-    /** A sample value: a number when finite, else Prometheus' spelling ({@code NaN}, {@code +Inf}). */
-    static Object value(JsonNode v) {
-        try {
-            double d = Double.parseDouble(v.asText());
-            return Double.isFinite(d) ? d : v.asText();
-        } catch (NumberFormatException e) {
-            return v.asText();
-        }
-    }
-
-    /** Unix seconds (with a fraction) as RFC 3339. */
-    static String time(JsonNode seconds) {
-        if (!seconds.isNumber() && !seconds.isTextual()) {
-            return null;
-        }
-        BigDecimal s = new BigDecimal(seconds.asText());
-        return Instant.ofEpochMilli(s.movePointRight(3).longValue()).toString();
     }
 
     static List<Map<String, Object>> targets(JsonNode data) {

@@ -11,6 +11,9 @@ import dev.backplane.plugin.api.HttpPreview;
 import dev.backplane.plugin.api.OperationRequest;
 import dev.backplane.plugin.api.OperationResult;
 import dev.backplane.plugin.api.TargetSpec;
+import dev.backplane.plugins.http.MetricJson;
+import dev.backplane.plugins.http.Params;
+import dev.backplane.plugins.http.VendorHttp;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,12 +28,12 @@ final class PrometheusSession implements Connector {
 
     private final ConnectorContext ctx;
     private final TargetSpec target;
-    private final PromHttp http;
+    private final VendorHttp http;
 
     PrometheusSession(ConnectorContext ctx, TargetSpec target, Credential credential) {
         this.ctx = ctx;
         this.target = target;
-        this.http = new PromHttp(ctx, target, credential);
+        this.http = new VendorHttp(ctx, target, credential, Map.of());
     }
 
     private boolean alertmanager() {
@@ -40,11 +43,11 @@ final class PrometheusSession implements Connector {
     @Override
     public Fingerprint probe() {
         if (alertmanager()) {
-            JsonNode status = http.send(new PromHttp.Request("GET", "/api/v2/status", Map.of(), Optional.empty()));
+            JsonNode status = http.send(new VendorHttp.Request("GET", "/api/v2/status", Map.of(), Optional.empty()));
             return new Fingerprint(Optional.of("Prometheus"), Optional.of("alertmanager"),
                     version(status.path("versionInfo").path("version")), true, ctx.clock().instant(), "GET /api/v2/status");
         }
-        JsonNode build = http.send(new PromHttp.Request("GET", "/api/v1/status/buildinfo", Map.of(), Optional.empty()));
+        JsonNode build = http.send(new VendorHttp.Request("GET", "/api/v1/status/buildinfo", Map.of(), Optional.empty()));
         return new Fingerprint(Optional.of("Prometheus"), Optional.of("prometheus"),
                 version(build.path("data").path("version")), true, ctx.clock().instant(), "GET /api/v1/status/buildinfo");
     }
@@ -60,7 +63,7 @@ final class PrometheusSession implements Connector {
     public OperationResult invoke(OperationRequest request) {
         String opId = request.opId();
         Params p = new Params(request.params());
-        Optional<PromHttp.Request> req;
+        Optional<VendorHttp.Request> req;
         try {
             req = PrometheusRequests.of(opId, p, ctx.clock().instant());
         } catch (ConnectorException e) {
@@ -92,7 +95,7 @@ final class PrometheusSession implements Connector {
                 }
                 case "prometheus.series.list" -> {
                     List<Map<String, Object>> rows = new ArrayList<>();
-                    http.send(req.get()).path("data").forEach(s -> rows.add(PrometheusRows.series(s)));
+                    http.send(req.get()).path("data").forEach(s -> rows.add(MetricJson.series(s)));
                     yield new OperationResult.Rows(rows);
                 }
                 case "prometheus.label.list" -> column(http.send(req.get()).path("data"), "name");
@@ -133,7 +136,7 @@ final class PrometheusSession implements Connector {
 
     /** The silence as Alertmanager now holds it: the write read back. */
     private Map<String, Object> readSilence(String id) {
-        return PrometheusRows.silence(http.send(new PromHttp.Request("GET", "/api/v2/silence/" + id, Map.of(),
+        return PrometheusRows.silence(http.send(new VendorHttp.Request("GET", "/api/v2/silence/" + id, Map.of(),
                 Optional.empty())));
     }
 
@@ -141,7 +144,7 @@ final class PrometheusSession implements Connector {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("product", target.product());
         if (alertmanager()) {
-            JsonNode status = http.send(new PromHttp.Request("GET", "/api/v2/status", Map.of(), Optional.empty()));
+            JsonNode status = http.send(new VendorHttp.Request("GET", "/api/v2/status", Map.of(), Optional.empty()));
             JsonNode v = status.path("versionInfo");
             out.put("version", v.path("version").asText());
             out.put("revision", v.path("revision").asText());
@@ -157,7 +160,7 @@ final class PrometheusSession implements Connector {
         out.put("branch", build.path("branch").asText());
         out.put("build_date", build.path("buildDate").asText());
         out.put("go_version", build.path("goVersion").asText());
-        JsonNode runtime = http.send(new PromHttp.Request("GET", "/api/v1/status/runtimeinfo", Map.of(),
+        JsonNode runtime = http.send(new VendorHttp.Request("GET", "/api/v1/status/runtimeinfo", Map.of(),
                 Optional.empty())).path("data");
         out.put("start_time", runtime.path("startTime").asText());
         out.put("storage_retention", runtime.path("storageRetention").asText());

@@ -1,4 +1,4 @@
-package dev.backplane.plugins.loki;
+package dev.backplane.plugins.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,29 +26,34 @@ import java.util.StringJoiner;
 import javax.net.ssl.SSLException;
 
 /**
- * HTTP to one Loki: the origin from the target ({@code https} unless its extras
- * say {@code "scheme": "http"}), the credential as an {@code Authorization} header, and every failure
- * turned into the SPEC's error codes. Answers larger than {@link #MAX_BODY_BYTES} are refused rather
- * than buffered.
+ * JSON over HTTP to one target of a typed plugin (Prometheus, Alertmanager, Loki): the origin from the
+ * target ({@code https} unless its extras say {@code "scheme": "http"}), the credential as an
+ * {@code Authorization} header (bearer {@code token}, or HTTP Basic), fixed extra headers, and every
+ * failure turned into the SPEC's error codes through the kernel-lent client (TLS and SSRF guard
+ * included). Answers larger than {@link #MAX_BODY_BYTES} are refused rather than buffered. Shaded
+ * into each plugin jar that uses it, like the SSH layer.
  */
-final class LokiHttp {
+public final class VendorHttp {
 
-    static final ObjectMapper JSON = new ObjectMapper();
-    static final int MAX_BODY_BYTES = 32 * 1024 * 1024;
+    public static final ObjectMapper JSON = new ObjectMapper();
+    public static final int MAX_BODY_BYTES = 32 * 1024 * 1024;
 
     /** One request: method, path, query (repeatable keys) and an optional JSON body. */
-    record Request(String method, String path, Map<String, List<String>> query, Optional<Object> body) {
+    public record Request(String method, String path, Map<String, List<String>> query, Optional<Object> body) {
     }
 
     private final ConnectorContext ctx;
     private final TargetSpec target;
     private final Credential credential;
+    private final Map<String, String> headers;
     private final String origin;
 
-    LokiHttp(ConnectorContext ctx, TargetSpec target, Credential credential) {
+    /** @param headers sent with every request (e.g. a multi-tenant server's tenant header) */
+    public VendorHttp(ConnectorContext ctx, TargetSpec target, Credential credential, Map<String, String> headers) {
         this.ctx = ctx;
         this.target = target;
         this.credential = credential;
+        this.headers = Map.copyOf(headers);
         Object scheme = target.extras().get("scheme");
         String host = target.host().contains(":") && !target.host().startsWith("[") ? "[" + target.host() + "]"
                 : target.host();
@@ -74,14 +79,11 @@ final class LokiHttp {
     }
 
     /** Sends the request and returns the parsed JSON answer of a 2xx, else throws the mapped error. */
-    JsonNode send(Request r) {
+    public JsonNode send(Request r) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(origin + r.path() + queryString(r.query())))
                 .timeout(ctx.timeout()).header("Accept", "application/json");
         authorization().ifPresent(a -> b.header("Authorization", a));
-        Object org = target.extras().get("org_id");
-        if (org != null && !org.toString().isBlank()) {
-            b.header("X-Scope-OrgID", org.toString()); // the Loki tenant in a multi-tenant deployment
-        }
+        headers.forEach(b::header);
         if (r.body().isPresent()) {
             try {
                 b.header("Content-Type", "application/json").method(r.method(),
@@ -157,7 +159,8 @@ final class LokiHttp {
         }
     }
 
-    /** The server's own words: Loki's plain-text message or a JSON {@code error}, trimmed. */
+    /** The server's own words: a JSON {@code error} (Prometheus, Loki), a JSON string or {@code message}
+     * (Alertmanager) or plain text, trimmed. */
     private static String detail(JsonNode json, byte[] body) {
         String text;
         if (json != null && json.hasNonNull("error")) {
@@ -191,7 +194,7 @@ final class LokiHttp {
                 + target.port() + " (" + why + ")", Map.of(), null);
     }
 
-    static String queryString(Map<String, List<String>> query) {
+    public static String queryString(Map<String, List<String>> query) {
         if (query.isEmpty()) {
             return "";
         }
