@@ -31,7 +31,7 @@ final class AppWatch {
 
         ArgoAppState last();
 
-        /** The operation succeeded and the application is healthy (and synced, when required). */
+        /** The operation succeeded and the application is where the wait wanted it. */
         record Settled(ArgoAppState last, int polls) implements Outcome {
         }
 
@@ -69,7 +69,7 @@ final class AppWatch {
      * deadline passes or the call is cancelled. The first poll is made after the first delay: the
      * controller has not picked up an operation requested a moment ago.
      */
-    Outcome watch(Supplier<ArgoAppState> poll, Instant deadline, boolean requireSynced) {
+    Outcome watch(Supplier<ArgoAppState> poll, Instant deadline, ArgoAppState.Until until) {
         ArgoAppState last = new ArgoAppState(true, "", "", "", "", "", java.util.List.of());
         int polls = 0;
         for (int n = 0; ; n++) {
@@ -92,10 +92,10 @@ final class AppWatch {
             }
             last = poll.get();
             polls++;
-            if (last.failed()) {
+            if (last.failed(until)) {
                 return new Outcome.Failed(last, polls);
             }
-            if (last.settled(requireSynced)) {
+            if (last.settled(until)) {
                 return new Outcome.Settled(last, polls);
             }
         }

@@ -42,16 +42,35 @@ record ArgoAppState(boolean operationPending, String phase, String sync, String 
                 text(map(status.get("sync")).get("revision")), message, List.copyOf(ids));
     }
 
-    /** The operation finished and did not succeed, or it succeeded and the application is Degraded. */
-    boolean failed() {
+    /**
+     * The operation finished and did not succeed, or (unless it was a dry run, which changes nothing) it succeeded
+     * and the application is Degraded.
+     */
+    boolean failed(Until until) {
         return !operationPending && (FAILED_PHASES.contains(phase) || (phase.equals("Succeeded")
-                && health.equals("Degraded")));
+                && health.equals("Degraded") && until != Until.OPERATION_SUCCEEDED));
     }
 
-    /** The operation finished successfully and the application is Healthy (and Synced, when asked). */
-    boolean settled(boolean requireSynced) {
-        return !operationPending && phase.equals("Succeeded") && health.equals("Healthy")
-                && (!requireSynced || sync.equals("Synced"));
+    /** What a wait waits for once the requested operation finished successfully. */
+    enum Until {
+        /** Healthy and Synced: a sync. */
+        SYNCED_AND_HEALTHY,
+        /** Healthy: a rollback, which leaves the application OutOfSync with its target revision. */
+        HEALTHY,
+        /** Nothing more: a dry run changes nothing in the cluster, so health and sync stay as they were. */
+        OPERATION_SUCCEEDED
+    }
+
+    /** The requested operation finished successfully and the application is where {@code until} says. */
+    boolean settled(Until until) {
+        if (operationPending || !phase.equals("Succeeded")) {
+            return false;
+        }
+        return switch (until) {
+            case SYNCED_AND_HEALTHY -> health.equals("Healthy") && sync.equals("Synced");
+            case HEALTHY -> health.equals("Healthy");
+            case OPERATION_SUCCEEDED -> true;
+        };
     }
 
     /** For messages: {@code operation Running, sync OutOfSync, health Progressing}. */

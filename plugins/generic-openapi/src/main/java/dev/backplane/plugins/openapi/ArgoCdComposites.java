@@ -49,7 +49,7 @@ final class ArgoCdComposites {
               "app_namespace": {"type": "string", "description": "the application's namespace, when not Argo CD's own"},
               "project": {"type": "string", "description": "the application's project"},
               "prune": {"type": "boolean", "default": false, "description": "delete resources no longer in the source"},
-              "dry_run": {"type": "boolean", "default": false, "description": "preview the operation in Argo CD only"},
+              "dry_run": {"type": "boolean", "default": false, "description": "only preview the operation in Argo CD; the wait then ends when it finished"},
               "timeout_seconds": {"type": "integer", "minimum": %d, "maximum": %d, "default": %d,
                 "description": "how long to wait for the application to become healthy"}"""
             .formatted(MIN_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, DEFAULT_TIMEOUT_SECONDS);
@@ -103,16 +103,17 @@ final class ArgoCdComposites {
             get.put("name", name);
             text(p, "app_namespace").ifPresent(v -> get.put("appNamespace", v));
             text(p, "project").ifPresent(v -> get.put("project", List.of(v)));
+            boolean dryRun = Boolean.TRUE.equals(p.get("dry_run"));
             Map<String, Object> body = new LinkedHashMap<>();
             text(p, "app_namespace").ifPresent(v -> body.put("appNamespace", v));
             text(p, "project").ifPresent(v -> body.put("project", v));
             body.put("prune", Boolean.TRUE.equals(p.get("prune")));
-            body.put("dryRun", Boolean.TRUE.equals(p.get("dry_run")));
-            boolean requireSynced;
+            body.put("dryRun", dryRun);
+            ArgoAppState.Until until;
             if (request.opId().equals(SYNC_AND_WAIT)) {
                 text(p, "revision").ifPresent(v -> body.put("revision", v));
                 children.call(SYNC, Map.of("name", name, "body", body));
-                requireSynced = true;
+                until = dryRun ? ArgoAppState.Until.OPERATION_SUCCEEDED : ArgoAppState.Until.SYNCED_AND_HEALTHY;
             } else if (request.opId().equals(ROLLBACK_AND_WAIT)) {
                 long id = p.get("id") instanceof Number n ? n.longValue() : -1;
                 List<Long> known = ArgoAppState.of(children.call(GET, get)).historyIds();
@@ -123,11 +124,11 @@ final class ArgoCdComposites {
                 }
                 body.put("id", id);
                 children.call(ROLLBACK, Map.of("name", name, "body", body));
-                requireSynced = false;
+                until = dryRun ? ArgoAppState.Until.OPERATION_SUCCEEDED : ArgoAppState.Until.HEALTHY;
             } else {
                 throw new ConnectorException(ErrorCode.UNKNOWN_OPERATION, "no composite operation " + request.opId());
             }
-            return outcome(name, watch.watch(() -> ArgoAppState.of(children.call(GET, get)), deadline, requireSynced),
+            return outcome(name, watch.watch(() -> ArgoAppState.of(children.call(GET, get)), deadline, until),
                     deadline);
         } catch (ConnectorException e) {
             return new OperationResult.Failure(e.code(), e.getMessage(), e.extras());

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 /** The backoff and termination of the Argo CD wait, on a clock the sleeper moves (no real sleeping). */
 class AppWatchTest {
 
+    private static final ArgoAppState.Until SYNCED = ArgoAppState.Until.SYNCED_AND_HEALTHY;
     private final TestContext ctx = new TestContext();
     private final List<Duration> sleeps = new ArrayList<>();
     private final AtomicBoolean cancelled = new AtomicBoolean();
@@ -49,7 +50,7 @@ class AppWatchTest {
     void waitsThroughProgressingUntilTheOperationSucceededSyncedAndHealthy() {
         AppWatch.Outcome o = watch.watch(replay(app(true, "Running", "OutOfSync", "Healthy", ""),
                 app(false, "Succeeded", "Synced", "Progressing", ""), app(false, "Succeeded", "Synced", "Healthy",
-                        "successfully synced")), in(300), true);
+                        "successfully synced")), in(300), SYNCED);
         assertThat(o).isInstanceOf(AppWatch.Outcome.Settled.class);
         assertThat(o.polls()).isEqualTo(3);
         assertThat(sleeps).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4));
@@ -60,7 +61,7 @@ class AppWatchTest {
     @Test
     void aFinishedLookingStateDoesNotCountWhileTheRequestedOperationIsStillPending() {
         AppWatch.Outcome o = watch.watch(replay(app(true, "Succeeded", "Synced", "Healthy", "the previous sync"),
-                app(false, "Succeeded", "Synced", "Healthy", "")), in(300), true);
+                app(false, "Succeeded", "Synced", "Healthy", "")), in(300), SYNCED);
         assertThat(o).isInstanceOf(AppWatch.Outcome.Settled.class);
         assertThat(o.polls()).isEqualTo(2);
     }
@@ -68,11 +69,11 @@ class AppWatchTest {
     @Test
     void aDegradedApplicationOrAFailedOperationEndsTheWaitWithTheApplicationsMessage() {
         AppWatch.Outcome degraded = watch.watch(replay(app(false, "Succeeded", "Synced", "Degraded",
-                "Deployment guestbook exceeded its progress deadline")), in(300), true);
+                "Deployment guestbook exceeded its progress deadline")), in(300), SYNCED);
         assertThat(degraded).isInstanceOf(AppWatch.Outcome.Failed.class);
         assertThat(degraded.last().message()).contains("progress deadline");
         AppWatch.Outcome failed = watch.watch(replay(app(false, "Failed", "OutOfSync", "Healthy",
-                "one or more objects failed to apply")), in(300), true);
+                "one or more objects failed to apply")), in(300), SYNCED);
         assertThat(failed).isInstanceOf(AppWatch.Outcome.Failed.class);
         assertThat(failed.last().describe()).isEqualTo("operation Failed, sync OutOfSync, health Healthy");
     }
@@ -80,13 +81,22 @@ class AppWatchTest {
     @Test
     void aDegradedApplicationIsNotAFailureWhileTheOperationThatShouldHealItRuns() {
         AppWatch.Outcome o = watch.watch(replay(app(true, "Running", "OutOfSync", "Degraded", ""),
-                app(false, "Succeeded", "OutOfSync", "Healthy", "rolled back")), in(300), false);
+                app(false, "Succeeded", "OutOfSync", "Healthy", "rolled back")), in(300), ArgoAppState.Until.HEALTHY);
         assertThat(o).as("a rollback leaves the application OutOfSync").isInstanceOf(AppWatch.Outcome.Settled.class);
     }
 
     @Test
+    void aDryRunEndsWhenItsOperationSucceededWhateverTheApplicationsHealth() {
+        AppWatch.Outcome o = watch.watch(replay(app(true, "Running", "OutOfSync", "Degraded", ""),
+                app(false, "Succeeded", "OutOfSync", "Degraded", "dry run")), in(300),
+                ArgoAppState.Until.OPERATION_SUCCEEDED);
+        assertThat(o).isInstanceOf(AppWatch.Outcome.Settled.class);
+        assertThat(o.polls()).isEqualTo(2);
+    }
+
+    @Test
     void aNeverHealthyApplicationTimesOutAtTheDeadlineNamingTheLastStateWithoutSleepingPastIt() {
-        AppWatch.Outcome o = watch.watch(replay(app(false, "Succeeded", "Synced", "Progressing", "")), in(10), true);
+        AppWatch.Outcome o = watch.watch(replay(app(false, "Succeeded", "Synced", "Progressing", "")), in(10), SYNCED);
         assertThat(o).isInstanceOf(AppWatch.Outcome.TimedOut.class);
         assertThat(sleeps).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4),
                 Duration.ofSeconds(3));
@@ -102,7 +112,7 @@ class AppWatchTest {
                 cancelled.set(true);
             }
             return app(true, "Running", "OutOfSync", "Progressing", "");
-        }, in(300), true);
+        }, in(300), SYNCED);
         assertThat(o).isInstanceOf(AppWatch.Outcome.Cancelled.class);
         assertThat(polls[0]).isEqualTo(2);
     }
@@ -115,7 +125,7 @@ class AppWatchTest {
         try {
             assertThat(interrupted.watch(() -> {
                 throw new AssertionError("no poll after an interrupt");
-            }, in(300), true)).isInstanceOf(AppWatch.Outcome.Cancelled.class);
+            }, in(300), SYNCED)).isInstanceOf(AppWatch.Outcome.Cancelled.class);
             assertThat(Thread.currentThread().isInterrupted()).isTrue();
         } finally {
             Thread.interrupted();

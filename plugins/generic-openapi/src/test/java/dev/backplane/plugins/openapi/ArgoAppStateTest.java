@@ -17,7 +17,7 @@ class ArgoAppStateTest {
                 "history", List.of(Map.of("id", 1), Map.of("id", "2"), Map.of("revision", "no id")))));
         assertThat(s.operationPending()).isFalse();
         assertThat(s.historyIds()).containsExactly(1L, 2L);
-        assertThat(s.settled(true)).isTrue();
+        assertThat(s.settled(ArgoAppState.Until.SYNCED_AND_HEALTHY)).isTrue();
         assertThat(s.message()).isEqualTo("successfully synced");
     }
 
@@ -25,8 +25,8 @@ class ArgoAppStateTest {
     void anythingUnexpectedReadsAsUnknownNotAsAnError() {
         ArgoAppState s = ArgoAppState.of("not an application");
         assertThat(s.describe()).isEqualTo("operation none, sync unknown, health unknown");
-        assertThat(s.settled(false)).isFalse();
-        assertThat(s.failed()).isFalse();
+        assertThat(s.settled(ArgoAppState.Until.HEALTHY)).isFalse();
+        assertThat(s.failed(ArgoAppState.Until.SYNCED_AND_HEALTHY)).isFalse();
         assertThat(s.historyIds()).isEmpty();
     }
 
@@ -34,7 +34,7 @@ class ArgoAppStateTest {
     void theHealthMessageStandsInWhenTheOperationHasNone() {
         ArgoAppState s = ArgoAppState.of(Map.of("status", Map.of("operationState", Map.of("phase", "Succeeded"),
                 "health", Map.of("status", "Degraded", "message", "back-off restarting failed container"))));
-        assertThat(s.failed()).isTrue();
+        assertThat(s.failed(ArgoAppState.Until.SYNCED_AND_HEALTHY)).isTrue();
         assertThat(s.message()).contains("back-off");
     }
 }
