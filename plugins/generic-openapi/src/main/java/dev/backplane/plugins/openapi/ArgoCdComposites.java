@@ -38,10 +38,13 @@ final class ArgoCdComposites {
     static final int MAX_TIMEOUT_SECONDS = 1800;
     static final int DEFAULT_TIMEOUT_SECONDS = 300;
 
-    /** Sends one ingested operation as a step of the composite; answers the vendor's JSON, throws when it fails. */
+    /**
+     * Sends one ingested operation as a step of the composite, waiting for its answer no later than the
+     * composite's deadline; answers the vendor's JSON, throws when it fails.
+     */
     @FunctionalInterface
     interface Children {
-        Object call(String childOpId, Map<String, Object> params);
+        Object call(String childOpId, Map<String, Object> params, Instant deadline);
     }
 
     private static final String COMMON = """
@@ -112,23 +115,23 @@ final class ArgoCdComposites {
             ArgoAppState.Until until;
             if (request.opId().equals(SYNC_AND_WAIT)) {
                 text(p, "revision").ifPresent(v -> body.put("revision", v));
-                children.call(SYNC, Map.of("name", name, "body", body));
+                children.call(SYNC, Map.of("name", name, "body", body), deadline);
                 until = dryRun ? ArgoAppState.Until.OPERATION_SUCCEEDED : ArgoAppState.Until.SYNCED_AND_HEALTHY;
             } else if (request.opId().equals(ROLLBACK_AND_WAIT)) {
                 long id = p.get("id") instanceof Number n ? n.longValue() : -1;
-                List<Long> known = ArgoAppState.of(children.call(GET, get)).historyIds();
+                List<Long> known = ArgoAppState.of(children.call(GET, get, deadline)).historyIds();
                 if (!known.contains(id)) {
                     throw new ConnectorException(ErrorCode.INVALID_PARAMS, "application " + name + " has no history id "
                             + id + "; its history ids are " + known + " (nothing was rolled back)",
                             Map.of("known_history_ids", known), null);
                 }
                 body.put("id", id);
-                children.call(ROLLBACK, Map.of("name", name, "body", body));
+                children.call(ROLLBACK, Map.of("name", name, "body", body), deadline);
                 until = dryRun ? ArgoAppState.Until.OPERATION_SUCCEEDED : ArgoAppState.Until.HEALTHY;
             } else {
                 throw new ConnectorException(ErrorCode.UNKNOWN_OPERATION, "no composite operation " + request.opId());
             }
-            return outcome(name, watch.watch(() -> ArgoAppState.of(children.call(GET, get)), deadline, until),
+            return outcome(name, watch.watch(() -> ArgoAppState.of(children.call(GET, get, deadline)), deadline, until),
                     deadline);
         } catch (ConnectorException e) {
             return new OperationResult.Failure(e.code(), e.getMessage(), e.extras());

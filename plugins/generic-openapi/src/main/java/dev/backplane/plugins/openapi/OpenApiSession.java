@@ -19,6 +19,8 @@ import dev.backplane.plugin.api.ProductProbe;
 import dev.backplane.plugin.api.TargetSpec;
 import java.lang.System.Logger.Level;
 import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -68,7 +70,7 @@ final class OpenApiSession implements Connector {
                     + " has no operation " + request.opId(), Map.of());
         }
         try {
-            return send(op.get(), plan(op.get(), request.params()));
+            return send(op.get(), plan(op.get(), request.params()), ctx.timeout());
         } catch (ConnectorException e) {
             return failure(e);
         }
@@ -78,14 +80,14 @@ final class OpenApiSession implements Connector {
      * One child request of a composite: planned first (bad params are refused before anything is audited or
      * sent), then audited as a step of the composite (the kernel writes its row or refuses), then sent.
      */
-    private Object step(String opId, Map<String, Object> params) {
+    private Object step(String opId, Map<String, Object> params, Instant deadline) {
         OperationDescriptor op = factory.operation(opId).orElseThrow(() -> new ConnectorException(
                 ErrorCode.UNKNOWN_OPERATION, factory.descriptor().connectorId() + " has no operation " + opId));
         PlannedRequest planned = plan(op, params);
         try (CompositeStep step = ctx.beginStep(opId)) {
             OperationResult r;
             try {
-                r = send(op, planned);
+                r = send(op, planned, requestTimeout(deadline));
             } catch (ConnectorException e) {
                 step.failed(e.code());
                 throw e;
@@ -99,9 +101,17 @@ final class OpenApiSession implements Connector {
         }
     }
 
-    private OperationResult send(OperationDescriptor op, PlannedRequest planned) {
+    /** A child request may wait until the composite's deadline (at least a second), never past the call's timeout. */
+    private Duration requestTimeout(Instant deadline) {
+        Duration left = Duration.between(ctx.clock().instant(), deadline);
+        Duration floor = left.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1)
+                : left;
+        return floor.compareTo(ctx.timeout()) < 0 ? floor : ctx.timeout();
+    }
+
+    private OperationResult send(OperationDescriptor op, PlannedRequest planned, Duration timeout) {
         String what = planned.method() + " " + planned.path();
-        VendorResponse r = exchange(planned, what);
+        VendorResponse r = exchange(planned, what, timeout);
         return r.ok() ? mapper.success(r, op.resultKind()) : failure(mapper.vendorError(what, r));
     }
 
@@ -128,12 +138,12 @@ final class OpenApiSession implements Connector {
         if (factory.productProbe().isPresent()) {
             ProductProbe probe = factory.productProbe().get();
             PlannedRequest planned = new PlannedRequest("GET", probe.path(), Map.of(), Map.of(), Optional.empty());
-            return ProductFingerprint.of(probe, exchange(planned, "GET " + probe.path()), product, ctx.clock().instant());
+            return ProductFingerprint.of(probe, exchange(planned, "GET " + probe.path(), ctx.timeout()), product, ctx.clock().instant());
         }
         String path = factory.basePath().isEmpty() ? "/" : factory.basePath();
         PlannedRequest planned = new PlannedRequest("GET", path, Map.of(), Map.of(), Optional.empty());
         String method = "GET " + path;
-        VendorResponse r = exchange(planned, method);
+        VendorResponse r = exchange(planned, method, ctx.timeout());
         Optional<String> version = r.headers().firstValue("Server").flatMap(s -> version(s, product));
         return new Fingerprint(Optional.empty(), Optional.of(product), version, true, ctx.clock().instant(), method);
     }
@@ -160,18 +170,18 @@ final class OpenApiSession implements Connector {
     }
 
     /** Sends {@code planned}; on a 401 with a cached token, logs in again and retries once. A final 401 is thrown. */
-    private VendorResponse exchange(PlannedRequest planned, String what) {
+    private VendorResponse exchange(PlannedRequest planned, String what, Duration timeout) {
         if (!secretsRegistered) {
             Authenticator.registerSecrets(factory.auth(), credential, scrubber);
             secretsRegistered = true;
         }
         Authenticator.Applied applied = auth.apply();
-        VendorResponse r = vendor.send(build(planned, applied));
+        VendorResponse r = vendor.send(build(planned, applied, timeout));
         if (r.status() == 401 && applied.reused()) {
             auth.refused(applied);
             ctx.logger().log(Level.INFO, () -> "openapi: " + what + " answered 401 with a cached session; logging in again");
             applied = auth.apply();
-            r = vendor.send(build(planned, applied));
+            r = vendor.send(build(planned, applied, timeout));
         }
         if (r.status() == 401) {
             auth.refused(applied);
@@ -180,9 +190,9 @@ final class OpenApiSession implements Connector {
         return r;
     }
 
-    private HttpRequest build(PlannedRequest planned, Authenticator.Applied applied) {
+    private HttpRequest build(PlannedRequest planned, Authenticator.Applied applied, Duration timeout) {
         try {
-            HttpRequest.Builder b = vendor.request(planned.pathAndQuery());
+            HttpRequest.Builder b = vendor.request(planned.pathAndQuery()).timeout(timeout);
             b.setHeader("Accept", "application/json");
             planned.headers().forEach(b::setHeader);
             if (planned.body().isPresent()) {

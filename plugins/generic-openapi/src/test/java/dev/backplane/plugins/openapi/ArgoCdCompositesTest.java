@@ -25,6 +25,7 @@ class ArgoCdCompositesTest {
 
     private final TestContext ctx = new TestContext(Duration.ofSeconds(1800));
     private final List<String> sent = new ArrayList<>();
+    private final List<java.time.Instant> deadlines = new ArrayList<>();
 
     private static IngestedConnector connector(String impl, String... opIds) {
         List<OperationDescriptor> ops = new ArrayList<>();
@@ -39,8 +40,9 @@ class ArgoCdCompositesTest {
 
     private OperationResult run(String opId, Map<String, Object> params, Object application) {
         AppWatch watch = new AppWatch(ctx.clock(), ctx::advance, () -> false);
-        return ArgoCdComposites.run(Specs.call(opId, params), (child, p) -> {
+        return ArgoCdComposites.run(Specs.call(opId, params), (child, p, deadline) -> {
             sent.add(child + " " + p);
+            deadlines.add(deadline);
             return application;
         }, ctx, watch);
     }
@@ -98,5 +100,7 @@ class ArgoCdCompositesTest {
         assertThat(sent.get(0)).startsWith(ArgoCdComposites.SYNC).contains("revision=HEAD").contains("prune=true")
                 .contains("dryRun=false").contains("project=default");
         assertThat(sent.get(1)).startsWith(ArgoCdComposites.GET).contains("project=[default]");
+        assertThat(deadlines).as("every child request is bounded by the default 300 s").containsOnly(
+                java.time.Instant.parse("2026-01-01T00:05:00Z"));
     }
 }
