@@ -51,5 +51,23 @@ class CuratedGroupsTest {
         CatalogIndex shipped = CatalogIndex.load(Path.of("../plugin-repo/catalog-index.json"));
         assertThat(shipped.find("harbor/2.x").orElseThrow().curatedGroups()).containsKeys("project", "artifact");
         assertThat(shipped.find("argocd/3.x").orElseThrow().curatedGroups()).containsKeys("applicationservice");
+        for (String shippedSpec : List.of("proxmox/9.x", "hetzner-robot/1.x")) {
+            CatalogIndex.Entry entry = shipped.find(shippedSpec).orElseThrow();
+            assertThat(Path.of(entry.specs().getFirst())).as("a spec shipped beside the index resolves offline")
+                    .isRegularFile();
+            assertThat(entry.curatedGroups()).isNotEmpty();
+        }
+    }
+
+    @Test
+    void specsShippedBesideTheIndexResolveToItsFilesSoIngestWorksOffline() {
+        CatalogIndex shipped = CatalogIndex.load(Path.of("../plugin-repo/catalog-index.json"));
+        for (String name : List.of("vcenter/9.x", "nsx/4.x")) {
+            CatalogIndex.Entry e = shipped.find(name).orElseThrow();
+            assertThat(e.specs()).singleElement().satisfies(spec -> assertThat(Path.of(spec)).isAbsolute()
+                    .isRegularFile().startsWith(Path.of("../plugin-repo/specs").toAbsolutePath().normalize()));
+        }
+        assertThat(shipped.find("vcenter/9.x").orElseThrow().curatedGroups()).containsKeys("vm", "appliance", "tagging");
+        assertThat(shipped.find("nsx/4.x").orElseThrow().curatedGroups()).containsKeys("segment", "firewall", "system");
     }
 }

@@ -87,6 +87,10 @@ record AuthConfig(String scheme, List<String> fields, Map<String, String> settin
             }
         }
         sessionTtlSeconds();
+        refusedStatuses();
+        if (!tokenPointer().isEmpty() && !tokenPointer().startsWith("/")) {
+            throw invalid("setting token_pointer must be a JSON pointer (\"\" or starting with '/'): " + tokenPointer());
+        }
     }
 
     private ConnectorException invalid(String what) {
@@ -143,6 +147,36 @@ record AuthConfig(String scheme, List<String> fields, Map<String, String> settin
     String tokenPrefix() {
         String prefix = settings.containsKey("prefix") ? settings.get("prefix") : cookieSession() ? "" : BEARER;
         return withSpace(prefix);
+    }
+
+    /**
+     * Where the token is in the login answer: a JSON pointer, {@code /access_token} by default; {@code ""}
+     * is the whole answer (a login that answers a bare JSON string, as vCenter's {@code POST /api/session} does).
+     */
+    String tokenPointer() {
+        return settings.containsKey("token_pointer") ? settings.get("token_pointer") : "/access_token";
+    }
+
+    /**
+     * The statuses that mean the vendor refused the credential ({@code connector_auth_failed}): {@code 401}
+     * unless {@code refused_statuses} lists others ({@code 401,403} for a vendor such as NSX that answers a
+     * wrong password with 403).
+     */
+    Set<Integer> refusedStatuses() {
+        Set<Integer> statuses = new java.util.TreeSet<>();
+        for (String part : setting("refused_statuses", "401").split(",")) {
+            try {
+                int status = Integer.parseInt(part.strip());
+                if (status >= 400 && status < 500) {
+                    statuses.add(status);
+                    continue;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw invalid("setting refused_statuses must list 4xx statuses, comma-separated: " + part.strip());
+        }
+        return Set.copyOf(statuses);
     }
 
     String loginTokenHeader() {

@@ -169,7 +169,10 @@ final class OpenApiSession implements Connector {
         return factory.planner().plan(op.opId(), (OperationShape.Http) op.shape(), factory.plan(op), params);
     }
 
-    /** Sends {@code planned}; on a 401 with a cached token, logs in again and retries once. A final 401 is thrown. */
+    /**
+     * Sends {@code planned}; on a 401 with a cached token, logs in again and retries once. A final 401 (or
+     * another of the scheme's refused statuses) is thrown as {@code connector_auth_failed}.
+     */
     private VendorResponse exchange(PlannedRequest planned, String what, Duration timeout) {
         if (!secretsRegistered) {
             Authenticator.registerSecrets(factory.auth(), credential, scrubber);
@@ -183,9 +186,9 @@ final class OpenApiSession implements Connector {
             applied = auth.apply();
             r = vendor.send(build(planned, applied, timeout));
         }
-        if (r.status() == 401) {
+        if (factory.auth().refusedStatuses().contains(r.status())) {
             auth.refused(applied);
-            throw ResponseMapper.rejected(what, 401);
+            throw ResponseMapper.rejected(what, r.status());
         }
         return r;
     }

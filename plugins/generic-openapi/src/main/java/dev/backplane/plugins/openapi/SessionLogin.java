@@ -54,7 +54,7 @@ final class SessionLogin {
         JsonNode body = Json.treeOf(r.body());
         String token = token(r, body).orElseThrow(() -> new ConnectorException(ErrorCode.CONNECTOR_ERROR, what
                 + " answered without a token at " + config.setting("token_header").map(h -> "header " + h)
-                .orElse(config.setting("token_pointer", "/access_token"))));
+                .orElse("pointer '" + config.tokenPointer() + "'")));
         long usable = SessionToken.usableSeconds(ttlSeconds(body));
         return new SessionToken(token, clock.instant().plusSeconds(usable));
     }
@@ -159,8 +159,7 @@ final class SessionLogin {
             return header.get().equalsIgnoreCase("Set-Cookie") ? value.map(c -> c.split(";", 2)[0].strip())
                     .filter(c -> !c.isEmpty()) : value.filter(v -> !v.isBlank());
         }
-        String pointer = config.setting("token_pointer", "/access_token");
-        JsonNode node = body.at(pointer);
+        JsonNode node = body.at(config.tokenPointer());
         return node.isValueNode() && !node.isNull() && !node.asText().isEmpty() ? Optional.of(node.asText())
                 : Optional.empty();
     }

@@ -1,8 +1,10 @@
 package dev.backplane.plugins.openapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.backplane.plugin.api.AuthScheme;
+import dev.backplane.plugin.api.ConnectorException;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -44,5 +46,27 @@ class AuthConfigTest {
         assertThat(SessionToken.usableSeconds(60)).isEqualTo(30);
         assertThat(SessionToken.usableSeconds(40)).isEqualTo(20);
         assertThat(new SessionToken("very-secret", java.time.Instant.EPOCH).toString()).doesNotContain("very-secret");
+    }
+
+    @Test
+    void refusedStatusesAre401UnlessTheSchemeListsOthers() {
+        assertThat(AuthConfig.of(new AuthScheme("basic", List.of(), Map.of())).refusedStatuses()).containsExactly(401);
+        assertThat(AuthConfig.of(new AuthScheme("basic", List.of(), Map.of("refused_statuses", "401, 403")))
+                .refusedStatuses()).containsExactlyInAnyOrder(401, 403);
+        for (String bad : List.of("401,500", "forbidden", "401,,403")) {
+            assertThatThrownBy(() -> AuthConfig.of(new AuthScheme("basic", List.of(), Map.of("refused_statuses", bad))))
+                    .isInstanceOf(ConnectorException.class).hasMessageContaining("refused_statuses");
+        }
+    }
+
+    @Test
+    void anEmptyTokenPointerIsTheWholeLoginAnswer() {
+        AuthScheme login = new AuthScheme("session_login_basic", List.of(), Map.of("login_path", "/api/session"));
+        assertThat(AuthConfig.of(login).tokenPointer()).isEqualTo("/access_token");
+        assertThat(AuthConfig.of(new AuthScheme("session_login_basic", List.of(), Map.of("login_path", "/api/session",
+                "token_pointer", ""))).tokenPointer()).isEmpty();
+        assertThatThrownBy(() -> AuthConfig.of(new AuthScheme("session_login_basic", List.of(), Map.of("login_path",
+                "/api/session", "token_pointer", "token")))).isInstanceOf(ConnectorException.class)
+                .hasMessageContaining("token_pointer");
     }
 }

@@ -274,20 +274,45 @@ class AuthSchemesTest {
 
     // --- session_login_basic and session_login_token ---------------------------------------------------------
 
-    @Test
-    void sessionLoginBasicLogsInWithBasicAndReadsATokenHeader() {
+    /** session_login_basic: one login with HTTP Basic and no body, whose token "sess-1" goes back in {@code header}. */
+    private void sessionLoginBasicLogsInOnce(Reply loggedIn, String header, Map<String, String> settings) {
         vendor.on("POST", "/api/session", s -> basic("admin", PASSWORD).equals(s.header("Authorization"))
-                && s.body().isEmpty() ? Reply.json(201, "{}").withHeader("X-Session-Token", "sess-1")
-                : Reply.json(403, "{}"));
-        vendor.on("GET", "/api/thing", s -> "sess-1".equals(s.header("X-Session-Token")) ? Reply.json(200, "{\"a\":1}")
+                && s.body().isEmpty() ? loggedIn : Reply.json(403, "{}"));
+        vendor.on("GET", "/api/thing", s -> "sess-1".equals(s.header(header)) ? Reply.json(200, "{\"a\":1}")
                 : Reply.json(401, "{}"));
-        ConnectorFactory f = factory("/api", Specs.auth("session_login_basic", Map.of("login_path", "/api/session",
-                "token_header", "X-Session-Token", "header", "X-Session-Token", "prefix", "")));
+        Map<String, String> all = new LinkedHashMap<>(settings);
+        all.putAll(Map.of("login_path", "/api/session", "header", header, "prefix", ""));
+        ConnectorFactory f = factory("/api", Specs.auth("session_login_basic", all));
         assertThat(invoke(f, admin(), "acme.thing.get")).isEqualTo(new OperationResult.Document(Map.of("a", 1)));
         assertThat(invoke(f, admin(), "acme.thing.get")).isEqualTo(new OperationResult.Document(Map.of("a", 1)));
         assertThat(vendor.count("POST", "/api/session")).isEqualTo(1);
         assertFailure(invoke(f, new Credential(Map.of("username", "admin", "password", "bad-password")),
                 "acme.thing.get"), ErrorCode.CONNECTOR_AUTH_FAILED);
+    }
+
+    @Test
+    void sessionLoginBasicLogsInWithBasicAndReadsATokenHeader() {
+        sessionLoginBasicLogsInOnce(Reply.json(201, "{}").withHeader("X-Session-Token", "sess-1"), "X-Session-Token",
+                Map.of("token_header", "X-Session-Token"));
+    }
+
+    @Test
+    void sessionLoginBasicReadsABareJsonStringAnswerWithAnEmptyTokenPointer() {
+        // vCenter: POST /api/session answers "<session id>", sent back as vmware-api-session-id
+        sessionLoginBasicLogsInOnce(Reply.json(201, "\"sess-1\"\n"), "vmware-api-session-id",
+                Map.of("token_pointer", ""));
+    }
+
+    @Test
+    void refusedStatusesTurnAVendors403IntoAnAuthFailure() {
+        vendor.on("GET", "/thing", s -> basic("admin", PASSWORD).equals(s.header("Authorization"))
+                ? Reply.json(200, "{}") : Reply.json(403, "{\"error_code\":98,\"error_message\":\"bad credentials\"}"));
+        Credential wrong = new Credential(Map.of("username", "admin", "password", "not-" + PASSWORD));
+        assertFailure(invoke(factory("", Specs.auth("basic", Map.of())), wrong, "acme.thing.get"),
+                ErrorCode.CONNECTOR_ERROR);
+        ConnectorFactory f = factory("", Specs.auth("basic", Map.of("refused_statuses", "401,403")));
+        assertFailure(invoke(f, wrong, "acme.thing.get"), ErrorCode.CONNECTOR_AUTH_FAILED);
+        assertThat(invoke(f, admin(), "acme.thing.get")).isInstanceOf(OperationResult.Document.class);
     }
 
     @Test

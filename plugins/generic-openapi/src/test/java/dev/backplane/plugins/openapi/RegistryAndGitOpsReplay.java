@@ -38,11 +38,16 @@ final class RegistryAndGitOpsReplay implements AutoCloseable {
         SpecContract harbor = SpecContract.read(harborSpec);
         SpecContract argo = SpecContract.read(argoSpec);
         ReplayVendor vendor = ReplayVendor.http(handler);
-        ReplayKernel replay = ReplayKernel.start(List.of("harbor", "argocd"), Map.of("harbor", harborSpec, "argocd",
-                argoSpec));
-        replay.ingest("harbor/2.x");
-        replay.ingest("argocd/3.x");
-        return new RegistryAndGitOpsReplay(harbor, argo, vendor, replay);
+        ReplayKernel replay = null;
+        try {
+            replay = ReplayKernel.start(List.of("harbor", "argocd"), Map.of("harbor", harborSpec, "argocd", argoSpec));
+            replay.ingest("harbor/2.x");
+            replay.ingest("argocd/3.x");
+            return new RegistryAndGitOpsReplay(harbor, argo, vendor, replay);
+        } catch (Exception | AssertionError e) {
+            ReplayChecks.close(replay, vendor); // a half-started fixture leaves no kernel behind
+            throw e;
+        }
     }
 
     SpecContract harbor() {
@@ -92,7 +97,6 @@ final class RegistryAndGitOpsReplay implements AutoCloseable {
 
     @Override
     public void close() {
-        replay.close();
-        vendor.close();
+        ReplayChecks.close(replay, vendor);
     }
 }
