@@ -14,7 +14,14 @@ import picocli.CommandLine.Option;
         exitCodeListHeading = ExitCodes.HELP_HEADING, exitCodeList = {ExitCodes.HELP_OK, ExitCodes.HELP_FAILED,
                 ExitCodes.HELP_USAGE, ExitCodes.HELP_DENIED, ExitCodes.HELP_PARKED, ExitCodes.HELP_UNREACHABLE,
                 ExitCodes.HELP_NOT_LOGGED_IN})
-final class Call extends OperationRequestCommand {
+public final class Call extends OperationRequestCommand {
+
+    /**
+     * How long a synchronous call (or the approval that releases one) is waited for: the backplane bounds
+     * every call itself, and a composite operation (such as Argo CD's sync and wait, up to 30 minutes by
+     * default) takes longer than an ordinary request; longer ones run with --async.
+     */
+    public static final java.time.Duration LONGEST_CALL = java.time.Duration.ofMinutes(31);
     @Option(names = "--preview-hash", description = "hash from svc operation preview (required for dangerous operations)")
     String previewHash;
     @Option(names = "--work-ref", description = "external change-ticket reference") String workRef;
@@ -35,7 +42,7 @@ final class Call extends OperationRequestCommand {
             }
             return;
         }
-        JsonNode env = s.client().call("POST", ApiPaths.OPERATIONS_CALL, body).json();
+        JsonNode env = s.client().call("POST", ApiPaths.OPERATIONS_CALL, body, LONGEST_CALL).json();
         Envelopes.finish(ctx, env, opId, options.format(), result -> ctx.out().println(result.toPrettyString()));
     }
 }

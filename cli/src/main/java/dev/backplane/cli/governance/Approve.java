@@ -8,6 +8,7 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.ExitCodes;
+import dev.backplane.cli.connectors.Call;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -30,9 +31,12 @@ final class Approve extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
         Decision body = new Decision(reason, breakGlass ? true : null);
-        JsonNode answer = send(s, "POST", ApiPaths.expand(ApiPaths.APPROVAL, id) + "/approve", body, r -> {
-            printOne(ctx, r.path("approval"));
-            JsonNode env = r.path("result");
+        // the released call runs within this request: a composite (Argo CD's sync and wait) may take many minutes
+        JsonNode answer = s.client().call("POST", ApiPaths.expand(ApiPaths.APPROVAL, id) + "/approve", body,
+                Call.LONGEST_CALL).json();
+        print(answer, () -> {
+            printOne(ctx, answer.path("approval"));
+            JsonNode env = answer.path("result");
             ctx.out().println("result: " + env.path("status").asText() + (env.path("error").isNull() ? ""
                     : " — " + env.path("error").asText()));
             if (!env.path("result").isNull()) {

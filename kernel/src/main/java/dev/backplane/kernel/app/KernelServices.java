@@ -179,7 +179,8 @@ final class KernelServices {
         this.targets = new TargetService(jdbc, feed, connectors, ssrf, credentials.backend());
         GuardedSocketFactory sockets = new GuardedSocketFactory(ssrf, (int) Math.min(10_000, callTimeout.toMillis()));
         EgressProxy egress = closing.add(egressProxy(sockets));
-        ConnectorSessions sessions = new ConnectorSessions(egress, sockets, callTimeout);
+        Duration compositeTimeout = Duration.ofSeconds(config.intValue(Setting.PLUGIN_COMPOSITE_TIMEOUT));
+        ConnectorSessions sessions = new ConnectorSessions(egress, sockets, callTimeout, compositeTimeout);
         this.audit = new AuditLog(jdbc, metrics);
         this.broadcast = closing.add(new BroadcastFeed(jdbc, new BroadcastOverrides(jdbc, feed),
                 Duration.ofSeconds(config.intValue(Setting.BROADCAST_AGGREGATE_WINDOW_SECONDS)),
@@ -260,7 +261,8 @@ final class KernelServices {
                 new PeriodicJobs.Job("broadcast-windows-flush", Duration.ofSeconds(5), broadcast::flushWindows),
                 new PeriodicJobs.Job("broadcast-retention-sweep", Duration.ofHours(1), broadcast::sweep),
                 new PeriodicJobs.Job("audit-started-reaper", Duration.ofMinutes(1),
-                        () -> audit.reapStarted(callTimeout.plusMinutes(5))),
+                        () -> audit.reapStarted((compositeTimeout.compareTo(callTimeout) > 0 ? compositeTimeout
+                                : callTimeout).plusMinutes(5))),
                 new PeriodicJobs.Job("approvals-expiry", Duration.ofMinutes(1), approvals::expireDue),
                 new PeriodicJobs.Job("result-handles-sweep", Duration.ofMinutes(10), handles::sweepExpired),
                 new PeriodicJobs.Job("async-run-reaper", Duration.ofMinutes(1), runs::reapOrphans),

@@ -18,6 +18,9 @@ public enum Setting {
     PLUGIN_DIR("plugins.dir", "SVC_PLUGIN_DIR", "plugin-repo", "directory the connector plugin jars are loaded from"),
     PLUGIN_CALL_TIMEOUT("plugins.call-timeout-seconds", "SVC_PLUGIN_CALL_TIMEOUT_SECONDS", "30",
             "how long one call into a plugin may take", 1, 3600),
+    PLUGIN_COMPOSITE_TIMEOUT("plugins.composite-timeout-seconds", "SVC_PLUGIN_COMPOSITE_TIMEOUT_SECONDS", "1800",
+            "how long one call of a composite operation (several requests with waits between them, such as Argo CD's "
+            + "sync and wait) may take", 1, 86400),
     CATALOG_INDEX("catalog.index", "SVC_CATALOG_INDEX", "",
             "catalog index of ingestible vendor specs (default: catalog-index.json in the plugin directory)"),
     INGEST_MAX_SPEC_BYTES("catalog.ingest-max-spec-bytes", "SVC_INGEST_MAX_SPEC_BYTES", "33554432",

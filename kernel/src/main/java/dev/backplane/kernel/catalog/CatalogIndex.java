@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.plugin.api.AuthScheme;
 import dev.backplane.plugin.api.OperationGroup;
+import dev.backplane.plugin.api.ProductProbe;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
@@ -41,10 +42,12 @@ public final class CatalogIndex {
      *     {@code applicationservice} says little)
      * @param credentialReads operations ({@code GET /v1/credentials}) whose answers carry secret values: ingested
      *     as {@code credential_read}, so {@code enable-reads} leaves them off and a call parks for approval
+     * @param probe how the engine identifies the product behind a target (its version route), if the entry says
      */
     public record Entry(String product, String version, String implId, int defaultPort, List<String> specs,
                         List<String> compatibleVersions, AuthScheme auth, String description,
-                        Map<String, OperationGroup> curatedGroups, List<String> credentialReads) {
+                        Map<String, OperationGroup> curatedGroups, List<String> credentialReads,
+                        Optional<ProductProbe> probe) {
         public String connectorId() {
             return implId + "-" + version;
         }
@@ -109,7 +112,23 @@ public final class CatalogIndex {
         return new Entry(product, version, n.path("impl").asText(product), n.path("default_port").asInt(443),
                 List.copyOf(specs), List.copyOf(compat),
                 new AuthScheme(scheme, fields.isEmpty() ? AuthScheme.defaultSecretFields(scheme) : fields, settings),
-                n.path("description").asText(""), Map.copyOf(groups), List.copyOf(credentialReads));
+                n.path("description").asText(""), Map.copyOf(groups), List.copyOf(credentialReads),
+                probe(n.path("probe")));
+    }
+
+    /**
+     * The optional {@code probe} object: {@code path} (GET, from the target's root), {@code version_pointer}
+     * (JSON pointer), {@code vendor}, and {@code expect} (JSON pointer to a regular expression) as the product check.
+     */
+    private static Optional<ProductProbe> probe(JsonNode p) {
+        if (p.isMissingNode() || p.isNull()) {
+            return Optional.empty();
+        }
+        Map<String, String> expect = new LinkedHashMap<>();
+        p.path("expect").properties().forEach(e -> expect.put(e.getKey(), e.getValue().asText()));
+        String vendor = p.path("vendor").asText("");
+        return Optional.of(new ProductProbe(required(p, "path"), required(p, "version_pointer"),
+                vendor.isBlank() ? Optional.empty() : Optional.of(vendor), expect));
     }
 
     private static String required(JsonNode n, String field) {

@@ -195,7 +195,10 @@ public final class ConnectorRegistry {
 
     private LoadedConnector build(IngestStore.Stored row) {
         LoadedEngine engine = engines.get(row.engine());
-        var ic = row.connector();
+        var stored = row.connector();
+        // the index, not the stored row, says how to probe the product: probes improve without a re-ingest
+        var ic = new dev.backplane.plugin.api.IngestedConnector(stored.descriptor(), stored.catalog(), stored.basePath(),
+                stored.auth(), index.byConnectorId(row.connectorId()).flatMap(CatalogIndex.Entry::probe));
         if (engine == null) {
             return new LoadedConnector("spec-engine:" + row.engine(), null, Path.of("(no " + row.engine() + " engine)"),
                     new Unserved(ic.descriptor(), ic.catalog(), "the spec engine '" + row.engine() + "' that executes "
@@ -206,13 +209,35 @@ public final class ConnectorRegistry {
         try {
             ConnectorFactory f = PluginCalls.call(engine.pluginId(), engine.classLoader(), callTimeout,
                     () -> engine.engine().connector(ic));
+            Catalog served = PluginCalls.call(engine.pluginId(), engine.classLoader(), callTimeout, f::catalog);
+            Optional<String> problem = servedProblem(ic.catalog(), served);
+            if (problem.isPresent()) {
+                throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, problem.get());
+            }
             return new LoadedConnector(engine.pluginId(), engine.pluginVersion(), engine.jar(), f, ic.descriptor(),
-                    ic.catalog(), engine.classLoader());
+                    served, engine.classLoader());
         } catch (ConnectorException e) {
             return new LoadedConnector(engine.pluginId(), engine.pluginVersion(), engine.jar(),
                     new Unserved(ic.descriptor(), ic.catalog(), "the " + row.engine() + " engine cannot serve it: "
                             + e.getMessage()), ic.descriptor(), ic.catalog(), ConnectorRegistry.class.getClassLoader());
         }
+    }
+
+    /**
+     * The catalog an engine serves is the ingested one plus, at most, composite operations of its own (such
+     * as Argo CD's sync-and-wait, built from ingested ones): it may not drop, change or add an operation that
+     * sends a request of its own, since review and the operation index describe what was ingested.
+     */
+    static Optional<String> servedProblem(Catalog ingested, Catalog served) {
+        Map<String, dev.backplane.plugin.api.OperationDescriptor> byId = new HashMap<>();
+        served.operations().forEach(op -> byId.put(op.opId(), op));
+        for (var op : ingested.operations()) {
+            if (!op.equals(byId.remove(op.opId()))) {
+                return Optional.of("its catalog drops or changes the ingested operation " + op.opId());
+            }
+        }
+        return byId.values().stream().filter(op -> !(op.shape() instanceof dev.backplane.plugin.api.OperationShape.Composite))
+                .findFirst().map(op -> "its catalog adds operation " + op.opId() + ", which is not composite");
     }
 
     /** Whether this connector's engine could build it; the reason when not. */

@@ -284,9 +284,11 @@ public final class Dispatcher {
         try {
             progress.reached(DispatchProgress.Step.CALLING_TARGET);
             OperationResult result = metrics.time(DispatchMetrics.Stage.PLUGIN_CALL,
-                    () -> sessions.call(r.op().connector(), r.target().spec(), credential,
+                    () -> sessions.call(r.op().connector(), r.target().spec(), credential, new ConnectorSessions.Lent(
                             (purpose, fields) -> credentials.stageIssued(caller.tenantId(), r.target().secretRef(),
                                     purpose, fields),
+                            new CompositeAudit(audit, r.entry(), auditId, r.op().connector().catalog()),
+                            r.op().descriptor().shape() instanceof OperationShape.Composite),
                             c -> c.invoke(r.request())));
             ResultEnvelope env = switch (result) {
                 case OperationResult.Rows rows -> {

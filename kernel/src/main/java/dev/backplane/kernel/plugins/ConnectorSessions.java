@@ -34,12 +34,24 @@ public final class ConnectorSessions {
     private final EgressProxy egress;
     private final GuardedSocketFactory sockets;
     private final Duration timeout;
+    private final Duration compositeTimeout;
     private final com.github.benmanes.caffeine.cache.Cache<TlsKey, Transport> transports;
 
     public ConnectorSessions(EgressProxy egress, GuardedSocketFactory sockets, Duration timeout) {
+        this(egress, sockets, timeout, timeout);
+    }
+
+    /**
+     * @param timeout how long one plugin call may take
+     * @param compositeTimeout how long a composite operation's call may take: it sends several requests and may
+     *     wait between them (Argo CD's sync and wait polls until the application is healthy)
+     */
+    public ConnectorSessions(EgressProxy egress, GuardedSocketFactory sockets, Duration timeout,
+                             Duration compositeTimeout) {
         this.egress = egress;
         this.sockets = sockets;
         this.timeout = timeout;
+        this.compositeTimeout = compositeTimeout;
         this.transports = com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(2_000)
                 .expireAfterAccess(Duration.ofMinutes(30)).build();
     }
@@ -55,15 +67,34 @@ public final class ConnectorSessions {
      */
     public <T> T call(LoadedConnector connector, TargetSpec spec, Credential credential,
                       KernelConnectorContext.SecretStager stager, Function<Connector, T> body) {
+        return call(connector, spec, credential, new Lent(stager, KernelConnectorContext.StepAudit.NONE, false), body);
+    }
+
+    /**
+     * What a dispatched call lends the plugin beyond the session.
+     *
+     * @param stager stores what the plugin stages in the calling tenant's credential store
+     * @param steps audits the child requests of a composite operation under the call's row
+     * @param composite the call runs a composite operation, which gets the composite timeout
+     */
+    public record Lent(KernelConnectorContext.SecretStager stager, KernelConnectorContext.StepAudit steps,
+                       boolean composite) {
+    }
+
+    /** As above, with everything a dispatched call lends. */
+    public <T> T call(LoadedConnector connector, TargetSpec spec, Credential credential, Lent lent,
+                      Function<Connector, T> body) {
+        Duration timeout = lent.composite() ? compositeTimeout : this.timeout;
         SecretScrubber scrubber = SecretScrubber.of(credential);
         Transport transport = transports.get(new TlsKey(spec.host(), spec.verifyTls(), spec.tlsCaPin(), spec.tlsServerName()), k -> {
             TargetTls tls = TargetTls.of(k.host(), k.verifyTls(), k.caPin(), k.serverName());
-            return new Transport(tls, KernelConnectorContext.httpClient(tls, egress, timeout));
+            return new Transport(tls, KernelConnectorContext.httpClient(tls, egress, this.timeout));
         });
         // the call's trace context rides on the lent client's requests (W3C traceparent) while tracing is on
         HttpClient http = TraceContextHttpClient.of(transport.http(), Context.current(), spec.extras());
         KernelConnectorContext ctx = new KernelConnectorContext(transport.tls(), http, sockets, timeout,
-                () -> Thread.currentThread().isInterrupted(), "connector." + connector.connectorId(), scrubber, stager);
+                () -> Thread.currentThread().isInterrupted(), "connector." + connector.connectorId(), scrubber,
+                lent.stager(), lent.steps());
         try {
             // whatever comes back — a result, a failure, a fingerprint, candidates — leaves without the credential
             return ctx.stagedScrubber().result(scrubber.result(PluginCalls.call(connector.pluginId(),

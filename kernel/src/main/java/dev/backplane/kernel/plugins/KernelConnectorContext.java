@@ -2,6 +2,7 @@ package dev.backplane.kernel.plugins;
 
 import dev.backplane.kernel.egress.EgressProxy;
 import dev.backplane.kernel.egress.TargetTls;
+import dev.backplane.plugin.api.CompositeStep;
 import dev.backplane.plugin.api.ConnectorContext;
 import java.net.http.HttpClient;
 import java.text.MessageFormat;
@@ -36,6 +37,20 @@ public final class KernelConnectorContext implements ConnectorContext {
         String stage(String purpose, java.util.Map<String, String> fields);
     }
 
+    /**
+     * Writes the audit row of one child request of a composite operation under the call's own row; bound
+     * to one dispatched call by whoever opens the session.
+     */
+    @FunctionalInterface
+    public interface StepAudit {
+        /** The step audit of calls that have no audit row of their own (probes, previews): refuses. */
+        StepAudit NONE = childOpId -> {
+            throw new UnsupportedOperationException("this call has no audit row to record composite steps under");
+        };
+
+        CompositeStep begin(String childOpId);
+    }
+
     private final HttpClient http;
     private final TargetTls tls;
     private final SocketFactory sockets;
@@ -43,6 +58,7 @@ public final class KernelConnectorContext implements ConnectorContext {
     private final BooleanSupplier cancelled;
     private final System.Logger logger;
     private final SecretStager stager;
+    private final StepAudit steps;
     /** The values staged during this call: scrubbed from log lines like the credential's. */
     private final java.util.List<String> stagedValues = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile SecretScrubber stagedScrubber = SecretScrubber.of(java.util.List.of());
@@ -55,14 +71,18 @@ public final class KernelConnectorContext implements ConnectorContext {
     /** A context around an HTTP client built (and cached) for the target's TLS settings. */
     public KernelConnectorContext(TargetTls tls, HttpClient http, SocketFactory sockets, Duration timeout,
                                   BooleanSupplier cancelled, String loggerName, SecretScrubber scrubber) {
-        this(tls, http, sockets, timeout, cancelled, loggerName, scrubber, SecretStager.NONE);
+        this(tls, http, sockets, timeout, cancelled, loggerName, scrubber, SecretStager.NONE, StepAudit.NONE);
     }
 
-    /** As above, staging secrets through {@code stager} (bound to the calling tenant). */
+    /**
+     * As above, staging secrets through {@code stager} (bound to the calling tenant) and auditing a composite's
+     * child requests through {@code steps} (bound to the call's audit row).
+     */
     public KernelConnectorContext(TargetTls tls, HttpClient http, SocketFactory sockets, Duration timeout,
                                   BooleanSupplier cancelled, String loggerName, SecretScrubber scrubber,
-                                  SecretStager stager) {
+                                  SecretStager stager, StepAudit steps) {
         this.stager = stager;
+        this.steps = steps;
         this.tls = tls;
         this.sockets = sockets;
         this.timeout = timeout;
@@ -87,6 +107,11 @@ public final class KernelConnectorContext implements ConnectorContext {
         });
         stagedScrubber = SecretScrubber.of(java.util.List.copyOf(stagedValues));
         return ref;
+    }
+
+    @Override
+    public CompositeStep beginStep(String childOpId) {
+        return steps.begin(childOpId);
     }
 
     /** A scrubber of the values this call staged (empty when it staged none). */

@@ -85,4 +85,22 @@ public interface ConnectorContext {
     default String stageSecret(String purpose, Map<String, String> fields) {
         throw new UnsupportedOperationException("this kernel stages no secrets for plugins (plugin-api < 1.5)");
     }
+
+    /**
+     * Begins one child request of the composite operation this call runs: the kernel writes the child's
+     * audit row — op id {@code childOpId}, its op_class from this connector's catalog, the call's
+     * principal, target, session and work_ref, {@code parent_audit_id} the composite call's row, never
+     * params or secrets — before this returns. Audit is fail-closed: when the row cannot be written this
+     * throws and the plugin must not send the child request. Report the outcome on the step and close it.
+     *
+     * @param childOpId an operation of this connector's catalog (an unknown id is refused)
+     * @throws ConnectorException {@code unknown_operation} for an op id the catalog lacks; {@code
+     *     connector_error} when the audit row cannot be written
+     * @throws UnsupportedOperationException when the kernel is older than plugin-api 1.6 or the call has no
+     *     audit row to hang children on (a probe, a preview)
+     * @since 1.6
+     */
+    default CompositeStep beginStep(String childOpId) {
+        throw new UnsupportedOperationException("kernel lends no step audit (plugin-api < 1.6)");
+    }
 }

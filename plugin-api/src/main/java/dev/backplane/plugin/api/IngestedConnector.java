@@ -2,6 +2,8 @@ package dev.backplane.plugin.api;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Optional;
+
 /**
  * A connector built from a vendor API spec, as the kernel hands it to a {@link SpecConnectorEngine}.
  *
@@ -17,9 +19,11 @@ import static java.util.Objects.requireNonNull;
  * @param catalog groups and operations
  * @param basePath path prefix of every operation ({@code /admin/realms}, {@code /api/v2.0}); "" for none
  * @param auth how requests authenticate
+ * @param probe how to identify the product behind a target (since 1.6); empty: the engine's generic probe
  * @since 1.2
  */
-public record IngestedConnector(ConnectorDescriptor descriptor, Catalog catalog, String basePath, AuthScheme auth) {
+public record IngestedConnector(ConnectorDescriptor descriptor, Catalog catalog, String basePath, AuthScheme auth,
+                                Optional<ProductProbe> probe) {
 
     /** Params-schema keyword naming a property's location: path, query, header or body. */
     public static final String IN_KEYWORD = "x-svc-in";
@@ -33,6 +37,7 @@ public record IngestedConnector(ConnectorDescriptor descriptor, Catalog catalog,
         requireNonNull(catalog, "catalog is null");
         requireNonNull(basePath, "basePath is null");
         requireNonNull(auth, "auth is null");
+        requireNonNull(probe, "probe is null");
         if (!basePath.isEmpty() && (!basePath.startsWith("/") || basePath.endsWith("/"))) {
             throw new IllegalArgumentException("basePath must be empty or start with '/' and not end with '/': "
                     + basePath);
@@ -42,5 +47,10 @@ public record IngestedConnector(ConnectorDescriptor descriptor, Catalog catalog,
                 throw new IllegalArgumentException("ingested operation " + op.opId() + " is not HTTP-shaped");
             }
         }
+    }
+
+    /** A connector without a product probe (the constructor of plugin-api before 1.6). */
+    public IngestedConnector(ConnectorDescriptor descriptor, Catalog catalog, String basePath, AuthScheme auth) {
+        this(descriptor, catalog, basePath, auth, Optional.empty());
     }
 }

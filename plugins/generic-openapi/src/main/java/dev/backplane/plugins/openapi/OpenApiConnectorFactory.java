@@ -10,15 +10,21 @@ import dev.backplane.plugin.api.ConnectorFactory;
 import dev.backplane.plugin.api.Credential;
 import dev.backplane.plugin.api.IngestedConnector;
 import dev.backplane.plugin.api.OperationDescriptor;
+import dev.backplane.plugin.api.ProductProbe;
 import dev.backplane.plugin.api.TargetSpec;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 /**
  * Serves one ingested connector. Holds what outlives a session: each operation's parsed param plan and
- * the cached session tokens of every target and credential it has logged in to.
+ * the cached session tokens of every target and credential it has logged in to. Its catalog is the
+ * ingested one plus the composite operations the engine builds from it ({@link ArgoCdComposites}).
  */
 final class OpenApiConnectorFactory implements ConnectorFactory {
 
@@ -28,6 +34,8 @@ final class OpenApiConnectorFactory implements ConnectorFactory {
     private final ConcurrentHashMap<String, ParamPlan> plans = new ConcurrentHashMap<>();
     private final SessionStore sessions = new SessionStore();
     private final RequestPlanner planner;
+    private final Catalog catalog;
+    private final Set<String> composites;
 
     /** @throws dev.backplane.plugin.api.ConnectorException when the auth scheme's settings are unusable */
     OpenApiConnectorFactory(IngestedConnector connector) {
@@ -37,6 +45,11 @@ final class OpenApiConnectorFactory implements ConnectorFactory {
         connector.catalog().operations().forEach(op -> ops.put(op.opId(), op));
         this.operations = Map.copyOf(ops);
         this.planner = new RequestPlanner(connector.basePath());
+        List<OperationDescriptor> extra = ArgoCdComposites.operations(connector);
+        List<OperationDescriptor> all = new ArrayList<>(connector.catalog().operations());
+        all.addAll(extra);
+        this.catalog = new Catalog(connector.catalog().groups(), all);
+        this.composites = extra.stream().map(OperationDescriptor::opId).collect(Collectors.toUnmodifiableSet());
     }
 
     @Override
@@ -46,7 +59,7 @@ final class OpenApiConnectorFactory implements ConnectorFactory {
 
     @Override
     public Catalog catalog() {
-        return connector.catalog();
+        return catalog;
     }
 
     @Override
@@ -57,6 +70,17 @@ final class OpenApiConnectorFactory implements ConnectorFactory {
         return new OpenApiSession(this, context, target, credential);
     }
 
+    /** Whether {@code opId} is one of the engine's composite operations. */
+    boolean isComposite(String opId) {
+        return composites.contains(opId);
+    }
+
+    /** How to identify the product behind a target, when the catalog index says. */
+    Optional<ProductProbe> productProbe() {
+        return connector.probe();
+    }
+
+    /** An ingested (HTTP-shaped) operation. */
     Optional<OperationDescriptor> operation(String opId) {
         return Optional.ofNullable(operations.get(opId));
     }

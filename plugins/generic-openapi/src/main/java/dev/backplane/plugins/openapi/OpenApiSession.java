@@ -3,6 +3,7 @@ package dev.backplane.plugins.openapi;
 import static java.util.Objects.requireNonNull;
 
 import dev.backplane.plugin.api.Redaction;
+import dev.backplane.plugin.api.CompositeStep;
 import dev.backplane.plugin.api.Connector;
 import dev.backplane.plugin.api.ConnectorContext;
 import dev.backplane.plugin.api.ConnectorException;
@@ -14,9 +15,12 @@ import dev.backplane.plugin.api.OperationDescriptor;
 import dev.backplane.plugin.api.OperationRequest;
 import dev.backplane.plugin.api.OperationResult;
 import dev.backplane.plugin.api.OperationShape;
+import dev.backplane.plugin.api.ProductProbe;
 import dev.backplane.plugin.api.TargetSpec;
 import java.lang.System.Logger.Level;
 import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,8 +30,9 @@ import java.util.regex.Pattern;
 
 /**
  * One session of an ingested connector against one target: each call is one HTTP request built from
- * the operation's params, authenticated by the connector's scheme. A 401 on a cached session token logs
- * in again once and retries once.
+ * the operation's params, authenticated by the connector's scheme, except a composite operation, whose
+ * child requests take that same path one by one. A 401 on a cached session token logs in again once and
+ * retries once.
  */
 final class OpenApiSession implements Connector {
 
@@ -56,38 +61,89 @@ final class OpenApiSession implements Connector {
 
     @Override
     public OperationResult invoke(OperationRequest request) {
+        if (factory.isComposite(request.opId())) {
+            return ArgoCdComposites.run(request, this::step, ctx);
+        }
         Optional<OperationDescriptor> op = factory.operation(request.opId());
         if (op.isEmpty()) {
             return new OperationResult.Failure(ErrorCode.UNKNOWN_OPERATION, factory.descriptor().connectorId()
                     + " has no operation " + request.opId(), Map.of());
         }
         try {
-            PlannedRequest planned = plan(op.get(), request);
-            String what = planned.method() + " " + planned.path();
-            VendorResponse r = exchange(planned, what);
-            return r.ok() ? mapper.success(r, op.get().resultKind()) : failure(mapper.vendorError(what, r));
+            return send(op.get(), plan(op.get(), request.params()), ctx.timeout());
         } catch (ConnectorException e) {
             return failure(e);
         }
     }
 
+    /**
+     * One child request of a composite: planned first (bad params are refused before anything is audited or
+     * sent), then audited as a step of the composite (the kernel writes its row or refuses), then sent.
+     */
+    private Object step(String opId, Map<String, Object> params, Instant deadline) {
+        OperationDescriptor op = factory.operation(opId).orElseThrow(() -> new ConnectorException(
+                ErrorCode.UNKNOWN_OPERATION, factory.descriptor().connectorId() + " has no operation " + opId));
+        PlannedRequest planned = plan(op, params);
+        try (CompositeStep step = ctx.beginStep(opId)) {
+            OperationResult r;
+            try {
+                r = send(op, planned, requestTimeout(deadline));
+            } catch (ConnectorException e) {
+                step.failed(e.code());
+                throw e;
+            }
+            if (r instanceof OperationResult.Failure f) {
+                step.failed(f.code());
+                throw new ConnectorException(f.code(), f.message(), f.extras(), null);
+            }
+            step.succeeded();
+            return r instanceof OperationResult.Document d ? d.value() : ((OperationResult.Rows) r).rows();
+        }
+    }
+
+    /** A child request may wait until the composite's deadline (at least a second), never past the call's timeout. */
+    private Duration requestTimeout(Instant deadline) {
+        Duration left = Duration.between(ctx.clock().instant(), deadline);
+        Duration floor = left.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1)
+                : left;
+        return floor.compareTo(ctx.timeout()) < 0 ? floor : ctx.timeout();
+    }
+
+    private OperationResult send(OperationDescriptor op, PlannedRequest planned, Duration timeout) {
+        String what = planned.method() + " " + planned.path();
+        VendorResponse r = exchange(planned, what, timeout);
+        return r.ok() ? mapper.success(r, op.resultKind()) : failure(mapper.vendorError(what, r));
+    }
+
     @Override
     public Optional<HttpPreview> preview(OperationRequest request) {
+        if (factory.isComposite(request.opId())) {
+            return Optional.empty(); // several requests: nothing single to show
+        }
         OperationDescriptor op = factory.operation(request.opId()).orElseThrow(() -> new ConnectorException(
                 ErrorCode.UNKNOWN_OPERATION, factory.descriptor().connectorId() + " has no operation " + request.opId()));
-        PlannedRequest planned = plan(op, request);
+        PlannedRequest planned = plan(op, request.params());
         return Optional.of(new HttpPreview(planned.method(), planned.path(), Redaction.redactQuery(planned.query()),
                 planned.body().map(b -> Redaction.redact(b.value()))));
     }
 
-    /** GETs the base path (or {@code /}) with auth applied; any answer but 401 means reachable. */
+    /**
+     * With a product probe from the catalog index, GETs its version route and reads the version there;
+     * otherwise GETs the base path (or {@code /}) with auth applied: any answer but 401 means reachable, and a
+     * {@code Server} header naming the product gives the version.
+     */
     @Override
     public Fingerprint probe() {
+        String product = factory.descriptor().products().getFirst().token();
+        if (factory.productProbe().isPresent()) {
+            ProductProbe probe = factory.productProbe().get();
+            PlannedRequest planned = new PlannedRequest("GET", probe.path(), Map.of(), Map.of(), Optional.empty());
+            return ProductFingerprint.of(probe, exchange(planned, "GET " + probe.path(), ctx.timeout()), product, ctx.clock().instant());
+        }
         String path = factory.basePath().isEmpty() ? "/" : factory.basePath();
         PlannedRequest planned = new PlannedRequest("GET", path, Map.of(), Map.of(), Optional.empty());
         String method = "GET " + path;
-        VendorResponse r = exchange(planned, method);
-        String product = factory.descriptor().products().getFirst().token();
+        VendorResponse r = exchange(planned, method, ctx.timeout());
         Optional<String> version = r.headers().firstValue("Server").flatMap(s -> version(s, product));
         return new Fingerprint(Optional.empty(), Optional.of(product), version, true, ctx.clock().instant(), method);
     }
@@ -109,26 +165,26 @@ final class OpenApiSession implements Connector {
         return s.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
     }
 
-    private PlannedRequest plan(OperationDescriptor op, OperationRequest request) {
-        return factory.planner().plan(op.opId(), (OperationShape.Http) op.shape(), factory.plan(op), request.params());
+    private PlannedRequest plan(OperationDescriptor op, Map<String, Object> params) {
+        return factory.planner().plan(op.opId(), (OperationShape.Http) op.shape(), factory.plan(op), params);
     }
 
     /**
      * Sends {@code planned}; on a 401 with a cached token, logs in again and retries once. A final 401 (or
      * another of the scheme's refused statuses) is thrown as {@code connector_auth_failed}.
      */
-    private VendorResponse exchange(PlannedRequest planned, String what) {
+    private VendorResponse exchange(PlannedRequest planned, String what, Duration timeout) {
         if (!secretsRegistered) {
             Authenticator.registerSecrets(factory.auth(), credential, scrubber);
             secretsRegistered = true;
         }
         Authenticator.Applied applied = auth.apply();
-        VendorResponse r = vendor.send(build(planned, applied));
+        VendorResponse r = vendor.send(build(planned, applied, timeout));
         if (r.status() == 401 && applied.reused()) {
             auth.refused(applied);
             ctx.logger().log(Level.INFO, () -> "openapi: " + what + " answered 401 with a cached session; logging in again");
             applied = auth.apply();
-            r = vendor.send(build(planned, applied));
+            r = vendor.send(build(planned, applied, timeout));
         }
         if (factory.auth().refusedStatuses().contains(r.status())) {
             auth.refused(applied);
@@ -137,9 +193,9 @@ final class OpenApiSession implements Connector {
         return r;
     }
 
-    private HttpRequest build(PlannedRequest planned, Authenticator.Applied applied) {
+    private HttpRequest build(PlannedRequest planned, Authenticator.Applied applied, Duration timeout) {
         try {
-            HttpRequest.Builder b = vendor.request(planned.pathAndQuery());
+            HttpRequest.Builder b = vendor.request(planned.pathAndQuery()).timeout(timeout);
             b.setHeader("Accept", "application/json");
             planned.headers().forEach(b::setHeader);
             if (planned.body().isPresent()) {

@@ -5,12 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -23,10 +20,11 @@ import org.junit.jupiter.api.Test;
  */
 class RegistryAndGitOpsReplayIT {
 
-    private static final String HARBOR = "harbor-2.x";
-    private static final String ARGOCD = "argocd-3.x";
+    private static final String HARBOR = RegistryAndGitOpsReplay.HARBOR;
+    private static final String ARGOCD = RegistryAndGitOpsReplay.ARGOCD;
     private static final String PASSWORD = "vendor-pw-" + UUID.randomUUID();
     private static final String ARGO_TOKEN = "argo-session-" + UUID.randomUUID();
+    private static RegistryAndGitOpsReplay fixture;
     private static SpecContract harbor;
     private static SpecContract argo;
     private static ReplayVendor vendor;
@@ -34,25 +32,17 @@ class RegistryAndGitOpsReplayIT {
 
     @BeforeAll
     static void start() throws Exception {
-        Path harborSpec = ReplayKernel.sharedSpec("harbor-v2.0-swagger.yaml");
-        Path argoSpec = ReplayKernel.sharedSpec("argocd-swagger.json");
-        Assumptions.assumeTrue(harborSpec != null && argoSpec != null, "../shared/specs is not beside the "
-                + "repository; this test reads the vendor specs in place");
-        harbor = SpecContract.read(harborSpec);
-        argo = SpecContract.read(argoSpec);
-        vendor = ReplayVendor.http(RegistryAndGitOpsReplayIT::answer);
-        replay = ReplayKernel.start(List.of("harbor", "argocd"), Map.of("harbor", harborSpec, "argocd", argoSpec));
-        replay.ingest("harbor/2.x");
-        replay.ingest("argocd/3.x");
+        fixture = RegistryAndGitOpsReplay.start(RegistryAndGitOpsReplayIT::answer);
+        harbor = fixture.harbor();
+        argo = fixture.argo();
+        vendor = fixture.vendor();
+        replay = fixture.replay();
     }
 
     @AfterAll
     static void stop() {
-        if (replay != null) {
-            replay.close();
-        }
-        if (vendor != null) {
-            vendor.close();
+        if (fixture != null) {
+            fixture.close();
         }
     }
 
@@ -79,8 +69,7 @@ class RegistryAndGitOpsReplayIT {
 
     private static void answer(ReplayVendor.Exchange x) throws Exception {
         if (x.path().startsWith("/api/v2.0/")) {
-            if (!x.basic("admin", PASSWORD)) {
-                x.reply(401, "{\"errors\": [{\"code\": \"UNAUTHORIZED\", \"message\": \"unauthorized\"}]}");
+            if (RegistryAndGitOpsReplay.refusedByHarbor(x, PASSWORD)) {
                 return;
             }
             switch (x.route()) {
@@ -97,16 +86,7 @@ class RegistryAndGitOpsReplayIT {
             }
             return;
         }
-        if (x.route().equals("POST /api/v1/session")) {
-            argo.request("POST", "/api/v1/session", x.body());
-            JsonNode login = x.json();
-            boolean ok = login.path("username").asText().equals("admin") && login.path("password").asText().equals(PASSWORD);
-            x.reply(ok ? 200 : 401, ok ? argo.response("POST", "/api/v1/session", "{\"token\": \"" + ARGO_TOKEN + "\"}")
-                    : "{\"error\": \"Invalid username or password\", \"code\": 16}");
-            return;
-        }
-        if (!x.header("Authorization").equals("Bearer " + ARGO_TOKEN)) {
-            x.reply(401, "{\"error\": \"no session information\", \"code\": 16}");
+        if (fixture.answeredByArgoSession(x, PASSWORD, ARGO_TOKEN)) {
             return;
         }
         switch (x.route()) {
