@@ -195,6 +195,7 @@ class FleetManagementReplayIT {
         assertThat(read("sddc-manager.system.get_appliance_info", Map.of()).toString()).contains("SDDC_MANAGER");
         assertThat(read("sddc-manager.sddcmanagers.get_sddc_managers", Map.of()).toString()).contains("sfo-vcf01.rainpole.io");
         assertThat(replay.auditOf("fleet1")).contains("get_domains").doesNotContain(ACCESS);
+        check.probe("fleet1", "sddc-manager", "9.0.1.0-24962180", "GET /v1/sddc-managers");
     }
 
     @Test

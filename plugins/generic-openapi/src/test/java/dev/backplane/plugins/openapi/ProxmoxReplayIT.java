@@ -253,6 +253,7 @@ class ProxmoxReplayIT {
                 .contains("\"exitstatus\":\"OK\"");
         assertThat(read("proxmox.task.get_task_log", Map.of("node", "pve1", "upid", UPID)).toString())
                 .contains("TASK OK");
+        family.checks().probe("lab1", "proxmox", "9.1.1", "GET /api2/json/version");
     }
 
     @Test

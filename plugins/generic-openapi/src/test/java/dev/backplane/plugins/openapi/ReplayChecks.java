@@ -61,6 +61,21 @@ record ReplayChecks(ReplayKernel replay, ReplayVendor vendor, String connectorId
         assertThat(call.out()).contains(expected);
     }
 
+    /**
+     * {@code POST /api/v1/targets/{name}/probe}: the index-driven product probe recognises the product and
+     * reads its version, by {@code probeMethod} ({@code GET /api/v1/node/version}).
+     */
+    JsonNode probe(String target, String product, String version, String probeMethod) {
+        var r = replay.kernel().send("POST", "/api/v1/targets/" + target + "/probe", replay.operator(), "{}", Map.of());
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        JsonNode f = r.json().path("fingerprint");
+        assertThat(f.path("reachable").asBoolean()).as(r.body()).isTrue();
+        assertThat(f.path("product").asText()).as(r.body()).isEqualTo(product);
+        assertThat(f.path("version").asText()).as(r.body()).isEqualTo(version);
+        assertThat(f.path("probe_method").asText()).as(r.body()).isEqualTo(probeMethod);
+        return f;
+    }
+
     /** Stops the kernel and the vendor, whichever started. */
     static void close(ReplayKernel replay, ReplayVendor vendor) {
         if (replay != null) {

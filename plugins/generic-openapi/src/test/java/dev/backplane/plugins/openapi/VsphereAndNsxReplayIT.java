@@ -272,6 +272,7 @@ class VsphereAndNsxReplayIT {
         assertThat(vcRead("vcenter.tagging.get_tag", Map.of("tag_id", TAG_ID))).contains("env-prod");
 
         assertThat(logins.get() - before).as("one session, reused for every read").isLessThanOrEqualTo(1);
+        vc.probe("vc1", "vcenter", "9.0.0.0", "GET /api/appliance/system/version");
     }
 
     @Test
@@ -469,6 +470,7 @@ class VsphereAndNsxReplayIT {
         assertThat(ns.read("nsx1", "nsx.system.get_cluster_status", Map.of()).toString()).contains("STABLE")
                 .contains("nsx-mgr-01.fra.example.com");
         assertThat(ns.read("nsx1", "nsx.system.get_node_version", Map.of()).toString()).contains("4.2.1.0.0.24304122");
+        ns.probe("nsx1", "nsx", "4.2.1.0.0.24304122", "GET /api/v1/node/version");
     }
 
     @Test
