@@ -99,9 +99,10 @@ public class SpecIngestIT {
                 "specs", java.util.List.of(Map.of("name", impl + ".json", "content", specText))));
     }
 
+    /** The connector as listed, or null; a catalog-index entry not ingested yet is not a connector. */
     private JsonNode connector(String token, String id) {
         for (JsonNode c : kernel.get("/api/v1/connectors", token).json()) {
-            if (c.path("connector_id").asText().equals(id)) {
+            if (c.path("connector_id").asText().equals(id) && !c.path("status").asText().equals("not_ingested")) {
                 return c;
             }
         }
@@ -253,6 +254,22 @@ public class SpecIngestIT {
         assertThat(error.path("data").path("reason").asText()).isEqualTo("connector_not_ingested");
         assertThat(error.path("data").path("next_step").path("verb").asText()).contains("--catalog acme/2.x");
 
+        var listed = kernel.get("/api/v1/connectors?status=not_ingested", operator);
+        assertThat(listed.status()).as(listed.body()).isEqualTo(200);
+        JsonNode offered = null;
+        for (JsonNode c : listed.json()) {
+            assertThat(c.path("status").asText()).isEqualTo("not_ingested");
+            offered = c.path("connector_id").asText().equals("acme-2.x") ? c : offered;
+        }
+        assertThat(offered).as("the index entry is listed before anyone ingests it: " + listed.body()).isNotNull();
+        assertThat(offered.path("source").asText()).isEqualTo("catalog");
+        assertThat(offered.path("products").toString()).contains("acme");
+        assertThat(offered.path("reason").asText()).contains("svc connector ingest --catalog acme/2.x");
+        var cliList = kernel.cli(operator).run("connector", "list", "--status", "not_ingested");
+        assertThat(cliList.exitCode()).as(cliList.toString()).isZero();
+        assertThat(cliList.out()).contains("acme-2.x").contains("not_ingested").contains("--catalog acme/2.x");
+        assertThat(kernel.get("/api/v1/connectors?status=staged", operator).body()).doesNotContain("not_ingested");
+
         var refused = ingest(admin, Map.of("catalog", "acme/2.x"));
         assertThat(refused.status()).as("a global ingest needs platform_admin").isEqualTo(403);
         assertThat(refused.json().path("error").asText()).isEqualTo("insufficient_role");
@@ -266,6 +283,8 @@ public class SpecIngestIT {
         assertThat(now.json().path("error").asText()).as(now.body()).isNotEqualTo("connector_not_ingested");
         assertThat(connector(issuer.token("any", UUID.randomUUID(), "operator"), "acme-2.x"))
                 .as("a global connector is visible to every tenant, staged for each").isNotNull();
+        assertThat(kernel.get("/api/v1/connectors?status=not_ingested", operator).body())
+                .as("ingested: no longer offered").doesNotContain("acme-2.x");
     }
 
     @Test
