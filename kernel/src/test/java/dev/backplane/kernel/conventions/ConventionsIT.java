@@ -69,8 +69,7 @@ class ConventionsIT {
     @BeforeKernel
     static void start(KernelSetup setup) {
         setup.setting("SVC_CONVENTIONS_MCP_TOKEN_BUDGET", String.valueOf(BUDGET));
-        model = setup.closeAfter(new ScriptedModel());
-        setup.setting("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
+        model = ScriptedModel.forKernel(setup);
         CONVENTIONS_LOG.addHandler(CAPTURE);
     }
 

@@ -40,8 +40,7 @@ class AutomationIT {
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        model = setup.closeAfter(new ScriptedModel());
-        setup.setting("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
+        model = ScriptedModel.forKernel(setup);
     }
 
     private JsonNode created(TestKernel.Response r) {

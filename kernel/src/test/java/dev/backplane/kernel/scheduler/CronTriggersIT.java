@@ -36,9 +36,7 @@ class CronTriggersIT {
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        model = setup.closeAfter(new ScriptedModel());
-        model.otherwise(text("checked"));
-        setup.setting("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
+        model = ScriptedModel.forKernel(setup).otherwise(text("checked"));
         setup.setting("SVC_SCHEDULER_CRON_MIN_INTERVAL_SECONDS", "2");
     }
 

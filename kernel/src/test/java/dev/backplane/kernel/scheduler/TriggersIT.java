@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.LoopbackHttp;
+import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.TestPlugins;
 import dev.backplane.kernel.testing.ScriptedModel;
 import dev.backplane.kernel.testing.TestIssuer;
@@ -52,15 +52,12 @@ class TriggersIT {
     private final String admin = issuer.tenantAdmin(tenant);
     private final String operator = issuer.operator(tenant);
 
-    private static HttpServer target;
+    private static LoopbackTarget target;
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        model = setup.closeAfter(new ScriptedModel());
-        setup.setting("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
-        target = LoopbackHttp.start(x -> LoopbackHttp.answer(x, 200, x.getRequestURI().getPath().equals("/items")
-                ? LoopbackHttp.items(x) : "details"));
-        setup.closeAfter(() -> target.stop(0));
+        model = ScriptedModel.forKernel(setup);
+        target = LoopbackTarget.start(setup, x -> LoopbackHttp.itemsOr(x, "details"));
         setup.plugin(TestPlugins.connector("trg", "1.x").product("trg").ranges("*").operations(3).httpProbe(false));
     }
 
@@ -127,9 +124,7 @@ class TriggersIT {
         assertThat(kernel.post("/api/v1/agent-principals", admin, Map.of("name", "triage-bot")).status()).isEqualTo(201);
         assertThat(kernel.post("/api/v1/agents", admin, Map.of("name", "triage", "identity_ref", "triage-bot",
                 "toolset", Map.of("call_operation", true))).status()).isEqualTo(201);
-        kernel.registerTarget(admin, Map.of("name", "db-1", "product", "trg", "host", "127.0.0.1",
-                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
-        kernel.stageSecret(admin, "db-1", Map.of("username", "u", "password", "p-0123456789"));
+        target.register(kernel, admin, "db-1", "trg");
         kernel.enableConnector(admin, "trg-1.x");
         String id = trigger(admin, "triage", Map.of("status", "firing", "labels", Map.of("severity", "critical")), 201);
         model.then(toolCall("call_operation", Map.of("connector_id", "trg-1.x", "op_id", "trg.item0.list",
