@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.LoopbackTarget;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.util.Map;
@@ -19,16 +18,10 @@ import org.junit.jupiter.api.Test;
  * {@code GET /metrics} after a scripted session: the series an SRE expects are there with bounded labels, and a
  * thousand distinct targets called through the pipeline (and a thousand distinct paths) add no series at all.
  */
-@KernelTest
-class MetricsIT {
+class MetricsIT extends PerTestTenant {
 
     private static final String PASSWORD = "metrics-pw-" + UUID.randomUUID();
     private static LoopbackTarget target;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
 
     @BeforeKernel
     static void start(KernelSetup setup) {

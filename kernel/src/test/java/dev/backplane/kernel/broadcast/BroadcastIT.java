@@ -7,10 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.kernel.testing.LoopbackTarget;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.io.InputStream;
@@ -44,18 +43,12 @@ import org.junit.jupiter.api.Test;
  * claims until completion or expiry; overrides collapse matching calls into one count per window;
  * bad input, roles and the CLI.
  */
-@KernelTest
-class BroadcastIT {
+class BroadcastIT extends PerTestTenant {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String SECRET = "broadcast-secret-0123456789";
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
     private static LoopbackTarget target;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
 
     @BeforeKernel
     static void start(KernelSetup setup) {

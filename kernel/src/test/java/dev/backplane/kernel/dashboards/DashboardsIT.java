@@ -15,10 +15,8 @@ import dev.backplane.kernel.credentials.FileKvStore;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.LoopbackTarget;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestPlugins;
 import jakarta.mail.Address;
 import jakarta.mail.Message;
@@ -43,19 +41,13 @@ import org.junit.jupiter.api.Test;
  * tenant's mail-recipient policy allows (refused ones audited), once per suppression window (the
  * suppressed one audited), and starts the bound investigator agent; every bad input is refused.
  */
-@KernelTest
-class DashboardsIT {
+class DashboardsIT extends PerTestTenant {
 
     private static final String SMTP_USER = "svc-mailer";
     private static final String SMTP_PASSWORD = "smtp-pw-" + UUID.randomUUID();
     private static final Map<String, String> BODIES = new ConcurrentHashMap<>();
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
     private static LoopbackTarget target;
     private static GreenMail smtp;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
 
     @BeforeKernel
     static void start(KernelSetup setup) {

@@ -6,10 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.kernel.testing.LoopbackTarget;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.time.Duration;
@@ -30,8 +29,7 @@ import org.junit.jupiter.api.Test;
  * the cancellation; a finished run answers 409 with its status; someone else's run is a missing one; the CLI
  * verbs end to end.
  */
-@KernelTest
-class AsyncRunCancelIT {
+class AsyncRunCancelIT extends PerTestTenant {
 
     /** Requests for this many items wait until the test releases them. */
     private static final int SLOW = 7;
@@ -39,11 +37,6 @@ class AsyncRunCancelIT {
     private static final List<String> DONE = new CopyOnWriteArrayList<>();
     private static volatile CountDownLatch release = new CountDownLatch(1);
     private static LoopbackTarget target;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
 
     @BeforeKernel
     static void start(KernelSetup setup) {

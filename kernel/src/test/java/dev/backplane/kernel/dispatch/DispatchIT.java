@@ -7,10 +7,8 @@ import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.LoopbackTarget;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,17 +19,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /** The dispatch pipeline end to end: a real plugin calling a real loopback HTTP target. */
-@KernelTest
-class DispatchIT {
+class DispatchIT extends PerTestTenant {
 
     private static final String PASSWORD = "disp-pw-" + UUID.randomUUID();
     private static final List<String> HITS = new CopyOnWriteArrayList<>();
     private static LoopbackTarget target;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
 
     @BeforeKernel
     static void start(KernelSetup setup) {

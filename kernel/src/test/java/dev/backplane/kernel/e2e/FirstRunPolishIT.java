@@ -6,10 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.LoopbackTarget;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.nio.file.Files;
 import java.util.List;
@@ -23,18 +21,13 @@ import org.junit.jupiter.api.Test;
  * loopback target: {@code svc targets add --extras}, a parked call that is said once and exits 4, and
  * approval lists and {@code audit who-touched} that show usernames beside the subs.
  */
-@KernelTest
-class FirstRunPolishIT {
+class FirstRunPolishIT extends PerTestTenant {
 
     private static final String PASSWORD = "polish-pw-" + UUID.randomUUID();
     private static final List<String> HITS = new CopyOnWriteArrayList<>();
     private static LoopbackTarget target;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
     private final String carolSub = "carol-" + UUID.randomUUID();
     private final String bobSub = "bob-" + UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
     private final String carol = issuer.token(c -> c.subject(carolSub).claim("preferred_username", "carol")
             .claim("tenant_id", tenant.toString()).claim("tenant_role", "tenant_admin"));
     private final String bob = issuer.token(c -> c.subject(bobSub).claim("preferred_username", "bob")

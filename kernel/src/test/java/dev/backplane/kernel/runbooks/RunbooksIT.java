@@ -7,10 +7,9 @@ import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.kernel.testing.LoopbackTarget;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.nio.file.Files;
@@ -28,16 +27,10 @@ import org.junit.jupiter.api.Test;
  * and the run resumes once another person approves), verification gating, escalation, abort rights,
  * tenant bounds, and the CLI.
  */
-@KernelTest
-class RunbooksIT {
+class RunbooksIT extends PerTestTenant {
 
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
     private static LoopbackTarget target;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
     private final String admin2 = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
-    private final String operator = issuer.operator(tenant);
     private final String operator2 = issuer.token("op2-" + tenant, tenant, "operator");
 
     static final String RESTART = """

@@ -9,13 +9,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.kernel.testing.LoopbackTarget;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestPlugins;
 import dev.backplane.kernel.testing.ScriptedModel;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -39,18 +37,12 @@ import org.junit.jupiter.api.Test;
  * per (trigger, event) however often it is delivered; the event reaches the model wrapped as untrusted
  * input and cannot widen the run's tools; pause, resume, delete, tenant bounds, bad input, the CLI.
  */
-@KernelTest
-class TriggersIT {
+class TriggersIT extends PerTestTenant {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SECRET = "trigger-secret-0123456789";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static ScriptedModel model;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
 
     private static LoopbackTarget target;
 

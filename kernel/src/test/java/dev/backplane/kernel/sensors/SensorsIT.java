@@ -7,10 +7,9 @@ import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.kernel.testing.LoopbackTarget;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.nio.file.Files;
@@ -35,17 +34,11 @@ import org.junit.jupiter.api.Test;
  * pause/resume/update/delete behave, a write operation and every bad input are refused with nothing
  * written, roles hold, and the CLI drives all of it.
  */
-@KernelTest
-public class SensorsIT {
+public class SensorsIT extends PerTestTenant {
 
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
     private static LoopbackTarget target;
     /** What the target answers for {@code GET /items/<name>}: the sensors' health bodies. */
     private static final Map<String, String> BODIES = new ConcurrentHashMap<>();
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
 
     static final String ASSERTION = """
             {"rules": [{"name": "down", "state": "critical", "when": {"path": "/body", "contains": "DOWN"}},
