@@ -94,8 +94,4 @@ class DnsConformanceTest extends ConnectorConformanceTest {
                 call("dns.record.search", Map.of("zone", BindLab.ZONE, "type", "A")), call("dns.about", Map.of()),
                 call("dns.server.status", Map.of()), call("dns.config.check", Map.of()));
     }
-
-    private static OperationRequest call(String op, Map<String, Object> params) {
-        return new OperationRequest(op, params, Optional.empty());
-    }
 }

@@ -86,8 +86,4 @@ class FirewallConformanceTest extends ConnectorConformanceTest {
                 call("firewall.counter.list", Map.of()), call("firewall.ruleset.show", Map.of()),
                 call("firewall.about", Map.of()));
     }
-
-    private static OperationRequest call(String op, Map<String, Object> params) {
-        return new OperationRequest(op, params, Optional.empty());
-    }
 }

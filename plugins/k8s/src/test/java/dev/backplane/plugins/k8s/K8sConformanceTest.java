@@ -69,8 +69,4 @@ class K8sConformanceTest extends ConnectorConformanceTest {
                 call("k8s.service.info", Map.of("namespace", "shop", "name", "web")),
                 call("k8s.ls", Map.of("path", "shop")));
     }
-
-    private static OperationRequest call(String op, Map<String, Object> params) {
-        return new OperationRequest(op, params, Optional.empty());
-    }
 }

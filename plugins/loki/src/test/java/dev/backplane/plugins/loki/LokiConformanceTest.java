@@ -57,8 +57,4 @@ class LokiConformanceTest extends ConnectorConformanceTest {
                 call("loki.label.values", Map.of("name", "app")),
                 call("loki.series.list", Map.of("match", List.of("{env=\"prod\"}"))));
     }
-
-    private static OperationRequest call(String op, Map<String, Object> params) {
-        return new OperationRequest(op, params, Optional.empty());
-    }
 }

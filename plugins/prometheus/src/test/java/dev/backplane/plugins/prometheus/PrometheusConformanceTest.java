@@ -65,8 +65,4 @@ class PrometheusConformanceTest extends ConnectorConformanceTest {
                 call("prometheus.alert.list", Map.of()),
                 call("prometheus.rule.list", Map.of()));
     }
-
-    private static OperationRequest call(String op, Map<String, Object> params) {
-        return new OperationRequest(op, params, Optional.empty());
-    }
 }

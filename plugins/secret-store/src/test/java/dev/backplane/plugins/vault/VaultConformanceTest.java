@@ -67,8 +67,4 @@ class VaultConformanceTest extends ConnectorConformanceTest {
                 call("vault.mount.list", Map.of()), call("vault.policy.list", Map.of()),
                 call("vault.token.lookup-self", Map.of()), call("vault.pki.cert-list", Map.of()));
     }
-
-    private static OperationRequest call(String op, Map<String, Object> params) {
-        return new OperationRequest(op, params, Optional.empty());
-    }
 }
