@@ -58,7 +58,7 @@ public abstract class ConnectorConformanceTest {
     protected abstract List<OperationRequest> sampleCalls();
 
     /** A sample call of {@code op} with {@code params} (for {@link #sampleCalls()}), without a preview hash. */
-    protected static OperationRequest call(String op, Map<String, Object> params) {
+    protected static OperationRequest sampleCall(String op, Map<String, Object> params) {
         return new OperationRequest(op, params, Optional.empty());
     }
 
