@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.testing.CliRunner;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.PerTestTenant;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -20,14 +18,7 @@ import org.junit.jupiter.api.Test;
  * delete; every bad field answered with its code and nothing written; roles; tenant isolation; the
  * governance audit trail; and the same through the CLI.
  */
-@KernelTest
-class AgentDefinitionsIT {
-
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
+class AgentDefinitionsIT extends PerTestTenant {
 
     private void principal(String name) {
         var r = kernel.post("/api/v1/agent-principals", admin, Map.of("name", name));

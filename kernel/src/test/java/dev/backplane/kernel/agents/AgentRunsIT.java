@@ -6,15 +6,12 @@ import static dev.backplane.kernel.testing.ScriptedModel.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.LoopbackHttp;
+import dev.backplane.kernel.testing.LoopbackTarget;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.ScriptedModel;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -35,31 +32,17 @@ import org.junit.jupiter.api.Test;
  * with one repair turn, turn budget, toolset bounds, approval parking and resume, run-cancel and the
  * kill switch in flight, and the refusals.
  */
-@KernelTest
-class AgentRunsIT {
+class AgentRunsIT extends PerTestTenant {
 
     private static final String PASSWORD = "runs-pw-" + UUID.randomUUID();
     private static final List<String> HITS = new CopyOnWriteArrayList<>();
-    private static HttpServer target;
+    private static LoopbackTarget target;
     private static ScriptedModel model;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        String auth = LoopbackHttp.basic("svc", PASSWORD);
-        target = LoopbackHttp.start(x -> {
-            HITS.add(x.getRequestMethod() + " " + x.getRequestURI());
-            boolean ok = auth.equals(x.getRequestHeaders().getFirst("Authorization"));
-            LoopbackHttp.answer(x, ok ? 200 : 401, !ok ? "no" : x.getRequestURI().getPath().equals("/items")
-                    ? LoopbackHttp.items(x) : "details");
-        });
-        setup.closeAfter(() -> target.stop(0));
-        model = setup.closeAfter(new ScriptedModel());
-        setup.setting("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
+        target = LoopbackTarget.basicAuthItems(setup, "svc", PASSWORD, LoopbackTarget.recordInto(HITS));
+        model = ScriptedModel.forKernel(setup);
         setup.plugin(TestPlugins.connector("run", "1.x").product("run").ranges("*").operations(6).httpProbe(false));
     }
 
@@ -69,9 +52,7 @@ class AgentRunsIT {
     }
 
     private void setUp(String principal, String agent, Map<String, Object> extra) {
-        kernel.registerTarget(admin, Map.of("name", "t-" + agent, "product", "run", "host", "127.0.0.1",
-                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
-        kernel.stageSecret(admin, "t-" + agent, Map.of("username", "svc", "password", PASSWORD));
+        target.register(kernel, admin, "t-" + agent, "run");
         kernel.enableConnector(admin, "run-1.x");
         assertThat(kernel.post("/api/v1/agent-principals", admin, Map.of("name", principal)).status()).isEqualTo(201);
         Map<String, Object> def = new LinkedHashMap<>(Map.of("name", agent, "identity_ref", principal,

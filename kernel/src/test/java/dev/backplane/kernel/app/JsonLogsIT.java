@@ -14,7 +14,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -34,13 +33,7 @@ class JsonLogsIT {
         UUID tenant = UUID.randomUUID();
         try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer()) {
             int port = ChildKernels.freePort();
-            Map<String, String> env = new HashMap<>(issuer.kernelSettings());
-            env.put("SVC_DB_URL", pg.jdbcUrl());
-            env.put("SVC_DB_USER", ExternalPostgres.USER);
-            env.put("SVC_DB_PASSWORD", ExternalPostgres.PASSWORD);
-            env.put("SVC_SERVER_PORT", String.valueOf(port));
-            env.put("SVC_DATA_DIR", work.resolve("data").toString());
-            env.put("SVC_PLUGIN_DIR", Files.createDirectories(work.resolve("plugins")).toString());
+            Map<String, String> env = ChildKernels.settings(pg, issuer, work, port);
             env.put("SVC_LOG_FORMAT", "json");
             env.put("SVC_LOG_ACCESS", "true");
             Path log = work.resolve("kernel.log");

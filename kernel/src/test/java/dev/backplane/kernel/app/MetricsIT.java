@@ -2,12 +2,10 @@ package dev.backplane.kernel.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.LoopbackHttp;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.LoopbackTarget;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.util.Map;
@@ -20,26 +18,14 @@ import org.junit.jupiter.api.Test;
  * {@code GET /metrics} after a scripted session: the series an SRE expects are there with bounded labels, and a
  * thousand distinct targets called through the pipeline (and a thousand distinct paths) add no series at all.
  */
-@KernelTest
-class MetricsIT {
+class MetricsIT extends PerTestTenant {
 
     private static final String PASSWORD = "metrics-pw-" + UUID.randomUUID();
-    private static HttpServer target;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
+    private static LoopbackTarget target;
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        String auth = LoopbackHttp.basic("svc", PASSWORD);
-        target = LoopbackHttp.start(x -> {
-            boolean ok = auth.equals(x.getRequestHeaders().getFirst("Authorization"));
-            LoopbackHttp.answer(x, ok ? 200 : 401, ok && x.getRequestURI().getPath().equals("/items")
-                    ? LoopbackHttp.items(x) : "details");
-        });
-        setup.closeAfter(() -> target.stop(0));
+        target = LoopbackTarget.basicAuthItems(setup, "svc", PASSWORD, x -> { });
         setup.plugin(TestPlugins.connector("met", "1.x").product("met").ranges("*").operations(2).httpProbe(false));
     }
 
@@ -104,9 +90,7 @@ class MetricsIT {
     }
 
     private void register(String name) {
-        kernel.registerTarget(admin, Map.of("name", name, "product", "met", "host", "127.0.0.1",
-                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
-        kernel.stageSecret(admin, name, Map.of("username", "svc", "password", PASSWORD));
+        target.register(kernel, admin, name, "met");
     }
 
     private com.fasterxml.jackson.databind.JsonNode call(String name) {

@@ -6,7 +6,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.LoopbackHttp;
+import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -36,20 +36,14 @@ class TracingIT {
     private static final List<String> RESOURCES = new CopyOnWriteArrayList<>();
     /** The traceparent header of each request the target got ("none" when absent), in order. */
     private static final List<String> TARGET_TRACEPARENTS = new CopyOnWriteArrayList<>();
-    private static HttpServer target;
+    private static LoopbackTarget target;
     private static TestIssuer issuer;
     private static TestKernel kernel;
 
     @BeforeKernel
     static void start(KernelSetup setup) throws IOException {
-        String auth = LoopbackHttp.basic("svc", PASSWORD);
-        target = LoopbackHttp.start(x -> {
-            TARGET_TRACEPARENTS.add(String.valueOf(x.getRequestHeaders().getFirst("traceparent")).replace("null", "none"));
-            boolean ok = auth.equals(x.getRequestHeaders().getFirst("Authorization"));
-            LoopbackHttp.answer(x, ok ? 200 : 401, ok && x.getRequestURI().getPath().equals("/items")
-                    ? LoopbackHttp.items(x) : "details");
-        });
-        setup.closeAfter(() -> target.stop(0));
+        target = LoopbackTarget.basicAuthItems(setup, "svc", PASSWORD, x -> TARGET_TRACEPARENTS.add(
+                String.valueOf(x.getRequestHeaders().getFirst("traceparent")).replace("null", "none")));
         HttpServer collector = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         collector.createContext("/v1/traces", x -> {
             ExportTraceServiceRequest export = ExportTraceServiceRequest.parseFrom(x.getRequestBody().readAllBytes());
@@ -72,12 +66,8 @@ class TracingIT {
         UUID tenant = UUID.randomUUID();
         String admin = issuer.tenantAdmin(tenant);
         kernel.enableConnector(admin, "trc-1.x");
-        kernel.registerTarget(admin, Map.of("name", "tr-1", "product", "trc", "host", "127.0.0.1",
-                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
-        kernel.stageSecret(admin, "tr-1", Map.of("username", "svc", "password", PASSWORD));
-        kernel.registerTarget(admin, Map.of("name", "tr-quiet", "product", "trc", "host", "127.0.0.1",
-                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http", "trace_context", false)));
-        kernel.stageSecret(admin, "tr-quiet", Map.of("username", "svc", "password", PASSWORD));
+        target.register(kernel, admin, "tr-1", "trc");
+        target.register(kernel, admin, "tr-quiet", "trc", Map.of("trace_context", false));
         String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
         var r = kernel.send("POST", "/api/v1/operations/call", issuer.operator(tenant), "{\"connector_id\": \"trc-1.x\", "
                 + "\"op_id\": \"trc.item0.list\", \"target\": \"tr-1\", \"params\": {}}",

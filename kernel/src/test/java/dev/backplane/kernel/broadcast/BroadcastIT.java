@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.LoopbackHttp;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.LoopbackTarget;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.io.InputStream;
@@ -44,24 +43,16 @@ import org.junit.jupiter.api.Test;
  * claims until completion or expiry; overrides collapse matching calls into one count per window;
  * bad input, roles and the CLI.
  */
-@KernelTest
-class BroadcastIT {
+class BroadcastIT extends PerTestTenant {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String SECRET = "broadcast-secret-0123456789";
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private static HttpServer target;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
+    private static LoopbackTarget target;
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        target = LoopbackHttp.start(x -> LoopbackHttp.answer(x, 200, x.getRequestURI().getPath().equals("/items")
-                ? LoopbackHttp.items(x) : "details"));
-        setup.closeAfter(() -> target.stop(0));
+        target = LoopbackTarget.start(setup, x -> LoopbackHttp.itemsOr(x, "details"));
         setup.plugin(TestPlugins.connector("bc", "1.x").product("bc").ranges("*").operations(3).httpProbe(false));
         setup.setting("SVC_BROADCAST_HEARTBEAT_SECONDS", "1");
         setup.setting("SVC_BROADCAST_SUBSCRIBER_BUFFER", "10");
@@ -70,9 +61,7 @@ class BroadcastIT {
     }
 
     private void targetReady(String name) {
-        kernel.registerTarget(admin, Map.of("name", name, "product", "bc", "host", "127.0.0.1",
-                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
-        kernel.stageSecret(admin, name, Map.of("username", "u", "password", "p-0123456789"));
+        target.register(kernel, admin, name, "bc");
         kernel.enableConnector(admin, "bc-1.x");
     }
 

@@ -6,8 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.nio.file.Files;
@@ -18,14 +17,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** The catalog over real HTTP with plugin jars built for the test: listing, review, default-deny, search. */
-@KernelTest
-class CatalogIT {
-
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
+class CatalogIT extends PerTestTenant {
 
     @BeforeKernel
     static void plugins(KernelSetup setup) {

@@ -10,7 +10,7 @@ import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,15 +27,10 @@ import org.junit.jupiter.api.Test;
  * reviewable and answer calls with a clear error; execution is tested in plugins/generic-openapi.
  */
 @KernelTest(settings = "SVC_INGEST_SYNC_MAX_BYTES=8000")
-public class SpecIngestIT {
+public class SpecIngestIT extends PerTestTenant {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static Path home;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
     private final String platformAdmin = issuer.platformAdminToken("platform-" + tenant, tenant);
 
     @BeforeKernel

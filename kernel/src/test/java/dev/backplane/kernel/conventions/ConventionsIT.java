@@ -8,9 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.ScriptedModel;
-import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -35,8 +34,7 @@ import org.junit.jupiter.api.Test;
  * (handshake and stateless revision) and an agent run's system prompt, search over workflow and
  * reference conventions and its eval surface, and the CLI including its editor mode.
  */
-@KernelTest
-class ConventionsIT {
+class ConventionsIT extends PerTestTenant {
 
     /** Small, so a test can go over it with a few conventions. */
     private static final int BUDGET = 120;
@@ -60,17 +58,11 @@ class ConventionsIT {
     /** Held, so the logger (weakly referenced by JUL) keeps its handler. */
     private static final Logger CONVENTIONS_LOG = Logger.getLogger(Conventions.class.getName());
     private static ScriptedModel model;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
 
     @BeforeKernel
     static void start(KernelSetup setup) {
         setup.setting("SVC_CONVENTIONS_MCP_TOKEN_BUDGET", String.valueOf(BUDGET));
-        model = setup.closeAfter(new ScriptedModel());
-        setup.setting("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
+        model = ScriptedModel.forKernel(setup);
         CONVENTIONS_LOG.addHandler(CAPTURE);
     }
 

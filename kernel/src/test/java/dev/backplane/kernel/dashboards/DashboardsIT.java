@@ -11,15 +11,12 @@ import com.icegreen.greenmail.configuration.GreenMailConfiguration;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.GreenMailUtil;
 import com.icegreen.greenmail.util.ServerSetup;
-import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.credentials.FileKvStore;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.LoopbackHttp;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.LoopbackTarget;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestPlugins;
 import jakarta.mail.Address;
 import jakarta.mail.Message;
@@ -44,27 +41,17 @@ import org.junit.jupiter.api.Test;
  * tenant's mail-recipient policy allows (refused ones audited), once per suppression window (the
  * suppressed one audited), and starts the bound investigator agent; every bad input is refused.
  */
-@KernelTest
-class DashboardsIT {
+class DashboardsIT extends PerTestTenant {
 
     private static final String SMTP_USER = "svc-mailer";
     private static final String SMTP_PASSWORD = "smtp-pw-" + UUID.randomUUID();
     private static final Map<String, String> BODIES = new ConcurrentHashMap<>();
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private static HttpServer target;
+    private static LoopbackTarget target;
     private static GreenMail smtp;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        target = LoopbackHttp.start(x -> {
-            String path = x.getRequestURI().getPath();
-            LoopbackHttp.answer(x, 200, path.startsWith("/items/") ? BODIES.getOrDefault(path.substring(7), "fine") : "1.0");
-        });
-        setup.closeAfter(() -> target.stop(0));
+        target = LoopbackTarget.itemBodies(setup, BODIES);
         setup.plugin(TestPlugins.connector("db", "1.x").product("db").ranges("*").operations(3).httpProbe(true));
         smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP).dynamicPort())
                 .withConfiguration(GreenMailConfiguration.aConfig().withUser(SMTP_USER, SMTP_PASSWORD));
@@ -81,9 +68,7 @@ class DashboardsIT {
 
     @BeforeEach
     void targetReady() {
-        kernel.registerTarget(admin, Map.of("name", "web", "product", "db", "host", "127.0.0.1",
-                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
-        kernel.stageSecret(admin, "web", Map.of("username", "u", "password", "p-0123456789"));
+        target.register(kernel, admin, "web", "db");
         kernel.enableConnector(admin, "db-1.x");
     }
 

@@ -3,13 +3,12 @@ package dev.backplane.kernel.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.LoopbackHttp;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.LoopbackTarget;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.time.Duration;
@@ -30,24 +29,18 @@ import org.junit.jupiter.api.Test;
  * the cancellation; a finished run answers 409 with its status; someone else's run is a missing one; the CLI
  * verbs end to end.
  */
-@KernelTest
-class AsyncRunCancelIT {
+class AsyncRunCancelIT extends PerTestTenant {
 
     /** Requests for this many items wait until the test releases them. */
     private static final int SLOW = 7;
     private static final List<String> HITS = new CopyOnWriteArrayList<>();
     private static final List<String> DONE = new CopyOnWriteArrayList<>();
     private static volatile CountDownLatch release = new CountDownLatch(1);
-    private static HttpServer target;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
+    private static LoopbackTarget target;
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        target = LoopbackHttp.start(x -> {
+        target = LoopbackTarget.start(setup, "svc", "pw-0123456789", x -> {
             String uri = x.getRequestURI().toString();
             HITS.add(uri);
             if (uri.contains("count=" + SLOW)) {
@@ -58,13 +51,12 @@ class AsyncRunCancelIT {
                 }
             }
             try {
-                LoopbackHttp.answer(x, 200, x.getRequestURI().getPath().equals("/items") ? LoopbackHttp.items(x) : "ok");
+                LoopbackHttp.itemsOr(x, "ok");
             } catch (java.io.IOException gone) {
                 // the kernel hung up (cancelled call): nothing to answer
             }
             DONE.add(uri);
         });
-        setup.closeAfter(() -> target.stop(0));
         setup.plugin(TestPlugins.connector("slow", "1.x").product("slow").ranges("*").operations(2).httpProbe(false));
     }
 
@@ -75,9 +67,7 @@ class AsyncRunCancelIT {
     }
 
     private void setUpTarget(String name) {
-        kernel.registerTarget(admin, Map.of("name", name, "product", "slow", "host", "127.0.0.1",
-                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
-        kernel.stageSecret(admin, name, Map.of("username", "svc", "password", "pw-0123456789"));
+        target.register(kernel, admin, name, "slow");
         kernel.enableConnector(admin, "slow-1.x");
     }
 

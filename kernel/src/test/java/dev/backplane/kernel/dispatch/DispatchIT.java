@@ -3,15 +3,12 @@ package dev.backplane.kernel.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.LoopbackHttp;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.LoopbackTarget;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,43 +19,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /** The dispatch pipeline end to end: a real plugin calling a real loopback HTTP target. */
-@KernelTest
-class DispatchIT {
+class DispatchIT extends PerTestTenant {
 
     private static final String PASSWORD = "disp-pw-" + UUID.randomUUID();
     private static final List<String> HITS = new CopyOnWriteArrayList<>();
-    private static HttpServer target;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
+    private static LoopbackTarget target;
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        String auth = LoopbackHttp.basic("svc", PASSWORD);
-        target = LoopbackHttp.start(x -> {
-            HITS.add(x.getRequestMethod() + " " + x.getRequestURI());
-            boolean ok = auth.equals(x.getRequestHeaders().getFirst("Authorization"));
-            String body;
-            if (!ok) {
-                body = "no";
-            } else if (x.getRequestURI().getPath().equals("/items")) {
-                body = LoopbackHttp.items(x);
-            } else {
-                body = "details";
-            }
-            LoopbackHttp.answer(x, ok ? 200 : 401, body);
-        });
-        setup.closeAfter(() -> target.stop(0));
+        target = LoopbackTarget.basicAuthItems(setup, "svc", PASSWORD, LoopbackTarget.recordInto(HITS));
         setup.plugin(TestPlugins.connector("disp", "1.x").product("disp").ranges("*").operations(6)
                 .httpProbe(false).typedAndComposite());
     }
 
     private void setUpTarget(String name) {
-        kernel.registerTarget(admin, Map.of("name", name, "product", "disp", "host", "127.0.0.1",
-                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
-        kernel.stageSecret(admin, name, Map.of("username", "svc", "password", PASSWORD));
+        target.register(kernel, admin, name, "disp");
     }
 
     private void enableReads() {

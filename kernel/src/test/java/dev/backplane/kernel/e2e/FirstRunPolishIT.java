@@ -3,14 +3,11 @@ package dev.backplane.kernel.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.LoopbackHttp;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.LoopbackTarget;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.nio.file.Files;
 import java.util.List;
@@ -24,18 +21,13 @@ import org.junit.jupiter.api.Test;
  * loopback target: {@code svc targets add --extras}, a parked call that is said once and exits 4, and
  * approval lists and {@code audit who-touched} that show usernames beside the subs.
  */
-@KernelTest
-class FirstRunPolishIT {
+class FirstRunPolishIT extends PerTestTenant {
 
     private static final String PASSWORD = "polish-pw-" + UUID.randomUUID();
     private static final List<String> HITS = new CopyOnWriteArrayList<>();
-    private static HttpServer target;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
+    private static LoopbackTarget target;
     private final String carolSub = "carol-" + UUID.randomUUID();
     private final String bobSub = "bob-" + UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
     private final String carol = issuer.token(c -> c.subject(carolSub).claim("preferred_username", "carol")
             .claim("tenant_id", tenant.toString()).claim("tenant_role", "tenant_admin"));
     private final String bob = issuer.token(c -> c.subject(bobSub).claim("preferred_username", "bob")
@@ -43,14 +35,7 @@ class FirstRunPolishIT {
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        String auth = LoopbackHttp.basic("svc", PASSWORD);
-        target = LoopbackHttp.start(x -> {
-            HITS.add(x.getRequestMethod() + " " + x.getRequestURI());
-            boolean ok = auth.equals(x.getRequestHeaders().getFirst("Authorization"));
-            LoopbackHttp.answer(x, ok ? 200 : 401, ok && x.getRequestURI().getPath().equals("/items")
-                    ? LoopbackHttp.items(x) : "details");
-        });
-        setup.closeAfter(() -> target.stop(0));
+        target = LoopbackTarget.basicAuthItems(setup, "svc", PASSWORD, LoopbackTarget.recordInto(HITS));
         setup.plugin(TestPlugins.connector("polish", "1.x").product("polish").ranges("*").operations(6)
                 .httpProbe(false));
     }
@@ -62,9 +47,9 @@ class FirstRunPolishIT {
 
     private void addTarget(String name) throws Exception {
         var added = cli(admin).run("targets", "add", name, "--product", "polish", "--host", "127.0.0.1", "--port",
-                String.valueOf(target.getAddress().getPort()), "--extras", "scheme=http", "--extras", "team=platform");
+                String.valueOf(target.port()), "--extras", "scheme=http", "--extras", "team=platform");
         assertThat(added.exitCode()).as(added.toString()).isZero();
-        kernel.stageSecret(admin, name, Map.of("username", "svc", "password", PASSWORD));
+        target.stageSecret(kernel, admin, name);
         kernel.enableConnector(admin, "polish-1.x");
     }
 

@@ -18,7 +18,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -44,13 +43,7 @@ class EventsCrashIT {
         UUID tenant = UUID.randomUUID();
         try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer()) {
             int port = ChildKernels.freePort();
-            Map<String, String> env = new HashMap<>(issuer.kernelSettings());
-            env.put("SVC_DB_URL", pg.jdbcUrl());
-            env.put("SVC_DB_USER", ExternalPostgres.USER);
-            env.put("SVC_DB_PASSWORD", ExternalPostgres.PASSWORD);
-            env.put("SVC_SERVER_PORT", String.valueOf(port));
-            env.put("SVC_DATA_DIR", work.resolve("data").toString());
-            env.put("SVC_PLUGIN_DIR", Files.createDirectories(work.resolve("plugins")).toString());
+            Map<String, String> env = ChildKernels.settings(pg, issuer, work, port);
             env.put("SVC_EVENTS_RATE_PER_SECOND", "100000");
             String base = "http://127.0.0.1:" + port;
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();

@@ -7,8 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.PerTestTenant;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -39,17 +38,12 @@ import org.junit.jupiter.api.Test;
  * rows in one transaction, tenant isolation, roles, a bounded fuzz of the ingest route, and the CLI.
  */
 @KernelTest(settings = "SVC_EVENTS_MAX_BODY_BYTES=65536")
-class EventsIT {
+class EventsIT extends PerTestTenant {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SECRET = "s3cret-for-hmac-0123456789";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
     private static Jdbc jdbc;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
 
     @BeforeAll
     static void jdbc() {

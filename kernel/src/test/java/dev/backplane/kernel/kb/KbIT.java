@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.CliRunner;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,14 +15,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** The knowledge base over REST, the CLI and MCP, on the hybrid engine. */
-@KernelTest
-class KbIT {
-
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
+class KbIT extends PerTestTenant {
 
     private TestKernel.Response add(String token, String slug, String body, String metadata) {
         return kernel.send("POST", "/api/v1/kb", token, "{\"slug\": \"" + slug + "\", \"body\": \"" + body + "\""

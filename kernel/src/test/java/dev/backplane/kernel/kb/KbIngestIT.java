@@ -6,8 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,16 +16,10 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** {@code svc kb ingest}: a directory on the backplane host, fenced by kb.ingest-root, over REST and the CLI. */
-@KernelTest
-class KbIngestIT {
+class KbIngestIT extends PerTestTenant {
 
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
     private static Path root;
     private static Path outside;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
 
     @BeforeKernel
     static void ingestRoot(KernelSetup setup) throws Exception {

@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.CliRunner;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,13 +14,8 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** Memory scopes, lifetimes, promotion and search over REST, the CLI and MCP. */
-@KernelTest
-class MemoryIT {
+class MemoryIT extends PerTestTenant {
 
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
     private final String alice = issuer.token("alice-" + tenant, tenant, "operator");
     private final String bob = issuer.token("bob-" + tenant, tenant, "operator");
 

@@ -39,10 +39,7 @@ class DatabaseModesIT {
     void databaseByUrlRunsMigrationsAndServes(@TempDir Path data) throws Exception {
         UUID tenant = UUID.randomUUID();
         try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer()) {
-            Map<String, String> env = new HashMap<>(issuer.kernelSettings());
-            env.put("SVC_DB_URL", pg.jdbcUrl());
-            env.put("SVC_DB_USER", ExternalPostgres.USER);
-            env.put("SVC_DB_PASSWORD", ExternalPostgres.PASSWORD);
+            Map<String, String> env = pg.addTo(new HashMap<>(issuer.kernelSettings()));
             try (TestKernel k = TestKernel.start(data, env)) {
                 assertThat(k.kernel().database().description()).as(pg.describe())
                         .isEqualTo("postgresql at " + pg.jdbcUrl()).doesNotContain(ExternalPostgres.PASSWORD);

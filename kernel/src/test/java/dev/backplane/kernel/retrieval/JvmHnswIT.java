@@ -1,5 +1,6 @@
 package dev.backplane.kernel.retrieval;
 
+import static dev.backplane.kernel.retrieval.ClusteredVectors.ids;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.backplane.kernel.app.KernelConfig;
@@ -11,10 +12,8 @@ import java.nio.file.Files;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
@@ -39,13 +38,9 @@ class JvmHnswIT {
                 waitFor(feed::live, "the change feed listens");
                 UUID a = UUID.randomUUID();
                 UUID b = UUID.randomUUID();
-                Random random = new Random(7);
-                float[][] centres = new float[40][];
-                for (int i = 0; i < centres.length; i++) {
-                    centres[i] = gaussian(random, 1);
-                }
-                Map<UUID, float[]> ofA = seed(jdbc, a, 3_000, centres, random);
-                Map<UUID, float[]> ofB = seed(jdbc, b, 500, centres, random);
+                ClusteredVectors random = new ClusteredVectors();
+                Map<UUID, float[]> ofA = seed(jdbc, a, random.next(3_000));
+                Map<UUID, float[]> ofB = seed(jdbc, b, random.next(500));
                 JvmVectorIndex graph = new JvmVectorIndex(jdbc, feed, 2_000);
                 JvmVectorIndex exact = new JvmVectorIndex(jdbc, ChangeFeed.disabled(), Integer.MAX_VALUE);
                 assertThat(graph.kind()).isEqualTo("jvm-hnsw");
@@ -91,7 +86,7 @@ class JvmHnswIT {
                 // an entry rewritten to a new vector, another deleted: found (and not) through the feed
                 UUID moved = ids.get(5);
                 UUID deleted = ids.get(6);
-                float[] elsewhere = Embedder.normalized(gaussian(random, 1));
+                float[] elsewhere = random.elsewhere();
                 jdbc.inTransaction(c -> {
                     ChunkRows.replaceIn(c, a, SURFACE, moved, "moved", List.of(elsewhere));
                     ChunkRows.delete(c, SURFACE, deleted);
@@ -118,21 +113,7 @@ class JvmHnswIT {
         }
     }
 
-    private static List<UUID> ids(List<VectorIndex.Scored> hits) {
-        return hits.stream().map(VectorIndex.Scored::entryId).toList();
-    }
-
-    private static Map<UUID, float[]> seed(Jdbc jdbc, UUID tenant, int n, float[][] centres, Random random) {
-        Map<UUID, float[]> vectors = new LinkedHashMap<>();
-        for (int i = 0; i < n; i++) {
-            float[] c = centres[random.nextInt(centres.length)];
-            float[] noise = gaussian(random, 0.8);
-            float[] v = new float[c.length];
-            for (int d = 0; d < v.length; d++) {
-                v[d] = c[d] + noise[d];
-            }
-            vectors.put(UUID.randomUUID(), Embedder.normalized(v));
-        }
+    private static Map<UUID, float[]> seed(Jdbc jdbc, UUID tenant, Map<UUID, float[]> vectors) {
         jdbc.inTransaction(c -> {
             for (Map.Entry<UUID, float[]> e : vectors.entrySet()) {
                 ChunkRows.replaceIn(c, tenant, SURFACE, e.getKey(), "entry", List.of(e.getValue()));
@@ -142,11 +123,4 @@ class JvmHnswIT {
         return vectors;
     }
 
-    private static float[] gaussian(Random random, double scale) {
-        float[] v = new float[384];
-        for (int d = 0; d < v.length; d++) {
-            v[d] = (float) (random.nextGaussian() * scale / Math.sqrt(v.length));
-        }
-        return v;
-    }
 }

@@ -1,5 +1,6 @@
 package dev.backplane.kernel.retrieval;
 
+import static dev.backplane.kernel.retrieval.ClusteredVectors.ids;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -195,14 +195,10 @@ class PgVectorIT {
         Jdbc pg = jdbc(onPgvector);
         UUID a = UUID.randomUUID();
         UUID b = UUID.randomUUID();
-        Random random = new Random(7);
-        float[][] centres = new float[40][];
-        for (int i = 0; i < centres.length; i++) {
-            centres[i] = gaussian(random, 1);
-        }
+        ClusteredVectors random = new ClusteredVectors();
         long t0 = System.nanoTime();
-        Map<UUID, float[]> entriesOfA = seed(pg, a, 2_000, centres, random);
-        seed(pg, b, 1_000, centres, random);
+        Map<UUID, float[]> entriesOfA = seed(pg, a, random.next(2_000));
+        seed(pg, b, random.next(1_000));
         pg.update("ANALYZE retrieval_chunks"); // PGlite runs no autovacuum; without statistics the planner guesses
         System.out.printf("PGlite: 3,000 chunks inserted through the HNSW index in %.1f s%n", (System.nanoTime() - t0) / 1e9);
         PgVectorIndex walk = new PgVectorIndex(pg, 0);
@@ -237,21 +233,7 @@ class PgVectorIT {
         assertThat(recall / searches).isGreaterThan(0.9);
     }
 
-    private static List<UUID> ids(List<VectorIndex.Scored> hits) {
-        return hits.stream().map(VectorIndex.Scored::entryId).toList();
-    }
-
-    private static Map<UUID, float[]> seed(Jdbc jdbc, UUID tenant, int n, float[][] centres, Random random) {
-        Map<UUID, float[]> vectors = new LinkedHashMap<>();
-        for (int i = 0; i < n; i++) {
-            float[] c = centres[random.nextInt(centres.length)];
-            float[] noise = gaussian(random, 0.8);
-            float[] v = new float[c.length];
-            for (int d = 0; d < v.length; d++) {
-                v[d] = c[d] + noise[d];
-            }
-            vectors.put(UUID.randomUUID(), Embedder.normalized(v));
-        }
+    private static Map<UUID, float[]> seed(Jdbc jdbc, UUID tenant, Map<UUID, float[]> vectors) {
         List<Map.Entry<UUID, float[]>> rows = new ArrayList<>(vectors.entrySet());
         // short transactions: PGlite's socket server serves one transaction at a time, and a client
         // connection kept waiting for a minute (the kernel's scheduler polls) is dropped
@@ -279,14 +261,6 @@ class PgVectorIT {
             }
             return null;
         });
-    }
-
-    private static float[] gaussian(Random random, double scale) {
-        float[] v = new float[384];
-        for (int d = 0; d < v.length; d++) {
-            v[d] = (float) (random.nextGaussian() * scale / Math.sqrt(v.length));
-        }
-        return v;
     }
 
     private static String explain(Jdbc jdbc, UUID tenant) {

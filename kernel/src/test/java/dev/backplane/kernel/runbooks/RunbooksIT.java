@@ -7,9 +7,9 @@ import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.LoopbackHttp;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.LoopbackTarget;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.nio.file.Files;
@@ -27,16 +27,10 @@ import org.junit.jupiter.api.Test;
  * and the run resumes once another person approves), verification gating, escalation, abort rights,
  * tenant bounds, and the CLI.
  */
-@KernelTest
-class RunbooksIT {
+class RunbooksIT extends PerTestTenant {
 
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private static HttpServer target;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
+    private static LoopbackTarget target;
     private final String admin2 = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
-    private final String operator = issuer.operator(tenant);
     private final String operator2 = issuer.token("op2-" + tenant, tenant, "operator");
 
     static final String RESTART = """
@@ -70,17 +64,13 @@ class RunbooksIT {
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        target = LoopbackHttp.start(x -> LoopbackHttp.answer(x, 200, x.getRequestURI().getPath().equals("/items")
-                ? LoopbackHttp.items(x) : "{\"deleted\": true}"));
-        setup.closeAfter(() -> target.stop(0));
+        target = LoopbackTarget.start(setup, x -> LoopbackHttp.itemsOr(x, "{\"deleted\": true}"));
         setup.plugin(TestPlugins.connector("rb", "1.x").product("rb").ranges("*").operations(3).httpProbe(false));
         setup.plugin(TestPlugins.connector("rbx", "1.x").product("rbx").ranges("*").operations(1).httpProbe(false));
     }
 
     private void targetReady(String name) {
-        kernel.registerTarget(admin, Map.of("name", name, "product", "rb", "host", "127.0.0.1",
-                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
-        kernel.stageSecret(admin, name, Map.of("username", "u", "password", "p-0123456789"));
+        target.register(kernel, admin, name, "rb");
         kernel.enableConnector(admin, "rb-1.x");
         assertThat(kernel.patch("/api/v1/connectors/rb-1.x/operations/rb.item2.delete", admin, Map.of("is_enabled", true,
                 "safety_level", "caution")).status()).isEqualTo(200);
@@ -474,9 +464,7 @@ class RunbooksIT {
             LoopbackHttp.answer(x, 200, LoopbackHttp.items(x));
         });
         try {
-            kernel.registerTarget(admin, Map.of("name", "rb-slow", "product", "rb", "host", "127.0.0.1",
-                    "port", slow.getAddress().getPort(), "extras", Map.of("scheme", "http")));
-            kernel.stageSecret(admin, "rb-slow", Map.of("username", "u", "password", "p-0123456789"));
+            LoopbackTarget.on(slow).register(kernel, admin, "rb-slow", "rb");
             kernel.enableConnector(admin, "rb-1.x");
             published("slow-steps", RESTART);
             String id = ok(kernel.post("/api/v1/runbooks/runs", operator, Map.of("slug", "slow-steps", "target", "rb-slow",

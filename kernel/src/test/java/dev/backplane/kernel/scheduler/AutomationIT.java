@@ -7,9 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.ScriptedModel;
-import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -26,22 +25,15 @@ import org.junit.jupiter.api.Test;
  * headers, not an error); event triggers show with their state, their agent and their latest firing (the
  * run a real event started and its status); limits; tenant bounds; roles.
  */
-@KernelTest
-class AutomationIT {
+class AutomationIT extends PerTestTenant {
 
     private static final String SECRET = "automation-secret-0123456789";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static ScriptedModel model;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        model = setup.closeAfter(new ScriptedModel());
-        setup.setting("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
+        model = ScriptedModel.forKernel(setup);
     }
 
     private JsonNode created(TestKernel.Response r) {

@@ -7,10 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.ScriptedModel;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
 import java.nio.file.Files;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,20 +23,13 @@ import org.junit.jupiter.api.Test;
  * the prompt, started by the trigger), pause stops it and resume picks up from now, bad schedules are
  * refused with the field named, and the CLI and the automation list show the schedule.
  */
-@KernelTest
-class CronTriggersIT {
+class CronTriggersIT extends PerTestTenant {
 
     private static ScriptedModel model;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        model = setup.closeAfter(new ScriptedModel());
-        model.otherwise(text("checked"));
-        setup.setting("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
+        model = ScriptedModel.forKernel(setup).otherwise(text("checked"));
         setup.setting("SVC_SCHEDULER_CRON_MIN_INTERVAL_SECONDS", "2");
     }
 

@@ -18,7 +18,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -43,13 +42,7 @@ class TriggersCrashIT {
              ScriptedModel model = new ScriptedModel()) {
             model.otherwise(ScriptedModel.slow(400, ScriptedModel.text("handled")));
             int port = ChildKernels.freePort();
-            Map<String, String> env = new HashMap<>(issuer.kernelSettings());
-            env.put("SVC_DB_URL", pg.jdbcUrl());
-            env.put("SVC_DB_USER", ExternalPostgres.USER);
-            env.put("SVC_DB_PASSWORD", ExternalPostgres.PASSWORD);
-            env.put("SVC_SERVER_PORT", String.valueOf(port));
-            env.put("SVC_DATA_DIR", work.resolve("data").toString());
-            env.put("SVC_PLUGIN_DIR", Files.createDirectories(work.resolve("plugins")).toString());
+            Map<String, String> env = ChildKernels.settings(pg, issuer, work, port);
             env.put("SVC_EVENTS_RATE_PER_SECOND", "100000");
             env.put("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
             env.put("SVC_AGENTS_RUN_LEASE_SECONDS", "6");

@@ -6,16 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.LoopbackHttp;
+import dev.backplane.kernel.testing.LoopbackTarget;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestPlugins;
 import dev.backplane.kernel.testing.ScriptedModel;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -39,28 +37,19 @@ import org.junit.jupiter.api.Test;
  * per (trigger, event) however often it is delivered; the event reaches the model wrapped as untrusted
  * input and cannot widen the run's tools; pause, resume, delete, tenant bounds, bad input, the CLI.
  */
-@KernelTest
-class TriggersIT {
+class TriggersIT extends PerTestTenant {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SECRET = "trigger-secret-0123456789";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static ScriptedModel model;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
 
-    private static HttpServer target;
+    private static LoopbackTarget target;
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        model = setup.closeAfter(new ScriptedModel());
-        setup.setting("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
-        target = LoopbackHttp.start(x -> LoopbackHttp.answer(x, 200, x.getRequestURI().getPath().equals("/items")
-                ? LoopbackHttp.items(x) : "details"));
-        setup.closeAfter(() -> target.stop(0));
+        model = ScriptedModel.forKernel(setup);
+        target = LoopbackTarget.start(setup, x -> LoopbackHttp.itemsOr(x, "details"));
         setup.plugin(TestPlugins.connector("trg", "1.x").product("trg").ranges("*").operations(3).httpProbe(false));
     }
 
@@ -127,9 +116,7 @@ class TriggersIT {
         assertThat(kernel.post("/api/v1/agent-principals", admin, Map.of("name", "triage-bot")).status()).isEqualTo(201);
         assertThat(kernel.post("/api/v1/agents", admin, Map.of("name", "triage", "identity_ref", "triage-bot",
                 "toolset", Map.of("call_operation", true))).status()).isEqualTo(201);
-        kernel.registerTarget(admin, Map.of("name", "db-1", "product", "trg", "host", "127.0.0.1",
-                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
-        kernel.stageSecret(admin, "db-1", Map.of("username", "u", "password", "p-0123456789"));
+        target.register(kernel, admin, "db-1", "trg");
         kernel.enableConnector(admin, "trg-1.x");
         String id = trigger(admin, "triage", Map.of("status", "firing", "labels", Map.of("severity", "critical")), 201);
         model.then(toolCall("call_operation", Map.of("connector_id", "trg-1.x", "op_id", "trg.item0.list",

@@ -12,13 +12,13 @@ import dev.backplane.kernel.dispatch.AsyncRuns;
 import dev.backplane.kernel.jobs.BackgroundJobs;
 import dev.backplane.kernel.kb.KbIngestService;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.ChildKernels;
 import dev.backplane.kernel.testing.ExternalPostgres;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,7 +30,6 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,14 +105,8 @@ class CrashRecoveryIT {
         SoftAssertions softly = new SoftAssertions();
         try (ExternalPostgres pg = ExternalPostgres.start()) {
             issuer = new TestIssuer();
-            int port = freePort();
-            env = new HashMap<>(issuer.kernelSettings());
-            env.put("SVC_DB_URL", pg.jdbcUrl());
-            env.put("SVC_DB_USER", ExternalPostgres.USER);
-            env.put("SVC_DB_PASSWORD", ExternalPostgres.PASSWORD);
-            env.put("SVC_SERVER_PORT", String.valueOf(port));
-            env.put("SVC_DATA_DIR", work.resolve("data").toString());
-            env.put("SVC_PLUGIN_DIR", plugins.toString());
+            int port = ChildKernels.freePort();
+            env = ChildKernels.settings(pg, issuer, work, port);
             env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8");
             env.put("SVC_KB_INGEST_ROOT", ingestRoot.toString());
             env.put("SVC_PLUGIN_CALL_TIMEOUT_SECONDS", String.valueOf(CALL_TIMEOUT_SECONDS));
@@ -561,20 +554,7 @@ class CrashRecoveryIT {
     }
 
     private void awaitReady() throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (true) {
-            try {
-                if (http.send(HttpRequest.newBuilder(URI.create(base + "/health/ready")).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not up yet
-            }
-            assertThat(System.nanoTime()).as("kernel " + kernels + " ready within 60 s (log in " + work + ")")
-                    .isLessThan(deadline);
-            Thread.sleep(100);
-        }
+        ChildKernels.awaitReady(http, base, "kernel " + kernels + " ready within 60 s (log in " + work + ")");
     }
 
     private record Response(int status, String body) {
@@ -601,11 +581,5 @@ class CrashRecoveryIT {
 
     private CompletableFuture<HttpResponse<String>> sendAsync(String method, String path, String token, String body) {
         return http.sendAsync(request(method, path, token, body), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

@@ -7,9 +7,9 @@ import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.LoopbackHttp;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.LoopbackTarget;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.nio.file.Files;
@@ -34,17 +34,11 @@ import org.junit.jupiter.api.Test;
  * pause/resume/update/delete behave, a write operation and every bad input are refused with nothing
  * written, roles hold, and the CLI drives all of it.
  */
-@KernelTest
-public class SensorsIT {
+public class SensorsIT extends PerTestTenant {
 
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private static HttpServer target;
+    private static LoopbackTarget target;
     /** What the target answers for {@code GET /items/<name>}: the sensors' health bodies. */
     private static final Map<String, String> BODIES = new ConcurrentHashMap<>();
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
 
     static final String ASSERTION = """
             {"rules": [{"name": "down", "state": "critical", "when": {"path": "/body", "contains": "DOWN"}},
@@ -54,19 +48,13 @@ public class SensorsIT {
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        target = LoopbackHttp.start(x -> {
-            String path = x.getRequestURI().getPath();
-            LoopbackHttp.answer(x, 200, path.startsWith("/items/") ? BODIES.getOrDefault(path.substring(7), "fine") : "1.0");
-        });
-        setup.closeAfter(() -> target.stop(0));
+        target = LoopbackTarget.itemBodies(setup, BODIES);
         setup.plugin(TestPlugins.connector("sn", "1.x").product("sn").ranges("*").operations(3).httpProbe(true));
     }
 
     @BeforeEach
     void targetReady() {
-        kernel.registerTarget(admin, Map.of("name", "web", "product", "sn", "host", "127.0.0.1",
-                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
-        kernel.stageSecret(admin, "web", Map.of("username", "u", "password", "p-0123456789"));
+        target.register(kernel, admin, "web", "sn");
         kernel.enableConnector(admin, "sn-1.x");
     }
 
@@ -291,9 +279,7 @@ public class SensorsIT {
         });
         slow.start();
         try {
-            kernel.registerTarget(admin, Map.of("name", "slow", "product", "sn", "host", "127.0.0.1",
-                    "port", slow.getAddress().getPort(), "extras", Map.of("scheme", "http")));
-            kernel.stageSecret(admin, "slow", Map.of("username", "u", "password", "p-0123456789"));
+            LoopbackTarget.on(slow).register(kernel, admin, "slow", "sn");
             Map<String, Object> body = sensorBody("slow", "slow", 5);
             body.put("target", "slow");
             String id = ok(kernel.post("/api/v1/sensors", admin, body), 201).path("id").asText();

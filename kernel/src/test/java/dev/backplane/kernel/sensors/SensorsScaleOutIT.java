@@ -3,9 +3,9 @@ package dev.backplane.kernel.sensors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.backplane.kernel.testing.ExternalPostgres;
+import dev.backplane.kernel.testing.Replicas;
 import dev.backplane.kernel.testing.LoopbackHttp;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.nio.file.Files;
@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -41,68 +40,59 @@ class SensorsScaleOutIT {
             }
             LoopbackHttp.answer(x, 200, "fine");
         });
-        UUID tenant = UUID.randomUUID();
-        try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer()) {
-            Map<String, String> env = new HashMap<>(issuer.kernelSettings());
-            env.put("SVC_DB_URL", pg.jdbcUrl());
-            env.put("SVC_DB_USER", ExternalPostgres.USER);
-            env.put("SVC_DB_PASSWORD", ExternalPostgres.PASSWORD);
-            env.put("SVC_PLUGIN_DIR", plugins.toString());
-            env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8");
-            try (TestKernel a = TestKernel.start(work.resolve("shared"), env);
-                 TestKernel b = TestKernel.start(work.resolve("shared"), env)) {
-                String admin = issuer.token("admin", tenant, "tenant_admin");
-                a.registerTarget(admin, Map.of("name", "web", "product", "sx", "host", "127.0.0.1",
-                        "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
-                a.stageSecret(admin, "web", Map.of("username", "u", "password", "p-0123456789"));
-                a.enableConnector(admin, "sx-1.x");
-                List<String> ids = new ArrayList<>();
-                for (int i = 0; i < 8; i++) {
-                    Map<String, Object> body = SensorsIT.sensorBody("s" + i, "item-" + i, 5);
-                    body.put("connector_id", "sx-1.x");
-                    body.put("op_id", "sx.item1.get");
-                    ids.add(SensorsIT.ok((i % 2 == 0 ? a : b).post("/api/v1/sensors", admin, body), 201).path("id").asText());
-                }
-                var jdbc = a.jdbc();
-                SensorsIT.poll(() -> ids.stream().allMatch(id -> jdbc.queryOne("SELECT count(*) FROM sensor_results "
-                        + "WHERE sensor_id = ?::uuid", rs -> rs.getLong(1), id).orElseThrow() >= 3), done -> done,
-                        Duration.ofSeconds(120), "three runs of every sensor");
-                for (String id : ids) {
-                    SensorsIT.ok(b.post("/api/v1/sensors/" + id + "/pause", admin, null), 200);
-                }
-                // a run claimed before its pause may still finish: settled is no run in flight (no sensor holding
-                // its in-flight marker, no audit row still 'started') and the count unchanged for longer than a
-                // claim looks ahead, with margin
-                long[] last = {-1};
-                Instant[] since = {Instant.now()};
-                Duration quiet = SensorRuns.LOOKAHEAD.plusSeconds(3);
-                SensorsIT.poll(() -> {
-                    long now = jdbc.queryOne("SELECT count(*) FROM sensor_results r JOIN sensors s ON s.id = r.sensor_id "
-                            + "WHERE s.tenant_id = ?", rs -> rs.getLong(1), tenant).orElseThrow();
-                    long busy = jdbc.queryOne("SELECT (SELECT count(*) FROM audit_rows WHERE result_status = 'started' "
-                            + "AND principal LIKE 'svc-sensor:%') + (SELECT count(*) FROM sensors WHERE tenant_id = ? "
-                            + "AND running_until IS NOT NULL)", rs -> rs.getLong(1), tenant).orElseThrow();
-                    if (now != last[0] || busy > 0) {
-                        last[0] = now;
-                        since[0] = Instant.now();
-                        return false;
-                    }
-                    return Duration.between(since[0], Instant.now()).compareTo(quiet) > 0;
-                }, settled -> settled, Duration.ofSeconds(60), "the last runs to finish");
-                for (String id : ids) {
-                    List<Instant> at = jdbc.query("SELECT due_at FROM sensor_results WHERE sensor_id = ?::uuid "
-                            + "ORDER BY due_at", rs -> rs.getTimestamp(1).toInstant(), id);
-                    assertThat(at).as("sensor %s ran twice for one due time", id).doesNotHaveDuplicates();
-                    for (int i = 1; i < at.size(); i++) {
-                        assertThat(Duration.between(at.get(i - 1), at.get(i))).as("sensor %s due times %s", id, at)
-                                .isGreaterThanOrEqualTo(Duration.ofSeconds(5));
-                    }
-                    long audited = jdbc.queryOne("SELECT count(*) FROM audit_rows WHERE principal = ? AND op_id = ?",
-                            rs -> rs.getLong(1), "svc-sensor:" + id, "sx.item1.get").orElseThrow();
-                    assertThat(audited).as("one audited dispatch per evaluation").isEqualTo(at.size());
-                }
-                assertThat(calls.get()).as("one target call per evaluation").isEqualTo((int) last[0]);
+        try (Replicas replicas = Replicas.start(work, Map.of())) {
+            TestKernel a = replicas.a();
+            TestKernel b = replicas.b();
+            String admin = replicas.admin();
+            UUID tenant = replicas.tenant();
+            LoopbackTarget.on(target).register(a, admin, "web", "sx");
+            a.enableConnector(admin, "sx-1.x");
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                Map<String, Object> body = SensorsIT.sensorBody("s" + i, "item-" + i, 5);
+                body.put("connector_id", "sx-1.x");
+                body.put("op_id", "sx.item1.get");
+                ids.add(SensorsIT.ok((i % 2 == 0 ? a : b).post("/api/v1/sensors", admin, body), 201).path("id").asText());
             }
+            var jdbc = a.jdbc();
+            SensorsIT.poll(() -> ids.stream().allMatch(id -> jdbc.queryOne("SELECT count(*) FROM sensor_results "
+                    + "WHERE sensor_id = ?::uuid", rs -> rs.getLong(1), id).orElseThrow() >= 3), done -> done,
+                    Duration.ofSeconds(120), "three runs of every sensor");
+            for (String id : ids) {
+                SensorsIT.ok(b.post("/api/v1/sensors/" + id + "/pause", admin, null), 200);
+            }
+            // a run claimed before its pause may still finish: settled is no run in flight (no sensor holding
+            // its in-flight marker, no audit row still 'started') and the count unchanged for longer than a
+            // claim looks ahead, with margin
+            long[] last = {-1};
+            Instant[] since = {Instant.now()};
+            Duration quiet = SensorRuns.LOOKAHEAD.plusSeconds(3);
+            SensorsIT.poll(() -> {
+                long now = jdbc.queryOne("SELECT count(*) FROM sensor_results r JOIN sensors s ON s.id = r.sensor_id "
+                        + "WHERE s.tenant_id = ?", rs -> rs.getLong(1), tenant).orElseThrow();
+                long busy = jdbc.queryOne("SELECT (SELECT count(*) FROM audit_rows WHERE result_status = 'started' "
+                        + "AND principal LIKE 'svc-sensor:%') + (SELECT count(*) FROM sensors WHERE tenant_id = ? "
+                        + "AND running_until IS NOT NULL)", rs -> rs.getLong(1), tenant).orElseThrow();
+                if (now != last[0] || busy > 0) {
+                    last[0] = now;
+                    since[0] = Instant.now();
+                    return false;
+                }
+                return Duration.between(since[0], Instant.now()).compareTo(quiet) > 0;
+            }, settled -> settled, Duration.ofSeconds(60), "the last runs to finish");
+            for (String id : ids) {
+                List<Instant> at = jdbc.query("SELECT due_at FROM sensor_results WHERE sensor_id = ?::uuid "
+                        + "ORDER BY due_at", rs -> rs.getTimestamp(1).toInstant(), id);
+                assertThat(at).as("sensor %s ran twice for one due time", id).doesNotHaveDuplicates();
+                for (int i = 1; i < at.size(); i++) {
+                    assertThat(Duration.between(at.get(i - 1), at.get(i))).as("sensor %s due times %s", id, at)
+                            .isGreaterThanOrEqualTo(Duration.ofSeconds(5));
+                }
+                long audited = jdbc.queryOne("SELECT count(*) FROM audit_rows WHERE principal = ? AND op_id = ?",
+                        rs -> rs.getLong(1), "svc-sensor:" + id, "sx.item1.get").orElseThrow();
+                assertThat(audited).as("one audited dispatch per evaluation").isEqualTo(at.size());
+            }
+            assertThat(calls.get()).as("one target call per evaluation").isEqualTo((int) last[0]);
         } finally {
             target.stop(0);
         }

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.testing.CliRunner;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.PerTestTenant;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -19,15 +17,9 @@ import org.junit.jupiter.api.Test;
  * normalised, {@code ""} denying all, clear back to unset; tenant_admin writes, read_only reads; bad entries
  * 422 naming the entry; one tenant's policy invisible to another; every write on the governance trail.
  */
-@KernelTest
-class MailRecipientPolicyIT {
+class MailRecipientPolicyIT extends PerTestTenant {
 
     private static final String PATH = "/api/v1/tenants/current/mail-recipient-policy";
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
     private final String readOnly = issuer.token("ro-" + tenant, tenant, "read_only");
 
     private JsonNode put(String token, String allowlist, int status) {

@@ -8,8 +8,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 
 /** Kernels in child JVMs (this test's class path), for tests that kill one with SIGKILL and restart it. */
@@ -27,8 +29,26 @@ public final class ChildKernels {
         return pb.start();
     }
 
+    /**
+     * The settings of a child kernel on {@code pg} that trusts {@code issuer} and serves on {@code port}, with its
+     * data in {@code work/data} and its plugins in {@code work/plugins} (created). Mutable, to add more.
+     */
+    public static Map<String, String> settings(ExternalPostgres pg, TestIssuer issuer, Path work, int port)
+            throws IOException {
+        Map<String, String> env = pg.addTo(new HashMap<>(issuer.kernelSettings()));
+        env.put("SVC_SERVER_PORT", String.valueOf(port));
+        env.put("SVC_DATA_DIR", work.resolve("data").toString());
+        env.put("SVC_PLUGIN_DIR", Files.createDirectories(work.resolve("plugins")).toString());
+        return env;
+    }
+
     /** Waits until {@code base}/health/ready answers 200 (at most 60 s). */
     public static void awaitReady(HttpClient http, String base) throws InterruptedException {
+        awaitReady(http, base, "kernel ready within 60 s");
+    }
+
+    /** As {@link #awaitReady(HttpClient, String)}, failing with {@code what} (which kernel, where its log is). */
+    public static void awaitReady(HttpClient http, String base, String what) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (true) {
             try {
@@ -39,7 +59,7 @@ public final class ChildKernels {
             } catch (IOException e) {
                 // not up yet
             }
-            assertThat(System.nanoTime()).as("kernel ready within 60 s").isLessThan(deadline);
+            assertThat(System.nanoTime()).as(what).isLessThan(deadline);
             Thread.sleep(100);
         }
     }

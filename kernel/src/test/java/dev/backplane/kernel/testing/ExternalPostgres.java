@@ -10,6 +10,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -110,6 +111,14 @@ public final class ExternalPostgres implements AutoCloseable {
 
     public String jdbcUrl() {
         return "jdbc:postgresql://127.0.0.1:" + port + "/svc";
+    }
+
+    /** Adds to {@code settings} what points a kernel at this database (URL, user, password) and returns them. */
+    public Map<String, String> addTo(Map<String, String> settings) {
+        settings.put("SVC_DB_URL", jdbcUrl());
+        settings.put("SVC_DB_USER", USER);
+        settings.put("SVC_DB_PASSWORD", PASSWORD);
+        return settings;
     }
 
     public String describe() {

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code plugins/}, loopback targets allowed) plus {@link #settings()}; every static
  * {@link BeforeKernel} method of the class is called with the {@link KernelSetup} (to build plugins,
  * change settings, start fixtures); then the kernel starts on {@code data/}. The class's static fields of
- * type {@link TestKernel} and {@link TestIssuer} are set, and test methods, constructors and lifecycle
- * methods may take either as a parameter.
+ * type {@link TestKernel} and {@link TestIssuer} (its own and inherited ones: {@link PerTestTenant}) are set,
+ * and test methods, constructors and lifecycle methods may take either as a parameter.
  *
  * <p>After the class's {@code @AfterAll} methods: the kernel is closed, then the issuer, then the
  * fixtures registered with {@link KernelSetup#closeAfter(AutoCloseable)}, last registered first.

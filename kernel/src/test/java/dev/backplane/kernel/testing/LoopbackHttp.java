@@ -43,6 +43,11 @@ public final class LoopbackHttp {
         return b.toString();
     }
 
+    /** Answers {@code GET /items?count=n} as {@link #items} and any other path with {@code otherwise}, all 200. */
+    public static void itemsOr(HttpExchange x, String otherwise) throws IOException {
+        answer(x, 200, x.getRequestURI().getPath().equals("/items") ? items(x) : otherwise);
+    }
+
     /** Sends {@code body} with {@code status} and closes the exchange. */
     public static void answer(HttpExchange x, int status, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);

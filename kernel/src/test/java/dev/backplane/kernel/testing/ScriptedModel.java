@@ -32,6 +32,13 @@ public final class ScriptedModel implements AutoCloseable {
     private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
     private volatile Function<JsonNode, ObjectNode> otherwise;
 
+    /** A model the kernel of {@code setup} talks to (SVC_AGENTS_MODEL_BASE_URL), closed after that kernel. */
+    public static ScriptedModel forKernel(KernelSetup setup) {
+        ScriptedModel model = setup.closeAfter(new ScriptedModel());
+        setup.setting("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
+        return model;
+    }
+
     public ScriptedModel() {
         server = LoopbackHttp.start(x -> {
             JsonNode request = JSON.readTree(x.getRequestBody().readAllBytes());

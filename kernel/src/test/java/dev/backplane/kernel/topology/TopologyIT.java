@@ -6,8 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.net.URLEncoder;
@@ -30,15 +29,9 @@ import org.junit.jupiter.api.Test;
  * the path search's worst case on a dense mesh, bulk import with a dry run that writes nothing, roles,
  * and the CLI. Discovery against a real (mock) Kubernetes API is {@code K8sTopologyIT} in the k8s plugin.
  */
-@KernelTest
-class TopologyIT {
+class TopologyIT extends PerTestTenant {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
     private final String readOnly = issuer.token("ro-" + tenant, tenant, "read_only");
 
     @BeforeKernel

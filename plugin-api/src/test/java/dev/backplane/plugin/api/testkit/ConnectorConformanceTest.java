@@ -57,6 +57,11 @@ public abstract class ConnectorConformanceTest {
     /** Calls that exercise the connector; each must succeed against {@link #reachableTarget()}. */
     protected abstract List<OperationRequest> sampleCalls();
 
+    /** A sample call of {@code op} with {@code params} (for {@link #sampleCalls()}), without a preview hash. */
+    protected static OperationRequest sampleCall(String op, Map<String, Object> params) {
+        return new OperationRequest(op, params, Optional.empty());
+    }
+
     /** Every secret value that must never appear in output; default: all fields of both credentials. */
     protected Set<String> secretValues() {
         Set<String> secrets = new HashSet<>();

@@ -1,12 +1,7 @@
 package dev.backplane.plugins.dns;
 
-import dev.backplane.plugin.api.Catalog;
-import dev.backplane.plugin.api.Connector;
-import dev.backplane.plugin.api.ConnectorContext;
 import dev.backplane.plugin.api.ConnectorDescriptor;
-import dev.backplane.plugin.api.ConnectorFactory;
-import dev.backplane.plugin.api.Credential;
-import dev.backplane.plugin.api.TargetSpec;
+import dev.backplane.plugin.api.FixedConnectorFactory;
 import dev.backplane.plugins.ssh.SshCredential;
 import java.util.List;
 
@@ -15,7 +10,7 @@ import java.util.List;
  * credential is an SSH login ({@link SshCredential}), the target pins the server's host key and may
  * set where BIND's files and ports are ({@link BindTarget}).
  */
-public final class DnsConnectorFactory implements ConnectorFactory {
+public final class DnsConnectorFactory extends FixedConnectorFactory {
 
     static final String IMPL_ID = "dns-ssh";
     static final String VERSION = "9.x";
@@ -25,18 +20,7 @@ public final class DnsConnectorFactory implements ConnectorFactory {
     private static final ConnectorDescriptor DESCRIPTOR = new ConnectorDescriptor(IMPL_ID, VERSION,
             List.of(new ConnectorDescriptor.Product(PRODUCT, DEFAULT_PORT)), List.of("9.x"), SshCredential.FIELDS);
 
-    @Override
-    public ConnectorDescriptor descriptor() {
-        return DESCRIPTOR;
-    }
-
-    @Override
-    public Catalog catalog() {
-        return DnsCatalog.CATALOG;
-    }
-
-    @Override
-    public Connector open(ConnectorContext context, TargetSpec target, Credential credential) {
-        return new DnsSession(context, target, credential);
+    public DnsConnectorFactory() {
+        super(DESCRIPTOR, DnsCatalog.CATALOG, DnsSession::new);
     }
 }

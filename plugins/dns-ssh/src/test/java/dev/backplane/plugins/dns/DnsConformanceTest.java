@@ -90,12 +90,9 @@ class DnsConformanceTest extends ConnectorConformanceTest {
 
     @Override
     protected List<OperationRequest> sampleCalls() {
-        return List.of(call("dns.zone.list", Map.of()), call("dns.zone.show", Map.of("name", BindLab.ZONE)),
-                call("dns.record.search", Map.of("zone", BindLab.ZONE, "type", "A")), call("dns.about", Map.of()),
-                call("dns.server.status", Map.of()), call("dns.config.check", Map.of()));
-    }
-
-    private static OperationRequest call(String op, Map<String, Object> params) {
-        return new OperationRequest(op, params, Optional.empty());
+        return List.of(sampleCall("dns.zone.list", Map.of()), sampleCall("dns.zone.show", Map.of("name", BindLab.ZONE)),
+                sampleCall("dns.record.search", Map.of("zone", BindLab.ZONE, "type", "A")),
+                sampleCall("dns.about", Map.of()),
+                sampleCall("dns.server.status", Map.of()), sampleCall("dns.config.check", Map.of()));
     }
 }

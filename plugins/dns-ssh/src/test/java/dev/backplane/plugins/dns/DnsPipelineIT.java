@@ -6,9 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.OperationCalls;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.plugins.ssh.SshLab;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,20 +24,17 @@ import org.junit.jupiter.api.Test;
  * loopback: reads, the approval-gated writes with preview hash and read-back, input refused at the
  * schema, host-key pinning, the probe, the audit trail and the CLI's {@code svc dns ...} verbs.
  */
-@KernelTest
-class DnsPipelineIT {
+class DnsPipelineIT extends PerTestTenant {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CONNECTOR = "dns-ssh-9.x";
+    private static final List<String> WRITES = List.of("dns.record.add", "dns.record.update", "dns.record.delete",
+            "dns.zone.reload");
     private static Optional<String> unavailable = Optional.empty();
     private static SshLab ssh;
     private static BindLab bind;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
     private final String admin2 = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
-    private final String operator = issuer.operator(tenant);
+    private OperationCalls calls;
 
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {
@@ -55,8 +50,9 @@ class DnsPipelineIT {
     }
 
     @BeforeEach
-    void needsTheLab() {
+    void needsTheLab() throws Exception {
         Assumptions.assumeTrue(unavailable.isEmpty(), unavailable.orElse("") + "; not run");
+        calls = new OperationCalls(kernel, CONNECTOR, ssh.privateKey().strip());
     }
 
     private void target(String name, Map<String, Object> moreExtras) throws Exception {
@@ -69,49 +65,20 @@ class DnsPipelineIT {
         kernel.enableConnector(admin, CONNECTOR);
     }
 
-    private void enableWrites() {
-        for (String op : List.of("dns.record.add", "dns.record.update", "dns.record.delete", "dns.zone.reload")) {
-            assertThat(kernel.send("PATCH", "/api/v1/connectors/" + CONNECTOR + "/operations/" + op, admin,
-                    "{\"is_enabled\": true}", Map.of()).status()).isEqualTo(200);
-        }
-    }
-
-    private JsonNode call(String token, String op, String target, Map<String, Object> params) throws Exception {
-        return call(token, op, target, params, Map.of());
-    }
-
-    private JsonNode call(String token, String op, String target, Map<String, Object> params, Map<String, Object> more)
-            throws Exception {
-        Map<String, Object> body = new HashMap<>(Map.of("connector_id", CONNECTOR, "op_id", op, "target", target,
-                "params", params));
-        body.putAll(more);
-        var r = kernel.send("POST", "/api/v1/operations/call", token, JSON.writeValueAsString(body), Map.of());
-        assertThat(r.status()).as(r.body()).isEqualTo(200);
-        assertThat(r.body()).doesNotContain(ssh.privateKey().strip());
-        return r.json();
-    }
-
-    private JsonNode approve(String token, JsonNode parked) {
-        assertThat(parked.path("status").asText()).as(parked.toString()).isEqualTo("awaiting_approval");
-        var r = kernel.send("POST", "/api/v1/approvals/" + parked.path("extras").path("approval_request_id").asText()
-                + "/approve", token, "{\"reason\": \"ok\"}", Map.of());
-        assertThat(r.status()).as(r.body()).isEqualTo(200);
-        return r.json().path("result");
-    }
-
     @Test
     void readsAndTheProbeGoThroughThePipeline() throws Exception {
         target("ns1", Map.of());
-        JsonNode zones = call(operator, "dns.zone.list", "ns1", Map.of());
+        JsonNode zones = calls.call(operator, "dns.zone.list", "ns1", Map.of());
         assertThat(zones.path("status").asText()).as(zones.toString()).isEqualTo("ok");
         assertThat(zones.path("result").findValuesAsText("zone")).contains(BindLab.ZONE, BindLab.STATIC_ZONE);
-        JsonNode show = call(operator, "dns.zone.show", "ns1", Map.of("name", BindLab.ZONE));
+        JsonNode show = calls.call(operator, "dns.zone.show", "ns1", Map.of("name", BindLab.ZONE));
         assertThat(show.path("result").toString()).contains("\"name\":\"www.example.test.\"").contains("192.0.2.10");
-        JsonNode search = call(operator, "dns.record.search", "ns1", Map.of("zone", BindLab.ZONE, "type", "MX"));
+        JsonNode search = calls.call(operator, "dns.record.search", "ns1", Map.of("zone", BindLab.ZONE, "type", "MX"));
         assertThat(search.path("result").findValuesAsText("data")).containsExactly("10 mx.example.test.");
-        assertThat(call(operator, "dns.server.status", "ns1", Map.of()).path("result").path("version").asText())
+        assertThat(calls.call(operator, "dns.server.status", "ns1", Map.of()).path("result").path("version").asText())
                 .startsWith("BIND 9");
-        assertThat(call(operator, "dns.config.check", "ns1", Map.of()).path("result").path("ok").asBoolean()).isTrue();
+        assertThat(calls.call(operator, "dns.config.check", "ns1",
+                Map.of()).path("result").path("ok").asBoolean()).isTrue();
 
         var probe = kernel.send("POST", "/api/v1/targets/ns1/probe", operator, null, Map.of());
         assertThat(probe.status()).as(probe.body()).isEqualTo(200);
@@ -125,39 +92,37 @@ class DnsPipelineIT {
     @Test
     void writesParkForApprovalRunOnceApprovedAndAreReadBack() throws Exception {
         target("ns2", Map.of());
-        enableWrites();
+        calls.enable(admin, WRITES);
         Map<String, Object> record = Map.of("zone", BindLab.ZONE, "name", "pipe", "type", "A", "ttl", 90,
                 "data", "192.0.2.90");
-        JsonNode parked = call(admin, "dns.record.add", "ns2", record, Map.of("work_ref", "CHG-7"));
+        JsonNode parked = calls.call(admin, "dns.record.add", "ns2", record, Map.of("work_ref", "CHG-7"));
         assertThat(bind.lookup("pipe.example.test", "A")).as("nothing sent while parked").isEmpty();
         assertThat(kernel.send("POST", "/api/v1/approvals/" + parked.path("extras").path("approval_request_id").asText()
                 + "/approve", admin, "{}", Map.of()).status()).as("four eyes").isEqualTo(403);
-        JsonNode added = approve(admin2, parked);
+        JsonNode added = calls.approve(admin2, parked);
         assertThat(added.path("status").asText()).as(added.toString()).isEqualTo("ok");
         assertThat(added.path("result").path("verified").asBoolean()).isTrue();
         assertThat(bind.lookup("pipe.example.test", "A")).containsExactly("90 192.0.2.90");
 
-        JsonNode updated = approve(admin2, call(admin, "dns.record.update", "ns2", Map.of("zone", BindLab.ZONE,
-                "name", "pipe", "type", "A", "ttl", 30, "data", "192.0.2.91")));
+        JsonNode updated = calls.approve(admin2, calls.call(admin, "dns.record.update", "ns2", Map.of("zone",
+                BindLab.ZONE, "name", "pipe", "type", "A", "ttl", 30, "data", "192.0.2.91")));
         assertThat(updated.path("status").asText()).as(updated.toString()).isEqualTo("ok");
         assertThat(bind.lookup("pipe.example.test", "A")).containsExactly("30 192.0.2.91");
 
         Map<String, Object> delete = Map.of("zone", BindLab.ZONE, "name", "pipe", "type", "A");
-        JsonNode noHash = call(operator, "dns.record.delete", "ns2", delete);
+        JsonNode noHash = calls.call(operator, "dns.record.delete", "ns2", delete);
         assertThat(noHash.path("extras").path("error_code").asText()).isEqualTo("preview_hash_required");
-        var preview = kernel.send("POST", "/api/v1/operations/preview", operator, JSON.writeValueAsString(Map.of(
-                "connector_id", CONNECTOR, "op_id", "dns.record.delete", "target", "ns2", "params", delete)), Map.of());
-        assertThat(preview.status()).as(preview.body()).isEqualTo(200);
-        JsonNode would = preview.json().path("result");
+        JsonNode would = calls.preview(operator, "dns.record.delete", "ns2", delete);
         assertThat(would.path("method").asText()).isEqualTo("SSH");
         assertThat(would.path("path").asText()).startsWith("nsupdate -k /");
         assertThat(would.path("body").path("stdin").toString()).contains("update delete pipe.example.test. IN A");
-        JsonNode deleted = approve(admin, call(operator, "dns.record.delete", "ns2", delete,
+        JsonNode deleted = calls.approve(admin, calls.call(operator, "dns.record.delete", "ns2", delete,
                 Map.of("preview_hash", would.path("preview_hash").asText())));
         assertThat(deleted.path("status").asText()).as(deleted.toString()).isEqualTo("ok");
         assertThat(bind.lookup("pipe.example.test", "A")).isEmpty();
 
-        JsonNode reload = approve(admin2, call(admin, "dns.zone.reload", "ns2", Map.of("name", BindLab.STATIC_ZONE)));
+        JsonNode reload = calls.approve(admin2, calls.call(admin, "dns.zone.reload", "ns2", Map.of("name",
+                BindLab.STATIC_ZONE)));
         assertThat(reload.path("result").path("reloaded").asBoolean()).as(reload.toString()).isTrue();
 
         var audit = kernel.get("/api/v1/audit?target=ns2&limit=100", admin);
@@ -169,7 +134,7 @@ class DnsPipelineIT {
     @Test
     void injectionInEveryStringParameterIsRefusedAtTheSchema() throws Exception {
         target("ns3", Map.of());
-        enableWrites();
+        calls.enable(admin, WRITES);
         Map<String, Object> good = Map.of("zone", BindLab.ZONE, "name", "inj", "type", "TXT", "ttl", 60, "data", "x");
         for (String param : List.of("zone", "name", "type", "data")) {
             for (String bad : List.of("; id", "$(id)", "`id`", "a\nb", "a'b", "a\"b", "-x")) {
@@ -178,11 +143,11 @@ class DnsPipelineIT {
                 }
                 Map<String, Object> params = new HashMap<>(good);
                 params.put(param, bad);
-                JsonNode r = call(admin, "dns.record.add", "ns3", params);
+                JsonNode r = calls.call(admin, "dns.record.add", "ns3", params);
                 assertThat(r.path("extras").path("error_code").asText()).as(param + "=" + bad).isEqualTo("invalid_params");
             }
         }
-        JsonNode show = call(operator, "dns.zone.show", "ns3", Map.of("name", BindLab.ZONE + ";id"));
+        JsonNode show = calls.call(operator, "dns.zone.show", "ns3", Map.of("name", BindLab.ZONE + ";id"));
         assertThat(show.path("extras").path("error_code").asText()).isEqualTo("invalid_params");
         assertThat(bind.lookup("inj.example.test", "TXT")).isEmpty();
     }
@@ -190,7 +155,7 @@ class DnsPipelineIT {
     @Test
     void aWrongOrMissingHostKeyPinFailsClosed() throws Exception {
         target("ns4", Map.of("ssh_host_key", ssh.strangerKeyLine()));
-        JsonNode r = call(operator, "dns.zone.list", "ns4", Map.of());
+        JsonNode r = calls.call(operator, "dns.zone.list", "ns4", Map.of());
         assertThat(r.path("status").asText()).isEqualTo("error");
         assertThat(r.path("extras").path("error_code").asText()).isEqualTo("connector_host_key_mismatch");
         var probe = kernel.send("POST", "/api/v1/targets/ns4/probe", operator, null, Map.of());
@@ -207,7 +172,7 @@ class DnsPipelineIT {
     @Test
     void theCliHasDnsVerbsFromTheCatalog() throws Exception {
         target("ns5", Map.of());
-        enableWrites();
+        calls.enable(admin, WRITES);
         Path home = Files.createTempDirectory("svc-cli");
         var cli = kernel.cli(home, operator);
         var zones = cli.run("dns", "zone", "list", "--target", "ns5");

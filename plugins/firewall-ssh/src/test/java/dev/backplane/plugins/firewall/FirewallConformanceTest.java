@@ -79,15 +79,11 @@ class FirewallConformanceTest extends ConnectorConformanceTest {
 
     @Override
     protected List<OperationRequest> sampleCalls() {
-        return List.of(call("firewall.table.list", Map.of()), call("firewall.chain.list", Map.of()),
-                call("firewall.rule.list", Map.of("family", "inet", "table", "filter", "chain", "input")),
-                call("firewall.set.list", Map.of()),
-                call("firewall.set.show", Map.of("family", "inet", "table", "filter", "name", "blocklist")),
-                call("firewall.counter.list", Map.of()), call("firewall.ruleset.show", Map.of()),
-                call("firewall.about", Map.of()));
-    }
-
-    private static OperationRequest call(String op, Map<String, Object> params) {
-        return new OperationRequest(op, params, Optional.empty());
+        return List.of(sampleCall("firewall.table.list", Map.of()), sampleCall("firewall.chain.list", Map.of()),
+                sampleCall("firewall.rule.list", Map.of("family", "inet", "table", "filter", "chain", "input")),
+                sampleCall("firewall.set.list", Map.of()),
+                sampleCall("firewall.set.show", Map.of("family", "inet", "table", "filter", "name", "blocklist")),
+                sampleCall("firewall.counter.list", Map.of()), sampleCall("firewall.ruleset.show", Map.of()),
+                sampleCall("firewall.about", Map.of()));
     }
 }

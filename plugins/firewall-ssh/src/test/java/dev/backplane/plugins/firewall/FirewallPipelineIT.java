@@ -3,19 +3,15 @@ package dev.backplane.plugins.firewall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.OperationCalls;
+import dev.backplane.kernel.testing.PerTestTenant;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,19 +21,13 @@ import org.junit.jupiter.api.Test;
  * through a real sshd: reads, an approval-gated rule add with preview hash and read-back, the lock-out
  * refusal, set elements, and the CLI's {@code svc firewall ...} verbs.
  */
-@KernelTest
-class FirewallPipelineIT {
+class FirewallPipelineIT extends PerTestTenant {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CONNECTOR = "firewall-ssh-1.x";
     private static Optional<String> unavailable = Optional.empty();
     private static NftLab lab;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
     private final String admin2 = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
-    private final String operator = issuer.operator(tenant);
+    private OperationCalls calls;
 
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {
@@ -49,8 +39,9 @@ class FirewallPipelineIT {
     }
 
     @BeforeEach
-    void needsTheLab() {
+    void needsTheLab() throws Exception {
         Assumptions.assumeTrue(unavailable.isEmpty(), unavailable.orElse("") + "; not run");
+        calls = new OperationCalls(kernel, CONNECTOR, lab.ssh().privateKey().strip());
     }
 
     private void target(String name) throws Exception {
@@ -58,44 +49,20 @@ class FirewallPipelineIT {
                 lab.ssh().port(), "extras", lab.extras()));
         kernel.stageSecret(admin, name, Map.of("username", lab.ssh().user(), "private_key", lab.ssh().privateKey()));
         kernel.enableConnector(admin, CONNECTOR);
-        for (String op : List.of("firewall.rule.add", "firewall.rule.delete", "firewall.element.add",
-                "firewall.element.delete")) {
-            assertThat(kernel.send("PATCH", "/api/v1/connectors/" + CONNECTOR + "/operations/" + op, admin,
-                    "{\"is_enabled\": true}", Map.of()).status()).isEqualTo(200);
-        }
-    }
-
-    private JsonNode call(String token, String op, String target, Map<String, Object> params, Map<String, Object> more)
-            throws Exception {
-        Map<String, Object> body = new HashMap<>(Map.of("connector_id", CONNECTOR, "op_id", op, "target", target,
-                "params", params));
-        body.putAll(more);
-        var r = kernel.send("POST", "/api/v1/operations/call", token, JSON.writeValueAsString(body), Map.of());
-        assertThat(r.status()).as(r.body()).isEqualTo(200);
-        assertThat(r.body()).doesNotContain(lab.ssh().privateKey().strip());
-        return r.json();
+        calls.enable(admin, "firewall.rule.add", "firewall.rule.delete", "firewall.element.add",
+                "firewall.element.delete");
     }
 
     private String previewHash(String op, String target, Map<String, Object> params) throws Exception {
-        var preview = kernel.send("POST", "/api/v1/operations/preview", operator, JSON.writeValueAsString(Map.of(
-                "connector_id", CONNECTOR, "op_id", op, "target", target, "params", params)), Map.of());
-        assertThat(preview.status()).as(preview.body()).isEqualTo(200);
-        assertThat(preview.json().path("result").path("method").asText()).isEqualTo("SSH");
-        return preview.json().path("result").path("preview_hash").asText();
-    }
-
-    private JsonNode approve(String token, JsonNode parked) {
-        assertThat(parked.path("status").asText()).as(parked.toString()).isEqualTo("awaiting_approval");
-        var r = kernel.send("POST", "/api/v1/approvals/" + parked.path("extras").path("approval_request_id").asText()
-                + "/approve", token, "{\"reason\": \"ok\"}", Map.of());
-        assertThat(r.status()).as(r.body()).isEqualTo(200);
-        return r.json().path("result");
+        JsonNode would = calls.preview(operator, op, target, params);
+        assertThat(would.path("method").asText()).isEqualTo("SSH");
+        return would.path("preview_hash").asText();
     }
 
     @Test
     void readsRuleWritesAndTheLockoutCheckGoThroughThePipeline() throws Exception {
         target("fw1");
-        JsonNode rules = call(operator, "firewall.rule.list", "fw1", Map.of("family", "inet", "table", "filter",
+        JsonNode rules = calls.call(operator, "firewall.rule.list", "fw1", Map.of("family", "inet", "table", "filter",
                 "chain", "input"), Map.of());
         assertThat(rules.path("status").asText()).as(rules.toString()).isEqualTo("ok");
         assertThat(rules.path("result").toString()).contains("@blocklist");
@@ -104,9 +71,9 @@ class FirewallPipelineIT {
 
         Map<String, Object> rule = Map.of("family", "inet", "table", "filter", "chain", "input", "protocol", "tcp",
                 "dport", 8080, "saddr", "203.0.113.0/24", "verdict", "drop");
-        JsonNode noHash = call(operator, "firewall.rule.add", "fw1", rule, Map.of());
+        JsonNode noHash = calls.call(operator, "firewall.rule.add", "fw1", rule, Map.of());
         assertThat(noHash.path("extras").path("error_code").asText()).isEqualTo("preview_hash_required");
-        JsonNode added = approve(admin2, call(admin, "firewall.rule.add", "fw1", rule,
+        JsonNode added = calls.approve(admin2, calls.call(admin, "firewall.rule.add", "fw1", rule,
                 Map.of("preview_hash", previewHash("firewall.rule.add", "fw1", rule), "work_ref", "CHG-11")));
         assertThat(added.path("status").asText()).as(added.toString()).isEqualTo("ok");
         assertThat(added.path("result").path("verified").asBoolean()).isTrue();
@@ -115,7 +82,7 @@ class FirewallPipelineIT {
 
         Map<String, Object> lockout = Map.of("family", "inet", "table", "filter", "chain", "input", "protocol", "tcp",
                 "dport", lab.ssh().port(), "verdict", "drop");
-        JsonNode refused = approve(admin2, call(admin, "firewall.rule.add", "fw1", lockout,
+        JsonNode refused = calls.approve(admin2, calls.call(admin, "firewall.rule.add", "fw1", lockout,
                 Map.of("preview_hash", previewHash("firewall.rule.add", "fw1", lockout))));
         assertThat(refused.path("status").asText()).isEqualTo("error");
         assertThat(refused.path("extras").path("error_code").asText()).isEqualTo("invalid_params");
@@ -123,7 +90,7 @@ class FirewallPipelineIT {
 
         Map<String, Object> forced = new java.util.HashMap<>(lockout);
         forced.put("allow_lockout", true);
-        JsonNode swapped = call(admin, "firewall.rule.add", "fw1", forced,
+        JsonNode swapped = calls.call(admin, "firewall.rule.add", "fw1", forced,
                 Map.of("preview_hash", previewHash("firewall.rule.add", "fw1", lockout)));
         assertThat(swapped.path("extras").path("error_code").asText()).as("a hash of the checked request does not "
                 + "cover the unchecked one").isEqualTo("preview_hash_required");
@@ -132,12 +99,12 @@ class FirewallPipelineIT {
 
         Map<String, Object> block = Map.of("family", "inet", "table", "filter", "set", "blocklist", "elements",
                 List.of("192.0.2.99"));
-        JsonNode blocked = approve(admin2, call(admin, "firewall.element.add", "fw1", block, Map.of()));
+        JsonNode blocked = calls.approve(admin2, calls.call(admin, "firewall.element.add", "fw1", block, Map.of()));
         assertThat(blocked.path("result").path("verified").asBoolean()).as(blocked.toString()).isTrue();
         assertThat(lab.listSet("blocklist")).contains("192.0.2.99");
 
-        JsonNode bad = call(admin, "firewall.rule.add", "fw1", Map.of("family", "inet", "table", "filter;id", "chain",
-                "input", "verdict", "drop"), Map.of());
+        JsonNode bad = calls.call(admin, "firewall.rule.add", "fw1", Map.of("family", "inet", "table", "filter;id",
+                "chain", "input", "verdict", "drop"), Map.of());
         assertThat(bad.path("extras").path("error_code").asText()).isEqualTo("invalid_params");
     }
 

@@ -55,22 +55,18 @@ class K8sConformanceTest extends ConnectorConformanceTest {
     @Override
     protected List<OperationRequest> sampleCalls() {
         return List.of(
-                call("k8s.pod.list", Map.of("namespace", "shop")),
-                call("k8s.about", Map.of()),
-                call("k8s.namespace.list", Map.of()),
-                call("k8s.node.list", Map.of()),
-                call("k8s.pod.info", Map.of("namespace", "shop", "name", "web-0")),
-                call("k8s.logs", Map.of("namespace", "shop", "name", "web-0")),
-                call("k8s.deployment.list", Map.of("all_namespaces", true)),
-                call("k8s.deployment.info", Map.of("namespace", "shop", "name", "web")),
-                call("k8s.event.list", Map.of("namespace", "shop")),
-                call("k8s.ingress.list", Map.of("namespace", "shop")),
-                call("k8s.service.list", Map.of("all_namespaces", true)),
-                call("k8s.service.info", Map.of("namespace", "shop", "name", "web")),
-                call("k8s.ls", Map.of("path", "shop")));
-    }
-
-    private static OperationRequest call(String op, Map<String, Object> params) {
-        return new OperationRequest(op, params, Optional.empty());
+                sampleCall("k8s.pod.list", Map.of("namespace", "shop")),
+                sampleCall("k8s.about", Map.of()),
+                sampleCall("k8s.namespace.list", Map.of()),
+                sampleCall("k8s.node.list", Map.of()),
+                sampleCall("k8s.pod.info", Map.of("namespace", "shop", "name", "web-0")),
+                sampleCall("k8s.logs", Map.of("namespace", "shop", "name", "web-0")),
+                sampleCall("k8s.deployment.list", Map.of("all_namespaces", true)),
+                sampleCall("k8s.deployment.info", Map.of("namespace", "shop", "name", "web")),
+                sampleCall("k8s.event.list", Map.of("namespace", "shop")),
+                sampleCall("k8s.ingress.list", Map.of("namespace", "shop")),
+                sampleCall("k8s.service.list", Map.of("all_namespaces", true)),
+                sampleCall("k8s.service.info", Map.of("namespace", "shop", "name", "web")),
+                sampleCall("k8s.ls", Map.of("path", "shop")));
     }
 }

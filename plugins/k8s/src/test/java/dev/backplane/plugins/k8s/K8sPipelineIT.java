@@ -6,34 +6,27 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.OperationCalls;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TlsFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
  * The built plugin jar (the one plugin-repo/ gets) loaded by a real kernel, driving the mock cluster
  * over TLS through the whole pipeline: gate, credentials, egress proxy, reduction, approvals, audit.
  */
-@KernelTest
-class K8sPipelineIT {
+class K8sPipelineIT extends PerTestTenant {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static MockCluster cluster;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
     private static TlsFixture otherCa;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
     private final String admin2 = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
-    private final String operator = issuer.operator(tenant);
+    private final OperationCalls calls = new OperationCalls(kernel, "k8s-1.x", MockCluster.TOKEN);
 
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {
@@ -54,80 +47,68 @@ class K8sPipelineIT {
         kernel.enableConnector(admin, "k8s-1.x");
     }
 
-    private JsonNode call(String token, String op, String target, Map<String, Object> params) throws Exception {
-        return call(token, op, target, params, Map.of());
-    }
-
-    private JsonNode call(String token, String op, String target, Map<String, Object> params, Map<String, Object> more)
-            throws Exception {
-        Map<String, Object> body = new HashMap<>(Map.of("connector_id", "k8s-1.x", "op_id", op, "target", target,
-                "params", params));
-        body.putAll(more);
-        var r = kernel.send("POST", "/api/v1/operations/call", token, JSON.writeValueAsString(body), Map.of());
-        assertThat(r.status()).as(r.body()).isEqualTo(200);
-        assertThat(r.body()).doesNotContain(MockCluster.TOKEN);
-        return r.json();
-    }
-
     @Test
     void everyReadOperationWorksThroughThePipeline() throws Exception {
         target("c1", "localhost", Map.of(), MockCluster.TOKEN);
         enable();
-        JsonNode about = call(operator, "k8s.about", "c1", Map.of());
+        JsonNode about = calls.call(operator, "k8s.about", "c1", Map.of());
         assertThat(about.path("status").asText()).as(about.toString()).isEqualTo("ok");
         assertThat(about.path("result").path("git_version").asText()).isEqualTo("v1.31.4+k3s1");
         assertThat(about.path("result").path("distribution").asText()).isEqualTo("k3s");
 
-        assertThat(call(operator, "k8s.namespace.list", "c1", Map.of()).path("result").findValuesAsText("name"))
+        assertThat(calls.call(operator, "k8s.namespace.list", "c1", Map.of()).path("result").findValuesAsText("name"))
                 .contains("default", "shop");
-        JsonNode nodes = call(operator, "k8s.node.list", "c1", Map.of()).path("result");
+        JsonNode nodes = calls.call(operator, "k8s.node.list", "c1", Map.of()).path("result");
         assertThat(nodes.findValuesAsText("roles")).containsExactlyInAnyOrder("control-plane", "worker");
         assertThat(nodes.get(0).path("ready").asBoolean()).isTrue();
 
-        JsonNode pods = call(operator, "k8s.pod.list", "c1", Map.of("namespace", "shop", "label_selector", "app=web"));
+        JsonNode pods = calls.call(operator, "k8s.pod.list", "c1", Map.of("namespace", "shop", "label_selector",
+                "app=web"));
         assertThat(pods.path("status").asText()).as(pods.toString()).isEqualTo("ok");
         assertThat(pods.path("result").findValuesAsText("name")).containsExactlyInAnyOrder("web-0", "web-2");
         assertThat(pods.path("result").get(0).path("ready").asText()).isEqualTo("1/1");
 
-        JsonNode page = call(operator, "k8s.pod.list", "c1", Map.of("namespace", "default", "limit", 1));
+        JsonNode page = calls.call(operator, "k8s.pod.list", "c1", Map.of("namespace", "default", "limit", 1));
         assertThat(page.path("result").size()).isEqualTo(1);
         assertThat(page.path("extras").path("continue_token").asText()).isEqualTo("page-2-token");
 
-        JsonNode byField = call(operator, "k8s.pod.list", "c1", Map.of("all_namespaces", true,
+        JsonNode byField = calls.call(operator, "k8s.pod.list", "c1", Map.of("all_namespaces", true,
                 "field_selector", "metadata.name=web-1"));
         assertThat(byField.path("result").findValuesAsText("name")).containsExactly("web-1");
 
-        JsonNode info = call(operator, "k8s.pod.info", "c1", Map.of("namespace", "shop", "name", "web-0"));
+        JsonNode info = calls.call(operator, "k8s.pod.info", "c1", Map.of("namespace", "shop", "name", "web-0"));
         assertThat(info.path("result").path("spec").path("nodeName").asText()).isEqualTo("node-1");
         assertThat(info.path("result").path("metadata").has("managedFields")).isFalse();
-        JsonNode missing = call(operator, "k8s.pod.info", "c1", Map.of("namespace", "shop", "name", "nope"));
+        JsonNode missing = calls.call(operator, "k8s.pod.info", "c1", Map.of("namespace", "shop", "name", "nope"));
         assertThat(missing.path("status").asText()).isEqualTo("error");
         assertThat(missing.path("extras").path("status").asInt()).isEqualTo(404);
 
-        JsonNode logs = call(operator, "k8s.logs", "c1", Map.of("namespace", "shop", "name", "web-0"));
+        JsonNode logs = calls.call(operator, "k8s.logs", "c1", Map.of("namespace", "shop", "name", "web-0"));
         assertThat(logs.path("result").path("lines").toString()).isEqualTo("[\"line one\",\"line two\"]");
-        assertThat(call(operator, "k8s.logs", "c1", Map.of("namespace", "shop", "name", "web-0", "tail", 1))
+        assertThat(calls.call(operator, "k8s.logs", "c1", Map.of("namespace", "shop", "name", "web-0", "tail", 1))
                 .path("result").path("lines").size()).isEqualTo(1);
-        assertThat(call(operator, "k8s.logs", "c1", Map.of("namespace", "shop", "name", "web-0", "tail", 5001))
+        assertThat(calls.call(operator, "k8s.logs", "c1", Map.of("namespace", "shop", "name", "web-0", "tail", 5001))
                 .path("extras").path("error_code").asText()).as("tail is capped at 5000").isEqualTo("invalid_params");
 
-        JsonNode deployments = call(operator, "k8s.deployment.list", "c1", Map.of("all_namespaces", true));
+        JsonNode deployments = calls.call(operator, "k8s.deployment.list", "c1", Map.of("all_namespaces", true));
         assertThat(deployments.path("result").get(0).path("ready_replicas").asInt()).isEqualTo(2);
-        assertThat(call(operator, "k8s.deployment.info", "c1", Map.of("namespace", "shop", "name", "web"))
+        assertThat(calls.call(operator, "k8s.deployment.info", "c1", Map.of("namespace", "shop", "name", "web"))
                 .path("result").path("spec").path("selector").path("matchLabels").path("app").asText()).isEqualTo("web");
-        JsonNode events = call(operator, "k8s.event.list", "c1", Map.of("namespace", "shop"));
+        JsonNode events = calls.call(operator, "k8s.event.list", "c1", Map.of("namespace", "shop"));
         assertThat(events.path("result").get(0).path("reason").asText()).isEqualTo("BackOff");
-        assertThat(call(operator, "k8s.event.list", "c1", Map.of("namespace", "shop", "limit", 501))
+        assertThat(calls.call(operator, "k8s.event.list", "c1", Map.of("namespace", "shop", "limit", 501))
                 .path("extras").path("error_code").asText()).as("events are capped at 500").isEqualTo("invalid_params");
-        assertThat(call(operator, "k8s.ingress.list", "c1", Map.of("namespace", "shop")).path("result").get(0)
+        assertThat(calls.call(operator, "k8s.ingress.list", "c1", Map.of("namespace", "shop")).path("result").get(0)
                 .path("hosts").asText()).isEqualTo("shop.example.com");
-        JsonNode services = call(operator, "k8s.service.list", "c1", Map.of("all_namespaces", true)).path("result");
+        JsonNode services = calls.call(operator, "k8s.service.list", "c1", Map.of("all_namespaces",
+                true)).path("result");
         assertThat(services.get(0).size()).as("key names only").isEqualTo(2);
-        assertThat(call(operator, "k8s.service.info", "c1", Map.of("namespace", "shop", "name", "web")).path("result")
+        assertThat(calls.call(operator, "k8s.service.info", "c1", Map.of("namespace", "shop", "name",
+                "web")).path("result")
                 .path("spec").path("type").asText()).isEqualTo("ClusterIP");
-        JsonNode ls = call(operator, "k8s.ls", "c1", Map.of("path", "shop")).path("result");
+        JsonNode ls = calls.call(operator, "k8s.ls", "c1", Map.of("path", "shop")).path("result");
         assertThat(ls.findValuesAsText("name")).containsExactly("pods", "deployments", "services", "ingresses", "events");
-        assertThat(call(operator, "k8s.ls", "c1", Map.of("path", "shop/deployments")).path("result")
+        assertThat(calls.call(operator, "k8s.ls", "c1", Map.of("path", "shop/deployments")).path("result")
                 .findValuesAsText("name")).containsExactly("web");
 
         var probe = kernel.send("POST", "/api/v1/targets/c1/probe", operator, null, Map.of());
@@ -194,7 +175,7 @@ class K8sPipelineIT {
         enable();
         for (Map<String, Object> bad : List.<Map<String, Object>>of(Map.of(), Map.of("namespace", "shop",
                 "all_namespaces", true), Map.of("all_namespaces", false), Map.of("namespace", "shop", "limit", 0))) {
-            JsonNode r = call(operator, "k8s.pod.list", "v1", bad);
+            JsonNode r = calls.call(operator, "k8s.pod.list", "v1", bad);
             assertThat(r.path("status").asText()).as(bad.toString()).isEqualTo("error");
             assertThat(r.path("extras").path("error_code").asText()).isEqualTo("invalid_params");
             assertThat(r.path("extras").path("validation_errors").size()).isPositive();
@@ -205,30 +186,30 @@ class K8sPipelineIT {
     void tlsFollowsTheTargetsPinServerNameAndVerifySettings() throws Exception {
         enable();
         target("by-ip", "127.0.0.1", Map.of(), MockCluster.TOKEN);
-        JsonNode mismatch = call(operator, "k8s.about", "by-ip", Map.of());
+        JsonNode mismatch = calls.call(operator, "k8s.about", "by-ip", Map.of());
         assertThat(mismatch.path("status").asText()).isEqualTo("error");
         assertThat(mismatch.path("extras").path("error_code").asText()).isEqualTo("connector_tls_verify_failed");
         assertThat(mismatch.path("extras").path("exception_message").asText()).isNotBlank();
         assertThat(kernel.send("PATCH", "/api/v1/targets/by-ip", admin, "{\"tls_server_name\": \"localhost\"}", Map.of())
                 .status()).isEqualTo(200);
-        assertThat(call(operator, "k8s.about", "by-ip", Map.of()).path("status").asText())
+        assertThat(calls.call(operator, "k8s.about", "by-ip", Map.of()).path("status").asText())
                 .as("an IP host whose certificate names a DNS name works once tls_server_name is set").isEqualTo("ok");
 
         target("pinned", "localhost", Map.of("tls_ca_pin", cluster.certificatePem()), MockCluster.TOKEN);
-        assertThat(call(operator, "k8s.about", "pinned", Map.of()).path("status").asText()).isEqualTo("ok");
+        assertThat(calls.call(operator, "k8s.about", "pinned", Map.of()).path("status").asText()).isEqualTo("ok");
         target("wrong-pin", "localhost", Map.of("tls_ca_pin", otherCa.pem()), MockCluster.TOKEN);
-        JsonNode wrongPin = call(operator, "k8s.about", "wrong-pin", Map.of());
+        JsonNode wrongPin = calls.call(operator, "k8s.about", "wrong-pin", Map.of());
         assertThat(wrongPin.path("extras").path("error_code").asText()).as("a pin wins over the kubeconfig's CA")
                 .isEqualTo("connector_tls_verify_failed");
         target("unverified", "127.0.0.1", Map.of("verify_tls", false), MockCluster.TOKEN);
-        assertThat(call(operator, "k8s.about", "unverified", Map.of()).path("status").asText()).isEqualTo("ok");
+        assertThat(calls.call(operator, "k8s.about", "unverified", Map.of()).path("status").asText()).isEqualTo("ok");
     }
 
     @Test
     void aRejectedTokenIsConnectorAuthFailed() throws Exception {
         target("bad-token", "localhost", Map.of(), "not-the-token-42");
         enable();
-        JsonNode r = call(operator, "k8s.pod.list", "bad-token", Map.of("namespace", "shop"));
+        JsonNode r = calls.call(operator, "k8s.pod.list", "bad-token", Map.of("namespace", "shop"));
         assertThat(r.path("status").asText()).isEqualTo("error");
         assertThat(r.path("extras").path("error_code").asText()).isEqualTo("connector_auth_failed");
         assertThat(r.toString()).doesNotContain("not-the-token-42");
@@ -240,7 +221,8 @@ class K8sPipelineIT {
     void aBigPodListIsReducedAndQueryable() throws Exception {
         target("big", "localhost", Map.of(), MockCluster.TOKEN);
         enable();
-        JsonNode r = call(operator, "k8s.pod.list", "big", Map.of("all_namespaces", true, "label_selector", "app=batch"));
+        JsonNode r = calls.call(operator, "k8s.pod.list", "big", Map.of("all_namespaces", true, "label_selector",
+                "app=batch"));
         assertThat(r.path("status").asText()).isEqualTo("ok");
         assertThat(r.path("extras").path("total_rows").asInt()).isEqualTo(120);
         JsonNode drill = r.path("extras").path("fetch_more").path("drill_in");
@@ -262,7 +244,7 @@ class K8sPipelineIT {
             assertThat(kernel.send("PATCH", "/api/v1/connectors/k8s-1.x/operations/" + op, admin,
                     "{\"is_enabled\": true}", Map.of()).status()).isEqualTo(200);
         }
-        JsonNode parked = call(admin, "k8s.deployment.scale", "w1", Map.of("namespace", "shop", "name", "web",
+        JsonNode parked = calls.call(admin, "k8s.deployment.scale", "w1", Map.of("namespace", "shop", "name", "web",
                 "replicas", 5), Map.of("work_ref", "CHG-42"));
         assertThat(parked.path("status").asText()).as(parked.toString()).isEqualTo("awaiting_approval");
         String id = parked.path("extras").path("approval_request_id").asText();
@@ -277,7 +259,8 @@ class K8sPipelineIT {
         assertThat(cluster.admin().apps().deployments().inNamespace("shop").withName("web").get().getSpec()
                 .getReplicas()).isEqualTo(5);
 
-        JsonNode restart = call(operator, "k8s.deployment.restart", "w1", Map.of("namespace", "shop", "name", "web"));
+        JsonNode restart = calls.call(operator, "k8s.deployment.restart", "w1", Map.of("namespace", "shop", "name",
+                "web"));
         assertThat(restart.path("status").asText()).isEqualTo("awaiting_approval");
         var restarted = kernel.send("POST", "/api/v1/approvals/" + restart.path("extras").path("approval_request_id")
                 .asText() + "/approve", admin, "{}", Map.of());
@@ -288,14 +271,14 @@ class K8sPipelineIT {
         cluster.admin().pods().inNamespace("shop").resource(new io.fabric8.kubernetes.api.model.PodBuilder()
                 .withNewMetadata().withName("doomed").withNamespace("shop").addToLabels("app", "doomed").endMetadata()
                 .build()).create();
-        JsonNode noHash = call(operator, "k8s.pod.delete", "w1", Map.of("namespace", "shop", "name", "doomed"));
+        JsonNode noHash = calls.call(operator, "k8s.pod.delete", "w1", Map.of("namespace", "shop", "name", "doomed"));
         assertThat(noHash.path("extras").path("error_code").asText()).isEqualTo("preview_hash_required");
         var preview = kernel.send("POST", "/api/v1/operations/preview", operator, "{\"connector_id\": \"k8s-1.x\", "
                 + "\"op_id\": \"k8s.pod.delete\", \"target\": \"w1\", \"params\": {\"namespace\": \"shop\", \"name\": "
                 + "\"doomed\"}}", Map.of());
         assertThat(preview.json().path("result").path("path").asText()).isEqualTo("/api/v1/namespaces/shop/pods/doomed");
         String hash = preview.json().path("result").path("preview_hash").asText();
-        JsonNode delete = call(operator, "k8s.pod.delete", "w1", Map.of("namespace", "shop", "name", "doomed"),
+        JsonNode delete = calls.call(operator, "k8s.pod.delete", "w1", Map.of("namespace", "shop", "name", "doomed"),
                 Map.of("preview_hash", hash));
         assertThat(delete.path("status").asText()).isEqualTo("awaiting_approval");
         var released = kernel.send("POST", "/api/v1/approvals/" + delete.path("extras").path("approval_request_id")

@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.PerTestTenant;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,14 +17,9 @@ import org.junit.jupiter.api.Test;
  * discovery principal. Waits for the job by polling with a deadline (the job's first round after the
  * target exists is at most a minute away).
  */
-@KernelTest
-class K8sScheduledRefreshIT {
+class K8sScheduledRefreshIT extends PerTestTenant {
 
     private static MockCluster cluster;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
 
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {

@@ -8,14 +8,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.PerTestTenant;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,15 +20,10 @@ import org.junit.jupiter.api.Test;
  * service principal calling a k8s read through the whole pipeline, and the assertion reads the reduced
  * rows the connector answers; a write operation cannot be a sensor.
  */
-@KernelTest
-class K8sSensorsIT {
+class K8sSensorsIT extends PerTestTenant {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static MockCluster cluster;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
 
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {

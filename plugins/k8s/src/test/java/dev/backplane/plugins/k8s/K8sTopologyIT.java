@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.net.URLEncoder;
@@ -16,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,16 +24,10 @@ import org.junit.jupiter.api.Test;
  * contradicting a discovered one is a conflict on both; a pod that disappears makes its edges stale (not
  * deleted), which clears the conflict; it coming back revives them.
  */
-@KernelTest
-class K8sTopologyIT {
+class K8sTopologyIT extends PerTestTenant {
 
     private static MockCluster cluster;
     private static MockCluster big;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
 
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {

@@ -1,12 +1,7 @@
 package dev.backplane.plugins.loki;
 
-import dev.backplane.plugin.api.Catalog;
-import dev.backplane.plugin.api.Connector;
-import dev.backplane.plugin.api.ConnectorContext;
 import dev.backplane.plugin.api.ConnectorDescriptor;
-import dev.backplane.plugin.api.ConnectorFactory;
-import dev.backplane.plugin.api.Credential;
-import dev.backplane.plugin.api.TargetSpec;
+import dev.backplane.plugin.api.FixedConnectorFactory;
 import java.util.List;
 
 /**
@@ -16,24 +11,13 @@ import java.util.List;
  * in front of Loki checks it) or {@code token} (bearer); extras {@code "auth": "none"} sends none, and
  * extras {@code org_id} names the Loki tenant ({@code X-Scope-OrgID}) of a multi-tenant deployment.
  */
-public final class LokiConnectorFactory implements ConnectorFactory {
+public final class LokiConnectorFactory extends FixedConnectorFactory {
 
     private static final ConnectorDescriptor DESCRIPTOR = new ConnectorDescriptor("loki", "3.x",
             List.of(new ConnectorDescriptor.Product("loki", 3100)), List.of(">=2.0 <4"),
             List.of("username", "password", "token"));
 
-    @Override
-    public ConnectorDescriptor descriptor() {
-        return DESCRIPTOR;
-    }
-
-    @Override
-    public Catalog catalog() {
-        return LokiCatalog.CATALOG;
-    }
-
-    @Override
-    public Connector open(ConnectorContext context, TargetSpec target, Credential credential) {
-        return new LokiSession(context, target, credential);
+    public LokiConnectorFactory() {
+        super(DESCRIPTOR, LokiCatalog.CATALOG, LokiSession::new);
     }
 }

@@ -50,15 +50,11 @@ class LokiConformanceTest extends ConnectorConformanceTest {
     @Override
     protected List<OperationRequest> sampleCalls() {
         return List.of(
-                call("loki.query.range", Map.of("query", "{env=\"prod\"} |= \"error\"")),
-                call("loki.about", Map.of()),
-                call("loki.query.instant", Map.of("query", "sum by (app) (count_over_time({env=\"prod\"}[5m]))")),
-                call("loki.label.list", Map.of("since", "6h")),
-                call("loki.label.values", Map.of("name", "app")),
-                call("loki.series.list", Map.of("match", List.of("{env=\"prod\"}"))));
-    }
-
-    private static OperationRequest call(String op, Map<String, Object> params) {
-        return new OperationRequest(op, params, Optional.empty());
+                sampleCall("loki.query.range", Map.of("query", "{env=\"prod\"} |= \"error\"")),
+                sampleCall("loki.about", Map.of()),
+                sampleCall("loki.query.instant", Map.of("query", "sum by (app) (count_over_time({env=\"prod\"}[5m]))")),
+                sampleCall("loki.label.list", Map.of("since", "6h")),
+                sampleCall("loki.label.values", Map.of("name", "app")),
+                sampleCall("loki.series.list", Map.of("match", List.of("{env=\"prod\"}"))));
     }
 }

@@ -3,33 +3,23 @@ package dev.backplane.plugins.loki;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.OperationCalls;
+import dev.backplane.kernel.testing.PerTestTenant;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** The built plugin jar in a real kernel, against the Loki replay server: pipeline, errors and the CLI's loki verbs. */
-@KernelTest
-class LokiPipelineIT {
+class LokiPipelineIT extends PerTestTenant {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CONNECTOR = "loki-3.x";
     private static LokiReplay loki;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
-    private final String operator = issuer.operator(tenant);
+    private final OperationCalls calls = new OperationCalls(kernel, CONNECTOR, LokiReplay.PASSWORD);
 
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {
@@ -43,21 +33,13 @@ class LokiPipelineIT {
         kernel.stageSecret(admin, name, Map.of("username", LokiReplay.USER, "password", password));
     }
 
-    private JsonNode call(String op, String target, Map<String, Object> params) throws Exception {
-        Map<String, Object> body = new HashMap<>(Map.of("connector_id", CONNECTOR, "op_id", op, "target", target,
-                "params", params));
-        var r = kernel.send("POST", "/api/v1/operations/call", operator, JSON.writeValueAsString(body), Map.of());
-        assertThat(r.status()).as(r.body()).isEqualTo(200);
-        assertThat(r.body()).doesNotContain(LokiReplay.PASSWORD);
-        return r.json();
-    }
-
     @Test
     void logsLabelsAndSeriesThroughThePipeline() throws Exception {
         target("logs1", Map.of("scheme", "http", "org_id", LokiReplay.ORG), LokiReplay.PASSWORD);
         kernel.enableConnector(admin, CONNECTOR);
 
-        JsonNode lines = call("loki.query.range", "logs1", Map.of("query", "{env=\"prod\"} |= \"error\"", "since", "2h"));
+        JsonNode lines = calls.call(operator, "loki.query.range", "logs1", Map.of("query",
+                "{env=\"prod\"} |= \"error\"", "since", "2h"));
         assertThat(lines.path("status").asText()).as(lines.toString()).isEqualTo("ok");
         JsonNode rows = lines.path("result");
         assertThat(rows).hasSize(3);
@@ -66,24 +48,27 @@ class LokiPipelineIT {
         assertThat(rows.get(2).path("labels").path("app").asText()).isEqualTo("web");
         Map<String, String> sent = loki.queries.getLast();
         assertThat(sent).containsEntry("limit", "100").containsEntry("since", "2h");
-        JsonNode forward = call("loki.query.range", "logs1", Map.of("query", "{env=\"prod\"}", "direction", "forward",
-                "limit", 3));
+        JsonNode forward = calls.call(operator, "loki.query.range", "logs1", Map.of("query", "{env=\"prod\"}",
+                "direction", "forward", "limit", 3));
         assertThat(forward.path("result").get(0).path("line").asText()).isEqualTo("GET /x 500 error");
         assertThat(forward.path("extras").path("limit_reached").asBoolean()).isTrue();
 
-        JsonNode metric = call("loki.query.instant", "logs1", Map.of("query",
+        JsonNode metric = calls.call(operator, "loki.query.instant", "logs1", Map.of("query",
                 "sum by (app) (count_over_time({env=\"prod\"} |= \"error\" [5m]))"));
         assertThat(metric.path("result").get(0).path("series").asText()).isEqualTo("{app=\"web\"}");
         assertThat(metric.path("result").get(0).path("value").asDouble()).isEqualTo(2.0);
-        JsonNode matrix = call("loki.query.range", "logs1", Map.of("query", "sum(rate({app=\"web\"}[1m]))", "step", "1m"));
+        JsonNode matrix = calls.call(operator, "loki.query.range", "logs1", Map.of("query",
+                "sum(rate({app=\"web\"}[1m]))", "step", "1m"));
         assertThat(matrix.path("extras").path("result_type").asText()).isEqualTo("matrix");
         assertThat(matrix.path("result").get(0).path("samples").asInt()).isEqualTo(2);
 
-        assertThat(call("loki.label.list", "logs1", Map.of()).path("result").findValuesAsText("name"))
+        assertThat(calls.call(operator, "loki.label.list", "logs1", Map.of()).path("result").findValuesAsText("name"))
                 .containsExactly("app", "env");
-        assertThat(call("loki.label.values", "logs1", Map.of("name", "app")).path("result").findValuesAsText("value"))
+        assertThat(calls.call(operator, "loki.label.values", "logs1", Map.of("name",
+                "app")).path("result").findValuesAsText("value"))
                 .containsExactly("db", "web");
-        assertThat(call("loki.series.list", "logs1", Map.of("match", List.of("{env=\"prod\"}"))).path("result"))
+        assertThat(calls.call(operator, "loki.series.list", "logs1", Map.of("match",
+                List.of("{env=\"prod\"}"))).path("result"))
                 .hasSize(2);
 
         var probe = kernel.send("POST", "/api/v1/targets/logs1/probe", operator, null, Map.of());
@@ -99,17 +84,18 @@ class LokiPipelineIT {
         target("bad-pass", Map.of("scheme", "http", "org_id", LokiReplay.ORG), "not-the-password-42");
         kernel.enableConnector(admin, CONNECTOR);
 
-        JsonNode parse = call("loki.query.range", "logs2", Map.of("query", "rate oops"));
+        JsonNode parse = calls.call(operator, "loki.query.range", "logs2", Map.of("query", "rate oops"));
         assertThat(parse.path("extras").path("error_code").asText()).as(parse.toString()).isEqualTo("invalid_params");
         assertThat(parse.toString()).as("Loki's own words").contains("parse error");
         for (Map<String, Object> bad : List.<Map<String, Object>>of(Map.of(), Map.of("query", "{a=\"b\"}", "limit", 5001),
                 Map.of("query", "{a=\"b\"}", "since", "forever"), Map.of("query", "{a=\"b\"}", "direction", "sideways"))) {
-            assertThat(call("loki.query.range", "logs2", bad).path("extras").path("error_code").asText()).as(bad.toString())
+            assertThat(calls.call(operator, "loki.query.range", "logs2", bad).path("extras").path("error_code")
+                    .asText()).as(bad.toString())
                     .isEqualTo("invalid_params");
         }
-        assertThat(call("loki.about", "no-org", Map.of()).path("extras").path("error_code").asText())
+        assertThat(calls.call(operator, "loki.about", "no-org", Map.of()).path("extras").path("error_code").asText())
                 .as("a multi-tenant Loki refuses a request without the tenant").isEqualTo("connector_auth_failed");
-        JsonNode rejected = call("loki.about", "bad-pass", Map.of());
+        JsonNode rejected = calls.call(operator, "loki.about", "bad-pass", Map.of());
         assertThat(rejected.path("extras").path("error_code").asText()).isEqualTo("connector_auth_failed");
         assertThat(rejected.toString()).doesNotContain("not-the-password-42");
     }

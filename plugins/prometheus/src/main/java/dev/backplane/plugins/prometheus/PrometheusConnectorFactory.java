@@ -1,12 +1,7 @@
 package dev.backplane.plugins.prometheus;
 
-import dev.backplane.plugin.api.Catalog;
-import dev.backplane.plugin.api.Connector;
-import dev.backplane.plugin.api.ConnectorContext;
 import dev.backplane.plugin.api.ConnectorDescriptor;
-import dev.backplane.plugin.api.ConnectorFactory;
-import dev.backplane.plugin.api.Credential;
-import dev.backplane.plugin.api.TargetSpec;
+import dev.backplane.plugin.api.FixedConnectorFactory;
 import java.util.List;
 
 /**
@@ -17,7 +12,7 @@ import java.util.List;
  * {@code username} and {@code password} (HTTP Basic, as Prometheus' own web config or a proxy checks
  * it) or {@code token} (a bearer token); a target whose extras say {@code "auth": "none"} sends none.
  */
-public final class PrometheusConnectorFactory implements ConnectorFactory {
+public final class PrometheusConnectorFactory extends FixedConnectorFactory {
 
     static final String IMPL_ID = "prometheus";
     static final String VERSION = "2.x";
@@ -28,18 +23,7 @@ public final class PrometheusConnectorFactory implements ConnectorFactory {
             List.of(new ConnectorDescriptor.Product(PROMETHEUS, 9090), new ConnectorDescriptor.Product(ALERTMANAGER, 9093)),
             List.of(">=2.0 <4", ">=0.16 <1"), List.of("username", "password", "token"));
 
-    @Override
-    public ConnectorDescriptor descriptor() {
-        return DESCRIPTOR;
-    }
-
-    @Override
-    public Catalog catalog() {
-        return PrometheusCatalog.CATALOG;
-    }
-
-    @Override
-    public Connector open(ConnectorContext context, TargetSpec target, Credential credential) {
-        return new PrometheusSession(context, target, credential);
+    public PrometheusConnectorFactory() {
+        super(DESCRIPTOR, PrometheusCatalog.CATALOG, PrometheusSession::new);
     }
 }

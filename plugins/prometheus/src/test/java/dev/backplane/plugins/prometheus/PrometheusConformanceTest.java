@@ -53,20 +53,16 @@ class PrometheusConformanceTest extends ConnectorConformanceTest {
     @Override
     protected List<OperationRequest> sampleCalls() {
         return List.of(
-                call("prometheus.query.instant", Map.of("query", "up")),
-                call("prometheus.about", Map.of()),
-                call("prometheus.query.range", Map.of("query", "up", "start", String.valueOf(
+                sampleCall("prometheus.query.instant", Map.of("query", "up")),
+                sampleCall("prometheus.about", Map.of()),
+                sampleCall("prometheus.query.range", Map.of("query", "up", "start", String.valueOf(
                         System.currentTimeMillis() / 1000 - 60), "end", String.valueOf(System.currentTimeMillis() / 1000),
                         "step", "15s")),
-                call("prometheus.series.list", Map.of("match", List.of("up"))),
-                call("prometheus.label.list", Map.of()),
-                call("prometheus.label.values", Map.of("name", "job")),
-                call("prometheus.target.list", Map.of("state", "any")),
-                call("prometheus.alert.list", Map.of()),
-                call("prometheus.rule.list", Map.of()));
-    }
-
-    private static OperationRequest call(String op, Map<String, Object> params) {
-        return new OperationRequest(op, params, Optional.empty());
+                sampleCall("prometheus.series.list", Map.of("match", List.of("up"))),
+                sampleCall("prometheus.label.list", Map.of()),
+                sampleCall("prometheus.label.values", Map.of("name", "job")),
+                sampleCall("prometheus.target.list", Map.of("state", "any")),
+                sampleCall("prometheus.alert.list", Map.of()),
+                sampleCall("prometheus.rule.list", Map.of()));
     }
 }

@@ -7,9 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.OperationCalls;
+import dev.backplane.kernel.testing.PerTestTenant;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,18 +26,13 @@ import org.junit.jupiter.api.Test;
  * with HTTP Basic through the whole pipeline (gate, credentials, egress, reduction, approvals, audit)
  * and through the CLI's family verbs.
  */
-@KernelTest
-class PrometheusPipelineIT {
+class PrometheusPipelineIT extends PerTestTenant {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CONNECTOR = "prometheus-2.x";
     private static PromServers servers;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
     private final String admin2 = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
-    private final String operator = issuer.operator(tenant);
+    private final OperationCalls calls = new OperationCalls(kernel, CONNECTOR, PromServers.PASSWORD);
 
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {
@@ -96,23 +90,8 @@ class PrometheusPipelineIT {
         target(name, "alertmanager", "localhost", servers.alertmanagerPort(), Map.of(), PromServers.PASSWORD);
     }
 
-    private JsonNode call(String token, String op, String target, Map<String, Object> params) throws Exception {
-        return call(token, op, target, params, Map.of());
-    }
-
-    private JsonNode call(String token, String op, String target, Map<String, Object> params, Map<String, Object> more)
-            throws Exception {
-        Map<String, Object> body = new HashMap<>(Map.of("connector_id", CONNECTOR, "op_id", op, "target", target,
-                "params", params));
-        body.putAll(more);
-        var r = kernel.send("POST", "/api/v1/operations/call", token, JSON.writeValueAsString(body), Map.of());
-        assertThat(r.status()).as(r.body()).isEqualTo(200);
-        assertThat(r.body()).doesNotContain(PromServers.PASSWORD);
-        return r.json();
-    }
-
     private JsonNode ok(String op, String target, Map<String, Object> params) throws Exception {
-        JsonNode r = call(operator, op, target, params);
+        JsonNode r = calls.call(operator, op, target, params);
         assertThat(r.path("status").asText()).as(op + ": " + r).isEqualTo("ok");
         return r;
     }
@@ -122,13 +101,6 @@ class PrometheusPipelineIT {
         List<String> out = new java.util.ArrayList<>();
         rows.forEach(r -> out.add(r.path(field).asText()));
         return out;
-    }
-
-    private void enableWrites() {
-        for (String op : List.of("prometheus.silence.create", "prometheus.silence.expire")) {
-            assertThat(kernel.send("PATCH", "/api/v1/connectors/" + CONNECTOR + "/operations/" + op, admin,
-                    "{\"is_enabled\": true}", Map.of()).status()).isEqualTo(200);
-        }
     }
 
     @Test
@@ -205,50 +177,51 @@ class PrometheusPipelineIT {
         alertmanager("bam1");
         kernel.enableConnector(admin, CONNECTOR);
 
-        JsonNode badQuery = call(operator, "prometheus.query.instant", "b1", Map.of("query", "sum(up"));
+        JsonNode badQuery = calls.call(operator, "prometheus.query.instant", "b1", Map.of("query", "sum(up"));
         assertThat(badQuery.path("status").asText()).isEqualTo("error");
         assertThat(badQuery.path("extras").path("error_code").asText()).as(badQuery.toString())
                 .isEqualTo("invalid_params");
         assertThat(badQuery.toString()).as("Prometheus' own words").contains("parse error");
 
         long now = Instant.now().getEpochSecond();
-        JsonNode tooMany = call(operator, "prometheus.query.range", "b1", Map.of("query", "up", "start",
+        JsonNode tooMany = calls.call(operator, "prometheus.query.range", "b1", Map.of("query", "up", "start",
                 String.valueOf(now - 86_400), "end", String.valueOf(now), "step", "1s"));
         assertThat(tooMany.path("extras").path("error_code").asText()).as(tooMany.toString()).isEqualTo("invalid_params");
         assertThat(tooMany.toString()).contains("11000");
-        JsonNode backwards = call(operator, "prometheus.query.range", "b1", Map.of("query", "up", "start",
+        JsonNode backwards = calls.call(operator, "prometheus.query.range", "b1", Map.of("query", "up", "start",
                 String.valueOf(now), "end", String.valueOf(now - 60), "step", "1s"));
         assertThat(backwards.path("extras").path("error_code").asText()).isEqualTo("invalid_params");
         for (Map<String, Object> bad : List.<Map<String, Object>>of(Map.of(), Map.of("query", ""),
                 Map.of("query", "up", "time", "yesterday"), Map.of("query", "up", "extra", 1))) {
-            JsonNode r = call(operator, "prometheus.query.instant", "b1", bad);
+            JsonNode r = calls.call(operator, "prometheus.query.instant", "b1", bad);
             assertThat(r.path("extras").path("error_code").asText()).as(bad.toString()).isEqualTo("invalid_params");
         }
-        JsonNode wrongProduct = call(operator, "prometheus.silence.list", "b1", Map.of());
+        JsonNode wrongProduct = calls.call(operator, "prometheus.silence.list", "b1", Map.of());
         assertThat(wrongProduct.path("extras").path("error_code").asText()).isEqualTo("invalid_params");
         assertThat(wrongProduct.toString()).contains("needs an alertmanager target");
-        JsonNode wrongProduct2 = call(operator, "prometheus.query.instant", "bam1", Map.of("query", "up"));
+        JsonNode wrongProduct2 = calls.call(operator, "prometheus.query.instant", "bam1", Map.of("query", "up"));
         assertThat(wrongProduct2.toString()).contains("needs a prometheus target");
 
         target("wrong-pass", "prometheus", "localhost", servers.prometheusPort(), Map.of(), "not-the-password-42");
-        JsonNode rejected = call(operator, "prometheus.query.instant", "wrong-pass", Map.of("query", "up"));
+        JsonNode rejected = calls.call(operator, "prometheus.query.instant", "wrong-pass", Map.of("query", "up"));
         assertThat(rejected.path("extras").path("error_code").asText()).isEqualTo("connector_auth_failed");
         assertThat(rejected.toString()).doesNotContain("not-the-password-42");
 
         target("by-ip", "prometheus", "127.0.0.1", servers.prometheusPort(), Map.of(), PromServers.PASSWORD);
-        JsonNode mismatch = call(operator, "prometheus.about", "by-ip", Map.of());
+        JsonNode mismatch = calls.call(operator, "prometheus.about", "by-ip", Map.of());
         assertThat(mismatch.path("extras").path("error_code").asText()).as("the certificate names localhost only")
                 .isEqualTo("connector_tls_verify_failed");
         assertThat(kernel.send("PATCH", "/api/v1/targets/by-ip", admin, "{\"tls_server_name\": \"localhost\"}", Map.of())
                 .status()).isEqualTo(200);
-        assertThat(call(operator, "prometheus.about", "by-ip", Map.of()).path("status").asText()).isEqualTo("ok");
+        assertThat(calls.call(operator, "prometheus.about", "by-ip", Map.of()).path("status").asText()).isEqualTo("ok");
 
         int closed;
         try (ServerSocket s = new ServerSocket(0)) {
             closed = s.getLocalPort();
         }
         target("gone", "prometheus", "localhost", closed, Map.of(), PromServers.PASSWORD);
-        assertThat(call(operator, "prometheus.about", "gone", Map.of()).path("extras").path("error_code").asText())
+        assertThat(calls.call(operator, "prometheus.about", "gone",
+                Map.of()).path("extras").path("error_code").asText())
                 .isEqualTo("connector_unreachable");
     }
 
@@ -256,10 +229,10 @@ class PrometheusPipelineIT {
     void silencesParkForApprovalRunWhenASecondAdminApprovesAndAreReadBack() throws Exception {
         alertmanager("w1");
         kernel.enableConnector(admin, CONNECTOR);
-        enableWrites();
+        calls.enable(admin, "prometheus.silence.create", "prometheus.silence.expire");
         String comment = "maintenance " + UUID.randomUUID();
 
-        JsonNode parked = call(operator, "prometheus.silence.create", "w1", Map.of("matchers",
+        JsonNode parked = calls.call(operator, "prometheus.silence.create", "w1", Map.of("matchers",
                 List.of("alertname=AlwaysFiring", "severity=~\"warn.*\""), "duration", "1h", "comment", comment),
                 Map.of("work_ref", "CHG-7"));
         assertThat(parked.path("status").asText()).as(parked.toString()).isEqualTo("awaiting_approval");
@@ -280,30 +253,33 @@ class PrometheusPipelineIT {
         JsonNode listed = ok("prometheus.silence.list", "w1", Map.of("state", "active")).path("result");
         assertThat(listed.findValuesAsText("id")).contains(silenceId);
 
-        JsonNode matchAll = call(operator, "prometheus.silence.create", "w1", Map.of("matchers", List.of("alertname=~.*"),
+        JsonNode matchAll = calls.call(operator, "prometheus.silence.create", "w1", Map.of("matchers",
+                List.of("alertname=~.*"),
                 "duration", "1h", "comment", "everything"));
         var refused = kernel.send("POST", "/api/v1/approvals/" + matchAll.path("extras").path("approval_request_id")
                 .asText() + "/approve", admin, "{}", Map.of());
         assertThat(refused.json().path("result").path("extras").path("error_code").asText()).as(refused.body())
                 .isEqualTo("invalid_params");
-        JsonNode tooLong = call(operator, "prometheus.silence.create", "w1", Map.of("matchers",
+        JsonNode tooLong = calls.call(operator, "prometheus.silence.create", "w1", Map.of("matchers",
                 List.of("alertname=X"), "duration", "31d", "comment", "long"));
         var tooLongRun = kernel.send("POST", "/api/v1/approvals/" + tooLong.path("extras").path("approval_request_id")
                 .asText() + "/approve", admin, "{}", Map.of());
         assertThat(tooLongRun.json().path("result").path("extras").path("error_code").asText()).as(tooLongRun.body())
                 .isEqualTo("invalid_params");
-        JsonNode badMatcher = call(operator, "prometheus.silence.create", "w1", Map.of("matchers", List.of("no matcher"),
+        JsonNode badMatcher = calls.call(operator, "prometheus.silence.create", "w1", Map.of("matchers",
+                List.of("no matcher"),
                 "duration", "1h", "comment", "x"));
         assertThat(badMatcher.path("extras").path("error_code").asText()).as("the schema refuses it before approval")
                 .isEqualTo("invalid_params");
 
-        JsonNode expire = call(operator, "prometheus.silence.expire", "w1", Map.of("id", silenceId));
+        JsonNode expire = calls.call(operator, "prometheus.silence.expire", "w1", Map.of("id", silenceId));
         assertThat(expire.path("status").asText()).isEqualTo("awaiting_approval");
         var expired = kernel.send("POST", "/api/v1/approvals/" + expire.path("extras").path("approval_request_id")
                 .asText() + "/approve", admin2, "{}", Map.of());
         assertThat(expired.json().path("result").path("result").path("state").asText()).as(expired.body())
                 .isEqualTo("expired");
-        JsonNode unknown = call(operator, "prometheus.silence.expire", "w1", Map.of("id", UUID.randomUUID().toString()));
+        JsonNode unknown = calls.call(operator, "prometheus.silence.expire", "w1", Map.of("id",
+                UUID.randomUUID().toString()));
         var unknownRun = kernel.send("POST", "/api/v1/approvals/" + unknown.path("extras").path("approval_request_id")
                 .asText() + "/approve", admin2, "{}", Map.of());
         assertThat(unknownRun.json().path("result").path("status").asText()).as(unknownRun.body()).isEqualTo("error");
@@ -344,7 +320,7 @@ class PrometheusPipelineIT {
         var denied = op.run("prometheus", "silence", "create", "--matchers", "alertname=AlwaysFiring", "--duration", "1h",
                 "--comment", "cli", "--target", "cli-am");
         assertThat(denied.exitCode()).as("writes are default-deny until reviewed").isEqualTo(3);
-        enableWrites();
+        calls.enable(admin, "prometheus.silence.create", "prometheus.silence.expire");
         var parked = op.run("prometheus", "silence", "create", "--matchers", "alertname=AlwaysFiring", "--duration", "1h",
                 "--comment", "cli", "--target", "cli-am");
         assertThat(parked.exitCode()).as(parked.toString()).isEqualTo(4);

@@ -1,12 +1,7 @@
 package dev.backplane.plugins.vault;
 
-import dev.backplane.plugin.api.Catalog;
-import dev.backplane.plugin.api.Connector;
-import dev.backplane.plugin.api.ConnectorContext;
 import dev.backplane.plugin.api.ConnectorDescriptor;
-import dev.backplane.plugin.api.ConnectorFactory;
-import dev.backplane.plugin.api.Credential;
-import dev.backplane.plugin.api.TargetSpec;
+import dev.backplane.plugin.api.FixedConnectorFactory;
 import java.util.List;
 
 /**
@@ -15,7 +10,7 @@ import java.util.List;
  * through the SSRF-checking egress proxy). OpenBao answers the same API, so it is the same family:
  * product {@code openbao}, versions 2.x. The credential is one field, {@code token}.
  */
-public final class VaultConnectorFactory implements ConnectorFactory {
+public final class VaultConnectorFactory extends FixedConnectorFactory {
 
     static final String IMPL_ID = "vault";
     static final String VERSION = "1.x";
@@ -28,18 +23,7 @@ public final class VaultConnectorFactory implements ConnectorFactory {
                     new ConnectorDescriptor.Product(OPENBAO, DEFAULT_PORT)),
             List.of("1.x", "2.x"), List.of(VaultClient.TOKEN_FIELD));
 
-    @Override
-    public ConnectorDescriptor descriptor() {
-        return DESCRIPTOR;
-    }
-
-    @Override
-    public Catalog catalog() {
-        return VaultCatalog.CATALOG;
-    }
-
-    @Override
-    public Connector open(ConnectorContext context, TargetSpec target, Credential credential) {
-        return new VaultSession(context, target, credential);
+    public VaultConnectorFactory() {
+        super(DESCRIPTOR, VaultCatalog.CATALOG, VaultSession::new);
     }
 }

@@ -6,8 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.VaultDouble;
 import java.io.PrintWriter;
@@ -39,8 +38,7 @@ import org.junit.jupiter.api.Test;
  * test received, or the CLI's output. (The embedded kv store under the data dir holds the staged token:
  * that is where secrets live, and it is files, not the database.)
  */
-@KernelTest
-class VaultCanaryIT {
+class VaultCanaryIT extends PerTestTenant {
 
     private static final String CANARY = "vaultcanary" + UUID.randomUUID().toString().replace("-", "");
     /** The body of the private key the double's PKI mount issues: staged, never anywhere else. */
@@ -79,12 +77,7 @@ class VaultCanaryIT {
         }
     };
     private static VaultDouble vault;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
     private final String admin2 = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
-    private final String operator = issuer.operator(tenant);
 
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {

@@ -59,16 +59,12 @@ class VaultConformanceTest extends ConnectorConformanceTest {
 
     @Override
     protected List<OperationRequest> sampleCalls() {
-        return List.of(call("vault.kv.list", Map.of("path", "apps")),
-                call("vault.kv.read", Map.of("path", "apps/web")),
-                call("vault.kv.metadata", Map.of("path", "apps/web")),
-                call("vault.kv.versions", Map.of("path", "apps/web")),
-                call("vault.sys.health", Map.of()), call("vault.sys.seal-status", Map.of()),
-                call("vault.mount.list", Map.of()), call("vault.policy.list", Map.of()),
-                call("vault.token.lookup-self", Map.of()), call("vault.pki.cert-list", Map.of()));
-    }
-
-    private static OperationRequest call(String op, Map<String, Object> params) {
-        return new OperationRequest(op, params, Optional.empty());
+        return List.of(sampleCall("vault.kv.list", Map.of("path", "apps")),
+                sampleCall("vault.kv.read", Map.of("path", "apps/web")),
+                sampleCall("vault.kv.metadata", Map.of("path", "apps/web")),
+                sampleCall("vault.kv.versions", Map.of("path", "apps/web")),
+                sampleCall("vault.sys.health", Map.of()), sampleCall("vault.sys.seal-status", Map.of()),
+                sampleCall("vault.mount.list", Map.of()), sampleCall("vault.policy.list", Map.of()),
+                sampleCall("vault.token.lookup-self", Map.of()), sampleCall("vault.pki.cert-list", Map.of()));
     }
 }

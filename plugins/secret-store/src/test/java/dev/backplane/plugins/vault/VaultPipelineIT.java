@@ -7,13 +7,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
-import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
-import dev.backplane.kernel.testing.TestKernel;
+import dev.backplane.kernel.testing.OperationCalls;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.VaultDouble;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,8 +24,7 @@ import org.junit.jupiter.api.Test;
  * OpenBao 2.x), writes parked for approval, a destroy's preview hash and approval, token refusal,
  * the SSRF guard, and the CLI's {@code svc vault ...} verbs. {@link VaultCanaryIT} sweeps for secrets.
  */
-@KernelTest
-class VaultPipelineIT {
+class VaultPipelineIT extends PerTestTenant {
 
     static final ObjectMapper JSON = new ObjectMapper();
     static final String CONNECTOR = "vault-1.x";
@@ -38,12 +35,8 @@ class VaultPipelineIT {
     private static VaultDouble vault;
     private static VaultDouble bao;
     private static VaultDouble old;
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.tenantAdmin(tenant);
     private final String admin2 = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
-    private final String operator = issuer.operator(tenant);
+    private final OperationCalls calls = new OperationCalls(kernel, CONNECTOR, VaultDouble.ROOT_TOKEN);
 
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {
@@ -63,48 +56,17 @@ class VaultPipelineIT {
         kernel.enableConnector(admin, CONNECTOR);
     }
 
-    private void enableWrites() {
-        for (String op : NOT_READ_CLASS) {
-            var r = kernel.send("PATCH", "/api/v1/connectors/" + CONNECTOR + "/operations/" + op, admin,
-                    "{\"is_enabled\": true}", Map.of());
-            assertThat(r.status()).as(r.body()).isEqualTo(200);
-        }
-    }
-
-    private JsonNode call(String token, String op, String target, Map<String, Object> params) throws Exception {
-        return call(token, op, target, params, Map.of());
-    }
-
-    private JsonNode call(String token, String op, String target, Map<String, Object> params, Map<String, Object> more)
-            throws Exception {
-        Map<String, Object> body = new HashMap<>(Map.of("connector_id", CONNECTOR, "op_id", op, "target", target,
-                "params", params));
-        body.putAll(more);
-        var r = kernel.send("POST", "/api/v1/operations/call", token, JSON.writeValueAsString(body), Map.of());
-        assertThat(r.status()).as(r.body()).isEqualTo(200);
-        assertThat(r.body()).doesNotContain(VaultDouble.ROOT_TOKEN);
-        return r.json();
-    }
-
-    private JsonNode approve(String token, JsonNode parked) {
-        assertThat(parked.path("status").asText()).as(parked.toString()).isEqualTo("awaiting_approval");
-        var r = kernel.send("POST", "/api/v1/approvals/" + parked.path("extras").path("approval_request_id").asText()
-                + "/approve", token, "{\"reason\": \"ok\"}", Map.of());
-        assertThat(r.status()).as(r.body()).isEqualTo(200);
-        return r.json().path("result");
-    }
-
     @Test
     void readsTheProbeAndTheResolverGoThroughThePipeline() throws Exception {
         target("v1", "vault", vault, VaultDouble.ROOT_TOKEN);
-        JsonNode list = call(operator, "vault.kv.list", "v1", Map.of("path", "apps"));
+        JsonNode list = calls.call(operator, "vault.kv.list", "v1", Map.of("path", "apps"));
         assertThat(list.path("status").asText()).as(list.toString()).isEqualTo("ok");
         assertThat(list.path("result").findValuesAsText("key")).contains("web");
-        JsonNode read = call(operator, "vault.kv.read", "v1", Map.of("path", "apps/web"));
+        JsonNode read = calls.call(operator, "vault.kv.read", "v1", Map.of("path", "apps/web"));
         assertThat(read.path("result").path("keys").toString()).isEqualTo("[\"password\",\"user\"]");
-        JsonNode mounts = call(operator, "vault.mount.list", "v1", Map.of());
+        JsonNode mounts = calls.call(operator, "vault.mount.list", "v1", Map.of());
         assertThat(mounts.path("result").findValuesAsText("path")).contains("secret/", "kv1/", "pki/");
-        JsonNode self = call(operator, "vault.token.lookup-self", "v1", Map.of());
+        JsonNode self = calls.call(operator, "vault.token.lookup-self", "v1", Map.of());
         assertThat(self.path("result").has("id")).isFalse();
         assertThat(self.path("result").path("policies").toString()).contains("root");
 
@@ -121,7 +83,7 @@ class VaultPipelineIT {
         assertThat(baoProbe.status()).as(baoProbe.body()).isEqualTo(200);
         assertThat(baoProbe.json().path("fingerprint").path("vendor").asText()).isEqualTo("OpenBao");
         assertThat(baoProbe.json().path("fingerprint").path("version").asText()).isEqualTo("2.1.0");
-        JsonNode baoCall = call(operator, "vault.sys.seal-status", "bao1", Map.of());
+        JsonNode baoCall = calls.call(operator, "vault.sys.seal-status", "bao1", Map.of());
         assertThat(baoCall.path("result").path("version").asText()).as(baoCall.toString()).isEqualTo("2.1.0");
     }
 
@@ -139,33 +101,30 @@ class VaultPipelineIT {
     @Test
     void writesParkADestroyNeedsItsPreviewHashAndRunsOnceApproved() throws Exception {
         target("v2", "vault", vault, VaultDouble.ROOT_TOKEN);
-        enableWrites();
-        JsonNode parked = call(admin, "vault.kv.write", "v2", Map.of("path", "team/db", "data",
+        calls.enable(admin, NOT_READ_CLASS);
+        JsonNode parked = calls.call(admin, "vault.kv.write", "v2", Map.of("path", "team/db", "data",
                 Map.of("password", "pw-" + UUID.randomUUID())), Map.of("work_ref", "CHG-9"));
         assertThat(vault.current("secret", "team/db")).as("nothing sent while parked").isEmpty();
-        JsonNode written = approve(admin2, parked);
+        JsonNode written = calls.approve(admin2, parked);
         assertThat(written.path("status").asText()).as(written.toString()).isEqualTo("ok");
         assertThat(written.path("result").path("version").asInt()).isEqualTo(1);
         assertThat(vault.current("secret", "team/db")).isPresent();
 
         Map<String, Object> destroy = Map.of("path", "team/db", "versions", List.of(1));
-        JsonNode noHash = call(operator, "vault.kv.destroy", "v2", destroy);
+        JsonNode noHash = calls.call(operator, "vault.kv.destroy", "v2", destroy);
         assertThat(noHash.path("extras").path("error_code").asText()).isEqualTo("preview_hash_required");
-        var preview = kernel.send("POST", "/api/v1/operations/preview", operator, JSON.writeValueAsString(Map.of(
-                "connector_id", CONNECTOR, "op_id", "vault.kv.destroy", "target", "v2", "params", destroy)), Map.of());
-        assertThat(preview.status()).as(preview.body()).isEqualTo(200);
-        JsonNode would = preview.json().path("result");
+        JsonNode would = calls.preview(operator, "vault.kv.destroy", "v2", destroy);
         assertThat(would.path("method").asText()).isEqualTo("POST");
         assertThat(would.path("path").asText()).isEqualTo("/v1/secret/destroy/team/db");
-        JsonNode parkedDestroy = call(operator, "vault.kv.destroy", "v2", destroy,
+        JsonNode parkedDestroy = calls.call(operator, "vault.kv.destroy", "v2", destroy,
                 Map.of("preview_hash", would.path("preview_hash").asText()));
         assertThat(vault.current("secret", "team/db")).as("not destroyed while parked").isPresent();
         assertThat(kernel.send("POST", "/api/v1/approvals/" + parkedDestroy.path("extras").path("approval_request_id")
                 .asText() + "/approve", operator, "{}", Map.of()).status()).as("an operator cannot approve").isEqualTo(403);
-        JsonNode destroyed = approve(admin, parkedDestroy);
+        JsonNode destroyed = calls.approve(admin, parkedDestroy);
         assertThat(destroyed.path("status").asText()).as(destroyed.toString()).isEqualTo("ok");
         assertThat(vault.current("secret", "team/db")).isEmpty();
-        JsonNode versions = call(operator, "vault.kv.versions", "v2", Map.of("path", "team/db"));
+        JsonNode versions = calls.call(operator, "vault.kv.versions", "v2", Map.of("path", "team/db"));
         assertThat(versions.path("result").findValuesAsText("state")).containsExactly("destroyed");
 
         var audit = kernel.get("/api/v1/audit?target=v2&limit=100", admin);
@@ -176,22 +135,19 @@ class VaultPipelineIT {
     @Test
     void aCertificateIssuesOnceApprovedAndItsPrivateKeyIsStagedForTheTenant() throws Exception {
         target("v7", "vault", vault, VaultDouble.ROOT_TOKEN);
-        enableWrites();
+        calls.enable(admin, NOT_READ_CLASS);
         Map<String, Object> issue = Map.of("role", "web", "common_name", "www.example.com",
                 "alt_names", List.of("api.example.com"), "ttl", "72h");
-        JsonNode noHash = call(operator, "vault.pki.issue", "v7", issue);
+        JsonNode noHash = calls.call(operator, "vault.pki.issue", "v7", issue);
         assertThat(noHash.path("extras").path("error_code").asText()).isEqualTo("preview_hash_required");
-        var preview = kernel.send("POST", "/api/v1/operations/preview", operator, JSON.writeValueAsString(Map.of(
-                "connector_id", CONNECTOR, "op_id", "vault.pki.issue", "target", "v7", "params", issue)), Map.of());
-        assertThat(preview.status()).as(preview.body()).isEqualTo(200);
-        JsonNode would = preview.json().path("result");
+        JsonNode would = calls.preview(operator, "vault.pki.issue", "v7", issue);
         assertThat(would.path("method").asText()).isEqualTo("POST");
         assertThat(would.path("path").asText()).isEqualTo("/v1/pki/issue/web");
         int before = vault.issuedSerials().size();
-        JsonNode parked = call(operator, "vault.pki.issue", "v7", issue,
+        JsonNode parked = calls.call(operator, "vault.pki.issue", "v7", issue,
                 Map.of("preview_hash", would.path("preview_hash").asText()));
         assertThat(vault.issuedSerials()).as("nothing issued while parked").hasSize(before);
-        JsonNode issued = approve(admin, parked);
+        JsonNode issued = calls.approve(admin, parked);
         assertThat(issued.path("status").asText()).as(issued.toString()).isEqualTo("ok");
         JsonNode cert = issued.path("result");
         assertThat(cert.path("serial_number").asText()).isEqualTo(vault.issuedSerials().get(before));
@@ -230,7 +186,7 @@ class VaultPipelineIT {
     void badParamsAreRefusedAtTheSchema() throws Exception {
         target("v3", "vault", vault, VaultDouble.ROOT_TOKEN);
         for (String bad : List.of("../sys/mounts", "a/../../sys", "a b", "a?list=true", "/abs")) {
-            JsonNode r = call(operator, "vault.kv.read", "v3", Map.of("path", bad));
+            JsonNode r = calls.call(operator, "vault.kv.read", "v3", Map.of("path", bad));
             assertThat(r.path("extras").path("error_code").asText()).as(bad).isEqualTo("invalid_params");
         }
     }
@@ -238,11 +194,11 @@ class VaultPipelineIT {
     @Test
     void aRefusedTokenIsConnectorAuthFailed() throws Exception {
         target("v4", "vault", vault, "s.revoked-" + UUID.randomUUID());
-        JsonNode r = call(operator, "vault.kv.list", "v4", Map.of());
+        JsonNode r = calls.call(operator, "vault.kv.list", "v4", Map.of());
         assertThat(r.path("status").asText()).isEqualTo("error");
         assertThat(r.path("extras").path("error_code").asText()).isEqualTo("connector_auth_failed");
         target("v5", "vault", vault, VaultDouble.LIMITED_TOKEN);
-        JsonNode denied = call(operator, "vault.kv.list", "v5", Map.of());
+        JsonNode denied = calls.call(operator, "vault.kv.list", "v5", Map.of());
         assertThat(denied.path("extras").path("error_code").asText()).isEqualTo("connector_error");
         assertThat(denied.toString()).contains("policies do not allow").doesNotContain(VaultDouble.LIMITED_TOKEN);
     }
@@ -257,7 +213,7 @@ class VaultPipelineIT {
     @Test
     void theCliHasVaultVerbsFromTheCatalog() throws Exception {
         target("v6", "vault", vault, VaultDouble.ROOT_TOKEN);
-        enableWrites();
+        calls.enable(admin, NOT_READ_CLASS);
         Path home = Files.createTempDirectory("svc-cli");
         CliRunner cli = kernel.cli(home, operator);
         var list = cli.run("vault", "kv", "list", "apps", "--target", "v6");
