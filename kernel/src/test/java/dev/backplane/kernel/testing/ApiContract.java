@@ -81,6 +81,12 @@ public final class ApiContract {
         }
     }
 
+    /** Where request checks are off; closing it turns them back on. */
+    public interface Scope extends AutoCloseable {
+        @Override
+        void close();
+    }
+
     /** One request and its answer, as a test saw them; {@code requestBody} and {@code contentType} may be null. */
     public record Exchange(String method, String path, String requestBody, int status, String contentType,
                            String responseBody) {
@@ -123,7 +129,7 @@ public final class ApiContract {
      * Stops checking request bodies on this thread until the returned scope is closed; answers are still checked.
      * Only for tests that send invalid bodies on purpose and may see some accepted.
      */
-    public static AutoCloseable acceptingInvalidRequests() {
+    public static Scope acceptingInvalidRequests() {
         boolean before = REQUESTS_UNCHECKED.get();
         REQUESTS_UNCHECKED.set(true);
         return () -> REQUESTS_UNCHECKED.set(before);
