@@ -23,7 +23,10 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
 
-/** A real kernel on a free loopback port, with an HTTP client for tests. */
+/**
+ * A real kernel on a free loopback port, with an HTTP client for tests; every exchange of {@link #send} is held to the
+ * kernel's OpenAPI document ({@link ApiContract}).
+ */
 public final class TestKernel implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
