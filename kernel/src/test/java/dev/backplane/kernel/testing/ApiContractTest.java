@@ -3,8 +3,11 @@ package dev.backplane.kernel.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.backplane.kernel.testing.ApiContract.Exchange;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The contract checker itself: conforming exchanges pass, drift of every kind is named. */
@@ -119,6 +122,32 @@ class ApiContractTest {
                 .as("the console is outside the document").isEmpty();
         assertThatThrownBy(() -> contract.check(json("GET", "/api/v1/widgets", null, 200, "{}")))
                 .hasMessage("OpenAPI contract: GET /api/v1/widgets -> 200: route not in the OpenAPI document");
+    }
+
+    @Test
+    void theServedDocumentHasNoStrayKeys() throws Exception {
+        // an unquoted comma in a flow-style description ends it and makes the rest a key without a value
+        JsonNode doc;
+        try (var in = getClass().getClassLoader().getResourceAsStream("openapi/svc-openapi.yaml")) {
+            doc = new YAMLMapper().readTree(in);
+        }
+        List<String> stray = new ArrayList<>();
+        collectNulls(doc, "", stray);
+        assertThat(stray).as("keys without a value in svc-openapi.yaml").isEmpty();
+    }
+
+    private static void collectNulls(JsonNode node, String at, List<String> out) {
+        node.properties().forEach(e -> {
+            if (e.getValue().isNull()) {
+                out.add(at + "/" + e.getKey());
+            }
+            collectNulls(e.getValue(), at + "/" + e.getKey(), out);
+        });
+        node.forEach(child -> {
+            if (node.isArray()) {
+                collectNulls(child, at + "[]", out);
+            }
+        });
     }
 
     @Test
