@@ -204,14 +204,21 @@ public final class AsyncRuns {
         PGobject json = new PGobject();
         try {
             json.setType("jsonb");
-            json.setValue(JsonMapping.write(Map.of("status", "error", "error", "the run was orphaned (its kernel stopped); it "
-                    + "was not re-dispatched", "extras", Map.of("error_code", "run_orphaned"))));
+            // a whole result envelope, as every other finished run has; the row's op_id is merged in below
+            Map<String, Object> envelope = new LinkedHashMap<>();
+            envelope.put("status", ResultEnvelope.ERROR);
+            envelope.put("result", null);
+            envelope.put("error", "the run was orphaned (its kernel stopped); it was not re-dispatched");
+            envelope.put("duration_ms", 0);
+            envelope.put("extras", Map.of("error_code", "run_orphaned"));
+            json.setValue(JsonMapping.write(envelope));
         } catch (java.sql.SQLException e) {
             throw new IllegalStateException(e);
         }
         dev.backplane.kernel.audit.AuditLog audit = new dev.backplane.kernel.audit.AuditLog(jdbc);
         return jdbc.inTransaction(c -> {
-            var reaped = Jdbc.query(c, "UPDATE dispatch_runs SET status = 'failed', result = ?, finished_at = now() "
+            var reaped = Jdbc.query(c, "UPDATE dispatch_runs SET status = 'failed', "
+                    + "result = ? || jsonb_build_object('op_id', op_id), finished_at = now() "
                     + "WHERE status IN ('pending', 'running') AND lease_until < now() "
                     + "RETURNING id, tenant_id, principal, connector_id, op_id, target, work_ref", rs -> new Object[] {
                             rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3), rs.getString(4),

@@ -129,7 +129,7 @@ public final class McpRoutes {
                 res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer error=\"insufficient_scope\", scope=\""
                         + settings.requiredScope().orElse("") + "\", resource_metadata=\"" + metadataUrl(req) + "\"");
             }
-            Json.send(res, ErrorMapping.status(e.kind()), Map.of("error", e.code(), "message", e.getMessage(), "extras", e.extras()));
+            Json.send(res, ErrorMapping.status(e.kind()), ErrorMapping.envelope(e));
             return;
         }
         byte[] body;

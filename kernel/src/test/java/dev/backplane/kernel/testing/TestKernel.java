@@ -23,7 +23,10 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
 
-/** A real kernel on a free loopback port, with an HTTP client for tests. */
+/**
+ * A real kernel on a free loopback port, with an HTTP client for tests; every exchange of {@link #send} is held to the
+ * kernel's OpenAPI document ({@link ApiContract}).
+ */
 public final class TestKernel implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -194,7 +197,10 @@ public final class TestKernel implements AutoCloseable {
             // stream (agent run events) ends with its run and is read whole
             HttpResponse<String> r = method.equals("GET") ? EventStreams.send(http, b.build())
                     : http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-            return new Response(r.statusCode(), r.headers().map(), r.body());
+            Response response = new Response(r.statusCode(), r.headers().map(), r.body());
+            ApiContract.verify(new ApiContract.Exchange(method, path, jsonBody, response.status(),
+                    response.header("Content-Type").orElse(null), response.body()));
+            return response;
         } catch (IOException e) {
             throw new UncheckedIOException(method + " " + path + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
