@@ -6,6 +6,7 @@ import dev.backplane.plugin.api.ConnectorContext;
 import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.ErrorCode;
 import dev.backplane.plugin.api.TargetSpec;
+import dev.backplane.plugins.http.VendorHttp;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -18,8 +19,8 @@ import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.security.cert.CertificateException;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLException;
@@ -44,19 +45,7 @@ final class VendorClient {
         this.ctx = requireNonNull(ctx, "ctx is null");
         this.target = requireNonNull(target, "target is null");
         this.scrubber = requireNonNull(scrubber, "scrubber is null");
-        this.origin = origin(target);
-    }
-
-    /** {@code <scheme>://<host>:<port>}: scheme from the target's extras ({@code http} or {@code https}), else https. */
-    static String origin(TargetSpec target) {
-        Object extra = target.extras().get("scheme");
-        String scheme = extra == null ? "https" : extra.toString().strip().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("http")) {
-            scheme = "https";
-        }
-        String host = target.host().contains(":") && !target.host().startsWith("[") ? "[" + target.host() + "]"
-                : target.host();
-        return scheme + "://" + host + ":" + target.port();
+        this.origin = VendorHttp.origin(target);
     }
 
     String origin() {

@@ -54,11 +54,19 @@ public final class VendorHttp {
         this.target = target;
         this.credential = credential;
         this.headers = Map.copyOf(headers);
-        Object scheme = target.extras().get("scheme");
+        this.origin = origin(target);
+    }
+
+    /**
+     * {@code <scheme>://<host>:<port>} of a target: {@code extras.scheme} {@code http} or (default) {@code https},
+     * an IPv6 literal in brackets. Every HTTP plugin addresses its target this way.
+     */
+    public static String origin(TargetSpec target) {
+        Object extra = target.extras().get("scheme");
+        String scheme = extra == null ? "https" : extra.toString().strip().toLowerCase(Locale.ROOT);
         String host = target.host().contains(":") && !target.host().startsWith("[") ? "[" + target.host() + "]"
                 : target.host();
-        this.origin = ("http".equals(String.valueOf(scheme).toLowerCase(Locale.ROOT)) ? "http" : "https") + "://" + host
-                + ":" + target.port();
+        return (scheme.equals("http") ? "http" : "https") + "://" + host + ":" + target.port();
     }
 
     /** The {@code Authorization} header value, or empty for a target that declares {@code "auth": "none"}. */

@@ -8,6 +8,7 @@ import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.Credential;
 import dev.backplane.plugin.api.ErrorCode;
 import dev.backplane.plugin.api.TargetSpec;
+import dev.backplane.plugins.http.VendorHttp;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -19,7 +20,6 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.security.cert.CertificateException;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -68,20 +68,8 @@ final class VaultClient {
         this.ctx = ctx;
         this.target = target;
         this.credential = credential;
-        this.origin = origin(target);
+        this.origin = VendorHttp.origin(target);
         this.namespace = namespace(target);
-    }
-
-    /** {@code <scheme>://<host>:<port>}: {@code extras.scheme} http or https (default https). */
-    static String origin(TargetSpec target) {
-        Object extra = target.extras().get("scheme");
-        String scheme = extra == null ? "https" : extra.toString().strip().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("http")) {
-            scheme = "https";
-        }
-        String host = target.host().contains(":") && !target.host().startsWith("[") ? "[" + target.host() + "]"
-                : target.host();
-        return scheme + "://" + host + ":" + target.port();
     }
 
     /** The Vault Enterprise namespace the target names ({@code extras.namespace}), if any. */
