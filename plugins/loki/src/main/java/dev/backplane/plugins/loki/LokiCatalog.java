@@ -1,12 +1,11 @@
 package dev.backplane.plugins.loki;
 
+import static dev.backplane.plugins.http.Catalogs.object;
+import static dev.backplane.plugins.http.Catalogs.read;
+
 import dev.backplane.plugin.api.Catalog;
-import dev.backplane.plugin.api.OpClass;
-import dev.backplane.plugin.api.OperationDescriptor;
 import dev.backplane.plugin.api.OperationGroup;
-import dev.backplane.plugin.api.OperationShape;
 import dev.backplane.plugin.api.ResultKind;
-import dev.backplane.plugin.api.SafetyLevel;
 import java.util.List;
 
 /** The log-analytics family: LogQL over a range or at an instant, labels, label values and series. Reads only. */
@@ -25,17 +24,6 @@ final class LokiCatalog {
             + "\"pattern\": \"^[0-9]{1,6}[smhd]$\", \"description\": \"instead of start: this long before end (default 1h)\"}";
 
     private LokiCatalog() {
-    }
-
-    private static String object(String required, String properties) {
-        return "{\"type\": \"object\", \"additionalProperties\": false" + (required.isEmpty() ? ""
-                : ", \"required\": [" + required + "]") + ", \"properties\": {" + properties + "}}";
-    }
-
-    private static OperationDescriptor read(String opId, String group, String description, String schema, String path,
-                                            ResultKind kind) {
-        return new OperationDescriptor(opId, group, description, SafetyLevel.SAFE, false, OpClass.READ, schema,
-                new OperationShape.Http("GET", path), kind);
     }
 
     static final Catalog CATALOG = new Catalog(List.of(

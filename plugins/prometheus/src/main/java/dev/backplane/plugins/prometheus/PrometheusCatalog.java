@@ -1,5 +1,8 @@
 package dev.backplane.plugins.prometheus;
 
+import static dev.backplane.plugins.http.Catalogs.object;
+import static dev.backplane.plugins.http.Catalogs.read;
+
 import dev.backplane.plugin.api.Catalog;
 import dev.backplane.plugin.api.OpClass;
 import dev.backplane.plugin.api.OperationDescriptor;
@@ -37,17 +40,6 @@ final class PrometheusCatalog {
             "prometheus.silence.create", "prometheus.silence.expire");
 
     private PrometheusCatalog() {
-    }
-
-    private static String object(String required, String properties) {
-        return "{\"type\": \"object\", \"additionalProperties\": false" + (required.isEmpty() ? ""
-                : ", \"required\": [" + required + "]") + ", \"properties\": {" + properties + "}}";
-    }
-
-    private static OperationDescriptor read(String opId, String group, String description, String schema, String path,
-                                            ResultKind kind) {
-        return new OperationDescriptor(opId, group, description, SafetyLevel.SAFE, false, OpClass.READ, schema,
-                new OperationShape.Http("GET", path), kind);
     }
 
     static final Catalog CATALOG = new Catalog(List.of(
