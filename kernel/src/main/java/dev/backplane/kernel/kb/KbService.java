@@ -146,10 +146,23 @@ public final class KbService {
         engine.unindex(tenant, SURFACE, e.id());
     }
 
+    /**
+     * A search's hits, and whether its dense side was left out: on a fresh replica a large kb's vectors are read
+     * in the background and its first searches are ranked lexically meanwhile (REST says so as
+     * {@code dense_warming}).
+     */
+    public record Result(List<Hit> hits, boolean denseWarming) {
+    }
+
     /** A search an operator or agent makes, recorded for {@code svc retrieval usage} (without its text). */
     public List<Hit> search(Caller caller, SearchLog.Transport via, String query, int limit, Map<String, Object> filters) {
+        return result(caller, via, query, limit, filters).hits();
+    }
+
+    /** As {@link #search(Caller, SearchLog.Transport, String, int, Map)}, saying whether the dense side was left out. */
+    public Result result(Caller caller, SearchLog.Transport via, String query, int limit, Map<String, Object> filters) {
         return engine.searches().record(caller, SearchLog.Surface.KB, via, query,
-                () -> search(caller.tenantId(), query, limit, filters), List::size);
+                () -> result(caller.tenantId(), query, limit, filters, RetrievalEngine.Mode.HYBRID), r -> r.hits().size());
     }
 
     /** A search that is not recorded (the retrieval eval's own). */
@@ -158,23 +171,33 @@ public final class KbService {
     }
 
     public List<Hit> search(UUID tenant, String query, int limit, Map<String, Object> filters, RetrievalEngine.Mode mode) {
+        return result(tenant, query, limit, filters, mode).hits();
+    }
+
+    private Result result(UUID tenant, String query, int limit, Map<String, Object> filters, RetrievalEngine.Mode mode) {
         RetrievalEngine.requireQuery(query);
         if (limit < 1 || limit > SEARCH_MAX) {
             throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + SEARCH_MAX, Map.of("field", "limit"));
         }
         Map<String, Object> f = filters == null ? Map.of() : filters;
-        List<RetrievalEngine.Hit> hits = f.isEmpty() ? engine.search(tenant, SURFACE, query, limit, mode, Candidates.all())
+        RetrievalEngine.Ranking ranking = f.isEmpty() ? rank(tenant, query, limit, mode, Candidates.all())
                 : filtered(tenant, query, limit, f, mode);
-        if (hits.isEmpty()) {
-            return List.of();
+        if (ranking.hits().isEmpty()) {
+            return new Result(List.of(), ranking.denseWarming());
         }
         Map<UUID, Entry> byId = new LinkedHashMap<>();
         jdbc.query("SELECT * FROM kb_entries WHERE tenant_id = ? AND id = ANY (?)", KbService::entry, tenant,
-                hits.stream().map(RetrievalEngine.Hit::entryId).toArray(UUID[]::new)).forEach(e -> byId.put(e.id(), e));
-        return hits.stream().filter(h -> byId.containsKey(h.entryId())).map(h -> {
+                ranking.hits().stream().map(RetrievalEngine.Hit::entryId).toArray(UUID[]::new))
+                .forEach(e -> byId.put(e.id(), e));
+        return new Result(ranking.hits().stream().filter(h -> byId.containsKey(h.entryId())).map(h -> {
             Entry e = byId.get(h.entryId());
             return new Hit(e.slug(), snippet(e.body()), Math.round(h.score() * 1e6) / 1e6, e.metadata());
-        }).toList();
+        }).toList(), ranking.denseWarming());
+    }
+
+    private RetrievalEngine.Ranking rank(UUID tenant, String query, int limit, RetrievalEngine.Mode mode,
+                                         Candidates candidates) {
+        return engine.rank(List.of(tenant), SURFACE, query, limit, mode, candidates);
     }
 
     /** How deep a filtered search ranks the whole kb before keeping the entries that match the filter. */
@@ -186,22 +209,22 @@ public final class KbService {
      * {@value #POST_FILTER_DEPTH} ids; only when that leaves fewer than {@code limit} (a narrow filter) are
      * the matching entries listed and ranked alone.
      */
-    private List<RetrievalEngine.Hit> filtered(UUID tenant, String query, int limit, Map<String, Object> filter,
-                                               RetrievalEngine.Mode mode) {
-        List<RetrievalEngine.Hit> wide = engine.search(tenant, SURFACE, query, POST_FILTER_DEPTH, mode, Candidates.all());
+    private RetrievalEngine.Ranking filtered(UUID tenant, String query, int limit, Map<String, Object> filter,
+                                             RetrievalEngine.Mode mode) {
+        RetrievalEngine.Ranking wide = rank(tenant, query, POST_FILTER_DEPTH, mode, Candidates.all());
         java.util.Set<UUID> matching = new java.util.HashSet<>(jdbc.query(
                 "SELECT id FROM kb_entries WHERE tenant_id = ? AND id = ANY (?) AND metadata @> ?",
                 rs -> rs.getObject(1, UUID.class), tenant,
-                wide.stream().map(RetrievalEngine.Hit::entryId).toArray(UUID[]::new), Jdbc.jsonb(filter)));
-        List<RetrievalEngine.Hit> kept = wide.stream().filter(h -> matching.contains(h.entryId())).toList();
-        if (kept.size() >= limit || wide.size() < POST_FILTER_DEPTH) {
-            return kept.size() > limit ? kept.subList(0, limit) : kept;
+                wide.hits().stream().map(RetrievalEngine.Hit::entryId).toArray(UUID[]::new), Jdbc.jsonb(filter)));
+        List<RetrievalEngine.Hit> kept = wide.hits().stream().filter(h -> matching.contains(h.entryId())).toList();
+        if (kept.size() >= limit || wide.hits().size() < POST_FILTER_DEPTH) {
+            return new RetrievalEngine.Ranking(kept.size() > limit ? kept.subList(0, limit) : kept, wide.denseWarming());
         }
         java.util.Set<UUID> allowed = new java.util.HashSet<>(jdbc.query(
                 "SELECT id FROM kb_entries WHERE tenant_id = ? AND metadata @> ?", rs -> rs.getObject(1, UUID.class),
                 tenant, Jdbc.jsonb(filter)));
-        return allowed.isEmpty() ? List.of()
-                : engine.search(tenant, SURFACE, query, limit, mode, Candidates.only(allowed));
+        return allowed.isEmpty() ? new RetrievalEngine.Ranking(List.of(), wide.denseWarming())
+                : rank(tenant, query, limit, mode, Candidates.only(allowed));
     }
 
     static String snippet(String body) {

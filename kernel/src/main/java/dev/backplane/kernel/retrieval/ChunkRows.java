@@ -36,6 +36,18 @@ final class ChunkRows {
         }
     }
 
+    /**
+     * How many rows of {@code table} ({@code retrieval_docs} or {@code retrieval_chunks}) a partition's surface
+     * has: one count over the {@code (tenant_id, surface)} index.
+     */
+    static long count(Jdbc jdbc, String table, UUID partition, String surface) {
+        if (!table.equals("retrieval_docs") && !table.equals("retrieval_chunks")) {
+            throw new IllegalArgumentException("not a retrieval table: " + table);
+        }
+        return jdbc.queryOne("SELECT count(*) FROM " + table + " WHERE tenant_id = ? AND surface = ?",
+                rs -> rs.getLong(1), partition, surface).orElse(0L);
+    }
+
     static void delete(Jdbc jdbc, String surface, UUID entryId) {
         jdbc.inTransaction(c -> {
             delete(c, surface, entryId);

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.UUID;
@@ -110,6 +111,11 @@ final class JvmVectorIndex implements VectorIndex {
                 return (16L + 4L * dimension) * s.rows() + 4L * s.rowEntry().length + 32L * s.entries().length
                         + 48L * s.replaced().size() + changed + (s.ann() == null ? 0 : AnnGraph.bytes(s.rows()));
             }
+
+            @Override
+            public long rows(UUID partition, String surface) {
+                return ChunkRows.count(jdbc, "retrieval_chunks", partition, surface);
+            }
         });
     }
 
@@ -125,6 +131,25 @@ final class JvmVectorIndex implements VectorIndex {
     }
 
     @Override
+    public Optional<List<Scored>> nearestIfReady(List<UUID> partitions, String surface, float[] query, int k,
+                                                 Candidates candidates) {
+        List<Slice> ready = new ArrayList<>();
+        for (UUID partition : partitions.stream().distinct().toList()) {
+            Optional<Slice> slice = slices.ifReady(partition, surface);
+            if (slice.isEmpty()) {
+                return Optional.empty();
+            }
+            ready.add(slice.get());
+        }
+        return Optional.of(nearest(ready, query, k, candidates));
+    }
+
+    @Override
+    public void startWarming(UUID partition, String surface) {
+        slices.warm(partition, surface);
+    }
+
+    @Override
     public void meterInto(io.micrometer.core.instrument.MeterRegistry registry) {
         slices.meterInto(registry, "retrieval.vector.slices");
         io.micrometer.core.instrument.Gauge.builder("svc.retrieval.graphs.building", AnnGraph::building)
@@ -134,9 +159,13 @@ final class JvmVectorIndex implements VectorIndex {
 
     @Override
     public List<Scored> nearest(List<UUID> partitions, String surface, float[] query, int k, Candidates candidates) {
+        return nearest(partitions.stream().distinct().map(p -> slices.current(p, surface)).toList(), query, k, candidates);
+    }
+
+    private static List<Scored> nearest(List<Slice> searched, float[] query, int k, Candidates candidates) {
         List<Scored> all = new ArrayList<>();
-        for (UUID partition : partitions.stream().distinct().toList()) {
-            all.addAll(nearest(slices.current(partition, surface), query, k, candidates));
+        for (Slice slice : searched) {
+            all.addAll(nearest(slice, query, k, candidates));
         }
         all.sort(Comparator.comparingDouble(Scored::score).reversed());
         return all.size() > k ? all.subList(0, k) : all;

@@ -23,7 +23,9 @@ import java.util.UUID;
  * not the partition), and scores a query's lexemes with BM25 (term at a time into one
  * accumulator; 100k entries are scored in a few milliseconds). PostgreSQL's own {@code ts_rank} has
  * no inverse document frequency and must rank every row matching any word; while the feed is down,
- * searches fall back to it (through the GIN index) rather than read a slice afresh per search.
+ * searches fall back to it (through the GIN index) rather than read a slice afresh per search, and so
+ * do the searches of a large partition while its slice is first read (in the background, a few seconds
+ * at 100k entries).
  */
 final class LexicalIndex {
 
@@ -115,7 +117,17 @@ final class LexicalIndex {
                 }
                 return terms + 36L * s.entries().length + 48L * s.replaced().size() + 256L * s.changed().size();
             }
+
+            @Override
+            public long rows(UUID partition, String surface) {
+                return ChunkRows.count(jdbc, "retrieval_docs", partition, surface);
+            }
         });
+    }
+
+    /** Starts reading a partition's slice in the background. */
+    void startWarming(UUID partition, String surface) {
+        slices.warm(partition, surface);
     }
 
     /** Reports the held slices (hits, misses, evictions, weight). */
@@ -136,7 +148,14 @@ final class LexicalIndex {
         if (terms.isEmpty()) {
             return List.of();
         }
-        List<Slice> searched = partitions.stream().distinct().map(p -> slices.current(p, surface)).toList();
+        List<Slice> searched = new ArrayList<>();
+        for (UUID partition : partitions.stream().distinct().toList()) {
+            java.util.Optional<Slice> slice = slices.ifReady(partition, surface);
+            if (slice.isEmpty()) { // a large slice being read in the background: the database ranks meanwhile
+                return fullText(partitions, surface, query, k, candidates);
+            }
+            searched.add(slice.get());
+        }
         int n = searched.stream().mapToInt(Slice::size).sum();
         if (n == 0) {
             return List.of();
@@ -276,7 +295,10 @@ final class LexicalIndex {
         return new Slice(entries.toArray(UUID[]::new), lens, sum, terms, Set.of(), Map.of());
     }
 
-    /** While the change feed is down: PostgreSQL's own ranking over the GIN index, read afresh each time. */
+    /**
+     * While the change feed is down, or a large slice is still being read: PostgreSQL's own ranking over the
+     * GIN index, read afresh each time.
+     */
     private List<Scored> fullText(List<UUID> partitions, String surface, String query, int k, Candidates candidates) {
         String sql = """
                 SELECT entry_id, ts_rank(tsv, x.q, 1) FROM retrieval_docs,

@@ -172,6 +172,23 @@ public final class RetrievalEngine implements AutoCloseable {
      */
     public List<Hit> search(List<UUID> partitions, String surface, String query, int limit, Mode mode,
                             Candidates candidates) {
+        return rank(partitions, surface, query, limit, mode, candidates).hits();
+    }
+
+    /**
+     * A search's hits, and whether its dense side was left out because a large partition's vectors were still
+     * being read (a hybrid search then ranks lexically only, from the database, rather than wait seconds).
+     */
+    public record Ranking(List<Hit> hits, boolean denseWarming) {
+    }
+
+    /**
+     * As {@link #search}, saying whether the dense side was left out: a hybrid search of a large partition
+     * whose slices are not held yet (a fresh replica) is answered at once from PostgreSQL's full-text ranking
+     * while they are read in the background; a search that asks for the dense side alone waits for it.
+     */
+    public Ranking rank(List<UUID> partitions, String surface, String query, int limit, Mode mode,
+                        Candidates candidates) {
         Fusion fusion = Fusion.DOCUMENTS;
         // the lexical ranking (a database round trip for the query's lexemes) runs beside the embedding
         CompletableFuture<List<UUID>> lexicalRanking = mode == Mode.DENSE ? CompletableFuture.completedFuture(List.of())
@@ -179,14 +196,53 @@ public final class RetrievalEngine implements AutoCloseable {
                         candidates).stream().map(LexicalIndex.Scored::entryId).toList(),
                         task -> Thread.ofVirtual().name("retrieval-lexical").start(task));
         List<UUID> dense = List.of();
+        boolean warming = false;
         if (mode != Mode.LEXICAL) {
-            dense = vectors.nearest(partitions, surface, queryVector(partitions.getFirst(), query), fusion.depth(),
-                            candidates).stream()
-                    .map(VectorIndex.Scored::entryId).toList();
+            float[] q = queryVector(partitions.getFirst(), query);
+            java.util.Optional<List<VectorIndex.Scored>> nearest = mode == Mode.DENSE
+                    ? java.util.Optional.of(vectors.nearest(partitions, surface, q, fusion.depth(), candidates))
+                    : vectors.nearestIfReady(partitions, surface, q, fusion.depth(), candidates);
+            warming = nearest.isEmpty();
+            dense = nearest.orElse(List.of()).stream().map(VectorIndex.Scored::entryId).toList();
         }
-        return fuse(joined(lexicalRanking), dense, mode, fusion, limit, Comparator.comparing(UUID::toString)).stream()
-                .map(f -> new Hit(f.item(), f.score())).toList();
+        List<Hit> hits = fuse(SliceCache.joined(lexicalRanking), dense, warming ? Mode.LEXICAL : mode, fusion, limit,
+                Comparator.comparing(UUID::toString)).stream().map(f -> new Hit(f.item(), f.score())).toList();
+        return new Ranking(hits, warming);
     }
+
+    /**
+     * Starts reading the slices of the large partitions (more than {@link SliceCache#WAIT_MAX_ROWS} chunks,
+     * the ones a search would not wait for) in the background, largest first, one at a time and as far as
+     * half of the heap share the slices may take: after a start or a deploy the first searches of a large kb
+     * find it held. Searches meanwhile are answered without waiting ({@link #rank}). Small partitions are
+     * read on their first search, in well under a second.
+     */
+    public void warmInBackground() {
+        Thread.ofVirtual().name("retrieval-warm-up").start(() -> {
+            try {
+                long budgetRows = (long) (Runtime.getRuntime().maxMemory() * SliceCache.HEAP_SHARE / 2) / WARM_BYTES_PER_CHUNK;
+                List<Object[]> large = jdbc.query("SELECT tenant_id, surface, count(*) FROM retrieval_chunks "
+                        + "GROUP BY tenant_id, surface HAVING count(*) > ? ORDER BY 3 DESC",
+                        rs -> new Object[] {rs.getObject(1, UUID.class), rs.getString(2), rs.getLong(3)},
+                        SliceCache.WAIT_MAX_ROWS);
+                long rows = 0;
+                for (Object[] p : large) {
+                    rows += (Long) p[2];
+                    if (rows > budgetRows) {
+                        break;
+                    }
+                    lexical.startWarming((UUID) p[0], (String) p[1]);
+                    vectors.startWarming((UUID) p[0], (String) p[1]);
+                }
+            } catch (RuntimeException e) {
+                System.getLogger(RetrievalEngine.class.getName()).log(System.Logger.Level.WARNING,
+                        "retrieval: warming the large partitions failed; their first searches read them: " + e);
+            }
+        });
+    }
+
+    /** About the heap one chunk takes in a held vector slice (384 floats and bookkeeping). */
+    private static final long WARM_BYTES_PER_CHUNK = 1_600;
 
     /**
      * A small corpus searched in memory (operation search: one text per operation); its vectors are read
@@ -218,7 +274,7 @@ public final class RetrievalEngine implements AutoCloseable {
         List<Integer> dense = mode == Mode.LEXICAL || !ready ? List.of()
                 : set.nearest(queryVector(tenant, query), fusion.depth(), allowed).stream()
                         .filter(h -> h.score() >= fusion.minCosine()).map(DenseSet.Scored::item).toList();
-        return fuse(joined(lexicalRanking), dense, ready ? mode : Mode.LEXICAL, fusion, limit, Comparator.naturalOrder());
+        return fuse(SliceCache.joined(lexicalRanking), dense, ready ? mode : Mode.LEXICAL, fusion, limit, Comparator.naturalOrder());
     }
 
     /** Weighted reciprocal rank fusion of two rankings (a lexical-only search takes its ranking at weight 1). */
@@ -272,20 +328,6 @@ public final class RetrievalEngine implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw CommonErrors.INVALID_QUERY.error("the query cannot be embedded: " + e.getMessage(),
                     Map.of("field", "query"));
-        }
-    }
-
-    private static <T> T joined(CompletableFuture<T> future) {
-        try {
-            return future.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw e;
         }
     }
 }

@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -49,7 +50,22 @@ final class SliceCache<S> {
 
         /** About how many bytes of heap the slice holds (what the cache's budget counts). */
         long bytes(S slice);
+
+        /**
+         * How many rows a read of the slice would take (one indexed count), so that a search knows before
+         * reading whether it may wait for it; 0 (the default) for a source whose slices are always quick.
+         */
+        default long rows(UUID partition, String surface) {
+            return 0;
+        }
     }
+
+    /**
+     * A slice of more rows than this is never read while a search waits (100k chunks take seconds): it is read
+     * in the background and searches answer from elsewhere meanwhile ({@link #ifReady}). Smaller slices read in
+     * well under a second and a search waits for them, as for a held one.
+     */
+    static final long WAIT_MAX_ROWS = 20_000;
 
     /** The share of the heap each index's held slices may take together. */
     static final double HEAP_SHARE = 0.2;
@@ -60,6 +76,8 @@ final class SliceCache<S> {
     private final Map<String, S> slices;
     private final Map<String, CompletableFuture<S>> loading = new ConcurrentHashMap<>();
     private final Map<String, Set<UUID>> pending = new ConcurrentHashMap<>();
+    /** Keys being read in the background: searches do not wait for them. */
+    private final Set<String> background = ConcurrentHashMap.newKeySet();
 
     SliceCache(ChangeFeed feed, Source<S> source) {
         this(feed, source, (long) (Runtime.getRuntime().maxMemory() * HEAP_SHARE));
@@ -130,6 +148,53 @@ final class SliceCache<S> {
         return patched;
     }
 
+    /**
+     * The slice as {@link #current} gives it when a search need not wait long for it: held, or small enough to
+     * read now (at most {@link #WAIT_MAX_ROWS} rows). A large slice not held yet is read in the background
+     * instead and this answers empty until it is in, so the first search of a large partition on a fresh
+     * replica is answered from elsewhere (the database's own ranking) rather than after a read of seconds.
+     * While the feed is down every search reads afresh, as {@link #current} does.
+     */
+    Optional<S> ifReady(UUID partition, String surface) {
+        String key = key(partition, surface);
+        if (!feed.live() || slices.containsKey(key)
+                || !background.contains(key) && source.rows(partition, surface) <= WAIT_MAX_ROWS) {
+            return Optional.of(current(partition, surface));
+        }
+        warm(partition, surface);
+        return Optional.empty();
+    }
+
+    /**
+     * Starts reading a slice in the background unless it is held or being read; done when it is held (or
+     * the read failed: the next search tries again).
+     */
+    CompletableFuture<S> warm(UUID partition, String surface) {
+        String key = key(partition, surface);
+        S cached = slices.get(key);
+        if (cached != null) {
+            return CompletableFuture.completedFuture(cached);
+        }
+        CompletableFuture<S> mine = new CompletableFuture<>();
+        CompletableFuture<S> running = loading.putIfAbsent(key, mine);
+        if (running != null) {
+            return running;
+        }
+        background.add(key);
+        Thread.ofVirtual().name("retrieval-warm-" + surface).start(() -> {
+            try {
+                read(partition, surface, key, mine);
+            } catch (RuntimeException | Error e) {
+                System.getLogger(SliceCache.class.getName()).log(System.Logger.Level.WARNING,
+                        "retrieval: reading the " + surface + " slice of partition " + partition
+                                + " in the background failed; the next search reads it: " + e);
+            } finally {
+                background.remove(key);
+            }
+        });
+        return mine;
+    }
+
     private S slice(UUID partition, String surface, String key) {
         S cached = slices.get(key);
         if (cached != null) {
@@ -138,8 +203,13 @@ final class SliceCache<S> {
         CompletableFuture<S> mine = new CompletableFuture<>();
         CompletableFuture<S> running = loading.putIfAbsent(key, mine);
         if (running != null) {
-            return running.join();
+            return joined(running);
         }
+        return read(partition, surface, key, mine);
+    }
+
+    /** Reads a slice the caller has registered as {@code mine} in {@code loading}, and holds it. */
+    private S read(UUID partition, String surface, String key, CompletableFuture<S> mine) {
         try {
             pending.remove(key); // what was pending is in what is read now
             S slice = source.hold(source.load(partition, surface));
@@ -151,6 +221,21 @@ final class SliceCache<S> {
             throw e;
         } finally {
             loading.remove(key, mine);
+        }
+    }
+
+    /** A future's value, its failure rethrown as it was raised (not wrapped in a CompletionException). */
+    static <S> S joined(CompletableFuture<S> running) {
+        try {
+            return running.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
         }
     }
 

@@ -4,6 +4,7 @@ import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import java.lang.System.Logger.Level;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -29,6 +30,19 @@ sealed interface VectorIndex permits JvmVectorIndex, PgVectorIndex {
      * whose best chunk is nearest to {@code query}, best first, restricted to {@code candidates}.
      */
     List<Scored> nearest(List<UUID> partitions, String surface, float[] query, int k, Candidates candidates);
+
+    /**
+     * As {@link #nearest} when the partitions' vectors can be searched without a long wait, empty otherwise: a
+     * large JVM slice not held yet is read in the background meanwhile (pgvector always answers).
+     */
+    default Optional<List<Scored>> nearestIfReady(List<UUID> partitions, String surface, float[] query, int k,
+                                                  Candidates candidates) {
+        return Optional.of(nearest(partitions, surface, query, k, candidates));
+    }
+
+    /** Starts reading a partition's vectors in the background, if this index holds any in memory. */
+    default void startWarming(UUID partition, String surface) {
+    }
 
     /**
      * Whether searches of a partition's surface are served at full speed now: a JVM slice is held and its
