@@ -114,7 +114,7 @@ public final class KernelConfig {
 
     private void validate() {
         for (Setting s : Setting.values()) {
-            if (s.isInteger()) {
+            if (s.definition().range().isPresent()) {
                 intValue(s);
             }
         }
@@ -140,16 +140,15 @@ public final class KernelConfig {
     public String required(Setting setting) {
         return optional(setting).orElseThrow(() -> new ConfigException(
                 "setting " + setting.key() + " (environment variable " + setting.envVar() + ") is required: "
-                        + setting.description()));
+                        + setting.definition().description()));
     }
 
     /** A whole-number setting, checked against the range the setting declares. */
     public int intValue(Setting setting) {
-        if (!setting.isInteger()) {
-            throw new IllegalArgumentException(setting.key() + " is not a number setting");
-        }
-        long min = setting.min();
-        long max = setting.max();
+        Setting.Range range = setting.definition().range().orElseThrow(
+                () -> new IllegalArgumentException(setting.key() + " is not a number setting"));
+        long min = range.min();
+        long max = range.max();
         String raw = values.get(setting);
         try {
             int v = Integer.parseInt(raw.trim());
@@ -194,7 +193,7 @@ public final class KernelConfig {
     }
 
     private static String shown(Setting setting, String value) {
-        if (setting.isSecret() && !value.isEmpty()) {
+        if (setting.definition().secret() && !value.isEmpty()) {
             return "****";
         }
         return setting == Setting.DB_URL ? redactUrl(value) : value;
