@@ -1,6 +1,7 @@
 package dev.backplane.kernel.topology;
 
 import dev.backplane.kernel.errors.CommonErrors;
+import dev.backplane.kernel.persistence.FilteredSelect;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.targets.Target;
 import dev.backplane.kernel.util.Paging;
@@ -54,32 +55,16 @@ public final class TopologyHistory {
                         Map.of("field", "source"));
             }
         });
-        StringBuilder sql = new StringBuilder("SELECT " + TopologyStore.EDGE_COLUMNS
-                + " WHERE e.tenant_id = ? AND e.valid_to IS NULL");
-        List<Object> params = new ArrayList<>(List.of(tenant));
-        if (f.conflicts()) {
-            sql.append(" AND e.conflict");
-        }
-        f.from().ifPresent(n -> {
-            sql.append(" AND f.name = ?");
-            params.add(canonical(tenant, n));
-        });
-        f.to().ifPresent(n -> {
-            sql.append(" AND t.name = ?");
-            params.add(canonical(tenant, n));
-        });
-        f.kind().ifPresent(k -> {
-            sql.append(" AND e.kind = ?");
-            params.add(k);
-        });
-        f.source().ifPresent(s -> {
-            sql.append(" AND e.source = ?");
-            params.add(s);
-        });
-        sql.append(" ORDER BY f.name, e.kind, t.name, e.source, e.version_id LIMIT ? OFFSET ?");
-        params.add(page.limit() + 1);
-        params.add(page.offset());
-        List<EdgeView> rows = jdbc.query(sql.toString(), r -> EdgeView.of(TopologyStore.edge(r)), params.toArray());
+        List<EdgeView> rows = new FilteredSelect("SELECT " + TopologyStore.EDGE_COLUMNS
+                + " WHERE e.tenant_id = ? AND e.valid_to IS NULL", tenant)
+                .andIf(f.conflicts(), "e.conflict")
+                .and("f.name = ?", f.from().map(n -> canonical(tenant, n)))
+                .and("t.name = ?", f.to().map(n -> canonical(tenant, n)))
+                .and("e.kind = ?", f.kind())
+                .and("e.source = ?", f.source())
+                .append(" ORDER BY f.name, e.kind, t.name, e.source, e.version_id LIMIT ? OFFSET ?", page.limit() + 1,
+                        page.offset())
+                .query(jdbc, r -> EdgeView.of(TopologyStore.edge(r)));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("edges", rows.subList(0, Math.min(rows.size(), page.limit())));
         out.put("more", rows.size() > page.limit());
