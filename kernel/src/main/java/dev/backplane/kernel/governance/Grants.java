@@ -8,8 +8,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -166,16 +164,8 @@ public final class Grants {
     }
 
     private static Instant parse(String text) {
-        try {
-            return OffsetDateTime.parse(text).toInstant();
-        } catch (DateTimeParseException e) {
-            try {
-                return Instant.parse(text);
-            } catch (DateTimeParseException e2) {
-                throw GovernanceErrors.INVALID_GRANT.error("expires must be an ISO 8601 UTC time, got '" + text + "'",
-                        Map.of("field", "expires"));
-            }
-        }
+        return dev.backplane.kernel.util.Times.iso(text).orElseThrow(() -> GovernanceErrors.INVALID_GRANT.error(
+                "expires must be an ISO 8601 UTC time, got '" + text + "'", Map.of("field", "expires")));
     }
 
     /** Refuses a grant (of either kind) with {@code invalid_grant} naming the field. */

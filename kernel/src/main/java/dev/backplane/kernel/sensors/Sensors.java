@@ -18,7 +18,6 @@ import dev.backplane.kernel.util.Times;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -338,13 +337,7 @@ public final class Sensors {
         if (cron.isBlank() || cron.length() > 200) {
             throw notCron(cron, "empty or longer than 200 characters");
         }
-        ZoneId zoneId;
-        try {
-            zoneId = ZoneId.of(zone);
-        } catch (DateTimeException e) {
-            throw SensorErrors.INVALID_SENSOR.error("time_zone must be a zone id such as UTC or Europe/Berlin, got '"
-                    + zone + "'", Map.of("field", "time_zone"));
-        }
+        ZoneId zoneId = Times.zone(zone, SensorErrors.INVALID_SENSOR);
         try {
             CronSchedule s = new CronSchedule(cron.trim(), zoneId, CronStyle.SPRING);
             if (s.isDisabled()) {
