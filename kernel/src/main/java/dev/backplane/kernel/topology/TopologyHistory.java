@@ -87,20 +87,20 @@ public final class TopologyHistory {
         kind.ifPresent(Vocabulary::edgeKind);
         Map<UUID, EdgeView> before = at(tenant, t1, t1, t2, kind);
         Map<UUID, EdgeView> after = at(tenant, t2, t1, t2, kind);
-        List<Map<String, Object>> entries = new ArrayList<>();
+        List<DiffEntry> entries = new ArrayList<>();
         Map<String, Integer> counts = new LinkedHashMap<>(Map.of("added", 0, "removed", 0, "changed", 0, "unchanged", 0));
         for (var e : after.entrySet()) {
             EdgeView was = before.get(e.getKey());
             String status = was == null ? "added" : same(was, e.getValue()) ? "unchanged" : "changed";
             counts.merge(status, 1, Integer::sum);
             if (!(changedOnly && status.equals("unchanged"))) {
-                entries.add(entry(status, was, e.getValue()));
+                entries.add(new DiffEntry(status, was, e.getValue()));
             }
         }
         for (var e : before.entrySet()) {
             if (!after.containsKey(e.getKey())) {
                 counts.merge("removed", 1, Integer::sum);
-                entries.add(entry("removed", e.getValue(), null));
+                entries.add(new DiffEntry("removed", e.getValue(), null));
             }
         }
         String untouched = " WHERE e.tenant_id = ? AND e.valid_from <= ? AND (e.valid_to IS NULL OR e.valid_to > ?)"
@@ -114,7 +114,7 @@ public final class TopologyHistory {
             params.add(DIFF_MAX + 1 - entries.size());
             jdbc.query("SELECT " + TopologyStore.EDGE_COLUMNS + untouched + " ORDER BY e.version_id LIMIT ?",
                     r -> EdgeView.of(TopologyStore.edge(r)), params.toArray())
-                    .forEach(v -> entries.add(entry("unchanged", v, v)));
+                    .forEach(v -> entries.add(new DiffEntry("unchanged", v, v)));
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("t1", t1);
@@ -130,12 +130,8 @@ public final class TopologyHistory {
                 && a.conflict() == b.conflict() && a.stale() == b.stale();
     }
 
-    private static Map<String, Object> entry(String status, EdgeView before, EdgeView after) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("status", status);
-        m.put("before", before);
-        m.put("after", after);
-        return m;
+    /** One edge of a diff: added (no before), removed (no after), changed or unchanged. */
+    public record DiffEntry(String status, EdgeView before, EdgeView after) {
     }
 
     /** The versions valid at {@code t} of the edges with a version starting or ending in (from, to]. */
