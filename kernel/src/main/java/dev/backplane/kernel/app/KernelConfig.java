@@ -3,6 +3,7 @@ package dev.backplane.kernel.app;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.backplane.kernel.broadcast.BroadcastSettings;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.credentials.SecretRefs;
 import dev.backplane.kernel.credentials.VaultKvStore;
@@ -220,6 +221,13 @@ public final class KernelConfig {
         return new CredentialService.Settings(backend, timeout, vault, Path.of(get(Setting.DATA_DIR)).resolve("kv"),
                 URI.create(get(Setting.CLOUDSM_ENDPOINT)), optional(Setting.CLOUDSM_TOKEN),
                 optional(Setting.CLOUDSM_CREDENTIALS_FILE).map(Path::of));
+    }
+
+    /** What the broadcast feed and hub need. */
+    public BroadcastSettings broadcast() {
+        return new BroadcastSettings(Duration.ofSeconds(intValue(Setting.BROADCAST_AGGREGATE_WINDOW_SECONDS)),
+                intValue(Setting.BROADCAST_RETENTION_DAYS), intValue(Setting.BROADCAST_SUBSCRIBER_BUFFER),
+                intValue(Setting.BROADCAST_MAX_STREAMS));
     }
 
     /** A setting is missing or malformed. */

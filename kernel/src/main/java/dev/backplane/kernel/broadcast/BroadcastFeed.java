@@ -56,19 +56,17 @@ public final class BroadcastFeed implements AutoCloseable {
 
     private final Jdbc jdbc;
     private final BroadcastOverrides overrides;
-    private final Duration window;
-    private final int retentionDays;
+    private final BroadcastSettings settings;
     private final BlockingQueue<Activity> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
     private final AtomicLong dropped = new AtomicLong();
     private volatile long lastDropLog;
     private volatile boolean closed;
     private final Thread writer;
 
-    public BroadcastFeed(Jdbc jdbc, BroadcastOverrides overrides, Duration aggregateWindow, int retentionDays) {
+    public BroadcastFeed(Jdbc jdbc, BroadcastOverrides overrides, BroadcastSettings settings) {
         this.jdbc = jdbc;
         this.overrides = overrides;
-        this.window = aggregateWindow;
-        this.retentionDays = retentionDays;
+        this.settings = settings;
         this.writer = Thread.ofPlatform().daemon().name("broadcast-writer").start(this::writeLoop);
     }
 
@@ -275,7 +273,7 @@ public final class BroadcastFeed implements AutoCloseable {
             MAX_PRINCIPALS_PER_WINDOW);
 
     private void bindWindow(PreparedStatement ps, Activity a, BroadcastOverrides.Override rule) throws SQLException {
-        long seconds = window.toSeconds();
+        long seconds = settings.aggregateWindow().toSeconds();
         ps.setObject(1, a.tenantId());
         ps.setObject(2, rule.id());
         ps.setString(3, a.connectorId().orElse(""));
@@ -296,6 +294,7 @@ public final class BroadcastFeed implements AutoCloseable {
      * replica, each window once: the rows are deleted in the same transaction). Returns how many.
      */
     public int flushWindows() {
+        Duration window = settings.aggregateWindow();
         double closeAfter = window.toSeconds() + Math.min(30, window.toSeconds()); // grace for activities still queued
         return jdbc.inTransaction(c -> {
             lockTenants(c, Jdbc.query(c, "SELECT DISTINCT tenant_id FROM broadcast_windows WHERE window_start "
@@ -326,7 +325,8 @@ public final class BroadcastFeed implements AutoCloseable {
 
     /** Deletes events older than the retention (a periodic job). Returns how many. */
     public int sweep() {
-        return jdbc.update("DELETE FROM broadcast_events WHERE recorded_at < now() - make_interval(days => ?)", retentionDays);
+        return jdbc.update("DELETE FROM broadcast_events WHERE recorded_at < now() - make_interval(days => ?)",
+                settings.retentionDays());
     }
 
     // ---- announcements
