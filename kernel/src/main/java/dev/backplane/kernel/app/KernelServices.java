@@ -96,6 +96,8 @@ final class KernelServices {
     final Database database;
     final Jdbc jdbc;
     final ChangeFeed feed;
+    final DispatchEvents dispatchEvents;
+    final EventDrain drain;
     final String issuer;
     final TenantService tenants;
     final JwksKeys keys;
@@ -146,6 +148,8 @@ final class KernelServices {
                    EventDrain drain, String issuer, Kernel.Closer closing) {
         this.database = database;
         this.feed = feed;
+        this.dispatchEvents = dispatchEvents;
+        this.drain = drain;
         this.issuer = issuer;
         this.jdbc = new Jdbc(database.dataSource());
         this.tenants = new TenantService(jdbc);
