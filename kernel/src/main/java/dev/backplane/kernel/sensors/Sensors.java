@@ -391,13 +391,8 @@ public final class Sensors {
 
     /** Params that the operation's schema refuses are refused now ({@code invalid_params}), not at every run. */
     private static void checkParams(String schema, Map<String, Object> params) {
-        List<String> problems;
-        try {
-            problems = JsonSchemas.problems(JsonSchemas.compile(JsonMapping.mapper().readTree(schema)),
-                    JsonMapping.mapper().valueToTree(params));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("the operation's params schema is not JSON", e);
-        }
+        List<String> problems = JsonSchemas.problems(JsonSchemas.compile(JsonMapping.tree(schema,
+                "the operation's params schema")), JsonMapping.mapper().valueToTree(params));
         if (!problems.isEmpty()) {
             throw SensorErrors.INVALID_PARAMS.error("params do not match the operation's schema: "
                     + String.join("; ", problems), Map.of("field", "params", "validation_errors", problems));
