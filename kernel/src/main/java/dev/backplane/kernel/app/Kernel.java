@@ -23,23 +23,15 @@ public final class Kernel implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Kernel.class.getName());
 
     private final KernelConfig config;
-    private final Database database;
+    /** The database, the change feed, the dispatch hook and the event drain are the services'. */
+    private final KernelServices services;
     private final WebServer server;
     private final ApiRoutes api;
-
     private final Closer closing;
-    private final ChangeFeed changeFeed;
-    private final DispatchEvents dispatchEvents;
 
-    private final EventDrain eventDrain;
-
-    private Kernel(KernelConfig config, Database database, WebServer server, ApiRoutes api, Closer closing,
-                   ChangeFeed changeFeed, DispatchEvents dispatchEvents, EventDrain eventDrain) {
-        this.changeFeed = changeFeed;
-        this.eventDrain = eventDrain;
-        this.dispatchEvents = dispatchEvents;
+    private Kernel(KernelConfig config, KernelServices services, WebServer server, ApiRoutes api, Closer closing) {
         this.config = config;
-        this.database = database;
+        this.services = services;
         this.server = server;
         this.api = api;
         this.closing = closing;
@@ -95,7 +87,7 @@ public final class Kernel implements AutoCloseable {
                     .build()
                     .start();
             started.set(server);
-            Kernel kernel = new Kernel(config, database, server, api, closing, feed, dispatchEvents, drain);
+            Kernel kernel = new Kernel(config, services, server, api, closing);
             LOG.log(Level.INFO, "svc backplane " + BuildInfo.load().version() + " ready at " + kernel.url() + " in "
                     + Duration.ofNanos(System.nanoTime() - t0).toMillis() + " ms; trusting tokens from " + issuer);
             return kernel;
@@ -127,22 +119,22 @@ public final class Kernel implements AutoCloseable {
     }
 
     public Database database() {
-        return database;
+        return services.database;
     }
 
     /** The event-log drain: subscribers register here to receive accepted events. */
     public EventDrain eventDrain() {
-        return eventDrain;
+        return services.drain;
     }
 
     /** The cross-replica cache invalidation feed (live once its LISTEN connection is up). */
     public ChangeFeed changeFeed() {
-        return changeFeed;
+        return services.feed;
     }
 
     /** The pipeline's broadcast hook: subscribers hear every finished dispatch. */
     public DispatchEvents dispatchEvents() {
-        return dispatchEvents;
+        return services.dispatchEvents;
     }
 
     public ApiRoutes api() {
@@ -153,7 +145,7 @@ public final class Kernel implements AutoCloseable {
     public void close() {
         server.stop();
         closing.closeAll();
-        database.close();
+        services.database.close();
         LOG.log(Level.INFO, "svc backplane stopped");
     }
 }

@@ -3,6 +3,7 @@ package dev.backplane.kernel.app;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.backplane.kernel.broadcast.BroadcastSettings;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.credentials.SecretRefs;
 import dev.backplane.kernel.credentials.VaultKvStore;
@@ -114,7 +115,7 @@ public final class KernelConfig {
 
     private void validate() {
         for (Setting s : Setting.values()) {
-            if (s.isInteger()) {
+            if (s.definition().range().isPresent()) {
                 intValue(s);
             }
         }
@@ -140,16 +141,15 @@ public final class KernelConfig {
     public String required(Setting setting) {
         return optional(setting).orElseThrow(() -> new ConfigException(
                 "setting " + setting.key() + " (environment variable " + setting.envVar() + ") is required: "
-                        + setting.description()));
+                        + setting.definition().description()));
     }
 
     /** A whole-number setting, checked against the range the setting declares. */
     public int intValue(Setting setting) {
-        if (!setting.isInteger()) {
-            throw new IllegalArgumentException(setting.key() + " is not a number setting");
-        }
-        long min = setting.min();
-        long max = setting.max();
+        Setting.Range range = setting.definition().range().orElseThrow(
+                () -> new IllegalArgumentException(setting.key() + " is not a number setting"));
+        long min = range.min();
+        long max = range.max();
         String raw = values.get(setting);
         try {
             int v = Integer.parseInt(raw.trim());
@@ -194,7 +194,7 @@ public final class KernelConfig {
     }
 
     private static String shown(Setting setting, String value) {
-        if (setting.isSecret() && !value.isEmpty()) {
+        if (setting.definition().secret() && !value.isEmpty()) {
             return "****";
         }
         return setting == Setting.DB_URL ? redactUrl(value) : value;
@@ -221,6 +221,13 @@ public final class KernelConfig {
         return new CredentialService.Settings(backend, timeout, vault, Path.of(get(Setting.DATA_DIR)).resolve("kv"),
                 URI.create(get(Setting.CLOUDSM_ENDPOINT)), optional(Setting.CLOUDSM_TOKEN),
                 optional(Setting.CLOUDSM_CREDENTIALS_FILE).map(Path::of));
+    }
+
+    /** What the broadcast feed and hub need. */
+    public BroadcastSettings broadcast() {
+        return new BroadcastSettings(Duration.ofSeconds(intValue(Setting.BROADCAST_AGGREGATE_WINDOW_SECONDS)),
+                intValue(Setting.BROADCAST_RETENTION_DAYS), intValue(Setting.BROADCAST_SUBSCRIBER_BUFFER),
+                intValue(Setting.BROADCAST_MAX_STREAMS));
     }
 
     /** A setting is missing or malformed. */

@@ -96,6 +96,8 @@ final class KernelServices {
     final Database database;
     final Jdbc jdbc;
     final ChangeFeed feed;
+    final DispatchEvents dispatchEvents;
+    final EventDrain drain;
     final String issuer;
     final TenantService tenants;
     final JwksKeys keys;
@@ -146,6 +148,8 @@ final class KernelServices {
                    EventDrain drain, String issuer, Kernel.Closer closing) {
         this.database = database;
         this.feed = feed;
+        this.dispatchEvents = dispatchEvents;
+        this.drain = drain;
         this.issuer = issuer;
         this.jdbc = new Jdbc(database.dataSource());
         this.tenants = new TenantService(jdbc);
@@ -182,11 +186,8 @@ final class KernelServices {
         Duration compositeTimeout = Duration.ofSeconds(config.intValue(Setting.PLUGIN_COMPOSITE_TIMEOUT));
         ConnectorSessions sessions = new ConnectorSessions(egress, sockets, callTimeout, compositeTimeout);
         this.audit = new AuditLog(jdbc, metrics);
-        this.broadcast = closing.add(new BroadcastFeed(jdbc, new BroadcastOverrides(jdbc, feed),
-                Duration.ofSeconds(config.intValue(Setting.BROADCAST_AGGREGATE_WINDOW_SECONDS)),
-                config.intValue(Setting.BROADCAST_RETENTION_DAYS)));
-        this.broadcastHub = closing.add(new BroadcastHub(jdbc, feed, config.intValue(Setting.BROADCAST_SUBSCRIBER_BUFFER),
-                config.intValue(Setting.BROADCAST_MAX_STREAMS)));
+        this.broadcast = closing.add(new BroadcastFeed(jdbc, new BroadcastOverrides(jdbc, feed), config.broadcast()));
+        this.broadcastHub = closing.add(new BroadcastHub(jdbc, feed, config.broadcast()));
         dispatchEvents.subscribe(e -> broadcast.publish(Activity.dispatch(e.tenantId(), e.at(), e.principal(),
                 e.principalKind(), e.connectorId(), e.opId(), e.opClass(), e.target(), e.namespace(), e.status(),
                 e.errorCode(), e.durationMs(), e.workRef(), e.sessionId())));

@@ -1,5 +1,7 @@
 package dev.backplane.kernel.app;
 
+import java.util.Optional;
+
 /**
  * Every setting the kernel reads. Each has a dotted key (as written in the YAML config file), an
  * environment variable that overrides the file, and a default. The README's settings table lists
@@ -157,74 +159,52 @@ public enum Setting {
     /** Marks a setting whose value is a secret. */
     private enum Secrecy { SECRET }
 
-    private final String key;
-    private final String envVar;
-    private final String defaultValue;
-    private final String description;
+    /** The range a whole-number setting's value must lie in (checked at start). */
+    public record Range(long min, long max) {
+    }
 
-    private final boolean secret;
-    private final long min;
-    private final long max;
-    private final boolean integer;
+    /**
+     * What a setting declares, beyond the key and environment variable it is looked up by.
+     *
+     * @param secret whether the value is a secret: never logged, never shown by {@code toString()}
+     * @param range for a whole-number setting, the range its value must lie in; empty for a text setting
+     */
+    public record Definition(String key, String envVar, String defaultValue, String description, boolean secret,
+                             Optional<Range> range) {
+    }
+
+    private final Definition definition;
 
     /** A text setting. */
     Setting(String key, String envVar, String defaultValue, String description) {
-        this(key, envVar, defaultValue, description, false, false, 0, 0);
+        this.definition = new Definition(key, envVar, defaultValue, description, false, Optional.empty());
     }
 
     /** A secret text setting: never logged, never shown by {@code toString()}. */
     Setting(String key, String envVar, String defaultValue, String description, Secrecy secret) {
-        this(key, envVar, defaultValue, description, true, false, 0, 0);
+        this.definition = new Definition(key, envVar, defaultValue, description, true, Optional.empty());
     }
 
     /** A whole-number setting and the range a value must lie in (checked at start). */
     Setting(String key, String envVar, String defaultValue, String description, long min, long max) {
-        this(key, envVar, defaultValue, description, false, true, min, max);
-    }
-
-    Setting(String key, String envVar, String defaultValue, String description, boolean secret, boolean integer,
-            long min, long max) {
-        this.key = key;
-        this.envVar = envVar;
-        this.defaultValue = defaultValue;
-        this.description = description;
-        this.secret = secret;
-        this.integer = integer;
-        this.min = min;
-        this.max = max;
+        this.definition = new Definition(key, envVar, defaultValue, description, false,
+                Optional.of(new Range(min, max)));
     }
 
     public String key() {
-        return key;
+        return definition.key();
     }
 
     public String envVar() {
-        return envVar;
+        return definition.envVar();
     }
 
     public String defaultValue() {
-        return defaultValue;
+        return definition.defaultValue();
     }
 
-    public String description() {
-        return description;
-    }
-
-    /** Secret settings never appear in logs or {@code toString()}. */
-    public boolean isSecret() {
-        return secret;
-    }
-
-    /** Whether the value is a whole number in {@link #min()}..{@link #max()}. */
-    public boolean isInteger() {
-        return integer;
-    }
-
-    public long min() {
-        return min;
-    }
-
-    public long max() {
-        return max;
+    /** The description, whether it is secret and, for a number, its range. */
+    public Definition definition() {
+        return definition;
     }
 }

@@ -3,6 +3,7 @@ package dev.backplane.kernel.broadcast;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.ChangeFeed;
+import dev.backplane.kernel.persistence.FilteredSelect;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.Paging;
 import dev.backplane.kernel.util.TimeArg;
@@ -55,19 +56,17 @@ public final class BroadcastFeed implements AutoCloseable {
 
     private final Jdbc jdbc;
     private final BroadcastOverrides overrides;
-    private final Duration window;
-    private final int retentionDays;
+    private final BroadcastSettings settings;
     private final BlockingQueue<Activity> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
     private final AtomicLong dropped = new AtomicLong();
     private volatile long lastDropLog;
     private volatile boolean closed;
     private final Thread writer;
 
-    public BroadcastFeed(Jdbc jdbc, BroadcastOverrides overrides, Duration aggregateWindow, int retentionDays) {
+    public BroadcastFeed(Jdbc jdbc, BroadcastOverrides overrides, BroadcastSettings settings) {
         this.jdbc = jdbc;
         this.overrides = overrides;
-        this.window = aggregateWindow;
-        this.retentionDays = retentionDays;
+        this.settings = settings;
         this.writer = Thread.ofPlatform().daemon().name("broadcast-writer").start(this::writeLoop);
     }
 
@@ -274,7 +273,7 @@ public final class BroadcastFeed implements AutoCloseable {
             MAX_PRINCIPALS_PER_WINDOW);
 
     private void bindWindow(PreparedStatement ps, Activity a, BroadcastOverrides.Override rule) throws SQLException {
-        long seconds = window.toSeconds();
+        long seconds = settings.aggregateWindow().toSeconds();
         ps.setObject(1, a.tenantId());
         ps.setObject(2, rule.id());
         ps.setString(3, a.connectorId().orElse(""));
@@ -295,6 +294,7 @@ public final class BroadcastFeed implements AutoCloseable {
      * replica, each window once: the rows are deleted in the same transaction). Returns how many.
      */
     public int flushWindows() {
+        Duration window = settings.aggregateWindow();
         double closeAfter = window.toSeconds() + Math.min(30, window.toSeconds()); // grace for activities still queued
         return jdbc.inTransaction(c -> {
             lockTenants(c, Jdbc.query(c, "SELECT DISTINCT tenant_id FROM broadcast_windows WHERE window_start "
@@ -325,7 +325,8 @@ public final class BroadcastFeed implements AutoCloseable {
 
     /** Deletes events older than the retention (a periodic job). Returns how many. */
     public int sweep() {
-        return jdbc.update("DELETE FROM broadcast_events WHERE recorded_at < now() - make_interval(days => ?)", retentionDays);
+        return jdbc.update("DELETE FROM broadcast_events WHERE recorded_at < now() - make_interval(days => ?)",
+                settings.retentionDays());
     }
 
     // ---- announcements
@@ -405,13 +406,12 @@ public final class BroadcastFeed implements AutoCloseable {
     public Page recent(UUID tenant, BroadcastFilter f, Optional<String> cursor, int limit) {
         Paging.checked(limit, 0, RECENT_MAX);
         f.opClass().ifPresent(BroadcastFeed::checkOpClass);
-        StringBuilder sql = new StringBuilder("SELECT " + BroadcastEvent.COLUMNS + " FROM broadcast_events WHERE tenant_id = ?");
-        List<Object> args = new ArrayList<>(List.of(tenant));
+        FilteredSelect select = new FilteredSelect("SELECT " + BroadcastEvent.COLUMNS
+                + " FROM broadcast_events WHERE tenant_id = ?", tenant);
         if (cursor.isPresent()) {
             String cur = cursor.get().trim();
             if (cur.matches("\\d{1,18}")) {
-                sql.append(" AND id < ?");
-                args.add(Long.parseLong(cur));
+                select.append(" AND id < ?", Long.parseLong(cur));
             } else {
                 Instant before;
                 try {
@@ -420,55 +420,29 @@ public final class BroadcastFeed implements AutoCloseable {
                     throw CommonErrors.INVALID_CURSOR.error("cursor must be a stream id (a next_cursor) or an ISO 8601 "
                             + "time, got '" + cur + "'", Map.of("field", "cursor"));
                 }
-                sql.append(" AND at < ?");
-                args.add(Timestamp.from(before));
+                select.append(" AND at < ?", Timestamp.from(before));
             }
         }
-        filter(sql, args, f);
-        sql.append(" ORDER BY id DESC LIMIT ?");
-        args.add(limit);
-        List<BroadcastEvent> events = jdbc.query(sql.toString(), BroadcastEvent::read, args.toArray());
+        List<BroadcastEvent> events = filter(select, f).append(" ORDER BY id DESC LIMIT ?", limit)
+                .query(jdbc, BroadcastEvent::read);
         return new Page(events, events.size() == limit ? Optional.of(Long.toString(events.getLast().id()))
                 : Optional.empty());
     }
 
     /** Events of the tenant after stream id {@code after}, oldest first (a stream's resume). */
     List<BroadcastEvent> after(UUID tenant, BroadcastFilter f, long after, int limit) {
-        StringBuilder sql = new StringBuilder("SELECT " + BroadcastEvent.COLUMNS
-                + " FROM broadcast_events WHERE tenant_id = ? AND id > ?");
-        List<Object> args = new ArrayList<>(List.of(tenant, after));
-        filter(sql, args, f);
-        sql.append(" ORDER BY id LIMIT ?");
-        args.add(limit);
-        return jdbc.query(sql.toString(), BroadcastEvent::read, args.toArray());
+        FilteredSelect select = new FilteredSelect("SELECT " + BroadcastEvent.COLUMNS
+                + " FROM broadcast_events WHERE tenant_id = ? AND id > ?", tenant, after);
+        return filter(select, f).append(" ORDER BY id LIMIT ?", limit).query(jdbc, BroadcastEvent::read);
     }
 
-    private static void filter(StringBuilder sql, List<Object> args, BroadcastFilter f) {
-        f.opClass().ifPresent(v -> {
-            sql.append(" AND op_class = ?");
-            args.add(v);
-        });
-        f.principal().ifPresent(v -> {
-            sql.append(" AND (principal = ? OR ? = ANY (principals))");
-            args.add(v);
-            args.add(v);
-        });
-        f.target().ifPresent(v -> {
-            sql.append(" AND (target = ? OR ? = ANY (targets))");
-            args.add(v);
-            args.add(v);
-        });
-        f.workRef().ifPresent(v -> {
-            sql.append(" AND work_ref = ?");
-            args.add(v);
-        });
-        f.actorSub().ifPresent(v -> {
-            sql.append(" AND actor_sub = ?");
-            args.add(v);
-        });
-        if (f.activeOnly()) {
-            sql.append(" AND kind = 'announcement' AND closed_at IS NULL AND expires_at > now()");
-        }
+    private static FilteredSelect filter(FilteredSelect select, BroadcastFilter f) {
+        return select.and("op_class = ?", f.opClass())
+                .and("(principal = ? OR ? = ANY (principals))", f.principal())
+                .and("(target = ? OR ? = ANY (targets))", f.target())
+                .and("work_ref = ?", f.workRef())
+                .and("actor_sub = ?", f.actorSub())
+                .andIf(f.activeOnly(), "kind = 'announcement' AND closed_at IS NULL AND expires_at > now()");
     }
 
     static void checkOpClass(String v) {

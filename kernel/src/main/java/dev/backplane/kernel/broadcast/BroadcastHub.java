@@ -71,7 +71,6 @@ public final class BroadcastHub implements AutoCloseable {
     }
 
     private final Jdbc jdbc;
-    private final int bufferCapacity;
     private final Map<UUID, List<Subscription>> byTenant = new ConcurrentHashMap<>();
     private final BlockingQueue<String> notices = new LinkedBlockingQueue<>();
     private final Map<Long, Boolean> delivered = new LinkedHashMap<>(1024, 0.75f, false) {
@@ -82,14 +81,13 @@ public final class BroadcastHub implements AutoCloseable {
     };
     /** Per tenant: the newest stream id handed out (a tenant's ids commit in order; see BroadcastFeed#lockTenants). */
     private final Map<UUID, Long> lastDelivered = new ConcurrentHashMap<>();
-    private final int maxStreamsPerTenant;
+    private final BroadcastSettings settings;
     private volatile boolean closed;
     private final Thread reader;
 
-    public BroadcastHub(Jdbc jdbc, ChangeFeed feed, int bufferCapacity, int maxStreamsPerTenant) {
+    public BroadcastHub(Jdbc jdbc, ChangeFeed feed, BroadcastSettings settings) {
         this.jdbc = jdbc;
-        this.bufferCapacity = bufferCapacity;
-        this.maxStreamsPerTenant = maxStreamsPerTenant;
+        this.settings = settings;
         feed.subscribe(BroadcastFeed.TOPIC, notices::offer);
         feed.onReset(() -> notices.offer(CATCH_UP));
         this.reader = Thread.ofPlatform().daemon().name("broadcast-hub").start(this::readLoop);
@@ -97,10 +95,10 @@ public final class BroadcastHub implements AutoCloseable {
 
     /** Opens a stream of the tenant's events matching {@code filter}, from now on. */
     public Subscription subscribe(UUID tenant, BroadcastFilter filter) {
-        Subscription s = new Subscription(tenant, filter, bufferCapacity);
+        Subscription s = new Subscription(tenant, filter, settings.subscriberBuffer());
         List<Subscription> subs = byTenant.computeIfAbsent(tenant, t -> new CopyOnWriteArrayList<>());
         synchronized (subs) {
-            if (subs.size() >= maxStreamsPerTenant) {
+            if (subs.size() >= settings.maxStreamsPerTenant()) {
                 throw BroadcastErrors.TOO_MANY_STREAMS.error("this tenant already has " + subs.size() + " broadcast streams "
                         + "open on this server; close one first").withHeaders(Map.of("Retry-After", "30"));
             }

@@ -163,21 +163,13 @@ public final class IngestStore {
             m.put("method", http.method());
             m.put("path", http.pathTemplate());
             m.put("result_kind", o.resultKind().wireName());
-            m.put("params_schema", tree(o.paramsSchema()));
+            m.put("params_schema", JsonMapping.tree(o.paramsSchema(), "params schema"));
             ops.add(m);
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("groups", groups);
         out.put("operations", ops);
         return out;
-    }
-
-    private static JsonNode tree(String json) {
-        try {
-            return JsonMapping.mapper().readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("params schema is not JSON", e);
-        }
     }
 
     private static Stored map(ResultSet rs) throws SQLException {

@@ -6,7 +6,6 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.networknt.schema.Schema;
 import dev.backplane.kernel.util.JsonSchemas;
 import dev.backplane.kernel.util.JsonMapping;
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
@@ -35,13 +34,8 @@ final class ParamsValidator {
      * @param what the operation, for messages only
      */
     List<String> validate(String what, String schemaText, Map<String, Object> params) {
-        Schema schema = compiled.get(schemaText, text -> {
-            try {
-                return JsonSchemas.compile(JsonMapping.mapper().readTree(text));
-            } catch (IOException e) {
-                throw new IllegalStateException("schema of " + what + " is not JSON", e);
-            }
-        });
+        Schema schema = compiled.get(schemaText,
+                text -> JsonSchemas.compile(JsonMapping.tree(text, "schema of " + what)));
         JsonNode node = JsonMapping.mapper().valueToTree(params);
         return JsonSchemas.problems(schema, node);
     }

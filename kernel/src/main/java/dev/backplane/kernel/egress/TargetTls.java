@@ -35,32 +35,38 @@ import javax.net.ssl.X509TrustManager;
  */
 public final class TargetTls {
 
+    /** What the target's fields ask of a server certificate; every TLS context toward the target trusts by it. */
+    private record Trust(boolean verifyTls, Optional<String> caPin, String expected) {
+
+        /** Without a pin, {@code credentialCas} (when given) replace the JDK's roots; verify_tls false checks nothing. */
+        TrustManager[] managers(List<X509Certificate> credentialCas) throws GeneralSecurityException {
+            X509TrustManager chain = null;
+            if (verifyTls) {
+                chain = caPin.isEmpty() && !credentialCas.isEmpty() ? anchors(credentialCas) : chainTrust(caPin);
+            }
+            return new TrustManager[] {new NameCheckingTrustManager(chain, expected)};
+        }
+    }
+
     private final SSLContext context;
     private final SSLParameters parameters;
-    private final boolean verifyTls;
-    private final Optional<String> caPin;
-    private final String expected;
+    private final Trust trust;
 
-    private TargetTls(SSLContext context, SSLParameters parameters, boolean verifyTls, Optional<String> caPin,
-                      String expected) {
+    private TargetTls(SSLContext context, SSLParameters parameters, Trust trust) {
         this.context = context;
         this.parameters = parameters;
-        this.verifyTls = verifyTls;
-        this.caPin = caPin;
-        this.expected = expected;
+        this.trust = trust;
     }
 
     public static TargetTls of(String host, boolean verifyTls, Optional<String> caPin, Optional<String> serverName) {
-        String expected = serverName.orElse(host);
+        Trust trust = new Trust(verifyTls, caPin, serverName.orElse(host));
         try {
-            X509TrustManager chain = verifyTls ? chainTrust(caPin) : null;
-            SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(null, new TrustManager[] {new NameCheckingTrustManager(chain, expected)}, new SecureRandom());
+            SSLContext ctx = context(null, trust.managers(List.of()));
             SSLParameters params = ctx.getDefaultSSLParameters();
             if (serverName.isPresent() && !isIpLiteral(serverName.get())) {
                 params.setServerNames(List.of(new SNIHostName(serverName.get())));
             }
-            return new TargetTls(ctx, params, verifyTls, caPin, expected);
+            return new TargetTls(ctx, params, trust);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot build the TLS context: " + e.getMessage(), e);
         }
@@ -72,36 +78,16 @@ public final class TargetTls {
      */
     public SSLContext withClientKeys(KeyManager[] clientKeys, List<X509Certificate> credentialCas) {
         try {
-            X509TrustManager chain = null;
-            if (verifyTls) {
-                chain = caPin.isEmpty() && !credentialCas.isEmpty() ? anchors(credentialCas) : chainTrust(caPin);
-            }
-            SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(clientKeys, new TrustManager[] {new NameCheckingTrustManager(chain, expected)}, new SecureRandom());
-            return ctx;
+            return context(clientKeys, trust.managers(credentialCas));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot build the TLS context: " + e.getMessage(), e);
         }
     }
 
-    private static X509TrustManager anchors(List<X509Certificate> cas) throws GeneralSecurityException {
-        KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
-        try {
-            ks.load(null, null);
-        } catch (java.io.IOException e) {
-            throw new GeneralSecurityException(e);
-        }
-        for (int i = 0; i < cas.size(); i++) {
-            ks.setCertificateEntry("credential-ca-" + i, cas.get(i));
-        }
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(ks);
-        for (TrustManager tm : tmf.getTrustManagers()) {
-            if (tm instanceof X509TrustManager x) {
-                return x;
-            }
-        }
-        throw new GeneralSecurityException("no X509 trust manager");
+    private static SSLContext context(KeyManager[] keys, TrustManager[] trust) throws GeneralSecurityException {
+        SSLContext ctx = SSLContext.getInstance("TLS");
+        ctx.init(keys, trust, new SecureRandom());
+        return ctx;
     }
 
     public SSLContext context() {
@@ -112,25 +98,42 @@ public final class TargetTls {
         return parameters;
     }
 
-    private static X509TrustManager chainTrust(Optional<String> pem) throws GeneralSecurityException {
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        if (pem.isEmpty()) {
-            tmf.init((KeyStore) null);
-        } else {
-            KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
-            try {
-                ks.load(null, null);
-            } catch (java.io.IOException e) {
-                throw new GeneralSecurityException(e);
-            }
-            Collection<? extends java.security.cert.Certificate> certs = CertificateFactory.getInstance("X.509")
-                    .generateCertificates(new ByteArrayInputStream(pem.get().getBytes(StandardCharsets.US_ASCII)));
-            int i = 0;
-            for (var c : certs) {
-                ks.setCertificateEntry("pin-" + i++, c);
-            }
-            tmf.init(ks);
+    private static X509TrustManager anchors(List<X509Certificate> cas) throws GeneralSecurityException {
+        KeyStore ks = emptyKeyStore();
+        for (int i = 0; i < cas.size(); i++) {
+            ks.setCertificateEntry("credential-ca-" + i, cas.get(i));
         }
+        return trusting(ks);
+    }
+
+    private static X509TrustManager chainTrust(Optional<String> pem) throws GeneralSecurityException {
+        if (pem.isEmpty()) {
+            return trusting(null);
+        }
+        KeyStore ks = emptyKeyStore();
+        Collection<? extends java.security.cert.Certificate> certs = CertificateFactory.getInstance("X.509")
+                .generateCertificates(new ByteArrayInputStream(pem.get().getBytes(StandardCharsets.US_ASCII)));
+        int i = 0;
+        for (var c : certs) {
+            ks.setCertificateEntry("pin-" + i++, c);
+        }
+        return trusting(ks);
+    }
+
+    private static KeyStore emptyKeyStore() throws GeneralSecurityException {
+        KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
+        try {
+            ks.load(null, null);
+        } catch (java.io.IOException e) {
+            throw new GeneralSecurityException(e);
+        }
+        return ks;
+    }
+
+    /** The X.509 trust manager of the anchors in {@code ks} (null: the JDK's roots). */
+    private static X509TrustManager trusting(KeyStore ks) throws GeneralSecurityException {
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(ks);
         for (TrustManager tm : tmf.getTrustManagers()) {
             if (tm instanceof X509TrustManager x) {
                 return x;

@@ -53,13 +53,11 @@ public final class EventIngest {
     private final EventSources sources;
     private final AuditLog audit;
     private final EventDrain drain;
-    private final long defaultRate;
+    private final SourceRateLimits rateLimits;
     private final RefusalLog refusals = new RefusalLog();
-    private final Cache<UUID, TokenBucket> buckets = Caffeine.newBuilder().maximumSize(100_000)
-            .expireAfterAccess(Duration.ofMinutes(10)).build();
-
     private final BroadcastFeed broadcast;
 
+    /** @param defaultRatePerSecond a source's rate limit on this replica unless its extras set one */
     public EventIngest(Jdbc jdbc, EventSources sources, AuditLog audit, EventDrain drain, long defaultRatePerSecond,
                        BroadcastFeed broadcast) {
         this.jdbc = jdbc;
@@ -67,7 +65,7 @@ public final class EventIngest {
         this.sources = sources;
         this.audit = audit;
         this.drain = drain;
-        this.defaultRate = defaultRatePerSecond;
+        this.rateLimits = new SourceRateLimits(defaultRatePerSecond);
     }
 
     /** Step 1: the active source of this slug; unknown and paused answer the same 404. */
@@ -94,15 +92,7 @@ public final class EventIngest {
             refusals.note(s.slug(), verdict.reason());
             throw EventErrors.UNAUTHORIZED.error("the delivery could not be authenticated");
         }
-        long rate = s.number("rate_per_second", defaultRate);
-        long burst = s.number("burst", Math.max(rate, 1) * 2);
-        TokenBucket bucket = buckets.get(s.id(), id -> new TokenBucket(rate, burst));
-        long waitMs = bucket.take(rate, burst);
-        if (waitMs > 0) {
-            throw EventErrors.RATE_LIMITED.error("this source is over its rate limit ("
-                    + rate + "/s); retry later").withHeaders(Map.of("Retry-After",
-                    String.valueOf(Math.max(1, (waitMs + 999) / 1000))));
-        }
+        rateLimits.take(s);
         JsonNode parsed;
         try {
             parsed = READER.readTree(body);
@@ -218,28 +208,6 @@ public final class EventIngest {
             }
             LOG.log(System.Logger.Level.INFO, "event source " + slug + ": delivery refused: " + reason
                     + (suppressed > 0 ? " (and " + suppressed + " more refusals in the last 10 s)" : ""));
-        }
-    }
-
-    /** A per-source token bucket on this replica (refill {@code rate}/s up to {@code burst}). */
-    static final class TokenBucket {
-        private double tokens;
-        private long last = System.nanoTime();
-
-        TokenBucket(long rate, long burst) {
-            this.tokens = burst;
-        }
-
-        /** Takes one token; returns 0, or how many milliseconds until one is there. */
-        synchronized long take(long rate, long burst) {
-            long now = System.nanoTime();
-            tokens = Math.min(burst, tokens + (now - last) / 1e9 * rate);
-            last = now;
-            if (tokens >= 1) {
-                tokens -= 1;
-                return 0;
-            }
-            return (long) Math.ceil((1 - tokens) / rate * 1000);
         }
     }
 }

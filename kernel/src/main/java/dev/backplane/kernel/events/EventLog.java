@@ -2,13 +2,13 @@ package dev.backplane.kernel.events;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.backplane.kernel.errors.CommonErrors;
+import dev.backplane.kernel.persistence.FilteredSelect;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.JsonMapping;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,33 +43,23 @@ public final class EventLog {
         if (limit < 1 || limit > LIMIT_MAX) {
             throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + LIMIT_MAX, Map.of("field", "limit"));
         }
-        StringBuilder sql = new StringBuilder("SELECT id, source_slug, kind, delivery_id, event_type, received_at, "
-                + "audit_id, envelope - 'raw' AS summary FROM events WHERE tenant_id = ?");
-        List<Object> args = new ArrayList<>(List.of(tenant));
-        source.ifPresent(s -> {
-            sql.append(" AND source_slug = ?");
-            args.add(s);
-        });
-        eventType.ifPresent(t -> {
-            sql.append(" AND event_type = ?");
-            args.add(t);
-        });
+        FilteredSelect select = new FilteredSelect("SELECT id, source_slug, kind, delivery_id, event_type, received_at, "
+                + "audit_id, envelope - 'raw' AS summary FROM events WHERE tenant_id = ?", tenant)
+                .and("source_slug = ?", source)
+                .and("event_type = ?", eventType);
         if (cursor.isPresent()) {
             String[] parts = cursor.get().split("\\|", 2);
             try {
                 Instant at = dev.backplane.kernel.util.Times.inRange(Instant.parse(parts[0]), "cursor", "invalid_cursor");
                 UUID id = UUID.fromString(parts[1]);
-                sql.append(" AND (received_at, id) < (?, ?)");
-                args.add(Timestamp.from(at));
-                args.add(id);
+                select.append(" AND (received_at, id) < (?, ?)", Timestamp.from(at), id);
             } catch (RuntimeException e) {
                 throw CommonErrors.INVALID_CURSOR.error("cursor must be the next_cursor of a previous page",
                         Map.of("field", "cursor"));
             }
         }
-        sql.append(" ORDER BY received_at DESC, id DESC LIMIT ?");
-        args.add(limit + 1);
-        List<Map<String, Object>> rows = jdbc.query(sql.toString(), rs -> row(rs, false), args.toArray());
+        List<Map<String, Object>> rows = select.append(" ORDER BY received_at DESC, id DESC LIMIT ?", limit + 1)
+                .query(jdbc, rs -> row(rs, false));
         Optional<String> next = Optional.empty();
         if (rows.size() > limit) {
             rows = rows.subList(0, limit);

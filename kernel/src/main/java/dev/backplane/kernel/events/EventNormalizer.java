@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.backplane.kernel.util.Digests;
+import dev.backplane.kernel.util.WireNames;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -81,35 +82,16 @@ public final class EventNormalizer {
 
     /** Source kinds: neutral names for the sender families, as they appear on the wire. */
     public enum Kind {
-        ALERTROUTER("alertrouter"),
-        DASHALERT("dashalert"),
-        INFRAOPS("infraops"),
-        REGISTRY("registry"),
-        GENERIC_JSON("generic-json");
-
-        private final String wire;
-
-        Kind(String wire) {
-            this.wire = wire;
-        }
+        ALERTROUTER, DASHALERT, INFRAOPS, REGISTRY, GENERIC_JSON;
 
         /** The kind as stored and shown: {@code alertrouter}, …, {@code generic-json}. */
         public String wire() {
-            return wire;
+            return WireNames.of(this);
         }
 
         /** The kind with this wire name (surrounding blanks and case ignored), else empty. */
         public static Optional<Kind> fromWire(String wire) {
-            if (wire == null) {
-                return Optional.empty();
-            }
-            String w = wire.strip().toLowerCase(Locale.ROOT);
-            for (Kind k : values()) {
-                if (k.wire.equals(w)) {
-                    return Optional.of(k);
-                }
-            }
-            return Optional.empty();
+            return wire == null ? Optional.empty() : WireNames.parse(Kind.class, wire.strip().toLowerCase(Locale.ROOT));
         }
     }
 

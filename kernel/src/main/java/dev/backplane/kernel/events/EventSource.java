@@ -1,6 +1,7 @@
 package dev.backplane.kernel.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.util.WireNames;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,25 +25,15 @@ public record EventSource(UUID id, UUID tenantId, String slug, String name, Even
 
     /** How a sender proves itself (SPEC "Authentication" 8). */
     public enum AuthStrategy {
-        HMAC_SHA256("hmac-sha256"), STATIC_HEADER("static-header"), BASIC("basic");
+        HMAC_SHA256, STATIC_HEADER, BASIC;
 
-        private final String wire;
-
-        AuthStrategy(String wire) {
-            this.wire = wire;
-        }
-
+        /** {@code hmac-sha256}, {@code static-header} or {@code basic}. */
         public String wire() {
-            return wire;
+            return WireNames.of(this);
         }
 
         public static Optional<AuthStrategy> fromWire(String wire) {
-            for (AuthStrategy s : values()) {
-                if (s.wire.equals(wire)) {
-                    return Optional.of(s);
-                }
-            }
-            return Optional.empty();
+            return WireNames.parse(AuthStrategy.class, wire);
         }
     }
 

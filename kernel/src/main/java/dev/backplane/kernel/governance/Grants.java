@@ -8,8 +8,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -166,29 +164,26 @@ public final class Grants {
     }
 
     private static Instant parse(String text) {
-        try {
-            return OffsetDateTime.parse(text).toInstant();
-        } catch (DateTimeParseException e) {
-            try {
-                return Instant.parse(text);
-            } catch (DateTimeParseException e2) {
-                throw GovernanceErrors.INVALID_GRANT.error("expires must be an ISO 8601 UTC time, got '" + text + "'",
-                        Map.of("field", "expires"));
-            }
-        }
+        return dev.backplane.kernel.util.Times.iso(text).orElseThrow(() -> GovernanceErrors.INVALID_GRANT.error(
+                "expires must be an ISO 8601 UTC time, got '" + text + "'", Map.of("field", "expires")));
     }
 
-    private static void check(boolean ok, String message, String field) {
+    /** Refuses a grant (of either kind) with {@code invalid_grant} naming the field. */
+    static void check(boolean ok, String message, String field) {
         if (!ok) {
             throw GovernanceErrors.INVALID_GRANT.error(message, Map.of("field", field));
         }
     }
 
+    /** The {@code expires_at} column of a grant row (of either kind). */
+    static Optional<Instant> expiresAt(ResultSet rs) throws SQLException {
+        return Optional.ofNullable(rs.getTimestamp("expires_at")).map(Timestamp::toInstant);
+    }
+
     private static Grant row(ResultSet rs) throws SQLException {
-        Timestamp exp = rs.getTimestamp("expires_at");
         return new Grant(rs.getObject("id", UUID.class), rs.getString("principal"), rs.getString("principal_kind"),
                 rs.getString("op_pattern"), rs.getString("target"), rs.getString("verdict"),
-                Optional.ofNullable(exp).map(Timestamp::toInstant), rs.getBoolean("elevation"), rs.getBoolean("revoked"),
+                expiresAt(rs), rs.getBoolean("elevation"), rs.getBoolean("revoked"),
                 rs.getString("created_by"), rs.getTimestamp("created_at").toInstant());
     }
 }

@@ -1,5 +1,7 @@
 package dev.backplane.kernel.governance;
 
+import static dev.backplane.kernel.governance.Grants.check;
+
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Jdbc;
@@ -143,18 +145,11 @@ public final class ServiceGrants {
         }
     }
 
-    private static void check(boolean ok, String message, String field) {
-        if (!ok) {
-            throw GovernanceErrors.INVALID_GRANT.error(message, Map.of("field", field));
-        }
-    }
-
     private static ServiceGrant row(ResultSet rs) throws SQLException {
-        Timestamp exp = rs.getTimestamp("expires_at");
         return new ServiceGrant(rs.getObject("id", UUID.class), rs.getString("principal"), rs.getString("connector_id"),
                 rs.getString("op_id"), rs.getString("reason"), Optional.ofNullable(rs.getObject("target_id", UUID.class)),
                 Optional.ofNullable(rs.getString("target_name_pattern")), Optional.ofNullable(rs.getString("target_product")),
-                Optional.ofNullable(exp).map(Timestamp::toInstant), rs.getBoolean("revoked"), rs.getString("created_by"),
+                Grants.expiresAt(rs), rs.getBoolean("revoked"), rs.getString("created_by"),
                 rs.getTimestamp("created_at").toInstant());
     }
 }

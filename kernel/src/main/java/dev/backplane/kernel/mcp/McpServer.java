@@ -267,7 +267,7 @@ final class McpServer {
             ObjectNode tool = list.addObject();
             tool.put("name", t.name());
             tool.put("description", t.description());
-            tool.set("inputSchema", parse(t.inputSchema()));
+            tool.set("inputSchema", JsonMapping.tree(t.inputSchema(), "tool schema"));
         }
         return r;
     }
@@ -335,13 +335,5 @@ final class McpServer {
         r.set("structuredContent", body);
         r.put("isError", true);
         return r;
-    }
-
-    private static JsonNode parse(String json) {
-        try {
-            return JsonMapping.mapper().readTree(json);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("tool schema is not JSON", e);
-        }
     }
 }

@@ -3,6 +3,7 @@ package dev.backplane.kernel.memory;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.persistence.FilteredSelect;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.retrieval.Candidates;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
@@ -13,7 +14,6 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -142,27 +142,14 @@ public final class MemoryService {
             throw CommonErrors.INVALID_OFFSET.error("offset must be 0 or more", Map.of("field", "offset"));
         }
         scope.ifPresent(MemoryService::requireScope);
-        StringBuilder sql = new StringBuilder("SELECT * FROM memory_entries WHERE ").append(VISIBLE);
-        List<Object> args = new ArrayList<>(List.of(caller.sub(), caller.tenantId(), caller.sub(), caller.tenantId()));
-        if (scope.isPresent()) {
-            sql.append(" AND scope = ?");
-            args.add(scope.get());
-        }
-        if (slugPattern.isPresent()) {
-            sql.append(" AND strpos(slug, ?) > 0");
-            args.add(slugPattern.get());
-        }
-        if (tag.isPresent()) {
-            sql.append(" AND jsonb_exists(metadata -> 'tags', ?)");
-            args.add(tag.get());
-        }
-        if (!includeExpired) {
-            sql.append(" AND (expires_at IS NULL OR expires_at > now())");
-        }
-        sql.append(" ORDER BY created_at DESC, id LIMIT ? OFFSET ?");
-        args.add(limit);
-        args.add(offset);
-        return jdbc.query(sql.toString(), MemoryService::entry, args.toArray());
+        return new FilteredSelect("SELECT * FROM memory_entries WHERE " + VISIBLE, caller.sub(), caller.tenantId(),
+                caller.sub(), caller.tenantId())
+                .and("scope = ?", scope)
+                .and("strpos(slug, ?) > 0", slugPattern)
+                .and("jsonb_exists(metadata -> 'tags', ?)", tag)
+                .andIf(!includeExpired, "(expires_at IS NULL OR expires_at > now())")
+                .append(" ORDER BY created_at DESC, id LIMIT ? OFFSET ?", limit, offset)
+                .query(jdbc, MemoryService::entry);
     }
 
     /** Who sees what (SPEC scope rules); four parameters: sub, tenant, sub, tenant. */

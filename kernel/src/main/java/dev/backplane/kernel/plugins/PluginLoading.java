@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
@@ -88,14 +89,33 @@ public final class PluginLoading {
         return new Result(List.copyOf(loaded), List.copyOf(engines), List.copyOf(broken));
     }
 
-    private static LoadedEngine loadEngine(ConnectorPluginManager manager, Path jar, String pluginId,
-                                           Attributes manifest, Duration timeout) {
+    /** A started plugin: its wrapper, its class loader and the extensions of the type the loader asked for. */
+    private record Started<E>(PluginWrapper wrapper, ClassLoader loader, List<E> extensions) {
+    }
+
+    /**
+     * Starts the plugin in {@code jar}, lists its extensions of {@code type} inside its class loader and hands
+     * them to {@code body}; a plugin the body (or the listing) refuses is unloaded again.
+     */
+    private static <E, R> R loadStarted(ConnectorPluginManager manager, Path jar, String pluginId, Duration timeout,
+                                        Class<E> type, Function<Started<E>, R> body) {
         String loadedId = start(manager, jar);
         PluginWrapper wrapper = manager.getPlugin(loadedId);
         try {
             ClassLoader loader = wrapper.getPluginClassLoader();
-            List<SpecConnectorEngine> extensions = PluginCalls.call(pluginId, loader, timeout,
-                    () -> manager.getExtensions(SpecConnectorEngine.class, loadedId));
+            List<E> extensions = PluginCalls.call(pluginId, loader, timeout, () -> manager.getExtensions(type, loadedId));
+            return body.apply(new Started<>(wrapper, loader, extensions));
+        } catch (RuntimeException e) {
+            manager.unloadPlugin(loadedId);
+            throw e;
+        }
+    }
+
+    private static LoadedEngine loadEngine(ConnectorPluginManager manager, Path jar, String pluginId,
+                                           Attributes manifest, Duration timeout) {
+        return loadStarted(manager, jar, pluginId, timeout, SpecConnectorEngine.class, started -> {
+            ClassLoader loader = started.loader();
+            List<SpecConnectorEngine> extensions = started.extensions();
             String name = manifest.getValue(SpecConnectorEngine.MANIFEST_ATTRIBUTE);
             if (extensions.size() != 1) {
                 throw new PluginLoadException("a spec-engine plugin registers exactly one SpecConnectorEngine "
@@ -106,21 +126,15 @@ public final class PluginLoading {
             if (!name.equals(said)) {
                 throw new PluginLoadException("its engine says '" + said + "' but the manifest says " + name);
             }
-            return new LoadedEngine(pluginId, wrapper.getDescriptor().getVersion(), jar, name, engine, loader);
-        } catch (RuntimeException e) {
-            manager.unloadPlugin(loadedId);
-            throw e;
-        }
+            return new LoadedEngine(pluginId, started.wrapper().getDescriptor().getVersion(), jar, name, engine, loader);
+        });
     }
 
     private static List<LoadedConnector> loadOne(ConnectorPluginManager manager, Path jar, String pluginId,
                                                  Attributes manifest, Duration timeout) {
-        String loadedId = start(manager, jar);
-        PluginWrapper wrapper = manager.getPlugin(loadedId);
-        try {
-            ClassLoader loader = wrapper.getPluginClassLoader();
-            List<ConnectorPlugin> extensions = PluginCalls.call(pluginId, loader, timeout,
-                    () -> manager.getExtensions(ConnectorPlugin.class, loadedId));
+        return loadStarted(manager, jar, pluginId, timeout, ConnectorPlugin.class, started -> {
+            ClassLoader loader = started.loader();
+            List<ConnectorPlugin> extensions = started.extensions();
             if (extensions.isEmpty()) {
                 throw new PluginLoadException("registers no ConnectorPlugin extension (is the class annotated with "
                         + "@org.pf4j.Extension and listed in META-INF/extensions.idx?)");
@@ -140,8 +154,8 @@ public final class PluginLoading {
                         throw new PluginLoadException("its connector says " + descriptor.connectorId()
                                 + " but the manifest says " + implId + "-" + version);
                     }
-                    out.add(new LoadedConnector(pluginId, wrapper.getDescriptor().getVersion(), jar, f, descriptor,
-                            catalog, loader));
+                    out.add(new LoadedConnector(pluginId, started.wrapper().getDescriptor().getVersion(), jar, f,
+                            descriptor, catalog, loader));
                 }
             }
             if (out.size() > 1) {
@@ -149,10 +163,7 @@ public final class PluginLoading {
                         + "; a plugin carries exactly one implementation version");
             }
             return out;
-        } catch (RuntimeException e) {
-            manager.unloadPlugin(loadedId);
-            throw e;
-        }
+        });
     }
 
     private static String start(ConnectorPluginManager manager, Path jar) {

@@ -45,35 +45,35 @@ public final class RetireChecklist {
         for (String name : RetrievalEval.SURFACES) {
             Map<String, Object> report = eval.evaluate(caller, name);
             Map<String, Object> comparison = RetrievalEval.compare(report, eval.saved(caller, name));
-            List<Map<String, Object>> items = new ArrayList<>();
-            items.add(item("on_retrieval_engine", report.get("engine").equals("hybrid"), report.get("engine").equals("hybrid")
-                    ? "served by the hybrid retrieval engine" : "served by " + report.get("engine") + ": "
-                    + report.get("note")));
+            List<Item> items = new ArrayList<>();
+            boolean hybrid = report.get("engine").equals("hybrid");
+            items.add(new Item("on_retrieval_engine", hybrid, hybrid ? "served by the hybrid retrieval engine"
+                    : "served by " + report.get("engine") + ": " + report.get("note")));
             long queries = ((Number) report.get("queries")).longValue();
             long curated = ((Number) report.get("curated_queries")).longValue();
-            items.add(item("labelled_queries", queries >= MIN_QUERIES, queries + " labelled queries (need "
+            items.add(new Item("labelled_queries", queries >= MIN_QUERIES, queries + " labelled queries (need "
                     + MIN_QUERIES + ")"));
-            items.add(item("curated_queries", curated >= MIN_CURATED, curated + " curated queries (need " + MIN_CURATED
+            items.add(new Item("curated_queries", curated >= MIN_CURATED, curated + " curated queries (need " + MIN_CURATED
                     + "; kb metadata eval_queries, memory tags eval:<query>, convention body lines eval: <query>)"));
             @SuppressWarnings("unchecked")
             Map<String, Double> e = (Map<String, Double>) report.get("engine_metrics");
             @SuppressWarnings("unchecked")
             Map<String, Double> g = (Map<String, Double>) report.get("grep_metrics");
-            items.add(item("beats_grep", Boolean.TRUE.equals(report.get("beats_baseline")), String.format(Locale.ROOT,
+            items.add(new Item("beats_grep", Boolean.TRUE.equals(report.get("beats_baseline")), String.format(Locale.ROOT,
                     "%s vs grep: recall@10 %.3f/%.3f, MRR %.3f/%.3f, nDCG@10 %.3f/%.3f", report.get("engine"),
                     e.get("recall_at_10"), g.get("recall_at_10"), e.get("mrr"), g.get("mrr"), e.get("ndcg_at_10"),
                     g.get("ndcg_at_10"))));
-            items.add(item("no_regression", comparison.get("status").equals("ok"), comparison.get("status").equals("ok")
+            items.add(new Item("no_regression", comparison.get("status").equals("ok"), comparison.get("status").equals("ok")
                     ? "within " + RetrievalEval.TOLERANCE + " of the baseline saved " + comparison.get("baseline_saved_at")
                     : comparison.get("status").equals("no_baseline") ? "no saved baseline (svc retrieval eval "
                     + "--save-baseline)" : "fell below the saved baseline: " + comparison.get("regressed_metrics")));
             items.addAll(usage(caller, name));
-            boolean ready = items.stream().allMatch(i -> Boolean.TRUE.equals(i.get("pass")));
+            boolean ready = items.stream().allMatch(Item::pass);
             allReady &= ready;
             Map<String, Object> s = new LinkedHashMap<>();
             s.put("surface", name);
             s.put("ready", ready);
-            s.put("failing", items.stream().filter(i -> !Boolean.TRUE.equals(i.get("pass"))).map(i -> i.get("item")).toList());
+            s.put("failing", items.stream().filter(i -> !i.pass()).map(Item::item).toList());
             s.put("items", items);
             surfaces.add(s);
         }
@@ -83,7 +83,7 @@ public final class RetireChecklist {
         return out;
     }
 
-    private List<Map<String, Object>> usage(Caller caller, String surface) {
+    private List<Item> usage(Caller caller, String surface) {
         Instant window = Instant.now().minus(Duration.ofDays(OVERLAP_DAYS));
         Optional<Instant> first = jdbc.queryOne("SELECT min(searched_at) FROM retrieval_searches WHERE tenant_id = ? AND "
                 + "surface = ?", rs -> Optional.ofNullable(rs.getTimestamp(1)).map(Timestamp::toInstant),
@@ -94,20 +94,16 @@ public final class RetireChecklist {
                 rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)}, caller.tenantId(), surface,
                 Timestamp.from(window)).orElseThrow();
         return List.of(
-                item("in_use_" + OVERLAP_DAYS + "_days", first.map(f -> !f.isAfter(window)).orElse(false), first
+                new Item("in_use_" + OVERLAP_DAYS + "_days", first.map(f -> !f.isAfter(window)).orElse(false), first
                         .map(f -> "first search " + f + " (need " + OVERLAP_DAYS + " days of overlap)")
                         .orElse("never searched")),
-                item("daily_use", recent[0] >= MIN_ACTIVE_DAYS, recent[0] + " of the last " + OVERLAP_DAYS
+                new Item("daily_use", recent[0] >= MIN_ACTIVE_DAYS, recent[0] + " of the last " + OVERLAP_DAYS
                         + " days had searches (need " + MIN_ACTIVE_DAYS + "); " + recent[2] + " searches"),
-                item("operator_breadth", recent[1] >= MIN_PRINCIPALS, recent[1] + " principals searched in the last "
+                new Item("operator_breadth", recent[1] >= MIN_PRINCIPALS, recent[1] + " principals searched in the last "
                         + OVERLAP_DAYS + " days (need " + MIN_PRINCIPALS + ")"));
     }
 
-    private static Map<String, Object> item(String id, boolean pass, String evidence) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("item", id);
-        m.put("pass", pass);
-        m.put("evidence", evidence);
-        return m;
+    /** One item of a surface's checklist: whether it passes, and the evidence either way. */
+    public record Item(String item, boolean pass, String evidence) {
     }
 }

@@ -13,6 +13,7 @@ import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.governance.Approvals;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.persistence.FilteredSelect;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.targets.Target;
 import dev.backplane.kernel.targets.TargetService;
@@ -20,7 +21,6 @@ import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.kernel.util.Paging;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -298,20 +298,11 @@ public final class RunbookRuns {
                         + ", got '" + s + "'", Map.of("field", "status"));
             }
         });
-        StringBuilder sql = new StringBuilder("SELECT * FROM runbook_runs WHERE tenant_id = ?");
-        List<Object> args = new ArrayList<>(List.of(tenant));
-        status.ifPresent(s -> {
-            sql.append(" AND status = ?");
-            args.add(s);
-        });
-        slug.ifPresent(s -> {
-            sql.append(" AND slug = ?");
-            args.add(s);
-        });
-        sql.append(" ORDER BY started_at DESC, id LIMIT ? OFFSET ?");
-        args.add(page.limit());
-        args.add(page.offset());
-        return jdbc.query(sql.toString(), rs -> RunbookRun.Summary.of(Row.read(rs)), args.toArray());
+        return new FilteredSelect("SELECT * FROM runbook_runs WHERE tenant_id = ?", tenant)
+                .and("status = ?", status)
+                .and("slug = ?", slug)
+                .append(" ORDER BY started_at DESC, id LIMIT ? OFFSET ?", page.limit(), page.offset())
+                .query(jdbc, rs -> RunbookRun.Summary.of(Row.read(rs)));
     }
 
     static DomainException notFound(String id) {

@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.persistence.FilteredSelect;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.Paging;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -132,20 +132,11 @@ public final class RunbookTemplates {
                         Map.of("field", "status"));
             }
         });
-        StringBuilder sql = new StringBuilder("SELECT * FROM runbook_templates WHERE tenant_id = ?");
-        List<Object> args = new ArrayList<>(List.of(tenant));
-        status.ifPresent(s -> {
-            sql.append(" AND status = ?");
-            args.add(s);
-        });
-        targetKind.ifPresent(k -> {
-            sql.append(" AND target_kind = ?");
-            args.add(k);
-        });
-        sql.append(" ORDER BY slug, version DESC LIMIT ? OFFSET ?");
-        args.add(page.limit());
-        args.add(page.offset());
-        return jdbc.query(sql.toString(), RunbookTemplate::read, args.toArray());
+        return new FilteredSelect("SELECT * FROM runbook_templates WHERE tenant_id = ?", tenant)
+                .and("status = ?", status)
+                .and("target_kind = ?", targetKind)
+                .append(" ORDER BY slug, version DESC LIMIT ? OFFSET ?", page.limit(), page.offset())
+                .query(jdbc, RunbookTemplate::read);
     }
 
     /** One version, or the newest when none is named. */

@@ -9,11 +9,11 @@ import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.kernel.util.Paging;
+import dev.backplane.kernel.util.Times;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -139,13 +139,7 @@ public final class Triggers {
             throw SchedulerErrors.INVALID_TRIGGER.error("cron (six fields: second minute hour day-of-month month "
                     + "day-of-week, e.g. '0 */15 * * * *') is required", Map.of("field", "cron"));
         }
-        ZoneId zoneId;
-        try {
-            zoneId = ZoneId.of(zone);
-        } catch (DateTimeException e) {
-            throw SchedulerErrors.INVALID_TRIGGER.error("time_zone must be a zone id such as UTC or Europe/Berlin, got '"
-                    + zone + "'", Map.of("field", "time_zone"));
-        }
+        ZoneId zoneId = Times.zone(zone, SchedulerErrors.INVALID_TRIGGER);
         CronSchedule schedule;
         try {
             schedule = new CronSchedule(cron.trim(), zoneId, CronStyle.SPRING);

@@ -18,7 +18,6 @@ import dev.backplane.kernel.util.Times;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -338,13 +337,7 @@ public final class Sensors {
         if (cron.isBlank() || cron.length() > 200) {
             throw notCron(cron, "empty or longer than 200 characters");
         }
-        ZoneId zoneId;
-        try {
-            zoneId = ZoneId.of(zone);
-        } catch (DateTimeException e) {
-            throw SensorErrors.INVALID_SENSOR.error("time_zone must be a zone id such as UTC or Europe/Berlin, got '"
-                    + zone + "'", Map.of("field", "time_zone"));
-        }
+        ZoneId zoneId = Times.zone(zone, SensorErrors.INVALID_SENSOR);
         try {
             CronSchedule s = new CronSchedule(cron.trim(), zoneId, CronStyle.SPRING);
             if (s.isDisabled()) {
@@ -398,13 +391,8 @@ public final class Sensors {
 
     /** Params that the operation's schema refuses are refused now ({@code invalid_params}), not at every run. */
     private static void checkParams(String schema, Map<String, Object> params) {
-        List<String> problems;
-        try {
-            problems = JsonSchemas.problems(JsonSchemas.compile(JsonMapping.mapper().readTree(schema)),
-                    JsonMapping.mapper().valueToTree(params));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("the operation's params schema is not JSON", e);
-        }
+        List<String> problems = JsonSchemas.problems(JsonSchemas.compile(JsonMapping.tree(schema,
+                "the operation's params schema")), JsonMapping.mapper().valueToTree(params));
         if (!problems.isEmpty()) {
             throw SensorErrors.INVALID_PARAMS.error("params do not match the operation's schema: "
                     + String.join("; ", problems), Map.of("field", "params", "validation_errors", problems));

@@ -16,43 +16,27 @@ import java.util.Set;
  * server: a primary and its secondaries serve the same zone. A server beyond a cap ({@value #MAX_ZONES} zones,
  * {@value #MAX_RECORDS} records) is refused with {@code refresh_failed} rather than read in part.
  */
-final class DnsDiscovery implements Discovery {
+final class DnsDiscovery extends Discovery {
 
     static final String CONNECTOR = "dns-ssh-9.x";
     static final int MAX_ZONES = 200;
     static final int MAX_RECORDS = 20_000;
     private static final Set<String> SERVED = Set.of("primary", "master", "secondary", "slave");
 
-    private final DiscoveryCalls calls;
-    private final int maxZones;
-    private final int maxRecords;
-
     DnsDiscovery(DiscoveryCalls calls) {
-        this(calls, MAX_ZONES, MAX_RECORDS);
-    }
-
-    /** With other caps (tests reach them with a few records). */
-    DnsDiscovery(DiscoveryCalls calls, int maxZones, int maxRecords) {
-        this.calls = calls;
-        this.maxZones = maxZones;
-        this.maxRecords = maxRecords;
+        super("bind", calls);
     }
 
     @Override
-    public String product() {
-        return "bind";
-    }
-
-    @Override
-    public List<Seen> observe(Caller system, Target target) {
+    List<Seen> observe(Caller system, Target target) {
         Seen.Node server = new Seen.Node(Vocabulary.TARGET, target.name());
         List<Seen> out = new ArrayList<>();
         int records = 0;
         List<String> zones = calls.rows(system, calls.call(system, CONNECTOR, target.name(), "dns.zone.list", Map.of()))
                 .stream().filter(z -> SERVED.contains(String.valueOf(z.get("type")).toLowerCase(Locale.ROOT)))
                 .map(z -> name(z.get("zone"))).filter(z -> !z.isEmpty()).distinct().toList();
-        if (zones.size() > maxZones) {
-            throw DiscoveryCalls.capHit(target.name(), "MAX_ZONES", maxZones, zones.size() + " zones");
+        if (zones.size() > MAX_ZONES) {
+            throw DiscoveryCalls.capHit(target.name(), "MAX_ZONES", MAX_ZONES, zones.size() + " zones");
         }
         for (String zone : zones) {
             Seen.Node zoneNode = new Seen.Node("dns-zone", zone);
@@ -71,8 +55,8 @@ final class DnsDiscovery implements Discovery {
                     }
                 }
                 out.add(new Seen(record, "belongs-to", zoneNode));
-                if (++records > maxRecords) {
-                    throw DiscoveryCalls.capHit(target.name(), "MAX_RECORDS", maxRecords, "the A, AAAA and CNAME "
+                if (++records > MAX_RECORDS) {
+                    throw DiscoveryCalls.capHit(target.name(), "MAX_RECORDS", MAX_RECORDS, "the A, AAAA and CNAME "
                             + "records of its zones");
                 }
             }

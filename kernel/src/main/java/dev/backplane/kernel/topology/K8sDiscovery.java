@@ -18,34 +18,18 @@ import java.util.Map;
  * Node names carry the target's name ({@code <target>/<namespace>/<pod>}), so two clusters never share
  * a node by accident.
  */
-final class K8sDiscovery implements Discovery {
+final class K8sDiscovery extends Discovery {
 
     static final String CONNECTOR = "k8s-1.x";
     static final int MAX_POD_INFOS = 200;
     static final int MAX_PAGES = 20;
 
-    private final DiscoveryCalls calls;
-    private final int maxPodInfos;
-    private final int maxPages;
-
     K8sDiscovery(DiscoveryCalls calls) {
-        this(calls, MAX_POD_INFOS, MAX_PAGES);
-    }
-
-    /** With other caps (tests reach them with a few objects). */
-    K8sDiscovery(DiscoveryCalls calls, int maxPodInfos, int maxPages) {
-        this.calls = calls;
-        this.maxPodInfos = maxPodInfos;
-        this.maxPages = maxPages;
+        super("k8s", calls);
     }
 
     @Override
-    public String product() {
-        return "k8s";
-    }
-
-    @Override
-    public List<Seen> observe(Caller system, Target target) {
+    List<Seen> observe(Caller system, Target target) {
         String t = target.name();
         List<Seen> out = new ArrayList<>();
         Seen.Node cluster = new Seen.Node(Vocabulary.TARGET, t);
@@ -56,8 +40,8 @@ final class K8sDiscovery implements Discovery {
             out.add(new Seen(new Seen.Node("node", t + "/" + n.get("name")), "belongs-to", cluster));
         }
         List<Map<?, ?>> pods = list(system, t, "k8s.pod.list", Map.of("all_namespaces", true));
-        if (pods.size() > maxPodInfos) {
-            throw DiscoveryCalls.capHit(t, "MAX_POD_INFOS", maxPodInfos, pods.size() + " pods (each read with "
+        if (pods.size() > MAX_POD_INFOS) {
+            throw DiscoveryCalls.capHit(t, "MAX_POD_INFOS", MAX_POD_INFOS, pods.size() + " pods (each read with "
                     + "k8s.pod.info for its volume mounts)");
         }
         for (Map<?, ?> p : pods) {
@@ -104,8 +88,8 @@ final class K8sDiscovery implements Discovery {
         Map<String, Object> p = new HashMap<>(params);
         p.put("limit", DiscoveryCalls.PAGE);
         for (int page = 0; ; page++) {
-            if (page == maxPages) {
-                throw DiscoveryCalls.capHit(target, "MAX_PAGES", maxPages, op + " (pages of " + DiscoveryCalls.PAGE
+            if (page == MAX_PAGES) {
+                throw DiscoveryCalls.capHit(target, "MAX_PAGES", MAX_PAGES, op + " (pages of " + DiscoveryCalls.PAGE
                         + " rows)");
             }
             ResultEnvelope env = calls.call(system, CONNECTOR, target, op, p);

@@ -18,35 +18,20 @@ import java.util.Optional;
  * {@code refresh_failed} rather than read in part).
  * Names carry the target's and the realm's name ({@code <target>/<realm>/<client id>}).
  */
-final class KeycloakDiscovery implements Discovery {
+final class KeycloakDiscovery extends Discovery {
 
     static final int MAX_GROUPS = 200;
     static final int MAX_MEMBERS = 1000;
 
-    private final DiscoveryCalls calls;
     private final CatalogService catalog;
-    private final int maxGroups;
-    private final int maxMembers;
 
     KeycloakDiscovery(DiscoveryCalls calls, CatalogService catalog) {
-        this(calls, catalog, MAX_GROUPS, MAX_MEMBERS);
-    }
-
-    /** With other caps (tests reach them with a few groups). */
-    KeycloakDiscovery(DiscoveryCalls calls, CatalogService catalog, int maxGroups, int maxMembers) {
-        this.calls = calls;
+        super("keycloak", calls);
         this.catalog = catalog;
-        this.maxGroups = maxGroups;
-        this.maxMembers = maxMembers;
     }
 
     @Override
-    public String product() {
-        return "keycloak";
-    }
-
-    @Override
-    public List<Seen> observe(Caller system, Target target) {
+    List<Seen> observe(Caller system, Target target) {
         CatalogViews.ConnectorSummary connector = connector(system, target);
         String ops = connector.implId().orElse(product());
         String c = connector.connectorId();
@@ -68,8 +53,8 @@ final class KeycloakDiscovery implements Discovery {
             }
             List<Map<?, ?>> groups = calls.rows(system, calls.call(system, c, t, ops + ".groups.get_groups_by_realm",
                     Map.of("realm", realmName)));
-            if (groups.size() > maxGroups) {
-                throw DiscoveryCalls.capHit(t, "MAX_GROUPS", maxGroups, groups.size() + " groups in realm " + realmName);
+            if (groups.size() > MAX_GROUPS) {
+                throw DiscoveryCalls.capHit(t, "MAX_GROUPS", MAX_GROUPS, groups.size() + " groups in realm " + realmName);
             }
             for (Map<?, ?> g : groups) {
                 if (!(g.get("id") instanceof String groupId) || !(g.get("name") instanceof String name)) {
@@ -79,9 +64,9 @@ final class KeycloakDiscovery implements Discovery {
                 out.add(new Seen(group, "belongs-to", realm));
                 // one more than the cap is asked for: a full page would not say whether more members exist
                 List<Map<?, ?>> members = calls.rows(system, calls.call(system, c, t, ops + ".groups.get_group_members",
-                        Map.of("realm", realmName, "group_id", groupId, "max", maxMembers + 1)));
-                if (members.size() > maxMembers) {
-                    throw DiscoveryCalls.capHit(t, "MAX_MEMBERS", maxMembers, "the members of group " + name
+                        Map.of("realm", realmName, "group_id", groupId, "max", MAX_MEMBERS + 1)));
+                if (members.size() > MAX_MEMBERS) {
+                    throw DiscoveryCalls.capHit(t, "MAX_MEMBERS", MAX_MEMBERS, "the members of group " + name
                             + " in realm " + realmName);
                 }
                 for (Map<?, ?> u : members) {

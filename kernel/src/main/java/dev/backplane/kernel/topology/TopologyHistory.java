@@ -1,6 +1,7 @@
 package dev.backplane.kernel.topology;
 
 import dev.backplane.kernel.errors.CommonErrors;
+import dev.backplane.kernel.persistence.FilteredSelect;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.targets.Target;
 import dev.backplane.kernel.util.Paging;
@@ -54,32 +55,16 @@ public final class TopologyHistory {
                         Map.of("field", "source"));
             }
         });
-        StringBuilder sql = new StringBuilder("SELECT " + TopologyStore.EDGE_COLUMNS
-                + " WHERE e.tenant_id = ? AND e.valid_to IS NULL");
-        List<Object> params = new ArrayList<>(List.of(tenant));
-        if (f.conflicts()) {
-            sql.append(" AND e.conflict");
-        }
-        f.from().ifPresent(n -> {
-            sql.append(" AND f.name = ?");
-            params.add(canonical(tenant, n));
-        });
-        f.to().ifPresent(n -> {
-            sql.append(" AND t.name = ?");
-            params.add(canonical(tenant, n));
-        });
-        f.kind().ifPresent(k -> {
-            sql.append(" AND e.kind = ?");
-            params.add(k);
-        });
-        f.source().ifPresent(s -> {
-            sql.append(" AND e.source = ?");
-            params.add(s);
-        });
-        sql.append(" ORDER BY f.name, e.kind, t.name, e.source, e.version_id LIMIT ? OFFSET ?");
-        params.add(page.limit() + 1);
-        params.add(page.offset());
-        List<EdgeView> rows = jdbc.query(sql.toString(), r -> EdgeView.of(TopologyStore.edge(r)), params.toArray());
+        List<EdgeView> rows = new FilteredSelect("SELECT " + TopologyStore.EDGE_COLUMNS
+                + " WHERE e.tenant_id = ? AND e.valid_to IS NULL", tenant)
+                .andIf(f.conflicts(), "e.conflict")
+                .and("f.name = ?", f.from().map(n -> canonical(tenant, n)))
+                .and("t.name = ?", f.to().map(n -> canonical(tenant, n)))
+                .and("e.kind = ?", f.kind())
+                .and("e.source = ?", f.source())
+                .append(" ORDER BY f.name, e.kind, t.name, e.source, e.version_id LIMIT ? OFFSET ?", page.limit() + 1,
+                        page.offset())
+                .query(jdbc, r -> EdgeView.of(TopologyStore.edge(r)));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("edges", rows.subList(0, Math.min(rows.size(), page.limit())));
         out.put("more", rows.size() > page.limit());
@@ -102,20 +87,20 @@ public final class TopologyHistory {
         kind.ifPresent(Vocabulary::edgeKind);
         Map<UUID, EdgeView> before = at(tenant, t1, t1, t2, kind);
         Map<UUID, EdgeView> after = at(tenant, t2, t1, t2, kind);
-        List<Map<String, Object>> entries = new ArrayList<>();
+        List<DiffEntry> entries = new ArrayList<>();
         Map<String, Integer> counts = new LinkedHashMap<>(Map.of("added", 0, "removed", 0, "changed", 0, "unchanged", 0));
         for (var e : after.entrySet()) {
             EdgeView was = before.get(e.getKey());
             String status = was == null ? "added" : same(was, e.getValue()) ? "unchanged" : "changed";
             counts.merge(status, 1, Integer::sum);
             if (!(changedOnly && status.equals("unchanged"))) {
-                entries.add(entry(status, was, e.getValue()));
+                entries.add(new DiffEntry(status, was, e.getValue()));
             }
         }
         for (var e : before.entrySet()) {
             if (!after.containsKey(e.getKey())) {
                 counts.merge("removed", 1, Integer::sum);
-                entries.add(entry("removed", e.getValue(), null));
+                entries.add(new DiffEntry("removed", e.getValue(), null));
             }
         }
         String untouched = " WHERE e.tenant_id = ? AND e.valid_from <= ? AND (e.valid_to IS NULL OR e.valid_to > ?)"
@@ -129,7 +114,7 @@ public final class TopologyHistory {
             params.add(DIFF_MAX + 1 - entries.size());
             jdbc.query("SELECT " + TopologyStore.EDGE_COLUMNS + untouched + " ORDER BY e.version_id LIMIT ?",
                     r -> EdgeView.of(TopologyStore.edge(r)), params.toArray())
-                    .forEach(v -> entries.add(entry("unchanged", v, v)));
+                    .forEach(v -> entries.add(new DiffEntry("unchanged", v, v)));
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("t1", t1);
@@ -145,12 +130,8 @@ public final class TopologyHistory {
                 && a.conflict() == b.conflict() && a.stale() == b.stale();
     }
 
-    private static Map<String, Object> entry(String status, EdgeView before, EdgeView after) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("status", status);
-        m.put("before", before);
-        m.put("after", after);
-        return m;
+    /** One edge of a diff: added (no before), removed (no after), changed or unchanged. */
+    public record DiffEntry(String status, EdgeView before, EdgeView after) {
     }
 
     /** The versions valid at {@code t} of the edges with a version starting or ending in (from, to]. */

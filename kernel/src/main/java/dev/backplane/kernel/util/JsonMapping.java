@@ -3,6 +3,7 @@ package dev.backplane.kernel.util;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -30,6 +31,20 @@ public final class JsonMapping {
 
     public static ObjectMapper mapper() {
         return MAPPER;
+    }
+
+    /**
+     * JSON the kernel itself stored or declared (a schema, a descriptor): text that does not parse is a
+     * defect, not a request error.
+     *
+     * @param what what the text is, for the message ("tool schema")
+     */
+    public static JsonNode tree(String json, String what) {
+        try {
+            return MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(what + " is not JSON", e);
+        }
     }
 
     public static String write(Object value) {

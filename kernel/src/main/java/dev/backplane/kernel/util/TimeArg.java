@@ -3,8 +3,6 @@ package dev.backplane.kernel.util;
 import dev.backplane.kernel.errors.CommonErrors;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,15 +33,7 @@ public final class TimeArg {
             };
             return Instant.now().minus(d);
         }
-        try {
-            return OffsetDateTime.parse(t).toInstant();
-        } catch (DateTimeParseException e) {
-            try {
-                return Instant.parse(t);
-            } catch (DateTimeParseException e2) {
-                throw CommonErrors.INVALID_TIME.error(field + " must be an age like 30m, 24h, 7d, 2w or an "
-                        + "ISO 8601 time, got '" + text + "'", Map.of("field", field));
-            }
-        }
+        return Times.iso(t).orElseThrow(() -> CommonErrors.INVALID_TIME.error(field + " must be an age like 30m, "
+                + "24h, 7d, 2w or an ISO 8601 time, got '" + text + "'", Map.of("field", field)));
     }
 }

@@ -1,8 +1,14 @@
 package dev.backplane.kernel.util;
 
 import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.errors.ErrorCode;
+import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The range of times any request may carry: PostgreSQL's timestamptz cannot hold every instant Java
@@ -24,5 +30,28 @@ public final class Times {
                     + ", got " + at, Map.of("field", field));
         }
         return at;
+    }
+
+    /** An ISO 8601 time with an offset, or an instant as {@link Instant#parse} reads it; empty when it is neither. */
+    public static Optional<Instant> iso(String text) {
+        try {
+            return Optional.of(OffsetDateTime.parse(text).toInstant());
+        } catch (DateTimeParseException e) {
+            try {
+                return Optional.of(Instant.parse(text));
+            } catch (DateTimeParseException e2) {
+                return Optional.empty();
+            }
+        }
+    }
+
+    /** The zone {@code time_zone} names (such as UTC or Europe/Berlin), or {@code invalid} naming the field. */
+    public static ZoneId zone(String zone, ErrorCode invalid) {
+        try {
+            return ZoneId.of(zone);
+        } catch (DateTimeException e) {
+            throw invalid.error("time_zone must be a zone id such as UTC or Europe/Berlin, got '" + zone + "'",
+                    Map.of("field", "time_zone"));
+        }
     }
 }
