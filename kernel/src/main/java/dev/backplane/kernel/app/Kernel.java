@@ -87,6 +87,7 @@ public final class Kernel implements AutoCloseable {
                     .build()
                     .start();
             started.set(server);
+            services.retrieval.warmInBackground(); // large kb/memory partitions: read now, not on their first search
             Kernel kernel = new Kernel(config, services, server, api, closing);
             LOG.log(Level.INFO, "svc backplane " + BuildInfo.load().version() + " ready at " + kernel.url() + " in "
                     + Duration.ofNanos(System.nanoTime() - t0).toMillis() + " ms; trusting tokens from " + issuer);

@@ -73,8 +73,8 @@ public final class KbRoutes {
 
     private void search(ServerRequest req, ServerResponse res, Caller c) {
         SearchBody body = Json.read(req, SearchBody.class);
-        Json.ok(res, Map.of("hits", kb.search(c, SearchLog.Transport.REST, body.query(), body.limit().orElse(10),
-                body.filters())));
+        Json.ok(res, kb.result(c, SearchLog.Transport.REST, body.query(), body.limit().orElse(10), body.filters())
+                .body());
     }
 
     private void ingest(ServerRequest req, ServerResponse res, Caller c) {

@@ -152,6 +152,11 @@ public final class KbService {
      * {@code dense_warming}).
      */
     public record Result(List<Hit> hits, boolean denseWarming) {
+
+        /** The answer's body: {@code hits}, and {@code dense_warming: true} only when the dense side was left out. */
+        public Map<String, Object> body() {
+            return denseWarming ? Map.of("hits", hits, "dense_warming", true) : Map.of("hits", hits);
+        }
     }
 
     /** A search an operator or agent makes, recorded for {@code svc retrieval usage} (without its text). */

@@ -93,8 +93,8 @@ public final class McpTools {
                   "query": {"type": "string", "minLength": 1},
                   "filters": {"type": "object", "description": "metadata the entries must contain, for example kind: runbook"},
                   "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "hits (default 10)"}}}""",
-                Role.READ_ONLY, (c, a) -> Map.of("hits", kb.search(c, transport, required(a, "query"),
-                        integer(a, "limit").orElse(10), object(a, "filters")))));
+                Role.READ_ONLY, (c, a) -> kb.result(c, transport, required(a, "query"), integer(a, "limit").orElse(10),
+                        object(a, "filters")).body()));
         DocsTools.register(docs, this::add);
         add(new Tool("list_targets", "List the registered targets (name, product, host, port, fingerprint) this "
                 + "tenant can act on. Read-only: targets are registered by operators, never by agents.",

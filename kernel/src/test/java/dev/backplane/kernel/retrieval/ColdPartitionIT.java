@@ -85,13 +85,44 @@ class ColdPartitionIT {
         }
     }
 
-    /** {@code n} entries of one random unit vector each; every 100th mentions a needle. */
+    @Test
+    void restSaysWhenAKbSearchWasRankedWhileTheVectorsWereRead() throws Exception {
+        java.nio.file.Path work = Files.createTempDirectory("svc-cold-rest");
+        UUID tenant = UUID.randomUUID();
+        try (dev.backplane.kernel.testing.TestIssuer issuer = new dev.backplane.kernel.testing.TestIssuer();
+             dev.backplane.kernel.testing.TestKernel k = dev.backplane.kernel.testing.TestKernel.start(work.resolve("data"),
+                     dev.backplane.kernel.testing.TestKernel.settings(issuer, Files.createDirectories(work.resolve("plugins"))))) {
+            Jdbc jdbc = new Jdbc(k.kernel().database().dataSource());
+            jdbc.update("""
+                    INSERT INTO kb_entries (id, tenant_id, slug, body, body_hash, created_by, updated_by)
+                    SELECT md5(?::text || g)::uuid, ?, 'entry-' || g, 'entry number ' || g
+                           || CASE WHEN g % 100 = 0 THEN ' with a needle' ELSE '' END, md5(g::text), 'it', 'it'
+                      FROM generate_series(1, ?) g""", tenant, tenant, LARGE);
+            seed(jdbc, tenant, LARGE, "kb");
+            String token = issuer.token("reader", tenant, "read_only");
+            String search = "{\"query\": \"needle\", \"limit\": 5}";
+            var first = k.send("POST", "/api/v1/kb/search", token, search, Map.of());
+            assertThat(first.status()).isEqualTo(200);
+            assertThat(first.json().path("dense_warming").asBoolean()).as(first.body()).isTrue();
+            assertThat(first.json().path("hits")).hasSize(5)
+                    .allMatch(h -> h.path("snippet").asText().endsWith("with a needle"));
+            waitFor(() -> !k.send("POST", "/api/v1/kb/search", token, search, Map.of()).json().has("dense_warming"),
+                    "searches are hybrid once the vectors are held");
+            assertThat(k.send("POST", "/api/v1/kb/search", token, search, Map.of()).json().path("hits")).hasSize(5);
+        }
+    }
+
     private static void seed(Jdbc jdbc, UUID tenant, int n) {
+        seed(jdbc, tenant, n, SURFACE);
+    }
+
+    /** {@code n} entries of one random unit vector each; every 100th mentions a needle. */
+    private static void seed(Jdbc jdbc, UUID tenant, int n, String surface) {
         jdbc.update("""
                 INSERT INTO retrieval_docs (surface, entry_id, tenant_id, tsv)
                 SELECT ?, md5(?::text || g)::uuid, ?, to_tsvector('english', 'entry number ' || g
                        || CASE WHEN g % 100 = 0 THEN ' with a needle' ELSE '' END)
-                  FROM generate_series(1, ?) g""", SURFACE, tenant, tenant, n);
+                  FROM generate_series(1, ?) g""", surface, tenant, tenant, n);
         jdbc.update("""
                 INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, chunk, embedding)
                 SELECT ?, md5(?::text || g)::uuid, ?, 0, v.unit
@@ -99,7 +130,7 @@ class ColdPartitionIT {
                        LATERAL (SELECT array_agg((x / norm)::real) AS unit FROM (
                            SELECT x, sqrt(sum(x * x) OVER ()) AS norm FROM (
                                SELECT (random() - 0.5)::real AS x FROM generate_series(1, 384 + g * 0)) r) s) v""",
-                SURFACE, tenant, tenant, n);
+                surface, tenant, tenant, n);
     }
 
     private static boolean isNeedle(Jdbc jdbc, UUID entry) {
