@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** REST surface of the connector catalog and its review. */
-public final class CatalogRoutes {
+public record CatalogRoutes(CatalogService catalog) {
 
     static final String CONNECTORS = "/api/v1/connectors";
     static final String CONNECTOR = CONNECTORS + "/{connector_id}";
@@ -34,12 +34,6 @@ public final class CatalogRoutes {
             name = name == null ? Optional.empty() : name;
             whenToUse = whenToUse == null ? Optional.empty() : whenToUse;
         }
-    }
-
-    private final CatalogService catalog;
-
-    public CatalogRoutes(CatalogService catalog) {
-        this.catalog = catalog;
     }
 
     public void register(ApiRoutes api) {
