@@ -1,9 +1,9 @@
 package dev.backplane.kernel.targets;
 
-import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.CollectionRoutes;
 import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import io.helidon.webserver.http.ServerRequest;
@@ -47,7 +47,7 @@ public record TargetRoutes(TargetService targets, ProbeService probes) {
     }
 
     private void list(ServerRequest req, ServerResponse res, Caller caller) {
-        int limit = req.query().first("limit").asOptional().map(TargetRoutes::limit).orElse(TargetService.LIST_LIMIT_DEFAULT);
+        int limit = QueryParams.limit(req, TargetService.LIST_LIMIT_DEFAULT, 500);
         Json.ok(res, targets.list(caller.tenantId(), req.query().first("cursor").asOptional(), limit,
                 req.query().first("product").asOptional()));
     }
@@ -64,14 +64,5 @@ public record TargetRoutes(TargetService targets, ProbeService probes) {
             throw TargetErrors.MISSING_FIELD.error("product is required", Map.of("field", "product"));
         }
         Json.ok(res, probes.discover(caller, body.product(), body.seedTarget()));
-    }
-
-    private static int limit(String text) {
-        try {
-            return Integer.parseInt(text.trim());
-        } catch (NumberFormatException e) {
-            throw CommonErrors.INVALID_LIMIT.error("limit must be an integer 1..500, got '" + text + "'",
-                    Map.of("field", "limit"));
-        }
     }
 }
