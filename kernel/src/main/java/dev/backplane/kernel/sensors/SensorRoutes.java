@@ -1,7 +1,6 @@
 package dev.backplane.kernel.sensors;
 
 import dev.backplane.kernel.http.ApiRoutes;
-import dev.backplane.kernel.http.CollectionRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Role;
@@ -14,8 +13,7 @@ public record SensorRoutes(Sensors sensors) {
     static final String SENSORS = "/api/v1/sensors";
 
     public void register(ApiRoutes api) {
-        CollectionRoutes<UUID> collection = api.collection(SENSORS, "id", SensorRoutes::id, Role.OPERATOR,
-                        Role.TENANT_ADMIN)
+        String sensor = api.collection(SENSORS, "id", SensorRoutes::id, Role.OPERATOR, Role.TENANT_ADMIN)
                 .list("sensors", Sensors.LIMIT_DEFAULT, (req, c, page) -> sensors.list(c.tenantId(),
                         req.query().first("cadence_kind").asOptional(), req.query().first("status").asOptional(),
                         page.limit(), page.offset()))
@@ -23,8 +21,9 @@ public record SensorRoutes(Sensors sensors) {
                 .show((c, id) -> sensors.show(c.tenantId(), id))
                 .update(Sensors.Write.class, sensors::update)
                 .pauseAndResume(sensors::setStatus)
-                .delete(sensors::delete);
-        api.get(collection.member() + "/results", Role.OPERATOR, (req, res, c) -> Json.ok(res, sensors.results(
+                .delete(sensors::delete)
+                .member();
+        api.get(sensor + "/results", Role.OPERATOR, (req, res, c) -> Json.ok(res, sensors.results(
                 c.tenantId(), id(req), req.query().first("cursor").asOptional(), req.query().first("from").asOptional(),
                 req.query().first("to").asOptional(), QueryParams.integer(req, "limit", Sensors.LIMIT_DEFAULT),
                 req.query().first("state").asOptional())));
