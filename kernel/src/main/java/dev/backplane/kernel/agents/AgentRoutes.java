@@ -12,48 +12,34 @@ import java.util.Map;
  * REST of agents: definitions under {@code /api/v1/agents} (reads operator, writes tenant_admin) and
  * runs under {@code /api/v1/agents/{name}/runs} and {@code /api/v1/agent-runs} (operator).
  */
-public final class AgentRoutes {
+public record AgentRoutes(AgentDefinitions definitions, AgentRuns runs) {
 
     static final String AGENTS = "/api/v1/agents";
-    static final String AGENT = AGENTS + "/{name}";
     static final String RUNS = "/api/v1/agent-runs";
-    static final String RUN = RUNS + "/{handle}";
-
-    private final AgentDefinitions definitions;
-    private final AgentRuns runs;
-
-    public AgentRoutes(AgentDefinitions definitions, AgentRuns runs) {
-        this.definitions = definitions;
-        this.runs = runs;
-    }
 
     public void register(ApiRoutes api) {
-        api.get(AGENTS, Role.OPERATOR, (req, res, c) -> Json.ok(res, Map.of("agents", definitions.list(c.tenantId(),
-                        QueryParams.integer(req, "limit", AgentDefinitions.LIMIT_DEFAULT),
-                        QueryParams.integer(req, "offset", 0)))))
-                .post(AGENTS, Role.TENANT_ADMIN, (req, res, c) -> Json.send(res, Status.CREATED_201,
-                        definitions.create(c, Json.read(req, AgentDefinitions.Write.class))))
-                .get(AGENT, Role.OPERATOR, (req, res, c) -> Json.ok(res, definitions.show(c.tenantId(), name(req))))
-                .patch(AGENT, Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
-                        definitions.edit(c, name(req), Json.read(req, AgentDefinitions.Write.class))))
-                .delete(AGENT, Role.TENANT_ADMIN, (req, res, c) -> {
-                    definitions.delete(c, name(req));
-                    Json.ok(res, Map.of("deleted", name(req)));
-                })
-                .post(AGENT + "/runs", Role.OPERATOR, (req, res, c) -> {
-                    AgentRuns.Start start = Json.read(req, AgentRuns.Start.class);
-                    AgentRun run = runs.start(c, name(req), start);
-                    Json.send(res, Boolean.TRUE.equals(start.async()) ? Status.ACCEPTED_202 : Status.OK_200, run);
-                })
-                .post(AGENT + "/run-events", Role.OPERATOR, this::runEvents)
-                .get(RUNS, Role.OPERATOR, (req, res, c) -> Json.ok(res, Map.of("runs", runs.list(c.tenantId(),
+        String agent = api.collection(AGENTS, "name", Role.OPERATOR, Role.TENANT_ADMIN)
+                .list("agents", AgentDefinitions.LIMIT_DEFAULT, (req, c, page) -> definitions.list(c.tenantId(),
+                        page.limit(), page.offset()))
+                .create(AgentDefinitions.Write.class, definitions::create)
+                .show((c, name) -> definitions.show(c.tenantId(), name))
+                .update(AgentDefinitions.Write.class, definitions::edit)
+                .delete(definitions::delete)
+                .member();
+        api.post(agent + "/runs", Role.OPERATOR, (req, res, c) -> {
+            AgentRuns.Start start = Json.read(req, AgentRuns.Start.class);
+            AgentRun run = runs.start(c, name(req), start);
+            Json.send(res, Boolean.TRUE.equals(start.async()) ? Status.ACCEPTED_202 : Status.OK_200, run);
+        }).post(agent + "/run-events", Role.OPERATOR, this::runEvents);
+        String run = api.collection(RUNS, "handle", AgentRoutes::handle, Role.OPERATOR, Role.OPERATOR)
+                .list("runs", AgentRuns.LIMIT_DEFAULT, (req, c, page) -> runs.list(c.tenantId(),
                         req.query().first("agent_name").asOptional(), req.query().first("status").asOptional(),
-                        req.query().first("work_ref").asOptional(), QueryParams.integer(req, "limit", AgentRuns.LIMIT_DEFAULT),
-                        QueryParams.integer(req, "offset", 0)))))
-                .get(RUN, Role.OPERATOR, (req, res, c) -> Json.ok(res, runs.show(c.tenantId(), handle(req))))
-                .post(RUN + "/cancel", Role.OPERATOR, (req, res, c) -> Json.ok(res, runs.cancel(c, handle(req))))
-                .get(RUN + "/events", Role.OPERATOR, (req, res, c) -> Json.ok(res, Map.of("events",
-                        runs.events(c.tenantId(), handle(req)))));
+                        req.query().first("work_ref").asOptional(), page.limit(), page.offset()))
+                .show((c, handle) -> runs.show(c.tenantId(), handle))
+                .action("cancel", runs::cancel)
+                .member();
+        api.get(run + "/events", Role.OPERATOR, (req, res, c) -> Json.ok(res, Map.of("events",
+                runs.events(c.tenantId(), handle(req)))));
     }
 
     /** Starts a run in the background and streams its events as server-sent events until it finishes. */

@@ -15,13 +15,7 @@ import java.util.Map;
  * {@code /health/live} (the process answers), {@code /health/ready} (the database answers too) and
  * {@code /health} (both). 200 when UP, 503 when DOWN, always JSON.
  */
-final class HealthRoutes {
-
-    private final Database database;
-
-    HealthRoutes(Database database) {
-        this.database = database;
-    }
+record HealthRoutes(Database database) {
 
     void register(ApiRoutes api) {
         api.publicRoute(Method.GET, "/health", this::all)

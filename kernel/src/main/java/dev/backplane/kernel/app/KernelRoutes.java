@@ -41,6 +41,7 @@ import dev.backplane.kernel.targets.TargetSecretRoutes;
 import dev.backplane.kernel.tenancy.TenancyRoutes;
 import dev.backplane.kernel.topology.TopologyRoutes;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** The REST and MCP surfaces of one kernel, registered on top of its {@link KernelServices}. */
@@ -108,9 +109,11 @@ final class KernelRoutes {
         String clientId = config.get(Setting.CONSOLE_CLIENT_ID);
         ConsoleSessions sessions = new ConsoleSessions(s.jdbc,
                 Duration.ofMinutes(config.intValue(Setting.CONSOLE_SESSION_TTL_MINUTES)));
-        return new ConsoleRoutes(sessions, new GovernanceAudit(s.audit), new ConsoleSignInRoutes(sessions,
-                new OidcLogin(s.issuer, clientId, s.tokenVerifier(config, clientId)), s.restAuthenticator, s.tenants,
-                publicUrl), new ConsoleKbRoutes(s.kb, s.kbIngest), new ConsoleConnectorRoutes(s.catalog, new AuditQueries(s.jdbc)),
-                new ConsoleIngestRoutes(s.specIngest), s.specIngest.maxRequestBytes());
+        return new ConsoleRoutes(sessions, new GovernanceAudit(s.audit), s.specIngest.maxRequestBytes(), List.of(
+                new ConsoleSignInRoutes(sessions, new OidcLogin(s.issuer, clientId, s.tokenVerifier(config, clientId)),
+                        s.restAuthenticator, s.tenants, publicUrl),
+                new ConsoleKbRoutes(s.kb, s.kbIngest),
+                new ConsoleIngestRoutes(s.specIngest),
+                new ConsoleConnectorRoutes(s.catalog, new AuditQueries(s.jdbc))));
     }
 }

@@ -12,21 +12,12 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
 
-/** REST surface of the audit log. Queries of the log are themselves audited (op_class audit_query). */
-public final class AuditRoutes {
-
-    private final AuditQueries queries;
-    private final AuditLog log;
-    private final Function<Caller, Function<String, String>> targetName;
-
-    /**
-     * @param targetName resolves a target name or alias to its name for the caller (unknown names pass through)
-     */
-    public AuditRoutes(AuditQueries queries, AuditLog log, Function<Caller, Function<String, String>> targetName) {
-        this.queries = queries;
-        this.log = log;
-        this.targetName = targetName;
-    }
+/**
+ * REST surface of the audit log. Queries of the log are themselves audited (op_class audit_query).
+ *
+ * @param targetName resolves a target name or alias to its name for the caller (unknown names pass through)
+ */
+public record AuditRoutes(AuditQueries queries, AuditLog log, Function<Caller, Function<String, String>> targetName) {
 
     public void register(ApiRoutes api) {
         api.get("/api/v1/audit", Role.OPERATOR, this::query)

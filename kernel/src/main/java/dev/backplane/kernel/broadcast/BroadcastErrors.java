@@ -5,24 +5,17 @@ import dev.backplane.kernel.errors.ErrorKind;
 
 /** The error codes of the broadcast feed. */
 public enum BroadcastErrors implements ErrorCode {
-    INVALID_ANNOUNCEMENT("invalid_announcement", ErrorKind.INVALID),
-    INVALID_FILTER("invalid_filter", ErrorKind.INVALID),
-    INVALID_OP_ID_PATTERN("invalid_op_id_pattern", ErrorKind.INVALID),
-    INVALID_OVERRIDE("invalid_override", ErrorKind.INVALID),
-    OVERRIDE_NOT_FOUND("override_not_found", ErrorKind.NOT_FOUND),
-    TOO_MANY_STREAMS("too_many_streams", ErrorKind.RATE_LIMITED);
+    INVALID_ANNOUNCEMENT(ErrorKind.INVALID),
+    INVALID_FILTER(ErrorKind.INVALID),
+    INVALID_OP_ID_PATTERN(ErrorKind.INVALID),
+    INVALID_OVERRIDE(ErrorKind.INVALID),
+    OVERRIDE_NOT_FOUND(ErrorKind.NOT_FOUND),
+    TOO_MANY_STREAMS(ErrorKind.RATE_LIMITED);
 
-    private final String code;
     private final ErrorKind kind;
 
-    BroadcastErrors(String code, ErrorKind kind) {
-        this.code = code;
+    BroadcastErrors(ErrorKind kind) {
         this.kind = kind;
-    }
-
-    @Override
-    public String code() {
-        return code;
     }
 
     @Override

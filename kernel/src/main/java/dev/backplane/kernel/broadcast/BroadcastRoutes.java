@@ -19,19 +19,9 @@ import java.util.Optional;
  * {@code /api/v1/broadcast}: the activity feed's history ({@code recent}), its live stream, a summary
  * for {@code svc status}, announcements, and the tenant's overrides.
  */
-public final class BroadcastRoutes {
+public record BroadcastRoutes(BroadcastFeed feed, BroadcastHub hub, Duration heartbeat) {
 
     static final String BASE = "/api/v1/broadcast";
-
-    private final BroadcastFeed feed;
-    private final BroadcastHub hub;
-    private final Duration heartbeat;
-
-    public BroadcastRoutes(BroadcastFeed feed, BroadcastHub hub, Duration heartbeat) {
-        this.feed = feed;
-        this.hub = hub;
-        this.heartbeat = heartbeat;
-    }
 
     public void register(ApiRoutes api) {
         api.get(BASE + "/recent", Role.OPERATOR, (req, res, c) -> Json.ok(res, feed.recent(c.tenantId(),

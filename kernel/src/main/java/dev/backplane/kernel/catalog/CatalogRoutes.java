@@ -3,6 +3,7 @@ package dev.backplane.kernel.catalog;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Json;
+import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.retrieval.SearchLog;
@@ -12,7 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** REST surface of the connector catalog and its review. */
-public final class CatalogRoutes {
+public record CatalogRoutes(CatalogService catalog) {
 
     static final String CONNECTORS = "/api/v1/connectors";
     static final String CONNECTOR = CONNECTORS + "/{connector_id}";
@@ -34,12 +35,6 @@ public final class CatalogRoutes {
             name = name == null ? Optional.empty() : name;
             whenToUse = whenToUse == null ? Optional.empty() : whenToUse;
         }
-    }
-
-    private final CatalogService catalog;
-
-    public CatalogRoutes(CatalogService catalog) {
-        this.catalog = catalog;
     }
 
     public void register(ApiRoutes api) {
@@ -93,8 +88,7 @@ public final class CatalogRoutes {
 
     private void search(ServerRequest req, ServerResponse res, Caller caller) {
         String query = req.query().first("query").asOptional().orElseThrow(() -> CommonErrors.INVALID_QUERY.error("the query parameter 'query' is required", Map.of("field", "query")));
-        int limit = req.query().first("limit").asOptional().map(CatalogRoutes::limit)
-                .orElse(CatalogService.SEARCH_LIMIT_DEFAULT);
+        int limit = QueryParams.limit(req, CatalogService.SEARCH_LIMIT_DEFAULT, 50);
         Json.ok(res, catalog.search(caller, SearchLog.Transport.REST, id(req), query,
                 req.query().first("group").asOptional(), limit));
     }
@@ -103,14 +97,5 @@ public final class CatalogRoutes {
         OperationEdit e = Json.read(req, OperationEdit.class);
         Json.ok(res, catalog.editOperation(caller.tenantId(), id(req), req.path().pathParameters().get("op_id"),
                 e.customDescription(), e.safetyLevel(), e.requiresApproval(), e.isEnabled(), caller.sub()));
-    }
-
-    private static int limit(String text) {
-        try {
-            return Integer.parseInt(text.trim());
-        } catch (NumberFormatException e) {
-            throw CommonErrors.INVALID_LIMIT.error("limit must be an integer 1..50, got '" + text + "'",
-                    Map.of("field", "limit"));
-        }
     }
 }

@@ -10,16 +10,10 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
 /** REST surface of spec ingest: {@code POST /api/v1/connectors/ingest} and the job status route. */
-public final class IngestRoutes {
+public record IngestRoutes(SpecIngestService ingest) {
 
     static final String INGEST = "/api/v1/connectors/ingest";
     static final String JOBS = "/api/v1/connectors/ingest-jobs";
-
-    private final SpecIngestService ingest;
-
-    public IngestRoutes(SpecIngestService ingest) {
-        this.ingest = ingest;
-    }
 
     public void register(ApiRoutes api) {
         api.post(INGEST, Role.TENANT_ADMIN, this::ingest)

@@ -24,7 +24,7 @@ import java.util.Optional;
  * confirmation step, per-operation overrides, and the connector's review trail from the audit log.
  * Changes go through {@link CatalogService} exactly as the REST review routes do, with the same audit rows.
  */
-public final class ConsoleConnectorRoutes {
+public final class ConsoleConnectorRoutes implements ConsoleRoutes.PageGroupRoutes {
 
     /** A review action: its REST route, its confirmation text, its button. */
     private enum Action {
@@ -57,7 +57,8 @@ public final class ConsoleConnectorRoutes {
         this.audit = audit;
     }
 
-    void register(ConsoleRoutes console, HttpRouting.Builder routing) {
+    @Override
+    public void register(ConsoleRoutes console, HttpRouting.Builder routing) {
         this.console = console;
         console.page(routing, Method.GET, "/ui/connectors", Role.READ_ONLY, this::list);
         console.page(routing, Method.GET, "/ui/connectors/{connector_id}", Role.READ_ONLY, (req, res, s, f) ->

@@ -27,7 +27,7 @@ import java.util.UUID;
  * with its audit row; a spec too big to ingest within the request runs as a job whose page reloads
  * itself until the job ends.
  */
-public final class ConsoleIngestRoutes {
+public final class ConsoleIngestRoutes implements ConsoleRoutes.PageGroupRoutes {
 
     /** Seconds between reloads of a running job's page. */
     static final String REFRESH_SECONDS = "2";
@@ -39,7 +39,8 @@ public final class ConsoleIngestRoutes {
         this.ingest = ingest;
     }
 
-    void register(ConsoleRoutes console, HttpRouting.Builder routing) {
+    @Override
+    public void register(ConsoleRoutes console, HttpRouting.Builder routing) {
         this.console = console;
         console.page(routing, Method.GET, "/ui/ingest", Role.TENANT_ADMIN, (req, res, s, f) ->
                 console.render(res, Status.OK_200, "ingest.jte", new ConsolePages.IngestFormPage(

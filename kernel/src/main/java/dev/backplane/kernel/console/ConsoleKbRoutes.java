@@ -27,7 +27,7 @@ import java.util.UUID;
  * {@code POST /api/v1/kb}, {@code DELETE /api/v1/kb/{slug}} and {@code POST /api/v1/kb/ingest} do, with the
  * same audit rows.
  */
-public final class ConsoleKbRoutes {
+public final class ConsoleKbRoutes implements ConsoleRoutes.PageGroupRoutes {
 
     static final int SEARCH_LIMIT = 10;
     static final int LIST_LIMIT = 100;
@@ -42,7 +42,8 @@ public final class ConsoleKbRoutes {
         this.ingest = ingest;
     }
 
-    void register(ConsoleRoutes console, HttpRouting.Builder routing) {
+    @Override
+    public void register(ConsoleRoutes console, HttpRouting.Builder routing) {
         this.console = console;
         console.page(routing, Method.GET, "/ui/kb", Role.READ_ONLY, this::search);
         console.page(routing, Method.GET, "/ui/kb/new", Role.TENANT_ADMIN, (req, res, s, f) ->

@@ -25,6 +25,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -67,38 +68,37 @@ public final class ConsoleRoutes {
         }
     }
 
+    /**
+     * A group of pages (sign-in, kb, ingest, connectors), registered with the console that guards and renders
+     * them (named so: it speaks HTTP, like every *Routes type).
+     */
+    public interface PageGroupRoutes {
+        void register(ConsoleRoutes console, HttpRouting.Builder routing);
+    }
+
     private final ConsoleSessions sessions;
     private final ApiRoutes.MutationRecorder audit;
     private final TemplateEngine templates = TemplateEngine.createPrecompiled(ContentType.Html);
-    private final ConsoleSignInRoutes signIn;
-    private final ConsoleKbRoutes kb;
-    private final ConsoleConnectorRoutes connectors;
-    private final ConsoleIngestRoutes ingest;
     private final int maxUploadBytes;
+    private final List<PageGroupRoutes> pages;
 
     /**
      * @param audit the governance trail REST mutations are recorded on
      * @param maxUploadBytes the largest upload form (spec ingest's request cap)
+     * @param pages the page groups, registered in this order
      */
-    public ConsoleRoutes(ConsoleSessions sessions, ApiRoutes.MutationRecorder audit, ConsoleSignInRoutes signIn,
-                         ConsoleKbRoutes kb, ConsoleConnectorRoutes connectors, ConsoleIngestRoutes ingest,
-                         int maxUploadBytes) {
-        this.ingest = ingest;
-        this.maxUploadBytes = maxUploadBytes;
+    public ConsoleRoutes(ConsoleSessions sessions, ApiRoutes.MutationRecorder audit, int maxUploadBytes,
+                         List<PageGroupRoutes> pages) {
         this.sessions = sessions;
         this.audit = audit;
-        this.signIn = signIn;
-        this.kb = kb;
-        this.connectors = connectors;
+        this.maxUploadBytes = maxUploadBytes;
+        this.pages = List.copyOf(pages);
     }
 
     public void register(HttpRouting.Builder routing) {
         routing.get("/ui", (req, res) -> redirect(res, Status.FOUND_302, "/ui/kb"))
                 .get("/ui/static/console.css", this::stylesheet);
-        signIn.register(this, routing);
-        kb.register(this, routing);
-        ingest.register(this, routing);
-        connectors.register(this, routing);
+        pages.forEach(group -> group.register(this, routing));
     }
 
     /** Registers a page: signed-in users with {@code role}; a POST also needs the session's CSRF token. */

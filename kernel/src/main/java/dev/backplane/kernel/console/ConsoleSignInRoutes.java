@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  * on loopback); {@code /ui/logout} closes it; {@code /ui/tenant} points a platform_admin's session at
  * another tenant under the rules of {@code X-Svc-Tenant}.
  */
-public final class ConsoleSignInRoutes {
+public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes {
 
     private final ConsoleSessions sessions;
     private final OidcLogin oidc;
@@ -48,7 +48,8 @@ public final class ConsoleSignInRoutes {
         this.publicUrl = publicUrl;
     }
 
-    void register(ConsoleRoutes console, HttpRouting.Builder routing) {
+    @Override
+    public void register(ConsoleRoutes console, HttpRouting.Builder routing) {
         this.console = console;
         routing.get("/ui/login", this::login)
                 .get("/ui/callback", this::callback)

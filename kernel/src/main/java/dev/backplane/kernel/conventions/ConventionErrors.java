@@ -5,22 +5,15 @@ import dev.backplane.kernel.errors.ErrorKind;
 
 /** The error codes the conventions capability raises (a bad slug is the shared {@code invalid_slug}). */
 public enum ConventionErrors implements ErrorCode {
-    CONVENTION_EXISTS("convention_exists", ErrorKind.CONFLICT),
-    CONVENTION_NOT_FOUND("convention_not_found", ErrorKind.NOT_FOUND),
-    INVALID_CONVENTION("invalid_convention", ErrorKind.INVALID),
-    VERSION_CONFLICT("version_conflict", ErrorKind.CONFLICT);
+    CONVENTION_EXISTS(ErrorKind.CONFLICT),
+    CONVENTION_NOT_FOUND(ErrorKind.NOT_FOUND),
+    INVALID_CONVENTION(ErrorKind.INVALID),
+    VERSION_CONFLICT(ErrorKind.CONFLICT);
 
-    private final String code;
     private final ErrorKind kind;
 
-    ConventionErrors(String code, ErrorKind kind) {
-        this.code = code;
+    ConventionErrors(ErrorKind kind) {
         this.kind = kind;
-    }
-
-    @Override
-    public String code() {
-        return code;
     }
 
     @Override

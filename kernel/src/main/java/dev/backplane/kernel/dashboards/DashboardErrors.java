@@ -5,23 +5,16 @@ import dev.backplane.kernel.errors.ErrorKind;
 
 /** The error codes the dashboards capability raises (SPEC's codes; the kind decides the HTTP status). */
 public enum DashboardErrors implements ErrorCode {
-    DASHBOARD_NOT_FOUND("dashboard_not_found", ErrorKind.NOT_FOUND),
-    DASHBOARD_EXISTS("dashboard_exists", ErrorKind.CONFLICT),
-    INVALID_DASHBOARD("invalid_dashboard", ErrorKind.INVALID),
-    UNKNOWN_SENSOR("unknown_sensor", ErrorKind.INVALID),
-    UNKNOWN_AGENT("unknown_agent", ErrorKind.INVALID);
+    DASHBOARD_NOT_FOUND(ErrorKind.NOT_FOUND),
+    DASHBOARD_EXISTS(ErrorKind.CONFLICT),
+    INVALID_DASHBOARD(ErrorKind.INVALID),
+    UNKNOWN_SENSOR(ErrorKind.INVALID),
+    UNKNOWN_AGENT(ErrorKind.INVALID);
 
-    private final String code;
     private final ErrorKind kind;
 
-    DashboardErrors(String code, ErrorKind kind) {
-        this.code = code;
+    DashboardErrors(ErrorKind kind) {
         this.kind = kind;
-    }
-
-    @Override
-    public String code() {
-        return code;
     }
 
     @Override

@@ -5,21 +5,14 @@ import dev.backplane.kernel.errors.ErrorKind;
 
 /** The error codes the dispatch capability raises (SPEC's codes; the kind decides the HTTP status). */
 public enum DispatchErrors implements ErrorCode {
-    CONNECTOR_PRODUCT_MISMATCH("connector_product_mismatch", ErrorKind.INVALID),
-    RUN_NOT_FOUND("run_not_found", ErrorKind.NOT_FOUND),
-    RUN_FINISHED("run_finished", ErrorKind.CONFLICT);
+    CONNECTOR_PRODUCT_MISMATCH(ErrorKind.INVALID),
+    RUN_NOT_FOUND(ErrorKind.NOT_FOUND),
+    RUN_FINISHED(ErrorKind.CONFLICT);
 
-    private final String code;
     private final ErrorKind kind;
 
-    DispatchErrors(String code, ErrorKind kind) {
-        this.code = code;
+    DispatchErrors(ErrorKind kind) {
         this.kind = kind;
-    }
-
-    @Override
-    public String code() {
-        return code;
     }
 
     @Override

@@ -16,19 +16,7 @@ import io.helidon.webserver.http.ServerResponse;
  * status (ok, error, denied, awaiting_approval, unavailable) answers HTTP 200: the outcome is in
  * the body; HTTP errors are for requests that could not be understood or resolved.
  */
-public final class DispatchRoutes {
-
-    private final OperationCalls calls;
-    private final Dispatcher dispatcher;
-    private final ResultQueryService results;
-    private final AsyncRuns runs;
-
-    public DispatchRoutes(OperationCalls calls, Dispatcher dispatcher, ResultQueryService results, AsyncRuns runs) {
-        this.calls = calls;
-        this.dispatcher = dispatcher;
-        this.results = results;
-        this.runs = runs;
-    }
+public record DispatchRoutes(OperationCalls calls, Dispatcher dispatcher, ResultQueryService results, AsyncRuns runs) {
 
     public void register(ApiRoutes api) {
         api.post("/api/v1/operations/call", Role.OPERATOR, this::call)

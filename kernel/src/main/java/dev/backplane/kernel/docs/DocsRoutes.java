@@ -7,19 +7,16 @@ import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
-import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
-import io.helidon.webserver.http.ServerResponse;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
 /** {@code /api/v1/docs}: doc collections (CRUD, state, probe, capability grants), search and ask. */
-public final class DocsRoutes {
+public record DocsRoutes(DocsService docs) {
 
     static final String COLLECTIONS = "/api/v1/docs/collections";
-    static final String COLLECTION = COLLECTIONS + "/{key}";
 
     /** Body of a create. */
     record CreateBody(String key, Optional<String> backendType, Map<String, Object> backendRef,
@@ -70,39 +67,30 @@ public final class DocsRoutes {
         }
     }
 
-    private final DocsService docs;
-
-    public DocsRoutes(DocsService docs) {
-        this.docs = docs;
-    }
-
     public void register(ApiRoutes api) {
         DocCollections collections = docs.collections();
         api.get(COLLECTIONS, Role.READ_ONLY, (req, res, c) -> Json.ok(res, collections.list(c,
-                        req.query().first("cursor").asOptional(), QueryParams.integer(req, "limit", 100),
-                        req.query().first("vendor").asOptional())))
-                .post(COLLECTIONS, Role.TENANT_ADMIN, this::create)
-                .patch(COLLECTION, Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res, view(c,
-                        collections.update(c, key(req), Json.read(req, UpdateBody.class).fields()))))
-                .delete(COLLECTION, Role.TENANT_ADMIN, (req, res, c) -> {
-                    collections.delete(c, key(req));
-                    Json.ok(res, Map.of("deleted", key(req)));
-                })
-                .post(COLLECTION + "/enable", Role.TENANT_ADMIN, (req, res, c) ->
-                        Json.ok(res, view(c, collections.setEnabled(c, key(req), true))))
-                .post(COLLECTION + "/disable", Role.TENANT_ADMIN, (req, res, c) ->
-                        Json.ok(res, view(c, collections.setEnabled(c, key(req), false))))
-                .post(COLLECTION + "/probe", Role.OPERATOR, (req, res, c) -> Json.ok(res, docs.probe(c, key(req))))
-                .get(COLLECTION + "/grants", Role.TENANT_ADMIN, (req, res, c) -> {
+                req.query().first("cursor").asOptional(), QueryParams.integer(req, "limit", 100),
+                req.query().first("vendor").asOptional())));
+        String collection = api.collection(COLLECTIONS, "key", Role.READ_ONLY, Role.TENANT_ADMIN)
+                .create(CreateBody.class, (c, body) -> view(c, collections.create(c, body.key(),
+                        body.global().orElse(false), body.fields())))
+                .update(UpdateBody.class, (c, key, body) -> view(c, collections.update(c, key, body.fields())))
+                .delete(collections::delete)
+                .action("enable", (c, key) -> view(c, collections.setEnabled(c, key, true)))
+                .action("disable", (c, key) -> view(c, collections.setEnabled(c, key, false)))
+                .member();
+        api.post(collection + "/probe", Role.OPERATOR, (req, res, c) -> Json.ok(res, docs.probe(c, key(req))))
+                .get(collection + "/grants", Role.TENANT_ADMIN, (req, res, c) -> {
                     c.requirePlatformAdmin();
                     Json.ok(res, Map.of("grants", docs.capabilities().grants(collections.visible(c.tenantId(), key(req)))));
                 })
-                .post(COLLECTION + "/grants/{tenant_id}", Role.TENANT_ADMIN, (req, res, c) -> {
+                .post(collection + "/grants/{tenant_id}", Role.TENANT_ADMIN, (req, res, c) -> {
                     c.requirePlatformAdmin();
                     Json.ok(res, docs.capabilities().grant(collections.visible(c.tenantId(), key(req)), tenant(req),
                             c.sub()));
                 })
-                .delete(COLLECTION + "/grants/{tenant_id}", Role.TENANT_ADMIN, (req, res, c) -> {
+                .delete(collection + "/grants/{tenant_id}", Role.TENANT_ADMIN, (req, res, c) -> {
                     c.requirePlatformAdmin();
                     docs.capabilities().revoke(collections.visible(c.tenantId(), key(req)), tenant(req));
                     Json.ok(res, Map.of("revoked", DocCollection.capability(key(req)), "tenant_id", tenant(req)));
@@ -111,12 +99,6 @@ public final class DocsRoutes {
                         Json.ok(res, docs.search(c, Json.read(req, QueryBody.class).toQuery(), "rest")))
                 .post("/api/v1/docs/ask", Role.READ_ONLY, (req, res, c) ->
                         Json.ok(res, docs.ask(c, Json.read(req, QueryBody.class).toQuery(), "rest")));
-    }
-
-    private void create(ServerRequest req, ServerResponse res, Caller c) {
-        CreateBody body = Json.read(req, CreateBody.class);
-        DocCollection created = docs.collections().create(c, body.key(), body.global().orElse(false), body.fields());
-        Json.send(res, Status.CREATED_201, view(c, created));
     }
 
     private DocCollection.View view(Caller c, DocCollection d) {

@@ -9,55 +9,36 @@ import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
-import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
 import java.util.Optional;
 
-/** REST of the events capability: event sources, the ingest route senders call, the event log. */
-public final class EventRoutes {
+/**
+ * REST of the events capability: event sources, the ingest route senders call, the event log.
+ *
+ * @param metrics where {@code svc_events_ingest_total} is counted (labels outcome: accepted, duplicate or
+ *                refused, and reason: the refusal's error code — a closed set)
+ */
+public record EventRoutes(EventSources sources, EventIngest ingest, EventLog log, MeterRegistry metrics) {
 
-    private final io.micrometer.core.instrument.MeterRegistry metrics;
     static final String SOURCES = "/api/v1/event-sources";
-    static final String SOURCE = SOURCES + "/{slug}";
     static final String EVENTS = "/api/v1/events";
-
-    private final EventSources sources;
-    private final EventIngest ingest;
-    private final EventLog log;
-
-    /**
-     * @param metrics where {@code svc_events_ingest_total} is counted (labels outcome: accepted, duplicate or
-     *                refused, and reason: the refusal's error code — a closed set)
-     */
-    public EventRoutes(EventSources sources, EventIngest ingest, EventLog log, io.micrometer.core.instrument.MeterRegistry metrics) {
-        this.metrics = metrics;
-        this.sources = sources;
-        this.ingest = ingest;
-        this.log = log;
-    }
 
     public void register(ApiRoutes api) {
         api.publicRoute(Method.POST, EVENTS + "/ingest/{slug}", this::counted)
                 .get(SOURCES, Role.OPERATOR, (req, res, c) -> Json.ok(res, Map.of("event_sources",
-                        sources.list(c.tenantId()).stream().map(EventSource::view).toList())))
-                .post(SOURCES, Role.TENANT_ADMIN, (req, res, c) -> Json.send(res, Status.CREATED_201,
-                        sources.create(c, Json.read(req, EventSources.Write.class)).view()))
-                .get(SOURCE, Role.OPERATOR, (req, res, c) -> Json.ok(res, sources.describe(c.tenantId(), slug(req)).view()))
-                .patch(SOURCE, Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
-                        sources.update(c, slug(req), Json.read(req, EventSources.Write.class)).view()))
-                .post(SOURCE + "/pause", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
-                        sources.setStatus(c, slug(req), "paused").view()))
-                .post(SOURCE + "/resume", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
-                        sources.setStatus(c, slug(req), "active").view()))
-                .delete(SOURCE, Role.TENANT_ADMIN, (req, res, c) -> {
-                    sources.delete(c, slug(req));
-                    Json.ok(res, Map.of("deleted", slug(req)));
-                })
-                .get(EVENTS, Role.OPERATOR, this::list)
+                        sources.list(c.tenantId()).stream().map(EventSource::view).toList())));
+        api.collection(SOURCES, "slug", Role.OPERATOR, Role.TENANT_ADMIN)
+                .create(EventSources.Write.class, (c, w) -> sources.create(c, w).view())
+                .show((c, slug) -> sources.describe(c.tenantId(), slug).view())
+                .update(EventSources.Write.class, (c, slug, w) -> sources.update(c, slug, w).view())
+                .pauseAndResume((c, slug, status) -> sources.setStatus(c, slug, status).view())
+                .delete(sources::delete);
+        api.get(EVENTS, Role.OPERATOR, this::list)
                 .get(EVENTS + "/{id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
                         log.show(c.tenantId(), QueryParams.uuidPath(req, "id"))));
     }
@@ -113,9 +94,5 @@ public final class EventRoutes {
     private static DomainException tooLarge(long cap) {
         return CommonErrors.BODY_TOO_LARGE.error("the body exceeds this "
                 + "source's cap of " + cap + " bytes");
-    }
-
-    private static String slug(ServerRequest req) {
-        return req.path().pathParameters().get("slug");
     }
 }

@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 /** REST surface of approval requests. Approving runs the parked call through the same pipeline. */
-public final class ApprovalRoutes {
+public record ApprovalRoutes(Approvals approvals, ParkedCallRunner runner) {
 
     /** Body of approve. */
     record Approve(Optional<String> reason, Optional<Boolean> async, Optional<Boolean> breakGlass) {
@@ -40,14 +40,6 @@ public final class ApprovalRoutes {
     @FunctionalInterface
     public interface ParkedCallRunner {
         Object run(Caller approver, Approvals.Released released, boolean async);
-    }
-
-    private final Approvals approvals;
-    private final ParkedCallRunner runner;
-
-    public ApprovalRoutes(Approvals approvals, ParkedCallRunner runner) {
-        this.approvals = approvals;
-        this.runner = runner;
     }
 
     public void register(ApiRoutes api) {

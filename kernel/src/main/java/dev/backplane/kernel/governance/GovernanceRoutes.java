@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 /** REST surface of agent principals and agent grants. */
-public final class GovernanceRoutes {
+public record GovernanceRoutes(AgentPrincipals principals, Grants grants, ServiceGrants serviceGrants) {
 
     /** Body of register. */
     record Register(String name, Optional<String> ownerSub) {
@@ -40,16 +40,6 @@ public final class GovernanceRoutes {
             targetProduct = targetProduct == null ? Optional.empty() : targetProduct;
             expires = expires == null ? Optional.empty() : expires;
         }
-    }
-
-    private final AgentPrincipals principals;
-    private final Grants grants;
-    private final ServiceGrants serviceGrants;
-
-    public GovernanceRoutes(AgentPrincipals principals, Grants grants, ServiceGrants serviceGrants) {
-        this.principals = principals;
-        this.grants = grants;
-        this.serviceGrants = serviceGrants;
     }
 
     public void register(ApiRoutes api) {

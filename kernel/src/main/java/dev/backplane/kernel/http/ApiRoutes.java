@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Where every route is declared, with the least role it needs (or none, for public routes). The
@@ -77,6 +78,17 @@ public final class ApiRoutes {
 
     public ApiRoutes delete(String path, Role role, CallerHandler handler) {
         return route(Method.DELETE, path, role, handler);
+    }
+
+    /** The routes of the collection at {@code path} and of its members at {@code path/{param}}, keyed by {@code key}. */
+    public <K> CollectionRoutes<K> collection(String path, String param, Function<ServerRequest, K> key, Role read,
+                                              Role write) {
+        return new CollectionRoutes<>(this, path, path + "/{" + param + "}", key, read, write);
+    }
+
+    /** The routes of a collection whose members are named by the text of the path parameter {@code param}. */
+    public CollectionRoutes<String> collection(String path, String param, Role read, Role write) {
+        return collection(path, param, req -> req.path().pathParameters().get(param), read, write);
     }
 
     public ApiRoutes route(Method method, String path, Role role, CallerHandler handler) {

@@ -22,31 +22,17 @@ import java.util.UUID;
  * Turns a request's bearer token into a {@link Caller}: verifies the token, reads the tenant claims
  * and applies the acting-tenant header ({@code X-Svc-Tenant}, set by the CLI's {@code --tenant}),
  * which only a platform_admin may point at another tenant.
+ *
+ * @param verifier verifies tokens for the audience of the routes this authenticator guards
+ * @param tenants the tenant registry (acting-tenant checks, first-sight registration)
+ * @param realm the value of {@code realm} in {@code WWW-Authenticate}
+ * @param agentClientId the OIDC client whose tokens are a human's agent session (user-agent), if any
+ * @param principals the agent principals (a revoked one is refused at once: the kill switch)
  */
-public final class Authenticator {
+public record Authenticator(TokenVerifier verifier, TenantDirectory tenants, String realm, Optional<String> agentClientId,
+                            PrincipalDirectory principals) {
 
     public static final HeaderName TENANT_HEADER = HeaderNames.create("X-Svc-Tenant");
-
-    private final TokenVerifier verifier;
-    private final TenantDirectory tenants;
-    private final String realm;
-    private final Optional<String> agentClientId;
-    private final PrincipalDirectory principals;
-
-    /**
-     * @param verifier verifies tokens for the audience of the routes this authenticator guards
-     * @param tenants the tenant registry (acting-tenant checks, first-sight registration)
-     * @param realm the value of {@code realm} in {@code WWW-Authenticate}
-     * @param agentClientId the OIDC client whose tokens are a human's agent session (user-agent), if any
-     */
-    public Authenticator(TokenVerifier verifier, TenantDirectory tenants, String realm, Optional<String> agentClientId,
-                         PrincipalDirectory principals) {
-        this.verifier = verifier;
-        this.tenants = tenants;
-        this.realm = realm;
-        this.agentClientId = agentClientId;
-        this.principals = principals;
-    }
 
     public Caller authenticate(ServerRequest req) {
         String header = req.headers().first(HeaderNames.AUTHORIZATION)

@@ -1,5 +1,6 @@
 package dev.backplane.kernel.http;
 
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import io.helidon.webserver.http.ServerRequest;
 import java.util.Map;
@@ -13,14 +14,27 @@ public final class QueryParams {
     }
 
     public static int integer(ServerRequest req, String name, int fallback) {
-        return req.query().first(name).asOptional().map(v -> {
-            try {
-                return Integer.parseInt(v.trim());
-            } catch (NumberFormatException e) {
-                throw DomainException.unprocessable("invalid_" + name, name + " must be a number, got '" + v + "'",
-                        Map.of("field", name));
-            }
-        }).orElse(fallback);
+        return req.query().first(name).asOptional().map(v -> parse(v, text -> DomainException.unprocessable(
+                "invalid_" + name, name + " must be a number, got '" + text + "'", Map.of("field", name))))
+                .orElse(fallback);
+    }
+
+    /**
+     * {@code limit}, or {@code fallback} when absent; a malformed one is {@code 422 invalid_limit} naming the
+     * route's range ("limit must be an integer 1..500"), which the service enforces.
+     */
+    public static int limit(ServerRequest req, int fallback, int max) {
+        return req.query().first("limit").asOptional().map(v -> parse(v, text -> CommonErrors.INVALID_LIMIT.error(
+                "limit must be an integer 1.." + max + ", got '" + text + "'", Map.of("field", "limit"))))
+                .orElse(fallback);
+    }
+
+    private static int parse(String text, Function<String, DomainException> malformed) {
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw malformed.apply(text);
+        }
     }
 
     /** {@code true} or {@code 1}; absent is false. */

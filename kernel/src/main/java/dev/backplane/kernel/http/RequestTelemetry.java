@@ -31,7 +31,8 @@ import java.time.Duration;
  * tracing on, the request is a server span named {@code <method> <route template>}, continuing the caller's W3C
  * {@code traceparent}; the dispatch stages below it are its children.
  */
-public final class RequestTelemetry implements Filter {
+public record RequestTelemetry(MeterRegistry registry, boolean accessLog, Tracer tracer, TextMapPropagator propagator)
+        implements Filter {
 
     private static final System.Logger ACCESS = System.getLogger("svc.access");
     static final String UNMATCHED = "unmatched";
@@ -47,18 +48,6 @@ public final class RequestTelemetry implements Filter {
             return req == null ? null : req.headers().first(io.helidon.http.HeaderNames.create(key)).orElse(null);
         }
     };
-
-    private final MeterRegistry registry;
-    private final boolean accessLog;
-    private final Tracer tracer;
-    private final TextMapPropagator propagator;
-
-    public RequestTelemetry(MeterRegistry registry, boolean accessLog, Tracer tracer, TextMapPropagator propagator) {
-        this.registry = registry;
-        this.accessLog = accessLog;
-        this.tracer = tracer;
-        this.propagator = propagator;
-    }
 
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {

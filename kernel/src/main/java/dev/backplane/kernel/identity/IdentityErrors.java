@@ -5,19 +5,12 @@ import dev.backplane.kernel.errors.ErrorKind;
 
 /** The error codes the identity capability raises (SPEC's codes; the kind decides the HTTP status). */
 public enum IdentityErrors implements ErrorCode {
-    HUMAN_REQUIRED("human_required", ErrorKind.FORBIDDEN);
+    HUMAN_REQUIRED(ErrorKind.FORBIDDEN);
 
-    private final String code;
     private final ErrorKind kind;
 
-    IdentityErrors(String code, ErrorKind kind) {
-        this.code = code;
+    IdentityErrors(ErrorKind kind) {
         this.kind = kind;
-    }
-
-    @Override
-    public String code() {
-        return code;
     }
 
     @Override

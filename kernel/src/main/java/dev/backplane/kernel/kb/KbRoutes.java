@@ -16,7 +16,7 @@ import java.util.Optional;
  * {@code /api/v1/kb}: list, show, add and search (kb on every non-agent surface), delete on REST only,
  * and ingest of a directory on the backplane host (a background job, polled at {@code /api/v1/kb/ingest-jobs}).
  */
-public final class KbRoutes {
+public record KbRoutes(KbService kb, KbIngestService ingest) {
 
     /** Body of an add. */
     record AddBody(String slug, String body, Map<String, Object> metadata) {
@@ -33,30 +33,16 @@ public final class KbRoutes {
     record IngestBody(String directory, Boolean dryRun) {
     }
 
-    private final KbService kb;
-    private final KbIngestService ingest;
-
-    public KbRoutes(KbService kb, KbIngestService ingest) {
-        this.kb = kb;
-        this.ingest = ingest;
-    }
-
     public void register(ApiRoutes api) {
         api.get("/api/v1/kb", Role.READ_ONLY, this::list)
                 .post("/api/v1/kb", Role.TENANT_ADMIN, this::add)
                 .post("/api/v1/kb/search", Role.READ_ONLY, this::search)
                 .post("/api/v1/kb/ingest", Role.TENANT_ADMIN, this::ingest)
                 .get(KbIngestService.JOBS + "/{job_id}", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,
-                        ingest.job(c, QueryParams.uuidPath(req, "job_id"))))
-                .get("/api/v1/kb/{slug}", Role.READ_ONLY, (req, res, c) -> Json.ok(res, kb.show(c.tenantId(), slug(req))))
-                .delete("/api/v1/kb/{slug}", Role.TENANT_ADMIN, (req, res, c) -> {
-                    kb.delete(c.tenantId(), slug(req));
-                    Json.ok(res, Map.of("deleted", slug(req)));
-                });
-    }
-
-    private static String slug(ServerRequest req) {
-        return req.path().pathParameters().get("slug");
+                        ingest.job(c, QueryParams.uuidPath(req, "job_id"))));
+        api.collection("/api/v1/kb", "slug", Role.READ_ONLY, Role.TENANT_ADMIN)
+                .show((c, slug) -> kb.show(c.tenantId(), slug))
+                .delete((c, slug) -> kb.delete(c.tenantId(), slug));
     }
 
     private void list(ServerRequest req, ServerResponse res, Caller c) {

@@ -5,20 +5,13 @@ import dev.backplane.kernel.errors.ErrorKind;
 
 /** The error codes the mcp capability raises (SPEC's codes; the kind decides the HTTP status). */
 public enum McpErrors implements ErrorCode {
-    INSUFFICIENT_SCOPE("insufficient_scope", ErrorKind.FORBIDDEN),
-    INVALID_PARAMS("invalid_params", ErrorKind.INVALID);
+    INSUFFICIENT_SCOPE(ErrorKind.FORBIDDEN),
+    INVALID_PARAMS(ErrorKind.INVALID);
 
-    private final String code;
     private final ErrorKind kind;
 
-    McpErrors(String code, ErrorKind kind) {
-        this.code = code;
+    McpErrors(ErrorKind kind) {
         this.kind = kind;
-    }
-
-    @Override
-    public String code() {
-        return code;
     }
 
     @Override

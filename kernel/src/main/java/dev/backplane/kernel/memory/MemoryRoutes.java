@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** {@code /api/v1/memory} (list, write), {@code .../promote}, {@code /api/v1/memory/{scope}/{slug}} and {@code /api/v1/retrieve}. */
-public final class MemoryRoutes {
+public record MemoryRoutes(MemoryService memory) {
 
     /** Body of a write. {@code expires_at} present and null keeps the entry forever. */
     record WriteBody(String body, String scope, String targetName, List<String> tags, String slug,
@@ -25,12 +25,6 @@ public final class MemoryRoutes {
 
     /** Body of a promotion. */
     record PromoteBody(String to, Boolean move, String targetName) {
-    }
-
-    private final MemoryService memory;
-
-    public MemoryRoutes(MemoryService memory) {
-        this.memory = memory;
     }
 
     public void register(ApiRoutes api) {

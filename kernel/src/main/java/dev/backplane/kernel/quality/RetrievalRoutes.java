@@ -10,20 +10,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /** {@code /api/v1/retrieval}: eval against the grep baseline, the retire checklist, and usage. */
-public final class RetrievalRoutes {
+public record RetrievalRoutes(RetrievalEval eval, RetireChecklist checklist, UsageReport usage) {
 
     /** Body of an eval. */
     record EvalBody(String surface, String baseline, Boolean saveBaseline, Boolean compareBaseline) {
-    }
-
-    private final RetrievalEval eval;
-    private final RetireChecklist checklist;
-    private final UsageReport usage;
-
-    public RetrievalRoutes(RetrievalEval eval, RetireChecklist checklist, UsageReport usage) {
-        this.eval = eval;
-        this.checklist = checklist;
-        this.usage = usage;
     }
 
     public void register(ApiRoutes api) {

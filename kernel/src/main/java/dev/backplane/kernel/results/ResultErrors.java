@@ -5,20 +5,13 @@ import dev.backplane.kernel.errors.ErrorKind;
 
 /** The error codes the results capability raises (SPEC's codes; the kind decides the HTTP status). */
 public enum ResultErrors implements ErrorCode {
-    HANDLE_NOT_FOUND("handle_not_found", ErrorKind.NOT_FOUND),
-    QUERY_TOO_EXPENSIVE("query_too_expensive", ErrorKind.INVALID);
+    HANDLE_NOT_FOUND(ErrorKind.NOT_FOUND),
+    QUERY_TOO_EXPENSIVE(ErrorKind.INVALID);
 
-    private final String code;
     private final ErrorKind kind;
 
-    ResultErrors(String code, ErrorKind kind) {
-        this.code = code;
+    ResultErrors(ErrorKind kind) {
         this.kind = kind;
-    }
-
-    @Override
-    public String code() {
-        return code;
     }
 
     @Override

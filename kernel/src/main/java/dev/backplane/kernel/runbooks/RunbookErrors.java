@@ -5,32 +5,30 @@ import dev.backplane.kernel.errors.ErrorKind;
 
 /** The error codes of runbook templates and runs. */
 public enum RunbookErrors implements ErrorCode {
-    INVALID_RUNBOOK("invalid_runbook", ErrorKind.INVALID),
-    INVALID_RUN("invalid_run", ErrorKind.INVALID),
-    RUN_FINISHED("run_finished", ErrorKind.CONFLICT),
-    RUN_NOT_FOUND("run_not_found", ErrorKind.NOT_FOUND),
-    STEP_NOT_RUN("step_not_run", ErrorKind.CONFLICT),
-    STEP_IN_FLIGHT("step_in_flight", ErrorKind.CONFLICT),
-    STEP_CHANGED("step_changed", ErrorKind.CONFLICT),
-    SAME_PERSON("four_eyes", ErrorKind.FORBIDDEN),
-    APPROVAL_PENDING("approval_pending", ErrorKind.CONFLICT),
-    NOT_ASSIGNEE("not_assignee", ErrorKind.FORBIDDEN),
-    TEMPLATE_EXISTS("template_exists", ErrorKind.CONFLICT),
-    TEMPLATE_NOT_FOUND("template_not_found", ErrorKind.NOT_FOUND),
-    TEMPLATE_STATE("template_state", ErrorKind.CONFLICT),
-    TARGET_KIND_MISMATCH("target_kind_mismatch", ErrorKind.INVALID);
+    INVALID_RUNBOOK(ErrorKind.INVALID),
+    INVALID_RUN(ErrorKind.INVALID),
+    RUN_FINISHED(ErrorKind.CONFLICT),
+    RUN_NOT_FOUND(ErrorKind.NOT_FOUND),
+    STEP_NOT_RUN(ErrorKind.CONFLICT),
+    STEP_IN_FLIGHT(ErrorKind.CONFLICT),
+    STEP_CHANGED(ErrorKind.CONFLICT),
+    SAME_PERSON(ErrorKind.FORBIDDEN) {
+        @Override
+        public String code() {
+            return "four_eyes";
+        }
+    },
+    APPROVAL_PENDING(ErrorKind.CONFLICT),
+    NOT_ASSIGNEE(ErrorKind.FORBIDDEN),
+    TEMPLATE_EXISTS(ErrorKind.CONFLICT),
+    TEMPLATE_NOT_FOUND(ErrorKind.NOT_FOUND),
+    TEMPLATE_STATE(ErrorKind.CONFLICT),
+    TARGET_KIND_MISMATCH(ErrorKind.INVALID);
 
-    private final String code;
     private final ErrorKind kind;
 
-    RunbookErrors(String code, ErrorKind kind) {
-        this.code = code;
+    RunbookErrors(ErrorKind kind) {
         this.kind = kind;
-    }
-
-    @Override
-    public String code() {
-        return code;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.backplane.kernel.runbooks;
 
 import dev.backplane.kernel.http.ApiRoutes;
+import dev.backplane.kernel.http.CollectionRoutes;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Role;
@@ -11,12 +12,10 @@ import java.util.Optional;
 import java.util.UUID;
 
 /** {@code /api/v1/runbooks}: templates (tenant_admin writes, operator reads) and runs (operator). */
-public final class RunbookRoutes {
+public record RunbookRoutes(RunbookTemplates templates, RunbookRuns runs) {
 
     static final String TEMPLATES = "/api/v1/runbooks/templates";
-    static final String TEMPLATE = TEMPLATES + "/{slug}";
     static final String RUNS = "/api/v1/runbooks/runs";
-    static final String RUN = RUNS + "/{id}";
 
     /** A new template or a changed draft: its YAML. */
     public record Draft(String slug, String yaml) {
@@ -26,41 +25,33 @@ public final class RunbookRoutes {
     public record Deprecate(Integer version) {
     }
 
-    private final RunbookTemplates templates;
-    private final RunbookRuns runs;
-
-    public RunbookRoutes(RunbookTemplates templates, RunbookRuns runs) {
-        this.templates = templates;
-        this.runs = runs;
-    }
-
     public void register(ApiRoutes api) {
-        api.get(TEMPLATES, Role.OPERATOR, (req, res, c) -> Json.ok(res, Map.of("templates", templates.list(c.tenantId(),
-                        text(req, "status"), text(req, "target_kind"), QueryParams.integer(req, "limit",
-                                RunbookTemplates.LIST_DEFAULT), QueryParams.integer(req, "offset", 0)))))
-                .post(TEMPLATES, Role.TENANT_ADMIN, (req, res, c) -> {
+        CollectionRoutes<String> templateRoutes = api.collection(TEMPLATES, "slug", Role.OPERATOR, Role.TENANT_ADMIN)
+                .list("templates", RunbookTemplates.LIST_DEFAULT, (req, c, page) -> templates.list(c.tenantId(),
+                        text(req, "status"), text(req, "target_kind"), page.limit(), page.offset()));
+        String template = templateRoutes.member();
+        api.post(TEMPLATES, Role.TENANT_ADMIN, (req, res, c) -> {
                     Draft d = Json.read(req, Draft.class, 512 * 1024);
                     Json.send(res, Status.CREATED_201, templates.draft(c, d.slug(), d.yaml()));
                 })
-                .get(TEMPLATE, Role.OPERATOR, (req, res, c) -> Json.ok(res, templates.show(c.tenantId(), slug(req),
+                .get(template, Role.OPERATOR, (req, res, c) -> Json.ok(res, templates.show(c.tenantId(), slug(req),
                         version(req))))
-                .put(TEMPLATE, Role.TENANT_ADMIN, (req, res, c) -> {
+                .put(template, Role.TENANT_ADMIN, (req, res, c) -> {
                     Draft d = Json.read(req, Draft.class, 512 * 1024);
                     Json.ok(res, templates.edit(c, slug(req), d.slug(), d.yaml()));
-                })
-                .post(TEMPLATE + "/publish", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res, templates.publish(c,
-                        slug(req))))
-                .post(TEMPLATE + "/deprecate", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res, templates.deprecate(c,
-                        slug(req), Json.read(req, Deprecate.class).version())))
-                .get(RUNS, Role.OPERATOR, (req, res, c) -> Json.ok(res, Map.of("runs", runs.list(c.tenantId(),
-                        text(req, "status"), text(req, "slug"), QueryParams.integer(req, "limit", RunbookRuns.LIST_DEFAULT),
-                        QueryParams.integer(req, "offset", 0)))))
-                .post(RUNS, Role.OPERATOR, (req, res, c) -> Json.send(res, Status.CREATED_201, runs.start(c,
-                        Json.read(req, RunbookRuns.Start.class))))
-                .get(RUN, Role.OPERATOR, (req, res, c) -> Json.ok(res, runs.show(c, id(req))))
-                .post(RUN + "/next", Role.OPERATOR, (req, res, c) -> Json.ok(res, runs.next(c, id(req),
+                });
+        templateRoutes.action("publish", templates::publish);
+        api.post(template + "/deprecate", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res, templates.deprecate(c,
+                slug(req), Json.read(req, Deprecate.class).version())));
+        String run = api.collection(RUNS, "id", RunbookRoutes::id, Role.OPERATOR, Role.OPERATOR)
+                .list("runs", RunbookRuns.LIST_DEFAULT, (req, c, page) -> runs.list(c.tenantId(), text(req, "status"),
+                        text(req, "slug"), page.limit(), page.offset()))
+                .create(RunbookRuns.Start.class, runs::start)
+                .show(runs::show)
+                .member();
+        api.post(run + "/next", Role.OPERATOR, (req, res, c) -> Json.ok(res, runs.next(c, id(req),
                         Json.read(req, RunbookRuns.Next.class))))
-                .post(RUN + "/abort", Role.OPERATOR, (req, res, c) -> Json.ok(res, runs.abort(c, id(req),
+                .post(run + "/abort", Role.OPERATOR, (req, res, c) -> Json.ok(res, runs.abort(c, id(req),
                         Json.read(req, RunbookRuns.Abort.class))));
     }
 

@@ -6,15 +6,9 @@ import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Role;
 
 /** {@code GET /api/v1/automation}: what runs by itself in the tenant (operator). */
-public final class AutomationRoutes {
+public record AutomationRoutes(Automations automations) {
 
     static final String AUTOMATION = "/api/v1/automation";
-
-    private final Automations automations;
-
-    public AutomationRoutes(Automations automations) {
-        this.automations = automations;
-    }
 
     public void register(ApiRoutes api) {
         api.get(AUTOMATION, Role.OPERATOR, (req, res, c) -> Json.ok(res, automations.list(c.tenantId(),

@@ -13,7 +13,7 @@ import java.util.Map;
  * {@code PUT /api/v1/targets/{name}/secret}: stage a target's secret at its secret_ref. Write-only:
  * no route reads a secret back, and there is no agent tool for it.
  */
-public final class TargetSecretRoutes {
+public record TargetSecretRoutes(TargetService targets, CredentialService credentials) {
 
     /** Body: the secret's named fields. */
     record StageRequest(Map<String, String> fields) {
@@ -25,14 +25,6 @@ public final class TargetSecretRoutes {
         public String toString() {
             return "StageRequest" + fields.keySet() + "(values redacted)";
         }
-    }
-
-    private final TargetService targets;
-    private final CredentialService credentials;
-
-    public TargetSecretRoutes(TargetService targets, CredentialService credentials) {
-        this.targets = targets;
-        this.credentials = credentials;
     }
 
     public void register(ApiRoutes api) {

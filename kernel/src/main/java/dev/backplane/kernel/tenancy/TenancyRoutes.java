@@ -8,19 +8,13 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
 /** Per-tenant policies of the tenant the caller acts on. */
-public final class TenancyRoutes {
+public record TenancyRoutes(TenantService tenants) {
 
     static final String FLIGHT_RECORDER = "/api/v1/tenants/current/flight-recorder-policy";
     static final String MAIL_RECIPIENTS = "/api/v1/tenants/current/mail-recipient-policy";
 
     /** The body of {@code PUT .../mail-recipient-policy}: the whole allowlist, comma-separated. */
     record MailRecipientsSet(String allowlist) {
-    }
-
-    private final TenantService tenants;
-
-    public TenancyRoutes(TenantService tenants) {
-        this.tenants = tenants;
     }
 
     public void register(ApiRoutes api) {

@@ -21,7 +21,7 @@ import java.util.Optional;
  * tenant_admin; the bulk import operator (SPEC's route table). Node names travel in the query or the
  * body, never in the path.
  */
-public final class TopologyRoutes {
+public record TopologyRoutes(Topology topology) {
 
     public static final String BASE = "/api/v1/topology";
     public static final String EDGES = BASE + "/edges";
@@ -30,12 +30,6 @@ public final class TopologyRoutes {
 
     /** The body of a refresh. */
     record RefreshBody(String target) {
-    }
-
-    private final Topology topology;
-
-    public TopologyRoutes(Topology topology) {
-        this.topology = topology;
     }
 
     public void register(ApiRoutes api) {
