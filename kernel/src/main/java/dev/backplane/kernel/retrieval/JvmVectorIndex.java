@@ -35,11 +35,12 @@ import org.postgresql.PGStatement;
 final class JvmVectorIndex implements VectorIndex {
 
     /**
-     * A slice: its entries and its chunk rows as read — row {@code r} belongs to entry {@code rowEntry[r]} —
-     * plus the entries changed since: {@code replaced} base entries are skipped, {@code changed} holds
-     * their current chunks (a deleted entry has none).
+     * A slice: its entries and its chunk rows as read — row {@code r} belongs to entry {@code rowEntry[r]},
+     * entry {@code e}'s first chunk is row {@code firstRow[e]} — plus the entries changed since:
+     * {@code replaced} base entries are skipped, {@code changed} holds their current chunks in order (a
+     * deleted entry has none).
      */
-    private record Slice(UUID[] entries, int[] rowEntry, float[][] vectors, Set<UUID> replaced,
+    private record Slice(UUID[] entries, int[] rowEntry, int[] firstRow, float[][] vectors, Set<UUID> replaced,
                          Map<UUID, float[][]> changed, AnnGraph ann) {
         int rows() {
             return rowEntry.length;
@@ -51,7 +52,7 @@ final class JvmVectorIndex implements VectorIndex {
             Map<UUID, float[][]> c = new HashMap<>(changed);
             touched.forEach(c::remove);
             c.putAll(current);
-            return new Slice(entries, rowEntry, vectors, Set.copyOf(r), Map.copyOf(c), ann);
+            return new Slice(entries, rowEntry, firstRow, vectors, Set.copyOf(r), Map.copyOf(c), ann);
         }
 
         /** Whether searches take the graph (a slice without one is always scanned). */
@@ -89,7 +90,7 @@ final class JvmVectorIndex implements VectorIndex {
 
             @Override
             public Slice hold(Slice s) {
-                return s.rows() < annMinChunks ? s : new Slice(s.entries(), s.rowEntry(), s.vectors(), s.replaced(),
+                return s.rows() < annMinChunks ? s : new Slice(s.entries(), s.rowEntry(), s.firstRow(), s.vectors(), s.replaced(),
                         s.changed(), AnnGraph.buildInBackground(s.vectors()));
             }
 
@@ -108,7 +109,7 @@ final class JvmVectorIndex implements VectorIndex {
                 long changed = s.changed().values().stream().flatMap(java.util.Arrays::stream)
                         .mapToLong(v -> 16L + 4L * v.length).sum();
                 long dimension = s.rows() == 0 ? 0 : s.vectors()[0].length;
-                return (16L + 4L * dimension) * s.rows() + 4L * s.rowEntry().length + 32L * s.entries().length
+                return (16L + 4L * dimension) * s.rows() + 4L * s.rowEntry().length + 36L * s.entries().length
                         + 48L * s.replaced().size() + changed + (s.ann() == null ? 0 : AnnGraph.bytes(s.rows()));
             }
 
@@ -176,7 +177,7 @@ final class JvmVectorIndex implements VectorIndex {
         Map<UUID, List<float[]>> chunks = new HashMap<>();
         jdbc.inTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT entry_id, array_send(embedding) FROM retrieval_chunks "
-                    + "WHERE tenant_id = ? AND surface = ? AND entry_id = ANY (?)")) {
+                    + "WHERE tenant_id = ? AND surface = ? AND entry_id = ANY (?) ORDER BY entry_id, chunk")) {
                 ps.setObject(1, partition);
                 ps.setString(2, surface);
                 ps.setArray(3, c.createArrayOf("uuid", entries.toArray()));
@@ -215,8 +216,9 @@ final class JvmVectorIndex implements VectorIndex {
                 for (float[] chunk : chunks) {
                     bestChunk = Math.max(bestChunk, dot(query, chunk));
                 }
-                if (top.size() < k || bestChunk > top.peek().score()) {
-                    top.add(new Scored(entry, bestChunk));
+                float score = entryScore(dot(query, chunks[0]), bestChunk);
+                if (top.size() < k || score > top.peek().score()) {
+                    top.add(new Scored(entry, score));
                     if (top.size() > k) {
                         top.poll();
                     }
@@ -271,41 +273,78 @@ final class JvmVectorIndex implements VectorIndex {
             int e = rowEntry[r];
             best[e] = Math.max(best[e], dot(query, slice.vectors()[r]));
         }
+        for (int e = 0; e < best.length; e++) {
+            if (best[e] > NONE) {
+                int first = slice.firstRow()[e];
+                best[e] = entryScore(first == NO_ROW ? best[e] : dot(query, slice.vectors()[first]), best[e]);
+            }
+        }
         return best;
     }
 
-    /** Each entry's best chunk similarity over all rows, a large slice on every core. */
+    /** Each entry's score ({@link #entryScore}) over all rows, a large slice on every core. */
     private static float[] scan(Slice slice, float[] query, boolean[] allowed) {
         int rows = slice.rows();
+        int n = slice.entries().length;
         int parts = rows < PARALLEL_MIN_CHUNKS ? 1 : Runtime.getRuntime().availableProcessors();
         boolean[] only = allowed;
-        return IntStream.range(0, parts).parallel()
+        float[] bestAndFirst = IntStream.range(0, parts).parallel()
                 .mapToObj(p -> scan(slice, query, only, (int) ((long) rows * p / parts), (int) ((long) rows * (p + 1) / parts)))
                 .reduce((a, b) -> {
-                    for (int e = 0; e < a.length; e++) {
-                        a[e] = Math.max(a[e], b[e]);
+                    for (int i = 0; i < a.length; i++) {
+                        a[i] = Math.max(a[i], b[i]);
                     }
                     return a;
-                }).orElseGet(() -> new float[0]);
+                }).orElseGet(() -> new float[2 * n]);
+        float[] scores = new float[n];
+        for (int e = 0; e < n; e++) {
+            float best = bestAndFirst[e];
+            float first = bestAndFirst[n + e];
+            scores[e] = best == NONE ? NONE : entryScore(first == NONE ? best : first, best);
+        }
+        return scores;
     }
 
     /** Below any cosine: an entry with no allowed chunk in the rows scanned. */
     private static final float NONE = -2;
 
-    /** Each entry's best chunk similarity over rows {@code from .. to-1} (NONE where it has none there). */
+    /**
+     * Each entry's best chunk similarity over rows {@code from .. to-1} at {@code [e]}, its first chunk's at
+     * {@code [n + e]} when that row is among them (NONE where it has none there).
+     */
     private static float[] scan(Slice slice, float[] query, boolean[] allowed, int from, int to) {
-        float[] best = new float[slice.entries().length];
-        Arrays.fill(best, NONE);
+        int n = slice.entries().length;
+        float[] bestAndFirst = new float[2 * n];
+        Arrays.fill(bestAndFirst, NONE);
         int[] rowEntry = slice.rowEntry();
+        int[] firstRow = slice.firstRow();
         float[][] vectors = slice.vectors();
         for (int r = from; r < to; r++) {
             int e = rowEntry[r];
             if (allowed == null || allowed[e]) {
-                best[e] = Math.max(best[e], dot(query, vectors[r]));
+                float similarity = dot(query, vectors[r]);
+                bestAndFirst[e] = Math.max(bestAndFirst[e], similarity);
+                if (firstRow[e] == r) {
+                    bestAndFirst[n + e] = similarity;
+                }
             }
         }
-        return best;
+        return bestAndFirst;
     }
+
+    /**
+     * An entry's dense score: the mean of its first chunk's similarity and its best chunk's. The first chunk
+     * (title and opening) says what the entry is about; the best lets a long entry be found by a later
+     * section. The best chunk alone let fragments of long entries outrank whole matching ones: BEIR
+     * ArguAna (all 1,406 queries, 3,877 of 8,674 arguments longer than one chunk) scores nDCG@10 0.466 by
+     * the best chunk, 0.489 by the first chunk alone, 0.489 by this mean, and 0.455 by the mean vector.
+     */
+    static float entryScore(float first, float best) {
+        return (first + best) / 2;
+    }
+
+    /** An entry without a first chunk row (rows written by hand); its score is then its best chunk's. */
+    static final int NO_ROW = -1;
 
     /**
      * Reads the slice as {@code array_send} bytes (the binary array format: a 20-byte header for one
@@ -316,15 +355,15 @@ final class JvmVectorIndex implements VectorIndex {
     private Slice load(UUID tenant, String surface) {
         SliceBuilder slice = new SliceBuilder();
         jdbc.inTransaction(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT entry_id, array_send(embedding) FROM retrieval_chunks "
-                    + "WHERE tenant_id = ? AND surface = ?")) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT entry_id, array_send(embedding), chunk = 0 "
+                    + "FROM retrieval_chunks WHERE tenant_id = ? AND surface = ?")) {
                 ps.unwrap(PGStatement.class).setPrepareThreshold(-1); // results in binary from the first execution
                 ps.setFetchSize(2_000);
                 ps.setObject(1, tenant);
                 ps.setString(2, surface);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        slice.add(rs.getObject(1, UUID.class), ByteBuffer.wrap(rs.getBytes(2)));
+                        slice.add(rs.getObject(1, UUID.class), ByteBuffer.wrap(rs.getBytes(2)), rs.getBoolean(3));
                     }
                 }
             }
@@ -339,10 +378,15 @@ final class JvmVectorIndex implements VectorIndex {
         private final Map<UUID, Integer> index = new HashMap<>();
         private final List<float[]> vectors = new ArrayList<>();
         private int[] rowEntry = new int[1024];
+        private int[] firstRow = new int[1024];
+
+        {
+            Arrays.fill(firstRow, NO_ROW);
+        }
         private int dimension;
         private int rows;
 
-        void add(UUID entryId, ByteBuffer sent) throws SQLException {
+        void add(UUID entryId, ByteBuffer sent, boolean first) throws SQLException {
             int length = ChunkRows.length(sent);
             if (dimension == 0) {
                 dimension = length;
@@ -357,6 +401,13 @@ final class JvmVectorIndex implements VectorIndex {
                 rowEntry = Arrays.copyOf(rowEntry, rows * 2);
             }
             rowEntry[rows] = e;
+            if (e == firstRow.length) {
+                firstRow = Arrays.copyOf(firstRow, e * 2);
+                Arrays.fill(firstRow, e, firstRow.length, NO_ROW);
+            }
+            if (first) {
+                firstRow[e] = rows;
+            }
             float[] vector = new float[length];
             ChunkRows.read(sent, vector, 0);
             vectors.add(vector);
@@ -364,7 +415,8 @@ final class JvmVectorIndex implements VectorIndex {
         }
 
         Slice build() {
-            return new Slice(entries.toArray(UUID[]::new), Arrays.copyOf(rowEntry, rows), vectors.toArray(float[][]::new),
+            return new Slice(entries.toArray(UUID[]::new), Arrays.copyOf(rowEntry, rows),
+                    Arrays.copyOf(firstRow, entries.size()), vectors.toArray(float[][]::new),
                     Set.of(), Map.of(), null);
         }
     }

@@ -130,13 +130,13 @@ final class PgVectorIndex implements VectorIndex {
                     SELECT entry_id, embedding_v <=> ? AS distance FROM retrieval_chunks
                      WHERE tenant_id = ANY (?) AND surface = ?
                      ORDER BY embedding_v <=> ? LIMIT ?""", PgVectorIndex::scored, q, parts, surface, q, limit);
-            List<Scored> best = bestPerEntry(rows, candidates, k);
+            List<Scored> best = bestPerEntry(rows, candidates, Integer.MAX_VALUE);
             if (best.size() >= k) {
-                return best;
+                return withFirstChunks(c, surface, q, best, k);
             }
             if (rows.size() < limit) {
                 if (chunksUpTo(c, parts, surface, rows.size() + 1) <= rows.size()) {
-                    return best;
+                    return withFirstChunks(c, surface, q, best, k);
                 }
                 break;
             }
@@ -153,12 +153,33 @@ final class PgVectorIndex implements VectorIndex {
     private static List<Scored> exact(Connection c, UUID[] parts, String surface, PGvector q, int k,
                                       Optional<UUID[]> ids, Candidates inJvm) throws SQLException {
         boolean filtered = !(inJvm instanceof Candidates.All);
+        // an entry's distance as JvmVectorIndex.entryScore has it: the mean of its first and its best chunk's
         List<Scored> rows = Jdbc.query(c, """
-                SELECT entry_id, min(embedding_v <=> ?) AS distance FROM retrieval_chunks
-                 WHERE tenant_id = ANY (?) AND surface = ? AND (CAST(? AS uuid[]) IS NULL OR entry_id = ANY (?))
+                SELECT entry_id, (min(d) + coalesce(min(d) FILTER (WHERE chunk = 0), min(d))) / 2 AS distance
+                  FROM (SELECT entry_id, chunk, embedding_v <=> ? AS d FROM retrieval_chunks
+                         WHERE tenant_id = ANY (?) AND surface = ? AND (CAST(? AS uuid[]) IS NULL OR entry_id = ANY (?))) x
                  GROUP BY entry_id ORDER BY distance, entry_id LIMIT ?""", PgVectorIndex::scored, q, parts, surface,
                 ids.orElse(null), ids.orElse(null), filtered ? Integer.MAX_VALUE : k);
         return bestPerEntry(rows, inJvm, k);
+    }
+
+    /**
+     * The walk's entries scored as {@link JvmVectorIndex#entryScore} scores them (the mean of the first chunk's
+     * similarity and the best found), their first chunks read by primary key; the best {@code k}.
+     */
+    private static List<Scored> withFirstChunks(Connection c, String surface, PGvector q, List<Scored> best, int k)
+            throws SQLException {
+        Map<UUID, Double> first = new java.util.HashMap<>();
+        Jdbc.query(c, "SELECT entry_id, 1 - (embedding_v <=> ?) FROM retrieval_chunks WHERE surface = ? AND chunk = 0 "
+                + "AND entry_id = ANY (?)", rs -> first.put(rs.getObject(1, UUID.class), rs.getDouble(2)), q, surface,
+                best.stream().map(Scored::entryId).toArray(UUID[]::new));
+        List<Scored> out = new ArrayList<>();
+        for (Scored s : best) {
+            out.add(new Scored(s.entryId(), JvmVectorIndex.entryScore(first.getOrDefault(s.entryId(), s.score())
+                    .floatValue(), (float) s.score())));
+        }
+        out.sort(Comparator.comparingDouble(Scored::score).reversed().thenComparing(s -> s.entryId().toString()));
+        return out.size() > k ? out.subList(0, k) : out;
     }
 
     /** How many chunks the partitions hold, counted no further than {@code bound}. */
