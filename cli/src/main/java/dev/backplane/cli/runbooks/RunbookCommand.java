@@ -93,4 +93,12 @@ public final class RunbookCommand {
     private static String abbreviate(String s) {
         return s.length() <= 300 ? s : s.substring(0, 300) + "…";
     }
+
+    /** A run's log, then the run ({@code svc runbook show}). */
+    static void printRunWithLog(CliContext ctx, JsonNode r) {
+        r.path("log").forEach(e -> ctx.out().println("  [" + e.path("at").asText() + "] step " + e.path("step").asInt()
+                + " " + e.path("action").asText() + (e.hasNonNull("outcome") ? ": " + e.path("outcome").asText() : "")
+                + " by " + e.path("actor").asText()));
+        printRun(ctx, r);
+    }
 }
