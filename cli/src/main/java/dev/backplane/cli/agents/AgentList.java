@@ -9,7 +9,6 @@ import dev.backplane.cli.common.Tables;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /** {@code svc agent list} */
 @Command(name = "list", description = "Agent definitions of the tenant, by name.")
