@@ -14,7 +14,8 @@ import java.util.Objects;
  */
 public abstract class KeyedCall extends BackplaneCommand {
 
-    private final String call;
+    private final String method;
+    private final String routeTemplate;
     private final Render human;
 
     /**
@@ -23,7 +24,9 @@ public abstract class KeyedCall extends BackplaneCommand {
      * @param human how the answer is shown without {@code --json}
      */
     protected KeyedCall(String call, Render human) {
-        this.call = call;
+        int space = call.indexOf(' ');
+        this.method = call.substring(0, space);
+        this.routeTemplate = call.substring(space + 1);
         this.human = human;
     }
 
@@ -48,8 +51,6 @@ public abstract class KeyedCall extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        int space = call.indexOf(' ');
-        send(s, call.substring(0, space), ApiPaths.expand(call.substring(space + 1), key()) + query(), null,
-                this::render);
+        send(s, method, ApiPaths.expand(routeTemplate, key()) + query(), null, this::render);
     }
 }
