@@ -25,18 +25,18 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * path and records every request it got, with its User-Agent. A JUnit extension: register it on a
  * field ({@code @RegisterExtension}); each test gets a fresh server and a fresh home for svc's files.
  */
-final class LoopbackBackplane implements BeforeEachCallback, AfterEachCallback {
+public final class LoopbackBackplane implements BeforeEachCallback, AfterEachCallback {
 
     /** One request as the server saw it. */
-    record Seen(String method, String path, String userAgent) {
+    public record Seen(String method, String path, String userAgent) {
     }
 
     /** Exit code and captured output of one run. */
-    record Result(int code, String out, String err) {
+    public record Result(int code, String out, String err) {
     }
 
     private final Map<String, Answer> answers = new ConcurrentHashMap<>();
-    final List<Seen> seen = new CopyOnWriteArrayList<>();
+    public final List<Seen> seen = new CopyOnWriteArrayList<>();
     private HttpServer server;
     private Path home;
     private Map<String, String> env;
@@ -54,7 +54,7 @@ final class LoopbackBackplane implements BeforeEachCallback, AfterEachCallback {
                     + "\"}"));
             byte[] body = a.body().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(a.status(), body.length);
+            exchange.sendResponseHeaders(a.status(), body.length == 0 ? -1 : body.length); // 0 would mean chunked
             exchange.getResponseBody().write(body);
             exchange.close();
         });
@@ -84,7 +84,7 @@ final class LoopbackBackplane implements BeforeEachCallback, AfterEachCallback {
     }
 
     /** Runs svc against this server. */
-    Result svc(String... args) {
+    public Result svc(String... args) {
         return svc(env, args);
     }
 
@@ -92,11 +92,11 @@ final class LoopbackBackplane implements BeforeEachCallback, AfterEachCallback {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
-    LoopbackBackplane answer(String path, String json) {
+    public LoopbackBackplane answer(String path, String json) {
         return answer(path, 200, json);
     }
 
-    LoopbackBackplane answer(String path, int status, String json) {
+    public LoopbackBackplane answer(String path, int status, String json) {
         answers.put(path, new Answer(status, json));
         return this;
     }
