@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import org.assertj.core.api.AbstractStringAssert;
@@ -48,6 +49,13 @@ class SvcTest {
         int code = Svc.run(args, new PrintWriter(out, true), new PrintWriter(err, true),
                 new ByteArrayInputStream(new byte[0]), env);
         return new Result(code, out.toString(), err.toString());
+    }
+
+    /** The words of {@code first}, then those of {@code more}. */
+    private static String[] concat(String[] first, String... more) {
+        String[] all = Arrays.copyOf(first, first.length + more.length);
+        System.arraycopy(more, 0, all, first.length, more.length);
+        return all;
     }
 
     /** Asserts that the run was a usage error (exit 2) and hands back its stderr for what it must say. */
@@ -218,12 +226,7 @@ class SvcTest {
     class BootstrapClients {
 
         private Result bootstrap(String... more) {
-            String[] args = new String[3 + more.length];
-            args[0] = "admin";
-            args[1] = "idp";
-            args[2] = "bootstrap-clients";
-            System.arraycopy(more, 0, args, 3, more.length);
-            return svc(args);
+            return svc(concat(new String[] {"admin", "idp", "bootstrap-clients"}, more));
         }
 
         @Test
@@ -346,14 +349,8 @@ class SvcTest {
     class FlightRecorderPolicySet {
 
         private Result set(String... more) {
-            String[] args = new String[5 + more.length];
-            args[0] = "tenants";
-            args[1] = "flight-recorder-policy";
-            args[2] = "set";
-            System.arraycopy(more, 0, args, 3, more.length);
-            args[3 + more.length] = "--backplane";
-            args[4 + more.length] = CLOSED;
-            return svc(args);
+            return svc(concat(concat(new String[] {"tenants", "flight-recorder-policy", "set"}, more), "--backplane",
+                    CLOSED));
         }
 
         @Test
