@@ -5,6 +5,7 @@ import dev.backplane.cli.common.BackplaneOptions;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.Commands;
 import dev.backplane.cli.common.Limits;
+import dev.backplane.cli.common.Render;
 import java.util.function.Consumer;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -58,6 +59,11 @@ public abstract class BackplaneCommand extends CliCommand {
     /** GETs {@code path} and prints the answer: as sent with {@code --json}, else through {@code human}. */
     protected JsonNode get(Session s, String path, Consumer<JsonNode> human) {
         return send(s, "GET", path, null, human);
+    }
+
+    /** As {@link #send(Session, String, String, Object, Consumer)}, with a {@link Render} for the human output. */
+    protected JsonNode send(Session s, String method, String path, Object body, Render human) {
+        return send(s, method, path, body, answer -> human.print(ctx, answer));
     }
 
     /** Sends one request and prints the answer: as sent with {@code --json}, else through {@code human}. */

@@ -4,17 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.backplane.cli.LoopbackBackplane.Result;
 import dev.backplane.cli.common.ExitCodes;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.assertj.core.api.AbstractStringAssert;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code svc completion}: scripts for every shell, with the family verbs of the backplane's catalog. */
 class CompletionCommandTest {
@@ -36,30 +33,16 @@ class CompletionCommandTest {
                    "name": {"type": "string"}}}}]}]}
             """;
 
-    @TempDir
-    Path home;
-
-    private LoopbackBackplane backplane;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void backplaneWithCatalog() throws IOException {
-        backplane = new LoopbackBackplane().answer("/api/v1/catalog/operations", CATALOG);
-        env = backplane.env(home);
-    }
-
-    @AfterEach
-    void stop() {
-        backplane.close();
-    }
+    @RegisterExtension
+    final LoopbackBackplane backplane = new LoopbackBackplane().answer("/api/v1/catalog/operations", CATALOG);
 
     @Test
     void bashScriptSourcesAndCompletesFamilyVerbs() throws Exception {
-        Result r = LoopbackBackplane.svc(env, "completion", "bash");
+        Result r = backplane.svc("completion", "bash");
 
         assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.OK);
         assertThat(r.err()).isEmpty();
-        Path script = home.resolve("svc.bash");
+        Path script = backplane.home().resolve("svc.bash");
         Files.writeString(script, r.out());
         assertThat(bash("bash -n " + script).code()).isZero();
         Result registered = bash("source " + script + " && complete -p svc");
@@ -74,10 +57,7 @@ class CompletionCommandTest {
 
     @Test
     void zshGetsTheBashScriptThroughBashcompinit() {
-        Result r = LoopbackBackplane.svc(env, "completion", "zsh");
-
-        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.OK);
-        assertThat(r.out()).startsWith("# svc completion for zsh")
+        assertScript("zsh").startsWith("# svc completion for zsh")
                 .contains("autoload -U +X bashcompinit && bashcompinit")
                 .contains("complete -F _complete_svc")
                 .contains("pod").contains("restart");
@@ -85,10 +65,7 @@ class CompletionCommandTest {
 
     @Test
     void fishScriptKnowsEveryCommandPath() {
-        Result r = LoopbackBackplane.svc(env, "completion", "fish");
-
-        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.OK);
-        assertThat(r.out()).contains("complete -c svc -f")
+        assertScript("fish").contains("complete -c svc -f")
                 .contains("'svc k8s pod'")
                 .contains("complete -c svc -n '__svc_at \"svc k8s pod\"' -a 'list' -d 'List pods [k8s.pod.list, read]'")
                 .contains("complete -c svc -n '__svc_at \"svc k8s pod list\"' -l 'all-namespaces'")
@@ -98,7 +75,7 @@ class CompletionCommandTest {
 
     @Test
     void unknownShellIsAUsageError() {
-        Result r = LoopbackBackplane.svc(env, "completion", "tcsh");
+        Result r = backplane.svc("completion", "tcsh");
 
         assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("tcsh").contains("bash, zsh, fish");
@@ -107,13 +84,20 @@ class CompletionCommandTest {
 
     @Test
     void withoutABackplaneTheScriptHasTheBuiltInCommands() {
-        env.remove("SVC_BACKPLANE");
+        backplane.env().remove("SVC_BACKPLANE");
 
-        Result r = LoopbackBackplane.svc(env, "completion", "bash");
+        Result r = backplane.svc("completion", "bash");
 
         assertThat(r.code()).isEqualTo(ExitCodes.OK);
         assertThat(r.out()).contains("complete -F _complete_svc").contains("bootstrap-clients").doesNotContain("k8s");
         assertThat(r.err()).contains("no family verbs");
+    }
+
+    /** Asserts that {@code svc completion <shell>} succeeds and hands back its script for what it must hold. */
+    private AbstractStringAssert<?> assertScript(String shell) {
+        Result r = backplane.svc("completion", shell);
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.OK);
+        return assertThat(r.out());
     }
 
     /** The words bash offers for the last of {@code words}, through the script's completion function. */

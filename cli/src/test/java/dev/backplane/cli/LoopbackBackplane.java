@@ -7,35 +7,45 @@ import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A backplane (and identity provider) on 127.0.0.1 for in-process CLI tests: answers canned JSON per
- * path and records every request it got, with its User-Agent.
+ * path and records every request it got, with its User-Agent. A JUnit extension: register it on a
+ * field ({@code @RegisterExtension}); each test gets a fresh server and a fresh home for svc's files.
  */
-final class LoopbackBackplane implements AutoCloseable {
+public final class LoopbackBackplane implements BeforeEachCallback, AfterEachCallback {
 
     /** One request as the server saw it. */
-    record Seen(String method, String path, String userAgent) {
+    public record Seen(String method, String path, String userAgent) {
     }
 
     /** Exit code and captured output of one run. */
-    record Result(int code, String out, String err) {
+    public record Result(int code, String out, String err) {
     }
 
-    private final HttpServer server;
     private final Map<String, Answer> answers = new ConcurrentHashMap<>();
-    final List<Seen> seen = new CopyOnWriteArrayList<>();
+    public final List<Seen> seen = new CopyOnWriteArrayList<>();
+    private HttpServer server;
+    private Path home;
+    private Map<String, String> env;
 
     private record Answer(int status, String body) {
     }
 
-    LoopbackBackplane() throws IOException {
+    @Override
+    public void beforeEach(ExtensionContext context) throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", exchange -> {
             String path = exchange.getRequestURI().getPath();
@@ -44,28 +54,55 @@ final class LoopbackBackplane implements AutoCloseable {
                     + "\"}"));
             byte[] body = a.body().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(a.status(), body.length);
+            exchange.sendResponseHeaders(a.status(), body.length == 0 ? -1 : body.length); // 0 would mean chunked
             exchange.getResponseBody().write(body);
             exchange.close();
         });
         server.start();
+        home = Files.createTempDirectory("svc-cli-test");
+        env = env(home);
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws IOException {
+        server.stop(0);
+        try (Stream<Path> files = Files.walk(home)) {
+            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        }
+    }
+
+    /** Where this test's svc keeps its files (the config directory and {@code HOME}). */
+    Path home() {
+        return home;
+    }
+
+    /** The environment svc runs in; a test may change it before it runs svc. */
+    Map<String, String> env() {
+        return env;
+    }
+
+    /** Runs svc against this server. */
+    public Result svc(String... args) {
+        return svc(env, args);
     }
 
     String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
-    LoopbackBackplane answer(String path, String json) {
+    public LoopbackBackplane answer(String path, String json) {
         return answer(path, 200, json);
     }
 
-    LoopbackBackplane answer(String path, int status, String json) {
+    public LoopbackBackplane answer(String path, int status, String json) {
         answers.put(path, new Answer(status, json));
         return this;
     }
 
     /** An environment in which svc talks to this server with a static token and keeps its files in {@code home}. */
-    Map<String, String> env(Path home) {
+    private Map<String, String> env(Path home) {
         Map<String, String> env = new HashMap<>();
         env.put("XDG_CONFIG_HOME", home.toString());
         env.put("HOME", home.resolve("home").toString());
@@ -76,16 +113,11 @@ final class LoopbackBackplane implements AutoCloseable {
         return env;
     }
 
-    static Result svc(Map<String, String> env, String... args) {
+    private static Result svc(Map<String, String> env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Svc.run(args, new PrintWriter(out, true), new PrintWriter(err, true),
                 new java.io.ByteArrayInputStream(new byte[0]), env);
         return new Result(code, out.toString(), err.toString());
-    }
-
-    @Override
-    public void close() {
-        server.stop(0);
     }
 }

@@ -9,12 +9,8 @@ import dev.backplane.cli.LoopbackBackplane.Seen;
 import dev.backplane.cli.common.BuildInfo;
 import dev.backplane.cli.common.ExitCodes;
 import dev.backplane.cli.common.Http;
-import java.nio.file.Path;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The CLI conventions every command shares: {@code --json} and {@code -o json|yaml|table} on what prints
@@ -27,25 +23,11 @@ class OutputConventionsTest {
               "aliases": ["prod"], "fingerprint": null}], "next_cursor": null}
             """;
 
-    @TempDir
-    Path home;
-
-    private LoopbackBackplane backplane;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void backplane() throws Exception {
-        backplane = new LoopbackBackplane().answer("/api/v1/targets", TARGETS);
-        env = backplane.env(home);
-    }
-
-    @AfterEach
-    void stop() {
-        backplane.close();
-    }
+    @RegisterExtension
+    final LoopbackBackplane backplane = new LoopbackBackplane().answer("/api/v1/targets", TARGETS);
 
     private Result svc(String... args) {
-        return LoopbackBackplane.svc(env, args);
+        return backplane.svc(args);
     }
 
     @Test

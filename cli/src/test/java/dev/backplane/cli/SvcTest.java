@@ -8,8 +8,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import org.assertj.core.api.AbstractStringAssert;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -47,6 +49,19 @@ class SvcTest {
         int code = Svc.run(args, new PrintWriter(out, true), new PrintWriter(err, true),
                 new ByteArrayInputStream(new byte[0]), env);
         return new Result(code, out.toString(), err.toString());
+    }
+
+    /** The words of {@code first}, then those of {@code more}. */
+    private static String[] concat(String[] first, String... more) {
+        String[] all = Arrays.copyOf(first, first.length + more.length);
+        System.arraycopy(more, 0, all, first.length, more.length);
+        return all;
+    }
+
+    /** Asserts that the run was a usage error (exit 2) and hands back its stderr for what it must say. */
+    private static AbstractStringAssert<?> assertUsageError(Result r) {
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        return assertThat(r.err());
     }
 
     private void assertNothingWritten() throws Exception {
@@ -102,26 +117,17 @@ class SvcTest {
 
     @Test
     void unknownCommandIsAUsageError() {
-        Result r = svc("frobnicate");
-
-        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-        assertThat(r.err()).contains("frobnicate");
+        assertUsageError(svc("frobnicate")).contains("frobnicate");
     }
 
     @Test
     void noCommandIsAUsageError() {
-        Result r = svc();
-
-        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-        assertThat(r.err()).contains("name a command");
+        assertUsageError(svc()).contains("name a command");
     }
 
     @Test
     void unknownOptionIsAUsageError() {
-        Result r = svc("version", "--no-such-flag");
-
-        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-        assertThat(r.err()).contains("--no-such-flag");
+        assertUsageError(svc("version", "--no-such-flag")).contains("--no-such-flag");
     }
 
     @Nested
@@ -141,28 +147,20 @@ class SvcTest {
         void plainHttpBackplaneFromTheEnvironmentIsRefused() {
             env.put("SVC_BACKPLANE", "http://example.com");
 
-            Result r = svc("status");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("refusing plain http://");
+            assertUsageError(svc("status")).contains("refusing plain http://");
         }
 
         @Test
         void loopbackHttpWithoutOptInIsRefused() {
-            Result r = svc("status", "--backplane", CLOSED);
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("--insecure-allow-http");
+            assertUsageError(svc("status", "--backplane", CLOSED)).contains("--insecure-allow-http");
         }
 
         @Test
         void tenantMustBeAUuid() {
             env.put("SVC_INSECURE_ALLOW_HTTP", "1");
 
-            Result r = svc("status", "--backplane", CLOSED, "--tenant", "not-a-uuid");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("--tenant").contains("not-a-uuid");
+            assertUsageError(svc("status", "--backplane", CLOSED, "--tenant", "not-a-uuid"))
+                    .contains("--tenant").contains("not-a-uuid");
         }
 
         @Test
@@ -190,10 +188,8 @@ class SvcTest {
 
         @Test
         void plainHttpToNonLoopbackIsRefusedEvenWithInsecureAllowHttp() {
-            Result r = svc("login", "http://example.com", "--insecure-allow-http");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("refusing plain http://");
+            assertUsageError(svc("login", "http://example.com", "--insecure-allow-http"))
+                    .contains("refusing plain http://");
         }
 
         @Test
@@ -216,18 +212,13 @@ class SvcTest {
 
         @Test
         void malformedResolveIsAUsageError() {
-            Result r = svc("login", CLOSED, "--insecure-allow-http", "--resolve", "kc.example.com:443");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("--resolve").contains("host:port:ip");
+            assertUsageError(svc("login", CLOSED, "--insecure-allow-http", "--resolve", "kc.example.com:443"))
+                    .contains("--resolve").contains("host:port:ip");
         }
 
         @Test
         void missingUrlIsAUsageError() {
-            Result r = svc("login");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("<backplane-url>");
+            assertUsageError(svc("login")).contains("<backplane-url>");
         }
     }
 
@@ -235,88 +226,64 @@ class SvcTest {
     class BootstrapClients {
 
         private Result bootstrap(String... more) {
-            String[] args = new String[3 + more.length];
-            args[0] = "admin";
-            args[1] = "idp";
-            args[2] = "bootstrap-clients";
-            System.arraycopy(more, 0, args, 3, more.length);
-            return svc(args);
+            return svc(concat(new String[] {"admin", "idp", "bootstrap-clients"}, more));
         }
 
         @Test
         void aSetupClientNeedsTheTenantItAdministers() {
             env.put("SVC_BOOTSTRAP_SETUP_SECRET", "a-long-enough-setup-secret");
-            Result r = bootstrap("--setup-client-id", "svc-run-setup", "--skip-user-provisioning");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("--setup-client-id needs --tenant-id");
+            assertUsageError(bootstrap("--setup-client-id", "svc-run-setup", "--skip-user-provisioning"))
+                    .contains("--setup-client-id needs --tenant-id");
         }
 
         @Test
         void aServiceClientSecretComesFromTheEnvironmentOnly() {
-            Result r = bootstrap("--reader-client-id", "svc-keycloak-reader", "--skip-user-provisioning");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("SVC_BOOTSTRAP_READER_SECRET").contains("never a flag");
+            assertUsageError(bootstrap("--reader-client-id", "svc-keycloak-reader", "--skip-user-provisioning"))
+                    .contains("SVC_BOOTSTRAP_READER_SECRET").contains("never a flag");
         }
 
         @Test
         void aShortServiceClientSecretIsRefusedWithoutEchoingIt() {
             env.put("SVC_BOOTSTRAP_READER_SECRET", "short-secret");
-            Result r = bootstrap("--reader-client-id", "svc-keycloak-reader", "--skip-user-provisioning");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("at least 16 characters").doesNotContain("short-secret");
+            assertUsageError(bootstrap("--reader-client-id", "svc-keycloak-reader", "--skip-user-provisioning"))
+                    .contains("at least 16 characters").doesNotContain("short-secret");
         }
 
         @Test
         void aServiceClientCannotReuseThePublicClients() {
             env.put("SVC_BOOTSTRAP_READER_SECRET", "a-long-enough-reader-secret");
-            Result r = bootstrap("--reader-client-id", "svc-cli", "--skip-user-provisioning");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("--reader-client-id must name a client of its own");
+            assertUsageError(bootstrap("--reader-client-id", "svc-cli", "--skip-user-provisioning"))
+                    .contains("--reader-client-id must name a client of its own");
         }
 
         @Test
         void aServiceClientCannotReuseTheConsoleClient() {
             env.put("SVC_BOOTSTRAP_READER_SECRET", "a-long-enough-reader-secret");
-            Result r = bootstrap("--reader-client-id", "svc-console", "--skip-user-provisioning");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("not the CLI, MCP or console client");
+            assertUsageError(bootstrap("--reader-client-id", "svc-console", "--skip-user-provisioning"))
+                    .contains("not the CLI, MCP or console client");
         }
 
         @Test
         void aConsoleUrlThatIsNotAUrlIsRefused() {
-            Result r = bootstrap("--console-url", "not a url", "--skip-user-provisioning");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("--console-url");
+            assertUsageError(bootstrap("--console-url", "not a url", "--skip-user-provisioning"))
+                    .contains("--console-url");
         }
 
         @Test
         void masterRealmIsRefused() {
-            Result r = bootstrap("--realm", "master", "--skip-user-provisioning");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("--realm").contains("master");
+            assertUsageError(bootstrap("--realm", "master", "--skip-user-provisioning"))
+                    .contains("--realm").contains("master");
         }
 
         @Test
         void masterRealmIsRefusedInAnyCase() {
-            Result r = bootstrap("--realm", "MASTER", "--skip-user-provisioning");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("--realm");
+            assertUsageError(bootstrap("--realm", "MASTER", "--skip-user-provisioning")).contains("--realm");
         }
 
         @Test
         void mcpResourceUriWithTrailingSlashIsRefused() {
-            Result r = bootstrap("--mcp-resource-uri", "http://x/mcp/", "--skip-user-provisioning");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("--mcp-resource-uri").contains("http://x/mcp/");
+            assertUsageError(bootstrap("--mcp-resource-uri", "http://x/mcp/", "--skip-user-provisioning"))
+                    .contains("--mcp-resource-uri").contains("http://x/mcp/");
         }
 
         @Test
@@ -330,118 +297,92 @@ class SvcTest {
 
         @Test
         void userIsRequiredUnlessSkipped() {
-            Result r = bootstrap();
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("--admin-user-username").contains("--skip-user-provisioning");
+            assertUsageError(bootstrap()).contains("--admin-user-username").contains("--skip-user-provisioning");
         }
 
         @Test
         void skipUserCannotBeCombinedWithUserOptions() {
-            Result r = bootstrap("--skip-user-provisioning", "--admin-user-username", "alice");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("--skip-user-provisioning cannot be combined");
+            assertUsageError(bootstrap("--skip-user-provisioning", "--admin-user-username", "alice"))
+                    .contains("--skip-user-provisioning cannot be combined");
         }
 
         @Test
         void tenantIdMustBeAUuid() {
-            Result r = bootstrap("--admin-user-username", "alice", "--tenant-id", "not-a-uuid");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("--tenant-id").contains("not-a-uuid");
+            assertUsageError(bootstrap("--admin-user-username", "alice", "--tenant-id", "not-a-uuid"))
+                    .contains("--tenant-id").contains("not-a-uuid");
         }
 
         @Test
         void tenantRoleMustBeKnown() {
-            Result r = bootstrap("--admin-user-username", "alice", "--tenant-role", "root");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("--tenant-role").contains("'root'");
+            assertUsageError(bootstrap("--admin-user-username", "alice", "--tenant-role", "root"))
+                    .contains("--tenant-role").contains("'root'");
         }
 
         @Test
         void offlineAccessMustBePositive() {
-            Result r = bootstrap("--skip-user-provisioning", "--cli-offline-access", "0");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("--cli-offline-access");
+            assertUsageError(bootstrap("--skip-user-provisioning", "--cli-offline-access", "0"))
+                    .contains("--cli-offline-access");
         }
 
         @Test
         void plainHttpKeycloakOffLoopbackIsRefused() {
-            Result r = bootstrap("--skip-user-provisioning", "--keycloak-base-url", "http://keycloak.example.com");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("refusing plain http://").contains("--keycloak-base-url");
+            assertUsageError(bootstrap("--skip-user-provisioning", "--keycloak-base-url",
+                    "http://keycloak.example.com"))
+                    .contains("refusing plain http://").contains("--keycloak-base-url");
         }
 
         @Test
         void missingAdminUsernameIsAUsageError() {
-            Result r = bootstrap("--skip-user-provisioning", "--keycloak-base-url", CLOSED);
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("--admin-username").contains("KEYCLOAK_ADMIN_USER");
+            assertUsageError(bootstrap("--skip-user-provisioning", "--keycloak-base-url", CLOSED))
+                    .contains("--admin-username").contains("KEYCLOAK_ADMIN_USER");
         }
 
         @Test
         void missingPasswordWithEmptyStdinIsAUsageError() {
-            Result r = bootstrap("--skip-user-provisioning", "--keycloak-base-url", CLOSED, "--admin-username", "admin");
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("KEYCLOAK_ADMIN_PASSWORD");
+            assertUsageError(bootstrap("--skip-user-provisioning", "--keycloak-base-url", CLOSED, "--admin-username",
+                    "admin"))
+                    .contains("KEYCLOAK_ADMIN_PASSWORD");
         }
     }
 
     @Nested
     class FlightRecorderPolicySet {
 
+        private Result set(String... more) {
+            return svc(concat(concat(new String[] {"tenants", "flight-recorder-policy", "set"}, more), "--backplane",
+                    CLOSED));
+        }
+
         @Test
         void retentionDaysZeroIsAUsageError() {
-            Result r = svc("tenants", "flight-recorder-policy", "set", "--retention-days", "0", "--backplane", CLOSED);
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("--retention-days").contains("1..365");
+            assertUsageError(set("--retention-days", "0")).contains("--retention-days").contains("1..365");
         }
 
         @Test
         void retentionDaysAboveAYearIsAUsageError() {
-            Result r = svc("tenants", "flight-recorder-policy", "set", "--retention-days", "366", "--backplane", CLOSED);
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("--retention-days").contains("366");
+            assertUsageError(set("--retention-days", "366")).contains("--retention-days").contains("366");
         }
 
         @Test
         void retentionDaysAndClearRetentionAreExclusive() {
-            Result r = svc("tenants", "flight-recorder-policy", "set", "--retention-days", "30", "--clear-retention",
-                    "--backplane", CLOSED);
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("mutually exclusive");
+            assertUsageError(set("--retention-days", "30", "--clear-retention")).contains("mutually exclusive");
         }
 
         @Test
         void nothingToChangeIsAUsageError() {
-            Result r = svc("tenants", "flight-recorder-policy", "set", "--backplane", CLOSED);
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("nothing to change");
+            assertUsageError(set()).contains("nothing to change");
         }
 
         @Test
         void nonNumericRetentionIsAUsageError() {
-            Result r = svc("tenants", "flight-recorder-policy", "set", "--retention-days", "ten", "--backplane", CLOSED);
-
-            assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
-            assertThat(r.err()).contains("--retention-days");
+            assertUsageError(set("--retention-days", "ten")).contains("--retention-days");
         }
 
         @Test
         void withoutStoredLoginTellsToLogIn() {
             env.put("SVC_INSECURE_ALLOW_HTTP", "1");
 
-            Result r = svc("tenants", "flight-recorder-policy", "set", "--enabled", "true", "--backplane", CLOSED);
+            Result r = set("--enabled", "true");
 
             assertThat(r.code()).isEqualTo(ExitCodes.NOT_LOGGED_IN);
             assertThat(r.err()).contains("not logged in").contains("svc login " + CLOSED);
@@ -452,7 +393,7 @@ class SvcTest {
             env.put("SVC_INSECURE_ALLOW_HTTP", "1");
             env.put("SVC_TOKEN", "opaque-test-token");
 
-            Result r = svc("tenants", "flight-recorder-policy", "set", "--enabled", "true", "--backplane", CLOSED);
+            Result r = set("--enabled", "true");
 
             assertThat(r.code()).isEqualTo(ExitCodes.UNREACHABLE);
             assertThat(r.err()).contains("cannot reach").contains("127.0.0.1:1");

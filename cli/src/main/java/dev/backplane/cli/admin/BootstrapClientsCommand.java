@@ -8,6 +8,7 @@ import dev.backplane.cli.common.Commands;
 import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.OutputOptions;
 import dev.backplane.cli.common.Urls;
+import dev.backplane.cli.common.Uuids;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,7 +27,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.UUID;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
@@ -180,11 +180,7 @@ public final class BootstrapClientsCommand extends CliCommand {
             throw CliException.usage("--tenant-role must be tenant_admin, operator or read_only, got '" + tenantRole + "'");
         }
         if (tenantId != null) {
-            try {
-                tenantId = UUID.fromString(tenantId).toString();
-            } catch (IllegalArgumentException e) {
-                throw CliException.usage("--tenant-id must be a uuid, got '" + tenantId + "'");
-            }
+            tenantId = Uuids.checked(tenantId, "--tenant-id");
         }
         Optional<BootstrapSpec.UserSpec> user = Optional.empty();
         if (skipUser) {

@@ -16,9 +16,10 @@ import java.util.Set;
  * public CLI and MCP clients: a reader (the credential of a backplane target for this Keycloak, with
  * realm-management view roles in its realm only) and a setup client (a tenant_admin of one tenant on
  * the backplane, for scripted setup such as {@code ./run}'s). Same reconcile rules as
- * {@link KeycloakBootstrap}: read, change only what differs, record every change.
+ * {@link KeycloakBootstrap}: read, change only what differs, record every change. It works through the
+ * admin client and the bootstrap's own change log and client reconcile.
  */
-final class ServiceAccounts {
+record ServiceAccounts(KeycloakAdmin kc, Changes changes, Clients clients) {
 
     /** What the reader's service account may do in the realm: read it, its users, groups and clients. */
     static final List<String> READER_ROLES = List.of("view-realm", "view-users", "view-clients", "query-groups");
@@ -31,16 +32,6 @@ final class ServiceAccounts {
     /** Creates a client or brings it to the desired fields; returns its id (empty when only planned). */
     interface Clients {
         Optional<String> ensure(String realmPath, boolean live, String clientId, ObjectNode desired);
-    }
-
-    private final KeycloakAdmin kc;
-    private final Changes changes;
-    private final Clients clients;
-
-    ServiceAccounts(KeycloakAdmin kc, Changes changes, Clients clients) {
-        this.kc = kc;
-        this.changes = changes;
-        this.clients = clients;
     }
 
     /** Ensures the client and its secret; returns the client's id when it exists. */

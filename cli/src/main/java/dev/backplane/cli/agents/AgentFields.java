@@ -3,10 +3,8 @@ package dev.backplane.cli.agents;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.backplane.cli.common.CliContext;
-import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.TextArgs;
-import java.io.IOException;
 import picocli.CommandLine.Option;
 
 /** The options create and edit share, and how a definition prints. */
@@ -29,23 +27,8 @@ final class AgentFields {
 
     AgentWrite body(String name, Boolean enabled) {
         return new AgentWrite(name, enabled, identityRef, modelTier, TextArgs.read(systemPrompt, "--system-prompt"),
-                json(toolset, "--toolset"), "null".equals(outputSchema) ? NullNode.getInstance()
-                : json(outputSchema, "--output-schema"), turnBudget);
-    }
-
-    private static JsonNode json(String value, String option) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            JsonNode node = Http.JSON.readTree(TextArgs.read(value, option));
-            if (node == null || !node.isObject()) {
-                throw CliException.usage(option + " must be a JSON object");
-            }
-            return node;
-        } catch (IOException e) {
-            throw CliException.usage(option + " is not JSON: " + e.getMessage());
-        }
+                TextArgs.jsonObject(toolset, "--toolset"), "null".equals(outputSchema) ? NullNode.getInstance()
+                : TextArgs.jsonObject(outputSchema, "--output-schema"), turnBudget);
     }
 
     static void print(CliContext ctx, JsonNode a) {

@@ -3,21 +3,21 @@ package dev.backplane.cli.agents;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.Paging;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /** {@code svc agent list} */
 @Command(name = "list", description = "Agent definitions of the tenant, by name.")
 final class AgentList extends BackplaneCommand {
-    @Option(names = "--limit", paramLabel = "1..500", description = "default 100") Integer limit;
-    @Option(names = "--offset") Integer offset;
+    @Mixin Paging paging;
 
     @Override
     protected void execute(Session s) {
-        get(s, ApiPaths.AGENTS + QueryString.of().add("limit", limit).add("offset", offset), page -> Tables.print(
+        get(s, ApiPaths.AGENTS + QueryString.of().add(paging), page -> Tables.print(
                 ctx.out(), "no agent definitions", List.of("NAME", "STATE", "IDENTITY", "TIER", "TURNS"),
                 Tables.rows(page.path("agents"), a -> List.of(a.path("name").asText(),
                         a.path("enabled").asBoolean() ? "enabled" : "disabled", a.path("identity_ref").asText(),

@@ -3,10 +3,12 @@ package dev.backplane.cli.agents;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.Paging;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code svc agent run-list} */
@@ -16,13 +18,12 @@ final class RunList extends BackplaneCommand {
     @Option(names = "--status", description = "pending, running, awaiting_approval, succeeded, failed or cancelled")
     String status;
     @Option(names = "--work-ref") String workRef;
-    @Option(names = "--limit", paramLabel = "1..500", description = "default 100") Integer limit;
-    @Option(names = "--offset") Integer offset;
+    @Mixin Paging paging;
 
     @Override
     protected void execute(Session s) {
         get(s, ApiPaths.AGENT_RUNS + QueryString.of().add("agent_name", agentName).add("status", status)
-                .add("work_ref", workRef).add("limit", limit).add("offset", offset), page -> Tables.print(ctx.out(),
+                .add("work_ref", workRef).add(paging), page -> Tables.print(ctx.out(),
                 "no agent runs", List.of("HANDLE", "AGENT", "STATUS", "TURNS", "WORK_REF", "STARTED"),
                 Tables.rows(page.path("runs"), r -> List.of(r.path("handle").asText(), r.path("agent_name").asText(),
                         r.path("status").asText(), r.path("turns").asText(),

@@ -1,23 +1,27 @@
 package dev.backplane.cli.agents;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
+import dev.backplane.cli.common.KeyedCall;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code svc agent run-status} */
 @Command(name = "run-status", description = "One run: status, turns, output or error.")
-final class RunStatus extends BackplaneCommand {
+final class RunStatus extends KeyedCall {
     @Parameters(index = "0", paramLabel = "<handle>") String handle;
     @Option(names = "--events", description = "also what happened in the run, one JSON object a line") boolean events;
 
+    RunStatus() {
+        super("GET " + ApiPaths.AGENT_RUN, RunStatus::print);
+    }
+
     @Override
     protected void execute(Session s) {
-        get(s, ApiPaths.expand(ApiPaths.AGENT_RUN, handle), run -> print(ctx, run));
+        super.execute(s);
         if (events) {
             get(s, ApiPaths.expand(ApiPaths.AGENT_RUN, handle) + "/events",
                     page -> page.path("events").forEach(e -> ctx.out().println(e.toString())));

@@ -1,21 +1,19 @@
 package dev.backplane.cli.common;
 
-import dev.backplane.cli.BackplaneCommand;
-import dev.backplane.cli.Session;
+import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine.Mixin;
 
 /**
  * A verb that removes one thing the user names, only with {@code --confirm}: {@code DELETE} on its
  * route, then {@code deleted <noun> <key>}. A verb declares its key as its one positional parameter
  * (so {@code --help} shows its own label, such as {@code <slug>}) and passes the rest to the
- * constructor; the key is read from that parameter here.
+ * constructor; the key is read from that parameter ({@link KeyedCall}).
  */
-public abstract class ConfirmedDelete extends BackplaneCommand {
+public abstract class ConfirmedDelete extends KeyedCall {
 
     @Mixin private ConfirmOption confirm;
 
     private final String noun;
-    private final String routeTemplate;
     private final String consequence;
 
     /**
@@ -24,14 +22,9 @@ public abstract class ConfirmedDelete extends BackplaneCommand {
      * @param consequence what confirming accepts, shown when {@code --confirm} is missing ({@code it cannot be restored})
      */
     protected ConfirmedDelete(String noun, String routeTemplate, String consequence) {
+        super("DELETE " + routeTemplate);
         this.noun = noun;
-        this.routeTemplate = routeTemplate;
         this.consequence = consequence;
-    }
-
-    private String key() {
-        Object key = spec.positionalParameters().get(0).getValue();
-        return key.toString();
     }
 
     @Override
@@ -40,8 +33,7 @@ public abstract class ConfirmedDelete extends BackplaneCommand {
     }
 
     @Override
-    protected final void execute(Session s) {
-        send(s, "DELETE", ApiPaths.expand(routeTemplate, key()), null, r -> ctx.out().println("deleted " + noun + " "
-                + key()));
+    protected final void render(JsonNode answer) {
+        ctx.out().println("deleted " + noun + " " + key());
     }
 }

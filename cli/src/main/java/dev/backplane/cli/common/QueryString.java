@@ -23,6 +23,11 @@ public final class QueryString {
         return this;
     }
 
+    /** {@code limit} and {@code offset}, each only when given. */
+    public QueryString add(Paging paging) {
+        return add("limit", paging.limit).add("offset", paging.offset);
+    }
+
     @Override
     public String toString() {
         List<String> parts = new ArrayList<>();

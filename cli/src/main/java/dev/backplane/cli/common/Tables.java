@@ -38,6 +38,14 @@ public final class Tables {
         }
     }
 
+    /** Each of {@code items} through {@code each}, or the line {@code none} when there are none. */
+    public static void each(CliContext ctx, JsonNode items, String none, Render each) {
+        if (items.isEmpty()) {
+            ctx.out().println(none);
+        }
+        items.forEach(item -> each.print(ctx, item));
+    }
+
     public static void print(PrintWriter out, List<String> header, List<List<String>> rows) {
         int[] width = new int[header.size()];
         List<List<String>> all = new ArrayList<>();

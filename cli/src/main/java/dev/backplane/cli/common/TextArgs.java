@@ -1,5 +1,6 @@
 package dev.backplane.cli.common;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,6 +9,23 @@ import java.nio.file.Path;
 public final class TextArgs {
 
     private TextArgs() {
+    }
+
+    /** A JSON object given inline or as {@code @file}; null when the option is absent. */
+    public static JsonNode jsonObject(String value, String option) {
+        if (value == null) {
+            return null;
+        }
+        JsonNode n;
+        try {
+            n = Http.JSON.readTree(read(value, option));
+        } catch (IOException e) {
+            throw CliException.usage(option + " is not JSON: " + e.getMessage());
+        }
+        if (n == null || !n.isObject()) {
+            throw CliException.usage(option + " must be a JSON object");
+        }
+        return n;
     }
 
     public static String read(String value, String option) {

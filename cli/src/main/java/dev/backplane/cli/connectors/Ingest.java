@@ -12,6 +12,7 @@ import dev.backplane.cli.common.BuildInfo;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.RequestBody;
+import dev.backplane.cli.common.Uuids;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,7 +25,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -93,11 +93,7 @@ final class Ingest extends BackplaneCommand {
             throw CliException.usage("--auth-secret-field needs --auth-scheme");
         }
         if (tenantId != null) {
-            try {
-                UUID.fromString(tenantId);
-            } catch (IllegalArgumentException e) {
-                throw CliException.usage("--tenant-id must be a uuid, got '" + tenantId + "'");
-            }
+            Uuids.checked(tenantId, "--tenant-id");
         }
     }
 

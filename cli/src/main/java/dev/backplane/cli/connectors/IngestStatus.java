@@ -9,8 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.CliException;
-import java.util.UUID;
+import dev.backplane.cli.common.Uuids;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -23,11 +22,7 @@ final class IngestStatus extends BackplaneCommand {
 
     @Override
     protected void validate() {
-        try {
-            UUID.fromString(jobId);
-        } catch (IllegalArgumentException e) {
-            throw CliException.usage("<job-id> must be a uuid, got '" + jobId + "'");
-        }
+        Uuids.checked(jobId, "<job-id>");
     }
 
     @Override

@@ -1,22 +1,20 @@
 package dev.backplane.cli.connectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.backplane.cli.BackplaneCommand;
-import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
+import dev.backplane.cli.common.KeyedCall;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code svc operation run-status <handle>} */
 @Command(name = "run-status", description = "One asynchronous call (svc operation call --async): status, and its "
         + "result envelope once finished.")
-final class RunStatus extends BackplaneCommand {
+final class RunStatus extends KeyedCall {
     @Parameters(index = "0", paramLabel = "<handle>") String handle;
 
-    @Override
-    protected void execute(Session s) {
-        get(s, ApiPaths.expand(ApiPaths.OPERATION_RUN, handle), run -> print(ctx, run));
+    RunStatus() {
+        super("GET " + ApiPaths.OPERATION_RUN, RunStatus::print);
     }
 
     static void print(CliContext ctx, JsonNode run) {

@@ -15,4 +15,17 @@ public final class DashboardCommand {
                 + "  " + d.path("members").size() + " sensor(s)  notify " + (d.path("notify_email").isNull()
                 ? "off" : d.path("notify_email").asText() + " at " + d.path("notify_min_state").asText()));
     }
+
+    /** A dashboard with its description, investigator and members ({@code svc dashboard show}). */
+    static void printDetail(CliContext ctx, JsonNode d) {
+        DashboardCommand.print(ctx, d);
+        if (!d.path("description").isNull()) {
+            ctx.out().println("  " + d.path("description").asText());
+        }
+        if (!d.path("investigator_agent").isNull()) {
+            ctx.out().println("  investigator: " + d.path("investigator_agent").asText());
+        }
+        d.path("members").forEach(m -> ctx.out().println("  " + m.path("state").asText() + "  " + m.path("name").asText()
+                + "  " + m.path("id").asText()));
+    }
 }

@@ -24,4 +24,13 @@ public final class AuditCommand {
         }
     }
 
+    /** One audit row, a field a line ({@code svc audit show}). */
+    static void printRow(CliContext ctx, JsonNode r) {
+        r.properties().forEach(e -> {
+            if (!e.getValue().isNull()) {
+                ctx.out().printf("%-20s %s%n", e.getKey(), e.getValue().isTextual() ? e.getValue().asText()
+                        : e.getValue().toString());
+            }
+        });
+    }
 }

@@ -1,9 +1,8 @@
 package dev.backplane.cli.governance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.backplane.cli.BackplaneCommand;
-import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.KeyedCall;
 import dev.backplane.cli.common.QueryString;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -11,19 +10,25 @@ import picocli.CommandLine.Parameters;
 
 /** {@code svc audit replay} */
 @Command(name = "replay", description = "Replay an agent session's rows with their composite children.")
-final class AuditReplay extends BackplaneCommand {
+final class AuditReplay extends KeyedCall {
     @Parameters(index = "0", paramLabel = "<session-id>") String session;
     @Option(names = "--max-depth", description = "default 20") Integer maxDepth;
 
+    AuditReplay() {
+        super("GET " + ApiPaths.AUDIT_SESSION);
+    }
+
     @Override
-    protected void execute(Session s) {
-        get(s, ApiPaths.expand(ApiPaths.AUDIT_SESSION, session)
-                + QueryString.of().add("max_depth", maxDepth), tree -> {
-            if (tree.isEmpty()) {
-                ctx.out().println("no rows for session " + session);
-            }
-            tree.forEach(n -> printNode(n, 0));
-        });
+    protected String query() {
+        return QueryString.of().add("max_depth", maxDepth).toString();
+    }
+
+    @Override
+    protected void render(JsonNode tree) {
+        if (tree.isEmpty()) {
+            ctx.out().println("no rows for session " + session);
+        }
+        tree.forEach(n -> printNode(n, 0));
     }
 
     private void printNode(JsonNode n, int depth) {

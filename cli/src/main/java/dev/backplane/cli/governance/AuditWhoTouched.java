@@ -1,8 +1,8 @@
 package dev.backplane.cli.governance;
 
-import dev.backplane.cli.BackplaneCommand;
-import dev.backplane.cli.Session;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.KeyedCall;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -10,17 +10,19 @@ import picocli.CommandLine.Parameters;
 
 /** {@code svc audit who-touched} */
 @Command(name = "who-touched", description = "Who dispatched against a target.")
-final class AuditWhoTouched extends BackplaneCommand {
+final class AuditWhoTouched extends KeyedCall {
     @Parameters(index = "0", paramLabel = "<target>") String target;
 
+    AuditWhoTouched() {
+        super("GET " + ApiPaths.AUDIT_WHO_TOUCHED);
+    }
+
     @Override
-    protected void execute(Session s) {
-        get(s, ApiPaths.expand(ApiPaths.AUDIT_WHO_TOUCHED, target), list -> {
-            List<List<String>> rows = Tables.rows(list, p -> List.of(Tables.principal(p, "principal", "username"),
-                    p.path("principal_kind").asText(),
-                    p.path("calls").asText(), p.path("writes").asText(), p.path("last_at").asText()));
-            Tables.print(ctx.out(), "nobody has dispatched against " + target, List.of("PRINCIPAL", "KIND", "CALLS",
-                    "WRITES", "LAST"), rows);
-        });
+    protected void render(JsonNode list) {
+        List<List<String>> rows = Tables.rows(list, p -> List.of(Tables.principal(p, "principal", "username"),
+                p.path("principal_kind").asText(),
+                p.path("calls").asText(), p.path("writes").asText(), p.path("last_at").asText()));
+        Tables.print(ctx.out(), "nobody has dispatched against " + target, List.of("PRINCIPAL", "KIND", "CALLS",
+                "WRITES", "LAST"), rows);
     }
 }

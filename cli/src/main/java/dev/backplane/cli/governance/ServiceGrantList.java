@@ -4,6 +4,7 @@ import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.QueryString;
+import dev.backplane.cli.common.Tables;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -17,11 +18,7 @@ final class ServiceGrantList extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
         get(s, ApiPaths.SERVICE_GRANTS + QueryString.of().add("include_expired", includeExpired)
-                .add("include_revoked", includeRevoked).add("principal", principal), list -> {
-            if (list.isEmpty()) {
-                ctx.out().println("no service grants");
-            }
-            list.forEach(g -> ServicePrincipalsCommand.print(ctx, g));
-        });
+                .add("include_revoked", includeRevoked).add("principal", principal),
+                list -> Tables.each(ctx, list, "no service grants", ServicePrincipalsCommand::print));
     }
 }

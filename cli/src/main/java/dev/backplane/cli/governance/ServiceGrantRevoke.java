@@ -1,27 +1,15 @@
 package dev.backplane.cli.governance;
 
-import dev.backplane.cli.BackplaneCommand;
-import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.ConfirmOption;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /** {@code svc service-principals grants revoke} */
 @Command(name = "revoke", description = "Revoke a service grant [tenant_admin].")
-final class ServiceGrantRevoke extends BackplaneCommand {
+final class ServiceGrantRevoke extends GrantRevocation {
     @Parameters(index = "0", paramLabel = "<grant-id>") String id;
-    @Mixin ConfirmOption confirm;
 
-    @Override
-    protected void validate() {
-        confirm.require("revoke " + id);
-    }
-
-    @Override
-    protected void execute(Session s) {
-        send(s, "POST", ApiPaths.expand(ApiPaths.SERVICE_GRANTS + "/{id}/revoke", id), null,
-                g -> ServicePrincipalsCommand.print(ctx, g));
+    ServiceGrantRevoke() {
+        super(ApiPaths.SERVICE_GRANTS + "/{id}/revoke", ServicePrincipalsCommand::print);
     }
 }

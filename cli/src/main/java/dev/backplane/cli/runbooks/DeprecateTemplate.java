@@ -21,9 +21,7 @@ final class DeprecateTemplate extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        send(s, "POST", ApiPaths.expand(ApiPaths.RUNBOOK_TEMPLATE, slug) + "/deprecate", new Deprecate(version), t -> {
-            ctx.out().print("deprecated: ");
-            RunbookCommand.printTemplate(ctx, t);
-        });
+        send(s, "POST", ApiPaths.expand(ApiPaths.RUNBOOK_TEMPLATE, slug) + "/deprecate", new Deprecate(version),
+                RunbookCommand.template("deprecated: "));
     }
 }

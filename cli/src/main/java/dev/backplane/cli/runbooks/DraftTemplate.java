@@ -5,7 +5,7 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.RequestBody;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /** {@code svc runbook draft-template} */
@@ -13,8 +13,7 @@ import picocli.CommandLine.Parameters;
         + "[tenant_admin]. YAML problems are listed with their line and column.")
 final class DraftTemplate extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<slug>") String slug;
-    @Option(names = "--from", required = true, paramLabel = "<yaml>", description = "the template YAML file (- reads stdin)")
-    String from;
+    @Mixin TemplateYaml yaml;
 
     @RequestBody
     record Draft(String slug, String yaml) {
@@ -22,9 +21,6 @@ final class DraftTemplate extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        send(s, "POST", ApiPaths.RUNBOOK_TEMPLATES, new Draft(slug, RunbookCommand.yaml(ctx, from)), t -> {
-            ctx.out().print("drafted: ");
-            RunbookCommand.printTemplate(ctx, t);
-        });
+        send(s, "POST", ApiPaths.RUNBOOK_TEMPLATES, new Draft(slug, yaml.read(ctx)), RunbookCommand.template("drafted: "));
     }
 }

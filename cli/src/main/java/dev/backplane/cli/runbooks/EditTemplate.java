@@ -4,7 +4,7 @@ import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /** {@code svc runbook edit-template} */
@@ -12,15 +12,11 @@ import picocli.CommandLine.Parameters;
         + "published, this forks the next version as the draft (a published version never changes).")
 final class EditTemplate extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<slug>") String slug;
-    @Option(names = "--from", required = true, paramLabel = "<yaml>", description = "the template YAML file (- reads stdin)")
-    String from;
+    @Mixin TemplateYaml yaml;
 
     @Override
     protected void execute(Session s) {
-        send(s, "PUT", ApiPaths.expand(ApiPaths.RUNBOOK_TEMPLATE, slug), new DraftTemplate.Draft(null,
-                RunbookCommand.yaml(ctx, from)), t -> {
-                    ctx.out().print("draft: ");
-                    RunbookCommand.printTemplate(ctx, t);
-                });
+        send(s, "PUT", ApiPaths.expand(ApiPaths.RUNBOOK_TEMPLATE, slug), new DraftTemplate.Draft(null, yaml.read(ctx)),
+                RunbookCommand.template("draft: "));
     }
 }

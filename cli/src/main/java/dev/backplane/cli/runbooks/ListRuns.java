@@ -3,10 +3,12 @@ package dev.backplane.cli.runbooks;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.Paging;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code svc runbook list} */
@@ -15,13 +17,12 @@ final class ListRuns extends BackplaneCommand {
     @Option(names = "--status", description = "in_progress, awaiting_approval, escalated, completed, stopped or aborted")
     String status;
     @Option(names = "--slug", description = "runs of this template") String slug;
-    @Option(names = "--limit", paramLabel = "1..500", description = "default 100") Integer limit;
-    @Option(names = "--offset") Integer offset;
+    @Mixin Paging paging;
 
     @Override
     protected void execute(Session s) {
-        get(s, ApiPaths.RUNBOOK_RUNS + QueryString.of().add("status", status).add("slug", slug).add("limit", limit)
-                .add("offset", offset), page -> Tables.print(ctx.out(), "no runbook runs",
+        get(s, ApiPaths.RUNBOOK_RUNS + QueryString.of().add("status", status).add("slug", slug).add(paging),
+                page -> Tables.print(ctx.out(), "no runbook runs",
                 List.of("ID", "RUNBOOK", "STATUS", "STEP", "TARGET", "ASSIGNEE", "STARTED"), Tables.rows(page.path("runs"),
                         r -> List.of(r.path("id").asText(), r.path("slug").asText() + " v" + r.path("version").asInt(),
                                 r.path("status").asText(), r.path("step").asText(), r.path("target").asText(""),

@@ -3,23 +3,24 @@ package dev.backplane.cli.runbooks;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.Paging;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code svc runbook list-templates} */
 @Command(name = "list-templates", description = "Runbook template versions, newest version first.")
 final class ListTemplates extends BackplaneCommand {
-    @Option(names = "--limit", paramLabel = "1..500", description = "default 100") Integer limit;
-    @Option(names = "--offset") Integer offset;
+    @Mixin Paging paging;
     @Option(names = "--status", description = "draft, published or deprecated") String status;
     @Option(names = "--target-kind", description = "only templates for this kind of target") String targetKind;
 
     @Override
     protected void execute(Session s) {
-        get(s, ApiPaths.RUNBOOK_TEMPLATES + QueryString.of().add("limit", limit).add("offset", offset).add("status", status)
+        get(s, ApiPaths.RUNBOOK_TEMPLATES + QueryString.of().add(paging).add("status", status)
                 .add("target_kind", targetKind), page -> Tables.print(ctx.out(), "no runbook templates",
                 List.of("SLUG", "VERSION", "STATUS", "TARGET_KIND", "STEPS", "TITLE"), Tables.rows(page.path("templates"),
                         t -> List.of(t.path("slug").asText(), t.path("version").asText(), t.path("status").asText(),

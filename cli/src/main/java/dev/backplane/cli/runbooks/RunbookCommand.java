@@ -4,10 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.ExitCodes;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.backplane.cli.common.Render;
 import picocli.CommandLine.Command;
 
 /** {@code svc runbook}: runbook templates and step-by-step runs. */
@@ -21,16 +18,12 @@ public final class RunbookCommand {
     private RunbookCommand() {
     }
 
-    /** The YAML of {@code --from}: a file, or {@code -} for standard input. */
-    static String yaml(CliContext ctx, String from) {
-        try {
-            if (from.equals("-")) {
-                return new String(ctx.in().readAllBytes(), StandardCharsets.UTF_8);
-            }
-            return Files.readString(Path.of(from));
-        } catch (IOException e) {
-            throw CliException.usage("--from: cannot read " + from + ": " + e.getMessage());
-        }
+    /** A template after what happened to it ({@code drafted: }, {@code published: }, ...). */
+    static Render template(String what) {
+        return (ctx, t) -> {
+            ctx.out().print(what);
+            printTemplate(ctx, t);
+        };
     }
 
     static void printTemplate(CliContext ctx, JsonNode t) {
@@ -92,5 +85,13 @@ public final class RunbookCommand {
 
     private static String abbreviate(String s) {
         return s.length() <= 300 ? s : s.substring(0, 300) + "…";
+    }
+
+    /** A run's log, then the run ({@code svc runbook show}). */
+    static void printRunWithLog(CliContext ctx, JsonNode r) {
+        r.path("log").forEach(e -> ctx.out().println("  [" + e.path("at").asText() + "] step " + e.path("step").asInt()
+                + " " + e.path("action").asText() + (e.hasNonNull("outcome") ? ": " + e.path("outcome").asText() : "")
+                + " by " + e.path("actor").asText()));
+        printRun(ctx, r);
     }
 }

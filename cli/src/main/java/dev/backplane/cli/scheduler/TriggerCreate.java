@@ -5,10 +5,8 @@ import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
-import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.RequestBody;
 import dev.backplane.cli.common.TextArgs;
-import java.io.IOException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -43,14 +41,7 @@ final class TriggerCreate extends BackplaneCommand {
             if (filter == null) {
                 throw CliException.usage("--event-filter is required for --kind event");
             }
-            try {
-                f = Http.JSON.readTree(TextArgs.read(filter, "--event-filter"));
-            } catch (IOException e) {
-                throw CliException.usage("--event-filter is not JSON: " + e.getMessage());
-            }
-            if (f == null || !f.isObject()) {
-                throw CliException.usage("--event-filter must be a JSON object");
-            }
+            f = TextArgs.jsonObject(filter, "--event-filter");
         } else if (kind.equals("cron") && cron == null) {
             throw CliException.usage("--cron is required for --kind cron");
         }

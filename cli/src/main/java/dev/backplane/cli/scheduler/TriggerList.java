@@ -4,6 +4,7 @@ import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.QueryString;
+import dev.backplane.cli.common.Tables;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -15,11 +16,7 @@ final class TriggerList extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        get(s, ApiPaths.TRIGGERS + QueryString.of().add("limit", limit).add("offset", offset), page -> {
-            if (page.path("triggers").isEmpty()) {
-                ctx.out().println("no triggers");
-            }
-            page.path("triggers").forEach(t -> SchedulerCommand.print(ctx, t));
-        });
+        get(s, ApiPaths.TRIGGERS + QueryString.of().add("limit", limit).add("offset", offset),
+                page -> Tables.each(ctx, page.path("triggers"), "no triggers", SchedulerCommand::print));
     }
 }

@@ -21,4 +21,11 @@ public final class SensorCommand {
                 + s.path("target").asText() + " as " + s.path("principal").asText() + "; next "
                 + s.path("next_run_at").asText("-") + ", last " + s.path("last_evaluated_at").asText("never"));
     }
+
+    /** A sensor with its params and assertion ({@code svc sensor show}). */
+    static void printDetail(CliContext ctx, JsonNode x) {
+        SensorCommand.print(ctx, x);
+        ctx.out().println("  params: " + x.path("params"));
+        ctx.out().println("  assertion: " + x.path("assertion"));
+    }
 }

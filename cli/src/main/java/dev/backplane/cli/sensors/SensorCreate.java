@@ -4,6 +4,7 @@ import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.TextArgs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -37,7 +38,7 @@ final class SensorCreate extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
         send(s, "POST", ApiPaths.SENSORS, new SensorWrite.Body(name, connectorId, opId, target,
-                SensorWrite.object(params, "--params"), SensorWrite.object(assertion, "--assertion"), interval, cron,
+                TextArgs.jsonObject(params, "--params"), TextArgs.jsonObject(assertion, "--assertion"), interval, cron,
                 timeZone, paused ? "paused" : null), x -> {
                     ctx.out().println("created sensor:");
                     SensorCommand.print(ctx, x);

@@ -3,6 +3,7 @@ package dev.backplane.cli.sensors;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.TextArgs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -22,7 +23,7 @@ final class SensorUpdate extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
         send(s, "PATCH", ApiPaths.expand(ApiPaths.SENSOR, id), new SensorWrite.Body(name, null, null, null,
-                SensorWrite.object(params, "--params"), SensorWrite.object(assertion, "--assertion"), interval, cron,
+                TextArgs.jsonObject(params, "--params"), TextArgs.jsonObject(assertion, "--assertion"), interval, cron,
                 timeZone, null), x -> SensorCommand.print(ctx, x));
     }
 }

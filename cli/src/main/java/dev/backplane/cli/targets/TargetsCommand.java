@@ -8,6 +8,7 @@ import dev.backplane.cli.common.TextArgs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 
@@ -54,5 +55,18 @@ public final class TargetsCommand {
             return TextArgs.read("@" + value, "--tls-ca-pin");
         }
         throw CliException.usage("--tls-ca-pin must be a PEM bundle, @file or a readable file path; no file " + value);
+    }
+
+    /** A probe's outcome and fingerprint ({@code svc targets probe}). */
+    static void printProbe(CliContext ctx, JsonNode r) {
+        JsonNode f = r.path("fingerprint");
+        ctx.out().println(r.path("target").asText() + " via " + r.path("connector_id").asText() + ": "
+                + (f.path("reachable").asBoolean() ? "reachable" : "NOT reachable")
+                + (f.has("error_code") ? " (" + f.path("error_code").asText() + ": " + f.path("reason").asText() + ")" : ""));
+        for (String k : List.of("vendor", "product", "version", "probe_method", "probed_at", "exception_message")) {
+            if (f.has(k)) {
+                ctx.out().printf("  %-17s %s%n", k, f.path(k).asText());
+            }
+        }
     }
 }

@@ -3,7 +3,6 @@ package dev.backplane.cli.tenants;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
-import dev.backplane.cli.common.OutputFormat;
 import picocli.CommandLine.Command;
 
 /** {@code svc tenants flight-recorder-policy show|set}. */
@@ -13,11 +12,8 @@ public final class FlightRecorderPolicyCommand {
 
     static final String PATH = ApiPaths.FLIGHT_RECORDER_POLICY;
 
-    static void print(CliContext ctx, JsonNode policy, OutputFormat format) {
-        if (format.machine()) {
-            ctx.out().println(format.render(policy));
-            return;
-        }
+    /** The policy as people read it ({@code --json} and {@code -o} print the server's document instead). */
+    static void print(CliContext ctx, JsonNode policy) {
         ctx.out().printf("%-15s %s%n", "enabled", policy.path("enabled").asBoolean());
         ctx.out().printf("%-15s %s%n", "agent_readable", policy.path("agent_readable").asText());
         ctx.out().printf("%-15s %s%n", "retention_days",

@@ -51,6 +51,6 @@ final class FlightRecorderPolicySet extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
         PolicyChange change = new PolicyChange(enabled, agentReadable, retentionDays, clearRetention ? true : null);
-        FlightRecorderPolicyCommand.print(ctx, s.client().call("PATCH", PATH, change).json(), options.format());
+        send(s, "PATCH", PATH, change, FlightRecorderPolicyCommand::print);
     }
 }

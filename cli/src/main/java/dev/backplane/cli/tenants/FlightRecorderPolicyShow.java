@@ -11,6 +11,6 @@ import picocli.CommandLine.Command;
 final class FlightRecorderPolicyShow extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
-        FlightRecorderPolicyCommand.print(ctx, s.client().get(PATH).json(), options.format());
+        get(s, PATH, policy -> FlightRecorderPolicyCommand.print(ctx, policy));
     }
 }

@@ -3,7 +3,6 @@ package dev.backplane.cli.tenants;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
-import dev.backplane.cli.common.OutputFormat;
 import picocli.CommandLine.Command;
 
 /** {@code svc tenants mail-recipient-policy show|set}. */
@@ -13,11 +12,8 @@ public final class MailRecipientPolicyCommand {
 
     static final String PATH = ApiPaths.MAIL_RECIPIENT_POLICY;
 
-    static void print(CliContext ctx, JsonNode policy, OutputFormat format) {
-        if (format.machine()) {
-            ctx.out().println(format.render(policy));
-            return;
-        }
+    /** The policy as people read it ({@code --json} and {@code -o} print the server's document instead). */
+    static void print(CliContext ctx, JsonNode policy) {
         String mode = policy.path("mode").asText();
         ctx.out().printf("%-10s %s%n", "mode", switch (mode) {
             case "unset" -> "unset (no policy: notification mail is denied until a tenant_admin sets one)";

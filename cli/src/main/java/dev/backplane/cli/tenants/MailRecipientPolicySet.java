@@ -38,7 +38,6 @@ final class MailRecipientPolicySet extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        var answer = clear ? s.client().call("DELETE", PATH, null) : s.client().call("PUT", PATH, new PolicySet(allowlist));
-        MailRecipientPolicyCommand.print(ctx, answer.json(), options.format());
+        send(s, clear ? "DELETE" : "PUT", PATH, clear ? null : new PolicySet(allowlist), MailRecipientPolicyCommand::print);
     }
 }

@@ -11,6 +11,6 @@ import picocli.CommandLine.Command;
 final class MailRecipientPolicyShow extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
-        MailRecipientPolicyCommand.print(ctx, s.client().get(PATH).json(), options.format());
+        get(s, PATH, policy -> MailRecipientPolicyCommand.print(ctx, policy));
     }
 }

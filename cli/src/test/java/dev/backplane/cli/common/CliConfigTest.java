@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class CliConfigTest {
 
@@ -92,22 +94,12 @@ class CliConfigTest {
         assertThat(c.backplane("https://a.example.com").orElseThrow().clientId()).isEqualTo("svc-cli");
     }
 
-    @Test
-    void garbageFileIsAFailureNamingThePath() throws Exception {
+    /** Garbage, and JSON of the wrong shape. */
+    @ParameterizedTest
+    @ValueSource(strings = {"{ this is : not json", "[1, 2, 3]"})
+    void unreadableFileIsAFailureNamingThePath(String content) throws Exception {
         Path file = dir.resolve("config.json");
-        Files.writeString(file, "{ this is : not json");
-
-        CliException e = catchThrowableOfType(CliException.class, () -> CliConfig.load(file));
-
-        assertThat(e).isNotNull();
-        assertThat(e.exitCode()).isEqualTo(ExitCodes.FAILED);
-        assertThat(e.getMessage()).contains(file.toString());
-    }
-
-    @Test
-    void wrongShapeIsAFailureNamingThePath() throws Exception {
-        Path file = dir.resolve("config.json");
-        Files.writeString(file, "[1, 2, 3]");
+        Files.writeString(file, content);
 
         CliException e = catchThrowableOfType(CliException.class, () -> CliConfig.load(file));
 

@@ -13,12 +13,18 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class ResolveOverridesTest {
 
+    /** Parses {@code spec} and checks its host and port; what the address must be is the test's. */
+    private static ResolveOverrides.Entry parsed(String spec, String host, int port) {
+        ResolveOverrides.Entry e = ResolveOverrides.parse(spec);
+        assertThat(e.host()).isEqualTo(host);
+        assertThat(e.port()).isEqualTo(port);
+        return e;
+    }
+
     @Test
     void parsesHostPortAndIpv4() throws Exception {
-        ResolveOverrides.Entry e = ResolveOverrides.parse("backplane.example.com:443:10.1.2.3");
+        ResolveOverrides.Entry e = parsed("backplane.example.com:443:10.1.2.3", "backplane.example.com", 443);
 
-        assertThat(e.host()).isEqualTo("backplane.example.com");
-        assertThat(e.port()).isEqualTo(443);
         assertThat(e.address()).isInstanceOf(Inet4Address.class);
         assertThat(e.address()).isEqualTo(InetAddress.getByAddress(new byte[] {10, 1, 2, 3}));
     }
@@ -31,10 +37,8 @@ class ResolveOverridesTest {
 
     @Test
     void parsesBracketedIpv6() throws Exception {
-        ResolveOverrides.Entry e = ResolveOverrides.parse("kc.example.com:8443:[::1]");
+        ResolveOverrides.Entry e = parsed("kc.example.com:8443:[::1]", "kc.example.com", 8443);
 
-        assertThat(e.host()).isEqualTo("kc.example.com");
-        assertThat(e.port()).isEqualTo(8443);
         assertThat(e.address()).isInstanceOf(Inet6Address.class);
         assertThat(e.address().isLoopbackAddress()).isTrue();
     }

@@ -1,0 +1,27 @@
+package dev.backplane.cli.runbooks;
+
+import dev.backplane.cli.common.CliContext;
+import dev.backplane.cli.common.CliException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** {@code --from} of draft-template and edit-template: the template's YAML file, or {@code -} for standard input. */
+final class TemplateYaml {
+
+    @Option(names = "--from", required = true, paramLabel = "<yaml>", description = "the template YAML file (- reads stdin)")
+    String from;
+
+    String read(CliContext ctx) {
+        try {
+            if (from.equals("-")) {
+                return new String(ctx.in().readAllBytes(), StandardCharsets.UTF_8);
+            }
+            return Files.readString(Path.of(from));
+        } catch (IOException e) {
+            throw CliException.usage("--from: cannot read " + from + ": " + e.getMessage());
+        }
+    }
+}
