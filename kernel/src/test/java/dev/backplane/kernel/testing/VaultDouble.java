@@ -8,8 +8,6 @@ import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.testing.VaultKvEngine.Reply;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,9 +56,7 @@ public final class VaultDouble implements AutoCloseable {
         this.system = new VaultSystem(mount, KV1_MOUNT);
         tokens.put(ROOT_TOKEN, true);
         tokens.put(LIMITED_TOKEN, false);
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/", this::handle);
-        server.start();
+        server = LoopbackHttp.start(this::handle);
     }
 
     public String address() {
