@@ -19,19 +19,14 @@ import javax.net.ssl.SSLContext;
 /**
  * A real HTTPS server on loopback with a self-signed certificate that names only {@code svc.test}
  * (made with the JDK's keytool), answering {@code /version} and {@code /members} behind basic auth.
+ *
+ * @param server the running server
+ * @param pem its certificate as PEM (it is its own CA)
  */
-public final class TlsFixture implements AutoCloseable {
+public record TlsFixture(HttpsServer server, String pem) implements AutoCloseable {
 
     public static final String CERT_NAME = "svc.test";
     private static final char[] PASS = "changeit".toCharArray();
-
-    private final HttpsServer server;
-    private final String pem;
-
-    private TlsFixture(HttpsServer server, String pem) {
-        this.server = server;
-        this.pem = pem;
-    }
 
     /**
      * An HTTPS server, not yet started, on a free loopback port with a fresh self-signed certificate (made
@@ -92,11 +87,6 @@ public final class TlsFixture implements AutoCloseable {
 
     public int port() {
         return server.getAddress().getPort();
-    }
-
-    /** The server's certificate as PEM (it is its own CA). */
-    public String pem() {
-        return pem;
     }
 
     @Override
