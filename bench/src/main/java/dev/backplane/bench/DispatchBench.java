@@ -1,5 +1,7 @@
 package dev.backplane.bench;
 
+import static dev.backplane.bench.OpenLoop.pct;
+
 import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
@@ -14,14 +16,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordingFile;
 
@@ -111,48 +109,23 @@ public final class DispatchBench {
         }
     }
 
-    /** Open-loop: request i starts at t0 + i/rate; latency counts from that scheduled time. */
+    /** Open-loop ({@link OpenLoop}); the successful requests' latencies, sorted. */
     private static long[] run(HttpClient http, HttpRequest request, int rate, int n) throws InterruptedException {
-        long[] latencies = new long[n];
-        CountDownLatch done = new CountDownLatch(n);
-        ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
-        long t0 = System.nanoTime() + 20_000_000;
-        long interval = 1_000_000_000L / rate;
-        for (int i = 0; i < n; i++) {
-            int idx = i;
-            long scheduled = t0 + i * interval;
-            clock.schedule(() -> Thread.ofVirtual().start(() -> {
-                try {
-                    HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
-                    if (r.statusCode() != 200 || r.body().contains("\"status\":\"error\"")) {
-                        throw new IllegalStateException("bad answer: " + r.body());
-                    }
-                    latencies[idx] = System.nanoTime() - scheduled;
-                } catch (Exception e) {
-                    if (FAILURES.getAndIncrement() < 3) {
-                        System.out.println("  failure: " + e.getMessage());
-                    }
-                    latencies[idx] = Long.MAX_VALUE;
-                } finally {
-                    done.countDown();
-                }
-            }), scheduled - System.nanoTime(), TimeUnit.NANOSECONDS);
+        OpenLoop.Run run = OpenLoop.run(rate, n, i -> {
+            HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200 || r.body().contains("\"status\":\"error\"")) {
+                throw new IllegalStateException("bad answer: " + r.body());
+            }
+            return true;
+        }, e -> {
+            if (FAILURES.getAndIncrement() < 3) {
+                System.out.println("  failure: " + e.getMessage());
+            }
+        });
+        if (run.failed() > 0) {
+            System.out.println("  " + run.failed() + " request(s) failed");
         }
-        done.await(5, TimeUnit.MINUTES);
-        clock.shutdownNow();
-        long failed = Arrays.stream(latencies).filter(l -> l == Long.MAX_VALUE).count();
-        if (failed > 0) {
-            System.out.println("  " + failed + " request(s) failed");
-        }
-        long[] ok = Arrays.stream(latencies).filter(l -> l != Long.MAX_VALUE).sorted().toArray();
-        return ok;
-    }
-
-    private static double pct(long[] sorted, int p) {
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(sorted.length * p / 100.0) - 1)] / 1e6;
+        return run.ok();
     }
 
 }

@@ -1,5 +1,7 @@
 package dev.backplane.bench;
 
+import static dev.backplane.bench.OpenLoop.pct;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.persistence.Jdbc;
@@ -15,14 +17,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -134,37 +132,13 @@ public final class EventsBench {
                     .header("webhook-signature", badSig ? "v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=" : sign(id, ts, body))
                     .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
         }
-        long[] latencies = new long[n];
-        AtomicInteger bad = new AtomicInteger();
-        CountDownLatch done = new CountDownLatch(n);
-        ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
-        long t0 = System.nanoTime() + 20_000_000;
-        long interval = 1_000_000_000L / rate;
-        for (int i = 0; i < n; i++) {
-            int idx = i;
-            long scheduled = t0 + i * interval;
-            clock.schedule(() -> Thread.ofVirtual().start(() -> {
-                try {
-                    HttpResponse<Void> res = http.send(requests[idx], HttpResponse.BodyHandlers.discarding());
-                    boolean ok = expectOk ? res.statusCode() == 200 : res.statusCode() == 401;
-                    latencies[idx] = ok ? System.nanoTime() - scheduled : Long.MAX_VALUE;
-                    if (!ok) {
-                        bad.incrementAndGet();
-                    }
-                } catch (Exception e) {
-                    latencies[idx] = Long.MAX_VALUE;
-                    bad.incrementAndGet();
-                } finally {
-                    done.countDown();
-                }
-            }), scheduled - System.nanoTime(), TimeUnit.NANOSECONDS);
-        }
-        done.await(5, TimeUnit.MINUTES);
-        double elapsed = (System.nanoTime() - t0) / 1e9;
-        clock.shutdownNow();
-        long[] ok = Arrays.stream(latencies).filter(l -> l != Long.MAX_VALUE).sorted().toArray();
+        OpenLoop.Run run = OpenLoop.run(rate, n, i -> {
+            HttpResponse<Void> res = http.send(requests[i], HttpResponse.BodyHandlers.discarding());
+            return expectOk ? res.statusCode() == 200 : res.statusCode() == 401;
+        }, e -> { }); // an exception is a failed request, counted as one
+        long[] ok = run.ok();
         return new Result(pct(ok, 50), pct(ok, 99), ok.length == 0 ? Double.NaN : ok[ok.length - 1] / 1e6, ok.length,
-                bad.get(), ok.length / elapsed);
+                (int) run.failed(), ok.length / run.elapsedSeconds());
     }
 
     private static String sign(String id, long ts, byte[] body) throws Exception {
@@ -172,12 +146,5 @@ public final class EventsBench {
         mac.init(new SecretKeySpec(SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
         mac.update((id + "." + ts + ".").getBytes(StandardCharsets.UTF_8));
         return "v1," + Base64.getEncoder().encodeToString(mac.doFinal(body));
-    }
-
-    private static double pct(long[] sorted, int p) {
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(sorted.length * p / 100.0) - 1)] / 1e6;
     }
 }

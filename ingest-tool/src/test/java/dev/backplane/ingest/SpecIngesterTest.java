@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -340,32 +341,25 @@ class SpecIngesterTest {
 
     @Test
     void rejectsWhatIsNotAnOpenApiDocument() {
-        assertThatThrownBy(() -> SpecIngester.ingest(List.of(SpecSource.text("garbage.txt", "this is: [not a spec")),
-                options("x", "1.x", List.of())))
-                .isInstanceOfSatisfying(SpecIngestException.class,
-                        e -> assertThat(e.reason()).isEqualTo(Reason.SPEC_INVALID));
-        assertThatThrownBy(() -> SpecIngester.ingest(List.of(SpecSource.text("plain.txt", "hello world")),
-                options("x", "1.x", List.of())))
-                .isInstanceOfSatisfying(SpecIngestException.class,
-                        e -> assertThat(e.reason()).isEqualTo(Reason.SPEC_INVALID))
+        assertSpecInvalid("garbage.txt", "this is: [not a spec");
+        assertSpecInvalid("plain.txt", "hello world")
                 .hasMessageContaining("plain.txt is not an OpenAPI 2.0, 3.0 or 3.1 document");
         // Swagger 1.2 (its compatibility parser is left out of the build): refused, named as unsupported
-        assertThatThrownBy(() -> SpecIngester.ingest(List.of(SpecSource.text("swagger12.json",
-                "{\"swaggerVersion\": \"1.2\", \"apiVersion\": \"1.0\", \"apis\": [{\"path\": \"/pets\"}]}")),
-                options("x", "1.x", List.of())))
-                .isInstanceOfSatisfying(SpecIngestException.class,
-                        e -> assertThat(e.reason()).isEqualTo(Reason.SPEC_INVALID))
+        assertSpecInvalid("swagger12.json",
+                "{\"swaggerVersion\": \"1.2\", \"apiVersion\": \"1.0\", \"apis\": [{\"path\": \"/pets\"}]}")
                 .hasMessageContaining("swagger12.json is not an OpenAPI 2.0, 3.0 or 3.1 document");
-        assertThatThrownBy(() -> SpecIngester.ingest(List.of(SpecSource.text("asyncapi.json",
-                "{\"asyncapi\": \"2.0.0\", \"info\": {\"title\": \"x\", \"version\": \"1\"}}")), options("x", "1.x", List.of())))
+        assertSpecInvalid("asyncapi.json", "{\"asyncapi\": \"2.0.0\", \"info\": {\"title\": \"x\", \"version\": \"1\"}}");
+        assertSpecInvalid("empty.json",
+                "{\"openapi\": \"3.0.0\", \"info\": {\"title\": \"x\", \"version\": \"1\"}, \"paths\": {}}")
+                .hasMessageContaining("has no operations");
+    }
+
+    /** Ingesting {@code text} as the file {@code name} is refused as {@code spec_invalid}. */
+    private static AbstractThrowableAssert<?, ? extends Throwable> assertSpecInvalid(String name, String text) {
+        return assertThatThrownBy(() -> SpecIngester.ingest(List.of(SpecSource.text(name, text)),
+                options("x", "1.x", List.of())))
                 .isInstanceOfSatisfying(SpecIngestException.class,
                         e -> assertThat(e.reason()).isEqualTo(Reason.SPEC_INVALID));
-        assertThatThrownBy(() -> SpecIngester.ingest(List.of(SpecSource.text("empty.json",
-                "{\"openapi\": \"3.0.0\", \"info\": {\"title\": \"x\", \"version\": \"1\"}, \"paths\": {}}")),
-                options("x", "1.x", List.of())))
-                .isInstanceOfSatisfying(SpecIngestException.class,
-                        e -> assertThat(e.reason()).isEqualTo(Reason.SPEC_INVALID))
-                .hasMessageContaining("has no operations");
     }
 
     @Test

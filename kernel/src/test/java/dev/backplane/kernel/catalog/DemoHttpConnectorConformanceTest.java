@@ -47,9 +47,9 @@ class DemoHttpConnectorConformanceTest extends ConnectorConformanceTest {
     void theKitCatchesAConnectorThatLogsItsCredential() {
         DemoHttpConnectorConformanceTest leaky = new DemoHttpConnectorConformanceTest() {
             @Override
-            protected ConnectorFactory factory() {
+            protected Subject subject() {
                 DemoHttpConnector real = new DemoHttpConnector();
-                return new ConnectorFactory() {
+                return super.subject().withFactory(new ConnectorFactory() {
                     public dev.backplane.plugin.api.ConnectorDescriptor descriptor() {
                         return real.descriptor();
                     }
@@ -63,7 +63,7 @@ class DemoHttpConnectorConformanceTest extends ConnectorConformanceTest {
                         ctx.logger().log(System.Logger.Level.DEBUG, "login with " + c.field("password"));
                         return real.open(ctx, t, c);
                     }
-                };
+                });
             }
         };
         org.assertj.core.api.Assertions.assertThatThrownBy(leaky::credentialValuesNeverAppearInResultsErrorsOrLogs)
@@ -71,29 +71,13 @@ class DemoHttpConnectorConformanceTest extends ConnectorConformanceTest {
     }
 
     @Override
-    protected ConnectorFactory factory() {
-        return new DemoHttpConnector();
-    }
-
-    @Override
-    protected TargetSpec reachableTarget() {
-        return new TargetSpec("demo", "demohttp", "127.0.0.1", server.getAddress().getPort(), Optional.empty(), true,
-                Optional.empty(), Optional.empty(), Map.of());
-    }
-
-    @Override
-    protected Credential goodCredential() {
-        return new Credential(Map.of("username", "svc", "password", PASSWORD));
-    }
-
-    @Override
-    protected Credential rejectedCredential() {
-        return new Credential(Map.of("username", "svc", "password", "wrong-password-also-secret"));
-    }
-
-    @Override
-    protected List<OperationRequest> sampleCalls() {
-        return List.of(new OperationRequest("demohttp.item.list", Map.of(), Optional.empty()),
-                new OperationRequest("demohttp.item.delete", Map.of("name", "a"), Optional.empty()));
+    protected Subject subject() {
+        return new Subject(new DemoHttpConnector(),
+                new TargetSpec("demo", "demohttp", "127.0.0.1", server.getAddress().getPort(), Optional.empty(), true,
+                        Optional.empty(), Optional.empty(), Map.of()),
+                new Credential(Map.of("username", "svc", "password", PASSWORD)),
+                new Credential(Map.of("username", "svc", "password", "wrong-password-also-secret")),
+                List.of(new OperationRequest("demohttp.item.list", Map.of(), Optional.empty()),
+                        new OperationRequest("demohttp.item.delete", Map.of("name", "a"), Optional.empty())));
     }
 }

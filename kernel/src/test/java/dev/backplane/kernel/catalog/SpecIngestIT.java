@@ -94,6 +94,18 @@ public class SpecIngestIT extends PerTestTenant {
                 "specs", java.util.List.of(Map.of("name", impl + ".json", "content", specText))));
     }
 
+    /** An implementation id of this test's own: {@code prefix} and a number from the tenant. */
+    private String implOf(String prefix) {
+        return prefix + Math.abs(tenant.hashCode() % 10000);
+    }
+
+    /** As {@link #manual}, ingested into this test's tenant. */
+    private Map<String, Object> tenantManual(String impl, String version, String specText) {
+        Map<String, Object> m = manual(impl, version, specText);
+        m.put("tenant_id", tenant.toString());
+        return m;
+    }
+
     /** The connector as listed, or null; a catalog-index entry not ingested yet is not a connector. */
     private JsonNode connector(String token, String id) {
         for (JsonNode c : kernel.get("/api/v1/connectors", token).json()) {
@@ -106,7 +118,7 @@ public class SpecIngestIT extends PerTestTenant {
 
     @Test
     void aSmallSpecIsIngestedWithinTheRequestStagedAndDefaultDeny() throws Exception {
-        String impl = "shop" + Math.abs(tenant.hashCode() % 10000);
+        String impl = implOf("shop");
         var dry = ingest(admin, Map.of("product", impl, "version", "2.x", "specs",
                 java.util.List.of(Map.of("name", "s.json", "content", spec("Shop", "2.0", 2))), "dry_run", true,
                 "tenant_id", tenant.toString()));
@@ -115,8 +127,7 @@ public class SpecIngestIT extends PerTestTenant {
         assertThat(dry.json().path("operation_count").asInt()).isEqualTo(6);
         assertThat(connector(admin, impl + "-2.x")).as("a dry run writes nothing").isNull();
 
-        var m = manual(impl, "2.x", spec("Shop", "2.0", 2));
-        m.put("tenant_id", tenant.toString());
+        var m = tenantManual(impl, "2.x", spec("Shop", "2.0", 2));
         var r = ingest(admin, m);
         assertThat(r.status()).as(r.body()).isEqualTo(200);
         JsonNode res = r.json();
@@ -152,9 +163,8 @@ public class SpecIngestIT extends PerTestTenant {
 
     @Test
     void aBigSpecIsIngestedInABackgroundJob() throws Exception {
-        String impl = "big" + Math.abs(tenant.hashCode() % 10000);
-        var m = manual(impl, "3.x", spec("Big", "3.1", 40));
-        m.put("tenant_id", tenant.toString());
+        String impl = implOf("big");
+        var m = tenantManual(impl, "3.x", spec("Big", "3.1", 40));
         var r = ingest(admin, m);
         assertThat(r.status()).as(r.body()).isEqualTo(202);
         String jobId = r.json().path("job_id").asText();
@@ -178,9 +188,8 @@ public class SpecIngestIT extends PerTestTenant {
 
     @Test
     void theSpecMajorMustMatchTheLabelUnlessCompatibilityIsDeclared() throws Exception {
-        String impl = "vers" + Math.abs(tenant.hashCode() % 10000);
-        var m = manual(impl, "5.x", spec("Vers", "1.2.0", 1));
-        m.put("tenant_id", tenant.toString());
+        String impl = implOf("vers");
+        var m = tenantManual(impl, "5.x", spec("Vers", "1.2.0", 1));
         var rejected = ingest(admin, m);
         assertThat(rejected.status()).as(rejected.body()).isEqualTo(422);
         assertThat(rejected.json().path("error").asText()).isEqualTo("spec_version_mismatch");
@@ -288,7 +297,7 @@ public class SpecIngestIT extends PerTestTenant {
         CliRunner cli = kernel.cli(cliHome, admin);
         Path file = cliHome.resolve("tools.json");
         Files.writeString(file, spec("Tools", "4.0.0", 3));
-        String impl = "tools" + Math.abs(tenant.hashCode() % 10000);
+        String impl = implOf("tools");
         var dry = cli.run("connector", "ingest", "--product", impl, "--version", "4.x", "--impl", impl, "--spec",
                 file.toString(), "--dry-run", "--tenant-id", tenant.toString());
         assertThat(dry.exitCode()).as(dry.toString()).isZero();
@@ -332,7 +341,7 @@ public class SpecIngestIT extends PerTestTenant {
     /** D2: a global connector is platform_admin's; a tenant_admin's global ingest writes nothing. */
     @Test
     void aTenantAdminCannotWriteAGlobalConnector() throws Exception {
-        String impl = "hijack" + Math.abs(tenant.hashCode() % 10000);
+        String impl = implOf("hijack");
         var r = ingest(admin, manual(impl, "1.x", spec("Hijack", "1.0", 1)));
         assertThat(r.status()).as(r.body()).isEqualTo(403);
         assertThat(r.json().path("error").asText()).isEqualTo("insufficient_role");
@@ -348,7 +357,7 @@ public class SpecIngestIT extends PerTestTenant {
      */
     @Test
     void aChangedRevisionSendsEveryTenantsReviewBackToStaged() throws Exception {
-        String impl = "rev" + Math.abs(tenant.hashCode() % 10000);
+        String impl = implOf("rev");
         String id = impl + "-1.x";
         var first = ingest(platformAdmin, manual(impl, "1.x", spec("Rev", "1.0", 1)));
         assertThat(first.status()).as(first.body()).isEqualTo(200);
@@ -385,7 +394,7 @@ public class SpecIngestIT extends PerTestTenant {
      */
     @Test
     void aProbeNeverGoesThroughAConnectorTheTenantDidNotEnable() throws Exception {
-        String impl = "probe" + Math.abs(tenant.hashCode() % 10000);
+        String impl = implOf("probe");
         String product = impl + "-product";
         var body = manual(impl, "1.x", spec("Probe", "1.0", 1));
         body.put("product", product);

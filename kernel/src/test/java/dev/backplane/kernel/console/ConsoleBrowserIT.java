@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.Fixtures;
 import dev.backplane.kernel.testing.KeycloakServer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -106,12 +107,7 @@ class ConsoleBrowserIT {
 
     @AfterAll
     static void stop() {
-        if (kernel != null) {
-            kernel.close();
-        }
-        if (keycloak != null) {
-            keycloak.close();
-        }
+        Fixtures.closeAll(kernel, keycloak);
     }
 
     @AfterEach

@@ -7,12 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
+import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.plugin.api.ConnectorException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +47,8 @@ class GoogleAccessTokensTest {
         List<String> bearers = new CopyOnWriteArrayList<>();
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/token", x -> {
-            Map<String, String> form = form(new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            Map<String, String> form = LoopbackHttp.form(new String(x.getRequestBody().readAllBytes(),
+                    StandardCharsets.UTF_8));
             String out;
             int status = 200;
             try {
@@ -122,18 +123,6 @@ class GoogleAccessTokensTest {
     private static String pem(KeyPair keys) {
         return "-----BEGIN PRIVATE KEY-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
                 .encodeToString(keys.getPrivate().getEncoded()) + "\n-----END PRIVATE KEY-----\n";
-    }
-
-    private static Map<String, String> form(String body) {
-        Map<String, String> out = new java.util.HashMap<>();
-        for (String pair : body.split("&")) {
-            int eq = pair.indexOf('=');
-            if (eq > 0) {
-                out.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
-                        URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-            }
-        }
-        return out;
     }
 
     private static void answer(com.sun.net.httpserver.HttpExchange x, int status, String body) throws IOException {

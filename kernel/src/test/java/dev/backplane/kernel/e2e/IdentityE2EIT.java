@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.Fixtures;
 import dev.backplane.kernel.testing.KeycloakServer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.nio.file.Files;
@@ -58,12 +59,7 @@ class IdentityE2EIT {
 
     @AfterAll
     static void stop() {
-        if (kernel != null) {
-            kernel.close();
-        }
-        if (keycloak != null) {
-            keycloak.close();
-        }
+        Fixtures.closeAll(kernel, keycloak);
     }
 
     private static CliRunner.Result bootstrap(String... extra) {

@@ -3,13 +3,12 @@ package dev.backplane.kernel.egress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.backplane.kernel.testing.LoopbackHttp;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.TraceFlags;
 import io.opentelemetry.api.trace.TraceState;
 import io.opentelemetry.context.Context;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -33,13 +32,11 @@ class TraceContextHttpClientTest {
 
     @BeforeEach
     void start() throws Exception {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/", x -> {
+        server = LoopbackHttp.start(x -> {
             received.add(String.valueOf(x.getRequestHeaders().getFirst("traceparent")));
             x.sendResponseHeaders(204, -1);
             x.close();
         });
-        server.start();
     }
 
     @AfterEach

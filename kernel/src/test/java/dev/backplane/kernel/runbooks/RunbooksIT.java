@@ -30,7 +30,6 @@ import org.junit.jupiter.api.Test;
 class RunbooksIT extends PerTestTenant {
 
     private static LoopbackTarget target;
-    private final String admin2 = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
     private final String operator2 = issuer.token("op2-" + tenant, tenant, "operator");
 
     static final String RESTART = """

@@ -225,12 +225,8 @@ class CrashRecoveryIT {
         CompletableFuture<HttpResponse<String>> call = sendAsync("POST", "/api/v1/operations/call", operator(),
                 "{\"connector_id\": \"" + CONNECTOR + "\", \"op_id\": \"" + WRITE_OP + "\", \"target\": \"crash\", "
                         + "\"params\": {\"name\": \"hold-sync\"}, \"work_ref\": \"CRASH-A\"}");
-        awaitArrival(request, call);
-        kill(kernel);
-        softly.assertThat(call).as("(a) the caller got no answer (the kernel died mid-call)")
-                .failsWithin(Duration.ofSeconds(10));
-        Process next = start();
-        awaitReady();
+        Process next = killedWhileHeld(kernel, request, call, softly, "(a) the caller got no answer (the kernel died "
+                + "mid-call)");
         List<Map<String, Object>> before = auditRows("CRASH-A");
         assertThat(before).as("(a) one audit row, begun before the target was called").hasSize(1);
         assertThat(before.getFirst().get("result_status")).as("(a) the kill landed before the outcome was recorded")
@@ -260,12 +256,8 @@ class CrashRecoveryIT {
         String id = parked.json().path("extras").path("approval_request_id").asText();
         CompletableFuture<HttpResponse<String>> approve = sendAsync("POST", "/api/v1/approvals/" + id + "/approve",
                 admin("admin-2"), "{\"reason\": \"crash test\"}");
-        awaitArrival(request, approve);
-        kill(kernel);
-        softly.assertThat(approve).as("(b) the approver got no answer (the kernel died mid-execution)")
-                .failsWithin(Duration.ofSeconds(10));
-        Process next = start();
-        awaitReady();
+        Process next = killedWhileHeld(kernel, request, approve, softly, "(b) the approver got no answer (the kernel "
+                + "died mid-execution)");
         JsonNode approval = send("GET", "/api/v1/approvals/" + id, operator(), null).json();
         String status = approval.path("status").asText();
         softly.assertThat(status).as("(b) the approval after the restart").isEqualTo("approved");
@@ -484,6 +476,20 @@ class CrashRecoveryIT {
 
     private String operator() {
         return issuer.token("operator", tenant, "operator");
+    }
+
+    /**
+     * Kills {@code kernel} once {@code request} is held at the target, expects {@code pending} (the HTTP call
+     * that sent it) to get no answer, and starts the next kernel; that kernel, ready.
+     */
+    private Process killedWhileHeld(Process kernel, String request, CompletableFuture<HttpResponse<String>> pending,
+                                    SoftAssertions softly, String noAnswer) throws Exception {
+        awaitArrival(request, pending);
+        kill(kernel);
+        softly.assertThat(pending).as(noAnswer).failsWithin(Duration.ofSeconds(10));
+        Process next = start();
+        awaitReady();
+        return next;
     }
 
     private void awaitArrival(String request, CompletableFuture<HttpResponse<String>> call) throws Exception {

@@ -9,6 +9,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.catalog.SpecIngestIT;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.Fixtures;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -204,12 +205,7 @@ class TenantMatrixIT {
 
     @AfterAll
     static void stop() {
-        if (kernel != null) {
-            kernel.close();
-        }
-        if (issuer != null) {
-            issuer.close();
-        }
+        Fixtures.closeAll(kernel, issuer);
         target.stop(0);
         corpus.stop(0);
     }

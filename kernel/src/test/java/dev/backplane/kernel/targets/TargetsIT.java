@@ -7,7 +7,7 @@ import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.nio.file.Files;
@@ -18,12 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /** The target registry over real HTTP: validation, aliases, paging, patch, delete, import, tenant isolation. */
 @KernelTest(settings = "SVC_TARGET_SSRF_ALLOWLIST=127.0.0.0/8, ::1/128")
-class TargetsIT {
+class TargetsIT extends PerTestTenant {
 
-    private static TestIssuer issuer;
-    private static TestKernel kernel;
-    private final UUID tenant = UUID.randomUUID();
-    private final String admin = issuer.token("admin", tenant, "tenant_admin");
     private final String reader = issuer.token("reader", tenant, "read_only");
 
     @BeforeKernel

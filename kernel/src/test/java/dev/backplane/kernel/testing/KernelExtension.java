@@ -36,23 +36,7 @@ public final class KernelExtension implements BeforeAllCallback, ParameterResolv
             all.add(kernel);
             all.add(issuer);
             all.addAll(fixtures);
-            Exception failed = null;
-            for (AutoCloseable c : all) {
-                try {
-                    if (c != null) {
-                        c.close();
-                    }
-                } catch (Exception e) {
-                    if (failed == null) {
-                        failed = e;
-                    } else {
-                        failed.addSuppressed(e);
-                    }
-                }
-            }
-            if (failed != null) {
-                throw failed;
-            }
+            Fixtures.closeAll(all.toArray(AutoCloseable[]::new));
         }
     }
 

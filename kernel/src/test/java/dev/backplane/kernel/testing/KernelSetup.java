@@ -1,5 +1,7 @@
 package dev.backplane.kernel.testing;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Deque;
 import java.util.Map;
@@ -41,17 +43,21 @@ public final class KernelSetup {
 
     /** Sets a kernel setting by environment-variable name; {@code null} removes it. */
     public KernelSetup setting(String name, String value) {
-        if (value == null) {
-            settings.remove(name);
-        } else {
-            settings.put(name, value);
-        }
+        settings.compute(name, (n, old) -> value); // a null value removes the entry
         return this;
     }
 
     /** Builds a plugin jar into the plugin directory. */
     public Path plugin(TestPlugins.Spec spec) {
         return TestPlugins.build(plugins(), spec);
+    }
+
+    /**
+     * Copies the plugin jar the build names in the system property {@code jarProperty} (a plugin module's own
+     * jar, for its ITs) into the plugin directory as {@code fileName}.
+     */
+    public Path pluginJar(String jarProperty, String fileName) throws IOException {
+        return Files.copy(Path.of(System.getProperty(jarProperty)), plugins().resolve(fileName));
     }
 
     /** Closes {@code fixture} after the kernel and the issuer (fixtures close last registered first). */

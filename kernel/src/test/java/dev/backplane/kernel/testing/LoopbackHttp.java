@@ -7,8 +7,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** Plain-HTTP targets on loopback for the fixture connectors that really connect ({@link TestPlugins.Spec#httpProbe}). */
 public final class LoopbackHttp {
@@ -46,6 +49,24 @@ public final class LoopbackHttp {
     /** Answers {@code GET /items?count=n} as {@link #items} and any other path with {@code otherwise}, all 200. */
     public static void itemsOr(HttpExchange x, String otherwise) throws IOException {
         answer(x, 200, x.getRequestURI().getPath().equals("/items") ? items(x) : otherwise);
+    }
+
+    /**
+     * A form-encoded body or query string ({@code a=1&b=x%20y}) as its decoded fields, in order; null or empty
+     * is no fields, and a pair without a name or an {@code =} is skipped.
+     */
+    public static Map<String, String> form(String raw) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (raw != null && !raw.isEmpty()) {
+            for (String pair : raw.split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0) {
+                    out.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+                }
+            }
+        }
+        return out;
     }
 
     /** Sends {@code body} with {@code status} and closes the exchange. */

@@ -11,18 +11,12 @@ import java.util.function.Consumer;
  * A loopback HTTP target for the fixture connectors that really connect ({@link TestPlugins.Spec#httpProbe}),
  * with the one credential it is registered with. The pipeline's integration tests all serve such a target,
  * register it over plain HTTP and stage its credential; this is that set-up, written once.
+ *
+ * @param server the server the target is on
+ * @param user the user name registered with it
+ * @param password the password staged for it (so a test can check no answer shows it)
  */
-public final class LoopbackTarget {
-
-    private final HttpServer server;
-    private final String user;
-    private final String password;
-
-    private LoopbackTarget(HttpServer server, String user, String password) {
-        this.server = server;
-        this.user = user;
-        this.password = password;
-    }
+public record LoopbackTarget(HttpServer server, String user, String password) {
 
     /** The credential registered for a target that checks none. */
     private static final String USER = "u";
@@ -85,11 +79,6 @@ public final class LoopbackTarget {
 
     public int port() {
         return server.getAddress().getPort();
-    }
-
-    /** The password staged for every target registered here (so a test can check no answer shows it). */
-    public String password() {
-        return password;
     }
 
     /** Registers target {@code name} of {@code product} on this server over plain HTTP and stages its credential. */

@@ -28,20 +28,14 @@ import java.util.regex.Pattern;
  * protocol (Parse, Bind, Execute, Sync as separate messages), two connections' unnamed statements and
  * portals interleave in the shared session ("bind message supplies 4 parameters, but prepared
  * statement "" requires 0", "portal "" cannot be run") and named ones collide ({@code S_1} twice).
+ *
+ * @param process the running server
+ * @param port its port on 127.0.0.1
+ * @param log its output
  */
-public final class PgliteServer implements AutoCloseable {
+public record PgliteServer(Process process, int port, Path log) implements AutoCloseable {
 
     private static final Pattern LISTENING = Pattern.compile("pglite-server listening on 127\\.0\\.0\\.1:(\\d+)");
-
-    private final Process process;
-    private final int port;
-    private final Path log;
-
-    private PgliteServer(Process process, int port, Path log) {
-        this.process = process;
-        this.port = port;
-        this.log = log;
-    }
 
     /** Why PGlite cannot be served here (no node or npm on the PATH), or empty when it can. */
     public static Optional<String> unavailable() {
@@ -110,17 +104,9 @@ public final class PgliteServer implements AutoCloseable {
                 + "; set -Dsvc.pglite.dir");
     }
 
-    public int port() {
-        return port;
-    }
-
     /** The URL to give the kernel (SVC_DB_URL); user {@code postgres}, any password. */
     public String jdbcUrl() {
         return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?preferQueryMode=simple";
-    }
-
-    public Path log() {
-        return log;
     }
 
     @Override

@@ -57,11 +57,7 @@ public final class TestPlugins {
         }
 
         public Spec manifest(String name, String value) {
-            if (value == null) {
-                manifest.remove(name);
-            } else {
-                manifest.put(name, value);
-            }
+            manifest.compute(name, (n, old) -> value); // a null value removes the entry
             return this;
         }
 

@@ -8,9 +8,6 @@ import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.testing.VaultKvEngine.Reply;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,9 +56,7 @@ public final class VaultDouble implements AutoCloseable {
         this.system = new VaultSystem(mount, KV1_MOUNT);
         tokens.put(ROOT_TOKEN, true);
         tokens.put(LIMITED_TOKEN, false);
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/", this::handle);
-        server.start();
+        server = LoopbackHttp.start(this::handle);
     }
 
     public String address() {
@@ -177,7 +172,7 @@ public final class VaultDouble implements AutoCloseable {
     }
 
     private Reply route(HttpExchange x, String path, String method, byte[] raw) throws IOException {
-        Map<String, String> query = query(x.getRequestURI().getRawQuery());
+        Map<String, String> query = LoopbackHttp.form(x.getRequestURI().getRawQuery());
         boolean list = method.equals("LIST") || (method.equals("GET") && "true".equals(query.get("list")));
         if (!path.startsWith("/v1/")) {
             return Reply.error(404);
@@ -228,20 +223,6 @@ public final class VaultDouble implements AutoCloseable {
             }
         }
         return Reply.error(404, "no handler for route \"" + rest + "\". route entry not found.");
-    }
-
-    private static Map<String, String> query(String raw) {
-        Map<String, String> out = new LinkedHashMap<>();
-        if (raw != null) {
-            for (String pair : raw.split("&")) {
-                int eq = pair.indexOf('=');
-                if (eq > 0) {
-                    out.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
-                            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-                }
-            }
-        }
-        return out;
     }
 
     private static void send(HttpExchange x, int status, String body) throws IOException {

@@ -42,30 +42,45 @@ public abstract class ConnectorConformanceTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The implementation under test. */
-    protected abstract ConnectorFactory factory();
+    /**
+     * What a plugin's test supplies: the implementation under test, a target the test can reach (typically a
+     * protocol-level fake on loopback), a credential the target accepts, one it rejects at session
+     * establishment or on first use, calls that must each succeed against the target, and every secret value
+     * that must never appear in output.
+     */
+    protected record Subject(ConnectorFactory factory, TargetSpec reachableTarget, Credential goodCredential,
+                             Credential rejectedCredential, List<OperationRequest> sampleCalls, Set<String> secretValues) {
 
-    /** A target this test can reach (typically a protocol-level fake on loopback). */
-    protected abstract TargetSpec reachableTarget();
+        /** A subject whose secret values are all fields of both credentials. */
+        public Subject(ConnectorFactory factory, TargetSpec reachableTarget, Credential goodCredential,
+                       Credential rejectedCredential, List<OperationRequest> sampleCalls) {
+            this(factory, reachableTarget, goodCredential, rejectedCredential, sampleCalls,
+                    credentialValues(goodCredential, rejectedCredential));
+        }
 
-    /** A credential the target accepts. */
-    protected abstract Credential goodCredential();
+        /** This subject with other secret values. */
+        public Subject withSecretValues(Set<String> values) {
+            return new Subject(factory, reachableTarget, goodCredential, rejectedCredential, sampleCalls, values);
+        }
 
-    /** A credential the target rejects at session establishment or on first use. */
-    protected abstract Credential rejectedCredential();
+        /** This subject with another factory (a test of the kit itself wraps the real one). */
+        public Subject withFactory(ConnectorFactory other) {
+            return new Subject(other, reachableTarget, goodCredential, rejectedCredential, sampleCalls, secretValues);
+        }
+    }
 
-    /** Calls that exercise the connector; each must succeed against {@link #reachableTarget()}. */
-    protected abstract List<OperationRequest> sampleCalls();
+    /** The subject of this test; called once per test, after the class's fixtures have started. */
+    protected abstract Subject subject() throws Exception;
 
-    /** A sample call of {@code op} with {@code params} (for {@link #sampleCalls()}), without a preview hash. */
+    /** A sample call of {@code op} with {@code params} (for the subject's calls), without a preview hash. */
     protected static OperationRequest sampleCall(String op, Map<String, Object> params) {
         return new OperationRequest(op, params, Optional.empty());
     }
 
-    /** Every secret value that must never appear in output; default: all fields of both credentials. */
-    protected Set<String> secretValues() {
+    /** Every field of the credentials of four characters or more: the default secret values. */
+    protected static Set<String> credentialValues(Credential... credentials) {
         Set<String> secrets = new HashSet<>();
-        for (Credential c : List.of(goodCredential(), rejectedCredential())) {
+        for (Credential c : credentials) {
             for (String name : c.names()) {
                 String v = c.field(name);
                 if (v.length() >= 4) {
@@ -74,6 +89,39 @@ public abstract class ConnectorConformanceTest {
             }
         }
         return secrets;
+    }
+
+    private Subject subject;
+
+    private Subject the() {
+        if (subject == null) {
+            try {
+                subject = subject();
+            } catch (Exception e) {
+                throw new IllegalStateException("the conformance subject could not be built", e);
+            }
+        }
+        return subject;
+    }
+
+    private ConnectorFactory factory() {
+        return the().factory();
+    }
+
+    private TargetSpec reachableTarget() {
+        return the().reachableTarget();
+    }
+
+    private Credential goodCredential() {
+        return the().goodCredential();
+    }
+
+    private Credential rejectedCredential() {
+        return the().rejectedCredential();
+    }
+
+    private List<OperationRequest> sampleCalls() {
+        return the().sampleCalls();
     }
 
     @Test
@@ -184,7 +232,7 @@ public abstract class ConnectorConformanceTest {
             }
         }
         seen.addAll(ctx.logLines());
-        for (String secret : secretValues()) {
+        for (String secret : the().secretValues()) {
             for (String text : seen) {
                 assertFalse(text.contains(secret), "a credential value leaked into: " + text);
             }
@@ -199,6 +247,4 @@ public abstract class ConnectorConformanceTest {
             return e.code();
         }
     }
-
-    private final RecordingContext ctx = new RecordingContext();
 }

@@ -13,8 +13,11 @@ import java.util.function.Supplier;
 import javax.net.SocketFactory;
 import javax.net.ssl.SSLContext;
 
-/** A {@link ConnectorContext} for connector tests that records everything the connector logs. */
-public final class RecordingContext implements ConnectorContext {
+/**
+ * A {@link ConnectorContext} for connector tests that records everything the connector logs. A test that needs
+ * another clock, timeout or socket factory overrides that method and keeps the rest.
+ */
+public class RecordingContext implements ConnectorContext {
 
     private final List<String> logLines = new CopyOnWriteArrayList<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();

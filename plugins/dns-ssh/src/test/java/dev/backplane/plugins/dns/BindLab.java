@@ -18,25 +18,18 @@ import java.util.concurrent.TimeUnit;
  * zone {@code example.test} (update-policy local: the session key signs updates), a static zone
  * {@code static.test} (for reloads), zone transfers allowed from loopback and an rndc control
  * channel with its own key. The target extras that point the connector at it are {@link #extras()}.
+ *
+ * @param dir the server's directory (config, zones, keys, log)
+ * @param dnsPort its DNS port (TCP and UDP)
+ * @param rndcPort its rndc control port
+ * @param named the running server
  */
-final class BindLab implements AutoCloseable {
+record BindLab(Path dir, int dnsPort, int rndcPort, Process named) implements AutoCloseable {
 
     static final String ZONE = "example.test";
     static final String STATIC_ZONE = "static.test";
     private static final List<String> BINARIES = List.of("/usr/sbin/named", "/usr/bin/named-checkconf", "/usr/bin/dig",
             "/usr/bin/nsupdate", "/usr/sbin/rndc", "/usr/sbin/rndc-confgen");
-
-    private final Path dir;
-    private final int dnsPort;
-    private final int rndcPort;
-    private final Process named;
-
-    private BindLab(Path dir, int dnsPort, int rndcPort, Process named) {
-        this.dir = dir;
-        this.dnsPort = dnsPort;
-        this.rndcPort = rndcPort;
-        this.named = named;
-    }
 
     static Optional<String> unavailable() {
         return BINARIES.stream().filter(b -> !Files.isExecutable(Path.of(b))).findFirst()

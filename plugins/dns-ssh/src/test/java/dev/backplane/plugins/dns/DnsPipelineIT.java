@@ -33,12 +33,11 @@ class DnsPipelineIT extends PerTestTenant {
     private static Optional<String> unavailable = Optional.empty();
     private static SshLab ssh;
     private static BindLab bind;
-    private final String admin2 = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
     private OperationCalls calls;
 
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {
-        Files.copy(Path.of(System.getProperty("dns.plugin.jar")), setup.plugins().resolve("dns-ssh-9.x.jar"));
+        setup.pluginJar("dns.plugin.jar", "dns-ssh-9.x.jar");
         unavailable = SshLab.unavailable().or(BindLab::unavailable);
         if (unavailable.isEmpty()) {
             Path dir = Files.createTempDirectory("dns-pipeline");
@@ -80,13 +79,7 @@ class DnsPipelineIT extends PerTestTenant {
         assertThat(calls.call(operator, "dns.config.check", "ns1",
                 Map.of()).path("result").path("ok").asBoolean()).isTrue();
 
-        var probe = kernel.send("POST", "/api/v1/targets/ns1/probe", operator, null, Map.of());
-        assertThat(probe.status()).as(probe.body()).isEqualTo(200);
-        JsonNode fp = probe.json().path("fingerprint");
-        assertThat(fp.path("vendor").asText()).isEqualTo("ISC");
-        assertThat(fp.path("product").asText()).isEqualTo("bind");
-        assertThat(fp.path("version").asText()).startsWith("9.");
-        assertThat(fp.path("probe_method").asText()).isEqualTo("ssh: named -v");
+        calls.probe(operator, "ns1", "ISC", "bind", "9\\..*", "ssh: named -v");
     }
 
     @Test
@@ -110,14 +103,11 @@ class DnsPipelineIT extends PerTestTenant {
         assertThat(bind.lookup("pipe.example.test", "A")).containsExactly("30 192.0.2.91");
 
         Map<String, Object> delete = Map.of("zone", BindLab.ZONE, "name", "pipe", "type", "A");
-        JsonNode noHash = calls.call(operator, "dns.record.delete", "ns2", delete);
-        assertThat(noHash.path("extras").path("error_code").asText()).isEqualTo("preview_hash_required");
-        JsonNode would = calls.preview(operator, "dns.record.delete", "ns2", delete);
+        JsonNode would = calls.previewRequired(operator, "dns.record.delete", "ns2", delete);
         assertThat(would.path("method").asText()).isEqualTo("SSH");
         assertThat(would.path("path").asText()).startsWith("nsupdate -k /");
         assertThat(would.path("body").path("stdin").toString()).contains("update delete pipe.example.test. IN A");
-        JsonNode deleted = calls.approve(admin, calls.call(operator, "dns.record.delete", "ns2", delete,
-                Map.of("preview_hash", would.path("preview_hash").asText())));
+        JsonNode deleted = calls.approve(admin, calls.call(operator, "dns.record.delete", "ns2", delete, would));
         assertThat(deleted.path("status").asText()).as(deleted.toString()).isEqualTo("ok");
         assertThat(bind.lookup("pipe.example.test", "A")).isEmpty();
 
@@ -163,9 +153,9 @@ class DnsPipelineIT extends PerTestTenant {
     }
 
     @Test
-    void aPrivateAddressOffTheAllowlistIsRefusedAtRegistration() throws Exception {
-        var r = kernel.send("POST", "/api/v1/targets", admin, JSON.writeValueAsString(Map.of("name", "ns-private",
-                "product", "bind", "host", "10.20.30.40", "port", 22)), Map.of());
+    void aPrivateAddressOffTheAllowlistIsRefusedAtRegistration() {
+        var r = kernel.post("/api/v1/targets", admin, Map.of("name", "ns-private",
+                "product", "bind", "host", "10.20.30.40", "port", 22));
         assertThat(r.status()).as(r.body()).isEqualTo(422);
     }
 

@@ -17,17 +17,14 @@ import dev.backplane.plugin.api.OperationResult;
 import dev.backplane.plugin.api.TargetSpec;
 import dev.backplane.plugin.api.testkit.RecordingContext;
 import dev.backplane.plugins.ssh.SshLab;
-import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.net.SocketFactory;
-import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -81,6 +78,11 @@ class DnsSessionTest {
         return new DnsConnectorFactory().open(new RecordingContext(), target, key(ssh));
     }
 
+    /** The params of record {@code name} of {@code zone}: its type, TTL and data. */
+    private static Map<String, Object> record(String zone, String name, String type, int ttl, String data) {
+        return Map.of("zone", zone, "name", name, "type", type, "ttl", ttl, "data", data);
+    }
+
     private static OperationResult call(Connector c, String op, Map<String, Object> params) {
         return c.invoke(new OperationRequest(op, params, Optional.empty()));
     }
@@ -104,29 +106,24 @@ class DnsSessionTest {
     @Test
     void writesApplyInOneUpdateAndAreVerifiedByReadingBack() throws Exception {
         try (Connector c = open(target(ssh, Map.of()))) {
-            Map<String, Object> record = Map.of("zone", BindLab.ZONE, "name", "api", "type", "A", "ttl", 120,
-                    "data", "192.0.2.80");
+            Map<String, Object> record = record(BindLab.ZONE, "api", "A", 120, "192.0.2.80");
             OperationResult added = call(c, "dns.record.add", record);
             assertThat(added).isInstanceOf(OperationResult.Document.class);
             assertThat(((Map<?, ?>) ((OperationResult.Document) added).value()).get("verified")).isEqualTo(true);
             assertThat(bind.lookup("api.example.test", "A")).containsExactly("120 192.0.2.80");
 
-            OperationResult updated = call(c, "dns.record.update", Map.of("zone", BindLab.ZONE, "name",
-                    "api.example.test.", "type", "A", "ttl", 60, "data", "192.0.2.81"));
+            OperationResult updated = call(c, "dns.record.update",
+                    record(BindLab.ZONE, "api.example.test.", "A", 60, "192.0.2.81"));
             assertThat(updated).as(updated.toString()).isInstanceOf(OperationResult.Document.class);
             assertThat(bind.lookup("api.example.test", "A")).containsExactly("60 192.0.2.81");
 
-            call(c, "dns.record.add", Map.of("zone", BindLab.ZONE, "name", "api", "type", "AAAA", "ttl", 60,
-                    "data", "2001:DB8:0:0::81"));
+            call(c, "dns.record.add", record(BindLab.ZONE, "api", "AAAA", 60, "2001:DB8:0:0::81"));
             assertThat(bind.lookup("api.example.test", "AAAA")).containsExactly("60 2001:db8::81");
-            call(c, "dns.record.add", Map.of("zone", BindLab.ZONE, "name", "alias", "type", "CNAME", "ttl", 60,
-                    "data", "api"));
+            call(c, "dns.record.add", record(BindLab.ZONE, "alias", "CNAME", 60, "api"));
             assertThat(bind.lookup("alias.example.test", "CNAME")).containsExactly("60 api.example.test.");
-            call(c, "dns.record.add", Map.of("zone", BindLab.ZONE, "name", "@", "type", "MX", "ttl", 60,
-                    "data", "20 mx"));
+            call(c, "dns.record.add", record(BindLab.ZONE, "@", "MX", 60, "20 mx"));
             assertThat(bind.lookup("example.test", "MX")).containsExactly("60 20 mx.example.test.");
-            call(c, "dns.record.add", Map.of("zone", BindLab.ZONE, "name", "note", "type", "TXT", "ttl", 60,
-                    "data", "v=test1"));
+            call(c, "dns.record.add", record(BindLab.ZONE, "note", "TXT", 60, "v=test1"));
             assertThat(bind.lookup("note.example.test", "TXT")).containsExactly("60 \"v=test1\"");
 
             OperationResult deleted = call(c, "dns.record.delete", Map.of("zone", BindLab.ZONE, "name", "api", "type", "A",
@@ -142,10 +139,9 @@ class DnsSessionTest {
     void aWildcardNameIsRefusedBeforeAnythingIsApplied() throws Exception {
         try (Connector c = open(target(ssh, Map.of()))) {
             for (String name : List.of("*", "*.wild", "*.example.test.")) {
-                assertThat(codeOf(() -> call(c, "dns.record.add", Map.of("zone", BindLab.ZONE, "name", name, "type", "A",
-                        "ttl", 60, "data", "192.0.2.99")))).as(name).isEqualTo(ErrorCode.INVALID_PARAMS);
-                assertThat(codeOf(() -> c.preview(new OperationRequest("dns.record.add", Map.of("zone", BindLab.ZONE,
-                        "name", name, "type", "A", "ttl", 60, "data", "192.0.2.99"), Optional.empty()))))
+                Map<String, Object> wildcard = record(BindLab.ZONE, name, "A", 60, "192.0.2.99");
+                assertThat(codeOf(() -> call(c, "dns.record.add", wildcard))).as(name).isEqualTo(ErrorCode.INVALID_PARAMS);
+                assertThat(codeOf(() -> c.preview(new OperationRequest("dns.record.add", wildcard, Optional.empty()))))
                         .isEqualTo(ErrorCode.INVALID_PARAMS);
             }
         }
@@ -158,8 +154,7 @@ class DnsSessionTest {
         try (Connector c = open(target(ssh, Map.of()))) {
             // ftp is a CNAME to www (A 192.0.2.10, TTL 300): BIND ignores an A added next to it, and dig's
             // answer for ftp A is the CNAME plus www's A with exactly this data and TTL
-            OperationResult r = call(c, "dns.record.add", Map.of("zone", BindLab.ZONE, "name", "ftp", "type", "A",
-                    "ttl", 300, "data", "192.0.2.10"));
+            OperationResult r = call(c, "dns.record.add", record(BindLab.ZONE, "ftp", "A", 300, "192.0.2.10"));
             assertThat(r).as(r.toString()).isInstanceOf(OperationResult.Failure.class);
             assertThat(((OperationResult.Failure) r).message()).contains("does not show the change");
             assertThat(bind.lookup("ftp.example.test", "CNAME")).containsExactly("300 www.example.test.");
@@ -171,8 +166,8 @@ class DnsSessionTest {
         try (Connector c = open(target(ssh, Map.of()))) {
             Thread.currentThread().interrupt();
             try {
-                assertThat(codeOf(() -> call(c, "dns.record.add", Map.of("zone", BindLab.ZONE, "name", "late",
-                        "type", "A", "ttl", 60, "data", "192.0.2.98")))).isEqualTo(ErrorCode.CONNECTOR_TIMEOUT);
+                assertThat(codeOf(() -> call(c, "dns.record.add", record(BindLab.ZONE, "late", "A", 60, "192.0.2.98"))))
+                        .isEqualTo(ErrorCode.CONNECTOR_TIMEOUT);
             } finally {
                 Thread.interrupted();
             }
@@ -197,8 +192,8 @@ class DnsSessionTest {
     @Test
     void injectionInEveryStringParameterIsRefusedBeforeAnyCommandRuns() throws Exception {
         Map<String, Map<String, Object>> ops = Map.of(
-                "dns.record.add", Map.of("zone", BindLab.ZONE, "name", "inj", "type", "TXT", "ttl", 60, "data", "x"),
-                "dns.record.update", Map.of("zone", BindLab.ZONE, "name", "inj", "type", "TXT", "ttl", 60, "data", "x"),
+                "dns.record.add", record(BindLab.ZONE, "inj", "TXT", 60, "x"),
+                "dns.record.update", record(BindLab.ZONE, "inj", "TXT", 60, "x"),
                 "dns.record.delete", Map.of("zone", BindLab.ZONE, "name", "inj", "type", "TXT", "data", "x"),
                 "dns.zone.show", Map.of("name", BindLab.ZONE),
                 "dns.zone.reload", Map.of("name", BindLab.STATIC_ZONE),
@@ -289,13 +284,13 @@ class DnsSessionTest {
     @Test
     void theSsrfGuardRefusesALoopbackTargetNotOnTheAllowlist() throws Exception {
         long before = ssh.acceptedLogins();
-        ConnectorContext guarded = new Guarded(new GuardedSocketFactory(SsrfGuard.fromSetting(""), 2000));
+        ConnectorContext guarded = guarded("");
         try (Connector c = new DnsConnectorFactory().open(guarded, target(ssh, Map.of()), key(ssh))) {
             ConnectorException e = catchThrowableOfType(ConnectorException.class, c::probe);
             assertThat(e.code()).isEqualTo(ErrorCode.CONNECTOR_UNREACHABLE);
         }
         assertThat(ssh.acceptedLogins()).isEqualTo(before);
-        ConnectorContext allowed = new Guarded(new GuardedSocketFactory(SsrfGuard.fromSetting("127.0.0.0/8"), 2000));
+        ConnectorContext allowed = guarded("127.0.0.0/8");
         try (Connector c = new DnsConnectorFactory().open(allowed, target(ssh, Map.of()), key(ssh))) {
             assertThat(c.probe().reachable()).isTrue();
         }
@@ -350,41 +345,14 @@ class DnsSessionTest {
         assertThat(bind.lookup("www.example.test", "A")).as("a preview sends nothing").containsExactly("300 192.0.2.10");
     }
 
-    /** A context whose sockets come from the kernel's SSRF-guarded factory. */
-    private record Guarded(SocketFactory sockets) implements ConnectorContext {
-        @Override
-        public HttpClient httpClient() {
-            return new RecordingContext().httpClient();
-        }
-
-        @Override
-        public SSLContext sslContext() {
-            return new RecordingContext().sslContext();
-        }
-
-        @Override
-        public SocketFactory socketFactory() {
-            return sockets;
-        }
-
-        @Override
-        public Clock clock() {
-            return Clock.systemUTC();
-        }
-
-        @Override
-        public System.Logger logger() {
-            return System.getLogger("dns-test");
-        }
-
-        @Override
-        public boolean cancelled() {
-            return false;
-        }
-
-        @Override
-        public Duration timeout() {
-            return Duration.ofSeconds(30);
-        }
+    /** A context whose sockets come from the kernel's SSRF-guarded factory with {@code allowlist}. */
+    private static ConnectorContext guarded(String allowlist) {
+        SocketFactory sockets = new GuardedSocketFactory(SsrfGuard.fromSetting(allowlist), 2000);
+        return new RecordingContext() {
+            @Override
+            public SocketFactory socketFactory() {
+                return sockets;
+            }
+        };
     }
 }

@@ -39,7 +39,7 @@ class DnsTopologyIT {
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {
         setup.setting("SVC_TOPOLOGY_REFRESH_INTERVAL_MINUTES", "0");
-        Files.copy(Path.of(System.getProperty("dns.plugin.jar")), setup.plugins().resolve("dns-ssh-9.x.jar"));
+        setup.pluginJar("dns.plugin.jar", "dns-ssh-9.x.jar");
         unavailable = SshLab.unavailable().or(BindLab::unavailable);
         if (unavailable.isEmpty()) {
             Path dir = Files.createTempDirectory("dns-topology");

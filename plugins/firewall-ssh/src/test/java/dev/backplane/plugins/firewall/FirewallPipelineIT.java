@@ -8,7 +8,6 @@ import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.OperationCalls;
 import dev.backplane.kernel.testing.PerTestTenant;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,12 +25,11 @@ class FirewallPipelineIT extends PerTestTenant {
     private static final String CONNECTOR = "firewall-ssh-1.x";
     private static Optional<String> unavailable = Optional.empty();
     private static NftLab lab;
-    private final String admin2 = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
     private OperationCalls calls;
 
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {
-        Files.copy(Path.of(System.getProperty("firewall.plugin.jar")), setup.plugins().resolve("firewall-ssh-1.x.jar"));
+        setup.pluginJar("firewall.plugin.jar", "firewall-ssh-1.x.jar");
         unavailable = NftLab.unavailable();
         if (unavailable.isEmpty()) {
             lab = setup.closeAfter(NftLab.start(Files.createTempDirectory("fw-pipeline")));
@@ -66,8 +64,7 @@ class FirewallPipelineIT extends PerTestTenant {
                 "chain", "input"), Map.of());
         assertThat(rules.path("status").asText()).as(rules.toString()).isEqualTo("ok");
         assertThat(rules.path("result").toString()).contains("@blocklist");
-        var probe = kernel.send("POST", "/api/v1/targets/fw1/probe", operator, null, Map.of());
-        assertThat(probe.json().path("fingerprint").path("product").asText()).as(probe.body()).isEqualTo("nftables");
+        assertThat(calls.probe(operator, "fw1").path("product").asText()).isEqualTo("nftables");
 
         Map<String, Object> rule = Map.of("family", "inet", "table", "filter", "chain", "input", "protocol", "tcp",
                 "dport", 8080, "saddr", "203.0.113.0/24", "verdict", "drop");

@@ -11,6 +11,7 @@ import dev.backplane.plugin.api.HttpPreview;
 import dev.backplane.plugin.api.OperationRequest;
 import dev.backplane.plugin.api.OperationResult;
 import dev.backplane.plugin.api.TargetSpec;
+import dev.backplane.plugin.api.testkit.ClassFixture;
 import dev.backplane.plugin.api.testkit.RecordingContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,10 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The firewall-ssh connector driven directly against nftables in a network namespace, through a real sshd. */
 class FirewallSessionTest {
@@ -30,26 +29,15 @@ class FirewallSessionTest {
     private static final String MARKER = "/tmp/fw-ssh-injected-" + UUID.randomUUID();
     private static final List<String> INJECTIONS = List.of("; touch " + MARKER, "$(touch " + MARKER + ")",
             "`touch " + MARKER + "`", "a\nb", "a'b", "a\"b", "a b", "a|b", "-x", "a}b", "");
-    private static NftLab lab;
-
-    @BeforeAll
-    static void start() throws Exception {
-        Assumptions.assumeTrue(NftLab.unavailable().isEmpty(), NftLab.unavailable().orElse(""));
-        lab = NftLab.start(Files.createTempDirectory("fw-session"));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (lab != null) {
-            lab.close();
-        }
-    }
+    @RegisterExtension
+    static final ClassFixture<NftLab> LAB = ClassFixture.unless(NftLab::unavailable,
+            () -> NftLab.start(Files.createTempDirectory("fw-session")));
 
     private static Connector open() throws Exception {
-        TargetSpec target = new TargetSpec("fw1", "nftables", "127.0.0.1", lab.ssh().port(), Optional.empty(), true,
-                Optional.empty(), Optional.empty(), lab.extras());
+        TargetSpec target = new TargetSpec("fw1", "nftables", "127.0.0.1", LAB.get().ssh().port(), Optional.empty(), true,
+                Optional.empty(), Optional.empty(), LAB.get().extras());
         return new FirewallConnectorFactory().open(new RecordingContext(), target,
-                new Credential(Map.of("username", lab.ssh().user(), "private_key", lab.ssh().privateKey())));
+                new Credential(Map.of("username", LAB.get().ssh().user(), "private_key", LAB.get().ssh().privateKey())));
     }
 
     private static OperationResult call(Connector c, String op, Map<String, Object> params) {
@@ -95,11 +83,11 @@ class FirewallSessionTest {
                     "198.51.100.0/24", "counter", true, "comment", "CHG-9", "verdict", "drop")));
             assertThat(added.get("verified")).isEqualTo(true);
             long handle = ((Number) added.get("handle")).longValue();
-            assertThat(lab.listChain("input")).contains("ip saddr 198.51.100.0/24 tcp dport 8443 counter packets 0 "
+            assertThat(LAB.get().listChain("input")).contains("ip saddr 198.51.100.0/24 tcp dport 8443 counter packets 0 "
                     + "bytes 0 drop comment \"CHG-9\" # handle " + handle);
             Map<?, ?> deleted = document(call(c, "firewall.rule.delete", rule("handle", handle)));
             assertThat(deleted.get("verified")).isEqualTo(true);
-            assertThat(lab.listChain("input")).doesNotContain("# handle " + handle + "\n");
+            assertThat(LAB.get().listChain("input")).doesNotContain("# handle " + handle + "\n");
 
             OperationResult refused = call(c, "firewall.rule.add", rule("chain", "nosuch", "verdict", "accept"));
             assertThat(((OperationResult.Failure) refused).message()).contains("nft -c refused");
@@ -112,18 +100,18 @@ class FirewallSessionTest {
             Map<String, Object> p = Map.of("family", "inet", "table", "filter", "set", "blocklist", "elements",
                     List.of("192.0.2.7", "203.0.113.0/24"));
             assertThat(document(call(c, "firewall.element.add", p)).get("verified")).isEqualTo(true);
-            assertThat(lab.listSet("blocklist")).contains("192.0.2.7").contains("203.0.113.0/24");
+            assertThat(LAB.get().listSet("blocklist")).contains("192.0.2.7").contains("203.0.113.0/24");
             var shown = (OperationResult.Rows) call(c, "firewall.set.show", Map.of("family", "inet", "table", "filter",
                     "name", "blocklist"));
             assertThat(shown.rows()).extracting(r -> r.get("element")).contains("192.0.2.7", "203.0.113.0/24");
             assertThat(document(call(c, "firewall.element.delete", p)).get("verified")).isEqualTo(true);
-            assertThat(lab.listSet("blocklist")).doesNotContain("192.0.2.7");
+            assertThat(LAB.get().listSet("blocklist")).doesNotContain("192.0.2.7");
         }
     }
 
     @Test
     void changesThatWouldDropTheManagementSessionAreRefusedUnlessAllowed() throws Exception {
-        int sshPort = lab.ssh().port();
+        int sshPort = LAB.get().ssh().port();
         try (Connector c = open()) {
             for (Map<String, Object> p : List.of(rule("verdict", "drop"), rule("protocol", "tcp", "dport", sshPort,
                     "verdict", "reject"), rule("saddr", "127.0.0.0/8", "verdict", "drop"))) {
@@ -141,14 +129,14 @@ class FirewallSessionTest {
                             "elements", List.of("127.0.0.1"))));
             assertThat(self.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
 
-            String locked = lab.listChain("locked");
+            String locked = LAB.get().listChain("locked");
             long acceptSsh = Long.parseLong(locked.replaceAll("(?s).*tcp dport " + sshPort + " accept # handle (\\d+).*",
                     "$1"));
             ConnectorException unlock = catchThrowableOfType(ConnectorException.class, () -> call(c,
                     "firewall.rule.delete", Map.of("family", "inet", "table", "filter", "chain", "locked",
                             "handle", acceptSsh)));
             assertThat(unlock.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
-            assertThat(lab.listChain("locked")).contains("# handle " + acceptSsh);
+            assertThat(LAB.get().listChain("locked")).contains("# handle " + acceptSsh);
 
             Map<?, ?> forced = document(call(c, "firewall.rule.add", rule("protocol", "tcp", "dport", sshPort,
                     "saddr", "127.0.0.1", "verdict", "drop", "allow_lockout", true)));
@@ -159,8 +147,8 @@ class FirewallSessionTest {
 
     @Test
     void deletionsAndSetChangesThatCouldEndTheSessionAreRefused() throws Exception {
-        int sshPort = lab.ssh().port();
-        lab.nft("""
+        int sshPort = LAB.get().ssh().port();
+        LAB.get().nft("""
                 add set inet filter mgmt { type ipv4_addr; elements = { 127.0.0.1, 192.0.2.50 }; }
                 add set inet filter blockdst { type ipv4_addr; }
                 add chain inet filter guarded { type filter hook forward priority 10; policy drop; }
@@ -172,7 +160,7 @@ class FirewallSessionTest {
                 add rule inet filter guarded udp dport 53 accept
                 add rule inet filter guarded ip saddr 10.0.0.0/8 accept
                 """.formatted(sshPort));
-        String guarded = lab.listChain("guarded");
+        String guarded = LAB.get().listChain("guarded");
         try (Connector c = open()) {
             for (String rule : List.of("ip saddr 127.0.0.1 accept", "tcp sport " + sshPort + " accept",
                     "ct state established,related accept")) {
@@ -192,7 +180,7 @@ class FirewallSessionTest {
                             "elements", List.of("127.0.0.1"))));
             assertThat(unlisted).as("removing the backplane from an allowlist set").isNotNull();
             assertThat(unlisted.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
-            assertThat(lab.listSet("mgmt")).contains("127.0.0.1");
+            assertThat(LAB.get().listSet("mgmt")).contains("127.0.0.1");
             assertThat(document(call(c, "firewall.element.delete", Map.of("family", "inet", "table", "filter",
                     "set", "mgmt", "elements", List.of("192.0.2.50")))).get("verified")).isEqualTo(true);
 
@@ -209,7 +197,7 @@ class FirewallSessionTest {
                     "set", "mgmt", "elements", List.of("127.0.0.1"), "allow_lockout", true)));
             assertThat(forced.get("verified")).as("allow_lockout overrides").isEqualTo(true);
         } finally {
-            lab.nft("delete chain inet filter guarded\ndelete set inet filter mgmt\ndelete set inet filter blockdst\n");
+            LAB.get().nft("delete chain inet filter guarded\ndelete set inet filter mgmt\ndelete set inet filter blockdst\n");
         }
     }
 
@@ -244,7 +232,7 @@ class FirewallSessionTest {
                 "firewall.set.show", Map.of("family", "inet", "table", "filter", "name", "blocklist"),
                 "firewall.element.add", Map.of("family", "inet", "table", "filter", "set", "blocklist",
                         "elements", List.of("192.0.2.1")));
-        String before = lab.listChain("input");
+        String before = LAB.get().listChain("input");
         try (Connector c = open()) {
             for (var op : ops.entrySet()) {
                 for (String param : op.getValue().keySet()) {
@@ -263,7 +251,7 @@ class FirewallSessionTest {
                 }
             }
         }
-        assertThat(lab.listChain("input")).isEqualTo(before);
+        assertThat(LAB.get().listChain("input")).isEqualTo(before);
         assertThat(Path.of(MARKER)).doesNotExist();
     }
 
@@ -279,6 +267,6 @@ class FirewallSessionTest {
             assertThat(body.get("stdin")).isEqualTo(List.of("add rule inet filter input udp dport 53 accept"));
             assertThat(body.get("verify")).isEqualTo("nft -a list chain inet filter input");
         }
-        assertThat(lab.listChain("input")).as("a preview applies nothing").doesNotContain("udp dport 53");
+        assertThat(LAB.get().listChain("input")).as("a preview applies nothing").doesNotContain("udp dport 53");
     }
 }

@@ -6,24 +6,18 @@ import dev.backplane.plugin.api.ConnectorContext;
 import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.ErrorCode;
 import dev.backplane.plugin.api.TargetSpec;
+import dev.backplane.plugins.http.TransportFailure;
 import dev.backplane.plugins.http.VendorHttp;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.nio.channels.UnresolvedAddressException;
-import java.security.cert.CertificateException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.net.ssl.SSLException;
 
 /**
  * Sends requests to one target with the kernel's HTTP client (whose TLS follows the target's settings)
@@ -167,38 +161,11 @@ final class VendorClient {
     }
 
     private ConnectorException failure(HttpRequest request, IOException e) {
-        Throwable tls = cause(e, SSLException.class);
-        if (tls == null) {
-            tls = cause(e, CertificateException.class);
-        }
-        if (tls != null) {
-            return new ConnectorException(ErrorCode.CONNECTOR_TLS_VERIFY_FAILED, "TLS with " + where()
-                    + " failed (check the target's verify_tls, tls_ca_pin, tls_server_name)",
-                    Map.of("exception_message", scrubber.scrub(String.valueOf(tls.getMessage()))), null);
-        }
-        if (cause(e, HttpTimeoutException.class) != null) {
-            return new ConnectorException(ErrorCode.CONNECTOR_TIMEOUT, where() + " did not answer "
-                    + request.method() + " " + request.uri().getPath() + " within " + ctx.timeout().toMillis() + " ms");
-        }
-        if (cause(e, ConnectException.class) != null || cause(e, UnknownHostException.class) != null
-                || cause(e, NoRouteToHostException.class) != null || cause(e, UnresolvedAddressException.class) != null) {
-            return new ConnectorException(ErrorCode.CONNECTOR_UNREACHABLE, "cannot reach " + where() + ": "
-                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + scrubber.scrub(e.getMessage())));
-        }
-        return new ConnectorException(ErrorCode.CONNECTOR_ERROR, "the exchange with " + where() + " failed: "
-                + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + scrubber.scrub(e.getMessage())));
+        return TransportFailure.of(e, target, request.method() + " " + request.uri().getPath(), ctx.timeout(),
+                scrubber::scrub);
     }
 
     private String where() {
-        return target.host() + ":" + target.port();
-    }
-
-    private static Throwable cause(Throwable t, Class<? extends Throwable> type) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (type.isInstance(c)) {
-                return c;
-            }
-        }
-        return null;
+        return TransportFailure.where(target);
     }
 }

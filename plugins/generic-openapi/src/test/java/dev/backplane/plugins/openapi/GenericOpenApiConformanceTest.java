@@ -63,40 +63,19 @@ class GenericOpenApiConformanceTest extends ConnectorConformanceTest {
         vendor.close();
     }
 
+    /** A user name is not a secret (user listings must show it); the session token is. */
     @Override
-    protected ConnectorFactory factory() {
-        return factory;
-    }
-
-    @Override
-    protected TargetSpec reachableTarget() {
-        return vendor.target();
-    }
-
-    @Override
-    protected Credential goodCredential() {
-        return new Credential(Map.of("username", USER, "password", PASSWORD));
-    }
-
-    @Override
-    protected Credential rejectedCredential() {
-        return new Credential(Map.of("username", USER, "password", "wrong-" + PASSWORD));
-    }
-
-    @Override
-    protected Set<String> secretValues() {
-        Set<String> secrets = new java.util.HashSet<>(super.secretValues());
-        secrets.remove(USER); // a user name is not a secret: user listings must show it
+    protected Subject subject() {
+        Credential good = new Credential(Map.of("username", USER, "password", PASSWORD));
+        Credential rejected = new Credential(Map.of("username", USER, "password", "wrong-" + PASSWORD));
+        Set<String> secrets = credentialValues(good, rejected);
+        secrets.remove(USER);
         secrets.add(SESSION);
-        return secrets;
-    }
-
-    @Override
-    protected List<OperationRequest> sampleCalls() {
-        return List.of(
+        return new Subject(factory, vendor.target(), good, rejected, List.of(
                 Specs.call("acme.realm.list", Map.of("briefRepresentation", true)),
                 Specs.call("acme.realm.get", Map.of("realm", "master")),
                 Specs.call("acme.realm.create", Map.of("body", Map.of("realm", "new", "enabled", true,
-                        "smtpServer", Map.of("password", "smtp-Secret-99")))));
+                        "smtpServer", Map.of("password", "smtp-Secret-99"))))))
+                .withSecretValues(secrets);
     }
 }

@@ -57,6 +57,10 @@ class OpenApiSessionTest {
         vendor.close();
     }
 
+    private static void assertFailure(OperationResult result, ErrorCode code) {
+        assertThat(result).isInstanceOfSatisfying(OperationResult.Failure.class, f -> assertThat(f.code()).isEqualTo(code));
+    }
+
     private Connector open() {
         return factory.open(ctx, vendor.target(), credential);
     }
@@ -64,14 +68,8 @@ class OpenApiSessionTest {
     @Test
     void pathQueryHeaderAndJsonBodyReachTheVendor() {
         vendor.on("PUT", "/api/v2/master/users/u%201", s -> Reply.json(200, "{\"id\":\"u 1\"}"));
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("realm", "master");
-        params.put("id", "u 1");
-        params.put("first", 5);
-        params.put("brief", false);
-        params.put("tags", List.of("x", "y"));
-        params.put("request_id", "req-1");
-        params.put("body", Map.of("enabled", true, "count", 3));
+        Map<String, Object> params = RequestPlannerTest.userParams("master", "u 1", 5, false, List.of("x", "y"), "req-1",
+                Map.of("enabled", true, "count", 3));
 
         OperationResult r;
         try (Connector c = open()) {
@@ -170,19 +168,15 @@ class OpenApiSessionTest {
         try (Connector c = factory.open(ctx, vendor.target(), new Credential(Map.of("username", USER,
                 "password", "wrong-password")))) {
             OperationResult r = c.invoke(call("acme.thing.get", Map.of()));
-            assertThat(r).isInstanceOfSatisfying(OperationResult.Failure.class,
-                    f -> assertThat(f.code()).isEqualTo(ErrorCode.CONNECTOR_AUTH_FAILED));
+            assertFailure(r, ErrorCode.CONNECTOR_AUTH_FAILED);
         }
     }
 
     @Test
     void anUnknownOperationAndAMissingPathParam() {
         try (Connector c = open()) {
-            assertThat(c.invoke(call("acme.no.such", Map.of()))).isInstanceOfSatisfying(OperationResult.Failure.class,
-                    f -> assertThat(f.code()).isEqualTo(ErrorCode.UNKNOWN_OPERATION));
-            assertThat(c.invoke(call("acme.user.update", Map.of("realm", "master"))))
-                    .isInstanceOfSatisfying(OperationResult.Failure.class,
-                            f -> assertThat(f.code()).isEqualTo(ErrorCode.INVALID_PARAMS));
+            assertFailure(c.invoke(call("acme.no.such", Map.of())), ErrorCode.UNKNOWN_OPERATION);
+            assertFailure(c.invoke(call("acme.user.update", Map.of("realm", "master"))), ErrorCode.INVALID_PARAMS);
         }
         assertThat(vendor.seen()).isEmpty();
     }
@@ -190,9 +184,7 @@ class OpenApiSessionTest {
     @Test
     void aHeaderTheClientMayNotSetIsInvalidParams() {
         try (Connector c = open()) {
-            assertThat(c.invoke(call("acme.thing.host", Map.of("host", "evil.example"))))
-                    .isInstanceOfSatisfying(OperationResult.Failure.class,
-                            f -> assertThat(f.code()).isEqualTo(ErrorCode.INVALID_PARAMS));
+            assertFailure(c.invoke(call("acme.thing.host", Map.of("host", "evil.example"))), ErrorCode.INVALID_PARAMS);
         }
         assertThat(vendor.seen()).isEmpty();
     }
@@ -256,8 +248,7 @@ class OpenApiSessionTest {
         TargetSpec closed = new TargetSpec("gone", "acme", "127.0.0.1", port, Optional.empty(), true,
                 Optional.empty(), Optional.empty(), Map.of("scheme", "http"));
         try (Connector c = factory.open(ctx, closed, credential)) {
-            assertThat(c.invoke(call("acme.thing.get", Map.of()))).isInstanceOfSatisfying(OperationResult.Failure.class,
-                    f -> assertThat(f.code()).isEqualTo(ErrorCode.CONNECTOR_UNREACHABLE));
+            assertFailure(c.invoke(call("acme.thing.get", Map.of())), ErrorCode.CONNECTOR_UNREACHABLE);
         }
     }
 
@@ -266,8 +257,7 @@ class OpenApiSessionTest {
         TargetSpec nowhere = new TargetSpec("gone", "acme", "no-such-host.invalid", 80, Optional.empty(), true,
                 Optional.empty(), Optional.empty(), Map.of("scheme", "http"));
         try (Connector c = factory.open(ctx, nowhere, credential)) {
-            assertThat(c.invoke(call("acme.thing.get", Map.of()))).isInstanceOfSatisfying(OperationResult.Failure.class,
-                    f -> assertThat(f.code()).isEqualTo(ErrorCode.CONNECTOR_UNREACHABLE));
+            assertFailure(c.invoke(call("acme.thing.get", Map.of())), ErrorCode.CONNECTOR_UNREACHABLE);
         }
     }
 
@@ -282,8 +272,7 @@ class OpenApiSessionTest {
             return Reply.json(200, "{}");
         });
         try (Connector c = factory.open(new TestContext(Duration.ofMillis(300)), vendor.target(), credential)) {
-            assertThat(c.invoke(call("acme.thing.get", Map.of()))).isInstanceOfSatisfying(OperationResult.Failure.class,
-                    f -> assertThat(f.code()).isEqualTo(ErrorCode.CONNECTOR_TIMEOUT));
+            assertFailure(c.invoke(call("acme.thing.get", Map.of())), ErrorCode.CONNECTOR_TIMEOUT);
         }
     }
 

@@ -11,23 +11,17 @@ import org.junit.jupiter.api.Assumptions;
  * {@code ../shared/specs} (the test class is skipped when they are not there), a loopback vendor around the
  * test's handler, a {@link ReplayKernel} with both ingested by catalog name, and the vendors' auth — Harbor's
  * HTTP Basic, Argo CD's session login and bearer token — answered the same way for every test.
+ *
+ * @param harbor Harbor's spec, for checking requests and answers against it
+ * @param argo Argo CD's spec, likewise
+ * @param vendor the loopback vendor
+ * @param replay the kernel with both families ingested
  */
-final class RegistryAndGitOpsReplay implements AutoCloseable {
+record RegistryAndGitOpsReplay(SpecContract harbor, SpecContract argo, ReplayVendor vendor, ReplayKernel replay)
+        implements AutoCloseable {
 
     static final String HARBOR = "harbor-2.x";
     static final String ARGOCD = "argocd-3.x";
-
-    private final SpecContract harbor;
-    private final SpecContract argo;
-    private final ReplayVendor vendor;
-    private final ReplayKernel replay;
-
-    private RegistryAndGitOpsReplay(SpecContract harbor, SpecContract argo, ReplayVendor vendor, ReplayKernel replay) {
-        this.harbor = harbor;
-        this.argo = argo;
-        this.vendor = vendor;
-        this.replay = replay;
-    }
 
     /** {@code handler} may read the returned fixture's contracts: no request reaches it before a test runs. */
     static RegistryAndGitOpsReplay start(ReplayVendor.Handler handler) throws Exception {
@@ -48,22 +42,6 @@ final class RegistryAndGitOpsReplay implements AutoCloseable {
             ReplayChecks.close(replay, vendor); // a half-started fixture leaves no kernel behind
             throw e;
         }
-    }
-
-    SpecContract harbor() {
-        return harbor;
-    }
-
-    SpecContract argo() {
-        return argo;
-    }
-
-    ReplayVendor vendor() {
-        return vendor;
-    }
-
-    ReplayKernel replay() {
-        return replay;
     }
 
     /** Refuses (401) a Harbor request without Basic for admin:{@code password}; true when it did. */

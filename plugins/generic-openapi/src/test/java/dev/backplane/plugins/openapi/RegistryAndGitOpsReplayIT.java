@@ -105,8 +105,15 @@ class RegistryAndGitOpsReplayIT {
 
     // ---- the tests ----
 
-    private static void target(String name, String product, String password) {
-        replay.target(name, product, vendor, Map.of("username", "admin", "password", password), Map.of());
+    /**
+     * Registers {@code good} with the vendor's password and {@code bad} with a wrong one, and enables the
+     * connector's reads; the operator's token.
+     */
+    private static String targets(String product, String connectorId, String good, String bad) {
+        replay.target(good, product, vendor, Map.of("username", "admin", "password", PASSWORD), Map.of());
+        replay.target(bad, product, vendor, Map.of("username", "admin", "password", "not-the-password-42"), Map.of());
+        replay.enableReads(connectorId);
+        return replay.operator();
     }
 
     @Test
@@ -119,10 +126,7 @@ class RegistryAndGitOpsReplayIT {
 
     @Test
     void harborReadsCreateAProjectOnApprovalAndRejectABadPassword() throws Exception {
-        target("reg1", "harbor", PASSWORD);
-        target("reg-bad", "harbor", "not-the-password-42");
-        replay.enableReads(HARBOR);
-        String operator = replay.operator();
+        String operator = targets("harbor", HARBOR, "reg1", "reg-bad");
 
         var groups = replay.kernel().get("/api/v1/connectors/" + HARBOR + "/groups", operator);
         assertThat(groups.body()).as("the index's curated groups replace the tag names").contains("Projects")
@@ -139,16 +143,8 @@ class RegistryAndGitOpsReplayIT {
         JsonNode rejected = replay.call(operator, HARBOR, "harbor.project.list_projects", "reg-bad", Map.of());
         assertThat(errorCode(rejected)).isEqualTo("connector_auth_failed");
 
-        JsonNode denied = replay.call(operator, HARBOR, "harbor.project.create_project", "reg1",
-                Map.of("body", Map.of("project_name", "team-a")));
-        assertThat(denied.path("status").asText()).as("writes stay default-deny after enable-reads").isEqualTo("denied");
-        replay.enableOperation(HARBOR, "harbor.project.create_project");
-        int before = vendor.writes().size();
-        JsonNode parked = replay.call(operator, HARBOR, "harbor.project.create_project", "reg1",
+        new ReplayChecks(replay, vendor, HARBOR).approvedWrite("reg1", "harbor.project.create_project",
                 Map.of("body", Map.of("project_name", "team-a", "metadata", Map.of("public", "false"))));
-        assertThat(vendor.writes()).as("nothing sent while parked").hasSize(before);
-        JsonNode released = replay.approve(parked);
-        assertThat(released.path("result").path("status").asText()).as(released.toString()).isEqualTo("ok");
         assertThat(vendor.writes()).anyMatch(w -> w.startsWith("harbor ") && w.contains("\"project_name\":\"team-a\""));
         JsonNode badBody = replay.call(operator, HARBOR, "harbor.project.create_project", "reg1",
                 Map.of("body", Map.of("project_name", 42)));
@@ -157,10 +153,7 @@ class RegistryAndGitOpsReplayIT {
 
     @Test
     void argoCdLogsInListsApplicationsAndSyncsOnApproval() throws Exception {
-        target("gitops1", "argocd", PASSWORD);
-        target("gitops-bad", "argocd", "not-the-password-42");
-        replay.enableReads(ARGOCD);
-        String operator = replay.operator();
+        String operator = targets("argocd", ARGOCD, "gitops1", "gitops-bad");
 
         JsonNode apps = replay.call(operator, ARGOCD, "argocd.applicationservice.application_service_list", "gitops1",
                 Map.of());
@@ -174,13 +167,9 @@ class RegistryAndGitOpsReplayIT {
                 Map.of());
         assertThat(errorCode(rejected)).as(rejected.toString()).isEqualTo("connector_auth_failed");
 
-        replay.enableOperation(ARGOCD, "argocd.applicationservice.application_service_sync");
-        int before = vendor.writes().size();
-        JsonNode parked = replay.call(operator, ARGOCD, "argocd.applicationservice.application_service_sync", "gitops1",
+        new ReplayChecks(replay, vendor, ARGOCD).approvedWrite("gitops1",
+                "argocd.applicationservice.application_service_sync",
                 Map.of("name", "guestbook", "body", Map.of("revision", "HEAD", "prune", true)));
-        assertThat(vendor.writes()).as("nothing sent while parked").hasSize(before);
-        JsonNode released = replay.approve(parked);
-        assertThat(released.path("result").path("status").asText()).as(released.toString()).isEqualTo("ok");
         assertThat(vendor.writes()).anyMatch(w -> w.startsWith("argocd ") && w.contains("\"prune\":true"));
 
         assertThat(replay.auditOf("gitops1")).contains("application_service_sync").contains("CHG-9")

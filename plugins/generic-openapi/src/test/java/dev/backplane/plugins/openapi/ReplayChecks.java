@@ -4,6 +4,7 @@ import static dev.backplane.plugins.openapi.ReplayKernel.errorCode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.testing.Fixtures;
 import java.util.List;
 import java.util.Map;
 
@@ -78,11 +79,6 @@ record ReplayChecks(ReplayKernel replay, ReplayVendor vendor, String connectorId
 
     /** Stops the kernel and the vendor, whichever started. */
     static void close(ReplayKernel replay, ReplayVendor vendor) {
-        if (replay != null) {
-            replay.close();
-        }
-        if (vendor != null) {
-            vendor.close();
-        }
+        Fixtures.closeAll(replay, vendor);
     }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.OperationCalls;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.io.IOException;
@@ -26,31 +27,30 @@ import java.util.concurrent.ConcurrentHashMap;
  * override (a spec read in place from {@code ../shared/specs}) or the shipped relative path resolved
  * against {@code plugin-repo/}. One tenant with two tenant_admins (a four-eyes pair) and an operator.
  * Every answer {@link #call} returns is checked to carry no staged secret and no contract violation.
+ *
+ * @param work a scratch directory for the test (key stores, files)
+ * @param issuer the token issuer the kernel trusts
+ * @param kernel the kernel
+ * @param cli the CLI, signed in as a platform admin of the tenant
+ * @param admin the first tenant_admin's token
+ * @param admin2 the second tenant_admin's token (the four-eyes approver)
+ * @param operator the operator's token
+ * @param secrets the values of every staged secret, which no answer may contain
  */
-final class ReplayKernel implements AutoCloseable {
+record ReplayKernel(Path work, TestIssuer issuer, TestKernel kernel, CliRunner cli, String admin, String admin2,
+                    String operator, Set<String> secrets) implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path PLUGIN_REPO = Path.of("../../plugin-repo").toAbsolutePath().normalize();
 
-    private final Path work;
-    private final TestIssuer issuer;
-    private final TestKernel kernel;
-    private final CliRunner cli;
-    private final String admin;
-    private final String admin2;
-    private final String operator;
-    private final Set<String> secrets = ConcurrentHashMap.newKeySet();
-
-    private ReplayKernel(Path work, TestIssuer issuer, TestKernel kernel) {
-        this.work = work;
-        this.issuer = issuer;
-        this.kernel = kernel;
+    /** A kernel with one new tenant whose admins and operator sign in with {@code issuer}'s tokens. */
+    private static ReplayKernel of(Path work, TestIssuer issuer, TestKernel kernel) {
         UUID tenant = UUID.randomUUID();
-        this.admin = issuer.token("admin-1", tenant, "tenant_admin");
-        this.admin2 = issuer.token("admin-2", tenant, "tenant_admin");
-        this.operator = issuer.token("operator-1", tenant, "operator");
-        this.cli = new CliRunner(work.resolve("cli")).env("SVC_TOKEN", issuer.platformAdminToken("platform-1", tenant))
+        CliRunner cli = new CliRunner(work.resolve("cli")).env("SVC_TOKEN", issuer.platformAdminToken("platform-1", tenant))
                 .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
+        return new ReplayKernel(work, issuer, kernel, cli, issuer.token("admin-1", tenant, "tenant_admin"),
+                issuer.token("admin-2", tenant, "tenant_admin"), issuer.token("operator-1", tenant, "operator"),
+                ConcurrentHashMap.newKeySet());
     }
 
     /** A spec beside the repository in {@code ../shared/specs}, or null when it is not there. */
@@ -87,33 +87,7 @@ final class ReplayKernel implements AutoCloseable {
         assertThat(entries).as("the shipped index has an entry for each of " + products).hasSize(products.size());
         Files.writeString(plugins.resolve("catalog-index.json"), JSON.writeValueAsString(Map.of("connectors", entries)));
         TestIssuer issuer = new TestIssuer();
-        return new ReplayKernel(work, issuer, TestKernel.start(work.resolve("data"), TestKernel.settings(issuer, plugins)));
-    }
-
-    TestKernel kernel() {
-        return kernel;
-    }
-
-    /** The CLI, signed in as a platform admin of the tenant. */
-    CliRunner cli() {
-        return cli;
-    }
-
-    /** A scratch directory for the test (key stores, files). */
-    Path work() {
-        return work;
-    }
-
-    String admin() {
-        return admin;
-    }
-
-    String admin2() {
-        return admin2;
-    }
-
-    String operator() {
-        return operator;
+        return of(work, issuer, TestKernel.start(work.resolve("data"), TestKernel.settings(issuer, plugins)));
     }
 
     /** {@code svc connector ingest --catalog <name>}: must succeed with every curated group found in the spec. */
@@ -132,9 +106,7 @@ final class ReplayKernel implements AutoCloseable {
 
     /** Enables one operation (e.g. a write), as a tenant_admin. */
     void enableOperation(String connectorId, String opId) {
-        var r = kernel.send("PATCH", "/api/v1/connectors/" + connectorId + "/operations/" + opId, admin,
-                "{\"is_enabled\": true}", Map.of());
-        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        calls(connectorId).enable(admin, opId);
     }
 
     /**
@@ -156,15 +128,15 @@ final class ReplayKernel implements AutoCloseable {
     }
 
     /** Calls an operation as {@code token} with work ref CHG-9; the answer must be 200, secret-free and in contract. */
-    JsonNode call(String token, String connectorId, String opId, String target, Map<String, Object> params)
-            throws IOException {
-        var r = kernel.send("POST", "/api/v1/operations/call", token, JSON.writeValueAsString(Map.of(
-                "connector_id", connectorId, "op_id", opId, "target", target, "params", params, "work_ref", "CHG-9")),
-                Map.of());
-        assertThat(r.status()).as(r.body()).isEqualTo(200);
-        assertThat(r.body()).doesNotContain("contract_violation").doesNotContain("replay_failure");
-        secrets.forEach(s -> assertThat(r.body()).as("a staged secret in the answer").doesNotContain(s));
-        return r.json();
+    JsonNode call(String token, String connectorId, String opId, String target, Map<String, Object> params) {
+        JsonNode answer = calls(connectorId).call(token, opId, target, params, Map.of("work_ref", "CHG-9"));
+        assertThat(answer.toString()).doesNotContain("contract_violation").doesNotContain("replay_failure");
+        return answer;
+    }
+
+    /** The kernel's operation calls of {@code connectorId}, checking no staged secret comes back. */
+    private OperationCalls calls(String connectorId) {
+        return new OperationCalls(kernel, connectorId, secrets);
     }
 
     /** The error code of a failed call's envelope. */
@@ -173,13 +145,8 @@ final class ReplayKernel implements AutoCloseable {
     }
 
     /** Approves a parked call as the second tenant_admin; returns the approval answer (with the released result). */
-    JsonNode approve(JsonNode parked) throws IOException {
-        assertThat(parked.path("status").asText()).as(parked.toString()).isEqualTo("awaiting_approval");
-        var r = kernel.send("POST", "/api/v1/approvals/" + parked.path("extras").path("approval_request_id").asText()
-                + "/approve", admin2, "{}", Map.of());
-        assertThat(r.status()).as(r.body()).isEqualTo(200);
-        secrets.forEach(s -> assertThat(r.body()).doesNotContain(s));
-        return r.json();
+    JsonNode approve(JsonNode parked) {
+        return calls("").approval(admin2, parked); // an approval names its request, not the connector
     }
 
     /** The tenant's audit rows for a target, as text (for "no secret in audit" checks). */

@@ -4,24 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsServer;
+import dev.backplane.kernel.testing.TlsFixture;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 
 /**
  * A vendor on loopback for replay tests: plain HTTP, or HTTPS with a self-signed certificate for
@@ -38,7 +32,6 @@ final class ReplayVendor implements AutoCloseable {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final char[] PASS = "changeit".toCharArray();
 
     private final HttpServer server;
     private final String pem;
@@ -70,29 +63,9 @@ final class ReplayVendor implements AutoCloseable {
 
     /** An HTTPS vendor with a fresh self-signed certificate (key store written to {@code dir}). */
     static ReplayVendor https(Path dir, Handler handler) throws Exception {
-        Path ks = Files.createTempDirectory(dir, "tls").resolve("server.p12");
-        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-        Process p = new ProcessBuilder(keytool, "-genkeypair", "-alias", "svc", "-keyalg", "RSA", "-keysize", "2048",
-                "-validity", "2", "-dname", "CN=vendor.test", "-ext", "san=dns:vendor.test,ip:127.0.0.1",
-                "-storetype", "PKCS12", "-keystore", ks.toString(), "-storepass", new String(PASS), "-keypass",
-                new String(PASS)).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IOException("keytool failed: " + out);
-        }
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(ks)) {
-            store.load(in, PASS);
-        }
-        String pem = "-----BEGIN CERTIFICATE-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-                .encodeToString(store.getCertificate("svc").getEncoded()) + "\n-----END CERTIFICATE-----\n";
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(store, PASS);
-        SSLContext ssl = SSLContext.getInstance("TLS");
-        ssl.init(kmf.getKeyManagers(), null, null);
-        HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.setHttpsConfigurator(new HttpsConfigurator(ssl));
-        return new ReplayVendor(server, pem, handler);
+        TlsFixture.SelfSigned tls = TlsFixture.SelfSigned.create(Files.createTempDirectory(dir, "tls")
+                .resolve("server.p12"), "vendor.test", "dns:vendor.test,ip:127.0.0.1");
+        return new ReplayVendor(tls.server(), tls.pem(), handler);
     }
 
     int port() {

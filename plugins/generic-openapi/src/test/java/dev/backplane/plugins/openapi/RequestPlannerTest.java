@@ -26,6 +26,13 @@ class RequestPlannerTest {
               "request_id":{"type":"string","x-svc-in":"header","x-svc-name":"X-Request-Id"},
               "body":{"type":"object","x-svc-in":"body"}}}""";
 
+    /** Params for every property of {@link #USER_SCHEMA} (the planner places them in the schema's order). */
+    static Map<String, Object> userParams(String realm, String id, int first, boolean brief, List<String> tags,
+                                          String requestId, Map<String, Object> body) {
+        return Map.of("realm", realm, "id", id, "first", first, "brief", brief, "tags", tags, "request_id", requestId,
+                "body", body);
+    }
+
     private final RequestPlanner planner = new RequestPlanner("/admin/realms");
 
     private PlannedRequest plan(OperationDescriptor op, Map<String, Object> params) {
@@ -36,16 +43,8 @@ class RequestPlannerTest {
     void pathQueryHeaderAndJsonBodyGoWhereTheSchemaSays() {
         OperationDescriptor op = Specs.op("acme.user.update", "PUT", "/{realm}/users/{user-id}", ResultKind.OBJECT,
                 USER_SCHEMA);
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("realm", "master realm/1");
-        params.put("id", "ü-42");
-        params.put("first", 10);
-        params.put("brief", true);
-        params.put("tags", List.of("a b", "c&d"));
-        params.put("request_id", "req-7");
-        params.put("body", Map.of("enabled", false));
-
-        PlannedRequest r = plan(op, params);
+        PlannedRequest r = plan(op, userParams("master realm/1", "ü-42", 10, true, List.of("a b", "c&d"), "req-7",
+                Map.of("enabled", false)));
 
         assertThat(r.method()).isEqualTo("PUT");
         assertThat(r.path()).isEqualTo("/admin/realms/master%20realm%2F1/users/%C3%BC-42");

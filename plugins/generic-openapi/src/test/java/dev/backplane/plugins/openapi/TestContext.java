@@ -1,22 +1,16 @@
 package dev.backplane.plugins.openapi;
 
-import dev.backplane.plugin.api.ConnectorContext;
 import dev.backplane.plugin.api.testkit.RecordingContext;
-import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import javax.net.SocketFactory;
-import javax.net.ssl.SSLContext;
 
 /** The kit's {@link RecordingContext} with a clock tests can move and a timeout they can shorten. */
-final class TestContext implements ConnectorContext {
+final class TestContext extends RecordingContext {
 
-    private final RecordingContext recording = new RecordingContext();
     private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
     private final Duration timeout;
 
@@ -30,25 +24,6 @@ final class TestContext implements ConnectorContext {
 
     void advance(Duration d) {
         now.updateAndGet(t -> t.plus(d));
-    }
-
-    List<String> logLines() {
-        return recording.logLines();
-    }
-
-    @Override
-    public HttpClient httpClient() {
-        return recording.httpClient();
-    }
-
-    @Override
-    public SSLContext sslContext() {
-        return recording.sslContext();
-    }
-
-    @Override
-    public SocketFactory socketFactory() {
-        return recording.socketFactory();
     }
 
     @Override
@@ -69,16 +44,6 @@ final class TestContext implements ConnectorContext {
                 return now.get();
             }
         };
-    }
-
-    @Override
-    public System.Logger logger() {
-        return recording.logger();
-    }
-
-    @Override
-    public boolean cancelled() {
-        return false;
     }
 
     @Override

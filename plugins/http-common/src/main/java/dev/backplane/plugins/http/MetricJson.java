@@ -3,8 +3,11 @@ package dev.backplane.plugins.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 
@@ -33,6 +36,37 @@ public final class MetricJson {
         row.put("series", j.toString());
         row.put("labels", labels);
         return row;
+    }
+
+    /** A vector's sample ({@code metric} and {@code value: [time, value]}) as its series' row with both. */
+    public static Map<String, Object> instant(JsonNode sample) {
+        Map<String, Object> row = series(sample.path("metric"));
+        row.put("timestamp", seconds(sample.path("value").path(0)));
+        row.put("value", value(sample.path("value").path(1)));
+        return row;
+    }
+
+    /** A matrix series' {@code values} as {@code [time, value]} pairs. */
+    public static List<List<Object>> samples(JsonNode series) {
+        List<List<Object>> samples = new ArrayList<>();
+        series.path("values").forEach(p -> samples.add(Arrays.asList(seconds(p.path(0)), value(p.path(1)))));
+        return samples;
+    }
+
+    /** A scalar or string result ({@code [time, value]}) as one row named by its {@code type}. */
+    public static Map<String, Object> single(String type, JsonNode result, Object value) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("series", type);
+        row.put("timestamp", seconds(result.path(0)));
+        row.put("value", value);
+        return row;
+    }
+
+    /** A list of names or values (labels, label values) as rows of one column {@code name}. */
+    public static List<Map<String, Object>> column(JsonNode values, String name) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        values.forEach(v -> rows.add(Map.of(name, v.asText())));
+        return rows;
     }
 
     /** An object's fields as text values, in order. */

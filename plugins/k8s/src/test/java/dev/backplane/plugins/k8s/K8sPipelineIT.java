@@ -25,13 +25,12 @@ class K8sPipelineIT extends PerTestTenant {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static MockCluster cluster;
     private static TlsFixture otherCa;
-    private final String admin2 = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
     private final OperationCalls calls = new OperationCalls(kernel, "k8s-1.x", MockCluster.TOKEN);
 
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {
         cluster = setup.closeAfter(new MockCluster().seed(120));
-        Files.copy(Path.of(System.getProperty("k8s.plugin.jar")), setup.plugins().resolve("k8s-1.x.jar"));
+        setup.pluginJar("k8s.plugin.jar", "k8s-1.x.jar");
         otherCa = setup.closeAfter(TlsFixture.start(setup.work(), "x", "y"));
     }
 
@@ -111,14 +110,7 @@ class K8sPipelineIT extends PerTestTenant {
         assertThat(calls.call(operator, "k8s.ls", "c1", Map.of("path", "shop/deployments")).path("result")
                 .findValuesAsText("name")).containsExactly("web");
 
-        var probe = kernel.send("POST", "/api/v1/targets/c1/probe", operator, null, Map.of());
-        assertThat(probe.status()).as(probe.body()).isEqualTo(200);
-        JsonNode fp = probe.json().path("fingerprint");
-        assertThat(fp.path("vendor").asText()).isEqualTo("SUSE Rancher");
-        assertThat(fp.path("product").asText()).isEqualTo("k3s");
-        assertThat(fp.path("version").asText()).isEqualTo("1.31.4+k3s1");
-        assertThat(fp.path("reachable").asBoolean()).isTrue();
-        assertThat(fp.path("probe_method").asText()).isEqualTo("GET /version");
+        calls.probe(operator, "c1", "SUSE Rancher", "k3s", "1\\.31\\.4\\+k3s1", "GET /version");
     }
 
     @Test
@@ -271,15 +263,10 @@ class K8sPipelineIT extends PerTestTenant {
         cluster.admin().pods().inNamespace("shop").resource(new io.fabric8.kubernetes.api.model.PodBuilder()
                 .withNewMetadata().withName("doomed").withNamespace("shop").addToLabels("app", "doomed").endMetadata()
                 .build()).create();
-        JsonNode noHash = calls.call(operator, "k8s.pod.delete", "w1", Map.of("namespace", "shop", "name", "doomed"));
-        assertThat(noHash.path("extras").path("error_code").asText()).isEqualTo("preview_hash_required");
-        var preview = kernel.send("POST", "/api/v1/operations/preview", operator, "{\"connector_id\": \"k8s-1.x\", "
-                + "\"op_id\": \"k8s.pod.delete\", \"target\": \"w1\", \"params\": {\"namespace\": \"shop\", \"name\": "
-                + "\"doomed\"}}", Map.of());
-        assertThat(preview.json().path("result").path("path").asText()).isEqualTo("/api/v1/namespaces/shop/pods/doomed");
-        String hash = preview.json().path("result").path("preview_hash").asText();
-        JsonNode delete = calls.call(operator, "k8s.pod.delete", "w1", Map.of("namespace", "shop", "name", "doomed"),
-                Map.of("preview_hash", hash));
+        Map<String, Object> doomed = Map.of("namespace", "shop", "name", "doomed");
+        JsonNode preview = calls.previewRequired(operator, "k8s.pod.delete", "w1", doomed);
+        assertThat(preview.path("path").asText()).isEqualTo("/api/v1/namespaces/shop/pods/doomed");
+        JsonNode delete = calls.call(operator, "k8s.pod.delete", "w1", doomed, preview);
         assertThat(delete.path("status").asText()).isEqualTo("awaiting_approval");
         var released = kernel.send("POST", "/api/v1/approvals/" + delete.path("extras").path("approval_request_id")
                 .asText() + "/approve", admin, "{}", Map.of());

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.PerTestTenant;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -24,7 +22,7 @@ class K8sScheduledRefreshIT extends PerTestTenant {
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {
         cluster = setup.closeAfter(new MockCluster().seed(0));
-        Files.copy(Path.of(System.getProperty("k8s.plugin.jar")), setup.plugins().resolve("k8s-1.x.jar"));
+        setup.pluginJar("k8s.plugin.jar", "k8s-1.x.jar");
         setup.setting("SVC_TOPOLOGY_REFRESH_INTERVAL_MINUTES", "1");
     }
 

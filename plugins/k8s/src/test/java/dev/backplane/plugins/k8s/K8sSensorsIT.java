@@ -9,8 +9,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.PerTestTenant;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -28,7 +26,7 @@ class K8sSensorsIT extends PerTestTenant {
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {
         cluster = setup.closeAfter(new MockCluster().seed(0));
-        Files.copy(Path.of(System.getProperty("k8s.plugin.jar")), setup.plugins().resolve("k8s-1.x.jar"));
+        setup.pluginJar("k8s.plugin.jar", "k8s-1.x.jar");
     }
 
     private String sensor(String name, String op, Map<String, Object> params, String assertion) throws Exception {

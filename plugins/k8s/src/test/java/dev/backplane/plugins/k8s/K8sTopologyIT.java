@@ -10,8 +10,6 @@ import dev.backplane.kernel.testing.TestKernel;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +35,7 @@ class K8sTopologyIT extends PerTestTenant {
         big = setup.closeAfter(new MockCluster().seed(198));
         // no scheduled refresh here: the counts below are of this test's own refreshes (K8sScheduledRefreshIT has it)
         setup.setting("SVC_TOPOLOGY_REFRESH_INTERVAL_MINUTES", "0");
-        Files.copy(Path.of(System.getProperty("k8s.plugin.jar")), setup.plugins().resolve("k8s-1.x.jar"));
+        setup.pluginJar("k8s.plugin.jar", "k8s-1.x.jar");
         cluster.admin().pods().inNamespace("shop").resource(new PodBuilder().withNewMetadata().withName("pg-0")
                 .withNamespace("shop").endMetadata().withNewSpec().withNodeName("node-2").addNewContainer().withName("pg")
                 .withImage("postgres").endContainer().addNewVolume().withName("data").withNewPersistentVolumeClaim()

@@ -1,15 +1,16 @@
 package dev.backplane.plugins.loki;
 
+import static dev.backplane.plugins.http.MetricJson.instant;
 import static dev.backplane.plugins.http.MetricJson.labels;
 import static dev.backplane.plugins.http.MetricJson.nanos;
-import static dev.backplane.plugins.http.MetricJson.seconds;
+import static dev.backplane.plugins.http.MetricJson.samples;
 import static dev.backplane.plugins.http.MetricJson.series;
+import static dev.backplane.plugins.http.MetricJson.single;
 import static dev.backplane.plugins.http.MetricJson.value;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,28 +44,16 @@ final class LokiRows {
                     rows.add(row);
                 }
             }
-            case "vector" -> result.forEach(s -> {
-                Map<String, Object> row = series(s.path("metric"));
-                row.put("timestamp", seconds(s.path("value").path(0)));
-                row.put("value", value(s.path("value").path(1)));
-                rows.add(row);
-            });
+            case "vector" -> result.forEach(s -> rows.add(instant(s)));
             case "matrix" -> result.forEach(s -> {
                 Map<String, Object> row = series(s.path("metric"));
-                List<List<Object>> samples = new ArrayList<>();
-                s.path("values").forEach(p -> samples.add(Arrays.asList(seconds(p.path(0)), value(p.path(1)))));
+                List<List<Object>> samples = samples(s);
                 row.put("samples", samples.size());
                 row.put("last", samples.isEmpty() ? null : samples.getLast().get(1));
                 row.put("values", samples);
                 rows.add(row);
             });
-            default -> {
-                Map<String, Object> row = new LinkedHashMap<>();
-                row.put("series", data.path("resultType").asText());
-                row.put("timestamp", seconds(result.path(0)));
-                row.put("value", value(result.path(1)));
-                rows.add(row);
-            }
+            default -> rows.add(single(data.path("resultType").asText(), result, value(result.path(1))));
         }
         return rows;
     }

@@ -115,8 +115,8 @@ final class LokiSession implements Connector {
                     }
                     yield new OperationResult.Rows(rows, extras);
                 }
-                case "loki.label.list" -> column(answer.path("data"), "name");
-                case "loki.label.values" -> column(answer.path("data"), "value");
+                case "loki.label.list" -> new OperationResult.Rows(MetricJson.column(answer.path("data"), "name"));
+                case "loki.label.values" -> new OperationResult.Rows(MetricJson.column(answer.path("data"), "value"));
                 default -> { // loki.series.list
                     List<Map<String, Object>> rows = new ArrayList<>();
                     answer.path("data").forEach(s -> rows.add(MetricJson.series(s)));
@@ -129,12 +129,6 @@ final class LokiSession implements Connector {
             }
             throw e;
         }
-    }
-
-    private static OperationResult column(JsonNode values, String name) {
-        List<Map<String, Object>> rows = new ArrayList<>();
-        values.forEach(v -> rows.add(Map.of(name, v.asText())));
-        return new OperationResult.Rows(rows);
     }
 
     @Override

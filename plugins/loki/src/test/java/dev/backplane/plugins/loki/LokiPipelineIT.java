@@ -9,7 +9,6 @@ import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.OperationCalls;
 import dev.backplane.kernel.testing.PerTestTenant;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -24,7 +23,7 @@ class LokiPipelineIT extends PerTestTenant {
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {
         loki = setup.closeAfter(new LokiReplay());
-        Files.copy(Path.of(System.getProperty("loki.plugin.jar")), setup.plugins().resolve("loki-3.x.jar"));
+        setup.pluginJar("loki.plugin.jar", "loki-3.x.jar");
     }
 
     private void target(String name, Map<String, Object> extras, String password) {
@@ -71,10 +70,9 @@ class LokiPipelineIT extends PerTestTenant {
                 List.of("{env=\"prod\"}"))).path("result"))
                 .hasSize(2);
 
-        var probe = kernel.send("POST", "/api/v1/targets/logs1/probe", operator, null, Map.of());
-        assertThat(probe.status()).as(probe.body()).isEqualTo(200);
-        assertThat(probe.json().path("fingerprint").path("product").asText()).isEqualTo("loki");
-        assertThat(probe.json().path("fingerprint").path("version").asText()).isEqualTo("3.4.2");
+        JsonNode fp = calls.probe(operator, "logs1");
+        assertThat(fp.path("product").asText()).isEqualTo("loki");
+        assertThat(fp.path("version").asText()).isEqualTo("3.4.2");
     }
 
     @Test

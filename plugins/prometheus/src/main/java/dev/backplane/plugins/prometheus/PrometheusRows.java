@@ -1,8 +1,10 @@
 package dev.backplane.plugins.prometheus;
 
+import static dev.backplane.plugins.http.MetricJson.instant;
 import static dev.backplane.plugins.http.MetricJson.labels;
-import static dev.backplane.plugins.http.MetricJson.seconds;
+import static dev.backplane.plugins.http.MetricJson.samples;
 import static dev.backplane.plugins.http.MetricJson.series;
+import static dev.backplane.plugins.http.MetricJson.single;
 import static dev.backplane.plugins.http.MetricJson.value;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -28,21 +30,14 @@ final class PrometheusRows {
         String type = data.path("resultType").asText();
         JsonNode result = data.path("result");
         switch (type) {
-            case "vector" -> result.forEach(s -> {
-                Map<String, Object> row = series(s.path("metric"));
-                row.put("timestamp", seconds(s.path("value").path(0)));
-                row.put("value", value(s.path("value").path(1)));
-                rows.add(row);
-            });
+            case "vector" -> result.forEach(s -> rows.add(instant(s)));
             case "matrix" -> result.forEach(s -> {
                 Map<String, Object> row = series(s.path("metric"));
-                List<List<Object>> samples = new ArrayList<>();
+                List<List<Object>> samples = samples(s);
                 Double min = null;
                 Double max = null;
-                for (JsonNode point : s.path("values")) {
-                    Object v = value(point.path(1));
-                    samples.add(java.util.Arrays.asList(seconds(point.path(0)), v));
-                    if (v instanceof Double d) {
+                for (List<Object> point : samples) {
+                    if (point.get(1) instanceof Double d) {
                         min = min == null ? d : Math.min(min, d);
                         max = max == null ? d : Math.max(max, d);
                     }
@@ -55,13 +50,8 @@ final class PrometheusRows {
                 row.put("values", samples);
                 rows.add(row);
             });
-            default -> { // scalar and string: [time, value]
-                Map<String, Object> row = new LinkedHashMap<>();
-                row.put("series", type);
-                row.put("timestamp", seconds(result.path(0)));
-                row.put("value", type.equals("scalar") ? value(result.path(1)) : result.path(1).asText());
-                rows.add(row);
-            }
+            default -> rows.add(single(type, result, // scalar and string: [time, value]
+                    type.equals("scalar") ? value(result.path(1)) : result.path(1).asText()));
         }
         return rows;
     }

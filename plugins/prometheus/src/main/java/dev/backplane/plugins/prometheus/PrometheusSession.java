@@ -98,8 +98,10 @@ final class PrometheusSession implements Connector {
                     http.send(req.get()).path("data").forEach(s -> rows.add(MetricJson.series(s)));
                     yield new OperationResult.Rows(rows);
                 }
-                case "prometheus.label.list" -> column(http.send(req.get()).path("data"), "name");
-                case "prometheus.label.values" -> column(http.send(req.get()).path("data"), "value");
+                case "prometheus.label.list" -> new OperationResult.Rows(MetricJson.column(http.send(req.get())
+                        .path("data"), "name"));
+                case "prometheus.label.values" -> new OperationResult.Rows(MetricJson.column(http.send(req.get())
+                        .path("data"), "value"));
                 case "prometheus.target.list" -> new OperationResult.Rows(PrometheusRows.targets(http.send(req.get())
                         .path("data")).stream().filter(r -> p.string("job").map(j -> j.equals(r.get("job"))).orElse(true))
                         .filter(r -> p.string("health").map(h -> h.equals(r.get("health"))).orElse(true)).toList());
@@ -166,12 +168,6 @@ final class PrometheusSession implements Connector {
         out.put("storage_retention", runtime.path("storageRetention").asText());
         out.put("time_series_count", runtime.path("timeSeriesCount").asLong());
         return new OperationResult.Document(out);
-    }
-
-    private static OperationResult column(JsonNode values, String name) {
-        List<Map<String, Object>> rows = new ArrayList<>();
-        values.forEach(v -> rows.add(Map.of(name, v.asText())));
-        return new OperationResult.Rows(rows);
     }
 
     @Override

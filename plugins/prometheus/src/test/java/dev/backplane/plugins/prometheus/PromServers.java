@@ -1,5 +1,6 @@
 package dev.backplane.plugins.prometheus;
 
+import dev.backplane.kernel.egress.TargetTls;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -10,17 +11,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.bouncycastle.crypto.generators.OpenBSDBCrypt;
 import org.junit.jupiter.api.Assumptions;
 
@@ -186,27 +184,11 @@ final class PromServers implements AutoCloseable {
                         .encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8)));
     }
 
+    /** A client that checks no certificate: the kernel's own TLS for a target with verify_tls false. */
     private static HttpClient client() {
-        try {
-            SSLContext trustAll = SSLContext.getInstance("TLS");
-            trustAll.init(null, new TrustManager[] {new X509TrustManager() {
-                @Override
-                public void checkClientTrusted(X509Certificate[] chain, String authType) {
-                }
-
-                @Override
-                public void checkServerTrusted(X509Certificate[] chain, String authType) {
-                }
-
-                @Override
-                public X509Certificate[] getAcceptedIssuers() {
-                    return new X509Certificate[0];
-                }
-            }}, null);
-            return HttpClient.newBuilder().sslContext(trustAll).connectTimeout(Duration.ofSeconds(5)).build();
-        } catch (java.security.GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        TargetTls unverified = TargetTls.of("localhost", false, Optional.empty(), Optional.empty());
+        return HttpClient.newBuilder().sslContext(unverified.context()).sslParameters(unverified.parameters())
+                .connectTimeout(Duration.ofSeconds(5)).build();
     }
 
     /** Polls until the condition holds, failing after 60 s (servers on a busy 2-core machine start slowly). */

@@ -31,12 +31,11 @@ class PrometheusPipelineIT extends PerTestTenant {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CONNECTOR = "prometheus-2.x";
     private static PromServers servers;
-    private final String admin2 = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
     private final OperationCalls calls = new OperationCalls(kernel, CONNECTOR, PromServers.PASSWORD);
 
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {
-        Files.copy(Path.of(System.getProperty("prometheus.plugin.jar")), setup.plugins().resolve("prometheus-2.x.jar"));
+        setup.pluginJar("prometheus.plugin.jar", "prometheus-2.x.jar");
         if (!PromServers.installed()) {
             return; // every test skips (needsTheServers)
         }
@@ -158,15 +157,8 @@ class PrometheusPipelineIT extends PerTestTenant {
         assertThat(amAlerts.get(0).path("receivers").asText()).isEqualTo("devnull");
         assertThat(ok("prometheus.silence.list", "am1", Map.of()).path("status").asText()).isEqualTo("ok");
 
-        var probe = kernel.send("POST", "/api/v1/targets/p1/probe", operator, null, Map.of());
-        assertThat(probe.status()).as(probe.body()).isEqualTo(200);
-        JsonNode fp = probe.json().path("fingerprint");
-        assertThat(fp.path("vendor").asText()).isEqualTo("Prometheus");
-        assertThat(fp.path("product").asText()).isEqualTo("prometheus");
-        assertThat(fp.path("version").asText()).matches("2\\.[0-9]+\\.[0-9]+");
-        assertThat(fp.path("probe_method").asText()).isEqualTo("GET /api/v1/status/buildinfo");
-        JsonNode amFp = kernel.send("POST", "/api/v1/targets/am1/probe", operator, null, Map.of()).json()
-                .path("fingerprint");
+        calls.probe(operator, "p1", "Prometheus", "prometheus", "2\\.[0-9]+\\.[0-9]+", "GET /api/v1/status/buildinfo");
+        JsonNode amFp = calls.probe(operator, "am1");
         assertThat(amFp.path("product").asText()).isEqualTo("alertmanager");
         assertThat(amFp.path("version").asText()).matches("0\\.[0-9]+\\.[0-9]+");
     }

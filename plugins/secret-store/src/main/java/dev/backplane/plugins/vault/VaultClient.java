@@ -8,23 +8,17 @@ import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.Credential;
 import dev.backplane.plugin.api.ErrorCode;
 import dev.backplane.plugin.api.TargetSpec;
+import dev.backplane.plugins.http.TransportFailure;
 import dev.backplane.plugins.http.VendorHttp;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.nio.channels.UnresolvedAddressException;
-import java.security.cert.CertificateException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import javax.net.ssl.SSLException;
 
 /**
  * Sends one request to the target's Vault with the kernel's HTTP client and the credential's token
@@ -161,38 +155,10 @@ final class VaultClient {
     }
 
     private ConnectorException failure(VaultRequest request, IOException e, Redactor redactor) {
-        Throwable tls = cause(e, SSLException.class);
-        if (tls == null) {
-            tls = cause(e, CertificateException.class);
-        }
-        if (tls != null) {
-            return new ConnectorException(ErrorCode.CONNECTOR_TLS_VERIFY_FAILED, "TLS with " + where()
-                    + " failed (check the target's verify_tls, tls_ca_pin, tls_server_name)",
-                    Map.of("exception_message", redactor.scrub(String.valueOf(tls.getMessage()))), null);
-        }
-        if (cause(e, HttpTimeoutException.class) != null) {
-            return new ConnectorException(ErrorCode.CONNECTOR_TIMEOUT, where() + " did not answer "
-                    + request.describe() + " within " + ctx.timeout().toMillis() + " ms");
-        }
-        if (cause(e, ConnectException.class) != null || cause(e, UnknownHostException.class) != null
-                || cause(e, NoRouteToHostException.class) != null || cause(e, UnresolvedAddressException.class) != null) {
-            return new ConnectorException(ErrorCode.CONNECTOR_UNREACHABLE, "cannot reach " + where() + ": "
-                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + redactor.scrub(e.getMessage())));
-        }
-        return new ConnectorException(ErrorCode.CONNECTOR_ERROR, "the exchange with " + where() + " failed: "
-                + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + redactor.scrub(e.getMessage())));
+        return TransportFailure.of(e, target, request.describe(), ctx.timeout(), redactor::scrub);
     }
 
     String where() {
-        return target.host() + ":" + target.port();
-    }
-
-    private static Throwable cause(Throwable t, Class<? extends Throwable> type) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (type.isInstance(c)) {
-                return c;
-            }
-        }
-        return null;
+        return TransportFailure.where(target);
     }
 }

@@ -77,7 +77,6 @@ class VaultCanaryIT extends PerTestTenant {
         }
     };
     private static VaultDouble vault;
-    private final String admin2 = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
 
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {
@@ -85,7 +84,7 @@ class VaultCanaryIT extends PerTestTenant {
         CAPTURE.setLevel(Level.ALL);
         root.addHandler(CAPTURE);
         setup.closeAfter(() -> Logger.getLogger("").removeHandler(CAPTURE));
-        Files.copy(Path.of(System.getProperty("vault.plugin.jar")), setup.plugins().resolve("vault-1.x.jar"));
+        setup.pluginJar("vault.plugin.jar", "vault-1.x.jar");
         vault = setup.closeAfter(new VaultDouble("secret"));
         vault.put("canary/app", Map.of("password", CANARY, "user", "app"));
         vault.putV1("canary/legacy", Map.of("password", CANARY));

@@ -119,12 +119,7 @@ class VaultDoubleContractTest {
                 }
                 JsonNode body = JSON.readTree(x.responseBody());
                 JsonNode payload = body.has("request_id") && body.path("data").isObject() ? body.path("data") : body;
-                Schema compiled = compiledByText.computeIfAbsent(schema.toString(), k -> {
-                    ObjectNode root = JSON.createObjectNode();
-                    root.set("components", components);
-                    root.setAll((ObjectNode) nullable(schema.deepCopy()));
-                    return schemas.getSchema(root);
-                });
+                Schema compiled = compiled(schema, schemas, compiledByText, components);
                 compiled.validate(payload).forEach(e -> problems.add(where + ": " + e));
                 validated.add(schema.path("$ref").asText("inline"));
             }
@@ -140,6 +135,17 @@ class VaultDoubleContractTest {
                     "request #/components/schemas/MountsEnableSecretsEngineRequest",
                     "request #/components/schemas/LeasesRevokeLeaseRequest");
         }
+    }
+
+    /** {@code schema} compiled once, with the document's {@code components} beside it for its $refs. */
+    private static Schema compiled(JsonNode schema, SchemaRegistry schemas, Map<String, Schema> compiledByText,
+                                   JsonNode components) {
+        return compiledByText.computeIfAbsent(schema.toString(), k -> {
+            ObjectNode root = JSON.createObjectNode();
+            root.set("components", components);
+            root.setAll((ObjectNode) nullable(schema.deepCopy()));
+            return schemas.getSchema(root);
+        });
     }
 
     /**
@@ -161,12 +167,7 @@ class VaultDoubleContractTest {
                 problems.add(where + ": request field '" + f + "' is not in " + schema.path("$ref").asText());
             }
         });
-        Schema compiled = compiledByText.computeIfAbsent(schema.toString(), k -> {
-            ObjectNode root = JSON.createObjectNode();
-            root.set("components", components);
-            root.setAll((ObjectNode) nullable(schema.deepCopy()));
-            return schemas.getSchema(root);
-        });
+        Schema compiled = compiled(schema, schemas, compiledByText, components);
         compiled.validate(body).forEach(e -> problems.add(where + " request: " + e));
         validated.add("request " + schema.path("$ref").asText("inline"));
     }

@@ -35,12 +35,11 @@ class VaultPipelineIT extends PerTestTenant {
     private static VaultDouble vault;
     private static VaultDouble bao;
     private static VaultDouble old;
-    private final String admin2 = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
     private final OperationCalls calls = new OperationCalls(kernel, CONNECTOR, VaultDouble.ROOT_TOKEN);
 
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {
-        Files.copy(Path.of(System.getProperty("vault.plugin.jar")), setup.plugins().resolve("vault-1.x.jar"));
+        setup.pluginJar("vault.plugin.jar", "vault-1.x.jar");
         vault = setup.closeAfter(new VaultDouble("secret"));
         vault.put("apps/web", Map.of("password", "pipeline-" + UUID.randomUUID(), "user", "web"));
         bao = setup.closeAfter(new VaultDouble("secret"));
@@ -70,19 +69,12 @@ class VaultPipelineIT extends PerTestTenant {
         assertThat(self.path("result").has("id")).isFalse();
         assertThat(self.path("result").path("policies").toString()).contains("root");
 
-        var probe = kernel.send("POST", "/api/v1/targets/v1/probe", operator, null, Map.of());
-        assertThat(probe.status()).as(probe.body()).isEqualTo(200);
-        JsonNode fp = probe.json().path("fingerprint");
-        assertThat(fp.path("vendor").asText()).isEqualTo("HashiCorp");
-        assertThat(fp.path("product").asText()).isEqualTo("vault");
-        assertThat(fp.path("version").asText()).isEqualTo("1.15.2");
-        assertThat(fp.path("probe_method").asText()).isEqualTo("GET /v1/sys/health");
+        calls.probe(operator, "v1", "HashiCorp", "vault", "1\\.15\\.2", "GET /v1/sys/health");
 
         target("bao1", "openbao", bao, VaultDouble.ROOT_TOKEN);
-        var baoProbe = kernel.send("POST", "/api/v1/targets/bao1/probe", operator, null, Map.of());
-        assertThat(baoProbe.status()).as(baoProbe.body()).isEqualTo(200);
-        assertThat(baoProbe.json().path("fingerprint").path("vendor").asText()).isEqualTo("OpenBao");
-        assertThat(baoProbe.json().path("fingerprint").path("version").asText()).isEqualTo("2.1.0");
+        JsonNode baoFp = calls.probe(operator, "bao1");
+        assertThat(baoFp.path("vendor").asText()).isEqualTo("OpenBao");
+        assertThat(baoFp.path("version").asText()).isEqualTo("2.1.0");
         JsonNode baoCall = calls.call(operator, "vault.sys.seal-status", "bao1", Map.of());
         assertThat(baoCall.path("result").path("version").asText()).as(baoCall.toString()).isEqualTo("2.1.0");
     }
@@ -111,13 +103,10 @@ class VaultPipelineIT extends PerTestTenant {
         assertThat(vault.current("secret", "team/db")).isPresent();
 
         Map<String, Object> destroy = Map.of("path", "team/db", "versions", List.of(1));
-        JsonNode noHash = calls.call(operator, "vault.kv.destroy", "v2", destroy);
-        assertThat(noHash.path("extras").path("error_code").asText()).isEqualTo("preview_hash_required");
-        JsonNode would = calls.preview(operator, "vault.kv.destroy", "v2", destroy);
+        JsonNode would = calls.previewRequired(operator, "vault.kv.destroy", "v2", destroy);
         assertThat(would.path("method").asText()).isEqualTo("POST");
         assertThat(would.path("path").asText()).isEqualTo("/v1/secret/destroy/team/db");
-        JsonNode parkedDestroy = calls.call(operator, "vault.kv.destroy", "v2", destroy,
-                Map.of("preview_hash", would.path("preview_hash").asText()));
+        JsonNode parkedDestroy = calls.call(operator, "vault.kv.destroy", "v2", destroy, would);
         assertThat(vault.current("secret", "team/db")).as("not destroyed while parked").isPresent();
         assertThat(kernel.send("POST", "/api/v1/approvals/" + parkedDestroy.path("extras").path("approval_request_id")
                 .asText() + "/approve", operator, "{}", Map.of()).status()).as("an operator cannot approve").isEqualTo(403);
@@ -138,14 +127,11 @@ class VaultPipelineIT extends PerTestTenant {
         calls.enable(admin, NOT_READ_CLASS);
         Map<String, Object> issue = Map.of("role", "web", "common_name", "www.example.com",
                 "alt_names", List.of("api.example.com"), "ttl", "72h");
-        JsonNode noHash = calls.call(operator, "vault.pki.issue", "v7", issue);
-        assertThat(noHash.path("extras").path("error_code").asText()).isEqualTo("preview_hash_required");
-        JsonNode would = calls.preview(operator, "vault.pki.issue", "v7", issue);
+        JsonNode would = calls.previewRequired(operator, "vault.pki.issue", "v7", issue);
         assertThat(would.path("method").asText()).isEqualTo("POST");
         assertThat(would.path("path").asText()).isEqualTo("/v1/pki/issue/web");
         int before = vault.issuedSerials().size();
-        JsonNode parked = calls.call(operator, "vault.pki.issue", "v7", issue,
-                Map.of("preview_hash", would.path("preview_hash").asText()));
+        JsonNode parked = calls.call(operator, "vault.pki.issue", "v7", issue, would);
         assertThat(vault.issuedSerials()).as("nothing issued while parked").hasSize(before);
         JsonNode issued = calls.approve(admin, parked);
         assertThat(issued.path("status").asText()).as(issued.toString()).isEqualTo("ok");
@@ -204,9 +190,9 @@ class VaultPipelineIT extends PerTestTenant {
     }
 
     @Test
-    void aPrivateAddressOffTheAllowlistIsRefusedAtRegistration() throws Exception {
-        var r = kernel.send("POST", "/api/v1/targets", admin, JSON.writeValueAsString(Map.of("name", "v-private",
-                "product", "vault", "host", "10.20.30.40", "port", 8200)), Map.of());
+    void aPrivateAddressOffTheAllowlistIsRefusedAtRegistration() {
+        var r = kernel.post("/api/v1/targets", admin, Map.of("name", "v-private",
+                "product", "vault", "host", "10.20.30.40", "port", 8200));
         assertThat(r.status()).as(r.body()).isEqualTo(422);
     }
 

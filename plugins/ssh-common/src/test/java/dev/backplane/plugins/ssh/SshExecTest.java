@@ -7,6 +7,7 @@ import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.Credential;
 import dev.backplane.plugin.api.ErrorCode;
 import dev.backplane.plugin.api.TargetSpec;
+import dev.backplane.plugin.api.testkit.ClassFixture;
 import dev.backplane.plugin.api.testkit.RecordingContext;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -20,36 +21,23 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** How one remote command is dialled, bounded and cancelled, against a real sshd on loopback. */
 class SshExecTest {
 
-    private static SshLab lab;
-
-    @BeforeAll
-    static void start() throws Exception {
-        Assumptions.assumeTrue(SshLab.unavailable().isEmpty(), SshLab.unavailable().orElse(""));
-        lab = SshLab.start(Files.createTempDirectory("ssh-exec"));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (lab != null) {
-            lab.close();
-        }
-    }
+    @RegisterExtension
+    static final ClassFixture<SshLab> LAB = ClassFixture.unless(SshLab::unavailable,
+            () -> SshLab.start(Files.createTempDirectory("ssh-exec")));
 
     /** A target registered by host NAME (localhost), so the guard's InetAddress carries a name. */
     private static SshTarget target(int timeoutSeconds) throws Exception {
-        TargetSpec spec = new TargetSpec("box", "test", "localhost", lab.port(), Optional.empty(), true,
-                Optional.empty(), Optional.empty(), Map.of(HostKeyPin.EXTRA, lab.hostKeyLine(),
+        TargetSpec spec = new TargetSpec("box", "test", "localhost", LAB.get().port(), Optional.empty(), true,
+                Optional.empty(), Optional.empty(), Map.of(HostKeyPin.EXTRA, LAB.get().hostKeyLine(),
                 SshSettings.TIMEOUT_EXTRA, timeoutSeconds));
-        return new SshTarget(new RecordingContext(), spec, new Credential(Map.of("username", lab.user(),
-                "private_key", lab.privateKey())), Set.of("sleep", "echo", "pgrep"));
+        return new SshTarget(new RecordingContext(), spec, new Credential(Map.of("username", LAB.get().user(),
+                "private_key", LAB.get().privateKey())), Set.of("sleep", "echo", "pgrep"));
     }
 
     @Test
@@ -67,10 +55,10 @@ class SshExecTest {
 
     @Test
     void aBadPinFailsTheSameWayOnEveryRunNotWithANullPointer() throws Exception {
-        TargetSpec spec = new TargetSpec("box", "test", "127.0.0.1", lab.port(), Optional.empty(), true,
+        TargetSpec spec = new TargetSpec("box", "test", "127.0.0.1", LAB.get().port(), Optional.empty(), true,
                 Optional.empty(), Optional.empty(), Map.of(HostKeyPin.EXTRA, "trust-me"));
-        SshTarget t = new SshTarget(new RecordingContext(), spec, new Credential(Map.of("username", lab.user(),
-                "private_key", lab.privateKey())), Set.of("echo"));
+        SshTarget t = new SshTarget(new RecordingContext(), spec, new Credential(Map.of("username", LAB.get().user(),
+                "private_key", LAB.get().privateKey())), Set.of("echo"));
         for (int i = 0; i < 2; i++) {
             ConnectorException e = catchThrowableOfType(ConnectorException.class,
                     () -> t.run(new SshCommand("echo", List.of("x"))));

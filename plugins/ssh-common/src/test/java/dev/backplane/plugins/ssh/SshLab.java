@@ -17,22 +17,16 @@ import java.util.concurrent.TimeUnit;
  * host key, authorizing two throw-away client keys (one encrypted with {@link #PASSPHRASE}) for the
  * user running the tests. Optionally every session runs a ForceCommand instead of what the client
  * asked (a slow command for timeout tests, a wrapper that enters a network namespace).
+ *
+ * @param dir the lab's directory (keys, config, log)
+ * @param port sshd's port on loopback
+ * @param sshd the running server
  */
-public final class SshLab implements AutoCloseable {
+public record SshLab(Path dir, int port, Process sshd) implements AutoCloseable {
 
     public static final String SSHD = "/usr/sbin/sshd";
     public static final String KEYGEN = "/usr/bin/ssh-keygen";
     public static final String PASSPHRASE = "correct horse battery";
-
-    private final Path dir;
-    private final int port;
-    private final Process sshd;
-
-    private SshLab(Path dir, int port, Process sshd) {
-        this.dir = dir;
-        this.port = port;
-        this.sshd = sshd;
-    }
 
     /** Why the lab cannot run here, if it cannot (the tests then skip and say so). */
     public static Optional<String> unavailable() {
@@ -103,10 +97,6 @@ public final class SshLab implements AutoCloseable {
             }
         }
         throw new IOException("sshd did not listen on " + port + ": " + log());
-    }
-
-    public int port() {
-        return port;
     }
 
     /** The login user: whoever runs the tests (sshd authorizes the lab's keys for it). */
