@@ -80,11 +80,14 @@ public final class DispatchBench {
                     jfr.start();
                     for (int rate : new int[] {50, 200}) {
                         long[] d = run(http, direct, rate, rate * 10);
+                        Map<String, double[]> before = stages(k);
                         long[] b = run(http, viaBackplane, rate, rate * 10);
+                        Map<String, double[]> after = stages(k);
                         System.out.printf("rate %d/s, %d calls each: direct p50 %.2f ms p99 %.2f ms | backplane p50 %.2f ms "
                                         + "p99 %.2f ms | overhead p50 +%.2f ms, p99 +%.2f ms%n", rate, rate * 10,
                                 pct(d, 50), pct(d, 99), pct(b, 50), pct(b, 99), pct(b, 50) - pct(d, 50),
                                 pct(b, 99) - pct(d, 99));
+                        System.out.println("  " + breakdown(before, after, b));
                     }
                     jfr.stop();
                     Path file = work.resolve("bench.jfr");
@@ -101,6 +104,36 @@ public final class DispatchBench {
         } finally {
             target.stop(0);
         }
+    }
+
+    /** The kernel's {@code svc_dispatch_stage_seconds} sums and counts by stage, from /metrics. */
+    private static Map<String, double[]> stages(TestKernel k) {
+        Map<String, double[]> out = new java.util.TreeMap<>();
+        java.util.regex.Pattern line = java.util.regex.Pattern.compile(
+                "svc_dispatch_stage_seconds_(sum|count)\\{stage=\"([a-z_]+)\"}\\s+(\\S+)");
+        k.get("/metrics", null).body().lines().map(line::matcher).filter(java.util.regex.Matcher::matches).forEach(m ->
+                out.computeIfAbsent(m.group(2), x -> new double[2])[m.group(1).equals("sum") ? 0 : 1] =
+                        Double.parseDouble(m.group(3)));
+        return out;
+    }
+
+    /**
+     * Mean time per call in each dispatch stage over one run (gate, credential, plugin call incl. the target,
+     * audit), and the rest of the backplane's mean: authentication, routing, JSON and the hand-offs between.
+     */
+    private static String breakdown(Map<String, double[]> before, Map<String, double[]> after, long[] latencies) {
+        StringBuilder out = new StringBuilder("mean per call by stage:");
+        double staged = 0;
+        for (Map.Entry<String, double[]> e : after.entrySet()) {
+            double[] was = before.getOrDefault(e.getKey(), new double[2]);
+            double calls = e.getValue()[1] - was[1];
+            double ms = calls == 0 ? 0 : (e.getValue()[0] - was[0]) / calls * 1e3;
+            staged += ms;
+            out.append(String.format(" %s %.2f ms;", e.getKey(), ms));
+        }
+        double mean = java.util.Arrays.stream(latencies).average().orElse(0) / 1e6;
+        return out.append(String.format(" outside the stages (auth, HTTP, JSON, hand-offs) %.2f ms of the %.2f ms mean",
+                mean - staged, mean)).toString();
     }
 
     private static void expect(TestKernel.Response r, int status) {

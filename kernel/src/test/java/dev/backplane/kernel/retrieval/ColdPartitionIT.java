@@ -1,11 +1,9 @@
 package dev.backplane.kernel.retrieval;
 
+import static dev.backplane.kernel.retrieval.LiveDatabase.waitFor;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.backplane.kernel.app.KernelConfig;
-import dev.backplane.kernel.app.Setting;
 import dev.backplane.kernel.persistence.ChangeFeed;
-import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -13,7 +11,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,55 +29,52 @@ class ColdPartitionIT {
 
     @Test
     void aLargeColdPartitionIsAnsweredAtOnceAndWarmedInTheBackground() throws Exception {
-        try (Database db = Database.start(KernelConfig.of(Map.of(Setting.DATA_DIR,
-                Files.createTempDirectory("svc-cold").toString())).database())) {
-            Jdbc jdbc = new Jdbc(db.dataSource());
-            try (ChangeFeed feed = ChangeFeed.listening(db::dedicatedConnection, jdbc)) {
-                waitFor(feed::live, "the change feed listens");
-                UUID large = UUID.randomUUID();
-                UUID small = UUID.randomUUID();
-                seed(jdbc, large, LARGE);
-                seed(jdbc, small, 200);
-                Embedder embedder = new Embedder();
-                embedder.embedQuery(UUID.randomUUID(), "the model is loaded before the first search is timed");
+        try (LiveDatabase live = LiveDatabase.start("svc-cold")) {
+            Jdbc jdbc = live.jdbc();
+            ChangeFeed feed = live.feed();
+            UUID large = UUID.randomUUID();
+            UUID small = UUID.randomUUID();
+            seed(jdbc, large, LARGE);
+            seed(jdbc, small, 200);
+            Embedder embedder = new Embedder();
+            embedder.embedQuery(UUID.randomUUID(), "the model is loaded before the first search is timed");
 
-                try (RetrievalEngine fresh = RetrievalEngine.inJvm(jdbc, feed, embedder, Integer.MAX_VALUE)) {
-                    Instant asked = Instant.now();
-                    RetrievalEngine.Ranking first = fresh.rank(List.of(large), SURFACE, "needle", 10,
-                            RetrievalEngine.Mode.HYBRID, Candidates.all());
-                    Duration took = Duration.between(asked, Instant.now());
-                    System.out.println("first hybrid search of " + LARGE + " cold entries answered in " + took.toMillis()
-                            + " ms (dense side warming: " + first.denseWarming() + ")");
-                    assertThat(first.denseWarming()).as("the large partition's vectors are read in the background")
-                            .isTrue();
-                    assertThat(first.hits()).as("answered from PostgreSQL's full-text ranking").hasSize(10)
-                            .allMatch(h -> isNeedle(jdbc, h.entryId()));
-                    waitFor(() -> fresh.warm(large, SURFACE), "the large partition's vectors are held");
-                    RetrievalEngine.Ranking warm = fresh.rank(List.of(large), SURFACE, "needle", 10,
-                            RetrievalEngine.Mode.HYBRID, Candidates.all());
-                    assertThat(warm.denseWarming()).as("once held, searches are hybrid again").isFalse();
-                    assertThat(warm.hits()).hasSize(10);
+            try (RetrievalEngine fresh = RetrievalEngine.inJvm(jdbc, feed, embedder, Integer.MAX_VALUE)) {
+                Instant asked = Instant.now();
+                RetrievalEngine.Ranking first = fresh.rank(List.of(large), SURFACE, "needle", 10,
+                        RetrievalEngine.Mode.HYBRID, Candidates.all());
+                Duration took = Duration.between(asked, Instant.now());
+                System.out.println("first hybrid search of " + LARGE + " cold entries answered in " + took.toMillis()
+                        + " ms (dense side warming: " + first.denseWarming() + ")");
+                assertThat(first.denseWarming()).as("the large partition's vectors are read in the background")
+                        .isTrue();
+                assertThat(first.hits()).as("answered from PostgreSQL's full-text ranking").hasSize(10)
+                        .allMatch(h -> isNeedle(jdbc, h.entryId()));
+                waitFor(() -> fresh.warm(large, SURFACE), "the large partition's vectors are held");
+                RetrievalEngine.Ranking warm = fresh.rank(List.of(large), SURFACE, "needle", 10,
+                        RetrievalEngine.Mode.HYBRID, Candidates.all());
+                assertThat(warm.denseWarming()).as("once held, searches are hybrid again").isFalse();
+                assertThat(warm.hits()).hasSize(10);
 
-                    RetrievalEngine.Ranking ofSmall = fresh.rank(List.of(small), SURFACE, "needle", 10,
-                            RetrievalEngine.Mode.HYBRID, Candidates.all());
-                    assertThat(ofSmall.denseWarming()).as("a small partition is read while its search waits").isFalse();
-                    assertThat(fresh.warm(small, SURFACE)).isTrue();
-                }
+                RetrievalEngine.Ranking ofSmall = fresh.rank(List.of(small), SURFACE, "needle", 10,
+                        RetrievalEngine.Mode.HYBRID, Candidates.all());
+                assertThat(ofSmall.denseWarming()).as("a small partition is read while its search waits").isFalse();
+                assertThat(fresh.warm(small, SURFACE)).isTrue();
+            }
 
-                try (RetrievalEngine fresh = RetrievalEngine.inJvm(jdbc, feed, embedder, Integer.MAX_VALUE)) {
-                    RetrievalEngine.Ranking dense = fresh.rank(List.of(large), SURFACE, "needle", 10,
-                            RetrievalEngine.Mode.DENSE, Candidates.all());
-                    assertThat(dense.denseWarming()).as("a dense-only search waits for the vectors").isFalse();
-                    assertThat(dense.hits()).hasSize(10);
-                }
+            try (RetrievalEngine fresh = RetrievalEngine.inJvm(jdbc, feed, embedder, Integer.MAX_VALUE)) {
+                RetrievalEngine.Ranking dense = fresh.rank(List.of(large), SURFACE, "needle", 10,
+                        RetrievalEngine.Mode.DENSE, Candidates.all());
+                assertThat(dense.denseWarming()).as("a dense-only search waits for the vectors").isFalse();
+                assertThat(dense.hits()).hasSize(10);
+            }
 
-                try (RetrievalEngine fresh = RetrievalEngine.inJvm(jdbc, feed, embedder, Integer.MAX_VALUE)) {
-                    fresh.warmInBackground();
-                    waitFor(() -> fresh.warm(large, SURFACE), "the large partition is read after a start, unasked");
-                    assertThat(fresh.warm(small, SURFACE)).as("small partitions are read on their first search").isFalse();
-                    assertThat(fresh.rank(List.of(large), SURFACE, "needle", 10, RetrievalEngine.Mode.HYBRID,
-                            Candidates.all()).denseWarming()).isFalse();
-                }
+            try (RetrievalEngine fresh = RetrievalEngine.inJvm(jdbc, feed, embedder, Integer.MAX_VALUE)) {
+                fresh.warmInBackground();
+                waitFor(() -> fresh.warm(large, SURFACE), "the large partition is read after a start, unasked");
+                assertThat(fresh.warm(small, SURFACE)).as("small partitions are read on their first search").isFalse();
+                assertThat(fresh.rank(List.of(large), SURFACE, "needle", 10, RetrievalEngine.Mode.HYBRID,
+                        Candidates.all()).denseWarming()).isFalse();
             }
         }
     }
@@ -136,13 +130,5 @@ class ColdPartitionIT {
     private static boolean isNeedle(Jdbc jdbc, UUID entry) {
         return jdbc.queryOne("SELECT tsv @@ to_tsquery('english', 'needle') FROM retrieval_docs WHERE entry_id = ?",
                 rs -> rs.getBoolean(1), entry).orElse(false);
-    }
-
-    private static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
-        Instant deadline = Instant.now().plusSeconds(120);
-        while (!condition.getAsBoolean()) {
-            assertThat(Instant.now()).as(what).isBefore(deadline);
-            Thread.sleep(50);
-        }
     }
 }
