@@ -73,13 +73,18 @@ public final class DispatchBench {
                         .header("Authorization", "Bearer " + op).header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString("{\"connector_id\": \"bench-1.x\", \"op_id\": "
                                 + "\"bench.item0.list\", \"target\": \"t\", \"params\": {\"count\": 3}}")).build();
+                // the floor of any authenticated call: JWT check, routing, a small JSON answer, no dispatch
+                HttpRequest floor = HttpRequest.newBuilder(URI.create(k.url() + "/api/v1/whoami"))
+                        .header("Authorization", "Bearer " + op).build();
                 run(http, direct, 50, 300); // warm-up
+                run(http, floor, 50, 300);
                 run(http, viaBackplane, 50, 500);
                 try (Recording jfr = new Recording()) {
                     jfr.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
                     jfr.start();
                     for (int rate : new int[] {50, 200}) {
                         long[] d = run(http, direct, rate, rate * 10);
+                        long[] f = run(http, floor, rate, rate * 10);
                         Map<String, double[]> before = stages(k);
                         long[] b = run(http, viaBackplane, rate, rate * 10);
                         Map<String, double[]> after = stages(k);
@@ -88,6 +93,8 @@ public final class DispatchBench {
                                 pct(d, 50), pct(d, 99), pct(b, 50), pct(b, 99), pct(b, 50) - pct(d, 50),
                                 pct(b, 99) - pct(d, 99));
                         System.out.println("  " + breakdown(before, after, b));
+                        System.out.printf("  the floor of an authenticated call (GET /api/v1/whoami, no dispatch): p50 %.2f ms "
+                                + "p99 %.2f ms%n", pct(f, 50), pct(f, 99));
                     }
                     jfr.stop();
                     Path file = work.resolve("bench.jfr");
