@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Proxy;
 import java.net.ProxySelector;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -23,7 +24,8 @@ import java.util.Locale;
  * tunnels (https) and absolute-form requests (plain http). The proxy dials through the
  * {@link GuardedSocketFactory}, so the address actually connected to is checked against the SSRF
  * guard at every connect — a DNS answer that changed since registration cannot reach a forbidden
- * address. TLS stays end to end between the plugin and the target.
+ * address. TLS stays end to end between the plugin and the target. A request to an IP literal the guard
+ * admits goes straight to the target ({@link #selector()}): there is no name to resolve again.
  */
 public final class EgressProxy implements AutoCloseable {
 
@@ -43,8 +45,28 @@ public final class EgressProxy implements AutoCloseable {
         Thread.ofVirtual().name("egress-proxy").start(this::acceptLoop);
     }
 
+    /**
+     * The route of each request a lent client sends: straight to the target when its URI names an IP
+     * literal the SSRF guard admits (no name is resolved, so the checked address is the dialled one and the
+     * proxy would only add a loopback hop each way); through this proxy otherwise — a host name, whose
+     * answer may change between a check and the client's own lookup, or a literal the guard refuses (the
+     * proxy answers that refusal, 403 with {@code X-Svc-Egress: refused}).
+     */
     public ProxySelector selector() {
-        return ProxySelector.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()));
+        List<Proxy> viaProxy = List.of(new Proxy(Proxy.Type.HTTP,
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort())));
+        List<Proxy> direct = List.of(Proxy.NO_PROXY);
+        return new ProxySelector() {
+            @Override
+            public List<Proxy> select(URI uri) {
+                return sockets.admitsLiteral(uri.getHost()) ? direct : viaProxy;
+            }
+
+            @Override
+            public void connectFailed(URI uri, java.net.SocketAddress address, IOException e) {
+                // a failed connect is the client's error to report; there is no other route to try
+            }
+        };
     }
 
     public int port() {

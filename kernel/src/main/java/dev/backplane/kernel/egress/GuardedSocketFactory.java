@@ -23,6 +23,11 @@ public final class GuardedSocketFactory extends SocketFactory {
         this.connectTimeoutMillis = connectTimeoutMillis;
     }
 
+    /** Whether {@code host} is an IP literal the guard admits (see {@link SsrfGuard#admitsLiteral}). */
+    public boolean admitsLiteral(String host) {
+        return guard.admitsLiteral(host);
+    }
+
     @Override
     public Socket createSocket() {
         return new GuardedSocket();

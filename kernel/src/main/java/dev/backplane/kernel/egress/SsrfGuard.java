@@ -64,6 +64,11 @@ public final class SsrfGuard {
         }
     }
 
+    // before the ranges below, which are parsed with them
+    private static final java.util.regex.Pattern IPV4_LITERAL =
+            java.util.regex.Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
+    private static final java.util.regex.Pattern IPV6_LITERAL = java.util.regex.Pattern.compile("\\[?([0-9a-fA-F:.]+)]?");
+
     private static final List<Cidr> FORBIDDEN = cidrs(
             "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
             "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24",
@@ -125,6 +130,55 @@ public final class SsrfGuard {
             checkAddress(host, a);
         }
         return List.of(addresses);
+    }
+
+    /**
+     * The address {@code host} names when it is an IP literal (dotted-quad IPv4, or IPv6 without a zone, bare
+     * or bracketed as in a URI), read without any name resolution; empty for a host name or anything else.
+     */
+    public static Optional<InetAddress> literal(String host) {
+        if (host == null) {
+            return Optional.empty();
+        }
+        try {
+            var v4 = IPV4_LITERAL.matcher(host);
+            if (v4.matches()) {
+                byte[] b = new byte[4];
+                for (int i = 0; i < 4; i++) {
+                    int octet = Integer.parseInt(v4.group(i + 1));
+                    if (octet > 255) {
+                        return Optional.empty();
+                    }
+                    b[i] = (byte) octet;
+                }
+                return Optional.of(InetAddress.getByAddress(b));
+            }
+            var v6 = IPV6_LITERAL.matcher(host);
+            if (v6.matches() && v6.group(1).indexOf(':') >= 0 && host.startsWith("[") == host.endsWith("]")) {
+                // a text with a colon is parsed as an IPv6 literal, never looked up
+                return Optional.of(InetAddress.getByName(v6.group(1)));
+            }
+        } catch (UnknownHostException e) {
+            return Optional.empty();
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Whether {@code host} is an IP literal this guard admits. Such a destination needs no name resolution:
+     * the address checked here is the address a client dials, so nothing can change between check and connect.
+     */
+    public boolean admitsLiteral(String host) {
+        Optional<InetAddress> address = literal(host);
+        if (address.isEmpty()) {
+            return false;
+        }
+        try {
+            checkAddress(host, address.get());
+            return true;
+        } catch (Refused e) {
+            return false;
+        }
     }
 
     /** Checks one address about to be dialled (the connect-time check). */
@@ -231,23 +285,14 @@ public final class SsrfGuard {
     private static Cidr cidr(String text) {
         String[] parts = text.split("/", 2);
         try {
-            byte[] network = literal(parts[0]);
+            byte[] network = literal(parts[0]).orElseThrow(() -> new NumberFormatException(parts[0])).getAddress();
             int prefix = Integer.parseInt(parts[1]);
             if (prefix < 0 || prefix > network.length * 8) {
                 throw new IllegalArgumentException("bad prefix length in " + text);
             }
             return new Cidr(network, prefix, text);
-        } catch (NumberFormatException | UnknownHostException e) {
+        } catch (NumberFormatException e) {
             throw new IllegalArgumentException("not a CIDR range: '" + text + "'");
         }
     }
-
-    /** Parses an IP literal without a DNS lookup. */
-    private static byte[] literal(String text) throws UnknownHostException {
-        if (!text.matches("[0-9a-fA-F:.]+") || (!text.contains(":") && !text.matches("\\d+\\.\\d+\\.\\d+\\.\\d+"))) {
-            throw new UnknownHostException("not an IP literal: " + text);
-        }
-        return InetAddress.getByName(text).getAddress();
-    }
-
 }
