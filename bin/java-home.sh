@@ -1,39 +1,52 @@
-# Sourced by the project's scripts: exports JAVA_HOME pointing at a JDK >= 21.
+# Sourced by the project's scripts: exports JAVA_HOME pointing at a JDK >= 21, and SVC_JAVA_MAJOR (its major version).
 # JAVA_HOME wins when it is new enough; otherwise the newest JDK under /usr/lib/jvm.
-svc_java_major() {
-  # the JDK's release file says it without starting a JVM (a JVM start costs ~100 ms on every command)
-  local v=""
+# Written with bash built-ins only: every `svc` command sources it, and each forked sed or subshell costs milliseconds.
+
+# Sets SVC_MAJOR to the major version of the JDK in $1, read from its release file without starting a JVM
+# (a JVM start costs ~100 ms); a JDK without one is asked once.
+svc_read_java_major() {
+  local line v=""
+  SVC_MAJOR=""
   if [ -f "$1/release" ]; then
-    v=$(sed -n 's/^JAVA_VERSION="\([0-9][0-9.]*\).*/\1/p' "$1/release" | head -1)
-    case "$v" in 1.*) v=${v#1.}; v=${v%%.*} ;; *) v=${v%%.*} ;; esac
+    while IFS= read -r line; do
+      case "$line" in JAVA_VERSION=*) v=${line#JAVA_VERSION=}; v=${v//\"/}; break ;; esac
+    done < "$1/release"
   fi
   if [ -z "$v" ]; then
     v=$("$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | head -1)
   fi
-  echo "$v"
+  case "$v" in 1.*) v=${v#1.}; v=${v%%.*} ;; *) v=${v%%.*} ;; esac
+  case "$v" in ''|*[!0-9]*) v=0 ;; esac
+  SVC_MAJOR=$v
 }
+# Prints the major version of the JDK in $1.
+svc_java_major() {
+  svc_read_java_major "$1"
+  echo "$SVC_MAJOR"
+}
+# Sets JAVA_HOME and SVC_JAVA_MAJOR, or says why not and fails.
 svc_find_java_home() {
   if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then
-    local v; v=$(svc_java_major "$JAVA_HOME")
-    if [ "${v:-0}" -ge 21 ] 2>/dev/null; then echo "$JAVA_HOME"; return 0; fi
+    svc_read_java_major "$JAVA_HOME"
+    if [ "$SVC_MAJOR" -ge 21 ]; then SVC_JAVA_MAJOR=$SVC_MAJOR; return 0; fi
   fi
-  local best="" best_v=0 d v
+  local best="" best_v=0 d
   for d in /usr/lib/jvm/*/; do
     d=${d%/}
     [ -x "$d/bin/javac" ] || continue
-    v=$(svc_java_major "$d")
-    if [ "${v:-0}" -gt "$best_v" ] 2>/dev/null; then best=$d; best_v=$v; fi
+    svc_read_java_major "$d"
+    if [ "$SVC_MAJOR" -gt "$best_v" ]; then best=$d; best_v=$SVC_MAJOR; fi
   done
-  if [ "$best_v" -ge 21 ]; then echo "$best"; return 0; fi
+  if [ "$best_v" -ge 21 ]; then JAVA_HOME=$best; SVC_JAVA_MAJOR=$best_v; return 0; fi
   echo "error: no JDK >= 21 found (set JAVA_HOME, or install one under /usr/lib/jvm)" >&2
   return 1
 }
-JAVA_HOME=$(svc_find_java_home) || exit 1
-export JAVA_HOME
+svc_find_java_home || exit 1
+export JAVA_HOME SVC_JAVA_MAJOR
 export PATH="$JAVA_HOME/bin:$PATH"
 # The system Maven's bundled Guava uses sun.misc.Unsafe; keep newer JDKs from warning about it on every build.
 case " ${MAVEN_OPTS:-} " in
   *unsafe-memory-access*) ;;
-  *) [ "$(svc_java_major "$JAVA_HOME")" -ge 24 ] 2>/dev/null && export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow" ;;
+  *) [ "$SVC_JAVA_MAJOR" -ge 24 ] && export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow" ;;
 esac
 true

@@ -74,11 +74,21 @@ public final class AuditLog {
      * the row stays {@code started} — visible in the log as a dispatch whose outcome was not recorded.
      * A call stopped by an interrupt (run-cancel) still records its outcome: the interrupt is set aside for
      * the write (database I/O on an interrupted thread fails) and restored after it.
+     *
+     * <p>The outcome commits with {@code synchronous_commit} off for its own transaction: it is visible to
+     * every reader at once, and PostgreSQL's WAL writer flushes it with its neighbours (group commit) within
+     * a few hundred milliseconds instead of the caller waiting for a disk flush. Only a crash of the database
+     * server (or its host) inside that window can lose it, which leaves the row {@code started}: exactly what a
+     * kernel that dies between the call and its outcome leaves, reaped as {@code outcome_unknown}
+     * ({@link #reapStarted}). The intent row ({@link #begin}) is never written this way: it is flushed before
+     * the target is called, so no call reaches a target without a durable row (fail-closed).
      */
     public void finish(UUID id, String status, Optional<String> errorCode, long durationMs) {
         boolean interrupted = Thread.interrupted();
         try {
-            jdbc.update("UPDATE audit_rows SET result_status = ?, error_code = ?, duration_ms = ? WHERE id = ?",
+            // set_config(..., true) is SET LOCAL: this statement's own transaction commits without waiting for the flush
+            jdbc.update("UPDATE audit_rows SET result_status = ?, error_code = ?, duration_ms = ? "
+                            + "FROM (SELECT set_config('synchronous_commit', 'off', true)) AS group_commit WHERE id = ?",
                     status, errorCode.orElse(null), (int) Math.min(Integer.MAX_VALUE, durationMs), id);
         } catch (Jdbc.DataAccessException e) {
             finishFailures.increment();

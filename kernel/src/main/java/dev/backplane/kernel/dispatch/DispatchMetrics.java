@@ -35,6 +35,8 @@ public final class DispatchMetrics {
     private final MeterRegistry registry;
     private final Tracer tracer;
     private final java.util.EnumMap<Stage, Timer> stages = new java.util.EnumMap<>(Stage.class);
+    /** One timer per (connector, operation class, status), registered on first use. */
+    private final java.util.concurrent.ConcurrentMap<CallSeries, Timer> calls = new java.util.concurrent.ConcurrentHashMap<>();
 
     public DispatchMetrics(MeterRegistry registry, Tracer tracer) {
         this.registry = registry;
@@ -90,10 +92,15 @@ public final class DispatchMetrics {
         stages.get(stage).record(nanos, TimeUnit.NANOSECONDS);
     }
 
+    /** The labels of one {@code svc_dispatch_calls_seconds} series. */
+    private record CallSeries(String connectorId, String opClass, String status) {
+    }
+
     void call(String connectorId, String opClass, String status, long durationMs) {
-        Timer.builder("svc.dispatch.calls").description("dispatches by connector, operation class and outcome")
-                .tag("connector", connectorId).tag("op_class", opClass).tag("status", status)
-                .serviceLevelObjectives(RequestTelemetry.Buckets.LATENCY).register(registry)
+        calls.computeIfAbsent(new CallSeries(connectorId, opClass, status), k -> Timer.builder("svc.dispatch.calls")
+                        .description("dispatches by connector, operation class and outcome").tag("connector", k.connectorId())
+                        .tag("op_class", k.opClass()).tag("status", k.status())
+                        .serviceLevelObjectives(RequestTelemetry.Buckets.LATENCY).register(registry))
                 .record(durationMs, TimeUnit.MILLISECONDS);
     }
 }

@@ -82,9 +82,8 @@ class EgressProxyTest {
             x.close();
         });
         target.start();
-        SsrfGuard guard = new SsrfGuard(List.of("127.0.0.0/8"), InetAddress::getAllByName);
-        String base = "http://127.0.0.1:" + target.getAddress().getPort();
-        try (EgressProxy proxy = new EgressProxy(new GuardedSocketFactory(guard, 2000));
+        String base = "http://target.test:" + target.getAddress().getPort(); // a name: relayed by the proxy
+        try (EgressProxy proxy = new EgressProxy(new GuardedSocketFactory(loopbackNamed(), 2000));
              HttpClient client = HttpClient.newBuilder().proxy(proxy.selector()).build()) {
             for (int i = 0; i < 3; i++) {
                 HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(base + "/echo?n=" + i))
@@ -126,16 +125,59 @@ class EgressProxyTest {
                     }
                 }
             });
-            SsrfGuard guard = new SsrfGuard(List.of("127.0.0.0/8"), InetAddress::getAllByName);
+            SsrfGuard guard = loopbackNamed();
             try (EgressProxy proxy = new EgressProxy(new GuardedSocketFactory(guard, 2000));
                  HttpClient client = HttpClient.newBuilder().proxy(proxy.selector()).build()) {
                 for (int i = 0; i < 2; i++) {
-                    HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://target.test:"
                             + raw.getLocalPort() + "/")).build(), HttpResponse.BodyHandlers.ofString());
                     assertThat(r.body()).isEqualTo("until-close-" + i);
                     assertThat(r.headers().firstValue("connection")).hasValue("close");
                 }
             }
         }
+    }
+
+    @Test
+    void anIpLiteralTheGuardAdmitsGoesStraightToTheTargetAndEverythingElseThroughTheProxy() throws Exception {
+        HttpServer target = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        target.createContext("/", x -> {
+            byte[] b = "page".getBytes(StandardCharsets.UTF_8);
+            x.sendResponseHeaders(200, b.length);
+            x.getResponseBody().write(b);
+            x.close();
+        });
+        target.start();
+        int port = target.getAddress().getPort();
+        try (EgressProxy allowing = new EgressProxy(new GuardedSocketFactory(loopbackNamed(), 2000));
+             EgressProxy refusing = new EgressProxy(new GuardedSocketFactory(new SsrfGuard(List.of(),
+                     InetAddress::getAllByName), 2000));
+             HttpClient direct = HttpClient.newBuilder().proxy(allowing.selector()).build();
+             HttpClient guarded = HttpClient.newBuilder().proxy(refusing.selector()).build()) {
+            java.net.ProxySelector routes = allowing.selector();
+            assertThat(routes.select(URI.create("http://127.0.0.1:" + port + "/"))).containsExactly(java.net.Proxy.NO_PROXY);
+            assertThat(routes.select(URI.create("https://127.0.0.2/"))).containsExactly(java.net.Proxy.NO_PROXY);
+            assertThat(routes.select(URI.create("http://target.test:" + port + "/"))).as("a name is resolved by the proxy")
+                    .allMatch(p -> p.type() == java.net.Proxy.Type.HTTP);
+            assertThat(routes.select(URI.create("http://[::1]:" + port + "/"))).as("outside the allowlist")
+                    .allMatch(p -> p.type() == java.net.Proxy.Type.HTTP);
+            assertThat(routes.select(URI.create("http://10.0.0.1/"))).allMatch(p -> p.type() == java.net.Proxy.Type.HTTP);
+            assertThat(direct.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body()).isEqualTo("page");
+
+            HttpResponse<String> refused = guarded.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(refused.statusCode()).as("a literal the guard refuses still gets the proxy's answer").isEqualTo(403);
+            assertThat(refused.headers().firstValue("X-Svc-Egress")).hasValue("refused");
+            assertThat(refused.body()).doesNotContain("page");
+        } finally {
+            target.stop(0);
+        }
+    }
+
+    /** A guard that admits loopback by CIDR, where {@code target.test} resolves to 127.0.0.1 (a name: proxied). */
+    private static SsrfGuard loopbackNamed() {
+        return new SsrfGuard(List.of("127.0.0.0/8"), host -> host.equals("target.test")
+                ? new InetAddress[] {InetAddress.getByName("127.0.0.1")} : InetAddress.getAllByName(host));
     }
 }

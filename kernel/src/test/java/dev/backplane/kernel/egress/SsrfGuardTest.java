@@ -140,4 +140,24 @@ class SsrfGuardTest {
             }
         }
     }
+
+    @Test
+    void ipLiteralsAreReadWithoutAnyLookupAndOnlyAdmittedOnesCount() throws Exception {
+        assertThat(SsrfGuard.literal("127.0.0.1")).hasValue(InetAddress.getByName("127.0.0.1"));
+        assertThat(SsrfGuard.literal("[::1]")).hasValue(InetAddress.getByName("::1"));
+        assertThat(SsrfGuard.literal("::1")).hasValue(InetAddress.getByName("::1"));
+        assertThat(SsrfGuard.literal("[2001:db8::1]")).hasValue(InetAddress.getByName("2001:db8::1"));
+        for (String notALiteral : new String[] {"example.com", "999.1.1.1", "1.2.3", "1.2.3.4.5", "[fe80::1%eth0]",
+                "[::1", "::1]", "", "0x7f.0.0.1", null}) {
+            assertThat(SsrfGuard.literal(notALiteral)).as(String.valueOf(notALiteral)).isEmpty();
+        }
+        SsrfGuard guard = new SsrfGuard(List.of("127.0.0.0/8"), host -> {
+            throw new AssertionError("no lookup expected for " + host);
+        });
+        assertThat(guard.admitsLiteral("127.0.0.1")).isTrue();
+        assertThat(guard.admitsLiteral("93.184.216.34")).as("a public address").isTrue();
+        assertThat(guard.admitsLiteral("10.0.0.1")).as("private, not allowlisted").isFalse();
+        assertThat(guard.admitsLiteral("[::1]")).as("loopback v6, not in the v4 range").isFalse();
+        assertThat(guard.admitsLiteral("localhost")).as("a name is never a literal").isFalse();
+    }
 }
