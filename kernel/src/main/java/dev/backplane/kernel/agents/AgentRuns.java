@@ -46,7 +46,7 @@ public final class AgentRuns {
     }
 
     static final int MAX_INPUT_CHARS = 65_536;
-    public static final int LIMIT_DEFAULT = 100;
+    public static final Paging.Size PAGE = new Paging.Size(100, 500);
     private static final Set<String> STATUSES = Set.of(AgentRun.PENDING, AgentRun.RUNNING, AgentRun.AWAITING_APPROVAL,
             AgentRun.SUCCEEDED, AgentRun.FAILED, AgentRun.CANCELLED);
     static final String LAUNCH_TOPIC = "agents.launch";
@@ -260,7 +260,7 @@ public final class AgentRuns {
 
     public List<AgentRun> list(UUID tenant, Optional<String> agentName, Optional<String> status, Optional<String> workRef,
                                int limit, int offset) {
-        Paging page = Paging.checked(limit, offset, AgentDefinitions.LIMIT_MAX);
+        Paging page = PAGE.checked(limit, offset);
         if (status.isPresent() && !STATUSES.contains(status.get())) {
             throw CommonErrors.INVALID_STATUS.error("status must be one of " + new java.util.TreeSet<>(STATUSES),
                     Map.of("field", "status"));
