@@ -35,8 +35,7 @@ public final class AgentDefinitions {
     static final Set<String> TIERS = Set.of("standard", "fast", "deep");
     static final int MAX_PROMPT_CHARS = 65_536;
     static final int MAX_SCHEMA_CHARS = 65_536;
-    public static final int LIMIT_MAX = 500;
-    public static final int LIMIT_DEFAULT = 100;
+    public static final Paging.Size PAGE = new Paging.Size(100, 500);
 
     private final Jdbc jdbc;
     private final AgentPrincipals principals;
@@ -48,7 +47,7 @@ public final class AgentDefinitions {
     }
 
     public List<AgentDefinition> list(UUID tenant, int limit, int offset) {
-        Paging page = Paging.checked(limit, offset, LIMIT_MAX);
+        Paging page = PAGE.checked(limit, offset);
         return jdbc.query("SELECT * FROM agent_definitions WHERE tenant_id = ? ORDER BY name LIMIT ? OFFSET ?",
                 AgentDefinitions::row, tenant, page.limit(), page.offset());
     }

@@ -19,7 +19,7 @@ public record AgentRoutes(AgentDefinitions definitions, AgentRuns runs) {
 
     public void register(ApiRoutes api) {
         String agent = api.collection(AGENTS, "name", Role.OPERATOR, Role.TENANT_ADMIN)
-                .list("agents", AgentDefinitions.LIMIT_DEFAULT, (req, c, page) -> definitions.list(c.tenantId(),
+                .list("agents", AgentDefinitions.PAGE.fallback(), (req, c, page) -> definitions.list(c.tenantId(),
                         page.limit(), page.offset()))
                 .create(AgentDefinitions.Write.class, definitions::create)
                 .show((c, name) -> definitions.show(c.tenantId(), name))
@@ -32,7 +32,7 @@ public record AgentRoutes(AgentDefinitions definitions, AgentRuns runs) {
             Json.send(res, Boolean.TRUE.equals(start.async()) ? Status.ACCEPTED_202 : Status.OK_200, run);
         }).post(agent + "/run-events", Role.OPERATOR, this::runEvents);
         String run = api.collection(RUNS, "handle", AgentRoutes::handle, Role.OPERATOR, Role.OPERATOR)
-                .list("runs", AgentRuns.LIMIT_DEFAULT, (req, c, page) -> runs.list(c.tenantId(),
+                .list("runs", AgentRuns.PAGE.fallback(), (req, c, page) -> runs.list(c.tenantId(),
                         req.query().first("agent_name").asOptional(), req.query().first("status").asOptional(),
                         req.query().first("work_ref").asOptional(), page.limit(), page.offset()))
                 .show((c, handle) -> runs.show(c.tenantId(), handle))

@@ -2,6 +2,7 @@ package dev.backplane.kernel.agents;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -15,14 +16,20 @@ public record AgentRun(UUID handle, String agentName, String status, Optional<St
                        Optional<String> errorCode, Optional<UUID> approvalRequestId, Instant createdAt,
                        Instant updatedAt, Optional<Instant> finishedAt) {
 
-    static final String PENDING = "pending";
-    static final String RUNNING = "running";
-    static final String AWAITING_APPROVAL = "awaiting_approval";
-    static final String SUCCEEDED = "succeeded";
-    static final String FAILED = "failed";
-    static final String CANCELLED = "cancelled";
+    /** A run's status; the lower-case name is what the API, the table and the activity feed carry. */
+    enum Status {
+        PENDING, RUNNING, AWAITING_APPROVAL, SUCCEEDED, FAILED, CANCELLED;
+
+        String wire() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        boolean finished() {
+            return this == SUCCEEDED || this == FAILED || this == CANCELLED;
+        }
+    }
 
     boolean finished() {
-        return status.equals(SUCCEEDED) || status.equals(FAILED) || status.equals(CANCELLED);
+        return Status.valueOf(status.toUpperCase(Locale.ROOT)).finished();
     }
 }

@@ -22,12 +22,14 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 /**
  * Agent runs: start (now, or in the background with a handle), show, list, cancel, their events, and
@@ -46,9 +48,9 @@ public final class AgentRuns {
     }
 
     static final int MAX_INPUT_CHARS = 65_536;
-    public static final int LIMIT_DEFAULT = 100;
-    private static final Set<String> STATUSES = Set.of(AgentRun.PENDING, AgentRun.RUNNING, AgentRun.AWAITING_APPROVAL,
-            AgentRun.SUCCEEDED, AgentRun.FAILED, AgentRun.CANCELLED);
+    public static final Paging.Size PAGE = new Paging.Size(100, 500);
+    private static final Set<String> STATUSES = Arrays.stream(AgentRun.Status.values())
+            .map(AgentRun.Status::wire).collect(Collectors.toUnmodifiableSet());
     static final String LAUNCH_TOPIC = "agents.launch";
     private static final System.Logger LOG = System.getLogger(AgentRuns.class.getName());
 
@@ -92,7 +94,7 @@ public final class AgentRuns {
                 INSERT INTO agent_runs (handle, tenant_id, agent_name, status, started_by, work_ref, input_sha256,
                                         lease_owner, lease_until)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""", handle, caller.tenantId(), name,
-                async ? AgentRun.PENDING : AgentRun.RUNNING, caller.sub(), s.workRef(), Digests.sha256Hex(s.input()),
+                (async ? AgentRun.Status.PENDING : AgentRun.Status.RUNNING).wire(), caller.sub(), s.workRef(), Digests.sha256Hex(s.input()),
                 handle.toString(), Timestamp.from(Instant.now().plus(lease)));
         Runnable body = () -> execute(handle, def, actingAs(def, caller.tenantId(), handle), caller.sub(), model,
                 s.input(), Optional.ofNullable(s.workRef()));
@@ -123,11 +125,11 @@ public final class AgentRuns {
     private void execute(UUID handle, AgentDefinition def, Caller agent, String startedBy, StreamingChatModel model,
                          String input, Optional<String> workRef) {
         local.put(handle, Thread.currentThread());
-        announce(agent, def, startedBy, "start", AgentRun.RUNNING, handle, workRef, Optional.empty());
+        announce(agent, def, startedBy, "start", AgentRun.Status.RUNNING, handle, workRef, Optional.empty());
         Thread heartbeat = Thread.ofVirtual().name("agent-run-lease-" + handle).start(() -> renew(handle));
         RunLoop.Outcome outcome;
         try {
-            setStatus(handle, AgentRun.RUNNING, Optional.empty());
+            setStatus(handle, AgentRun.Status.RUNNING, Optional.empty());
             outcome = loop.run(handle, def, agent, model, input, workRef);
         } catch (RuntimeException | Error e) {
             // run-cancel interrupts this thread to stop a model call in flight; if that landed in a database
@@ -149,10 +151,11 @@ public final class AgentRuns {
     }
 
     /** A run's start and finish on the tenant's activity feed. */
-    private void announce(Caller agent, AgentDefinition def, String startedBy, String phase, String status, UUID handle,
-                          Optional<String> workRef, Optional<String> errorCode) {
+    private void announce(Caller agent, AgentDefinition def, String startedBy, String phase, AgentRun.Status status,
+                          UUID handle, Optional<String> workRef, Optional<String> errorCode) {
         broadcast.publish(Activity.of(agent.tenantId(), Activity.Kind.RUN, "agent run of " + def.name()
-                        + (phase.equals("start") ? " started" : " " + status), agent.sub(), startedBy, Optional.of(status))
+                        + (phase.equals("start") ? " started" : " " + status.wire()), agent.sub(), startedBy,
+                        Optional.of(status.wire()))
                 .withPhase(phase).withWork(workRef, Optional.of(handle.toString())).withErrorCode(errorCode));
     }
 
@@ -163,13 +166,13 @@ public final class AgentRuns {
                     UPDATE agent_runs SET status = ?, output = ?, error = ?, error_code = ?, turns = ?, lease_owner = NULL,
                            lease_until = NULL, updated_at = now(), finished_at = now()
                     WHERE handle = ? AND status IN ('pending', 'running', 'awaiting_approval')""",
-                    o.status(), o.output().map(Jdbc::jsonb).orElse(null), o.error().orElse(null),
+                    o.status().wire(), o.output().map(Jdbc::jsonb).orElse(null), o.error().orElse(null),
                     o.errorCode().orElse(null), o.turns(), handle);
             audit.recordIn(c, new AuditLog.Entry(agent.tenantId(), agent.sub(), PrincipalKind.AGENT.wireName(), "other",
                     "svc.agent_runs.run", Optional.empty(), Optional.of(def.name()), Optional.empty(), Optional.of(handle),
-                    Optional.empty(), Optional.empty(), Optional.empty()), o.status().equals(AgentRun.SUCCEEDED) ? "ok"
-                    : o.status().equals(AgentRun.CANCELLED) ? "denied" : "error", o.errorCode(), Optional.empty(),
-                    Map.of("status", o.status(), "turns", o.turns()));
+                    Optional.empty(), Optional.empty(), Optional.empty()), o.status() == AgentRun.Status.SUCCEEDED ? "ok"
+                    : o.status() == AgentRun.Status.CANCELLED ? "denied" : "error", o.errorCode(), Optional.empty(),
+                    Map.of("status", o.status().wire(), "turns", o.turns()));
             return null;
         });
     }
@@ -260,7 +263,7 @@ public final class AgentRuns {
 
     public List<AgentRun> list(UUID tenant, Optional<String> agentName, Optional<String> status, Optional<String> workRef,
                                int limit, int offset) {
-        Paging page = Paging.checked(limit, offset, AgentDefinitions.LIMIT_MAX);
+        Paging page = PAGE.checked(limit, offset);
         if (status.isPresent() && !STATUSES.contains(status.get())) {
             throw CommonErrors.INVALID_STATUS.error("status must be one of " + new java.util.TreeSet<>(STATUSES),
                     Map.of("field", "status"));
@@ -341,9 +344,9 @@ public final class AgentRuns {
                 .orElse(true);
     }
 
-    void setStatus(UUID handle, String status, Optional<UUID> approvalId) {
+    void setStatus(UUID handle, AgentRun.Status status, Optional<UUID> approvalId) {
         jdbc.update("UPDATE agent_runs SET status = ?, approval_id = COALESCE(?, approval_id), updated_at = now() "
-                + "WHERE handle = ? AND status IN ('pending', 'running', 'awaiting_approval')", status,
+                + "WHERE handle = ? AND status IN ('pending', 'running', 'awaiting_approval')", status.wire(),
                 approvalId.orElse(null), handle);
     }
 

@@ -35,13 +35,13 @@ import java.util.concurrent.ExecutionException;
 final class RunLoop {
 
     /** How a run ended. */
-    record Outcome(String status, Optional<JsonNode> output, Optional<String> error, Optional<String> errorCode, int turns) {
+    record Outcome(AgentRun.Status status, Optional<JsonNode> output, Optional<String> error, Optional<String> errorCode, int turns) {
         static Outcome failed(String code, String message, int turns) {
-            return new Outcome(AgentRun.FAILED, Optional.empty(), Optional.of(message), Optional.of(code), turns);
+            return new Outcome(AgentRun.Status.FAILED, Optional.empty(), Optional.of(message), Optional.of(code), turns);
         }
 
         static Outcome cancelled(String code, String message, int turns) {
-            return new Outcome(AgentRun.CANCELLED, Optional.empty(), Optional.of(message), Optional.of(code), turns);
+            return new Outcome(AgentRun.Status.CANCELLED, Optional.empty(), Optional.of(message), Optional.of(code), turns);
         }
     }
 
@@ -100,7 +100,7 @@ final class RunLoop {
             String text = Optional.ofNullable(ai.text()).orElse("");
             runs.event(handle, "final_output", Map.of("turn", turn, "text", cut(text, SUMMARY_CHARS)));
             if (def.outputSchema().isEmpty()) {
-                return new Outcome(AgentRun.SUCCEEDED, Optional.of(JsonMapping.mapper().createObjectNode().put("text", text)),
+                return new Outcome(AgentRun.Status.SUCCEEDED, Optional.of(JsonMapping.mapper().createObjectNode().put("text", text)),
                         Optional.empty(), Optional.empty(), turn);
             }
             List<String> problems = new ArrayList<>();
@@ -108,7 +108,7 @@ final class RunLoop {
             output.ifPresent(o -> problems.addAll(dev.backplane.kernel.util.JsonSchemas.problems(
                     dev.backplane.kernel.util.JsonSchemas.compile(def.outputSchema().get()), o)));
             if (problems.isEmpty()) {
-                return new Outcome(AgentRun.SUCCEEDED, output, Optional.empty(), Optional.empty(), turn);
+                return new Outcome(AgentRun.Status.SUCCEEDED, output, Optional.empty(), Optional.empty(), turn);
             }
             if (repaired) {
                 return Outcome.failed("output_schema_mismatch", "the final output does not match the output schema "
@@ -200,7 +200,7 @@ final class RunLoop {
 
     /** Parks the run until a second person decides the approval (or the run is cancelled / revoked). */
     private String awaitApproval(UUID handle, Caller agent, UUID approval) {
-        runs.setStatus(handle, AgentRun.AWAITING_APPROVAL, Optional.of(approval));
+        runs.setStatus(handle, AgentRun.Status.AWAITING_APPROVAL, Optional.of(approval));
         runs.event(handle, "approval_parked", Map.of("approval_request_id", approval.toString()));
         try {
             while (true) {
@@ -219,7 +219,7 @@ final class RunLoop {
             Thread.currentThread().interrupt();
             return "cancelled";
         } finally {
-            runs.setStatus(handle, AgentRun.RUNNING, Optional.empty());
+            runs.setStatus(handle, AgentRun.Status.RUNNING, Optional.empty());
         }
     }
 

@@ -24,7 +24,7 @@ public record ConventionRoutes(Conventions conventions) {
     public void register(ApiRoutes api) {
         api.post(SEARCH, Role.OPERATOR, this::search);
         String convention = api.collection(CONVENTIONS, "slug", Role.OPERATOR, Role.TENANT_ADMIN)
-                .list("conventions", Conventions.LIMIT_DEFAULT, (req, c, page) -> conventions.list(c.tenantId(),
+                .list("conventions", Conventions.PAGE.fallback(), (req, c, page) -> conventions.list(c.tenantId(),
                         req.query().first("kind").asOptional(), page.limit(), page.offset()))
                 .create(Conventions.Write.class, conventions::create)
                 .show((c, slug) -> conventions.show(c.tenantId(), slug))

@@ -34,8 +34,7 @@ public final class Conventions {
     static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]{0,127}");
     static final int MAX_TITLE_CHARS = 200;
     public static final int MAX_BODY_BYTES = 64 * 1024;
-    public static final int LIMIT_DEFAULT = 100;
-    public static final int LIMIT_MAX = 500;
+    public static final Paging.Size PAGE = new Paging.Size(100, 500);
     public static final int HISTORY_DEFAULT = 20;
     public static final int SEARCH_MAX = 50;
     /** At most this many operational conventions are considered for packing (far more than any budget holds). */
@@ -181,7 +180,7 @@ public final class Conventions {
 
     /** Highest priority first, then by slug. */
     public List<Summary> list(UUID tenant, Optional<String> kind, int limit, int offset) {
-        Paging page = Paging.checked(limit, offset, LIMIT_MAX);
+        Paging page = PAGE.checked(limit, offset);
         kind.ifPresent(Conventions::kind);
         return jdbc.query("""
                 SELECT * FROM conventions WHERE tenant_id = ? AND (CAST(? AS text) IS NULL OR kind = ?)
@@ -194,8 +193,8 @@ public final class Conventions {
 
     /** The newest {@code limit} versions, newest first, each with its changes against the version before. */
     public List<Version> history(UUID tenant, String slug, int limit) {
-        if (limit < 1 || limit > LIMIT_MAX) {
-            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + LIMIT_MAX, Map.of("field", "limit"));
+        if (limit < 1 || limit > PAGE.max()) {
+            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + PAGE.max(), Map.of("field", "limit"));
         }
         Convention c = show(tenant, slug);
         record Row(int version, String title, String kind, int priority, String body, String by, Instant at) {

@@ -13,7 +13,7 @@ public record DashboardRoutes(Dashboards dashboards) {
 
     public void register(ApiRoutes api) {
         api.collection(DASHBOARDS, "id", DashboardRoutes::id, Role.OPERATOR, Role.TENANT_ADMIN)
-                .list("dashboards", Dashboards.LIMIT_DEFAULT, (req, c, page) -> dashboards.list(c.tenantId(),
+                .list("dashboards", Dashboards.PAGE.fallback(), (req, c, page) -> dashboards.list(c.tenantId(),
                         page.limit(), page.offset()))
                 .create(Dashboards.Write.class, dashboards::create)
                 .show((c, id) -> dashboards.show(c.tenantId(), id))

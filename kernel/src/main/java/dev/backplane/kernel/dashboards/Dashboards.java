@@ -29,8 +29,7 @@ public final class Dashboards {
                         String notifyEmail, String notifyMinState, List<String> sensorIds) {
     }
 
-    public static final int LIMIT_DEFAULT = 100;
-    public static final int LIMIT_MAX = 500;
+    public static final Paging.Size PAGE = new Paging.Size(100, 500);
     /** SPEC's limit on the investigator prompt. */
     static final int MAX_PROMPT_CHARS = 4096;
     static final int MAX_NAME_CHARS = 200;
@@ -117,7 +116,7 @@ public final class Dashboards {
     }
 
     public List<Dashboard> list(UUID tenant, int limit, int offset) {
-        Paging page = Paging.checked(limit, offset, LIMIT_MAX);
+        Paging page = PAGE.checked(limit, offset);
         List<UUID> ids = jdbc.query("SELECT id FROM dashboards WHERE tenant_id = ? ORDER BY name, id LIMIT ? OFFSET ?",
                 rs -> rs.getObject(1, UUID.class), tenant, page.limit(), page.offset());
         List<Dashboard> out = new ArrayList<>();

@@ -5,6 +5,7 @@ import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.persistence.FilteredSelect;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.JsonMapping;
+import dev.backplane.kernel.util.Paging;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -18,8 +19,7 @@ import java.util.UUID;
 /** The durable event log as operators read it ({@code svc events list|show}) and its retention sweep. */
 public final class EventLog {
 
-    public static final int LIMIT_MAX = 500;
-    public static final int LIMIT_DEFAULT = 100;
+    public static final Paging.Size PAGE = new Paging.Size(100, 500);
 
     /** A page of events, newest first; {@code nextCursor} reads the next (older) page. */
     public record Page(List<Map<String, Object>> events, Optional<String> nextCursor) {
@@ -40,8 +40,8 @@ public final class EventLog {
      */
     public Page list(UUID tenant, Optional<String> source, Optional<String> eventType, int limit,
                      Optional<String> cursor) {
-        if (limit < 1 || limit > LIMIT_MAX) {
-            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + LIMIT_MAX, Map.of("field", "limit"));
+        if (limit < 1 || limit > PAGE.max()) {
+            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + PAGE.max(), Map.of("field", "limit"));
         }
         FilteredSelect select = new FilteredSelect("SELECT id, source_slug, kind, delivery_id, event_type, received_at, "
                 + "audit_id, envelope - 'raw' AS summary FROM events WHERE tenant_id = ?", tenant)

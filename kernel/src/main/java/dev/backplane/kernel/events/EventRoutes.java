@@ -45,7 +45,7 @@ public record EventRoutes(EventSources sources, EventIngest ingest, EventLog log
 
     private void list(ServerRequest req, ServerResponse res, Caller c) {
         var page = log.list(c.tenantId(), req.query().first("source").asOptional(),
-                req.query().first("event_type").asOptional(), QueryParams.integer(req, "limit", EventLog.LIMIT_DEFAULT),
+                req.query().first("event_type").asOptional(), QueryParams.integer(req, "limit", EventLog.PAGE.fallback()),
                 req.query().first("cursor").asOptional());
         Json.ok(res, Map.of("events", page.events(), "next_cursor", page.nextCursor().orElse("")));
     }

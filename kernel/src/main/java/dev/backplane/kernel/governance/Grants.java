@@ -64,9 +64,12 @@ public final class Grants {
     }
 
     private final Jdbc jdbc;
+    private final GrantRows<Grant> rows;
 
     public Grants(Jdbc jdbc) {
         this.jdbc = jdbc;
+        this.rows = new GrantRows<>(jdbc, "governance_grants", Grants::row,
+                id -> CommonErrors.GRANT_NOT_FOUND.error("no grant " + id + " in this tenant"));
     }
 
     public Grant create(UUID tenant, String createdBy, String principal, Optional<String> kind, String op,
@@ -108,8 +111,7 @@ public final class Grants {
     }
 
     public Grant show(UUID tenant, UUID id) {
-        return jdbc.queryOne("SELECT * FROM governance_grants WHERE tenant_id = ? AND id = ?", Grants::row, tenant, id)
-                .orElseThrow(() -> CommonErrors.GRANT_NOT_FOUND.error("no grant " + id + " in this tenant"));
+        return rows.show(tenant, id);
     }
 
     /** What a grant id that is not a uuid answers. */
@@ -118,9 +120,7 @@ public final class Grants {
     }
 
     public Grant revoke(UUID tenant, UUID id) {
-        Grant g = show(tenant, id);
-        jdbc.update("UPDATE governance_grants SET revoked = true WHERE id = ?", g.id());
-        return show(tenant, id);
+        return rows.revoke(tenant, id);
     }
 
     /** The gate's verdict for an agent or user-agent calling {@code opId} on {@code targetId}. */

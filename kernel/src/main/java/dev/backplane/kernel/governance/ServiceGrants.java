@@ -34,6 +34,7 @@ public final class ServiceGrants {
 
     private final Jdbc jdbc;
     private final OperationLookup operations;
+    private final GrantRows<ServiceGrant> rows;
 
     /** Looks up an operation as a tenant sees it (throws unknown_connector / unknown_operation). */
     @FunctionalInterface
@@ -45,6 +46,7 @@ public final class ServiceGrants {
     public ServiceGrants(Jdbc jdbc, OperationLookup operations) {
         this.jdbc = jdbc;
         this.operations = operations;
+        this.rows = new GrantRows<>(jdbc, "governance_service_grants", ServiceGrants::row, id -> notFound(id.toString()));
     }
 
     public ServiceGrant create(UUID tenant, String createdBy, String principal, String connectorId, String opId,
@@ -94,8 +96,7 @@ public final class ServiceGrants {
     }
 
     public ServiceGrant show(UUID tenant, UUID id) {
-        return jdbc.queryOne("SELECT * FROM governance_service_grants WHERE tenant_id = ? AND id = ?", ServiceGrants::row,
-                tenant, id).orElseThrow(() -> notFound(id.toString()));
+        return rows.show(tenant, id);
     }
 
     /** What a service grant id answers when it is not a uuid or names no grant of the tenant. */
@@ -104,9 +105,7 @@ public final class ServiceGrants {
     }
 
     public ServiceGrant revoke(UUID tenant, UUID id) {
-        ServiceGrant g = show(tenant, id);
-        jdbc.update("UPDATE governance_service_grants SET revoked = true WHERE id = ?", g.id());
-        return show(tenant, id);
+        return rows.revoke(tenant, id);
     }
 
     /** The active grant covering this call, if any. */

@@ -14,7 +14,6 @@ import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.hnsw.HnswGraphBuilder;
 import org.apache.lucene.util.hnsw.HnswGraphSearcher;
 import org.apache.lucene.util.hnsw.OnHeapHnswGraph;
-import org.apache.lucene.util.hnsw.RandomVectorScorer;
 import org.apache.lucene.util.hnsw.RandomVectorScorerSupplier;
 import org.apache.lucene.util.hnsw.UpdateableRandomVectorScorer;
 
@@ -122,7 +121,7 @@ final class AnnGraph {
         };
         KnnCollector found;
         try {
-            found = HnswGraphSearcher.search(new QueryScorer(vectors, query), Math.max(n, ef),
+            found = HnswGraphSearcher.search(new RowScorer(vectors, query), Math.max(n, ef),
                     graph.join(), accept, accepted == null ? Integer.MAX_VALUE : acceptedRows);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -143,11 +142,27 @@ final class AnnGraph {
         return Math.max(0f, (1f + cosine) / 2f);
     }
 
-    /** Scores a query against the rows' vectors. */
-    private record QueryScorer(float[][] vectors, float[] query) implements RandomVectorScorer {
+    /**
+     * Scores the rows' vectors against one vector: a query's, or in the graph builder the row being
+     * inserted ({@link #setScoringOrdinal}).
+     */
+    private static final class RowScorer implements UpdateableRandomVectorScorer {
+        private final float[][] vectors;
+        private float[] from;
+
+        RowScorer(float[][] vectors, float[] from) {
+            this.vectors = vectors;
+            this.from = from;
+        }
+
+        @Override
+        public void setScoringOrdinal(int node) {
+            from = vectors[node];
+        }
+
         @Override
         public float score(int node) {
-            return AnnGraph.score(JvmVectorIndex.dot(query, vectors[node]));
+            return AnnGraph.score(JvmVectorIndex.dot(from, vectors[node]));
         }
 
         @Override
@@ -160,24 +175,7 @@ final class AnnGraph {
     private record Scorers(float[][] vectors) implements RandomVectorScorerSupplier {
         @Override
         public UpdateableRandomVectorScorer scorer() {
-            return new UpdateableRandomVectorScorer() {
-                private float[] from;
-
-                @Override
-                public void setScoringOrdinal(int node) {
-                    from = vectors[node];
-                }
-
-                @Override
-                public float score(int node) {
-                    return AnnGraph.score(JvmVectorIndex.dot(from, vectors[node]));
-                }
-
-                @Override
-                public int maxOrd() {
-                    return vectors.length;
-                }
-            };
+            return new RowScorer(vectors, null);
         }
 
         @Override

@@ -27,7 +27,7 @@ public record RunbookRoutes(RunbookTemplates templates, RunbookRuns runs) {
 
     public void register(ApiRoutes api) {
         CollectionRoutes<String> templateRoutes = api.collection(TEMPLATES, "slug", Role.OPERATOR, Role.TENANT_ADMIN)
-                .list("templates", RunbookTemplates.LIST_DEFAULT, (req, c, page) -> templates.list(c.tenantId(),
+                .list("templates", RunbookTemplates.PAGE.fallback(), (req, c, page) -> templates.list(c.tenantId(),
                         text(req, "status"), text(req, "target_kind"), page.limit(), page.offset()));
         String template = templateRoutes.member();
         api.post(TEMPLATES, Role.TENANT_ADMIN, (req, res, c) -> {
@@ -44,7 +44,7 @@ public record RunbookRoutes(RunbookTemplates templates, RunbookRuns runs) {
         api.post(template + "/deprecate", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res, templates.deprecate(c,
                 slug(req), Json.read(req, Deprecate.class).version())));
         String run = api.collection(RUNS, "id", RunbookRoutes::id, Role.OPERATOR, Role.OPERATOR)
-                .list("runs", RunbookRuns.LIST_DEFAULT, (req, c, page) -> runs.list(c.tenantId(), text(req, "status"),
+                .list("runs", RunbookRuns.PAGE.fallback(), (req, c, page) -> runs.list(c.tenantId(), text(req, "status"),
                         text(req, "slug"), page.limit(), page.offset()))
                 .create(RunbookRuns.Start.class, runs::start)
                 .show(runs::show)

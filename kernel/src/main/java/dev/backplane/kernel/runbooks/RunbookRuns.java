@@ -44,8 +44,7 @@ import java.util.regex.Matcher;
  */
 public final class RunbookRuns {
 
-    public static final int LIST_MAX = 500;
-    public static final int LIST_DEFAULT = 100;
+    public static final Paging.Size PAGE = new Paging.Size(100, 500);
     static final String IN_PROGRESS = "in_progress";
     static final String AWAITING_APPROVAL = "awaiting_approval";
     static final String ESCALATED = "escalated";
@@ -291,7 +290,7 @@ public final class RunbookRuns {
 
     public List<RunbookRun.Summary> list(UUID tenant, Optional<String> status, Optional<String> slug, int limit,
                                          int offset) {
-        Paging page = Paging.checked(limit, offset, LIST_MAX);
+        Paging page = PAGE.checked(limit, offset);
         status.ifPresent(s -> {
             if (!STATUSES.contains(s)) {
                 throw CommonErrors.INVALID_STATUS.error("status must be one of " + STATUSES.stream().sorted().toList()

@@ -24,8 +24,7 @@ import java.util.regex.Pattern;
  */
 public final class RunbookTemplates {
 
-    public static final int LIST_MAX = 500;
-    public static final int LIST_DEFAULT = 100;
+    public static final Paging.Size PAGE = new Paging.Size(100, 500);
     private static final Pattern SLUG = Pattern.compile("[a-z0-9](?:[a-z0-9-]{0,126}[a-z0-9])?");
     private static final List<String> STATUSES = List.of(RunbookTemplate.DRAFT, RunbookTemplate.PUBLISHED,
             RunbookTemplate.DEPRECATED);
@@ -125,7 +124,7 @@ public final class RunbookTemplates {
     /** Every version, newest first within a slug, slugs in order. */
     public List<RunbookTemplate> list(UUID tenant, Optional<String> status, Optional<String> targetKind, int limit,
                                       int offset) {
-        Paging page = Paging.checked(limit, offset, LIST_MAX);
+        Paging page = PAGE.checked(limit, offset);
         status.ifPresent(s -> {
             if (!STATUSES.contains(s)) {
                 throw CommonErrors.INVALID_STATUS.error("status must be one of " + STATUSES + ", got '" + s + "'",

@@ -12,6 +12,6 @@ public record AutomationRoutes(Automations automations) {
 
     public void register(ApiRoutes api) {
         api.get(AUTOMATION, Role.OPERATOR, (req, res, c) -> Json.ok(res, automations.list(c.tenantId(),
-                QueryParams.integer(req, "limit", Automations.LIMIT_DEFAULT))));
+                QueryParams.integer(req, "limit", Automations.PAGE.fallback()))));
     }
 }

@@ -12,8 +12,7 @@ import java.util.UUID;
  */
 public final class Automations {
 
-    public static final int LIMIT_DEFAULT = 100;
-    public static final int LIMIT_MAX = 1000;
+    public static final Paging.Size PAGE = new Paging.Size(100, 1000);
 
     /** The list as shown; {@code truncated} when there were more than {@code limit}. */
     public record Listing(List<Automation> automations, boolean truncated) {
@@ -26,7 +25,7 @@ public final class Automations {
     }
 
     public Listing list(UUID tenant, int limit) {
-        int shown = Paging.checked(limit, 0, LIMIT_MAX).limit();
+        int shown = PAGE.checked(limit, 0).limit();
         List<Automation> all = new ArrayList<>();
         for (AutomationSource source : sources) {
             all.addAll(source.automations(tenant, shown + 1));

@@ -13,7 +13,7 @@ public record TriggerRoutes(Triggers triggers) {
 
     public void register(ApiRoutes api) {
         api.collection(TRIGGERS, "id", TriggerRoutes::id, Role.OPERATOR, Role.TENANT_ADMIN)
-                .list("triggers", Triggers.LIMIT_DEFAULT, (req, c, page) -> triggers.list(c.tenantId(), page.limit(),
+                .list("triggers", Triggers.PAGE.fallback(), (req, c, page) -> triggers.list(c.tenantId(), page.limit(),
                         page.offset()))
                 .create(Triggers.Write.class, triggers::create)
                 .show((c, id) -> triggers.show(c.tenantId(), id))

@@ -41,8 +41,7 @@ public final class Triggers {
 
     static final int MAX_FILTER_CHARS = 16_384;
     static final int MAX_INPUTS_CHARS = 65_536;
-    public static final int LIMIT_DEFAULT = 100;
-    public static final int LIMIT_MAX = 1000;
+    public static final Paging.Size PAGE = new Paging.Size(100, 1000);
 
     private final Jdbc jdbc;
     private final AgentDefinitions agents;
@@ -188,7 +187,7 @@ public final class Triggers {
     }
 
     public List<Trigger> list(UUID tenant, int limit, int offset) {
-        Paging page = Paging.checked(limit, offset, LIMIT_MAX);
+        Paging page = PAGE.checked(limit, offset);
         return jdbc.query("SELECT * FROM scheduler_triggers WHERE tenant_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?",
                 Triggers::row, tenant, page.limit(), page.offset());
     }

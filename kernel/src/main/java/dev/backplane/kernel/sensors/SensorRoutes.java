@@ -14,7 +14,7 @@ public record SensorRoutes(Sensors sensors) {
 
     public void register(ApiRoutes api) {
         String sensor = api.collection(SENSORS, "id", SensorRoutes::id, Role.OPERATOR, Role.TENANT_ADMIN)
-                .list("sensors", Sensors.LIMIT_DEFAULT, (req, c, page) -> sensors.list(c.tenantId(),
+                .list("sensors", Sensors.PAGE.fallback(), (req, c, page) -> sensors.list(c.tenantId(),
                         req.query().first("cadence_kind").asOptional(), req.query().first("status").asOptional(),
                         page.limit(), page.offset()))
                 .create(Sensors.Write.class, sensors::create)
@@ -25,7 +25,7 @@ public record SensorRoutes(Sensors sensors) {
                 .member();
         api.get(sensor + "/results", Role.OPERATOR, (req, res, c) -> Json.ok(res, sensors.results(
                 c.tenantId(), id(req), req.query().first("cursor").asOptional(), req.query().first("from").asOptional(),
-                req.query().first("to").asOptional(), QueryParams.integer(req, "limit", Sensors.LIMIT_DEFAULT),
+                req.query().first("to").asOptional(), QueryParams.integer(req, "limit", Sensors.PAGE.fallback()),
                 req.query().first("state").asOptional())));
     }
 

@@ -49,8 +49,7 @@ public final class Sensors {
     public record ResultPage(List<SensorResult> results, Optional<String> nextCursor) {
     }
 
-    public static final int LIMIT_DEFAULT = 100;
-    public static final int LIMIT_MAX = 500;
+    public static final Paging.Size PAGE = new Paging.Size(100, 500);
     static final int MIN_INTERVAL_SECONDS = 5;
     static final int MAX_INTERVAL_SECONDS = 86_400;
     static final int MAX_PARAMS_CHARS = 16_384;
@@ -133,7 +132,7 @@ public final class Sensors {
     }
 
     public List<Sensor> list(UUID tenant, Optional<String> cadenceKind, Optional<String> status, int limit, int offset) {
-        Paging page = Paging.checked(limit, offset, LIMIT_MAX);
+        Paging page = PAGE.checked(limit, offset);
         cadenceKind.ifPresent(k -> {
             if (!k.equals("interval") && !k.equals("cron")) {
                 throw CommonErrors.INVALID_QUERY.error("cadence_kind must be interval or cron, got '" + k + "'",
@@ -241,7 +240,7 @@ public final class Sensors {
     public ResultPage results(UUID tenant, UUID id, Optional<String> cursor, Optional<String> from, Optional<String> to,
                               int limit, Optional<String> state) {
         show(tenant, id);
-        Paging page = Paging.checked(limit, 0, LIMIT_MAX);
+        Paging page = PAGE.checked(limit, 0);
         Long after = cursor.map(c -> {
             try {
                 long v = Long.parseLong(c);

@@ -5,9 +5,11 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -26,15 +28,12 @@ final class EdgeWrites {
     record Want(TenantGraph.NodeRef from, String kind, TenantGraph.NodeRef to, String note, String evidenceUrl) {
     }
 
+    /** What a write counts; the lower-case name is the key in the refresh counts, in this order. */
+    enum Change { CREATED, UPDATED, UNCHANGED, STALE, SEEN_AGAIN, REMOVED, CONFLICTS }
+
     /** What a write did: counts by change, and the rows that are now current (for the graph). */
     static final class Outcome {
-        int created;
-        int updated;
-        int unchanged;
-        int staled;
-        int seenAgain;
-        int removed;
-        int conflicts;
+        private final Map<Change, Integer> counted = new EnumMap<>(Change.class);
         final Set<TenantGraph.NodeRef> nodes = new HashSet<>();
         final Map<UUID, EdgeRow> current = new LinkedHashMap<>();
         final List<UUID> gone = new ArrayList<>();
@@ -48,15 +47,19 @@ final class EdgeWrites {
             };
         }
 
+        int count(Change change) {
+            return counted.getOrDefault(change, 0);
+        }
+
+        private void add(Change change) {
+            counted.merge(change, 1, Integer::sum);
+        }
+
         Map<String, Object> counts() {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("created", created);
-            m.put("updated", updated);
-            m.put("unchanged", unchanged);
-            m.put("stale", staled);
-            m.put("seen_again", seenAgain);
-            m.put("removed", removed);
-            m.put("conflicts", conflicts);
+            for (Change change : Change.values()) {
+                m.put(change.name().toLowerCase(Locale.ROOT), count(change));
+            }
             return m;
         }
     }
@@ -100,12 +103,12 @@ final class EdgeWrites {
                 add(new EdgeRow(0, UUID.randomUUID(), w.from().id(), w.from().kind(), w.from().name(), w.kind(),
                         w.to().id(), w.to().kind(), w.to().name(), "curated", "", note, evidence, false,
                         false, "created", actor, at, null));
-                out.created++;
+                out.add(Change.CREATED);
             } else if (now.sameContent(note, evidence, false)) {
-                out.unchanged++;
+                out.add(Change.UNCHANGED);
             } else {
                 replace(now, now.next(note, evidence, now.conflict(), false, "updated", actor, at));
-                out.updated++;
+                out.add(Change.UPDATED);
             }
         }
         return this;
@@ -138,19 +141,19 @@ final class EdgeWrites {
                 add(new EdgeRow(0, UUID.randomUUID(), w.from().id(), w.from().kind(), w.from().name(), w.kind(),
                         w.to().id(), w.to().kind(), w.to().name(), "auto", origin, null, null, false, false, "created",
                         actor, at, null));
-                out.created++;
+                out.add(Change.CREATED);
             } else if (now.stale()) {
                 replace(now, now.next(now.note(), now.evidenceUrl(), now.conflict(), false, "seen-again", actor, at));
-                out.seenAgain++;
+                out.add(Change.SEEN_AGAIN);
             } else {
-                out.unchanged++;
+                out.add(Change.UNCHANGED);
             }
         }
         for (var e : current.entrySet()) {
             EdgeRow now = e.getValue();
             if (!seenKeys.contains(e.getKey()) && !now.stale()) {
                 replace(now, now.next(now.note(), now.evidenceUrl(), now.conflict(), true, "stale", actor, at));
-                out.staled++;
+                out.add(Change.STALE);
             }
         }
         return this;
@@ -167,7 +170,7 @@ final class EdgeWrites {
             out.written.add(inserting.getLast());
             out.gone.add(now.edgeId());
             touched.add(now.from());
-            out.removed++;
+            out.add(Change.REMOVED);
         }
         return this;
     }
@@ -188,7 +191,7 @@ final class EdgeWrites {
                             actor, at));
                 }
                 if (want) {
-                    out.conflicts++;
+                    out.add(Change.CONFLICTS);
                 }
             }
         }

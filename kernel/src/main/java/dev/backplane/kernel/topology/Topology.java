@@ -98,13 +98,14 @@ public final class Topology {
             return new EdgeWrites(c, caller.tenantId(), caller.sub(), at).curated(resolved).finish();
         });
         EdgeWrites.Want w = resolved.getFirst();
-        String change = o.created > 0 ? "created" : o.updated > 0 ? "updated" : "unchanged";
+        String change = o.count(EdgeWrites.Change.CREATED) > 0 ? "created"
+                : o.count(EdgeWrites.Change.UPDATED) > 0 ? "updated" : "unchanged";
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("change", change);
         out.put("edge", store.jdbc().inTransaction(c -> TopologyStore.currentByKeys(c, caller.tenantId(),
                 List.of(w.from().id()), List.of(w.kind()), List.of(w.to().id()), "curated", "")).stream()
                 .map(EdgeView::of).findFirst().orElse(null)); // null only if removed again meanwhile
-        out.put("conflicts", o.conflicts);
+        out.put("conflicts", o.count(EdgeWrites.Change.CONFLICTS));
         return out;
     }
 

@@ -23,12 +23,9 @@ import java.util.UUID;
  */
 public final class TopologyHistory {
 
-    public static final int LIST_DEFAULT = 200;
-    public static final int LIST_MAX = 1000;
-    public static final int HISTORY_DEFAULT = 100;
-    public static final int HISTORY_MAX = 5000;
-    public static final int TIMELINE_DEFAULT = 50;
-    public static final int TIMELINE_MAX = 1000;
+    public static final Paging.Size LIST_PAGE = new Paging.Size(200, 1000);
+    public static final Paging.Size HISTORY_PAGE = new Paging.Size(100, 5000);
+    public static final Paging.Size TIMELINE_PAGE = new Paging.Size(50, 1000);
     /** A diff lists at most this many edges (and says it was truncated). */
     public static final int DIFF_MAX = 10_000;
 
@@ -47,7 +44,7 @@ public final class TopologyHistory {
 
     /** Current edges, filtered; {@code from}/{@code to} match a node's name (or a target's alias). */
     public Map<String, Object> edges(UUID tenant, EdgeFilter f) {
-        Paging page = Paging.checked(f.limit(), f.offset(), LIST_MAX);
+        Paging page = LIST_PAGE.checked(f.limit(), f.offset());
         f.kind().ifPresent(Vocabulary::edgeKind);
         f.source().ifPresent(s -> {
             if (!s.equals("curated") && !s.equals("auto")) {
@@ -156,7 +153,7 @@ public final class TopologyHistory {
      */
     public Map<String, Object> history(UUID tenant, String name, boolean includeEdges, int limit, Optional<Instant> since,
                                        Optional<Instant> until) {
-        Paging.checked(limit, 0, HISTORY_MAX);
+        HISTORY_PAGE.checked(limit, 0);
         ordered(since, "since", until, "until");
         List<TenantGraph.NodeRef> nodes = nodes(tenant, name);
         List<UUID> ids = nodes.stream().map(TenantGraph.NodeRef::id).toList();
@@ -220,7 +217,7 @@ public final class TopologyHistory {
      */
     public Map<String, Object> timeline(UUID tenant, Optional<String> cursor, int limit, Optional<Instant> since,
                                         Optional<String> target, Optional<Instant> until) {
-        Paging.checked(limit, 0, TIMELINE_MAX);
+        TIMELINE_PAGE.checked(limit, 0);
         ordered(since, "since", until, "until");
         long before = cursor.map(c -> {
             try {

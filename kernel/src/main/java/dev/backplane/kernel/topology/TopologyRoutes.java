@@ -51,11 +51,11 @@ public record TopologyRoutes(Topology topology) {
                         QueryParams.flag(req, "changed_only"), text(req, "kind"))))
                 .get(BASE + "/history", Role.OPERATOR, (req, res, c) -> Json.ok(res, topology.history().history(
                         c.tenantId(), required(req, "node"), QueryParams.flag(req, "include_edges"),
-                        QueryParams.integer(req, "limit", TopologyHistory.HISTORY_DEFAULT), time(req, "since"),
+                        QueryParams.integer(req, "limit", TopologyHistory.HISTORY_PAGE.fallback()), time(req, "since"),
                         time(req, "until"))))
                 .get(BASE + "/timeline", Role.OPERATOR, (req, res, c) -> Json.ok(res, topology.history().timeline(
                         c.tenantId(), text(req, "cursor"), QueryParams.integer(req, "limit",
-                                TopologyHistory.TIMELINE_DEFAULT), time(req, "since"), text(req, "target"),
+                                TopologyHistory.TIMELINE_PAGE.fallback()), time(req, "since"), text(req, "target"),
                         time(req, "until"))))
                 .post(BASE + "/refresh", Role.TENANT_ADMIN, (req, res, c) -> {
                     RefreshBody b = Json.read(req, RefreshBody.class);
@@ -69,7 +69,7 @@ public record TopologyRoutes(Topology topology) {
     private void edges(ServerRequest req, ServerResponse res, Caller c) {
         Json.ok(res, topology.history().edges(c.tenantId(), new TopologyHistory.EdgeFilter(QueryParams.flag(req,
                 "conflicts"), text(req, "from"), text(req, "to"), text(req, "kind"), text(req, "source"),
-                QueryParams.integer(req, "limit", TopologyHistory.LIST_DEFAULT), QueryParams.integer(req, "offset", 0))));
+                QueryParams.integer(req, "limit", TopologyHistory.LIST_PAGE.fallback()), QueryParams.integer(req, "offset", 0))));
     }
 
     private void walk(ServerRequest req, ServerResponse res, Caller c, boolean dependents) {

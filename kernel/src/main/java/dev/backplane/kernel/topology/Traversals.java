@@ -16,12 +16,23 @@ import java.util.UUID;
  */
 public final class Traversals {
 
-    public static final int DEPTH_DEFAULT = 16;
-    public static final int DEPTH_MAX = 64;
-    public static final int HOPS_DEFAULT = 8;
-    public static final int HOPS_MAX = 32;
     /** A traversal answers at most this many nodes (and says it was truncated). */
     public static final int MAX_RESULTS = 10_000;
+
+    private static final Bound DEPTH = new Bound("depth", 16, 64, TopologyErrors.INVALID_DEPTH);
+    private static final Bound MAX_HOPS = new Bound("max_hops", 8, 32, TopologyErrors.INVALID_MAX_HOPS);
+
+    /** A whole-number parameter: its default when absent, its range 1..max, and the error a value outside raises. */
+    private record Bound(String field, int fallback, int max, TopologyErrors error) {
+
+        int of(Integer requested) {
+            int value = requested == null ? fallback : requested;
+            if (value < 1 || value > max) {
+                throw error.error(field + " must be 1.." + max + ", got " + value, Map.of("field", field));
+            }
+            return value;
+        }
+    }
 
     private final TopologyGraphs graphs;
     private final NodeResolver resolver;
@@ -38,10 +49,7 @@ public final class Traversals {
     /** Dependencies (outgoing edges) or dependents (incoming) of a node, breadth first. */
     public Map<String, Object> walk(UUID tenant, String name, boolean dependents, Integer depth, boolean includeStale,
                                     List<String> kinds, Optional<String> nodeKind) {
-        int d = depth == null ? DEPTH_DEFAULT : depth;
-        if (d < 1 || d > DEPTH_MAX) {
-            throw TopologyErrors.INVALID_DEPTH.error("depth must be 1.." + DEPTH_MAX + ", got " + d, Map.of("field", "depth"));
-        }
+        int d = DEPTH.of(depth);
         kinds.forEach(Vocabulary::edgeKind);
         nodeKind.ifPresent(k -> Vocabulary.nodeKind(k, "node_kind"));
         Optional<Target> target = resolver.target(tenant, Vocabulary.nodeName(name, "node"));
@@ -71,11 +79,7 @@ public final class Traversals {
 
     /** A shortest directed path from one node to another within the hop budget, or {@code found: false}. */
     public Map<String, Object> path(UUID tenant, String from, String to, Integer maxHops) {
-        int hops = maxHops == null ? HOPS_DEFAULT : maxHops;
-        if (hops < 1 || hops > HOPS_MAX) {
-            throw TopologyErrors.INVALID_MAX_HOPS.error("max_hops must be 1.." + HOPS_MAX + ", got " + hops,
-                    Map.of("field", "max_hops"));
-        }
+        int hops = MAX_HOPS.of(maxHops);
         Optional<Target> fromTarget = resolver.target(tenant, Vocabulary.nodeName(from, "from"));
         Optional<Target> toTarget = resolver.target(tenant, Vocabulary.nodeName(to, "to"));
         return graphs.read(tenant, g -> {

@@ -9,6 +9,15 @@ import java.util.Map;
  */
 public record Paging(int limit, int offset) {
 
+    /** A list's page size: the default when the caller asks for none, and the largest allowed. */
+    public record Size(int fallback, int max) {
+
+        /** {@link Paging#checked} against this size's max. */
+        public Paging checked(int limit, int offset) {
+            return Paging.checked(limit, offset, max);
+        }
+    }
+
     public static Paging checked(int limit, int offset, int max) {
         if (limit < 1 || limit > max) {
             throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + max + ", got " + limit, Map.of("field", "limit"));

@@ -13,6 +13,7 @@ import dev.backplane.plugin.api.TargetSpec;
 import dev.backplane.plugins.ssh.SshCommand;
 import dev.backplane.plugins.ssh.SshOutput;
 import dev.backplane.plugins.ssh.SshTarget;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,12 +26,12 @@ import java.util.regex.Pattern;
 final class DnsSession implements Connector {
 
     private static final Pattern VERSION = Pattern.compile("BIND (\\d+\\.\\d+\\.\\d+)");
-    private final ConnectorContext context;
+    private final Clock clock;
     private final TargetSpec target;
     private final SshTarget ssh;
 
     DnsSession(ConnectorContext context, TargetSpec target, Credential credential) {
-        this.context = context;
+        this.clock = context.clock();
         this.target = target;
         this.ssh = new SshTarget(context, target, credential, BindTarget.PROGRAMS);
     }
@@ -40,7 +41,7 @@ final class DnsSession implements Connector {
         SshOutput out = ssh.run(new BindTarget(target).version());
         Matcher m = VERSION.matcher(out.stdout());
         return new Fingerprint(Optional.of("ISC"), Optional.of(DnsConnectorFactory.PRODUCT),
-                m.find() ? Optional.of(m.group(1)) : Optional.empty(), true, context.clock().instant(), "ssh: named -v");
+                m.find() ? Optional.of(m.group(1)) : Optional.empty(), true, clock.instant(), "ssh: named -v");
     }
 
     @Override

@@ -29,11 +29,13 @@ final class ArgoCdComposites {
 
     static final String IMPL = "argocd";
     static final String GROUP = "applicationservice";
-    static final String GET = "argocd.applicationservice.application_service_get";
-    static final String SYNC = "argocd.applicationservice.application_service_sync";
-    static final String ROLLBACK = "argocd.applicationservice.application_service_rollback";
-    static final String SYNC_AND_WAIT = "argocd.applicationservice.sync_and_wait";
-    static final String ROLLBACK_AND_WAIT = "argocd.applicationservice.rollback_and_wait";
+    /** Ingested operations are named {@code <impl>.<group>.<operation>}; the composites join them in that group. */
+    private static final String IN_GROUP = IMPL + "." + GROUP + ".";
+    static final String GET = IN_GROUP + "application_service_get";
+    static final String SYNC = IN_GROUP + "application_service_sync";
+    static final String ROLLBACK = IN_GROUP + "application_service_rollback";
+    static final String SYNC_AND_WAIT = IN_GROUP + "sync_and_wait";
+    static final String ROLLBACK_AND_WAIT = IN_GROUP + "rollback_and_wait";
     static final int MIN_TIMEOUT_SECONDS = 10;
     static final int MAX_TIMEOUT_SECONDS = 1800;
     static final int DEFAULT_TIMEOUT_SECONDS = 300;

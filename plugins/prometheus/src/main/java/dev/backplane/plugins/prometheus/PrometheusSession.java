@@ -14,6 +14,7 @@ import dev.backplane.plugin.api.TargetSpec;
 import dev.backplane.plugins.http.MetricJson;
 import dev.backplane.plugins.http.Params;
 import dev.backplane.plugins.http.VendorHttp;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,12 +27,12 @@ import java.util.Optional;
  */
 final class PrometheusSession implements Connector {
 
-    private final ConnectorContext ctx;
+    private final Clock clock;
     private final TargetSpec target;
     private final VendorHttp http;
 
     PrometheusSession(ConnectorContext ctx, TargetSpec target, Credential credential) {
-        this.ctx = ctx;
+        this.clock = ctx.clock();
         this.target = target;
         this.http = new VendorHttp(ctx, target, credential, Map.of());
     }
@@ -45,11 +46,11 @@ final class PrometheusSession implements Connector {
         if (alertmanager()) {
             JsonNode status = http.send(new VendorHttp.Request("GET", "/api/v2/status", Map.of(), Optional.empty()));
             return new Fingerprint(Optional.of("Prometheus"), Optional.of("alertmanager"),
-                    version(status.path("versionInfo").path("version")), true, ctx.clock().instant(), "GET /api/v2/status");
+                    version(status.path("versionInfo").path("version")), true, clock.instant(), "GET /api/v2/status");
         }
         JsonNode build = http.send(new VendorHttp.Request("GET", "/api/v1/status/buildinfo", Map.of(), Optional.empty()));
         return new Fingerprint(Optional.of("Prometheus"), Optional.of("prometheus"),
-                version(build.path("data").path("version")), true, ctx.clock().instant(), "GET /api/v1/status/buildinfo");
+                version(build.path("data").path("version")), true, clock.instant(), "GET /api/v1/status/buildinfo");
     }
 
     /** {@code 2.42.0+ds} → {@code 2.42.0} (the resolver compares numbers; distro suffixes say nothing). */
@@ -65,7 +66,7 @@ final class PrometheusSession implements Connector {
         Params p = new Params(request.params());
         Optional<VendorHttp.Request> req;
         try {
-            req = PrometheusRequests.of(opId, p, ctx.clock().instant());
+            req = PrometheusRequests.of(opId, p, clock.instant());
         } catch (ConnectorException e) {
             return new OperationResult.Failure(e.code(), e.getMessage(), e.extras());
         }
@@ -155,7 +156,7 @@ final class PrometheusSession implements Connector {
             out.put("cluster_status", status.path("cluster").path("status").asText());
             return new OperationResult.Document(out); // never the config: it holds receivers' secrets
         }
-        JsonNode build = http.send(PrometheusRequests.of("prometheus.about", new Params(Map.of()), ctx.clock().instant())
+        JsonNode build = http.send(PrometheusRequests.of("prometheus.about", new Params(Map.of()), clock.instant())
                 .orElseThrow()).path("data");
         out.put("version", build.path("version").asText());
         out.put("revision", build.path("revision").asText());
@@ -173,7 +174,7 @@ final class PrometheusSession implements Connector {
     @Override
     public Optional<HttpPreview> preview(OperationRequest request) {
         try {
-            return PrometheusRequests.of(request.opId(), new Params(request.params()), ctx.clock().instant())
+            return PrometheusRequests.of(request.opId(), new Params(request.params()), clock.instant())
                     .map(r -> new HttpPreview(r.method(), r.path(), r.query(), r.body()));
         } catch (ConnectorException e) {
             return Optional.empty();

@@ -15,6 +15,8 @@ import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -92,6 +94,15 @@ final class VaultClient {
                     + "Vault token: it must be 1..4096 visible ASCII characters)");
         }
         return token;
+    }
+
+    /** {@code values} and, when the credential has one, the token: what a redactor of this session's calls hides. */
+    List<String> withToken(List<String> values) {
+        List<String> out = new ArrayList<>(values);
+        if (credential.has(TOKEN_FIELD)) {
+            out.add(credential.field(TOKEN_FIELD));
+        }
+        return out;
     }
 
     /**

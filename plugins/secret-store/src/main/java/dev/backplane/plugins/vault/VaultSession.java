@@ -29,12 +29,10 @@ final class VaultSession implements Connector {
     /** sys/health's documented statuses: each one answers with the health document. */
     private static final Set<Integer> HEALTH = Set.of(200, 429, 472, 473, 501, 503);
     private final ConnectorContext context;
-    private final Credential credential;
     private final VaultClient client;
 
     VaultSession(ConnectorContext context, TargetSpec target, Credential credential) {
         this.context = context;
-        this.credential = credential;
         this.client = new VaultClient(context, target, credential);
     }
 
@@ -148,7 +146,7 @@ final class VaultSession implements Connector {
             fields.put(e.getKey(), v);
             values.add(e.getValue().isTextual() ? e.getValue().asText() : e.getValue().toString());
         });
-        Redactor redactor = new Redactor(withToken(values));
+        Redactor redactor = new Redactor(client.withToken(values));
         VaultRequest writeReq = VaultRequest.send("POST", VaultPlans.kv(p, "data"), VaultPlans.v2Body(fields, current))
                 .withSecretKeys("data");
         VaultClient.Answer written = client.send(writeReq, true, redactor);
@@ -199,15 +197,7 @@ final class VaultSession implements Connector {
         if (params.get("data") instanceof Map<?, ?> data) {
             data.values().forEach(v -> values.add(String.valueOf(v)));
         }
-        return new Redactor(withToken(values));
-    }
-
-    private List<String> withToken(List<String> values) {
-        List<String> out = new ArrayList<>(values);
-        if (credential.has(VaultClient.TOKEN_FIELD)) {
-            out.add(credential.field(VaultClient.TOKEN_FIELD));
-        }
-        return out;
+        return new Redactor(client.withToken(values));
     }
 
     @Override
