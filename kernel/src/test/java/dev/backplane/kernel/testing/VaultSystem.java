@@ -1,6 +1,8 @@
 package dev.backplane.kernel.testing;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.VaultKvEngine.Reply;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,6 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * certificate. Mounting a {@code kv} engine creates a KV engine; disabling a mount drops it.
  */
 final class VaultSystem {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private static final String CERT = """
             -----BEGIN CERTIFICATE-----
@@ -107,24 +111,20 @@ final class VaultSystem {
         return m;
     }
 
-    Map<String, Object> health() {
-        Map<String, Object> h = new LinkedHashMap<>();
-        h.put("initialized", true);
-        h.put("sealed", sealed);
-        h.put("standby", false);
-        h.put("performance_standby", false);
-        h.put("replication_performance_mode", "disabled");
-        h.put("replication_dr_mode", "disabled");
-        h.put("server_time_utc", Instant.now().getEpochSecond());
-        h.put("version", version);
-        h.put("enterprise", false);
-        if (!sealed) {
-            h.put("cluster_name", "vault-cluster-double");
-            h.put("cluster_id", "1a3a5c1e-0b2d-4f27-9d53-000000000001");
+    /** sys/health as Vault's API documentation shows it; a sealed server names no cluster. */
+    JsonNode health() {
+        String cluster = sealed ? "" : """
+                "cluster_name": "vault-cluster-double", "cluster_id": "1a3a5c1e-0b2d-4f27-9d53-000000000001",""";
+        try {
+            return JSON.readTree("""
+                    {"initialized": true, "sealed": %s, "standby": false, "performance_standby": false,
+                     "replication_performance_mode": "disabled", "replication_dr_mode": "disabled",
+                     "server_time_utc": %d, "version": "%s", "enterprise": false, %s
+                     "echo_duration_ms": 0, "clock_skew_ms": 0}""".formatted(sealed, Instant.now().getEpochSecond(),
+                    version, cluster));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
         }
-        h.put("echo_duration_ms", 0);
-        h.put("clock_skew_ms", 0);
-        return h;
     }
 
     Map<String, Object> sealStatus() {
