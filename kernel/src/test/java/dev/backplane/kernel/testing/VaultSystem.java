@@ -1,8 +1,6 @@
 package dev.backplane.kernel.testing;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.VaultKvEngine.Reply;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,8 +19,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * certificate. Mounting a {@code kv} engine creates a KV engine; disabling a mount drops it.
  */
 final class VaultSystem {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private static final String CERT = """
             -----BEGIN CERTIFICATE-----
@@ -112,19 +108,15 @@ final class VaultSystem {
     }
 
     /** sys/health as Vault's API documentation shows it; a sealed server names no cluster. */
-    JsonNode health() {
+    Map<String, Object> health() {
         String cluster = sealed ? "" : """
                 "cluster_name": "vault-cluster-double", "cluster_id": "1a3a5c1e-0b2d-4f27-9d53-000000000001",""";
-        try {
-            return JSON.readTree("""
-                    {"initialized": true, "sealed": %s, "standby": false, "performance_standby": false,
-                     "replication_performance_mode": "disabled", "replication_dr_mode": "disabled",
-                     "server_time_utc": %d, "version": "%s", "enterprise": false, %s
-                     "echo_duration_ms": 0, "clock_skew_ms": 0}""".formatted(sealed, Instant.now().getEpochSecond(),
-                    version, cluster));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return VaultDouble.object("""
+                {"initialized": true, "sealed": %s, "standby": false, "performance_standby": false,
+                 "replication_performance_mode": "disabled", "replication_dr_mode": "disabled",
+                 "server_time_utc": %d, "version": "%s", "enterprise": false, %s
+                 "echo_duration_ms": 0, "clock_skew_ms": 0}""".formatted(sealed, Instant.now().getEpochSecond(), version,
+                cluster));
     }
 
     Map<String, Object> sealStatus() {
