@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.PerTestTenant;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,21 +31,13 @@ class AgentDefinitionsIT extends PerTestTenant {
         return m;
     }
 
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     private long rows() {
         return kernel.jdbc().queryOne("SELECT count(*) FROM agent_definitions WHERE tenant_id = ?", rs -> rs.getLong(1),
                 tenant).orElseThrow();
     }
 
     @Test
-    void aDefinitionIsCreatedListedShownEditedAndDeleted() {
+    void aDefinitionIsCreatedListedShownEditedAndDeleted() throws InterruptedException {
         principal("triage-bot");
         Map<String, Object> body = definition("triage", "triage-bot");
         body.put("system_prompt", "You triage alerts.");
@@ -89,7 +80,7 @@ class AgentDefinitionsIT extends PerTestTenant {
             audit = kernel.jdbc().query("SELECT op_id FROM audit_rows WHERE tenant_id = ? AND op_id LIKE 'svc.governance.%' "
                     + "ORDER BY occurred_at", rs -> rs.getString(1), tenant);
             if (audit.size() < 4) {
-                sleep(50);
+                Thread.sleep(50);
             }
         }
         assertThat(audit).as("every write leaves a governance audit row").containsExactly(
@@ -173,10 +164,8 @@ class AgentDefinitionsIT extends PerTestTenant {
     @Test
     void theCliManagesDefinitions() throws Exception {
         principal("cli-bot");
-        Path home = Files.createTempDirectory("svc-agents-cli");
-        CliRunner cli = kernel.cli(home, admin);
-        Path schema = home.resolve("schema.json");
-        Files.writeString(schema, "{\"type\":\"object\",\"required\":[\"verdict\"]}");
+        CliRunner cli = kernel.cli(admin);
+        Path schema = cli.file("schema.json", "{\"type\":\"object\",\"required\":[\"verdict\"]}");
         var create = cli.run("agent", "create", "cli-agent", "--identity-ref", "cli-bot", "--model-tier", "fast",
                 "--system-prompt", "Be brief.", "--toolset", "{\"add_to_memory\":true}", "--output-schema", "@" + schema,
                 "--turn-budget", "5");

@@ -293,10 +293,8 @@ public class SpecIngestIT extends PerTestTenant {
 
     @Test
     void theCliIngestsShowsDryRunsAndRefusesBadFlags() throws Exception {
-        Path cliHome = Files.createTempDirectory("svc-ingest-cli");
-        CliRunner cli = kernel.cli(cliHome, admin);
-        Path file = cliHome.resolve("tools.json");
-        Files.writeString(file, spec("Tools", "4.0.0", 3));
+        CliRunner cli = kernel.cli(admin);
+        Path file = cli.file("tools.json", spec("Tools", "4.0.0", 3));
         String impl = implOf("tools");
         var dry = cli.run("connector", "ingest", "--product", impl, "--version", "4.x", "--impl", impl, "--spec",
                 file.toString(), "--dry-run", "--tenant-id", tenant.toString());
@@ -321,8 +319,7 @@ public class SpecIngestIT extends PerTestTenant {
         assertThat(mismatch.err()).contains("spec_version_mismatch").contains("--spec-info-versions-compatible");
         assertThat(cli.run("connector", "ingest-status", "not-a-uuid").exitCode()).isEqualTo(2);
 
-        Path big = cliHome.resolve("big.json");
-        Files.writeString(big, spec("Big tools", "4.1.0", 30));
+        Path big = cli.file("big.json", spec("Big tools", "4.1.0", 30));
         var started = cli.run("connector", "ingest", "--product", impl, "--version", "4.x", "--impl", impl + "-big",
                 "--spec", big.toString(), "--tenant-id", tenant.toString(), "--no-wait");
         assertThat(started.exitCode()).as(started.toString()).isZero();

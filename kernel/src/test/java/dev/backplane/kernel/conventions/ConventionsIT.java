@@ -329,8 +329,7 @@ class ConventionsIT extends PerTestTenant {
     void theCliCoversEveryVerbAndEditsInTheEditor() throws Exception {
         Path home = Files.createTempDirectory("svc-conv-cli");
         CliRunner cli = kernel.cli(home, admin);
-        Path body = home.resolve("body.md");
-        Files.writeString(body, "Say which ticket.\nKeep it short.\n");
+        Path body = cli.file("body.md", "Say which ticket.\nKeep it short.\n");
         var created = cli.run("conventions", "create", "--slug", "cli-rule", "--title", "Tickets", "--kind",
                 "operational", "--priority", "7", "--body", "@" + body);
         assertThat(created.exitCode()).as(created.toString()).isZero();

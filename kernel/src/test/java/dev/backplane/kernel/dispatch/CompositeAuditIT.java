@@ -3,11 +3,11 @@ package dev.backplane.kernel.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.LoopbackHttp;
+import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -29,17 +29,16 @@ class CompositeAuditIT {
     private static final String PASSWORD = "comp-pw-" + UUID.randomUUID();
     private static final List<String> HITS = new CopyOnWriteArrayList<>();
     private static final UUID TENANT = UUID.randomUUID();
-    private static HttpServer target;
+    private static LoopbackTarget target;
     private static TestIssuer issuer;
     private static TestKernel kernel;
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        target = LoopbackHttp.start(x -> {
-            HITS.add(x.getRequestMethod() + " " + x.getRequestURI());
+        target = LoopbackTarget.start(setup, "svc", PASSWORD, x -> {
+            LoopbackTarget.recordInto(HITS).accept(x);
             LoopbackHttp.answer(x, 200, "4.2.0");
         });
-        setup.closeAfter(() -> target.stop(0));
         setup.plugin(TestPlugins.connector("comp", "1.x").product("comp").operations(3).httpProbe(false)
                 .typedAndComposite().manifest("Plugin-Api-Version", "1.6"));
     }
@@ -47,9 +46,7 @@ class CompositeAuditIT {
     @BeforeAll
     static void target() {
         String admin = issuer.tenantAdmin(TENANT);
-        kernel.registerTarget(admin, Map.of("name", "c1", "product", "comp", "host", "127.0.0.1",
-                "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http")));
-        kernel.stageSecret(admin, "c1", Map.of("username", "svc", "password", PASSWORD));
+        target.register(kernel, admin, "c1", "comp");
         kernel.enableConnector(admin, "comp-1.x");
         assertThat(kernel.send("PATCH", "/api/v1/connectors/comp-1.x/operations/comp.sync.composite", admin,
                 "{\"is_enabled\": true}", Map.of()).status()).isEqualTo(200);

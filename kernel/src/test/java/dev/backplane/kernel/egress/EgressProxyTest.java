@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.backplane.kernel.testing.LoopbackHttp;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -25,14 +26,7 @@ class EgressProxyTest {
 
     @Test
     void aRebindingNameIsRefusedAtConnectTimeForHttpAndHttps() throws Exception {
-        HttpServer target = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        target.createContext("/", x -> {
-            byte[] b = "internal secret page".getBytes(StandardCharsets.UTF_8);
-            x.sendResponseHeaders(200, b.length);
-            x.getResponseBody().write(b);
-            x.close();
-        });
-        target.start();
+        HttpServer target = LoopbackHttp.start(x -> LoopbackHttp.answer(x, 200, "internal secret page"));
         AtomicInteger lookups = new AtomicInteger();
         SsrfGuard.Dns rebinding = host -> host.equals("rebind.example")
                 ? new InetAddress[] {InetAddress.getByName(lookups.getAndIncrement() == 0 ? "93.184.216.34" : "127.0.0.1")}

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class GrantsTest {
 
@@ -15,16 +17,19 @@ class GrantsTest {
                 "admin", Instant.now());
     }
 
-    @Test
-    void fnmatchPatterns() {
-        assertThat(Grants.matches("k8s.pod.*", "k8s.pod.list")).isTrue();
-        assertThat(Grants.matches("k8s.pod.*", "k8s.deployment.list")).isFalse();
-        assertThat(Grants.matches("*.list", "k8s.pod.list")).isTrue();
-        assertThat(Grants.matches("k8s.po?.list", "k8s.pod.list")).isTrue();
-        assertThat(Grants.matches("k8s.[pn]od.list", "k8s.nod.list")).isTrue();
-        assertThat(Grants.matches("k8s.[!p]od.list", "k8s.pod.list")).isFalse();
-        assertThat(Grants.matches("k8s.pod.list", "k8sXpodXlist")).as("dots are literal").isFalse();
-        assertThat(Grants.matches("(.*)", "anything")).as("regex syntax is literal").isFalse();
+    @ParameterizedTest(name = "{0} ~ {1}: {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            k8s.pod.*       | k8s.pod.list        | true  |
+            k8s.pod.*       | k8s.deployment.list | false |
+            *.list          | k8s.pod.list        | true  |
+            k8s.po?.list    | k8s.pod.list        | true  |
+            k8s.[pn]od.list | k8s.nod.list        | true  |
+            k8s.[!p]od.list | k8s.pod.list        | false |
+            k8s.pod.list    | k8sXpodXlist        | false | dots are literal
+            (.*)            | anything            | false | regex syntax is literal
+            """)
+    void fnmatchPatterns(String pattern, String opId, boolean matches, String why) {
+        assertThat(Grants.matches(pattern, opId)).as("%s ~ %s %s", pattern, opId, why == null ? "" : why).isEqualTo(matches);
     }
 
     @Test

@@ -85,26 +85,17 @@ class KbArguAnaIT {
             if (Boolean.getBoolean("svc.arguana.tune")) {
                 tune(kb, tenant, queries, relevant);
             }
-            double lexical = 0;
-            double dense = 0;
-            double hybrid = 0;
-            double grep = 0;
             Map<String, Set<String>> words = new HashMap<>();
             corpus.forEach((id, text) -> words.put(id, terms(text)));
+            double grep = 0;
             for (Map.Entry<String, String> q : relevant.entrySet()) {
-                String text = queries.get(q.getKey());
-                String self = slug(q.getKey());
-                String want = slug(q.getValue());
-                lexical += ndcg(kb.search(tenant, text, 11, Map.of(), RetrievalEngine.Mode.LEXICAL), self, want);
-                dense += ndcg(kb.search(tenant, text, 11, Map.of(), RetrievalEngine.Mode.DENSE), self, want);
-                hybrid += ndcg(kb.search(tenant, text, 11, Map.of(), RetrievalEngine.Mode.HYBRID), self, want);
-                grep += grepNdcg(terms(text), words, q.getKey(), q.getValue());
+                grep += grepNdcg(terms(queries.get(q.getKey())), words, q.getKey(), q.getValue());
             }
             int n = relevant.size();
-            lexical /= n;
-            dense /= n;
-            hybrid /= n;
             grep /= n;
+            double lexical = meanNdcg(kb, tenant, RetrievalEngine.Mode.LEXICAL, queries, relevant);
+            double dense = meanNdcg(kb, tenant, RetrievalEngine.Mode.DENSE, queries, relevant);
+            double hybrid = meanNdcg(kb, tenant, RetrievalEngine.Mode.HYBRID, queries, relevant);
             System.out.printf(Locale.ROOT, "ArguAna nDCG@10 over %d queries: grep %.4f, lexical %.4f, dense %.4f, "
                     + "hybrid %.4f (published: BM25 0.397, all-MiniLM-L6-v2 0.502)%n", n, grep, lexical, dense, hybrid);
             assertThat(hybrid).isGreaterThan(lexical).isGreaterThan(dense).isGreaterThan(grep);
@@ -122,17 +113,8 @@ class KbArguAnaIT {
                 Thread.sleep(100);
             }
             assertThat(graphEngine.warm(tenant, "kb")).as("the graph is built").isTrue();
-            double denseGraph = 0;
-            double hybridGraph = 0;
-            for (Map.Entry<String, String> q : relevant.entrySet()) {
-                String text = queries.get(q.getKey());
-                String self = slug(q.getKey());
-                String want = slug(q.getValue());
-                denseGraph += ndcg(viaGraph.search(tenant, text, 11, Map.of(), RetrievalEngine.Mode.DENSE), self, want);
-                hybridGraph += ndcg(viaGraph.search(tenant, text, 11, Map.of(), RetrievalEngine.Mode.HYBRID), self, want);
-            }
-            denseGraph /= n;
-            hybridGraph /= n;
+            double denseGraph = meanNdcg(viaGraph, tenant, RetrievalEngine.Mode.DENSE, queries, relevant);
+            double hybridGraph = meanNdcg(viaGraph, tenant, RetrievalEngine.Mode.HYBRID, queries, relevant);
             System.out.printf(Locale.ROOT, "ArguAna nDCG@10 through the HNSW graph: dense %.4f (exact %.4f), hybrid %.4f "
                     + "(exact %.4f)%n", denseGraph, dense, hybridGraph, hybrid);
             assertThat(denseGraph).as("dense through the graph").isGreaterThanOrEqualTo(dense - 0.005);
@@ -180,6 +162,17 @@ class KbArguAnaIT {
     /** Corpus ids are lower-case words and digits joined by '-', which is a valid slug; lower-case anyway. */
     private static String slug(String id) {
         return id.toLowerCase(Locale.ROOT);
+    }
+
+    /** nDCG@10 of {@code mode} averaged over the judged queries (11 hits: the query's own document is skipped). */
+    private static double meanNdcg(KbService kb, UUID tenant, RetrievalEngine.Mode mode, Map<String, String> queries,
+                                   Map<String, String> relevant) {
+        double total = 0;
+        for (Map.Entry<String, String> q : relevant.entrySet()) {
+            List<KbService.Hit> hits = kb.search(tenant, queries.get(q.getKey()), 11, Map.of(), mode);
+            total += ndcg(hits, slug(q.getKey()), slug(q.getValue()));
+        }
+        return total / relevant.size();
     }
 
     private static double ndcg(List<KbService.Hit> hits, String self, String want) {

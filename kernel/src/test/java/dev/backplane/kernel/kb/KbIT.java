@@ -7,7 +7,6 @@ import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -160,10 +159,8 @@ class KbIT extends PerTestTenant {
 
     @Test
     void theCliAndTheMcpToolsUseTheSameKb() throws Exception {
-        Path home = Files.createTempDirectory("svc-cli");
-        CliRunner cli = kernel.cli(home, admin);
-        Path file = home.resolve("note.md");
-        Files.writeString(file, "# Certificates\nRenew the ingress certificate with cert-manager before it expires.");
+        CliRunner cli = kernel.cli(admin);
+        Path file = cli.file("note.md", "# Certificates\nRenew the ingress certificate with cert-manager before it expires.");
         var added = cli.run("kb", "add", "cert-renewal", "--body", "@" + file, "--metadata", "kind=runbook,team=platform");
         assertThat(added.exitCode()).as(added.toString()).isZero();
         assertThat(cli.run("kb", "show", "cert-renewal").out()).contains("cert-manager").contains("team");

@@ -41,6 +41,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -401,27 +402,18 @@ class BadInputFuzzIT {
         synchronized (allDefects) {
             Defect d = allDefects.computeIfAbsent(kind + " " + key, k -> new Defect(kind, key, input,
                     "HTTP " + r.status() + " (request id " + r.requestId() + "): " + detail, r.trace()));
-            d.count++;
+            d.count().incrementAndGet();
             if (!propertyDefects.contains(d)) {
                 propertyDefects.add(d);
             }
         }
     }
 
-    private static final class Defect {
-        final String kind;
-        final String key;
-        final String input;
-        final String answer;
-        final String trace;
-        int count;
+    /** One distinct defect: the first input and answer that showed it, and how often it was seen. */
+    private record Defect(String kind, String key, String input, String answer, String trace, AtomicInteger count) {
 
         Defect(String kind, String key, String input, String answer, String trace) {
-            this.kind = kind;
-            this.key = key;
-            this.input = input;
-            this.answer = answer;
-            this.trace = trace;
+            this(kind, key, input, answer, trace, new AtomicInteger());
         }
 
         @Override
@@ -1504,26 +1496,21 @@ class BadInputFuzzIT {
         /** Puts back what a successful fuzzed request to {@code route} may have changed. */
         void repair(String route) {
             generation++;
-            if (route.startsWith("/api/v1/targets")) {
-                ensureTarget();
-            } else if (route.startsWith("/api/v1/connectors")) {
-                ensureConnector();
-            } else if (route.startsWith("/api/v1/memory")) {
-                ensureMemory();
-            } else if (route.startsWith("/api/v1/kb")) {
-                ensureKb();
-            } else if (route.startsWith("/api/v1/docs")) {
-                ensureCollection();
-            } else if (route.startsWith("/api/v1/approvals")) {
-                ensureApproval();
-            } else if (route.startsWith("/api/v1/agent-principals")) {
-                ensureAgentPrincipal();
-            } else if (route.startsWith("/api/v1/agent-grants")) {
-                ensureGrant();
-            } else if (route.startsWith("/api/v1/service-principals")) {
-                ensureServiceGrant();
-            } else if (route.startsWith("/api/v1/event-sources")) {
-                ensureEventSource();
+            String family = route.startsWith("/api/v1/") ? route.substring("/api/v1/".length()).split("/")[0] : "";
+            switch (family) {
+                case "targets" -> ensureTarget();
+                case "connectors" -> ensureConnector();
+                case "memory" -> ensureMemory();
+                case "kb" -> ensureKb();
+                case "docs" -> ensureCollection();
+                case "approvals" -> ensureApproval();
+                case "agent-principals" -> ensureAgentPrincipal();
+                case "agent-grants" -> ensureGrant();
+                case "service-principals" -> ensureServiceGrant();
+                case "event-sources" -> ensureEventSource();
+                default -> {
+                    // the other families' writes change nothing the fuzz fixtures rely on
+                }
             }
         }
 
@@ -1627,26 +1614,25 @@ class BadInputFuzzIT {
         }
 
         private void ensureGrant() {
-            if (!grant.isEmpty()) {
-                var got = as(adminToken(), "GET", "/api/v1/agent-grants/" + grant, null);
-                if (got.status() == 200 && !got.json().path("revoked").asBoolean()) {
-                    return;
-                }
-            }
-            grant = expect(as(adminToken(), "POST", "/api/v1/agent-grants", "{\"principal\":\"fz-agent-sub\",\"op\":"
-                    + "\"fz.item0.*\",\"verdict\":\"auto-execute\"}"), 201).path("id").asText();
+            grant = liveGrant("/api/v1/agent-grants", grant, "{\"principal\":\"fz-agent-sub\",\"op\":"
+                    + "\"fz.item0.*\",\"verdict\":\"auto-execute\"}");
         }
 
         private void ensureServiceGrant() {
-            if (!serviceGrant.isEmpty()) {
-                var got = as(adminToken(), "GET", "/api/v1/service-principals/grants/" + serviceGrant, null);
+            serviceGrant = liveGrant("/api/v1/service-principals/grants", serviceGrant, "{\"principal\":"
+                    + "\"fz-svc\",\"connector_id\":\"fz-1.x\",\"op_id\":\"fz.item0.list\",\"reason\":\"fuzz\","
+                    + "\"target_product\":\"fz\"}");
+        }
+
+        /** {@code id} while the grant under {@code grants} is still live (not revoked), else a new grant made of {@code body}. */
+        private String liveGrant(String grants, String id, String body) {
+            if (!id.isEmpty()) {
+                var got = as(adminToken(), "GET", grants + "/" + id, null);
                 if (got.status() == 200 && !got.json().path("revoked").asBoolean()) {
-                    return;
+                    return id;
                 }
             }
-            serviceGrant = expect(as(adminToken(), "POST", "/api/v1/service-principals/grants", "{\"principal\":"
-                    + "\"fz-svc\",\"connector_id\":\"fz-1.x\",\"op_id\":\"fz.item0.list\",\"reason\":\"fuzz\","
-                    + "\"target_product\":\"fz\"}"), 201).path("id").asText();
+            return expect(as(adminToken(), "POST", grants, body), 201).path("id").asText();
         }
 
         private void ensureEventSource() {

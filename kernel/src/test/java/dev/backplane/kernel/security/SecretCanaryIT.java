@@ -10,13 +10,12 @@ import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.KernelTest;
+import dev.backplane.kernel.testing.LogCapture;
 import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,18 +29,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import java.util.logging.SimpleFormatter;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
@@ -97,39 +90,9 @@ class SecretCanaryIT {
             """;
     private static final UUID TENANT = UUID.randomUUID();
 
-    private static final List<String> LOGS = new CopyOnWriteArrayList<>();
     private static final List<String> ANSWERS = new CopyOnWriteArrayList<>();
     private static final List<String> CLI = new CopyOnWriteArrayList<>();
-    private static final Handler CAPTURE = new Handler() {
-        private final SimpleFormatter formatter = new SimpleFormatter();
-
-        @Override
-        public void publish(LogRecord r) {
-            StringBuilder b = new StringBuilder().append(r.getLevel()).append(' ').append(r.getLoggerName()).append(": ");
-            try {
-                b.append(formatter.formatMessage(r));
-            } catch (RuntimeException e) {
-                b.append(r.getMessage());
-            }
-            if (r.getParameters() != null && r.getParameters().length > 0) {
-                b.append(" [params ").append(Arrays.deepToString(r.getParameters())).append(']');
-            }
-            if (r.getThrown() != null) {
-                StringWriter trace = new StringWriter();
-                r.getThrown().printStackTrace(new PrintWriter(trace));
-                b.append('\n').append(trace);
-            }
-            LOGS.add(b.toString());
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private static LogCapture logs;
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final List<HttpServer> SERVERS = new ArrayList<>();
@@ -373,10 +336,7 @@ class SecretCanaryIT {
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        Logger root = Logger.getLogger("");
-        CAPTURE.setLevel(Level.ALL);
-        root.addHandler(CAPTURE);
-        setup.closeAfter(() -> Logger.getLogger("").removeHandler(CAPTURE));
+        logs = LogCapture.onRootLogger(setup);
         setup.closeAfter(() -> SERVERS.forEach(s -> s.stop(0)));
         work = setup.work();
         setup.plugin(TestPlugins.connector("canary", "1.x").product("canary").ranges("*").operations(6)
@@ -706,8 +666,8 @@ class SecretCanaryIT {
                 noteSeen.add("HTTP answer " + firstLine(a));
             }
         }
-        List<String> logs = List.copyOf(LOGS);
-        for (String line : logs) {
+        List<String> logLines = List.copyOf(logs.lines());
+        for (String line : logLines) {
             check("log", line, hits);
             if (line.contains(NOTE)) {
                 hits.add("note param in log: " + excerpt(line, NOTE));
@@ -721,7 +681,7 @@ class SecretCanaryIT {
         }
         long swept = System.nanoTime();
         System.out.println("SecretCanaryIT: " + db.tables() + " tables/" + db.columns() + " columns swept, "
-                + ANSWERS.size() + " HTTP answers, " + logs.size() + " log lines, canary hits = " + hits.size());
+                + ANSWERS.size() + " HTTP answers, " + logLines.size() + " log lines, canary hits = " + hits.size());
         System.out.println("SecretCanaryIT: also " + CLI.size() + " CLI runs' stdout/stderr swept; exercise "
                 + (exercised - t0) / 1_000_000 + " ms, sweep " + (swept - exercised) / 1_000_000 + " ms");
         System.out.println("SecretCanaryIT: the kv store under " + work.resolve("data").resolve("kv")

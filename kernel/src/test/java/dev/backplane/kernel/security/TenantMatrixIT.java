@@ -1263,62 +1263,63 @@ class TenantMatrixIT {
     /** A's objects as A sees them through the API. */
     private Map<String, JsonNode> aViews() throws IOException {
         Map<String, JsonNode> out = new LinkedHashMap<>();
-        Map<String, String> gets = new LinkedHashMap<>();
-        gets.put("admin /api/v1/targets/${target}", aAdmin);
-        gets.put("admin /api/v1/targets", aAdmin);
-        gets.put("admin /api/v1/connectors?status=all", aAdmin);
-        gets.put("admin /api/v1/connectors/mtx-1.x", aAdmin);
-        gets.put("admin /api/v1/connectors/mtx-1.x/groups", aAdmin);
-        gets.put("admin /api/v1/connectors/${connector}", aAdmin);
-        gets.put("admin /api/v1/connectors/ingest-jobs/${specJob}", aAdmin);
-        gets.put("admin /api/v1/kb/ingest-jobs/${kbJob}", aAdmin);
-        gets.put("admin /api/v1/kb", aAdmin);
-        gets.put("admin /api/v1/kb/${kbSlug}", aAdmin);
-        gets.put("admin /api/v1/kb/${kbIngestedSlug}", aAdmin);
-        gets.put("operator /api/v1/memory?include_expired=true", aOperator);
-        gets.put("admin /api/v1/memory/tenant/${memTenant}", aAdmin);
-        gets.put("operator /api/v1/memory/user-tenant/${memUserTenant}", aOperator);
-        gets.put("operator /api/v1/memory/user/${memUser}", aOperator);
-        gets.put("operator /api/v1/memory/target/${memTarget}?target_name=${target}", aOperator);
-        gets.put("admin /api/v1/docs/collections", aAdmin);
-        gets.put("admin /api/v1/agent-principals?include_revoked=true", aAdmin);
-        gets.put("admin /api/v1/agent-grants?include_revoked=true&include_expired=true", aAdmin);
-        gets.put("admin /api/v1/agent-grants/${grant}", aAdmin);
-        gets.put("admin /api/v1/service-principals/grants?include_revoked=true&include_expired=true", aAdmin);
-        gets.put("admin /api/v1/service-principals/grants/${serviceGrant}", aAdmin);
-        gets.put("admin /api/v1/approvals/${approval}", aAdmin);
-        gets.put("admin /api/v1/approvals?status=pending", aAdmin);
-        gets.put("operator /api/v1/operations/runs/${runHandle}", aOperator);
-        gets.put("admin /api/v1/audit/${audit}", aAdmin);
-        gets.put("admin /api/v1/agents/${agentDef}", aAdmin);
-        gets.put("admin /api/v1/agents", aAdmin);
-        gets.put("operator /api/v1/agent-runs/${agentRun}", aOperator);
-        gets.put("admin /api/v1/scheduler/triggers/${trigger}", aAdmin);
-        gets.put("admin /api/v1/scheduler/triggers", aAdmin);
-        gets.put("admin /api/v1/sensors/${sensor}", aAdmin);
-        gets.put("admin /api/v1/sensors", aAdmin);
-        gets.put("operator /api/v1/sensors/${sensor}/results", aOperator);
-        gets.put("admin /api/v1/dashboards/${dashboard}", aAdmin);
-        gets.put("admin /api/v1/dashboards", aAdmin);
-        gets.put("admin /api/v1/conventions/${conventionSlug}", aAdmin);
-        gets.put("admin /api/v1/conventions/${conventionSlug}/history", aAdmin);
-        gets.put("admin /api/v1/conventions/${conventionOps}", aAdmin);
-        gets.put("admin /api/v1/conventions", aAdmin);
-        gets.put("operator /api/v1/agent-runs/${agentRun}/events", aOperator);
-        gets.put("admin /api/v1/event-sources/${eventSlug}", aAdmin);
-        gets.put("admin /api/v1/event-sources", aAdmin);
-        gets.put("admin /api/v1/events/${event}", aAdmin);
-        gets.put("admin /api/v1/tenants/current/flight-recorder-policy", aAdmin);
-        gets.put("admin /api/v1/tenants/current/mail-recipient-policy", aAdmin);
-        gets.put("operator /api/v1/automation", aOperator);
-        gets.put("operator /api/v1/topology/edges", aOperator);
-        gets.put("operator /api/v1/topology/dependencies?node=${topoNode}", aOperator);
-        gets.put("operator /api/v1/topology/history?node=${topoNode}&include_edges=true", aOperator);
-        for (var g : gets.entrySet()) {
-            String path = expand(g.getKey().substring(g.getKey().indexOf(' ') + 1), aFull);
-            var r = kernel.get(path, g.getValue());
+        // each read as the role its key names
+        List<String> gets = List.of(
+                "admin /api/v1/targets/${target}",
+                "admin /api/v1/targets",
+                "admin /api/v1/connectors?status=all",
+                "admin /api/v1/connectors/mtx-1.x",
+                "admin /api/v1/connectors/mtx-1.x/groups",
+                "admin /api/v1/connectors/${connector}",
+                "admin /api/v1/connectors/ingest-jobs/${specJob}",
+                "admin /api/v1/kb/ingest-jobs/${kbJob}",
+                "admin /api/v1/kb",
+                "admin /api/v1/kb/${kbSlug}",
+                "admin /api/v1/kb/${kbIngestedSlug}",
+                "operator /api/v1/memory?include_expired=true",
+                "admin /api/v1/memory/tenant/${memTenant}",
+                "operator /api/v1/memory/user-tenant/${memUserTenant}",
+                "operator /api/v1/memory/user/${memUser}",
+                "operator /api/v1/memory/target/${memTarget}?target_name=${target}",
+                "admin /api/v1/docs/collections",
+                "admin /api/v1/agent-principals?include_revoked=true",
+                "admin /api/v1/agent-grants?include_revoked=true&include_expired=true",
+                "admin /api/v1/agent-grants/${grant}",
+                "admin /api/v1/service-principals/grants?include_revoked=true&include_expired=true",
+                "admin /api/v1/service-principals/grants/${serviceGrant}",
+                "admin /api/v1/approvals/${approval}",
+                "admin /api/v1/approvals?status=pending",
+                "operator /api/v1/operations/runs/${runHandle}",
+                "admin /api/v1/audit/${audit}",
+                "admin /api/v1/agents/${agentDef}",
+                "admin /api/v1/agents",
+                "operator /api/v1/agent-runs/${agentRun}",
+                "admin /api/v1/scheduler/triggers/${trigger}",
+                "admin /api/v1/scheduler/triggers",
+                "admin /api/v1/sensors/${sensor}",
+                "admin /api/v1/sensors",
+                "operator /api/v1/sensors/${sensor}/results",
+                "admin /api/v1/dashboards/${dashboard}",
+                "admin /api/v1/dashboards",
+                "admin /api/v1/conventions/${conventionSlug}",
+                "admin /api/v1/conventions/${conventionSlug}/history",
+                "admin /api/v1/conventions/${conventionOps}",
+                "admin /api/v1/conventions",
+                "operator /api/v1/agent-runs/${agentRun}/events",
+                "admin /api/v1/event-sources/${eventSlug}",
+                "admin /api/v1/event-sources",
+                "admin /api/v1/events/${event}",
+                "admin /api/v1/tenants/current/flight-recorder-policy",
+                "admin /api/v1/tenants/current/mail-recipient-policy",
+                "operator /api/v1/automation",
+                "operator /api/v1/topology/edges",
+                "operator /api/v1/topology/dependencies?node=${topoNode}",
+                "operator /api/v1/topology/history?node=${topoNode}&include_edges=true");
+        for (String g : gets) {
+            String path = expand(g.substring(g.indexOf(' ') + 1), aFull);
+            var r = kernel.get(path, g.startsWith("operator ") ? aOperator : aAdmin);
             // nothing is stripped: A's objects must read back exactly as they were
-            out.put(g.getKey(), r.status() == 200 ? r.json() : JSON.getNodeFactory().textNode(r.status() + " " + r.body()));
+            out.put(g, r.status() == 200 ? r.json() : JSON.getNodeFactory().textNode(r.status() + " " + r.body()));
         }
         var page = kernel.send("POST", "/api/v1/operations/result-query", aOperator, "{\"handle_id\": \""
                 + aVals.get("resultHandle") + "\", \"offset\": 100}", Map.of());

@@ -2,8 +2,11 @@ package dev.backplane.kernel.testing;
 
 import dev.backplane.cli.Svc;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,8 +47,10 @@ public final class CliRunner {
     }
 
     private final Map<String, String> env = new HashMap<>();
+    private final Path home;
 
     public CliRunner(Path configHome) {
+        home = configHome;
         env.put("XDG_CONFIG_HOME", configHome.toString());
         env.put("HOME", configHome.toString());
         env.put("SVC_TOKEN_STORE", "file");
@@ -54,6 +59,15 @@ public final class CliRunner {
     public CliRunner env(String name, String value) {
         env.put(name, value);
         return this;
+    }
+
+    /** Writes {@code content} to {@code name} in the runner's config directory; the path is what {@code @file} takes. */
+    public Path file(String name, String content) {
+        try {
+            return Files.writeString(home.resolve(name), content);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public Result run(String... args) {

@@ -69,6 +69,12 @@ public final class LoopbackHttp {
         return out;
     }
 
+    /** Sends {@code body} as {@code contentType} with {@code status} and closes the exchange. */
+    public static void answer(HttpExchange x, int status, String contentType, String body) throws IOException {
+        x.getResponseHeaders().set("Content-Type", contentType);
+        answer(x, status, body);
+    }
+
     /** Sends {@code body} with {@code status} and closes the exchange. */
     public static void answer(HttpExchange x, int status, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);

@@ -10,21 +10,15 @@ import java.util.UUID;
  * Two kernels on one PostgreSQL reached by URL, as replicas behind a load balancer, with a fresh tenant
  * and its admin's token. They share one data directory too: the embedded kv store is a directory of
  * files, shared like a Vault would be. Started, they are ready: both change feeds listen.
+ *
+ * @param a one replica
+ * @param b the other replica
+ * @param issuer the issuer both replicas trust, for tokens other than {@link #admin()}
+ * @param tenant the tenant the replicas' tests act in (new for each start)
+ * @param pg the database both replicas use
  */
-public final class Replicas implements AutoCloseable {
-
-    private final ExternalPostgres pg;
-    private final TestIssuer issuer;
-    private final TestKernel a;
-    private final TestKernel b;
-    private final UUID tenant = UUID.randomUUID();
-
-    private Replicas(ExternalPostgres pg, TestIssuer issuer, TestKernel a, TestKernel b) {
-        this.pg = pg;
-        this.issuer = issuer;
-        this.a = a;
-        this.b = b;
-    }
+public record Replicas(TestKernel a, TestKernel b, TestIssuer issuer, UUID tenant, ExternalPostgres pg)
+        implements AutoCloseable {
 
     /**
      * Starts both replicas with {@link TestKernel#settings} (plugins from {@code work/plugins}, created if
@@ -39,7 +33,8 @@ public final class Replicas implements AutoCloseable {
                     Files.createDirectories(work.resolve("plugins"))));
             env.putAll(settings);
             a = TestKernel.start(work.resolve("shared"), env);
-            Replicas replicas = new Replicas(pg, issuer, a, TestKernel.start(work.resolve("shared"), env));
+            Replicas replicas = new Replicas(a, TestKernel.start(work.resolve("shared"), env), issuer, UUID.randomUUID(),
+                    pg);
             replicas.awaitChangeFeeds();
             return replicas;
         } catch (Exception | AssertionError e) {
@@ -60,24 +55,6 @@ public final class Replicas implements AutoCloseable {
             }
             Thread.sleep(20);
         }
-    }
-
-    public TestKernel a() {
-        return a;
-    }
-
-    public TestKernel b() {
-        return b;
-    }
-
-    /** The issuer both replicas trust, for tokens other than {@link #admin()}. */
-    public TestIssuer issuer() {
-        return issuer;
-    }
-
-    /** The tenant the replicas' tests act in (new for each start). */
-    public UUID tenant() {
-        return tenant;
     }
 
     /** A tenant_admin token of {@link #tenant()}. */

@@ -1,5 +1,7 @@
 package dev.backplane.kernel.testing;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -141,16 +143,20 @@ public final class VaultDouble implements AutoCloseable {
     }
 
     static Map<String, Object> envelope(Object data, int leaseDuration) {
-        Map<String, Object> e = new LinkedHashMap<>();
-        e.put("request_id", UUID.randomUUID().toString());
-        e.put("lease_id", "");
-        e.put("renewable", false);
-        e.put("lease_duration", leaseDuration);
+        Map<String, Object> e = object("""
+                {"request_id": "%s", "lease_id": "", "renewable": false, "lease_duration": %d, "data": null,
+                 "wrap_info": null, "warnings": null, "auth": null}""".formatted(UUID.randomUUID(), leaseDuration));
         e.put("data", data);
-        e.put("wrap_info", null);
-        e.put("warnings", null);
-        e.put("auth", null);
         return e;
+    }
+
+    /** A JSON object written the way Vault's API documentation shows it, keys in that order. */
+    static Map<String, Object> object(String json) {
+        try {
+            return JSON.readValue(json, new TypeReference<LinkedHashMap<String, Object>>() { });
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(e);
+        }
     }
 
     private void handle(HttpExchange x) throws IOException {

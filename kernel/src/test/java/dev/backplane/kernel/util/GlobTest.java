@@ -3,24 +3,29 @@ package dev.backplane.kernel.util;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class GlobTest {
 
-    @Test
-    void starsQuestionMarksAndClasses() {
-        assertThat(Glob.matches("k8s.pod.*", "k8s.pod.list")).isTrue();
-        assertThat(Glob.matches("*", "")).isTrue();
-        assertThat(Glob.matches("*.list", "k8s.pod.list")).isTrue();
-        assertThat(Glob.matches("*.list", "k8s.pod.lists")).isFalse();
-        assertThat(Glob.matches("a*b*c", "aXXbYYc")).isTrue();
-        assertThat(Glob.matches("a*b*c", "aXXbYY")).isFalse();
-        assertThat(Glob.matches("k8s.po?.list", "k8s.pod.list")).isTrue();
-        assertThat(Glob.matches("item[0-2].get", "item1.get")).isTrue();
-        assertThat(Glob.matches("item[0-2].get", "item7.get")).isFalse();
-        assertThat(Glob.matches("item[!0-2].get", "item7.get")).isTrue();
-        assertThat(Glob.matches("[ab]x", "bx")).isTrue();
-        assertThat(Glob.matches("(.*)", "anything")).as("regex syntax is literal").isFalse();
-        assertThat(Glob.matches("a[bc", "a[bc")).as("an unclosed class is literal").isTrue();
+    @ParameterizedTest(name = "{0} ~ {1}: {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            k8s.pod.*      | k8s.pod.list  | true  |
+            '*'            | ''            | true  |
+            *.list         | k8s.pod.list  | true  |
+            *.list         | k8s.pod.lists | false |
+            a*b*c          | aXXbYYc       | true  |
+            a*b*c          | aXXbYY        | false |
+            k8s.po?.list   | k8s.pod.list  | true  |
+            item[0-2].get  | item1.get     | true  |
+            item[0-2].get  | item7.get     | false |
+            item[!0-2].get | item7.get     | true  |
+            [ab]x          | bx            | true  |
+            (.*)           | anything      | false | regex syntax is literal
+            a[bc           | a[bc          | true  | an unclosed class is literal
+            """)
+    void starsQuestionMarksAndClasses(String pattern, String text, boolean matches, String why) {
+        assertThat(Glob.matches(pattern, text)).as("%s ~ %s %s", pattern, text, why == null ? "" : why).isEqualTo(matches);
     }
 
     @Test

@@ -15,7 +15,7 @@ import javax.net.ssl.SSLContext;
 
 /**
  * A {@link ConnectorContext} for connector tests that records everything the connector logs. A test that needs
- * another clock, timeout or socket factory overrides that method and keeps the rest.
+ * another timeout passes it; one that needs another clock or socket factory overrides that method and keeps the rest.
  */
 public class RecordingContext implements ConnectorContext {
 
@@ -23,6 +23,16 @@ public class RecordingContext implements ConnectorContext {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final java.util.Map<String, java.util.Map<String, String>> staged = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Duration timeout;
+
+    public RecordingContext() {
+        this(Duration.ofSeconds(30));
+    }
+
+    /** A context whose calls may take {@code timeout}. */
+    public RecordingContext(Duration timeout) {
+        this.timeout = timeout;
+    }
 
     public List<String> logLines() {
         return logLines;
@@ -97,7 +107,7 @@ public class RecordingContext implements ConnectorContext {
 
     @Override
     public Duration timeout() {
-        return Duration.ofSeconds(30);
+        return timeout;
     }
 
     @Override

@@ -2,12 +2,12 @@ package dev.backplane.plugins.loki;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.backplane.kernel.testing.LoopbackHttp;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,13 +45,12 @@ final class LokiReplay implements AutoCloseable {
 
     private void answer(HttpExchange x) throws IOException {
         String auth = String.valueOf(x.getRequestHeaders().getFirst("Authorization"));
-        if (!auth.equals("Basic " + Base64.getEncoder().encodeToString((USER + ":" + PASSWORD)
-                .getBytes(StandardCharsets.UTF_8)))) {
-            reply(x, 401, "text/plain", "Unauthorized\n");
+        if (!auth.equals(LoopbackHttp.basic(USER, PASSWORD))) {
+            LoopbackHttp.answer(x, 401, "text/plain", "Unauthorized\n");
             return;
         }
         if (!ORG.equals(x.getRequestHeaders().getFirst("X-Scope-OrgID"))) {
-            reply(x, 401, "text/plain", "no org id\n");
+            LoopbackHttp.answer(x, 401, "text/plain", "no org id\n");
             return;
         }
         Map<String, String> q = query(x.getRequestURI().getRawQuery());
@@ -59,36 +58,37 @@ final class LokiReplay implements AutoCloseable {
         queries.add(q);
         String logql = q.getOrDefault("query", "");
         switch (x.getRequestURI().getPath()) {
-            case "/loki/api/v1/status/buildinfo" -> reply(x, 200, "application/json", """
+            case "/loki/api/v1/status/buildinfo" -> LoopbackHttp.answer(x, 200, "application/json", """
                     {"version": "3.4.2", "revision": "a1b2c3d", "branch": "release-3.4.x", "buildUser": "root@builder",
                      "buildDate": "2026-01-15T10:00:00Z", "goVersion": "go1.23.6"}""");
             case "/loki/api/v1/query_range", "/loki/api/v1/query" -> {
                 if (!logql.startsWith("{") && !logql.startsWith("sum") && !logql.startsWith("count")) {
-                    reply(x, 400, "text/plain", "parse error at line 1, col 1: syntax error: unexpected IDENTIFIER\n");
+                    LoopbackHttp.answer(x, 400, "text/plain",
+                            "parse error at line 1, col 1: syntax error: unexpected IDENTIFIER\n");
                 } else if (logql.startsWith("{")) {
-                    reply(x, 200, "application/json", """
+                    LoopbackHttp.answer(x, 200, "application/json", """
                             {"status": "success", "data": {"resultType": "streams", "result": [
                               {"stream": {"app": "web", "env": "prod"}, "values": [["%s", "GET / 200"], ["%s", "GET /x 500 error"]]},
                               {"stream": {"app": "db", "env": "prod"}, "values": [["%s", "slow query error"]]}],
                              "stats": {"summary": {"totalLinesProcessed": 3}}}}""".formatted(T3, T1, T2));
                 } else if (x.getRequestURI().getPath().endsWith("query")) {
-                    reply(x, 200, "application/json", """
+                    LoopbackHttp.answer(x, 200, "application/json", """
                             {"status": "success", "data": {"resultType": "vector", "result": [
                               {"metric": {"app": "web"}, "value": [1763942400.5, "2"]},
                               {"metric": {"app": "db"}, "value": [1763942400.5, "1"]}]}}""");
                 } else {
-                    reply(x, 200, "application/json", """
+                    LoopbackHttp.answer(x, 200, "application/json", """
                             {"status": "success", "data": {"resultType": "matrix", "result": [
                               {"metric": {"app": "web"}, "values": [[1763942400, "1"], [1763942460, "2"]]}]}}""");
                 }
             }
-            case "/loki/api/v1/labels" -> reply(x, 200, "application/json",
+            case "/loki/api/v1/labels" -> LoopbackHttp.answer(x, 200, "application/json",
                     "{\"status\": \"success\", \"data\": [\"app\", \"env\"]}");
-            case "/loki/api/v1/label/app/values" -> reply(x, 200, "application/json",
+            case "/loki/api/v1/label/app/values" -> LoopbackHttp.answer(x, 200, "application/json",
                     "{\"status\": \"success\", \"data\": [\"db\", \"web\"]}");
-            case "/loki/api/v1/series" -> reply(x, 200, "application/json", """
+            case "/loki/api/v1/series" -> LoopbackHttp.answer(x, 200, "application/json", """
                     {"status": "success", "data": [{"app": "web", "env": "prod"}, {"app": "db", "env": "prod"}]}""");
-            default -> reply(x, 404, "text/plain", "404 page not found\n");
+            default -> LoopbackHttp.answer(x, 404, "text/plain", "404 page not found\n");
         }
     }
 
@@ -102,14 +102,6 @@ final class LokiReplay implements AutoCloseable {
             }
         }
         return out;
-    }
-
-    private static void reply(HttpExchange x, int status, String type, String body) throws IOException {
-        byte[] b = body.getBytes(StandardCharsets.UTF_8);
-        x.getResponseHeaders().add("Content-Type", type);
-        x.sendResponseHeaders(status, b.length);
-        x.getResponseBody().write(b);
-        x.close();
     }
 
     @Override

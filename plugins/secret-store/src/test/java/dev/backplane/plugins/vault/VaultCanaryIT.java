@@ -6,11 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
+import dev.backplane.kernel.testing.LogCapture;
 import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.VaultDouble;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -22,11 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import java.util.logging.SimpleFormatter;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,46 +38,13 @@ class VaultCanaryIT extends PerTestTenant {
     /** The body of the private key the double's PKI mount issues: staged, never anywhere else. */
     private static final String KEY_CANARY = "pkikeycanary" + UUID.randomUUID().toString().replace("-", "");
     private static final String CONNECTOR = VaultPipelineIT.CONNECTOR;
-    private static final List<String> LOGS = new CopyOnWriteArrayList<>();
     private static final List<String> SEEN = new CopyOnWriteArrayList<>();
-    private static final Handler CAPTURE = new Handler() {
-        private final SimpleFormatter formatter = new SimpleFormatter();
-
-        @Override
-        public void publish(LogRecord r) {
-            StringBuilder b = new StringBuilder(r.getLoggerName() + ": ");
-            try {
-                b.append(formatter.formatMessage(r));
-            } catch (RuntimeException e) {
-                b.append(r.getMessage());
-            }
-            if (r.getParameters() != null) {
-                b.append(java.util.Arrays.deepToString(r.getParameters()));
-            }
-            if (r.getThrown() != null) {
-                StringWriter trace = new StringWriter();
-                r.getThrown().printStackTrace(new PrintWriter(trace));
-                b.append(trace);
-            }
-            LOGS.add(b.toString());
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private static LogCapture logs;
     private static VaultDouble vault;
 
     @BeforeKernel
     static void start(KernelSetup setup) throws Exception {
-        Logger root = Logger.getLogger("");
-        CAPTURE.setLevel(Level.ALL);
-        root.addHandler(CAPTURE);
-        setup.closeAfter(() -> Logger.getLogger("").removeHandler(CAPTURE));
+        logs = LogCapture.onRootLogger(setup);
         setup.pluginJar("vault.plugin.jar", "vault-1.x.jar");
         vault = setup.closeAfter(new VaultDouble("secret"));
         vault.put("canary/app", Map.of("password", CANARY, "user", "app"));
@@ -201,11 +162,11 @@ class VaultCanaryIT extends PerTestTenant {
         List<String> hits = new ArrayList<>();
         for (String needle : List.of(CANARY, VaultDouble.ROOT_TOKEN, KEY_CANARY)) {
             SEEN.stream().filter(s -> s.contains(needle)).forEach(s -> hits.add("answer: " + excerpt(s, needle)));
-            LOGS.stream().filter(s -> s.contains(needle)).forEach(s -> hits.add("log: " + excerpt(s, needle)));
+            logs.lines().stream().filter(s -> s.contains(needle)).forEach(s -> hits.add("log: " + excerpt(s, needle)));
             hits.addAll(sweepDatabase(needle));
         }
         assertThat(SEEN).hasSizeGreaterThan(20);
-        assertThat(LOGS).as("log records were captured").isNotEmpty();
+        assertThat(logs.lines()).as("log records were captured").isNotEmpty();
         assertThat(hits).isEmpty();
     }
 

@@ -10,7 +10,6 @@ import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.OperationCalls;
 import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.VaultDouble;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +52,13 @@ class VaultPipelineIT extends PerTestTenant {
                 server.port(), "extras", Map.of("scheme", "http")));
         kernel.stageSecret(admin, name, Map.of("token", token));
         kernel.enableConnector(admin, CONNECTOR);
+    }
+
+    /** The tenant's audit rows of {@code target}, as its admin reads them. */
+    private String auditOf(String target) {
+        var audit = kernel.get("/api/v1/audit?target=" + target + "&limit=100", admin);
+        assertThat(audit.status()).as(audit.body()).isEqualTo(200);
+        return audit.body();
     }
 
     @Test
@@ -116,9 +122,7 @@ class VaultPipelineIT extends PerTestTenant {
         JsonNode versions = calls.call(operator, "vault.kv.versions", "v2", Map.of("path", "team/db"));
         assertThat(versions.path("result").findValuesAsText("state")).containsExactly("destroyed");
 
-        var audit = kernel.get("/api/v1/audit?target=v2&limit=100", admin);
-        assertThat(audit.status()).as(audit.body()).isEqualTo(200);
-        assertThat(audit.body()).contains("vault.kv.write").contains("vault.kv.destroy").contains("CHG-9");
+        assertThat(auditOf("v2")).contains("vault.kv.write").contains("vault.kv.destroy").contains("CHG-9");
     }
 
     @Test
@@ -163,9 +167,7 @@ class VaultPipelineIT extends PerTestTenant {
                 "extras", Map.of("scheme", "http"))), Map.of());
         assertThat(foreign.status()).as(foreign.body()).isBetween(400, 499);
 
-        var audit = kernel.get("/api/v1/audit?target=v7&limit=100", admin);
-        assertThat(audit.status()).as(audit.body()).isEqualTo(200);
-        assertThat(audit.body()).contains("vault.pki.issue").doesNotContain("PRIVATE KEY");
+        assertThat(auditOf("v7")).contains("vault.pki.issue").doesNotContain("PRIVATE KEY");
     }
 
     @Test
@@ -200,8 +202,7 @@ class VaultPipelineIT extends PerTestTenant {
     void theCliHasVaultVerbsFromTheCatalog() throws Exception {
         target("v6", "vault", vault, VaultDouble.ROOT_TOKEN);
         calls.enable(admin, NOT_READ_CLASS);
-        Path home = Files.createTempDirectory("svc-cli");
-        CliRunner cli = kernel.cli(home, operator);
+        CliRunner cli = kernel.cli(operator);
         var list = cli.run("vault", "kv", "list", "apps", "--target", "v6");
         assertThat(list.exitCode()).as(list.toString()).isZero();
         assertThat(list.out()).contains("web");
@@ -211,8 +212,7 @@ class VaultPipelineIT extends PerTestTenant {
         var health = cli.run("vault", "sys", "health", "--target", "v6", "--json");
         assertThat(JSON.readTree(health.out()).path("result").path("sealed").asBoolean(true)).as(health.toString())
                 .isFalse();
-        Path data = home.resolve("data.json");
-        Files.writeString(data, "{\"api_key\": \"cli-" + UUID.randomUUID() + "\"}");
+        Path data = cli.file("data.json", "{\"api_key\": \"cli-" + UUID.randomUUID() + "\"}");
         var write = cli.run("vault", "kv", "write", "cli/app", "--data", "@" + data, "--target", "v6");
         assertThat(write.exitCode()).as(write.toString()).isEqualTo(4);
         assertThat(write.out()).contains("parked for approval");
