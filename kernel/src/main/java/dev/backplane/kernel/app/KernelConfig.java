@@ -208,7 +208,8 @@ public final class KernelConfig {
     /** What {@link Database#start} needs. */
     public Database.Settings database() {
         return new Database.Settings(optional(Setting.DB_URL), get(Setting.DB_USER), get(Setting.DB_PASSWORD),
-                intValue(Setting.DB_POOL_SIZE), Path.of(get(Setting.DATA_DIR)), intValue(Setting.DB_EMBEDDED_PORT));
+                intValue(Setting.DB_POOL_SIZE), Path.of(get(Setting.DATA_DIR)), intValue(Setting.DB_EMBEDDED_PORT),
+                boolValue(Setting.DB_EMBEDDED_FSYNC));
     }
 
     /** What {@link CredentialService#start} needs. */

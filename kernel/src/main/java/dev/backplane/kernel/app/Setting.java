@@ -17,6 +17,10 @@ public enum Setting {
     DB_PASSWORD("db.password", "SVC_DB_PASSWORD", "", "database password (URL mode; prefer the environment variable)", Secrecy.SECRET),
     DB_POOL_SIZE("db.pool-size", "SVC_DB_POOL_SIZE", "16", "maximum JDBC connections", 1, 1000),
     DB_EMBEDDED_PORT("db.embedded.port", "SVC_DB_EMBEDDED_PORT", "0", "port of the embedded PostgreSQL (0 picks a free port)", 0, 65535),
+    DB_EMBEDDED_FSYNC("db.embedded.fsync", "SVC_DB_EMBEDDED_FSYNC", "true",
+            "true: the embedded PostgreSQL flushes each commit to disk (fsync), so a commit the kernel answered for survives "
+                    + "a power loss or OS crash; false: faster commits that survive any process crash but not the machine's "
+                    + "(the test suite's setting)"),
     PLUGIN_DIR("plugins.dir", "SVC_PLUGIN_DIR", "plugin-repo", "directory the connector plugin jars are loaded from"),
     PLUGIN_CALL_TIMEOUT("plugins.call-timeout-seconds", "SVC_PLUGIN_CALL_TIMEOUT_SECONDS", "30",
             "how long one call into a plugin may take", 1, 3600),

@@ -39,10 +39,11 @@ public final class Database implements AutoCloseable {
 
     /**
      * Where the database is: a JDBC URL (with user and password), or none — then an embedded
-     * PostgreSQL under {@code dataDir/postgres} on {@code embeddedPort} (0 picks a free one).
+     * PostgreSQL under {@code dataDir/postgres} on {@code embeddedPort} (0 picks a free one), flushing each
+     * commit to disk when {@code embeddedFsync} (an external database's durability is its own configuration).
      */
     public record Settings(Optional<String> url, String user, String password, int poolSize, Path dataDir,
-                           int embeddedPort) {
+                           int embeddedPort, boolean embeddedFsync) {
         @Override
         public String toString() {
             return "Database.Settings[" + url.map(Database::redactUrl).orElse("embedded in " + dataDir)
@@ -69,7 +70,7 @@ public final class Database implements AutoCloseable {
             return migrated(new Database(Optional.empty(), ds, "postgresql at " + redactUrl(url.get())));
         }
         Path dir = settings.dataDir().toAbsolutePath().resolve("postgres");
-        EmbeddedPostgres pg = startEmbedded(dir, settings.embeddedPort());
+        EmbeddedPostgres pg = startEmbedded(dir, settings.embeddedPort(), settings.embeddedFsync());
         String jdbc = pg.getJdbcUrl("postgres", "postgres");
         HikariDataSource ds = pool(jdbc, "postgres", "", poolSize);
         Database db = new Database(Optional.of(pg), ds, "embedded postgresql in " + dir + " (port " + pg.getPort() + ")");
@@ -81,15 +82,17 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private static EmbeddedPostgres startEmbedded(Path dir, int port) {
+    private static EmbeddedPostgres startEmbedded(Path dir, int port, boolean fsync) {
         try {
             Files.createDirectories(dir);
             EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setDataDirectory(dir)
                     .setCleanDataDirectory(false)
-                    // the embedded library turns synchronous_commit off by default; a commit the kernel answered
-                    // for (an accepted event, an audit row) must be on disk, so it is PostgreSQL's default again
+                    // the embedded library turns synchronous_commit and fsync off; a commit the kernel answered for
+                    // (an accepted event, an audit row) must be on disk, so both are PostgreSQL's defaults again
+                    // (fsync off: a commit survives any process crash, PostgreSQL's included, but not the machine's)
                     .setServerConfig("synchronous_commit", "on")
+                    .setServerConfig("fsync", fsync ? "on" : "off")
                     .setPGStartupWait(Duration.ofSeconds(60));
             if (port > 0) {
                 builder.setPort(port);

@@ -36,6 +36,24 @@ class DatabaseModesIT {
     }
 
     @Test
+    void theEmbeddedDatabaseFlushesEveryCommitToDiskUnlessToldNotTo(@TempDir Path data) throws Exception {
+        for (String fsync : new String[] {"true", "false"}) {
+            Map<dev.backplane.kernel.app.Setting, String> settings = new java.util.EnumMap<>(dev.backplane.kernel.app.Setting.class);
+            settings.put(dev.backplane.kernel.app.Setting.DATA_DIR, data.resolve(fsync).toString());
+            if (fsync.equals("false")) {
+                settings.put(dev.backplane.kernel.app.Setting.DB_EMBEDDED_FSYNC, "false");
+            }
+            try (Database db = Database.start(dev.backplane.kernel.app.KernelConfig.of(settings).database())) {
+                Jdbc jdbc = new Jdbc(db.dataSource());
+                assertThat(jdbc.queryOne("SELECT current_setting('fsync')", rs -> rs.getString(1))).as("fsync, default "
+                        + "unless false").hasValue(fsync.equals("true") ? "on" : "off");
+                assertThat(jdbc.queryOne("SELECT current_setting('synchronous_commit')", rs -> rs.getString(1)))
+                        .hasValue("on");
+            }
+        }
+    }
+
+    @Test
     void databaseByUrlRunsMigrationsAndServes(@TempDir Path data) throws Exception {
         UUID tenant = UUID.randomUUID();
         try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer()) {

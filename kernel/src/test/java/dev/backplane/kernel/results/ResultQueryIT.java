@@ -37,7 +37,8 @@ class ResultQueryIT {
 
     @BeforeAll
     static void start() throws Exception {
-        db = Database.start(KernelConfig.of(Map.of(Setting.DATA_DIR, Files.createTempDirectory("svc-rq").toString())).database());
+        db = Database.start(KernelConfig.of(Map.of(Setting.DATA_DIR, Files.createTempDirectory("svc-rq").toString(),
+                Setting.DB_EMBEDDED_FSYNC, "false")).database());
         Jdbc jdbc = new Jdbc(db.dataSource());
         handles = new ResultHandles(jdbc, Duration.ofHours(1));
         service = new ResultQueryService(jdbc, handles);

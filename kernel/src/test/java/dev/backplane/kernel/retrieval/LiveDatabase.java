@@ -20,7 +20,7 @@ record LiveDatabase(Database db, Jdbc jdbc, ChangeFeed feed) implements AutoClos
 
     static LiveDatabase start(String prefix) throws Exception {
         Database db = Database.start(KernelConfig.of(Map.of(Setting.DATA_DIR,
-                Files.createTempDirectory(prefix).toString())).database());
+                Files.createTempDirectory(prefix).toString(), Setting.DB_EMBEDDED_FSYNC, "false")).database());
         Jdbc jdbc = new Jdbc(db.dataSource());
         LiveDatabase live = new LiveDatabase(db, jdbc, ChangeFeed.listening(db::dedicatedConnection, jdbc));
         waitFor(live.feed()::live, "the change feed listens");

@@ -61,6 +61,8 @@ public final class TestKernel implements AutoCloseable {
         Map<Setting, String> settings = new EnumMap<>(Setting.class);
         settings.put(Setting.SERVER_PORT, "0");
         settings.put(Setting.DATA_DIR, dataDir.toString());
+        // tests kill processes (the kernel, PostgreSQL), never the machine: without fsync no commit is lost to that
+        settings.put(Setting.DB_EMBEDDED_FSYNC, "false");
         env.forEach((name, value) -> settings.put(Arrays.stream(Setting.values())
                 .filter(s -> s.envVar().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no setting " + name)), value));
