@@ -56,6 +56,9 @@ public final class DispatchBench {
         UUID tenant = UUID.randomUUID();
         try (TestIssuer issuer = new TestIssuer()) {
             Map<String, String> env = TestKernel.settings(issuer, plugins);
+            // the deployed default: every commit flushed to disk (-Dsvc.bench.fsync=false: the test suite's setting)
+            env.put("SVC_DB_EMBEDDED_FSYNC", System.getProperty("svc.bench.fsync", "true"));
+            System.out.println("embedded PostgreSQL fsync: " + env.get("SVC_DB_EMBEDDED_FSYNC"));
             try (TestKernel k = TestKernel.start(work.resolve("data"), env)) {
                 String admin = issuer.token("admin", tenant, "tenant_admin");
                 String op = issuer.token("op", tenant, "operator");

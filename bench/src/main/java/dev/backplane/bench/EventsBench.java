@@ -48,6 +48,9 @@ public final class EventsBench {
             Map<String, String> env = TestKernel.settings(issuer, Files.createDirectories(work.resolve("plugins")));
             env.put("SVC_EVENTS_RATE_PER_SECOND", "100000");
             env.put("SVC_DB_POOL_SIZE", "32");
+            // the deployed default: every commit flushed to disk (-Dsvc.bench.fsync=false: the test suite's setting)
+            env.put("SVC_DB_EMBEDDED_FSYNC", System.getProperty("svc.bench.fsync", "true"));
+            System.out.println("embedded PostgreSQL fsync: " + env.get("SVC_DB_EMBEDDED_FSYNC"));
             try (TestKernel k = TestKernel.start(work.resolve("data"), env)) {
                 String admin = issuer.token("admin", tenant, "tenant_admin");
                 var r = k.send("POST", "/api/v1/event-sources", admin, new ObjectMapper().writeValueAsString(Map.of(
