@@ -19,6 +19,7 @@ final class DraftTemplate extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        send(s, "POST", ApiPaths.RUNBOOK_TEMPLATES, new Draft(template.slug, template.read(ctx)), RunbookCommand.template("drafted: "));
+        send(s, "POST", ApiPaths.RUNBOOK_TEMPLATES, new Draft(template.slug, template.read(ctx)),
+                RunbookCommand.template("drafted: "));
     }
 }

@@ -14,7 +14,8 @@ final class EditTemplate extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        send(s, "PUT", ApiPaths.expand(ApiPaths.RUNBOOK_TEMPLATE, template.slug), new DraftTemplate.Draft(null, template.read(ctx)),
+        send(s, "PUT", ApiPaths.expand(ApiPaths.RUNBOOK_TEMPLATE, template.slug),
+                new DraftTemplate.Draft(null, template.read(ctx)),
                 RunbookCommand.template("draft: "));
     }
 }
