@@ -14,10 +14,10 @@ import dev.backplane.cli.common.Commands;
 import dev.backplane.cli.common.GlobalOptions;
 import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.OutputOptions;
+import dev.backplane.cli.common.Pause;
 import dev.backplane.cli.common.ResolveOverrides;
 import dev.backplane.cli.common.Urls;
 import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -101,7 +101,8 @@ final class LoginCommand extends CliCommand {
                     : code.verificationUriComplete()));
             ctx.err().println("  code: " + code.userCode() + "   (waiting for approval...)");
             ctx.err().flush();
-            Tokens tokens = oidc.awaitDeviceLogin(endpoints, client, code, LoginCommand::sleep);
+            Tokens tokens = oidc.awaitDeviceLogin(endpoints, client, code,
+                    d -> Pause.sleep(d, "interrupted while waiting for the login"));
             if (offline && !tokens.offline()) {
                 throw CliException.failed("the identity provider did not grant offline access to client '" + client
                         + "'; the deployer must run `svc admin idp bootstrap-clients --cli-offline-access`");
@@ -221,14 +222,5 @@ final class LoginCommand extends CliCommand {
             all.add("offline_access");
         }
         return List.copyOf(all);
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw CliException.failed("interrupted while waiting for the login");
-        }
     }
 }
