@@ -1,7 +1,8 @@
 package dev.backplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.backplane.cli.auth.Oidc;
 import dev.backplane.cli.auth.TokenStore;
 import dev.backplane.cli.auth.TokenStores;
@@ -14,10 +15,10 @@ import dev.backplane.cli.common.Commands;
 import dev.backplane.cli.common.GlobalOptions;
 import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.OutputOptions;
+import dev.backplane.cli.common.Pause;
 import dev.backplane.cli.common.ResolveOverrides;
 import dev.backplane.cli.common.Urls;
 import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -73,6 +74,17 @@ final class LoginCommand extends CliCommand {
             description = "scopes to request (default openid; repeat or comma-separate)")
     List<String> scopes = new ArrayList<>();
 
+    /** What {@code --json} prints after a login for svc commands. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record LoggedIn(String backplane, String issuer, String clientId, boolean stored, String tokenStore, boolean offline,
+                    JsonNode whoami) {
+    }
+
+    /** What {@code --json} prints after a login for MCP clients: the token was not stored. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record McpLoggedIn(String backplane, String mcp, String clientId, String username, String audience, boolean stored) {
+    }
+
     @Override
     public void run() {
         GlobalOptions global = Commands.global(spec);
@@ -101,7 +113,8 @@ final class LoginCommand extends CliCommand {
                     : code.verificationUriComplete()));
             ctx.err().println("  code: " + code.userCode() + "   (waiting for approval...)");
             ctx.err().flush();
-            Tokens tokens = oidc.awaitDeviceLogin(endpoints, client, code, LoginCommand::sleep);
+            Tokens tokens = oidc.awaitDeviceLogin(endpoints, client, code,
+                    d -> Pause.sleep(d, "interrupted while waiting for the login"));
             if (offline && !tokens.offline()) {
                 throw CliException.failed("the identity provider did not grant offline access to client '" + client
                         + "'; the deployer must run `svc admin idp bootstrap-clients --cli-offline-access`");
@@ -127,15 +140,8 @@ final class LoginCommand extends CliCommand {
             JsonNode me = new BackplaneClient(backplane, http, tokens::accessToken, Optional.empty())
                     .get(ApiPaths.WHOAMI).json();
             if (output.json()) {
-                ObjectNode result = Http.JSON.createObjectNode();
-                result.put("backplane", backplane.toString());
-                result.put("issuer", issuerUri.toString());
-                result.put("client_id", client);
-                result.put("stored", true);
-                result.put("token_store", store.describe());
-                result.put("offline", tokens.offline());
-                result.set("whoami", me);
-                output.print(ctx.out(), result);
+                output.print(ctx.out(), Http.JSON.valueToTree(new LoggedIn(backplane.toString(), issuerUri.toString(),
+                        client, true, store.describe(), tokens.offline(), me)));
                 return;
             }
             ctx.out().println("Logged in to " + backplane + " as " + me.path("username").asText(me.path("sub").asText())
@@ -164,14 +170,8 @@ final class LoginCommand extends CliCommand {
             return;
         }
         if (output.json()) {
-            ObjectNode result = Http.JSON.createObjectNode();
-            result.put("backplane", backplane.toString());
-            result.put("mcp", backplane + "/mcp");
-            result.put("client_id", client);
-            result.put("username", claim(tokens.accessToken(), "preferred_username"));
-            result.put("audience", mcpAudience);
-            result.put("stored", false);
-            output.print(ctx.out(), result);
+            output.print(ctx.out(), Http.JSON.valueToTree(new McpLoggedIn(backplane.toString(), backplane + "/mcp",
+                    client, claim(tokens.accessToken(), "preferred_username"), mcpAudience, false)));
             return;
         }
         ctx.out().println("Logged in to " + backplane + "/mcp as " + claim(tokens.accessToken(),
@@ -221,14 +221,5 @@ final class LoginCommand extends CliCommand {
             all.add("offline_access");
         }
         return List.copyOf(all);
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw CliException.failed("interrupted while waiting for the login");
-        }
     }
 }

@@ -21,24 +21,8 @@ import java.util.UUID;
  * Everything a command that talks to the backplane needs, resolved once: which backplane (flag or
  * latest login), how to reach it, and a client that carries the caller's token.
  */
-public final class Session implements AutoCloseable {
-
-    private final CliContext ctx;
-    private final CliConfig config;
-    private final URI backplane;
-    private final Http http;
-    private final BackplaneClient client;
-    private final TokenStore store;
-
-    private Session(CliContext ctx, CliConfig config, URI backplane, Http http, TokenStore store, Optional<String> tenant) {
-        this.ctx = ctx;
-        this.config = config;
-        this.backplane = backplane;
-        this.http = http;
-        this.store = store;
-        AccessTokens tokens = new AccessTokens(ctx, store, http);
-        this.client = new BackplaneClient(backplane, http, () -> tokens.forBackplane(backplane.toString()), tenant);
-    }
+public record Session(CliContext ctx, CliConfig config, URI backplane, Http http, TokenStore tokenStore,
+                      BackplaneClient client) implements AutoCloseable {
 
     public static Session open(CliContext ctx, GlobalOptions global, BackplaneOptions options) {
         CliConfig config = CliConfig.load(global.configFile(ctx));
@@ -54,7 +38,10 @@ public final class Session implements AutoCloseable {
         Optional<String> tenant = Optional.ofNullable(options.tenant()).filter(t -> !t.trim().equals("current"))
                 .map(Session::checkedTenant);
         Http http = new Http(null, ctx.err(), global.verbose());
-        return new Session(ctx, config, base, http, TokenStores.select(ctx), tenant);
+        TokenStore store = TokenStores.select(ctx);
+        AccessTokens tokens = new AccessTokens(ctx, store, http);
+        return new Session(ctx, config, base, http, store,
+                new BackplaneClient(base, http, () -> tokens.forBackplane(base.toString()), tenant));
     }
 
     private static String checkedTenant(String t) {
@@ -63,26 +50,6 @@ public final class Session implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw CliException.usage("--tenant must be a tenant uuid, got '" + t + "'");
         }
-    }
-
-    public BackplaneClient client() {
-        return client;
-    }
-
-    public URI backplane() {
-        return backplane;
-    }
-
-    public CliContext ctx() {
-        return ctx;
-    }
-
-    public TokenStore tokenStore() {
-        return store;
-    }
-
-    public CliConfig config() {
-        return config;
     }
 
     @Override

@@ -13,17 +13,17 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
-/** A small client of the Keycloak admin REST API, authenticated as a master-realm administrator. */
-final class KeycloakAdmin {
+/**
+ * A small client of the Keycloak admin REST API, authenticated as a master-realm administrator
+ * ({@link #login}).
+ *
+ * @param token the administrator's access token: a credential, so never part of {@link #toString}
+ */
+record KeycloakAdmin(Http http, URI base, String token) {
 
-    private final Http http;
-    private final URI base;
-    private final String token;
-
-    private KeycloakAdmin(Http http, URI base, String token) {
-        this.http = http;
-        this.base = base;
-        this.token = token;
+    @Override
+    public String toString() {
+        return "KeycloakAdmin[" + base + "]";
     }
 
     static KeycloakAdmin login(Http http, URI base, String username, String password) {

@@ -6,6 +6,7 @@ import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code svc broadcast recent} */
@@ -16,16 +17,14 @@ final class Recent extends BackplaneCommand {
     @Option(names = "--cursor", description = "a stream id (next page) or an ISO 8601 time: events before it")
     String cursor;
     @Option(names = "--limit", paramLabel = "1..1000", description = "default 100") Integer limit;
-    @Option(names = "--op-class", description = "read, write, credential_read or other") String opClass;
-    @Option(names = "--principal", description = "only events of this principal (a sub)") String principal;
-    @Option(names = "--target", description = "only events on this target") String target;
+    @Mixin ActivityFilter filter;
     @Option(names = "--work-ref", description = "only events of this change ticket") String workRef;
 
     @Override
     protected void execute(Session s) {
         get(s, ApiPaths.BROADCAST_RECENT + QueryString.of().add("active_only", activeOnly).add("actor_sub", actorSub)
-                .add("cursor", cursor).add("limit", limit).add("op_class", opClass).add("principal", principal)
-                .add("target", target).add("work_ref", workRef), page -> {
+                .add("cursor", cursor).add("limit", limit).add("op_class", filter.opClass)
+                .add("principal", filter.principal).add("target", filter.target).add("work_ref", workRef), page -> {
                     Tables.print(ctx.out(), "no activity", BroadcastCommand.HEADER,
                             Tables.rows(page.path("events"), BroadcastCommand::row));
                     if (page.hasNonNull("next_cursor")) {

@@ -3,6 +3,7 @@ package dev.backplane.cli.broadcast;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code svc broadcast watch} */
@@ -10,9 +11,7 @@ import picocli.CommandLine.Option;
         + "event (--json: one JSON object a line). Reconnects after the last event shown when the stream drops; "
         + "Ctrl-C ends it.")
 final class Watch extends BackplaneCommand {
-    @Option(names = "--op-class", description = "read, write, credential_read or other") String opClass;
-    @Option(names = "--principal", description = "only events of this principal (a sub)") String principal;
-    @Option(names = "--target", description = "only events on this target") String target;
+    @Mixin ActivityFilter filter;
     @Option(names = "--count", paramLabel = "1..100000", description = "stop after this many events (1..100000)")
     Integer count;
     @Option(names = "--after", paramLabel = "<stream-id>", description = "first replay the events after this stream id")
@@ -20,6 +19,6 @@ final class Watch extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        Watcher.tail(ctx, s, options.format(), opClass, principal, target, count, after);
+        Watcher.tail(ctx, s, options.format(), filter.opClass, filter.principal, filter.target, count, after);
     }
 }

@@ -7,8 +7,10 @@ import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.OutputFormat;
+import dev.backplane.cli.common.Pause;
 import dev.backplane.cli.common.QueryString;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -68,7 +70,7 @@ public final class Watcher {
             }
             ctx.err().println("svc: reconnecting" + w.lastId.map(id -> " after event " + id).orElse("") + " ...");
             ctx.err().flush();
-            sleep(dropped[0] ? 200 : 1_000L * reconnects);
+            Pause.sleep(Duration.ofMillis(dropped[0] ? 200 : 1_000L * reconnects), "interrupted");
         }
     }
 
@@ -93,15 +95,6 @@ public final class Watcher {
             return Http.JSON.readTree(data).path("reason").asText(data);
         } catch (IOException e) {
             return data;
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw CliException.failed("interrupted");
         }
     }
 }

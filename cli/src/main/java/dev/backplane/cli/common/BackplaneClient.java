@@ -11,24 +11,11 @@ import java.util.function.Supplier;
 /**
  * Calls the backplane's REST API with the caller's bearer token and turns its error envelope into a
  * {@link CliException} with the right exit code.
+ *
+ * @param token gives the bearer token as each request is sent (a login refreshes it when due)
+ * @param tenant the tenant to act in ({@code X-Svc-Tenant}), if not the caller's own
  */
-public final class BackplaneClient {
-
-    private final URI base;
-    private final Http http;
-    private final Supplier<String> token;
-    private final Optional<String> tenant;
-
-    public BackplaneClient(URI base, Http http, Supplier<String> token, Optional<String> tenant) {
-        this.base = base;
-        this.http = http;
-        this.token = token;
-        this.tenant = tenant;
-    }
-
-    public URI base() {
-        return base;
-    }
+public record BackplaneClient(URI base, Http http, Supplier<String> token, Optional<String> tenant) {
 
     /** A route that needs no token, such as {@code /api/v1/info}. */
     public Http.Response getPublic(String path) {

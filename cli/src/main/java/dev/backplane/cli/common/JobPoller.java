@@ -42,12 +42,7 @@ public record JobPoller(String route, Duration every, Function<JsonNode, String>
             if (terminal) {
                 return job;
             }
-            try {
-                Thread.sleep(every);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw CliException.failed(goesOn.apply(jobId));
-            }
+            Pause.sleep(every, goesOn.apply(jobId));
             job = poll.get();
         }
     }

@@ -6,8 +6,9 @@ import dev.backplane.cli.Session;
 import java.util.Objects;
 
 /**
- * A verb on one thing the user names: one request without a body on that thing's route (show,
- * pause, resume, cancel, delete, ...), the answer printed through the verb's {@link Render}. A verb
+ * A verb on one thing the user names: one request on that thing's route (show, pause, resume, cancel,
+ * delete, ...), without a body unless the verb gives one ({@link #body}), the answer printed through
+ * the verb's {@link Render}. A verb
  * declares its key as its one positional parameter (so {@code --help} shows its own label, such as
  * {@code <trigger-id>}) and passes its call and its render to the constructor; the key is read from
  * that parameter here.
@@ -45,12 +46,17 @@ public abstract class KeyedCall extends BackplaneCommand {
         return "";
     }
 
+    /** The request body ({@link RequestBody}); none unless the verb's options are sent. */
+    protected Object body() {
+        return null;
+    }
+
     protected void render(JsonNode answer) {
         Objects.requireNonNull(human, "a verb without a Render overrides render").print(ctx, answer);
     }
 
     @Override
     protected void execute(Session s) {
-        send(s, method, ApiPaths.expand(routeTemplate, key()) + query(), null, this::render);
+        send(s, method, ApiPaths.expand(routeTemplate, key()) + query(), body(), this::render);
     }
 }

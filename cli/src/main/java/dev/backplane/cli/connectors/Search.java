@@ -1,8 +1,8 @@
 package dev.backplane.cli.connectors;
 
-import dev.backplane.cli.BackplaneCommand;
-import dev.backplane.cli.Session;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.KeyedCall;
 import dev.backplane.cli.common.Tables;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code svc operation search} */
 @Command(name = "search", description = "Search a connector's operations.")
-final class Search extends BackplaneCommand {
+final class Search extends KeyedCall {
     @Parameters(index = "0", paramLabel = "<connector_id>") String id;
 
     @Parameters(index = "1", paramLabel = "<query>") String query;
@@ -22,28 +22,34 @@ final class Search extends BackplaneCommand {
 
     @Option(names = "--limit", paramLabel = "1..50", description = "maximum hits (default 10)") Integer limit;
 
+    Search() {
+        super("GET " + ApiPaths.CONNECTOR_OPERATIONS);
+    }
+
     @Override
-    protected void execute(Session s) {
-        StringBuilder path = new StringBuilder(ApiPaths.expand(ApiPaths.CONNECTOR_OPERATIONS, id))
-                .append("?query=").append(enc(query));
+    protected String query() {
+        StringBuilder q = new StringBuilder("?query=").append(enc(query));
         if (group != null) {
-            path.append("&group=").append(enc(group));
+            q.append("&group=").append(enc(group));
         }
         if (limit != null) {
-            path.append("&limit=").append(limit);
+            q.append("&limit=").append(limit);
         }
-        get(s, path.toString(), r -> {
-            if (r.path("hits").isEmpty()) {
-                ctx.out().println("no operation of " + id + " matches '" + query + "'"
-                        + (group == null ? "" : " in group " + group));
-                return;
-            }
-            List<List<String>> rows = Tables.rows(r.path("hits"), h -> List.of(h.path("op_id").asText(),
-                    h.path("safety_level").asText(),
-                        h.path("requires_approval").asBoolean() ? "approval" : "",
-                        h.path("is_enabled").asBoolean() ? "on" : "off", h.path("description").asText()));
-            Tables.print(ctx.out(), List.of("OP", "SAFETY", "GATE", "ENABLED", "DESCRIPTION"), rows);
-        });
+        return q.toString();
+    }
+
+    @Override
+    protected void render(JsonNode r) {
+        if (r.path("hits").isEmpty()) {
+            ctx.out().println("no operation of " + id + " matches '" + query + "'"
+                    + (group == null ? "" : " in group " + group));
+            return;
+        }
+        List<List<String>> rows = Tables.rows(r.path("hits"), h -> List.of(h.path("op_id").asText(),
+                h.path("safety_level").asText(),
+                    h.path("requires_approval").asBoolean() ? "approval" : "",
+                    h.path("is_enabled").asBoolean() ? "on" : "off", h.path("description").asText()));
+        Tables.print(ctx.out(), List.of("OP", "SAFETY", "GATE", "ENABLED", "DESCRIPTION"), rows);
     }
 
     private static String enc(String s) {

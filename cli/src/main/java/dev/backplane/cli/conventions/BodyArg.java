@@ -22,10 +22,4 @@ final class BodyArg {
         }
         return TextArgs.read(value, "--body");
     }
-
-    static void checkKind(String kind) {
-        if (kind != null && !kind.matches("operational|workflow|reference")) {
-            throw CliException.usage("--kind must be " + ConventionsCommand.KINDS + ", got '" + kind + "'");
-        }
-    }
 }

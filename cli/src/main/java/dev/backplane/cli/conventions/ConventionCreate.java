@@ -27,7 +27,7 @@ final class ConventionCreate extends BackplaneCommand {
 
     @Override
     protected void validate() {
-        BodyArg.checkKind(kind);
+        ConventionKind.check(kind);
         dev.backplane.cli.common.Limits.check(priority, Short.MIN_VALUE, Short.MAX_VALUE, "--priority");
         text = BodyArg.read(ctx, body);
     }

@@ -7,6 +7,7 @@ import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Limits;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -20,7 +21,7 @@ import picocli.CommandLine.Parameters;
 final class ConventionEdit extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<slug>") String slug;
     @Option(names = "--title", paramLabel = "<title>", description = "one line, at most 200 characters") String title;
-    @Option(names = "--kind", paramLabel = "<kind>", description = "operational, workflow or reference") String kind;
+    @Mixin ConventionKind kind;
     @Option(names = "--priority", paramLabel = "-32768..32767", description = "higher wins when over the agents' budget")
     Integer priority;
     @Option(names = "--body", paramLabel = "<text|@file|@->",
@@ -31,7 +32,7 @@ final class ConventionEdit extends BackplaneCommand {
 
     @Override
     protected void validate() {
-        BodyArg.checkKind(kind);
+        kind.check();
         Limits.check(priority, Short.MIN_VALUE, Short.MAX_VALUE, "--priority");
         if (body != null) {
             text = BodyArg.read(ctx, body);
@@ -52,14 +53,14 @@ final class ConventionEdit extends BackplaneCommand {
             }
             if (!edited.equals(before.strip())) {
                 text = edited;
-            } else if (title == null && kind == null && priority == null) {
+            } else if (title == null && kind.value == null && priority == null) {
                 ctx.out().println("no change: convention " + slug + " stays at version " + current.path("version").asInt());
                 return;
             }
             expected = current.path("version").asInt();
         }
         try {
-            send(s, "PATCH", path, new ConventionWrite(null, title, kind, priority, text, expected), c ->
+            send(s, "PATCH", path, new ConventionWrite(null, title, kind.value, priority, text, expected), c ->
                     ctx.out().println("updated convention " + c.path("slug").asText() + " (version "
                             + c.path("version").asInt() + ")"));
         } catch (CliException refused) {

@@ -8,24 +8,26 @@ import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code svc conventions list} */
 @Command(name = "list", description = "List conventions, highest priority first.")
 final class ConventionList extends BackplaneCommand {
-    @Option(names = "--kind", paramLabel = "<kind>", description = "operational, workflow or reference") String kind;
+    @Mixin ConventionKind kind;
     @Option(names = "--limit", paramLabel = "1..500", description = "maximum conventions (default 100)") Integer limit;
     @Option(names = "--offset", description = "skip this many") Integer offset;
 
     @Override
     protected void validate() {
-        BodyArg.checkKind(kind);
+        kind.check();
         Limits.check(offset, 0, Integer.MAX_VALUE, "--offset");
     }
 
     @Override
     protected void execute(Session s) {
-        get(s, ApiPaths.CONVENTIONS + QueryString.of().add("kind", kind).add("limit", limit).add("offset", offset), r ->
+        get(s, ApiPaths.CONVENTIONS + QueryString.of().add("kind", kind.value).add("limit", limit)
+                .add("offset", offset), r ->
                 Tables.print(ctx.out(), "no conventions", List.of("SLUG", "KIND", "PRIORITY", "VERSION", "UPDATED",
                         "TITLE"), Tables.rows(r.path("conventions"), c -> List.of(c.path("slug").asText(),
                         c.path("kind").asText(), c.path("priority").asText(), c.path("version").asText(),

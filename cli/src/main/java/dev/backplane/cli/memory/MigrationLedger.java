@@ -15,18 +15,13 @@ import java.time.Instant;
  * migrated file with the SHA-256 of its content. A later run skips a file whose content is unchanged;
  * an edited file is migrated again (updating its entry in place). Kept in the CLI's config directory,
  * so the agent's own memory files are never rewritten; deleting the ledger forgets the marks.
+ *
+ * @param file where the ledger is kept
+ * @param root the ledger's JSON document, changed in place by {@link #mark} until {@link #save}
  */
-final class MigrationLedger {
+record MigrationLedger(Path file, ObjectNode root) {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
-    private final Path file;
-    private final ObjectNode root;
-
-    private MigrationLedger(Path file, ObjectNode root) {
-        this.file = file;
-        this.root = root;
-    }
 
     /** The ledger of {@code source} under {@code configDir/migrated/}. */
     static MigrationLedger load(Path configDir, Path source) {
@@ -43,10 +38,6 @@ final class MigrationLedger {
         }
         root.put("source", source.toAbsolutePath().normalize().toString());
         return new MigrationLedger(file, root);
-    }
-
-    Path file() {
-        return file;
     }
 
     /** Whether {@code fileName} with this content was already migrated to {@code backplane}. */

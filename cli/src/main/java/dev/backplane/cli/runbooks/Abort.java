@@ -1,8 +1,7 @@
 package dev.backplane.cli.runbooks;
 
-import dev.backplane.cli.BackplaneCommand;
-import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.KeyedCall;
 import dev.backplane.cli.common.RequestBody;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -10,7 +9,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code svc runbook abort} */
 @Command(name = "abort", description = "Abort an unfinished run [assignee or tenant_admin].")
-final class Abort extends BackplaneCommand {
+final class Abort extends KeyedCall {
     @Parameters(index = "0", paramLabel = "<run-id>") String runId;
     @Option(names = "--reason", required = true, description = "why (required, recorded)") String reason;
 
@@ -18,9 +17,12 @@ final class Abort extends BackplaneCommand {
     record Body(String reason) {
     }
 
+    Abort() {
+        super("POST " + ApiPaths.RUNBOOK_RUN + "/abort", RunbookCommand::printRun);
+    }
+
     @Override
-    protected void execute(Session s) {
-        send(s, "POST", ApiPaths.expand(ApiPaths.RUNBOOK_RUN, runId) + "/abort", new Body(reason),
-                r -> RunbookCommand.printRun(ctx, r));
+    protected Object body() {
+        return new Body(reason);
     }
 }

@@ -1,8 +1,7 @@
 package dev.backplane.cli.runbooks;
 
-import dev.backplane.cli.BackplaneCommand;
-import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.KeyedCall;
 import dev.backplane.cli.common.RequestBody;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -11,7 +10,7 @@ import picocli.CommandLine.Parameters;
 /** {@code svc runbook deprecate-template} */
 @Command(name = "deprecate-template", description = "Deprecate one published version [tenant_admin]: no new run "
         + "starts from it; runs in flight finish.")
-final class DeprecateTemplate extends BackplaneCommand {
+final class DeprecateTemplate extends KeyedCall {
     @Parameters(index = "0", paramLabel = "<slug>") String slug;
     @Option(names = "--version", required = true, description = "the published version") Integer version;
 
@@ -19,9 +18,12 @@ final class DeprecateTemplate extends BackplaneCommand {
     record Deprecate(Integer version) {
     }
 
+    DeprecateTemplate() {
+        super("POST " + ApiPaths.RUNBOOK_TEMPLATE + "/deprecate", RunbookCommand.template("deprecated: "));
+    }
+
     @Override
-    protected void execute(Session s) {
-        send(s, "POST", ApiPaths.expand(ApiPaths.RUNBOOK_TEMPLATE, slug) + "/deprecate", new Deprecate(version),
-                RunbookCommand.template("deprecated: "));
+    protected Object body() {
+        return new Deprecate(version);
     }
 }

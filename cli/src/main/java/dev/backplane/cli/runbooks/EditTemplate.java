@@ -5,18 +5,17 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 /** {@code svc runbook edit-template} */
 @Command(name = "edit-template", description = "Replace the draft's YAML [tenant_admin]; when the newest version is "
         + "published, this forks the next version as the draft (a published version never changes).")
 final class EditTemplate extends BackplaneCommand {
-    @Parameters(index = "0", paramLabel = "<slug>") String slug;
-    @Mixin TemplateYaml yaml;
+    @Mixin TemplateYaml template;
 
     @Override
     protected void execute(Session s) {
-        send(s, "PUT", ApiPaths.expand(ApiPaths.RUNBOOK_TEMPLATE, slug), new DraftTemplate.Draft(null, yaml.read(ctx)),
+        send(s, "PUT", ApiPaths.expand(ApiPaths.RUNBOOK_TEMPLATE, template.slug),
+                new DraftTemplate.Draft(null, template.read(ctx)),
                 RunbookCommand.template("draft: "));
     }
 }

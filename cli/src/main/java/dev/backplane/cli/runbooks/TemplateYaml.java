@@ -7,9 +7,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** {@code --from} of draft-template and edit-template: the template's YAML file, or {@code -} for standard input. */
+/**
+ * What draft-template and edit-template both take: the template's slug and {@code --from}, its YAML file
+ * or {@code -} for standard input.
+ */
 final class TemplateYaml {
+
+    @Parameters(index = "0", paramLabel = "<slug>") String slug;
 
     @Option(names = "--from", required = true, paramLabel = "<yaml>", description = "the template YAML file (- reads stdin)")
     String from;

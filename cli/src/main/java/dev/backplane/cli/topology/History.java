@@ -6,6 +6,7 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.QueryString;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -18,14 +19,12 @@ final class History extends BackplaneCommand {
     boolean includeEdges;
     @Option(names = "--limit", paramLabel = "1..5000", description = "newest entries to show (default 100)")
     Integer limit;
-    @Option(names = "--since", paramLabel = "<time>", description = "ISO 8601 or an age (30m, 24h, 7d, 2w)")
-    String since;
-    @Option(names = "--until", paramLabel = "<time>", description = "ISO 8601 or an age") String until;
+    @Mixin TimeWindow window;
 
     @Override
     protected void execute(Session s) {
         get(s, ApiPaths.TOPOLOGY_HISTORY + QueryString.of().add("node", node).add("include_edges", includeEdges ? true
-                : null).add("limit", limit).add("since", since).add("until", until), r -> {
+                : null).add("limit", limit).add("since", window.since).add("until", window.until), r -> {
             for (JsonNode e : r.path("entries")) {
                 String what = e.has("edge") ? TopologyCommand.edge(e.path("edge"))
                         : e.path("node").path("kind").asText() + " " + e.path("node").path("name").asText();

@@ -6,6 +6,7 @@ import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.QueryString;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code svc topology timeline} */
@@ -14,16 +15,14 @@ final class Timeline extends BackplaneCommand {
     @Option(names = "--cursor", paramLabel = "<version>", description = "continue after this entry (printed at the end)")
     String cursor;
     @Option(names = "--limit", paramLabel = "1..1000", description = "entries to show (default 50)") Integer limit;
-    @Option(names = "--since", paramLabel = "<time>", description = "ISO 8601 or an age (30m, 24h, 7d, 2w)")
-    String since;
-    @Option(names = "--until", paramLabel = "<time>", description = "ISO 8601 or an age") String until;
+    @Mixin TimeWindow window;
     @Option(names = "--target", paramLabel = "<target>", description = "changes touching this target or made by its refresh")
     String target;
 
     @Override
     protected void execute(Session s) {
-        get(s, ApiPaths.TOPOLOGY_TIMELINE + QueryString.of().add("cursor", cursor).add("limit", limit).add("since", since)
-                .add("until", until).add("target", target), r -> {
+        get(s, ApiPaths.TOPOLOGY_TIMELINE + QueryString.of().add("cursor", cursor).add("limit", limit).add("since", window.since)
+                .add("until", window.until).add("target", target), r -> {
             for (JsonNode e : r.path("changes")) {
                 ctx.out().println(e.path("valid_from").asText() + "  " + e.path("change").asText() + "  "
                         + TopologyCommand.edge(e) + "  by " + e.path("changed_by").asText());
