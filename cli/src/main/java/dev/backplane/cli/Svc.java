@@ -46,19 +46,27 @@ import picocli.CommandLine;
  * is the only place that exits the JVM.
  */
 @Command(name = "svc", mixinStandardHelpOptions = true, versionProvider = VersionCommand.Provider.class,
-        description = "Operator CLI of the svc governance backplane.",
-        subcommands = {LoginCommand.class, LogoutCommand.class, StatusCommand.class, VersionCommand.class,
-                TenantsCommand.class, TargetsCommand.class, ConnectorCommand.class, OperationCommand.class,
-                ApprovalsCommand.class, AuditCommand.class, KbCommand.class, DocsCommand.class, Remember.class,
-                Recall.class, ListMemory.class, Promote.class,
-                MigrateCommand.class, RetrievalCommand.class,
-                AgentPrincipalCommand.class,
-                AgentCommand.class, SchedulerCommand.class, ServicePrincipalsCommand.class,
-                AdminCommand.class, EventSourceCommand.class, EventsCommand.class, BroadcastCommand.class,
-                AutomationCommand.class, RunbookCommand.class, TopologyCommand.class, SensorCommand.class,
-                DashboardCommand.class, ConventionsCommand.class, CompletionCommand.class,
-                CommandLine.HelpCommand.class})
+        description = "Operator CLI of the svc governance backplane.")
 public final class Svc implements Runnable {
+
+    /**
+     * The top-level commands, in the order help lists them. A command line gets only the one it names (see
+     * {@link #addCommands}): picocli reads every command's and verb's annotations when a command is added, and the
+     * whole tree (about 190 verbs) costs about 200 ms — most of a command's start-up.
+     */
+    static final List<Class<?>> COMMANDS = List.of(LoginCommand.class, LogoutCommand.class, StatusCommand.class,
+            VersionCommand.class, TenantsCommand.class, TargetsCommand.class, ConnectorCommand.class,
+            OperationCommand.class, ApprovalsCommand.class, AuditCommand.class, KbCommand.class, DocsCommand.class,
+            Remember.class, Recall.class, ListMemory.class, Promote.class, MigrateCommand.class,
+            RetrievalCommand.class, AgentPrincipalCommand.class, AgentCommand.class, SchedulerCommand.class,
+            ServicePrincipalsCommand.class, AdminCommand.class, EventSourceCommand.class, EventsCommand.class,
+            BroadcastCommand.class, AutomationCommand.class, RunbookCommand.class, TopologyCommand.class,
+            SensorCommand.class, DashboardCommand.class, ConventionsCommand.class, CompletionCommand.class,
+            CommandLine.HelpCommand.class);
+
+    /** Commands that walk all the others: help lists them, completion describes them. */
+    private static final java.util.Set<Class<?>> WHOLE_TREE = java.util.Set.of(CompletionCommand.class,
+            CommandLine.HelpCommand.class);
 
     @Mixin GlobalOptions global;
 
@@ -86,8 +94,8 @@ public final class Svc implements Runnable {
     /** Runs one command line and returns its exit code; never exits the JVM. */
     public static int run(String[] args, CliContext ctx) {
         CommandLine cl = new CommandLine(Svc.class, new Factory(ctx));
-        // family verbs are added first: the settings below reach every subcommand present when they are made
-        String[] effective = dev.backplane.cli.families.FamilyVerbs.prepare(cl, args, ctx);
+        // commands and family verbs are added first: the settings below reach every subcommand present when they are made
+        String[] effective = addCommands(cl, args, ctx);
         addHelpOptions(cl);
         cl.setOut(ctx.out());
         cl.setErr(ctx.err());
@@ -138,6 +146,52 @@ public final class Svc implements Runnable {
         ctx.out().flush();
         ctx.err().flush();
         return code;
+    }
+
+    /**
+     * Adds the top-level command {@code args} names, or the connector family verbs it names (then the command a
+     * family's line is rewritten to, if any), and answers the arguments to run. A line that names no command, names
+     * help or completion, or names a word that is neither a command nor a family gets every command, so help lists
+     * them all and picocli can suggest the nearest to a mistyped one.
+     */
+    static String[] addCommands(CommandLine cl, String[] args, CliContext ctx) {
+        java.util.Optional<Class<?>> named = named(args);
+        if (named.isPresent() && !WHOLE_TREE.contains(named.get())) {
+            cl.addSubcommand(named.get());
+            return args;
+        }
+        if (named.isEmpty() && dev.backplane.cli.families.FamilyVerbs.commandIndex(args) >= 0) {
+            String[] effective = dev.backplane.cli.families.FamilyVerbs.prepare(cl, args, ctx);
+            if (!cl.getSubcommands().isEmpty()) {
+                return effective; // the family's verbs
+            }
+            java.util.Optional<Class<?>> rewritten = named(effective);
+            if (effective != args && rewritten.isPresent()) {
+                cl.addSubcommand(rewritten.get()); // svc <family> operation <verb> ... runs svc operation <verb>
+                return effective;
+            }
+        }
+        COMMANDS.forEach(cl::addSubcommand);
+        return args;
+    }
+
+    /** The whole command tree, as {@code svc --help} sees it (for tests that walk every verb). */
+    public static CommandLine commandTree() {
+        CommandLine cl = new CommandLine(Svc.class);
+        COMMANDS.forEach(cl::addSubcommand);
+        return cl;
+    }
+
+    /** The top-level command whose name or alias is the line's command word. */
+    private static java.util.Optional<Class<?>> named(String[] args) {
+        int at = dev.backplane.cli.families.FamilyVerbs.commandIndex(args);
+        if (at < 0) {
+            return java.util.Optional.empty();
+        }
+        return COMMANDS.stream().filter(c -> {
+            Command command = c.getAnnotation(Command.class);
+            return command.name().equals(args[at]) || List.of(command.aliases()).contains(args[at]);
+        }).findFirst();
     }
 
     /** {@code -h/--help} on every command and verb, not only on {@code svc} itself. */

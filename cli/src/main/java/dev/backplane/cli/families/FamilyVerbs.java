@@ -135,8 +135,8 @@ public final class FamilyVerbs {
         return added;
     }
 
-    /** Index of the first argument that is not a root option (or an option's value). */
-    private static int commandIndex(String[] args) {
+    /** Index of the first argument that is not a root option (or an option's value); -1 when there is none. */
+    public static int commandIndex(String[] args) {
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--config") || a.equals("--backplane") || a.equals("--tenant")) {

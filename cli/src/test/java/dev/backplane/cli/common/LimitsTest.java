@@ -53,7 +53,7 @@ class LimitsTest {
         Pattern range = Pattern.compile("-?\\d+\\.\\.-?\\d+");
         List<String> wrong = new ArrayList<>();
         List<String> labelled = new ArrayList<>();
-        walk(new CommandLine(Svc.class), cl -> {
+        walk(Svc.commandTree(), cl -> {
             for (ArgSpec arg : cl.getCommandSpec().args()) {
                 if (range.matcher(arg.paramLabel()).matches()) {
                     labelled.add(cl.getCommandSpec().qualifiedName() + " " + arg.paramLabel());
