@@ -50,7 +50,13 @@ public final class EventDrain implements AutoCloseable {
     static final int WORKERS = 4;
     private static final System.Logger LOG = System.getLogger(EventDrain.class.getName());
 
+    /** How long the other replicas' wake-up waits to cover the tenant's events committed meanwhile. */
+    static final int ANNOUNCE_MILLIS = 10;
+
     private final Jdbc jdbc;
+    private final ChangeFeed feed;
+    /** Tenants whose wake-up to the other replicas is on its way. */
+    private final java.util.Set<String> announcing = ConcurrentHashMap.newKeySet();
     private final Map<String, Subscriber> subscribers = new ConcurrentHashMap<>();
     private final Semaphore wake = new Semaphore(0);
     private final List<Thread> loops;
@@ -58,6 +64,7 @@ public final class EventDrain implements AutoCloseable {
 
     public EventDrain(Jdbc jdbc, ChangeFeed feed) {
         this.jdbc = jdbc;
+        this.feed = feed;
         feed.subscribe(TOPIC, key -> wake());
         feed.onReset(this::wake);
         this.loops = java.util.stream.IntStream.range(0, WORKERS)
@@ -75,6 +82,29 @@ public final class EventDrain implements AutoCloseable {
     /** The subscribers an event accepted now is delivered to. */
     String[] subscriberNames() {
         return subscribers.keySet().toArray(String[]::new);
+    }
+
+    /**
+     * An event of {@code tenant} with deliveries was committed: this replica drains now, and the other replicas'
+     * drains are woken by one {@code NOTIFY} per tenant per {@value #ANNOUNCE_MILLIS} ms. The notice is not part of
+     * the ingest's transaction: PostgreSQL serializes the commits of transactions that {@code NOTIFY}, which with
+     * every commit flushed to disk would hold ingest to one event per disk flush. A replica that dies before sending
+     * it leaves the event to the others' next poll ({@value #POLL_SECONDS} s).
+     */
+    public void announce(UUID tenant) {
+        wake();
+        String key = tenant.toString();
+        if (announcing.add(key)) {
+            Thread.ofVirtual().name("event-announce").start(() -> {
+                try {
+                    Thread.sleep(ANNOUNCE_MILLIS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                announcing.remove(key); // an event committed from here on schedules the next notice
+                feed.changed(TOPIC, key);
+            });
+        }
     }
 
     /** Something may be due: drain now rather than at the next poll. */

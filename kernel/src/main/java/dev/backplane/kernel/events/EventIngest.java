@@ -128,8 +128,8 @@ public final class EventIngest {
                 "svc-ingest:" + s.slug(), "service", "other", "svc.events.ingest", Optional.empty(),
                 Optional.of(s.slug()), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.empty()), "ok", extras);
-        // one statement, so one round trip and one commit: the event, its audit row, a delivery row per
-        // subscriber and the drain's wake-up to every replica — all of them or none
+        // one statement, so one round trip and one commit: the event, its audit row and a delivery row per
+        // subscriber — all of them or none; the drains are told after the commit (EventDrain.announce)
         List<Object> params = new ArrayList<>(List.of(eventId, s.tenantId(), s.id(), s.slug(), s.kind().wire(),
                 deliveryId));
         params.add(eventType);
@@ -139,9 +139,6 @@ public final class EventIngest {
         params.addAll(audited.params());
         params.add(s.tenantId());
         params.add(subscribers);
-        params.add(subscribers);
-        params.add(ChangeFeed.CHANNEL);
-        params.add(ChangeFeed.payload(EventDrain.TOPIC, s.tenantId().toString()));
         try {
             Optional<UUID> inserted = jdbc.queryOne("""
                     WITH ev AS (INSERT INTO events (id, tenant_id, source_id, source_slug, kind, delivery_id, event_type,
@@ -151,11 +148,11 @@ public final class EventIngest {
                     ),
                          dl AS (INSERT INTO event_deliveries (subscriber, event_id, tenant_id)
                                 SELECT sub, ev.id, ? FROM ev CROSS JOIN unnest(?::text[]) AS sub)
-                    SELECT id, CASE WHEN cardinality(?::text[]) > 0 THEN pg_notify(?, ?) END FROM ev""",
+                    SELECT id FROM ev""",
                     rs -> rs.getObject(1, UUID.class), params.toArray());
             if (inserted.isPresent()) {
                 if (subscribers.length > 0) {
-                    drain.wake();
+                    drain.announce(s.tenantId());
                 }
                 String principal = "svc-ingest:" + s.slug();
                 broadcast.publish(Activity.of(s.tenantId(), Activity.Kind.INGEST, "event " + (eventType == null ? ""
