@@ -134,14 +134,7 @@ class EgressProxyTest {
 
     @Test
     void anIpLiteralTheGuardAdmitsGoesStraightToTheTargetAndEverythingElseThroughTheProxy() throws Exception {
-        HttpServer target = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        target.createContext("/", x -> {
-            byte[] b = "page".getBytes(StandardCharsets.UTF_8);
-            x.sendResponseHeaders(200, b.length);
-            x.getResponseBody().write(b);
-            x.close();
-        });
-        target.start();
+        HttpServer target = LoopbackHttp.start(x -> LoopbackHttp.answer(x, 200, "page"));
         int port = target.getAddress().getPort();
         try (EgressProxy allowing = new EgressProxy(new GuardedSocketFactory(loopbackNamed(), 2000));
              EgressProxy refusing = new EgressProxy(new GuardedSocketFactory(new SsrfGuard(List.of(),
