@@ -47,7 +47,7 @@ import picocli.CommandLine;
  */
 @Command(name = "svc", mixinStandardHelpOptions = true, versionProvider = VersionCommand.Provider.class,
         description = "Operator CLI of the svc governance backplane.")
-public final class Svc implements Runnable {
+public final class Svc implements Runnable, dev.backplane.cli.common.Commands.Root {
 
     /**
      * The top-level commands, in the order help lists them. A command line gets only the one it names (see
@@ -78,6 +78,7 @@ public final class Svc implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "name a command; see svc --help");
     }
 
+    @Override
     public GlobalOptions global() {
         return global;
     }
