@@ -13,7 +13,6 @@ import dev.backplane.kernel.broadcast.Activity;
 import dev.backplane.kernel.broadcast.BroadcastFeed;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
-import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.Digests;
 import dev.backplane.kernel.util.JsonMapping;
