@@ -84,24 +84,39 @@ public final class DispatchBench {
                 run(http, viaBackplane, 50, 500);
                 try (Recording jfr = new Recording()) {
                     jfr.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
+                    if (System.getProperty("svc.bench.profile") != null) {
+                        // a CPU profile of the measured runs (jfr print --events jdk.ExecutionSample FILE)
+                        jfr.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(1));
+                    }
                     jfr.start();
                     for (int rate : new int[] {50, 200}) {
                         long[] d = run(http, direct, rate, rate * 10);
                         long[] f = run(http, floor, rate, rate * 10);
+                        Thread.sleep(1_100); // the floor run's statistics reach pg_stat_database first
                         Map<String, double[]> before = stages(k);
+                        long commitsBefore = commits(k);
                         long[] b = run(http, viaBackplane, rate, rate * 10);
                         Map<String, double[]> after = stages(k);
+                        // statistics reach pg_stat_database when a backend's transaction ends (at most a second late)
+                        Thread.sleep(1_100);
+                        long committed = commits(k) - commitsBefore;
                         System.out.printf("rate %d/s, %d calls each: direct p50 %.2f ms p99 %.2f ms | backplane p50 %.2f ms "
                                         + "p99 %.2f ms | overhead p50 +%.2f ms, p99 +%.2f ms%n", rate, rate * 10,
                                 pct(d, 50), pct(d, 99), pct(b, 50), pct(b, 99), pct(b, 50) - pct(d, 50),
                                 pct(b, 99) - pct(d, 99));
                         System.out.println("  " + breakdown(before, after, b));
+                        System.out.printf("  database commits per call: %.2f (the audit intent and outcome, the activity "
+                                + "feed's batches, and whatever ran in the background meanwhile)%n", committed / (double) b.length);
                         System.out.printf("  the floor of an authenticated call (GET /api/v1/whoami, no dispatch): p50 %.2f ms "
                                 + "p99 %.2f ms%n", pct(f, 50), pct(f, 99));
                     }
                     jfr.stop();
                     Path file = work.resolve("bench.jfr");
                     jfr.dump(file);
+                    if (System.getProperty("svc.bench.profile") != null) {
+                        Files.copy(file, Path.of(System.getProperty("svc.bench.profile")),
+                                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    }
                     long pinned = RecordingFile.readAllEvents(file).stream()
                             .filter(e -> e.getEventType().getName().equals("jdk.VirtualThreadPinned")).count();
                     System.out.println("jdk.VirtualThreadPinned events during the measured runs: " + pinned);
@@ -146,28 +161,39 @@ public final class DispatchBench {
     }
 
     /**
-     * Mean time per call in each dispatch stage over one run (gate, credential, plugin call incl. the target,
-     * audit), and the rest of the backplane's mean: authentication, routing, JSON and the hand-offs between.
+     * Mean time per call in each dispatch stage over one run (gate, credential, audit intent, plugin call incl. the
+     * target, audit outcome), and the rest of the backplane's mean: authentication, routing, JSON and the hand-offs
+     * between. A stage's time is divided by the calls served, not by how often the stage was timed, so a stage timed
+     * twice in a call counts its whole time.
      */
     private static String breakdown(Map<String, double[]> before, Map<String, double[]> after, long[] latencies) {
         StringBuilder out = new StringBuilder("mean per call by stage:");
-        double staged = 0;
-        double served = 0;
-        for (Map.Entry<String, double[]> e : after.entrySet()) {
-            double[] was = before.getOrDefault(e.getKey(), new double[2]);
-            double calls = e.getValue()[1] - was[1];
-            double ms = calls == 0 ? 0 : (e.getValue()[0] - was[0]) / calls * 1e3;
-            if (e.getKey().equals(SERVED)) {
-                served = ms;
-                continue;
-            }
-            staged += ms;
-            out.append(String.format(" %s %.2f ms;", e.getKey(), ms));
+        double[] servedNow = after.getOrDefault(SERVED, new double[2]);
+        double[] servedWas = before.getOrDefault(SERVED, new double[2]);
+        double calls = servedNow[1] - servedWas[1];
+        if (calls == 0) {
+            return out.append(" no call was served").toString();
         }
+        double staged = 0;
+        for (String stage : new String[] {"gate", "credential", "audit_intent", "plugin_call", "audit_outcome"}) {
+            double[] now = after.getOrDefault(stage, new double[2]);
+            double[] was = before.getOrDefault(stage, new double[2]);
+            double ms = (now[0] - was[0]) / calls * 1e3;
+            staged += ms;
+            out.append(String.format(" %s %.2f ms;", stage, ms));
+        }
+        double served = (servedNow[0] - servedWas[0]) / calls * 1e3;
         double mean = java.util.Arrays.stream(latencies).average().orElse(0) / 1e6;
-        return out.append(String.format(" in the kernel outside the stages (auth, routing, JSON, resolving, hand-offs) "
-                + "%.2f ms; client to kernel and back (loopback, HTTP client) %.2f ms — of the %.2f ms mean",
+        return out.append(String.format(" in the kernel outside the stages (auth, routing, JSON, validation, reduction, "
+                + "hand-offs) %.2f ms; client to kernel and back (loopback, HTTP client) %.2f ms — of the %.2f ms mean",
                 served - staged, mean - served, mean)).toString();
+    }
+
+    /** Transactions the kernel's database committed (all of its work, the background's included). */
+    private static long commits(TestKernel k) {
+        return new dev.backplane.kernel.persistence.Jdbc(k.kernel().database().dataSource()).queryOne(
+                "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()",
+                rs -> rs.getLong(1)).orElse(0L);
     }
 
     private static void expect(TestKernel.Response r, int status) {

@@ -21,7 +21,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 
 /**
- * HTTP for the CLI: one client, transport failures turned into clear "unreachable" errors, and a
+ * HTTP for the CLI: one client per scheme, transport failures turned into clear "unreachable" errors, and a
  * {@code User-Agent: svc-cli/<version>} on every request, whoever built it (backplane, OIDC, Keycloak).
  */
 public final class Http implements AutoCloseable {
@@ -47,20 +47,102 @@ public final class Http implements AutoCloseable {
         }
     }
 
-    private final HttpClient client;
+    private final SSLContext ssl;
     private final PrintWriter err;
     private final boolean verbose;
+    /** For {@code http://} URLs: built without a TLS context (see {@link PlainOnly}). */
+    private HttpClient plain;
+    /** For {@code https://} URLs: built on the first one, with the given or the JDK's default TLS context. */
+    private HttpClient tls;
 
+    /**
+     * @param ssl the TLS context for {@code https://} URLs; null for the JDK's default. Either is set up only when
+     *            the first {@code https://} request is sent: a command against a plain-http backplane (the local
+     *            stack) never loads the CA store and the TLS engine, which is a fifth of a short command's time
+     */
     public Http(SSLContext ssl, PrintWriter err, boolean verbose) {
-        HttpClient.Builder b = HttpClient.newBuilder()
-                .connectTimeout(Duration.ofSeconds(10))
-                .followRedirects(HttpClient.Redirect.NEVER);
-        if (ssl != null) {
-            b.sslContext(ssl);
-        }
-        this.client = b.build();
+        this.ssl = ssl;
         this.err = err;
         this.verbose = verbose;
+    }
+
+    /** The client for {@code uri}'s scheme, built on first use. */
+    private synchronized HttpClient client(URI uri) {
+        if ("https".equalsIgnoreCase(uri.getScheme())) {
+            if (tls == null) {
+                tls = builder().sslContext(ssl != null ? ssl : defaultTls()).build();
+            }
+            return tls;
+        }
+        if (plain == null) {
+            // an explicit context and explicit parameters: the JDK's client then touches neither at build time
+            plain = builder().sslContext(PlainOnly.CONTEXT).sslParameters(new javax.net.ssl.SSLParameters()).build();
+        }
+        return plain;
+    }
+
+    private static HttpClient.Builder builder() {
+        return HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(10))
+                .followRedirects(HttpClient.Redirect.NEVER);
+    }
+
+    private static SSLContext defaultTls() {
+        try {
+            return SSLContext.getDefault();
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw CliException.failed("this Java runtime has no TLS implementation: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The TLS context of the plain-http client: it never makes a TLS connection ({@link #client} sends it only
+     * {@code http://} URLs, and redirects are not followed), so every use of it is a bug and says so.
+     */
+    private static final class PlainOnly extends javax.net.ssl.SSLContextSpi {
+
+        static final SSLContext CONTEXT = new SSLContext(new PlainOnly(), null, "none") {
+        };
+
+        private static IllegalStateException refused() {
+            return new IllegalStateException("the plain-http client was asked for TLS");
+        }
+
+        @Override
+        protected void engineInit(javax.net.ssl.KeyManager[] km, javax.net.ssl.TrustManager[] tm,
+                                  java.security.SecureRandom random) {
+            throw refused();
+        }
+
+        @Override
+        protected javax.net.ssl.SSLSocketFactory engineGetSocketFactory() {
+            throw refused();
+        }
+
+        @Override
+        protected javax.net.ssl.SSLServerSocketFactory engineGetServerSocketFactory() {
+            throw refused();
+        }
+
+        @Override
+        protected javax.net.ssl.SSLEngine engineCreateSSLEngine() {
+            throw refused();
+        }
+
+        @Override
+        protected javax.net.ssl.SSLEngine engineCreateSSLEngine(String host, int port) {
+            throw refused();
+        }
+
+        @Override
+        protected javax.net.ssl.SSLSessionContext engineGetServerSessionContext() {
+            throw refused();
+        }
+
+        @Override
+        protected javax.net.ssl.SSLSessionContext engineGetClientSessionContext() {
+            throw refused();
+        }
     }
 
     public Response send(HttpRequest unnamed) {
@@ -69,7 +151,7 @@ public final class Http implements AutoCloseable {
             err.println("> " + request.method() + " " + request.uri());
         }
         try {
-            HttpResponse<byte[]> r = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> r = client(request.uri()).send(request, HttpResponse.BodyHandlers.ofByteArray());
             if (verbose) {
                 err.println("< HTTP " + r.statusCode() + " " + request.uri()
                         + r.headers().firstValue("X-Request-Id").map(id -> " (request id " + id + ")").orElse(""));
@@ -105,7 +187,7 @@ public final class Http implements AutoCloseable {
     /** As {@link #stream}, until {@code line} answers false (the connection is then closed). */
     public Response streamWhile(HttpRequest request, java.util.function.Predicate<String> line) {
         try {
-            HttpResponse<java.util.stream.Stream<String>> r = client.send(identified(request), HttpResponse.BodyHandlers.ofLines());
+            HttpResponse<java.util.stream.Stream<String>> r = client(request.uri()).send(identified(request), HttpResponse.BodyHandlers.ofLines());
             if (r.statusCode() != 200) {
                 return new Response(r.statusCode(), r.headers(), String.join("\n", r.body().toList())
                         .getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -163,7 +245,12 @@ public final class Http implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        client.close();
+    public synchronized void close() {
+        if (plain != null) {
+            plain.close();
+        }
+        if (tls != null) {
+            tls.close();
+        }
     }
 }

@@ -14,14 +14,19 @@ import java.util.concurrent.TimeUnit;
 /**
  * The pipeline's meters: {@code svc_dispatch_calls_seconds} (labels connector, op_class, status — the connector
  * ids the catalog holds, five operation classes and the envelope's few statuses; never a tenant, target, principal
- * or operation id) and {@code svc_dispatch_stage_seconds} (label stage: gate, credential, plugin_call, audit). With
+ * or operation id) and {@code svc_dispatch_stage_seconds} (label stage: gate, credential, plugin_call, audit_intent,
+ * audit_outcome). With
  * tracing on, a call is a span {@code svc.dispatch} (connector, operation, status) with a child span per stage.
  */
 public final class DispatchMetrics {
 
     /** The stages of a call timed on their own. */
     public enum Stage {
-        GATE, CREDENTIAL, PLUGIN_CALL, AUDIT;
+        GATE, CREDENTIAL, PLUGIN_CALL,
+        /** The audit row written as started, flushed to disk before the target is called (fail-closed). */
+        AUDIT_INTENT,
+        /** The outcome written onto that row after the call (group commit). */
+        AUDIT_OUTCOME;
 
         String label() {
             return name().toLowerCase(java.util.Locale.ROOT);

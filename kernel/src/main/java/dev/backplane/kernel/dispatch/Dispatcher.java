@@ -280,7 +280,7 @@ public final class Dispatcher {
         }
         progress.reached(DispatchProgress.Step.CREDENTIAL_RESOLVED);
         // fail-closed: throws before the target is touched
-        UUID auditId = metrics.time(DispatchMetrics.Stage.AUDIT, () -> audit.begin(r.entry(), approvalId));
+        UUID auditId = metrics.time(DispatchMetrics.Stage.AUDIT_INTENT, () -> audit.begin(r.entry(), approvalId));
         try {
             progress.reached(DispatchProgress.Step.CALLING_TARGET);
             OperationResult result = metrics.time(DispatchMetrics.Stage.PLUGIN_CALL,
@@ -308,7 +308,7 @@ public final class Dispatcher {
             Object code = env.extras().get("error_code");
             long finishing = System.nanoTime();
             audit.finish(auditId, env.status(), Optional.ofNullable(code).map(Object::toString), env.durationMs());
-            metrics.stage(DispatchMetrics.Stage.AUDIT, System.nanoTime() - finishing);
+            metrics.stage(DispatchMetrics.Stage.AUDIT_OUTCOME, System.nanoTime() - finishing);
             return withAudit(env, auditId);
         } catch (ConnectorException e) {
             ResultEnvelope env = failure(req.opId(), e, t0);
