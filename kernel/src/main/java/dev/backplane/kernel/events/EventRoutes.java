@@ -12,8 +12,6 @@ import io.helidon.http.Method;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.Map;
 import java.util.Optional;
 
@@ -65,27 +63,7 @@ public record EventRoutes(EventSources sources, EventIngest ingest, EventLog log
     private EventIngest.Accepted ingest(ServerRequest req, ServerResponse res) {
         EventSource source = ingest.source(req.path().pathParameters().get("slug"));
         long cap = ingest.bodyCap(source);
-        Optional<Long> declared = req.headers().contentLength().stream().boxed().findFirst();
-        if (declared.isPresent() && declared.get() > cap) {
-            throw tooLarge(cap);
-        }
-        byte[] body;
-        try {
-            if (declared.isPresent() && (declared.get() == 0 || !req.content().hasEntity())) {
-                body = new byte[0];
-            } else if (declared.isPresent()) {
-                body = req.content().as(byte[].class); // the declared length is within the cap: read it whole
-            } else {
-                try (InputStream in = req.content().inputStream()) {
-                    body = in.readNBytes((int) cap + 1); // chunked: never more than the cap, whatever is streamed
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            throw CommonErrors.UNREADABLE_REQUEST.error("could not read the body");
-        }
-        if (body.length > cap) {
-            throw tooLarge(cap);
-        }
+        byte[] body = Json.body(req, cap, () -> tooLarge(cap));
         var accepted = ingest.accept(source, name -> req.headers().first(HeaderNames.create(name)), body);
         Json.ok(res, accepted);
         return accepted;

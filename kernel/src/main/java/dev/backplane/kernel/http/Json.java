@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.backplane.kernel.errors.CommonErrors;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.util.JsonMapping;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -34,21 +35,14 @@ public final class Json {
         return read(req, type, MAX_BODY_BYTES);
     }
 
-    /** Like {@link #read(ServerRequest, Class)} for the few routes that take bigger bodies (spec uploads). */
     /** The body a handler read, kept in the request's context for the governance audit trail. */
     public record Body(com.fasterxml.jackson.databind.JsonNode tree) {
     }
 
+    /** Like {@link #read(ServerRequest, Class)} for the few routes that take bigger bodies (spec uploads). */
     public static <T> T read(ServerRequest req, Class<T> type, int maxBytes) {
-        byte[] body;
-        try (var in = req.content().inputStream()) {
-            body = in.readNBytes(maxBytes + 1);
-        } catch (IOException e) {
-            throw CommonErrors.UNREADABLE_REQUEST.error("could not read the request body: " + e.getMessage());
-        }
-        if (body.length > maxBytes) {
-            throw CommonErrors.BODY_TOO_LARGE.error("request body exceeds " + maxBytes + " bytes");
-        }
+        byte[] body = body(req, maxBytes, () -> CommonErrors.BODY_TOO_LARGE.error("request body exceeds " + maxBytes
+                + " bytes"));
         if (body.length == 0) {
             throw CommonErrors.UNREADABLE_REQUEST.error("a JSON request body is required");
         }
@@ -78,6 +72,36 @@ public final class Json {
         } catch (IOException e) {
             throw CommonErrors.UNREADABLE_REQUEST.error("could not read the request body: " + e.getMessage());
         }
+    }
+
+    /**
+     * The request's body, refused with {@code tooLarge} past {@code maxBytes}: a body of declared length is checked
+     * against the cap before a byte is read and then read whole (Helidon's streaming reader costs a hand-off per
+     * chunk), a chunked one is streamed and never read past the cap.
+     */
+    public static byte[] body(ServerRequest req, long maxBytes, java.util.function.Supplier<DomainException> tooLarge) {
+        java.util.OptionalLong declared = req.headers().contentLength();
+        if (declared.isPresent() && declared.getAsLong() > maxBytes) {
+            throw tooLarge.get();
+        }
+        byte[] body;
+        try {
+            if (declared.isPresent() && (declared.getAsLong() == 0 || !req.content().hasEntity())) {
+                body = new byte[0];
+            } else if (declared.isPresent()) {
+                body = req.content().as(byte[].class);
+            } else {
+                try (var in = req.content().inputStream()) {
+                    body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 1, maxBytes) + 1);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw CommonErrors.UNREADABLE_REQUEST.error("could not read the request body");
+        }
+        if (body.length > maxBytes) {
+            throw tooLarge.get();
+        }
+        return body;
     }
 
     public static void send(ServerResponse res, Status status, Object body) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.nimbusds.jwt.JWTClaimsSet;
+import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.http.ApiRoutes;
@@ -133,15 +134,14 @@ public final class McpRoutes {
             return;
         }
         byte[] body;
-        try (var in = req.content().inputStream()) {
-            body = in.readNBytes(Json.MAX_BODY_BYTES + 1);
-        } catch (IOException e) {
-            rpcError(res, Status.BAD_REQUEST_400, null, McpServer.PARSE_ERROR, "could not read the body", Map.of());
-            return;
-        }
-        if (body.length > Json.MAX_BODY_BYTES) {
-            rpcError(res, Status.REQUEST_ENTITY_TOO_LARGE_413, null, McpServer.INVALID_REQUEST, "message exceeds "
-                    + Json.MAX_BODY_BYTES + " bytes", Map.of());
+        try {
+            body = Json.body(req, Json.MAX_BODY_BYTES, () -> CommonErrors.BODY_TOO_LARGE.error("message exceeds "
+                    + Json.MAX_BODY_BYTES + " bytes"));
+        } catch (DomainException e) {
+            boolean tooLarge = e.kind() == dev.backplane.kernel.errors.ErrorKind.TOO_LARGE;
+            rpcError(res, tooLarge ? Status.REQUEST_ENTITY_TOO_LARGE_413 : Status.BAD_REQUEST_400, null,
+                    tooLarge ? McpServer.INVALID_REQUEST : McpServer.PARSE_ERROR,
+                    tooLarge ? e.getMessage() : "could not read the body", Map.of());
             return;
         }
         JsonNode msg;
