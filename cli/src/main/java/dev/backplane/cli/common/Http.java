@@ -50,7 +50,7 @@ public final class Http implements AutoCloseable {
     private final SSLContext ssl;
     private final PrintWriter err;
     private final boolean verbose;
-    /** For {@code http://} URLs: built without a TLS context (see {@link PlainOnly}). */
+    /** For {@code http://} URLs: built without a TLS context (see {@link RefusedTls}). */
     private HttpClient plain;
     /** For {@code https://} URLs: built on the first one, with the given or the JDK's default TLS context. */
     private HttpClient tls;
@@ -76,7 +76,8 @@ public final class Http implements AutoCloseable {
         }
         if (plain == null) {
             // an explicit context and explicit parameters: the JDK's client then touches neither at build time
-            plain = builder().sslContext(PlainOnly.CONTEXT).sslParameters(new javax.net.ssl.SSLParameters()).build();
+            plain = builder().sslContext(RefusedTls.context(() -> { })).sslParameters(new javax.net.ssl.SSLParameters())
+                    .build();
         }
         return plain;
     }
@@ -92,56 +93,6 @@ public final class Http implements AutoCloseable {
             return SSLContext.getDefault();
         } catch (java.security.NoSuchAlgorithmException e) {
             throw CliException.failed("this Java runtime has no TLS implementation: " + e.getMessage());
-        }
-    }
-
-    /**
-     * The TLS context of the plain-http client: it never makes a TLS connection ({@link #client} sends it only
-     * {@code http://} URLs, and redirects are not followed), so every use of it is a bug and says so.
-     */
-    private static final class PlainOnly extends javax.net.ssl.SSLContextSpi {
-
-        static final SSLContext CONTEXT = new SSLContext(new PlainOnly(), null, "none") {
-        };
-
-        private static IllegalStateException refused() {
-            return new IllegalStateException("the plain-http client was asked for TLS");
-        }
-
-        @Override
-        protected void engineInit(javax.net.ssl.KeyManager[] km, javax.net.ssl.TrustManager[] tm,
-                                  java.security.SecureRandom random) {
-            throw refused();
-        }
-
-        @Override
-        protected javax.net.ssl.SSLSocketFactory engineGetSocketFactory() {
-            throw refused();
-        }
-
-        @Override
-        protected javax.net.ssl.SSLServerSocketFactory engineGetServerSocketFactory() {
-            throw refused();
-        }
-
-        @Override
-        protected javax.net.ssl.SSLEngine engineCreateSSLEngine() {
-            throw refused();
-        }
-
-        @Override
-        protected javax.net.ssl.SSLEngine engineCreateSSLEngine(String host, int port) {
-            throw refused();
-        }
-
-        @Override
-        protected javax.net.ssl.SSLSessionContext engineGetServerSessionContext() {
-            throw refused();
-        }
-
-        @Override
-        protected javax.net.ssl.SSLSessionContext engineGetClientSessionContext() {
-            throw refused();
         }
     }
 

@@ -58,8 +58,7 @@ class HttpTest {
     @Test
     void plainHttpRequestsNeverTouchTheTlsContext() {
         java.util.concurrent.atomic.AtomicInteger touched = new java.util.concurrent.atomic.AtomicInteger();
-        javax.net.ssl.SSLContext counting = new javax.net.ssl.SSLContext(new CountingSpi(touched), null, "counting") {
-        };
+        javax.net.ssl.SSLContext counting = RefusedTls.context(touched::incrementAndGet);
         URI uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/x");
         try (Http http = new Http(counting, new PrintWriter(new StringWriter()), false)) {
             assertThat(http.get(uri).ok()).isTrue();
@@ -116,66 +115,6 @@ class HttpTest {
             }
         } finally {
             https.stop(0);
-        }
-    }
-
-    /** A TLS context that counts every call into it and has nothing to give. */
-    private static final class CountingSpi extends javax.net.ssl.SSLContextSpi {
-        private final java.util.concurrent.atomic.AtomicInteger touched;
-
-        CountingSpi(java.util.concurrent.atomic.AtomicInteger touched) {
-            this.touched = touched;
-        }
-
-        private UnsupportedOperationException touched() {
-            touched.incrementAndGet();
-            return new UnsupportedOperationException("touched");
-        }
-
-        @Override
-        protected void engineInit(javax.net.ssl.KeyManager[] km, javax.net.ssl.TrustManager[] tm,
-                                  java.security.SecureRandom random) {
-            throw touched();
-        }
-
-        @Override
-        protected javax.net.ssl.SSLSocketFactory engineGetSocketFactory() {
-            throw touched();
-        }
-
-        @Override
-        protected javax.net.ssl.SSLServerSocketFactory engineGetServerSocketFactory() {
-            throw touched();
-        }
-
-        @Override
-        protected javax.net.ssl.SSLEngine engineCreateSSLEngine() {
-            throw touched();
-        }
-
-        @Override
-        protected javax.net.ssl.SSLEngine engineCreateSSLEngine(String host, int port) {
-            throw touched();
-        }
-
-        @Override
-        protected javax.net.ssl.SSLSessionContext engineGetServerSessionContext() {
-            throw touched();
-        }
-
-        @Override
-        protected javax.net.ssl.SSLSessionContext engineGetClientSessionContext() {
-            throw touched();
-        }
-
-        @Override
-        protected javax.net.ssl.SSLParameters engineGetDefaultSSLParameters() {
-            throw touched();
-        }
-
-        @Override
-        protected javax.net.ssl.SSLParameters engineGetSupportedSSLParameters() {
-            throw touched();
         }
     }
 }
