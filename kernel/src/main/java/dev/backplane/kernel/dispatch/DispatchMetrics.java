@@ -93,10 +93,6 @@ public final class DispatchMetrics {
         validator.meterInto(registry);
     }
 
-    void stage(Stage stage, long nanos) {
-        stages.get(stage).record(nanos, TimeUnit.NANOSECONDS);
-    }
-
     /** The labels of one {@code svc_dispatch_calls_seconds} series. */
     private record CallSeries(String connectorId, String opClass, String status) {
     }

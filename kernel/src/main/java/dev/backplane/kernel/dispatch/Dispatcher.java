@@ -306,9 +306,10 @@ public final class Dispatcher {
                 }
             };
             Object code = env.extras().get("error_code");
-            long finishing = System.nanoTime();
-            audit.finish(auditId, env.status(), Optional.ofNullable(code).map(Object::toString), env.durationMs());
-            metrics.stage(DispatchMetrics.Stage.AUDIT_OUTCOME, System.nanoTime() - finishing);
+            metrics.time(DispatchMetrics.Stage.AUDIT_OUTCOME, () -> {
+                audit.finish(auditId, env.status(), Optional.ofNullable(code).map(Object::toString), env.durationMs());
+                return null;
+            });
             return withAudit(env, auditId);
         } catch (ConnectorException e) {
             ResultEnvelope env = failure(req.opId(), e, t0);

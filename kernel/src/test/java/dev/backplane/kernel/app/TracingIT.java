@@ -81,7 +81,8 @@ class TracingIT {
         }
         List<Span> trace = SPANS.stream().filter(s -> hex(s.getTraceId().toByteArray()).equals(traceId)).toList();
         assertThat(trace).extracting(Span::getName).contains("POST /api/v1/operations/call", "svc.dispatch",
-                "svc.dispatch.gate", "svc.dispatch.credential", "svc.dispatch.audit_intent", "svc.dispatch.plugin_call");
+                "svc.dispatch.gate", "svc.dispatch.credential", "svc.dispatch.audit_intent", "svc.dispatch.plugin_call",
+                "svc.dispatch.audit_outcome");
         Span server = trace.stream().filter(s -> s.getName().startsWith("POST ")).findFirst().orElseThrow();
         assertThat(hex(server.getParentSpanId().toByteArray())).as("continues the caller's span").isEqualTo("00f067aa0ba902b7");
         Span dispatch = trace.stream().filter(s -> s.getName().equals("svc.dispatch")).findFirst().orElseThrow();
