@@ -138,10 +138,12 @@ public final class McpRoutes {
             body = Json.body(req, Json.MAX_BODY_BYTES, () -> CommonErrors.BODY_TOO_LARGE.error("message exceeds "
                     + Json.MAX_BODY_BYTES + " bytes"));
         } catch (DomainException e) {
-            boolean tooLarge = e.kind() == dev.backplane.kernel.errors.ErrorKind.TOO_LARGE;
-            rpcError(res, tooLarge ? Status.REQUEST_ENTITY_TOO_LARGE_413 : Status.BAD_REQUEST_400, null,
-                    tooLarge ? McpServer.INVALID_REQUEST : McpServer.PARSE_ERROR,
-                    tooLarge ? e.getMessage() : "could not read the body", Map.of());
+            if (e.kind() == ErrorKind.TOO_LARGE) {
+                rpcError(res, Status.REQUEST_ENTITY_TOO_LARGE_413, null, McpServer.INVALID_REQUEST, e.getMessage(),
+                        Map.of());
+            } else {
+                rpcError(res, Status.BAD_REQUEST_400, null, McpServer.PARSE_ERROR, "could not read the body", Map.of());
+            }
             return;
         }
         JsonNode msg;

@@ -250,4 +250,44 @@ class KernelApiIT {
         assertThat(documentedRoles).as("x-svc-role per route").isEqualTo(servedRoles);
         assertThat(documented).as("every call the CLI makes is documented").containsAll(ApiPaths.CALLS);
     }
+
+    /**
+     * A JSON body over the 1 MiB cap is refused with 413 whether its length is declared (refused before it is read)
+     * or it is streamed in chunks (never read past the cap); an empty one is 400; one of declared length within the
+     * cap, or streamed, is read whole and reaches the handler.
+     */
+    @Test
+    void requestBodiesAreCappedWhetherDeclaredOrStreamed() throws Exception {
+        String op = issuer.token("op-" + tenant, tenant, "operator");
+        java.net.URI call = java.net.URI.create(kernel.url() + "/api/v1/operations/call");
+        byte[] huge = ("{\"connector_id\": \"" + "x".repeat(1_100_000) + "\"}").getBytes(StandardCharsets.UTF_8);
+        byte[] small = "{\"connector_id\": \"nope-1.x\", \"op_id\": \"nope\", \"target\": \"t\"}"
+                .getBytes(StandardCharsets.UTF_8);
+        java.util.function.Function<java.net.http.HttpRequest.BodyPublisher, java.net.http.HttpRequest> post = body ->
+                java.net.http.HttpRequest.newBuilder(call).header("Authorization", "Bearer " + op)
+                        .header("Content-Type", "application/json").POST(body).build();
+        try (java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_1_1).build()) {
+            java.util.function.Function<java.net.http.HttpRequest, TestKernel.Response> send = request -> {
+                try {
+                    var r = http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+                    return new TestKernel.Response(r.statusCode(), r.headers().map(), r.body());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+            assertEnvelope(send.apply(post.apply(java.net.http.HttpRequest.BodyPublishers.ofByteArray(huge))), 413,
+                    "body_too_large");
+            assertEnvelope(send.apply(post.apply(java.net.http.HttpRequest.BodyPublishers.ofInputStream(
+                    () -> new java.io.ByteArrayInputStream(huge)))), 413, "body_too_large");
+            TestKernel.Response empty = send.apply(post.apply(java.net.http.HttpRequest.BodyPublishers.noBody()));
+            assertEnvelope(empty, 400, "invalid_request");
+            assertThat(empty.json().path("message").asText()).isEqualTo("a JSON request body is required");
+            // within the cap, declared or streamed: the handler reads it and answers for the unknown connector
+            for (var body : java.util.List.of(java.net.http.HttpRequest.BodyPublishers.ofByteArray(small),
+                    java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(small)))) {
+                assertEnvelope(send.apply(post.apply(body)), 404, "unknown_connector");
+            }
+        }
+    }
 }

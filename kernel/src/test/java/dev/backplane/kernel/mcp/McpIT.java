@@ -280,6 +280,21 @@ class McpIT {
             var r = post(token, ping, headers);
             assertThat(r.statusCode()).as(headers.toString()).isBetween(200, 499);
         }
+        String oversized = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\""
+                + "x".repeat(1_100_000) + "\"}}";
+        var declared = post(token, oversized, Map.of());
+        assertThat(declared.statusCode()).isEqualTo(413);
+        assertThat(JSON.readTree(declared.body()).path("error").path("message").asText()).contains("exceeds");
+        try (java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_1_1).build()) {
+            byte[] bytes = oversized.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            var streamed = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(kernel.url() + "/mcp"))
+                    .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                    .header("Accept", "application/json, text/event-stream")
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(bytes)))
+                    .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(streamed.statusCode()).as("a chunked message over the cap").isEqualTo(413);
+        }
         assertThat(post(token, ping, Map.of("Origin", "https://evil.example")).statusCode()).isEqualTo(403);
         assertThat(post(token, ping, Map.of("Origin", "http://localhost:6274")).statusCode()).isEqualTo(200);
         long auditAfter = jdbc.queryOne("SELECT count(*) FROM audit_rows", rs -> rs.getLong(1)).orElseThrow();
