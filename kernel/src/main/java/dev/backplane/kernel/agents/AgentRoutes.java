@@ -26,11 +26,12 @@ public record AgentRoutes(AgentDefinitions definitions, AgentRuns runs) {
                 .update(AgentDefinitions.Write.class, definitions::edit)
                 .delete(definitions::delete)
                 .member();
-        api.post(agent + "/runs", Role.OPERATOR, (req, res, c) -> {
+        // a run acts as the definition's principal: agents may not start one (review 3, S2)
+        api.post(agent + "/runs", Role.OPERATOR, ApiRoutes.Callers.NO_AGENTS, (req, res, c) -> {
             AgentRuns.Start start = Json.read(req, AgentRuns.Start.class);
             AgentRun run = runs.start(c, name(req), start);
             Json.send(res, Boolean.TRUE.equals(start.async()) ? Status.ACCEPTED_202 : Status.OK_200, run);
-        }).post(agent + "/run-events", Role.OPERATOR, this::runEvents);
+        }).post(agent + "/run-events", Role.OPERATOR, ApiRoutes.Callers.NO_AGENTS, this::runEvents);
         String run = api.collection(RUNS, "handle", AgentRoutes::handle, Role.OPERATOR, Role.OPERATOR)
                 .list("runs", AgentRuns.PAGE.fallback(), (req, c, page) -> runs.list(c.tenantId(),
                         req.query().first("agent_name").asOptional(), req.query().first("status").asOptional(),

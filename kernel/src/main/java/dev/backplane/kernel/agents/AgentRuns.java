@@ -9,6 +9,7 @@ import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.PrincipalKind;
 import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.identity.Subjects;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.Digests;
@@ -79,6 +80,9 @@ public final class AgentRuns {
      * approval it then waits out). Asynchronous: answers the pending run at once.
      */
     public AgentRun start(Caller caller, String name, Start s) {
+        // review 3, S2: a run acts as the definition's principal with its grants, so an agent or a service starting
+        // one would escape its own bounds
+        caller.requireHuman("starting an agent run (it acts as the definition's agent principal, with its grants)");
         if (s.input() == null || s.input().isBlank()) {
             throw AgentRunErrors.INVALID_RUN.error("input is required: the prompt of the run", Map.of("field", "input"));
         }
@@ -116,10 +120,14 @@ public final class AgentRuns {
         return def;
     }
 
-    /** Who a run acts as: the definition's agent principal, in the run's session. */
+    /**
+     * Who a run acts as: the definition's agent principal, in the run's session, under the subject
+     * {@code svc-agent:<principal>} that no token can carry (review 3, S1): a run never acts as, reads the
+     * private memory of, or is audited as a person, whatever the principal is named.
+     */
     private static Caller actingAs(AgentDefinition def, UUID tenant, UUID handle) {
-        return new Caller(def.identityRef(), Optional.empty(), Optional.of(tenant), tenant, Role.OPERATOR, false,
-                PrincipalKind.AGENT, Optional.of(def.identityRef()), Optional.of(handle));
+        return new Caller(Subjects.agentRun(def.identityRef()), Optional.empty(), Optional.of(tenant), tenant,
+                Role.OPERATOR, false, PrincipalKind.AGENT, Optional.of(def.identityRef()), Optional.of(handle));
     }
 
     private void execute(UUID handle, AgentDefinition def, Caller agent, String startedBy, StreamingChatModel model,
@@ -175,6 +183,39 @@ public final class AgentRuns {
                     Map.of("status", o.status().wire(), "turns", o.turns()));
             return null;
         });
+    }
+
+    /**
+     * The people accountable for run {@code handle}, for four-eyes on the calls it parks (review 3, S3): whoever
+     * started it (a person over the API), the author of the trigger ({@code svc-trigger:<id>}) or dashboard
+     * ({@code svc-dashboard:<id>}) that started it, and the author of its definition. Empty for a session that is
+     * not an agent run.
+     */
+    public static Map<String, String> accountable(Connection c, UUID tenant, UUID handle) throws SQLException {
+        Map<String, String> parties = new java.util.LinkedHashMap<>();
+        List<String[]> rows = Jdbc.query(c, """
+                SELECT r.started_by, t.created_by, db.created_by, d.created_by, r.agent_name
+                  FROM agent_runs r
+                  LEFT JOIN scheduler_triggers t ON t.id = r.trigger_id AND t.tenant_id = r.tenant_id
+                  LEFT JOIN dashboards db ON db.tenant_id = r.tenant_id AND r.started_by = 'svc-dashboard:' || db.id::text
+                  LEFT JOIN agent_definitions d ON d.tenant_id = r.tenant_id AND d.name = r.agent_name
+                 WHERE r.tenant_id = ? AND r.handle = ?""", rs -> new String[] {rs.getString(1), rs.getString(2),
+                rs.getString(3), rs.getString(4), rs.getString(5)}, tenant, handle);
+        for (String[] r : rows) {
+            if (!Subjects.reserved(r[0])) {
+                parties.put(r[0], "who started agent run " + handle);
+            }
+            if (r[1] != null) {
+                parties.putIfAbsent(r[1], "the author of the trigger that started agent run " + handle);
+            }
+            if (r[2] != null) {
+                parties.putIfAbsent(r[2], "the author of the dashboard that started agent run " + handle);
+            }
+            if (r[3] != null) {
+                parties.putIfAbsent(r[3], "the author of agent definition '" + r[4] + "'");
+            }
+        }
+        return parties;
     }
 
     /**

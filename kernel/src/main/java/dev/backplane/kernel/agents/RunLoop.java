@@ -143,8 +143,9 @@ final class RunLoop {
 
     /** Why the run must stop now, if it must: cancelled, or its principal revoked (kill switch). */
     private Optional<Outcome> stopped(UUID handle, Caller agent, int turns) {
-        if (tools.revoked(agent.tenantId(), agent.sub())) {
-            return Optional.of(Outcome.cancelled("principal_revoked", "agent principal " + agent.sub()
+        String principal = agent.clientId().orElse(agent.sub()); // the run's subject is svc-agent:<principal>
+        if (tools.revoked(agent.tenantId(), principal)) {
+            return Optional.of(Outcome.cancelled("principal_revoked", "agent principal " + principal
                     + " was revoked (kill switch)", turns));
         }
         if (runs.cancelRequested(handle) || Thread.currentThread().isInterrupted()) {

@@ -194,7 +194,8 @@ final class KernelServices {
         this.probes = new ProbeService(targets, catalog, credentials, sessions, audit);
 
         this.handles = new ResultHandles(jdbc, Duration.ofMinutes(config.intValue(Setting.RESULT_HANDLE_TTL)));
-        this.approvals = new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL)), audit, broadcast);
+        this.approvals = new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL)), audit, broadcast,
+                dev.backplane.kernel.agents.AgentRuns::accountable);
         this.grants = new Grants(jdbc);
         this.serviceGrants = new ServiceGrants(jdbc, catalog::descriptor);
         PolicyGate gate = new PolicyGate(grants::decide, (tenant, principal, connectorId, opId, target) ->

@@ -4,6 +4,7 @@ import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.PrincipalDirectory;
 import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.identity.Subjects;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.persistence.SharedCache;
@@ -26,8 +27,11 @@ public final class AgentPrincipals implements PrincipalDirectory {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
-    /** An agent principal as shown. */
-    public record AgentPrincipal(String name, String ownerSub, boolean revoked, Instant createdAt,
+    /**
+     * An agent principal as shown. Its runs act under the subject {@code svc-agent:<name>}; its own tokens
+     * under their sub. {@code registeredBy} is who registered it, whoever they named as {@code ownerSub}.
+     */
+    public record AgentPrincipal(String name, String ownerSub, String registeredBy, boolean revoked, Instant createdAt,
                                  Optional<Instant> revokedAt, Optional<String> revokedBy) {
     }
 
@@ -67,8 +71,14 @@ public final class AgentPrincipals implements PrincipalDirectory {
             throw GovernanceErrors.INVALID_NAME.error("name must be the agent's OIDC client id: 1-128 letters, "
                     + "digits, '.', '_' or '-'", Map.of("field", "name"));
         }
-        int inserted = jdbc.update("INSERT INTO governance_agent_principals (tenant_id, name, owner_sub) VALUES (?, ?, ?) "
-                + "ON CONFLICT DO NOTHING", caller.tenantId(), name, ownerSub.orElse(caller.sub()));
+        if (ownerSub.isPresent() && (ownerSub.get().isBlank() || ownerSub.get().length() > Grants.MAX_PRINCIPAL
+                || Subjects.reserved(ownerSub.get()))) {
+            throw GovernanceErrors.INVALID_NAME.error("owner_sub must be a person's token subject (1-"
+                    + Grants.MAX_PRINCIPAL + " characters, not svc-<kind>:...)", Map.of("field", "owner_sub"));
+        }
+        int inserted = jdbc.update("INSERT INTO governance_agent_principals (tenant_id, name, owner_sub, registered_by) "
+                + "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", caller.tenantId(), name, ownerSub.orElse(caller.sub()),
+                caller.sub());
         registered.changed(caller.tenantId() + "/" + name);
         if (inserted == 0) {
             throw GovernanceErrors.PRINCIPAL_EXISTS.error("agent principal '" + name
@@ -76,7 +86,7 @@ public final class AgentPrincipals implements PrincipalDirectory {
         }
         AgentPrincipal p = show(caller.tenantId(), name);
         audit.record(entry(caller, "register", name), "ok", Optional.empty(), Optional.empty(),
-                Map.of("name", name, "owner_sub", p.ownerSub()));
+                Map.of("name", name, "owner_sub", p.ownerSub(), "registered_by", p.registeredBy()));
         return p;
     }
 
@@ -120,7 +130,8 @@ public final class AgentPrincipals implements PrincipalDirectory {
 
     private static AgentPrincipal row(ResultSet rs) throws SQLException {
         Timestamp revokedAt = rs.getTimestamp("revoked_at");
-        return new AgentPrincipal(rs.getString("name"), rs.getString("owner_sub"), rs.getBoolean("revoked"),
+        return new AgentPrincipal(rs.getString("name"), rs.getString("owner_sub"), rs.getString("registered_by"),
+                rs.getBoolean("revoked"),
                 rs.getTimestamp("created_at").toInstant(), Optional.ofNullable(revokedAt).map(Timestamp::toInstant),
                 Optional.ofNullable(rs.getString("revoked_by")));
     }

@@ -63,16 +63,29 @@ public final class Approvals {
                            Map<String, Object> params, Optional<UUID> requesterSessionId) {
     }
 
+    /**
+     * The people accountable for what an agent session (a run) did besides its principal: who started it, the
+     * author of the trigger or dashboard that started it, the author of its definition. Implemented by the
+     * agents capability, which owns runs; asked inside the approval's transaction.
+     */
+    @FunctionalInterface
+    public interface SessionParties {
+        /** Each accountable subject, with why it is (a phrase such as "who started agent run ..."). */
+        Map<String, String> of(java.sql.Connection c, UUID tenant, UUID session) throws SQLException;
+    }
+
     private final Jdbc jdbc;
     private final Duration ttl;
     private final AuditLog audit;
     private final BroadcastFeed broadcast;
+    private final SessionParties sessionParties;
 
-    public Approvals(Jdbc jdbc, Duration ttl, AuditLog audit, BroadcastFeed broadcast) {
+    public Approvals(Jdbc jdbc, Duration ttl, AuditLog audit, BroadcastFeed broadcast, SessionParties sessionParties) {
         this.jdbc = jdbc;
         this.broadcast = broadcast;
         this.ttl = ttl;
         this.audit = audit;
+        this.sessionParties = sessionParties;
     }
 
     public UUID park(Parked p) {
@@ -157,19 +170,11 @@ public final class Approvals {
         String approver = caller.sub();
         return jdbc.inTransaction(c -> {
             Map<String, Object> row = pendingForUpdate(c, tenant, id);
-            String requester = (String) row.get("requester");
-            if (requester.equals(approver) && !breakGlass) {
-                throw GovernanceErrors.FOUR_EYES.error("the requester cannot approve their own "
-                        + "request; another approver must (an audited break-glass exists for emergencies)");
-            }
             Optional<String> client = Optional.ofNullable((String) row.get("requester_client_id"));
-            Optional<String> owner = client.isEmpty() ? Optional.empty() : Jdbc.query(c, "SELECT owner_sub FROM "
-                    + "governance_agent_principals WHERE tenant_id = ? AND name = ?", rs -> rs.getString(1), tenant,
-                    client.get()).stream().findFirst();
-            if (owner.filter(approver::equals).isPresent() && !breakGlass) {
-                throw GovernanceErrors.FOUR_EYES.error("the owner of agent principal '" + client.get()
-                        + "' cannot approve that agent's request: it acts on the owner's behalf, so another approver "
-                        + "must (an audited break-glass exists for emergencies)");
+            String bound = accountable(c, tenant, row, client).get(approver);
+            if (bound != null && !breakGlass) {
+                throw GovernanceErrors.FOUR_EYES.error(bound + " cannot approve this request; another approver must "
+                        + "(an audited break-glass exists for emergencies)");
             }
             if (breakGlass && reason.filter(r -> !r.isBlank()).isEmpty()) {
                 throw GovernanceErrors.REASON_REQUIRED.error("break-glass approval needs a reason",
@@ -186,6 +191,32 @@ public final class Approvals {
             return new Released(a, (String) row.get("requester_kind"), client, (UUID) row.get("target_id"), params(row),
                     Optional.ofNullable((UUID) row.get("requester_session_id")));
         });
+    }
+
+    /**
+     * Everyone four-eyes keeps from approving a parked call, with why (review 3, S3): the requester; for an
+     * agent principal's call its owner and its registrant; for a call parked in an agent run whoever started the
+     * run, wrote the trigger or dashboard that started it, or wrote its definition. The first reason given for a
+     * subject wins.
+     */
+    private Map<String, String> accountable(java.sql.Connection c, UUID tenant, Map<String, Object> row,
+                                            Optional<String> client) throws SQLException {
+        Map<String, String> parties = new LinkedHashMap<>();
+        parties.put((String) row.get("requester"), "the requester");
+        if (client.isPresent()) {
+            for (String[] p : Jdbc.query(c, "SELECT owner_sub, registered_by FROM governance_agent_principals "
+                    + "WHERE tenant_id = ? AND name = ?", rs -> new String[] {rs.getString(1), rs.getString(2)}, tenant,
+                    client.get())) {
+                parties.putIfAbsent(p[0], "the owner of agent principal '" + client.get() + "' (it acts on the owner's "
+                        + "behalf)");
+                parties.putIfAbsent(p[1], "who registered agent principal '" + client.get() + "'");
+            }
+        }
+        UUID session = (UUID) row.get("requester_session_id");
+        if (session != null) {
+            sessionParties.of(c, tenant, session).forEach(parties::putIfAbsent);
+        }
+        return parties;
     }
 
     /**

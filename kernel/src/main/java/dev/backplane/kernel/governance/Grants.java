@@ -123,11 +123,17 @@ public final class Grants {
         return rows.revoke(tenant, id);
     }
 
-    /** The gate's verdict for an agent or user-agent calling {@code opId} on {@code targetId}. */
-    public Decision decide(UUID tenant, String principal, String kind, String opId, UUID targetId, SafetyLevel safety) {
+    /**
+     * The gate's verdict for an agent or user-agent calling {@code opId} on {@code targetId}: the grants of
+     * every one of {@code principals} (the caller's {@link dev.backplane.kernel.identity.Caller#grantSubjects()})
+     * compete as one set, so a grant on an agent principal's {@code svc-agent:<name>} binds its token calls and
+     * its runs alike.
+     */
+    public Decision decide(UUID tenant, List<String> principals, String kind, String opId, UUID targetId,
+                           SafetyLevel safety) {
         Instant now = Instant.now();
-        List<Grant> candidates = jdbc.query("SELECT * FROM governance_grants WHERE tenant_id = ? AND principal = ? "
-                + "AND principal_kind = ? AND NOT revoked", Grants::row, tenant, principal, kind);
+        List<Grant> candidates = jdbc.query("SELECT * FROM governance_grants WHERE tenant_id = ? AND principal = ANY (?) "
+                + "AND principal_kind = ? AND NOT revoked", Grants::row, tenant, principals.toArray(String[]::new), kind);
         Optional<Grant> best = pick(candidates.stream().filter(g -> g.activeAt(now))
                 .filter(g -> g.target().equals("*") || g.target().equals(targetId.toString()))
                 .filter(g -> matches(g.op(), opId)).toList());

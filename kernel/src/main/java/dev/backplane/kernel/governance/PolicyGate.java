@@ -73,7 +73,7 @@ public final class PolicyGate {
     /** An agent's or user-agent's grants, most specific first (implemented by {@link Grants}). */
     @FunctionalInterface
     public interface AgentGrants {
-        Grants.Decision decide(UUID tenant, String principal, String kind, String opId, UUID targetId,
+        Grants.Decision decide(UUID tenant, java.util.List<String> principals, String kind, String opId, UUID targetId,
                                SafetyLevel safety);
     }
 
@@ -103,8 +103,8 @@ public final class PolicyGate {
         boolean grantSaysApproval = false;
         switch (caller.kind()) {
             case AGENT, USER_AGENT -> {
-                Grants.Decision d = grants.decide(caller.tenantId(), caller.sub(), caller.kind().wireName(), op.opId(),
-                        target.id(), op.safety());
+                Grants.Decision d = grants.decide(caller.tenantId(), caller.grantSubjects(), caller.kind().wireName(),
+                        op.opId(), target.id(), op.safety());
                 if (d.verdict() == Grants.Verdict.DENY) {
                     DenyCode code = d.grantId().isPresent() ? DenyCode.DENIED_BY_GRANT : DenyCode.DENIED_BY_SAFETY_LEVEL;
                     return new Deny(code, "denied: " + d.reason(), Optional.of(d.reason()));
@@ -137,8 +137,9 @@ public final class PolicyGate {
     }
 
     /**
-     * The gate again as an approved call is released: the review state, the kill switch and the grants
-     * as they are now (a grant's needs-approval is what the approval satisfied; it does not park again).
+     * The gate again as an approved call is released: the review state, the kill switch, and the agent's or
+     * service principal's grants as they are now (a grant's needs-approval is what the approval satisfied; it
+     * does not park again).
      */
     public Decision recheckReleased(Caller requester, Operation op, TargetRef target) {
         if (!op.enabled()) {
@@ -151,12 +152,19 @@ public final class PolicyGate {
                     + " was revoked after the call was parked (kill switch)", Optional.empty());
         }
         if (requester.kind() == PrincipalKind.AGENT || requester.kind() == PrincipalKind.USER_AGENT) {
-            Grants.Decision d = grants.decide(requester.tenantId(), requester.sub(), requester.kind().wireName(),
+            Grants.Decision d = grants.decide(requester.tenantId(), requester.grantSubjects(), requester.kind().wireName(),
                     op.opId(), target.id(), op.safety());
             if (d.verdict() == Grants.Verdict.DENY) {
                 return new Deny(DenyCode.DENIED_BY_GRANT, "denied since the call was parked: " + d.reason(),
                         Optional.of(d.reason()));
             }
+        }
+        if (requester.kind() == PrincipalKind.SERVICE
+                && !serviceGrants.covers(requester.tenantId(), requester.sub(), op.connectorId(), op.opId(), target)) {
+            // review 3, S16: a service grant revoked or expired while the call waited no longer covers it
+            String reason = "no service-principal grant covers " + op.connectorId() + " " + op.opId() + " on "
+                    + target.name() + " for " + requester.sub() + " any more (revoked or expired since the call was parked)";
+            return new Deny(DenyCode.NO_SERVICE_GRANT, reason, Optional.of(reason));
         }
         return new Allow();
     }

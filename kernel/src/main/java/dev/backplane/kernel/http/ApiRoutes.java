@@ -21,8 +21,28 @@ import java.util.function.Function;
  */
 public final class ApiRoutes {
 
-    /** A declared route; {@code role} is empty for public routes. */
-    public record Route(String method, String path, Optional<Role> role) {
+    /**
+     * A declared route; {@code role} is empty for public routes. {@code callers} says whether agents
+     * (agent principals and people's agent sessions) may call it.
+     */
+    public record Route(String method, String path, Optional<Role> role, Callers callers) {
+    }
+
+    /**
+     * Who may call a route besides holding its role. A write that needs tenant_admin changes governance
+     * (catalog review and overrides, agent definitions, triggers, conventions, targets, sources, settings),
+     * so it is {@link #NO_AGENTS} unless declared otherwise: an agent that could make it would escape its own
+     * grants (review 3, S2). A new tenant_admin write is covered without anyone remembering to mark it.
+     */
+    public enum Callers {
+        /** Anyone holding the route's role. */
+        ANY,
+        /** People and service principals; agents get {@code 403 human_required} before the handler runs. */
+        NO_AGENTS;
+
+        static Callers byDefault(Method method, Role role) {
+            return method != Method.GET && role == Role.TENANT_ADMIN ? NO_AGENTS : ANY;
+        }
     }
 
     /** The template of the route a request matched, in the request's context (a bounded metrics label). */
@@ -91,13 +111,26 @@ public final class ApiRoutes {
         return collection(path, param, req -> req.path().pathParameters().get(param), read, write);
     }
 
+    /** A POST route with its callers declared (see {@link Callers}: tenant_admin writes are NO_AGENTS already). */
+    public ApiRoutes post(String path, Role role, Callers callers, CallerHandler handler) {
+        return route(Method.POST, path, role, callers, handler);
+    }
+
     public ApiRoutes route(Method method, String path, Role role, CallerHandler handler) {
-        routes.add(new Route(method.text(), path, Optional.of(role)));
+        return route(method, path, role, Callers.byDefault(method, role), handler);
+    }
+
+    public ApiRoutes route(Method method, String path, Role role, Callers callers, CallerHandler handler) {
+        routes.add(new Route(method.text(), path, Optional.of(role), callers));
         Template template = new Template(path);
+        String what = method.text() + " " + path;
         Handler guarded = (req, res) -> {
             req.context().register(Template.class, template);
             Caller caller = authenticator.authenticate(req);
             caller.require(role);
+            if (callers == Callers.NO_AGENTS) {
+                caller.refuseAgents(what);
+            }
             req.context().register(Caller.class, caller);
             checkParameters(req);
             handler.handle(req, res, caller);
@@ -148,7 +181,7 @@ public final class ApiRoutes {
 
     /** A route anyone may call without a token (health, discovery, the OpenAPI document). */
     public ApiRoutes publicRoute(Method method, String path, Handler handler) {
-        routes.add(new Route(method.text(), path, Optional.empty()));
+        routes.add(new Route(method.text(), path, Optional.empty(), Callers.ANY));
         Template template = new Template(path);
         registrations.add(b -> b.route(method, path, (req, res) -> {
             req.context().register(Template.class, template);

@@ -8,6 +8,7 @@ import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.PrincipalDirectory;
 import dev.backplane.kernel.identity.PrincipalKind;
 import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.identity.Subjects;
 import dev.backplane.kernel.identity.TenantDirectory;
 import dev.backplane.kernel.identity.TokenVerifier;
 import io.helidon.http.HeaderName;
@@ -73,6 +74,10 @@ public record Authenticator(TokenVerifier verifier, TenantDirectory tenants, Str
     }
 
     Caller toCaller(JWTClaimsSet claims, Optional<String> actingTenantHeader) {
+        if (Subjects.reserved(claims.getSubject())) {
+            // the backplane's own subjects (agent runs, sensors, triggers) are never a token's: review 3, S1
+            throw unauthorized("invalid_token", "token subject is in the backplane's reserved namespace (svc-<kind>:)");
+        }
         boolean platformAdmin = booleanClaim(claims, "platform_admin");
         Optional<UUID> home = stringClaim(claims, "tenant_id").map(v -> parseTenant(v, true));
         if (home.isEmpty() && !platformAdmin) {

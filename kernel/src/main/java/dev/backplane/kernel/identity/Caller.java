@@ -71,6 +71,33 @@ public record Caller(String sub, Optional<String> username, Optional<UUID> homeT
         }
     }
 
+    /**
+     * Throws {@code 403 human_required} when an agent (a registered agent principal, or a person's agent
+     * session) calls: {@code what} changes what agents may do or are told (catalog review, definitions,
+     * triggers, conventions, targets), so an agent deciding it could escape its own grants. Service
+     * principals (a platform team's pipelines) pass; {@link #requireHuman} refuses them too.
+     */
+    public void refuseAgents(String what) {
+        if (kind == PrincipalKind.AGENT || kind == PrincipalKind.USER_AGENT) {
+            throw IdentityErrors.HUMAN_REQUIRED.error(what + " is decided by people, not agents; this caller is a "
+                    + kind.wireName() + " principal").withExtras("principal_kind", kind.wireName());
+        }
+    }
+
+    /**
+     * The principals an agent or user-agent grant may name to bind this caller: its subject, and for an
+     * agent principal also {@code svc-agent:<name>}, which binds the principal whether it calls with its own
+     * token or acts in a run of an agent definition (whose subject it is).
+     */
+    @JsonIgnore
+    public java.util.List<String> grantSubjects() {
+        if (kind == PrincipalKind.AGENT && clientId.isPresent()) {
+            String run = Subjects.agentRun(clientId.get());
+            return run.equals(sub) ? java.util.List.of(sub) : java.util.List.of(sub, run);
+        }
+        return java.util.List.of(sub);
+    }
+
     /** Throws {@code 403 insufficient_role} unless the caller is a platform_admin. */
     public void requirePlatformAdmin() {
         if (!platformAdmin) {

@@ -35,7 +35,8 @@ public record KbRoutes(KbService kb, KbIngestService ingest) {
 
     public void register(ApiRoutes api) {
         api.get("/api/v1/kb", Role.READ_ONLY, this::list)
-                .post("/api/v1/kb", Role.TENANT_ADMIN, this::add)
+                // agents with tenant_admin may add knowledge, as the MCP tool add_to_knowledge lets them
+                .post("/api/v1/kb", Role.TENANT_ADMIN, ApiRoutes.Callers.ANY, this::add)
                 .post("/api/v1/kb/search", Role.READ_ONLY, this::search)
                 .post("/api/v1/kb/ingest", Role.TENANT_ADMIN, this::ingest)
                 .get(KbIngestService.JOBS + "/{job_id}", Role.TENANT_ADMIN, (req, res, c) -> Json.ok(res,

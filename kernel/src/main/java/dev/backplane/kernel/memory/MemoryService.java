@@ -2,6 +2,7 @@ package dev.backplane.kernel.memory;
 
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.identity.PrincipalKind;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.persistence.FilteredSelect;
 import dev.backplane.kernel.persistence.Jdbc;
@@ -80,6 +81,11 @@ public final class MemoryService {
 
     public Entry add(Caller caller, Write w) {
         String scope = requireScope(w.scope());
+        if (scope.equals("user") && caller.kind() == PrincipalKind.AGENT) {
+            // an agent principal belongs to one tenant; the user scope spans tenants (review 3, S1)
+            throw MemoryErrors.INVALID_SCOPE.error("an agent principal has no cross-tenant user scope; use user-tenant "
+                    + "(yours, in this tenant) or tenant", Map.of("field", "scope"));
+        }
         if (scope.equals("tenant") && !caller.effectiveRole().includes(Role.TENANT_ADMIN)) {
             throw CommonErrors.INSUFFICIENT_ROLE.error("writing tenant-scope memory needs tenant_admin")
                     .withExtras("required_role", "tenant_admin");

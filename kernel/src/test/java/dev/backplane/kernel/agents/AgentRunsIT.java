@@ -121,7 +121,7 @@ class AgentRunsIT extends PerTestTenant {
                         "op_id", rs.getString(1), "principal", rs.getString(2), "kind", rs.getString(3),
                         "work_ref", String.valueOf(rs.getString(4)), "status", rs.getString(5)), UUID.fromString(handle));
         assertThat(rows).extracting(r -> r.get("op_id")).containsExactly("run.item0.list", "svc.agent_runs.run");
-        assertThat(rows.get(0)).containsEntry("principal", "counter-bot").containsEntry("kind", "agent")
+        assertThat(rows.get(0)).containsEntry("principal", "svc-agent:counter-bot").containsEntry("kind", "agent")
                 .containsEntry("work_ref", "CHG-7").containsEntry("status", "ok");
         assertThat(eventKinds(handle)).containsExactly("turn_started", "tool_call", "tool_result", "turn_started",
                 "final_output");
@@ -138,7 +138,7 @@ class AgentRunsIT extends PerTestTenant {
         assertThat(feed).extracting(e -> e.path("kind").asText() + ":" + e.path("status").asText())
                 .containsExactly("run:succeeded", "dispatch:ok", "run:running");
         assertThat(feed).allSatisfy(e -> assertThat(e.path("run_id").asText()).isEqualTo(handle));
-        assertThat(feed.get(1).path("principal").asText()).isEqualTo("counter-bot");
+        assertThat(feed.get(1).path("principal").asText()).isEqualTo("svc-agent:counter-bot");
         assertThat(feed.get(0).path("phase").asText()).isEqualTo("completion");
         assertThat(feed.get(0).path("actor_sub").asText()).as("who started the run").isEqualTo("op-" + tenant);
     }

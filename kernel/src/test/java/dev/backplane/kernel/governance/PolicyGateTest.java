@@ -150,4 +150,38 @@ class PolicyGateTest {
         assertThat(gate(null, false, true).recheckReleased(caller(PrincipalKind.HUMAN), safe, TARGET))
                 .as("revocation is about agents").isInstanceOf(Allow.class);
     }
+
+    /** Review 3, S16: a service principal's parked call runs only while a service grant still covers it. */
+    @Test
+    void aReleasedServiceCallIsCheckedAgainstItsServiceGrantsAsTheyAreNow() {
+        Operation safe = op(SafetyLevel.SAFE, true, true);
+        Caller service = caller(PrincipalKind.SERVICE);
+        assertThat(gate(null, true, false).recheckReleased(service, safe, TARGET)).isInstanceOf(Allow.class);
+        assertThat(gate(null, false, false).recheckReleased(service, safe, TARGET))
+                .isInstanceOfSatisfying(Deny.class, d -> {
+                    assertThat(d.code()).isEqualTo(DenyCode.NO_SERVICE_GRANT);
+                    assertThat(d.message()).contains("since the call was parked");
+                });
+    }
+
+    /** Review 3, S1: an agent principal's grants are asked for its token's sub and for svc-agent:<name>. */
+    @Test
+    void anAgentPrincipalsGrantsAreAskedUnderItsTokenSubAndItsRunSubject() {
+        java.util.List<java.util.List<String>> asked = new java.util.ArrayList<>();
+        PolicyGate g = new PolicyGate((tenant, principals, kind, opId, target, safety) -> {
+            asked.add(principals);
+            return new Grants.Decision(Grants.Verdict.AUTO_EXECUTE, "grant", Optional.of(UUID.randomUUID()));
+        }, (tenant, principal, connectorId, opId, target) -> false, (tenant, clientId) -> Optional.of(false));
+        Caller token = new Caller("3f1c-uuid", Optional.empty(), Optional.of(TENANT), TENANT, Role.OPERATOR, false,
+                PrincipalKind.AGENT, Optional.of("triage-bot"));
+        Caller run = new Caller("svc-agent:triage-bot", Optional.empty(), Optional.of(TENANT), TENANT, Role.OPERATOR, false,
+                PrincipalKind.AGENT, Optional.of("triage-bot"));
+        Caller userAgent = new Caller("user-1", Optional.empty(), Optional.of(TENANT), TENANT, Role.OPERATOR, false,
+                PrincipalKind.USER_AGENT, Optional.of("svc-mcp"));
+        for (Caller c : java.util.List.of(token, run, userAgent)) {
+            assertThat(g.decide(c, op(SafetyLevel.SAFE, false, true), TARGET, PROVEN)).isInstanceOf(Allow.class);
+        }
+        assertThat(asked).containsExactly(java.util.List.of("3f1c-uuid", "svc-agent:triage-bot"),
+                java.util.List.of("svc-agent:triage-bot"), java.util.List.of("user-1"));
+    }
 }
