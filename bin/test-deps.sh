@@ -8,24 +8,33 @@
 #   bind9, bind9-utils, bind9-dnsutils  dns-ssh's tests: a real named, rndc, named-checkconf, dig and nsupdate
 #   nftables  firewall-ssh's tests: nft inside a network namespace the test creates (iproute2's ip netns)
 #   chromium, chromium-driver  ConsoleBrowserIT: the console (/ui) driven in a real headless browser
+#   nodejs, npm  PgVectorIT (PGlite with pgvector, served on loopback) and ConsoleBrowserIT's axe check
+# Under CI (SVC_REQUIRE_FULL_SUITE=1) a failed install fails the run here, loudly, instead of letting tests skip.
 svc_test_packages=(prometheus-alertmanager prometheus openssh-server openssh-client bind9 bind9-utils bind9-dnsutils nftables
-  iproute2 chromium chromium-driver)
+  iproute2 chromium chromium-driver nodejs npm)
 svc_test_binaries=(/usr/bin/prometheus-alertmanager /usr/bin/prometheus /usr/sbin/sshd /usr/bin/ssh-keygen /usr/sbin/named
-  /usr/sbin/rndc /usr/bin/dig /usr/sbin/nft /usr/sbin/ip /usr/bin/chromium /usr/bin/chromedriver)
+  /usr/sbin/rndc /usr/bin/dig /usr/sbin/nft /usr/sbin/ip /usr/bin/chromium /usr/bin/chromedriver /usr/bin/node /usr/bin/npm)
 svc_install_test_deps() {
   local missing=() i
   for i in "${!svc_test_packages[@]}"; do
     [ -x "${svc_test_binaries[$i]}" ] || missing+=("${svc_test_packages[$i]}")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
+  local require=${SVC_REQUIRE_FULL_SUITE:-${CI:+1}}
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
     echo "test: ${missing[*]} not installed and cannot be installed here (needs root and apt-get); the tests that drive it will skip"
+    [ "${require:-}" = 1 ] && { echo "test: FAILED: CI needs ${missing[*]}" >&2; return 1; }
     return 0
   fi
   echo "test: installing ${missing[*]} (Debian packages; once per machine)"
   if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"; } \
       > /tmp/svc-test-deps.log 2>&1; then
     echo "test: installing ${missing[*]} failed (see /tmp/svc-test-deps.log); the tests that drive it will skip"
+    if [ "${require:-}" = 1 ]; then
+      tail -20 /tmp/svc-test-deps.log >&2
+      echo "test: FAILED: CI needs ${missing[*]}" >&2
+      return 1
+    fi
   fi
   # a package may start its own service; tests start their own instances on loopback high ports (an sshd or
   # named the package started is left alone: it does not use those ports)
