@@ -237,17 +237,19 @@ class KernelApiIT {
         doc.path("paths").properties().forEach(p -> p.getValue().properties().forEach(m -> {
             String key = m.getKey().toUpperCase() + " " + p.getKey();
             documented.add(key);
-            documentedRoles.put(key, m.getValue().path("x-svc-role").asText("public"));
+            documentedRoles.put(key, m.getValue().path("x-svc-role").asText("public")
+                    + (m.getValue().path("x-svc-agents").asText().equals("refused") ? " (no agents)" : ""));
         }));
         Set<String> served = new TreeSet<>();
         Map<String, String> servedRoles = new java.util.TreeMap<>();
         for (ApiRoutes.Route route : kernel.kernel().api().routes()) {
             String key = route.method() + " " + route.path();
             served.add(key);
-            servedRoles.put(key, route.role().map(role -> role.wireName()).orElse("public"));
+            servedRoles.put(key, route.role().map(role -> role.wireName()).orElse("public")
+                    + (route.callers() == ApiRoutes.Callers.NO_AGENTS ? " (no agents)" : ""));
         }
         assertThat(documented).as("OpenAPI document vs declared routes").isEqualTo(served);
-        assertThat(documentedRoles).as("x-svc-role per route").isEqualTo(servedRoles);
+        assertThat(documentedRoles).as("x-svc-role and x-svc-agents per route").isEqualTo(servedRoles);
         assertThat(documented).as("every call the CLI makes is documented").containsAll(ApiPaths.CALLS);
     }
 
