@@ -9,7 +9,8 @@ import picocli.CommandLine.Option;
 
 /** Shared flags of grant create and elevate. */
 abstract class GrantWrite extends BackplaneCommand {
-    @Option(names = "--principal", required = true, description = "the JWT subject of the agent or user")
+    @Option(names = "--principal", required = true, description = "svc-agent:<name> for an agent principal (binds "
+            + "its runs and its own token), or a token's JWT subject (an agent's own token; a user for user-agent)")
     String principal;
     @Option(names = "--op", required = true, description = "fnmatch pattern over op ids, e.g. k8s.pod.*") String op;
     @Option(names = "--verdict", required = true, description = "auto-execute, needs-approval or deny") String verdict;
