@@ -91,9 +91,14 @@ public class OperationSearchQualityIT {
                     n, embedded, totals.get(Mode.LEXICAL)[0] / n, totals.get(Mode.LEXICAL)[1] / n,
                     totals.get(Mode.DENSE)[0] / n, totals.get(Mode.DENSE)[1] / n,
                     totals.get(Mode.HYBRID)[0] / n, totals.get(Mode.HYBRID)[1] / n);
-            assertThat(totals.get(Mode.HYBRID)[1]).isGreaterThanOrEqualTo(totals.get(Mode.LEXICAL)[1])
-                    .isGreaterThanOrEqualTo(totals.get(Mode.DENSE)[1]);
+            // README: hybrid beats lexical and dense on MRR (0.493 against 0.355 and 0.463), recall@10 0.775; a
+            // fusion that silently returned one leg's ranking ties it, so the order is strict, with floors a few
+            // hundredths under the measured figures (test-honesty F8)
+            assertThat(totals.get(Mode.HYBRID)[1]).isGreaterThan(totals.get(Mode.LEXICAL)[1])
+                    .isGreaterThan(totals.get(Mode.DENSE)[1]);
             assertThat(totals.get(Mode.HYBRID)[0]).isGreaterThan(totals.get(Mode.LEXICAL)[0]);
+            assertThat(totals.get(Mode.HYBRID)[0] / n).as("hybrid recall@10").isGreaterThanOrEqualTo(0.75);
+            assertThat(totals.get(Mode.HYBRID)[1] / n).as("hybrid MRR").isGreaterThanOrEqualTo(0.47);
 
             // a second engine (another replica, or this one after a restart) reads the vectors back
             try (RetrievalEngine engine = new RetrievalEngine(jdbc, k.kernel().changeFeed(), new Embedder())) {

@@ -99,6 +99,14 @@ class KbArguAnaIT {
             System.out.printf(Locale.ROOT, "ArguAna nDCG@10 over %d queries: grep %.4f, lexical %.4f, dense %.4f, "
                     + "hybrid %.4f (published: BM25 0.397, all-MiniLM-L6-v2 0.502)%n", n, grep, lexical, dense, hybrid);
             assertThat(hybrid).isGreaterThan(lexical).isGreaterThan(dense).isGreaterThan(grep);
+            // floors a few hundredths under the measured figures (every 4th query: lexical 0.4202, dense 0.4834,
+            // hybrid 0.5180; all: 0.4185, 0.4954, 0.5317), so a uniform regression that keeps the order still
+            // fails, and a margin over the best leg (test-honesty F9)
+            assertThat(lexical).as("lexical nDCG@10").isGreaterThanOrEqualTo(0.40);
+            assertThat(dense).as("dense nDCG@10").isGreaterThanOrEqualTo(0.46);
+            assertThat(hybrid).as("hybrid nDCG@10").isGreaterThanOrEqualTo(0.50);
+            assertThat(hybrid - Math.max(lexical, dense)).as("hybrid's margin over the best leg")
+                    .isGreaterThanOrEqualTo(0.01);
             if (step == 1) { // issue 25: on the full set, hybrid beats the best single leg by a clear margin
                 assertThat(hybrid - Math.max(lexical, dense)).as("hybrid's margin over the best leg")
                         .isGreaterThanOrEqualTo(0.02);

@@ -59,7 +59,12 @@ class PluginLoadingTest {
                 .collect(Collectors.toMap(LoadedConnector::connectorId, Function.identity()));
         assertThat(firstDescription(byId.get("lib1-1.x"))).contains("lib-v1", "plugin-jackson-1");
         assertThat(firstDescription(byId.get("lib2-1.x"))).contains("lib-v2", "plugin-jackson-2");
-        assertThat(new com.fasterxml.jackson.databind.ObjectMapper()).as("the kernel's Jackson is untouched").isNotNull();
+        // the kernel's Jackson is untouched: its ObjectMapper is the library's, not a plugin's stand-in (F14)
+        assertThat(java.util.Arrays.stream(com.fasterxml.jackson.databind.ObjectMapper.class.getMethods())
+                .map(java.lang.reflect.Method::getName)).as("the kernel's Jackson is untouched").doesNotContain("who")
+                .contains("readTree");
+        assertThat(com.fasterxml.jackson.databind.ObjectMapper.class.getClassLoader())
+                .isSameAs(PluginLoadingTest.class.getClassLoader());
     }
 
     @Test

@@ -145,7 +145,7 @@ public final class ApiContract {
             served().check(e);
         } catch (AssertionError failure) {
             String report = System.getenv(REPORT);
-            if (report == null) {
+            if (report == null || System.getenv("CI") != null) { // CI never collects drift instead of failing (F21)
                 throw failure;
             }
             try {
