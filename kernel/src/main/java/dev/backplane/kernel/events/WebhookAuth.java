@@ -23,13 +23,30 @@ import javax.crypto.spec.SecretKeySpec;
  *       ({@code v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">}, several space-separated allowed);
  *       a secret written {@code whsec_<base64>} is used base64-decoded, as Standard Webhooks senders do.</li>
  *   <li>{@code hmac-sha256}, plain form (GitHub/Grafana style): the signature header holds
- *       {@code sha256=<hex>} or bare hex of the HMAC of the body alone; with no timestamp to check,
- *       replays are caught by the delivery-id de-duplication.</li>
+ *       {@code sha256=<hex>} or bare hex of the HMAC of the body alone. Nothing but the body is signed: no
+ *       timestamp, and no delivery id (a {@code webhook-id} or {@code X-GitHub-Delivery} header next to it
+ *       is the sender's word, which anyone replaying the body can change).</li>
  *   <li>{@code static-header}: the secret verbatim in {@code secret_header} (default {@code X-Svc-Token}).</li>
  *   <li>{@code basic}: HTTP Basic; user {@code basic_username} (default {@code svc}), password the secret.</li>
  * </ul>
  * Header names are per-source settings ({@code signature_header}, {@code timestamp_header}, {@code id_header},
  * {@code secret_header}).
+ *
+ * <h2>Replays</h2>
+ * An accepted verdict says what its proof covers ({@link Binding}), and {@link EventIngest} keys the
+ * de-duplication on signed material only:
+ * <ul>
+ *   <li>Standard Webhooks: the signed {@code webhook-id}. A captured delivery replays only inside the
+ *       replay window (its timestamp is signed too), and there it is a duplicate of the original.</li>
+ *   <li>Plain form: the body (its kind's body delivery id, else its SHA-256), never a header. A replay of
+ *       a captured body and signature, with any delivery-id header, is a duplicate (idempotent 200, no
+ *       second fire) for as long as the original stays in the event log ({@code SVC_EVENTS_RETENTION_DAYS},
+ *       default 30): a captured delivery fires at most once per retention period. A sender that posts the
+ *       same body twice on purpose must make the bodies differ (a timestamp or id inside the body), or use
+ *       the Standard Webhooks form, which is the form to choose where replays must be refused outright.</li>
+ *   <li>{@code static-header}, {@code basic}: whoever can replay the request holds the secret and can send
+ *       anything, so the delivery-id header is taken as sent.</li>
+ * </ul>
  */
 final class WebhookAuth {
 
@@ -40,12 +57,25 @@ final class WebhookAuth {
     static final String DEFAULT_BASIC_USER = "svc";
     static final long DEFAULT_REPLAY_WINDOW = 300;
 
-    /** The outcome: accepted, or refused with a reason that is logged and never sent. */
-    record Verdict(boolean accepted, String reason) {
-        static final Verdict OK = new Verdict(true, "");
+    /** What an accepted proof covers, so the de-duplication keys on nothing a replayer can change. */
+    enum Binding {
+        /** Standard Webhooks: the delivery id, the timestamp and the body are signed together. */
+        DELIVERY_ID,
+        /** Plain HMAC: the body alone is signed; every header next to it is unsigned. */
+        BODY,
+        /** static-header, basic: no signature; the request is as good as its secret. */
+        SECRET
+    }
+
+    /** The outcome: accepted (with what its proof covers), or refused with a reason that is logged and never sent. */
+    record Verdict(boolean accepted, String reason, Binding binding) {
+
+        static Verdict ok(Binding binding) {
+            return new Verdict(true, "", binding);
+        }
 
         static Verdict no(String reason) {
-            return new Verdict(false, reason);
+            return new Verdict(false, reason, Binding.SECRET);
         }
     }
 
@@ -61,7 +91,7 @@ final class WebhookAuth {
             case STATIC_HEADER -> {
                 Optional<String> presented = header.apply(source.setting("secret_header", DEFAULT_SECRET_HEADER));
                 yield presented.isEmpty() ? Verdict.no("missing secret header")
-                        : anyEqual(keys, presented.get().getBytes(StandardCharsets.UTF_8)) ? Verdict.OK
+                        : anyEqual(keys, presented.get().getBytes(StandardCharsets.UTF_8)) ? Verdict.ok(Binding.SECRET)
                         : Verdict.no("wrong secret");
             }
             case BASIC -> basic(source, keys, header.apply("Authorization"));
@@ -87,7 +117,7 @@ final class WebhookAuth {
         boolean user = constantTimeEquals(decoded.substring(0, colon).getBytes(StandardCharsets.UTF_8),
                 source.setting("basic_username", DEFAULT_BASIC_USER).getBytes(StandardCharsets.UTF_8));
         boolean password = anyEqual(keys, decoded.substring(colon + 1).getBytes(StandardCharsets.UTF_8));
-        return user & password ? Verdict.OK : Verdict.no("wrong basic credentials");
+        return user & password ? Verdict.ok(Binding.SECRET) : Verdict.no("wrong basic credentials");
     }
 
     private static Verdict hmac(EventSource source, List<byte[]> keys, Function<String, Optional<String>> header,
@@ -123,7 +153,7 @@ final class WebhookAuth {
                     }
                 }
             }
-            return ok ? Verdict.OK : Verdict.no("bad signature");
+            return ok ? Verdict.ok(Binding.DELIVERY_ID) : Verdict.no("bad signature");
         }
         String hex = sig.regionMatches(true, 0, "sha256=", 0, 7) ? sig.substring(7) : sig;
         byte[] presented;
@@ -136,7 +166,7 @@ final class WebhookAuth {
         for (byte[] key : keys) {
             ok |= constantTimeEquals(mac(key, new byte[0], body), presented);
         }
-        return ok ? Verdict.OK : Verdict.no("bad signature");
+        return ok ? Verdict.ok(Binding.BODY) : Verdict.no("bad signature");
     }
 
     /** Standard Webhooks secrets are {@code whsec_<base64>}; anything else is used as its bytes. */
