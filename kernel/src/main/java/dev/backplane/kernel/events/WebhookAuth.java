@@ -26,6 +26,10 @@ import javax.crypto.spec.SecretKeySpec;
  *       {@code sha256=<hex>} or bare hex of the HMAC of the body alone. Nothing but the body is signed: no
  *       timestamp, and no delivery id (a {@code webhook-id} or {@code X-GitHub-Delivery} header next to it
  *       is the sender's word, which anyone replaying the body can change).</li>
+ *   <li>{@code hmac-sha256}, plain form with a timestamp (Grafana's {@code hmacConfig.timestampHeader}):
+ *       the timestamp header holds unix seconds and the signature is the hex HMAC of
+ *       {@code "<timestamp>:<body>"}; the timestamp must be inside the replay window. A source whose extras
+ *       set {@code require_timestamp: true} refuses the body-only form.</li>
  *   <li>{@code static-header}: the secret verbatim in {@code secret_header} (default {@code X-Svc-Token}).</li>
  *   <li>{@code basic}: HTTP Basic; user {@code basic_username} (default {@code svc}), password the secret.</li>
  * </ul>
@@ -38,12 +42,17 @@ import javax.crypto.spec.SecretKeySpec;
  * <ul>
  *   <li>Standard Webhooks: the signed {@code webhook-id}. A captured delivery replays only inside the
  *       replay window (its timestamp is signed too), and there it is a duplicate of the original.</li>
+ *   <li>Either way the key is remembered as long as the event row: the retention sweep keeps events at
+ *       least a day, which covers both sides of a replay window (a timestamp may be up to a window ahead)
+ *       unless the window is set above 12 h with {@code SVC_EVENTS_RETENTION_DAYS=1}.</li>
  *   <li>Plain form: the body (its kind's body delivery id, else its SHA-256), never a header. A replay of
  *       a captured body and signature, with any delivery-id header, is a duplicate (idempotent 200, no
  *       second fire) for as long as the original stays in the event log ({@code SVC_EVENTS_RETENTION_DAYS},
- *       default 30): a captured delivery fires at most once per retention period. A sender that posts the
- *       same body twice on purpose must make the bodies differ (a timestamp or id inside the body), or use
- *       the Standard Webhooks form, which is the form to choose where replays must be refused outright.</li>
+ *       default 30): without a signed timestamp, a captured delivery fires at most once per retention
+ *       period. With {@code require_timestamp} it is refused once outside the replay window, and inside it
+ *       it is a duplicate (a sender's retry carries a new timestamp but the same body, and is one too). A
+ *       sender that posts the same body twice on purpose must make the bodies differ (a timestamp or id
+ *       inside the body), or use the Standard Webhooks form.</li>
  *   <li>{@code static-header}, {@code basic}: whoever can replay the request holds the secret and can send
  *       anything, so the delivery-id header is taken as sent.</li>
  * </ul>
@@ -161,6 +170,30 @@ final class WebhookAuth {
             presented = HexFormat.of().parseHex(hex.toLowerCase(java.util.Locale.ROOT));
         } catch (IllegalArgumentException e) {
             return Verdict.no("malformed signature");
+        }
+        boolean required = source.flag("require_timestamp");
+        Optional<String> ts = header.apply(source.setting("timestamp_header", DEFAULT_TIMESTAMP_HEADER))
+                .map(String::strip);
+        if (ts.isPresent()) {
+            boolean stamped = false;
+            byte[] prefix = (ts.get() + ":").getBytes(StandardCharsets.UTF_8);
+            for (byte[] key : keys) {
+                stamped |= constantTimeEquals(mac(key, prefix, body), presented);
+            }
+            if (stamped) {
+                long seconds;
+                try {
+                    seconds = Long.parseLong(ts.get());
+                } catch (NumberFormatException e) {
+                    return Verdict.no("malformed timestamp");
+                }
+                long window = source.number("replay_window_seconds", DEFAULT_REPLAY_WINDOW);
+                return Math.abs(now.getEpochSecond() - seconds) > window
+                        ? Verdict.no("timestamp outside the replay window") : Verdict.ok(Binding.BODY);
+            }
+        }
+        if (required) {
+            return Verdict.no(ts.isEmpty() ? "no signed timestamp (the source requires one)" : "bad signature");
         }
         boolean ok = false;
         for (byte[] key : keys) {

@@ -236,6 +236,60 @@ class EventsIT extends PerTestTenant {
         assertThat(events(stdSlug)).isEqualTo(2);
     }
 
+    /** Grafana's plain form with a timestamp: hex HMAC of "<unix seconds>:<body>", computed independently. */
+    static String stampedSignature(String secret, long ts, byte[] body) throws Exception {
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        mac.update((ts + ":").getBytes(StandardCharsets.UTF_8));
+        return HexFormat.of().formatHex(mac.doFinal(body));
+    }
+
+    /**
+     * S7, the signed timestamp: a source may require Grafana's timestamped plain form, which binds the
+     * time into the signature; then a captured delivery is refused once outside the replay window (and
+     * inside it is a duplicate, as a sender's retry with a fresh timestamp is), and the body-only form is
+     * refused. Without the requirement both forms are accepted.
+     */
+    @Test
+    void aSourceCanRequireASignedTimestampInThePlainForm() throws Exception {
+        String sigHeader = "X-Grafana-Alerting-Signature";
+        String tsHeader = "X-Grafana-Alerting-Timestamp";
+        create(admin, source("ts-bad-" + tenant, "dashalert", "hmac-sha256", Map.of("require_timestamp", "yes")), 422);
+        JsonNode s = create(admin, source("ts-" + tenant, "dashalert", "hmac-sha256", Map.of("signature_header",
+                sigHeader, "timestamp_header", tsHeader, "require_timestamp", true)), 201);
+        String slug = s.path("slug").asText();
+        assertThat(s.path("extras").path("require_timestamp").asBoolean()).isTrue();
+        byte[] body = "{\"status\":\"firing\",\"labels\":{\"n\":\"1\"}}".getBytes(StandardCharsets.UTF_8);
+        long now = Instant.now().getEpochSecond();
+        var first = post(slug, body, Map.of(sigHeader, stampedSignature(SECRET, now, body), tsHeader, String.valueOf(now)));
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+        assertThat(JSON.readTree(first.body()).path("status").asText()).isEqualTo("accepted");
+        var retry = post(slug, body, Map.of(sigHeader, stampedSignature(SECRET, now + 1, body), tsHeader,
+                String.valueOf(now + 1)));
+        assertThat(JSON.readTree(retry.body()).path("status").asText()).as("a retry with a fresh timestamp")
+                .isEqualTo("duplicate");
+        long old = now - 3600;
+        byte[] other = "{\"status\":\"firing\",\"labels\":{\"n\":\"2\"}}".getBytes(StandardCharsets.UTF_8);
+        for (Map<String, String> refused : List.of(
+                Map.of(sigHeader, stampedSignature(SECRET, old, other), tsHeader, String.valueOf(old)),
+                Map.of(sigHeader, plainSignature(SECRET, other)),
+                Map.of(sigHeader, plainSignature(SECRET, other), tsHeader, String.valueOf(now)),
+                Map.of(sigHeader, stampedSignature(SECRET, now, other), tsHeader, String.valueOf(now + 5)))) {
+            assertThat(post(slug, other, refused).statusCode()).as(refused.toString()).isEqualTo(401);
+        }
+        assertThat(events(slug)).isEqualTo(1);
+
+        JsonNode lax = create(admin, source("ts-lax-" + tenant, "dashalert", "hmac-sha256", Map.of("signature_header",
+                sigHeader, "timestamp_header", tsHeader)), 201);
+        String laxSlug = lax.path("slug").asText();
+        assertThat(post(laxSlug, body, Map.of(sigHeader, plainSignature(SECRET, body))).statusCode()).isEqualTo(200);
+        assertThat(post(laxSlug, other, Map.of(sigHeader, stampedSignature(SECRET, now, other), tsHeader,
+                String.valueOf(now))).statusCode()).isEqualTo(200);
+        assertThat(post(laxSlug, other, Map.of(sigHeader, stampedSignature(SECRET, old, other), tsHeader,
+                String.valueOf(old))).statusCode()).as("a signed timestamp is checked whenever it is sent").isEqualTo(401);
+        assertThat(events(laxSlug)).isEqualTo(2);
+    }
+
     @Test
     void unknownAndPausedSlugsAnswerTheSame404() throws Exception {
         JsonNode s = create(admin, source("am-" + tenant, "alertrouter", "static-header",
