@@ -42,9 +42,6 @@ import javax.crypto.spec.SecretKeySpec;
  * <ul>
  *   <li>Standard Webhooks: the signed {@code webhook-id}. A captured delivery replays only inside the
  *       replay window (its timestamp is signed too), and there it is a duplicate of the original.</li>
- *   <li>Either way the key is remembered as long as the event row: the retention sweep keeps events at
- *       least a day, which covers both sides of a replay window (a timestamp may be up to a window ahead)
- *       unless the window is set above 12 h with {@code SVC_EVENTS_RETENTION_DAYS=1}.</li>
  *   <li>Plain form: the body (its kind's body delivery id, else its SHA-256), never a header. A replay of
  *       a captured body and signature, with any delivery-id header, is a duplicate (idempotent 200, no
  *       second fire) for as long as the original stays in the event log ({@code SVC_EVENTS_RETENTION_DAYS},
@@ -56,6 +53,9 @@ import javax.crypto.spec.SecretKeySpec;
  *   <li>{@code static-header}, {@code basic}: whoever can replay the request holds the secret and can send
  *       anything, so the delivery-id header is taken as sent.</li>
  * </ul>
+ * A key is remembered as long as its event row: the retention sweep keeps events at least a day, which
+ * covers both sides of a replay window (a timestamp may be up to a window ahead) unless the window is set
+ * above 12 h with {@code SVC_EVENTS_RETENTION_DAYS=1}.
  */
 final class WebhookAuth {
 
