@@ -26,7 +26,8 @@ final class Add extends BackplaneCommand {
     String strategy;
     @Option(names = "--secret-stdin", description = "read the secret from standard input") boolean secretStdin;
     @Option(names = "--extras", paramLabel = "<json|@file>", description = "max_body_bytes, rate_per_second, burst, "
-            + "replay_window_seconds, signature_header, timestamp_header, id_header, secret_header, basic_username")
+            + "replay_window_seconds, signature_header, timestamp_header, id_header, secret_header, basic_username, "
+            + "require_timestamp")
     String extras;
 
     @Override

@@ -33,7 +33,8 @@ import java.util.function.Function;
  * {@code POST /api/v1/events/ingest/{slug}} in SPEC's fixed order: resolve the slug (404, identical
  * for unknown and paused) → body cap, checked while streaming ({@link #bodyCap}, 413) → authenticate
  * (401, uniform) → rate limit per source (429 with Retry-After) → parse (400 when not JSON) →
- * de-duplicate by delivery id (idempotent 200) → one transaction: the normalised event into the
+ * de-duplicate by delivery id or body hash, whichever the signature covers (idempotent 200;
+ * {@link #deliveryId}) → one transaction: the normalised event into the
  * event log and its audit row. The cheap refusals come first and touch no database: the slug and
  * the secret come from caches every replica drops on change.
  */
@@ -103,13 +104,26 @@ public final class EventIngest {
         if (parsed == null || parsed.isMissingNode()) {
             throw CommonErrors.INVALID_JSON.error("the body is empty; a JSON document is expected");
         }
-        String deliveryId = header.apply(s.setting("id_header", WebhookAuth.DEFAULT_ID_HEADER))
-                .filter(v -> !v.isBlank() && v.length() <= 256).map(v -> "id:" + v)
-                .or(() -> EventNormalizer.bodyDeliveryId(s.kind(), parsed))
-                .orElseGet(() -> "sha256:" + Digests.sha256Hex(body));
+        String deliveryId = deliveryId(s, verdict.binding(), header, parsed, body);
         UUID eventId = UUID.randomUUID();
         ObjectNode envelope = EventNormalizer.normalize(s.kind(), parsed, s.slug(), s.id(), now);
         return store(s, deliveryId, eventId, envelope, body.length, now);
+    }
+
+    /**
+     * The de-duplication key (step 5), taken only from what the delivery's proof covers (see
+     * {@link WebhookAuth}): a delivery-id header where it is signed (Standard Webhooks) or where no
+     * signature exists to bypass (static-header, basic); for a body-only signature, the body alone — its
+     * kind's body delivery id, else its SHA-256 — so a replay of a captured body under a fresh
+     * {@code webhook-id} is the same delivery, while a different body is a new one.
+     */
+    static String deliveryId(EventSource s, WebhookAuth.Binding binding, Function<String, Optional<String>> header,
+                             JsonNode parsed, byte[] body) {
+        Optional<String> fromHeader = binding == WebhookAuth.Binding.BODY ? Optional.empty()
+                : header.apply(s.setting("id_header", WebhookAuth.DEFAULT_ID_HEADER))
+                        .filter(v -> !v.isBlank() && v.length() <= 256).map(v -> "id:" + v);
+        return fromHeader.or(() -> EventNormalizer.bodyDeliveryId(s.kind(), parsed))
+                .orElseGet(() -> "sha256:" + Digests.sha256Hex(body));
     }
 
     private Accepted store(EventSource s, String deliveryId, UUID eventId, ObjectNode envelope, int bytes, Instant now) {

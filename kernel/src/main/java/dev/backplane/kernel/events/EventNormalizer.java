@@ -49,11 +49,20 @@ import java.util.UUID;
  *   <li>{@code generic-json}: every top-level body field copied as-is; the envelope's own keys
  *       ({@code source}, {@code received_at}, {@code raw}, {@code event_type}) win on a clash, and
  *       {@code labels} is always the sanitized object described below. {@code event_type} is the
- *       body's {@code event_type}, else its {@code type}, when that is a non-blank string, else
- *       {@code event}.
+ *       body's {@code event_type}, else its {@code type}, when that is a string that is a valid event
+ *       type (below, surrounding blanks ignored), else {@code event}.
  * </ul>
  * When the status a kind's {@code event_type} is built from is absent, {@code event_type} is the bare
  * prefix ({@code alert} or {@code registry}).
+ *
+ * <h2>event_type is a name</h2>
+ * The sender writes it, and it is stored, filtered on, shown in the activity feed and read by agents,
+ * so it must match {@code [A-Za-z0-9._:/-]{1,128}} — what Alertmanager, Grafana, Harbor (both formats),
+ * CloudEvents types and the usual {@code deploy.finished}-style names all are. Anything else (prose, a
+ * newline, an over-long value) is not refused, in keeping with the rule below that a body never fails
+ * normalisation: {@code event_type} becomes the kind's bare prefix ({@code alert}, {@code registry},
+ * {@code event}), as when it is absent; the sender's value stays in {@code raw} (and, for registry and
+ * generic-json, in the lifted {@code type} field), which reaches a model only inside the untrusted block.
  *
  * <h2>Alertmanager: one event per delivery</h2>
  * One Alertmanager (and Grafana) webhook body carries the alerts of one aggregation group in
@@ -97,6 +106,12 @@ public final class EventNormalizer {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
+    /**
+     * What an {@code event_type} may be: a name, never prose. It is stored, filtered on, shown in the
+     * activity feed and read by agents; the sender writes it, so it is bounded and cannot carry sentences.
+     */
+    private static final java.util.regex.Pattern EVENT_TYPE = java.util.regex.Pattern.compile("[A-Za-z0-9._:/-]{1,128}");
+
     private static final String CRITICALITY_PREFIX = "alert_criticality_level_";
     private static final List<String> CRITICALITIES = List.of("critical", "immediate", "warning", "info");
 
@@ -137,6 +152,9 @@ public final class EventNormalizer {
         } catch (RuntimeException unexpected) {
             // belt and braces: a body shape nobody thought of degrades to the empty match set
             env.removeAll();
+            eventType = fallbackEventType(kind);
+        }
+        if (!isEventType(eventType)) {
             eventType = fallbackEventType(kind);
         }
         if (!(env.get("labels") instanceof ObjectNode)) {
@@ -237,13 +255,18 @@ public final class EventNormalizer {
                     env.set(field.getKey(), field.getValue());
                 }
                 env.set("labels", labels(obj.get("labels")));
-                String type = text(obj, "event_type");
+                String type = eventTypeText(obj, "event_type");
                 if (type == null) {
-                    type = text(obj, "type");
+                    type = eventTypeText(obj, "type");
                 }
                 yield type == null ? "event" : type;
             }
         };
+    }
+
+    /** True when the text is an acceptable {@code event_type}: 1-128 of letters, digits and {@code . _ : / -}. */
+    public static boolean isEventType(String text) {
+        return text != null && EVENT_TYPE.matcher(text).matches();
     }
 
     private static String fallbackEventType(Kind kind) {
@@ -377,6 +400,12 @@ public final class EventNormalizer {
         }
         String s = v.textValue();
         return s.isBlank() ? null : s;
+    }
+
+    /** The field's stripped string value when it is an acceptable event_type, else null. */
+    private static String eventTypeText(JsonNode obj, String field) {
+        String s = text(obj, field);
+        return s != null && isEventType(s.strip()) ? s.strip() : null;
     }
 
     private static String lowerText(JsonNode obj, String field) {

@@ -14,7 +14,7 @@ import java.util.UUID;
  *
  * @param extras per-source tuning: {@code max_body_bytes}, {@code rate_per_second}, {@code burst},
  *     {@code replay_window_seconds}, {@code signature_header}, {@code timestamp_header}, {@code id_header},
- *     {@code secret_header}, {@code basic_username}
+ *     {@code secret_header}, {@code basic_username}, {@code require_timestamp}
  * @param secretVersion bumped on every rotation, so replicas re-read the secret
  * @param previousSecretUntil while set and in the future, the previous secret is accepted too
  */
@@ -51,6 +51,12 @@ public record EventSource(UUID id, UUID tenantId, String slug, String name, Even
     public long number(String key, long fallback) {
         JsonNode v = extras.get(key);
         return v != null && v.canConvertToLong() ? v.asLong() : fallback;
+    }
+
+    /** A boolean setting of {@code extras}; false unless set to {@code true}. */
+    public boolean flag(String key) {
+        JsonNode v = extras.get(key);
+        return v != null && v.isBoolean() && v.booleanValue();
     }
 
     /** The wire form: never the secret. */

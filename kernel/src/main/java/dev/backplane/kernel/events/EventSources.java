@@ -59,7 +59,7 @@ public final class EventSources {
     private static final Pattern HEADER = Pattern.compile("[A-Za-z0-9-]{1,64}");
     private static final Set<String> EXTRAS = Set.of("max_body_bytes", "rate_per_second", "burst",
             "replay_window_seconds", "signature_header", "timestamp_header", "id_header", "secret_header",
-            "basic_username");
+            "basic_username", "require_timestamp");
     private static final int SECRET_MIN = 16;
     private static final int SECRET_MAX = 4096;
     private static final int OVERLAP_DEFAULT = 3600;
@@ -319,6 +319,12 @@ public final class EventSources {
                 case "rate_per_second" -> out.put(k, bounded(k, v, 1, 100_000, ""));
                 case "burst" -> out.put(k, bounded(k, v, 1, 1_000_000, ""));
                 case "replay_window_seconds" -> out.put(k, bounded(k, v, 10, 86_400, ""));
+                case "require_timestamp" -> {
+                    if (!v.isBoolean()) {
+                        throw invalid("extras", "require_timestamp must be true or false");
+                    }
+                    out.put(k, v.booleanValue());
+                }
                 case "basic_username" -> {
                     if (!v.isTextual() || v.asText().isEmpty() || v.asText().length() > 128 || v.asText().contains(":")
                             || v.asText().chars().anyMatch(Character::isISOControl)) {

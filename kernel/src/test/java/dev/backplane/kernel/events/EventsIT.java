@@ -172,6 +172,124 @@ class EventsIT extends PerTestTenant {
         assertThat(kernel.get("/api/v1/event-sources/" + slug, strangerOp).status()).isEqualTo(404);
     }
 
+    /** The plain body-only HMAC, computed independently of the kernel's code. */
+    static String plainSignature(String secret, byte[] body) throws Exception {
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        return "sha256=" + HexFormat.of().formatHex(mac.doFinal(body));
+    }
+
+    /**
+     * S7: in the plain {@code sha256=} form only the body is signed, so a delivery-id header is the
+     * replayer's to choose. A captured body and signature re-posted under fresh ids is the same
+     * delivery (idempotent 200 naming the original event, nothing stored, no audit row); a genuine
+     * retry is too; a different body is a new event. In the Standard Webhooks form the id is signed and
+     * keeps deciding: the same body under two signed ids is two events.
+     */
+    @Test
+    void aPlainHmacDeliveryReplayedUnderAFreshDeliveryIdIsADuplicate() throws Exception {
+        JsonNode s = create(admin, source("gh-" + tenant, "generic-json", "hmac-sha256",
+                Map.of("signature_header", "X-Hub-Signature-256", "id_header", "X-GitHub-Delivery")), 201);
+        String slug = s.path("slug").asText();
+        byte[] body = "{\"event_type\":\"deploy.finished\",\"ref\":\"main\"}".getBytes(StandardCharsets.UTF_8);
+        String signature = plainSignature(SECRET, body);
+        var first = post(slug, body, Map.of("X-Hub-Signature-256", signature, "X-GitHub-Delivery", "d-1"));
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+        JsonNode accepted = JSON.readTree(first.body());
+        assertThat(accepted.path("status").asText()).isEqualTo("accepted");
+        String eventId = accepted.path("event_id").asText();
+
+        List<Map<String, String>> replays = List.of(
+                Map.of("X-Hub-Signature-256", signature, "X-GitHub-Delivery", "d-1"),
+                Map.of("X-Hub-Signature-256", signature, "X-GitHub-Delivery", "r1"),
+                Map.of("X-Hub-Signature-256", signature, "X-GitHub-Delivery", "r2"),
+                Map.of("X-Hub-Signature-256", signature, "X-GitHub-Delivery", UUID.randomUUID().toString()),
+                Map.of("X-Hub-Signature-256", signature, "webhook-id", "r3"),
+                Map.of("X-Hub-Signature-256", signature));
+        for (Map<String, String> h : replays) {
+            var r = post(slug, body, h);
+            assertThat(r.statusCode()).as(h + " " + r.body()).isEqualTo(200);
+            JsonNode answer = JSON.readTree(r.body());
+            assertThat(answer.path("status").asText()).as(h.toString()).isEqualTo("duplicate");
+            assertThat(answer.path("duplicate").asBoolean()).isTrue();
+            assertThat(answer.path("event_id").asText()).as("the original event").isEqualTo(eventId);
+        }
+        assertThat(events(slug)).as("a replay stores nothing").isEqualTo(1);
+        assertThat(ingestAudits(slug)).isEqualTo(1);
+
+        byte[] other = "{\"event_type\":\"deploy.finished\",\"ref\":\"release\"}".getBytes(StandardCharsets.UTF_8);
+        var next = post(slug, other, Map.of("X-Hub-Signature-256", plainSignature(SECRET, other),
+                "X-GitHub-Delivery", "d-1"));
+        assertThat(JSON.readTree(next.body()).path("status").asText()).as("a different body is a new event, "
+                + "whatever id header it reuses").isEqualTo("accepted");
+        assertThat(events(slug)).isEqualTo(2);
+
+        // Standard Webhooks on another source: the signed id decides, as before
+        JsonNode std = create(admin, source("std-" + tenant, "generic-json", "hmac-sha256", null), 201);
+        String stdSlug = std.path("slug").asText();
+        assertThat(JSON.readTree(post(stdSlug, body, signed(SECRET, "m-1", body)).body()).path("status").asText())
+                .isEqualTo("accepted");
+        assertThat(JSON.readTree(post(stdSlug, body, signed(SECRET, "m-1", body)).body()).path("status").asText())
+                .isEqualTo("duplicate");
+        assertThat(JSON.readTree(post(stdSlug, body, signed(SECRET, "m-2", body)).body()).path("status").asText())
+                .as("a new signed id is a new delivery").isEqualTo("accepted");
+        assertThat(events(stdSlug)).isEqualTo(2);
+    }
+
+    /** Grafana's plain form with a timestamp: hex HMAC of "<unix seconds>:<body>", computed independently. */
+    static String stampedSignature(String secret, long ts, byte[] body) throws Exception {
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        mac.update((ts + ":").getBytes(StandardCharsets.UTF_8));
+        return HexFormat.of().formatHex(mac.doFinal(body));
+    }
+
+    /**
+     * S7, the signed timestamp: a source may require Grafana's timestamped plain form, which binds the
+     * time into the signature; then a captured delivery is refused once outside the replay window (and
+     * inside it is a duplicate, as a sender's retry with a fresh timestamp is), and the body-only form is
+     * refused. Without the requirement both forms are accepted.
+     */
+    @Test
+    void aSourceCanRequireASignedTimestampInThePlainForm() throws Exception {
+        String sigHeader = "X-Grafana-Alerting-Signature";
+        String tsHeader = "X-Grafana-Alerting-Timestamp";
+        create(admin, source("ts-bad-" + tenant, "dashalert", "hmac-sha256", Map.of("require_timestamp", "yes")), 422);
+        JsonNode s = create(admin, source("ts-" + tenant, "dashalert", "hmac-sha256", Map.of("signature_header",
+                sigHeader, "timestamp_header", tsHeader, "require_timestamp", true)), 201);
+        String slug = s.path("slug").asText();
+        assertThat(s.path("extras").path("require_timestamp").asBoolean()).isTrue();
+        byte[] body = "{\"status\":\"firing\",\"labels\":{\"n\":\"1\"}}".getBytes(StandardCharsets.UTF_8);
+        long now = Instant.now().getEpochSecond();
+        var first = post(slug, body, Map.of(sigHeader, stampedSignature(SECRET, now, body), tsHeader, String.valueOf(now)));
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+        assertThat(JSON.readTree(first.body()).path("status").asText()).isEqualTo("accepted");
+        var retry = post(slug, body, Map.of(sigHeader, stampedSignature(SECRET, now + 1, body), tsHeader,
+                String.valueOf(now + 1)));
+        assertThat(JSON.readTree(retry.body()).path("status").asText()).as("a retry with a fresh timestamp")
+                .isEqualTo("duplicate");
+        long old = now - 3600;
+        byte[] other = "{\"status\":\"firing\",\"labels\":{\"n\":\"2\"}}".getBytes(StandardCharsets.UTF_8);
+        for (Map<String, String> refused : List.of(
+                Map.of(sigHeader, stampedSignature(SECRET, old, other), tsHeader, String.valueOf(old)),
+                Map.of(sigHeader, plainSignature(SECRET, other)),
+                Map.of(sigHeader, plainSignature(SECRET, other), tsHeader, String.valueOf(now)),
+                Map.of(sigHeader, stampedSignature(SECRET, now, other), tsHeader, String.valueOf(now + 5)))) {
+            assertThat(post(slug, other, refused).statusCode()).as(refused.toString()).isEqualTo(401);
+        }
+        assertThat(events(slug)).isEqualTo(1);
+
+        JsonNode lax = create(admin, source("ts-lax-" + tenant, "dashalert", "hmac-sha256", Map.of("signature_header",
+                sigHeader, "timestamp_header", tsHeader)), 201);
+        String laxSlug = lax.path("slug").asText();
+        assertThat(post(laxSlug, body, Map.of(sigHeader, plainSignature(SECRET, body))).statusCode()).isEqualTo(200);
+        assertThat(post(laxSlug, other, Map.of(sigHeader, stampedSignature(SECRET, now, other), tsHeader,
+                String.valueOf(now))).statusCode()).isEqualTo(200);
+        assertThat(post(laxSlug, other, Map.of(sigHeader, stampedSignature(SECRET, old, other), tsHeader,
+                String.valueOf(old))).statusCode()).as("a signed timestamp is checked whenever it is sent").isEqualTo(401);
+        assertThat(events(laxSlug)).isEqualTo(2);
+    }
+
     @Test
     void unknownAndPausedSlugsAnswerTheSame404() throws Exception {
         JsonNode s = create(admin, source("am-" + tenant, "alertrouter", "static-header",
