@@ -13,6 +13,7 @@ import dev.backplane.kernel.console.ConsoleKbRoutes;
 import dev.backplane.kernel.console.ConsoleRoutes;
 import dev.backplane.kernel.console.ConsoleSessions;
 import dev.backplane.kernel.console.ConsoleSignInRoutes;
+import dev.backplane.kernel.console.IdpRevalidation;
 import dev.backplane.kernel.console.OidcLogin;
 import dev.backplane.kernel.conventions.ConventionRoutes;
 import dev.backplane.kernel.dashboards.DashboardRoutes;
@@ -107,11 +108,13 @@ final class KernelRoutes {
     /** The console (/ui): HTML pages on the same services, authenticator and audit trail as REST. */
     static ConsoleRoutes console(KernelConfig config, KernelServices s, java.util.function.Supplier<String> publicUrl) {
         String clientId = config.get(Setting.CONSOLE_CLIENT_ID);
-        ConsoleSessions sessions = new ConsoleSessions(s.jdbc,
-                Duration.ofMinutes(config.intValue(Setting.CONSOLE_SESSION_TTL_MINUTES)));
+        OidcLogin oidc = new OidcLogin(s.issuer, clientId, s.tokenVerifier(config, clientId));
+        ConsoleSessions sessions = ConsoleSessions.create(s.jdbc,
+                Duration.ofMinutes(config.intValue(Setting.CONSOLE_SESSION_TTL_MINUTES)),
+                Duration.ofSeconds(config.intValue(Setting.CONSOLE_REVALIDATE_SECONDS)),
+                new IdpRevalidation(oidc, s.restAuthenticator));
         return new ConsoleRoutes(sessions, new GovernanceAudit(s.audit), s.specIngest.maxRequestBytes(), List.of(
-                new ConsoleSignInRoutes(sessions, new OidcLogin(s.issuer, clientId, s.tokenVerifier(config, clientId)),
-                        s.restAuthenticator, s.tenants, publicUrl),
+                new ConsoleSignInRoutes(sessions, oidc, s.restAuthenticator, s.tenants, publicUrl),
                 new ConsoleKbRoutes(s.kb, s.kbIngest),
                 new ConsoleIngestRoutes(s.specIngest),
                 new ConsoleConnectorRoutes(s.catalog, new AuditQueries(s.jdbc))));
