@@ -540,10 +540,10 @@ class ConsoleBrowserIT {
                     .filter(c -> c.startsWith("svc_console_login=")).findFirst().orElseThrow()
                     .replaceAll("^svc_console_login=([^;]*);.*", "$1");
             String altered = sealed.substring(0, 20) + (sealed.charAt(20) == 'A' ? 'B' : 'A') + sealed.substring(21);
-            for (String cookie : List.of(other, altered)) {
+            for (String forged : List.of(other, altered)) {
                 HttpResponse<String> refused = http.send(HttpRequest.newBuilder(URI.create(kernel.url() + "/ui/callback?state="
                         + java.net.URLEncoder.encode(state, java.nio.charset.StandardCharsets.UTF_8) + "&code=made-up"))
-                        .header("Cookie", "svc_console_login=" + cookie).build(), HttpResponse.BodyHandlers.ofString());
+                        .header("Cookie", "svc_console_login=" + forged).build(), HttpResponse.BodyHandlers.ofString());
                 assertThat(refused.statusCode()).isEqualTo(401);
                 assertThat(refused.body()).contains("login_failed", "not started in this browser");
             }
