@@ -51,7 +51,8 @@ final class KernelRoutes {
     private KernelRoutes() {
     }
 
-    static ApiRoutes register(KernelConfig config, KernelServices s) {
+    /** @param publicUrl the configured public URL, else the listener's own address (never a request's Host) */
+    static ApiRoutes register(KernelConfig config, KernelServices s, java.util.function.Supplier<String> publicUrl) {
         ApiRoutes api = new ApiRoutes(s.restAuthenticator);
         new HealthRoutes(s.database).register(api);
         if (config.boolValue(Setting.METRICS_ENABLED)) {
@@ -81,7 +82,7 @@ final class KernelRoutes {
                 s.resultQueries, s.audit, s.kb, s.memory, s.docs, s.conventions::instructions, s.runbookTemplates),
                 BuildInfo.load().version(), new McpRoutes.Settings(
                 Kernel.mcpAudience(config), s.issuer, config.optional(Setting.MCP_REQUIRED_SCOPE).filter(v -> !v.isBlank()),
-                config.list(Setting.MCP_ALLOWED_ORIGINS), config.optional(Setting.PUBLIC_URL))).register(api);
+                config.list(Setting.MCP_ALLOWED_ORIGINS), publicUrl)).register(api);
         new ApprovalRoutes(s.approvals, s.calls).register(api);
         new AuditRoutes(new AuditQueries(s.jdbc), s.audit, caller -> name -> {
             try {
