@@ -22,8 +22,8 @@ import java.util.function.Supplier;
 /**
  * Signing in and out of the console: {@code /ui/login} starts an OIDC authorization-code flow with PKCE,
  * {@code /ui/callback} redeems the code, has the access token verified by the REST authenticator and
- * opens a session (keeping the refresh token server-side, sealed, to re-validate it with) (cookie {@code HttpOnly; SameSite=Lax}, {@code Secure} unless served over plain http
- * on loopback); {@code /ui/logout} closes it; {@code /ui/tenant} points a platform_admin's session at
+ * opens a session, keeping the refresh token server-side and sealed to re-validate it with (cookie
+ * {@code HttpOnly; SameSite=Lax}, {@code Secure} unless served over plain http on loopback); {@code /ui/logout} closes it; {@code /ui/tenant} points a platform_admin's session at
  * another tenant under the rules of {@code X-Svc-Tenant}.
  */
 public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes {
