@@ -69,14 +69,15 @@ public final class Kernel implements AutoCloseable {
             DispatchEvents dispatchEvents = new DispatchEvents();
             EventDrain drain = closing.add(new EventDrain(new Jdbc(database.dataSource()), feed));
             KernelServices services = new KernelServices(config, database, feed, dispatchEvents, drain, issuer, closing);
-            ApiRoutes api = KernelRoutes.register(config, services);
+            java.util.concurrent.atomic.AtomicReference<WebServer> started = new java.util.concurrent.atomic.AtomicReference<>();
+            java.util.function.Supplier<String> publicUrl =
+                    () -> publicUrl(config, started.get() == null ? -1 : started.get().port());
+            ApiRoutes api = KernelRoutes.register(config, services, publicUrl);
             HttpRouting.Builder routing = HttpRouting.builder().addFilter(new RequestIds())
                     .addFilter(new RequestTelemetry(services.metrics, config.boolValue(Setting.LOG_ACCESS),
                             services.tracing.tracer(), services.tracing.propagator()));
             api.applyTo(routing);
-            java.util.concurrent.atomic.AtomicReference<WebServer> started = new java.util.concurrent.atomic.AtomicReference<>();
-            KernelRoutes.console(config, services, () -> publicUrl(config, started.get() == null ? -1 : started.get().port()))
-                    .register(routing);
+            KernelRoutes.console(config, services, publicUrl).register(routing);
             ErrorMapping.register(routing);
             WebServer server = WebServer.builder()
                     .host(config.get(Setting.SERVER_HOST))
@@ -106,7 +107,8 @@ public final class Kernel implements AutoCloseable {
     private static String publicUrl(KernelConfig config, int boundPort) {
         return config.optional(Setting.PUBLIC_URL).map(u -> u.replaceAll("/+$", "")).orElseGet(() -> {
             int port = boundPort > 0 ? boundPort : config.intValue(Setting.SERVER_PORT);
-            return "http://" + config.get(Setting.SERVER_HOST) + ":" + port;
+            String host = config.get(Setting.SERVER_HOST);
+            return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
         });
     }
 

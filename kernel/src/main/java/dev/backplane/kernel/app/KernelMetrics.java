@@ -24,8 +24,10 @@ import java.util.Map;
  * shared by every replica, so they are read at most every {@link #DB_GAUGE_MAX_AGE} whatever the scrape rate.
  *
  * <p>The cardinality rule: a label value comes only from a closed or operator-bounded set (route templates, HTTP
- * status codes, connector ids in the catalog, operation classes, outcomes, error codes, job kinds, run states) —
- * never a tenant id, principal, target, operation id, parameter or path.
+ * status codes, shared connector ids, operation classes, outcomes, error codes, job kinds, run states) — never a
+ * tenant id, principal, target, operation id, parameter or path. {@code /metrics} answers without a token, so a
+ * {@code connector} label names only connectors every tenant shares (plugins, global ingests); a tenant's own
+ * ingested connector, or an id no connector has, is {@value #TENANT_CONNECTOR}.
  */
 final class KernelMetrics {
 
@@ -37,8 +39,19 @@ final class KernelMetrics {
     private KernelMetrics() {
     }
 
-    static PrometheusMeterRegistry create(Database database, Jdbc jdbc, List<String> jobKinds, int brokenPlugins) {
+    /** The {@code connector} label of a connector that is not shared by every tenant. */
+    static final String TENANT_CONNECTOR = "tenant";
+
+    /**
+     * @param sharedConnector whether a connector id is shared by every tenant (a plugin's or a global ingest): any
+     *        other id in a {@code connector} label, of any meter, is replaced by {@value #TENANT_CONNECTOR}
+     */
+    static PrometheusMeterRegistry create(Database database, Jdbc jdbc, List<String> jobKinds, int brokenPlugins,
+                                          java.util.function.Predicate<String> sharedConnector) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        // before any meter is registered, so the filter applies to all of them
+        registry.config().meterFilter(io.micrometer.core.instrument.config.MeterFilter.replaceTagValues("connector",
+                id -> sharedConnector.test(id) ? id : TENANT_CONNECTOR));
         new ClassLoaderMetrics().bindTo(registry);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmGcMetrics().bindTo(registry);

@@ -13,6 +13,7 @@ import dev.backplane.kernel.console.ConsoleKbRoutes;
 import dev.backplane.kernel.console.ConsoleRoutes;
 import dev.backplane.kernel.console.ConsoleSessions;
 import dev.backplane.kernel.console.ConsoleSignInRoutes;
+import dev.backplane.kernel.console.IdpRevalidation;
 import dev.backplane.kernel.console.OidcLogin;
 import dev.backplane.kernel.conventions.ConventionRoutes;
 import dev.backplane.kernel.dashboards.DashboardRoutes;
@@ -50,7 +51,8 @@ final class KernelRoutes {
     private KernelRoutes() {
     }
 
-    static ApiRoutes register(KernelConfig config, KernelServices s) {
+    /** @param publicUrl the configured public URL, else the listener's own address (never a request's Host) */
+    static ApiRoutes register(KernelConfig config, KernelServices s, java.util.function.Supplier<String> publicUrl) {
         ApiRoutes api = new ApiRoutes(s.restAuthenticator);
         new HealthRoutes(s.database).register(api);
         if (config.boolValue(Setting.METRICS_ENABLED)) {
@@ -80,7 +82,7 @@ final class KernelRoutes {
                 s.resultQueries, s.audit, s.kb, s.memory, s.docs, s.conventions::instructions, s.runbookTemplates),
                 BuildInfo.load().version(), new McpRoutes.Settings(
                 Kernel.mcpAudience(config), s.issuer, config.optional(Setting.MCP_REQUIRED_SCOPE).filter(v -> !v.isBlank()),
-                config.list(Setting.MCP_ALLOWED_ORIGINS), config.optional(Setting.PUBLIC_URL))).register(api);
+                config.list(Setting.MCP_ALLOWED_ORIGINS), publicUrl)).register(api);
         new ApprovalRoutes(s.approvals, s.calls).register(api);
         new AuditRoutes(new AuditQueries(s.jdbc), s.audit, caller -> name -> {
             try {
@@ -107,11 +109,13 @@ final class KernelRoutes {
     /** The console (/ui): HTML pages on the same services, authenticator and audit trail as REST. */
     static ConsoleRoutes console(KernelConfig config, KernelServices s, java.util.function.Supplier<String> publicUrl) {
         String clientId = config.get(Setting.CONSOLE_CLIENT_ID);
-        ConsoleSessions sessions = new ConsoleSessions(s.jdbc,
-                Duration.ofMinutes(config.intValue(Setting.CONSOLE_SESSION_TTL_MINUTES)));
+        OidcLogin oidc = new OidcLogin(s.issuer, clientId, s.tokenVerifier(config, clientId));
+        ConsoleSessions sessions = ConsoleSessions.create(s.jdbc,
+                Duration.ofMinutes(config.intValue(Setting.CONSOLE_SESSION_TTL_MINUTES)),
+                Duration.ofSeconds(config.intValue(Setting.CONSOLE_REVALIDATE_SECONDS)),
+                new IdpRevalidation(oidc, s.restAuthenticator));
         return new ConsoleRoutes(sessions, new GovernanceAudit(s.audit), s.specIngest.maxRequestBytes(), List.of(
-                new ConsoleSignInRoutes(sessions, new OidcLogin(s.issuer, clientId, s.tokenVerifier(config, clientId)),
-                        s.restAuthenticator, s.tenants, publicUrl),
+                new ConsoleSignInRoutes(sessions, oidc, s.restAuthenticator, s.tenants, publicUrl),
                 new ConsoleKbRoutes(s.kb, s.kbIngest),
                 new ConsoleIngestRoutes(s.specIngest),
                 new ConsoleConnectorRoutes(s.catalog, new AuditQueries(s.jdbc))));

@@ -173,7 +173,7 @@ final class KernelServices {
         this.tracing = closing.add(Tracing.start(config.optional(Setting.TRACING_OTLP_ENDPOINT),
                 BuildInfo.load().version(), Duration.ofMillis(config.intValue(Setting.TRACING_EXPORT_DELAY_MS))));
         this.metrics = KernelMetrics.create(database, jdbc, jobKinds.stream().map(k -> k.name()).toList(),
-                plugins.broken().size());
+                plugins.broken().size(), connectors::isShared);
         retrieval.meterInto(metrics);
         this.specIngest = new SpecIngestService(jobs, ingested, connectors, feed,
                 config.intValue(Setting.INGEST_MAX_SPEC_BYTES), config.intValue(Setting.INGEST_SYNC_MAX_BYTES));

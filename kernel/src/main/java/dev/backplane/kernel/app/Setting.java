@@ -120,6 +120,9 @@ public enum Setting {
             "public OIDC client of the web console (/ui; authorization code + PKCE, redirect <public-url>/ui/callback)"),
     CONSOLE_SESSION_TTL_MINUTES("console.session-ttl-minutes", "SVC_CONSOLE_SESSION_TTL_MINUTES", "480",
             "how long a console sign-in lasts (sessions live in PostgreSQL, so any replica serves them)", 5, 10080),
+    CONSOLE_REVALIDATE_SECONDS("console.revalidate-seconds", "SVC_CONSOLE_REVALIDATE_SECONDS", "300",
+            "how often a console session is re-checked with the identity provider (refresh token redeemed, role, "
+                    + "tenant and platform_admin rebuilt; a refused refresh ends the session)", 1, 3600),
     IDENTITY_CLI_CLIENT_ID("identity.cli-client-id", "SVC_IDENTITY_CLI_CLIENT_ID", "svc-cli", "public OIDC client the CLI logs in with (advertised to `svc login`)"),
     IDENTITY_CLOCK_SKEW("identity.clock-skew-seconds", "SVC_IDENTITY_CLOCK_SKEW_SECONDS", "30", "tolerated clock skew for exp/nbf/iat", 0, 600),
     IDENTITY_ALGORITHMS("identity.algorithms", "SVC_IDENTITY_ALGORITHMS", "RS256,RS384,RS512,PS256,PS384,PS512,ES256,ES384,ES512",

@@ -106,6 +106,14 @@ public final class ConnectorRegistry {
         return plugins.containsKey(connectorId);
     }
 
+    /**
+     * Whether this id is a connector every tenant shares: a plugin's or a global ingest. A tenant's own ingested
+     * connector (or an id no connector has) is not: such ids are tenant data and must not show outside the tenant.
+     */
+    public boolean isShared(String connectorId) {
+        return plugins.containsKey(connectorId) || ingested.getOrDefault(GLOBAL, Map.of()).containsKey(connectorId);
+    }
+
     public Optional<LoadedConnector> find(UUID tenant, String connectorId) {
         LoadedConnector c = plugins.get(connectorId);
         if (c != null) {

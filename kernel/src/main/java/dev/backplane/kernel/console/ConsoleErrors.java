@@ -9,8 +9,6 @@ public enum ConsoleErrors implements ErrorCode {
     CSRF_TOKEN_INVALID(ErrorKind.FORBIDDEN),
     /** The identity provider's redirect back did not match a sign-in this console started, or its code was refused. */
     LOGIN_FAILED(ErrorKind.UNAUTHENTICATED),
-    /** Too many sign-ins are in flight (each holds a row until it completes or expires). */
-    TOO_MANY_SIGN_INS(ErrorKind.RATE_LIMITED),
     /** The identity provider could not be reached or answered something unusable. */
     IDENTITY_PROVIDER_UNAVAILABLE(ErrorKind.UPSTREAM_FAILED);
 

@@ -22,8 +22,8 @@ import java.util.function.Supplier;
 /**
  * Signing in and out of the console: {@code /ui/login} starts an OIDC authorization-code flow with PKCE,
  * {@code /ui/callback} redeems the code, has the access token verified by the REST authenticator and
- * opens a session (cookie {@code HttpOnly; SameSite=Lax}, {@code Secure} unless served over plain http
- * on loopback); {@code /ui/logout} closes it; {@code /ui/tenant} points a platform_admin's session at
+ * opens a session, keeping the refresh token server-side and sealed to re-validate it with (cookie
+ * {@code HttpOnly; SameSite=Lax}, {@code Secure} unless served over plain http on loopback); {@code /ui/logout} closes it; {@code /ui/tenant} points a platform_admin's session at
  * another tenant under the rules of {@code X-Svc-Tenant}.
  */
 public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes {
@@ -62,9 +62,11 @@ public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes 
         try {
             String back = ConsoleLinks.localReturn(req.query().first("return").orElse("/ui/kb"));
             ConsoleSessions.PendingLogin login = sessions.startLogin(back);
-            // binds the sign-in to this browser: the callback needs this cookie to carry the same state, so a
-            // callback link made from somebody else's sign-in (login CSRF) cannot put their session in this browser
-            res.headers().add(HeaderNames.SET_COOKIE, cookieAt(LOGIN_COOKIE, login.state(), "/ui/callback", 600));
+            // the sign-in lives only in this sealed cookie (nothing is written on the server), and that binds it to
+            // this browser: the callback needs the cookie to carry the same state, so a callback link made from
+            // somebody else's sign-in (login CSRF) cannot put their session in this browser
+            res.headers().add(HeaderNames.SET_COOKIE, cookieAt(LOGIN_COOKIE, sessions.sealLogin(login), "/ui/callback",
+                    ConsoleSessions.LOGIN_TTL.toSeconds()));
             ConsoleRoutes.redirect(res, Status.FOUND_302, oidc.authorizationUrl(login, redirectUri()));
         } catch (DomainException e) {
             console.error(res, Optional.empty(), e);
@@ -78,13 +80,10 @@ public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes 
             String state = req.query().first("state").orElse("");
             String bound = req.headers().cookies().first(LOGIN_COOKIE).orElse("");
             res.headers().add(HeaderNames.SET_COOKIE, cookieAt(LOGIN_COOKIE, "", "/ui/callback", 0));
-            if (state.isEmpty() || !java.security.MessageDigest.isEqual(state.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                    bound.getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
-                throw ConsoleErrors.LOGIN_FAILED.error("this sign-in was not started in this browser; sign in again");
-            }
-            Optional<ConsoleSessions.PendingLogin> login = sessions.takeLogin(state);
+            Optional<ConsoleSessions.PendingLogin> login = sessions.takeLogin(bound, state);
             if (login.isEmpty()) {
-                throw ConsoleErrors.LOGIN_FAILED.error("this sign-in is unknown or has expired; sign in again");
+                throw ConsoleErrors.LOGIN_FAILED.error("this sign-in was not started in this browser, or has expired; "
+                        + "sign in again");
             }
             if (providerError.isPresent()) {
                 throw ConsoleErrors.LOGIN_FAILED.error("the identity provider refused the sign-in: "
@@ -92,9 +91,9 @@ public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes 
             }
             String code = req.query().first("code").orElseThrow(() ->
                     ConsoleErrors.LOGIN_FAILED.error("the identity provider sent no code; sign in again"));
-            String accessToken = oidc.redeem(code, login.get(), redirectUri());
-            Caller caller = authenticator.authenticate(accessToken, Optional.empty());
-            String id = sessions.open(caller);
+            OidcLogin.Tokens tokens = oidc.redeem(code, login.get(), redirectUri());
+            Caller caller = authenticator.authenticate(tokens.accessToken(), Optional.empty());
+            String id = sessions.open(caller, tokens.refreshToken());
             res.headers().add(HeaderNames.SET_COOKIE, cookie(id, sessions.ttl().toSeconds()));
             ConsoleRoutes.redirect(res, Status.FOUND_302, login.get().returnTo());
         } catch (DomainException e) {
@@ -104,8 +103,9 @@ public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes 
 
     private void logout(ServerRequest req, ServerResponse res) throws IOException {
         ConsoleRoutes.secure(res);
-        Optional<ConsoleRoutes.Signed> signed = console.signedIn(req);
+        Optional<ConsoleRoutes.Signed> signed = Optional.empty();
         try {
+            signed = console.signedIn(req);
             if (signed.isPresent()) {
                 ConsoleRoutes.checkCsrf(signed.get(), ConsoleRoutes.form(req, ConsoleRoutes.MAX_FORM_BYTES));
                 sessions.close(signed.get().id());

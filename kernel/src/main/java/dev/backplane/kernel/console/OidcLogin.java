@@ -59,12 +59,30 @@ public final class OidcLogin {
     }
 
     /**
-     * Redeems {@code code}; returns the access token once the ID token has been checked.
+     * What the token endpoint handed out: the access token (verified by the REST authenticator) and, when the
+     * provider issues one, the refresh token the session re-validates with. Neither is ever shown or logged.
+     */
+    public record Tokens(String accessToken, java.util.Optional<String> refreshToken) {
+        @Override
+        public String toString() {
+            return "Tokens[access=****, refresh=" + (refreshToken.isPresent() ? "****" : "none") + "]";
+        }
+    }
+
+    /** The identity provider refused a refresh token: the user was disabled, or the session revoked or expired. */
+    public static final class RefreshRefused extends Exception {
+        RefreshRefused(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
+    /**
+     * Redeems {@code code}; returns the tokens once the ID token has been checked.
      *
      * @throws dev.backplane.kernel.errors.DomainException {@code login_failed} when the provider refuses the
      *         code or the ID token does not match this sign-in
      */
-    public String redeem(String code, ConsoleSessions.PendingLogin login, String redirectUri) {
+    public Tokens redeem(String code, ConsoleSessions.PendingLogin login, String redirectUri) {
         Map<String, String> f = new LinkedHashMap<>();
         f.put("grant_type", "authorization_code");
         f.put("code", code);
@@ -89,7 +107,40 @@ public final class OidcLogin {
         if (!login.nonce().equals(id.getClaim("nonce"))) {
             throw ConsoleErrors.LOGIN_FAILED.error("the ID token does not belong to this sign-in (nonce mismatch)");
         }
-        return tokens.get("access_token").asText();
+        return tokens(tokens);
+    }
+
+    /**
+     * Redeems {@code refreshToken} at the token endpoint for fresh tokens: the provider checks again that the user
+     * is enabled and the session alive, and the new access token carries the user's current claims.
+     *
+     * @throws RefreshRefused the provider refused the refresh token (HTTP 400 or 401, e.g. {@code invalid_grant})
+     * @throws dev.backplane.kernel.errors.DomainException {@code identity_provider_unavailable} when it cannot say
+     */
+    public Tokens refresh(String refreshToken) throws RefreshRefused {
+        Map<String, String> f = new LinkedHashMap<>();
+        f.put("grant_type", "refresh_token");
+        f.put("refresh_token", refreshToken);
+        f.put("client_id", clientId);
+        HttpResponse<String> res = send(HttpRequest.newBuilder(URI.create(endpoint("token_endpoint")))
+                .timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form(f))).build());
+        if (res.statusCode() == 400 || res.statusCode() == 401) {
+            JsonNode error = res.body().isBlank() ? JsonMapping.mapper().createObjectNode() : parse(res.body());
+            throw new RefreshRefused(error.path("error").asText("HTTP " + res.statusCode()));
+        }
+        JsonNode tokens = parse(res.body());
+        if (res.statusCode() != 200 || !tokens.hasNonNull("access_token")) {
+            throw ConsoleErrors.IDENTITY_PROVIDER_UNAVAILABLE.error("the identity provider answered a refresh with HTTP "
+                    + res.statusCode());
+        }
+        return tokens(tokens);
+    }
+
+    private static Tokens tokens(JsonNode tokens) {
+        return new Tokens(tokens.get("access_token").asText(), java.util.Optional.ofNullable(tokens.get("refresh_token"))
+                .filter(JsonNode::isTextual).map(JsonNode::asText).filter(t -> !t.isEmpty()));
     }
 
     private String endpoint(String name) {

@@ -12,9 +12,9 @@ import io.opentelemetry.context.Scope;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The pipeline's meters: {@code svc_dispatch_calls_seconds} (labels connector, op_class, status — the connector
- * ids the catalog holds, five operation classes and the envelope's few statuses; never a tenant, target, principal
- * or operation id) and {@code svc_dispatch_stage_seconds} (label stage: gate, credential, plugin_call, audit_intent,
+ * The pipeline's meters: {@code svc_dispatch_calls_seconds} (labels connector, op_class, status — the shared
+ * connector ids, with a tenant's own connectors as {@code tenant} by the registry's filter, five operation classes
+ * and the envelope's few statuses; never a tenant, target, principal or operation id) and {@code svc_dispatch_stage_seconds} (label stage: gate, credential, plugin_call, audit_intent,
  * audit_outcome). With tracing on, a call is a span {@code svc.dispatch} (connector, operation, status) with a child
  * span per stage.
  */

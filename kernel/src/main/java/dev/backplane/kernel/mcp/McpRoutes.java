@@ -44,9 +44,15 @@ public final class McpRoutes {
     private static final String METADATA_PATH = "/.well-known/oauth-protected-resource";
     private static final io.helidon.http.HeaderName SESSION_ID = HeaderNames.create("Mcp-Session-Id");
 
-    /** What the routes need to know about the deployment. */
+    /**
+     * What the routes need to know about the deployment.
+     *
+     * @param publicUrl the configured public URL, else this listener's own address: absolute URLs are built from
+     *        it, never from the request's {@code Host} header (which a client, a confused proxy or a DNS-rebinding
+     *        page chooses)
+     */
     public record Settings(String resourceUri, String issuer, Optional<String> requiredScope,
-                           List<String> allowedOrigins, Optional<String> publicUrl) {
+                           List<String> allowedOrigins, java.util.function.Supplier<String> publicUrl) {
     }
 
     private final Authenticator authenticator;
@@ -102,10 +108,8 @@ public final class McpRoutes {
         Json.ok(res, m);
     }
 
-    private String metadataUrl(ServerRequest req) {
-        String base = settings.publicUrl().orElseGet(() -> "http://" + req.headers().first(HeaderNames.HOST)
-                .orElse("localhost"));
-        return base.replaceAll("/+$", "") + METADATA_PATH + "/mcp";
+    private String metadataUrl() {
+        return settings.publicUrl().get().replaceAll("/+$", "") + METADATA_PATH + "/mcp";
     }
 
     private void post(ServerRequest req, ServerResponse res) {
@@ -121,14 +125,14 @@ public final class McpRoutes {
             requireScope(req);
         } catch (DomainException e) {
             if (e.kind() == ErrorKind.UNAUTHENTICATED) {
-                res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer resource_metadata=\"" + metadataUrl(req) + "\""
+                res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer resource_metadata=\"" + metadataUrl() + "\""
                         + (e.code().equals("invalid_token") ? ", error=\"invalid_token\"" : ""));
                 Json.send(res, Status.UNAUTHORIZED_401, Map.of("error", e.code(), "message", e.getMessage()));
                 return;
             }
             if (e.code().equals("insufficient_scope")) {
                 res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer error=\"insufficient_scope\", scope=\""
-                        + settings.requiredScope().orElse("") + "\", resource_metadata=\"" + metadataUrl(req) + "\"");
+                        + settings.requiredScope().orElse("") + "\", resource_metadata=\"" + metadataUrl() + "\"");
             }
             Json.send(res, ErrorMapping.status(e.kind()), ErrorMapping.envelope(e));
             return;

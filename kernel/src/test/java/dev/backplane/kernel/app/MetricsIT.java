@@ -83,6 +83,38 @@ class MetricsIT extends PerTestTenant {
         assertThat(after.size()).as("series in all").isLessThan(before.size() + 61);
     }
 
+    /** /metrics answers without a token: a tenant's own connector ids (tenant data) never show in a label. */
+    @Test
+    void aTenantsOwnConnectorIdsStayOutOfTheScrape() throws Exception {
+        String own = "secretshop" + Math.abs(tenant.hashCode() % 10000);
+        var ingest = kernel.send("POST", "/api/v1/connectors/ingest", admin, new com.fasterxml.jackson.databind.ObjectMapper()
+                .writeValueAsString(Map.of("product", own, "version", "2.x", "impl", own, "tenant_id", tenant.toString(),
+                        "specs", java.util.List.of(Map.of("name", "s.json", "content",
+                                dev.backplane.kernel.catalog.SpecIngestIT.spec("Shop", "2.0", 1))))), Map.of());
+        assertThat(ingest.status()).as(ingest.body()).isEqualTo(200);
+        assertThat(ingest.json().path("scope").asText()).isEqualTo("tenant");
+        var t = kernel.post("/api/v1/targets", admin, Map.of("name", own + "-t", "product", own, "host", "127.0.0.1",
+                "port", 9));
+        assertThat(t.status()).as(t.body()).isEqualTo(201);
+        var staged = kernel.post("/api/v1/operations/call", operator, Map.of("connector_id", own + "-2.x",
+                "op_id", own + ".things_0.list_things0", "target", own + "-t", "params", Map.of()));
+        assertThat(staged.json().path("status").asText()).as("dispatched (and so metered), refused by the gate: "
+                + staged.body()).isEqualTo("denied");
+        var unknown = kernel.post("/api/v1/operations/call", operator, Map.of("connector_id", "made-up-by-a-caller-1.x",
+                "op_id", "x.y.z", "target", own + "-t", "params", Map.of()));
+        assertThat(unknown.status()).as(unknown.body()).isEqualTo(404);
+        kernel.enableConnector(admin, "met-1.x");
+        register("t-0");
+        assertThat(call("t-0").path("status").asText()).isEqualTo("ok");
+
+        String text = kernel.get("/metrics", null).body();
+        assertThat(text).as("a shared (plugin) connector keeps its id")
+                .contains("svc_dispatch_calls_seconds_count{connector=\"met-1.x\",op_class=\"read\",status=\"ok\"}");
+        assertThat(text).as("no tenant-scoped or caller-chosen connector id in any label")
+                .doesNotContain(own, "made-up-by-a-caller-")
+                .contains("svc_dispatch_calls_seconds_count{connector=\"tenant\"");
+    }
+
     @Test
     void theAccessLogAndMetricsSettingsAreCheckedAtStart() {
         assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> KernelConfig.load(

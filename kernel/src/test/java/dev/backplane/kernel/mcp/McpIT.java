@@ -196,6 +196,34 @@ class McpIT {
                 HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(405);
     }
 
+    /** S15: the metadata URL comes from the configured public URL or the listener, never from the request's Host. */
+    @Test
+    void theMetadataUrlNeverReflectsTheRequestsHost() throws Exception {
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}";
+        URI url = URI.create(kernel.url());
+        for (String token : java.util.Arrays.asList(null, "not-a-jwt")) {
+            try (java.net.Socket socket = new java.net.Socket(url.getHost(), url.getPort())) {
+                socket.setSoTimeout(10_000);
+                String request = "POST /mcp HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\n"
+                        + "Accept: application/json, text/event-stream\r\n"
+                        + (token == null ? "" : "Authorization: Bearer " + token + "\r\n")
+                        + "Content-Length: " + body.length() + "\r\nConnection: close\r\n\r\n" + body;
+                socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(
+                        socket.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+                List<String> head = new java.util.ArrayList<>();
+                for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+                    head.add(line);
+                }
+                assertThat(head.getFirst()).startsWith("HTTP/1.1 401");
+                String header = head.stream().filter(l -> l.regionMatches(true, 0, "WWW-Authenticate:", 0, 17))
+                        .findFirst().orElseThrow();
+                assertThat(header).doesNotContain("evil.example")
+                        .contains("resource_metadata=\"" + kernel.url() + "/.well-known/oauth-protected-resource/mcp\"");
+            }
+        }
+    }
+
     private static Map<String, String> stateless(String method, String name) {
         Map<String, String> h = new LinkedHashMap<>(Map.of("MCP-Protocol-Version", "2026-07-28", "Mcp-Method", method));
         if (name != null) {
