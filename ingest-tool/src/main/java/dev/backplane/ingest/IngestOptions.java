@@ -17,9 +17,13 @@ import java.util.function.Consumer;
  * @param maxBytes size cap per spec
  * @param allowRemoteRefs whether {@code $ref}s to other documents may be fetched
  * @param progress receives progress while ingesting (may be a no-op)
+ * @param credentialReads {@code METHOD /path} reads the catalog index marks as credential reads
+ * @param notCredentialReads {@code METHOD /path} reads the catalog index has audited as returning no secret
+ *     values, although {@link CredentialReads}' heuristic would mark them
  */
 public record IngestOptions(String implId, String versionLabel, String product, List<String> compatibleVersions,
-                            long maxBytes, boolean allowRemoteRefs, Consumer<Progress> progress) {
+                            long maxBytes, boolean allowRemoteRefs, Consumer<Progress> progress,
+                            List<String> credentialReads, List<String> notCredentialReads) {
 
     /** Default size cap per spec: 32 MiB. */
     public static final long DEFAULT_MAX_BYTES = 32L * 1024 * 1024;
@@ -30,6 +34,15 @@ public record IngestOptions(String implId, String versionLabel, String product, 
         requireNonNull(product, "product is null");
         compatibleVersions = List.copyOf(requireNonNull(compatibleVersions, "compatibleVersions is null"));
         requireNonNull(progress, "progress is null");
+        credentialReads = List.copyOf(requireNonNull(credentialReads, "credentialReads is null"));
+        notCredentialReads = List.copyOf(requireNonNull(notCredentialReads, "notCredentialReads is null"));
+    }
+
+    /** Options with no index-listed or index-cleared credential reads (the heuristic alone decides). */
+    public IngestOptions(String implId, String versionLabel, String product, List<String> compatibleVersions,
+                         long maxBytes, boolean allowRemoteRefs, Consumer<Progress> progress) {
+        this(implId, versionLabel, product, compatibleVersions, maxBytes, allowRemoteRefs, progress, List.of(),
+                List.of());
     }
 
     /**

@@ -52,13 +52,17 @@ public final class SpecIngester {
         List<String> warnings = new ArrayList<>();
         specs.forEach(spec -> warnings.addAll(spec.warnings()));
 
+        CredentialReads credentialReads = new CredentialReads(options.credentialReads(), options.notCredentialReads());
+        java.util.Set<String> operationKeys = new java.util.HashSet<>();
         List<SpecOperations> converters = new ArrayList<>();
         List<Map<String, Map<PathItem.HttpMethod, Operation>>> operations = new ArrayList<>();
         int total = 0;
         for (ParsedSpec spec : specs) {
-            SpecOperations converter = new SpecOperations(spec, basePaths.size() == 1 ? "" : spec.basePath(), MAPPER,
-                    warnings::add);
+            String prefix = basePaths.size() == 1 ? "" : spec.basePath();
+            SpecOperations converter = new SpecOperations(spec, prefix, MAPPER, warnings::add, credentialReads);
             Map<String, Map<PathItem.HttpMethod, Operation>> ops = converter.operations();
+            ops.forEach((path, methods) -> methods.keySet().forEach(m -> operationKeys.add(m.name() + " " + prefix
+                    + path)));
             int count = ops.values().stream().mapToInt(Map::size).sum();
             if (count == 0) {
                 throw new SpecIngestException(Reason.SPEC_INVALID,
@@ -83,6 +87,7 @@ public final class SpecIngester {
             infos.add(new IngestResult.SpecInfo(document.raw().location(), document.format(), document.title(),
                     document.infoVersion(), document.raw().sha256(), document.raw().bytes(), converted));
         }
+        warnings.addAll(credentialReads.unmatched(operationKeys));
         IngestResult result = new IngestResult(infos, basePath, catalog.build(), warnings);
         progress.accept(new Progress("done", grandTotal, grandTotal));
         return result;

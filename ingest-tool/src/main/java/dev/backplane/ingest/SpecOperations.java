@@ -20,8 +20,10 @@ import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.parameters.RequestBody;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.tags.Tag;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -39,12 +41,16 @@ final class SpecOperations {
     private final LocalRefs refs;
     private final ParamsSchemaBuilder params;
     private final Map<String, String> tagDescriptions = new HashMap<>();
+    private final CredentialReads credentialReads;
 
     /**
      * @param pathPrefix prepended to every path ("" unless several specs with different base paths merge)
+     * @param credentialReads decides which reads hand out secret material
      */
-    SpecOperations(ParsedSpec spec, String pathPrefix, ObjectMapper mapper, Consumer<String> warnings) {
+    SpecOperations(ParsedSpec spec, String pathPrefix, ObjectMapper mapper, Consumer<String> warnings,
+                   CredentialReads credentialReads) {
         this.spec = requireNonNull(spec, "spec is null");
+        this.credentialReads = requireNonNull(credentialReads, "credentialReads is null");
         this.pathPrefix = requireNonNull(pathPrefix, "pathPrefix is null");
         this.mapper = requireNonNull(mapper, "mapper is null");
         this.warnings = requireNonNull(warnings, "warnings is null");
@@ -119,7 +125,8 @@ final class SpecOperations {
         catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-        Safety safety = Safety.of(method);
+        Safety safety = credentialReads.isCredentialRead(method, pathPrefix + path, responseSchemas(operation), refs)
+                ? Safety.CREDENTIAL_READ : Safety.of(method);
         return new OperationDescriptor(catalog.opId(groupKey, name), groupKey, description(method, path, operation),
                 safety.level(), safety.requiresApproval(), safety.opClass(), schema,
                 new OperationShape.Http(method, pathPrefix + path), resultKind(operation));
@@ -175,8 +182,30 @@ final class SpecOperations {
         return ResultKind.OBJECT;
     }
 
-    /** Safety, approval and class follow from the HTTP method alone. */
+    /** The schemas of the operation's 2xx responses (for the credential-read heuristic). */
+    private List<Schema<?>> responseSchemas(Operation operation) {
+        List<Schema<?>> out = new ArrayList<>();
+        if (operation.getResponses() == null) {
+            return out;
+        }
+        for (Map.Entry<String, ApiResponse> entry : operation.getResponses().entrySet()) {
+            ApiResponse response = entry.getKey().startsWith("2") ? refs.response(entry.getValue()) : null;
+            if (response == null || response.getContent() == null) {
+                continue;
+            }
+            response.getContent().values().stream().filter(m -> m != null && m.getSchema() != null)
+                    .forEach(m -> out.add(m.getSchema()));
+        }
+        return out;
+    }
+
+    /**
+     * Safety, approval and class follow from the HTTP method; a read that hands out secret material
+     * ({@link CredentialReads}) is a credential read that parks for approval and that enable-reads leaves off.
+     */
     private record Safety(SafetyLevel level, boolean requiresApproval, OpClass opClass) {
+        static final Safety CREDENTIAL_READ = new Safety(SafetyLevel.SAFE, true, OpClass.CREDENTIAL_READ);
+
         static Safety of(String method) {
             return switch (method) {
                 case "GET", "HEAD", "OPTIONS" -> new Safety(SafetyLevel.SAFE, false, OpClass.READ);

@@ -16,13 +16,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code svc kb ingest <directory>}: the backplane reads a directory on its own host (inside its
- * {@code kb.ingest-root}); a real run is a background job this command polls, showing progress on
- * standard error. Exits 1 when a file could not be ingested (the others are).
+ * {@code svc kb ingest <directory>}: the backplane reads a directory on its own host (inside the
+ * tenant's folder {@code <kb.ingest-root>/<tenant-id>}); a real run is a background job this command
+ * polls, showing progress on standard error. Exits 1 when a file could not be ingested (the others are).
  */
 @Command(name = "ingest", description = {
         "Ingest the Markdown and text files below a directory ON THE BACKPLANE HOST [tenant_admin].",
-        "The directory must lie inside the backplane's kb.ingest-root (a relative path is taken from there). "
+        "The directory must lie inside this tenant's folder of the backplane's kb.ingest-root, "
+                + "<kb.ingest-root>/<tenant-id>/ (a relative path is taken from there; another tenant's folder "
+                + "is never read). "
                 + "Slugs come from the relative paths, metadata from front matter plus source. Re-ingest updates "
                 + "in place; unchanged bodies are not embedded again."})
 final class KbIngestCommand extends BackplaneCommand {
@@ -32,7 +34,8 @@ final class KbIngestCommand extends BackplaneCommand {
             job -> progressLine(job.path("progress")),
             jobId -> "interrupted; the ingest goes on on the backplane (job " + jobId + ")");
 
-    @Parameters(index = "0", paramLabel = "<directory>", description = "on the backplane host, inside kb.ingest-root")
+    @Parameters(index = "0", paramLabel = "<directory>",
+            description = "on the backplane host, inside <kb.ingest-root>/<tenant-id>/")
 
     String directory;
     @Option(names = "--dry-run", description = "list what would be created, updated or unchanged; write nothing")

@@ -42,12 +42,14 @@ public final class CatalogIndex {
      *     {@code applicationservice} says little)
      * @param credentialReads operations ({@code GET /v1/credentials}) whose answers carry secret values: ingested
      *     as {@code credential_read}, so {@code enable-reads} leaves them off and a call parks for approval
+     * @param notCredentialReads reads the ingest's credential-read heuristic would mark but that the index has
+     *     audited against the vendor as returning no secret values (each with its reason in the index)
      * @param probe how the engine identifies the product behind a target (its version route), if the entry says
      */
     public record Entry(String product, String version, String implId, int defaultPort, List<String> specs,
                         List<String> compatibleVersions, AuthScheme auth, String description,
                         Map<String, OperationGroup> curatedGroups, List<String> credentialReads,
-                        Optional<ProductProbe> probe) {
+                        List<String> notCredentialReads, Optional<ProductProbe> probe) {
         public String connectorId() {
             return implId + "-" + version;
         }
@@ -109,11 +111,19 @@ public final class CatalogIndex {
                 required(g.getValue(), "name"), g.getValue().path("when_to_use").asText(""))));
         List<String> credentialReads = new ArrayList<>();
         n.path("credential_reads").forEach(c -> credentialReads.add(c.asText().strip()));
+        List<String> notCredentialReads = new ArrayList<>();
+        n.path("not_credential_reads").properties().forEach(c -> {
+            if (c.getValue().asText("").isBlank()) {
+                throw new IllegalArgumentException("not_credential_reads '" + c.getKey() + "' of " + product + "/"
+                        + version + " lacks its reason (why the answer carries no secret value)");
+            }
+            notCredentialReads.add(c.getKey().strip());
+        });
         return new Entry(product, version, n.path("impl").asText(product), n.path("default_port").asInt(443),
                 List.copyOf(specs), List.copyOf(compat),
                 new AuthScheme(scheme, fields.isEmpty() ? AuthScheme.defaultSecretFields(scheme) : fields, settings),
                 n.path("description").asText(""), Map.copyOf(groups), List.copyOf(credentialReads),
-                probe(n.path("probe")));
+                List.copyOf(notCredentialReads), probe(n.path("probe")));
     }
 
     /**

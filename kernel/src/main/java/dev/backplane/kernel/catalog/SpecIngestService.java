@@ -20,8 +20,6 @@ import dev.backplane.plugin.api.OperationGroup;
 import dev.backplane.plugin.api.ConnectorDescriptor;
 import dev.backplane.plugin.api.IngestedConnector;
 import dev.backplane.plugin.api.OperationDescriptor;
-import dev.backplane.plugin.api.OpClass;
-import dev.backplane.plugin.api.OperationShape;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -113,7 +111,7 @@ public final class SpecIngestService {
     private record Plan(String connectorId, String implId, String version, String product, int defaultPort,
                         List<SpecSource> sources, long bytes, AuthScheme auth, List<String> compatible,
                         Optional<UUID> owner, boolean dryRun, String source, Map<String, OperationGroup> curatedGroups,
-                        List<String> credentialReads) {
+                        List<String> credentialReads, List<String> notCredentialReads) {
     }
 
     private final BackgroundJobs jobs;
@@ -233,7 +231,7 @@ public final class SpecIngestService {
             throw invalid("invalid_request", "default_port must be 1..65535", "default_port");
         }
         return new Plan(impl + "-" + version, impl, version, product, port, sources, bytes, auth,
-                req.specInfoVersionsCompatible(), owner, req.dryRun(), "manual", Map.of(), List.of());
+                req.specInfoVersionsCompatible(), owner, req.dryRun(), "manual", Map.of(), List.of(), List.of());
     }
 
     private Plan catalogPlan(IngestRequest req, Optional<UUID> owner) {
@@ -256,7 +254,7 @@ public final class SpecIngestService {
         }
         return new Plan(e.connectorId(), e.implId(), e.version(), e.product(), e.defaultPort(),
                 e.specs().stream().map(SpecSource::of).toList(), bytes, auth, compat, owner, req.dryRun(),
-                "catalog " + key, e.curatedGroups(), e.credentialReads());
+                "catalog " + key, e.curatedGroups(), e.credentialReads(), e.notCredentialReads());
     }
 
     /**
@@ -278,27 +276,22 @@ public final class SpecIngestService {
     }
 
     /**
-     * The catalog with the index's {@code credential_reads} ({@code METHOD /path}) turned into {@code credential_read}
-     * operations that park for approval: an answer carrying a vendor's stored passwords must never be enabled
-     * by {@code enable-reads} along with harmless listings. One the spec does not have is reported as a warning.
+     * The specs as a catalog. Which reads are credential reads (the index's {@code credential_reads} and
+     * {@code not_credential_reads}, and the heuristic for every mode) is decided in one place, the ingest
+     * tool's {@link dev.backplane.ingest.CredentialReads}.
      */
-    static Catalog credentialReads(Catalog catalog, List<String> credentialReads, List<String> warnings) {
-        if (credentialReads.isEmpty()) {
-            return catalog;
+    static IngestResult convert(List<SpecSource> sources, IngestOptions options) {
+        try {
+            return SpecIngester.ingest(sources, options);
+        } catch (SpecIngestException e) {
+            throw DomainException.unprocessable(e.reason().wireName(), e.getMessage(), Map.of());
         }
-        Set<String> seen = new java.util.HashSet<>();
-        List<OperationDescriptor> ops = catalog.operations().stream().map(op -> {
-            if (!(op.shape() instanceof OperationShape.Http http)
-                    || !credentialReads.contains(http.method() + " " + http.pathTemplate())) {
-                return op;
-            }
-            seen.add(http.method() + " " + http.pathTemplate());
-            return new OperationDescriptor(op.opId(), op.groupKey(), op.description(), op.safetyLevel(), true,
-                    OpClass.CREDENTIAL_READ, op.paramsSchema(), op.shape(), op.resultKind());
-        }).toList();
-        credentialReads.stream().filter(c -> !seen.contains(c)).sorted().forEach(c -> warnings.add(
-                "the catalog index marks '" + c + "' as a credential read, which the spec does not have"));
-        return new Catalog(catalog.groups(), ops);
+    }
+
+    /** The options a catalog-mode ingest of {@code entry} runs with. */
+    static IngestOptions options(CatalogIndex.Entry entry, long maxSpecBytes) {
+        return new IngestOptions(entry.implId(), entry.version(), entry.product(), entry.compatibleVersions(),
+                maxSpecBytes, false, p -> { }, entry.credentialReads(), entry.notCredentialReads());
     }
 
     private static AuthScheme auth(String scheme, List<String> fields, Map<String, String> settings) {
@@ -337,19 +330,15 @@ public final class SpecIngestService {
             throw CatalogErrors.CONNECTOR_EXISTS.error("connector " + plan.connectorId()
                     + " is provided by a plugin jar; choose another --impl or --version", Map.of());
         }
-        IngestResult result;
-        try {
-            result = SpecIngester.ingest(plan.sources(), new IngestOptions(plan.implId(), plan.version(),
-                    plan.product(), plan.compatible(), maxSpecBytes, false, progress));
-        } catch (SpecIngestException e) {
-            throw DomainException.unprocessable(e.reason().wireName(), e.getMessage(), Map.of());
-        }
+        IngestResult result = convert(plan.sources(), new IngestOptions(plan.implId(), plan.version(),
+                plan.product(), plan.compatible(), maxSpecBytes, false, progress, plan.credentialReads(),
+                plan.notCredentialReads()));
         ConnectorDescriptor descriptor = new ConnectorDescriptor(plan.implId(), plan.version(),
                 List.of(new ConnectorDescriptor.Product(plan.product(), plan.defaultPort())), List.of(plan.version()),
                 plan.auth().secretFields());
         List<String> warnings = new ArrayList<>(result.warnings());
-        IngestedConnector connector = new IngestedConnector(descriptor, credentialReads(curated(result.catalog(),
-                plan.curatedGroups(), warnings), plan.credentialReads(), warnings), result.basePath(), plan.auth());
+        IngestedConnector connector = new IngestedConnector(descriptor, curated(result.catalog(),
+                plan.curatedGroups(), warnings), result.basePath(), plan.auth());
         List<Map<String, Object>> specs = result.specs().stream().map(s -> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("location", s.location());

@@ -73,11 +73,11 @@ final class KbFiles {
     }
 
     /** Reads and parses one file; {@code relative} uses '/' and is what the slug is made from. */
-    static Prepared prepare(IngestRoot root, Path file, String relative, String source) {
+    static Prepared prepare(IngestRoot.Folder folder, Path file, String relative, String source) {
         String slug = slug(relative);
-        if (Files.isSymbolicLink(file) && (!root.contains(file) || !Files.isRegularFile(file))) {
-            return new Prepared.Failed(relative, slug, "symbolic link to a place outside the ingest root or not a file: "
-                    + "skipped");
+        if (Files.isSymbolicLink(file) && (!folder.contains(file) || !Files.isRegularFile(file))) {
+            return new Prepared.Failed(relative, slug, "symbolic link to a place outside this tenant's kb ingest "
+                    + "folder or not a file: skipped");
         }
         byte[] bytes;
         try {

@@ -18,11 +18,12 @@ import java.util.UUID;
 
 /**
  * {@code svc kb ingest <directory>}: every Markdown and text file below a directory on the backplane
- * host (inside {@link IngestRoot}) becomes a kb entry through {@link KbService#add} — so re-ingest
- * updates in place and an unchanged body is not embedded again. A dry run answers at once with what
- * would be created, updated or left unchanged and writes nothing; a real run is a
- * {@link BackgroundJobs background job} whose row carries its progress (any replica answers the poll).
- * A file that cannot be an entry is reported in the job's file list; it does not stop the run.
+ * host (inside the caller's tenant folder of the {@link IngestRoot}, {@code <root>/<tenant-id>/}) becomes a
+ * kb entry through {@link KbService#add} — so re-ingest updates in place and an unchanged body is not
+ * embedded again. A dry run answers at once with what would be created, updated or left unchanged and
+ * writes nothing; a real run is a {@link BackgroundJobs background job} whose row carries its progress
+ * (any replica answers the poll). A file that cannot be an entry is reported in the job's file list; it
+ * does not stop the run.
  */
 public final class KbIngestService {
 
@@ -44,7 +45,8 @@ public final class KbIngestService {
 
     /** A dry run's report (nothing written), or a started job. */
     public Map<String, Object> ingest(Caller caller, String directory, boolean dryRun) {
-        Path dir = root.resolve(directory);
+        IngestRoot.Folder folder = root.folder(caller.tenantId());
+        Path dir = folder.resolve(directory);
         List<Path> files;
         try {
             files = KbFiles.walk(dir, MAX_FILES);
@@ -58,7 +60,7 @@ public final class KbIngestService {
         }
         if (dryRun) {
             Tally tally = new Tally(files.size());
-            for (Prepared p : prepareAll(dir, files)) {
+            for (Prepared p : prepareAll(folder, dir, files)) {
                 tally.add(p.entry() instanceof KbFiles.Prepared.Entry e && p.error() == null
                         ? outcome(() -> kb.outcomeOf(caller.tenantId(), e.slug(), e.body(), e.metadata()), p) : p);
             }
@@ -71,7 +73,7 @@ public final class KbIngestService {
             return report;
         }
         UUID id = jobs.start(JOB_KIND, caller, Map.of("directory", dir.toString()), new Tally(files.size()).progress(),
-                progress -> run(caller, dir, files, progress));
+                progress -> run(caller, folder, dir, files, progress));
         return job(caller, id);
     }
 
@@ -114,14 +116,14 @@ public final class KbIngestService {
     }
 
     /** Parses every file; a slug seen twice in one run is an error for the later file. */
-    private List<Prepared> prepareAll(Path dir, List<Path> files) {
-        Path realRoot = root.realRoot();
+    private static List<Prepared> prepareAll(IngestRoot.Folder folder, Path dir, List<Path> files) {
+        Path realRoot = folder.realBase();
         Set<String> slugs = new HashSet<>();
         List<Prepared> out = new ArrayList<>();
         for (Path f : files) {
             String relative = dir.relativize(f).toString().replace('\\', '/');
             String source = realRoot.relativize(f).toString().replace('\\', '/');
-            KbFiles.Prepared p = KbFiles.prepare(root, f, relative, source);
+            KbFiles.Prepared p = KbFiles.prepare(folder, f, relative, source);
             if (p instanceof KbFiles.Prepared.Failed failed) {
                 out.add(new Prepared(p, relative, failed.slug(), null, failed.error()));
             } else if (p instanceof KbFiles.Prepared.Entry e && !slugs.add(e.slug())) {
@@ -143,9 +145,10 @@ public final class KbIngestService {
     }
 
     /** Adds every file's entry; the job's result is the file list. */
-    private List<Map<String, Object>> run(Caller caller, Path dir, List<Path> files, BackgroundJobs.Progress progress) {
+    private List<Map<String, Object>> run(Caller caller, IngestRoot.Folder folder, Path dir, List<Path> files,
+                                          BackgroundJobs.Progress progress) {
         Tally tally = new Tally(files.size());
-        for (Prepared p : prepareAll(dir, files)) {
+        for (Prepared p : prepareAll(folder, dir, files)) {
             tally.add(p.entry() instanceof KbFiles.Prepared.Entry e && p.error() == null
                     ? outcome(() -> kb.add(caller.tenantId(), e.slug(), e.body(), e.metadata(), caller.sub())
                     .outcome(), p) : p);

@@ -423,7 +423,9 @@ class ConsoleBrowserIT {
 
     @Test
     void aTenantAdminIngestsADirectoryIntoTheKbAndFollowsTheJob() throws Exception {
-        Path dir = Files.createDirectories(kernel.dataDir().resolve("kb-import/console-runbooks"));
+        // svc kb ingest reads the acting tenant's folder of the ingest root only: <root>/<tenant-id>/
+        Path dir = Files.createDirectories(kernel.dataDir().resolve("kb-import").resolve(TENANT.toString())
+                .resolve("console-runbooks"));
         Files.writeString(dir.resolve("rotate-certs.md"), "# Rotate certificates\n\nRenew the wildcard certificate.");
         Files.writeString(dir.resolve("drain-node.md"), "# Drain a node\n\nCordon it, then drain with a grace period.");
         WebDriver b = signIn("alice", "/ui/kb");
@@ -449,6 +451,38 @@ class ConsoleBrowserIT {
                         && d.findElement(By.tagName("h1")).getText().endsWith("succeeded"));
         assertThat(kbEntries()).anyMatch(slug -> slug.contains("rotate-certs")).anyMatch(slug -> slug.contains("drain-node"));
         assertThat(auditOps()).contains("svc.governance.POST /api/v1/kb/ingest");
+    }
+
+    @Test
+    void anotherTenantsAdminCannotIngestAStagedDirectoryOfThisTenant() throws Exception {
+        Path dir = Files.createDirectories(kernel.dataDir().resolve("kb-import").resolve(TENANT.toString())
+                .resolve("alice-only"));
+        Files.writeString(dir.resolve("unseal.md"), "# Unseal\n\nThe tenant A vault unseal keys live in the safe.");
+        Files.createDirectories(kernel.dataDir().resolve("kb-import").resolve(OTHER_TENANT.toString()));
+        WebDriver b = signIn("erin", OTHER_TENANT, "/ui/kb/ingest");
+        String missing = kernel.dataDir().resolve("kb-import").resolve(OTHER_TENANT.toString()).resolve("never-staged")
+                .toAbsolutePath().normalize().toString();
+        for (String asked : List.of(dir.toAbsolutePath().normalize().toString(), "alice-only")) {
+            for (boolean dryRun : List.of(true, false)) {
+                b.get(kernel.url() + "/ui/kb/ingest");
+                b.findElement(By.id("directory")).sendKeys(asked);
+                if (dryRun) {
+                    b.findElement(By.id("dry_run")).click();
+                }
+                navigate(b, By.id("kb-ingest"));
+                String error = awaitText(b, "form-error", t -> !t.isBlank());
+                assertThat(error).as(asked).startsWith("no directory ").doesNotContain("unseal");
+                if (asked.startsWith("/")) {
+                    // word for word what a directory that is not there answers
+                    b.get(kernel.url() + "/ui/kb/ingest");
+                    b.findElement(By.id("directory")).sendKeys(missing);
+                    navigate(b, By.id("kb-ingest"));
+                    assertThat(error).isEqualTo(awaitText(b, "form-error", t -> !t.isBlank()).replace(missing, asked));
+                }
+            }
+        }
+        assertThat(kernel.jdbc().query("SELECT slug FROM kb_entries WHERE tenant_id = ?", rs -> rs.getString(1),
+                OTHER_TENANT)).as("nothing of tenant A reached B's kb").noneMatch(slug -> slug.contains("unseal"));
     }
 
     @Test

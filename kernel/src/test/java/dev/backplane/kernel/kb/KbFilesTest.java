@@ -7,11 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Files of a kb ingest: what is read, the slug, front matter, and the fence around the ingest root. */
+/** Files of a kb ingest: what is read, the slug, front matter, and the fence around a tenant's ingest folder. */
 class KbFilesTest {
 
     @TempDir
@@ -30,7 +30,7 @@ class KbFilesTest {
 
     @Test
     void frontMatterBecomesMetadataWithTheSourceAndMayNameTheSlug() throws Exception {
-        IngestRoot root = new IngestRoot(Optional.of(tmp));
+        IngestRoot.Folder root = folder(tmp);
         Path f = Files.writeString(tmp.resolve("a.md"), "---\nkind: runbook\ntags: [db, ha]\nslug: pg-ha\n---\n\n# PG HA\n"
                 + "Promote the standby.\n");
         var p = (KbFiles.Prepared.Entry) KbFiles.prepare(root, f, "a.md", "kb/a.md");
@@ -44,7 +44,7 @@ class KbFilesTest {
 
     @Test
     void aFileThatCannotBeAnEntryIsAPerFileError() throws Exception {
-        IngestRoot root = new IngestRoot(Optional.of(tmp));
+        IngestRoot.Folder root = folder(tmp);
         assertThat(error(root, "open.md", "---\nkind: x\nno end\n")).contains("not closed");
         assertThat(error(root, "yaml.md", "---\nkind: [x\n---\nbody\n")).contains("not valid YAML");
         assertThat(error(root, "list.md", "---\n- a\n- b\n---\nbody\n")).contains("not a mapping");
@@ -73,42 +73,80 @@ class KbFilesTest {
         Files.createSymbolicLink(dir.resolve("link.md"), outside);
         assertThat(KbFiles.walk(dir, 100)).extracting(p -> dir.relativize(p).toString())
                 .containsExactly("b.markdown", "c.txt", "link.md", "sub/a.md");
-        IngestRoot root = new IngestRoot(Optional.of(dir));
+        IngestRoot.Folder root = folder(dir);
         assertThat(((KbFiles.Prepared.Failed) KbFiles.prepare(root, dir.resolve("link.md"), "link.md", "link.md"))
-                .error()).contains("outside the ingest root");
+                .error()).contains("outside this tenant's kb ingest folder");
         assertThat(KbFiles.walk(dir, 2)).hasSize(3);
     }
 
     @Test
-    void theIngestRootFencesEveryRequest() throws Exception {
+    void theTenantsFolderFencesEveryRequest() throws Exception {
+        UUID tenant = UUID.randomUUID();
+        UUID other = UUID.randomUUID();
         Path rootDir = Files.createDirectories(tmp.resolve("import"));
-        Files.createDirectories(rootDir.resolve("runbooks"));
+        Path mine = Files.createDirectories(rootDir.resolve(tenant.toString()));
+        Files.createDirectories(mine.resolve("runbooks"));
+        Path theirs = Files.createDirectories(rootDir.resolve(other.toString()).resolve("b-runbooks"));
+        Files.createDirectories(rootDir.resolve("shared"));
         Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
-        Files.createSymbolicLink(rootDir.resolve("escape"), elsewhere);
+        Files.createSymbolicLink(mine.resolve("escape"), elsewhere);
+        Files.createSymbolicLink(mine.resolve("next-door"), theirs);
         IngestRoot root = IngestRoot.fromSetting(rootDir.toString(), tmp);
-        assertThat(root.resolve("runbooks")).isEqualTo(rootDir.resolve("runbooks").toRealPath());
-        assertThat(root.resolve(rootDir.resolve("runbooks").toString())).isEqualTo(rootDir.resolve("runbooks").toRealPath());
-        assertThat(code(root, "../elsewhere")).isEqualTo("directory_outside_ingest_root");
-        assertThat(code(root, "runbooks/../../elsewhere")).isEqualTo("directory_outside_ingest_root");
-        assertThat(code(root, elsewhere.toString())).isEqualTo("directory_outside_ingest_root");
-        assertThat(code(root, "escape")).isEqualTo("directory_outside_ingest_root");
-        assertThat(code(root, "missing")).isEqualTo("directory_not_found");
-        assertThat(code(root, " ")).isEqualTo("invalid_directory");
-        assertThat(code(IngestRoot.fromSetting("off", tmp), "runbooks")).isEqualTo("kb_ingest_disabled");
-        assertThat(code(IngestRoot.fromSetting("", tmp.resolve("no-data")), "x")).isEqualTo("ingest_root_missing");
+        assertThat(IngestRoot.folderName(tenant)).isEqualTo(tenant.toString());
+        assertThat(code(root, tenant, "runbooks")).isEqualTo("resolved");
+        assertThat(root.folder(tenant).resolve("runbooks")).isEqualTo(mine.resolve("runbooks").toRealPath());
+        assertThat(root.folder(tenant).resolve(mine.resolve("runbooks").toString()))
+                .isEqualTo(mine.resolve("runbooks").toRealPath());
+        assertThat(code(root, tenant, "../elsewhere")).isEqualTo("directory_outside_ingest_root");
+        assertThat(code(root, tenant, "runbooks/../../elsewhere")).isEqualTo("directory_outside_ingest_root");
+        assertThat(code(root, tenant, "../" + other + "/b-runbooks")).isEqualTo("directory_outside_ingest_root");
+        assertThat(code(root, tenant, elsewhere.toString())).isEqualTo("directory_outside_ingest_root");
+        assertThat(code(root, tenant, "escape")).isEqualTo("directory_outside_ingest_root");
+        assertThat(code(root, tenant, "next-door")).as("a link into another tenant's folder")
+                .isEqualTo("directory_outside_ingest_root");
+        assertThat(code(root, tenant, "missing")).isEqualTo("directory_not_found");
+        assertThat(code(root, tenant, " ")).isEqualTo("invalid_directory");
+        // another tenant's directory, the root itself or a folder at the root's top: exactly like a missing one
+        for (Path foreign : List.of(theirs, rootDir.resolve(other.toString()), rootDir, rootDir.resolve("shared"),
+                rootDir.resolve(other.toString()).resolve("never-staged"))) {
+            DomainException e = error(root, tenant, foreign.toString());
+            DomainException missing = error(root, tenant, mine.resolve("missing").toString());
+            assertThat(e.code()).as(foreign.toString()).isEqualTo("directory_not_found");
+            assertThat(e.getMessage()).as(foreign.toString())
+                    .isEqualTo(missing.getMessage().replace(mine.resolve("missing").toString(), foreign.toString()));
+            assertThat(e.extras()).as(foreign.toString()).isEqualTo(missing.extras());
+        }
+        assertThat(code(root, other, "b-runbooks")).as("the owner reads it").isEqualTo("resolved");
+        assertThat(code(root, UUID.randomUUID(), "b-runbooks")).as("a tenant with no folder yet")
+                .isEqualTo("ingest_root_missing");
+        assertThat(code(IngestRoot.fromSetting("off", tmp), tenant, "runbooks")).isEqualTo("kb_ingest_disabled");
+        assertThat(code(IngestRoot.fromSetting("", tmp.resolve("no-data")), tenant, "x")).isEqualTo("ingest_root_missing");
         assertThat(IngestRoot.fromSetting("", tmp).path()).contains(tmp.resolve("kb-import").toAbsolutePath());
     }
 
-    private static String code(IngestRoot root, String dir) {
+    private static IngestRoot.Folder folder(Path dir) {
+        return new IngestRoot.Folder(dir.getParent(), dir);
+    }
+
+    private static String code(IngestRoot root, UUID tenant, String dir) {
         try {
-            root.resolve(dir);
+            root.folder(tenant).resolve(dir);
             return "resolved";
         } catch (DomainException e) {
             return e.code();
         }
     }
 
-    private String error(IngestRoot root, String name, String text) throws Exception {
+    private static DomainException error(IngestRoot root, UUID tenant, String dir) {
+        try {
+            root.folder(tenant).resolve(dir);
+        } catch (DomainException e) {
+            return e;
+        }
+        throw new AssertionError(dir + " resolved");
+    }
+
+    private String error(IngestRoot.Folder root, String name, String text) throws Exception {
         Path f = Files.writeString(tmp.resolve(name), text);
         var p = KbFiles.prepare(root, f, name, name);
         assertThat(p).isInstanceOf(KbFiles.Prepared.Failed.class);

@@ -15,7 +15,10 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** {@code svc kb ingest}: a directory on the backplane host, fenced by kb.ingest-root, over REST and the CLI. */
+/**
+ * {@code svc kb ingest}: a directory on the backplane host, fenced by the caller's tenant folder of
+ * kb.ingest-root ({@code <root>/<tenant-id>/}), over REST and the CLI.
+ */
 class KbIngestIT extends PerTestTenant {
 
     private static Path root;
@@ -29,8 +32,13 @@ class KbIngestIT extends PerTestTenant {
         setup.setting("SVC_KB_INGEST_ROOT", root.toString());
     }
 
+    /** The tenant's folder below the ingest root, where its files are staged. */
+    private static Path folder(UUID tenant) throws Exception {
+        return Files.createDirectories(root.resolve(tenant.toString()));
+    }
+
     private Path corpus(String name) throws Exception {
-        Path dir = Files.createDirectories(root.resolve(name));
+        Path dir = Files.createDirectories(folder(tenant).resolve(name));
         Files.createDirectories(dir.resolve("runbooks"));
         Files.createDirectories(dir.resolve(".drafts"));
         Files.writeString(dir.resolve("runbooks/pg-failover.md"), """
@@ -98,14 +106,16 @@ class KbIngestIT extends PerTestTenant {
     }
 
     @Test
-    void onlyTheIngestRootCanBeReadAndOnlyByATenantAdmin() throws Exception {
-        Files.createSymbolicLink(root.resolve("escape-" + tenant), outside);
+    void onlyTheTenantsFolderCanBeReadAndOnlyByATenantAdmin() throws Exception {
+        Path mine = folder(tenant);
+        Files.createSymbolicLink(mine.resolve("escape"), outside);
         assertThat(ingest(operator, "{\"directory\": \".\", \"dry_run\": true}").status()).isEqualTo(403);
-        for (String dir : List.of("../outside", outside.toString(), "/etc", "escape-" + tenant, "x/../../outside")) {
+        for (String dir : List.of("../outside", outside.toString(), "/etc", "escape", "x/../../outside",
+                "../../outside")) {
             var r = ingest(admin, "{\"directory\": \"" + dir + "\", \"dry_run\": true}");
             assertThat(r.status()).as(dir).isEqualTo(422);
             assertThat(r.json().path("error").asText()).as(dir).isEqualTo("directory_outside_ingest_root");
-            assertThat(r.json().path("extras").path("ingest_root").asText()).isEqualTo(root.toString());
+            assertThat(r.json().path("extras").path("ingest_root").asText()).isEqualTo(mine.toString());
         }
         assertThat(ingest(admin, "{\"directory\": \"nope\"}").json().path("error").asText())
                 .isEqualTo("directory_not_found");
@@ -115,6 +125,62 @@ class KbIngestIT extends PerTestTenant {
         assertThat(cli.exitCode()).isEqualTo(1);
         assertThat(cli.err()).contains("directory_outside_ingest_root");
         assertThat(kernel.cli(operator).run("kb", "ingest", ".").exitCode()).as("denied").isEqualTo(3);
+
+        UUID fresh = UUID.randomUUID();
+        var noFolder = ingest(issuer.tenantAdmin(fresh), "{\"directory\": \"runbooks\", \"dry_run\": true}");
+        assertThat(noFolder.status()).isEqualTo(422);
+        assertThat(noFolder.json().path("error").asText()).isEqualTo("ingest_root_missing");
+        assertThat(noFolder.json().path("extras").path("ingest_root").asText())
+                .isEqualTo(root.resolve(fresh.toString()).toString());
+    }
+
+    @Test
+    void aTenantAdminCannotIngestOrProbeAnotherTenantsStagedDirectory() throws Exception {
+        UUID b = UUID.randomUUID();
+        String bAdmin = issuer.tenantAdmin(b);
+        Path bRunbooks = Files.createDirectories(folder(b).resolve("b-runbooks-" + tenant));
+        Files.writeString(bRunbooks.resolve("b-secret.md"), "# Tenant B only\nThe break-glass procedure of B.");
+        Path mine = folder(tenant);
+        Files.createDirectories(mine.resolve("mine"));
+        String bDir = bRunbooks.getFileName().toString();
+
+        // A's requests for B's directory, by every spelling: refused, and exactly as a directory that is not there
+        Map<String, String> attempts = new java.util.LinkedHashMap<>();
+        attempts.put(bRunbooks.toString(), mine.resolve("missing-" + tenant).toString());
+        attempts.put(root.resolve(b.toString()).toString(), mine.resolve("missing-" + tenant).toString());
+        attempts.put(root.toString(), mine.resolve("missing-" + tenant).toString());
+        attempts.put(root.resolve(b.toString()).resolve("never-staged").toString(), mine.resolve("missing-" + tenant)
+                .toString());
+        for (Map.Entry<String, String> a : attempts.entrySet()) {
+            for (boolean dryRun : List.of(true, false)) {
+                var refused = ingest(admin, "{\"directory\": \"" + a.getKey() + "\", \"dry_run\": " + dryRun + "}");
+                var missing = ingest(admin, "{\"directory\": \"" + a.getValue() + "\", \"dry_run\": " + dryRun + "}");
+                assertThat(refused.status()).as(a.getKey()).isEqualTo(422).isEqualTo(missing.status());
+                assertThat(refused.json().path("error").asText()).as(a.getKey()).isEqualTo("directory_not_found");
+                assertThat(refused.json().path("message").asText()).as(a.getKey())
+                        .isEqualTo(missing.json().path("message").asText().replace(a.getValue(), a.getKey()));
+                assertThat(refused.json().path("extras")).as(a.getKey()).isEqualTo(missing.json().path("extras"));
+            }
+        }
+        var relative = ingest(admin, "{\"directory\": \"" + bDir + "\"}");
+        assertThat(relative.status()).isEqualTo(422);
+        assertThat(relative.json().path("error").asText()).isEqualTo("directory_not_found");
+        assertThat(ingest(admin, "{\"directory\": \"../" + b + "/" + bDir + "\"}").json().path("error").asText())
+                .isEqualTo("directory_outside_ingest_root");
+
+        var cli = kernel.cli(admin).run("kb", "ingest", bRunbooks.toString());
+        assertThat(cli.exitCode()).as(cli.toString()).isEqualTo(1);
+        assertThat(cli.err()).contains("directory_not_found").doesNotContain("b-secret");
+        assertThat(kernel.cli(admin).run("kb", "ingest", bDir).err()).contains("directory_not_found");
+        assertThat(kernel.get("/api/v1/kb", admin).json()).as("nothing of B reached A's kb").isEmpty();
+        assertThat(kernel.get("/api/v1/kb/b-secret", admin).status()).isEqualTo(404);
+
+        // B itself ingests it, and A still sees none of it
+        var own = kernel.cli(bAdmin).run("kb", "ingest", bDir);
+        assertThat(own.exitCode()).as(own.toString()).isZero();
+        assertThat(kernel.get("/api/v1/kb/b-secret", bAdmin).json().path("metadata").path("source").asText())
+                .as("source is relative to the tenant's folder").isEqualTo(bDir + "/b-secret.md");
+        assertThat(kernel.get("/api/v1/kb/b-secret", admin).status()).isEqualTo(404);
     }
 
     private TestKernel.Response ingest(String token, String body) {

@@ -148,9 +148,10 @@ class BadInputFuzzIT {
         TestPlugins.build(plugins, TestPlugins.connector("fz", "1.x").product("fz").ranges("*").operations(6)
                 .httpProbe(true).typedAndComposite());
         Path kbRoot = Files.createDirectories(work.resolve("kb-root"));
-        Files.createDirectories(kbRoot.resolve("docs"));
-        Files.writeString(kbRoot.resolve("docs/runbook.md"), "---\ntitle: Runbook\n---\n# Restart\nRestart the fz items.\n");
-        Files.writeString(kbRoot.resolve("docs/notes.txt"), "Notes about fz appliances and their items.\n");
+        // svc kb ingest reads the acting tenant's folder of the root only: <root>/<tenant-id>/docs
+        Path kbDocs = Files.createDirectories(kbRoot.resolve(fx.tenant.toString()).resolve("docs"));
+        Files.writeString(kbDocs.resolve("runbook.md"), "---\ntitle: Runbook\n---\n# Restart\nRestart the fz items.\n");
+        Files.writeString(kbDocs.resolve("notes.txt"), "Notes about fz appliances and their items.\n");
         upstream = startUpstream();
         issuer = new TestIssuer();
         Map<String, String> env = TestKernel.settings(issuer, plugins);

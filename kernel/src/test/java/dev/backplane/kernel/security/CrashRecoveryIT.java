@@ -100,7 +100,8 @@ class CrashRecoveryIT {
         TestPlugins.build(plugins, TestPlugins.connector("crash", "1.x").product("crash").ranges("*").operations(6)
                 .httpProbe(false));
         Path ingestRoot = Files.createDirectories(work.resolve("kb-import"));
-        List<String> words = kbCorpus(Files.createDirectories(ingestRoot.resolve("crash-kb")));
+        // svc kb ingest reads the acting tenant's folder of the root only: <root>/<tenant-id>/crash-kb
+        List<String> words = kbCorpus(Files.createDirectories(ingestRoot.resolve(tenant.toString()).resolve("crash-kb")));
         HttpServer target = target();
         SoftAssertions softly = new SoftAssertions();
         try (ExternalPostgres pg = ExternalPostgres.start()) {

@@ -27,7 +27,8 @@ final class RequestPlanner {
     /**
      * The request for {@code params}.
      *
-     * @throws ConnectorException {@code invalid_params} when a path param is missing; {@code connector_error}
+     * @throws ConnectorException {@code invalid_params} when a path param is missing or is (or holds) a dot
+     *     segment; {@code connector_error}
      *     for a body media type this engine cannot send
      */
     PlannedRequest plan(String opId, OperationShape.Http shape, ParamPlan plan, Map<String, Object> params) {
@@ -75,6 +76,11 @@ final class RequestPlanner {
             }
             if (value == null || value.isEmpty()) {
                 throw new ConnectorException(ErrorCode.INVALID_PARAMS, opId + " needs path param '" + name + "'");
+            }
+            if (WireEncoding.holdsDotSegment(value)) {
+                throw new ConnectorException(ErrorCode.INVALID_PARAMS, "path param '" + name + "' of " + opId
+                        + " must not be '.' or '..' (nor hold one, encoded or between slashes): a dot segment would "
+                        + "reach another resource than " + opId);
             }
             m.appendReplacement(out, Matcher.quoteReplacement(WireEncoding.percent(value)));
         }

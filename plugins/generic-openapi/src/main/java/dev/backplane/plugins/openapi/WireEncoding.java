@@ -49,6 +49,31 @@ final class WireEncoding {
         return out.toString();
     }
 
+    /**
+     * Whether a path param value is, or holds, a dot segment: {@code .} or {@code ..} as the whole value or
+     * as one of its '/'- or '\\'-separated parts, also once or several times percent-encoded ({@code %2e%2E},
+     * {@code .%2E}, {@code %252e%252e}). Sent as a segment, such a value is still a dot segment to a proxy or
+     * vendor that decodes and normalises paths, so the call would reach another resource than the reviewed
+     * operation's.
+     */
+    static boolean holdsDotSegment(String value) {
+        String decoded = value;
+        for (int round = 0; round < 4; round++) {
+            String next = decoded.replaceAll("(?i)%25", "%").replaceAll("(?i)%2e", ".").replaceAll("(?i)%2f", "/")
+                    .replaceAll("(?i)%5c", "\\\\");
+            if (next.equals(decoded)) {
+                break;
+            }
+            decoded = next;
+        }
+        for (String part : decoded.split("[/\\\\]", -1)) {
+            if (part.equals(".") || part.equals("..")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** {@code k=v&k=v}, percent-encoded, keys repeated for lists. */
     static String query(Map<String, List<String>> query) {
         StringJoiner out = new StringJoiner("&");

@@ -36,7 +36,7 @@ final class K8sCatalog {
         return """
                 {"type": "object", "additionalProperties": false,
                  "properties": {
-                   "namespace": {"type": "string", "minLength": 1, "description": "the namespace to list"},
+                   "namespace": {"type": "string", "minLength": 1, "maxLength": 63, "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "description": "the namespace to list"},
                    "all_namespaces": {"type": "boolean", "description": "true to list every namespace"},
                    %s},
                  "oneOf": [
@@ -50,14 +50,14 @@ final class K8sCatalog {
 
     private static final String NAMED = """
             {"type": "object", "additionalProperties": false, "required": ["namespace", "name"],
-             "properties": {"namespace": {"type": "string", "minLength": 1}, "name": {"type": "string", "minLength": 1}}}""";
+             "properties": {"namespace": {"type": "string", "minLength": 1, "maxLength": 63, "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"}, "name": {"type": "string", "minLength": 1, "maxLength": 253, "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"}}}""";
 
     private static final String LOGS = """
             {"type": "object", "additionalProperties": false, "required": ["namespace", "name"],
              "properties": {
-               "namespace": {"type": "string", "minLength": 1},
-               "name": {"type": "string", "minLength": 1, "description": "the pod"},
-               "container": {"type": "string", "minLength": 1, "description": "container (default: the pod's only one)"},
+               "namespace": {"type": "string", "minLength": 1, "maxLength": 63, "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},
+               "name": {"type": "string", "minLength": 1, "maxLength": 253, "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "description": "the pod"},
+               "container": {"type": "string", "minLength": 1, "maxLength": 63, "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "description": "container (default: the pod's only one)"},
                "previous": {"type": "boolean", "description": "the previous, terminated container's log"},
                "since": {"type": "string", "pattern": "^[0-9]{1,6}[smhd]$", "description": "only lines newer than this, e.g. 10m, 2h"},
                "tail": {"type": "integer", "minimum": 1, "maximum": %d, "description": "last N lines (default %d)"}}}"""
@@ -65,17 +65,17 @@ final class K8sCatalog {
 
     private static final String SCALE = """
             {"type": "object", "additionalProperties": false, "required": ["namespace", "name", "replicas"],
-             "properties": {"namespace": {"type": "string", "minLength": 1}, "name": {"type": "string", "minLength": 1},
+             "properties": {"namespace": {"type": "string", "minLength": 1, "maxLength": 63, "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"}, "name": {"type": "string", "minLength": 1, "maxLength": 253, "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},
                             "replicas": {"type": "integer", "minimum": 0, "maximum": 10000}}}""";
 
     private static final String DELETE = """
             {"type": "object", "additionalProperties": false, "required": ["namespace", "name"],
-             "properties": {"namespace": {"type": "string", "minLength": 1}, "name": {"type": "string", "minLength": 1},
+             "properties": {"namespace": {"type": "string", "minLength": 1, "maxLength": 63, "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"}, "name": {"type": "string", "minLength": 1, "maxLength": 253, "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},
                             "grace_period_seconds": {"type": "integer", "minimum": 0, "maximum": 3600}}}""";
 
     private static final String LS = """
             {"type": "object", "additionalProperties": false,
-             "properties": {"path": {"type": "string", "pattern": "^[a-z0-9.-]*(/[a-z]*)?$",
+             "properties": {"path": {"type": "string", "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?(/[a-z]*)?$",
                "description": "'' lists namespaces; '<namespace>' lists resource kinds with counts; '<namespace>/<kind>' lists names (kind: pods, deployments, services, ingresses, events)"}}}""";
 
     private static OperationDescriptor read(String opId, String group, String description, String schema,

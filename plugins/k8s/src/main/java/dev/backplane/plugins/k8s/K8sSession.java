@@ -148,9 +148,26 @@ final class K8sSession implements Connector {
         return new String[] {"CNCF", "kubernetes"};
     }
 
+    /** A namespace or container: a DNS-1123 label. */
+    private static final java.util.regex.Pattern LABEL = java.util.regex.Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    /** An object name: a DNS-1123 subdomain (dots only between labels, so never a '.' or '..' segment). */
+    private static final java.util.regex.Pattern SUBDOMAIN = java.util.regex.Pattern.compile(
+            "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
     @Override
     public OperationResult invoke(OperationRequest request) {
         Params p = new Params(request.params());
+        // names become URL path segments: a '..' or a '/' would reach another resource (or a whole collection)
+        // behind a path-normalising proxy, so they are refused here as well as by the catalog's schemas
+        for (String field : List.of("namespace", "container", "name")) {
+            String v = p.string(field).orElse(null);
+            java.util.regex.Pattern rule = field.equals("name") ? SUBDOMAIN : LABEL;
+            if (v != null && (v.length() > (field.equals("name") ? 253 : 63) || !rule.matcher(v).matches())) {
+                return new OperationResult.Failure(ErrorCode.INVALID_PARAMS, field + " must be a Kubernetes "
+                        + (field.equals("name") ? "object name (DNS-1123 subdomain)" : "DNS-1123 label") + ", got '"
+                        + v + "'", Map.of("field", field));
+            }
+        }
         return switch (request.opId()) {
             case "k8s.about" -> guarded(() -> {
                 VersionInfo v = client().getKubernetesVersion();
@@ -286,6 +303,10 @@ final class K8sSession implements Connector {
             }
             String[] parts = path.split("/");
             String ns = parts[0];
+            if (!LABEL.matcher(ns).matches() || ns.length() > 63) {
+                return new OperationResult.Failure(ErrorCode.INVALID_PARAMS, "path must start with a namespace "
+                        + "(a DNS-1123 label), got '" + ns + "'", Map.of("field", "path"));
+            }
             if (parts.length == 1) {
                 if (client().namespaces().withName(ns).get() == null) {
                     return new OperationResult.Failure(ErrorCode.CONNECTOR_ERROR, "no namespace '" + ns + "'",

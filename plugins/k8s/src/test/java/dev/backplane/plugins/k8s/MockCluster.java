@@ -41,6 +41,11 @@ final class MockCluster implements AutoCloseable {
     private final KubernetesMockServer server;
     private final MockWebServer web;
 
+    /** How many requests reached the mock API server. */
+    int requestCount() {
+        return web.getRequestCount();
+    }
+
     MockCluster() {
         this.web = new MockWebServer();
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();

@@ -1,0 +1,209 @@
+package dev.backplane.ingest;
+
+import io.swagger.v3.oas.models.media.Schema;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Which reads hand out secret material, so they are ingested as {@code credential_read} (never enabled by
+ * {@code enable-reads}, a call parks for approval) instead of plain reads. The one place that decides it,
+ * for every ingest (the kernel's catalog and manual modes, and the stand-alone ingest tool):
+ * <ol>
+ *   <li>a read the catalog index lists under {@code credential_reads} is one;</li>
+ *   <li>a read the index clears under {@code not_credential_reads} (audited against the vendor: the
+ *       heuristic's words name only metadata there) is not;</li>
+ *   <li>otherwise a GET is one when a literal segment of its path names a secret, credential, password,
+ *       token or private key ({@code /client-secret}, {@code /credentials}, {@code /cloud-tokens},
+ *       {@code /ssh-keys}); when its response schema is named so ({@code PrivateKey},
+ *       {@code CredentialRepresentation}); or when the returned object (or each element of a returned list,
+ *       also inside one wrapper such as {@code data}, {@code items}, {@code elements}, or an object's only
+ *       property such as Hetzner's {@code {"rescue": {...}}}) has a text field whose
+ *       name ends in such a word ({@code secret}, {@code privateKey}, {@code http_basic_auth_password},
+ *       {@code apiKey}).</li>
+ * </ol>
+ * The heuristic errs on the side of {@code credential_read}: a listing of token metadata under
+ * {@code /tokens} parks too, until the index clears it. Boolean, numeric and object fields
+ * ({@code automountServiceAccountToken}, {@code secretRef}) and names that end in a qualifier
+ * ({@code secretName}, {@code tokenType}, {@code passwordPolicy}) do not count.
+ */
+public final class CredentialReads {
+
+    private static final Set<String> SECRET_WORDS = Set.of("secret", "secrets", "password", "passwords", "passwd",
+            "passphrase", "credential", "credentials", "cred", "creds", "token", "tokens");
+    /** Words that make a following "key" a secret key. */
+    private static final Set<String> KEY_QUALIFIERS = Set.of("private", "secret", "api", "access", "signing",
+            "encryption", "ssh", "master", "unseal", "recovery", "root");
+    /** Words that, after a secret word, still name the secret's value ({@code secretData}, {@code privateKey}). */
+    private static final Set<String> VALUE_WORDS = Set.of("key", "keys", "data", "value", "values", "material", "pem");
+    /** Properties of a response that wrap the returned resources. */
+    private static final Set<String> WRAPPERS = Set.of("data", "items", "elements", "content", "results", "result",
+            "value", "values", "list", "entries", "records");
+    private static final int MAX_DEPTH = 8;
+
+    private final Set<String> listed;
+    private final Set<String> cleared;
+
+    /**
+     * @param listed {@code METHOD /path} reads the catalog index marks as credential reads
+     * @param cleared {@code METHOD /path} reads the index has audited as free of secret values
+     */
+    public CredentialReads(List<String> listed, List<String> cleared) {
+        this.listed = Set.copyOf(listed.stream().map(String::strip).toList());
+        this.cleared = Set.copyOf(cleared.stream().map(String::strip).toList());
+    }
+
+    /** The heuristic alone (manual mode, the stand-alone tool). */
+    public static CredentialReads heuristic() {
+        return new CredentialReads(List.of(), List.of());
+    }
+
+    /**
+     * Whether one operation hands out secret material.
+     *
+     * @param method upper-case HTTP method
+     * @param path the path template as the catalog stores it
+     * @param responses the schemas of the operation's 2xx responses
+     */
+    boolean isCredentialRead(String method, String path, List<Schema<?>> responses, LocalRefs refs) {
+        String key = method + " " + path;
+        if (listed.contains(key)) {
+            return true;
+        }
+        if (cleared.contains(key) || !method.equals("GET")) {
+            return false;
+        }
+        return pathNamesSecret(path) || responses.stream().anyMatch(s -> responseNamesSecret(s, refs, true,
+                new HashSet<>(), 0));
+    }
+
+    /** The listed and cleared reads the spec has no operation for (the index is stale): one warning each. */
+    List<String> unmatched(Set<String> operations) {
+        List<String> warnings = new ArrayList<>();
+        listed.stream().filter(k -> !operations.contains(k)).sorted().forEach(k -> warnings.add(
+                "the catalog index marks '" + k + "' as a credential read, which the spec does not have"));
+        cleared.stream().filter(k -> !operations.contains(k)).sorted().forEach(k -> warnings.add(
+                "the catalog index clears '" + k + "' as not a credential read, which the spec does not have"));
+        return warnings;
+    }
+
+    /** Whether a literal segment of the path names a secret ({@code {placeholders}} do not count). */
+    static boolean pathNamesSecret(String path) {
+        for (String segment : path.split("/")) {
+            if (!segment.isEmpty() && !segment.startsWith("{") && namesSecret(words(segment))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A name any of whose words is a secret word, or a qualified key ({@code private-key}, {@code ssh-keys}). */
+    static boolean namesSecret(List<String> words) {
+        for (int i = 0; i < words.size(); i++) {
+            String w = words.get(i);
+            if (SECRET_WORDS.contains(w) || w.equals("privatekey") || w.equals("privatekeys")) {
+                return true;
+            }
+            if (i + 1 < words.size() && KEY_QUALIFIERS.contains(w) && words.get(i + 1).startsWith("key")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A field name that ends in a secret's value: {@code password}, {@code client_secret}, {@code privateKey}. */
+    static boolean fieldNamesSecret(String name) {
+        List<String> w = words(name);
+        if (w.isEmpty()) {
+            return false;
+        }
+        String last = w.getLast();
+        if (SECRET_WORDS.contains(last) || last.equals("privatekey")) {
+            return true;
+        }
+        if (w.size() < 2 || !VALUE_WORDS.contains(last)) {
+            return false;
+        }
+        String before = w.get(w.size() - 2);
+        return SECRET_WORDS.contains(before) || KEY_QUALIFIERS.contains(before);
+    }
+
+    @SuppressWarnings("rawtypes")
+    private static boolean responseNamesSecret(Schema<?> schema, LocalRefs refs, boolean wrapper, Set<String> seen,
+                                               int depth) {
+        if (schema == null || depth > MAX_DEPTH) {
+            return false;
+        }
+        String ref = SchemaShapes.refName(schema);
+        if (ref != null) {
+            return namesSecret(words(ref)) || seen.add(ref) && responseNamesSecret(refs.schema(schema), refs, wrapper,
+                    seen, depth + 1);
+        }
+        if (schema.getItems() != null && responseNamesSecret(schema.getItems(), refs, wrapper, seen, depth + 1)) {
+            return true;
+        }
+        for (List<Schema> parts : java.util.Arrays.asList(schema.getAllOf(), schema.getOneOf(), schema.getAnyOf())) {
+            if (parts != null && parts.stream().anyMatch(p -> responseNamesSecret(p, refs, wrapper, seen, depth + 1))) {
+                return true;
+            }
+        }
+        Map<String, Schema> properties = schema.getProperties();
+        if (properties == null) {
+            return false;
+        }
+        for (Map.Entry<String, Schema> p : properties.entrySet()) {
+            if (fieldNamesSecret(p.getKey()) && isText(p.getValue(), refs, 0)) {
+                return true;
+            }
+        }
+        if (wrapper) {
+            for (Map.Entry<String, Schema> p : properties.entrySet()) {
+                if ((properties.size() == 1 || WRAPPERS.contains(p.getKey().toLowerCase(Locale.ROOT)))
+                        && responseNamesSecret(p.getValue(), refs, false, seen, depth + 1)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** A string, a list of strings, or a schema that says nothing of its type (it may be a string). */
+    private static boolean isText(Schema<?> schema, LocalRefs refs, int depth) {
+        Schema<?> s = refs.schema(schema);
+        if (s == null || depth > MAX_DEPTH) {
+            return false;
+        }
+        Set<String> types = new HashSet<>();
+        if (s.getType() != null) {
+            types.add(s.getType());
+        }
+        if (s.getTypes() != null) {
+            types.addAll(s.getTypes());
+        }
+        types.remove("null");
+        if (types.contains("string")) {
+            return true;
+        }
+        if (SchemaShapes.isArray(s)) {
+            return s.getItems() != null && isText(s.getItems(), refs, depth + 1);
+        }
+        return types.isEmpty() && s.getProperties() == null && s.getItems() == null && s.getAllOf() == null
+                && s.getOneOf() == null && s.getAnyOf() == null && s.getAdditionalProperties() == null;
+    }
+
+    /** The lower-case words of a name: split at case changes and at anything but letters and digits. */
+    static List<String> words(String name) {
+        String spaced = name.replaceAll("([a-z0-9])([A-Z])", "$1 $2");
+        List<String> out = new ArrayList<>();
+        for (String w : spaced.toLowerCase(Locale.ROOT).split("[^a-z0-9]+")) {
+            if (!w.isEmpty()) {
+                out.add(w);
+            }
+        }
+        return out;
+    }
+}
