@@ -70,7 +70,8 @@ public enum Setting {
             "estimated tokens (characters / 4) of operational conventions packed into agent instructions (MCP "
             + "initialize, server/discover, agent runs); 0 packs none", 0, 1_000_000),
     KB_INGEST_ROOT("kb.ingest-root", "SVC_KB_INGEST_ROOT", "",
-            "the only host directory tree `svc kb ingest` may read (default <data.dir>/kb-import; off disables ingest)"),
+            "the host directory tree `svc kb ingest` reads, one folder per tenant named by its id (<root>/<tenant-id>/); "
+                    + "default <data.dir>/kb-import; off disables ingest"),
     DOCS_BACKEND_TIMEOUT_MS("docs.backend-timeout-ms", "SVC_DOCS_BACKEND_TIMEOUT_MS", "10000",
             "timeout of one call to a doc collection's retrieval backend (docs add-on)", 100, 600_000),
     CACHE_MAX_STALE_SECONDS("cache.max-stale-seconds", "SVC_CACHE_MAX_STALE_SECONDS", "15",

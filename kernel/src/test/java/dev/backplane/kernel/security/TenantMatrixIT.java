@@ -1474,7 +1474,7 @@ class TenantMatrixIT {
         aVals.put("kbKind", "kind-" + R);
         send("POST", "/api/v1/kb", aAdmin, "{\"slug\": \"kb-" + R + "\", \"body\": \"Runbook " + R + ": payments failover — "
                 + "promote the standby replica, then repoint the service.\", \"metadata\": {\"kind\": \"kind-" + R + "\"}}", 201);
-        Path dir = Files.createDirectories(kbRoot.resolve("kbdir-" + R));
+        Path dir = Files.createDirectories(kbRoot.resolve(A.toString()).resolve("kbdir-" + R)); // A's own folder
         Files.writeString(dir.resolve("guide" + R + ".md"), "# Guide " + R + "\nPayments failover: promote the standby "
                 + "replica. Ingested " + R + ".");
         JsonNode kbJob = send("POST", "/api/v1/kb/ingest", aAdmin, "{\"directory\": \"kbdir-" + R + "\"}", 202);
