@@ -44,6 +44,11 @@ public final class GovernanceAudit implements ApiRoutes.MutationRecorder {
         this.audit = audit;
     }
 
+    /** The routes whose body fields are listed as kept as sent ({@code METHOD path-template}); the rest are digests. */
+    public static Set<String> routesWithListedFields() {
+        return GovernanceChanges.RECORDED.keySet();
+    }
+
     @Override
     public void recorded(Caller caller, String route, Map<String, String> pathParameters, Optional<JsonNode> body,
                          int status) {
