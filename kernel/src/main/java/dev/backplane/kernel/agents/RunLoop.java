@@ -156,10 +156,8 @@ final class RunLoop {
 
     private String callTool(UUID handle, Caller agent, Map<String, AgentToolbox.Offered> offered, ToolExecutionRequest call,
                             Optional<String> workRef) {
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("tool", call.name());
-        event.put("arguments", cut(String.valueOf(call.arguments()), SUMMARY_CHARS));
-        runs.event(handle, "tool_call", event);
+        // what was acted on, never the arguments themselves (an operation's params may be secrets): ToolEvents
+        runs.event(handle, "tool_call", ToolEvents.call(call.name(), call.arguments()));
         Object result;
         String status;
         if (!offered.containsKey(call.name())) {
@@ -194,8 +192,7 @@ final class RunLoop {
             }
         }
         String text = cut(JsonMapping.write(result), MAX_TOOL_RESULT_CHARS);
-        runs.event(handle, "tool_result", Map.of("tool", call.name(), "status", status,
-                "summary", cut(text, SUMMARY_CHARS)));
+        runs.event(handle, "tool_result", ToolEvents.result(call.name(), status, result, text));
         return text;
     }
 

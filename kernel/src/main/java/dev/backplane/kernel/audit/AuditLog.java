@@ -1,7 +1,6 @@
 package dev.backplane.kernel.audit;
 
 import dev.backplane.kernel.persistence.Jdbc;
-import dev.backplane.kernel.util.JsonMapping;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -12,7 +11,8 @@ import org.postgresql.util.PGobject;
  * The audit log: exactly one row per dispatch. {@link #begin} writes the row as {@code started}
  * before the target is called and throws if it cannot — the dispatcher then never calls the
  * target (fail-closed); {@link #finish} completes it. Rows hold a hash of the params, never their
- * values, and never a secret.
+ * values, and never a secret. Every row's extras, whichever method writes it, are bounded
+ * ({@link AuditExtras}): a caller cannot write an unbounded row.
  */
 public final class AuditLog {
 
@@ -153,7 +153,7 @@ public final class AuditLog {
                 id, e.tenantId(), e.principal(), e.principalKind(), e.opClass(), e.opId(), e.connectorId().orElse(null),
                 e.target().orElse(null), e.targetId().orElse(null), status, errorCode.orElse(null),
                 e.sessionId().orElse(null), e.parentAuditId().orElse(null), e.workRef().orElse(null),
-                e.paramsHash().orElse(null), approvalId.orElse(null), Jdbc.jsonb(extras));
+                e.paramsHash().orElse(null), approvalId.orElse(null), extras(extras));
         return id;
     }
 
@@ -177,19 +177,25 @@ public final class AuditLog {
         List<Object> params = new java.util.ArrayList<>(java.util.Arrays.asList(id, e.tenantId(), e.principal(),
                 e.principalKind(), e.opClass(), e.opId(), e.connectorId().orElse(null), e.target().orElse(null),
                 e.targetId().orElse(null), status, e.sessionId().orElse(null), e.parentAuditId().orElse(null),
-                e.workRef().orElse(null), e.paramsHash().orElse(null), Jdbc.jsonb(extras)));
+                e.workRef().orElse(null), e.paramsHash().orElse(null), extras(extras)));
         return new Insert(sql, params);
+    }
+
+    /** The row's extras as bound: within {@link AuditExtras#MAX_BYTES}, whoever wrote them. */
+    private static PGobject extras(Map<String, Object> extras) {
+        PGobject json = new PGobject();
+        try {
+            json.setType("jsonb");
+            json.setValue(AuditExtras.json(extras));
+        } catch (java.sql.SQLException bad) {
+            throw new Jdbc.DataAccessException(bad);
+        }
+        return json;
     }
 
     private void write(UUID id, Entry e, String status, Optional<String> errorCode, Optional<Long> duration,
                        Optional<UUID> approvalId, Map<String, Object> extras) {
-        PGobject json = new PGobject();
-        try {
-            json.setType("jsonb");
-            json.setValue(JsonMapping.write(extras));
-        } catch (java.sql.SQLException bad) {
-            throw new Jdbc.DataAccessException(bad);
-        }
+        PGobject json = extras(extras);
         // one auto-committed statement: a single round trip, durable when it returns
         jdbc.update("""
                 INSERT INTO audit_rows (id, tenant_id, principal, principal_kind, op_class, op_id, connector_id, target,

@@ -55,6 +55,19 @@ public final class AuditQueries {
         }
     }
 
+    /**
+     * The columns a read selects. Rows are written bounded ({@link AuditExtras}); extras larger than twice that
+     * bound (as PostgreSQL prints jsonb, with spaces) can only be rows written before the bound existed, and
+     * are answered as a marker with their size, so no read pulls a huge row into the kernel's heap.
+     */
+    static final String COLUMNS = """
+            id, occurred_at, principal, principal_kind, op_class, op_id, connector_id, target, result_status, error_code,
+            duration_ms, session_id, parent_audit_id, work_ref, params_hash, approval_request_id,
+            CASE WHEN octet_length(extras::text) <= %d THEN extras
+                 ELSE jsonb_build_object('%s', jsonb_build_object('size_bytes', octet_length(extras::text),
+                      'note', 'written before audit rows were bounded; not shown')) END AS extras"""
+            .formatted(2 * AuditExtras.MAX_BYTES, AuditExtras.TRUNCATED);
+
     private final Jdbc jdbc;
 
     public AuditQueries(Jdbc jdbc) {
@@ -67,7 +80,7 @@ public final class AuditQueries {
         }
         f.opClass().ifPresent(c -> check(OP_CLASSES.contains(c), "op_class must be one of " + OP_CLASSES));
         f.resultStatus().ifPresent(s -> check(STATUSES.contains(s), "result_status must be one of " + STATUSES));
-        StringBuilder sql = new StringBuilder("SELECT * FROM audit_rows WHERE tenant_id = ?");
+        StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM audit_rows WHERE tenant_id = ?");
         List<Object> p = new ArrayList<>(List.of(tenant));
         f.auditId().ifPresent(v -> add(sql, p, " AND id = ?", v));
         f.opClass().ifPresent(v -> add(sql, p, " AND op_class = ?", v));
@@ -101,14 +114,14 @@ public final class AuditQueries {
      * group edits, whichever surface made them), newest first: the trail the console's connector page shows.
      */
     public List<Row> connectorReviewTrail(UUID tenant, String connectorId, int limit) {
-        return jdbc.query("""
-                SELECT * FROM audit_rows WHERE tenant_id = ? AND op_id LIKE 'svc.governance.% /api/v1/connectors/{connector_id}%'
+        return jdbc.query("SELECT " + COLUMNS + " " + """
+                FROM audit_rows WHERE tenant_id = ? AND op_id LIKE 'svc.governance.% /api/v1/connectors/{connector_id}%'
                   AND extras -> 'path_parameters' ->> 'connector_id' = ? ORDER BY occurred_at DESC, id DESC LIMIT ?""",
                 AuditQueries::row, tenant, connectorId, limit);
     }
 
     public Row show(UUID tenant, UUID id) {
-        return jdbc.queryOne("SELECT * FROM audit_rows WHERE tenant_id = ? AND id = ?", AuditQueries::row, tenant, id)
+        return jdbc.queryOne("SELECT " + COLUMNS + " FROM audit_rows WHERE tenant_id = ? AND id = ?", AuditQueries::row, tenant, id)
                 .orElseThrow(() -> notFound(id.toString()));
     }
 
@@ -125,7 +138,7 @@ public final class AuditQueries {
     /** The rows of an agent session in time order, each with its composite children down to {@code maxDepth}. */
     public List<Map<String, Object>> replay(UUID tenant, UUID session, int maxDepth) {
         check(maxDepth >= 1 && maxDepth <= 100, "max_depth must be 1..100");
-        List<Row> rows = jdbc.query("SELECT * FROM audit_rows WHERE tenant_id = ? AND session_id = ? "
+        List<Row> rows = jdbc.query("SELECT " + COLUMNS + " FROM audit_rows WHERE tenant_id = ? AND session_id = ? "
                 + "ORDER BY occurred_at, id", AuditQueries::row, tenant, session);
         Map<UUID, List<Row>> children = new LinkedHashMap<>();
         List<Row> roots = new ArrayList<>();

@@ -3,10 +3,7 @@ package dev.backplane.kernel.audit;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.identity.Caller;
-import dev.backplane.kernel.util.JsonMapping;
-import dev.backplane.plugin.api.Redaction;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -15,11 +12,12 @@ import java.util.Set;
  * The governance audit trail: one audit row for every state-changing REST request that succeeded —
  * connector review and overrides, ingest, targets and their import, secret staging, grants, tenant
  * policies, kb and memory writes, doc collections — with who ({@code principal}), what ({@code op_id}
- * {@code svc.governance.<METHOD> <route>}, the path parameters in the row's extras) and
- * the change as sent (the request body, secret-looking values redacted; for secret staging only the
- * field names). Routes that write their own audit rows (dispatch, approvals, agent principals, event
- * sources, probes) and POSTs that only read (searches) are exempt. Being registered on the route table,
- * a new route is on the trail unless someone exempts it here.
+ * {@code svc.governance.<METHOD> <route>}, the path parameters in the row's extras) and the change
+ * ({@link GovernanceChanges}: the fields each route is known to carry as plain settings, everything else —
+ * memory bodies, run prompts, spec content, staged secrets — as a digest and size). Routes that write
+ * their own audit rows (dispatch, approvals, agent principals, event sources, probes) and POSTs that only
+ * read (searches) are exempt. Being registered on the route table, a new route is on the trail unless
+ * someone exempts it here — with its body as digests until its fields are listed.
  *
  * <p>The row is written after the change commits (the route layer cannot share the service's
  * transaction); a row that cannot be written is logged loudly and the change stands.
@@ -46,6 +44,11 @@ public final class GovernanceAudit implements ApiRoutes.MutationRecorder {
         this.audit = audit;
     }
 
+    /** The routes whose body fields are listed as kept as sent ({@code METHOD path-template}); the rest are digests. */
+    public static Set<String> routesWithListedFields() {
+        return GovernanceChanges.RECORDED.keySet();
+    }
+
     @Override
     public void recorded(Caller caller, String route, Map<String, String> pathParameters, Optional<JsonNode> body,
                          int status) {
@@ -53,7 +56,7 @@ public final class GovernanceAudit implements ApiRoutes.MutationRecorder {
         extras.put("route", route);
         extras.put("path_parameters", pathParameters);
         extras.put("status", status);
-        body.ifPresent(b -> extras.put("change", change(route, b)));
+        body.ifPresent(b -> extras.put("change", GovernanceChanges.change(route, b)));
         try {
             audit.record(new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "other",
                     "svc.governance." + route, Optional.empty(), Optional.empty(),
@@ -63,13 +66,5 @@ public final class GovernanceAudit implements ApiRoutes.MutationRecorder {
             LOG.log(System.Logger.Level.ERROR, "governance audit row for " + route + " by " + caller.sub()
                     + " could not be written: " + e.getMessage());
         }
-    }
-
-    private static Object change(String route, JsonNode body) {
-        Object value = JsonMapping.mapper().convertValue(body, Object.class);
-        if (route.endsWith("/secret") && value instanceof Map<?, ?> m && m.get("fields") instanceof Map<?, ?> fields) {
-            return Map.of("fields", List.copyOf(fields.keySet().stream().map(String::valueOf).sorted().toList()));
-        }
-        return Redaction.redact(value);
     }
 }

@@ -209,8 +209,9 @@ public final class Dispatcher {
         resolved.put("host", r.target().host() + ":" + r.target().port());
         resolved.put("safety_level", r.op().view().safetyLevel());
         resolved.put("description", r.op().view().description());
-        // approvers see the params with secret-looking values hidden; the real ones stay in the row to run
-        resolved.put("params", Redaction.redact(req.params()));
+        // whoever may see the approval (every member, read_only too) sees the params with the values the plugin
+        // declares secret hidden, and secret-looking keys as the fallback; the real ones stay in the row to run
+        resolved.put("params", Redaction.redact(req.params(), r.op().descriptor().secretParams()));
         UUID approvalId = approvals.park(new Approvals.Parked(caller.tenantId(), caller.sub(), caller.kind().wireName(),
                 caller.clientId().filter(id -> caller.kind() == PrincipalKind.AGENT),
                 req.connectorId(), req.opId(), r.target().name(), r.target().id(), req.params(), resolved, req.workRef(),

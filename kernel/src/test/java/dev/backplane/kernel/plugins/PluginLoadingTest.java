@@ -77,12 +77,16 @@ class PluginLoadingTest {
         assertThat(r.connectors().get(0).classLoader()).isNotSameAs(r.connectors().get(1).classLoader());
     }
 
+    /** A minor version newer than this kernel's plugin-api. */
+    private static final String NEWER = dev.backplane.plugin.api.PluginApiVersion.CURRENT.major() + "."
+            + (dev.backplane.plugin.api.PluginApiVersion.CURRENT.minor() + 1);
+
     @Test
     void brokenJarsAreReportedWithTheReasonAndTheRestStillLoad(@TempDir Path dir) {
         TestPlugins.build(dir, TestPlugins.connector("good", "1.x"));
         TestPlugins.build(dir, TestPlugins.connector("noapi", "1.x").manifest("Plugin-Api-Version", null));
         TestPlugins.build(dir, TestPlugins.connector("future", "1.x").manifest("Plugin-Api-Version", "2.0"));
-        TestPlugins.build(dir, TestPlugins.connector("newer", "1.x").manifest("Plugin-Api-Version", "1.7"));
+        TestPlugins.build(dir, TestPlugins.connector("newer", "1.x").manifest("Plugin-Api-Version", NEWER));
         TestPlugins.build(dir, TestPlugins.connector("empty", "1.x").withoutExtension());
         TestPlugins.build(dir, TestPlugins.connector("misnamed", "1.x").manifest("Plugin-Id", "something-else"));
         TestPlugins.build(dir, TestPlugins.connector("throws", "1.x")
@@ -98,7 +102,7 @@ class PluginLoadingTest {
         assertThat(reasons).hasSize(8);
         assertThat(reasons.get("noapi-1.x.jar")).contains("lacks Plugin-Api-Version");
         assertThat(reasons.get("future-1.x.jar")).contains("built for plugin-api 2.0").contains("offers plugin-api " + dev.backplane.plugin.api.PluginApiVersion.CURRENT);
-        assertThat(reasons.get("newer-1.x.jar")).contains("built for plugin-api 1.7");
+        assertThat(reasons.get("newer-1.x.jar")).contains("built for plugin-api " + NEWER);
         assertThat(reasons.get("empty-1.x.jar")).contains("registers no ConnectorPlugin");
         assertThat(reasons.get("misnamed-1.x.jar")).contains("must be <Connector-Impl-Id>-<Connector-Version>");
         assertThat(reasons.get("throws-1.x.jar")).contains("boom at start");

@@ -12,6 +12,7 @@ import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.LogCapture;
 import dev.backplane.kernel.testing.LoopbackHttp;
+import dev.backplane.kernel.testing.ScriptedModel;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -57,9 +58,21 @@ import org.junit.jupiter.api.Test;
  * stdout and stderr. The embedded kv store under the data dir is files, not the database, and is where
  * secrets legitimately live: it is not swept.
  *
+ * <p>The canary also travels where only a plugin's declaration can hide it: as the value of {@code data.value}
+ * of {@code vaultish.kv.write}, an operation that always parks and declares {@code data} secret
+ * ({@code OperationDescriptor.secretParams}). Its approval is read by every role that can see it - a read_only
+ * member included, over REST and the CLI - while pending and after. An agent run (a scripted model calling
+ * {@code call_operation} with the canary in its arguments, against the echoing targets and the parking op,
+ * approved mid-run; once as a plain run, once on the run-events SSE stream) and a runbook run (a step against an
+ * echoing target, a step parked for approval) go through the same paths; their events, the stream and the runs
+ * are swept like the rest. The governance audit trail is read through REST by an operator.
+ *
  * <p>A second value is passed as a param named {@code note} (a name that does not look secret, so nothing
- * can redact it). Params are hashed in audit rows, so it must not appear in any audit row nor in the log;
- * where else it shows up (the approval request, which keeps params to run them) is printed, not failed.
+ * can redact it): the positive control. Params are hashed in audit rows and agent run events hold no
+ * arguments, so it must not appear in any audit row, agent run event nor the log; it must appear in the
+ * approval requests it was parked in (their {@code resolved} params, as every role reads them): the sweep
+ * has to find it there, or it is not looking. The sweep also has lower bounds on the columns, answers, log
+ * lines and CLI runs it covered.
  */
 @KernelTest
 class SecretCanaryIT {
@@ -103,6 +116,7 @@ class SecretCanaryIT {
     private final String admin = issuer.token("canary-admin", TENANT, "tenant_admin");
     private final String admin2 = issuer.token("canary-admin2", TENANT, "tenant_admin");
     private final String operator = issuer.token("canary-op", TENANT, "operator");
+    private final String readOnly = issuer.token("canary-ro", TENANT, "read_only");
 
     private static String b64(String s) {
         return Base64.getEncoder().encodeToString(s.getBytes(StandardCharsets.UTF_8));
@@ -334,9 +348,53 @@ class SecretCanaryIT {
             }
             """;
 
+    /**
+     * A secret-store-like connector: {@code vaultish.kv.write} always parks for approval and declares its
+     * {@code data} param secret, a name the key-name heuristic does not catch, so only the declaration hides it.
+     */
+    private static final String VAULTISH_FACTORY = """
+            package fixture.vaultishcustom;
+
+            import dev.backplane.plugin.api.*;
+            import java.util.*;
+
+            public class VaultishFactory implements ConnectorFactory {
+                public ConnectorDescriptor descriptor() {
+                    return new ConnectorDescriptor("vaultish", "1.x", List.of(new ConnectorDescriptor.Product("vaultish",
+                        8200)), List.of("*"), List.of("username", "password"));
+                }
+                public Catalog catalog() {
+                    return new Catalog(List.of(new OperationGroup("kv", "Key/value", "Write secrets")), List.of(
+                        new OperationDescriptor("vaultish.kv.write", "kv", "Writes a secret; its values are secret",
+                            SafetyLevel.CAUTION, true, OpClass.WRITE, "{\\"type\\":\\"object\\",\\"required\\":"
+                            + "[\\"path\\",\\"data\\"],\\"properties\\":{\\"path\\":{\\"type\\":\\"string\\"},"
+                            + "\\"data\\":{\\"type\\":\\"object\\"},\\"note\\":{\\"type\\":\\"string\\"}}}",
+                            new OperationShape.Typed(), ResultKind.OBJECT).withSecretParams("data")));
+                }
+                public Connector open(ConnectorContext c, TargetSpec t, Credential cred) {
+                    return new Connector() {
+                        public Fingerprint probe() {
+                            return new Fingerprint(Optional.of("fixture"), Optional.of("vaultish"), Optional.of("1.0"), true,
+                                c.clock().instant(), "none");
+                        }
+                        public OperationResult invoke(OperationRequest r) {
+                            Object data = r.params().get("data");
+                            return new OperationResult.Document(Map.of("written", String.valueOf(r.params().get("path")),
+                                "fields", data instanceof Map<?, ?> m ? m.size() : 0));
+                        }
+                        public void close() {
+                        }
+                    };
+                }
+            }
+            """;
+
+    private static ScriptedModel model;
+
     @BeforeKernel
     static void start(KernelSetup setup) {
         logs = LogCapture.onRootLogger(setup);
+        model = ScriptedModel.forKernel(setup);
         setup.closeAfter(() -> SERVERS.forEach(s -> s.stop(0)));
         work = setup.work();
         setup.plugin(TestPlugins.connector("canary", "1.x").product("canary").ranges("*").operations(6)
@@ -347,6 +405,9 @@ class SecretCanaryIT {
         setup.plugin(TestPlugins.connector("crashy", "1.x").product("crashy")
                 .withClass("fixture.crashycustom.CrashyFactory", CRASHY_FACTORY)
                 .onConnectors("if (true) { return java.util.List.of(new fixture.crashycustom.CrashyFactory()); }"));
+        setup.plugin(TestPlugins.connector("vaultish", "1.x").product("vaultish")
+                .withClass("fixture.vaultishcustom.VaultishFactory", VAULTISH_FACTORY)
+                .onConnectors("if (true) { return java.util.List.of(new fixture.vaultishcustom.VaultishFactory()); }"));
     }
 
     // ---------------------------------------------------------------- recorded I/O
@@ -651,9 +712,16 @@ class SecretCanaryIT {
         assertThat(ingest("canary-cli-source-0123456789", "{\"status\":\"firing\"}", Map.of("Authorization", BASIC))
                 .statusCode()).isEqualTo(200);
 
-        // the audit log as REST shows it
-        send("GET", "/api/v1/audit?since=1h&limit=1000", operator, null);
-        send("GET", "/api/v1/audit/mine", operator, null);
+        secretDeclaredByThePlugin(normal, userpass);
+        agentRuns();
+        runbookRun();
+
+        // the audit log as REST shows it, the governance trail included
+        assertThat(send("GET", "/api/v1/audit?since=1h&limit=1000", operator, null).status()).isEqualTo(200);
+        assertThat(send("GET", "/api/v1/audit/mine", operator, null).status()).isEqualTo(200);
+        var trail = send("GET", "/api/v1/audit?op_id=svc.governance.*&limit=1000", operator, null);
+        assertThat(trail.status()).isEqualTo(200);
+        assertThat(trail.json().path("rows").size()).as("the governance trail was swept").isGreaterThan(30);
         long exercised = System.nanoTime();
 
         // ------------------------------------------------------------ sweep
@@ -689,6 +757,198 @@ class SecretCanaryIT {
         noteSeen.forEach(n -> System.out.println("SecretCanaryIT: note param (not secret-looking) seen in " + n));
         hits.forEach(h -> System.out.println("SecretCanaryIT HIT: " + h));
         assertThat(hits).as("canary hits outside the kv store").isEmpty();
+        // positive controls: the sweep finds a value where it must be, and covered what it claims to
+        assertThat(noteSeen).as("the note param is in the approvals it was parked in")
+                .anyMatch(n -> n.startsWith("database public.governance_approvals.resolved"))
+                .anyMatch(n -> n.startsWith("HTTP answer GET /api/v1/approvals/"))
+                .anyMatch(n -> n.startsWith("CLI svc approvals show"));
+        assertThat(db.tables()).isGreaterThanOrEqualTo(50);
+        assertThat(db.columns()).isGreaterThan(250);
+        assertThat(ANSWERS).hasSizeGreaterThan(140);
+        assertThat(CLI).hasSizeGreaterThan(25);
+        assertThat(logLines).as("the plugin's log record reached the sweep (with its secret scrubbed)")
+                .anyMatch(l -> l.contains("retrying login as svc"));
+    }
+
+    // ---------------------------------------------------------------- secrets only a plugin knows
+
+    private static Map<String, Object> vaultParams(String path) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("path", path);
+        p.put("data", Map.of("value", CANARY));
+        p.put("note", NOTE);
+        return p;
+    }
+
+    /** The resolved params of an approval as {@code token} reads it, over REST. */
+    private JsonNode approvalAs(String token, String id) {
+        var r = send("GET", "/api/v1/approvals/" + id, token, null);
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        return r.json().path("resolved").path("params");
+    }
+
+    /**
+     * vaultish.kv.write parks and declares {@code data} secret: every role that can see the approval (a read_only
+     * member too, over REST and the CLI, pending and decided) sees {@code data} hidden and {@code note} as sent.
+     */
+    private void secretDeclaredByThePlugin(HttpServer normal, Map<String, String> userpass) throws IOException {
+        registerTarget("t-vault", "vaultish", normal, userpass);
+        assertThat(send("POST", "/api/v1/connectors/vaultish-1.x/enable", admin, null).status()).isEqualTo(200);
+        assertThat(send("PATCH", "/api/v1/connectors/vaultish-1.x/operations/vaultish.kv.write", admin,
+                Map.of("is_enabled", true)).status()).isEqualTo(200);
+        JsonNode pending = call(operator, "vaultish-1.x", "vaultish.kv.write", "t-vault", vaultParams("app"), Map.of());
+        assertThat(pending.path("status").asText()).as(pending.toString()).isEqualTo("awaiting_approval");
+        String pendingId = pending.path("extras").path("approval_request_id").asText();
+        String decidedId = call(operator, "vaultish-1.x", "vaultish.kv.write", "t-vault", vaultParams("db"), Map.of())
+                .path("extras").path("approval_request_id").asText();
+        for (String token : List.of(readOnly, operator, admin2)) {
+            JsonNode params = approvalAs(token, pendingId);
+            assertThat(params.path("data").asText()).as(params.toString()).isEqualTo("***REDACTED***");
+            assertThat(params.path("note").asText()).isEqualTo(NOTE);
+            var list = send("GET", "/api/v1/approvals?status=pending", token, null);
+            assertThat(list.status()).isEqualTo(200);
+            assertThat(list.body()).contains(pendingId).contains(NOTE);
+        }
+        CliRunner ro = runner(readOnly);
+        assertThat(cli(ro, "approvals", "show", pendingId).exitCode()).isZero();
+        assertThat(cli(ro, "approvals", "list", "--status", "pending").exitCode()).isZero();
+        var decided = send("POST", "/api/v1/approvals/" + decidedId + "/approve", admin2, Map.of("reason", "ok"));
+        assertThat(decided.status()).as(decided.body()).isEqualTo(200);
+        assertThat(decided.json().path("result").path("status").asText()).as(decided.body()).isEqualTo("ok");
+        assertThat(approvalAs(readOnly, decidedId).path("data").asText()).isEqualTo("***REDACTED***");
+        assertThat(send("GET", "/api/v1/approvals?status=approved", readOnly, null).status()).isEqualTo(200);
+        // pendingId stays pending through the sweep: only the row's params column (what it runs with) may hold it
+    }
+
+    // ---------------------------------------------------------------- an agent run and a runbook run
+
+    private JsonNode awaitAgentRun(String handle, String... statuses) throws InterruptedException {
+        JsonNode run = null;
+        for (int i = 0; i < 300; i++) {
+            run = send("GET", "/api/v1/agent-runs/" + handle, operator, null).json();
+            if (List.of(statuses).contains(run.path("status").asText())) {
+                return run;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("agent run " + handle + " never reached " + List.of(statuses) + ": " + run);
+    }
+
+    private static Map<String, Object> toolArgs(String connector, String op, String target, Map<String, Object> params) {
+        return Map.of("connector_id", connector, "op_id", op, "target", target, "params", params);
+    }
+
+    /**
+     * A scripted model sends the canary in call_operation's arguments (a list that answers item names, an echoing
+     * target, a write that parks and is approved mid-run), once as a run and once on the run-events stream. The
+     * events keep what was acted on and the params hash of the audit row, never arguments or results.
+     */
+    private void agentRuns() throws Exception {
+        assertThat(send("POST", "/api/v1/agent-principals", admin, Map.of("name", "canary-bot")).status()).isEqualTo(201);
+        var def = send("POST", "/api/v1/agents", admin, Map.of("name", "canary-agent", "identity_ref", "canary-bot",
+                "system_prompt", "You look after items.", "toolset", Map.of("call_operation", true)));
+        assertThat(def.status()).as(def.body()).isEqualTo(201);
+        model.then(
+                ScriptedModel.toolCall("call_operation", toolArgs("canary-1.x", "canary.item0.list", "t-ok",
+                        secretParams(Map.of("count", 3)))),
+                ScriptedModel.toolCall("call_operation", toolArgs("canary-1.x", "canary.item1.get", "t-500",
+                        secretParams(Map.of("name", "r")))),
+                ScriptedModel.toolCall("call_operation", toolArgs("vaultish-1.x", "vaultish.kv.write", "t-vault",
+                        vaultParams("agent"))),
+                ScriptedModel.text("all done"));
+        var started = send("POST", "/api/v1/agents/canary-agent/runs", operator, Map.of("input", "tidy up " + NOTE,
+                "async", true));
+        assertThat(started.status()).as(started.body()).isEqualTo(202);
+        String handle = started.json().path("handle").asText();
+        String approval = awaitAgentRun(handle, "awaiting_approval").path("approval_request_id").asText();
+        JsonNode shown = approvalAs(readOnly, approval);
+        assertThat(shown.path("data").asText()).as(shown.toString()).isEqualTo("***REDACTED***");
+        var approved = send("POST", "/api/v1/approvals/" + approval + "/approve", admin2, Map.of("reason", "ok"));
+        assertThat(approved.status()).as(approved.body()).isEqualTo(200);
+        assertThat(awaitAgentRun(handle, "succeeded", "failed").path("status").asText()).isEqualTo("succeeded");
+        var events = send("GET", "/api/v1/agent-runs/" + handle + "/events", operator, null);
+        assertThat(events.status()).isEqualTo(200);
+        List<String> kinds = new ArrayList<>();
+        List<String> hashes = new ArrayList<>();
+        events.json().path("events").forEach(e -> {
+            kinds.add(e.path("kind").asText());
+            if (e.path("kind").asText().equals("tool_call")) {
+                assertThat(e.path("payload").path("op_id").asText()).as(e.toString()).isNotEmpty();
+                hashes.add(e.path("payload").path("params_hash").asText());
+            }
+        });
+        assertThat(kinds).contains("tool_call", "tool_result", "approval_parked", "approval_decided", "final_output");
+        assertThat(events.body()).as("no arguments and no result text in the events")
+                .doesNotContain(NOTE).doesNotContain("item-0").doesNotContain("\"arguments\"")
+                .doesNotContain("\"summary\"");
+        String listHash = kernel.jdbc().queryOne("SELECT params_hash FROM audit_rows WHERE session_id = ? AND op_id = "
+                + "'canary.item0.list'", rs -> rs.getString(1), UUID.fromString(handle)).orElseThrow();
+        assertThat(hashes).as("a call's event carries its audit row's params hash").contains(listHash);
+        assertThat(send("GET", "/api/v1/agent-runs/" + handle, operator, null).status()).isEqualTo(200);
+        assertThat(send("GET", "/api/v1/agent-runs?agent_name=canary-agent", operator, null).status()).isEqualTo(200);
+
+        model.then(
+                ScriptedModel.toolCall("call_operation", toolArgs("canary-1.x", "canary.item0.list", "t-ok",
+                        secretParams(Map.of("count", 2)))),
+                ScriptedModel.toolCall("call_operation", toolArgs("canary-1.x", "canary.item1.get", "t-egress",
+                        secretParams(Map.of("name", "s")))),
+                ScriptedModel.text("streamed"));
+        var stream = send("POST", "/api/v1/agents/canary-agent/run-events", operator, Map.of("input", "stream " + NOTE));
+        assertThat(stream.status()).as(stream.body()).isEqualTo(200);
+        assertThat(stream.body()).contains("event: tool_call").contains("event: tool_result").contains("run_finished")
+                .doesNotContain(NOTE).doesNotContain("item-0");
+    }
+
+    /** A runbook run: a step against the echoing target, then a write parked for approval, approved, completed. */
+    private void runbookRun() {
+        String yaml = """
+                title: Canary runbook
+                description: Touches the canary's paths.
+                target_kind: canary
+                inputs:
+                  - name: item
+                    description: the item
+                steps:
+                  - name: look
+                    instruction: Look at {{input.item}}.
+                    operation:
+                      connector_id: canary-1.x
+                      op_id: canary.item1.get
+                      params: {name: "{{input.item}}"}
+                    verify: Did it answer?
+                  - name: remove
+                    instruction: Delete {{input.item}}.
+                    operation:
+                      connector_id: canary-1.x
+                      op_id: canary.item5.delete
+                      params: {name: "{{input.item}}"}
+                    verify: Deleted?
+                """;
+        assertThat(send("POST", "/api/v1/runbooks/templates", admin, Map.of("slug", "canary-rb", "yaml", yaml)).status())
+                .isEqualTo(201);
+        assertThat(send("POST", "/api/v1/runbooks/templates/canary-rb/publish", admin, null).status()).isEqualTo(200);
+        var run = send("POST", "/api/v1/runbooks/runs", operator, Map.of("slug", "canary-rb", "target", "t-500",
+                "inputs", Map.of("item", "rb-item"), "work_ref", "CHG-CANARY"));
+        assertThat(run.status()).as(run.body()).isEqualTo(201);
+        String id = run.json().path("id").asText();
+        String path = "/api/v1/runbooks/runs/" + id;
+        var first = send("POST", path + "/next", operator, Map.of());
+        assertThat(first.status()).as(first.body()).isEqualTo(200);
+        assertThat(first.json().path("current_step").path("phase").asText()).isEqualTo("executed");
+        assertThat(send("POST", path + "/next", operator, Map.of("verify_response", "yes", "step", 1)).status())
+                .isEqualTo(200);
+        var parked = send("POST", path + "/next", operator, Map.of());
+        assertThat(parked.json().path("status").asText()).as(parked.body()).isEqualTo("awaiting_approval");
+        String approval = parked.json().path("current_step").path("approval_request_id").asText();
+        approvalAs(readOnly, approval);
+        assertThat(send("POST", "/api/v1/approvals/" + approval + "/approve", admin2, Map.of("reason", "ok")).status())
+                .isEqualTo(200);
+        var resumed = send("POST", path + "/next", operator, Map.of());
+        assertThat(resumed.json().path("current_step").path("phase").asText()).as(resumed.body()).isEqualTo("executed");
+        assertThat(send("GET", path, readOnly, null).status()).isIn(200, 403);
+        assertThat(send("GET", path, operator, null).status()).isEqualTo(200);
+        var done = send("POST", path + "/next", operator, Map.of("verify_response", "yes"));
+        assertThat(done.json().path("status").asText()).as(done.body()).isEqualTo("completed");
     }
 
     // ---------------------------------------------------------------- sweeping
@@ -720,6 +980,9 @@ class SecretCanaryIT {
     private record DbSweep(int tables, int columns) {
     }
 
+    /** Tables that must not hold the note param at all. */
+    private static final List<String> NOTE_FREE = List.of("audit_rows", "agent_run_events", "agent_runs");
+
     private static DbSweep sweepDatabase(DataSource ds, List<String> hits, List<String> noteSeen) throws SQLException {
         Map<String, List<String[]>> byTable = new LinkedHashMap<>();
         try (Connection c = ds.getConnection()) {
@@ -745,7 +1008,8 @@ class SecretCanaryIT {
             }
             int columns = 0;
             for (Map.Entry<String, List<String[]>> table : byTable.entrySet()) {
-                boolean audit = table.getKey().endsWith("\"audit_rows\"");
+                // params are hashed on audit rows, and agent runs keep neither prompts nor tool arguments
+                boolean noteForbidden = NOTE_FREE.stream().anyMatch(t -> table.getKey().endsWith("\"" + t + "\""));
                 for (String[] col : table.getValue()) {
                     columns++;
                     String expr = col[1].equals("bytea") ? "encode(" + quote(col[0]) + ", 'escape')"
@@ -771,8 +1035,8 @@ class SecretCanaryIT {
                                         + mask(rs.getString(2)).replace('\n', ' ');
                                 if (!needle.equals(NOTE)) {
                                     hits.add("database " + where);
-                                } else if (audit) {
-                                    hits.add("note param in audit row: database " + where);
+                                } else if (noteForbidden) {
+                                    hits.add("note param where params must not be: database " + where);
                                 } else {
                                     noteSeen.add("database " + where);
                                 }

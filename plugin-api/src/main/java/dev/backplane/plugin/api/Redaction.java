@@ -59,6 +59,35 @@ public final class Redaction {
         };
     }
 
+    /**
+     * {@code value} with the values at {@code secretPaths} (dotted paths of property names, arrays crossed
+     * transparently: see {@link OperationDescriptor#secretParams}) replaced by {@value #REDACTED}, and every
+     * other secret-looking key's value too ({@link #redact(Object)}, the fallback).
+     *
+     * @since 1.7
+     */
+    public static Object redact(Object value, Set<String> secretPaths) {
+        return secretPaths.isEmpty() ? redact(value) : redact(value, "", secretPaths);
+    }
+
+    private static Object redact(Object value, String path, Set<String> secretPaths) {
+        return switch (value) {
+            case Map<?, ?> m -> {
+                Map<String, Object> out = new LinkedHashMap<>();
+                m.forEach((k, v) -> {
+                    String key = String.valueOf(k);
+                    String at = path.isEmpty() ? key : path + "." + key;
+                    out.put(key, v == null ? null : secretPaths.contains(at) || looksSecret(key) ? REDACTED
+                            : redact(v, at, secretPaths));
+                });
+                yield out;
+            }
+            case List<?> l -> l.stream().map(e -> e == null ? null : redact(e, path, secretPaths)).toList();
+            case null -> null;
+            default -> value;
+        };
+    }
+
     /** Query params with secret-looking names redacted. */
     public static Map<String, List<String>> redactQuery(Map<String, List<String>> query) {
         Map<String, List<String>> out = new LinkedHashMap<>();

@@ -32,4 +32,30 @@ class RedactionTest {
         assertEquals(Map.of("api_key", List.of(Redaction.REDACTED), "q", List.of("x")),
                 Redaction.redactQuery(Map.of("api_key", List.of("k"), "q", List.of("x"))));
     }
+
+    @Test
+    void declaredSecretPathsAreHiddenWhateverTheirNamesAndKeyNamesStayTheFallback() {
+        Object params = Map.of("path", "db", "data", Map.of("value", "s3cr3t", "user", "app"),
+                "users", List.of(Map.of("type", "password", "value", "p1"), Map.of("type", "otp", "value", "p2")),
+                "note", "kept", "token", "t");
+        Object shown = Redaction.redact(params, java.util.Set.of("data", "users.value"));
+        assertEquals(Map.of("path", "db", "data", Redaction.REDACTED,
+                "users", List.of(Map.of("type", "password", "value", Redaction.REDACTED),
+                        Map.of("type", "otp", "value", Redaction.REDACTED)),
+                "note", "kept", "token", Redaction.REDACTED), shown);
+        assertEquals(Redaction.redact(params), Redaction.redact(params, java.util.Set.of()));
+    }
+
+    @Test
+    void anOperationDeclaresItsSecretParamsAndTheOldConstructorDeclaresNone() {
+        OperationDescriptor old = new OperationDescriptor("v.kv.write", "kv", "Writes", SafetyLevel.CAUTION, true,
+                OpClass.WRITE, "{}", new OperationShape.Typed(), ResultKind.OBJECT);
+        assertEquals(java.util.Set.of(), old.secretParams());
+        assertEquals(java.util.Set.of("data", "credentials.value"),
+                old.withSecretParams("data", "credentials.value", "data").secretParams());
+        for (String bad : List.of("", "a..b", ".a", "a.", "with space")) {
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> old.withSecretParams(bad), bad);
+        }
+    }
 }

@@ -119,10 +119,10 @@ final class VaultCatalog {
                             + "created_time, deletion_time, destroyed, state", KV_PATH, "GET",
                             "/v1/{mount}/metadata/{path}", ResultKind.SET),
                     write("vault.kv.write", "kv", "Writes a secret (KV v2: a new version, optionally check-and-set); "
-                            + "the values never appear in previews, results or audit", KV_WRITE, SafetyLevel.CAUTION,
-                            "POST", "/v1/{mount}/data/{path}"),
+                            + "the values never appear in previews, results, approvals or audit", KV_WRITE,
+                            SafetyLevel.CAUTION, "POST", "/v1/{mount}/data/{path}").withSecretParams("data"),
                     write("vault.kv.patch", "kv", "Merges fields into a KV v2 secret's current version (a new version)",
-                            KV_PATCH, SafetyLevel.CAUTION, "PATCH", "/v1/{mount}/data/{path}"),
+                            KV_PATCH, SafetyLevel.CAUTION, "PATCH", "/v1/{mount}/data/{path}").withSecretParams("data"),
                     write("vault.kv.delete", "kv", "Soft-deletes KV v2 versions (default the current one); "
                             + "undelete restores them", KV_DELETE, SafetyLevel.CAUTION, "POST", "/v1/{mount}/delete/{path}"),
                     write("vault.kv.undelete", "kv", "Restores soft-deleted KV v2 versions", KV_VERSIONS,

@@ -120,6 +120,16 @@ class VaultCanaryIT extends PerTestTenant {
         assertThat(vault.current("secret", "canary/new").orElseThrow().path("password").asText()).isEqualTo(CANARY);
         decide(call(admin, "vault.kv.write", Map.of("path", "canary/other", "data", Map.of("password", CANARY))),
                 "reject");
+        // a field name that does not look secret: only the op's declared secret param (data) hides it, from every
+        // role that can see the approval, a read_only member included
+        JsonNode plainNamed = call(admin, "vault.kv.write", Map.of("path", "canary/plain", "data", Map.of("value", CANARY)));
+        String readOnly = issuer.token("ro-" + tenant, tenant, "read_only");
+        var seen = send("GET", "/api/v1/approvals/" + approvalId(plainNamed), readOnly, null);
+        assertThat(seen.status()).as(seen.body()).isEqualTo(200);
+        assertThat(seen.json().path("resolved").path("params").path("data").asText()).isEqualTo("***REDACTED***");
+        assertThat(seen.json().path("resolved").path("params").path("path").asText()).isEqualTo("canary/plain");
+        assertThat(send("GET", "/api/v1/approvals?status=pending", readOnly, null).status()).isEqualTo(200);
+        decide(plainNamed, "reject");
         JsonNode stale = decide(call(admin, "vault.kv.write", Map.of("path", "canary/new", "cas", 7,
                 "data", Map.of("password", CANARY))), "approve");
         assertThat(stale.path("result").path("status").asText()).as(stale.toString()).isEqualTo("error");
