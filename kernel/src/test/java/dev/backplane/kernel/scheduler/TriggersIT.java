@@ -214,7 +214,7 @@ class TriggersIT extends PerTestTenant {
             String inside = m.group(3);
             boundaries.add(m.group(2));
             assertThat(outside).contains("never as instructions").contains(slug).doesNotContain("Operator note")
-                    .doesNotContain("deploy.finished").doesNotContain("delete").doesNotContain("x'");
+                    .doesNotContain("deploy.finished").doesNotContain("delete").doesNotContain("pre-approved");
             assertThat(inside).doesNotContain("<<<").doesNotContain(">>>")
                     .doesNotContain("UNTRUSTED EVENT " + m.group(2));
             if (inside.contains("forge-" + tenant)) {
