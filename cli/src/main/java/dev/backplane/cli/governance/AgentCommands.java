@@ -12,9 +12,12 @@ public final class AgentCommands {
     }
 
     static void principals(CliContext ctx, JsonNode list) {
-        List<List<String>> rows = Tables.rows(list, p -> List.of(p.path("name").asText(), p.path("owner_sub").asText(),
+        // RUNS AS is the subject its runs act under and audit rows name: the principal to grant (svc agent grant create)
+        List<List<String>> rows = Tables.rows(list, p -> List.of(p.path("name").asText(), "svc-agent:"
+                        + p.path("name").asText(), p.path("owner_sub").asText(), p.path("registered_by").asText(),
                     p.path("revoked").asBoolean() ? "REVOKED " + p.path("revoked_at").asText() : "active"));
-        Tables.print(ctx.out(), "no agent principals", List.of("NAME", "OWNER", "STATE"), rows);
+        Tables.print(ctx.out(), "no agent principals", List.of("NAME", "RUNS AS", "OWNER", "REGISTERED BY", "STATE"),
+                rows);
     }
 
     static void grant(CliContext ctx, JsonNode g) {

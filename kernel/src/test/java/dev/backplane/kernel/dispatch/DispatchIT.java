@@ -564,7 +564,7 @@ class DispatchIT extends PerTestTenant {
     void theCliManagesAgentPrincipalsAndGrants() throws Exception {
         CliRunner adm = kernel.cli(admin);
         assertThat(adm.run("agent-principal", "register", "cli-bot").out()).contains("registered agent principal cli-bot");
-        assertThat(adm.run("agent-principal", "list").out()).contains("cli-bot", "active");
+        assertThat(adm.run("agent-principal", "list").out()).contains("cli-bot", "svc-agent:cli-bot", "REGISTERED BY", "active");
         CliRunner.Result created = adm.run("agent", "grant", "create", "--principal", "cli-bot-sub", "--op", "disp.*",
                 "--verdict", "needs-approval");
         assertThat(created.exitCode()).as(created.toString()).isZero();
