@@ -193,10 +193,11 @@ class HetznerRobotReplayIT {
         assertThat(read("hetzner-robot.server.get_server_cancellation", Map.of("server_number", 1234567)).toString())
                 .contains("\"earliest_cancellation_date\":\"2026-12-31\"");
         assertThat(read("hetzner-robot.reset.list_reset_options", Map.of()).toString()).contains("power_long");
-        assertThat(read("hetzner-robot.boot.get_boot_configuration", Map.of("server_number", 1234567)).toString())
-                .contains("vkvm");
-        assertThat(read("hetzner-robot.boot.get_rescue", Map.of("server_number", 1234567)).toString())
-                .contains("\"active\":false");
+        // the boot configuration carries the rescue system's root password: credential reads (review 3, S11)
+        assertThat(family.checks().approvedCredentialRead("robot1", "hetzner-robot.boot.get_boot_configuration",
+                Map.of("server_number", 1234567)).toString()).contains("vkvm");
+        assertThat(family.checks().approvedCredentialRead("robot1", "hetzner-robot.boot.get_rescue",
+                Map.of("server_number", 1234567)).toString()).contains("\"active\":false");
         assertThat(read("hetzner-robot.ip.list_ips", Map.of()).toString()).contains("203.0.113.11");
         assertThat(read("hetzner-robot.ip.list_subnets", Map.of()).toString()).contains("fe80::1");
         assertThat(read("hetzner-robot.failover.list_failover_ips", Map.of()).toString()).contains("198.51.100.7");

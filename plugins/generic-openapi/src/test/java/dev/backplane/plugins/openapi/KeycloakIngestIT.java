@@ -56,8 +56,18 @@ class KeycloakIngestIT {
         work = Files.createTempDirectory("svc-keycloak-ingest-it");
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         Files.copy(Path.of(System.getProperty("generic-openapi.plugin.jar")), plugins.resolve("generic-openapi.jar"));
+        // the shipped entry's credential-read lists, so this end to end test runs the classification that ships
+        JsonNode shipped = null;
+        for (JsonNode c : JSON.readTree(Path.of("../../plugin-repo/catalog-index.json").toFile()).path("connectors")) {
+            if (c.path("product").asText().equals("keycloak") && c.path("version").asText().equals("23.x")) {
+                shipped = c;
+            }
+        }
+        assertThat(shipped).as("plugin-repo/catalog-index.json has keycloak 23.x").isNotNull();
         Files.writeString(plugins.resolve("catalog-index.json"), JSON.writeValueAsString(Map.of("connectors", List.of(
                 Map.of("product", "keycloak", "version", "23.x", "impl", "keycloak", "default_port", 8443,
+                        "credential_reads", shipped.path("credential_reads"),
+                        "not_credential_reads", shipped.path("not_credential_reads"),
                         "specs", List.of(spec.toString()), "spec_info_versions_compatible", List.of("1.x"),
                         "auth", Map.of("scheme", "session_login", "secret_fields", List.of("username", "password"),
                                 "settings", Map.of("login_path", "/realms/master/protocol/openid-connect/token",

@@ -43,6 +43,23 @@ record ReplayChecks(ReplayKernel replay, ReplayVendor vendor, String connectorId
         return released;
     }
 
+    /**
+     * A credential read's life (a read whose answer carries a secret, e.g. a rescue system's root password):
+     * left off by enable-reads, enabled alone, parked for approval, and released by the second tenant_admin.
+     * Returns the released answer.
+     */
+    JsonNode approvedCredentialRead(String target, String opId, Map<String, Object> params) throws Exception {
+        JsonNode denied = replay.call(replay.operator(), connectorId, opId, target, params);
+        assertThat(denied.path("status").asText()).as("enable-reads leaves a credential read off: " + denied)
+                .isEqualTo("denied");
+        replay.enableOperation(connectorId, opId);
+        JsonNode parked = replay.call(replay.operator(), connectorId, opId, target, params);
+        assertThat(parked.path("status").asText()).as(parked.toString()).isEqualTo("awaiting_approval");
+        JsonNode released = replay.approve(parked);
+        assertThat(released.path("result").path("status").asText()).as(released.toString()).isEqualTo("ok");
+        return released;
+    }
+
     /** A vendor's HTTP failure is {@code connector_error} carrying its status. */
     JsonNode vendorError(String target, String opId, Map<String, Object> params, int status) throws Exception {
         JsonNode r = replay.call(replay.operator(), connectorId, opId, target, params);
