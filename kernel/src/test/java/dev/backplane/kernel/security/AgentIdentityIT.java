@@ -188,7 +188,9 @@ class AgentIdentityIT extends PerTestTenant {
         JsonNode run = run(admin, "bound", Map.of("input", "list"), 200);
         assertThat(run.path("status").asText()).as(run.toString()).isEqualTo("succeeded");
         assertThat(ScriptedModel.transcript(model.requests().get(1))).as("the deny grant bound the run")
-                .contains("denied_by_grant");
+                .contains("denied_by_grant")
+                .as("a tool result reaches the model inside a block whose end it cannot know")
+                .containsPattern("<<<TOOL RESULT [0-9a-f]{32}\n\\{[^<>]*denied_by_grant[^<>]*\\}\nTOOL RESULT [0-9a-f]{32}>>>");
         assertThat(HITS.size()).as("the target was not called").isEqualTo(hits);
 
         String token = agentToken(name, "uuid-" + UUID.randomUUID(), "operator");
