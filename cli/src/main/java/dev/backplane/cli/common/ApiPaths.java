@@ -24,6 +24,8 @@ public final class ApiPaths {
     public static final String INGEST_JOB = CONNECTORS + "/ingest-jobs/{job_id}";
     public static final String CATALOG = "/api/v1/catalog";
     public static final String CATALOG_OPERATIONS = CATALOG + "/operations";
+    public static final String CONNECTOR_PREFERENCES = "/api/v1/connector-preferences";
+    public static final String CONNECTOR_PREFERENCE = CONNECTOR_PREFERENCES + "/{product}";
     public static final String OPERATIONS_CALL = "/api/v1/operations/call";
     public static final String OPERATIONS_PREVIEW = "/api/v1/operations/preview";
     public static final String OPERATIONS_RESULT_QUERY = "/api/v1/operations/result-query";
@@ -60,6 +62,7 @@ public final class ApiPaths {
     public static final String TARGETS_IMPORT = TARGETS + "/import";
     public static final String TARGET_SECRET = TARGET + "/secret";
     public static final String TARGET_PROBE = TARGET + "/probe";
+    public static final String TARGET_RESOLUTION = TARGET + "/resolution";
     public static final String TARGETS_DISCOVER = TARGETS + "/discover";
 
     public static final String EVENT_SOURCES = "/api/v1/event-sources";
@@ -231,6 +234,9 @@ public final class ApiPaths {
             "POST " + CONNECTORS_INGEST,
             "GET " + INGEST_JOB,
             "GET " + CATALOG,
+            "GET " + CONNECTOR_PREFERENCES,
+            "PUT " + CONNECTOR_PREFERENCE,
+            "DELETE " + CONNECTOR_PREFERENCE,
             "POST " + OPERATIONS_CALL,
             "POST " + OPERATIONS_PREVIEW,
             "POST " + OPERATIONS_RESULT_QUERY,
@@ -265,6 +271,7 @@ public final class ApiPaths {
             "POST " + TARGETS_IMPORT,
             "PUT " + TARGET_SECRET,
             "POST " + TARGET_PROBE,
+            "GET " + TARGET_RESOLUTION,
             "POST " + TARGETS_DISCOVER);
 
     /** Fills {@code {name}} placeholders with URL-encoded values, in order. */

@@ -42,6 +42,11 @@ public final class Envelopes {
 
     private static void render(CliContext ctx, JsonNode env, Consumer<JsonNode> okRender) {
         JsonNode extras = env.path("extras");
+        if (extras.hasNonNull("resolved_connector_id")) {
+            // the backplane's resolver sent the call to another connector than named: say which, and why
+            ctx.err().println("served by " + extras.path("resolved_connector_id").asText() + ": "
+                    + extras.path("resolution").asText());
+        }
         switch (env.path("status").asText()) {
             case "ok" -> {
                 okRender.accept(env.path("result"));

@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
         subcommands = {ListConnectors.class, Review.class, Enable.class,
                 Disable.class, EnableReads.class, EditGroup.class,
                 EditOp.class, CatalogCmd.class, Ingest.class,
-                IngestStatus.class})
+                IngestStatus.class, Prefer.class, Preferences.class})
 public final class ConnectorCommand {
 
     /** A connector, then each group with its operations ({@code svc connector review}). */

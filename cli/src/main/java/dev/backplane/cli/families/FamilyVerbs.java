@@ -30,6 +30,11 @@ import picocli.CommandLine;
  * Params become flags ({@code all_namespaces} → {@code --all-namespaces}); {@code name} and
  * {@code path} are positional. {@code svc <family> operation search|call|preview ...} are the
  * generic verbs with the family's connector filled in.
+ *
+ * <p>A family can have several connectors (two versions of one product, a modern and a legacy
+ * implementation): its verbs are the union of theirs, and a verb names the newest connector that offers the
+ * operation. The CLI never picks the implementation for a target: the backplane's resolver sends the call to
+ * the enabled connector that serves {@code --target}'s product and version, and says so in the result.
  */
 public final class FamilyVerbs {
 
@@ -83,7 +88,7 @@ public final class FamilyVerbs {
                     session.backplane().toString(), Optional.ofNullable(early.tenant));
             String next = args.length > at + 1 ? args[at + 1] : "-";
             connectors = cache.cached().map(c -> connectorsOf(c, family))
-                    .filter(l -> !l.isEmpty() && (next.startsWith("-") || names(l.getFirst()).contains(next)))
+                    .filter(l -> !l.isEmpty() && (next.startsWith("-") || names(l).contains(next)))
                     .orElseGet(() -> connectorsOf(cache.fetch(session), family)); // new family or verb: refetch
         } catch (CliException e) {
             return args; // not logged in or unreachable: let picocli say the command is unknown
@@ -98,7 +103,7 @@ public final class FamilyVerbs {
             rewritten.addAll(Arrays.asList(args).subList(at + 3, args.length));
             return rewritten.toArray(String[]::new);
         }
-        root.addSubcommand(family, familySpec(ctx, family, connectors.getFirst(), cache, root.getFactory()));
+        root.addSubcommand(family, familySpec(ctx, family, connectors, cache, root.getFactory()));
         return args;
     }
 
@@ -128,7 +133,7 @@ public final class FamilyVerbs {
         for (String family : families) {
             if (FAMILY.matcher(family).matches() && !root.getSubcommands().containsKey(family)) {
                 List<JsonNode> connectors = connectorsOf(catalog, family);
-                root.addSubcommand(family, familySpec(ctx, family, connectors.getFirst(), cache, root.getFactory()));
+                root.addSubcommand(family, familySpec(ctx, family, connectors, cache, root.getFactory()));
                 added.add(family);
             }
         }
@@ -149,14 +154,14 @@ public final class FamilyVerbs {
     }
 
     /** The first words of the family's verbs (nouns and top-level verbs), plus operation. */
-    private static Set<String> names(JsonNode connector) {
+    private static Set<String> names(List<JsonNode> connectors) {
         Set<String> out = new LinkedHashSet<>(List.of("operation", "help"));
-        connector.path("operations").forEach(op -> {
+        connectors.forEach(connector -> connector.path("operations").forEach(op -> {
             String[] parts = op.path("op_id").asText().split("\\.");
             if (parts.length >= 2) {
                 out.add(parts[1]);
             }
-        });
+        }));
         return out;
     }
 
@@ -189,15 +194,30 @@ public final class FamilyVerbs {
         return prefixes.size() == 1 ? Optional.of(prefixes.iterator().next()) : Optional.empty();
     }
 
-    private static CommandSpec familySpec(CliContext ctx, String family, JsonNode connector, OperationCatalogCache cache,
-                                          CommandLine.IFactory factory) {
-        String connectorId = connector.path("connector_id").asText();
-        CommandSpec root = node(family, "Verbs of " + connectorId + " (from the backplane's catalog; "
+    /** @param connectors the family's connectors, newest first: an operation several offer is the newest's verb */
+    private static CommandSpec familySpec(CliContext ctx, String family, List<JsonNode> connectors,
+                                          OperationCatalogCache cache, CommandLine.IFactory factory) {
+        String connectorId = connectors.getFirst().path("connector_id").asText();
+        List<String> ids = connectors.stream().map(c -> c.path("connector_id").asText()).toList();
+        CommandSpec root = node(family, "Verbs of " + String.join(", ", ids) + " (from the backplane's catalog; "
+                + (ids.size() > 1 ? "the backplane sends each call to the one that serves --target's version; " : "")
                 + "write verbs park for approval like any call).");
         Map<String, CommandSpec> nouns = new TreeMap<>();
         Map<String, Set<String>> nounVerbs = new TreeMap<>();
-        for (JsonNode op : connector.path("operations")) {
-            String opId = op.path("op_id").asText();
+        // newest first, so an operation several connectors offer becomes the newest's verb
+        Map<String, String> offeredBy = new java.util.LinkedHashMap<>();
+        Map<String, JsonNode> operations = new java.util.LinkedHashMap<>();
+        for (JsonNode connector : connectors) {
+            for (JsonNode op : connector.path("operations")) {
+                String opId = op.path("op_id").asText();
+                if (operations.putIfAbsent(opId, op) == null) {
+                    offeredBy.put(opId, connector.path("connector_id").asText());
+                }
+            }
+        }
+        for (var entry : operations.entrySet()) {
+            String opId = entry.getKey();
+            JsonNode op = entry.getValue();
             List<String> parts = List.of(opId.split("\\."));
             if (parts.size() < 2) {
                 continue;
@@ -205,7 +225,7 @@ public final class FamilyVerbs {
             List<String> rest = parts.subList(1, parts.size());
             String noun = rest.size() == 1 ? null : rest.getFirst();
             String verb = rest.size() == 1 ? rest.getFirst() : String.join("-", rest.subList(1, rest.size()));
-            CommandSpec leaf = verbSpec(ctx, connectorId, op, noun, cache, factory);
+            CommandSpec leaf = verbSpec(ctx, offeredBy.get(opId), op, noun, cache, factory);
             if (noun == null) {
                 addUnique(root, verb, leaf);
             } else {

@@ -66,7 +66,7 @@ final class KernelRoutes {
         new OpenApiRoutes().register(api);
         new IdentityRoutes().register(api);
         new TenancyRoutes(s.tenants).register(api);
-        new CatalogRoutes(s.catalog).register(api);
+        new CatalogRoutes(s.catalog, s.implementations.preferences()).register(api);
         new IngestRoutes(s.specIngest).register(api);
         new TargetRoutes(s.targets, s.probes).register(api);
         new GovernanceRoutes(s.agentPrincipals, s.grants, s.serviceGrants).register(api);

@@ -13,7 +13,9 @@ import dev.backplane.kernel.broadcast.BroadcastHub;
 import dev.backplane.kernel.broadcast.BroadcastOverrides;
 import dev.backplane.kernel.catalog.CatalogIndex;
 import dev.backplane.kernel.catalog.CatalogService;
+import dev.backplane.kernel.catalog.ConnectorPreferences;
 import dev.backplane.kernel.catalog.ConnectorRegistry;
+import dev.backplane.kernel.catalog.Implementations;
 import dev.backplane.kernel.catalog.IngestStore;
 import dev.backplane.kernel.catalog.SpecIngestService;
 import dev.backplane.kernel.conventions.Conventions;
@@ -106,6 +108,7 @@ final class KernelServices {
     final RetrievalEngine retrieval;
     final ConnectorRegistry connectors;
     final CatalogService catalog;
+    final Implementations implementations;
     final SpecIngestService specIngest;
     final CredentialService credentials;
     final TargetService targets;
@@ -191,7 +194,8 @@ final class KernelServices {
         dispatchEvents.subscribe(e -> broadcast.publish(Activity.dispatch(e.tenantId(), e.at(), e.principal(),
                 e.principalKind(), e.connectorId(), e.opId(), e.opClass(), e.target(), e.namespace(), e.status(),
                 e.errorCode(), e.durationMs(), e.workRef(), e.sessionId())));
-        this.probes = new ProbeService(targets, catalog, credentials, sessions, audit);
+        this.implementations = new Implementations(catalog, new ConnectorPreferences(jdbc, connectors));
+        this.probes = new ProbeService(targets, catalog, credentials, sessions, audit, implementations);
 
         this.handles = new ResultHandles(jdbc, Duration.ofMinutes(config.intValue(Setting.RESULT_HANDLE_TTL)));
         this.approvals = new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL)), audit, broadcast,
@@ -201,7 +205,7 @@ final class KernelServices {
         PolicyGate gate = new PolicyGate(grants::decide, (tenant, principal, connectorId, opId, target) ->
                 serviceGrants.covering(tenant, principal, connectorId, opId, target.id(), target.name(), target.product())
                         .isPresent(), agentPrincipals);
-        this.dispatcher = new Dispatcher(catalog, targets, credentials, sessions, audit, approvals, gate, handles,
+        this.dispatcher = new Dispatcher(catalog, implementations, targets, credentials, sessions, audit, approvals, gate, handles,
                 dispatchEvents, new DispatchMetrics(metrics, tracing.tracer()));
         this.runs = new AsyncRuns(jdbc, callTimeout);
         this.calls = new OperationCalls(dispatcher, runs);

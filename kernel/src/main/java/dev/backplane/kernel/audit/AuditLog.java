@@ -66,7 +66,12 @@ public final class AuditLog {
 
     /** Like {@link #begin(Entry)} for a call an approval released: the row names the approval from the start. */
     public UUID begin(Entry e, Optional<UUID> approvalId) {
-        return insert(e, "started", Optional.empty(), Optional.empty(), approvalId, Map.of());
+        return begin(e, approvalId, Map.of());
+    }
+
+    /** Like {@link #begin(Entry, Optional)}, with extra fields on the row (never secrets). */
+    public UUID begin(Entry e, Optional<UUID> approvalId, Map<String, Object> extras) {
+        return insert(e, "started", Optional.empty(), Optional.empty(), approvalId, extras);
     }
 
     /**

@@ -45,6 +45,7 @@ final class GovernanceChanges {
                     "auth_scheme", "auth_secret_fields", "auth_settings", "spec_info_versions_compatible", "dry_run",
                     "tenant_id", "default_port")),
             Map.entry("PATCH /api/v1/connectors/{connector_id}/groups/{group_key}", Set.of("name", "when_to_use")),
+            Map.entry("PUT /api/v1/connector-preferences/{product}", Set.of("impl_id")),
             Map.entry("PATCH /api/v1/connectors/{connector_id}/operations/{op_id}", Set.of("custom_description",
                     "is_enabled", "requires_approval", "safety_level")),
             // a memory write: where and under which name, never what (user scopes are private to the writer)

@@ -12,11 +12,16 @@ import io.helidon.webserver.http.ServerResponse;
 import java.util.Map;
 import java.util.Optional;
 
-/** REST surface of the connector catalog and its review. */
-public record CatalogRoutes(CatalogService catalog) {
+/** REST surface of the connector catalog, its review and the tenant's implementation preferences. */
+public record CatalogRoutes(CatalogService catalog, ConnectorPreferences preferences) {
 
     static final String CONNECTORS = "/api/v1/connectors";
     static final String CONNECTOR = CONNECTORS + "/{connector_id}";
+    static final String PREFERENCES = "/api/v1/connector-preferences";
+
+    /** Body of a preference: the implementation preferred for the path's product. */
+    record PreferenceBody(String implId) {
+    }
 
     /** Body of an operation edit; absent fields stay as they are, "" clears the custom description. */
     record OperationEdit(Optional<String> customDescription, Optional<String> safetyLevel,
@@ -49,7 +54,24 @@ public record CatalogRoutes(CatalogService catalog) {
                 .patch(CONNECTOR + "/operations/{op_id}", Role.TENANT_ADMIN, this::editOperation)
                 .get("/api/v1/catalog", Role.READ_ONLY, (req, res, caller) -> Json.ok(res, catalog.catalogList(caller.tenantId())))
                 .get("/api/v1/catalog/operations", Role.READ_ONLY, (req, res, caller) -> Json.ok(res,
-                        catalog.operationCatalog(caller.tenantId())));
+                        catalog.operationCatalog(caller.tenantId())))
+                .get(PREFERENCES, Role.READ_ONLY, (req, res, caller) -> Json.ok(res,
+                        Map.of("preferences", preferences.list(caller.tenantId()))))
+                .put(PREFERENCES + "/{product}", Role.TENANT_ADMIN, this::prefer)
+                .delete(PREFERENCES + "/{product}", Role.TENANT_ADMIN, (req, res, caller) -> {
+                    String product = req.path().pathParameters().get("product");
+                    preferences.clear(caller.tenantId(), product);
+                    Json.ok(res, Map.of("cleared", product));
+                });
+    }
+
+    private void prefer(ServerRequest req, ServerResponse res, Caller caller) {
+        PreferenceBody body = Json.read(req, PreferenceBody.class);
+        if (body.implId() == null || body.implId().isBlank()) {
+            throw CommonErrors.INVALID_REQUEST.error("impl_id is required", Map.of("field", "impl_id"));
+        }
+        Json.ok(res, preferences.set(caller.tenantId(), req.path().pathParameters().get("product"), body.implId(),
+                caller.sub()));
     }
 
     private static String id(ServerRequest req) {

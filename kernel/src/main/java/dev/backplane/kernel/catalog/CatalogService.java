@@ -304,6 +304,11 @@ public final class CatalogService {
         return operation(registry.require(tenant, connectorId), opId);
     }
 
+    /** The tenant's review status of a connector: staged (the default), enabled or disabled. */
+    public String status(UUID tenant, String connectorId) {
+        return store.status(tenant, connectorId);
+    }
+
     /** Whether the tenant may dispatch this operation at all (connector enabled and operation enabled). */
     public boolean isDispatchable(UUID tenant, String connectorId, String opId) {
         if (!store.status(tenant, connectorId).equals("enabled")) {

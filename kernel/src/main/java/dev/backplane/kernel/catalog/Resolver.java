@@ -11,7 +11,9 @@ import java.util.Optional;
  * serve its product and whose supported ranges hold its version — the probed fingerprint's, else the
  * operator-asserted one, else any range that accepts every version — the target's
  * {@code preferred_impl_id} wins, then the tenant's preferred implementation for the product, then
- * the most specific range; anything still tied is ambiguous.
+ * the most specific range, then — among releases of one implementation — the newest release; different
+ * implementations still tied are ambiguous ({@code ambiguous_connector}: a person breaks the tie with the
+ * target's preferred_impl_id or the tenant's preference, never the backplane by guessing).
  */
 public final class Resolver {
 
@@ -31,6 +33,12 @@ public final class Resolver {
     }
 
     private Resolver() {
+    }
+
+    private static int compareVersions(String a, String b) {
+        int[] x = VersionRange.numbers(a).orElse(new int[0]);
+        int[] y = VersionRange.numbers(b).orElse(new int[0]);
+        return VersionRange.compare(x, y);
     }
 
     public static Resolution resolve(Query q, List<ConnectorDescriptor> connectors) {
@@ -79,6 +87,14 @@ public final class Resolver {
         if (best.size() == 1) {
             return new Resolution.Resolved(best.getFirst().descriptor().connectorId(), "the most specific version range");
         }
+        if (best.stream().map(c -> c.descriptor().implId()).distinct().count() == 1) {
+            // releases of one implementation: the newest supersedes the others
+            Candidate newest = best.stream().max(Comparator.comparing((Candidate c) -> c.descriptor().version(),
+                    Resolver::compareVersions).thenComparing(c -> c.descriptor().connectorId())).orElseThrow();
+            return new Resolution.Resolved(newest.descriptor().connectorId(), "the newest release of "
+                    + newest.descriptor().implId() + " that fits");
+        }
+        // different implementations that fit equally: a person decides (preferred_impl_id or the tenant's preference)
         return new Resolution.Ambiguous(best.stream().map(c -> c.descriptor().connectorId())
                 .sorted(Comparator.naturalOrder()).toList());
     }

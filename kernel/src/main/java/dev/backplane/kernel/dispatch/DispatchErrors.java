@@ -5,7 +5,6 @@ import dev.backplane.kernel.errors.ErrorKind;
 
 /** The error codes the dispatch capability raises (SPEC's codes; the kind decides the HTTP status). */
 public enum DispatchErrors implements ErrorCode {
-    CONNECTOR_PRODUCT_MISMATCH(ErrorKind.INVALID),
     RUN_NOT_FOUND(ErrorKind.NOT_FOUND),
     RUN_FINISHED(ErrorKind.CONFLICT);
 

@@ -2,6 +2,7 @@ package dev.backplane.kernel.dispatch;
 
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.catalog.CatalogService;
+import dev.backplane.kernel.catalog.Implementations;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.governance.Approvals;
@@ -35,10 +36,16 @@ import java.util.UUID;
  * policy gate → credentials → plugin call → reduce → audit. Audit is fail-closed: the row is written
  * as started before the target is called, so a dispatch whose audit cannot be written never reaches
  * the target.
+ *
+ * <p>Resolve picks the connector that serves the target ({@link Implementations#forCall}): the one the
+ * caller named when it serves the target's product and version, else the enabled one that does and offers
+ * the same operation. Everything after — the gate, grants, preview hash, approval, audit row — is about the
+ * resolved connector, and a rerouted call says so on its audit row and in its result's extras.
  */
 public final class Dispatcher {
 
     private final CatalogService catalog;
+    private final Implementations implementations;
     private final TargetService targets;
     private final CredentialService credentials;
     private final ConnectorSessions sessions;
@@ -50,9 +57,10 @@ public final class Dispatcher {
     private final DispatchEvents events;
     private final DispatchMetrics metrics;
 
-    public Dispatcher(CatalogService catalog, TargetService targets, CredentialService credentials,
-                      ConnectorSessions sessions, AuditLog audit, Approvals approvals, PolicyGate gate,
-                      ResultHandles handles, DispatchEvents events, DispatchMetrics metrics) {
+    public Dispatcher(CatalogService catalog, Implementations implementations, TargetService targets,
+                      CredentialService credentials, ConnectorSessions sessions, AuditLog audit, Approvals approvals,
+                      PolicyGate gate, ResultHandles handles, DispatchEvents events, DispatchMetrics metrics) {
+        this.implementations = implementations;
         this.events = events;
         this.metrics = metrics;
         metrics.cache(validator);
@@ -68,7 +76,21 @@ public final class Dispatcher {
 
     /** What the gate needs about the call, resolved once. */
     private record Resolved(CatalogService.EffectiveOperation op, Target target, AuditLog.Entry entry,
-                            OperationRequest request) {
+                            OperationRequest request, Implementations.Choice choice) {
+
+        String connectorId() {
+            return op.connector().connectorId();
+        }
+
+        /** Extras every row and envelope of a rerouted call carries (requested and resolved connector). */
+        Map<String, Object> withResolution(Map<String, Object> extras) {
+            if (!choice.rerouted()) {
+                return extras;
+            }
+            Map<String, Object> out = new LinkedHashMap<>(extras);
+            out.putAll(choice.extras());
+            return out;
+        }
 
         PolicyGate.Operation gateOperation() {
             return new PolicyGate.Operation(op.connector().connectorId(), request.opId(),
@@ -103,9 +125,11 @@ public final class Dispatcher {
         }
         Optional<String> namespace = Optional.ofNullable(req.params().get("namespace")).filter(String.class::isInstance)
                 .map(String.class::cast).filter(v -> !v.isEmpty() && v.length() <= 253);
-        metrics.call(req.connectorId(), opClass.orElse("unknown"), env.status(), env.durationMs());
+        String connectorId = Optional.ofNullable(env.extras().get("resolved_connector_id")).map(Object::toString)
+                .orElse(req.connectorId());
+        metrics.call(connectorId, opClass.orElse("unknown"), env.status(), env.durationMs());
         events.publish(new DispatchEvents.Event(java.time.Instant.now(), caller.tenantId(), caller.sub(),
-                caller.kind().wireName(), req.connectorId(), req.opId(), opClass, req.target(), namespace, env.status(),
+                caller.kind().wireName(), connectorId, req.opId(), opClass, req.target(), namespace, env.status(),
                 Optional.ofNullable(env.extras().get("error_code")).map(Object::toString), req.workRef(), env.durationMs(),
                 Optional.ofNullable(env.extras().get("audit_id")).map(Object::toString),
                 caller.sessionId().map(Object::toString)));
@@ -114,11 +138,11 @@ public final class Dispatcher {
     private ResultEnvelope gateAndRun(Caller caller, CallRequest req, DispatchProgress progress) {
         long t0 = System.nanoTime();
         Resolved r = resolve(caller, req);
-        List<String> problems = validator.validate(req.connectorId() + "/" + req.opId(),
+        List<String> problems = validator.validate(r.connectorId() + "/" + req.opId(),
                 r.op().descriptor().paramsSchema(), req.params());
         if (!problems.isEmpty()) {
-            audit.record(r.entry(), "error", Optional.of("invalid_params"), Optional.empty(), Map.of());
-            return invalidParams(req.opId(), problems, t0);
+            audit.record(r.entry(), "error", Optional.of("invalid_params"), Optional.empty(), r.withResolution(Map.of()));
+            return invalidParams(r, problems, t0);
         }
         PolicyGate.Decision decision = metrics.time(DispatchMetrics.Stage.GATE,
                 () -> gate.decide(caller, r.gateOperation(), r.gateTarget(), () -> checkPreviewHash(req, r)));
@@ -134,17 +158,18 @@ public final class Dispatcher {
 
     private ResultEnvelope denied(Resolved r, PolicyGate.Deny deny, Optional<UUID> approvalId, long t0) {
         String code = deny.code().wireName();
-        audit.record(r.entry(), "denied", Optional.of(code), approvalId,
-                deny.reason().<Map<String, Object>>map(reason -> Map.of("reason", reason)).orElse(Map.of()));
-        Map<String, Object> extras = new LinkedHashMap<>();
+        audit.record(r.entry(), "denied", Optional.of(code), approvalId, r.withResolution(
+                deny.reason().<Map<String, Object>>map(reason -> Map.of("reason", reason)).orElse(Map.of())));
+        Map<String, Object> extras = new LinkedHashMap<>(r.withResolution(Map.of()));
         extras.put("error_code", code);
         deny.reason().ifPresent(reason -> extras.put("reason", reason));
         return envelope(ResultEnvelope.DENIED, r.request().opId(), null, deny.message(), t0, extras);
     }
 
-    private static ResultEnvelope invalidParams(String opId, List<String> problems, long t0) {
-        return envelope(ResultEnvelope.ERROR, opId, null, "params do not match the operation's schema", t0,
-                Map.of("error_code", "invalid_params", "validation_errors", problems));
+    private static ResultEnvelope invalidParams(Resolved r, List<String> problems, long t0) {
+        return envelope(ResultEnvelope.ERROR, r.request().opId(), null, "params do not match the operation's schema"
+                + (r.choice().rerouted() ? " of " + r.connectorId() + ", the connector that serves this target" : ""),
+                t0, r.withResolution(Map.of("error_code", "invalid_params", "validation_errors", problems)));
     }
 
     /**
@@ -159,20 +184,20 @@ public final class Dispatcher {
     public ResultEnvelope preview(Caller caller, CallRequest req) {
         long t0 = System.nanoTime();
         Resolved r = resolve(caller, req);
-        List<String> problems = validator.validate(req.connectorId() + "/" + req.opId(),
+        List<String> problems = validator.validate(r.connectorId() + "/" + req.opId(),
                 r.op().descriptor().paramsSchema(), req.params());
         if (!problems.isEmpty()) {
-            return invalidParams(req.opId(), problems, t0);
+            return invalidParams(r, problems, t0);
         }
         if (!previewable(r)) {
             return envelope(ResultEnvelope.UNAVAILABLE, req.opId(), null, "a " + r.op().view().shape() + " operation "
                     + "is not a single HTTP request or remote command; it cannot be previewed (nothing was sent)", t0,
-                    Map.of());
+                    r.withResolution(Map.of()));
         }
         Optional<HttpPreview> preview = previewOf(r);
         if (preview.isEmpty()) {
             return envelope(ResultEnvelope.UNAVAILABLE, req.opId(), null, "the connector offers no preview for this "
-                    + "operation (nothing was sent)", t0, Map.of());
+                    + "operation (nothing was sent)", t0, r.withResolution(Map.of()));
         }
         Map<String, Object> would = new LinkedHashMap<>();
         would.put("method", preview.get().method());
@@ -180,7 +205,7 @@ public final class Dispatcher {
         would.put("query", preview.get().query());
         would.put("body", preview.get().body().orElse(null));
         would.put("preview_hash", hash(r, preview.get()));
-        return envelope(ResultEnvelope.OK, req.opId(), would, null, t0, Map.of());
+        return envelope(ResultEnvelope.OK, req.opId(), would, null, t0, r.withResolution(Map.of()));
     }
 
     private Resolved resolve(Caller caller, CallRequest req) {
@@ -188,22 +213,25 @@ public final class Dispatcher {
             throw CommonErrors.INVALID_REQUEST.error("connector_id, op_id and target are required",
                     Map.of());
         }
+        // the named connector must know the operation (unknown_connector / unknown_operation, as ever)
         CatalogService.EffectiveOperation op = catalog.effective(caller.tenantId(), req.connectorId(), req.opId());
         Target target = targets.describe(caller.tenantId(), req.target());
-        if (op.connector().descriptor().products().stream().noneMatch(p -> p.token().equals(target.product()))) {
-            throw DispatchErrors.CONNECTOR_PRODUCT_MISMATCH.error("connector " + req.connectorId()
-                    + " does not serve product '" + target.product() + "' of target " + target.name(), Map.of());
+        Implementations.Choice choice = implementations.forCall(caller.tenantId(), target.resolverSubject(),
+                req.connectorId(), req.opId());
+        if (choice.rerouted()) {
+            op = catalog.effective(caller.tenantId(), choice.connector().connectorId(), req.opId());
         }
         AuditLog.Entry entry = new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(),
-                op.descriptor().opClass().wireName(), req.opId(), Optional.of(req.connectorId()),
+                op.descriptor().opClass().wireName(), req.opId(), Optional.of(op.connector().connectorId()),
                 Optional.of(target.name()), Optional.of(target.id()), caller.sessionId(), Optional.empty(), req.workRef(),
                 Optional.of(Digests.sha256Hex(JsonMapping.write(new TreeMap<>(req.params())))));
-        return new Resolved(op, target, entry, new OperationRequest(req.opId(), req.params(), req.workRef()));
+        return new Resolved(op, target, entry, new OperationRequest(req.opId(), req.params(), req.workRef()), choice);
     }
 
     private ResultEnvelope park(Caller caller, CallRequest req, Resolved r, long t0) {
         Map<String, Object> resolved = new LinkedHashMap<>();
-        resolved.put("connector_id", req.connectorId());
+        resolved.put("connector_id", r.connectorId());
+        resolved.putAll(r.choice().extras());
         resolved.put("op_id", req.opId());
         resolved.put("target", r.target().name());
         resolved.put("host", r.target().host() + ":" + r.target().port());
@@ -214,11 +242,12 @@ public final class Dispatcher {
         resolved.put("params", Redaction.redact(req.params(), r.op().descriptor().secretParams()));
         UUID approvalId = approvals.park(new Approvals.Parked(caller.tenantId(), caller.sub(), caller.kind().wireName(),
                 caller.clientId().filter(id -> caller.kind() == PrincipalKind.AGENT),
-                req.connectorId(), req.opId(), r.target().name(), r.target().id(), req.params(), resolved, req.workRef(),
+                r.connectorId(), req.opId(), r.target().name(), r.target().id(), req.params(), resolved, req.workRef(),
                 caller.sessionId()));
-        audit.record(r.entry(), "awaiting_approval", Optional.of("awaiting_approval"), Optional.of(approvalId), Map.of());
-        return envelope(ResultEnvelope.AWAITING_APPROVAL, req.opId(), null, null, t0,
-                Map.of("error_code", "awaiting_approval", "approval_request_id", approvalId.toString()));
+        audit.record(r.entry(), "awaiting_approval", Optional.of("awaiting_approval"), Optional.of(approvalId),
+                r.withResolution(Map.of()));
+        return envelope(ResultEnvelope.AWAITING_APPROVAL, req.opId(), null, null, t0, r.withResolution(
+                Map.of("error_code", "awaiting_approval", "approval_request_id", approvalId.toString())));
     }
 
     /**
@@ -241,10 +270,30 @@ public final class Dispatcher {
     private ResultEnvelope runApproved(Caller requester, CallRequest req, Approvals.Released released) {
         long t0 = System.nanoTime();
         Approvals.Approval a = released.approval();
-        Resolved r = resolve(requester, req);
+        Resolved r;
+        try {
+            r = resolve(requester, req);
+        } catch (dev.backplane.kernel.errors.DomainException e) {
+            if (!e.code().equals("no_connector") && !e.code().equals("ambiguous_connector")) {
+                throw e;
+            }
+            // the approved connector no longer serves the target and nothing else does: nothing runs
+            return envelope(ResultEnvelope.ERROR, a.opId(), null, "connector " + a.connectorId() + " no longer serves "
+                    + "target " + a.target() + ": " + e.getMessage() + "; re-issue the call", t0,
+                    Map.of("error_code", "resolution_changed"));
+        }
         if (!r.target().id().equals(released.targetId())) {
             return envelope(ResultEnvelope.ERROR, a.opId(), null, "target " + a.target() + " was replaced since the call "
                     + "was parked; re-issue the call", t0, Map.of("error_code", "target_changed"));
+        }
+        if (r.choice().rerouted()) {
+            // what was approved is a call through a.connectorId(); it no longer serves the target (a probe moved
+            // its version, or the connector was disabled): nothing runs through a connector nobody approved
+            audit.record(r.entry(), "error", Optional.of("resolution_changed"), Optional.of(a.id()),
+                    r.withResolution(Map.of()));
+            return envelope(ResultEnvelope.ERROR, a.opId(), null, "connector " + a.connectorId() + " no longer serves "
+                    + "target " + a.target() + " (" + r.choice().reason() + "); re-issue the call", t0,
+                    r.withResolution(Map.of("error_code", "resolution_changed")));
         }
         if (gate.recheckReleased(requester, r.gateOperation(), r.gateTarget()) instanceof PolicyGate.Deny deny) {
             return denied(r, deny, Optional.of(a.id()), t0);
@@ -276,12 +325,12 @@ public final class Dispatcher {
             credential = metrics.time(DispatchMetrics.Stage.CREDENTIAL,
                     () -> credentials.resolve(Optional.of(caller.tenantId()), r.target().secretRef()));
         } catch (ConnectorException e) {
-            audit.record(r.entry(), "error", Optional.of(e.code().wireName()), Optional.empty(), Map.of());
-            return failure(req.opId(), e, t0);
+            audit.record(r.entry(), "error", Optional.of(e.code().wireName()), Optional.empty(), r.withResolution(Map.of()));
+            return withResolution(r, failure(req.opId(), e, t0));
         }
         progress.reached(DispatchProgress.Step.CREDENTIAL_RESOLVED);
         // fail-closed: throws before the target is touched
-        UUID auditId = metrics.time(DispatchMetrics.Stage.AUDIT_INTENT, () -> audit.begin(r.entry(), approvalId));
+        UUID auditId = metrics.time(DispatchMetrics.Stage.AUDIT_INTENT, () -> audit.begin(r.entry(), approvalId, r.withResolution(Map.of())));
         try {
             progress.reached(DispatchProgress.Step.CALLING_TARGET);
             OperationResult result = metrics.time(DispatchMetrics.Stage.PLUGIN_CALL,
@@ -311,11 +360,11 @@ public final class Dispatcher {
                 audit.finish(auditId, env.status(), Optional.ofNullable(code).map(Object::toString), env.durationMs());
                 return null;
             });
-            return withAudit(env, auditId);
+            return withResolution(r, withAudit(env, auditId));
         } catch (ConnectorException e) {
             ResultEnvelope env = failure(req.opId(), e, t0);
             audit.finish(auditId, "error", Optional.of(e.code().wireName()), env.durationMs());
-            return withAudit(env, auditId);
+            return withResolution(r, withAudit(env, auditId));
         } catch (RuntimeException | Error e) {
             // whatever failed after the row was begun (reduction, a plugin bug), the row gets an outcome
             audit.finish(auditId, "error", Optional.of("internal_error"), (System.nanoTime() - t0) / 1_000_000);
@@ -379,6 +428,14 @@ public final class Dispatcher {
         Map<String, Object> extras = new LinkedHashMap<>(e.extras());
         extras.put("error_code", e.code().wireName());
         return envelope(ResultEnvelope.ERROR, opId, null, e.getMessage(), t0, extras);
+    }
+
+    private static ResultEnvelope withResolution(Resolved r, ResultEnvelope env) {
+        if (!r.choice().rerouted()) {
+            return env;
+        }
+        return new ResultEnvelope(env.status(), env.opId(), env.result(), env.error(), env.durationMs(),
+                r.withResolution(env.extras()));
     }
 
     private static ResultEnvelope withAudit(ResultEnvelope env, UUID auditId) {

@@ -45,9 +45,12 @@ public final class ProbeService {
     private final ConnectorRegistry registry;
     private final CredentialService credentials;
     private final ConnectorSessions sessions;
+    private final dev.backplane.kernel.catalog.Implementations implementations;
 
     public ProbeService(TargetService targets, CatalogService catalog, CredentialService credentials,
-                        ConnectorSessions sessions, dev.backplane.kernel.audit.AuditLog audit) {
+                        ConnectorSessions sessions, dev.backplane.kernel.audit.AuditLog audit,
+                        dev.backplane.kernel.catalog.Implementations implementations) {
+        this.implementations = implementations;
         this.audit = audit;
         this.targets = targets;
         this.catalog = catalog;
@@ -170,11 +173,22 @@ public final class ProbeService {
         return new DiscoverResult(product, t.name(), connector.connectorId(), found);
     }
 
+    /**
+     * Which connector would serve a call to the target now ({@code svc targets describe}): the resolver's choice
+     * among the connectors the tenant enabled, with every connector of the product and why it was or was not
+     * chosen. Nothing is contacted.
+     */
+    public dev.backplane.kernel.catalog.Implementations.Explanation explain(UUID tenant, String nameOrAlias,
+                                                                          Optional<String> opId) {
+        return implementations.explain(tenant, targets.describe(tenant, nameOrAlias).resolverSubject(), opId);
+    }
+
     /** The implementation to probe through, among {@link CatalogService#probeable} connectors only. */
     private LoadedConnector resolve(UUID tenant, Target t) {
         Optional<String> version = t.fingerprint().map(f -> f.get("version")).map(Object::toString).or(t::version);
         List<LoadedConnector> probeable = catalog.probeable(tenant);
-        Resolution r = Resolver.resolve(new Resolver.Query(t.product(), version, t.preferredImplId(), Optional.empty()),
+        Resolution r = Resolver.resolve(new Resolver.Query(t.product(), version, t.preferredImplId(),
+                        implementations.preferences().implFor(tenant, t.product())),
                 probeable.stream().map(LoadedConnector::descriptor).toList());
         if (version.isEmpty() && r instanceof Resolution.NoConnector) {
             // nothing is known yet and the probe is what finds the version out: a product served by one

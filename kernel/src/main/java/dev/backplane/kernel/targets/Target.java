@@ -24,4 +24,13 @@ public record Target(UUID id, String name, List<String> aliases, String product,
         return new TargetSpec(name, product, host, port, fingerprint.map(f -> f.get("version")).map(Object::toString)
                 .or(() -> version), verifyTls, tlsCaPin, tlsServerName, extras);
     }
+
+    /** What the resolver weighs: the probed version when there is one, else the asserted one, and where it came from. */
+    public dev.backplane.kernel.catalog.Implementations.Subject resolverSubject() {
+        Optional<String> probed = fingerprint.map(f -> f.get("version")).filter(v -> v != null && !v.toString().isBlank())
+                .map(Object::toString);
+        Optional<String> v = probed.or(() -> version);
+        return new dev.backplane.kernel.catalog.Implementations.Subject(name, product, v,
+                probed.isPresent() ? "fingerprint" : version.isPresent() ? "asserted" : "unknown", preferredImplId);
+    }
 }

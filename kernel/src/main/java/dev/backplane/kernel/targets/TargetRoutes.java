@@ -39,6 +39,8 @@ public record TargetRoutes(TargetService targets, ProbeService probes) {
         api.get(TARGETS, Role.READ_ONLY, this::list)
                 .post(TARGETS + "/import", Role.TENANT_ADMIN, this::importTargets)
                 .post(TARGETS + "/discover", Role.OPERATOR, this::discover)
+                .get(TARGETS + "/{name}/resolution", Role.READ_ONLY, (req, res, caller) -> Json.ok(res, probes.explain(
+                        caller.tenantId(), req.path().pathParameters().get("name"), req.query().first("op_id").asOptional())))
                 .post(collection.member() + "/probe", Role.OPERATOR, (req, res, c) -> Json.ok(res, probes.probe(c,
                         req.path().pathParameters().get("name"))));
         collection.show((c, name) -> targets.describe(c.tenantId(), name))

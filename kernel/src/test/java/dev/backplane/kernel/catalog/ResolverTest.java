@@ -82,6 +82,10 @@ class ResolverTest {
         var narrow = impl("harbor-29", "2.9", "2.9.x");
         assertThat(resolve("2.9.3", null, null, List.of(MODERN, narrow)))
                 .isEqualTo(new Resolution.Resolved("harbor-29-2.9", "the most specific version range"));
+        var release = impl("harbor", "2.1", "2.x");
+        assertThat(resolve("2.1", null, null, List.of(MODERN, release)))
+                .as("two releases of one implementation: the newest").isEqualTo(
+                        new Resolution.Resolved("harbor-2.1", "the newest release of harbor that fits"));
         var twin = impl("harbor-twin", "2.x", "2.x");
         assertThat(resolve("2.1", null, null, List.of(MODERN, twin)))
                 .isEqualTo(new Resolution.Ambiguous(List.of("harbor-2.x", "harbor-twin-2.x")));

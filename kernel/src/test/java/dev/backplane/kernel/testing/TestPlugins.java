@@ -45,6 +45,7 @@ public final class TestPlugins {
         boolean httpProbe;
         boolean typedOps;
         boolean discovery;
+        String opPrefix;
 
         Spec(String implId, String version) {
             this.implId = implId;
@@ -114,6 +115,19 @@ public final class TestPlugins {
         public Spec typedAndComposite() {
             typedOps = true;
             return this;
+        }
+
+        /**
+         * The first word of the generated op ids (default: the impl_id): two implementations of one product
+         * given the same prefix offer the same operations, as two ingests of one vendor's API do.
+         */
+        public Spec opPrefix(String prefix) {
+            opPrefix = prefix;
+            return this;
+        }
+
+        String prefix() {
+            return opPrefix != null ? opPrefix : implId.replace('-', '_');
         }
 
         public Spec withoutExtension() {
@@ -224,8 +238,8 @@ public final class TestPlugins {
                     }
                 }
                 """.formatted(pkg, String.join(", ", s.nouns.stream().map(n -> "\"" + n + "\"").toList()), s.extraBody,
-                s.implId, s.version, s.product, ranges, s.operations, s.descriptionExpression, s.implId.replace('-', '_'),
-                s.typedOps, s.implId.replace('-', '_'), s.implId.replace('-', '_'),
+                s.implId, s.version, s.product, ranges, s.operations, s.descriptionExpression, s.prefix(),
+                s.typedOps, s.prefix(), s.prefix(),
                 s.httpProbe ? HTTP_SESSION.replace("/*DISCOVERY*/", s.discovery ? DISCOVERY : "")
                         .replace("/*IMPLEMENTS*/", s.discovery ? ", Discovery" : "")
                         : "throw new ConnectorException(ErrorCode.CONNECTOR_ERROR, \"fixture connectors do not connect\");");
