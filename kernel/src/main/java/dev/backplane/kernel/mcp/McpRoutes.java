@@ -2,6 +2,7 @@ package dev.backplane.kernel.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.nimbusds.jwt.JWTClaimsSet;
 import dev.backplane.kernel.errors.CommonErrors;
@@ -34,7 +35,9 @@ import java.util.Optional;
  * DELETE answer 405; a request's own progress and log notifications come on its response, which then is
  * an SSE stream — {@link SseResponse}), OAuth protected-resource metadata (RFC 9728) under
  * {@code /.well-known/oauth-protected-resource[/mcp]}, and the checks in front of every message:
- * Origin, bearer token for the MCP audience, required scope, protocol version headers. A handshake's
+ * Origin, bearer token for the MCP audience, required scope, protocol version headers (for the stateless
+ * revision, its {@code _meta} and header rules in {@link StatelessRequests}; its errors carry the HTTP statuses that
+ * revision's Streamable HTTP names: 400, and 404 for a method it does not answer). A handshake's
  * {@code initialize} answer carries an {@code Mcp-Session-Id}, which only keys the session's log level.
  */
 public final class McpRoutes {
@@ -190,17 +193,37 @@ public final class McpRoutes {
                     Map.of());
             return;
         }
-        Optional<String> problem = versionProblem(req, msg);
-        if (problem.isPresent()) {
-            rpcError(res, Status.BAD_REQUEST_400, id, McpServer.INVALID_REQUEST, problem.get(),
-                    Map.of("supported", McpServer.ALL_VERSIONS));
+        Optional<String> versionHeader = req.headers().first(HeaderNames.create(StatelessRequests.HEADER_VERSION));
+        boolean stateless = StatelessRequests.speaks(versionHeader, msg);
+        if (stateless) {
+            Optional<StatelessRequests.Refusal> refusal = id == null
+                    ? Optional.of(StatelessRequests.notification(msg.path("method").asText()))
+                    : StatelessRequests.check(msg, name -> req.headers().first(HeaderNames.create(name)));
+            if (refusal.isPresent()) {
+                StatelessRequests.Refusal r = refusal.get();
+                // a notification's error has no id (2026-07-28 basic/transports/streamable-http, "Sending Messages")
+                Json.send(res, r.status(), errorMessage(id == null ? MissingNode.getInstance() : id, r.code(),
+                        r.message(), r.data()));
+                return;
+            }
+        } else if (versionHeader.isPresent() && !McpServer.HANDSHAKE_VERSIONS.contains(versionHeader.get())) {
+            // 2025-06-18 and 2025-11-25 (basic/transports, "Protocol Version Header"): an invalid or unsupported
+            // MCP-Protocol-Version is 400. The header names the version initialize settled on, and initialize only
+            // settles on these two (a client asking for 2025-03-26 or older is answered 2025-11-25); only a request
+            // without the header is taken as 2025-03-26, as that section allows.
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put("supported", McpServer.ALL_VERSIONS);
+            data.put("requested", versionHeader.get());
+            rpcError(res, Status.BAD_REQUEST_400, id, McpServer.UNSUPPORTED_PROTOCOL_VERSION, "unsupported "
+                    + "MCP-Protocol-Version " + versionHeader.get() + ": initialize settles on "
+                    + String.join(" or ", McpServer.HANDSHAKE_VERSIONS) + "; " + McpServer.V2026_07_28
+                    + " is spoken with the protocol version in each request's _meta", data);
             return;
         }
         if (id == null) {
             res.status(Status.ACCEPTED_202).send(); // notifications (initialized, cancelled, ...) need no answer
             return;
         }
-        boolean stateless = McpServer.statelessVersion(msg).isPresent();
         SseResponse answer = new SseResponse(req, res);
         // the stateless revision has no sessions: a session id sent with it is ignored
         Optional<String> session = stateless ? Optional.empty() : req.headers().first(SESSION_ID);
@@ -215,7 +238,10 @@ public final class McpRoutes {
             out.set("result", result);
             answer.respond(Status.OK_200, out);
         } catch (McpServer.RpcError e) {
-            answer.respond(Status.OK_200, errorMessage(id, e.code, e.getMessage(), e.data));
+            // 2026-07-28 basic/transports/streamable-http, "Protocol Version Header": a method the server does not
+            // implement is 404 with -32601 (thrown before anything is streamed, so the status still applies)
+            Status status = stateless && e.code == McpServer.METHOD_NOT_FOUND ? Status.NOT_FOUND_404 : Status.OK_200;
+            answer.respond(status, errorMessage(id, e.code, e.getMessage(), e.data));
         } catch (DomainException e) {
             Map<String, Object> data = new LinkedHashMap<>(e.extras());
             data.put("reason", e.code());
@@ -224,39 +250,6 @@ public final class McpRoutes {
             LOG.log(Level.ERROR, "mcp " + msg.path("method").asText() + " failed", e);
             answer.respond(Status.OK_200, errorMessage(id, -32603, "internal error; the backplane logged it", Map.of()));
         }
-    }
-
-    /** Header and {@code _meta} rules of the protocol revision the message speaks. */
-    private static Optional<String> versionProblem(ServerRequest req, JsonNode msg) {
-        Optional<String> header = req.headers().first(HeaderNames.create("MCP-Protocol-Version"));
-        Optional<String> meta = McpServer.statelessVersion(msg);
-        if (meta.isPresent()) {
-            if (!meta.get().equals(McpServer.V2026_07_28)) {
-                return Optional.of("unsupported protocol version " + meta.get() + " in _meta");
-            }
-            if (!header.equals(meta)) {
-                return Optional.of("the MCP-Protocol-Version header must equal the _meta protocol version " + meta.get());
-            }
-            String method = msg.path("method").asText();
-            if (!req.headers().first(HeaderNames.create("Mcp-Method")).equals(Optional.of(method))) {
-                return Optional.of("the Mcp-Method header must equal the message's method " + method);
-            }
-            Optional<String> name = switch (method) {
-                case "tools/call" -> Optional.of(msg.path("params").path("name").asText());
-                case "resources/read" -> Optional.of(msg.path("params").path("uri").asText());
-                default -> Optional.empty();
-            };
-            if (name.isPresent() && !req.headers().first(HeaderNames.create("Mcp-Name")).equals(name)) {
-                return Optional.of("the Mcp-Name header must equal " + name.get());
-            }
-            return Optional.empty();
-        }
-        if (header.isPresent() && !McpServer.HANDSHAKE_VERSIONS.contains(header.get())
-                && !header.get().equals("2025-03-26")) {
-            return Optional.of("unsupported MCP-Protocol-Version " + header.get()
-                    + (header.get().equals(McpServer.V2026_07_28) ? " without the _meta protocol version" : ""));
-        }
-        return Optional.empty();
     }
 
     private void requireScope(ServerRequest req) {
@@ -291,10 +284,14 @@ public final class McpRoutes {
         Json.send(res, status, errorMessage(id, code, message, data));
     }
 
+    /** A JSON-RPC error; {@code id} null is a JSON null id, a missing node leaves the id out. */
     private static ObjectNode errorMessage(JsonNode id, int code, String message, Map<String, Object> data) {
+        id = id == null ? NODES.nullNode() : id;
         ObjectNode out = NODES.objectNode();
         out.put("jsonrpc", "2.0");
-        out.set("id", id == null ? NODES.nullNode() : id);
+        if (!id.isMissingNode()) {
+            out.set("id", id); // absent only where the 2026-07-28 revision answers a notification
+        }
         ObjectNode error = out.putObject("error");
         error.put("code", code);
         error.put("message", message);

@@ -21,8 +21,9 @@ import java.util.Set;
 /**
  * JSON-RPC 2.0 for MCP, one message per HTTP POST. Serves the handshake revisions 2025-06-18 and
  * 2025-11-25 ({@code initialize}) and the stateless 2026-07-28 revision (no handshake;
- * {@code server/discover}; protocol version and client capabilities in every request's {@code _meta};
- * {@code resultType} on results), choosing per request. The only state is a handshake session's log
+ * {@code server/discover}; protocol version and client capabilities in every request's {@code _meta},
+ * checked by {@link StatelessRequests}; {@code resultType} on results, caching hints on the cacheable ones;
+ * only the methods that revision defines and this server declares), choosing per request. The only state is a handshake session's log
  * level ({@link McpNotifications}). A tool call may notify progress and log messages ahead of its
  * response ({@link McpNotifier}). Protocol errors are JSON-RPC errors; what a tool does wrong is a tool
  * result with {@code isError}, except the argument errors SPEC makes -32602.
@@ -41,7 +42,41 @@ final class McpServer {
     static final int INVALID_REQUEST = -32600;
     static final int METHOD_NOT_FOUND = -32601;
     static final int INVALID_PARAMS = -32602;
+    /** Resource not found in the handshake revisions; 2026-07-28 answers it with -32602 instead. */
     static final int RESOURCE_NOT_FOUND = -32002;
+    /** 2026-07-28 (basic/transports/streamable-http, "Server Validation"): a header disagrees with the body. */
+    static final int HEADER_MISMATCH = -32020;
+    /** 2026-07-28 (basic/versioning): the request's protocol version is not served; data: supported, requested. */
+    static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
+    static final String META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+
+    /**
+     * The methods the stateless revision answers: what 2026-07-28 defines and this server implements and declares in
+     * {@code server/discover} (tools, resources, completions). Its changelog removed {@code initialize},
+     * {@code ping}, {@code logging/setLevel} and {@code notifications/roots/list_changed}; {@code prompts/*} are
+     * answered only by servers declaring the prompts capability (server/prompts), which this one does not. Anything
+     * else is -32601, which that revision's Streamable HTTP sends with HTTP 404.
+     */
+    static final Set<String> STATELESS_METHODS = Set.of("server/discover", "tools/list", "tools/call",
+            "resources/list", "resources/templates/list", "resources/read", "completion/complete");
+    /**
+     * Results that carry caching hints in 2026-07-28 (server/utilities/caching: "Servers MUST include caching hints
+     * on results ... returned by" these).
+     */
+    static final Set<String> CACHEABLE = Set.of("server/discover", "tools/list", "prompts/list", "resources/list",
+            "resources/templates/list", "resources/read");
+    /**
+     * {@code cacheScope}: every cacheable result depends on who asks — tools by role, resources, runbooks, kb and
+     * memory by tenant and user, the discover instructions by the tenant's conventions — so none may be shared
+     * across authorization contexts.
+     */
+    static final String CACHE_SCOPE = "private";
+    /**
+     * {@code ttlMs}: a minute. Tool lists change only with a kernel upgrade, but runbooks are published, kb and memory
+     * entries edited and conventions changed at any time; a minute bounds how stale an agent's view can get while
+     * sparing it a round trip per turn. A hint, not a promise (the caching page says so).
+     */
+    static final long CACHE_TTL_MS = 60_000;
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private final McpTools tools;
@@ -90,34 +125,27 @@ final class McpServer {
         }
     }
 
-    /** The protocol version a request speaks: its {@code _meta} version (stateless) or the handshake's. */
-    static Optional<String> statelessVersion(JsonNode request) {
-        JsonNode v = request.path("params").path("_meta").path(META_VERSION);
-        return v.isTextual() ? Optional.of(v.asText()) : Optional.empty();
-    }
-
     /** Answers one request ({@code id} present); throws {@link RpcError} for protocol errors. */
     JsonNode handle(Exchange x) {
         Caller caller = x.caller();
         boolean stateless = x.stateless();
         String method = x.request().path("method").asText();
         JsonNode params = x.request().path("params");
+        if (stateless && !STATELESS_METHODS.contains(method)) {
+            throw notServedStatelessly(method);
+        }
         McpNotifier notifier = notifications.notifier(x);
         ObjectNode result = switch (method) {
-            case "initialize" -> {
-                if (stateless) {
-                    throw new RpcError(METHOD_NOT_FOUND, "protocol " + V2026_07_28 + " has no initialize; use "
-                            + "server/discover", Map.of());
-                }
-                yield initialize(caller, params);
-            }
+            case "initialize" -> initialize(caller, params);
             case "server/discover" -> discover(caller);
             case "ping" -> NODES.objectNode();
             case "tools/list" -> toolsList(caller);
             case "tools/call" -> toolsCall(caller, params, notifier);
             case "resources/list" -> resourcesList(caller);
             case "resources/templates/list" -> resourceTemplates();
-            case "resources/read" -> readResource(caller, params.path("uri").asText());
+            case "resources/read" -> readResource(caller, params.path("uri").asText(), stateless);
+            // handshake revisions only (the stateless one refused it above): an empty list, as before, for the
+            // legacy clients that list prompts without looking at the capabilities
             case "prompts/list" -> NODES.objectNode().set("prompts", NODES.arrayNode());
             case "completion/complete" -> completions.complete(caller, params);
             case "logging/setLevel" -> notifications.setLevel(x);
@@ -125,8 +153,28 @@ final class McpServer {
         };
         if (stateless) {
             result.put("resultType", "complete");
+            if (CACHEABLE.contains(method)) {
+                result.put("ttlMs", CACHE_TTL_MS);
+                result.put("cacheScope", CACHE_SCOPE);
+            }
+            // basic/index, "Per-response protocol fields": servers SHOULD identify themselves in every result
+            result.putObject("_meta").set(META_SERVER_INFO, serverInfo());
         }
         return result;
+    }
+
+    /** -32601 for a method the stateless revision does not answer, saying what to use instead where there is one. */
+    private static RpcError notServedStatelessly(String method) {
+        String instead = switch (method) {
+            case "initialize" -> "; " + V2026_07_28 + " has no handshake: call "
+                    + "server/discover, and put the protocol version and client capabilities in each request's _meta";
+            case "ping" -> "; " + V2026_07_28 + " removed ping";
+            case "logging/setLevel" -> "; " + V2026_07_28 + " removed it: put " + McpNotifications.META_LOG_LEVEL
+                    + " in each request's _meta";
+            case "prompts/list", "prompts/get" -> "; this server declares no prompts capability";
+            default -> "";
+        };
+        return new RpcError(METHOD_NOT_FOUND, "Method not found: " + method + instead, Map.of());
     }
 
     private ObjectNode initialize(Caller caller, JsonNode params) {
@@ -154,11 +202,12 @@ final class McpServer {
         ArrayNode versions = r.putArray("supportedVersions");
         ALL_VERSIONS.forEach(versions::add);
         r.set("capabilities", capabilities());
-        r.set("serverInfo", serverInfo());
+        // the server's identity travels in the result's _meta (server/discover, "DiscoverResult"), set by handle()
         r.put("instructions", instructions(caller));
         return r;
     }
 
+    /** The same in every revision; no {@code prompts}, so the stateless revision answers no {@code prompts/*}. */
     private static ObjectNode capabilities() {
         ObjectNode caps = NODES.objectNode();
         caps.putObject("tools").put("listChanged", false);
@@ -219,16 +268,26 @@ final class McpServer {
         return r;
     }
 
+    /**
+     * Resource not found: -32002 in the handshake revisions (2025-11-25 server/resources, "Error Handling"), -32602
+     * in 2026-07-28 (its server/resources "Error Handling"; basic/index forbids -32002 there).
+     */
+    private static RpcError notFound(String uri, boolean stateless, Map<String, Object> extra) {
+        Map<String, Object> data = new java.util.LinkedHashMap<>();
+        data.put("uri", uri);
+        data.putAll(extra);
+        return new RpcError(stateless ? INVALID_PARAMS : RESOURCE_NOT_FOUND, "resource not found: " + uri, data);
+    }
+
     /** {@code svc://kb/{slug}}: the full body. Anything else is resource-not-found. */
-    private ObjectNode readResource(Caller caller, String uri) {
+    private ObjectNode readResource(Caller caller, String uri, boolean stateless) {
         java.util.regex.Matcher mem = java.util.regex.Pattern.compile(
                 "svc://memory/(user|user-tenant|user-target|tenant|target)/([a-z0-9][a-z0-9._-]{0,127})").matcher(uri);
         if (mem.matches()) {
             try {
                 return contents(uri, "text/plain", memory.show(caller, mem.group(1), mem.group(2), Optional.empty()).body());
             } catch (DomainException notFound) {
-                throw new RpcError(RESOURCE_NOT_FOUND, "resource not found: " + uri, Map.of("uri", uri,
-                        "reason", notFound.code()));
+                throw notFound(uri, stateless, Map.of("reason", notFound.code()));
             }
         }
         java.util.regex.Matcher book = java.util.regex.Pattern.compile("svc://runbook/([a-z0-9][a-z0-9-]{0,127})")
@@ -236,17 +295,17 @@ final class McpServer {
         if (book.matches()) {
             return runbooks.published(caller.tenantId()).stream().filter(t -> t.slug().equals(book.group(1))).findFirst()
                     .map(t -> contents(uri, "application/yaml", t.source()))
-                    .orElseThrow(() -> new RpcError(RESOURCE_NOT_FOUND, "resource not found: " + uri, Map.of("uri", uri)));
+                    .orElseThrow(() -> notFound(uri, stateless, Map.of()));
         }
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("svc://kb/([a-z0-9][a-z0-9._-]{0,127})").matcher(uri);
         if (!m.matches()) {
-            throw new RpcError(RESOURCE_NOT_FOUND, "resource not found: " + uri, Map.of("uri", uri));
+            throw notFound(uri, stateless, Map.of());
         }
         dev.backplane.kernel.kb.KbService.Entry e;
         try {
             e = kb.show(caller.tenantId(), m.group(1));
         } catch (DomainException notFound) {
-            throw new RpcError(RESOURCE_NOT_FOUND, "resource not found: " + uri, Map.of("uri", uri));
+            throw notFound(uri, stateless, Map.of());
         }
         return contents(uri, "text/markdown", e.body());
     }
