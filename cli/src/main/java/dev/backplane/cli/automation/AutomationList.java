@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 /** {@code svc automation list} */
 @Command(name = "list", description = "Every automation: kind, id, status, what it runs, its last run.")
 final class AutomationList extends BackplaneCommand {
-    @Option(names = "--limit", paramLabel = "1..1000", description = "default 100") Integer limit;
+    @Option(names = "--limit", paramLabel = "1..500", description = "default 100") Integer limit;
 
     @Override
     protected void execute(Session s) {

@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 /** {@code svc scheduler list} */
 @Command(name = "list", description = "The tenant's triggers.")
 final class TriggerList extends BackplaneCommand {
-    @Option(names = "--limit", paramLabel = "1..1000", description = "default 100") Integer limit;
+    @Option(names = "--limit", paramLabel = "1..500", description = "default 100") Integer limit;
     @Option(names = "--offset") Integer offset;
 
     @Override

@@ -43,7 +43,8 @@ public final class KernelConfig {
         }
         file.ifPresent(path -> values.putAll(readYaml(path)));
         for (Setting s : Setting.values()) {
-            String v = env.get(s.envVar());
+            String v = Optional.ofNullable(env.get(s.envVar()))
+                    .or(() -> s.specEnvVar().map(env::get)).orElse(null);
             if (v != null) {
                 values.put(s, v.trim());
             }

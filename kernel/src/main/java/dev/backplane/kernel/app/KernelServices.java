@@ -197,7 +197,8 @@ final class KernelServices {
         this.implementations = new Implementations(catalog, new ConnectorPreferences(jdbc, connectors));
         this.probes = new ProbeService(targets, catalog, credentials, sessions, audit, implementations);
 
-        this.handles = new ResultHandles(jdbc, Duration.ofMinutes(config.intValue(Setting.RESULT_HANDLE_TTL)));
+        this.handles = new ResultHandles(jdbc, Duration.ofMinutes(config.intValue(Setting.RESULT_HANDLE_TTL)),
+                Long.parseLong(config.get(Setting.RESULT_HANDLE_MAX_BYTES)));
         this.approvals = new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL)), audit, broadcast,
                 dev.backplane.kernel.agents.AgentRuns::accountable);
         this.grants = new Grants(jdbc);
@@ -221,7 +222,8 @@ final class KernelServices {
         this.docs = DocsService.create(jdbc, audit, egress, ssrf, credentials,
                 Duration.ofMillis(config.intValue(Setting.DOCS_BACKEND_TIMEOUT_MS)));
 
-        this.eventSources = new EventSources(jdbc, feed, credentials, audit, config.intValue(Setting.EVENTS_MAX_BODY_BYTES));
+        this.eventSources = new EventSources(jdbc, feed, credentials, audit, config.intValue(Setting.EVENTS_MAX_BODY_BYTES),
+                config.optional(Setting.CLOUDSM_PROJECT));
         this.eventLog = new EventLog(jdbc, config.intValue(Setting.EVENTS_RETENTION_DAYS));
         this.eventIngest = new EventIngest(jdbc, eventSources, audit, drain, config.intValue(Setting.EVENTS_RATE_PER_SECOND),
                 broadcast);

@@ -48,6 +48,9 @@ public enum Setting {
             "timeout of one request to the secret store", 100, 60000),
     CLOUDSM_ENDPOINT("credentials.cloudsm.endpoint", "SVC_CLOUDSM_ENDPOINT", "https://secretmanager.googleapis.com",
             "Google Secret Manager API root (cloudsm backend)"),
+    CLOUDSM_PROJECT("credentials.cloudsm.project", "SVC_CLOUDSM_PROJECT", "",
+            "Secret Manager project the backplane keeps its own secrets in (event-source secrets, as "
+                    + "t-<tenant-id>-event-source-<id>); empty: event sources cannot be created on a cloudsm deploy"),
     CLOUDSM_TOKEN("credentials.cloudsm.token", "SVC_CLOUDSM_TOKEN", "",
             "a fixed OAuth access token for Secret Manager (expires; for trials): empty uses Google credentials instead",
             Secrecy.SECRET),
@@ -56,6 +59,9 @@ public enum Setting {
                     + "(GOOGLE_APPLICATION_CREDENTIALS, gcloud's login, the metadata server); tokens are refreshed before they expire"),
     RESULT_HANDLE_TTL("results.handle-ttl-minutes", "SVC_RESULT_HANDLE_TTL_MINUTES", "60",
             "how long a stored (reduced) result can be queried", 1, 10080),
+    RESULT_HANDLE_MAX_BYTES("results.handle-max-bytes", "SVC_RESULT_HANDLE_MAX_BYTES", "67108864",
+            "the most bytes of JSON one reduced result is stored with; a larger one answers its sample with "
+                    + "drill_in.available false and the reason", 4096, 1073741824L),
     APPROVAL_TTL("governance.approval-ttl-minutes", "SVC_APPROVAL_TTL_MINUTES", "1440",
             "how long an approval request stays pending before it expires", 1, 43200),
     IDENTITY_ISSUER("identity.issuer", "SVC_IDENTITY_ISSUER", "", "OIDC issuer URL whose tokens are accepted (required)"),
@@ -205,6 +211,14 @@ public enum Setting {
 
     public String envVar() {
         return definition.envVar();
+    }
+
+    /**
+     * The name SPEC gives the setting, when it differs from {@link #envVar()}: accepted too, the {@code SVC_} name
+     * winning when both are set.
+     */
+    public Optional<String> specEnvVar() {
+        return this == MEMORY_USER_DEFAULT_TTL_DAYS ? Optional.of("MEMORY_USER_DEFAULT_TTL_DAYS") : Optional.empty();
     }
 
     public String defaultValue() {

@@ -13,7 +13,9 @@ import java.util.UUID;
 import java.util.function.Function;
 
 /**
- * REST surface of the audit log. Queries of the log are themselves audited (op_class audit_query).
+ * REST surface of the audit log. Every read of the log is itself audited (op_class audit_query, op_id
+ * {@code svc.audit.<read>}): query, my-recent, reflex, replay, show and who-touched. The row is written after
+ * the read succeeds, so a refused read writes nothing and a my-recent read does not list itself.
  *
  * @param targetName resolves a target name or alias to its name for the caller (unknown names pass through)
  */
@@ -23,13 +25,24 @@ public record AuditRoutes(AuditQueries queries, AuditLog log, Function<Caller, F
         api.get("/api/v1/audit", Role.OPERATOR, this::query)
                 .get("/api/v1/audit/mine", Role.READ_ONLY, this::mine)
                 .get("/api/v1/audit/reflex", Role.TENANT_ADMIN, this::reflex)
-                .get("/api/v1/audit/sessions/{session_id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
-                        queries.replay(c.tenantId(), QueryParams.uuidPath(req, "session_id", AuditQueries::invalidSession),
-                                QueryParams.integer(req, "max_depth", 20))))
-                .get("/api/v1/audit/who-touched/{target}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
-                        queries.whoTouched(c.tenantId(), targetName.apply(c).apply(req.path().pathParameters().get("target")))))
-                .get("/api/v1/audit/{audit_id}", Role.OPERATOR, (req, res, c) -> Json.ok(res,
-                        queries.show(c.tenantId(), QueryParams.uuidPath(req, "audit_id", AuditQueries::notFound))));
+                .get("/api/v1/audit/sessions/{session_id}", Role.OPERATOR, (req, res, c) -> {
+                    UUID session = QueryParams.uuidPath(req, "session_id", AuditQueries::invalidSession);
+                    var replay = queries.replay(c.tenantId(), session, QueryParams.integer(req, "max_depth", 20));
+                    audited(c, "svc.audit.replay", Optional.empty(), Map.of("session_id", session.toString()));
+                    Json.ok(res, replay);
+                })
+                .get("/api/v1/audit/who-touched/{target}", Role.OPERATOR, (req, res, c) -> {
+                    String target = targetName.apply(c).apply(req.path().pathParameters().get("target"));
+                    var touched = queries.whoTouched(c.tenantId(), target);
+                    audited(c, "svc.audit.who_touched", Optional.of(target), Map.of());
+                    Json.ok(res, touched);
+                })
+                .get("/api/v1/audit/{audit_id}", Role.OPERATOR, (req, res, c) -> {
+                    UUID id = QueryParams.uuidPath(req, "audit_id", AuditQueries::notFound);
+                    var row = queries.show(c.tenantId(), id);
+                    audited(c, "svc.audit.show", Optional.empty(), Map.of("audit_id", id.toString()));
+                    Json.ok(res, row);
+                });
     }
 
     private void query(ServerRequest req, ServerResponse res, Caller caller) {
@@ -38,25 +51,28 @@ public record AuditRoutes(AuditQueries queries, AuditLog log, Function<Caller, F
                 q(req, "since"), q(req, "until"), q(req, "target").map(t -> targetName.apply(caller).apply(t)),
                 q(req, "work_ref"), Optional.empty());
         AuditQueries.Page page = queries.query(caller.tenantId(), f, q(req, "cursor"), QueryParams.integer(req, "limit", 100));
-        audited(caller, "svc.audit.query");
+        audited(caller, "svc.audit.query", Optional.empty(), Map.of());
         Json.ok(res, page);
     }
 
     private void mine(ServerRequest req, ServerResponse res, Caller caller) {
-        Json.ok(res, queries.query(caller.tenantId(), AuditQueries.Filter.mine(caller.sub(), q(req, "since")),
-                q(req, "cursor"), QueryParams.integer(req, "limit", 20)));
+        // SPEC: audit reads default to 100 rows (1..1000)
+        AuditQueries.Page page = queries.query(caller.tenantId(), AuditQueries.Filter.mine(caller.sub(), q(req, "since")),
+                q(req, "cursor"), QueryParams.integer(req, "limit", 100));
+        audited(caller, "svc.audit.mine", Optional.empty(), Map.of());
+        Json.ok(res, page);
     }
 
     private void reflex(ServerRequest req, ServerResponse res, Caller caller) {
         Map<String, Object> summary = queries.reflex(caller.tenantId(), q(req, "since"), q(req, "until"));
-        audited(caller, "svc.audit.reflex");
+        audited(caller, "svc.audit.reflex", Optional.empty(), Map.of());
         Json.ok(res, summary);
     }
 
-    private void audited(Caller caller, String opId) {
+    private void audited(Caller caller, String opId, Optional<String> target, Map<String, Object> extras) {
         log.record(new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "audit_query", opId,
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty()), "ok", Optional.empty(), Optional.empty(), Map.of());
+                Optional.empty(), target, Optional.empty(), caller.sessionId(), Optional.empty(), Optional.empty(),
+                Optional.empty()), "ok", Optional.empty(), Optional.empty(), extras);
     }
 
     private static Optional<String> q(ServerRequest req, String name) {

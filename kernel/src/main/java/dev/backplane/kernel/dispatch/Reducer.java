@@ -11,7 +11,9 @@ import java.util.UUID;
 
 /**
  * Result reduction (SPEC Limits): a set result over 50 rows or 4 KB serialized is stored whole under
- * a handle and the envelope carries a sample plus {@code fetch_more.drill_in}. Not opt-out.
+ * a handle and the envelope carries a sample plus {@code fetch_more.drill_in}. Not opt-out. A result larger
+ * than a stored result may be ({@code results.handle-max-bytes}) is not stored: the sample comes with
+ * {@code drill_in.available: false} and the reason, so the caller narrows the call instead.
  */
 final class Reducer {
 
@@ -34,7 +36,6 @@ final class Reducer {
         if (rows.size() <= MAX_ROWS && bytes <= MAX_BYTES) {
             return new Reduced(rows, Map.of("total_rows", rows.size()));
         }
-        ResultHandles.Handle h = handles.store(tenant, principal, opId, rows);
         List<Map<String, Object>> sample = new ArrayList<>();
         int size = 2;
         for (Map<String, Object> row : rows) {
@@ -45,6 +46,20 @@ final class Reducer {
             sample.add(row);
             size += rowBytes;
         }
+        Map<String, Object> extras = new LinkedHashMap<>();
+        extras.put("reduced", true);
+        extras.put("total_rows", rows.size());
+        extras.put("sample_rows", sample.size());
+        if (bytes > handles.maxBytes()) {
+            Map<String, Object> drill = new LinkedHashMap<>();
+            drill.put("available", false);
+            drill.put("reason", "the whole result is " + bytes + " bytes, over the " + handles.maxBytes() + " a stored "
+                    + "result may hold (results.handle-max-bytes); it was not stored: narrow the call (filters, "
+                    + "selectors, a smaller limit) to see the rest");
+            extras.put("fetch_more", Map.of("drill_in", drill));
+            return new Reduced(sample, extras);
+        }
+        ResultHandles.Handle h = handles.store(tenant, principal, opId, rows);
         Map<String, Object> example = new LinkedHashMap<>();
         example.put("handle_id", h.id().toString());
         example.put("offset", 0);
@@ -55,10 +70,6 @@ final class Reducer {
         drill.put("example_call", Map.of("rest", "POST /api/v1/operations/result-query", "cli",
                 "svc operation result-query " + h.id(), "tool", "result_query", "args", example));
         drill.put("expires_at", h.expiresAt().toString());
-        Map<String, Object> extras = new LinkedHashMap<>();
-        extras.put("reduced", true);
-        extras.put("total_rows", rows.size());
-        extras.put("sample_rows", sample.size());
         extras.put("fetch_more", Map.of("drill_in", drill));
         return new Reduced(sample, extras);
     }

@@ -9,7 +9,8 @@ public enum EventErrors implements ErrorCode {
     EVENT_NOT_FOUND(ErrorKind.NOT_FOUND),
     EVENT_SOURCE_EXISTS(ErrorKind.CONFLICT),
     EVENT_SOURCE_NOT_FOUND(ErrorKind.NOT_FOUND),
-    EVENT_SOURCE_SECRETS_NEED_KV(ErrorKind.NOT_IMPLEMENTED),
+    /** cloudsm deploy without credentials.cloudsm.project: nowhere to keep a source's secret. */
+    EVENT_SOURCE_SECRETS_NEED_PROJECT(ErrorKind.NOT_IMPLEMENTED),
     INVALID_EVENT_SOURCE(ErrorKind.INVALID),
     INVALID_EXTRAS(ErrorKind.INVALID),
     RATE_LIMITED(ErrorKind.RATE_LIMITED),

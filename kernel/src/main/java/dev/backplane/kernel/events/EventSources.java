@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -30,8 +29,9 @@ import java.util.regex.Pattern;
 
 /**
  * Event sources of a tenant: create, list, describe, update (rotation with an overlap window),
- * pause, resume, delete. The secret is written to the credential store (kv) at
- * {@code tenants/<tenant>/event-sources/<id>}, never to the database, and is never returned. The
+ * pause, resume, delete. The secret is written to the credential store — kv at
+ * {@code tenants/<tenant>/event-sources/<id>}, Google Secret Manager as {@code t-<tenant>-event-source-<id>} in
+ * the deploy's {@code credentials.cloudsm.project} — never to the database, and is never returned. The
  * ingest path reads sources by slug and their secrets through caches every replica drops on change.
  */
 public final class EventSources {
@@ -71,10 +71,21 @@ public final class EventSources {
     private final CredentialService credentials;
     private final AuditLog audit;
     private final int maxBodyBytes;
+    private final Optional<String> cloudSmProject;
     private final SharedCache<Optional<EventSource>> bySlug;
     private final SharedCache<Secrets> secrets;
 
     public EventSources(Jdbc jdbc, ChangeFeed feed, CredentialService credentials, AuditLog audit, int maxBodyBytes) {
+        this(jdbc, feed, credentials, audit, maxBodyBytes, Optional.empty());
+    }
+
+    /**
+     * @param cloudSmProject with the cloudsm credential backend, the Secret Manager project the sources' secrets are
+     *        kept in (as {@code t-<tenant-id>-event-source-<id>}); unused with kv
+     */
+    public EventSources(Jdbc jdbc, ChangeFeed feed, CredentialService credentials, AuditLog audit, int maxBodyBytes,
+                        Optional<String> cloudSmProject) {
+        this.cloudSmProject = cloudSmProject.filter(p -> !p.isBlank());
         this.jdbc = jdbc;
         this.credentials = credentials;
         this.audit = audit;
@@ -88,10 +99,10 @@ public final class EventSources {
     }
 
     public EventSource create(Caller caller, Write w) {
-        if (credentials.backend() != SecretRefs.Backend.KV) {
-            throw EventErrors.EVENT_SOURCE_SECRETS_NEED_KV.error("event-source secrets "
-                    + "are kept in the kv credential backend; this deploy uses " + credentials.backend()
-                    .name().toLowerCase(Locale.ROOT));
+        if (credentials.backend() == SecretRefs.Backend.CLOUDSM && cloudSmProject.isEmpty()) {
+            throw EventErrors.EVENT_SOURCE_SECRETS_NEED_PROJECT.error("this deploy keeps secrets in Google Secret "
+                    + "Manager and names no project for event-source secrets: set credentials.cloudsm.project "
+                    + "(SVC_CLOUDSM_PROJECT)", Map.of("setting", "SVC_CLOUDSM_PROJECT"));
         }
         String slug = w.slug() == null || w.slug().isBlank() ? generatedSlug() : checkedSlug(w.slug());
         String name = checkedName(required(w.name(), "name"));
@@ -246,8 +257,13 @@ public final class EventSources {
         });
     }
 
-    static String secretRef(UUID tenant, UUID source) {
-        return "tenants/" + tenant + "/event-sources/" + source;
+    /** kv: {@code tenants/<tenant>/event-sources/<id>}; cloudsm: {@code cloudsm:<project>/t-<tenant>-event-source-<id>}. */
+    String secretRef(UUID tenant, UUID source) {
+        return switch (credentials.backend()) {
+            case KV -> "tenants/" + tenant + "/event-sources/" + source;
+            case CLOUDSM -> "cloudsm:" + cloudSmProject.orElseThrow() + "/" + SecretRefs.cloudSmPrefix(tenant)
+                    + "event-source-" + source;
+        };
     }
 
     private void governanceAudit(Caller caller, String verb, EventSource s, Map<String, Object> diff) {

@@ -32,9 +32,25 @@ public final class ResultHandles {
     private final Jdbc jdbc;
     private final Duration ttl;
 
+    /** The default most bytes of JSON one stored result may hold ({@code results.handle-max-bytes}). */
+    public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
+
+    private final long maxBytes;
+
     public ResultHandles(Jdbc jdbc, Duration ttl) {
+        this(jdbc, ttl, DEFAULT_MAX_BYTES);
+    }
+
+    /** @param maxBytes the most bytes of JSON one stored result may hold; a larger one is not stored */
+    public ResultHandles(Jdbc jdbc, Duration ttl, long maxBytes) {
         this.jdbc = jdbc;
         this.ttl = ttl;
+        this.maxBytes = maxBytes;
+    }
+
+    /** The most bytes of JSON one stored result may hold: a larger result is not stored (no drill-in). */
+    public long maxBytes() {
+        return maxBytes;
     }
 
     /** Stores {@code rows} in the caller's transaction and returns the handle. */

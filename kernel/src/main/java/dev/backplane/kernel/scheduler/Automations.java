@@ -12,7 +12,7 @@ import java.util.UUID;
  */
 public final class Automations {
 
-    public static final Paging.Size PAGE = new Paging.Size(100, 1000);
+    public static final Paging.Size PAGE = new Paging.Size(100, 500);
 
     /** The list as shown; {@code truncated} when there were more than {@code limit}. */
     public record Listing(List<Automation> automations, boolean truncated) {

@@ -41,7 +41,7 @@ public final class Triggers {
 
     static final int MAX_FILTER_CHARS = 16_384;
     static final int MAX_INPUTS_CHARS = 65_536;
-    public static final Paging.Size PAGE = new Paging.Size(100, 1000);
+    public static final Paging.Size PAGE = new Paging.Size(100, 500);
 
     private final Jdbc jdbc;
     private final AgentDefinitions agents;

@@ -58,6 +58,13 @@ final class DiscoveryCalls {
                 .map(m -> ((Map<?, ?>) m).get("drill_in")).filter(Map.class::isInstance)
                 .map(d -> ((Map<?, ?>) d).get("handle_id")).map(Object::toString);
         List<Object> raw = new ArrayList<>();
+        if (handle.isEmpty() && Boolean.TRUE.equals(env.extras().get("reduced"))) {
+            // reduced but not stored (over results.handle-max-bytes): the sample is not the whole result, and
+            // treating it as complete would stale every edge beyond it
+            throw TopologyErrors.REFRESH_FAILED.error("discovery stopped: a result was too large to store ("
+                    + "results.handle-max-bytes); nothing was written or marked stale", Map.of("cap",
+                    "results.handle-max-bytes"));
+        }
         if (handle.isEmpty()) {
             if (env.result() instanceof List<?> l) {
                 raw.addAll(l);

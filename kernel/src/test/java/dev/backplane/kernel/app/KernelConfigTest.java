@@ -1,6 +1,7 @@
 package dev.backplane.kernel.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.nio.file.Files;
@@ -44,6 +45,16 @@ class KernelConfigTest {
         for (Setting s : Setting.values()) {
             assertThat(c.get(s)).as(s.key()).isEqualTo(s.defaultValue());
         }
+    }
+
+    @Test
+    void specsOwnSettingNameIsAcceptedAndTheSvcNameWins() {
+        assertThat(KernelConfig.load(Optional.empty(), Map.of("MEMORY_USER_DEFAULT_TTL_DAYS", "30"))
+                .intValue(Setting.MEMORY_USER_DEFAULT_TTL_DAYS)).isEqualTo(30);
+        assertThat(KernelConfig.load(Optional.empty(), Map.of("MEMORY_USER_DEFAULT_TTL_DAYS", "30",
+                "SVC_MEMORY_USER_DEFAULT_TTL_DAYS", "3")).intValue(Setting.MEMORY_USER_DEFAULT_TTL_DAYS)).isEqualTo(3);
+        assertThatThrownBy(() -> KernelConfig.load(Optional.empty(), Map.of("MEMORY_USER_DEFAULT_TTL_DAYS", "-1")))
+                .as("checked like the SVC_ name").isInstanceOf(RuntimeException.class);
     }
 
     @Test
