@@ -8,6 +8,7 @@ import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KeycloakServer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -179,6 +180,63 @@ class FirstRunIT {
         assertThat(alice.run("topology", "refresh", "local-keycloak").out()).contains("stale 1");
         assertThat(autoEdges(alice)).contains("local-keycloak/svc/alice belongs-to local-keycloak/svc/oncall (stale)");
         assertThat(alice.run("topology", "dependencies", "local-keycloak/svc/alice").out()).contains("none");
+    }
+
+    /**
+     * Issue 38's scenario as a new user meets it: beside the demo's keycloak-26.x the tenant ingests Keycloak 23's
+     * admin API (the vendor spec from {@code ../shared/specs}, another auth scheme) as keycloak-23.x and registers
+     * a second target asserting version 23.x. The family verb, and {@code svc operation call} naming 26.x, reach
+     * each target through the connector that serves its version; the audit row and {@code svc targets describe}
+     * say which.
+     */
+    @Test
+    void twoKeycloakVersionsSideBySideEachTargetIsServedByItsOwn() throws Exception {
+        Path spec = KeycloakIngestIT.keycloakSpec();
+        assertThat(spec).as("../shared/specs/keycloak-23.0.7-openapi.json beside the repository").isNotNull();
+        demoTarget();
+        CliRunner alice = new CliRunner(work.resolve("alice-two-versions"));
+        assertThat(login(alice, "alice").exitCode()).isZero();
+        CliRunner.Result ingest = alice.run("connector", "ingest", "--product", "keycloak", "--version", "23.x",
+                "--impl", "keycloak", "--spec", spec.toString(), "--spec-info-versions-compatible", "1.x",
+                "--auth-scheme", "session_login", "--auth-secret-field", "username", "--auth-secret-field", "password",
+                "--auth-setting", "login_path=/realms/master/protocol/openid-connect/token",
+                "--auth-setting", "login_format=form", "--auth-setting", "login_params=grant_type=password&client_id=admin-cli",
+                "--tenant-id", TENANT.toString());
+        assertThat(ingest.exitCode()).as(ingest.toString()).isZero();
+        assertThat(alice.run("connector", "enable-reads", "keycloak-23.x", "--confirm").exitCode()).isZero();
+        assertThat(alice.run("connector", "enable", "keycloak-23.x", "--confirm").exitCode()).isZero();
+        URI kc = URI.create(keycloak.url());
+        CliRunner.Result added = alice.run("targets", "add", "kc-23", "--product", "keycloak", "--version", "23.x",
+                "--host", kc.getHost(), "--port", String.valueOf(kc.getPort()), "--extras", "scheme=http");
+        assertThat(added.exitCode()).as(added.toString()).isZero();
+        CliRunner.Result staged = alice.run(Map.of(), "username=" + KeycloakServer.ADMIN + "\npassword="
+                + keycloak.adminPassword() + "\n", "targets", "stage-secret", "kc-23");
+        assertThat(staged.exitCode()).as(staged.toString()).isZero();
+
+        // the family verb names the newest connector (26.x); the backplane serves kc-23 through 23.x
+        CliRunner.Result viaFamily = alice.run("keycloak", "users", "get_users_by_realm", "--realm", "svc",
+                "--target", "kc-23");
+        assertThat(viaFamily.exitCode()).as(viaFamily.toString()).isZero();
+        assertThat(viaFamily.out()).contains("alice").contains("carol");
+        assertThat(viaFamily.err()).contains("served by keycloak-23.x");
+        CliRunner.Result demo = alice.run("keycloak", "users", "get_users_by_realm", "--realm", "svc",
+                "--target", "local-keycloak");
+        assertThat(demo.exitCode()).as(demo.toString()).isZero();
+        assertThat(demo.err()).doesNotContain("served by");
+        CliRunner.Result named = alice.run("operation", "call", "keycloak-26.x", "keycloak.users.get_users_by_realm",
+                "--target", "kc-23", "--params", "{\"realm\": \"svc\"}", "--json");
+        assertThat(named.exitCode()).as(named.toString()).isZero();
+        JsonNode envelope = JSON.readTree(named.out());
+        assertThat(envelope.path("extras").path("resolved_connector_id").asText()).isEqualTo("keycloak-23.x");
+        assertThat(envelope.path("extras").path("requested_connector_id").asText()).isEqualTo("keycloak-26.x");
+        assertThat(named.out()).doesNotContain(keycloak.adminPassword());
+
+        JsonNode rows = JSON.readTree(alice.run("audit", "query", "--target", "kc-23", "--json").out());
+        assertThat(rows.path("rows")).isNotEmpty()
+                .allSatisfy(r -> assertThat(r.path("connector_id").asText()).isEqualTo("keycloak-23.x"));
+        CliRunner.Result described = alice.run("targets", "describe", "kc-23");
+        assertThat(described.out()).contains("served by       keycloak-23.x").contains("23.x (asserted)")
+                .contains("keycloak-26.x: supports [26.x], not version 23.x");
     }
 
     private static List<String> autoEdges(CliRunner cli) throws IOException {
