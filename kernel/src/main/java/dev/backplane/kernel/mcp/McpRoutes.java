@@ -70,11 +70,14 @@ public final class McpRoutes {
         this.server = new McpServer(new McpTools(services.targets(), services.catalog(), services.dispatcher(),
                 services.results(), services.audit(), services.kb(), services.memory(),
                 services.docs(), SearchLog.Transport.MCP), version, services.kb(),
-                services.memory(), services.conventions(), services.runbooks());
+                services.memory(), services.conventions(), services.runbooks(), services.features());
         this.settings = settings;
     }
 
-    /** The services the tools call — the same ones the REST routes call. */
+    /**
+     * The services the tools call — the same ones the REST routes call — and the feature-maturity index the
+     * {@code svc://features} resource and the instructions tell (the one {@code GET /api/v1/features} serves).
+     */
     public record Services(dev.backplane.kernel.targets.TargetService targets,
                            dev.backplane.kernel.catalog.CatalogService catalog,
                            dev.backplane.kernel.dispatch.Dispatcher dispatcher,
@@ -84,7 +87,8 @@ public final class McpRoutes {
                            dev.backplane.kernel.memory.MemoryService memory,
                            dev.backplane.kernel.docs.DocsService docs,
                            java.util.function.Function<java.util.UUID, String> conventions,
-                           dev.backplane.kernel.runbooks.RunbookTemplates runbooks) {
+                           dev.backplane.kernel.runbooks.RunbookTemplates runbooks,
+                           Map<String, Object> features) {
     }
 
     public void register(ApiRoutes api) {
