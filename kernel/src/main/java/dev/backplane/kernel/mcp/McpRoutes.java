@@ -38,7 +38,8 @@ import java.util.Optional;
  * Origin, bearer token for the MCP audience, required scope, protocol version headers (for the stateless
  * revision, its {@code _meta} and header rules in {@link StatelessRequests}; its errors carry the HTTP statuses that
  * revision's Streamable HTTP names: 400, and 404 for a method it does not answer). A handshake's
- * {@code initialize} answer carries an {@code Mcp-Session-Id}, which only keys the session's log level.
+ * {@code initialize} answer carries an {@code Mcp-Session-Id}, which keys the session's log level and, with the
+ * caller, its audit session ({@link McpSessions}).
  */
 public final class McpRoutes {
 
@@ -232,7 +233,10 @@ public final class McpRoutes {
         // the stateless revision has no sessions: a session id sent with it is ignored
         Optional<String> session = stateless ? Optional.empty() : req.headers().first(SESSION_ID);
         try {
-            JsonNode result = server.handle(new McpServer.Exchange(caller, msg, stateless, session, answer));
+            // the audit session its calls are recorded in: derived from what the client sends, bound to the caller
+            Caller inSession = McpSessions.of(caller, msg.path("params").path("_meta"), session, sid(req))
+                    .map(caller::inSession).orElse(caller);
+            JsonNode result = server.handle(new McpServer.Exchange(inSession, msg, stateless, session, answer));
             if (!stateless && msg.path("method").asText().equals("initialize")) {
                 res.header(SESSION_ID, McpLogLevels.newSessionId());
             }
@@ -256,12 +260,21 @@ public final class McpRoutes {
         }
     }
 
+    /** The verified claims of the request's bearer token (cached: the authenticator verified it a moment ago). */
+    private JWTClaimsSet claims(ServerRequest req) {
+        return verifier.verify(req.headers().first(HeaderNames.AUTHORIZATION).orElse("").substring(7).trim());
+    }
+
+    /** The token's {@code sid} claim (the identity provider's login session), when it is a string. */
+    private Optional<String> sid(ServerRequest req) {
+        return Optional.ofNullable(claims(req).getClaim("sid")).filter(String.class::isInstance).map(String.class::cast);
+    }
+
     private void requireScope(ServerRequest req) {
         if (settings.requiredScope().isEmpty()) {
             return;
         }
-        String token = req.headers().first(HeaderNames.AUTHORIZATION).orElse("").substring(7).trim();
-        JWTClaimsSet claims = verifier.verify(token); // cached: the authenticator verified it a moment ago
+        JWTClaimsSet claims = claims(req);
         Object scope = claims.getClaim("scope");
         List<String> granted = scope == null ? List.of() : Arrays.asList(scope.toString().split(" "));
         if (!granted.contains(settings.requiredScope().get())) {

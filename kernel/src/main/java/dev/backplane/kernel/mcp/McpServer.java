@@ -158,6 +158,11 @@ final class McpServer {
             case "logging/setLevel" -> notifications.setLevel(x);
             default -> throw new RpcError(METHOD_NOT_FOUND, "method not found: " + method, Map.of());
         };
+        if (method.equals("tools/call")) {
+            // the audit session the call was recorded in, for svc audit replay (McpSessions)
+            caller.sessionId().ifPresent(id -> result.putObject("_meta").put(McpSessions.META_AUDIT_SESSION,
+                    id.toString()));
+        }
         if (stateless) {
             result.put("resultType", "complete");
             if (CACHEABLE.contains(method)) {
@@ -165,7 +170,8 @@ final class McpServer {
                 result.put("cacheScope", CACHE_SCOPE);
             }
             // basic/index, "Per-response protocol fields": servers SHOULD identify themselves in every result
-            result.putObject("_meta").set(META_SERVER_INFO, serverInfo());
+            (result.get("_meta") instanceof ObjectNode meta ? meta : result.putObject("_meta"))
+                    .set(META_SERVER_INFO, serverInfo());
         }
         return result;
     }
