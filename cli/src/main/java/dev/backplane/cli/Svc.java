@@ -15,6 +15,7 @@ import dev.backplane.cli.dashboards.DashboardCommand;
 import dev.backplane.cli.docs.DocsCommand;
 import dev.backplane.cli.events.EventSourceCommand;
 import dev.backplane.cli.events.EventsCommand;
+import dev.backplane.cli.features.FeaturesCommand;
 import dev.backplane.cli.governance.AgentPrincipalCommand;
 import dev.backplane.cli.governance.ApprovalsCommand;
 import dev.backplane.cli.governance.AuditCommand;
@@ -55,7 +56,7 @@ public final class Svc implements Runnable, dev.backplane.cli.common.Commands.Ro
      * whole tree (about 190 verbs) costs about 200 ms — most of a command's start-up.
      */
     static final List<Class<?>> COMMANDS = List.of(LoginCommand.class, LogoutCommand.class, StatusCommand.class,
-            VersionCommand.class, TenantsCommand.class, TargetsCommand.class, ConnectorCommand.class,
+            VersionCommand.class, FeaturesCommand.class, TenantsCommand.class, TargetsCommand.class, ConnectorCommand.class,
             OperationCommand.class, ApprovalsCommand.class, AuditCommand.class, KbCommand.class, DocsCommand.class,
             Remember.class, Recall.class, ListMemory.class, Promote.class, MigrateCommand.class,
             RetrievalCommand.class, AgentPrincipalCommand.class, AgentCommand.class, SchedulerCommand.class,

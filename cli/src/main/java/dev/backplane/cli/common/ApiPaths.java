@@ -13,6 +13,7 @@ public final class ApiPaths {
     public static final String FLIGHT_RECORDER_POLICY = "/api/v1/tenants/current/flight-recorder-policy";
     public static final String MAIL_RECIPIENT_POLICY = "/api/v1/tenants/current/mail-recipient-policy";
     public static final String AUTOMATION = "/api/v1/automation";
+    public static final String FEATURES = "/api/v1/features";
 
     public static final String CONNECTORS = "/api/v1/connectors";
     public static final String CONNECTOR = CONNECTORS + "/{connector_id}";
@@ -194,6 +195,7 @@ public final class ApiPaths {
             "PUT " + MAIL_RECIPIENT_POLICY,
             "DELETE " + MAIL_RECIPIENT_POLICY,
             "GET " + AUTOMATION,
+            "GET " + FEATURES,
             "GET " + CONNECTORS,
             "GET " + CATALOG_OPERATIONS,
             "GET " + MEMORY,

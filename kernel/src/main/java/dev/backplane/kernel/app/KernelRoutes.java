@@ -65,6 +65,7 @@ final class KernelRoutes {
         new InfoRoutes(BuildInfo.load(), config, Kernel.mcpAudience(config), s.retrieval.vectorIndex()).register(api);
         new OpenApiRoutes().register(api);
         new IdentityRoutes().register(api);
+        new FeatureRoutes().register(api);
         new TenancyRoutes(s.tenants).register(api);
         new CatalogRoutes(s.catalog, s.implementations.preferences()).register(api);
         new IngestRoutes(s.specIngest).register(api);
@@ -79,7 +80,8 @@ final class KernelRoutes {
         TokenVerifier mcpTokens = s.tokenVerifier(config, Kernel.mcpAudience(config));
         new McpRoutes(new Authenticator(mcpTokens, s.tenants, "svc", Optional.of(config.get(Setting.IDENTITY_MCP_CLIENT_ID)),
                 s.agentPrincipals), mcpTokens, new McpRoutes.Services(s.targets, s.catalog, s.dispatcher,
-                s.resultQueries, s.audit, s.kb, s.memory, s.docs, s.conventions::instructions, s.runbookTemplates),
+                s.resultQueries, s.audit, s.kb, s.memory, s.docs, s.conventions::instructions, s.runbookTemplates,
+                FeatureMaturity.index()),
                 BuildInfo.load().version(), new McpRoutes.Settings(
                 Kernel.mcpAudience(config), s.issuer, config.optional(Setting.MCP_REQUIRED_SCOPE).filter(v -> !v.isBlank()),
                 config.list(Setting.MCP_ALLOWED_ORIGINS), publicUrl)).register(api);

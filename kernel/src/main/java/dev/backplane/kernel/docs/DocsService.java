@@ -134,8 +134,9 @@ public final class DocsService {
         q.limit().ifPresent(l -> extras.put("limit", l));
         q.product().ifPresent(p -> extras.put("product", p));
         q.version().ifPresent(v -> extras.put("version", v));
+        // in the caller's session (an agent run's, an MCP client's) like every other row its tool calls write
         AuditLog.Entry entry = new AuditLog.Entry(c.tenantId(), c.sub(), c.kind().wireName(), "read", opId,
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), c.sessionId(), Optional.empty(),
                 Optional.empty(), Optional.of(Digests.sha256Hex(text)));
         List<DocCollection> targets;
         try {

@@ -38,7 +38,8 @@ import java.util.Optional;
  * Origin, bearer token for the MCP audience, required scope, protocol version headers (for the stateless
  * revision, its {@code _meta} and header rules in {@link StatelessRequests}; its errors carry the HTTP statuses that
  * revision's Streamable HTTP names: 400, and 404 for a method it does not answer). A handshake's
- * {@code initialize} answer carries an {@code Mcp-Session-Id}, which only keys the session's log level.
+ * {@code initialize} answer carries an {@code Mcp-Session-Id}, which keys the session's log level and, with the
+ * caller, its audit session ({@link McpSessions}).
  */
 public final class McpRoutes {
 
@@ -70,11 +71,14 @@ public final class McpRoutes {
         this.server = new McpServer(new McpTools(services.targets(), services.catalog(), services.dispatcher(),
                 services.results(), services.audit(), services.kb(), services.memory(),
                 services.docs(), SearchLog.Transport.MCP), version, services.kb(),
-                services.memory(), services.conventions(), services.runbooks());
+                services.memory(), services.conventions(), services.runbooks(), services.features());
         this.settings = settings;
     }
 
-    /** The services the tools call — the same ones the REST routes call. */
+    /**
+     * The services the tools call — the same ones the REST routes call — and the feature-maturity index the
+     * {@code svc://features} resource and the instructions tell (the one {@code GET /api/v1/features} serves).
+     */
     public record Services(dev.backplane.kernel.targets.TargetService targets,
                            dev.backplane.kernel.catalog.CatalogService catalog,
                            dev.backplane.kernel.dispatch.Dispatcher dispatcher,
@@ -84,7 +88,8 @@ public final class McpRoutes {
                            dev.backplane.kernel.memory.MemoryService memory,
                            dev.backplane.kernel.docs.DocsService docs,
                            java.util.function.Function<java.util.UUID, String> conventions,
-                           dev.backplane.kernel.runbooks.RunbookTemplates runbooks) {
+                           dev.backplane.kernel.runbooks.RunbookTemplates runbooks,
+                           Map<String, Object> features) {
     }
 
     public void register(ApiRoutes api) {
@@ -228,7 +233,10 @@ public final class McpRoutes {
         // the stateless revision has no sessions: a session id sent with it is ignored
         Optional<String> session = stateless ? Optional.empty() : req.headers().first(SESSION_ID);
         try {
-            JsonNode result = server.handle(new McpServer.Exchange(caller, msg, stateless, session, answer));
+            // the audit session its calls are recorded in: derived from what the client sends, bound to the caller
+            Caller inSession = McpSessions.of(caller, msg.path("params").path("_meta"), session, sid(req))
+                    .map(caller::inSession).orElse(caller);
+            JsonNode result = server.handle(new McpServer.Exchange(inSession, msg, stateless, session, answer));
             if (!stateless && msg.path("method").asText().equals("initialize")) {
                 res.header(SESSION_ID, McpLogLevels.newSessionId());
             }
@@ -252,12 +260,21 @@ public final class McpRoutes {
         }
     }
 
+    /** The verified claims of the request's bearer token (cached: the authenticator verified it a moment ago). */
+    private JWTClaimsSet claims(ServerRequest req) {
+        return verifier.verify(req.headers().first(HeaderNames.AUTHORIZATION).orElse("").substring(7).trim());
+    }
+
+    /** The token's {@code sid} claim (the identity provider's login session), when it is a string. */
+    private Optional<String> sid(ServerRequest req) {
+        return Optional.ofNullable(claims(req).getClaim("sid")).filter(String.class::isInstance).map(String.class::cast);
+    }
+
     private void requireScope(ServerRequest req) {
         if (settings.requiredScope().isEmpty()) {
             return;
         }
-        String token = req.headers().first(HeaderNames.AUTHORIZATION).orElse("").substring(7).trim();
-        JWTClaimsSet claims = verifier.verify(token); // cached: the authenticator verified it a moment ago
+        JWTClaimsSet claims = claims(req);
         Object scope = claims.getClaim("scope");
         List<String> granted = scope == null ? List.of() : Arrays.asList(scope.toString().split(" "));
         if (!granted.contains(settings.requiredScope().get())) {

@@ -89,12 +89,19 @@ final class McpServer {
     /** The tenant's operational conventions, packed within their token budget (empty when there are none). */
     private final java.util.function.Function<java.util.UUID, String> conventions;
     private final dev.backplane.kernel.runbooks.RunbookTemplates runbooks;
+    /** The feature-maturity index as JSON text: the {@code svc://features} resource. */
+    private final String features;
+    /** What the instructions say after {@link #INSTRUCTIONS}: the search-before-write rule and the maturity labels. */
+    private final String rules;
 
     McpServer(McpTools tools, String version, dev.backplane.kernel.kb.KbService kb,
               dev.backplane.kernel.memory.MemoryService memory,
               java.util.function.Function<java.util.UUID, String> conventions,
-              dev.backplane.kernel.runbooks.RunbookTemplates runbooks) {
+              dev.backplane.kernel.runbooks.RunbookTemplates runbooks, Map<String, Object> features) {
         this.runbooks = runbooks;
+        JsonNode index = JsonMapping.mapper().valueToTree(features);
+        this.features = index.toPrettyString();
+        this.rules = SEARCH_BEFORE_WRITE + "\n\n" + maturity(index);
         this.tools = tools;
         this.version = version;
         this.kb = kb;
@@ -151,6 +158,11 @@ final class McpServer {
             case "logging/setLevel" -> notifications.setLevel(x);
             default -> throw new RpcError(METHOD_NOT_FOUND, "method not found: " + method, Map.of());
         };
+        if (method.equals("tools/call")) {
+            // the audit session the call was recorded in, for svc audit replay (McpSessions)
+            caller.sessionId().ifPresent(id -> result.putObject("_meta").put(McpSessions.META_AUDIT_SESSION,
+                    id.toString()));
+        }
         if (stateless) {
             result.put("resultType", "complete");
             if (CACHEABLE.contains(method)) {
@@ -158,7 +170,8 @@ final class McpServer {
                 result.put("cacheScope", CACHE_SCOPE);
             }
             // basic/index, "Per-response protocol fields": servers SHOULD identify themselves in every result
-            result.putObject("_meta").set(META_SERVER_INFO, serverInfo());
+            (result.get("_meta") instanceof ObjectNode meta ? meta : result.putObject("_meta"))
+                    .set(META_SERVER_INFO, serverInfo());
         }
         return result;
     }
@@ -194,7 +207,32 @@ final class McpServer {
      */
     private String instructions(Caller caller) {
         String packed = conventions.apply(caller.tenantId());
-        return packed.isEmpty() ? INSTRUCTIONS : INSTRUCTIONS + "\n\n" + packed;
+        String told = INSTRUCTIONS + "\n\n" + rules;
+        return packed.isEmpty() ? told : told + "\n\n" + packed;
+    }
+
+    /** SPEC's rule for the two stores, as the instructions tell it (the write tools' descriptions repeat it). */
+    static final String SEARCH_BEFORE_WRITE = "Memory (scoped, shorter-lived: preferences, conventions, gotchas) and "
+            + "the knowledge base (durable team knowledge). " + McpTools.SEARCH_BEFORE_WRITE_RULE + " Search with "
+            + "search_memory or search_knowledge, read a hit in full (svc://memory/{scope}/{slug}, svc://kb/{slug}), "
+            + "then write with add_to_memory or add_to_knowledge.";
+
+    /**
+     * One line of the labels SPEC gives (GA: memory, kb; experimental: docs; Beta: scheduler), in the index's order,
+     * and where the whole index is.
+     */
+    static String maturity(JsonNode index) {
+        Map<String, List<String>> byLabel = new java.util.LinkedHashMap<>();
+        for (JsonNode f : index.path("features")) {
+            if (f.path("spec_labelled").asBoolean()) {
+                byLabel.computeIfAbsent(f.path("maturity").asText(), k -> new java.util.ArrayList<>())
+                        .add(f.path("key").asText());
+            }
+        }
+        List<String> parts = byLabel.entrySet().stream().map(e -> String.join(", ", e.getValue()) + " "
+                + (e.getValue().size() == 1 ? "is " : "are ") + e.getKey()).toList();
+        return "Feature maturity: " + String.join("; ", parts) + ". The whole index (every capability, and the "
+                + "boundaries that may move) is the resource " + FEATURES_URI + ".";
     }
 
     private ObjectNode discover(Caller caller) {
@@ -252,10 +290,22 @@ final class McpServer {
         return r;
     }
 
-    /** The tenant's published runbooks: the resources an agent may read (kb and memory are found by search). */
+    static final String FEATURES_URI = "svc://features";
+
+    /**
+     * The feature-maturity index and the tenant's published runbooks: the resources an agent may list (kb and
+     * memory are found by search).
+     */
     private ObjectNode resourcesList(Caller caller) {
         ObjectNode r = NODES.objectNode();
         ArrayNode list = r.putArray("resources");
+        ObjectNode index = list.addObject();
+        index.put("uri", FEATURES_URI);
+        index.put("name", "features");
+        index.put("title", "Feature maturity");
+        index.put("description", "The feature-maturity index: each capability's maturity (GA, Beta, experimental) "
+                + "and the boundaries between surfaces that may move");
+        index.put("mimeType", "application/json");
         for (var t : runbooks.published(caller.tenantId())) {
             ObjectNode item = list.addObject();
             item.put("uri", "svc://runbook/" + t.slug());
@@ -281,6 +331,9 @@ final class McpServer {
 
     /** {@code svc://kb/{slug}}: the full body. Anything else is resource-not-found. */
     private ObjectNode readResource(Caller caller, String uri, boolean stateless) {
+        if (uri.equals(FEATURES_URI)) {
+            return contents(uri, "application/json", features);
+        }
         java.util.regex.Matcher mem = java.util.regex.Pattern.compile(
                 "svc://memory/(user|user-tenant|user-target|tenant|target)/([a-z0-9][a-z0-9._-]{0,127})").matcher(uri);
         if (mem.matches()) {

@@ -49,6 +49,14 @@ public final class McpTools {
         Object apply(Caller caller, JsonNode args, DispatchProgress progress);
     }
 
+    /**
+     * SPEC's search-before-write rule ("Which store"), in its words. Told where an agent writes: the descriptions of
+     * add_to_memory and add_to_knowledge, and the server's instructions ({@code initialize}, {@code server/discover}).
+     */
+    static final String SEARCH_BEFORE_WRITE = "before adding, search first; if a matching entry exists, read it, "
+            + "merge and re-add under the same slug rather than creating a near-duplicate slug";
+    static final String SEARCH_BEFORE_WRITE_RULE = "Search-before-write rule: " + SEARCH_BEFORE_WRITE + ".";
+
     private final Map<String, Tool> tools = new LinkedHashMap<>();
     private final AuditLog audit;
     private final SearchLog.Transport transport;
@@ -60,7 +68,9 @@ public final class McpTools {
         add(new Tool("add_to_memory", "Remember something scoped and possibly short-lived: a preference, a convention, "
                 + "a gotcha about a target. Scopes: user (you, every tenant), user-tenant (you, this tenant), user-target "
                 + "(you, one target), tenant (everyone here; tenant_admin only), target (everyone touching a target). User "
-                + "scopes expire after 7 days unless ttl is given; ttl null keeps it forever.", """
+                + "scopes expire after 7 days unless ttl is given; ttl null keeps it forever. " + SEARCH_BEFORE_WRITE_RULE
+                + " Here: search_memory, read a hit in full as svc://memory/{scope}/{slug}, and re-add it with its scope "
+                + "and slug.", """
                 {"type": "object", "additionalProperties": false, "required": ["body", "scope"], "properties": {
                   "body": {"type": "string", "minLength": 1},
                   "scope": {"type": "string", "enum": ["user", "user-tenant", "user-target", "tenant", "target"]},
@@ -79,7 +89,8 @@ public final class McpTools {
                 Role.READ_ONLY, (c, a) -> Map.of("hits", memory.search(c, transport, required(a, "query"),
                         text(a, "scope"), integer(a, "limit").orElse(10)))));
         add(new Tool("add_to_knowledge", "Add durable, general team knowledge to the knowledge base (re-adding a "
-                + "slug updates it). For short-lived or personal notes use memory instead.", """
+                + "slug updates it). For short-lived or personal notes use memory instead. " + SEARCH_BEFORE_WRITE_RULE
+                + " Here: search_knowledge, read a hit in full as svc://kb/{slug}, and re-add it under its slug.", """
                 {"type": "object", "additionalProperties": false, "required": ["slug", "body"], "properties": {
                   "slug": {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]{0,127}$"},
                   "body": {"type": "string", "minLength": 1, "description": "Markdown"},
