@@ -257,6 +257,10 @@ final class KernelServices {
         sensorRuns.onStateChange(notifier);
         sensors.onDelete(notifier);
 
+        Duration reapEvery = Duration.ofSeconds(config.intValue(Setting.REAPERS_INTERVAL_SECONDS));
+        Duration auditStartedAfter = (compositeTimeout.compareTo(callTimeout) > 0 ? compositeTimeout : callTimeout)
+                .plusSeconds(config.intValue(Setting.REAPERS_AUDIT_STARTED_MARGIN_SECONDS));
+        Duration jobStaleAfter = Duration.ofSeconds(config.intValue(Setting.REAPERS_JOB_STALE_SECONDS));
         closing.add(new PeriodicJobs(database.dataSource(), List.of(
                 new PeriodicJobs.Job("topology-refresh", Duration.ofMinutes(1),
                         () -> topologyRefresh.isZero() ? 0 : topology.refreshDue(topologyRefresh)),
@@ -268,16 +272,14 @@ final class KernelServices {
                 new PeriodicJobs.Job("cron-triggers", Duration.ofSeconds(1), cron::fireDue),
                 new PeriodicJobs.Job("broadcast-windows-flush", Duration.ofSeconds(5), broadcast::flushWindows),
                 new PeriodicJobs.Job("broadcast-retention-sweep", Duration.ofHours(1), broadcast::sweep),
-                new PeriodicJobs.Job("audit-started-reaper", Duration.ofMinutes(1),
-                        () -> audit.reapStarted((compositeTimeout.compareTo(callTimeout) > 0 ? compositeTimeout
-                                : callTimeout).plusMinutes(5))),
+                new PeriodicJobs.Job("audit-started-reaper", reapEvery, () -> audit.reapStarted(auditStartedAfter)),
                 new PeriodicJobs.Job("approvals-expiry", Duration.ofMinutes(1), approvals::expireDue),
                 new PeriodicJobs.Job("result-handles-sweep", Duration.ofMinutes(10), handles::sweepExpired),
-                new PeriodicJobs.Job("async-run-reaper", Duration.ofMinutes(1), runs::reapOrphans),
+                new PeriodicJobs.Job("async-run-reaper", reapEvery, runs::reapOrphans),
                 new PeriodicJobs.Job("agent-run-reaper", Duration.ofSeconds(15), agentRuns::reapOrphans),
                 new PeriodicJobs.Job("agent-run-launcher", Duration.ofSeconds(5), agentRuns::launchPending),
                 new PeriodicJobs.Job("memory-sweep", Duration.ofMinutes(10), memory::sweepExpired),
-                new PeriodicJobs.Job("background-job-reaper", Duration.ofMinutes(1), jobs::reapStale),
+                new PeriodicJobs.Job("background-job-reaper", reapEvery, () -> jobs.reapStale(jobStaleAfter)),
                 new PeriodicJobs.Job("retrieval-searches-sweep", Duration.ofHours(6),
                         () -> retrieval.searches().sweep(SEARCH_RETENTION_DAYS)))));
     }

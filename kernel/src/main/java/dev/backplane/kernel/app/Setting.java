@@ -149,6 +149,16 @@ public enum Setting {
     AGENTS_RUN_LEASE_SECONDS("agents.run-lease-seconds", "SVC_AGENTS_RUN_LEASE_SECONDS", "90",
             "how long a running agent run stays claimed by its kernel without a heartbeat; after that the reaper fails it",
             5, 3600),
+    REAPERS_INTERVAL_SECONDS("reapers.interval-seconds", "SVC_REAPERS_INTERVAL_SECONDS", "60",
+            "how often the crash reapers run: audit rows a dead kernel left started, async runs whose lease lapsed, "
+            + "background jobs nobody updates", 1, 3600),
+    REAPERS_AUDIT_STARTED_MARGIN_SECONDS("reapers.audit-started-margin-seconds",
+            "SVC_REAPERS_AUDIT_STARTED_MARGIN_SECONDS", "300",
+            "an audit row still started this long after the longest call may take (plugins.composite-timeout-seconds or "
+            + "plugins.call-timeout-seconds, whichever is longer) is closed as error/outcome_unknown", 1, 86400),
+    REAPERS_JOB_STALE_SECONDS("reapers.job-stale-seconds", "SVC_REAPERS_JOB_STALE_SECONDS", "300",
+            "a background job (spec or kb ingest) whose row nobody updated for this long is failed as abandoned (its "
+            + "kernel died); keep it well above the longest step a job takes between two progress reports", 5, 86400),
     IDENTITY_JWKS_CACHE_SECONDS("identity.jwks-cache-seconds", "SVC_IDENTITY_JWKS_CACHE_SECONDS", "300",
             "how long fetched signing keys are cached (an unknown kid refetches at once)", 1, 86400),
     SENSORS_RESULTS_RETENTION_DAYS("sensors.results-retention-days", "SVC_SENSORS_RESULTS_RETENTION_DAYS", "7",

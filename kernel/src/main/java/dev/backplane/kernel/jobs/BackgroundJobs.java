@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
  * {@code background_jobs}, which is the job's only state, so any replica answers a poll. A job runs on
  * its own virtual thread; its progress reports are written at most every {@link #PROGRESS_EVERY} and
  * the latest one when it ends. A job whose kernel died stops being updated; {@link #reapStale} marks it
- * failed once it has gone 5 minutes without an update.
+ * failed once it has gone 5 minutes (the kernel's setting reapers.job-stale-seconds) without an update.
  */
 public final class BackgroundJobs {
 
@@ -105,15 +105,21 @@ public final class BackgroundJobs {
                 "message", message)), id);
     }
 
-    /** Fails unfinished jobs nobody has updated for 5 minutes (their kernel died); run periodically. */
+    /** Fails unfinished jobs nobody has updated for 5 minutes (their kernel died). */
     public int reapStale() {
+        return reapStale(Duration.ofMinutes(5));
+    }
+
+    /** Fails unfinished jobs nobody has updated for {@code staleAfter} (their kernel died); run periodically. */
+    public int reapStale(Duration staleAfter) {
         int reaped = 0;
         for (JobKind kind : kinds.values()) {
             reaped += jdbc.update("""
                     UPDATE background_jobs SET status = 'failed', error = ?, updated_at = now(), finished_at = now()
-                    WHERE kind = ? AND status IN ('queued', 'running') AND updated_at < now() - interval '5 minutes'""",
+                    WHERE kind = ? AND status IN ('queued', 'running')
+                      AND updated_at < now() - make_interval(secs => ?)""",
                     Jdbc.jsonb(Map.of("error_code", kind.codePrefix() + "_abandoned", "message",
-                            kind.abandonedMessage())), kind.name());
+                            kind.abandonedMessage())), kind.name(), (double) staleAfter.toMillis() / 1000);
         }
         if (reaped > 0) {
             LOG.log(Level.WARNING, reaped + " abandoned background job(s) marked failed");

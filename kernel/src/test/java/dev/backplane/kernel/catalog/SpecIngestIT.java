@@ -284,7 +284,9 @@ public class SpecIngestIT extends PerTestTenant {
         assertThat(ingested.json().path("auth").path("scheme").asText()).isEqualTo("static_header");
         assertThat(ingested.json().path("auth").path("secret_fields").toString()).contains("token");
         var now = kernel.send("POST", "/api/v1/operations/call", operator, body, Map.of());
-        assertThat(now.json().path("error").asText()).as(now.body()).isNotEqualTo("connector_not_ingested");
+        // the connector and its operation now resolve; the call fails at the next step, the made-up target
+        assertThat(now.status()).as(now.body()).isEqualTo(404);
+        assertThat(now.json().path("error").asText()).as(now.body()).isEqualTo("target_not_found");
         assertThat(connector(issuer.token("any", UUID.randomUUID(), "operator"), "acme-2.x"))
                 .as("a global connector is visible to every tenant, staged for each").isNotNull();
         assertThat(kernel.get("/api/v1/connectors?status=not_ingested", operator).body())

@@ -540,20 +540,24 @@ class DispatchIT extends PerTestTenant {
         assertThat(runs.reapOrphans()).isGreaterThanOrEqualTo(1);
     }
 
-    /** Security review D9: a row left started by a kernel that died mid-dispatch is closed as outcome_unknown. */
+    /**
+     * Security review D9: a row left started by a kernel that died mid-dispatch is closed as outcome_unknown. This
+     * checks the reaper's threshold; that the kernel runs it by itself after a crash is CrashRecoveryIT's (a)/(b).
+     */
     @Test
     void auditRowsLeftStartedAreClosedAsOutcomeUnknown() {
         Jdbc jdbc = kernel.jdbc();
         UUID stale = UUID.randomUUID();
         UUID fresh = UUID.randomUUID();
+        // 20 minutes: older than the 10 used here, younger than this kernel's own reaper threshold (the 30-minute
+        // composite timeout + 5), so only the call below can close it and its count is exact
         for (UUID id : List.of(stale, fresh)) {
             jdbc.update("INSERT INTO audit_rows (id, tenant_id, principal, principal_kind, op_class, op_id, result_status, "
                     + "occurred_at) VALUES (?, ?, 'p', 'human', 'write', 'disp.item5.delete', 'started', now() - "
-                    + "make_interval(mins => ?))", id, tenant, id.equals(stale) ? 60 : 0);
+                    + "make_interval(mins => ?))", id, tenant, id.equals(stale) ? 20 : 0);
         }
-        // The kernel's own periodic reaper may close the stale row first, so the count here can be 0; the row's
-        // final state is what matters.
-        new dev.backplane.kernel.audit.AuditLog(jdbc).reapStarted(java.time.Duration.ofMinutes(10));
+        assertThat(new dev.backplane.kernel.audit.AuditLog(jdbc).reapStarted(java.time.Duration.ofMinutes(10)))
+                .as("rows closed: the stale one (other tests leave none started for 10 minutes)").isEqualTo(1);
         assertThat(jdbc.query("SELECT result_status || '/' || coalesce(error_code, '-') FROM audit_rows WHERE id = ?",
                 rs -> rs.getString(1), stale)).containsExactly("error/outcome_unknown");
         assertThat(jdbc.query("SELECT result_status FROM audit_rows WHERE id = ?", rs -> rs.getString(1), fresh))

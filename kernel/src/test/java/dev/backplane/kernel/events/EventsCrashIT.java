@@ -18,10 +18,13 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +32,9 @@ import org.junit.jupiter.api.Test;
  * kill -9 of a kernel process while senders post continuously (loopback, bounded), then a restart on
  * the same database: every delivery that got a 2xx is in the event log exactly once, with its audit
  * row; a sender that retries a delivery whose answer was lost in the crash gets the same event back.
+ * Whether a delivery the first kernel committed lost its answer in this run depends on where the kill
+ * lands (it is counted and printed), so after the restart every delivery is sent again: each answers
+ * 200 {@code duplicate: true} with the event id its first acknowledgement named, and nothing is added.
  */
 class EventsCrashIT {
 
@@ -64,37 +70,47 @@ class EventsCrashIT {
 
                 Map<Integer, String> acknowledged = new ConcurrentHashMap<>();
                 Set<String> eventIds = ConcurrentHashMap.newKeySet();
+                // per delivery: an attempt before the acknowledged one failed (no answer, or not 200)
+                Set<Integer> retried = ConcurrentHashMap.newKeySet();
+                // per delivery: the acknowledgement said duplicate (an earlier attempt had been committed)
+                Set<Integer> answeredDuplicate = ConcurrentHashMap.newKeySet();
+                // per delivery: an attempt got no answer (refused, reset or timed out: IOException)
+                Set<Integer> noAnswer = ConcurrentHashMap.newKeySet();
+                List<Throwable> senderFailures = new CopyOnWriteArrayList<>();
                 AtomicInteger next = new AtomicInteger();
                 AtomicInteger failures = new AtomicInteger();
                 long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
                 Thread[] senders = new Thread[SENDERS];
                 for (int t = 0; t < SENDERS; t++) {
                     senders[t] = Thread.ofVirtual().start(() -> {
-                        for (int i = next.getAndIncrement(); i < DELIVERIES && System.nanoTime() < deadline;
-                             i = next.getAndIncrement()) {
-                            // like a real sender: retry the same delivery id until it is acknowledged
-                            while (System.nanoTime() < deadline) {
-                                try {
-                                    var r = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/events/ingest/" + slug))
-                                            .timeout(Duration.ofSeconds(10)).header("X-Svc-Token", SECRET)
-                                            .header("webhook-id", "delivery-" + i)
-                                            .POST(HttpRequest.BodyPublishers.ofString("{\"n\":" + i + "}",
-                                                    StandardCharsets.UTF_8)).build(), HttpResponse.BodyHandlers.ofString());
-                                    if (r.statusCode() == 200) {
-                                        String id = JSON.readTree(r.body()).path("event_id").asText();
-                                        String before = acknowledged.putIfAbsent(i, id);
-                                        assertThat(before == null || before.equals(id)).isTrue();
-                                        eventIds.add(id);
-                                        break;
+                        try {
+                            for (int i = next.getAndIncrement(); i < DELIVERIES && System.nanoTime() < deadline;
+                                 i = next.getAndIncrement()) {
+                                // like a real sender: retry the same delivery id until it is acknowledged
+                                while (System.nanoTime() < deadline) {
+                                    try {
+                                        var r = deliver(http, base, slug, i);
+                                        if (r.statusCode() == 200) {
+                                            var answer = JSON.readTree(r.body());
+                                            acknowledged.put(i, answer.path("event_id").asText());
+                                            eventIds.add(answer.path("event_id").asText());
+                                            if (answer.path("duplicate").asBoolean()) {
+                                                answeredDuplicate.add(i);
+                                            }
+                                            break;
+                                        }
+                                        retried.add(i);
+                                        failures.incrementAndGet();
+                                    } catch (IOException e) { // refused, reset or timed out: the answer, if any, is lost
+                                        retried.add(i);
+                                        noAnswer.add(i);
+                                        failures.incrementAndGet();
                                     }
-                                    failures.incrementAndGet();
-                                } catch (IOException e) {
-                                    failures.incrementAndGet();
-                                } catch (InterruptedException e) {
-                                    return;
+                                    Thread.sleep(50);
                                 }
-                                sleep(50);
                             }
+                        } catch (Throwable e) { // an assertion or exception here must fail the test, not end a thread
+                            senderFailures.add(e);
                         }
                     });
                 }
@@ -107,14 +123,36 @@ class EventsCrashIT {
                 int atKill = acknowledged.size();
                 second = ChildKernels.start(env, work.resolve("kernel-2.log"));
                 for (Thread s : senders) {
-                    s.join(Duration.ofSeconds(150));
+                    assertThat(s.join(Duration.ofSeconds(150))).as("sender finished").isTrue();
                 }
+                Set<Integer> noAnswerThenDuplicate = new java.util.TreeSet<>(noAnswer);
+                noAnswerThenDuplicate.retainAll(answeredDuplicate);
                 System.out.printf("EventsCrashIT: killed after %d of %d acknowledged; %d refused or failed requests "
-                        + "around the crash; %d deliveries in the end%n", atKill, DELIVERIES, failures.get(),
-                        acknowledged.size());
+                        + "around the crash; %d deliveries in the end; %d deliveries retried, %d of them after an attempt "
+                        + "with no answer, %d answered duplicate (the kernel had committed an attempt whose answer was "
+                        + "lost: %s)%n", atKill, DELIVERIES, failures.get(), acknowledged.size(), retried.size(),
+                        noAnswer.size(), answeredDuplicate.size(), noAnswerThenDuplicate);
+                assertThat(senderFailures).as("senders ended without an exception").isEmpty();
                 assertThat(atKill).as("killed mid-stream").isLessThan(DELIVERIES);
                 assertThat(acknowledged).as("every delivery acknowledged in the end").hasSize(DELIVERIES);
                 assertThat(failures.get()).as("the crash was felt by the senders").isPositive();
+                assertThat(noAnswer).as("some attempts got no answer around the crash").isNotEmpty();
+                assertThat(answeredDuplicate).as("only a delivery sent before can be answered duplicate")
+                        .isSubsetOf(retried);
+
+                // every delivery again, as a sender that lost its answers would: the same event back, nothing added
+                List<String> notTheSame = new ArrayList<>();
+                for (int i = 0; i < DELIVERIES; i++) {
+                    var r = deliver(http, base, slug, i);
+                    var answer = r.statusCode() == 200 ? JSON.readTree(r.body()) : null;
+                    if (answer == null || !answer.path("duplicate").asBoolean()
+                            || !answer.path("event_id").asText().equals(acknowledged.get(i))) {
+                        notTheSame.add("delivery-" + i + ": " + r.statusCode() + " " + r.body() + " (acknowledged as "
+                                + acknowledged.get(i) + ")");
+                    }
+                }
+                assertThat(notTheSame).as("redeliveries after the restart that did not get their event back as a "
+                        + "duplicate").isEmpty();
 
                 try (Connection c = DriverManager.getConnection(pg.jdbcUrl(), ExternalPostgres.USER, ExternalPostgres.PASSWORD)) {
                     ResultSet rs = c.createStatement().executeQuery("SELECT count(*), count(DISTINCT delivery_id), "
@@ -142,11 +180,11 @@ class EventsCrashIT {
         }
     }
 
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    private static HttpResponse<String> deliver(HttpClient http, String base, String slug, int i)
+            throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/events/ingest/" + slug))
+                .timeout(Duration.ofSeconds(10)).header("X-Svc-Token", SECRET).header("webhook-id", "delivery-" + i)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"n\":" + i + "}", StandardCharsets.UTF_8)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 }

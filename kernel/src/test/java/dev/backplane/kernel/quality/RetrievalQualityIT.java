@@ -20,6 +20,11 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,7 +32,15 @@ import org.junit.jupiter.api.Test;
 /** {@code svc retrieval eval / usage / retire-checklist} against a running kernel over real HTTP. */
 class RetrievalQualityIT {
 
+    /**
+     * Operations of the demo connector: many more than the cut-off of 10, so that a search returning them
+     * all in any order scores low (near-duplicates "List every pod number 17", "Show one volume number 17", ...).
+     */
+    private static final int OPERATIONS = 150;
+
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final CountDownLatch VECTORS_READY = new CountDownLatch(1);
+    private static final Handler WATCH = new VectorsReady();
     private static TestIssuer issuer;
     private static TestKernel kernel;
     private final UUID tenant = UUID.randomUUID();
@@ -60,13 +73,15 @@ class RetrievalQualityIT {
     static void start() throws Exception {
         Path work = Files.createTempDirectory("svc-retrieval-it");
         Path plugins = Files.createDirectories(work.resolve("plugins"));
-        TestPlugins.build(plugins, TestPlugins.connector("demo", "1.x").operations(9).nouns("pod", "volume", "node"));
+        TestPlugins.build(plugins, TestPlugins.connector("demo", "1.x").operations(OPERATIONS).nouns("pod", "volume", "node"));
         issuer = new TestIssuer();
+        Logger.getLogger("").addHandler(WATCH);
         kernel = TestKernel.start(work.resolve("data"), TestKernel.settings(issuer, plugins));
     }
 
     @AfterAll
     static void stop() {
+        Logger.getLogger("").removeHandler(WATCH);
         kernel.close();
         issuer.close();
     }
@@ -110,6 +125,7 @@ class RetrievalQualityIT {
         assertThat(cli(operator).run("retrieval", "eval", "--save-baseline").exitCode()).as("saving needs tenant_admin")
                 .isEqualTo(3);
 
+        awaitOperationVectors();
         var saved = cli(admin).run("retrieval", "eval", "--save-baseline");
         assertThat(saved.exitCode()).as(saved.toString()).isZero();
         assertThat(saved.out()).contains("SURFACE").contains("operations: queries are derived from operation "
@@ -117,8 +133,15 @@ class RetrievalQualityIT {
         JsonNode all = JSON.readTree(cli(admin).run("retrieval", "eval", "--json").out());
         JsonNode ops = all.path("surfaces").get(2);
         assertThat(ops.path("surface").asText()).isEqualTo("operations");
-        assertThat(ops.path("queries").asInt()).as("one derived query per demo operation").isEqualTo(9);
-        assertThat(ops.path("engine_metrics").path("recall_at_10").asDouble()).isGreaterThan(0.5);
+        assertThat(ops.path("queries").asInt()).as("one derived query per demo operation").isEqualTo(OPERATIONS);
+        System.out.println("RetrievalQualityIT: operations over " + OPERATIONS + " known-item queries: engine "
+                + ops.path("engine_metrics") + ", grep " + ops.path("grep_metrics"));
+        // floors a few hundredths under what the hybrid engine measures here (MRR 0.9967, nDCG@10 0.9975; grep 0.3525
+        // and 0.3558): the right operation is first for all but a few of the 150 near-duplicates
+        assertThat(ops.path("engine_metrics").path("mrr").asDouble()).as(ops.toString()).isGreaterThanOrEqualTo(0.97);
+        assertThat(ops.path("engine_metrics").path("ndcg_at_10").asDouble()).as(ops.toString())
+                .isGreaterThanOrEqualTo(0.97);
+        assertThat(ops.path("beats_baseline").asBoolean()).as("no worse than grep on any metric: " + ops).isTrue();
 
         var same = cli(operator).run("retrieval", "eval", "--surface", "kb", "--compare-baseline");
         assertThat(same.exitCode()).as(same.toString()).isZero();
@@ -214,6 +237,34 @@ class RetrievalQualityIT {
         var human = cli(operator).run("retrieval", "retire-checklist");
         assertThat(human.out()).contains("kb: READY").contains("operations: NOT READY")
                 .contains("[FAIL] curated_queries").contains("[pass] daily_use").contains("overall: NOT READY");
+    }
+
+    /**
+     * Starts the demo connector's operation search index (if no test did yet) and waits until its vectors are in,
+     * so the eval measures the hybrid ranking: while they are prepared, operation search ranks lexically.
+     */
+    private void awaitOperationVectors() throws InterruptedException {
+        var search = kernel.get("/api/v1/connectors/demo-1.x/operations?query=list%20pods", operator);
+        assertThat(search.status()).as(search.body()).isEqualTo(200);
+        assertThat(VECTORS_READY.await(3, TimeUnit.MINUTES)).as("the demo operations' vectors are ready").isTrue();
+    }
+
+    /** Counts down when the kernel logs that the demo connector's operation vectors are ready. */
+    private static final class VectorsReady extends Handler {
+        @Override
+        public void publish(LogRecord r) {
+            if (String.valueOf(r.getMessage()).startsWith("retrieval: vectors for operations of demo-1.x ready")) {
+                VECTORS_READY.countDown();
+            }
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
     }
 
     private void search(String body) {

@@ -7,10 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.backplane.kernel.audit.AuditLog;
-import dev.backplane.kernel.dispatch.AsyncRuns;
-import dev.backplane.kernel.jobs.BackgroundJobs;
-import dev.backplane.kernel.kb.KbIngestService;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.ChildKernels;
 import dev.backplane.kernel.testing.ExternalPostgres;
@@ -58,12 +54,13 @@ import org.junit.jupiter.api.Test;
  * again completes and reports the rest.</li>
  * </ol>
  * The targets live in this JVM so they survive the kills: they count what they receive and hold the
- * writes for {@link #HOLD} so that each kill lands while the call is in flight. The kernel's own reapers
- * run on long periods (a minute) with long thresholds (call timeout + 5 minutes for audit rows,
- * 5 minutes for jobs), so the test calls the same reapers on its own connection pool; where a threshold
- * is longer than this test may wait (the job reaper's 5 minutes), the job row's clock is moved back
- * instead. The async run's lease (call timeout + 60 s) is waited out for real, and the restarted kernel's
- * own periodic reaper is given a minute to fail the run: that point is killed first and checked last.
+ * writes for {@link #HOLD} so that each kill lands while the call is in flight. Nothing here runs a
+ * reaper or moves a clock: the kernels run with short reaper settings ({@link #REAP_EVERY_SECONDS},
+ * {@link #AUDIT_MARGIN_SECONDS}, {@link #JOB_STALE_SECONDS}; production's are a minute and 5 minutes),
+ * and each case waits, bounded, for the restarted kernel's own periodic reapers to do the recovery.
+ * Removing the audit-started, async-run or background-job reaper from the kernel's periodic jobs turns
+ * this test red. The async run's lease (call timeout + 60 s) is waited out for real: that point is
+ * killed first and checked last.
  */
 class CrashRecoveryIT {
 
@@ -71,6 +68,12 @@ class CrashRecoveryIT {
     private static final String PASSWORD = "crash-pw-" + UUID.randomUUID();
     private static final Duration HOLD = Duration.ofSeconds(5);
     private static final int CALL_TIMEOUT_SECONDS = 2;
+    /** The kernels' reaper settings: every 2 s; audit rows started 2 + 3 s ago; jobs untouched for 15 s. */
+    private static final int REAP_EVERY_SECONDS = 2;
+    private static final int AUDIT_MARGIN_SECONDS = 3;
+    private static final int JOB_STALE_SECONDS = 15;
+    /** How long a case waits for the kernel's own reaper once its threshold has passed. */
+    private static final Duration REAPER_BOUND = Duration.ofSeconds(45);
     private static final int KB_FILES = 300;
     private static final int KB_KILL_AT = 40;
     private static final String CONNECTOR = "crash-1.x";
@@ -111,6 +114,11 @@ class CrashRecoveryIT {
             env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8");
             env.put("SVC_KB_INGEST_ROOT", ingestRoot.toString());
             env.put("SVC_PLUGIN_CALL_TIMEOUT_SECONDS", String.valueOf(CALL_TIMEOUT_SECONDS));
+            // the audit reaper's threshold is the longest call (composite calls included) plus the margin
+            env.put("SVC_PLUGIN_COMPOSITE_TIMEOUT_SECONDS", String.valueOf(CALL_TIMEOUT_SECONDS));
+            env.put("SVC_REAPERS_INTERVAL_SECONDS", String.valueOf(REAP_EVERY_SECONDS));
+            env.put("SVC_REAPERS_AUDIT_STARTED_MARGIN_SECONDS", String.valueOf(AUDIT_MARGIN_SECONDS));
+            env.put("SVC_REAPERS_JOB_STALE_SECONDS", String.valueOf(JOB_STALE_SECONDS));
             base = "http://127.0.0.1:" + port;
             http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                     .connectTimeout(Duration.ofSeconds(2)).build();
@@ -182,19 +190,19 @@ class CrashRecoveryIT {
                 UUID.fromString(d.handle())).orElseThrow().equals(false)) {
             Thread.sleep(250);
         }
-        // the kernel's own async-run reaper runs every minute; give it that long, then run the same reaper here
-        long ownReaper = System.nanoTime() + Duration.ofSeconds(70).toNanos();
-        while (runStatus(d.handle()).equals("running") && System.nanoTime() < ownReaper) {
-            Thread.sleep(500);
-        }
-        int reaped = runStatus(d.handle()).equals("running") ? new AsyncRuns(jdbc,
-                Duration.ofSeconds(CALL_TIMEOUT_SECONDS)).reapOrphans() : 0;
+        // the kernel's own async-run reaper (every REAP_EVERY_SECONDS) fails it; nothing here reaps
+        long lapsed = System.nanoTime();
+        awaitReaper(softly, "(d) the kernel's async-run reaper fails the orphaned run", "async-run-reaper",
+                () -> !runStatus(d.handle()).equals("running"));
+        long reapedAfter = Duration.ofNanos(System.nanoTime() - lapsed).toMillis();
         var run = send("GET", "/api/v1/operations/runs/" + d.handle(), operator(), null);
         softly.assertThat(run.status()).as(run.body()).isEqualTo(200);
         String status = run.json().path("status").asText();
         String code = run.json().path("result").path("extras").path("error_code").asText();
-        softly.assertThat(before).as("(d) the run waits for its lease to lapse (a live kernel's run is not reaped)")
-                .isEqualTo("running");
+        Timestamp finished = jdbc.query("SELECT finished_at FROM dispatch_runs WHERE id = ?", rs -> rs.getTimestamp(1),
+                UUID.fromString(d.handle())).getFirst();
+        softly.assertThat(finished).as("(d) the run waits for its lease to lapse (a live kernel's run is not reaped): "
+                + "failed at, against its lease").isNotNull().isAfterOrEqualTo(lease);
         softly.assertThat(status).as("(d) orphaned run failed by the reaper").isEqualTo("failed");
         softly.assertThat(code).as("(d) orphaned run's error code").isEqualTo("run_orphaned");
         List<Map<String, Object>> audit = auditRows("CRASH-D").stream()
@@ -210,9 +218,9 @@ class CrashRecoveryIT {
         softly.assertThat(hits).as("(d) the async write reached the target once and was never re-dispatched")
                 .isEqualTo(1);
         summary.add("CrashRecoveryIT (d) async call: killed with the call held at the target; lease until " + lease
-                .toInstant() + ", run " + before + " until then, then " + status + "/" + code + " (reaped by "
-                + (reaped > 0 ? "the test's reapOrphans(): the kernel's own reaper had not run 70 s after the lease lapsed"
-                : "the kernel's own periodic reaper") + "); dispatch audit row "
+                .toInstant() + ", run " + status + "/" + code + " at " + (finished == null ? "-" : finished.toInstant())
+                + " by the kernel's own async-run reaper (" + before + " when this check began, " + reapedAfter
+                + " ms later); dispatch audit row "
                 + audit.stream().map(r -> r.get("result_status") + "/" + r.get("error_code")).toList()
                 + "; target received the write " + hits + "x");
     }
@@ -226,21 +234,25 @@ class CrashRecoveryIT {
         CompletableFuture<HttpResponse<String>> call = sendAsync("POST", "/api/v1/operations/call", operator(),
                 "{\"connector_id\": \"" + CONNECTOR + "\", \"op_id\": \"" + WRITE_OP + "\", \"target\": \"crash\", "
                         + "\"params\": {\"name\": \"hold-sync\"}, \"work_ref\": \"CRASH-A\"}");
-        Process next = killedWhileHeld(kernel, request, call, softly, "(a) the caller got no answer (the kernel died "
-                + "mid-call)");
-        List<Map<String, Object>> before = auditRows("CRASH-A");
+        killWhileHeld(kernel, request, call, softly, "(a) the caller got no answer (the kernel died mid-call)");
+        List<Map<String, Object>> before = auditRows("CRASH-A");  // no kernel is running: nothing can reap yet
         assertThat(before).as("(a) one audit row, begun before the target was called").hasSize(1);
         assertThat(before.getFirst().get("result_status")).as("(a) the kill landed before the outcome was recorded")
                 .isEqualTo("started");
+        Process next = restart();
+        long restarted = System.nanoTime();
+        awaitReaper(softly, "(a) the restarted kernel's audit-started reaper closes the row", "audit-started-reaper",
+                () -> !"started".equals(auditRows("CRASH-A").getFirst().get("result_status")));
+        long reapedAfter = Duration.ofNanos(System.nanoTime() - restarted).toMillis();
         Thread.sleep(1500); // nothing may re-run the write after the restart
-        int reaped = new AuditLog(jdbc).reapStarted(Duration.ofSeconds(1));
         List<Map<String, Object>> after = auditRows("CRASH-A");
         String state = after.getFirst().get("result_status") + "/" + after.getFirst().get("error_code");
         softly.assertThat(state).as("(a) the audit row after the reaper").isEqualTo("error/outcome_unknown");
         int hits = count(request);
         softly.assertThat(hits).as("(a) the target received the write exactly once").isEqualTo(1);
         summary.add("CrashRecoveryIT (a) sync write: killed with the call held at the target; audit row started -> "
-                + state + " after reapStarted (" + reaped + " row(s) reaped); target received the write " + hits + "x");
+                + state + " by the kernel's own audit-started reaper (" + reapedAfter + " ms after the restart); target "
+                + "received the write " + hits + "x");
         return next;
     }
 
@@ -257,8 +269,16 @@ class CrashRecoveryIT {
         String id = parked.json().path("extras").path("approval_request_id").asText();
         CompletableFuture<HttpResponse<String>> approve = sendAsync("POST", "/api/v1/approvals/" + id + "/approve",
                 admin("admin-2"), "{\"reason\": \"crash test\"}");
-        Process next = killedWhileHeld(kernel, request, approve, softly, "(b) the approver got no answer (the kernel "
-                + "died mid-execution)");
+        killWhileHeld(kernel, request, approve, softly, "(b) the approver got no answer (the kernel died mid-execution)");
+        // read before the restart, while no kernel can reap: the execution's row is still started
+        List<Map<String, Object>> rows = auditRows("CRASH-B");
+        List<Map<String, Object>> executions = rows.stream().filter(r -> PARKED_OP.equals(r.get("op_id"))
+                && !"awaiting_approval".equals(r.get("result_status"))).toList();
+        softly.assertThat(rows).as("(b) audit at the kill: parked, approve transition, execution")
+                .extracting(r -> r.get("op_id") + ":" + r.get("result_status"))
+                .containsExactly(PARKED_OP + ":awaiting_approval", "svc.approval.approve:ok", PARKED_OP + ":started");
+        Process next = restart();
+        long restarted = System.nanoTime();
         JsonNode approval = send("GET", "/api/v1/approvals/" + id, operator(), null).json();
         String status = approval.path("status").asText();
         softly.assertThat(status).as("(b) the approval after the restart").isEqualTo("approved");
@@ -266,15 +286,11 @@ class CrashRecoveryIT {
         var again = send("POST", "/api/v1/approvals/" + id + "/approve", admin("admin-2"), "{}");
         softly.assertThat(again.status()).as("(b) approving again: " + again.body()).isEqualTo(409);
         softly.assertThat(again.json().path("error").asText()).isEqualTo("approval_not_pending");
+        awaitReaper(softly, "(b) the restarted kernel's audit-started reaper closes the execution's row",
+                "audit-started-reaper",
+                () -> auditRows("CRASH-B").stream().noneMatch(r -> "started".equals(r.get("result_status"))));
+        long reapedAfter = Duration.ofNanos(System.nanoTime() - restarted).toMillis();
         Thread.sleep(1500); // nothing may re-run the execution after the restart
-
-        List<Map<String, Object>> rows = auditRows("CRASH-B");
-        List<Map<String, Object>> executions = rows.stream().filter(r -> PARKED_OP.equals(r.get("op_id"))
-                && !"awaiting_approval".equals(r.get("result_status"))).toList();
-        softly.assertThat(rows).as("(b) audit: parked, approve transition, execution")
-                .extracting(r -> r.get("op_id") + ":" + r.get("result_status"))
-                .containsExactly(PARKED_OP + ":awaiting_approval", "svc.approval.approve:ok", PARKED_OP + ":started");
-        int reaped = new AuditLog(jdbc).reapStarted(Duration.ofSeconds(1));
         List<Map<String, Object>> reapedRows = auditRows("CRASH-B").stream().filter(r -> PARKED_OP.equals(r.get("op_id"))
                 && !"awaiting_approval".equals(r.get("result_status"))).toList();
         softly.assertThat(reapedRows).as("(b) one execution row").hasSize(1);
@@ -295,8 +311,8 @@ class CrashRecoveryIT {
                         r.get("approval_request_id"))).isEqualTo(id));
         summary.add("CrashRecoveryIT (b) approval execution: killed with the approved call held at the target; approval "
                 + status + " after restart, approve again -> " + again.status() + "; execution audit row started -> "
-                + state + " after reapStarted (" + reaped + " row(s) reaped); target received the call " + hits
-                + "x; " + link + rowLink);
+                + state + " by the kernel's own audit-started reaper (" + reapedAfter + " ms after the restart); target "
+                + "received the call " + hits + "x; " + link + rowLink);
         return next;
     }
 
@@ -316,20 +332,21 @@ class CrashRecoveryIT {
         int atKill = entries();
         String jobAtKill = jobStatus(job);
         Timestamp touchedAtKill = jobTouched(job);
+        String progressAtKill = jobProgress(job);
         assertThat(jobAtKill).as("(c) the kill landed mid-ingest").isEqualTo("running");
         assertThat(atKill).as("(c) the kill landed mid-ingest").isLessThan(KB_FILES);
-        Process next = start();
-        awaitReady();
+        Process next = restart();
 
-        Thread.sleep(1000);
-        Timestamp touched = jobTouched(job);
-        String beforeReap = send("GET", "/api/v1/kb/ingest-jobs/" + job, admin("admin-1"), null).json()
-                .path("status").asText();
-        // the stale-job reaper fails jobs nobody updated for 5 minutes: move this job's clock back by 6
-        jdbc.update("UPDATE background_jobs SET updated_at = updated_at - interval '6 minutes' WHERE id = ?", job);
-        int reaped = new BackgroundJobs(jdbc, List.of(KbIngestService.JOB_KIND)).reapStale();
+        // the restarted kernel's stale-job reaper fails the job JOB_STALE_SECONDS after its last update
+        awaitReaper(softly, "(c) the restarted kernel's background-job reaper fails the dead job",
+                "background-job-reaper", () -> !jobStatus(job).equals("running"));
+        Timestamp finished = jdbc.query("SELECT finished_at FROM background_jobs WHERE id = ?", rs -> rs.getTimestamp(1),
+                job).getFirst();
+        long staleFor = finished == null ? -1
+                : Duration.between(touchedAtKill.toInstant(), finished.toInstant()).toMillis();
         JsonNode failed = send("GET", "/api/v1/kb/ingest-jobs/" + job, admin("admin-1"), null).json();
-        softly.assertThat(beforeReap).as("(c) before the reaper the dead job still reads running").isEqualTo("running");
+        softly.assertThat(staleFor).as("(c) the job is failed by the stale-job reaper, not before its threshold (ms "
+                + "between its last update and its failure)").isGreaterThanOrEqualTo(JOB_STALE_SECONDS * 1000L);
         softly.assertThat(failed.path("status").asText()).as("(c) the job after the stale-job reaper: " + failed)
                 .isEqualTo("failed");
         softly.assertThat(failed.path("terminal").asBoolean()).as("(c) terminal").isTrue();
@@ -340,7 +357,8 @@ class CrashRecoveryIT {
         int nowEntries = entries();
         softly.assertThat(nowEntries).as("(c) nothing was written after the kill (the job was not resumed)")
                 .isEqualTo(atKill);
-        softly.assertThat(touched).as("(c) the restarted kernel did not resume the job").isEqualTo(touchedAtKill);
+        softly.assertThat(jobProgress(job)).as("(c) the restarted kernel did not resume the job")
+                .isEqualTo(progressAtKill);
         long unindexed = jdbc.queryOne("""
                 SELECT count(*) FROM kb_entries e WHERE e.tenant_id = ?
                    AND (NOT EXISTS (SELECT 1 FROM retrieval_chunks c WHERE c.surface = 'kb' AND c.entry_id = e.id)
@@ -383,9 +401,10 @@ class CrashRecoveryIT {
         softly.assertThat(progress.path("errors").asInt()).isZero();
         softly.assertThat(entries()).as("(c) every file is an entry in the end").isEqualTo(KB_FILES);
         summary.add("CrashRecoveryIT (c) kb ingest: killed after " + atKill + " of " + KB_FILES + " entries; job "
-                + beforeReap + " after restart, " + failed.path("status").asText() + " after reapStale (" + reaped
-                + " reaped, error \"" + failed.path("error").asText() + "\"); " + (slugs.size() - notFound.size()) + "/"
-                + slugs.size() + " pre-kill entries found by search, " + unindexed + " without index rows; re-run "
+                + jobAtKill + " at the kill, " + failed.path("status").asText() + " by the kernel's own background-job "
+                + "reaper " + staleFor + " ms after its last update (error \"" + failed.path("error").asText() + "\"); "
+                + (slugs.size() - notFound.size()) + "/" + slugs.size() + " pre-kill entries found by search, " + unindexed
+                + " without index rows; re-run "
                 + done.path("status").asText() + " " + progress);
         return next;
     }
@@ -480,17 +499,42 @@ class CrashRecoveryIT {
     }
 
     /**
-     * Kills {@code kernel} once {@code request} is held at the target, expects {@code pending} (the HTTP call
-     * that sent it) to get no answer, and starts the next kernel; that kernel, ready.
+     * Kills {@code kernel} once {@code request} is held at the target and expects {@code pending} (the HTTP call
+     * that sent it) to get no answer.
      */
-    private Process killedWhileHeld(Process kernel, String request, CompletableFuture<HttpResponse<String>> pending,
-                                    SoftAssertions softly, String noAnswer) throws Exception {
+    private void killWhileHeld(Process kernel, String request, CompletableFuture<HttpResponse<String>> pending,
+                               SoftAssertions softly, String noAnswer) throws Exception {
         awaitArrival(request, pending);
         kill(kernel);
         softly.assertThat(pending).as(noAnswer).failsWithin(Duration.ofSeconds(10));
+    }
+
+    /** The next kernel, ready. */
+    private Process restart() throws Exception {
         Process next = start();
         awaitReady();
         return next;
+    }
+
+    /**
+     * Waits until {@code done} holds, at most the reaper's threshold plus {@link #REAPER_BOUND}: only the kernel's
+     * own periodic {@code job} can make it hold (this test runs no reaper). The failure shows the job's row in
+     * db-scheduler's table (a job a killed kernel was running stays picked until db-scheduler revives it).
+     */
+    private void awaitReaper(SoftAssertions softly, String what, String job, java.util.function.BooleanSupplier done)
+            throws Exception {
+        long deadline = System.nanoTime() + REAPER_BOUND.plusSeconds(JOB_STALE_SECONDS).toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                softly.fail(what + ": not done within " + REAPER_BOUND.plusSeconds(JOB_STALE_SECONDS)
+                        .toSeconds() + " s; scheduled_tasks: " + jdbc.query("SELECT task_name, execution_time, picked, "
+                        + "picked_by, last_heartbeat FROM scheduled_tasks WHERE task_name = ?", rs -> rs.getString(1)
+                        + " next " + rs.getTimestamp(2) + " picked " + rs.getBoolean(3) + " by " + rs.getString(4)
+                        + " heartbeat " + rs.getTimestamp(5), job) + " (kernel log in " + work + ")");
+                return;
+            }
+            Thread.sleep(200);
+        }
     }
 
     private void awaitArrival(String request, CompletableFuture<HttpResponse<String>> call) throws Exception {
@@ -518,6 +562,11 @@ class CrashRecoveryIT {
 
     private String jobStatus(UUID job) {
         return jdbc.queryOne("SELECT status FROM background_jobs WHERE id = ?", rs -> rs.getString(1), job).orElseThrow();
+    }
+
+    private String jobProgress(UUID job) {
+        return jdbc.queryOne("SELECT progress::text FROM background_jobs WHERE id = ?", rs -> rs.getString(1), job)
+                .orElseThrow();
     }
 
     private Timestamp jobTouched(UUID job) {

@@ -19,7 +19,8 @@ import java.util.stream.Stream;
  * A PostgreSQL server the kernel reaches by URL, as in production: the machine's own server binaries
  * (Debian's, under /usr/lib/postgresql/N/bin) in a throw-away cluster, with a password-authenticated
  * application user. Where no such binaries exist it falls back to a separately started embedded
- * server, still reached only by URL.
+ * server, still reached only by URL ({@link #systemServer()} says which; a test that promises the
+ * machine's server checks it).
  */
 public final class ExternalPostgres implements AutoCloseable {
 
@@ -82,7 +83,8 @@ public final class ExternalPostgres implements AutoCloseable {
     }
 
     private static Optional<Path> systemBinaries() {
-        Path base = Path.of("/usr/lib/postgresql");
+        // the property exists so a test can show what happens on a machine without them
+        Path base = Path.of(System.getProperty("svc.test.postgresql-root", "/usr/lib/postgresql"));
         if (!Files.isDirectory(base)) {
             return Optional.empty();
         }
@@ -123,6 +125,16 @@ public final class ExternalPostgres implements AutoCloseable {
 
     public String describe() {
         return version;
+    }
+
+    /** True for the machine's own server binaries; false for the embedded fallback. */
+    public boolean systemServer() {
+        return bin.isPresent();
+    }
+
+    /** The major version of the machine's binaries this server runs ("15"); empty for the fallback. */
+    public Optional<String> systemMajorVersion() {
+        return bin.map(b -> b.getParent().getFileName().toString());
     }
 
     @Override

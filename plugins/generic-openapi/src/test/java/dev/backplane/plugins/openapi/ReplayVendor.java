@@ -22,7 +22,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code 127.0.0.1} and {@code vendor.test} made by the JDK's keytool (its PEM is the pin a target
  * trusts). Each request goes to a {@link Handler}; an {@link AssertionError} thrown there (a fixture
  * or a received body that fails the {@link SpecContract}) becomes a 599 {@code contract_violation}
- * answer, which {@link ReplayKernel#call} refuses, so a drift fails the test that caused it.
+ * answer, which {@link ReplayKernel#call} refuses, so a drift fails the test that caused it. Not every
+ * path looks at the answer (approvals, probes, CLI verbs, a session login whose failure maps to
+ * {@code connector_auth_failed}, a test that expects an error), so every violation, and every handler
+ * failure, is also kept: {@link #close} fails when there was any.
  */
 final class ReplayVendor implements AutoCloseable {
 
@@ -37,6 +40,7 @@ final class ReplayVendor implements AutoCloseable {
     private final String pem;
     private final AtomicInteger served = new AtomicInteger();
     private final List<String> writes = new CopyOnWriteArrayList<>();
+    private final List<String> violations = new CopyOnWriteArrayList<>();
 
     private ReplayVendor(HttpServer server, String pem, Handler handler) {
         this.server = server;
@@ -47,8 +51,10 @@ final class ReplayVendor implements AutoCloseable {
             try {
                 handler.answer(e);
             } catch (AssertionError violation) {
+                violations.add(e.route() + ": contract violation: " + violation.getMessage());
                 e.reply(599, "{\"contract_violation\": " + JSON.writeValueAsString(violation.getMessage()) + "}");
             } catch (Exception failure) {
+                violations.add(e.route() + ": replay failure: " + failure);
                 e.reply(500, "{\"replay_failure\": " + JSON.writeValueAsString(String.valueOf(failure)) + "}");
             }
         });
@@ -94,9 +100,19 @@ final class ReplayVendor implements AutoCloseable {
         return writes;
     }
 
+    /** Every contract violation and handler failure so far, as "METHOD path: what", in arrival order. */
+    List<String> violations() {
+        return violations;
+    }
+
+    /** Stops the server, then fails if any request violated the vendor's contract or broke its handler. */
     @Override
     public void close() {
         server.stop(0);
+        if (!violations.isEmpty()) {
+            throw new AssertionError(violations.size() + " request(s) the replayed vendor refused as off its contract "
+                    + "(each was answered 599 or 500):\n  " + String.join("\n  ", violations));
+        }
     }
 
     /** One request, read once, with the answer helpers a replay handler needs. */
