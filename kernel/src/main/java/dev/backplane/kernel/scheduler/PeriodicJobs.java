@@ -12,7 +12,8 @@ import javax.sql.DataSource;
 /**
  * Periodic work on db-scheduler (PostgreSQL-backed, so several replicas never run a job twice):
  * approval expiry, the sweep of expired result handles, due cron triggers and sensors. Polled every
- * second, so a job with a one-second delay (cron triggers, sensors) starts about a second late at most.
+ * second, so a job with a one-second delay (cron triggers, sensors) starts about a second late at most. A job
+ * whose replica died while running it is picked up by another after about 40 seconds (missed heartbeats).
  */
 public final class PeriodicJobs implements AutoCloseable {
 
@@ -35,6 +36,11 @@ public final class PeriodicJobs implements AutoCloseable {
                 .startTasks(tasks)
                 .threads(2)
                 .pollingInterval(Duration.ofSeconds(1))
+                // a job claimed by a replica that died is taken over after 4 missed 10 s heartbeats (~40 s), not
+                // db-scheduler's default 6 x 5 min: a reaper a killed kernel was running must not stay blocked for
+                // every other replica for half an hour
+                .heartbeatInterval(Duration.ofSeconds(10))
+                .missedHeartbeatsLimit(4)
                 .build();
         scheduler.start();
     }
