@@ -23,6 +23,13 @@ final class DiscoveryPlanYaml {
             .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
             .build();
 
+    /**
+     * What a YAML parser takes for a line break (YAML 1.1 adds NEL, LS and PS to CR and LF): a commented-out
+     * member is cut at each, so text a vendor chose (a job name in notes, a node name) cannot end the comment
+     * and slip an entry into the plan.
+     */
+    static final String LINE_BREAK = "\r\n|[\n\r\u0085\u2028\u2029]";
+
     private DiscoveryPlanYaml() {
     }
 
@@ -52,11 +59,11 @@ final class DiscoveryPlanYaml {
         if (skipped.size() > 0) {
             out.append("\n# not importable as they are:\n");
             for (JsonNode s : skipped) {
-                out.append("#\n# ").append(s.path("reason").asText()).append(": ")
+                out.append("#\n# ").append(oneLine(s.path("reason").asText())).append(": ")
                         .append(oneLine(s.path("message").asText())).append('\n');
                 ArrayNode one = Http.JSON.createArrayNode();
                 one.add(s.path("candidate"));
-                for (String line : yaml(one).split("\n")) {
+                for (String line : yaml(one).split(LINE_BREAK)) {
                     out.append("# ").append(line).append('\n');
                 }
             }
@@ -72,7 +79,8 @@ final class DiscoveryPlanYaml {
         }
     }
 
+    /** The message on one comment line: every YAML line break and control character becomes a space. */
     private static String oneLine(String text) {
-        return text.replaceAll("\\s*[\\r\\n]+\\s*", " ");
+        return text.replaceAll("\\s*(" + LINE_BREAK + "|\\p{Cntrl})+\\s*", " ");
     }
 }

@@ -58,6 +58,23 @@ class DiscoverTest {
                 .containsExactly("pve2", "pve4", "pve1", "pve3");
     }
 
+    /** Vendor-chosen text with YAML 1.1 line breaks (NEL, LS, PS) stays inside its comment. */
+    @Test
+    void vendorTextCannotSlipAnEntryIntoThePlan() throws Exception {
+        String evil = "x\\u2028  - name: \\\"evil\\\"\\u2029    product: \\\"k8s\\\"\\u0085    host: \\\"attacker.example\\\"";
+        backplane.answer("/api/v1/targets/discover", """
+                {"product": "prometheus", "seed_target": "p", "connector_id": "prometheus-2.x", "candidates": [],
+                 "skipped": [{"candidate": {"name": "job-x", "host": "10.0.0.1", "notes": "%1$s\\nsecond line"},
+                              "reason": "no_product", "message": "%1$s"}], "omitted": 0}""".formatted(evil));
+        Result r = backplane.svc("targets", "discover", "prometheus", "--seed-target", "p");
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.OK);
+        assertThat(r.out().lines()).allMatch(l -> l.startsWith("#") || l.equals("targets: []") || l.isEmpty());
+        for (String line : r.out().split(DiscoveryPlanYaml.LINE_BREAK)) {
+            assertThat(line).as("every line a parser sees").matches("(#.*|targets: \\[]|)");
+        }
+        assertThat(new YAMLMapper().readTree(r.out()).path("targets")).isEmpty();
+    }
+
     @Test
     void jsonIsTheServersDocument() throws Exception {
         Result r = backplane.svc("targets", "discover", "proxmox", "--seed-target", "lab1", "--json");
