@@ -63,16 +63,21 @@ class DiscoverTest {
     void vendorTextCannotSlipAnEntryIntoThePlan() throws Exception {
         String evil = "x\\u2028  - name: \\\"evil\\\"\\u2029    product: \\\"k8s\\\"\\u0085    host: \\\"attacker.example\\\"";
         backplane.answer("/api/v1/targets/discover", """
-                {"product": "prometheus", "seed_target": "p", "connector_id": "prometheus-2.x", "candidates": [],
+                {"product": "prometheus", "seed_target": "p", "connector_id": "prometheus-2.x",
+                 "candidates": [{"name": "am", "product": "alertmanager", "host": "10.0.0.2", "notes": "%1$s\\nnext"}],
                  "skipped": [{"candidate": {"name": "job-x", "host": "10.0.0.1", "notes": "%1$s\\nsecond line"},
                               "reason": "no_product", "message": "%1$s"}], "omitted": 0}""".formatted(evil));
         Result r = backplane.svc("targets", "discover", "prometheus", "--seed-target", "p");
         assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.OK);
-        assertThat(r.out().lines()).allMatch(l -> l.startsWith("#") || l.equals("targets: []") || l.isEmpty());
-        for (String line : r.out().split(DiscoveryPlanYaml.LINE_BREAK)) {
-            assertThat(line).as("every line a parser sees").matches("(#.*|targets: \\[]|)");
+        String skippedPart = r.out().substring(r.out().indexOf("# not importable"));
+        for (String line : skippedPart.split(DiscoveryPlanYaml.LINE_BREAK)) {
+            assertThat(line).as("every line a parser sees").matches("(#.*|)");
         }
-        assertThat(new YAMLMapper().readTree(r.out()).path("targets")).isEmpty();
+        JsonNode targets = new YAMLMapper().readTree(r.out()).path("targets");
+        assertThat(targets).hasSize(1);
+        assertThat(targets.get(0).path("name").asText()).isEqualTo("am");
+        assertThat(targets.get(0).path("host").asText()).isEqualTo("10.0.0.2");
+        assertThat(targets.get(0).path("notes").asText()).contains("attacker.example").endsWith("next");
     }
 
     @Test
