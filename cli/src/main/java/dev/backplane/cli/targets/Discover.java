@@ -4,14 +4,16 @@ import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.RequestBody;
-import dev.backplane.cli.common.Tables;
-import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code svc targets discover} */
-@Command(name = "discover", description = "Find further targets of a product through a seed target's connector.")
+/**
+ * {@code svc targets discover}: prints a plan, a targets.yaml that {@code svc targets import} takes as it is
+ * (the members not importable as they are follow as comments, each with its reason). Nothing is registered.
+ */
+@Command(name = "discover", description = "Find further targets of a product through a seed target's connector; "
+        + "prints a targets.yaml plan for svc targets import (nothing is registered).")
 final class Discover extends BackplaneCommand {
     @Parameters(index = "0", paramLabel = "<product>") String product;
 
@@ -26,14 +28,7 @@ final class Discover extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        send(s, "POST", ApiPaths.TARGETS_DISCOVER, new Discovery(product, seed), r -> {
-            List<List<String>> rows = Tables.rows(r.path("candidates"), c -> List.of(c.path("name").asText(),
-                    c.path("product").asText(), c.path("host").asText()));
-            ctx.out().println(rows.size() + " candidate(s) via " + r.path("connector_id").asText()
-                    + " (nothing registered; add them with svc targets add or import)");
-            if (!rows.isEmpty()) {
-                Tables.print(ctx.out(), List.of("NAME", "PRODUCT", "HOST"), rows);
-            }
-        });
+        send(s, "POST", ApiPaths.TARGETS_DISCOVER, new Discovery(product, seed),
+                r -> ctx.out().print(DiscoveryPlanYaml.render(r, product, seed)));
     }
 }

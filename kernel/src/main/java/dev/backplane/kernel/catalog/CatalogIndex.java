@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.plugin.api.AuthScheme;
 import dev.backplane.plugin.api.OperationGroup;
+import dev.backplane.plugin.api.ProductDiscovery;
 import dev.backplane.plugin.api.ProductProbe;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -45,11 +46,14 @@ public final class CatalogIndex {
      * @param notCredentialReads reads the ingest's credential-read heuristic would mark but that the index has
      *     audited against the vendor as returning no secret values (each with its reason in the index)
      * @param probe how the engine identifies the product behind a target (its version route), if the entry says
+     * @param discovery how the engine lists the product's members through a target ({@code svc targets discover}),
+     *     if the entry says
      */
     public record Entry(String product, String version, String implId, int defaultPort, List<String> specs,
                         List<String> compatibleVersions, AuthScheme auth, String description,
                         Map<String, OperationGroup> curatedGroups, List<String> credentialReads,
-                        List<String> notCredentialReads, Optional<ProductProbe> probe) {
+                        List<String> notCredentialReads, Optional<ProductProbe> probe,
+                        Optional<ProductDiscovery> discovery) {
         public String connectorId() {
             return implId + "-" + version;
         }
@@ -123,7 +127,7 @@ public final class CatalogIndex {
                 List.copyOf(specs), List.copyOf(compat),
                 new AuthScheme(scheme, fields.isEmpty() ? AuthScheme.defaultSecretFields(scheme) : fields, settings),
                 n.path("description").asText(""), Map.copyOf(groups), List.copyOf(credentialReads),
-                List.copyOf(notCredentialReads), probe(n.path("probe")));
+                List.copyOf(notCredentialReads), probe(n.path("probe")), discovery(n.path("discovery")));
     }
 
     /**
@@ -139,6 +143,42 @@ public final class CatalogIndex {
         String vendor = p.path("vendor").asText("");
         return Optional.of(new ProductProbe(required(p, "path"), required(p, "version_pointer"),
                 vendor.isBlank() ? Optional.empty() : Optional.of(vendor), expect));
+    }
+
+    /**
+     * The optional {@code discovery} object: {@code operation} ({@code GET <path template>} of an ingested
+     * operation without path parameters), {@code items} (JSON pointer to the list of members, "" for the answer
+     * itself), {@code name} and {@code host} (JSON pointers into a member), optional {@code port} and
+     * {@code version} pointers, {@code where} (pointer to a regular expression a member must match to be listed)
+     * and {@code seed} (pointers to regular expressions that, all matching, mark the member that is the seed).
+     */
+    private static Optional<ProductDiscovery> discovery(JsonNode d) {
+        if (d.isMissingNode() || d.isNull()) {
+            return Optional.empty();
+        }
+        for (var field : d.properties()) {
+            if (!DISCOVERY_FIELDS.contains(field.getKey())) {
+                throw new IllegalArgumentException("discovery has an unknown field '" + field.getKey() + "' (known: "
+                        + DISCOVERY_FIELDS + ")");
+            }
+        }
+        return Optional.of(new ProductDiscovery(required(d, "operation"), d.path("items").asText(""), rules(d.path("where")),
+                required(d, "name"), required(d, "host"), optional(d, "port"), optional(d, "version"),
+                rules(d.path("seed"))));
+    }
+
+    private static final java.util.Set<String> DISCOVERY_FIELDS = java.util.Set.of("operation", "items", "where", "name",
+            "host", "port", "version", "seed");
+
+    private static Map<String, String> rules(JsonNode n) {
+        Map<String, String> out = new LinkedHashMap<>();
+        n.properties().forEach(e -> out.put(e.getKey(), e.getValue().asText()));
+        return out;
+    }
+
+    private static Optional<String> optional(JsonNode n, String field) {
+        String v = n.path(field).asText("");
+        return v.isBlank() ? Optional.empty() : Optional.of(v);
     }
 
     private static String required(JsonNode n, String field) {

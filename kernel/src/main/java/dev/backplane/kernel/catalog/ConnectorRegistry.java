@@ -204,9 +204,11 @@ public final class ConnectorRegistry {
     private LoadedConnector build(IngestStore.Stored row) {
         LoadedEngine engine = engines.get(row.engine());
         var stored = row.connector();
-        // the index, not the stored row, says how to probe the product: probes improve without a re-ingest
+        // the index, not the stored row, says how to probe the product and list its members: both improve
+        // without a re-ingest
+        Optional<CatalogIndex.Entry> indexed = index.byConnectorId(row.connectorId());
         var ic = new dev.backplane.plugin.api.IngestedConnector(stored.descriptor(), stored.catalog(), stored.basePath(),
-                stored.auth(), index.byConnectorId(row.connectorId()).flatMap(CatalogIndex.Entry::probe));
+                stored.auth(), indexed.flatMap(CatalogIndex.Entry::probe), indexed.flatMap(CatalogIndex.Entry::discovery));
         if (engine == null) {
             return new LoadedConnector("spec-engine:" + row.engine(), null, Path.of("(no " + row.engine() + " engine)"),
                     new Unserved(ic.descriptor(), ic.catalog(), "the spec engine '" + row.engine() + "' that executes "

@@ -35,8 +35,12 @@ public final class ProbeService {
     public record ProbeResult(String target, String connectorId, Map<String, Object> fingerprint) {
     }
 
-    /** What discovery found (nothing is registered). */
-    public record DiscoverResult(String product, String seedTarget, String connectorId, List<Map<String, Object>> candidates) {
+    /**
+     * What discovery found, as a plan (nothing is registered): the candidates an import accepts as they are, the
+     * members that are not importable as they are with the reason, and how many were beyond the plan's cap.
+     */
+    public record DiscoverResult(String product, String seedTarget, String connectorId, List<Map<String, Object>> candidates,
+                                 List<DiscoveryPlan.Skipped> skipped, int omitted) {
     }
 
     private final dev.backplane.kernel.audit.AuditLog audit;
@@ -170,7 +174,29 @@ public final class ProbeService {
             throw TargetErrors.DISCOVER_NOT_SUPPORTED.error("discovery is not supported by "
                     + "this connector (" + connector.connectorId() + ")", Map.of("connector_id", connector.connectorId()));
         }
-        return new DiscoverResult(product, t.name(), connector.connectorId(), found);
+        DiscoveryPlan.Plan plan = new DiscoveryPlan(t, registered(tenant), defaultPorts(tenant),
+                f -> targets.problemAsNew(tenant, f)).of(found);
+        return new DiscoverResult(product, t.name(), connector.connectorId(), plan.candidates(), plan.skipped(),
+                plan.omitted());
+    }
+
+    /** Every target of the tenant (the plan leaves out members already registered and names already taken). */
+    private List<Target> registered(UUID tenant) {
+        List<Target> all = new ArrayList<>();
+        Optional<String> cursor = Optional.empty();
+        do {
+            TargetService.Page page = targets.list(tenant, cursor, TargetService.LIST_LIMIT_MAX, Optional.empty());
+            all.addAll(page.targets());
+            cursor = page.nextCursor();
+        } while (cursor.isPresent());
+        return all;
+    }
+
+    private Map<String, Integer> defaultPorts(UUID tenant) {
+        Map<String, Integer> ports = new java.util.HashMap<>();
+        registry.all(tenant).forEach(c -> c.descriptor().products().forEach(p -> ports.putIfAbsent(p.token(),
+                p.defaultPort())));
+        return ports;
     }
 
     /**

@@ -204,6 +204,20 @@ public final class TargetService {
         return result;
     }
 
+    /**
+     * What an import would refuse about {@code f} as a new target of this tenant (the validation of every write:
+     * required fields, product advertised, host, SSRF guard, TLS options, secret_ref scope), if anything; whether
+     * the name is free is the caller's to check. Nothing is written.
+     */
+    Optional<DomainException> problemAsNew(UUID tenant, TargetFields f) {
+        try {
+            validated(tenant, f, Optional.empty());
+            return Optional.empty();
+        } catch (DomainException e) {
+            return Optional.of(e);
+        }
+    }
+
     private static TargetFields withoutName(TargetFields f) {
         return new TargetFields(Optional.empty(), f.aliases(), f.product(), f.host(), f.port(), f.fqdn(), f.secretRef(),
                 f.authModel(), f.vpnRequired(), f.notes(), f.preferredImplId(), f.verifyTls(), f.tlsCaPin(),

@@ -136,6 +136,58 @@ class ProbeIT {
                 .status()).isEqualTo(422);
     }
 
+    /**
+     * Discovery answers a plan: the members an import takes as they are (names free in the tenant, the seed's
+     * TLS trust inherited), those already registered listed with the reason; the CLI prints it as a targets.yaml
+     * that import --dry-run accepts, and nothing is registered along the way.
+     */
+    @Test
+    void discoveryIsAPlanThatImportAcceptsAndRegistersNothing() throws Exception {
+        register("plan-seed", "fixhttp", Map.of("verify_tls", false));
+        stage("plan-seed", PASSWORD);
+        register("node-a", "fixhttp", Map.of("port", 9)); // the name is taken, at another address
+        kernel.registerTarget(admin, Map.of("name", "known-b", "product", "fixhttp", "host", "127.0.0.1", "port", 7002));
+
+        var r = kernel.send("POST", "/api/v1/targets/discover", operator,
+                "{\"product\": \"fixhttp\", \"seed_target\": \"plan-seed\"}", Map.of());
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        JsonNode plan = r.json();
+        assertThat(plan.path("seed_target").asText()).isEqualTo("plan-seed");
+        assertThat(plan.path("connector_id").asText()).isEqualTo("fixhttp-1.x");
+        assertThat(plan.path("candidates")).hasSize(1);
+        JsonNode a = plan.path("candidates").get(0);
+        assertThat(a.path("name").asText()).isEqualTo("node-a-2");
+        assertThat(a.path("port").asInt()).isEqualTo(7001);
+        assertThat(a.path("verify_tls").isBoolean() && !a.path("verify_tls").asBoolean()).as("the seed's trust").isTrue();
+        assertThat(plan.path("skipped").findValuesAsText("reason")).containsExactly("already_registered");
+        assertThat(plan.path("skipped").get(0).path("message").asText()).isEqualTo("registered as target known-b");
+        assertThat(plan.path("omitted").asInt()).isZero();
+
+        assertThat(kernel.send("POST", "/api/v1/targets/discover", issuer.token("ro", tenant, "read_only"),
+                "{\"product\": \"fixhttp\", \"seed_target\": \"plan-seed\"}", Map.of()).status())
+                .as("the route's guard").isEqualTo(403);
+        var missing = kernel.send("POST", "/api/v1/targets/discover", operator,
+                "{\"product\": \"fixhttp\", \"seed_target\": \"no-such-seed\"}", Map.of());
+        assertThat(missing.status()).isEqualTo(404);
+        assertThat(missing.json().path("error").asText()).isEqualTo("target_not_found");
+
+        CliRunner.Result yaml = kernel.cli(operator).run("targets", "discover", "fixhttp", "--seed-target", "plan-seed");
+        assertThat(yaml.exitCode()).as(yaml.toString()).isZero();
+        assertThat(yaml.out()).contains("# seed target: plan-seed (product fixhttp, through connector fixhttp-1.x)")
+                .contains("# already_registered: registered as target known-b").contains("#   - name: \"node-b\"");
+        CliRunner admins = kernel.cli(admin);
+        var dryRun = admins.run("targets", "import", admins.file("plan.yaml", yaml.out()).toString(), "--dry-run");
+        assertThat(dryRun.exitCode()).as(dryRun.toString()).isZero();
+        assertThat(dryRun.out()).contains("would create 1").contains("node-a-2");
+        assertThat(kernel.send("GET", "/api/v1/targets/node-a-2", operator, null, Map.of()).status())
+                .as("nothing registered").isEqualTo(404);
+        var imported = admins.run("targets", "import", admins.file("plan.yaml", yaml.out()).toString());
+        assertThat(imported.exitCode()).as(imported.toString()).isZero();
+        JsonNode registered = kernel.get("/api/v1/targets/node-a-2", operator).json();
+        assertThat(registered.path("port").asInt()).isEqualTo(7001);
+        assertThat(registered.path("verify_tls").asBoolean()).isFalse();
+    }
+
     /** Security review D6: probes and discovery use the target's credential, so each writes an audit row. */
     @Test
     void probesAndDiscoveryAreAudited() throws Exception {

@@ -335,8 +335,8 @@ public final class TestPlugins {
             public List<Map<String, Object>> discover(String product) {
                 String body = get("/members").trim();
                 List<Map<String, Object>> out = new ArrayList<>();
-                for (String m : body.split(",")) {
-                    out.add(Map.of("name", m, "product", product, "host", t.host()));
+                for (String m : body.split(",")) { // members on the seed's host, ports 7001, 7002, ...
+                    out.add(Map.of("name", m, "product", product, "host", t.host(), "port", 7001 + out.size()));
                 }
                 return out;
             }

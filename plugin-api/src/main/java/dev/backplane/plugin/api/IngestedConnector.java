@@ -20,10 +20,12 @@ import java.util.Optional;
  * @param basePath path prefix of every operation ({@code /admin/realms}, {@code /api/v2.0}); "" for none
  * @param auth how requests authenticate
  * @param probe how to identify the product behind a target (since 1.6); empty: the engine's generic probe
+ * @param discovery how to find further targets through a target (since 1.8); empty: the connector offers no
+ *     {@link Discovery}
  * @since 1.2
  */
 public record IngestedConnector(ConnectorDescriptor descriptor, Catalog catalog, String basePath, AuthScheme auth,
-                                Optional<ProductProbe> probe) {
+                                Optional<ProductProbe> probe, Optional<ProductDiscovery> discovery) {
 
     /** Params-schema keyword naming a property's location: path, query, header or body. */
     public static final String IN_KEYWORD = "x-svc-in";
@@ -38,6 +40,7 @@ public record IngestedConnector(ConnectorDescriptor descriptor, Catalog catalog,
         requireNonNull(basePath, "basePath is null");
         requireNonNull(auth, "auth is null");
         requireNonNull(probe, "probe is null");
+        requireNonNull(discovery, "discovery is null");
         if (!basePath.isEmpty() && (!basePath.startsWith("/") || basePath.endsWith("/"))) {
             throw new IllegalArgumentException("basePath must be empty or start with '/' and not end with '/': "
                     + basePath);
@@ -49,8 +52,14 @@ public record IngestedConnector(ConnectorDescriptor descriptor, Catalog catalog,
         }
     }
 
+    /** A connector without discovery (the constructor of plugin-api 1.6 and 1.7). */
+    public IngestedConnector(ConnectorDescriptor descriptor, Catalog catalog, String basePath, AuthScheme auth,
+                             Optional<ProductProbe> probe) {
+        this(descriptor, catalog, basePath, auth, probe, Optional.empty());
+    }
+
     /** A connector without a product probe (the constructor of plugin-api before 1.6). */
     public IngestedConnector(ConnectorDescriptor descriptor, Catalog catalog, String basePath, AuthScheme auth) {
-        this(descriptor, catalog, basePath, auth, Optional.empty());
+        this(descriptor, catalog, basePath, auth, Optional.empty(), Optional.empty());
     }
 }

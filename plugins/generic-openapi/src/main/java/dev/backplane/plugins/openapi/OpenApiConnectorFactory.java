@@ -10,6 +10,7 @@ import dev.backplane.plugin.api.ConnectorFactory;
 import dev.backplane.plugin.api.Credential;
 import dev.backplane.plugin.api.IngestedConnector;
 import dev.backplane.plugin.api.OperationDescriptor;
+import dev.backplane.plugin.api.ProductDiscovery;
 import dev.backplane.plugin.api.ProductProbe;
 import dev.backplane.plugin.api.TargetSpec;
 import java.util.ArrayList;
@@ -67,7 +68,8 @@ final class OpenApiConnectorFactory implements ConnectorFactory {
         requireNonNull(context, "context is null");
         requireNonNull(target, "target is null");
         requireNonNull(credential, "credential is null");
-        return new OpenApiSession(this, context, target, credential);
+        OpenApiSession session = new OpenApiSession(this, context, target, credential);
+        return connector.discovery().isPresent() ? new DiscoveringSession(session) : session;
     }
 
     /** Whether {@code opId} is one of the engine's composite operations. */
@@ -78,6 +80,16 @@ final class OpenApiConnectorFactory implements ConnectorFactory {
     /** How to identify the product behind a target, when the catalog index says. */
     Optional<ProductProbe> productProbe() {
         return connector.probe();
+    }
+
+    /** How to list the product's members through a target, when the catalog index says. */
+    Optional<ProductDiscovery> productDiscovery() {
+        return connector.discovery();
+    }
+
+    /** The ingested catalog's operations (without the engine's composites). */
+    List<OperationDescriptor> ingestedOperations() {
+        return connector.catalog().operations();
     }
 
     /** An ingested (HTTP-shaped) operation. */

@@ -40,6 +40,7 @@ final class OpenApiSession implements Connector {
 
     private final OpenApiConnectorFactory factory;
     private final ConnectorContext ctx;
+    private final TargetSpec target;
     private final Credential credential;
     private final Scrubber scrubber = new Scrubber();
     private final VendorClient vendor;
@@ -50,6 +51,7 @@ final class OpenApiSession implements Connector {
     OpenApiSession(OpenApiConnectorFactory factory, ConnectorContext ctx, TargetSpec target, Credential credential) {
         this.factory = requireNonNull(factory, "factory is null");
         this.ctx = requireNonNull(ctx, "ctx is null");
+        this.target = requireNonNull(target, "target is null");
         this.credential = requireNonNull(credential, "credential is null");
         this.vendor = new VendorClient(ctx, target, scrubber);
         this.mapper = new ResponseMapper(scrubber);
@@ -146,6 +148,24 @@ final class OpenApiSession implements Connector {
         VendorResponse r = exchange(planned, method, ctx.timeout());
         Optional<String> version = r.headers().firstValue("Server").flatMap(s -> version(s, product));
         return new Fingerprint(Optional.empty(), Optional.of(product), version, true, ctx.clock().instant(), method);
+    }
+
+    /**
+     * The product's members through this target, as the catalog index's discovery declares (the caller checked
+     * there is one): the declared read sent like any operation (auth, session login, refused statuses), its
+     * answer read by {@link SpecMembers}; a vendor error is thrown as the operation's would be.
+     */
+    java.util.List<Map<String, Object>> members() {
+        var d = factory.productDiscovery().orElseThrow();
+        OperationDescriptor op = SpecMembers.operation(d, factory.ingestedOperations(), factory.descriptor().connectorId());
+        PlannedRequest planned = plan(op, Map.of());
+        String what = planned.method() + " " + planned.path();
+        VendorResponse r = exchange(planned, what, ctx.timeout());
+        if (!r.ok()) {
+            throw mapper.vendorError(what, r);
+        }
+        return SpecMembers.of(d, Json.treeOf(r.body()), factory.descriptor().products().getFirst().token(), what,
+                target.name(), scrubber::scrub);
     }
 
     /** The version in a {@code Server: name/version} header when {@code name} is the product; else unknown. */

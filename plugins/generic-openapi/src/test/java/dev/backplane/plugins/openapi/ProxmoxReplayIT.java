@@ -23,12 +23,16 @@ import org.junit.jupiter.api.Test;
 class ProxmoxReplayIT {
 
     private static final String TOKEN = "root@pam!backplane=" + UUID.randomUUID();
+    /** A token the replay accepts, for which the cluster status answers 500 (a cluster that lost quorum). */
+    private static final String NO_QUORUM_TOKEN = "root@pam!noquorum=" + UUID.randomUUID();
     private static final String UPID = "UPID:pve1:0003A1B2:0157E2C4:6922D4A0:qmshutdown:100:root@pam!backplane:";
     private static ShippedSpecReplay family;
 
     @BeforeAll
     static void start() throws Exception {
-        family = ShippedSpecReplay.start("proxmox/9.x", "proxmox/proxmox-ve-operator.yaml", ProxmoxReplayIT::answer);
+        // pve2's address is one this deploy may reach; pve3's (also RFC 1918) is not
+        family = ShippedSpecReplay.start("proxmox/9.x", "proxmox/proxmox-ve-operator.yaml", ProxmoxReplayIT::answer,
+                Map.of("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8,192.168.10.12/32"));
         family.pinnedTarget("lab1", "proxmox", Map.of("api_token", TOKEN));
     }
 
@@ -44,11 +48,13 @@ class ProxmoxReplayIT {
     private static final String VERSION = """
             {"data": {"version": "9.1.1", "release": "9.1", "repoid": "42db4a6cf33dac83", "console": "html5"}}""";
     private static final String CLUSTER_STATUS = """
-            {"data": [{"type": "cluster", "id": "cluster", "name": "homelab", "nodes": 2, "quorate": 1, "version": 7},
+            {"data": [{"type": "cluster", "id": "cluster", "name": "homelab", "nodes": 3, "quorate": 1, "version": 7},
               {"type": "node", "id": "node/pve1", "name": "pve1", "ip": "192.168.10.11", "online": 1, "local": 1,
                "nodeid": 1, "level": ""},
               {"type": "node", "id": "node/pve2", "name": "pve2", "ip": "192.168.10.12", "online": 1, "local": 0,
-               "nodeid": 2, "level": ""}]}""";
+               "nodeid": 2, "level": ""},
+              {"type": "node", "id": "node/pve3", "name": "pve3", "ip": "192.168.10.13", "online": 0, "local": 0,
+               "nodeid": 3, "level": ""}]}""";
     private static final String RESOURCES = """
             {"data": [{"id": "qemu/100", "type": "qemu", "node": "pve1", "vmid": 100, "name": "web-01",
                "status": "running", "cpu": 0.0213, "maxcpu": 2, "mem": 1503238553, "maxmem": 4294967296, "disk": 0,
@@ -148,6 +154,10 @@ class ProxmoxReplayIT {
 
     private static void answer(ReplayVendor.Exchange x) throws Exception {
         SpecContract contract = family.contract();
+        if (x.header("Authorization").equals("PVEAPIToken=" + NO_QUORUM_TOKEN)) {
+            x.reply(500, "{\"data\": null, \"message\": \"cluster not ready - no quorum?\\n\"}");
+            return;
+        }
         if (!x.header("Authorization").equals("PVEAPIToken=" + TOKEN)) {
             x.reply(401, "{\"data\": null}");
             return;
@@ -289,6 +299,67 @@ class ProxmoxReplayIT {
                 Map.of("node", "pve1", "vmid", 100, "body", Map.of("timeout", "soon")));
         assertThat(released.toString()).as("the task to follow").contains(UPID);
         assertThat(family.vendor().writes().getLast()).contains("timeout=120").contains("forceStop=true");
+    }
+
+    /**
+     * Discovery as the shipped index declares it (GET /cluster/status, members of type node): the node answering
+     * (local) is the seed, pve2 is importable with the seed's pinned trust, pve3's address is one the SSRF guard
+     * refuses; the route's guard and audit row hold, the CLI's targets.yaml passes import --dry-run, and a cluster
+     * answering an error or refusing the token is a clear code, never a 500.
+     */
+    @Test
+    void discoveryListsTheClustersNodesAsAPlanImportTakes() throws Exception {
+        ReplayKernel replay = family.replay();
+        var r = replay.kernel().send("POST", "/api/v1/targets/discover", replay.operator(),
+                "{\"product\": \"proxmox\", \"seed_target\": \"lab1\"}", Map.of());
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(r.body()).doesNotContain(TOKEN.substring(TOKEN.indexOf('=') + 1));
+        JsonNode plan = r.json();
+        assertThat(plan.path("connector_id").asText()).isEqualTo("proxmox-9.x");
+        assertThat(plan.path("candidates")).hasSize(1);
+        JsonNode pve2 = plan.path("candidates").get(0);
+        assertThat(pve2.path("name").asText()).isEqualTo("pve2");
+        assertThat(pve2.path("product").asText()).isEqualTo("proxmox");
+        assertThat(pve2.path("host").asText()).isEqualTo("192.168.10.12");
+        assertThat(pve2.has("port")).as("the product's default, 8006").isFalse();
+        assertThat(pve2.path("tls_ca_pin").asText()).as("the seed's pin").isEqualTo(family.vendor().pem());
+        assertThat(pve2.path("notes").asText()).isEqualTo("listed by GET /api2/json/cluster/status through lab1");
+        assertThat(plan.path("skipped").findValuesAsText("reason")).containsExactly("seed_target", "ssrf_refused");
+        assertThat(plan.path("skipped").get(0).path("candidate").path("name").asText()).isEqualTo("pve1");
+        assertThat(plan.path("skipped").get(1).path("candidate").path("host").asText()).isEqualTo("192.168.10.13");
+
+        assertThat(replay.kernel().send("POST", "/api/v1/targets/discover", replay.issuer().token("ro", replay.tenant(),
+                "read_only"), "{\"product\": \"proxmox\", \"seed_target\": \"lab1\"}", Map.of()).status())
+                .as("the route's guard").isEqualTo(403);
+        assertThat(replay.auditOf("lab1")).contains("svc.targets.discover");
+        assertThat(replay.kernel().jdbc().query("SELECT result_status || ' ' || op_class FROM audit_rows WHERE "
+                + "tenant_id = ? AND op_id = 'svc.targets.discover' AND target = 'lab1'", rs -> rs.getString(1),
+                replay.tenant()))
+                .containsExactly("ok credential_read");
+
+        var yaml = replay.kernel().cli(replay.operator()).run("targets", "discover", "proxmox", "--seed-target", "lab1");
+        assertThat(yaml.exitCode()).as(yaml.toString()).isZero();
+        assertThat(yaml.out()).contains("# seed target: lab1 (product proxmox, through connector proxmox-9.x)")
+                .contains("# seed_target: this is the seed target lab1 itself").contains("# ssrf_refused: ");
+        var dryRun = replay.cli().run("targets", "import", replay.cli().file("pve-plan.yaml", yaml.out()).toString(),
+                "--dry-run");
+        assertThat(dryRun.exitCode()).as(dryRun.toString()).isZero();
+        assertThat(dryRun.out()).contains("would create 1 [pve2]");
+        assertThat(replay.kernel().get("/api/v1/targets/pve2", replay.operator()).status()).isEqualTo(404);
+
+        family.pinnedTarget("lab-noquorum", "proxmox", Map.of("api_token", NO_QUORUM_TOKEN));
+        var broken = replay.kernel().send("POST", "/api/v1/targets/discover", replay.operator(),
+                "{\"product\": \"proxmox\", \"seed_target\": \"lab-noquorum\"}", Map.of());
+        assertThat(broken.status()).as(broken.body()).isEqualTo(502);
+        assertThat(broken.json().path("error").asText()).isEqualTo("connector_error");
+        assertThat(broken.json().path("message").asText()).contains("GET /api2/json/cluster/status answered HTTP 500");
+        assertThat(broken.json().path("extras").path("vendor_body").asText()).contains("no quorum");
+
+        family.pinnedTarget("lab-wrong", "proxmox", Map.of("api_token", "root@pam!backplane=" + UUID.randomUUID()));
+        var refused = replay.kernel().send("POST", "/api/v1/targets/discover", replay.operator(),
+                "{\"product\": \"proxmox\", \"seed_target\": \"lab-wrong\"}", Map.of());
+        assertThat(refused.status()).isEqualTo(502);
+        assertThat(refused.json().path("error").asText()).isEqualTo("connector_auth_failed");
     }
 
     @Test

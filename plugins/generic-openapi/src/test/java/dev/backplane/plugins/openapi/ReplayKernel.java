@@ -36,9 +36,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * @param admin2 the second tenant_admin's token (the four-eyes approver)
  * @param operator the operator's token
  * @param secrets the values of every staged secret, which no answer may contain
+ * @param tenant the tenant
  */
 record ReplayKernel(Path work, TestIssuer issuer, TestKernel kernel, CliRunner cli, String admin, String admin2,
-                    String operator, Set<String> secrets) implements AutoCloseable {
+                    String operator, Set<String> secrets, UUID tenant) implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path PLUGIN_REPO = Path.of("../../plugin-repo").toAbsolutePath().normalize();
@@ -50,7 +51,7 @@ record ReplayKernel(Path work, TestIssuer issuer, TestKernel kernel, CliRunner c
                 .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
         return new ReplayKernel(work, issuer, kernel, cli, issuer.token("admin-1", tenant, "tenant_admin"),
                 issuer.token("admin-2", tenant, "tenant_admin"), issuer.token("operator-1", tenant, "operator"),
-                ConcurrentHashMap.newKeySet());
+                ConcurrentHashMap.newKeySet(), tenant);
     }
 
     /** A spec beside the repository in {@code ../shared/specs}, or null when it is not there. */
@@ -65,6 +66,12 @@ record ReplayKernel(Path work, TestIssuer issuer, TestKernel kernel, CliRunner c
      * replaces a product's spec list with one file.
      */
     static ReplayKernel start(List<String> products, Map<String, Path> specOverrides) throws IOException {
+        return start(products, specOverrides, Map.of());
+    }
+
+    /** As above, with kernel settings by environment-variable name added to (or replacing) the test defaults. */
+    static ReplayKernel start(List<String> products, Map<String, Path> specOverrides, Map<String, String> settings)
+            throws IOException {
         Path work = Files.createTempDirectory("svc-replay-it");
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         Files.copy(Path.of(System.getProperty("generic-openapi.plugin.jar")), plugins.resolve("generic-openapi.jar"));
@@ -87,7 +94,9 @@ record ReplayKernel(Path work, TestIssuer issuer, TestKernel kernel, CliRunner c
         assertThat(entries).as("the shipped index has an entry for each of " + products).hasSize(products.size());
         Files.writeString(plugins.resolve("catalog-index.json"), JSON.writeValueAsString(Map.of("connectors", entries)));
         TestIssuer issuer = new TestIssuer();
-        return of(work, issuer, TestKernel.start(work.resolve("data"), TestKernel.settings(issuer, plugins)));
+        Map<String, String> env = TestKernel.settings(issuer, plugins);
+        env.putAll(settings);
+        return of(work, issuer, TestKernel.start(work.resolve("data"), env));
     }
 
     /** {@code svc connector ingest --catalog <name>}: must succeed with every curated group found in the spec. */

@@ -32,9 +32,15 @@ record ShippedSpecReplay(ReplayKernel replay, ReplayVendor vendor, SpecContract 
      * @param spec the spec's path below {@code plugin-repo/specs}
      */
     static ShippedSpecReplay start(String catalogName, String spec, ReplayVendor.Handler handler) throws Exception {
+        return start(catalogName, spec, handler, Map.of());
+    }
+
+    /** As above, with kernel settings (by environment-variable name) added to the test defaults. */
+    static ShippedSpecReplay start(String catalogName, String spec, ReplayVendor.Handler handler,
+                                   Map<String, String> settings) throws Exception {
         String product = catalogName.substring(0, catalogName.indexOf('/'));
         String connectorId = catalogName.replace('/', '-');
-        ReplayKernel replay = ReplayKernel.start(List.of(product), Map.of());
+        ReplayKernel replay = ReplayKernel.start(List.of(product), Map.of(), settings);
         ReplayVendor vendor = null;
         try {
             SpecContract contract = SpecContract.read(SPECS.resolve(spec));

@@ -4,6 +4,7 @@ import dev.backplane.plugin.api.Connector;
 import dev.backplane.plugin.api.ConnectorContext;
 import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.Credential;
+import dev.backplane.plugin.api.Discovery;
 import dev.backplane.plugin.api.ErrorCode;
 import dev.backplane.plugin.api.Fingerprint;
 import dev.backplane.plugin.api.HttpPreview;
@@ -47,9 +48,10 @@ import javax.net.ssl.SSLException;
 
 /**
  * One session against one cluster: a fabric8 client built for this call from the target (where,
- * TLS) and the kubeconfig (who), sending every request through the kernel's egress proxy.
+ * TLS) and the kubeconfig (who), sending every request through the kernel's egress proxy. Its
+ * {@link Discovery} lists the cluster's nodes ({@link K8sMembers}).
  */
-final class K8sSession implements Connector {
+final class K8sSession implements Connector, Discovery {
 
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
@@ -125,6 +127,12 @@ final class K8sSession implements Connector {
         String[] vendorProduct = distribution(git);
         return new Fingerprint(Optional.of(vendorProduct[0]), Optional.of(vendorProduct[1]),
                 Optional.of(git.startsWith("v") ? git.substring(1) : git), true, ctx.clock().instant(), "GET /version");
+    }
+
+    /** The cluster's nodes as candidate targets: its control-plane nodes importable (see {@link K8sMembers}). */
+    @Override
+    public List<Map<String, Object>> discover(String product) {
+        return K8sMembers.of(guarded(() -> client().nodes().list().getItems()), target);
     }
 
     /** The most specific distribution the version string gives away: {vendor, product}. */

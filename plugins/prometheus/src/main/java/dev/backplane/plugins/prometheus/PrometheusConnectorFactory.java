@@ -11,6 +11,7 @@ import java.util.List;
  * API v1) and {@code alertmanager} (port 9093; API v2 since 0.16). The credential is
  * {@code username} and {@code password} (HTTP Basic, as Prometheus' own web config or a proxy checks
  * it) or {@code token} (a bearer token); a target whose extras say {@code "auth": "none"} sends none.
+ * Discovery through a {@code prometheus} target lists its scrape targets ({@link ScrapeTargets}).
  */
 public final class PrometheusConnectorFactory extends FixedConnectorFactory {
 
@@ -24,6 +25,9 @@ public final class PrometheusConnectorFactory extends FixedConnectorFactory {
             List.of(">=2.0 <4", ">=0.16 <1"), List.of("username", "password", "token"));
 
     public PrometheusConnectorFactory() {
-        super(DESCRIPTOR, PrometheusCatalog.CATALOG, PrometheusSession::new);
+        super(DESCRIPTOR, PrometheusCatalog.CATALOG, (ctx, target, credential) -> {
+            PrometheusSession session = new PrometheusSession(ctx, target, credential);
+            return PROMETHEUS.equals(target.product()) ? new DiscoveringSession(session) : session;
+        });
     }
 }

@@ -137,6 +137,13 @@ final class PrometheusSession implements Connector {
         }
     }
 
+    /** The active scrape targets as candidate targets (a prometheus target's discovery, {@link ScrapeTargets}). */
+    List<Map<String, Object>> scrapeTargets() {
+        JsonNode answer = http.send(new VendorHttp.Request("GET", "/api/v1/targets", Map.of("state", List.of("active")),
+                Optional.empty()));
+        return ScrapeTargets.of(answer.path("data"), target);
+    }
+
     /** The silence as Alertmanager now holds it: the write read back. */
     private Map<String, Object> readSilence(String id) {
         return PrometheusRows.silence(http.send(new VendorHttp.Request("GET", "/api/v2/silence/" + id, Map.of(),

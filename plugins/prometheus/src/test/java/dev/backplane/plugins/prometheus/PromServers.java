@@ -44,9 +44,12 @@ final class PromServers implements AutoCloseable {
     private final int amPort;
     private String certPem;
 
-    private PromServers(Path work, boolean tls) throws IOException {
+    private final boolean moreJobs;
+
+    private PromServers(Path work, boolean tls, boolean moreJobs) throws IOException {
         this.work = work;
         this.tls = tls;
+        this.moreJobs = moreJobs;
         this.promPort = freePort();
         this.amPort = freePort();
     }
@@ -60,8 +63,18 @@ final class PromServers implements AutoCloseable {
 
     /** Starts both servers, or skips the calling test when the Debian packages are not installed. */
     static PromServers start(Path work, boolean tls) throws Exception {
+        return start(work, tls, false);
+    }
+
+    /**
+     * As {@link #start(Path, boolean)}; with {@code moreJobs} Prometheus also scrapes the Alertmanager (job
+     * {@code alertmanager}), a node exporter that is not there (job {@code node}, 127.0.0.1:2), and a Loki and a
+     * Prometheus at documentation addresses nobody answers (jobs {@code loki}, 192.0.2.10:3100, and
+     * {@code prometheus-k8s}, 192.0.2.11:9090): the scrape targets discovery lists.
+     */
+    static PromServers start(Path work, boolean tls, boolean moreJobs) throws Exception {
         Assumptions.assumeTrue(installed(), NOT_INSTALLED);
-        PromServers s = new PromServers(Files.createDirectories(work), tls);
+        PromServers s = new PromServers(Files.createDirectories(work), tls, moreJobs);
         try {
             s.launch();
         } catch (Exception | AssertionError e) {
@@ -114,7 +127,20 @@ final class PromServers implements AutoCloseable {
                     static_configs: [{targets: ['localhost:%d']}]
                   - job_name: dead
                     static_configs: [{targets: ['127.0.0.1:1']}]
-                """.formatted(work.resolve("rules.yml"), scheme, auth, amPort, scheme, auth, promPort));
+                """.formatted(work.resolve("rules.yml"), scheme, auth, amPort, scheme, auth, promPort)
+                + (!moreJobs ? "" : """
+                  - job_name: alertmanager
+                    scheme: %s
+                    basic_auth: %s
+                    tls_config: {insecure_skip_verify: true}
+                    static_configs: [{targets: ['localhost:%d']}]
+                  - job_name: node
+                    static_configs: [{targets: ['127.0.0.1:2']}]
+                  - job_name: loki
+                    static_configs: [{targets: ['192.0.2.10:3100']}]
+                  - job_name: prometheus-k8s
+                    static_configs: [{targets: ['192.0.2.11:9090']}]
+                """.formatted(scheme, auth, amPort)));
         Files.writeString(work.resolve("alertmanager.yml"), """
                 route: {receiver: devnull, group_wait: 1s, group_interval: 1s, repeat_interval: 1h}
                 receivers: [{name: devnull}]
