@@ -150,6 +150,9 @@ class ProxmoxReplayIT {
     private static final String TASK_LOG = """
             {"total": 2, "data": [{"n": 1, "t": "shutdown VM 100: %1$s"}, {"n": 2, "t": "TASK OK"}]}"""
             .formatted(UPID);
+    private static final String SYSLOG = """
+            {"total": 2, "data": [{"n": 1, "t": "Nov 23 09:12:01 pve1 pveproxy[1234]: starting 3 worker(s)"},
+              {"n": 2, "t": "Nov 23 09:12:02 pve1 pvedaemon[1301]: <root@pam> successful auth for user 'root@pam'"}]}""";
     private static final String TASK_STARTED = "{\"data\": \"" + UPID + "\"}";
 
     private static void answer(ReplayVendor.Exchange x) throws Exception {
@@ -199,6 +202,10 @@ class ProxmoxReplayIT {
             case "GET task status" -> x.reply(200,
                     contract.response("GET", "/nodes/{node}/tasks/{upid}/status", TASK_STATUS));
             case "GET task log" -> x.reply(200, contract.response("GET", "/nodes/{node}/tasks/{upid}/log", TASK_LOG));
+            case "GET /nodes/pve1/syslog" -> {
+                assertThat(x.query()).contains("limit=2").contains("service=pveproxy");
+                x.reply(200, contract.response("GET", "/nodes/{node}/syslog", SYSLOG));
+            }
             case "POST /nodes/pve1/qemu/100/status/shutdown" -> {
                 assertThat(x.header("Content-Type")).startsWith("application/x-www-form-urlencoded");
                 family.forms().request("POST", "/nodes/{node}/qemu/{vmid}/status/shutdown", x.body());
@@ -290,6 +297,22 @@ class ProxmoxReplayIT {
 
         JsonNode badVmid = family.call("lab1", "proxmox.vm.get_vm_status", Map.of("node", "pve1", "vmid", 42));
         assertThat(errorCode(badVmid)).as("guest ids start at 100").isEqualTo("invalid_params");
+    }
+
+    /** The appliance's log verbs read 1 to 5,000 lines (SPEC's bound): the node's system log and a task's log. */
+    @Test
+    void theLogVerbsReadOneTo5000Lines() throws Exception {
+        assertThat(read("proxmox.node.get_node_syslog", Map.of("node", "pve1", "limit", 2, "service", "pveproxy"))
+                .toString()).contains("starting 3 worker(s)");
+        int served = family.vendor().served();
+        for (int limit : new int[] {0, 5001}) {
+            JsonNode syslog = family.call("lab1", "proxmox.node.get_node_syslog", Map.of("node", "pve1", "limit", limit));
+            assertThat(errorCode(syslog)).as("syslog limit " + limit).isEqualTo("invalid_params");
+            JsonNode task = family.call("lab1", "proxmox.task.get_task_log", Map.of("node", "pve1", "upid", UPID,
+                    "limit", limit));
+            assertThat(errorCode(task)).as("task log limit " + limit).isEqualTo("invalid_params");
+        }
+        assertThat(family.vendor().served()).as("refused before the appliance is asked").isEqualTo(served);
     }
 
     @Test
