@@ -251,6 +251,24 @@ class KernelApiIT {
         assertThat(documented).as("OpenAPI document vs declared routes").isEqualTo(served);
         assertThat(documentedRoles).as("x-svc-role and x-svc-agents per route").isEqualTo(servedRoles);
         assertThat(documented).as("every call the CLI makes is documented").containsAll(ApiPaths.CALLS);
+
+        // a usable contract for client generators: every operation has a unique operationId and declared tags
+        Set<String> declaredTags = new TreeSet<>();
+        doc.path("tags").forEach(t -> declaredTags.add(t.path("name").asText()));
+        Map<String, String> ids = new java.util.TreeMap<>();
+        doc.path("paths").properties().forEach(p -> p.getValue().properties().forEach(m -> {
+            String key = m.getKey().toUpperCase() + " " + p.getKey();
+            String id = m.getValue().path("operationId").asText("");
+            assertThat(id).as("operationId of " + key).matches("[a-z][A-Za-z0-9]*");
+            assertThat(ids.put(id, key)).as("operationId " + id + " is unique").isNull();
+            assertThat(m.getValue().path("tags")).as("tags of " + key).isNotEmpty();
+            m.getValue().path("tags").forEach(t -> assertThat(declaredTags).as("tag of " + key).contains(t.asText()));
+        }));
+        assertThat(ids).hasSameSizeAs(documented);
+        var json = kernel.get("/openapi.json", null);
+        assertThat(json.status()).isEqualTo(200);
+        assertThat(json.header("Content-Type")).hasValueSatisfying(h -> assertThat(h).startsWith("application/json"));
+        assertThat(new ObjectMapper().readTree(json.body())).as("the same document as JSON").isEqualTo(doc);
     }
 
     /**
