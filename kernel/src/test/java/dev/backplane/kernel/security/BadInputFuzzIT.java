@@ -227,7 +227,8 @@ class BadInputFuzzIT {
     }
 
     private static List<String> routesNotReached() {
-        return routes == null ? List.of() : routes.stream().map(RouteSpec::key).filter(k -> !routesHit.contains(k)).toList();
+        return routes == null ? List.of()
+                : routes.stream().map(RouteSpec::key).filter(k -> !routesHit.contains(k)).toList();
     }
 
     private static List<String> toolsNotReached() {
@@ -245,7 +246,8 @@ class BadInputFuzzIT {
         org.assertj.core.api.SoftAssertions soft = new org.assertj.core.api.SoftAssertions();
         soft.assertThat(routesNotReached()).as("routes the fuzz never reached").isEmpty();
         soft.assertThat(toolsNotReached()).as("MCP tools the fuzz never reached").isEmpty();
-        soft.assertThat(requestCount.get()).as("requests sent (README: 6,500 per run)").isGreaterThanOrEqualTo(README_REQUESTS);
+        soft.assertThat(requestCount.get()).as("requests sent (README: 6,500 per run)")
+                .isGreaterThanOrEqualTo(README_REQUESTS);
         soft.assertThat(refusalsChecked.get()).as("refusals checked for writes (README: 2,900+)")
                 .isGreaterThanOrEqualTo(README_REFUSALS);
         soft.assertThat(transportErrors.get()).as("requests the kernel closed the connection on without an answer "
