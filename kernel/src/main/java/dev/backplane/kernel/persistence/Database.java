@@ -26,6 +26,22 @@ import org.flywaydb.database.postgresql.PostgreSQLConfigurationExtension;
 public final class Database implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Database.class.getName());
+    /**
+     * The PostgreSQL driver logs through java.util.logging, and below INFO it writes what it sends: at FINE the
+     * connection URL it was given (a password in it included), at FINEST every bind value of every statement — the
+     * params of a call parked for approval, which may hold a password or a value its plugin declares secret, among
+     * them. Secrets never reach the log whatever level an operator turns on (the root logger at ALL included), so the
+     * driver is held at INFO at the finest: its warnings and errors still show. Held in a field: java.util.logging
+     * keeps loggers only weakly, and a collected logger would lose its level.
+     */
+    private static final java.util.logging.Logger DRIVER_LOG = java.util.logging.Logger.getLogger("org.postgresql");
+
+    static {
+        java.util.logging.Level set = DRIVER_LOG.getLevel();
+        if (set == null || set.intValue() < java.util.logging.Level.INFO.intValue()) {
+            DRIVER_LOG.setLevel(java.util.logging.Level.INFO); // a coarser level an operator set stays
+        }
+    }
 
     private final Optional<EmbeddedPostgres> embedded;
     private final HikariDataSource dataSource;

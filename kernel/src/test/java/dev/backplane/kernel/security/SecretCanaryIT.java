@@ -36,6 +36,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
@@ -50,8 +52,15 @@ import org.junit.jupiter.api.Test;
  * logger), MCP {@code call_operation}/{@code preview_operation}/{@code result_query}, and the CLI's
  * {@code operation call|preview}, {@code approvals show}, {@code audit query}.
  *
- * <p>Afterwards it sweeps for the canary and for base64("svc:" + canary) — the value inside a Basic
- * header — and expects zero hits in: every text, varchar, char, json, jsonb, text[] and bytea column of
+ * <p>Every step checks its own answer (HTTP status and error code, a call's status, a run's end, a probe's
+ * fingerprint, a CLI exit code and what it printed), so a route that is renamed or starts refusing fails here
+ * instead of quietly leaving its path untested.
+ *
+ * <p>While the canary travels, the root and {@code dev.backplane} loggers are at ALL, so what a plugin or a library
+ * logs at DEBUG/FINE/FINEST is produced and swept too. Afterwards it sweeps for the canary, for
+ * base64("svc:" + canary) — the value inside a Basic header — and for the canary's base64 at each of the three
+ * alignments it can have inside longer encoded text (any user's Basic pair, an encoded document), and expects
+ * zero hits in: every text, varchar, char, json, jsonb, text[] and bytea column of
  * every base table of the kernel's database (enumerated through information_schema.columns); every HTTP
  * answer (status line, headers, body) the test received; every java.util.logging record written during
  * the test (formatted message, raw parameters, and thrown stack traces with causes); and the CLI's
@@ -82,6 +91,16 @@ class SecretCanaryIT {
     private static final String WRONG = "wrong" + CANARY;
     private static final String BASIC = "Basic " + b64("svc:" + CANARY);
     private static final String CANARY_B64 = b64("svc:" + CANARY);
+    /**
+     * What the canary looks like inside any longer base64 text (a Basic header of any user, a Bearer or kubeconfig
+     * document encoded whole): its encoding at each of the three alignments of its first byte to a 3-byte group,
+     * cut to whole groups, in the standard and the URL-safe alphabet.
+     */
+    private static final List<String> CANARY_B64_ALIGNED = aligned(CANARY);
+    /** Everything swept for: the canary raw (as a password, a Bearer token, a static header), and as base64. */
+    private static final List<String> NEEDLES = needles();
+    private static final Logger ROOT_LOGGER = Logger.getLogger("");
+    private static final Logger KERNEL_LOGGER = Logger.getLogger("dev.backplane");
     private static final String NOTE = "canarynote" + UUID.randomUUID().toString().replace("-", "");
     private static final String KUBECONFIG = """
             apiVersion: v1
@@ -120,6 +139,42 @@ class SecretCanaryIT {
 
     private static String b64(String s) {
         return Base64.getEncoder().encodeToString(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static List<String> aligned(String value) {
+        List<String> out = new ArrayList<>();
+        for (int skip = 0; skip < 3; skip++) {
+            byte[] bytes = value.substring(skip).getBytes(StandardCharsets.UTF_8);
+            byte[] whole = java.util.Arrays.copyOf(bytes, bytes.length / 3 * 3);
+            for (Base64.Encoder e : List.of(Base64.getEncoder(), Base64.getUrlEncoder())) {
+                String encoded = e.encodeToString(whole);
+                if (!out.contains(encoded)) {
+                    out.add(encoded);
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private static List<String> needles() {
+        List<String> out = new ArrayList<>(List.of(CANARY, CANARY_B64));
+        out.addAll(CANARY_B64_ALIGNED);
+        return List.copyOf(out);
+    }
+
+    /** The needles find the canary in every form it could be encoded in, wherever it starts in the encoded text. */
+    private static void assertTheNeedlesFindEveryEncoding() {
+        for (String prefix : List.of("", "x", "xy", "svc:", "other:", "token: ", "{\"password\":\"")) {
+            for (String suffix : List.of("", "z", "\n", "\"}")) {
+                String plain = prefix + CANARY + suffix;
+                for (String encoded : List.of(plain, b64(plain), Base64.getUrlEncoder().withoutPadding()
+                        .encodeToString(plain.getBytes(StandardCharsets.UTF_8)))) {
+                    List<String> hits = new ArrayList<>();
+                    check("control", "Authorization: Basic " + encoded, hits);
+                    assertThat(hits).as("the sweep finds %s encoded as %s", mask(plain), encoded).isNotEmpty();
+                }
+            }
+        }
     }
 
     // ---------------------------------------------------------------- fixtures
@@ -333,6 +388,8 @@ class SecretCanaryIT {
                                 case "crashy.session.log":
                                     c.logger().log(System.Logger.Level.WARNING, "retrying login as " + user
                                         + " with password " + password + " and header Authorization: " + basic);
+                                    c.logger().log(System.Logger.Level.DEBUG, "verbose login as " + user
+                                        + " with password " + password + " and header Authorization: " + basic);
                                     c.logger().log(System.Logger.Level.ERROR, "login trace",
                                         new RuntimeException("header " + basic + " / " + password));
                                     return new OperationResult.Document(Map.of("logged", true));
@@ -483,13 +540,41 @@ class SecretCanaryIT {
                 "params", params));
         body.putAll(extra);
         var r = send("POST", "/api/v1/operations/call", token, body);
-        assertThat(r.status()).as(r.body()).isIn(200, 202);
+        assertThat(r.status()).as(r.body()).isEqualTo(Boolean.TRUE.equals(extra.get("async")) ? 202 : 200);
+        return r.json();
+    }
+
+    /** A call's envelope has this status and error code ("" for none). */
+    private static void outcome(JsonNode envelope, String status, String errorCode) {
+        assertThat(envelope.path("status").asText()).as(envelope.toString()).isEqualTo(status);
+        assertThat(envelope.path("extras").path("error_code").asText()).as(envelope.toString()).isEqualTo(errorCode);
+    }
+
+    /** An answer has this status and error code ("" for no check of the code). */
+    private static void expect(TestKernel.Response r, int status, String errorCode) {
+        assertThat(r.status()).as(r.body()).isEqualTo(status);
+        if (!errorCode.isEmpty()) {
+            assertThat(r.json().path("error").asText()).as(r.body()).isEqualTo(errorCode);
+        }
+    }
+
+    /** A CLI run ended with this exit code, and its output says {@code says}. */
+    private static void exit(CliRunner.Result r, int code, String says) {
+        assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(code);
+        assertThat(r.out() + r.err()).contains(says);
+    }
+
+    /** An approval as {@code token} reads it over REST. */
+    private JsonNode approval(String token, String id) {
+        var r = send("GET", "/api/v1/approvals/" + id, token, null);
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
         return r.json();
     }
 
     private JsonNode awaitRun(String token, String handle) throws InterruptedException {
         for (int i = 0; i < 200; i++) {
             var r = send("GET", "/api/v1/operations/runs/" + handle, token, null);
+            assertThat(r.status()).as(r.body()).isEqualTo(200);
             if (!r.json().path("status").asText().equals("running")) {
                 return r.json();
             }
@@ -516,9 +601,30 @@ class SecretCanaryIT {
 
     // ---------------------------------------------------------------- the sweep
 
+    /**
+     * Every level is logged while the canary travels: a plugin or a library that logs it at DEBUG/FINE/FINEST (which an
+     * operator may turn on) is produced, captured and swept like the rest. The levels are put back before the sweep
+     * (whose own queries carry the needles).
+     */
     @Test
     void theCanaryAppearsNowhereButTheKvStore() throws Exception {
+        assertTheNeedlesFindEveryEncoding();
         long t0 = System.nanoTime();
+        Level rootWas = ROOT_LOGGER.getLevel();
+        Level kernelWas = KERNEL_LOGGER.getLevel();
+        ROOT_LOGGER.setLevel(Level.ALL);
+        KERNEL_LOGGER.setLevel(Level.ALL);
+        try {
+            exercise();
+        } finally {
+            ROOT_LOGGER.setLevel(rootWas);
+            KERNEL_LOGGER.setLevel(kernelWas);
+        }
+        sweep(t0, System.nanoTime());
+    }
+
+    /** Every path that touches the canary, each step checked to have reached the code it is there for. */
+    private void exercise() throws Exception {
         HttpServer normal = target(Mode.NORMAL);
         HttpServer echo500 = target(Mode.ECHO_500);
         HttpServer egress = target(Mode.ECHO_EGRESS);
@@ -534,9 +640,12 @@ class SecretCanaryIT {
         // the k8s-style single field staged where the connector wants username/password
         registerTarget("t-single", "canary", normal, Map.of("kubeconfig", KUBECONFIG.formatted(CANARY)));
         // a staging body an operator got wrong: the value unquoted, and the value where an object belongs
-        send("PUT", "/api/v1/targets/t-single/secret", admin, "{\"fields\": {\"password\": " + CANARY + "}}");
-        send("PUT", "/api/v1/targets/t-single/secret", admin, "{\"fields\": [\"" + CANARY + "\"]}");
-        send("PUT", "/api/v1/targets/t-single/secret", admin, "{\"fields\": {\"pass word\": \"" + CANARY + "\"}}");
+        expect(send("PUT", "/api/v1/targets/t-single/secret", admin, "{\"fields\": {\"password\": " + CANARY + "}}"),
+                400, "invalid_json");
+        expect(send("PUT", "/api/v1/targets/t-single/secret", admin, "{\"fields\": [\"" + CANARY + "\"]}"), 400,
+                "invalid_json");
+        expect(send("PUT", "/api/v1/targets/t-single/secret", admin, "{\"fields\": {\"pass word\": \"" + CANARY
+                + "\"}}"), 422, "invalid_secret");
         enable("canary-1.x");
         enable("kubex-1.x");
         enable("crashy-1.x");
@@ -554,26 +663,35 @@ class SecretCanaryIT {
                 Map.of());
         String handle = big.path("extras").path("fetch_more").path("drill_in").path("handle_id").asText();
         assertThat(handle).as(big.toString()).isNotEmpty();
-        send("POST", "/api/v1/operations/result-query", operator, Map.of("handle_id", handle, "offset", 40));
+        var page = send("POST", "/api/v1/operations/result-query", operator, Map.of("handle_id", handle, "offset", 40));
+        assertThat(page.status()).as(page.body()).isEqualTo(200);
+        assertThat(page.json().path("rows").size()).as(page.body()).isEqualTo(20);
         assertThat(call(operator, "canary-1.x", "canary.item1.get", "t-ok", secretParams(Map.of("name", "a")),
                 Map.of()).path("status").asText()).isEqualTo("ok");
-        call(operator, "canary-1.x", "canary.status.typed", "t-ok", secretParams(Map.of()), Map.of());
-        JsonNode unauthorized = call(operator, "canary-1.x", "canary.item1.get", "t-wrong", Map.of("name", "a"), Map.of());
-        assertThat(unauthorized.path("extras").path("error_code").asText()).isEqualTo("connector_auth_failed");
-        call(operator, "canary-1.x", "canary.item1.get", "t-500", secretParams(Map.of("name", "a")), Map.of());
-        call(operator, "canary-1.x", "canary.item0.list", "t-500", Map.of("count", 2), Map.of());
-        JsonNode unreachable = call(operator, "canary-1.x", "canary.item1.get", "t-egress", Map.of("name", "a"), Map.of());
-        assertThat(unreachable.path("status").asText()).isEqualTo("error");
-        call(operator, "canary-1.x", "canary.item1.get", "t-single", Map.of("name", "a"), Map.of());
-        assertThat(call(operator, "kubex-1.x", "kubex.pod.get", "t-kube", Map.of("name", "web"), Map.of())
-                .path("status").asText()).isEqualTo("ok");
-        call(operator, "kubex-1.x", "kubex.pod.get", "t-kube", Map.of("name", "fail"), Map.of());
-        call(operator, "kubex-1.x", "kubex.pod.get", "t-kube-wrong", Map.of("name", "web"), Map.of());
+        outcome(call(operator, "canary-1.x", "canary.status.typed", "t-ok", secretParams(Map.of()), Map.of()), "ok", "");
+        outcome(call(operator, "canary-1.x", "canary.item1.get", "t-wrong", Map.of("name", "a"), Map.of()), "error",
+                "connector_auth_failed");
+        // the echoing 500 comes back as data (the fixture connector's way), the egress refusal as an error
+        outcome(call(operator, "canary-1.x", "canary.item1.get", "t-500", secretParams(Map.of("name", "a")), Map.of()),
+                "ok", "");
+        outcome(call(operator, "canary-1.x", "canary.item0.list", "t-500", Map.of("count", 2), Map.of()), "ok", "");
+        outcome(call(operator, "canary-1.x", "canary.item1.get", "t-egress", Map.of("name", "a"), Map.of()), "error",
+                "connector_unreachable");
+        outcome(call(operator, "canary-1.x", "canary.item1.get", "t-single", Map.of("name", "a"), Map.of()), "error",
+                "connector_error");
+        outcome(call(operator, "kubex-1.x", "kubex.pod.get", "t-kube", Map.of("name", "web"), Map.of()), "ok", "");
+        outcome(call(operator, "kubex-1.x", "kubex.pod.get", "t-kube", Map.of("name", "fail"), Map.of()), "error",
+                "connector_error");
+        outcome(call(operator, "kubex-1.x", "kubex.pod.get", "t-kube-wrong", Map.of("name", "web"), Map.of()), "error",
+                "connector_auth_failed");
         // plugin errors carrying the password
-        call(operator, "kubex-1.x", "kubex.config.check", "t-kube", Map.of(), Map.of());
-        call(operator, "crashy-1.x", "crashy.session.open", "t-crashy", Map.of(), Map.of());
-        call(operator, "crashy-1.x", "crashy.session.fail", "t-crashy", Map.of(), Map.of());
-        call(operator, "crashy-1.x", "crashy.session.log", "t-crashy", Map.of(), Map.of());
+        outcome(call(operator, "kubex-1.x", "kubex.config.check", "t-kube", Map.of(), Map.of()), "error",
+                "connector_error");
+        outcome(call(operator, "crashy-1.x", "crashy.session.open", "t-crashy", Map.of(), Map.of()), "error",
+                "connector_error");
+        outcome(call(operator, "crashy-1.x", "crashy.session.fail", "t-crashy", Map.of(), Map.of()), "error",
+                "connector_auth_failed");
+        outcome(call(operator, "crashy-1.x", "crashy.session.log", "t-crashy", Map.of(), Map.of()), "ok", "");
 
         // a dangerous op: preview, then parked for approval with its preview hash; approved by a second admin
         Map<String, Object> deleteParams = secretParams(Map.of("name", "victim"));
@@ -585,8 +703,8 @@ class SecretCanaryIT {
                 Map.of("preview_hash", hash, "work_ref", "CHG-CANARY"));
         assertThat(parked.path("status").asText()).as(parked.toString()).isEqualTo("awaiting_approval");
         String approved = parked.path("extras").path("approval_request_id").asText();
-        send("GET", "/api/v1/approvals/" + approved, admin2, null);
-        send("GET", "/api/v1/approvals?status=pending", admin2, null);
+        expect(send("GET", "/api/v1/approvals/" + approved, admin2, null), 200, "");
+        expect(send("GET", "/api/v1/approvals?status=pending", admin2, null), 200, "");
         var decided = send("POST", "/api/v1/approvals/" + approved + "/approve", admin2, Map.of("reason", "checked"));
         assertThat(decided.status()).as(decided.body()).isEqualTo(200);
         // one rejected
@@ -594,33 +712,65 @@ class SecretCanaryIT {
                 Map.of()).path("extras").path("approval_request_id").asText();
         assertThat(send("POST", "/api/v1/approvals/" + rejected + "/reject", admin2, Map.of("reason", "no")).status())
                 .isEqualTo(200);
-        send("GET", "/api/v1/approvals/" + rejected, operator, null);
+        assertThat(approval(operator, rejected).path("status").asText()).isEqualTo("rejected");
         // one approved asynchronously, against the echoing target
         String asyncApproval = call(operator, "canary-1.x", "canary.item5.delete", "t-500",
                 secretParams(Map.of("name", "later")), Map.of()).path("extras").path("approval_request_id").asText();
         var asyncDecided = send("POST", "/api/v1/approvals/" + asyncApproval + "/approve", admin2, Map.of("async", true));
         assertThat(asyncDecided.status()).as(asyncDecided.body()).isEqualTo(202);
-        awaitRun(admin2, asyncDecided.json().path("result").path("handle").asText());
+        assertThat(awaitRun(admin2, asyncDecided.json().path("result").path("handle").asText()).path("status").asText())
+                .isEqualTo("succeeded");
 
-        // async calls
+        // async calls: the echoing 500 is data, the egress refusal and the plugin's exception fail the run
+        Map<String, String> runEnds = Map.of("t-ok", "succeeded", "t-500", "succeeded", "t-egress", "failed");
         for (String t : List.of("t-ok", "t-500", "t-egress")) {
             JsonNode started = call(operator, "canary-1.x", "canary.item1.get", t, secretParams(Map.of("name", "b")),
                     Map.of("async", true));
-            awaitRun(operator, started.path("handle").asText());
+            assertThat(awaitRun(operator, started.path("handle").asText()).path("status").asText()).as(t)
+                    .isEqualTo(runEnds.get(t));
         }
         JsonNode startedCrash = call(operator, "crashy-1.x", "crashy.session.open", "t-crashy", Map.of(),
                 Map.of("async", true));
-        awaitRun(operator, startedCrash.path("handle").asText());
+        assertThat(awaitRun(operator, startedCrash.path("handle").asText()).path("status").asText()).isEqualTo("failed");
 
-        // probes and discovery
-        for (String t : List.of("t-ok", "t-wrong", "t-500", "t-egress", "t-kube", "t-kube-wrong", "t-crashy", "t-single")) {
-            send("POST", "/api/v1/targets/" + t + "/probe", operator, null);
-            send("GET", "/api/v1/targets/" + t, operator, null);
-        }
-        send("GET", "/api/v1/targets", operator, null);
-        for (String seed : List.of("t-ok", "t-500", "t-egress")) {
-            send("POST", "/api/v1/targets/discover", operator, Map.of("product", "canary", "seed_target", seed));
-        }
+        // probes (a failed contact is a fingerprint with its error code, answered 200) and discovery
+        Map<String, String> probeErrors = new LinkedHashMap<>();
+        probeErrors.put("t-ok", "");
+        probeErrors.put("t-wrong", "connector_auth_failed");
+        probeErrors.put("t-500", ""); // the echo is read as the version
+        probeErrors.put("t-egress", "connector_unreachable");
+        probeErrors.put("t-kube", "");
+        probeErrors.put("t-kube-wrong", "connector_auth_failed");
+        probeErrors.put("t-crashy", "connector_error");
+        probeErrors.put("t-single", "connector_error"); // the staged fields are not the ones the connector reads
+        probeErrors.forEach((t, error) -> {
+            var probed = send("POST", "/api/v1/targets/" + t + "/probe", operator, null);
+            assertThat(probed.status()).as(probed.body()).isEqualTo(200);
+            JsonNode fingerprint = probed.json().path("fingerprint");
+            assertThat(fingerprint.path("probed_at").asText()).as(probed.body()).isNotEmpty();
+            assertThat(fingerprint.path("error_code").asText()).as(probed.body()).isEqualTo(error);
+            if (error.isEmpty()) {
+                assertThat(fingerprint.path("reachable").asBoolean()).as(probed.body()).isTrue();
+                assertThat(fingerprint.path("version").asText()).as(probed.body()).isNotEmpty();
+            }
+            var shown = send("GET", "/api/v1/targets/" + t, operator, null);
+            assertThat(shown.status()).as(shown.body()).isEqualTo(200);
+            assertThat(shown.json().path("fingerprint").path("probed_at").asText()).as(shown.body())
+                    .isEqualTo(fingerprint.path("probed_at").asText());
+        });
+        var listed = send("GET", "/api/v1/targets", operator, null);
+        assertThat(listed.status()).as(listed.body()).isEqualTo(200);
+        assertThat(listed.json().path("targets").size()).isEqualTo(8);
+        var discovered = send("POST", "/api/v1/targets/discover", operator, Map.of("product", "canary", "seed_target",
+                "t-ok"));
+        assertThat(discovered.status()).as(discovered.body()).isEqualTo(200);
+        assertThat(discovered.json().path("candidates").findValuesAsText("name")).containsExactly("node-a", "node-b");
+        var discoveredEcho = send("POST", "/api/v1/targets/discover", operator, Map.of("product", "canary",
+                "seed_target", "t-500"));
+        assertThat(discoveredEcho.status()).as(discoveredEcho.body()).isEqualTo(200); // the echo read as a member
+        assertThat(discoveredEcho.json().path("candidates").size()).as(discoveredEcho.body()).isEqualTo(1);
+        expect(send("POST", "/api/v1/targets/discover", operator, Map.of("product", "canary", "seed_target", "t-egress")),
+                502, "connector_unreachable");
 
         // event ingest: the canary as a static-header secret and as a basic password; accepted and refused
         var staticSource = send("POST", "/api/v1/event-sources", admin, Map.of("name", "canary-static", "kind",
@@ -644,12 +794,21 @@ class SecretCanaryIT {
         assertThat(ingest(basicSlug, "{\"a\":2}", Map.of("Authorization", "Basic " + b64("other:" + CANARY)))
                 .statusCode()).isEqualTo(401);
         assertThat(ingest(basicSlug, "not json", Map.of("Authorization", BASIC)).statusCode()).isEqualTo(400);
-        send("PATCH", "/api/v1/event-sources/" + basicSlug, admin, Map.of("secret", CANARY + "rotated",
+        var rotated = send("PATCH", "/api/v1/event-sources/" + basicSlug, admin, Map.of("secret", CANARY + "rotated",
                 "overlap_seconds", 60));
-        send("GET", "/api/v1/event-sources/" + staticSlug, admin, null);
-        send("GET", "/api/v1/event-sources", operator, null);
-        send("GET", "/api/v1/events?source=" + staticSlug, operator, null);
-        send("GET", "/api/v1/events?source=" + basicSlug, operator, null);
+        assertThat(rotated.status()).as(rotated.body()).isEqualTo(200);
+        assertThat(rotated.json().path("secret_version").asInt()).as(rotated.body()).isEqualTo(2);
+        var source = send("GET", "/api/v1/event-sources/" + staticSlug, admin, null);
+        assertThat(source.status()).as(source.body()).isEqualTo(200);
+        assertThat(source.json().path("slug").asText()).isEqualTo(staticSlug);
+        var sources = send("GET", "/api/v1/event-sources", operator, null);
+        assertThat(sources.status()).as(sources.body()).isEqualTo(200);
+        assertThat(sources.body()).contains(staticSlug).contains(basicSlug);
+        for (String slug : List.of(staticSlug, basicSlug)) {
+            var events = send("GET", "/api/v1/events?source=" + slug, operator, null);
+            assertThat(events.status()).as(events.body()).isEqualTo(200);
+            assertThat(events.json().path("events").size()).as("the one accepted delivery of " + slug).isEqualTo(1);
+        }
 
         // MCP: call_operation (ok, failing, parked), preview_operation, result_query
         String agentToken = issuer.mcpToken("canary-agent", TENANT, "operator");
@@ -658,57 +817,82 @@ class SecretCanaryIT {
         String mcpHandle = mcpBig.path("result").path("structuredContent").path("extras").path("fetch_more")
                 .path("drill_in").path("handle_id").asText();
         assertThat(mcpHandle).as(mcpBig.toString()).isNotEmpty();
-        mcp(agentToken, "result_query", Map.of("handle_id", mcpHandle, "offset", 60));
-        mcp(agentToken, "call_operation", Map.of("connector_id", "canary-1.x", "op_id", "canary.item1.get", "target",
-                "t-500", "params", secretParams(Map.of("name", "c"))));
-        mcp(agentToken, "call_operation", Map.of("connector_id", "canary-1.x", "op_id", "canary.item1.get", "target",
-                "t-egress", "params", Map.of("name", "c")));
-        mcp(agentToken, "call_operation", Map.of("connector_id", "crashy-1.x", "op_id", "crashy.session.open", "target",
-                "t-crashy", "params", Map.of()));
-        mcp(agentToken, "call_operation", Map.of("connector_id", "kubex-1.x", "op_id", "kubex.pod.get", "target",
-                "t-kube", "params", Map.of("name", "fail")));
-        mcp(agentToken, "preview_operation", Map.of("connector_id", "canary-1.x", "op_id", "canary.item2.delete",
-                "target", "t-ok", "params", secretParams(Map.of("name", "m"))));
-        mcp(agentToken, "call_operation", Map.of("connector_id", "canary-1.x", "op_id", "canary.item5.delete", "target",
-                "t-ok", "params", secretParams(Map.of("name", "m"))));
-        mcp(agentToken, "list_targets", Map.of());
+        JsonNode rows = mcp(agentToken, "result_query", Map.of("handle_id", mcpHandle, "offset", 60));
+        assertThat(rows.path("result").path("structuredContent").path("rows").size()).as(rows.toString()).isEqualTo(10);
+        outcome(mcp(agentToken, "call_operation", Map.of("connector_id", "canary-1.x", "op_id", "canary.item1.get",
+                "target", "t-500", "params", secretParams(Map.of("name", "c")))).path("result").path("structuredContent"),
+                "ok", "");
+        outcome(mcp(agentToken, "call_operation", Map.of("connector_id", "canary-1.x", "op_id", "canary.item1.get",
+                "target", "t-egress", "params", Map.of("name", "c"))).path("result").path("structuredContent"), "error",
+                "connector_unreachable");
+        outcome(mcp(agentToken, "call_operation", Map.of("connector_id", "crashy-1.x", "op_id", "crashy.session.open",
+                "target", "t-crashy", "params", Map.of())).path("result").path("structuredContent"), "error",
+                "connector_error");
+        outcome(mcp(agentToken, "call_operation", Map.of("connector_id", "kubex-1.x", "op_id", "kubex.pod.get", "target",
+                "t-kube", "params", Map.of("name", "fail"))).path("result").path("structuredContent"), "error",
+                "connector_error");
+        JsonNode mcpPreview = mcp(agentToken, "preview_operation", Map.of("connector_id", "canary-1.x", "op_id",
+                "canary.item2.delete", "target", "t-ok", "params", secretParams(Map.of("name", "m"))))
+                .path("result").path("structuredContent");
+        outcome(mcpPreview, "ok", "");
+        assertThat(mcpPreview.path("result").path("preview_hash").asText()).as(mcpPreview.toString()).startsWith("sha256:");
+        outcome(mcp(agentToken, "call_operation", Map.of("connector_id", "canary-1.x", "op_id", "canary.item5.delete",
+                "target", "t-ok", "params", secretParams(Map.of("name", "m")))).path("result").path("structuredContent"),
+                "awaiting_approval", "awaiting_approval");
+        JsonNode mcpTargets = mcp(agentToken, "list_targets", Map.of());
+        assertThat(mcpTargets.path("result").path("structuredContent").path("targets").size()).as(mcpTargets.toString())
+                .isEqualTo(8);
 
         // the CLI
         CliRunner op = runner(operator);
         String params = JSON.writeValueAsString(secretParams(Map.of("count", 3)));
-        cli(op, "operation", "call", "canary-1.x", "canary.item0.list", "--target", "t-ok", "--params", params);
-        cli(op, "operation", "call", "canary-1.x", "canary.item0.list", "--target", "t-ok", "--params",
-                JSON.writeValueAsString(secretParams(Map.of("count", 75))));
+        // exit codes: 0 ok, 1 failed (the call ran and its target or plugin failed), 2 usage
+        exit(cli(op, "operation", "call", "canary-1.x", "canary.item0.list", "--target", "t-ok", "--params", params), 0,
+                "item-0");
+        exit(cli(op, "operation", "call", "canary-1.x", "canary.item0.list", "--target", "t-ok", "--params",
+                JSON.writeValueAsString(secretParams(Map.of("count", 75)))), 0, "item-0");
+        Map<String, Integer> cliEnds = Map.of("t-500", 0, "t-egress", 1, "t-wrong", 1);
+        Map<String, String> cliSays = Map.of("t-500", "refused; you sent", "t-egress", "connector_unreachable",
+                "t-wrong", "connector_auth_failed");
         for (String t : List.of("t-500", "t-egress", "t-wrong")) {
-            cli(op, "operation", "call", "canary-1.x", "canary.item1.get", "--target", t, "--params",
-                    JSON.writeValueAsString(secretParams(Map.of("name", "d"))));
+            exit(cli(op, "operation", "call", "canary-1.x", "canary.item1.get", "--target", t, "--params",
+                    JSON.writeValueAsString(secretParams(Map.of("name", "d")))), cliEnds.get(t), cliSays.get(t));
         }
-        cli(op, "operation", "call", "crashy-1.x", "crashy.session.open", "--target", "t-crashy", "--params", "{}");
-        cli(op, "operation", "call", "crashy-1.x", "crashy.session.fail", "--target", "t-crashy", "--params", "{}");
-        cli(op, "operation", "call", "kubex-1.x", "kubex.pod.get", "--target", "t-kube", "--params", "{\"name\":\"fail\"}");
-        cli(op, "operation", "call", "kubex-1.x", "kubex.config.check", "--target", "t-kube", "--params", "{}");
-        cli(op, "operation", "preview", "canary-1.x", "canary.item2.delete", "--target", "t-ok", "--params",
-                JSON.writeValueAsString(secretParams(Map.of("name", "e"))));
+        exit(cli(op, "operation", "call", "crashy-1.x", "crashy.session.open", "--target", "t-crashy", "--params", "{}"),
+                1, "connector_error");
+        exit(cli(op, "operation", "call", "crashy-1.x", "crashy.session.fail", "--target", "t-crashy", "--params", "{}"),
+                1, "connector_auth_failed");
+        exit(cli(op, "operation", "call", "kubex-1.x", "kubex.pod.get", "--target", "t-kube", "--params",
+                "{\"name\":\"fail\"}"), 1, "HTTP 403");
+        exit(cli(op, "operation", "call", "kubex-1.x", "kubex.config.check", "--target", "t-kube", "--params", "{}"), 1,
+                "IllegalStateException");
+        exit(cli(op, "operation", "preview", "canary-1.x", "canary.item2.delete", "--target", "t-ok", "--params",
+                JSON.writeValueAsString(secretParams(Map.of("name", "e")))), 0, "preview_hash sha256:");
         CliRunner adm = runner(admin2);
+        Map<String, String> decisions = Map.of(approved, "APPROVED", rejected, "REJECTED", asyncApproval, "APPROVED");
         for (String id : List.of(approved, rejected, asyncApproval)) {
-            cli(adm, "approvals", "show", id);
+            exit(cli(adm, "approvals", "show", id), 0, decisions.get(id));
         }
         String pendingCli = call(operator, "canary-1.x", "canary.item5.delete", "t-egress",
                 secretParams(Map.of("name", "f")), Map.of()).path("extras").path("approval_request_id").asText();
-        cli(adm, "approvals", "show", pendingCli);
-        cli(adm, "approvals", "list", "--status", "pending");
-        cli(adm, "approvals", "approve", pendingCli, "--reason", "ok");
+        exit(cli(adm, "approvals", "show", pendingCli), 0, "PENDING");
+        exit(cli(adm, "approvals", "list", "--status", "pending"), 0, pendingCli);
+        // approved, and then its execution fails against the echoing egress target: exit 1, the approval shown approved
+        exit(cli(adm, "approvals", "approve", pendingCli, "--reason", "ok"), 1, "APPROVED");
+        assertThat(approval(operator, pendingCli).path("status").asText()).isEqualTo("approved");
         for (String t : List.of("t-ok", "t-500", "t-egress", "t-crashy", "t-kube")) {
-            cli(op, "audit", "query", "--target", t, "--since", "1h");
+            exit(cli(op, "audit", "query", "--target", t, "--since", "1h"), 0, " " + t + " ");
         }
-        cli(op, "targets", "probe", "t-egress");
-        cli(op, "targets", "probe", "t-kube-wrong");
+        exit(cli(op, "targets", "probe", "t-egress"), 0, "NOT reachable (connector_unreachable");
+        exit(cli(op, "targets", "probe", "t-kube-wrong"), 0, "connector_auth_failed");
         CliRunner evAdmin = runner(admin);
-        cli(evAdmin, Map.of(), "", "event-source", "add", "canary-cli-source-0123456789", "--name", "canary-cli",
-                "--kind", "alertrouter", "--auth-strategy", "basic", "--secret", CANARY);
-        cli(evAdmin, Map.of(), CANARY, "event-source", "add", "canary-cli-source-0123456789", "--name", "canary-cli",
-                "--kind", "alertrouter", "--auth-strategy", "basic", "--secret-stdin");
-        cli(evAdmin, "event-source", "describe", "canary-cli-source-0123456789", "--json");
+        // a secret on the command line is refused as a usage error (it would sit in the shell's history)
+        exit(cli(evAdmin, Map.of(), "", "event-source", "add", "canary-cli-source-0123456789", "--name", "canary-cli",
+                "--kind", "alertrouter", "--auth-strategy", "basic", "--secret", CANARY), 2, "");
+        exit(cli(evAdmin, Map.of(), CANARY, "event-source", "add", "canary-cli-source-0123456789", "--name", "canary-cli",
+                "--kind", "alertrouter", "--auth-strategy", "basic", "--secret-stdin"), 0, "created event source");
+        exit(cli(evAdmin, "event-source", "describe", "canary-cli-source-0123456789", "--json"), 0,
+                "\"secret_version\" : 1");
         assertThat(ingest("canary-cli-source-0123456789", "{\"status\":\"firing\"}", Map.of("Authorization", BASIC))
                 .statusCode()).isEqualTo(200);
 
@@ -722,9 +906,9 @@ class SecretCanaryIT {
         var trail = send("GET", "/api/v1/audit?op_id=svc.governance.*&limit=1000", operator, null);
         assertThat(trail.status()).isEqualTo(200);
         assertThat(trail.json().path("rows").size()).as("the governance trail was swept").isGreaterThan(30);
-        long exercised = System.nanoTime();
+    }
 
-        // ------------------------------------------------------------ sweep
+    private void sweep(long t0, long exercised) throws Exception {
         List<String> hits = new ArrayList<>();
         List<String> noteSeen = new ArrayList<>();
         DbSweep db = sweepDatabase(kernel.kernel().database().dataSource(), hits, noteSeen);
@@ -768,6 +952,8 @@ class SecretCanaryIT {
         assertThat(CLI).hasSizeGreaterThan(25);
         assertThat(logLines).as("the plugin's log record reached the sweep (with its secret scrubbed)")
                 .anyMatch(l -> l.contains("retrying login as svc"));
+        assertThat(logLines).as("records below INFO were produced and swept: the plugin's DEBUG line")
+                .anyMatch(l -> l.startsWith("FINE ") && l.contains("verbose login as svc"));
     }
 
     // ---------------------------------------------------------------- secrets only a plugin knows
@@ -940,12 +1126,12 @@ class SecretCanaryIT {
         var parked = send("POST", path + "/next", operator, Map.of());
         assertThat(parked.json().path("status").asText()).as(parked.body()).isEqualTo("awaiting_approval");
         String approval = parked.json().path("current_step").path("approval_request_id").asText();
-        approvalAs(readOnly, approval);
+        assertThat(approvalAs(readOnly, approval).path("name").asText()).isEqualTo("rb-item");
         assertThat(send("POST", "/api/v1/approvals/" + approval + "/approve", admin2, Map.of("reason", "ok")).status())
                 .isEqualTo(200);
         var resumed = send("POST", path + "/next", operator, Map.of());
         assertThat(resumed.json().path("current_step").path("phase").asText()).as(resumed.body()).isEqualTo("executed");
-        assertThat(send("GET", path, readOnly, null).status()).isIn(200, 403);
+        expect(send("GET", path, readOnly, null), 403, "insufficient_role"); // runbook runs are read by operators
         assertThat(send("GET", path, operator, null).status()).isEqualTo(200);
         var done = send("POST", path + "/next", operator, Map.of("verify_response", "yes"));
         assertThat(done.json().path("status").asText()).as(done.body()).isEqualTo("completed");
@@ -954,7 +1140,11 @@ class SecretCanaryIT {
     // ---------------------------------------------------------------- sweeping
 
     private static String mask(String s) {
-        return s.replace(CANARY_B64, "<CANARY-B64>").replace(CANARY, "<CANARY>").replace(NOTE, "<NOTE>");
+        String out = s.replace(CANARY_B64, "<CANARY-B64>");
+        for (String aligned : CANARY_B64_ALIGNED) {
+            out = out.replace(aligned, "<CANARY-B64-ALIGNED>");
+        }
+        return out.replace(CANARY, "<CANARY>").replace(NOTE, "<NOTE>");
     }
 
     private static String firstLine(String s) {
@@ -970,7 +1160,7 @@ class SecretCanaryIT {
     }
 
     private static void check(String where, String text, List<String> hits) {
-        for (String needle : List.of(CANARY, CANARY_B64)) {
+        for (String needle : NEEDLES) {
             if (text.contains(needle)) {
                 hits.add(where + " [" + firstLine(text) + "]: " + excerpt(text, needle));
             }
@@ -1019,7 +1209,8 @@ class SecretCanaryIT {
                     // still-pending request may hold them, and nothing else anywhere
                     String pendingParams = table.getKey().endsWith("\"governance_approvals\"") && col[0].equals("params")
                             ? " AND status <> 'pending'" : "";
-                    for (String needle : List.of(CANARY, CANARY_B64, NOTE)) {
+                    for (String needle : java.util.stream.Stream.concat(NEEDLES.stream(), java.util.stream.Stream.of(NOTE))
+                            .toList()) {
                         try (PreparedStatement ps = c.prepareStatement("SELECT count(*), min(substring(" + expr
                                 + " from greatest(strpos(" + expr + ", ?) - 120, 1) for 240)) FROM " + table.getKey()
                                 + " WHERE strpos(" + expr + ", ?) > 0" + pendingParams)) {

@@ -10,6 +10,7 @@ import dev.backplane.kernel.catalog.SpecIngestIT;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.Fixtures;
+import dev.backplane.kernel.testing.ScriptedModel;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -54,7 +55,8 @@ import org.junit.jupiter.api.Test;
  * ingested connector and a background ingest job, review edits of a plugin connector, kb entries and a kb
  * ingest job, memory in every scope, a doc collection and a global one granted to A, an agent principal,
  * an agent grant, a service grant, a parked approval, an async run, a reduced result handle, audit rows,
- * an event source and an event, a flight-recorder policy). Then tenant B — a tenant_admin and an
+ * an agent definition and one real run of it (a scripted model on loopback calls a tool and answers; the run is
+ * also A's audit session), an event source and an event, a flight-recorder policy). Then tenant B — a tenant_admin and an
  * operator of another tenant — calls every route and every MCP tool with A's names, ids, slugs and handles
  * in the path, the query and the body. The route list is {@code kernel.api().routes()}, so a new route
  * is covered without touching this class; a path parameter this class cannot fill, or a POST/PATCH/PUT
@@ -69,8 +71,9 @@ import org.junit.jupiter.api.Test;
  *   <li>BLIND: B knows nothing of A — every parameterless GET, list and search (with words that do match A's
  *       content, as the positive controls prove), REST and MCP: any non-5xx answer, nothing of A in it.</li>
  *   <li>REFUSED: A's object in the path, the query or the body (and MCP tools and resources with A's names):
- *       401/403/404/409/422 only, with the same status and error code as for a made-up object of the same shape
- *       (no existence oracle). A 2xx that answers exactly as for a made-up object (an empty who-touched list,
+ *       401/403/404/409/422 only, with the same status, error code and body (message and extras too, each value
+ *       replaced by its name, the request id dropped) as for a made-up object of the same shape (no existence
+ *       oracle; {@link #INTENTIONAL_DIFFERENCES} would list any exception, and lists none). A 2xx that answers exactly as for a made-up object (an empty who-touched list,
  *       an async run that then fails target_not_found) is listed as a note, not a failure: nothing of A was
  *       resolved, and the database check proves nothing of A changed.</li>
  *   <li>OWN: B acting in its own namespace with A's names (a target, kb entry, memory, doc collection, event
@@ -118,6 +121,8 @@ class TenantMatrixIT {
     private static TestIssuer issuer;
     private static TestKernel kernel;
     private static Jdbc jdbc;
+    /** The model A's agent run talks to (an OpenAI-compatible server on loopback answering from a script). */
+    private static ScriptedModel model;
 
     private static String aAdmin;
     private static String aOperator;
@@ -140,6 +145,8 @@ class TenantMatrixIT {
     private final List<String> log = new ArrayList<>();
     private int requests;
     private int leaks;
+    /** REFUSED answers whose whole normalized body was found equal to a made-up object's. */
+    private int bodiesCompared;
 
     @BeforeAll
     static void start() throws Exception {
@@ -194,6 +201,8 @@ class TenantMatrixIT {
         Map<String, String> env = TestKernel.settings(issuer, plugins);
         env.put("SVC_INGEST_SYNC_MAX_BYTES", "8000");
         env.put("SVC_KB_INGEST_ROOT", kbRoot.toString());
+        model = new ScriptedModel();
+        env.put("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
         kernel = TestKernel.start(work.resolve("data"), env);
         jdbc = new Jdbc(kernel.kernel().database().dataSource());
         aAdminSub = "admin-" + R;
@@ -205,7 +214,7 @@ class TenantMatrixIT {
 
     @AfterAll
     static void stop() {
-        Fixtures.closeAll(kernel, issuer);
+        Fixtures.closeAll(kernel, issuer, model);
         target.stop(0);
         corpus.stop(0);
     }
@@ -713,10 +722,14 @@ class TenantMatrixIT {
             System.out.println("TenantMatrixIT FINDING: " + f);
         }
         System.out.println("TenantMatrixIT: " + covered.size() + " routes x " + callers.size() + " callers, " + tools.size()
-                + " MCP tools, " + requests + " requests, " + leaks + " leaks");
+                + " MCP tools, " + requests + " requests, " + leaks + " leaks, " + bodiesCompared + " refusals equal to a "
+                + "made-up object's in their whole body");
         System.out.println("TenantMatrixIT: " + findings.size() + " findings, " + notes.size() + " notes, " + seconds
                 + " s; the whole matrix is in " + report.toAbsolutePath());
         assertThat(findings).as("tenant isolation findings").isEmpty();
+        // 372 when written: the body comparison ran over the refusals, it did not go quiet
+        assertThat(bodiesCompared).as("refusals compared with a made-up object's in their whole body")
+                .isGreaterThan(300);
     }
 
     private static Phase combine(Phase a, Phase b) {
@@ -808,6 +821,8 @@ class TenantMatrixIT {
                 if (d != null && (d.status() != r.status() || !errorCode(d.body()).equals(errorCode(r.body())))) {
                     findings.add("EXISTENCE ORACLE: " + where + "\n    A's object: " + r.status() + " "
                             + cut(r.body(), 300) + "\n    made-up:    " + d.status() + " " + cut(d.body(), 300));
+                } else if (d != null && phase == Phase.REFUSED) {
+                    sameBodyAsMadeUp(where, p.route() + "  [" + p.label() + "]", r.body(), d.body());
                 }
                 followStatusUrl(where, caller.getValue(), r, cumulative);
             }
@@ -1062,6 +1077,15 @@ class TenantMatrixIT {
                         "resources/read " + u));
                 check(where, u, r.status(), r.body(), false);
                 mustBeRefused(where, r);
+                String madeUp = expand(uri, decoys);
+                var d = mcpSend(caller.getValue(), "resources/read", "\"uri\": \"" + madeUp + "\"", madeUp, Map.of());
+                requests++;
+                if (d.status() != r.status() || !rpcError(d.body()).equals(rpcError(r.body()))) {
+                    findings.add("EXISTENCE ORACLE: " + where + "\n    A's object: " + r.status() + " " + cut(r.body(), 300)
+                            + "\n    made-up:    " + d.status() + " " + cut(d.body(), 300));
+                } else {
+                    sameBodyAsMadeUp(where, "MCP resources/read " + uri, r.body(), d.body());
+                }
             }
         }
         // the instructions (stateless revision: server/discover) pack B's operational conventions, never A's
@@ -1108,6 +1132,8 @@ class TenantMatrixIT {
                 if (!rpcError(d.body()).equals(rpcError(r.body()))) {
                     findings.add("EXISTENCE ORACLE: " + where + "\n    A's object: " + cut(r.body(), 300)
                             + "\n    made-up:    " + cut(d.body(), 300));
+                } else if (phase == Phase.REFUSED) {
+                    sameBodyAsMadeUp(where, "MCP " + tool + "  [" + s.label() + "]", r.body(), d.body());
                 }
             }
         }
@@ -1360,7 +1386,8 @@ class TenantMatrixIT {
                 "/api/v1/agent-grants", "/api/v1/approvals", "/api/v1/audit", "/api/v1/catalog/operations",
                 "/api/v1/connectors?status=all", "/api/v1/docs/collections", "/api/v1/events",
                 "/api/v1/automation", "/api/v1/tenants/current/mail-recipient-policy",
-                "/api/v1/retrieve?query=" + MEMORY_WORDS.replace(" ", "%20") + "&limit=50")) {
+                "/api/v1/retrieve?query=" + MEMORY_WORDS.replace(" ", "%20") + "&limit=50",
+                "/api/v1/audit/sessions/" + aVals.get("session"))) {
             String answer = kernel.get(path, aAdmin).body();
             assertThat(leaked(answer, "GET " + path, false)).as("the leak check sees A's own answer to " + path).isNotEmpty();
         }
@@ -1442,11 +1469,6 @@ class TenantMatrixIT {
                 + "\"work_ref\": \"CHG-" + R + "\"}", 200);
         assertThat(parked.path("status").asText()).as(parked.toString()).isEqualTo("awaiting_approval");
         aVals.put("approval", parked.path("extras").path("approval_request_id").asText());
-        // no route sets an audit row's session id yet (agent sessions do): seed one on A's row, so the session
-        // routes and filters have an A session to be asked about
-        UUID session = UUID.randomUUID();
-        jdbc.update("UPDATE audit_rows SET session_id = ? WHERE id = ?::uuid", session, aVals.get("audit"));
-        aVals.put("session", session.toString());
 
         // a tenant-scoped ingested connector, and a background ingest job
         String impl = "ac" + R;
@@ -1542,14 +1564,25 @@ class TenantMatrixIT {
         send("POST", "/api/v1/agents", aAdmin, "{\"name\": \"" + aVals.get("agentDef") + "\", \"identity_ref\": \"bot-"
                 + R + "\", \"system_prompt\": \"prompt-" + R + "\"}", 201);
 
-        // a finished run of that agent (this kernel has no model endpoint, so the row is written as a run leaves it)
-        UUID runHandle = UUID.randomUUID();
-        kernel.jdbc().update("INSERT INTO agent_runs (handle, tenant_id, agent_name, status, started_by, input_sha256, "
-                + "output, turns, finished_at) VALUES (?, ?, ?, 'succeeded', ?, 'x', ?::jsonb, 1, now())", runHandle, A,
-                aVals.get("agentDef"), aOperatorSub, "{\"text\": \"run-output-" + R + "\"}");
-        kernel.jdbc().update("INSERT INTO agent_run_events (handle, seq, kind, payload) VALUES (?, 1, 'final_output', "
-                + "?::jsonb)", runHandle, "{\"text\": \"run-event-" + R + "\"}");
-        aVals.put("agentRun", runHandle.toString());
+        // a finished run of that agent, made through the kernel: the model lists A's targets, then answers
+        model.then(ScriptedModel.toolCall("list_targets", Map.of()), ScriptedModel.text("run-output-" + R));
+        JsonNode run = send("POST", "/api/v1/agents/" + aVals.get("agentDef") + "/runs", aOperator, "{\"input\": "
+                + "\"look after the targets\", \"work_ref\": \"runwr-" + R + "\"}", 200);
+        assertThat(run.path("status").asText()).as(run.toString()).isEqualTo("succeeded");
+        assertThat(run.toString()).as("the run's output is A's").contains("run-output-" + R);
+        aVals.put("agentRun", run.path("handle").asText());
+        JsonNode runEvents = send("GET", "/api/v1/agent-runs/" + aVals.get("agentRun") + "/events", aOperator, null, 200);
+        assertThat(runEvents.path("events").findValuesAsText("kind")).as(runEvents.toString())
+                .contains("tool_call", "tool_result", "final_output");
+        assertThat(ScriptedModel.transcript(model.requests().getLast())).as("the tool result went back to the model")
+                .contains(aVals.get("target"));
+        // the run is an audit session: its rows carry its handle, so the session routes and filters have one of A's
+        List<String> sessionRows = jdbc.query("SELECT op_id FROM audit_rows WHERE tenant_id = ? AND session_id = ?::uuid",
+                rs -> rs.getString(1), A, aVals.get("agentRun"));
+        assertThat(sessionRows).as("audit rows of A's agent run").contains("svc.agent_runs.run");
+        aVals.put("session", aVals.get("agentRun"));
+        // from here on a run (should B ever start one of A's agents) ends at once instead of waiting for a script
+        model.otherwise(ScriptedModel.text("unscripted"));
         aVals.put("trigger", send("POST", "/api/v1/scheduler/triggers", aAdmin, "{\"kind\": \"event\", \"agent_definition\": "
                 + "\"" + aVals.get("agentDef") + "\", \"event_filter\": {\"marker\": \"trigger-" + R + "\"}, "
                 + "\"inputs\": \"inputs-" + R + "\"}", 201).path("id").asText());
@@ -1697,6 +1730,29 @@ class TenantMatrixIT {
             }
         }
         return out;
+    }
+
+    /**
+     * Refusals whose body may differ between A's object and a made-up one of the same shape, each with the reason it
+     * reveals nothing of A. Keyed by the probe's route and label as {@link #sameBodyAsMadeUp} names it.
+     */
+    private static final Map<String, String> INTENTIONAL_DIFFERENCES = Map.of();
+
+    /**
+     * A refusal of A's object reads exactly as the refusal of a made-up object of the same shape — message and extras
+     * too, not only the status and the error code: both bodies with their values replaced by their names (A's by
+     * A's, the decoy's by the decoy's) and the request id dropped must be equal.
+     */
+    private void sameBodyAsMadeUp(String where, String key, String realBody, String madeUpBody) {
+        String real = normalize(realBody, aFull);
+        String madeUp = normalize(madeUpBody, decoys);
+        if (!real.equals(madeUp) && !INTENTIONAL_DIFFERENCES.containsKey(key)) {
+            findings.add("EXISTENCE ORACLE (the body differs from a made-up object's): " + where + "\n    key: " + key
+                    + "\n    A's object: " + cut(real, 500) + "\n    made-up:    " + cut(madeUp, 500));
+        }
+        if (real.equals(madeUp)) {
+            bodiesCompared++;
+        }
     }
 
     // ------------------------------------------------------------------------------------------------
