@@ -28,19 +28,21 @@ public record AuditRoutes(AuditQueries queries, AuditLog log, Function<Caller, F
                 .get("/api/v1/audit/sessions/{session_id}", Role.OPERATOR, (req, res, c) -> {
                     UUID session = QueryParams.uuidPath(req, "session_id", AuditQueries::invalidSession);
                     var replay = queries.replay(c.tenantId(), session, QueryParams.integer(req, "max_depth", 20));
-                    audited(c, "svc.audit.replay", Optional.empty(), Map.of("session_id", session.toString()));
+                    audited(c, "svc.audit.replay", Map.of("session_id", session.toString()));
                     Json.ok(res, replay);
                 })
                 .get("/api/v1/audit/who-touched/{target}", Role.OPERATOR, (req, res, c) -> {
                     String target = targetName.apply(c).apply(req.path().pathParameters().get("target"));
                     var touched = queries.whoTouched(c.tenantId(), target);
-                    audited(c, "svc.audit.who_touched", Optional.of(target), Map.of());
+                    // the target named in extras, not the row's target column: reading the log touches no target
+                    // (who-touched must not list its own readers)
+                    audited(c, "svc.audit.who_touched", Map.of("target", target));
                     Json.ok(res, touched);
                 })
                 .get("/api/v1/audit/{audit_id}", Role.OPERATOR, (req, res, c) -> {
                     UUID id = QueryParams.uuidPath(req, "audit_id", AuditQueries::notFound);
                     var row = queries.show(c.tenantId(), id);
-                    audited(c, "svc.audit.show", Optional.empty(), Map.of("audit_id", id.toString()));
+                    audited(c, "svc.audit.show", Map.of("audit_id", id.toString()));
                     Json.ok(res, row);
                 });
     }
@@ -51,7 +53,7 @@ public record AuditRoutes(AuditQueries queries, AuditLog log, Function<Caller, F
                 q(req, "since"), q(req, "until"), q(req, "target").map(t -> targetName.apply(caller).apply(t)),
                 q(req, "work_ref"), Optional.empty());
         AuditQueries.Page page = queries.query(caller.tenantId(), f, q(req, "cursor"), QueryParams.integer(req, "limit", 100));
-        audited(caller, "svc.audit.query", Optional.empty(), Map.of());
+        audited(caller, "svc.audit.query", Map.of());
         Json.ok(res, page);
     }
 
@@ -59,19 +61,19 @@ public record AuditRoutes(AuditQueries queries, AuditLog log, Function<Caller, F
         // SPEC: audit reads default to 100 rows (1..1000)
         AuditQueries.Page page = queries.query(caller.tenantId(), AuditQueries.Filter.mine(caller.sub(), q(req, "since")),
                 q(req, "cursor"), QueryParams.integer(req, "limit", 100));
-        audited(caller, "svc.audit.mine", Optional.empty(), Map.of());
+        audited(caller, "svc.audit.mine", Map.of());
         Json.ok(res, page);
     }
 
     private void reflex(ServerRequest req, ServerResponse res, Caller caller) {
         Map<String, Object> summary = queries.reflex(caller.tenantId(), q(req, "since"), q(req, "until"));
-        audited(caller, "svc.audit.reflex", Optional.empty(), Map.of());
+        audited(caller, "svc.audit.reflex", Map.of());
         Json.ok(res, summary);
     }
 
-    private void audited(Caller caller, String opId, Optional<String> target, Map<String, Object> extras) {
+    private void audited(Caller caller, String opId, Map<String, Object> extras) {
         log.record(new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "audit_query", opId,
-                Optional.empty(), target, Optional.empty(), caller.sessionId(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), caller.sessionId(), Optional.empty(), Optional.empty(),
                 Optional.empty()), "ok", Optional.empty(), Optional.empty(), extras);
     }
 

@@ -274,6 +274,9 @@ class TenantMatrixIT {
                         Phase.REFUSED, true, ""),
                 new Opt(Map.of("connector_id", "mtx-1.x", "group_key", "items", "op_id", "mtx.item1.get"),
                         Phase.OWN, false, "")));
+        // products are global; a tenant's implementation preference for one is its own: B's PUT and DELETE must
+        // neither show nor change A's (A set one in its setup; the per-tenant snapshot holds connector_preferences)
+        m.put("/api/v1/connector-preferences/|product", List.of(new Opt(Map.of("product", "mtx"), Phase.OWN, false, "")));
         m.put("/api/v1/connectors/ingest-jobs/|job_id", List.of(Opt.of("job_id", "${specJob}"), Opt.of("job_id", "${kbJob}")));
         m.put("/api/v1/kb/ingest-jobs/|job_id", List.of(Opt.of("job_id", "${kbJob}"), Opt.of("job_id", "${specJob}")));
         m.put("/api/v1/approvals/|id", List.of(Opt.of("id", "${approval}")));
@@ -357,6 +360,7 @@ class TenantMatrixIT {
                 "{\"custom_description\": \"b-desc\", \"is_enabled\": true, \"requires_approval\": false}")));
         m.put("GET /api/v1/connectors/{connector_id}/operations", List.of(new Shape("search", "query=list%20things%20item",
                 null, null, true)));
+        m.put("PUT /api/v1/connector-preferences/{product}", List.of(Shape.of("prefer", "{\"impl_id\": \"mtx\"}")));
         m.put("GET /api/v1/connectors", List.of(Shape.of("", null), new Shape("all", "status=all", null, null, true)));
         // --- dispatch
         m.put("POST /api/v1/operations/call", List.of(
@@ -1445,6 +1449,7 @@ class TenantMatrixIT {
         send("PATCH", "/api/v1/connectors/mtx-1.x/groups/items", aAdmin,
                 "{\"name\": \"Items " + R + "\", \"when_to_use\": \"when-" + R + "\"}", 200);
         send("POST", "/api/v1/targets/" + name + "/probe", aAdmin, null, 200);
+        send("PUT", "/api/v1/connector-preferences/mtx", aAdmin, "{\"impl_id\": \"mtx\"}", 200);
 
         // dispatch: an audited call, a reduced result, an async run, a parked call
         aVals.put("workRef", "CHG-" + R);
