@@ -63,7 +63,7 @@ public final class CliReference {
         md.append("**Family verbs are not listed here.** `svc <family> <noun> <verb>` (`svc k8s pod list`, "
                 + "`svc dns zone list`, ...) are built at run time from the operation catalog of the backplane you are "
                 + "logged in to, so they depend on which connectors it serves, not on the CLI: see "
-                + "[family verbs](../../README.md#family-verbs-svc-family-noun-verb) and, for which connector serves "
+                + "[family verbs](../connectors/family-verbs.md) and, for which connector serves "
                 + "a call, [docs/resolution.md](../resolution.md). `svc <family> --help` lists a family's verbs, "
                 + "`svc completion` completes them.\n\n");
 

@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 /** {@code svc sensor create} */
 @Command(name = "create", description = "Create a sensor [tenant_admin]: a read operation (--connector-id, --op-id, "
         + "--target, --params) run every --interval-seconds (5..86400) or on --cron (six fields with seconds; "
-        + "--time-zone, default UTC), its result judged by --assertion (see the README: rules of path tests mapping to "
+        + "--time-zone, default UTC), its result judged by --assertion (see docs/guide/sensors-and-dashboards.md: rules of path tests mapping to "
         + "ok|degraded|critical|unknown|skip). The sensor runs as its own service principal, granted exactly this "
         + "operation on this target.")
 final class SensorCreate extends BackplaneCommand {

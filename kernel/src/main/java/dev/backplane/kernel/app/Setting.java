@@ -4,7 +4,7 @@ import java.util.Optional;
 
 /**
  * Every setting the kernel reads. Each has a dotted key (as written in the YAML config file), an
- * environment variable that overrides the file, and a default. The README's settings table lists
+ * environment variable that overrides the file, and a default. docs/reference/settings.md (generated) lists
  * exactly these. A setting declares whether it is secret and, for a number, its range.
  */
 public enum Setting {

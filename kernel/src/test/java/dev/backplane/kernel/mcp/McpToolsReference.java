@@ -98,7 +98,7 @@ public final class McpToolsReference {
                 + "from the same registry. Tools call the same service methods as the REST routes, and every call is "
                 + "audited: `call_operation` by the dispatch pipeline, the docs queries by the docs service, every other "
                 + "tool as an `mcp.<tool>` row (`agent.<tool>` in an agent run). Protocol revisions, auth, resources, completion, progress and "
-                + "logging: the MCP section of the [README](../../README.md#mcp-agents).\n\n");
+                + "logging: the guide's [MCP (agents)](../guide/mcp.md); connecting an agent: [docs/mcp.md](../mcp.md).\n\n");
         md.append("| tool | role | what it does |\n|---|---|---|\n");
         for (McpTools.Tool t : tools) {
             md.append("| [`").append(t.name()).append("`](#").append(t.name()).append(") | ")
