@@ -51,7 +51,12 @@ public final class Resolver {
         for (ConnectorDescriptor d : serving) {
             int best = -1;
             for (String r : d.supportedVersions()) {
-                VersionRange range = VersionRange.parse(r);
+                VersionRange range;
+                try {
+                    range = VersionRange.parse(r);
+                } catch (IllegalArgumentException unparsable) {
+                    continue; // a range a connector declared badly (an ingest's "latest", "1.0rc1") holds nothing
+                }
                 boolean fits = q.version().map(range::contains).orElse(range.specificity() == 0);
                 if (fits) {
                     best = Math.max(best, range.specificity());

@@ -91,6 +91,16 @@ class ResolverTest {
                 .isEqualTo(new Resolution.Ambiguous(List.of("harbor-2.x", "harbor-twin-2.x")));
     }
 
+    /** Review of the resolver (M1): a range a connector declared badly holds nothing; it never fails resolution. */
+    @Test
+    void aRangeThatDoesNotParseHoldsNothing() {
+        var odd = impl("harbor-odd", "latest", "latest");
+        assertThat(resolve("2.1", null, null, List.of(MODERN, odd)))
+                .isEqualTo(new Resolution.Resolved("harbor-2.x", "the only implementation that fits"));
+        assertThat(resolve("2.1", null, null, List.of(odd))).isInstanceOf(Resolution.NoConnector.class);
+        assertThat(resolve(null, null, null, List.of(odd))).isInstanceOf(Resolution.NoConnector.class);
+    }
+
     @Test
     void versionRangesParseAndMatch() {
         assertThat(VersionRange.parse("1.x").contains("1.28.3+k3s1")).isTrue();
