@@ -36,7 +36,9 @@ import java.util.stream.Collectors;
  * Agent runs: start (now, or in the background with a handle), show, list, cancel, their events, and
  * the reaper. A run is a row in PostgreSQL from its first moment; while one executes, its kernel holds
  * a lease on the row and renews it. A run whose lease lapses unfinished (its kernel died) is failed by
- * the reaper and audited — never re-run, because a governed write may not be safe to repeat.
+ * the reaper and audited — never re-run, because a governed write may not be safe to repeat. A kernel that
+ * shuts down gracefully hands its runs off instead ({@link #handOff()}): each stops at the next point where
+ * nothing is lost, its {@link RunCheckpoint} is stored on the row, and another replica's launcher continues it.
  */
 public final class AgentRuns {
 
@@ -62,6 +64,9 @@ public final class AgentRuns {
     private final AuditLog audit;
     private final Duration lease;
     private final Map<UUID, Thread> local = new ConcurrentHashMap<>();
+    /** Runs of this kernel waiting for a model answer: a hand-off may cut those calls off (guarded by itself). */
+    private final Set<UUID> inModelCall = new java.util.HashSet<>();
+    private volatile boolean handingOff;
     private final BroadcastFeed broadcast;
 
     public AgentRuns(Jdbc jdbc, AgentDefinitions definitions, ModelGateway models, AgentToolbox tools,
@@ -101,7 +106,7 @@ public final class AgentRuns {
                 (async ? AgentRun.Status.PENDING : AgentRun.Status.RUNNING).wire(), caller.sub(), s.workRef(), Digests.sha256Hex(s.input()),
                 handle.toString(), Timestamp.from(Instant.now().plus(lease)));
         Runnable body = () -> execute(handle, def, actingAs(def, caller.tenantId(), handle), caller.sub(), model,
-                s.input(), Optional.ofNullable(s.workRef()));
+                Optional.empty(), s.input(), Optional.ofNullable(s.workRef()));
         if (async) {
             Thread.ofVirtual().name("agent-run-" + handle).start(body);
         } else {
@@ -130,15 +135,24 @@ public final class AgentRuns {
                 Role.OPERATOR, false, PrincipalKind.AGENT, Optional.of(def.identityRef()), Optional.of(handle));
     }
 
+    /** Runs the loop from the start ({@code input}) or from where another replica handed the run off. */
     private void execute(UUID handle, AgentDefinition def, Caller agent, String startedBy, StreamingChatModel model,
-                         String input, Optional<String> workRef) {
+                         Optional<RunCheckpoint> resumed, String input, Optional<String> workRef) {
         local.put(handle, Thread.currentThread());
-        announce(agent, def, startedBy, "start", AgentRun.Status.RUNNING, handle, workRef, Optional.empty());
+        if (resumed.isEmpty()) {
+            announce(agent, def, startedBy, "start", AgentRun.Status.RUNNING, handle, workRef, Optional.empty());
+        }
         Thread heartbeat = Thread.ofVirtual().name("agent-run-lease-" + handle).start(() -> renew(handle));
         RunLoop.Outcome outcome;
         try {
             setStatus(handle, AgentRun.Status.RUNNING, Optional.empty());
-            outcome = loop.run(handle, def, agent, model, input, workRef);
+            outcome = resumed.isPresent() ? loop.run(handle, def, agent, model, resumed.get(), workRef)
+                    : loop.run(handle, def, agent, model, input, workRef);
+        } catch (RunCheckpoint.HandedOff h) {
+            heartbeat.interrupt();
+            Thread.interrupted(); // the hand-off's interrupt must not break the writes that hand the run off
+            handedOff(handle, h.checkpoint()); // before the finally below: awaitHandedOff waits for the row
+            return;
         } catch (RuntimeException | Error e) {
             // run-cancel interrupts this thread to stop a model call in flight; if that landed in a database
             // call instead, the run was still cancelled, not broken
@@ -156,6 +170,89 @@ public final class AgentRuns {
         }
         finish(handle, agent, def, outcome);
         announce(agent, def, startedBy, "completion", outcome.status(), handle, workRef, outcome.errorCode());
+    }
+
+    /**
+     * Stores where the run stands and gives it back to the launchers: pending, unleased, its checkpoint on the
+     * row, a {@code handed_off} event, and a launch notice every replica hears (this one no longer claims).
+     */
+    private void handedOff(UUID handle, RunCheckpoint at) {
+        try {
+            jdbc.inTransaction(c -> {
+                int n = Jdbc.update(c, """
+                        UPDATE agent_runs SET status = 'pending', resume_state = ?::jsonb, lease_owner = NULL,
+                               lease_until = NULL, updated_at = now()
+                        WHERE handle = ? AND status IN ('pending', 'running', 'awaiting_approval')""",
+                        at.toJson(), handle);
+                if (n == 1) {
+                    ChangeFeed.notifyOnCommit(c, LAUNCH_TOPIC, handle.toString());
+                }
+                return null;
+            });
+            event(handle, "handed_off", Map.of("turn", at.turn(), "reason",
+                    "the kernel running it is shutting down; another replica continues the run from here"));
+            LOG.log(Level.INFO, "agent run " + handle + " handed off at turn " + at.turn());
+        } catch (RuntimeException e) {
+            // the row keeps its lease, which lapses: the reaper fails the run as before (never run twice)
+            LOG.log(Level.WARNING, "agent run " + handle + " could not be handed off (" + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * Starts handing this kernel's runs off (graceful shutdown): no more runs are launched here, a model call
+     * in flight is cut off, and each run stops at its next safe point and is continued by another replica.
+     * A tool call in flight finishes first (a governed write is never cut off or repeated).
+     */
+    public void handOff() {
+        handingOff = true;
+        synchronized (inModelCall) {
+            inModelCall.forEach(h -> Optional.ofNullable(local.get(h)).ifPresent(Thread::interrupt));
+        }
+    }
+
+    /** Whether this kernel is handing its runs off. */
+    public boolean handingOff() {
+        return handingOff;
+    }
+
+    /** Waits until no run executes on this kernel any more, or {@code deadline}; true when none does. */
+    public boolean awaitHandedOff(Instant deadline) throws InterruptedException {
+        while (!local.isEmpty()) {
+            if (Instant.now().isAfter(deadline)) {
+                LOG.log(Level.WARNING, local.size() + " agent run(s) still in a tool call at shutdown; their leases "
+                        + "lapse and the reaper fails them (a governed write is never repeated)");
+                return false;
+            }
+            Thread.sleep(50);
+        }
+        return true;
+    }
+
+    /** A model call of run {@code handle}, which a hand-off may interrupt (and only while it is one). */
+    <T> T duringModelCall(UUID handle, ModelCall<T> call) throws InterruptedException,
+            java.util.concurrent.ExecutionException {
+        synchronized (inModelCall) {
+            if (handingOff) {
+                throw new InterruptedException("handing off");
+            }
+            inModelCall.add(handle);
+        }
+        try {
+            return call.get();
+        } finally {
+            synchronized (inModelCall) {
+                inModelCall.remove(handle);
+                if (handingOff) {
+                    Thread.interrupted(); // a hand-off's interrupt that came as the answer did is not a cancel
+                }
+            }
+        }
+    }
+
+    /** A blocking model call. */
+    @FunctionalInterface
+    interface ModelCall<T> {
+        T get() throws InterruptedException, java.util.concurrent.ExecutionException;
     }
 
     /** A run's start and finish on the tenant's activity feed. */
@@ -239,20 +336,27 @@ public final class AgentRuns {
      * model) fails at once with its reason and is not retried.
      */
     public int launchPending() {
-        record Claimed(UUID handle, UUID tenant, String agent, String input, String startedBy) {
+        if (handingOff) {
+            return 0;
+        }
+        record Claimed(UUID handle, UUID tenant, String agent, String input, String startedBy, String resume,
+                       String workRef) {
         }
         List<Claimed> claimed = jdbc.inTransaction(c -> Jdbc.query(c, """
-                UPDATE agent_runs r SET status = 'running', pending_input = NULL, lease_owner = r.handle::text,
-                       lease_until = ?, updated_at = now()
-                FROM (SELECT handle, pending_input FROM agent_runs WHERE status = 'pending' AND pending_input IS NOT NULL
+                UPDATE agent_runs r SET status = 'running', pending_input = NULL, resume_state = NULL,
+                       lease_owner = r.handle::text, lease_until = ?, updated_at = now()
+                FROM (SELECT handle, pending_input, resume_state FROM agent_runs WHERE status = 'pending'
+                      AND (pending_input IS NOT NULL OR resume_state IS NOT NULL)
                       AND NOT cancel_requested ORDER BY created_at LIMIT 20 FOR UPDATE SKIP LOCKED) p
                 WHERE r.handle = p.handle
-                RETURNING r.handle, r.tenant_id, r.agent_name, p.pending_input, r.started_by""",
+                RETURNING r.handle, r.tenant_id, r.agent_name, p.pending_input, r.started_by, p.resume_state::text,
+                          r.work_ref""",
                 rs -> new Claimed(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3),
-                        rs.getString(4), rs.getString(5)), Timestamp.from(Instant.now().plus(lease))));
+                        rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7)),
+                Timestamp.from(Instant.now().plus(lease))));
         for (Claimed c : claimed) {
             Thread.ofVirtual().name("agent-run-" + c.handle()).start(() -> launch(c.handle(), c.tenant(), c.agent(),
-                    c.input(), c.startedBy()));
+                    c.input(), c.startedBy(), Optional.ofNullable(c.resume()), Optional.ofNullable(c.workRef())));
         }
         return claimed.size();
     }
@@ -262,7 +366,8 @@ public final class AgentRuns {
         feed.subscribe(LAUNCH_TOPIC, key -> Thread.ofVirtual().name("agent-run-launcher").start(this::launchPending));
     }
 
-    private void launch(UUID handle, UUID tenant, String agentName, String input, String startedBy) {
+    private void launch(UUID handle, UUID tenant, String agentName, String input, String startedBy,
+                        Optional<String> resumeState, Optional<String> workRef) {
         AgentDefinition def;
         StreamingChatModel model;
         try {
@@ -278,7 +383,20 @@ public final class AgentRuns {
                     e.getMessage(), e.code(), handle);
             return;
         }
-        execute(handle, def, actingAs(def, tenant, handle), startedBy, model, input, Optional.empty());
+        Optional<RunCheckpoint> resumed;
+        try {
+            resumed = resumeState.map(RunCheckpoint::fromJson);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "agent run " + handle + ": its hand-off state is unreadable (" + e.getMessage() + ")");
+            jdbc.update("""
+                    UPDATE agent_runs SET status = 'failed', error = 'the state it was handed off with is unreadable',
+                           error_code = 'internal_error', finished_at = now(), lease_owner = NULL, lease_until = NULL,
+                           updated_at = now() WHERE handle = ?""", handle);
+            return;
+        }
+        resumed.ifPresent(r -> event(handle, "resumed", Map.of("turn", r.turn())));
+        execute(handle, def, actingAs(def, tenant, handle), startedBy, model, resumed, input == null ? "" : input,
+                resumeState.isPresent() ? workRef : Optional.empty());
     }
 
     /** Extends the run's lease every third of it until the run finishes. */

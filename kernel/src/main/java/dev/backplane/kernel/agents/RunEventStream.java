@@ -15,7 +15,7 @@ import java.util.UUID;
  * {@code event: <kind>} with its payload as JSON data, a comment line as a heartbeat while nothing
  * happens, and a last {@code run_finished} event with the run. Read from the run's stored events, so
  * it shows exactly what {@code run-status} and the audit show. A client that goes away stops the
- * stream, not the run.
+ * stream, not the run; so does a kernel that shuts down (a last {@code stream_closed} event says so).
  */
 final class RunEventStream {
 
@@ -46,6 +46,14 @@ final class RunEventStream {
             if (run.finished()) {
                 write(out, "event: run_finished\ndata: " + JsonMapping.write(Map.of("kind", "run_finished", "run", run))
                         + "\n\n");
+                return;
+            }
+            if (runs.handingOff()) {
+                // this kernel is shutting down: the run goes on elsewhere, the stream ends cleanly here
+                write(out, "event: stream_closed\ndata: " + JsonMapping.write(Map.of("kind", "stream_closed",
+                        "reason", "the kernel serving this stream is shutting down; the run goes on: follow it with "
+                                + "svc agent run-status " + handle + " (GET /api/v1/agent-runs/" + handle + "/events)",
+                        "last_seq", seen)) + "\n\n");
                 return;
             }
             if (System.nanoTime() - quietSince > HEARTBEAT.toNanos()) {

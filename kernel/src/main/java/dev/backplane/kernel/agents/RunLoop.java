@@ -59,18 +59,36 @@ final class RunLoop {
         this.tools = tools;
     }
 
+    /** A run from its start. */
     Outcome run(UUID handle, AgentDefinition def, Caller agent, StreamingChatModel model, String input,
-               Optional<String> workRef) {
+               Optional<String> workRef) throws RunCheckpoint.HandedOff {
+        return run(handle, def, agent, model, RunCheckpoint.start(systemPrompt(def, tools.conventions(agent.tenantId())),
+                input), workRef);
+    }
+
+    /**
+     * A run from {@code from}: its start, or where another replica handed it off. Throws {@link
+     * RunCheckpoint.HandedOff} when this replica is shutting down ({@link AgentRuns#handingOff()}) at the next
+     * point where nothing is lost: before a turn, before a tool call, while a call waits for its approval, or
+     * when a model call in flight is cut off (that turn is asked again by the next replica).
+     */
+    Outcome run(UUID handle, AgentDefinition def, Caller agent, StreamingChatModel model, RunCheckpoint from,
+                Optional<String> workRef) throws RunCheckpoint.HandedOff {
         Map<String, AgentToolbox.Offered> offered = new LinkedHashMap<>();
         tools.available(agent).stream().filter(t -> def.tools().contains(t.name())).forEach(t -> offered.put(t.name(), t));
         List<ToolSpecification> specs = offered.values().stream().map(t -> ToolSpecification.builder().name(t.name())
                 .description(t.description()).parameters(ToolSchemas.object(json(t.inputSchema()))).build()).toList();
-        List<ChatMessage> messages = new ArrayList<>();
-        messages.add(SystemMessage.from(systemPrompt(def, tools.conventions(agent.tenantId()))));
-        messages.add(UserMessage.from(input));
-        boolean repaired = false;
-        for (int turn = 1; turn <= def.turnBudget(); turn++) {
-            Optional<Outcome> stop = stopped(handle, agent, turn - 1);
+        List<ChatMessage> messages = new ArrayList<>(from.messages());
+        boolean repaired = from.repaired();
+        if (!from.pendingCalls().isEmpty()) {
+            Optional<Outcome> halted = answerCalls(handle, agent, offered, from.pendingCalls(), from.awaitingApproval(),
+                    messages, from.turn() - 1, repaired, workRef);
+            if (halted.isPresent()) {
+                return halted.get();
+            }
+        }
+        for (int turn = from.turn(); turn <= def.turnBudget(); turn++) {
+            Optional<Outcome> stop = stopped(handle, agent, turn - 1, messages, turn, repaired, List.of());
             if (stop.isPresent()) {
                 return stop.get();
             }
@@ -78,24 +96,27 @@ final class RunLoop {
             runs.event(handle, "turn_started", Map.of("turn", turn));
             AiMessage ai;
             try {
-                ai = answer(model, ChatRequest.builder().messages(messages).toolSpecifications(specs).build());
+                ai = runs.duringModelCall(handle, () -> answer(model, ChatRequest.builder().messages(messages)
+                        .toolSpecifications(specs).build()));
             } catch (InterruptedException e) {
+                // a hand-off cuts the model call off: the next replica asks this turn again
+                Optional<Outcome> why = stopped(handle, agent, turn, messages, turn, repaired, List.of());
                 Thread.currentThread().interrupt();
-                return Outcome.cancelled("cancelled", "cancelled by run-cancel", turn);
+                int spent = turn;
+                return why.orElseGet(() -> Outcome.cancelled("cancelled", "cancelled by run-cancel", spent));
             } catch (RuntimeException | ExecutionException e) {
                 int spent = turn;
                 Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-                return stopped(handle, agent, spent).orElseGet(() -> Outcome.failed("model_error", "the model call "
-                        + "failed: " + cause.getClass().getSimpleName() + ": " + cause.getMessage(), spent));
+                return stopped(handle, agent, spent, messages, turn, repaired, List.of())
+                        .orElseGet(() -> Outcome.failed("model_error", "the model call failed: "
+                                + cause.getClass().getSimpleName() + ": " + cause.getMessage(), spent));
             }
             messages.add(ai);
             if (ai.hasToolExecutionRequests()) {
-                for (ToolExecutionRequest call : ai.toolExecutionRequests()) {
-                    Optional<Outcome> halted = stopped(handle, agent, turn);
-                    if (halted.isPresent()) {
-                        return halted.get();
-                    }
-                    messages.add(ToolExecutionResultMessage.from(call, callTool(handle, agent, offered, call, workRef)));
+                Optional<Outcome> halted = answerCalls(handle, agent, offered, ai.toolExecutionRequests(), Optional.empty(),
+                        messages, turn, repaired, workRef);
+                if (halted.isPresent()) {
+                    return halted.get();
                 }
                 continue;
             }
@@ -125,6 +146,36 @@ final class RunLoop {
                 + " turns without a final output", def.turnBudget());
     }
 
+    /**
+     * Answers the tool calls of one model answer in order, each result appended to {@code messages}; the first
+     * may already wait for {@code approval} (a run handed off while parked). Empty when all were answered.
+     */
+    private Optional<Outcome> answerCalls(UUID handle, Caller agent, Map<String, AgentToolbox.Offered> offered,
+                                          List<ToolExecutionRequest> calls, Optional<UUID> approval,
+                                          List<ChatMessage> messages, int turn, boolean repaired,
+                                          Optional<String> workRef) throws RunCheckpoint.HandedOff {
+        for (int i = 0; i < calls.size(); i++) {
+            List<ToolExecutionRequest> rest = calls.subList(i, calls.size());
+            Optional<UUID> parked = i == 0 ? approval : Optional.empty();
+            if (parked.isEmpty()) {
+                Optional<Outcome> halted = stopped(handle, agent, turn, messages, turn + 1, repaired, rest);
+                if (halted.isPresent()) {
+                    return halted;
+                }
+            }
+            ToolExecutionRequest call = calls.get(i);
+            Checkpointer here = approvalId -> new RunCheckpoint(messages, turn + 1, repaired, rest, Optional.of(approvalId));
+            messages.add(ToolExecutionResultMessage.from(call, callTool(handle, agent, offered, call, workRef, parked, here)));
+        }
+        return Optional.empty();
+    }
+
+    /** Where the run stands while its current tool call waits for approval {@code approval}. */
+    @FunctionalInterface
+    private interface Checkpointer {
+        RunCheckpoint at(UUID approval);
+    }
+
     /** One streamed model answer; waiting is interruptible, so run-cancel stops it at once. */
     private static AiMessage answer(StreamingChatModel model, ChatRequest request) throws InterruptedException,
             ExecutionException {
@@ -143,26 +194,46 @@ final class RunLoop {
         return done.get().aiMessage();
     }
 
-    /** Why the run must stop now, if it must: cancelled, or its principal revoked (kill switch). */
-    private Optional<Outcome> stopped(UUID handle, Caller agent, int turns) {
+    /**
+     * Why the run must stop now, if it must: cancelled, or its principal revoked (kill switch); or, when this
+     * replica is shutting down, a hand-off at the point given (the conversation, the next turn, the calls not
+     * yet answered).
+     */
+    private Optional<Outcome> stopped(UUID handle, Caller agent, int turns, List<ChatMessage> messages, int nextTurn,
+                                      boolean repaired, List<ToolExecutionRequest> pending) throws RunCheckpoint.HandedOff {
+        Optional<Outcome> stop = cancelledOrRevoked(handle, agent, turns);
+        if (stop.isEmpty() && runs.handingOff()) {
+            throw new RunCheckpoint.HandedOff(new RunCheckpoint(messages, nextTurn, repaired, pending, Optional.empty()));
+        }
+        return stop;
+    }
+
+    private Optional<Outcome> cancelledOrRevoked(UUID handle, Caller agent, int turns) {
         String principal = agent.clientId().orElse(agent.sub()); // the run's subject is svc-agent:<principal>
         if (tools.revoked(agent.tenantId(), principal)) {
             return Optional.of(Outcome.cancelled("principal_revoked", "agent principal " + principal
                     + " was revoked (kill switch)", turns));
         }
-        if (runs.cancelRequested(handle) || Thread.currentThread().isInterrupted()) {
+        if (runs.cancelRequested(handle) || (Thread.currentThread().isInterrupted() && !runs.handingOff())) {
             return Optional.of(Outcome.cancelled("cancelled", "cancelled by run-cancel", turns));
         }
         return Optional.empty();
     }
 
     private String callTool(UUID handle, Caller agent, Map<String, AgentToolbox.Offered> offered, ToolExecutionRequest call,
-                            Optional<String> workRef) {
-        // what was acted on, never the arguments themselves (an operation's params may be secrets): ToolEvents
-        runs.event(handle, "tool_call", ToolEvents.call(call.name(), call.arguments()));
+                            Optional<String> workRef, Optional<UUID> parked, Checkpointer here)
+            throws RunCheckpoint.HandedOff {
         Object result;
         String status;
-        if (!offered.containsKey(call.name())) {
+        if (parked.isEmpty()) {
+            // what was acted on, never the arguments themselves (an operation's params may be secrets): ToolEvents
+            runs.event(handle, "tool_call", ToolEvents.call(call.name(), call.arguments()));
+        }
+        if (parked.isPresent()) {
+            // handed off while this call waited for its approval: it was made once, so only the wait goes on
+            status = awaitApproval(handle, agent, parked.get(), here);
+            result = decided(status, parked.get());
+        } else if (!offered.containsKey(call.name())) {
             status = "refused";
             result = Map.of("error", "tool_not_in_toolset", "message", "tool '" + call.name() + "' is not in this run's "
                     + "toolset; available: " + offered.keySet());
@@ -177,11 +248,8 @@ final class RunLoop {
                 JsonNode tree = JsonMapping.mapper().valueToTree(result);
                 if ("awaiting_approval".equals(tree.path("status").asText())) {
                     UUID approval = UUID.fromString(tree.path("extras").path("approval_request_id").asText());
-                    status = awaitApproval(handle, agent, approval);
-                    result = Map.of("status", status.equals("approved") ? "approved_and_executed" : status,
-                            "approval_request_id", approval.toString(), "note", status.equals("approved")
-                                    ? "a second person approved the call and it ran; its outcome is in the audit log"
-                                    : "the call did not run (" + status + "); do not retry it");
+                    status = awaitApproval(handle, agent, approval, here);
+                    result = decided(status, approval);
                 } else if (tree.has("status")) {
                     status = tree.path("status").asText();
                 }
@@ -200,8 +268,19 @@ final class RunLoop {
         return UntrustedText.wrap(TOOL_RESULT, text, text.length() + 1);
     }
 
-    /** Parks the run until a second person decides the approval (or the run is cancelled / revoked). */
-    private String awaitApproval(UUID handle, Caller agent, UUID approval) {
+    private static Map<String, Object> decided(String status, UUID approval) {
+        return Map.of("status", status.equals("approved") ? "approved_and_executed" : status,
+                "approval_request_id", approval.toString(), "note", status.equals("approved")
+                        ? "a second person approved the call and it ran; its outcome is in the audit log"
+                        : "the call did not run (" + status + "); do not retry it");
+    }
+
+    /**
+     * Parks the run until a second person decides the approval (or the run is cancelled / revoked, or handed
+     * off to another replica, which then goes on waiting).
+     */
+    private String awaitApproval(UUID handle, Caller agent, UUID approval, Checkpointer here)
+            throws RunCheckpoint.HandedOff {
         runs.setStatus(handle, AgentRun.Status.AWAITING_APPROVAL, Optional.of(approval));
         runs.event(handle, "approval_parked", Map.of("approval_request_id", approval.toString()));
         try {
@@ -212,12 +291,18 @@ final class RunLoop {
                             "status", status));
                     return status;
                 }
-                if (stopped(handle, agent, 0).isPresent()) {
+                if (cancelledOrRevoked(handle, agent, 0).isPresent()) {
                     return "cancelled";
+                }
+                if (runs.handingOff()) {
+                    throw new RunCheckpoint.HandedOff(here.at(approval));
                 }
                 Thread.sleep(APPROVAL_POLL_MS);
             }
         } catch (InterruptedException e) {
+            if (runs.handingOff()) {
+                throw new RunCheckpoint.HandedOff(here.at(approval));
+            }
             Thread.currentThread().interrupt();
             return "cancelled";
         } finally {

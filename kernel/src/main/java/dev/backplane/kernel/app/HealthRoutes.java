@@ -12,10 +12,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * {@code /health/live} (the process answers), {@code /health/ready} (the database answers too) and
- * {@code /health} (both). 200 when UP, 503 when DOWN, always JSON.
+ * {@code /health/live} (the process answers), {@code /health/ready} (the database answers too, and the
+ * kernel is not shutting down) and {@code /health} (both). 200 when UP, 503 when DOWN, always JSON.
+ * On SIGTERM readiness turns DOWN at once ({@code "accepting": "DOWN"}) while liveness stays UP.
  */
-record HealthRoutes(Database database) {
+record HealthRoutes(Database database, java.util.function.BooleanSupplier draining) {
 
     void register(ApiRoutes api) {
         api.publicRoute(Method.GET, "/health", this::all)
@@ -44,6 +45,7 @@ record HealthRoutes(Database database) {
         if (withLiveness) {
             checks.put("process", "UP");
         }
+        checks.put("accepting", draining.getAsBoolean() ? "DOWN" : "UP");
         checks.put("database", database.isReady(Duration.ofSeconds(2)) ? "UP" : "DOWN");
         return checks;
     }

@@ -21,6 +21,8 @@ import java.time.Duration;
 public final class Kernel implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Kernel.class.getName());
+    /** The name of the management listener's socket ({@link Setting#SERVER_MANAGEMENT_PORT}). */
+    private static final String MANAGEMENT = "management";
 
     private final KernelConfig config;
     /** The database, the change feed, the dispatch hook and the event drain are the services'. */
@@ -28,13 +30,16 @@ public final class Kernel implements AutoCloseable {
     private final WebServer server;
     private final ApiRoutes api;
     private final Closer closing;
+    private final GracefulShutdown shutdown;
 
-    private Kernel(KernelConfig config, KernelServices services, WebServer server, ApiRoutes api, Closer closing) {
+    private Kernel(KernelConfig config, KernelServices services, WebServer server, ApiRoutes api, Closer closing,
+                   GracefulShutdown shutdown) {
         this.config = config;
         this.services = services;
         this.server = server;
         this.api = api;
         this.closing = closing;
+        this.shutdown = shutdown;
     }
 
     /** Resources the kernel owns besides the server and the database, closed in reverse order. */
@@ -72,24 +77,32 @@ public final class Kernel implements AutoCloseable {
             java.util.concurrent.atomic.AtomicReference<WebServer> started = new java.util.concurrent.atomic.AtomicReference<>();
             java.util.function.Supplier<String> publicUrl =
                     () -> publicUrl(config, started.get() == null ? -1 : started.get().port());
-            ApiRoutes api = KernelRoutes.register(config, services, publicUrl);
-            HttpRouting.Builder routing = HttpRouting.builder().addFilter(new RequestIds())
+            GracefulShutdown shutdown = GracefulShutdown.of(config);
+            ApiRoutes api = KernelRoutes.register(config, services, publicUrl, shutdown::draining);
+            HttpRouting.Builder routing = HttpRouting.builder().addFilter(shutdown).addFilter(new RequestIds())
                     .addFilter(new RequestTelemetry(services.metrics, config.boolValue(Setting.LOG_ACCESS),
                             services.tracing.tracer(), services.tracing.propagator()));
             api.applyTo(routing);
             KernelRoutes.console(config, services, publicUrl).register(routing);
             ErrorMapping.register(routing);
-            WebServer server = WebServer.builder()
+            var serverBuilder = WebServer.builder()
                     .host(config.get(Setting.SERVER_HOST))
                     .port(config.intValue(Setting.SERVER_PORT))
                     .directHandlers(ErrorMapping.directHandlers())
                     .routing(routing)
-                    .shutdownHook(false)
-                    .build()
-                    .start();
+                    .shutdownHook(false);
+            if (KernelRoutes.hasManagementListener(config)) {
+                HttpRouting.Builder management = HttpRouting.builder();
+                KernelRoutes.management(config, services, shutdown::draining, new ApiRoutes(services.restAuthenticator))
+                        .applyTo(management);
+                ErrorMapping.register(management);
+                serverBuilder.putSocket(MANAGEMENT, socket -> socket.host(config.get(Setting.SERVER_HOST))
+                        .port(config.intValue(Setting.SERVER_MANAGEMENT_PORT)).routing(management));
+            }
+            WebServer server = serverBuilder.build().start();
             started.set(server);
             services.retrieval.warmInBackground(); // large kb/memory partitions: read now, not on their first search
-            Kernel kernel = new Kernel(config, services, server, api, closing);
+            Kernel kernel = new Kernel(config, services, server, api, closing, shutdown);
             LOG.log(Level.INFO, "svc backplane " + BuildInfo.load().version() + " ready at " + kernel.url() + " in "
                     + Duration.ofNanos(System.nanoTime() - t0).toMillis() + " ms; trusting tokens from " + issuer);
             return kernel;
@@ -121,6 +134,12 @@ public final class Kernel implements AutoCloseable {
         return publicUrl(config, server.port());
     }
 
+    /** The management listener's port (health, /metrics), if the kernel has one. */
+    public java.util.OptionalInt managementPort() {
+        return KernelRoutes.hasManagementListener(config) ? java.util.OptionalInt.of(server.port(MANAGEMENT))
+                : java.util.OptionalInt.empty();
+    }
+
     public Database database() {
         return services.database;
     }
@@ -142,6 +161,40 @@ public final class Kernel implements AutoCloseable {
 
     public ApiRoutes api() {
         return api;
+    }
+
+    /**
+     * Leaves the set of replicas without failing anyone (SIGTERM), then closes: see {@link GracefulShutdown}.
+     * Agent runs are handed off to other replicas, SSE streams end with a last event, requests and calls in
+     * flight finish within the drain time.
+     */
+    public void shutdown() {
+        shutdown.drain(new GracefulShutdown.Work() {
+            private Thread jobsStopping;
+
+            @Override
+            public void beginHandOff() {
+                services.agentRuns.handOff();
+                services.broadcastHub.endStreams();
+                // no new sensor runs, cron firings or sweeps here; jobs in flight finish (db-scheduler waits for them)
+                jobsStopping = Thread.ofVirtual().name("periodic-jobs-stop").start(services.periodicJobs::close);
+            }
+
+            @Override
+            public boolean awaitSettled(java.time.Instant deadline) throws InterruptedException {
+                boolean calls = services.runs.awaitIdle(deadline);
+                boolean runs = services.agentRuns.awaitHandedOff(deadline);
+                jobsStopping.join(Duration.between(java.time.Instant.now(), deadline).isNegative() ? Duration.ofMillis(1)
+                        : Duration.between(java.time.Instant.now(), deadline));
+                return calls && runs && !jobsStopping.isAlive();
+            }
+        });
+        close();
+    }
+
+    /** Whether this kernel is shutting down (readiness answers 503). */
+    public boolean draining() {
+        return shutdown.draining();
     }
 
     @Override

@@ -51,16 +51,31 @@ final class KernelRoutes {
     private KernelRoutes() {
     }
 
-    /** @param publicUrl the configured public URL, else the listener's own address (never a request's Host) */
-    static ApiRoutes register(KernelConfig config, KernelServices s, java.util.function.Supplier<String> publicUrl) {
-        ApiRoutes api = new ApiRoutes(s.restAuthenticator);
-        new HealthRoutes(s.database).register(api);
+    /** Whether health and metrics have their own listener ({@link Setting#SERVER_MANAGEMENT_PORT}). */
+    static boolean hasManagementListener(KernelConfig config) {
+        return config.intValue(Setting.SERVER_MANAGEMENT_PORT) >= 0;
+    }
+
+    /** Health and metrics: on the management listener when there is one, else on the API listener. */
+    static ApiRoutes management(KernelConfig config, KernelServices s, java.util.function.BooleanSupplier draining,
+                                ApiRoutes api) {
+        new HealthRoutes(s.database, draining).register(api);
         if (config.boolValue(Setting.METRICS_ENABLED)) {
             api.publicRoute(io.helidon.http.Method.GET, "/metrics", (req, res) -> {
                 res.headers().contentType(io.helidon.http.HttpMediaType.create(
                         "text/plain; version=0.0.4; charset=utf-8"));
                 res.send(s.metrics.scrape());
             });
+        }
+        return api;
+    }
+
+    /** @param publicUrl the configured public URL, else the listener's own address (never a request's Host) */
+    static ApiRoutes register(KernelConfig config, KernelServices s, java.util.function.Supplier<String> publicUrl,
+                              java.util.function.BooleanSupplier draining) {
+        ApiRoutes api = new ApiRoutes(s.restAuthenticator);
+        if (!hasManagementListener(config)) {
+            management(config, s, draining, api);
         }
         new InfoRoutes(BuildInfo.load(), config, Kernel.mcpAudience(config), s.retrieval.vectorIndex()).register(api);
         new OpenApiRoutes().register(api);

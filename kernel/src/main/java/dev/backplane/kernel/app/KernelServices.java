@@ -145,6 +145,8 @@ final class KernelServices {
     final Topology topology;
     final Sensors sensors;
     final SensorRuns sensorRuns;
+    /** db-scheduler's periodic jobs (sensors due, cron triggers, reapers, sweeps). */
+    final PeriodicJobs periodicJobs;
     final Dashboards dashboards;
 
     KernelServices(KernelConfig config, Database database, ChangeFeed feed, DispatchEvents dispatchEvents,
@@ -261,7 +263,7 @@ final class KernelServices {
         Duration auditStartedAfter = (compositeTimeout.compareTo(callTimeout) > 0 ? compositeTimeout : callTimeout)
                 .plusSeconds(config.intValue(Setting.REAPERS_AUDIT_STARTED_MARGIN_SECONDS));
         Duration jobStaleAfter = Duration.ofSeconds(config.intValue(Setting.REAPERS_JOB_STALE_SECONDS));
-        closing.add(new PeriodicJobs(database.dataSource(), List.of(
+        this.periodicJobs = closing.add(new PeriodicJobs(database.dataSource(), List.of(
                 new PeriodicJobs.Job("topology-refresh", Duration.ofMinutes(1),
                         () -> topologyRefresh.isZero() ? 0 : topology.refreshDue(topologyRefresh)),
                 new PeriodicJobs.Job("topology-history-sweep", Duration.ofHours(1),

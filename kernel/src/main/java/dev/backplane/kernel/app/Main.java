@@ -16,6 +16,10 @@ public final class Main {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        if (System.getProperty("java.util.logging.manager") == null) {
+            // before the first logger: what the graceful shutdown logs must outlive the JDK's own log hook
+            System.setProperty("java.util.logging.manager", ShutdownSafeLogManager.class.getName());
+        }
         LogConfig.configureRuntime();
         Optional<Path> configFile = configFile(args);
         KernelConfig config;
@@ -44,8 +48,10 @@ public final class Main {
             return;
         }
         CountDownLatch stopped = new CountDownLatch(1);
+        // SIGTERM (a pod being stopped, Ctrl-C): readiness 503, a delay for the load balancer, then a bounded drain
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            kernel.close();
+            kernel.shutdown();
+            ShutdownSafeLogManager.flushAtExit();
             stopped.countDown();
         }, "svc-shutdown"));
         stopped.await();

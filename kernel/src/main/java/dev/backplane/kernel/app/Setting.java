@@ -10,6 +10,16 @@ import java.util.Optional;
 public enum Setting {
     SERVER_HOST("server.host", "SVC_SERVER_HOST", "127.0.0.1", "interface the HTTP server binds"),
     SERVER_PORT("server.port", "SVC_SERVER_PORT", "8080", "HTTP port (0 picks a free port)", 0, 65535),
+    SERVER_MANAGEMENT_PORT("server.management-port", "SVC_SERVER_MANAGEMENT_PORT", "-1",
+            "port of the management listener serving /health, /health/live, /health/ready and /metrics (which then leave "
+            + "the API port, so an Ingress never exposes them); -1: no management listener, 0 picks a free port", -1, 65535),
+    SERVER_SHUTDOWN_DELAY("server.shutdown.delay-seconds", "SVC_SERVER_SHUTDOWN_DELAY_SECONDS", "5",
+            "on SIGTERM, how long the kernel goes on serving after /health/ready turns 503, so the load balancer's next "
+            + "probe takes it out of rotation before it stops accepting", 0, 300),
+    SERVER_SHUTDOWN_DRAIN("server.shutdown.drain-seconds", "SVC_SERVER_SHUTDOWN_DRAIN_SECONDS", "20",
+            "on SIGTERM, after the delay: how long requests, asynchronous calls and agent-run tool calls in flight may take "
+            + "to finish before the kernel stops (delay + drain + 5 s should fit the pod's terminationGracePeriodSeconds)",
+            0, 3600),
     PUBLIC_URL("server.public-url", "SVC_PUBLIC_URL", "", "URL clients use to reach the backplane (default http://<host>:<port>)"),
     DATA_DIR("data.dir", "SVC_DATA_DIR", ".svc-local/data", "directory for the embedded database and other local state"),
     DB_URL("db.url", "SVC_DB_URL", "", "JDBC URL of a PostgreSQL 15+ database; empty starts an embedded PostgreSQL in data.dir"),

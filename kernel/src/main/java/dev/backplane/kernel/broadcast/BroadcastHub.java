@@ -47,10 +47,19 @@ public final class BroadcastHub implements AutoCloseable {
 
         /** The next event, waiting at most {@code millis}; empty when none came or the stream was dropped. */
         public Optional<BroadcastEvent> next(long millis) throws InterruptedException {
-            if (droppedBecause != null) {
-                return Optional.ofNullable(buffer.poll()); // what was buffered before the drop, then the end
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+            while (droppedBecause == null) {
+                long left = until - System.nanoTime();
+                if (left <= 0) {
+                    return Optional.empty();
+                }
+                // in slices, so a drop (a slow consumer, a shutting-down server) ends a quiet stream within 250 ms
+                BroadcastEvent e = buffer.poll(Math.min(left, TimeUnit.MILLISECONDS.toNanos(250)), TimeUnit.NANOSECONDS);
+                if (e != null) {
+                    return Optional.of(e);
+                }
             }
-            return Optional.ofNullable(buffer.poll(millis, TimeUnit.MILLISECONDS));
+            return Optional.ofNullable(buffer.poll()); // what was buffered before the drop, then the end
         }
 
         /** Why the hub dropped this stream, if it did. */
@@ -108,6 +117,9 @@ public final class BroadcastHub implements AutoCloseable {
                         + "tenant_id = ?", rs -> rs.getLong(1), tenant).orElse(0L));
             }
             subs.add(s);
+        }
+        if (closed) {
+            s.drop(STOPPING);
         }
         return s;
     }
@@ -189,8 +201,19 @@ public final class BroadcastHub implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        byTenant.values().forEach(subs -> subs.forEach(s -> s.drop("the backplane is stopping; reconnect with "
-                + "Last-Event-ID")));
+        endStreams();
         reader.interrupt();
+    }
+
+    private static final String STOPPING = "this server is shutting down; reconnect (through the load balancer) with "
+            + "Last-Event-ID set to the last event you received";
+
+    /**
+     * Ends every open stream, and every stream opened from now on, with a {@code dropped} event saying the
+     * server is shutting down (graceful shutdown: the client reconnects to another replica and resumes).
+     */
+    public void endStreams() {
+        closed = true;
+        byTenant.values().forEach(subs -> subs.forEach(s -> s.drop(STOPPING)));
     }
 }

@@ -89,6 +89,23 @@ public final class AsyncRuns {
         return show(tenant, principal, id);
     }
 
+    /**
+     * Graceful shutdown: waits until no run is in flight on this kernel, or {@code deadline}; true when none is.
+     * A call in flight is never cut off (its effect on the target would be unknown); one still running at the
+     * deadline keeps its lease, which lapses with this kernel, and the reaper fails it as before.
+     */
+    public boolean awaitIdle(Instant deadline) throws InterruptedException {
+        while (!local.isEmpty()) {
+            if (Instant.now().isAfter(deadline)) {
+                LOG.log(Level.WARNING, local.size() + " asynchronous call(s) still in flight at shutdown; the reaper "
+                        + "fails them when their lease lapses");
+                return false;
+            }
+            Thread.sleep(50);
+        }
+        return true;
+    }
+
     /** Extends the run's lease every third of it until interrupted (the run finished) or the run is not running. */
     private void renew(UUID id) {
         long every = Math.max(100, lease.toMillis() / 3);

@@ -41,6 +41,9 @@ public final class PeriodicJobs implements AutoCloseable {
                 // every other replica for half an hour
                 .heartbeatInterval(Duration.ofSeconds(10))
                 .missedHeartbeatsLimit(4)
+                // stopping (a replica shutting down) waits this long for jobs in flight; one still running after it
+                // is taken over by another replica when its heartbeats stop
+                .shutdownMaxWait(Duration.ofSeconds(10))
                 .build();
         scheduler.start();
     }

@@ -306,10 +306,15 @@ public final class SensorRuns implements AutoCloseable {
 
     @Override
     public void close() {
-        runner.shutdownNow();
+        // sensor runs in flight finish (each is one bounded dispatch, audited); new ones are not started
+        runner.shutdown();
         try {
-            runner.awaitTermination(5, TimeUnit.SECONDS);
+            if (!runner.awaitTermination(10, TimeUnit.SECONDS)) {
+                runner.shutdownNow();
+                runner.awaitTermination(5, TimeUnit.SECONDS);
+            }
         } catch (InterruptedException e) {
+            runner.shutdownNow();
             Thread.currentThread().interrupt();
         }
     }

@@ -38,6 +38,7 @@ public final class ChildKernels {
         Map<String, String> env = pg.addTo(new HashMap<>(issuer.kernelSettings()));
         env.put("SVC_SERVER_PORT", String.valueOf(port));
         env.put("SVC_DATA_DIR", work.resolve("data").toString());
+        env.put("SVC_SERVER_SHUTDOWN_DELAY_SECONDS", "0"); // a test's SIGTERM needs no load balancer to notice
         env.put("SVC_PLUGIN_DIR", Files.createDirectories(work.resolve("plugins")).toString());
         return env;
     }

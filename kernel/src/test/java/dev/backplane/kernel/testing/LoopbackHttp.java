@@ -21,8 +21,14 @@ public final class LoopbackHttp {
 
     /** A started server on a free loopback port that hands every request to {@code handler}. */
     public static HttpServer start(HttpHandler handler) {
+        return start(handler, null);
+    }
+
+    /** As {@link #start(HttpHandler)}, requests handled on {@code executor} (null: one at a time, in order). */
+    public static HttpServer start(HttpHandler handler, java.util.concurrent.Executor executor) {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            server.setExecutor(executor);
             server.createContext("/", handler);
             server.start();
             return server;

@@ -40,6 +40,18 @@ public final class ScriptedModel implements AutoCloseable {
     }
 
     public ScriptedModel() {
+        this(null);
+    }
+
+    /**
+     * A model that answers requests concurrently, each on its own virtual thread (as a real model service
+     * does): a request waiting for its script entry does not hold up the next one (several replicas asking).
+     */
+    public static ScriptedModel concurrent() {
+        return new ScriptedModel(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+    }
+
+    private ScriptedModel(java.util.concurrent.Executor executor) {
         server = LoopbackHttp.start(x -> {
             JsonNode request = JSON.readTree(x.getRequestBody().readAllBytes());
             requests.add(request);
@@ -74,7 +86,7 @@ public final class ScriptedModel implements AutoCloseable {
             x.sendResponseHeaders(200, body.length);
             x.getResponseBody().write(body);
             x.close();
-        });
+        }, executor);
     }
 
     /** The base URL to configure ({@code agents.model.base-url}). */
