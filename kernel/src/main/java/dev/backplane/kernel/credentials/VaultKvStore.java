@@ -113,8 +113,15 @@ public final class VaultKvStore implements CredentialStore {
     private final ReentrantLock loginLock = new ReentrantLock();
     private volatile String loginToken;
     private volatile Instant loginExpiry = Instant.EPOCH;
+    private final java.time.Clock clock;
 
     public VaultKvStore(Settings settings) {
+        this(settings, java.time.Clock.systemUTC());
+    }
+
+    /** As above, timing a login token's lease by {@code clock} (tests move it past the lease). */
+    VaultKvStore(Settings settings, java.time.Clock clock) {
+        this.clock = clock;
         switch (settings.method()) {
             case APPROLE -> {
                 if (settings.roleId().isEmpty() || settings.secretId().isEmpty()) {
@@ -188,12 +195,12 @@ public final class VaultKvStore implements CredentialStore {
         if (settings.token().isPresent()) {
             return settings.token().get();
         }
-        if (!forceLogin && loginToken != null && Instant.now().isBefore(loginExpiry)) {
+        if (!forceLogin && loginToken != null && clock.instant().isBefore(loginExpiry)) {
             return loginToken;
         }
         loginLock.lock();
         try {
-            if (!forceLogin && loginToken != null && Instant.now().isBefore(loginExpiry)) {
+            if (!forceLogin && loginToken != null && clock.instant().isBefore(loginExpiry)) {
                 return loginToken;
             }
             String base = settings.address().toString().replaceAll("/+$", "");
@@ -223,7 +230,7 @@ public final class VaultKvStore implements CredentialStore {
             }
             long lease = Math.max(30, auth.path("lease_duration").asLong(300));
             loginToken = token;
-            loginExpiry = Instant.now().plusSeconds(lease - Math.min(60, lease / 5));
+            loginExpiry = clock.instant().plusSeconds(lease - Math.min(60, lease / 5));
             return loginToken;
         } finally {
             loginLock.unlock();
