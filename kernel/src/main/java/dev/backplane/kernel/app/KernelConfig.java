@@ -30,6 +30,8 @@ import java.util.stream.Collectors;
 public final class KernelConfig {
 
     private final Map<Setting, String> values;
+    /** What the kernel's outbound TLS trusts (tls.ca-bundle); built once, when the settings are checked. */
+    private OutboundTrust outboundTrust;
 
     private KernelConfig(Map<Setting, String> values) {
         this.values = values;
@@ -48,6 +50,14 @@ public final class KernelConfig {
             if (v != null) {
                 values.put(s, v.trim());
             }
+            Optional<String> valueFile = s.fileEnvVar().map(env::get).filter(f -> !f.isBlank());
+            if (valueFile.isPresent()) {
+                if (v != null) {
+                    throw new ConfigException("both " + s.envVar() + " and " + s.fileEnvVar().get() + " are set; "
+                            + "set one (" + s.fileEnvVar().get() + " names a file holding the value)");
+                }
+                values.put(s, secretFile(s, Path.of(valueFile.get().trim())));
+            }
         }
         KernelConfig config = new KernelConfig(values);
         config.validate();
@@ -63,6 +73,16 @@ public final class KernelConfig {
         KernelConfig config = new KernelConfig(values);
         config.validate();
         return config;
+    }
+
+    /** A secret setting's value from the file its {@code _FILE} variable names; errors name the path, never content. */
+    private static String secretFile(Setting s, Path path) {
+        try {
+            return Files.readString(path).replaceAll("[\\r\\n]+$", "");
+        } catch (IOException | RuntimeException e) {
+            throw new ConfigException(s.fileEnvVar().orElseThrow() + ": cannot read " + path + " ("
+                    + e.getClass().getSimpleName() + ")");
+        }
     }
 
     private static Map<Setting, String> readYaml(Path path) {
@@ -122,12 +142,51 @@ public final class KernelConfig {
         }
         boolValue(Setting.LOG_ACCESS);
         boolValue(Setting.METRICS_ENABLED);
+        LogLevels.parse(get(Setting.LOG_LEVEL));
+        vaultAuth();
+        this.outboundTrust = trustOf(optional(Setting.TLS_CA_BUNDLE));
         try {
             dev.backplane.kernel.egress.SsrfGuard.fromSetting(get(Setting.TARGET_SSRF_ALLOWLIST));
             dev.backplane.kernel.credentials.SecretRefs.Backend.parse(get(Setting.CREDENTIALS_BACKEND));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
+    }
+
+    private static OutboundTrust trustOf(Optional<String> bundle) {
+        try {
+            return OutboundTrust.of(bundle.map(Path::of));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+    }
+
+    /** The Vault login the settings ask for; checked at start whether or not Vault is used. */
+    private VaultKvStore.AuthMethod vaultAuth() {
+        VaultKvStore.AuthMethod method;
+        try {
+            method = VaultKvStore.AuthMethod.parse(get(Setting.VAULT_AUTH_METHOD), optional(Setting.VAULT_TOKEN).isPresent());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+        if (method == VaultKvStore.AuthMethod.KUBERNETES && optional(Setting.VAULT_ADDR).isPresent()) {
+            required(Setting.VAULT_KUBERNETES_ROLE);
+            if (optional(Setting.VAULT_KUBERNETES_MOUNT).isEmpty() || optional(Setting.VAULT_KUBERNETES_TOKEN_FILE).isEmpty()) {
+                throw new ConfigException(Setting.VAULT_KUBERNETES_MOUNT.key() + " and "
+                        + Setting.VAULT_KUBERNETES_TOKEN_FILE.key() + " must not be empty with auth-method kubernetes");
+            }
+        }
+        return method;
+    }
+
+    /** What the kernel's outbound TLS clients trust: the JDK's roots, plus tls.ca-bundle when set. */
+    public OutboundTrust outboundTrust() {
+        return outboundTrust;
+    }
+
+    /** The level log.level names, in java.util.logging's terms. */
+    public java.util.logging.Level logLevel() {
+        return LogLevels.parse(get(Setting.LOG_LEVEL));
     }
 
     public String get(Setting setting) {
@@ -184,7 +243,9 @@ public final class KernelConfig {
     public KernelConfig with(Setting setting, String value) {
         Map<Setting, String> copy = new EnumMap<>(values);
         copy.put(setting, value);
-        return new KernelConfig(copy);
+        KernelConfig changed = new KernelConfig(copy);
+        changed.outboundTrust = setting == Setting.TLS_CA_BUNDLE ? trustOf(changed.optional(setting)) : outboundTrust;
+        return changed;
     }
 
     @Override
@@ -217,12 +278,19 @@ public final class KernelConfig {
     public CredentialService.Settings credentials() {
         SecretRefs.Backend backend = SecretRefs.Backend.parse(get(Setting.CREDENTIALS_BACKEND));
         Duration timeout = Duration.ofMillis(intValue(Setting.CREDENTIALS_TIMEOUT_MS));
+        VaultKvStore.AuthMethod method = vaultAuth();
         Optional<VaultKvStore.Settings> vault = optional(Setting.VAULT_ADDR).map(addr -> new VaultKvStore.Settings(
-                URI.create(addr), get(Setting.VAULT_MOUNT), optional(Setting.VAULT_NAMESPACE), optional(Setting.VAULT_TOKEN),
-                optional(Setting.VAULT_ROLE_ID), optional(Setting.VAULT_SECRET_ID), timeout));
+                URI.create(addr), get(Setting.VAULT_MOUNT), optional(Setting.VAULT_NAMESPACE),
+                optional(Setting.VAULT_TOKEN).filter(t -> method == VaultKvStore.AuthMethod.TOKEN),
+                optional(Setting.VAULT_ROLE_ID).filter(r -> method == VaultKvStore.AuthMethod.APPROLE),
+                optional(Setting.VAULT_SECRET_ID).filter(s -> method == VaultKvStore.AuthMethod.APPROLE),
+                Optional.of(new VaultKvStore.Kubernetes(get(Setting.VAULT_KUBERNETES_ROLE),
+                        get(Setting.VAULT_KUBERNETES_MOUNT), Path.of(get(Setting.VAULT_KUBERNETES_TOKEN_FILE))))
+                        .filter(k -> method == VaultKvStore.AuthMethod.KUBERNETES),
+                timeout, outboundTrust.sslContext()));
         return new CredentialService.Settings(backend, timeout, vault, Path.of(get(Setting.DATA_DIR)).resolve("kv"),
                 URI.create(get(Setting.CLOUDSM_ENDPOINT)), optional(Setting.CLOUDSM_TOKEN),
-                optional(Setting.CLOUDSM_CREDENTIALS_FILE).map(Path::of));
+                optional(Setting.CLOUDSM_CREDENTIALS_FILE).map(Path::of), outboundTrust.sslContext());
     }
 
     /** What the broadcast feed and hub need. */

@@ -126,7 +126,8 @@ final class KernelRoutes {
     /** The console (/ui): HTML pages on the same services, authenticator and audit trail as REST. */
     static ConsoleRoutes console(KernelConfig config, KernelServices s, java.util.function.Supplier<String> publicUrl) {
         String clientId = config.get(Setting.CONSOLE_CLIENT_ID);
-        OidcLogin oidc = new OidcLogin(s.issuer, clientId, s.tokenVerifier(config, clientId));
+        OidcLogin oidc = new OidcLogin(s.issuer, clientId, s.tokenVerifier(config, clientId),
+                config.outboundTrust().sslContext());
         ConsoleSessions sessions = ConsoleSessions.create(s.jdbc,
                 Duration.ofMinutes(config.intValue(Setting.CONSOLE_SESSION_TTL_MINUTES)),
                 Duration.ofSeconds(config.intValue(Setting.CONSOLE_REVALIDATE_SECONDS)),

@@ -159,7 +159,7 @@ final class KernelServices {
         this.jdbc = new Jdbc(database.dataSource());
         this.tenants = new TenantService(jdbc);
         this.keys = new JwksKeys(issuer, config.optional(Setting.IDENTITY_JWKS_URL),
-                Duration.ofSeconds(config.intValue(Setting.IDENTITY_JWKS_CACHE_SECONDS)));
+                Duration.ofSeconds(config.intValue(Setting.IDENTITY_JWKS_CACHE_SECONDS)), config.outboundTrust().sslContext());
         this.agentPrincipals = new AgentPrincipals(jdbc, feed);
         this.restAuthenticator = new Authenticator(tokenVerifier(config, config.get(Setting.IDENTITY_AUDIENCE)), tenants,
                 "svc", Optional.empty(), agentPrincipals);
@@ -189,7 +189,8 @@ final class KernelServices {
         GuardedSocketFactory sockets = new GuardedSocketFactory(ssrf, (int) Math.min(10_000, callTimeout.toMillis()));
         EgressProxy egress = closing.add(egressProxy(sockets));
         Duration compositeTimeout = Duration.ofSeconds(config.intValue(Setting.PLUGIN_COMPOSITE_TIMEOUT));
-        ConnectorSessions sessions = new ConnectorSessions(egress, sockets, callTimeout, compositeTimeout);
+        ConnectorSessions sessions = new ConnectorSessions(egress, sockets, callTimeout, compositeTimeout,
+                Optional.of(config.outboundTrust().trustManager()));
         this.audit = new AuditLog(jdbc, metrics);
         this.broadcast = closing.add(new BroadcastFeed(jdbc, new BroadcastOverrides(jdbc, feed), config.broadcast()));
         this.broadcastHub = closing.add(new BroadcastHub(jdbc, feed, config.broadcast()));

@@ -39,6 +39,7 @@ public final class Main {
             System.exit(2);
             return;
         }
+        LogLevels.apply(config.logLevel()); // log.level (checked when the settings were loaded)
         Kernel kernel;
         try {
             kernel = Kernel.start(config);

@@ -127,6 +127,24 @@ public enum Setting {
                     + "stage; empty: tracing off"),
     TRACING_EXPORT_DELAY_MS("tracing.export-delay-ms", "SVC_TRACING_EXPORT_DELAY_MS", "2000",
             "how long finished spans wait to be exported in a batch", 10, 60000),
+    // Kubernetes-shaped configuration (issue 40): a private CA bundle, Vault's Kubernetes auth, the log level
+    TLS_CA_BUNDLE("tls.ca-bundle", "SVC_TLS_CA_BUNDLE", "",
+            "PEM file of one or more CA certificates trusted in addition to the JDK's roots by the kernel's outbound "
+                    + "TLS: the identity provider (discovery, JWKS), Vault, Google Secret Manager and targets without a "
+                    + "tls_ca_pin; a missing file or one without a certificate stops the start; empty: the JDK's roots only"),
+    VAULT_AUTH_METHOD("credentials.vault.auth-method", "SVC_VAULT_AUTH_METHOD", "",
+            "how the kernel logs in to Vault: token, approle or kubernetes (a projected service-account token); "
+                    + "empty: token when credentials.vault.token is set, else approle"),
+    VAULT_KUBERNETES_ROLE("credentials.vault.kubernetes.role", "SVC_VAULT_KUBERNETES_ROLE", "",
+            "the Vault role of the kubernetes auth method (required with auth-method kubernetes)"),
+    VAULT_KUBERNETES_MOUNT("credentials.vault.kubernetes.mount", "SVC_VAULT_KUBERNETES_MOUNT", "kubernetes",
+            "the path the kubernetes auth method is mounted at (login is POST /v1/auth/<mount>/login)"),
+    VAULT_KUBERNETES_TOKEN_FILE("credentials.vault.kubernetes.token-file", "SVC_VAULT_KUBERNETES_TOKEN_FILE",
+            "/var/run/secrets/kubernetes.io/serviceaccount/token",
+            "the pod's service-account token sent as the login's jwt; re-read at each login (projected tokens rotate)"),
+    LOG_LEVEL("log.level", "SVC_LOG_LEVEL", "INFO",
+            "the least severe level logged: ERROR, WARN (WARNING), INFO, DEBUG (FINE) or TRACE (FINEST); the "
+                    + "PostgreSQL driver stays at INFO whatever is set (below it, it logs bind values)"),
     METRICS_ENABLED("metrics.enabled", "SVC_METRICS_ENABLED", "true",
             "true: Prometheus metrics at GET /metrics (no token; no tenant data in it); false: the route answers 404"),
     MCP_REQUIRED_SCOPE("mcp.required-scope", "SVC_MCP_REQUIRED_SCOPE", "svc:mcp",
@@ -239,6 +257,14 @@ public enum Setting {
      */
     public Optional<String> specEnvVar() {
         return this == MEMORY_USER_DEFAULT_TTL_DAYS ? Optional.of("MEMORY_USER_DEFAULT_TTL_DAYS") : Optional.empty();
+    }
+
+    /**
+     * For a secret setting, the environment variable naming a file its value is read from ({@code SVC_X_FILE}, a
+     * mounted Kubernetes secret, say; trailing line breaks are dropped); empty for any other setting.
+     */
+    public Optional<String> fileEnvVar() {
+        return definition.secret() ? Optional.of(envVar() + "_FILE") : Optional.empty();
     }
 
     public String defaultValue() {

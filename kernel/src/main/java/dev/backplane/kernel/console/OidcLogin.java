@@ -30,7 +30,7 @@ public final class OidcLogin {
     private final String issuer;
     private final String clientId;
     private final TokenVerifier idTokens;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http;
     private volatile JsonNode discovery;
 
     /**
@@ -39,6 +39,17 @@ public final class OidcLogin {
      * @param idTokens verifies ID tokens for audience {@code clientId}
      */
     public OidcLogin(String issuer, String clientId, TokenVerifier idTokens) {
+        this(issuer, clientId, idTokens, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
+    }
+
+    /** As above, checking an https identity provider against {@code sslContext} (the JDK's roots and any private CA). */
+    public OidcLogin(String issuer, String clientId, TokenVerifier idTokens, javax.net.ssl.SSLContext sslContext) {
+        this(issuer, clientId, idTokens, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+                .sslContext(sslContext).build());
+    }
+
+    private OidcLogin(String issuer, String clientId, TokenVerifier idTokens, HttpClient http) {
+        this.http = http;
         this.issuer = issuer.replaceAll("/+$", "");
         this.clientId = clientId;
         this.idTokens = idTokens;

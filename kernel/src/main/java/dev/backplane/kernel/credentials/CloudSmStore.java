@@ -41,10 +41,15 @@ public final class CloudSmStore implements CredentialStore {
      * @param timeout per-request timeout
      */
     public CloudSmStore(URI endpoint, Supplier<String> accessToken, Duration timeout) {
+        this(endpoint, accessToken, timeout, VaultKvStore.jdkDefault());
+    }
+
+    /** As above, checking the endpoint's certificate against {@code sslContext} (the JDK's roots and any private CA). */
+    public CloudSmStore(URI endpoint, Supplier<String> accessToken, Duration timeout, javax.net.ssl.SSLContext sslContext) {
         this.endpoint = endpoint;
         this.accessToken = accessToken;
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+        this.http = HttpClient.newBuilder().connectTimeout(timeout).sslContext(sslContext).build();
     }
 
     private record Ref(String project, String secret, String version, String field) {

@@ -39,7 +39,7 @@ public final class CredentialService {
      */
     public record Settings(SecretRefs.Backend backend, Duration timeout, Optional<VaultKvStore.Settings> vault,
                            Path fileKvDir, URI cloudsmEndpoint, Optional<String> cloudsmToken,
-                           Optional<Path> cloudsmCredentialsFile) {
+                           Optional<Path> cloudsmCredentialsFile, javax.net.ssl.SSLContext sslContext) {
         @Override
         public String toString() {
             return "CredentialService.Settings[" + backend + vault.map(v -> ", " + v).orElse("") + "]";
@@ -54,7 +54,7 @@ public final class CredentialService {
                 java.util.function.Supplier<String> tokens = settings.cloudsmToken()
                         .<java.util.function.Supplier<String>>map(token -> () -> token)
                         .orElseGet(() -> GoogleAccessTokens.load(settings.cloudsmCredentialsFile()));
-                yield new CloudSmStore(settings.cloudsmEndpoint(), tokens, settings.timeout());
+                yield new CloudSmStore(settings.cloudsmEndpoint(), tokens, settings.timeout(), settings.sslContext());
             }
         };
         return new CredentialService(settings.backend(), store);

@@ -36,13 +36,14 @@ import javax.net.ssl.X509TrustManager;
 public final class TargetTls {
 
     /** What the target's fields ask of a server certificate; every TLS context toward the target trusts by it. */
-    private record Trust(boolean verifyTls, Optional<String> caPin, String expected) {
+    private record Trust(boolean verifyTls, Optional<String> caPin, String expected, X509TrustManager roots) {
 
         /** Without a pin, {@code credentialCas} (when given) replace the JDK's roots; verify_tls false checks nothing. */
         TrustManager[] managers(List<X509Certificate> credentialCas) throws GeneralSecurityException {
             X509TrustManager chain = null;
             if (verifyTls) {
-                chain = caPin.isEmpty() && !credentialCas.isEmpty() ? anchors(credentialCas) : chainTrust(caPin);
+                chain = caPin.isEmpty() && !credentialCas.isEmpty() ? anchors(credentialCas)
+                        : caPin.isEmpty() ? roots : chainTrust(caPin);
             }
             return new TrustManager[] {new NameCheckingTrustManager(chain, expected)};
         }
@@ -59,7 +60,20 @@ public final class TargetTls {
     }
 
     public static TargetTls of(String host, boolean verifyTls, Optional<String> caPin, Optional<String> serverName) {
-        Trust trust = new Trust(verifyTls, caPin, serverName.orElse(host));
+        try {
+            return of(host, verifyTls, caPin, serverName, trusting(null));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot build the TLS context: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * As above; without a pin, a server's chain is checked against {@code roots}: the kernel's outbound trust (the
+     * JDK's roots and the private CA bundle of {@code tls.ca-bundle}, when one is set).
+     */
+    public static TargetTls of(String host, boolean verifyTls, Optional<String> caPin, Optional<String> serverName,
+                               X509TrustManager roots) {
+        Trust trust = new Trust(verifyTls, caPin, serverName.orElse(host), roots);
         try {
             SSLContext ctx = context(null, trust.managers(List.of()));
             SSLParameters params = ctx.getDefaultSSLParameters();

@@ -85,10 +85,12 @@ public record RequestTelemetry(MeterRegistry registry, boolean accessLog, Tracer
                     .serviceLevelObjectives(Buckets.LATENCY)
                     .register(registry).record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
             if (accessLog) {
-                String kind = req.context().get(Caller.class, Caller.class).map(c -> c.kind().wireName()).orElse("-");
-                ACCESS.log(Level.INFO, () -> "access request_id=" + RequestIds.of(req) + " method=" + method
-                        + " route=" + route + " status=" + code + " duration_ms=" + nanos / 1_000_000
-                        + " principal_kind=" + kind);
+                try (Scope current = span.makeCurrent()) { // the access line carries the request's trace and span ids
+                    String kind = req.context().get(Caller.class, Caller.class).map(c -> c.kind().wireName()).orElse("-");
+                    ACCESS.log(Level.INFO, () -> "access request_id=" + RequestIds.of(req) + " method=" + method
+                            + " route=" + route + " status=" + code + " duration_ms=" + nanos / 1_000_000
+                            + " principal_kind=" + kind);
+                }
             }
         }
     }

@@ -8,6 +8,7 @@ import com.nimbusds.jose.jwk.JWKSelector;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jose.util.DefaultResourceRetriever;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URL;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
+import javax.net.ssl.SSLContext;
 
 /**
  * The issuer's signing keys. The JWKS URL is configured or found lazily in the issuer's discovery
@@ -30,13 +32,31 @@ public final class JwksKeys implements JWKSource<SecurityContext> {
     private final String issuer;
     private final Optional<String> configuredUrl;
     private final Duration cacheTtl;
+    private final SSLContext sslContext;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile JWKSource<SecurityContext> delegate;
 
     public JwksKeys(String issuer, Optional<String> configuredUrl, Duration cacheTtl) {
+        this(issuer, configuredUrl, cacheTtl, defaultContext());
+    }
+
+    /**
+     * As above, checking an https identity provider's certificate (discovery and JWKS fetches) against
+     * {@code sslContext}: the JDK's roots and any private CA the kernel is configured with.
+     */
+    public JwksKeys(String issuer, Optional<String> configuredUrl, Duration cacheTtl, SSLContext sslContext) {
         this.issuer = issuer;
         this.configuredUrl = configuredUrl;
         this.cacheTtl = cacheTtl;
+        this.sslContext = sslContext;
+    }
+
+    private static SSLContext defaultContext() {
+        try {
+            return SSLContext.getDefault();
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Override
@@ -53,7 +73,9 @@ public final class JwksKeys implements JWKSource<SecurityContext> {
         try {
             if (delegate == null) {
                 URL url = URI.create(configuredUrl.orElseGet(this::discover)).toURL();
-                delegate = JWKSourceBuilder.<SecurityContext>create(url)
+                delegate = JWKSourceBuilder.<SecurityContext>create(url, new DefaultResourceRetriever(
+                                JWKSourceBuilder.DEFAULT_HTTP_CONNECT_TIMEOUT, JWKSourceBuilder.DEFAULT_HTTP_READ_TIMEOUT,
+                                JWKSourceBuilder.DEFAULT_HTTP_SIZE_LIMIT, true, sslContext.getSocketFactory()))
                         .cache(cacheTtl.toMillis(), 15_000)
                         .rateLimited(10_000)
                         .refreshAheadCache(false)
@@ -70,7 +92,8 @@ public final class JwksKeys implements JWKSource<SecurityContext> {
 
     private String discover() {
         String discovery = issuer.replaceAll("/+$", "") + "/.well-known/openid-configuration";
-        try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
+        try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+                .sslContext(sslContext).build()) {
             HttpResponse<byte[]> res = http.send(HttpRequest.newBuilder(URI.create(discovery))
                     .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
             if (res.statusCode() != 200) {

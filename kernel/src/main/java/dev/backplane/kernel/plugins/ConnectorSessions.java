@@ -13,7 +13,9 @@ import dev.backplane.plugin.api.TargetSpec;
 import io.opentelemetry.context.Context;
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Function;
+import javax.net.ssl.X509TrustManager;
 
 /**
  * Opens a connector session to a target for exactly one wrapped plugin call: the target's spec, a
@@ -36,6 +38,7 @@ public final class ConnectorSessions {
     private final Duration timeout;
     private final Duration compositeTimeout;
     private final com.github.benmanes.caffeine.cache.Cache<TlsKey, Transport> transports;
+    private final Optional<X509TrustManager> roots;
 
     public ConnectorSessions(EgressProxy egress, GuardedSocketFactory sockets, Duration timeout) {
         this(egress, sockets, timeout, timeout);
@@ -48,6 +51,16 @@ public final class ConnectorSessions {
      */
     public ConnectorSessions(EgressProxy egress, GuardedSocketFactory sockets, Duration timeout,
                              Duration compositeTimeout) {
+        this(egress, sockets, timeout, compositeTimeout, Optional.empty());
+    }
+
+    /**
+     * As above; {@code roots} (when given) is what a target's chain is checked against without a {@code tls_ca_pin}:
+     * the kernel's outbound trust (the JDK's roots and the private CA bundle of {@code tls.ca-bundle}).
+     */
+    public ConnectorSessions(EgressProxy egress, GuardedSocketFactory sockets, Duration timeout,
+                             Duration compositeTimeout, Optional<X509TrustManager> roots) {
+        this.roots = roots;
         this.egress = egress;
         this.sockets = sockets;
         this.timeout = timeout;
@@ -87,7 +100,8 @@ public final class ConnectorSessions {
         Duration timeout = lent.composite() ? compositeTimeout : this.timeout;
         SecretScrubber scrubber = SecretScrubber.of(credential);
         Transport transport = transports.get(new TlsKey(spec.host(), spec.verifyTls(), spec.tlsCaPin(), spec.tlsServerName()), k -> {
-            TargetTls tls = TargetTls.of(k.host(), k.verifyTls(), k.caPin(), k.serverName());
+            TargetTls tls = roots.map(r -> TargetTls.of(k.host(), k.verifyTls(), k.caPin(), k.serverName(), r))
+                    .orElseGet(() -> TargetTls.of(k.host(), k.verifyTls(), k.caPin(), k.serverName()));
             return new Transport(tls, KernelConnectorContext.httpClient(tls, egress, this.timeout));
         });
         // the call's trace context rides on the lent client's requests (W3C traceparent) while tracing is on

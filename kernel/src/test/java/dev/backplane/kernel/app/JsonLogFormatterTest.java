@@ -45,4 +45,38 @@ class JsonLogFormatterTest {
         assertThat(j.has("tenant_id")).isFalse();
         assertThat(j.path("message").asText()).isEqualTo("ready");
     }
+
+    @Test
+    void aLineLoggedInARecordedSpanCarriesItsTraceAndSpanIds() throws Exception {
+        try (io.opentelemetry.sdk.trace.SdkTracerProvider tracing = io.opentelemetry.sdk.trace.SdkTracerProvider.builder()
+                .addSpanProcessor(io.opentelemetry.sdk.trace.export.SimpleSpanProcessor.create(
+                        io.opentelemetry.sdk.trace.export.SpanExporter.composite())).build()) {
+            io.opentelemetry.api.trace.Span span = tracing.get("test").spanBuilder("GET /x").startSpan();
+            JsonNode inSpan;
+            try (io.opentelemetry.context.Scope ignored = span.makeCurrent()) {
+                inSpan = JsonMapping.mapper().readTree(new JsonLogFormatter().format(new LogRecord(Level.INFO, "in")));
+            } finally {
+                span.end();
+            }
+            assertThat(inSpan.path("trace_id").asText()).isEqualTo(span.getSpanContext().getTraceId()).hasSize(32);
+            assertThat(inSpan.path("span_id").asText()).isEqualTo(span.getSpanContext().getSpanId()).hasSize(16);
+        }
+        JsonNode outside = JsonMapping.mapper().readTree(new JsonLogFormatter().format(new LogRecord(Level.INFO, "out")));
+        assertThat(outside.has("trace_id")).isFalse();
+        assertThat(outside.has("span_id")).isFalse();
+
+        // tracing off: the no-op tracer only wraps a caller's context; its ids are not the kernel's span, not shown
+        io.opentelemetry.api.trace.Span noop = io.opentelemetry.api.OpenTelemetry.noop().getTracer("t")
+                .spanBuilder("x").setParent(io.opentelemetry.context.Context.root().with(
+                        io.opentelemetry.api.trace.Span.wrap(io.opentelemetry.api.trace.SpanContext.create(
+                                "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7",
+                                io.opentelemetry.api.trace.TraceFlags.getSampled(),
+                                io.opentelemetry.api.trace.TraceState.getDefault())))).startSpan();
+        try (io.opentelemetry.context.Scope ignored = noop.makeCurrent()) {
+            JsonNode off = JsonMapping.mapper().readTree(new JsonLogFormatter().format(new LogRecord(Level.INFO, "off")));
+            assertThat(noop.getSpanContext().isValid()).isTrue();
+            assertThat(off.has("trace_id")).isFalse();
+            assertThat(off.has("span_id")).isFalse();
+        }
+    }
 }

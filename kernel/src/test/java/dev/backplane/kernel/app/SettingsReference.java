@@ -43,7 +43,10 @@ public final class SettingsReference {
                 + "present), then environment variables, which win. Nested YAML keys match the dotted names, e.g. "
                 + "`server: {port: 9090}` is `server.port`. An unknown key in the file, or a value that is malformed "
                 + "or outside its range, is a startup error naming the setting. A **secret** setting's value is never "
-                + "logged or shown (prefer the environment variable for it).\n\n");
+                + "logged or shown (prefer the environment variable for it), and it can be read from a file instead: "
+                + "`SVC_X_FILE` names a file holding the value of `SVC_X` (trailing line breaks dropped; setting both "
+                + "is a startup error); the secret column names that variable. See "
+                + "[Kubernetes-shaped configuration](../guide/kubernetes-configuration.md).\n\n");
         md.append("| key | environment variable | default | range | secret | description |\n");
         md.append("|---|---|---|---|---|---|\n");
         for (Setting s : Setting.values()) {
@@ -54,7 +57,7 @@ public final class SettingsReference {
             String range = d.range().map(r -> r.min() + ".." + r.max()).orElse("");
             md.append("| `").append(s.key()).append("` | ").append(text(env)).append(" | ")
                     .append(text(def)).append(" | ").append(range).append(" | ")
-                    .append(d.secret() ? "yes" : "").append(" | ").append(text(d.description())).append(" |\n");
+                    .append(s.fileEnvVar().map(f -> "yes, `" + f + "`").orElse("")).append(" | ").append(text(d.description())).append(" |\n");
         }
         return md.toString();
     }

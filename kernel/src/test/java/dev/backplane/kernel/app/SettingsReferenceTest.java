@@ -20,7 +20,7 @@ class SettingsReferenceTest {
             assertThat(md).as(s.key()).contains("| `" + s.key() + "` | `" + s.envVar() + "`");
         }
         assertThat(md).contains("| `server.port` | `SVC_SERVER_PORT` | `8080` | 0..65535 |  |")
-                .contains("| `db.password` | `SVC_DB_PASSWORD` | (empty) |  | yes |")
+                .contains("| `db.password` | `SVC_DB_PASSWORD` | (empty) |  | yes, `SVC_DB_PASSWORD_FILE` |")
                 .contains("(also `MEMORY_USER_DEFAULT_TTL_DAYS`, SPEC's name;");
     }
 }

@@ -58,6 +58,7 @@ class TracingIT {
         setup.closeAfter(() -> collector.stop(0));
         setup.setting("SVC_TRACING_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.getAddress().getPort() + "/v1/traces");
         setup.setting("SVC_TRACING_EXPORT_DELAY_MS", "100");
+        setup.setting("SVC_LOG_ACCESS", "true"); // the access line is the one that carries the request's span ids
         setup.plugin(TestPlugins.connector("trc", "1.x").product("trc").ranges("*").operations(2).httpProbe(false));
     }
 
@@ -106,6 +107,53 @@ class TracingIT {
         assertThat(quiet.status()).as(quiet.body()).isEqualTo(200);
         assertThat(TARGET_TRACEPARENTS.subList(before, TARGET_TRACEPARENTS.size()))
                 .as("a target with extras trace_context false gets no trace headers").isNotEmpty().containsOnly("none");
+    }
+
+    @Test
+    void aJsonLogLineOfARequestCarriesTheIdsOfItsServerSpan() throws Exception {
+        List<String> lines = new CopyOnWriteArrayList<>();
+        JsonLogFormatter json = new JsonLogFormatter();
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                lines.add(json.format(r));
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Logger.getLogger("").addHandler(capture);
+        String traceId = "0af7651916cd43dd8448eb211c80319c";
+        try {
+            var r = kernel.send("GET", "/api/v1/targets", issuer.operator(UUID.randomUUID()), null,
+                    Map.of("traceparent", "00-" + traceId + "-b7ad6b7169203331-01"));
+            assertThat(r.status()).as(r.body()).isEqualTo(200);
+        } finally {
+            java.util.logging.Logger.getLogger("").removeHandler(capture);
+        }
+        var access = lines.stream().map(l -> {
+            try {
+                return dev.backplane.kernel.util.JsonMapping.mapper().readTree(l);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }).filter(j -> j.path("logger").asText().equals("svc.access") && j.path("message").asText()
+                .contains("route=/api/v1/targets")).findFirst().orElseThrow(() -> new AssertionError(lines));
+        assertThat(access.path("trace_id").asText()).isEqualTo(traceId);
+        Instant deadline = Instant.now().plusSeconds(20);
+        while (Instant.now().isBefore(deadline) && SPANS.stream().noneMatch(s -> hex(s.getTraceId().toByteArray())
+                .equals(traceId) && s.getName().startsWith("GET "))) {
+            Thread.sleep(50);
+        }
+        Span server = SPANS.stream().filter(s -> hex(s.getTraceId().toByteArray()).equals(traceId)
+                && s.getName().startsWith("GET ")).findFirst().orElseThrow();
+        assertThat(access.path("span_id").asText()).as("the request's server span, not the caller's")
+                .isEqualTo(hex(server.getSpanId().toByteArray())).isNotEqualTo("b7ad6b7169203331");
     }
 
     @Test

@@ -32,6 +32,18 @@ public final class LogCapture extends Handler {
         return capture;
     }
 
+    /** Captures what reaches the root logger until {@link #detach()}: for tests without a kernel. */
+    public static LogCapture onRootLogger() {
+        LogCapture capture = new LogCapture();
+        Logger.getLogger("").addHandler(capture);
+        return capture;
+    }
+
+    /** Stops capturing (the lines stay readable). */
+    public void detach() {
+        Logger.getLogger("").removeHandler(this);
+    }
+
     /** The records captured so far, oldest first. */
     public List<String> lines() {
         return lines;

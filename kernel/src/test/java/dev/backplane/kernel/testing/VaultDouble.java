@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsServer;
 import dev.backplane.kernel.testing.VaultKvEngine.Reply;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,7 +27,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * OpenAPI document (the secret-store plugin's contract test checks that): KV v2 at {@code mount} and KV
  * v1 at {@value #KV1_MOUNT} ({@link VaultKvEngine}); {@code sys/health}, {@code sys/seal-status},
  * mounts, auth methods, audit devices, ACL policies, leases; token lookup-self and roles; AppRole
- * (login too) and Kubernetes auth roles; a PKI mount's issuers and certificates. Paths under
+ * (login too) and Kubernetes auth roles and login ({@code POST auth/<mount>/login {"role","jwt"}}: the jwt must be a
+ * service-account token the test accepted with {@link #acceptServiceAccountToken}); a PKI mount's issuers and
+ * certificates. {@link #overTls} serves the same API over HTTPS with a certificate of its own private CA. Paths under
  * {@code denied/} (or ending {@code /denied}) of the KV v2 mount answer 403 like a policy would;
  * {@link #LIMITED_TOKEN} holds only the default policy (it may look itself up, nothing else).
  */
@@ -46,6 +50,11 @@ public final class VaultDouble implements AutoCloseable {
     }
 
     private final HttpServer server;
+    private final String scheme;
+    private final String pem;
+    private final Set<String> serviceAccountTokens = ConcurrentHashMap.newKeySet();
+    private final List<String> kubernetesLogins = new CopyOnWriteArrayList<>();
+    private volatile int kubernetesLeaseSeconds = 3600;
     private final String mount;
     private final Map<String, Boolean> tokens = new ConcurrentHashMap<>();
     private final List<String> requests = new CopyOnWriteArrayList<>();
@@ -54,15 +63,63 @@ public final class VaultDouble implements AutoCloseable {
     private volatile int logins;
 
     public VaultDouble(String mount) throws IOException {
+        this(mount, null, null);
+    }
+
+    private VaultDouble(String mount, HttpsServer tls, String pem) {
         this.mount = mount;
         this.system = new VaultSystem(mount, KV1_MOUNT);
         tokens.put(ROOT_TOKEN, true);
         tokens.put(LIMITED_TOKEN, false);
-        server = LoopbackHttp.start(this::handle);
+        if (tls == null) {
+            server = LoopbackHttp.start(this::handle);
+            scheme = "http";
+        } else {
+            tls.createContext("/", this::handle);
+            tls.start();
+            server = tls;
+            scheme = "https";
+        }
+        this.pem = pem;
+    }
+
+    /**
+     * The double over HTTPS on loopback, with a fresh self-signed certificate (its own CA: see {@link #caPem}) for
+     * 127.0.0.1, its key store written under {@code dir}. No JDK trust store knows that CA.
+     */
+    public static VaultDouble overTls(String mount, java.nio.file.Path dir) throws Exception {
+        TlsFixture.SelfSigned tls = TlsFixture.SelfSigned.create(dir.resolve("vault-" + UUID.randomUUID() + ".p12"),
+                "vault.test", "dns:vault.test,ip:127.0.0.1");
+        return new VaultDouble(mount, tls.server(), tls.pem());
+    }
+
+    /** The CA certificate (PEM) of an {@link #overTls} double. */
+    public String caPem() {
+        return java.util.Objects.requireNonNull(pem, "not a TLS double");
     }
 
     public String address() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return scheme + "://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** From now on, a Kubernetes login with this service-account token (and a known role) succeeds. */
+    public void acceptServiceAccountToken(String jwt) {
+        serviceAccountTokens.add(jwt);
+    }
+
+    /** A Kubernetes login with this token is refused from now on (403 permission denied, like a failed TokenReview). */
+    public void refuseServiceAccountToken(String jwt) {
+        serviceAccountTokens.remove(jwt);
+    }
+
+    /** The lease_duration of the tokens Kubernetes logins issue from now on. */
+    public void kubernetesLeaseSeconds(int seconds) {
+        kubernetesLeaseSeconds = seconds;
+    }
+
+    /** The service-account token of each successful Kubernetes login, in order. */
+    public List<String> kubernetesLogins() {
+        return kubernetesLogins;
     }
 
     public int port() {
@@ -200,6 +257,12 @@ public final class VaultDouble implements AutoCloseable {
             tokens.put(token, true);
             return new Reply(200, Map.of("auth", Map.of("client_token", token, "lease_duration", 3600)));
         }
+        if (method.equals("POST") && rest.startsWith("auth/") && rest.endsWith("/login")) {
+            String authMount = rest.substring("auth/".length(), rest.length() - "/login".length());
+            if (system.authType(authMount).filter("kubernetes"::equals).isPresent()) {
+                return kubernetesLogin(authMount, JSON.readTree(raw));
+            }
+        }
         String token = x.getRequestHeaders().getFirst("X-Vault-Token");
         Boolean privileged = token == null ? null : tokens.get(token);
         if (privileged == null) {
@@ -229,6 +292,44 @@ public final class VaultDouble implements AutoCloseable {
             }
         }
         return Reply.error(404, "no handler for route \"" + rest + "\". route entry not found.");
+    }
+
+    /** Vault's Kubernetes login: the role must exist, the jwt must be a token the test accepted (the TokenReview). */
+    private Reply kubernetesLogin(String authMount, JsonNode req) {
+        String role = req.path("role").asText("");
+        String jwt = req.path("jwt").asText("");
+        if (role.isEmpty()) {
+            return Reply.error(400, "missing role");
+        }
+        if (jwt.isEmpty()) {
+            return Reply.error(400, "missing jwt");
+        }
+        Optional<Map<String, Object>> bound = system.role(authMount, role);
+        if (bound.isEmpty()) {
+            return Reply.error(400, "invalid role name \"" + role + "\"");
+        }
+        if (!serviceAccountTokens.contains(jwt)) {
+            return Reply.error(403, "permission denied");
+        }
+        logins++;
+        kubernetesLogins.add(jwt);
+        String token = "hvs.k8s-" + UUID.randomUUID();
+        tokens.put(token, true);
+        Map<String, Object> auth = new LinkedHashMap<>();
+        auth.put("client_token", token);
+        auth.put("accessor", "acc-" + UUID.randomUUID());
+        auth.put("policies", List.of("default", "deploy"));
+        auth.put("token_policies", List.of("default", "deploy"));
+        auth.put("metadata", Map.of("role", role, "service_account_name", "web", "service_account_namespace", "shop",
+                "service_account_secret_name", "", "service_account_uid", "8c9bb3c1-0000-4000-8000-000000000001"));
+        auth.put("lease_duration", kubernetesLeaseSeconds);
+        auth.put("renewable", true);
+        auth.put("entity_id", UUID.randomUUID().toString());
+        auth.put("token_type", "service");
+        auth.put("orphan", true);
+        Map<String, Object> e = envelope(null);
+        e.put("auth", auth);
+        return new Reply(200, e);
     }
 
     private static void send(HttpExchange x, int status, String body) throws IOException {

@@ -72,6 +72,16 @@ final class VaultSystem {
                 "renewable", true, "token_type", "default-service"));
     }
 
+    /** The role {@code name} of the auth method mounted at {@code authMount} (e.g. {@code kubernetes}), if any. */
+    Optional<Map<String, Object>> role(String authMount, String name) {
+        return Optional.ofNullable(roles.get(authMount + "/")).map(r -> r.get(name));
+    }
+
+    /** The type of the auth method mounted at {@code authMount} ({@code approle}, {@code kubernetes}...), if any. */
+    Optional<String> authType(String authMount) {
+        return Optional.ofNullable(auths.get(authMount + "/")).map(e -> String.valueOf(e.get("type")));
+    }
+
     Optional<VaultKvEngine> kv(String mount) {
         return Optional.ofNullable(kv.get(mount));
     }
