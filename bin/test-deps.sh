@@ -9,11 +9,16 @@
 #   nftables  firewall-ssh's tests: nft inside a network namespace the test creates (iproute2's ip netns)
 #   chromium, chromium-driver  ConsoleBrowserIT: the console (/ui) driven in a real headless browser
 #   nodejs, npm  PgVectorIT (PGlite with pgvector, served on loopback) and ConsoleBrowserIT's axe check
+#   podman, runc, mmdebstrap  the image module: bin/build-image makes the Debian base with mmdebstrap and builds with
+#                            podman; ImageIT runs the image with runc (crun fails on these machines' cgroup layout)
+#   postgresql  ExternalPostgres: a database the kernel reaches by URL, as in production (Debian bookworm's 15)
+#   haproxy  the replica tests: two kernel containers behind a round-robin load balancer
 # Under CI (SVC_REQUIRE_FULL_SUITE=1) a failed install fails the run here, loudly, instead of letting tests skip.
 svc_test_packages=(prometheus-alertmanager prometheus openssh-server openssh-client bind9 bind9-utils bind9-dnsutils nftables
-  iproute2 chromium chromium-driver nodejs npm)
+  iproute2 chromium chromium-driver nodejs npm podman runc mmdebstrap postgresql haproxy)
 svc_test_binaries=(/usr/bin/prometheus-alertmanager /usr/bin/prometheus /usr/sbin/sshd /usr/bin/ssh-keygen /usr/sbin/named
-  /usr/sbin/rndc /usr/bin/dig /usr/sbin/nft /usr/sbin/ip /usr/bin/chromium /usr/bin/chromedriver /usr/bin/node /usr/bin/npm)
+  /usr/sbin/rndc /usr/bin/dig /usr/sbin/nft /usr/sbin/ip /usr/bin/chromium /usr/bin/chromedriver /usr/bin/node /usr/bin/npm
+  /usr/bin/podman /usr/sbin/runc /usr/bin/mmdebstrap /usr/lib/postgresql/15/bin/initdb /usr/sbin/haproxy)
 svc_install_test_deps() {
   local missing=() i
   for i in "${!svc_test_packages[@]}"; do
@@ -38,7 +43,9 @@ svc_install_test_deps() {
   fi
   # a package may start its own service; tests start their own instances on loopback high ports (an sshd or
   # named the package started is left alone: it does not use those ports)
-  if command -v systemctl >/dev/null 2>&1; then systemctl stop prometheus-alertmanager prometheus >/dev/null 2>&1 || true; fi
+  if command -v systemctl >/dev/null 2>&1; then
+    systemctl stop prometheus-alertmanager prometheus postgresql haproxy >/dev/null 2>&1 || true
+  fi
   pkill -f '^/usr/bin/prometheus-alertmanager' >/dev/null 2>&1 || true
   pkill -f '^/usr/bin/prometheus( |$)' >/dev/null 2>&1 || true
   return 0
