@@ -39,6 +39,7 @@ public final class ChildKernels {
         env.put("SVC_SERVER_PORT", String.valueOf(port));
         env.put("SVC_DATA_DIR", work.resolve("data").toString());
         env.put("SVC_PLUGIN_DIR", Files.createDirectories(work.resolve("plugins")).toString());
+        env.put("SVC_CREDENTIALS_FILE_SINGLE_REPLICA", "true"); // one kernel on work/data at a time
         return env;
     }
 
