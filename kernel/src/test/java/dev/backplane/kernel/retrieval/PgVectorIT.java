@@ -142,8 +142,12 @@ class PgVectorIT {
     void aDatabaseWithChunksOrWithTheOldStartTimeSetUpMigratesCleanly() throws Exception {
         Path work = Files.createTempDirectory("svc-pgvector-upgrade");
         try (PgliteServer other = PgliteServer.start(work)) {
-            org.flywaydb.core.Flyway.configure().dataSource(other.jdbcUrl(), "postgres", "")
-                    .locations("classpath:db/migration").target("045").load().migrate();
+            var toV045 = org.flywaydb.core.Flyway.configure().dataSource(other.jdbcUrl(), "postgres", "")
+                    .locations("classpath:db/migration").target("045");
+            // as Database does: a transactional lock deadlocks PGlite's one shared session
+            toV045.getConfigurationExtension(org.flywaydb.database.postgresql.PostgreSQLConfigurationExtension.class)
+                    .setTransactionalLock(false);
+            toV045.load().migrate();
             var settings = new dev.backplane.kernel.persistence.Database.Settings(Optional.of(other.jdbcUrl()), "postgres",
                     "", 2, work, 0, false, true);
             try (var ds = new com.zaxxer.hikari.HikariDataSource()) {
@@ -172,6 +176,7 @@ class PgVectorIT {
                 db.update("DROP TRIGGER retrieval_chunks_embedding_v ON retrieval_chunks");
                 db.update("DROP FUNCTION retrieval_chunks_embedding_v()");
                 db.update("ALTER TABLE retrieval_chunks DROP COLUMN embedding_v");
+                db.update("DROP TABLE event_rate_buckets"); // V049's, to take the database back to V045 whole
                 db.update("DELETE FROM flyway_schema_history WHERE version::int > 45");
                 db.update("ALTER TABLE retrieval_chunks ADD COLUMN embedding_v vector(384) GENERATED ALWAYS AS "
                         + "(embedding::vector(384)) STORED");
