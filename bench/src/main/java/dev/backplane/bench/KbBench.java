@@ -70,6 +70,7 @@ public final class KbBench {
                 env.put("SVC_DB_URL", pglite.jdbcUrl());
                 env.put("SVC_DB_USER", "postgres");
                 env.put("SVC_DB_POOL_SIZE", "4");
+                env.put("SVC_CREDENTIALS_FILE_SINGLE_REPLICA", "true");
                 try (TestKernel k = TestKernel.start(work.resolve("pglite"), env)) {
                     run("PGlite (WASM) + pgvector HNSW", k, issuer, pgEntries, real, vocabulary, embedder, true);
                 }

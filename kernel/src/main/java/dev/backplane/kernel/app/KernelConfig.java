@@ -269,9 +269,16 @@ public final class KernelConfig {
 
     /** What {@link Database#start} needs. */
     public Database.Settings database() {
+        boolean migrateOnStart = boolValue(Setting.DB_MIGRATE_ON_START);
+        if (!migrateOnStart && optional(Setting.DB_URL).isEmpty()) {
+            throw new ConfigException(Setting.DB_MIGRATE_ON_START.key() + " is false but no external database is set ("
+                    + Setting.DB_URL.envVar() + "): the embedded database belongs to this process alone and is migrated "
+                    + "at every start; set " + Setting.DB_URL.envVar() + " or leave " + Setting.DB_MIGRATE_ON_START.envVar()
+                    + " at true");
+        }
         return new Database.Settings(optional(Setting.DB_URL), get(Setting.DB_USER), get(Setting.DB_PASSWORD),
                 intValue(Setting.DB_POOL_SIZE), Path.of(get(Setting.DATA_DIR)), intValue(Setting.DB_EMBEDDED_PORT),
-                boolValue(Setting.DB_EMBEDDED_FSYNC));
+                boolValue(Setting.DB_EMBEDDED_FSYNC), migrateOnStart);
     }
 
     /** What {@link CredentialService#start} needs. */

@@ -151,6 +151,7 @@ final class KernelServices {
 
     KernelServices(KernelConfig config, Database database, ChangeFeed feed, DispatchEvents dispatchEvents,
                    EventDrain drain, String issuer, Kernel.Closer closing) {
+        ReplicaRules.requireSharedSecretStore(config); // before anything starts: no split state, no half start
         this.database = database;
         this.feed = feed;
         this.dispatchEvents = dispatchEvents;
@@ -167,6 +168,7 @@ final class KernelServices {
 
         Duration callTimeout = Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT));
         Path pluginDir = Path.of(config.get(Setting.PLUGIN_DIR));
+        ReplicaRules.logPluginSet(pluginDir);
         PluginLoading.Result plugins = PluginLoading.load(pluginDir, callTimeout);
         CatalogIndex index = CatalogIndex.load(config.optional(Setting.CATALOG_INDEX).filter(v -> !v.isBlank())
                 .map(Path::of).orElse(pluginDir.resolve("catalog-index.json")));
@@ -216,6 +218,7 @@ final class KernelServices {
         this.resultQueries = new ResultQueryService(jdbc, handles);
 
         this.kb = new KbService(jdbc, retrieval);
+        ReplicaRules.noteKbIngestRoot(config);
         this.kbIngest = new KbIngestService(jobs, kb, IngestRoot.fromSetting(config.get(Setting.KB_INGEST_ROOT),
                 Path.of(config.get(Setting.DATA_DIR))));
         this.memory = new MemoryService(jdbc, retrieval,

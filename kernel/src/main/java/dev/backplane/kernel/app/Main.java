@@ -22,6 +22,10 @@ public final class Main {
         }
         LogConfig.configureRuntime();
         Optional<Path> configFile = configFile(args);
+        if (args.length > 0 && "migrate".equals(args[0])) { // the pre-upgrade job: migrate the database, serve nothing
+            System.exit(Migrate.run(configFile, System.getenv(), System.out, System.err));
+            return;
+        }
         KernelConfig config;
         try {
             config = KernelConfig.load(configFile, System.getenv());

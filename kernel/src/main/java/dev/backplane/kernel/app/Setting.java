@@ -31,6 +31,15 @@ public enum Setting {
             "true: the embedded PostgreSQL flushes each commit to disk (fsync), so a commit the kernel answered for survives "
                     + "a power loss or OS crash; false: faster commits that survive any process crash but not the machine's "
                     + "(the test suite's setting)"),
+    // running as one of N replicas (docs/guide/replicas.md)
+    DB_MIGRATE_ON_START("db.migrate-on-start", "SVC_DB_MIGRATE_ON_START", "true",
+            "true: the kernel applies pending Flyway migrations at start; false: it never changes the schema and refuses "
+                    + "to start while migrations it needs are pending (run 'migrate' first, as a pre-upgrade job); a schema "
+                    + "newer than it knows is accepted. false needs db.url (the embedded database is migrated at start)"),
+    CREDENTIALS_FILE_SINGLE_REPLICA("credentials.file.single-replica", "SVC_CREDENTIALS_FILE_SINGLE_REPLICA", "false",
+            "true allows the embedded file secret store (kv backend without a Vault address) with an external database "
+                    + "(db.url), for a deploy that runs exactly one replica: the files under data.dir/kv are this "
+                    + "process's own, so a second replica would see other secrets"),
     PLUGIN_DIR("plugins.dir", "SVC_PLUGIN_DIR", "plugin-repo", "directory the connector plugin jars are loaded from"),
     PLUGIN_CALL_TIMEOUT("plugins.call-timeout-seconds", "SVC_PLUGIN_CALL_TIMEOUT_SECONDS", "30",
             "how long one call into a plugin may take", 1, 3600),
@@ -96,7 +105,7 @@ public enum Setting {
     EVENTS_MAX_BODY_BYTES("events.max-body-bytes", "SVC_EVENTS_MAX_BODY_BYTES", "1048576",
             "largest webhook body accepted (a source's extras.max_body_bytes may lower it, never raise it)", 1024, 64 << 20),
     EVENTS_RATE_PER_SECOND("events.rate-per-second", "SVC_EVENTS_RATE_PER_SECOND", "100",
-            "default per-source ingest rate on each replica (extras.rate_per_second, extras.burst override it)", 1, 100_000),
+            "default per-source ingest rate, shared by all replicas (extras.rate_per_second, extras.burst override it)", 1, 100_000),
     EVENTS_RETENTION_DAYS("events.retention-days", "SVC_EVENTS_RETENTION_DAYS", "30",
             "how long accepted events are kept (and so how long a redelivered id is recognised)", 1, 3650),
     BROADCAST_RETENTION_DAYS("broadcast.retention-days", "SVC_BROADCAST_RETENTION_DAYS", "30",

@@ -57,7 +57,7 @@ public final class EventIngest {
     private final RefusalLog refusals = new RefusalLog();
     private final BroadcastFeed broadcast;
 
-    /** @param defaultRatePerSecond a source's rate limit on this replica unless its extras set one */
+    /** @param defaultRatePerSecond a source's rate limit (all replicas together) unless its extras set one */
     public EventIngest(Jdbc jdbc, EventSources sources, AuditLog audit, EventDrain drain, long defaultRatePerSecond,
                        BroadcastFeed broadcast) {
         this.jdbc = jdbc;
@@ -65,7 +65,7 @@ public final class EventIngest {
         this.sources = sources;
         this.audit = audit;
         this.drain = drain;
-        this.rateLimits = new SourceRateLimits(defaultRatePerSecond);
+        this.rateLimits = new SourceRateLimits(jdbc, defaultRatePerSecond);
     }
 
     /** Step 1: the active source of this slug; unknown and paused answer the same 404. */

@@ -12,16 +12,22 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationState;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.flywaydb.database.postgresql.PostgreSQLConfigurationExtension;
 
 /**
  * The one system of record. With {@code db.url} set it connects to that PostgreSQL; without it, it
  * starts an embedded PostgreSQL whose files live in {@code <data.dir>/postgres}, so state survives a
- * restart. Either way the Flyway migrations run before the kernel serves a request.
+ * restart. Either way the schema is at the version the kernel needs before it serves a request: the
+ * Flyway migrations run at start, or — {@code db.migrate-on-start=false}, replicas of one database whose
+ * schema a pre-upgrade job migrates ({@link #migrateOnly}) — the kernel checks that none is pending.
  */
 public final class Database implements AutoCloseable {
 
@@ -59,7 +65,7 @@ public final class Database implements AutoCloseable {
      * commit to disk when {@code embeddedFsync} (an external database's durability is its own configuration).
      */
     public record Settings(Optional<String> url, String user, String password, int poolSize, Path dataDir,
-                           int embeddedPort, boolean embeddedFsync) {
+                           int embeddedPort, boolean embeddedFsync, boolean migrateOnStart) {
         @Override
         public String toString() {
             return "Database.Settings[" + url.map(Database::redactUrl).orElse("embedded in " + dataDir)
@@ -83,22 +89,52 @@ public final class Database implements AutoCloseable {
         int poolSize = settings.poolSize();
         if (url.isPresent()) {
             HikariDataSource ds = pool(url.get(), settings.user(), settings.password(), poolSize);
-            return migrated(new Database(Optional.empty(), ds, "postgresql at " + redactUrl(url.get())));
+            Database db = new Database(Optional.empty(), ds, "postgresql at " + redactUrl(url.get()));
+            try {
+                return settings.migrateOnStart() ? migrated(db) : checked(db);
+            } catch (RuntimeException e) {
+                db.close();
+                throw e;
+            }
         }
-        Path dir = settings.dataDir().toAbsolutePath().resolve("postgres");
-        EmbeddedPostgres pg = startEmbedded(dir, settings.embeddedPort(), settings.embeddedFsync());
-        String jdbc = pg.getJdbcUrl("postgres", "postgres");
-        HikariDataSource ds = pool(jdbc, "postgres", "", poolSize);
-        Database db = new Database(Optional.of(pg), ds, "embedded postgresql in " + dir + " (port " + pg.getPort() + ")");
+        Database db = startEmbedded(settings, poolSize);
         try {
-            return migrated(db);
+            return migrated(db); // one process owns it: nobody else could migrate it (KernelConfig refuses it off)
         } catch (RuntimeException e) {
             db.close();
             throw e;
         }
     }
 
-    private static EmbeddedPostgres startEmbedded(Path dir, int port, boolean fsync) {
+    /** What {@link #migrateOnly} did: the schema version before and after, and how many migrations ran. */
+    public record Migrated(String from, String to, int applied) {
+    }
+
+    /**
+     * Applies the pending migrations to the configured database and closes it again, serving nothing: the
+     * pre-upgrade step ({@code Main migrate}) of a deploy whose replicas start with {@code db.migrate-on-start=false}.
+     */
+    public static Migrated migrateOnly(Settings settings) {
+        try (Database db = settings.url().isPresent()
+                ? new Database(Optional.empty(), pool(settings.url().get(), settings.user(), settings.password(), 3),
+                        "postgresql at " + redactUrl(settings.url().get()))
+                : startEmbedded(settings, 3)) {
+            Migrated result = migrate(db);
+            LOG.log(Level.INFO, "migrated " + db.description + ": schema version " + result.from() + " -> "
+                    + result.to() + " (" + result.applied() + " migration(s) applied)");
+            return result;
+        }
+    }
+
+    private static Database startEmbedded(Settings settings, int poolSize) {
+        Path dir = settings.dataDir().toAbsolutePath().resolve("postgres");
+        EmbeddedPostgres pg = startEmbeddedServer(dir, settings.embeddedPort(), settings.embeddedFsync());
+        String jdbc = pg.getJdbcUrl("postgres", "postgres");
+        HikariDataSource ds = pool(jdbc, "postgres", "", poolSize);
+        return new Database(Optional.of(pg), ds, "embedded postgresql in " + dir + " (port " + pg.getPort() + ")");
+    }
+
+    private static EmbeddedPostgres startEmbeddedServer(Path dir, int port, boolean fsync) {
         try {
             Files.createDirectories(dir);
             EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
@@ -137,20 +173,73 @@ public final class Database implements AutoCloseable {
     }
 
     private static Database migrated(Database db) {
+        Migrated result = migrate(db);
+        LOG.log(Level.INFO, "database ready: " + db.description + "; schema version " + result.to()
+                + " (" + result.applied() + " migration(s) applied)");
+        return db;
+    }
+
+    private static Migrated migrate(Database db) {
+        var result = flyway(db.dataSource).migrate();
+        String from = result.initialSchemaVersion == null ? "none" : result.initialSchemaVersion;
+        return new Migrated(from, result.targetSchemaVersion == null ? from : result.targetSchemaVersion,
+                result.migrationsExecuted);
+    }
+
+    /**
+     * Migrations off at start: the schema must hold every migration this kernel knows. One a newer
+     * kernel applied (a rolling upgrade's first replica migrated the database) is fine — migrations
+     * only add — but a pending one, or one that failed, means this kernel would run on a schema it was
+     * not built for.
+     */
+    private static Database checked(Database db) {
+        MigrationInfo[] all = flyway(db.dataSource).info().all();
+        List<MigrationInfo> missing = Arrays.stream(all).filter(m -> m.getVersion() != null)
+                .filter(m -> switch (m.getState()) {
+                    case PENDING, IGNORED, FAILED, OUTDATED -> true;
+                    default -> false;
+                }).toList();
+        String at = Arrays.stream(all).filter(m -> m.getState().isApplied() && m.getVersion() != null)
+                .map(m -> m.getVersion().getVersion()).reduce((a, b) -> b).orElse("none");
+        if (!missing.isEmpty()) {
+            MigrationInfo first = missing.getFirst();
+            throw new SchemaNotReady("the database schema is at version " + at + " but this kernel needs "
+                    + missing.size() + " more migration(s), first V" + first.getVersion().getVersion() + " ("
+                    + first.getDescription() + (first.getState() == MigrationState.FAILED ? ", recorded as failed" : "")
+                    + "), and db.migrate-on-start is false: run the kernel with the argument 'migrate' "
+                    + "(dev.backplane.kernel.app.Main migrate) against this database first");
+        }
+        LOG.log(Level.INFO, "database ready: " + db.description + "; schema version " + at
+                + " (migrations are a separate step: db.migrate-on-start is false)");
+        return db;
+    }
+
+    /**
+     * The kernel's migrations: the SQL files, and the Java ones that must run outside a transaction
+     * (a concurrent index build).
+     */
+    private static Flyway flyway(DataSource dataSource) {
         FluentConfiguration flyway = Flyway.configure()
-                .dataSource(db.dataSource)
+                .dataSource(dataSource)
                 .locations("classpath:db/migration")
+                .javaMigrations(new V047RetrievalHnswIndex())
                 .failOnMissingLocations(true);
         // A session-level advisory lock, not one held by an open transaction on the lock connection
         // while the migrations run on another: that open transaction deadlocks a migration doing
         // CREATE INDEX CONCURRENTLY, and a server that multiplexes connections onto one session
         // (PGlite's socket server, which tests the pgvector path) until it ends.
         flyway.getConfigurationExtension(PostgreSQLConfigurationExtension.class).setTransactionalLock(false);
-        var result = flyway.load().migrate();
-        LOG.log(Level.INFO, "database ready: " + db.description + "; schema version "
-                + (result.targetSchemaVersion == null ? "unchanged" : result.targetSchemaVersion)
-                + " (" + result.migrationsExecuted + " migration(s) applied)");
-        return db;
+        return flyway.load();
+    }
+
+    /**
+     * The schema is older than this kernel needs and migrations at start are off: a configuration error
+     * (an {@link IllegalArgumentException}, so {@code Main} reports it as one and exits 2).
+     */
+    public static final class SchemaNotReady extends IllegalArgumentException {
+        SchemaNotReady(String message) {
+            super(message);
+        }
     }
 
     public DataSource dataSource() {

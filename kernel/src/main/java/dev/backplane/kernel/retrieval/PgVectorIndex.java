@@ -16,10 +16,10 @@ import java.util.UUID;
  * Nearest neighbours from pgvector's HNSW index over {@code retrieval_chunks.embedding_v}, a
  * {@code vector(384)} column PostgreSQL generates from the {@code real[]} record.
  *
- * <p>The column and the index are not a Flyway migration: the extension may be installed long after
- * the migrations ran, and a migration must also pass on a server without it. {@link #setUp} runs at
- * every start instead — idempotent DDL under an advisory lock, so replicas starting together agree —
- * and a server that gains the extension gains the index on the next start.
+ * <p>The extension, the column and the index come from the migrations V046 and V047, which do nothing
+ * on a server without pgvector (then the JVM index serves) and build the index concurrently, so a
+ * replica never runs DDL at start ({@code db.migrate-on-start=false} deploys give it no right to).
+ * {@link #setUp} only reads the catalogue.
  *
  * <p>A search filters by partition and surface (and by the caller's candidates), which an HNSW graph
  * over every tenant's chunks does not know about: pgvector's iterative scan (0.8.0+) keeps walking
@@ -56,43 +56,50 @@ final class PgVectorIndex implements VectorIndex {
         this.exactMax = exactMax;
     }
 
-    /** Creates the extension, the column and the index if they are missing, or says why not. */
+    /**
+     * The index, when the migrations made it (V046, V047: the extension, the column, the HNSW index), or why not.
+     * Reads the catalogue only: no DDL runs at start.
+     */
     static Setup setUp(Jdbc jdbc, int dimension) {
         try {
-            return jdbc.inTransaction(c -> {
-                Jdbc.query(c, "SELECT pg_advisory_xact_lock(hashtext('svc.retrieval.pgvector'))", rs -> null);
-                Optional<String[]> available = Jdbc.query(c, "SELECT default_version, installed_version "
-                        + "FROM pg_available_extensions WHERE name = 'vector'", rs -> new String[] {rs.getString(1),
-                        rs.getString(2)}).stream().findFirst();
-                if (available.isEmpty()) {
-                    return new Unavailable("the vector extension is not installed on the database server");
-                }
-                String version = Optional.ofNullable(available.get()[1]).orElse(available.get()[0]);
-                if (compareVersions(version, MIN_VERSION) < 0) {
-                    return new Unavailable("pgvector " + version + " is older than " + MIN_VERSION
-                            + " (iterative index scans)");
-                }
-                Jdbc.update(c, "CREATE EXTENSION IF NOT EXISTS vector");
-                if (Jdbc.query(c, "SELECT to_regtype('vector') IS NULL", rs -> rs.getBoolean(1)).getFirst()) {
-                    return new Unavailable("the vector extension's schema is not on the search_path");
-                }
-                Jdbc.update(c, "ALTER TABLE retrieval_chunks ADD COLUMN IF NOT EXISTS embedding_v vector(" + dimension
-                        + ") GENERATED ALWAYS AS (embedding::vector(" + dimension + ")) STORED");
-                String type = Jdbc.query(c, "SELECT format_type(atttypid, atttypmod) FROM pg_attribute "
-                        + "WHERE attrelid = 'retrieval_chunks'::regclass AND attname = 'embedding_v'",
-                        rs -> rs.getString(1)).getFirst();
-                if (!type.equals("vector(" + dimension + ")")) {
-                    return new Unavailable("retrieval_chunks.embedding_v is " + type + " but the model gives " + dimension
-                            + " dimensions");
-                }
-                Jdbc.update(c, "CREATE INDEX IF NOT EXISTS retrieval_chunks_hnsw ON retrieval_chunks "
-                        + "USING hnsw (embedding_v vector_cosine_ops)");
-                return new Ready(new PgVectorIndex(jdbc, EXACT_MAX), version);
-            });
+            Optional<String[]> available = jdbc.query("SELECT default_version, installed_version "
+                    + "FROM pg_available_extensions WHERE name = 'vector'", rs -> new String[] {rs.getString(1),
+                    rs.getString(2)}).stream().findFirst();
+            if (available.isEmpty()) {
+                return new Unavailable("the vector extension is not installed on the database server");
+            }
+            String version = Optional.ofNullable(available.get()[1]).orElse(available.get()[0]);
+            if (compareVersions(version, MIN_VERSION) < 0) {
+                return new Unavailable("pgvector " + version + " is older than " + MIN_VERSION
+                        + " (iterative index scans)");
+            }
+            if (available.get()[1] == null) {
+                return new Unavailable(LATE + " (the extension is not created in this database)");
+            }
+            Optional<String> type = jdbc.queryOne("SELECT format_type(atttypid, atttypmod) FROM pg_attribute "
+                    + "WHERE attrelid = 'retrieval_chunks'::regclass AND attname = 'embedding_v' AND NOT attisdropped",
+                    rs -> rs.getString(1));
+            if (type.isEmpty()) {
+                return new Unavailable(LATE + " (retrieval_chunks has no embedding_v column)");
+            }
+            if (!type.get().equals("vector(" + dimension + ")")) {
+                return new Unavailable("retrieval_chunks.embedding_v is " + type.get() + " but the model gives "
+                        + dimension + " dimensions");
+            }
+            if (!jdbc.queryOne("SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass('retrieval_chunks_hnsw')",
+                    rs -> rs.getBoolean(1)).orElse(false)) {
+                return new Unavailable("the HNSW index retrieval_chunks_hnsw is missing or invalid (migration V047 "
+                        + "builds it)");
+            }
+            return new Ready(new PgVectorIndex(jdbc, EXACT_MAX), version);
         } catch (Jdbc.DataAccessException e) {
             return new Unavailable(e.getMessage());
         }
     }
+
+    /** pgvector came to the server after migration V046 ran (docs/guide/replicas.md says what to run). */
+    private static final String LATE = "pgvector is on the server but arrived after migration V046 ran; "
+            + "docs/guide/replicas.md#pgvector gives the statements that set it up";
 
     @Override
     public String kind() {

@@ -58,6 +58,7 @@ class DatabaseModesIT {
         UUID tenant = UUID.randomUUID();
         try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer()) {
             Map<String, String> env = pg.addTo(new HashMap<>(issuer.kernelSettings()));
+            env.put("SVC_CREDENTIALS_FILE_SINGLE_REPLICA", "true");
             try (TestKernel k = TestKernel.start(data, env)) {
                 assertThat(k.kernel().database().description()).as(pg.describe())
                         .isEqualTo("postgresql at " + pg.jdbcUrl()).doesNotContain(ExternalPostgres.PASSWORD);

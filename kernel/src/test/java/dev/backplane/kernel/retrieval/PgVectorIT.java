@@ -89,6 +89,7 @@ class PgVectorIT {
         env.put("SVC_DB_URL", pglite.jdbcUrl());
         env.put("SVC_DB_USER", "postgres");
         env.put("SVC_DB_POOL_SIZE", "4");
+        env.put("SVC_CREDENTIALS_FILE_SINGLE_REPLICA", "true");
         onPgvector = TestKernel.start(work.resolve("pgvector"), env);
     }
 
@@ -116,6 +117,82 @@ class PgVectorIT {
                 .singleElement().asString().contains("USING hnsw (embedding_v vector_cosine_ops)");
         assertThat(jdbc(onPlain).query("SELECT count(*) FROM pg_attribute WHERE attrelid = 'retrieval_chunks'::regclass "
                 + "AND attname = 'embedding_v'", rs -> rs.getInt(1))).as("plain PostgreSQL: no vector column").containsExactly(0);
+    }
+
+    @Test
+    void theColumnAndTheIndexComeFromTheMigrations() {
+        Jdbc pg = jdbc(onPgvector);
+        assertThat(pg.query("SELECT version || ':' || type FROM flyway_schema_history WHERE version IN ('046', '047') "
+                + "AND success ORDER BY installed_rank", rs -> rs.getString(1))).containsExactly("046:SQL", "047:JDBC");
+        assertThat(pg.queryOne("SELECT attgenerated::text FROM pg_attribute WHERE attrelid = 'retrieval_chunks'::regclass "
+                + "AND attname = 'embedding_v'", rs -> rs.getString(1))).as("a plain column a trigger fills").hasValue("");
+        assertThat(pg.queryOne("SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass('retrieval_chunks_hnsw')",
+                rs -> rs.getBoolean(1))).hasValue(true);
+        assertThat(jdbc(onPlain).query("SELECT version FROM flyway_schema_history WHERE version IN ('046', '047') "
+                + "AND success ORDER BY installed_rank", rs -> rs.getString(1))).as("without pgvector both pass, doing nothing")
+                .containsExactly("046", "047");
+    }
+
+    /**
+     * V046 and V047 on a table that already holds chunks: the rows are filled in batches and the index is built
+     * concurrently; then, on a database whose kernel made the generated column and the index at start (before
+     * the migrations existed), both migrate cleanly and keep what is there.
+     */
+    @Test
+    void aDatabaseWithChunksOrWithTheOldStartTimeSetUpMigratesCleanly() throws Exception {
+        Path work = Files.createTempDirectory("svc-pgvector-upgrade");
+        try (PgliteServer other = PgliteServer.start(work)) {
+            var toV045 = org.flywaydb.core.Flyway.configure().dataSource(other.jdbcUrl(), "postgres", "")
+                    .locations("classpath:db/migration").target("045");
+            // as Database does: a transactional lock deadlocks PGlite's one shared session
+            toV045.getConfigurationExtension(org.flywaydb.database.postgresql.PostgreSQLConfigurationExtension.class)
+                    .setTransactionalLock(false);
+            toV045.load().migrate();
+            var settings = new dev.backplane.kernel.persistence.Database.Settings(Optional.of(other.jdbcUrl()), "postgres",
+                    "", 2, work, 0, false, true);
+            try (var ds = new com.zaxxer.hikari.HikariDataSource()) {
+                ds.setJdbcUrl(other.jdbcUrl());
+                ds.setUsername("postgres");
+                ds.setMaximumPoolSize(1);
+                Jdbc db = new Jdbc(ds);
+                int rows = 6_000;
+                db.update("INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, chunk, embedding) "
+                        + "SELECT 'kb', gen_random_uuid(), gen_random_uuid(), 0, "
+                        + "array[(g % 97)::real, (g % 89)::real] || array_fill(0.5::real, ARRAY[382]) "
+                        + "FROM generate_series(1, ?) g", rows);
+                var migrated = dev.backplane.kernel.persistence.Database.migrateOnly(settings);
+                assertThat(migrated.from()).isEqualTo("045");
+                assertThat(db.queryOne("SELECT count(*) FROM retrieval_chunks WHERE embedding_v IS NULL", rs -> rs.getInt(1)))
+                        .as("every existing row filled (%d rows, batches of 5,000)", rows).hasValue(0);
+                assertThat(db.queryOne("SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass('retrieval_chunks_hnsw')",
+                        rs -> rs.getBoolean(1))).hasValue(true);
+                db.update("INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, chunk, embedding) "
+                        + "VALUES ('kb', gen_random_uuid(), gen_random_uuid(), 0, array_fill(0.25::real, ARRAY[384]))");
+                assertThat(db.queryOne("SELECT count(*) FROM retrieval_chunks WHERE embedding_v IS NULL", rs -> rs.getInt(1)))
+                        .as("the trigger fills a new row").hasValue(0);
+
+                // back to V045 with what the kernel used to create at start (a generated column, the index in place)
+                db.update("DROP INDEX retrieval_chunks_hnsw");
+                db.update("DROP TRIGGER retrieval_chunks_embedding_v ON retrieval_chunks");
+                db.update("DROP FUNCTION retrieval_chunks_embedding_v()");
+                db.update("ALTER TABLE retrieval_chunks DROP COLUMN embedding_v");
+                db.update("DROP TABLE event_rate_buckets"); // V049's, to take the database back to V045 whole
+                db.update("DELETE FROM flyway_schema_history WHERE version::int > 45");
+                db.update("ALTER TABLE retrieval_chunks ADD COLUMN embedding_v vector(384) GENERATED ALWAYS AS "
+                        + "(embedding::vector(384)) STORED");
+                db.update("CREATE INDEX retrieval_chunks_hnsw ON retrieval_chunks USING hnsw (embedding_v vector_cosine_ops)");
+                int oid = db.queryOne("SELECT to_regclass('retrieval_chunks_hnsw')::oid::int", rs -> rs.getInt(1)).orElseThrow();
+                migrated = dev.backplane.kernel.persistence.Database.migrateOnly(settings);
+                assertThat(migrated.from()).isEqualTo("045");
+                assertThat(db.queryOne("SELECT attgenerated::text FROM pg_attribute WHERE attrelid = "
+                        + "'retrieval_chunks'::regclass AND attname = 'embedding_v'", rs -> rs.getString(1)))
+                        .as("the generated column stays").hasValue("s");
+                assertThat(db.queryOne("SELECT to_regclass('retrieval_chunks_hnsw')::oid::int", rs -> rs.getInt(1)))
+                        .as("the index stays as it was").hasValue(oid);
+                assertThat(db.queryOne("SELECT count(*) FROM pg_trigger WHERE tgname = 'retrieval_chunks_embedding_v'",
+                        rs -> rs.getInt(1))).hasValue(0);
+            }
+        }
     }
 
     @Test

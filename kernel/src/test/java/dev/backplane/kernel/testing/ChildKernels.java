@@ -40,6 +40,7 @@ public final class ChildKernels {
         env.put("SVC_DATA_DIR", work.resolve("data").toString());
         env.put("SVC_SERVER_SHUTDOWN_DELAY_SECONDS", "0"); // a test's SIGTERM needs no load balancer to notice
         env.put("SVC_PLUGIN_DIR", Files.createDirectories(work.resolve("plugins")).toString());
+        env.put("SVC_CREDENTIALS_FILE_SINGLE_REPLICA", "true"); // one kernel on work/data at a time
         return env;
     }
 

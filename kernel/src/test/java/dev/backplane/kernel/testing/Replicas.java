@@ -31,6 +31,8 @@ public record Replicas(TestKernel a, TestKernel b, TestIssuer issuer, UUID tenan
         try {
             Map<String, String> env = pg.addTo(TestKernel.settings(issuer,
                     Files.createDirectories(work.resolve("plugins"))));
+            // both replicas share work/shared (and so its kv files): one file store, as a single replica's would be
+            env.put("SVC_CREDENTIALS_FILE_SINGLE_REPLICA", "true");
             env.putAll(settings);
             a = TestKernel.start(work.resolve("shared"), env);
             Replicas replicas = new Replicas(a, TestKernel.start(work.resolve("shared"), env), issuer, UUID.randomUUID(),

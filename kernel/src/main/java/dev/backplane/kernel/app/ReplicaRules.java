@@ -1,0 +1,101 @@
+package dev.backplane.kernel.app;
+
+import dev.backplane.kernel.credentials.SecretRefs;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.System.Logger.Level;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * What running as one of N replicas of one database asks of a kernel's local state
+ * (docs/guide/replicas.md): an external database ({@code db.url}) is what replicas share, so a
+ * secret store in this process's own files would split state silently and is refused unless the
+ * deploy says it runs one replica; the plugin directory must hold the same jars on every replica
+ * (its digest is logged at start, for operators to compare); a kb ingest root on local disk is read
+ * by whichever replica takes the request.
+ */
+final class ReplicaRules {
+
+    private static final System.Logger LOG = System.getLogger(ReplicaRules.class.getName());
+
+    private ReplicaRules() {
+    }
+
+    /** With an external database, secrets in the file store only with the single-replica allowance. */
+    static void requireSharedSecretStore(KernelConfig config) {
+        boolean external = config.optional(Setting.DB_URL).isPresent();
+        boolean fileStore = SecretRefs.Backend.parse(config.get(Setting.CREDENTIALS_BACKEND)) == SecretRefs.Backend.KV
+                && config.optional(Setting.VAULT_ADDR).isEmpty();
+        if (!external || !fileStore) {
+            return;
+        }
+        if (config.boolValue(Setting.CREDENTIALS_FILE_SINGLE_REPLICA)) {
+            LOG.log(Level.WARNING, "secrets are kept in files under " + Path.of(config.get(Setting.DATA_DIR)).resolve("kv")
+                    + " although the database is external (" + Setting.CREDENTIALS_FILE_SINGLE_REPLICA.envVar()
+                    + "=true): run exactly one replica of this deploy");
+            return;
+        }
+        throw new KernelConfig.ConfigException("the database is external (" + Setting.DB_URL.envVar() + "), so replicas "
+                + "may share it, but secrets would be kept in this process's own files (the kv backend's file store under "
+                + Path.of(config.get(Setting.DATA_DIR)).resolve("kv") + ", used because " + Setting.VAULT_ADDR.envVar()
+                + " is empty): another replica would not see them. Set " + Setting.VAULT_ADDR.envVar() + " (with "
+                + Setting.VAULT_TOKEN.envVar() + ", or " + Setting.VAULT_ROLE_ID.envVar() + " and "
+                + Setting.VAULT_SECRET_ID.envVar() + ") for Vault KV v2, or " + Setting.CREDENTIALS_BACKEND.envVar()
+                + "=cloudsm for Google Secret Manager, or, for a deploy that runs exactly one replica, "
+                + Setting.CREDENTIALS_FILE_SINGLE_REPLICA.envVar() + "=true");
+    }
+
+    /**
+     * Logs the digest of the plugin set (every jar's name and SHA-256, and SHA256SUMS): replicas that
+     * log different digests load different connectors, and a call's answer would depend on the replica.
+     */
+    static void logPluginSet(Path pluginDir) {
+        if (!Files.isDirectory(pluginDir)) {
+            return;
+        }
+        try {
+            List<Path> files;
+            try (Stream<Path> list = Files.list(pluginDir)) {
+                files = list.filter(p -> Files.isRegularFile(p) && (p.getFileName().toString().endsWith(".jar")
+                        || p.getFileName().toString().equals("SHA256SUMS"))).sorted().toList();
+            }
+            MessageDigest set = MessageDigest.getInstance("SHA-256");
+            for (Path f : files) {
+                set.update((f.getFileName() + "  " + sha256(f) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            LOG.log(Level.INFO, "plugin set sha256:" + HexFormat.of().formatHex(set.digest()) + " (" + files.size()
+                    + " file(s) in " + pluginDir.toAbsolutePath() + "); every replica must log the same");
+        } catch (IOException | NoSuchAlgorithmException e) {
+            LOG.log(Level.WARNING, "cannot compute the plugin set's digest: " + e.getMessage());
+        }
+    }
+
+    /** A kb ingest root next to an external database: say that it is read on the replica a request lands on. */
+    static void noteKbIngestRoot(KernelConfig config) {
+        String root = config.get(Setting.KB_INGEST_ROOT).trim();
+        if (config.optional(Setting.DB_URL).isEmpty() || root.equalsIgnoreCase("off")) {
+            return;
+        }
+        Path path = root.isEmpty() ? Path.of(config.get(Setting.DATA_DIR)).resolve("kb-import") : Path.of(root);
+        LOG.log(Level.INFO, "kb ingest reads " + path.toAbsolutePath() + " on the replica that takes the request: "
+                + "with several replicas mount the same shared volume there on each, or set "
+                + Setting.KB_INGEST_ROOT.envVar() + "=off");
+    }
+
+    private static String sha256(Path file) throws IOException, NoSuchAlgorithmException {
+        MessageDigest d = MessageDigest.getInstance("SHA-256");
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] buf = new byte[64 * 1024];
+            for (int n; (n = in.read(buf)) > 0; ) {
+                d.update(buf, 0, n);
+            }
+        }
+        return HexFormat.of().formatHex(d.digest());
+    }
+}
