@@ -66,6 +66,8 @@ class ReplicasBehindHaproxyIT {
     private static KeycloakServer keycloak;
     private static VaultDouble vault;
     private static ScriptedModel model;
+    /** The target the fixture connector calls: a plain-HTTP server on loopback. */
+    private static com.sun.net.httpserver.HttpServer target;
     private static final List<Replica> replicas = new ArrayList<>();
     private static Process haproxy;
     private static Podman podman;
@@ -95,10 +97,14 @@ class ReplicasBehindHaproxyIT {
         }
         vault = new VaultDouble("secret");
         model = ScriptedModel.concurrent();
+        target = dev.backplane.kernel.testing.LoopbackHttp.start(x -> dev.backplane.kernel.testing.LoopbackHttp.itemsOr(x,
+                "ok"));
         keycloak = KeycloakServer.start(Files.createDirectories(work.resolve("keycloak")));
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         TestPlugins.build(plugins, TestPlugins.connector("rep", "1.x").product("rep").ranges("*").httpProbe(false));
         String image = ImageIT.IMAGE;
+        int lbPort = freePort();
+        lb = "http://127.0.0.1:" + lbPort;
         for (int i = 1; i <= 2; i++) {
             replicas.add(startReplica(image, "svc-replica-" + i + "-" + UUID.randomUUID().toString().substring(0, 8),
                     plugins));
@@ -106,8 +112,11 @@ class ReplicasBehindHaproxyIT {
         for (Replica r : replicas) {
             awaitReady(r);
         }
-        haproxy = startHaproxy();
-        awaitTrue("haproxy serves", () -> status("GET", lb + "/api/v1/info", null, null) == 200, 30);
+        haproxy = startHaproxy(lbPort);
+        // both servers pass their readiness checks (rise 2 at 500 ms), then the load balancer serves
+        Thread.sleep(1500);
+        awaitTrue("haproxy serves", () -> status("GET", lb + "/api/v1/info", null, null) == 200
+                && status("GET", lb + "/api/v1/info", null, null) == 200, 30);
 
         CliRunner admin = new CliRunner(work.resolve("admin-config"))
                 .env("KEYCLOAK_ADMIN_USER", KeycloakServer.ADMIN)
@@ -139,8 +148,9 @@ class ReplicasBehindHaproxyIT {
         env.put("SVC_VAULT_ADDR", vault.address());
         env.put("SVC_VAULT_TOKEN", VaultDouble.ROOT_TOKEN);
         env.put("SVC_PLUGIN_DIR", "/plugins");
+        env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8"); // the test's target is on loopback
         env.put("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
-        env.put("SVC_PUBLIC_URL", "http://127.0.0.1:" + port);
+        env.put("SVC_PUBLIC_URL", lb); // clients reach every replica through the load balancer
         List<String> args = new ArrayList<>(List.of("run", "-d", "--name", name, "--network=host", "--read-only",
                 "-v", data + ":/var/lib/svc", "-v", plugins + ":/plugins:ro"));
         env.forEach((k, v) -> args.addAll(List.of("-e", k + "=" + v)));
@@ -157,9 +167,7 @@ class ReplicasBehindHaproxyIT {
                 Duration.ofNanos(System.nanoTime() - t0).toMillis());
     }
 
-    private static Process startHaproxy() throws Exception {
-        int port = freePort();
-        lb = "http://127.0.0.1:" + port;
+    private static Process startHaproxy(int port) throws Exception {
         StringBuilder cfg = new StringBuilder("""
                 global
                     log stdout format raw local0 info
@@ -176,7 +184,8 @@ class ReplicasBehindHaproxyIT {
                     default_backend kernels
                 backend kernels
                     balance roundrobin
-                    option httpchk GET /health/ready
+                    option httpchk
+                    http-check send meth GET uri /health/ready ver HTTP/1.1 hdr Host 127.0.0.1
                     http-check expect status 200
                 """.formatted(port));
         for (Replica r : replicas) {
@@ -194,7 +203,13 @@ class ReplicasBehindHaproxyIT {
         Path home = work.resolve("cli-" + user);
         CliRunner cli = new CliRunner(home);
         CliRunner.Running running = cli.start("login", lb, "--insecure-allow-http");
-        keycloak.approveDevice(running.awaitErr(DEVICE_URL, Duration.ofSeconds(30)), user, PASSWORD);
+        String url;
+        try {
+            url = running.awaitErr(DEVICE_URL, Duration.ofSeconds(30));
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\n" + running.err(), e);
+        }
+        keycloak.approveDevice(url, user, PASSWORD);
         CliRunner.Result done = running.result().get(60, TimeUnit.SECONDS);
         assertThat(done.exitCode()).as(done.toString()).isZero();
         return JSON.readTree(home.resolve("svc/tokens.json").toFile()).findValue("access_token").asText();
@@ -204,12 +219,18 @@ class ReplicasBehindHaproxyIT {
     static void stop() throws Exception {
         if (haproxy != null) {
             haproxy.destroy();
+            haproxy.waitFor(10, TimeUnit.SECONDS);
+            List<String> log = Files.readAllLines(work.resolve("haproxy.log"));
+            log.subList(Math.max(0, log.size() - 15), log.size()).forEach(l -> System.out.println("haproxy| " + l));
         }
         for (Replica r : replicas) {
             podman.run(List.of("rm", "-f", "-t", "0", r.name()));
         }
         if (podman != null) {
             podman.run(List.of("rmi", "-f", ImageIT.IMAGE));
+        }
+        if (target != null) {
+            target.stop(0);
         }
         dev.backplane.kernel.testing.Fixtures.closeAll(keycloak, model, vault, pg);
         if (work != null) {
@@ -232,6 +253,12 @@ class ReplicasBehindHaproxyIT {
         assertThat(refused.exit()).as(refused.out()).isEqualTo(2);
         assertThat(refused.out()).contains("configuration error").contains("SVC_VAULT_ADDR")
                 .contains("SVC_CREDENTIALS_FILE_SINGLE_REPLICA").doesNotContain(ExternalPostgres.PASSWORD);
+        // no database at all: the image has no embedded PostgreSQL, and says what to set
+        Podman.Run noDatabase = podman.run(List.of("run", "--rm", "--network=host", "--read-only", "-e",
+                "SVC_SERVER_PORT=" + freePort(), "-e", "SVC_IDENTITY_ISSUER=" + keycloak.url() + "/realms/" + REALM,
+                ImageIT.IMAGE));
+        assertThat(noDatabase.exit()).as(noDatabase.out()).isEqualTo(2);
+        assertThat(noDatabase.out()).contains("configuration error").contains("SVC_DB_URL");
     }
 
     @Test
@@ -248,12 +275,14 @@ class ReplicasBehindHaproxyIT {
         }
         // a target and its secret (in Vault), a read dispatched through the load balancer
         expect(201, send("POST", lb + "/api/v1/targets", alice, Map.of("name", "edge-1", "product", "rep",
-                "host", "127.0.0.1", "port", 9)));
+                "host", "127.0.0.1", "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http"))));
         expect(200, send("PUT", lb + "/api/v1/targets/edge-1/secret", alice, Map.of("fields", Map.of("username", "u",
                 "password", "p-123456"))));
         expect(200, send("POST", lb + "/api/v1/connectors/rep-1.x/enable", alice, null));
+        expect(200, send("PATCH", lb + "/api/v1/connectors/rep-1.x/operations/rep.item0.list", alice,
+                Map.of("is_enabled", true)));
         HttpResponse<String> read = send("POST", lb + "/api/v1/operations/call", alice, Map.of("connector_id", "rep-1.x",
-                "op_id", "rep.item0.list", "target", "edge-1", "params", Map.of()));
+                "op_id", "rep.item0.list", "target", "edge-1", "params", Map.of("count", 3)));
         expect(200, read);
         assertThat(JSON.readTree(read.body()).path("status").asText()).as(read.body()).isEqualTo("ok");
 

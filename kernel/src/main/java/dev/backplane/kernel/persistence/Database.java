@@ -150,6 +150,14 @@ public final class Database implements AutoCloseable {
                 builder.setPort(port);
             }
             return builder.start();
+        } catch (RuntimeException e) {
+            if (String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("missing embedded postgres")) {
+                // the container image ships without the embedded server's binaries: it runs on a database by URL
+                throw new IllegalArgumentException("no database: db.url (SVC_DB_URL) is empty and this build carries no "
+                        + "embedded PostgreSQL (the container image never does); set SVC_DB_URL, SVC_DB_USER and "
+                        + "SVC_DB_PASSWORD (or SVC_DB_PASSWORD_FILE) to a PostgreSQL 15+ database", e);
+            }
+            throw e;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the embedded PostgreSQL in " + dir + ": " + e.getMessage(), e);
         }
