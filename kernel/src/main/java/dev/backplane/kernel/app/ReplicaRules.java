@@ -46,7 +46,8 @@ final class ReplicaRules {
                 + Path.of(config.get(Setting.DATA_DIR)).resolve("kv") + ", used because " + Setting.VAULT_ADDR.envVar()
                 + " is empty): another replica would not see them. Set " + Setting.VAULT_ADDR.envVar() + " (with "
                 + Setting.VAULT_TOKEN.envVar() + ", or " + Setting.VAULT_ROLE_ID.envVar() + " and "
-                + Setting.VAULT_SECRET_ID.envVar() + ") for Vault KV v2, or " + Setting.CREDENTIALS_BACKEND.envVar()
+                + Setting.VAULT_SECRET_ID.envVar() + ", or " + Setting.VAULT_AUTH_METHOD.envVar()
+                + "=kubernetes and " + Setting.VAULT_KUBERNETES_ROLE.envVar() + ") for Vault KV v2, or " + Setting.CREDENTIALS_BACKEND.envVar()
                 + "=cloudsm for Google Secret Manager, or, for a deploy that runs exactly one replica, "
                 + Setting.CREDENTIALS_FILE_SINGLE_REPLICA.envVar() + "=true");
     }

@@ -176,6 +176,7 @@ class PgVectorIT {
                 db.update("DROP TRIGGER retrieval_chunks_embedding_v ON retrieval_chunks");
                 db.update("DROP FUNCTION retrieval_chunks_embedding_v()");
                 db.update("ALTER TABLE retrieval_chunks DROP COLUMN embedding_v");
+                db.update("ALTER TABLE agent_runs DROP COLUMN resume_state"); // V048's
                 db.update("DROP TABLE event_rate_buckets"); // V049's, to take the database back to V045 whole
                 db.update("DELETE FROM flyway_schema_history WHERE version::int > 45");
                 db.update("ALTER TABLE retrieval_chunks ADD COLUMN embedding_v vector(384) GENERATED ALWAYS AS "
