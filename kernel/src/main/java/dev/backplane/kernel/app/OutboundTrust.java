@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
 
 /**
@@ -110,14 +109,7 @@ public final class OutboundTrust {
 
     /** The X.509 trust manager of the anchors in {@code ks} (null: the JDK's default roots). */
     private static X509TrustManager trusting(KeyStore ks) throws GeneralSecurityException {
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(ks);
-        for (TrustManager tm : tmf.getTrustManagers()) {
-            if (tm instanceof X509TrustManager x) {
-                return x;
-            }
-        }
-        throw new GeneralSecurityException("no X509 trust manager");
+        return dev.backplane.kernel.egress.TargetTls.trusting(ks);
     }
 
     /** Checks a server's chain against the JDK's roots and the bundle (host names are the caller's to check). */

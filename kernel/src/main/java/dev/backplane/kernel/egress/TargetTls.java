@@ -145,7 +145,7 @@ public final class TargetTls {
     }
 
     /** The X.509 trust manager of the anchors in {@code ks} (null: the JDK's roots). */
-    private static X509TrustManager trusting(KeyStore ks) throws GeneralSecurityException {
+    public static X509TrustManager trusting(KeyStore ks) throws GeneralSecurityException {
         TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(ks);
         for (TrustManager tm : tmf.getTrustManagers()) {
