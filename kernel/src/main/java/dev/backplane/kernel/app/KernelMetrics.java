@@ -71,6 +71,12 @@ final class KernelMetrics {
                         .register(registry);
             }
         }
+        Gauge.builder("svc.events.drain.lag", () -> gauges.read().drainLagSeconds()).baseUnit("seconds")
+                .description("age of the oldest event delivery that is due and still pending (0: none), all tenants")
+                .register(registry);
+        Gauge.builder("svc.scheduler.lag", () -> gauges.read().schedulerLagSeconds()).baseUnit("seconds")
+                .description("age of the oldest scheduled execution that is due and not yet picked (0: none)")
+                .register(registry);
         for (String state : RUN_STATES) {
             Gauge.builder("svc.agent.runs", () -> gauges.read().runs().getOrDefault(state, 0L))
                     .description("live agent runs by state").tag("state", state).register(registry);
@@ -80,11 +86,12 @@ final class KernelMetrics {
 
     /** Counts read from PostgreSQL, cached for {@link #DB_GAUGE_MAX_AGE}; a failed read keeps the last counts. */
     private static final class DatabaseGauges {
-        record Counts(long approvalsPending, Map<String, Long> jobs, Map<String, Long> runs, long readAt) {
+        record Counts(long approvalsPending, Map<String, Long> jobs, Map<String, Long> runs, double drainLagSeconds,
+                      double schedulerLagSeconds, long readAt) {
         }
 
         private final Jdbc jdbc;
-        private volatile Counts last = new Counts(0, Map.of(), Map.of(), Long.MIN_VALUE / 2);
+        private volatile Counts last = new Counts(0, Map.of(), Map.of(), 0, 0, Long.MIN_VALUE / 2);
 
         DatabaseGauges(Jdbc jdbc) {
             this.jdbc = jdbc;
@@ -102,12 +109,23 @@ final class KernelMetrics {
                         + "WHERE status IN ('queued', 'running') GROUP BY 1");
                 Map<String, Long> runs = counts("SELECT status, count(*) FROM agent_runs "
                         + "WHERE status IN ('pending', 'running', 'awaiting_approval') GROUP BY 1");
-                last = new Counts(pending, jobs, runs, now);
+                double drainLag = lag("SELECT min(next_attempt_at) FROM event_deliveries "
+                        + "WHERE status = 'pending' AND next_attempt_at <= now()");
+                double schedulerLag = lag("SELECT min(execution_time) FROM scheduled_tasks "
+                        + "WHERE picked = false AND execution_time <= now()");
+                last = new Counts(pending, jobs, runs, drainLag, schedulerLag, now);
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "metrics: could not read the database gauges: " + e.getMessage());
-                last = new Counts(last.approvalsPending(), last.jobs(), last.runs(), now);
+                last = new Counts(last.approvalsPending(), last.jobs(), last.runs(), last.drainLagSeconds(),
+                        last.schedulerLagSeconds(), now);
             }
             return last;
+        }
+
+        /** Seconds from the instant {@code sql} selects (due rows' oldest) to the database's now; 0 when none. */
+        private double lag(String sql) {
+            return jdbc.queryOne("SELECT coalesce(extract(epoch FROM now() - (" + sql + ")), 0)",
+                    rs -> Math.max(0, rs.getDouble(1))).orElse(0.0);
         }
 
         private Map<String, Long> counts(String sql) {

@@ -182,6 +182,7 @@ final class KernelServices {
         this.metrics = KernelMetrics.create(database, jdbc, jobKinds.stream().map(k -> k.name()).toList(),
                 plugins.broken().size(), connectors::isShared);
         retrieval.meterInto(metrics);
+        keys.meterInto(metrics);
         this.specIngest = new SpecIngestService(jobs, ingested, connectors, feed,
                 config.intValue(Setting.INGEST_MAX_SPEC_BYTES), config.intValue(Setting.INGEST_SYNC_MAX_BYTES));
 

@@ -8,7 +8,11 @@ import com.nimbusds.jose.jwk.JWKSelector;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jose.jwk.source.RateLimitReachedException;
 import com.nimbusds.jose.util.DefaultResourceRetriever;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URL;
@@ -28,6 +32,7 @@ import javax.net.ssl.SSLContext;
  */
 public final class JwksKeys implements JWKSource<SecurityContext> {
 
+    static final String FAILURES = "svc.identity.key.fetch.failures";
     private static final ObjectMapper JSON = new ObjectMapper();
     private final String issuer;
     private final Optional<String> configuredUrl;
@@ -35,6 +40,8 @@ public final class JwksKeys implements JWKSource<SecurityContext> {
     private final SSLContext sslContext;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile JWKSource<SecurityContext> delegate;
+    private volatile Counter discoveryFailures = Counter.builder(FAILURES).register(new SimpleMeterRegistry());
+    private volatile Counter jwksFailures = discoveryFailures;
 
     public JwksKeys(String issuer, Optional<String> configuredUrl, Duration cacheTtl) {
         this(issuer, configuredUrl, cacheTtl, defaultContext());
@@ -59,9 +66,31 @@ public final class JwksKeys implements JWKSource<SecurityContext> {
         }
     }
 
+    /**
+     * Counts failed fetches into {@code registry} as {@value #FAILURES}, tagged {@code what=discovery} (the issuer's
+     * discovery document) or {@code what=jwks} (the key set): unreachable, a certificate not trusted, a timeout, a
+     * status other than 200. A fetch refused by the refetch rate limit is not a failure.
+     */
+    public void meterInto(MeterRegistry registry) {
+        discoveryFailures = Counter.builder(FAILURES).tag("what", "discovery")
+                .description("failed fetches of the identity provider's discovery document or signing keys")
+                .register(registry);
+        jwksFailures = Counter.builder(FAILURES).tag("what", "jwks")
+                .description("failed fetches of the identity provider's discovery document or signing keys")
+                .register(registry);
+    }
+
     @Override
     public List<JWK> get(JWKSelector selector, SecurityContext context) throws KeySourceException {
-        return source().get(selector, context);
+        JWKSource<SecurityContext> source = source();
+        try {
+            return source.get(selector, context);
+        } catch (RateLimitReachedException e) {
+            throw e;
+        } catch (KeySourceException e) {
+            jwksFailures.increment();
+            throw e;
+        }
     }
 
     private JWKSource<SecurityContext> source() throws KeySourceException {
@@ -72,7 +101,7 @@ public final class JwksKeys implements JWKSource<SecurityContext> {
         lock.lock();
         try {
             if (delegate == null) {
-                URL url = URI.create(configuredUrl.orElseGet(this::discover)).toURL();
+                URL url = URI.create(configuredUrl.orElseGet(this::discoverCounted)).toURL();
                 delegate = JWKSourceBuilder.<SecurityContext>create(url, new DefaultResourceRetriever(
                                 JWKSourceBuilder.DEFAULT_HTTP_CONNECT_TIMEOUT, JWKSourceBuilder.DEFAULT_HTTP_READ_TIMEOUT,
                                 JWKSourceBuilder.DEFAULT_HTTP_SIZE_LIMIT, true, sslContext.getSocketFactory()))
@@ -87,6 +116,15 @@ public final class JwksKeys implements JWKSource<SecurityContext> {
             throw new KeySourceException("cannot reach the identity provider's keys: " + e.getMessage(), e);
         } finally {
             lock.unlock();
+        }
+    }
+
+    private String discoverCounted() {
+        try {
+            return discover();
+        } catch (RuntimeException e) {
+            discoveryFailures.increment();
+            throw e;
         }
     }
 

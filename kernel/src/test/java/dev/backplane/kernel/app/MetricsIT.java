@@ -12,12 +12,16 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * {@code GET /metrics} after a scripted session: the series an SRE expects are there with bounded labels, and a
  * thousand distinct targets called through the pipeline (and a thousand distinct paths) add no series at all.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MetricsIT extends PerTestTenant {
 
     private static final String PASSWORD = "metrics-pw-" + UUID.randomUUID();
@@ -27,6 +31,37 @@ class MetricsIT extends PerTestTenant {
     static void start(KernelSetup setup) {
         target = LoopbackTarget.basicAuthItems(setup, "svc", PASSWORD, x -> { });
         setup.plugin(TestPlugins.connector("met", "1.x").product("met").ranges("*").operations(2).httpProbe(false));
+    }
+
+    /**
+     * The lag gauges the drain and scheduler alerts fire on read PostgreSQL: a delivery due 90 s ago that no replica
+     * takes (its subscriber is unknown) and an execution due 90 s ago that no replica picks (its task is unknown)
+     * show as at least 90 s. First in the class: the gauges are read at most every 15 s, from the first scrape on.
+     */
+    @Test
+    @Order(0)
+    void theLagGaugesShowADeliveryAndAnExecutionNobodyTakes() {
+        UUID event = UUID.randomUUID();
+        kernel.jdbc().update("INSERT INTO events (id, tenant_id, source_id, source_slug, kind, delivery_id, envelope,"
+                + " audit_id) VALUES (?, ?, ?, 'metrics-lag', 'generic-json', ?, '{}', ?)", event, tenant,
+                UUID.randomUUID(), event.toString(), UUID.randomUUID());
+        kernel.jdbc().update("INSERT INTO event_deliveries (subscriber, event_id, tenant_id, next_attempt_at)"
+                + " VALUES ('metrics-lag-nobody', ?, ?, now() - interval '90 seconds')", event, tenant);
+        kernel.jdbc().update("INSERT INTO scheduled_tasks (task_name, task_instance, execution_time, picked, version)"
+                + " VALUES ('metrics-lag-no-such-task', ?, now() - interval '90 seconds', false, 1)", event.toString());
+        try {
+            String text = kernel.get("/metrics", null).body();
+            assertThat(gauge(text, "svc_events_drain_lag_seconds")).isBetween(90.0, 600.0);
+            assertThat(gauge(text, "svc_scheduler_lag_seconds")).isBetween(90.0, 600.0);
+        } finally {
+            kernel.jdbc().update("DELETE FROM events WHERE id = ?", event); // its delivery goes with it
+            kernel.jdbc().update("DELETE FROM scheduled_tasks WHERE task_name = 'metrics-lag-no-such-task'");
+        }
+    }
+
+    private static double gauge(String scrape, String name) {
+        return scrape.lines().filter(l -> l.startsWith(name + " ")).mapToDouble(l -> Double.parseDouble(
+                l.substring(name.length() + 1))).findFirst().orElseThrow(() -> new AssertionError(name + " not scraped"));
     }
 
     @Test
@@ -58,6 +93,10 @@ class MetricsIT extends PerTestTenant {
                 "svc_background_jobs{kind=\"kb_ingest\",state=\"queued\"}",
                 "svc_agent_runs{state=\"running\"}",
                 "svc_plugins_broken 0.0",
+                "svc_events_drain_lag_seconds ",
+                "svc_scheduler_lag_seconds ",
+                "svc_identity_key_fetch_failures_total{what=\"jwks\"} 0.0",
+                "svc_identity_key_fetch_failures_total{what=\"discovery\"} 0.0",
                 "hikaricp_connections_active",
                 "cache_evictions_total{cache=\"dispatch.schemas\"",
                 "cache_gets_total{cache=\"retrieval.lexical.slices\",result=\"hit\"}",
