@@ -168,8 +168,8 @@ final class KernelServices {
 
         Duration callTimeout = Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT));
         Path pluginDir = Path.of(config.get(Setting.PLUGIN_DIR));
-        ReplicaRules.logPluginSet(pluginDir);
         PluginLoading.Result plugins = PluginLoading.load(pluginDir, callTimeout);
+        ReplicaRules.logPluginSet(pluginDir, plugins);
         CatalogIndex index = CatalogIndex.load(config.optional(Setting.CATALOG_INDEX).filter(v -> !v.isBlank())
                 .map(Path::of).orElse(pluginDir.resolve("catalog-index.json")));
         IngestStore ingested = new IngestStore(jdbc);

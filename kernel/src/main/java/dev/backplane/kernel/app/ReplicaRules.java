@@ -1,16 +1,16 @@
 package dev.backplane.kernel.app;
 
 import dev.backplane.kernel.credentials.SecretRefs;
-import java.io.IOException;
-import java.io.InputStream;
+import dev.backplane.kernel.plugins.PluginLoading;
 import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.List;
-import java.util.stream.Stream;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What running as one of N replicas of one database asks of a kernel's local state
@@ -56,23 +56,21 @@ final class ReplicaRules {
      * Logs the digest of the plugin set (every jar's name and SHA-256, and SHA256SUMS): replicas that
      * log different digests load different connectors, and a call's answer would depend on the replica.
      */
-    static void logPluginSet(Path pluginDir) {
+    static void logPluginSet(Path pluginDir, PluginLoading.Result plugins) {
         if (!Files.isDirectory(pluginDir)) {
             return;
         }
+        Map<String, String> files = new TreeMap<>(plugins.digests());
+        Path sums = pluginDir.resolve(PluginLoading.SUMS);
         try {
-            List<Path> files;
-            try (Stream<Path> list = Files.list(pluginDir)) {
-                files = list.filter(p -> Files.isRegularFile(p) && (p.getFileName().toString().endsWith(".jar")
-                        || p.getFileName().toString().equals("SHA256SUMS"))).sorted().toList();
+            if (Files.isRegularFile(sums)) {
+                files.put(PluginLoading.SUMS, PluginLoading.sha256(sums));
             }
             MessageDigest set = MessageDigest.getInstance("SHA-256");
-            for (Path f : files) {
-                set.update((f.getFileName() + "  " + sha256(f) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            }
+            files.forEach((name, digest) -> set.update((name + "  " + digest + "\n").getBytes(StandardCharsets.UTF_8)));
             LOG.log(Level.INFO, "plugin set sha256:" + HexFormat.of().formatHex(set.digest()) + " (" + files.size()
                     + " file(s) in " + pluginDir.toAbsolutePath() + "); every replica must log the same");
-        } catch (IOException | NoSuchAlgorithmException e) {
+        } catch (RuntimeException | NoSuchAlgorithmException e) {
             LOG.log(Level.WARNING, "cannot compute the plugin set's digest: " + e.getMessage());
         }
     }
@@ -87,16 +85,5 @@ final class ReplicaRules {
         LOG.log(Level.INFO, "kb ingest reads " + path.toAbsolutePath() + " on the replica that takes the request: "
                 + "with several replicas mount the same shared volume there on each, or set "
                 + Setting.KB_INGEST_ROOT.envVar() + "=off");
-    }
-
-    private static String sha256(Path file) throws IOException, NoSuchAlgorithmException {
-        MessageDigest d = MessageDigest.getInstance("SHA-256");
-        try (InputStream in = Files.newInputStream(file)) {
-            byte[] buf = new byte[64 * 1024];
-            for (int n; (n = in.read(buf)) > 0; ) {
-                d.update(buf, 0, n);
-            }
-        }
-        return HexFormat.of().formatHex(d.digest());
     }
 }

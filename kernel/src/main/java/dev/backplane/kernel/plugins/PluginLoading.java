@@ -34,11 +34,14 @@ public final class PluginLoading {
     public static final String VERSION_ATTRIBUTE = "Connector-Version";
     private static final System.Logger LOG = System.getLogger(PluginLoading.class.getName());
 
-    /** What loading found. */
-    public record Result(List<LoadedConnector> connectors, List<LoadedEngine> engines, List<BrokenPlugin> broken) {
-        public Result(List<LoadedConnector> connectors, List<BrokenPlugin> broken) {
-            this(connectors, List.of(), broken);
-        }
+    /**
+     * What loading found.
+     *
+     * @param digests the SHA-256 (hex) of every jar in the directory that could be read, by file name, loaded or
+     *        not — read once, for the {@value #SUMS} check and the plugin-set digest replicas log
+     */
+    public record Result(List<LoadedConnector> connectors, List<LoadedEngine> engines, List<BrokenPlugin> broken,
+                         Map<String, String> digests) {
     }
 
     private PluginLoading() {
@@ -50,10 +53,11 @@ public final class PluginLoading {
         List<BrokenPlugin> broken = new ArrayList<>();
         if (!Files.isDirectory(pluginDir)) {
             LOG.log(Level.WARNING, "plugin directory " + pluginDir.toAbsolutePath() + " does not exist; no connectors loaded");
-            return new Result(List.of(), List.of());
+            return new Result(List.of(), List.of(), List.of(), Map.of());
         }
         ConnectorPluginManager manager = new ConnectorPluginManager(pluginDir);
         Map<String, String> idsSeen = new LinkedHashMap<>();
+        Map<String, String> digests = new java.util.TreeMap<>();
         Optional<Map<String, String>> trusted = trustedDigests(pluginDir);
         if (trusted.isEmpty()) {
             LOG.log(Level.WARNING, "plugin jars in " + pluginDir.toAbsolutePath() + " are loaded unverified: list the "
@@ -63,7 +67,9 @@ public final class PluginLoading {
             String file = jar.getFileName().toString();
             Optional<String> claimedId = Optional.empty();
             try {
-                trusted.ifPresent(sums -> verify(jar, sums));
+                String digest = sha256(jar);
+                digests.put(file, digest);
+                trusted.ifPresent(sums -> verify(file, digest, sums));
                 Attributes manifest = manifest(jar);
                 claimedId = Optional.ofNullable(manifest.getValue("Plugin-Id"));
                 String pluginId = checkManifest(manifest);
@@ -86,7 +92,7 @@ public final class PluginLoading {
         loaded.forEach(c -> LOG.log(Level.INFO, "loaded connector " + c.connectorId() + " (" + c.catalog().operations().size()
                 + " operations) from " + c.jar().getFileName()));
         engines.forEach(e -> LOG.log(Level.INFO, "loaded spec engine " + e.name() + " from " + e.jar().getFileName()));
-        return new Result(List.copyOf(loaded), List.copyOf(engines), List.copyOf(broken));
+        return new Result(List.copyOf(loaded), List.copyOf(engines), List.copyOf(broken), Map.copyOf(digests));
     }
 
     /** A started plugin: its wrapper, its class loader and the extensions of the type the loader asked for. */
@@ -274,26 +280,28 @@ public final class PluginLoading {
      * A plugin jar is trusted code (it runs in the kernel's JVM with the kernel's privileges): when the
      * deploy lists trusted digests, a jar must be listed with its exact SHA-256 or it is not loaded.
      */
-    private static void verify(Path jar, Map<String, String> sums) {
-        String name = jar.getFileName().toString();
+    private static void verify(String name, String actual, Map<String, String> sums) {
         String expected = sums.get(name);
         if (expected == null) {
             throw new PluginLoadException("not listed in " + SUMS + "; only listed jars are loaded");
         }
-        String actual;
-        try (var in = Files.newInputStream(jar)) {
+        if (!actual.equals(expected)) {
+            throw new PluginLoadException("its SHA-256 " + actual + " is not the one " + SUMS + " lists (" + expected
+                    + "); it was changed after it was trusted, or the list is out of date");
+        }
+    }
+
+    /** The SHA-256 of a file, in lower-case hex. */
+    public static String sha256(Path file) {
+        try (var in = Files.newInputStream(file)) {
             java.security.MessageDigest d = java.security.MessageDigest.getInstance("SHA-256");
             byte[] buf = new byte[1 << 16];
             for (int n; (n = in.read(buf)) > 0; ) {
                 d.update(buf, 0, n);
             }
-            actual = java.util.HexFormat.of().formatHex(d.digest());
+            return java.util.HexFormat.of().formatHex(d.digest());
         } catch (IOException | java.security.NoSuchAlgorithmException e) {
             throw new PluginLoadException("cannot read it to check its digest: " + e.getMessage());
-        }
-        if (!actual.equals(expected)) {
-            throw new PluginLoadException("its SHA-256 " + actual + " is not the one " + SUMS + " lists (" + expected
-                    + "); it was changed after it was trusted, or the list is out of date");
         }
     }
 

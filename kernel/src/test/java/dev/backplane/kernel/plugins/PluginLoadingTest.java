@@ -146,6 +146,9 @@ class PluginLoadingTest {
         r.broken().forEach(b -> reasons.put(b.file(), b.reason()));
         assertThat(reasons.get("changed-1.x.jar")).contains("is not the one SHA256SUMS lists");
         assertThat(reasons.get("unlisted-1.x.jar")).contains("not listed in SHA256SUMS");
+        assertThat(r.digests()).as("every jar read once, loaded or refused: the plugin set replicas compare")
+                .containsEntry("trusted-1.x.jar", trustedSum).containsEntry("changed-1.x.jar", sha256(changed))
+                .containsKey("unlisted-1.x.jar").hasSize(3);
     }
 
     private static String sha256(Path p) throws Exception {
