@@ -2,12 +2,15 @@ package dev.backplane.kernel.agents;
 
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.plugin.api.ConnectorException;
+import dev.langchain4j.http.client.jdk.JdkHttpClientBuilder;
 import dev.langchain4j.model.anthropic.AnthropicStreamingChatModel;
 import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
+import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import javax.net.ssl.SSLContext;
 
 /**
  * The model provider seam of agent runs: a LangChain4j chat model per tier, from configuration — an
@@ -21,9 +24,10 @@ public final class ModelGateway {
      * @param baseUrl the endpoint; empty: not configured
      * @param apiKeyRef a platform-scope secret_ref whose field {@code api_key} is the key
      * @param models model name per tier (standard, fast, deep); a blank tier uses standard's
+     * @param sslContext the TLS trust of an https endpoint: the JDK's roots and the kernel's {@code tls.ca-bundle}
      */
     public record Settings(String provider, Optional<String> baseUrl, Optional<String> apiKeyRef,
-                           Map<String, String> models, Duration timeout) {
+                           Map<String, String> models, Duration timeout, SSLContext sslContext) {
     }
 
     private final Settings settings;
@@ -51,11 +55,13 @@ public final class ModelGateway {
     }
 
     private StreamingChatModel build(String url, String name, String key) {
+        JdkHttpClientBuilder http = new JdkHttpClientBuilder().httpClientBuilder(HttpClient.newBuilder()
+                .sslContext(settings.sslContext()));
         return switch (settings.provider()) {
             case "anthropic" -> AnthropicStreamingChatModel.builder().baseUrl(url).apiKey(key).modelName(name)
-                    .timeout(settings.timeout()).build();
+                    .httpClientBuilder(http).timeout(settings.timeout()).build();
             default -> OpenAiStreamingChatModel.builder().baseUrl(url).apiKey(key).modelName(name)
-                    .timeout(settings.timeout()).build();
+                    .httpClientBuilder(http).timeout(settings.timeout()).build();
         };
     }
 

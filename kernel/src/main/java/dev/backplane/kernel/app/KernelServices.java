@@ -298,14 +298,14 @@ final class KernelServices {
                 config.get(Setting.MAIL_SMTP_TLS), config.get(Setting.MAIL_FROM),
                 config.optional(Setting.MAIL_SMTP_USERNAME).filter(v -> !v.isBlank()),
                 () -> passwordRef.map(ref -> credentials.resolve(Optional.empty(), ref).field("password")).orElse(""),
-                Duration.ofMillis(config.intValue(Setting.MAIL_SMTP_TIMEOUT_MS))));
+                Duration.ofMillis(config.intValue(Setting.MAIL_SMTP_TIMEOUT_MS))), config.outboundTrust().sslContext());
     }
 
     private static ModelGateway.Settings modelSettings(KernelConfig config) {
         return new ModelGateway.Settings(config.get(Setting.AGENTS_MODEL_PROVIDER), config.optional(Setting.AGENTS_MODEL_BASE_URL),
                 config.optional(Setting.AGENTS_MODEL_API_KEY_REF), Map.of("standard", config.get(Setting.AGENTS_MODEL_STANDARD),
                 "fast", config.get(Setting.AGENTS_MODEL_FAST), "deep", config.get(Setting.AGENTS_MODEL_DEEP)),
-                Duration.ofSeconds(config.intValue(Setting.AGENTS_MODEL_TIMEOUT_SECONDS)));
+                Duration.ofSeconds(config.intValue(Setting.AGENTS_MODEL_TIMEOUT_SECONDS)), config.outboundTrust().sslContext());
     }
 
     /** Agent runs use the same agent tools as the MCP endpoint (audited as {@code agent.<tool>}). */

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * Sends notification mail over SMTP (Angus Mail). The password is never a setting: it is read through
@@ -44,11 +46,30 @@ public final class Mailer {
     }
 
     private final Settings settings;
+    private final SSLSocketFactory tlsSockets;
 
+    /** With the JDK's trusted roots only. */
     public Mailer(Settings settings) {
+        this(settings, defaultContext());
+    }
+
+    /**
+     * @param trust what the server's certificate is checked against (STARTTLS and implicit TLS): the JDK's roots and
+     *        the kernel's {@code tls.ca-bundle}
+     */
+    public Mailer(Settings settings, SSLContext trust) {
         this.settings = settings;
+        this.tlsSockets = trust.getSocketFactory();
         if (!List.of("none", "starttls", "tls").contains(settings.tls())) {
             throw new IllegalArgumentException("mail.smtp-tls must be none, starttls or tls, got " + settings.tls());
+        }
+    }
+
+    private static SSLContext defaultContext() {
+        try {
+            return SSLContext.getDefault();
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -87,6 +108,7 @@ public final class Mailer {
         }
         if (!settings.tls().equals("none")) {
             p.put("mail.smtp.ssl.checkserveridentity", "true");
+            p.put("mail.smtp.ssl.socketFactory", tlsSockets); // an instance: used for STARTTLS and implicit TLS
         }
         Session session = Session.getInstance(p);
         try {

@@ -75,4 +75,38 @@ class MailerTest {
         assertThat(new Mailer.Settings("h", 25, "none", "f@x.org", Optional.of("mailer"), () -> PASSWORD,
                 Duration.ofSeconds(1)).toString()).doesNotContain(PASSWORD).contains("login mailer");
     }
+
+    /**
+     * An SMTP relay with implicit TLS and a certificate of a private CA: refused with the JDK's roots alone, used
+     * once the kernel's {@code tls.ca-bundle} holds that CA (the server's name is still checked).
+     */
+    @Test
+    void aRelayWithAPrivateCaIsTrustedThroughTheCaBundle(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path store = dir.resolve("smtp.p12");
+        String pem = dev.backplane.kernel.testing.TlsFixture.SelfSigned.create(store, "smtp.test",
+                "dns:smtp.test,ip:127.0.0.1").pem();
+        System.setProperty("greenmail.tls.keystore.file", store.toString());
+        System.setProperty("greenmail.tls.keystore.password", "changeit");
+        System.setProperty("greenmail.tls.key.password", "changeit");
+        GreenMail smtps = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTPS).dynamicPort())
+                .withConfiguration(GreenMailConfiguration.aConfig().withUser("mailer", PASSWORD));
+        try {
+            smtps.start();
+            int port = smtps.getSmtps().getPort();
+            assertThatThrownBy(() -> mailer("tls", port, () -> PASSWORD).send(List.of("a@example.com"), "s", "b"))
+                    .as("the JDK's roots do not know the private CA").isInstanceOf(Mailer.MailException.class);
+            javax.net.ssl.SSLContext trust = dev.backplane.kernel.app.OutboundTrust.withBundle(
+                    java.nio.file.Files.writeString(dir.resolve("ca.pem"), pem)).sslContext();
+            new Mailer(new Mailer.Settings("127.0.0.1", port, "tls", "svc@backplane.test", Optional.of("mailer"),
+                    () -> PASSWORD, Duration.ofSeconds(5)), trust).send(List.of("a@example.com"), "over tls", "body");
+            assertThat(smtps.waitForIncomingEmail(5000, 1)).isTrue();
+            assertThat(smtps.getReceivedMessages()[0].getSubject()).isEqualTo("over tls");
+        } finally {
+            smtps.stop();
+            System.clearProperty("greenmail.tls.keystore.file");
+            System.clearProperty("greenmail.tls.keystore.password");
+            System.clearProperty("greenmail.tls.key.password");
+        }
+    }
 }
