@@ -62,9 +62,26 @@ public final class Kernel implements AutoCloseable {
         }
     }
 
+    /**
+     * The embedding model's runtime (onnxruntime) and its tokenizer unpack native libraries into the JVM's temp
+     * directory on first use: one that cannot be written would fail the first kb or memory write, so it stops the
+     * start instead (a read-only root filesystem needs a writable {@code /tmp} volume).
+     */
+    static void requireWritableTempDir(String tmpdir) {
+        try {
+            java.nio.file.Files.delete(java.nio.file.Files.createTempFile(java.nio.file.Path.of(tmpdir), "svc-start", ".probe"));
+        } catch (java.io.IOException | RuntimeException e) {
+            throw new KernelConfig.ConfigException("the temp directory java.io.tmpdir=" + tmpdir + " cannot be written ("
+                    + e.getClass().getSimpleName() + ": " + e.getMessage() + "); the embedding model unpacks its "
+                    + "native libraries there: mount a writable volume there (an emptyDir at /tmp on Kubernetes, "
+                    + "--tmpfs /tmp with podman --read-only) or point -Djava.io.tmpdir at one");
+        }
+    }
+
     public static Kernel start(KernelConfig config) {
         long t0 = System.nanoTime();
         String issuer = config.required(Setting.IDENTITY_ISSUER);
+        requireWritableTempDir(System.getProperty("java.io.tmpdir"));
         Database database = Database.start(config.database());
         Closer closing = new Closer();
         try {
