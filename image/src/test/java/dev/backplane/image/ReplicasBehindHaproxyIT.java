@@ -1,25 +1,26 @@
 package dev.backplane.image;
 
+import static dev.backplane.image.Http.JSON;
+import static dev.backplane.image.Http.awaitTrue;
+import static dev.backplane.image.Http.expect;
+import static dev.backplane.image.Http.freePort;
+import static dev.backplane.image.Http.send;
 import static dev.backplane.kernel.testing.ScriptedModel.text;
 import static dev.backplane.kernel.testing.ScriptedModel.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.backplane.kernel.testing.CliRunner;
+import com.sun.net.httpserver.HttpServer;
+import dev.backplane.image.Deployment.Replica;
 import dev.backplane.kernel.testing.ExternalPostgres;
-import dev.backplane.kernel.testing.KeycloakServer;
+import dev.backplane.kernel.testing.Fixtures;
+import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.kernel.testing.ScriptedModel;
 import dev.backplane.kernel.testing.TestPlugins;
-import dev.backplane.kernel.testing.VaultDouble;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -27,14 +28,12 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -54,198 +53,51 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReplicasBehindHaproxyIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern DEVICE_URL = Pattern.compile("(http://\\S+/device\\?user_code=\\S+)");
-    private static final String REALM = "svc";
-    private static final UUID TENANT = UUID.randomUUID();
-    private static final String PASSWORD = "pw-" + UUID.randomUUID();
     private static final String WEBHOOK_SECRET = "replica-webhook-secret-0123456789";
 
-    private static Path work;
-    private static ExternalPostgres pg;
-    private static KeycloakServer keycloak;
-    private static VaultDouble vault;
+    private static Deployment deployment;
     private static ScriptedModel model;
     /** The target the fixture connector calls: a plain-HTTP server on loopback. */
-    private static com.sun.net.httpserver.HttpServer target;
+    private static HttpServer target;
     private static final List<Replica> replicas = new ArrayList<>();
-    private static Process haproxy;
-    private static Podman podman;
     private static String lb;
     private static String alice;
     private static String bob;
-    private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-
-    /** One kernel container: its name, API port and management port. */
-    private record Replica(String name, int port, int management) {
-        String url() {
-            return "http://127.0.0.1:" + port;
-        }
-    }
 
     @BeforeAll
     static void start() throws Exception {
-        podman = Podman.require();
-        assumeTrue(Files.isRegularFile(ImageIT.ARCHIVE), "no image archive at " + ImageIT.ARCHIVE);
-        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/haproxy")), "haproxy is not installed (bin/test-deps.sh "
-                + "installs it where it can)");
-        podman.run(List.of("load", "-i", ImageIT.ARCHIVE.toString())).ok();
-        work = Files.createTempDirectory("svc-replicas");
-        pg = ExternalPostgres.start();
-        if (System.getenv("SVC_REQUIRE_FULL_SUITE") != null) {
-            assertThat(pg.systemServer()).as("CI runs this against Debian's PostgreSQL server").isTrue();
-        }
-        vault = new VaultDouble("secret");
+        deployment = Deployment.start("replicas", "alice", "bob");
         model = ScriptedModel.concurrent();
-        target = dev.backplane.kernel.testing.LoopbackHttp.start(x -> dev.backplane.kernel.testing.LoopbackHttp.itemsOr(x,
-                "ok"));
-        keycloak = KeycloakServer.start(Files.createDirectories(work.resolve("keycloak")));
-        Path plugins = Files.createDirectories(work.resolve("plugins"));
+        target = LoopbackHttp.start(x -> LoopbackHttp.itemsOr(x, "ok"));
+        Path plugins = deployment.dir("plugins");
         TestPlugins.build(plugins, TestPlugins.connector("rep", "1.x").product("rep").ranges("*").httpProbe(false));
-        String image = ImageIT.IMAGE;
-        int lbPort = freePort();
-        lb = "http://127.0.0.1:" + lbPort;
+        Map<String, String> env = Map.of("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
         for (int i = 1; i <= 2; i++) {
-            replicas.add(startReplica(image, "svc-replica-" + i + "-" + UUID.randomUUID().toString().substring(0, 8),
-                    plugins));
+            replicas.add(deployment.startReplica(ImageIT.IMAGE, deployment.pg(), plugins, env));
         }
         for (Replica r : replicas) {
-            awaitReady(r);
+            deployment.awaitReady(r);
         }
-        haproxy = startHaproxy(lbPort);
-        // both servers pass their readiness checks (rise 2 at 500 ms), then the load balancer serves
-        Thread.sleep(1500);
-        awaitTrue("haproxy serves", () -> status("GET", lb + "/api/v1/info", null, null) == 200
-                && status("GET", lb + "/api/v1/info", null, null) == 200, 30);
-
-        CliRunner admin = new CliRunner(work.resolve("admin-config"))
-                .env("KEYCLOAK_ADMIN_USER", KeycloakServer.ADMIN)
-                .env("KEYCLOAK_ADMIN_PASSWORD", keycloak.adminPassword())
-                .env("SVC_BOOTSTRAP_USER_PASSWORD", PASSWORD);
-        for (String user : List.of("alice", "bob")) {
-            CliRunner.Result r = admin.run("admin", "idp", "bootstrap-clients", "--keycloak-base-url", keycloak.url(),
-                    "--realm", REALM, "--admin-user-username", user, "--tenant-id", TENANT.toString());
-            assertThat(r.exitCode()).as(r.toString()).isZero();
-        }
-        assertThat(keycloak.admin("PUT", "/" + REALM, Map.of("oauth2DevicePollingInterval", 1)).statusCode())
-                .isEqualTo(204);
-        alice = login("alice");
-        bob = login("bob");
-    }
-
-    private static Replica startReplica(String image, String name, Path plugins) throws Exception {
-        int port = freePort();
-        int management = freePort();
-        Path data = Files.createDirectories(work.resolve(name));
-        assertThat(new ProcessBuilder("chown", "10001:10001", data.toString()).start().waitFor()).isZero();
-        Map<String, String> env = new java.util.LinkedHashMap<>(pg.addTo(new java.util.HashMap<>()));
-        env.put("SVC_SERVER_HOST", "127.0.0.1");
-        env.put("SVC_SERVER_PORT", String.valueOf(port));
-        env.put("SVC_SERVER_MANAGEMENT_PORT", String.valueOf(management));
-        env.put("SVC_SERVER_SHUTDOWN_DELAY_SECONDS", "3");
-        env.put("SVC_SERVER_SHUTDOWN_DRAIN_SECONDS", "20");
-        env.put("SVC_IDENTITY_ISSUER", keycloak.url() + "/realms/" + REALM);
-        env.put("SVC_VAULT_ADDR", vault.address());
-        env.put("SVC_VAULT_TOKEN", VaultDouble.ROOT_TOKEN);
-        env.put("SVC_PLUGIN_DIR", "/plugins");
-        env.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8"); // the test's target is on loopback
-        env.put("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
-        env.put("SVC_PUBLIC_URL", lb); // clients reach every replica through the load balancer
-        List<String> args = new ArrayList<>(List.of("run", "-d", "--name", name, "--network=host", "--read-only",
-                "-v", data + ":/var/lib/svc", "-v", plugins + ":/plugins:ro"));
-        env.forEach((k, v) -> args.addAll(List.of("-e", k + "=" + v)));
-        args.add(image);
-        podman.run(args).ok();
-        return new Replica(name, port, management);
-    }
-
-    private static void awaitReady(Replica r) throws Exception {
-        long t0 = System.nanoTime();
-        awaitTrue(r.name() + " ready (podman logs " + r.name() + ")", () -> status("GET", "http://127.0.0.1:"
-                + r.management() + "/health/ready", null, null) == 200, 120);
-        System.out.printf("ReplicasBehindHaproxyIT: %s ready in %d ms%n", r.name(),
-                Duration.ofNanos(System.nanoTime() - t0).toMillis());
-    }
-
-    private static Process startHaproxy(int port) throws Exception {
-        StringBuilder cfg = new StringBuilder("""
-                global
-                    log stdout format raw local0 info
-                defaults
-                    mode http
-                    timeout connect 2s
-                    timeout client 60s
-                    timeout server 60s
-                    retries 3
-                    option redispatch
-                    retry-on conn-failure empty-response response-timeout
-                frontend api
-                    bind 127.0.0.1:%d
-                    default_backend kernels
-                backend kernels
-                    balance roundrobin
-                    option httpchk
-                    http-check send meth GET uri /health/ready ver HTTP/1.1 hdr Host 127.0.0.1
-                    http-check expect status 200
-                """.formatted(port));
-        for (Replica r : replicas) {
-            cfg.append("    server ").append(r.name()).append(" 127.0.0.1:").append(r.port()).append(" check port ")
-                    .append(r.management()).append(" inter 500 fall 1 rise 2\n");
-        }
-        Path file = work.resolve("haproxy.cfg");
-        Files.writeString(file, cfg);
-        return new ProcessBuilder("haproxy", "-f", file.toString(), "-db").redirectErrorStream(true)
-                .redirectOutput(work.resolve("haproxy.log").toFile()).start();
-    }
-
-    /** {@code svc login} through the load balancer: the device flow, approved on Keycloak's own pages. */
-    private static String login(String user) throws Exception {
-        Path home = work.resolve("cli-" + user);
-        CliRunner cli = new CliRunner(home);
-        CliRunner.Running running = cli.start("login", lb, "--insecure-allow-http");
-        String url;
-        try {
-            url = running.awaitErr(DEVICE_URL, Duration.ofSeconds(30));
-        } catch (AssertionError e) {
-            throw new AssertionError(e.getMessage() + "\n" + running.err(), e);
-        }
-        keycloak.approveDevice(url, user, PASSWORD);
-        CliRunner.Result done = running.result().get(60, TimeUnit.SECONDS);
-        assertThat(done.exitCode()).as(done.toString()).isZero();
-        return JSON.readTree(home.resolve("svc/tokens.json").toFile()).findValue("access_token").asText();
+        lb = deployment.balance(replicas).url();
+        alice = deployment.login("alice", lb);
+        bob = deployment.login("bob", lb);
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (haproxy != null) {
-            haproxy.destroy();
-            haproxy.waitFor(10, TimeUnit.SECONDS);
-            List<String> log = Files.readAllLines(work.resolve("haproxy.log"));
-            log.subList(Math.max(0, log.size() - 15), log.size()).forEach(l -> System.out.println("haproxy| " + l));
-        }
-        for (Replica r : replicas) {
-            podman.run(List.of("rm", "-f", "-t", "0", r.name()));
-        }
-        if (podman != null) {
-            podman.run(List.of("rmi", "-f", ImageIT.IMAGE));
-        }
         if (target != null) {
             target.stop(0);
         }
-        dev.backplane.kernel.testing.Fixtures.closeAll(keycloak, model, vault, pg);
-        if (work != null) {
-            try (java.util.stream.Stream<Path> files = Files.walk(work)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
-        }
+        Fixtures.closeAll(model, deployment);
     }
 
     @Test
     @Order(0)
     void anExternalDatabaseWithTheLocalFileSecretStoreRefusesToStart() throws Exception {
-        Map<String, String> env = new java.util.LinkedHashMap<>(pg.addTo(new java.util.HashMap<>()));
+        Podman podman = deployment.podman();
+        Map<String, String> env = new LinkedHashMap<>(deployment.pg().addTo(new HashMap<>()));
         env.put("SVC_SERVER_PORT", String.valueOf(freePort()));
-        env.put("SVC_IDENTITY_ISSUER", keycloak.url() + "/realms/" + REALM);
+        env.put("SVC_IDENTITY_ISSUER", deployment.issuer());
         List<String> args = new ArrayList<>(List.of("run", "--rm", "--network=host", "--read-only"));
         env.forEach((k, v) -> args.addAll(List.of("-e", k + "=" + v)));
         args.add(ImageIT.IMAGE);
@@ -255,7 +107,7 @@ class ReplicasBehindHaproxyIT {
                 .contains("SVC_CREDENTIALS_FILE_SINGLE_REPLICA").doesNotContain(ExternalPostgres.PASSWORD);
         // no database at all: the image has no embedded PostgreSQL, and says what to set
         Podman.Run noDatabase = podman.run(List.of("run", "--rm", "--network=host", "--read-only", "-e",
-                "SVC_SERVER_PORT=" + freePort(), "-e", "SVC_IDENTITY_ISSUER=" + keycloak.url() + "/realms/" + REALM,
+                "SVC_SERVER_PORT=" + freePort(), "-e", "SVC_IDENTITY_ISSUER=" + deployment.issuer(),
                 ImageIT.IMAGE));
         assertThat(noDatabase.exit()).as(noDatabase.out()).isEqualTo(2);
         assertThat(noDatabase.out()).contains("configuration error").contains("SVC_DB_URL");
@@ -269,7 +121,7 @@ class ReplicasBehindHaproxyIT {
         // ingest through the load balancer; both replicas serve the connector
         String spec = dev.backplane.kernel.catalog.SpecIngestIT.spec("Replicated", "1.0", 2);
         expect(200, send("POST", lb + "/api/v1/connectors/ingest", alice, Map.of("product", "ingested", "version", "1.x",
-                "tenant_id", TENANT.toString(), "specs", List.of(Map.of("name", "r.json", "content", spec)))));
+                "tenant_id", deployment.tenant().toString(), "specs", List.of(Map.of("name", "r.json", "content", spec)))));
         for (Replica r : replicas) {
             expect(200, send("GET", r.url() + "/api/v1/connectors/ingested-1.x", alice, null));
         }
@@ -305,10 +157,10 @@ class ReplicasBehindHaproxyIT {
                 "kind", "generic-json", "auth_strategy", "static-header", "secret", WEBHOOK_SECRET))).body())
                 .path("slug").asText();
         for (Replica r : replicas) {
-            HttpResponse<String> accepted = http.send(HttpRequest.newBuilder(URI.create(r.url() + "/api/v1/events/ingest/"
+            HttpResponse<String> accepted = Http.send(HttpRequest.newBuilder(URI.create(r.url() + "/api/v1/events/ingest/"
                     + slug)).header("X-Svc-Token", WEBHOOK_SECRET).header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"kind\": \"replica-test\", \"via\": \"" + r.name()
-                            + "\"}")).build(), HttpResponse.BodyHandlers.ofString());
+                            + "\"}")).build());
             assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(200);
         }
 
@@ -362,7 +214,7 @@ class ReplicasBehindHaproxyIT {
         });
         Thread.sleep(1000);
         long t0 = System.nanoTime();
-        podman.run(List.of("stop", "-t", "40", stopping.name())).ok(); // SIGTERM, then waits for the exit
+        deployment.stop(stopping, 40); // SIGTERM, then waits for the exit
         long stoppedMs = Duration.ofNanos(System.nanoTime() - t0).toMillis();
         awaitTrue("the staying replica asks the cut-off turn again", () -> model.requests().size() >= asked + 3, 60);
         model.then(text("one target"), text("one target"));
@@ -382,11 +234,11 @@ class ReplicasBehindHaproxyIT {
         List<String> kinds = JSON.readTree(send("GET", staying.url() + "/api/v1/agent-runs/" + handle + "/events", alice,
                 null).body()).path("events").findValuesAsText("kind");
         assertThat(kinds).containsSubsequence("handed_off", "resumed", "final_output");
-        try (Connection c = DriverManager.getConnection(pg.jdbcUrl(), ExternalPostgres.USER, ExternalPostgres.PASSWORD)) {
+        try (Connection c = DriverManager.getConnection(deployment.pg().jdbcUrl(), ExternalPostgres.USER, ExternalPostgres.PASSWORD)) {
             assertThat(count(c, "SELECT count(*) FROM audit_rows WHERE result_status = 'started'"))
                     .as("no audit row left started").isZero();
         }
-        String log = podman.run(List.of("logs", stopping.name())).ok().out();
+        String log = deployment.logs(stopping);
         assertThat(log).contains("handed off at turn 2").contains("drained in");
     }
 
@@ -404,50 +256,10 @@ class ReplicasBehindHaproxyIT {
         }
     }
 
-    private interface Check {
-        boolean ok() throws Exception;
-    }
-
-    private static void awaitTrue(String what, Check check, int seconds) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
-        while (!check.ok()) {
-            assertThat(System.nanoTime()).as(what).isLessThan(deadline);
-            Thread.sleep(100);
-        }
-    }
-
-    private static int status(String method, String url, String token, Object body) {
-        try {
-            return send(method, url, token, body).statusCode();
-        } catch (IOException | InterruptedException e) {
-            return -1;
-        }
-    }
-
-    private static HttpResponse<String> expect(int status, HttpResponse<String> r) {
-        assertThat(r.statusCode()).as(r.uri() + ": " + r.body()).isEqualTo(status);
-        return r;
-    }
-
-    private static HttpResponse<String> send(String method, String url, String token, Object body)
-            throws IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json").method(method, body == null
-                        ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
-        Optional.ofNullable(token).ifPresent(t -> b.header("Authorization", "Bearer " + t));
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
     private static long count(Connection c, String sql) throws Exception {
         try (ResultSet rs = c.createStatement().executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 }

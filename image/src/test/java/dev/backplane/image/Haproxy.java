@@ -1,0 +1,99 @@
+package dev.backplane.image;
+
+import static dev.backplane.image.Http.awaitTrue;
+import static dev.backplane.image.Http.status;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * haproxy round-robin in front of kernel containers, checking each one's readiness on its management port, as the
+ * operator guide configures it. It runs in master-worker mode so that {@link #servers} rewrites the configuration
+ * and reloads it (SIGUSR2) without closing the listening socket: a rolling change of replicas keeps serving.
+ */
+final class Haproxy implements AutoCloseable {
+
+    private final Path config;
+    private final Path log;
+    private final int port;
+    private final Process process;
+
+    private Haproxy(Path config, Path log, int port, Process process) {
+        this.config = config;
+        this.log = log;
+        this.port = port;
+        this.process = process;
+    }
+
+    /** Starts haproxy on {@code port} in front of {@code servers}, and waits until it serves. */
+    static Haproxy start(Path dir, int port, List<Deployment.Replica> servers) throws Exception {
+        Path config = dir.resolve("haproxy.cfg");
+        Files.writeString(config, config(port, servers));
+        Path log = dir.resolve("haproxy.log");
+        Process p = new ProcessBuilder("haproxy", "-W", "-db", "-f", config.toString()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        Haproxy haproxy = new Haproxy(config, log, port, p);
+        haproxy.awaitServing();
+        return haproxy;
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    /** Replaces the servers behind the load balancer (a graceful reload), and waits until it serves again. */
+    void servers(List<Deployment.Replica> servers) throws Exception {
+        Files.writeString(config, config(port, servers));
+        Process kill = new ProcessBuilder("kill", "-USR2", String.valueOf(process.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("could not signal haproxy " + process.pid());
+        }
+        awaitServing();
+    }
+
+    private void awaitServing() throws Exception {
+        // servers pass their readiness checks (rise 2 at 500 ms), then the load balancer serves
+        Thread.sleep(1500);
+        awaitTrue("haproxy serves (" + log + ")", () -> status("GET", url() + "/api/v1/info", null, null) == 200
+                && status("GET", url() + "/api/v1/info", null, null) == 200, 30);
+    }
+
+    private static String config(int port, List<Deployment.Replica> servers) {
+        StringBuilder cfg = new StringBuilder("""
+                global
+                    log stdout format raw local0 info
+                defaults
+                    mode http
+                    timeout connect 2s
+                    timeout client 60s
+                    timeout server 60s
+                    retries 3
+                    option redispatch
+                    retry-on conn-failure empty-response response-timeout
+                frontend api
+                    bind 127.0.0.1:%d
+                    default_backend kernels
+                backend kernels
+                    balance roundrobin
+                    option httpchk
+                    http-check send meth GET uri /health/ready ver HTTP/1.1 hdr Host 127.0.0.1
+                    http-check expect status 200
+                """.formatted(port));
+        for (Deployment.Replica r : servers) {
+            cfg.append("    server ").append(r.name()).append(" 127.0.0.1:").append(r.port()).append(" check port ")
+                    .append(r.management()).append(" inter 500 fall 1 rise 2\n");
+        }
+        return cfg.toString();
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+        process.destroy();
+        process.waitFor(10, TimeUnit.SECONDS);
+        List<String> lines = Files.readAllLines(log);
+        lines.subList(Math.max(0, lines.size() - 15), lines.size()).forEach(l -> System.out.println("haproxy| " + l));
+    }
+}
