@@ -114,6 +114,35 @@ final class PreviousRelease {
         return commit;
     }
 
+    /** The highest migration version its kernel carries: the schema version a database it migrated is at. */
+    int schemaVersion() throws IOException {
+        return migrations(kernel.resolve("svc-kernel.jar")).stream().mapToInt(Integer::intValue).max()
+                .orElseThrow(() -> new IllegalStateException("no migrations in " + kernel));
+    }
+
+    /**
+     * The migration versions a kernel jar (or classes directory) carries: its SQL migrations under db/migration and
+     * its Java ones (classes named V&lt;n&gt;Something), in order.
+     */
+    static java.util.SortedSet<Integer> migrations(Path kernel) throws IOException {
+        java.util.regex.Pattern migration = java.util.regex.Pattern.compile(
+                "(?:^db/migration/V(\\d+)__.*\\.sql|/V(\\d+)[A-Z]\\w*\\.class)$");
+        List<String> names;
+        if (Files.isDirectory(kernel)) {
+            try (Stream<Path> walk = Files.walk(kernel)) {
+                names = walk.map(p -> kernel.relativize(p).toString().replace('\\', '/')).toList();
+            }
+        } else {
+            try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(kernel.toFile())) {
+                names = jar.stream().map(java.util.zip.ZipEntry::getName).toList();
+            }
+        }
+        java.util.SortedSet<Integer> out = new java.util.TreeSet<>();
+        names.stream().map(migration::matcher).filter(java.util.regex.Matcher::find)
+                .forEach(m -> out.add(Integer.parseInt(m.group(1) != null ? m.group(1) : m.group(2))));
+        return out;
+    }
+
     /** How long this run spent exporting and building it; zero when the cache had it. */
     Duration buildTime() {
         return buildTime;
