@@ -53,6 +53,7 @@ final class Deployment implements AutoCloseable {
     private final List<ExternalPostgres> databases = new ArrayList<>();
     private final List<Replica> replicas = new ArrayList<>();
     private final String drill;
+    private final String image;
     private Podman podman;
     private Path work;
     private KeycloakServer keycloak;
@@ -61,6 +62,7 @@ final class Deployment implements AutoCloseable {
 
     private Deployment(String drill) {
         this.drill = drill;
+        this.image = ImageIT.IMAGE + "-" + drill + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
     /**
@@ -75,7 +77,9 @@ final class Deployment implements AutoCloseable {
         Deployment d = new Deployment(drill);
         try {
             d.podman = podman;
-            podman.run(List.of("load", "-i", ImageIT.ARCHIVE.toString())).ok();
+            // other sessions on this machine load and remove the same tag: the drill runs its own tag of the archive
+            String id = podman.run(List.of("load", "-q", "-i", ImageIT.ARCHIVE.toString())).ok().out();
+            podman.run(List.of("tag", id.substring(id.lastIndexOf(' ') + 1), d.image)).ok();
             d.work = Files.createTempDirectory("svc-" + drill);
             d.database();
             d.vault = new VaultDouble("secret");
@@ -144,9 +148,9 @@ final class Deployment implements AutoCloseable {
         return r;
     }
 
-    /** {@link #startReplica} of this build's image, and waits until it is ready. */
+    /** {@link #startReplica} of this build's {@link #image}, and waits until it is ready. */
     Replica replica(ExternalPostgres db, Path plugins, Map<String, String> env) throws Exception {
-        Replica r = startReplica(ImageIT.IMAGE, db, plugins, env);
+        Replica r = startReplica(image, db, plugins, env);
         awaitReady(r);
         return r;
     }
@@ -192,6 +196,11 @@ final class Deployment implements AutoCloseable {
         return Http.JSON.readTree(home.resolve("svc/tokens.json").toFile()).findValue("access_token").asText();
     }
 
+    /** This build's image, under a tag of the deployment's own (removed with it). */
+    String image() {
+        return image;
+    }
+
     Podman podman() {
         return podman;
     }
@@ -232,7 +241,7 @@ final class Deployment implements AutoCloseable {
                 for (Replica r : replicas) {
                     podman.run(List.of("rm", "-f", "-t", "0", r.name()));
                 }
-                podman.run(List.of("rmi", "-f", ImageIT.IMAGE));
+                podman.run(List.of("rmi", image));
             }
             Fixtures.closeAll(Stream.concat(Stream.of(keycloak, vault), databases.stream())
                     .toArray(AutoCloseable[]::new));

@@ -73,7 +73,7 @@ class ReplicasBehindHaproxyIT {
         TestPlugins.build(plugins, TestPlugins.connector("rep", "1.x").product("rep").ranges("*").httpProbe(false));
         Map<String, String> env = Map.of("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl());
         for (int i = 1; i <= 2; i++) {
-            replicas.add(deployment.startReplica(ImageIT.IMAGE, deployment.pg(), plugins, env));
+            replicas.add(deployment.startReplica(deployment.image(), deployment.pg(), plugins, env));
         }
         for (Replica r : replicas) {
             deployment.awaitReady(r);
@@ -100,7 +100,7 @@ class ReplicasBehindHaproxyIT {
         env.put("SVC_IDENTITY_ISSUER", deployment.issuer());
         List<String> args = new ArrayList<>(List.of("run", "--rm", "--network=host", "--read-only"));
         env.forEach((k, v) -> args.addAll(List.of("-e", k + "=" + v)));
-        args.add(ImageIT.IMAGE);
+        args.add(deployment.image());
         Podman.Run refused = podman.run(args);
         assertThat(refused.exit()).as(refused.out()).isEqualTo(2);
         assertThat(refused.out()).contains("configuration error").contains("SVC_VAULT_ADDR")
@@ -108,7 +108,7 @@ class ReplicasBehindHaproxyIT {
         // no database at all: the image has no embedded PostgreSQL, and says what to set
         Podman.Run noDatabase = podman.run(List.of("run", "--rm", "--network=host", "--read-only", "-e",
                 "SVC_SERVER_PORT=" + freePort(), "-e", "SVC_IDENTITY_ISSUER=" + deployment.issuer(),
-                ImageIT.IMAGE));
+                deployment.image()));
         assertThat(noDatabase.exit()).as(noDatabase.out()).isEqualTo(2);
         assertThat(noDatabase.out()).contains("configuration error").contains("SVC_DB_URL");
     }
