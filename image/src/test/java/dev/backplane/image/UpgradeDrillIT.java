@@ -57,7 +57,7 @@ class UpgradeDrillIT {
     private static String alice;
     private static String bob;
     /** What the old release wrote before the upgrade, checked through the new one after it. */
-    /** This build's image under a tag of the drill's own (other sessions load and remove the shared tag). */
+    /** This build's image, under the deployment's own tag (other sessions load and remove the shared one). */
     private static String image;
     private static String approvedId;
     private static String pendingId;
@@ -68,12 +68,10 @@ class UpgradeDrillIT {
     @BeforeAll
     static void start() throws Exception {
         long t0 = System.nanoTime();
+        d = Deployment.start("upgrade", "alice", "bob"); // skips where podman or haproxy cannot run: before the build
         previous = PreviousRelease.build();
         timings.put("old release build (0 = cached)", previous.buildTime());
-        d = Deployment.start("upgrade", "alice", "bob");
-        String id = d.podman().run(List.of("load", "-q", "-i", ImageIT.ARCHIVE.toString())).ok().out();
-        image = ImageIT.IMAGE + "-upgrade-" + java.util.UUID.randomUUID().toString().substring(0, 8);
-        d.podman().run(List.of("tag", id.substring(id.lastIndexOf(' ') + 1), image)).ok();
+        image = d.image();
         target = LoopbackHttp.start(x -> LoopbackHttp.itemsOr(x, "ok"));
         plugins = d.dir("plugins");
         TestPlugins.build(plugins, TestPlugins.connector("rep", "1.x").product("rep").ranges("*").httpProbe(false));
@@ -129,9 +127,6 @@ class UpgradeDrillIT {
                     java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
         if (d != null) {
-            if (image != null) {
-                d.podman().run(List.of("rmi", image));
-            }
             d.close();
         }
         timings.forEach((k, v) -> System.out.printf("UpgradeDrillIT: %-60s %6d ms%n", k, v.toMillis()));
