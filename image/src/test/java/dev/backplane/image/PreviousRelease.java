@@ -12,8 +12,14 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * The release before this one (pinned in {@code previous-release.properties}), as its users run it: its kernel built
@@ -124,8 +130,8 @@ final class PreviousRelease {
      * The migration versions a kernel jar (or classes directory) carries: its SQL migrations under db/migration and
      * its Java ones (classes named V&lt;n&gt;Something), in order.
      */
-    static java.util.SortedSet<Integer> migrations(Path kernel) throws IOException {
-        java.util.regex.Pattern migration = java.util.regex.Pattern.compile(
+    static SortedSet<Integer> migrations(Path kernel) throws IOException {
+        Pattern migration = Pattern.compile(
                 "(?:^db/migration/V(\\d+)__.*\\.sql|/V(\\d+)[A-Z]\\w*\\.class)$");
         List<String> names;
         if (Files.isDirectory(kernel)) {
@@ -133,12 +139,12 @@ final class PreviousRelease {
                 names = walk.map(p -> kernel.relativize(p).toString().replace('\\', '/')).toList();
             }
         } else {
-            try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(kernel.toFile())) {
-                names = jar.stream().map(java.util.zip.ZipEntry::getName).toList();
+            try (ZipFile jar = new ZipFile(kernel.toFile())) {
+                names = jar.stream().map(ZipEntry::getName).toList();
             }
         }
-        java.util.SortedSet<Integer> out = new java.util.TreeSet<>();
-        names.stream().map(migration::matcher).filter(java.util.regex.Matcher::find)
+        SortedSet<Integer> out = new TreeSet<>();
+        names.stream().map(migration::matcher).filter(Matcher::find)
                 .forEach(m -> out.add(Integer.parseInt(m.group(1) != null ? m.group(1) : m.group(2))));
         return out;
     }

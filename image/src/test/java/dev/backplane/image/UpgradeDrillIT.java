@@ -9,15 +9,21 @@ import static dev.backplane.image.Http.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.testing.ExternalPostgres;
 import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.kernel.testing.TestPlugins;
 import dev.backplane.kernel.testing.VaultDouble;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +31,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -48,7 +58,7 @@ class UpgradeDrillIT {
 
     private static PreviousRelease previous;
     private static Deployment d;
-    private static com.sun.net.httpserver.HttpServer target;
+    private static HttpServer target;
     private static Path plugins;
     private static final List<PreviousRelease.Kernel> oldKernels = new ArrayList<>();
     private static final List<Deployment.Replica> oldReplicas = new ArrayList<>();
@@ -56,9 +66,9 @@ class UpgradeDrillIT {
     private static Haproxy haproxy;
     private static String alice;
     private static String bob;
-    /** What the old release wrote before the upgrade, checked through the new one after it. */
     /** This build's image, under the deployment's own tag (other sessions load and remove the shared one). */
     private static String image;
+    /** What the old release wrote before the upgrade, checked through the new one after it. */
     private static String approvedId;
     private static String pendingId;
     private static String auditId;
@@ -120,14 +130,16 @@ class UpgradeDrillIT {
         if (target != null) {
             target.stop(0);
         }
-        // the old kernels' logs outlive the deployment's temp dir, for a look after a red run
-        java.nio.file.Path logs = java.nio.file.Files.createDirectories(ImageIT.ROOT.resolve("image/target/upgrade-drill"));
-        for (PreviousRelease.Kernel k : oldKernels) {
-            java.nio.file.Files.copy(k.log(), logs.resolve(k.name() + ".log"),
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
-        if (d != null) {
-            d.close();
+        try {
+            // the old kernels' logs outlive the deployment's temp dir, for a look after a red run
+            Path logs = Files.createDirectories(ImageIT.ROOT.resolve("image/target/upgrade-drill"));
+            for (PreviousRelease.Kernel k : oldKernels) {
+                Files.copy(k.log(), logs.resolve(k.name() + ".log"), StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            if (d != null) {
+                d.close();
+            }
         }
         timings.forEach((k, v) -> System.out.printf("UpgradeDrillIT: %-60s %6d ms%n", k, v.toMillis()));
     }
@@ -224,7 +236,7 @@ class UpgradeDrillIT {
                 traffic.phase("stop " + old.name());
                 long t3 = System.nanoTime();
                 // out of the load balancer first (haproxy reloads; its old worker finishes what it sent there), then
-                // SIGTERM: 0.2.0 has no drain (see aCallInFlightOnAnOldReplicaAtSigtermIsCutOffNotReplayed)
+                // SIGTERM: 0.2.0 has no drain (see aCallInFlightOnAnOldReplicaAtSigtermIsCutOffOrReplayedByHaproxy)
                 serving.remove(oldReplicas.get(i));
                 haproxy.servers(serving);
                 int exit = old.terminate(Duration.ofSeconds(30));
@@ -295,17 +307,17 @@ class UpgradeDrillIT {
 
     /**
      * What the old release does with a call in flight when it gets SIGTERM, and what haproxy makes of it: 0.2.0 has
-     * no drain, it exits within a second and closes the connection of a call still running without an answer, and
-     * haproxy ({@code retry-on conn-failure empty-response response-timeout}, {@code option redispatch}) does not
-     * send that POST again. This is the one kind of failure an upgrade from 0.2.0 can have, and why the drill takes
-     * an old replica out of the load balancer before it stops it (the order {@code docs/operations/upgrades.md}
-     * gives).
+     * no drain, it exits within a second and closes the connection of a call still running without an answer; haproxy
+     * ({@code retry-on conn-failure empty-response response-timeout}, {@code option redispatch}) either passes that on
+     * (the client gets no answer) or sends the POST again to another replica (the target sees it twice). This is the
+     * one kind of failure an upgrade from 0.2.0 can have, and why the drill takes an old replica out of the load
+     * balancer before it stops it. Uses the 0.2.0 kernel the rollback test started.
      */
     @Test
     @Order(3)
-    void aCallInFlightOnAnOldReplicaAtSigtermIsCutOffNotReplayed() throws Exception {
-        java.util.concurrent.atomic.AtomicInteger hits = new java.util.concurrent.atomic.AtomicInteger();
-        com.sun.net.httpserver.HttpServer slow = LoopbackHttp.start(x -> {
+    void aCallInFlightOnAnOldReplicaAtSigtermIsCutOffOrReplayedByHaproxy() throws Exception {
+        AtomicInteger hits = new AtomicInteger();
+        HttpServer slow = LoopbackHttp.start(x -> {
             hits.incrementAndGet();
             try {
                 Thread.sleep(4000);
@@ -313,7 +325,7 @@ class UpgradeDrillIT {
                 Thread.currentThread().interrupt();
             }
             LoopbackHttp.itemsOr(x, "ok");
-        }, java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+        }, Executors.newVirtualThreadPerTaskExecutor());
         try {
             Deployment.Replica fresh = newReplicas.getFirst();
             expect(201, send("POST", fresh.url() + "/api/v1/targets", alice, Map.of("name", "slow", "product", "rep",
@@ -327,7 +339,7 @@ class UpgradeDrillIT {
                     "params", Map.of("count", 1));
             // three 4-second calls: two through haproxy at once (round robin: one on each replica), one straight to
             // the old replica
-            Map<String, Object> outcomes = new java.util.concurrent.ConcurrentHashMap<>();
+            Map<String, Object> outcomes = new ConcurrentHashMap<>();
             List<Thread> clients = new ArrayList<>();
             for (String via : List.of("lb-1", "lb-2", "old")) {
                 String url = (via.equals("old") ? back.url() : d.lbUrl()) + "/api/v1/operations/call";
@@ -352,12 +364,12 @@ class UpgradeDrillIT {
             assertThat(exited).as("0.2.0 does not wait for calls in flight").isLessThan(Duration.ofSeconds(3));
             // the call straight to the old replica: the connection closes, no answer
             assertThat(outcomes.get("old")).as("the call straight to the old replica").isInstanceOf(
-                    java.io.IOException.class);
+                    IOException.class);
             // of the two through haproxy, the one on the new replica is answered; the one on the old replica is either
             // cut off like the direct one, or haproxy (retry-on empty-response) sends the POST again to the new
             // replica: answered, but the target saw it twice. Both happen, run to run.
             List<String> lb = List.of("lb-1", "lb-2");
-            long cutOff = lb.stream().filter(k -> outcomes.get(k) instanceof java.io.IOException).count();
+            long cutOff = lb.stream().filter(k -> outcomes.get(k) instanceof IOException).count();
             assertThat(lb.stream().filter(k -> outcomes.get(k) instanceof HttpResponse<?> r && r.statusCode() == 200)
                     .count()).as(outcomes.toString()).isEqualTo(2 - cutOff);
             assertThat(cutOff).as(outcomes.toString()).isBetween(0L, 1L);
@@ -409,8 +421,8 @@ class UpgradeDrillIT {
     }
 
     /** The migrations this build's kernel has that the previous release's had not (V046..V049 for 0.2.0). */
-    private static java.util.SortedSet<Integer> added() throws Exception {
-        Path kernel = Path.of(dev.backplane.kernel.persistence.Database.class.getProtectionDomain().getCodeSource()
+    private static SortedSet<Integer> added() throws Exception {
+        Path kernel = Path.of(Database.class.getProtectionDomain().getCodeSource()
                 .getLocation().toURI());
         return PreviousRelease.migrations(kernel).tailSet(previous.schemaVersion() + 1);
     }
@@ -444,7 +456,7 @@ class UpgradeDrillIT {
     }
 
     private static Connection connect() throws Exception {
-        return java.sql.DriverManager.getConnection(d.pg().jdbcUrl(), ExternalPostgres.USER, ExternalPostgres.PASSWORD);
+        return DriverManager.getConnection(d.pg().jdbcUrl(), ExternalPostgres.USER, ExternalPostgres.PASSWORD);
     }
 
     private static Duration since(long t0) {
