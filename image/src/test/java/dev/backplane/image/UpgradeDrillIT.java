@@ -234,6 +234,10 @@ class UpgradeDrillIT {
             for (int i = 0; i < oldKernels.size(); i++) {
                 PreviousRelease.Kernel old = oldKernels.get(i);
                 traffic.phase("stop " + old.name());
+                // it still works on the migrated schema, beside the new release, up to its stop
+                JsonNode last = json(200, send("POST", oldReplicas.get(i).url() + "/api/v1/operations/call", alice,
+                        readCall()));
+                assertThat(last.path("status").asText()).as(old.name() + ": " + last).isEqualTo("ok");
                 long t3 = System.nanoTime();
                 // out of the load balancer first (haproxy reloads; its old worker finishes what it sent there), then
                 // SIGTERM: 0.2.0 has no drain (see aCallInFlightOnAnOldReplicaAtSigtermIsCutOffOrReplayedByHaproxy)
