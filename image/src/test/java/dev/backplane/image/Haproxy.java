@@ -75,6 +75,9 @@ final class Haproxy implements AutoCloseable {
                     retry-on conn-failure empty-response response-timeout
                 frontend api
                     bind 127.0.0.1:%d
+                    # a request a dying server dropped is sent again elsewhere (empty-response), but never a POST:
+                    # a governed write would run twice (connection failures are still retried: nothing was sent)
+                    http-request disable-l7-retry if METH_POST
                     default_backend kernels
                 backend kernels
                     balance roundrobin
