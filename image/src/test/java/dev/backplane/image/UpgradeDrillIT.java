@@ -313,8 +313,8 @@ class UpgradeDrillIT {
      * What the old release does with a call in flight when it gets SIGTERM, and what haproxy makes of it: 0.2.0 has
      * no drain, it exits within a second and closes the connection of a call still running without an answer. haproxy
      * ({@code retry-on conn-failure empty-response response-timeout} with {@code disable-l7-retry} for POST, as the
-     * operator's guide configures it) answers that POST 502 and does not send it again (without that line it sometimes
-     * replays the POST on another replica: the target sees the call twice). This is the one kind of failure an upgrade
+     * operator's guide configures it) passes the cut-off on to the client (no answer, or 502) and does not send the
+     * POST again (without that line it sometimes replays it on another replica: the target sees the call twice). This is the one kind of failure an upgrade
      * from 0.2.0 can have, and why the drill takes an old replica out of the load balancer before it stops it. Uses
      * the 0.2.0 kernel the rollback test started.
      */
@@ -371,10 +371,14 @@ class UpgradeDrillIT {
             assertThat(outcomes.get("old")).as("the call straight to the old replica").isInstanceOf(
                     IOException.class);
             // of the two through haproxy (round robin: one on each replica), the one on the new replica is answered;
-            // the one the old replica dropped is answered 502 by haproxy and never sent again
-            List<Integer> statuses = List.of("lb-1", "lb-2").stream().map(k -> outcomes.get(k) instanceof HttpResponse<?> r
-                    ? r.statusCode() : -1).sorted().toList();
-            assertThat(statuses).as(outcomes.toString()).containsExactly(200, 502);
+            // the one the old replica dropped is never sent again: haproxy passes the cut-off on (the client gets no
+            // answer) or answers 502 — both seen, run to run
+            List<String> lb = List.of("lb-1", "lb-2");
+            assertThat(lb.stream().filter(k -> outcomes.get(k) instanceof HttpResponse<?> r && r.statusCode() == 200)
+                    .count()).as(outcomes.toString()).isEqualTo(1);
+            assertThat(lb.stream().filter(k -> outcomes.get(k) instanceof IOException
+                    || outcomes.get(k) instanceof HttpResponse<?> r && r.statusCode() == 502).count())
+                    .as(outcomes.toString()).isEqualTo(1);
             Thread.sleep(1000);
             assertThat(hits.get()).as("each call reached the target once: the dropped POST was not replayed")
                     .isEqualTo(3);
