@@ -66,6 +66,29 @@ class ArchitectureTest {
         assertThat(LAYERS).containsAll(packages);
     }
 
+    /**
+     * Every top-level kernel package says what it owns in a {@code package-info.java}: a javadoc paragraph of a
+     * sentence or more on the package declaration (CONVENTIONS: a newcomer reads the package before its classes).
+     */
+    @Test
+    void everyTopLevelPackageSaysWhatItOwns() throws java.io.IOException {
+        java.nio.file.Path root = java.nio.file.Path.of("src/main/java/dev/backplane/kernel");
+        Set<String> missing = new TreeSet<>();
+        for (String pkg : LAYERS) {
+            java.nio.file.Path info = root.resolve(pkg).resolve("package-info.java");
+            String text = java.nio.file.Files.isRegularFile(info) ? java.nio.file.Files.readString(info) : "";
+            int open = text.indexOf("/**");
+            int close = text.indexOf("*/");
+            String doc = open >= 0 && close > open ? text.substring(open + 3, close).replaceAll("(?m)^\\s*\\*", " ")
+                    .strip() : "";
+            if (!text.contains("package dev.backplane.kernel." + pkg + ";") || doc.split("\\s+").length < 12
+                    || !doc.contains(".")) {
+                missing.add(pkg);
+            }
+        }
+        assertThat(missing).as("packages without a package-info.java that says what they own").isEmpty();
+    }
+
     @Test
     void thePackageGraphHasNoCycles() {
         slices().matching("dev.backplane.kernel.(*)..").should().beFreeOfCycles().check(kernel);

@@ -10,7 +10,7 @@ import java.util.TreeMap;
 
 /**
  * How a call starts, whoever starts it: now ({@link #call}), in the background with a run handle
- * ({@link #start}), or released by an approval ({@link #runApproved}). All three end in the one
+ * ({@link #start}), or released by an approval ({@link #run}). All three end in the one
  * {@link Dispatcher}; route classes and the wiring hold no dispatch logic.
  */
 public final class OperationCalls implements ApprovalRoutes.ParkedCallRunner {
