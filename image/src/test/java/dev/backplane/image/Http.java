@@ -12,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /** The small HTTP and waiting helpers the container drills share: JSON in, status and body out. */
@@ -61,6 +62,17 @@ final class Http {
     /** The body of a response that had {@code status}, parsed. */
     static JsonNode json(int status, HttpResponse<String> r) throws IOException {
         return JSON.readTree(expect(status, r).body());
+    }
+
+    /**
+     * Registers target {@code name} of the drills' test connector (product {@code rep}) at a loopback HTTP server's
+     * {@code port} through the backplane at {@code base}, and stages its basic-auth secret (into Vault).
+     */
+    static void registerLoopbackTarget(String base, String token, String name, int port) throws Exception {
+        expect(201, send("POST", base + "/api/v1/targets", token, Map.of("name", name, "product", "rep",
+                "host", "127.0.0.1", "port", port, "extras", Map.of("scheme", "http"))));
+        expect(200, send("PUT", base + "/api/v1/targets/" + name + "/secret", token, Map.of("fields",
+                Map.of("username", "u", "password", "p-123456"))));
     }
 
     static void awaitTrue(String what, Check check, int seconds) throws Exception {

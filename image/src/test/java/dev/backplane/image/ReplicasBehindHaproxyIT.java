@@ -4,6 +4,7 @@ import static dev.backplane.image.Http.JSON;
 import static dev.backplane.image.Http.awaitTrue;
 import static dev.backplane.image.Http.expect;
 import static dev.backplane.image.Http.freePort;
+import static dev.backplane.image.Http.registerLoopbackTarget;
 import static dev.backplane.image.Http.send;
 import static dev.backplane.kernel.testing.ScriptedModel.text;
 import static dev.backplane.kernel.testing.ScriptedModel.toolCall;
@@ -126,10 +127,7 @@ class ReplicasBehindHaproxyIT {
             expect(200, send("GET", r.url() + "/api/v1/connectors/ingested-1.x", alice, null));
         }
         // a target and its secret (in Vault), a read dispatched through the load balancer
-        expect(201, send("POST", lb + "/api/v1/targets", alice, Map.of("name", "edge-1", "product", "rep",
-                "host", "127.0.0.1", "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http"))));
-        expect(200, send("PUT", lb + "/api/v1/targets/edge-1/secret", alice, Map.of("fields", Map.of("username", "u",
-                "password", "p-123456"))));
+        registerLoopbackTarget(lb, alice, "edge-1", target.getAddress().getPort());
         expect(200, send("POST", lb + "/api/v1/connectors/rep-1.x/enable", alice, null));
         expect(200, send("PATCH", lb + "/api/v1/connectors/rep-1.x/operations/rep.item0.list", alice,
                 Map.of("is_enabled", true)));

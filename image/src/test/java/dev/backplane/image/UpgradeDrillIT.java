@@ -4,6 +4,7 @@ import static dev.backplane.image.Http.awaitTrue;
 import static dev.backplane.image.Http.expect;
 import static dev.backplane.image.Http.freePort;
 import static dev.backplane.image.Http.json;
+import static dev.backplane.image.Http.registerLoopbackTarget;
 import static dev.backplane.image.Http.send;
 import static dev.backplane.image.Http.status;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -150,10 +151,7 @@ class UpgradeDrillIT {
         String lb = d.lbUrl();
         // state written by the old release: a target and its secret, a governed read, a write parked and approved by a
         // second person, another left waiting, a kb entry, a webhook source with an event
-        expect(201, send("POST", lb + "/api/v1/targets", alice, Map.of("name", "edge-1", "product", "rep",
-                "host", "127.0.0.1", "port", target.getAddress().getPort(), "extras", Map.of("scheme", "http"))));
-        expect(200, send("PUT", lb + "/api/v1/targets/edge-1/secret", alice, Map.of("fields", Map.of("username", "u",
-                "password", "p-123456"))));
+        registerLoopbackTarget(lb, alice, "edge-1", target.getAddress().getPort());
         expect(200, send("POST", lb + "/api/v1/connectors/rep-1.x/enable", alice, null));
         expect(200, send("PATCH", lb + "/api/v1/connectors/rep-1.x/operations/rep.item0.list", alice,
                 Map.of("is_enabled", true)));
@@ -333,10 +331,7 @@ class UpgradeDrillIT {
         }, Executors.newVirtualThreadPerTaskExecutor());
         try {
             Deployment.Replica fresh = newReplicas.getFirst();
-            expect(201, send("POST", fresh.url() + "/api/v1/targets", alice, Map.of("name", "slow", "product", "rep",
-                    "host", "127.0.0.1", "port", slow.getAddress().getPort(), "extras", Map.of("scheme", "http"))));
-            expect(200, send("PUT", fresh.url() + "/api/v1/targets/slow/secret", alice, Map.of("fields",
-                    Map.of("username", "u", "password", "p-123456"))));
+            registerLoopbackTarget(fresh.url(), alice, "slow", slow.getAddress().getPort());
             Deployment.Replica back = oldReplicas.getLast();
             PreviousRelease.Kernel old = oldKernels.getLast();
             haproxy.servers(List.of(back, fresh));
