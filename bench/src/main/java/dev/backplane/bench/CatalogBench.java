@@ -6,6 +6,7 @@ import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.plugins.PluginLoading;
 import dev.backplane.kernel.retrieval.Embedder;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -35,7 +36,7 @@ public final class CatalogBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Path work = Files.createTempDirectory("svc-bench");
+        Path work = TempDirs.create("svc-bench");
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         TestPlugins.build(plugins, TestPlugins.connector("big", "1.x").operations(5000).nouns(NOUNS));
         for (int i = 0; i < 9; i++) {
@@ -133,7 +134,7 @@ public final class CatalogBench {
         // the operations' vectors: embedded once (here, by an engine of our own) and stored; the kernel reads them
         long t0 = System.nanoTime();
         CatalogService prepare = new CatalogService(new ConnectorRegistry(PluginLoading.load(
-                Files.createTempDirectory("svc-bench-none"), Duration.ofSeconds(30)),
+                TempDirs.create("svc-bench-none"), Duration.ofSeconds(30)),
                 new dev.backplane.kernel.catalog.IngestStore(new Jdbc(k.kernel().database().dataSource())),
                 dev.backplane.kernel.persistence.ChangeFeed.disabled(), dev.backplane.kernel.catalog.CatalogIndex.empty(),
                 Duration.ofSeconds(30)), new Jdbc(k.kernel().database().dataSource()),

@@ -1,5 +1,6 @@
 package dev.backplane.bench;
 
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.io.IOException;
@@ -30,7 +31,7 @@ public final class CliBench {
     public static void main(String[] args) throws Exception {
         Path root = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
         Path svc = root.resolve("bin/svc");
-        Path work = Files.createTempDirectory("svc-cli-bench");
+        Path work = TempDirs.create("svc-cli-bench");
         UUID tenant = UUID.randomUUID();
         try (TestIssuer issuer = new TestIssuer();
              TestKernel k = TestKernel.start(work.resolve("data"),

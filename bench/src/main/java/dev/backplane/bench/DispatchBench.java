@@ -3,6 +3,7 @@ package dev.backplane.bench;
 import static dev.backplane.bench.OpenLoop.pct;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -50,7 +51,7 @@ public final class DispatchBench {
         });
         target.start();
         int port = target.getAddress().getPort();
-        Path work = Files.createTempDirectory("svc-dispatch-bench");
+        Path work = TempDirs.create("svc-dispatch-bench");
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         TestPlugins.build(plugins, TestPlugins.connector("bench", "1.x").product("bench").ranges("*").httpProbe(false));
         UUID tenant = UUID.randomUUID();

@@ -5,6 +5,7 @@ import static dev.backplane.bench.OpenLoop.pct;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.net.InetAddress;
@@ -42,7 +43,7 @@ public final class EventsBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Path work = Files.createTempDirectory("svc-events-bench");
+        Path work = TempDirs.create("svc-events-bench");
         UUID tenant = UUID.randomUUID();
         try (TestIssuer issuer = new TestIssuer()) {
             Map<String, String> env = TestKernel.settings(issuer, Files.createDirectories(work.resolve("plugins")));

@@ -5,6 +5,7 @@ import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.retrieval.Embedder;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.testing.PgliteServer;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.nio.file.Files;
@@ -52,7 +53,7 @@ public final class KbBench {
         System.out.printf(Locale.ROOT, "composed vectors: mean cosine %.3f to the real embedding of the same text "
                 + "(over %d entries; those entries keep their real vectors)%n", fidelity / real.length, real.length);
 
-        Path work = Files.createTempDirectory("svc-kb-bench");
+        Path work = TempDirs.create("svc-kb-bench");
         try (TestIssuer issuer = new TestIssuer()) {
             Map<String, String> env = TestKernel.settings(issuer, Files.createDirectories(work.resolve("plugins")));
             if (entries > 0) {

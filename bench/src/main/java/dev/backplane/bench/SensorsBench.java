@@ -2,6 +2,7 @@ package dev.backplane.bench;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -56,7 +57,7 @@ public final class SensorsBench {
             x.close();
         });
         target.start();
-        Path work = Files.createTempDirectory("svc-sensors-bench");
+        Path work = TempDirs.create("svc-sensors-bench");
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         TestPlugins.build(plugins, TestPlugins.connector("bench", "1.x").product("bench").ranges("*").operations(3)
                 .httpProbe(true));

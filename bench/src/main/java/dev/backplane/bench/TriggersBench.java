@@ -3,6 +3,7 @@ package dev.backplane.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.ScriptedModel;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.net.URI;
@@ -39,7 +40,7 @@ public final class TriggersBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Path work = Files.createTempDirectory("svc-triggers-bench");
+        Path work = TempDirs.create("svc-triggers-bench");
         UUID tenant = UUID.randomUUID();
         ObjectMapper json = new ObjectMapper();
         try (TestIssuer issuer = new TestIssuer(); ScriptedModel model = new ScriptedModel()) {

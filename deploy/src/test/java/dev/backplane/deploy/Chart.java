@@ -68,7 +68,9 @@ final class Chart {
     }
 
     static Path copy(Path chart) throws IOException {
-        Path copy = Files.createTempDirectory("chart").resolve("svc-backplane");
+        // under the module's build directory, not /tmp: the copies go with target/ and never pile up between runs
+        Path copy = Files.createTempDirectory(Files.createDirectories(Path.of("target", "chart-copies")), "chart")
+                .resolve("svc-backplane");
         try (Stream<Path> walk = Files.walk(chart)) {
             for (Path p : (Iterable<Path>) walk::iterator) {
                 Path t = copy.resolve(chart.relativize(p).toString());

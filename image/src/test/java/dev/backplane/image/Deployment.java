@@ -10,6 +10,7 @@ import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.ExternalPostgres;
 import dev.backplane.kernel.testing.Fixtures;
 import dev.backplane.kernel.testing.KeycloakServer;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.VaultDouble;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,7 +81,7 @@ final class Deployment implements AutoCloseable {
             // other sessions on this machine load and remove the same tag: the drill runs its own tag of the archive
             String id = podman.run(List.of("load", "-q", "-i", ImageIT.ARCHIVE.toString())).ok().out();
             podman.run(List.of("tag", id.substring(id.lastIndexOf(' ') + 1), d.image)).ok();
-            d.work = Files.createTempDirectory("svc-" + drill);
+            d.work = TempDirs.create("svc-" + drill);
             d.database();
             d.vault = new VaultDouble("secret");
             d.keycloak = KeycloakServer.start(Files.createDirectories(d.work.resolve("keycloak")));

@@ -2,6 +2,7 @@ package dev.backplane.image;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.backplane.kernel.testing.TempDirs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -41,7 +42,7 @@ final class Podman {
                 "podman runs containers as root on these machines; this user is " + System.getProperty("user.name"));
         assumeTrue(Files.isExecutable(Path.of("/usr/sbin/runc")) || Files.isExecutable(Path.of("/usr/bin/runc")),
                 "runc is not installed (bin/test-deps.sh installs it where it can)");
-        Path conf = Files.createTempFile("svc-containers-", ".conf");
+        Path conf = TempDirs.file("svc-containers-", ".conf");
         Files.writeString(conf, "[containers]\ndefault_ulimits = []\n");
         conf.toFile().deleteOnExit();
         return new Podman(conf);

@@ -1,5 +1,6 @@
 package dev.backplane.image;
 
+import dev.backplane.kernel.testing.TempDirs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -70,7 +71,7 @@ final class PreviousRelease {
             return new PreviousRelease(version, commit, cached, Duration.ZERO);
         }
         long t0 = System.nanoTime();
-        Path tree = Files.createTempDirectory("svc-previous-release-");
+        Path tree = TempDirs.create("svc-previous-release-");
         try {
             Run exported = run(ImageIT.ROOT, List.of("bash", "-c", "set -o pipefail; git archive --format=tar \"$1\" "
                     + "| tar -x -C \"$2\"", "export", commit, tree.toString()), Duration.ofMinutes(2));
@@ -197,7 +198,7 @@ final class PreviousRelease {
     }
 
     private static Run run(Path dir, List<String> cmd, Duration timeout) throws IOException, InterruptedException {
-        Path out = Files.createTempFile("svc-previous-release-", ".log");
+        Path out = TempDirs.file("svc-previous-release-", ".log");
         try {
             Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
                     .redirectOutput(out.toFile()).start();

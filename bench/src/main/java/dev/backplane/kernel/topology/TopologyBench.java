@@ -1,6 +1,7 @@
 package dev.backplane.kernel.topology;
 
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.net.URLEncoder;
@@ -36,7 +37,7 @@ public final class TopologyBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Path work = Files.createTempDirectory("svc-topology-bench");
+        Path work = TempDirs.create("svc-topology-bench");
         UUID tenant = UUID.randomUUID();
         Random random = new Random(42);
         List<String> kinds = Vocabulary.EDGE_KINDS.stream().filter(k -> !k.equals("runs-on")).toList();

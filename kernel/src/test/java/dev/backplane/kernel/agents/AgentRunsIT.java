@@ -12,8 +12,8 @@ import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.ScriptedModel;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestPlugins;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -223,7 +223,7 @@ class AgentRunsIT extends PerTestTenant {
     void theCliRunsAgentsAndReadsTheirRuns() throws Exception {
         setUp("cli-bot", "cli", Map.of());
         model.then(toolCall("call_operation", call("cli", "run.item0.list")), text("three items"));
-        CliRunner cli = kernel.cli(Files.createTempDirectory("svc-runs-cli"), operator);
+        CliRunner cli = kernel.cli(TempDirs.create("svc-runs-cli"), operator);
         var run = cli.run("agent", "run", "cli", "--input", "count them", "--work-ref", "CHG-CLI");
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(run.out()).contains("succeeded").contains("three items").contains("CHG-CLI");

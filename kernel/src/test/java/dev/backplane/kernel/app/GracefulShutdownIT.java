@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.ChildKernels;
 import dev.backplane.kernel.testing.ExternalPostgres;
 import dev.backplane.kernel.testing.ScriptedModel;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import java.io.IOException;
 import java.net.URI;
@@ -42,7 +43,7 @@ class GracefulShutdownIT {
 
     @Test
     void aStoppingReplicaHandsItsRunOffAndLeavesCleanly() throws Exception {
-        Path work = Files.createTempDirectory("svc-graceful");
+        Path work = TempDirs.create("svc-graceful");
         UUID tenant = UUID.randomUUID();
         try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer();
              ScriptedModel model = ScriptedModel.concurrent()) {

@@ -7,13 +7,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.kernel.http.ApiRoutes;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Base64;
@@ -37,7 +37,7 @@ class KernelApiIT {
 
     @BeforeAll
     static void start() throws Exception {
-        data = Files.createTempDirectory("svc-kernel-it");
+        data = TempDirs.create("svc-kernel-it");
         issuer = new TestIssuer();
         kernel = TestKernel.start(data, issuer.kernelSettings());
     }

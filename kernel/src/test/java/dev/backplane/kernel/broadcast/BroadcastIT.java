@@ -10,6 +10,7 @@ import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.PerTestTenant;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.io.InputStream;
@@ -20,7 +21,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -438,7 +438,7 @@ class BroadcastIT extends PerTestTenant {
 
     @Test
     void theCliAnnouncesListsWatchesAndSetsOverrides() throws Exception {
-        Path home = Files.createTempDirectory("svc-cli-broadcast");
+        Path home = TempDirs.create("svc-cli-broadcast");
         CliRunner op = kernel.cli(home.resolve("op"), operator);
         CliRunner adm = kernel.cli(home.resolve("admin"), admin);
 

@@ -7,6 +7,7 @@ import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.PerTestTenant;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.nio.file.Files;
@@ -213,7 +214,7 @@ class CatalogIT extends PerTestTenant {
         assertThat(adm.run("connector", "edit-op", "demo-2.x", "demo.item2.delete", "--enable", "--disable").exitCode())
                 .isEqualTo(2);
 
-        Path hint = Files.createTempFile("hint", ".txt");
+        Path hint = TempDirs.file("hint", ".txt");
         Files.writeString(hint, "Use for stock questions\n");
         CliRunner.Result group = adm.run("connector", "edit-group", "demo-2.x", "items", "--when-to-use", "@" + hint);
         assertThat(group.out()).contains("Use for stock questions");

@@ -9,6 +9,7 @@ import dev.backplane.kernel.plugins.PluginLoading;
 import dev.backplane.kernel.retrieval.Embedder;
 import dev.backplane.kernel.retrieval.RetrievalEngine.Mode;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.io.IOException;
@@ -51,7 +52,7 @@ public class OperationSearchQualityIT {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(SPEC),
                 "Kubernetes spec not found at " + SPEC + " (set -Dsvc.shared.dir); not evaluated");
         List<Query> queries = queries();
-        Path work = Files.createTempDirectory("svc-opsearch");
+        Path work = TempDirs.create("svc-opsearch");
         UUID tenant = UUID.randomUUID();
         try (TestIssuer issuer = new TestIssuer();
              TestKernel k = TestKernel.start(work.resolve("data"), TestKernel.settings(issuer,

@@ -6,6 +6,7 @@ import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.Fixtures;
 import dev.backplane.kernel.testing.KeycloakServer;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.net.URI;
@@ -74,7 +75,7 @@ class ConsoleBrowserIT {
         Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
                 "Chromium and chromedriver are not installed (Debian packages chromium, chromium-driver; "
                         + "bin/test-deps.sh installs them): the console browser tests skip");
-        work = Files.createTempDirectory("svc-console");
+        work = TempDirs.create("svc-console");
         keycloak = KeycloakServer.start(work);
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         TestPlugins.build(plugins, TestPlugins.connector("demo", "2.x").operations(6)

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.Fixtures;
 import dev.backplane.kernel.testing.KeycloakServer;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestKernel;
 import java.net.CookieHandler;
 import java.net.URI;
@@ -14,7 +15,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,7 +53,7 @@ class ConsoleSessionsIT {
 
     @BeforeAll
     static void start() throws Exception {
-        work = Files.createTempDirectory("svc-console-sessions");
+        work = TempDirs.create("svc-console-sessions");
         keycloak = KeycloakServer.start(work);
         kernel = TestKernel.start(work.resolve("kernel"), Map.of(
                 "SVC_IDENTITY_ISSUER", keycloak.url() + "/realms/" + REALM,

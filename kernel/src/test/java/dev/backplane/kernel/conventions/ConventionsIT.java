@@ -10,6 +10,7 @@ import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.ScriptedModel;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestKernel;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -327,7 +328,7 @@ class ConventionsIT extends PerTestTenant {
 
     @Test
     void theCliCoversEveryVerbAndEditsInTheEditor() throws Exception {
-        Path home = Files.createTempDirectory("svc-conv-cli");
+        Path home = TempDirs.create("svc-conv-cli");
         CliRunner cli = kernel.cli(home, admin);
         Path body = cli.file("body.md", "Say which ticket.\nKeep it short.\n");
         var created = cli.run("conventions", "create", "--slug", "cli-rule", "--title", "Tickets", "--kind",

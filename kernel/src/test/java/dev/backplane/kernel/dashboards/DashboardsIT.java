@@ -17,6 +17,7 @@ import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.PerTestTenant;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestPlugins;
 import jakarta.mail.Address;
 import jakarta.mail.Message;
@@ -268,7 +269,7 @@ class DashboardsIT extends PerTestTenant {
 
     @Test
     void theCliDrivesDashboardsAndOnlyAPlatformAdminNamesAnotherTenant() throws Exception {
-        Path home = Files.createTempDirectory("svc-cli-dashboard");
+        Path home = TempDirs.create("svc-cli-dashboard");
         CliRunner adm = kernel.cli(home.resolve("admin"), admin);
         CliRunner op = kernel.cli(home.resolve("op"), operator);
         String item = "cli-" + tenant;

@@ -9,6 +9,7 @@ import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.PerTestTenant;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -746,7 +747,7 @@ class DispatchIT extends PerTestTenant {
                 "--aggregate", "max(index) as top");
         assertThat(g.out()).contains("\"top\":74").contains("\"count\":38");
 
-        Path params = Files.createTempFile("params", ".json");
+        Path params = TempDirs.file("params", ".json");
         Files.writeString(params, "{\"name\": \"zz\"}");
         CliRunner.Result denied = cli.run("operation", "call", "disp-1.x", "disp.item5.delete", "--target", "a7",
                 "--params", "@" + params);

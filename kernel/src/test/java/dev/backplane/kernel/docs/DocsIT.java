@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.credentials.FileKvStore;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.util.Digests;
@@ -42,7 +43,7 @@ class DocsIT {
 
     @BeforeAll
     static void start() throws Exception {
-        Path work = Files.createTempDirectory("svc-docs-it");
+        Path work = TempDirs.create("svc-docs-it");
         data = work.resolve("data");
         issuer = new TestIssuer();
         corpus = new FakeCorpus(Map.of(
@@ -401,7 +402,7 @@ class DocsIT {
 
     @Test
     void theCliVerbs() throws Exception {
-        Path home = Files.createTempDirectory("svc-docs-cli");
+        Path home = TempDirs.create("svc-docs-cli");
         CliRunner cli = new CliRunner(home).env("SVC_TOKEN", admin).env("SVC_BACKPLANE", kernel.url())
                 .env("SVC_INSECURE_ALLOW_HTTP", "1");
         String key = "cli-" + suffix;
@@ -437,7 +438,7 @@ class DocsIT {
         var denied = cli.run("docs", "search", "certificate", "--collection", global);
         assertThat(denied.exitCode()).as(denied.toString()).isEqualTo(3);
         assertThat(denied.err()).contains("capability_required").contains("svc-docs:" + global);
-        CliRunner platformCli = new CliRunner(Files.createTempDirectory("svc-docs-cli-p")).env("SVC_TOKEN", platform)
+        CliRunner platformCli = new CliRunner(TempDirs.create("svc-docs-cli-p")).env("SVC_TOKEN", platform)
                 .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
         var grant = platformCli.run("docs", "collections", "grant", global, "--tenant", tenant.toString());
         assertThat(grant.exitCode()).as(grant.toString()).isZero();

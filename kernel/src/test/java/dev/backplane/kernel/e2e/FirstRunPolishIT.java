@@ -8,8 +8,8 @@ import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.PerTestTenant;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestPlugins;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -41,7 +41,7 @@ class FirstRunPolishIT extends PerTestTenant {
     }
 
     private CliRunner cli(String token) throws Exception {
-        return new CliRunner(Files.createTempDirectory("svc-polish-cli")).env("SVC_TOKEN", token)
+        return new CliRunner(TempDirs.create("svc-polish-cli")).env("SVC_TOKEN", token)
                 .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
     }
 

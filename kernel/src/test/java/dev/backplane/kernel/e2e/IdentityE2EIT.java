@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.Fixtures;
 import dev.backplane.kernel.testing.KeycloakServer;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestKernel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +46,7 @@ class IdentityE2EIT {
 
     @BeforeAll
     static void start() throws Exception {
-        work = Files.createTempDirectory("svc-e2e");
+        work = TempDirs.create("svc-e2e");
         keycloak = KeycloakServer.start(work);
         admin = new CliRunner(work.resolve("admin-config"))
                 .env("KEYCLOAK_ADMIN_USER", KeycloakServer.ADMIN)

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.io.IOException;
@@ -42,7 +43,7 @@ class AlertmanagerIT {
     void alertmanagerNotificationsArriveNormalisedOnce() throws Exception {
         Assumptions.assumeTrue(Files.isExecutable(BINARY), "Alertmanager is not installed at " + BINARY
                 + " (./test installs the Debian package prometheus-alertmanager as root); not run");
-        Path work = Files.createTempDirectory("svc-alertmanager-it");
+        Path work = TempDirs.create("svc-alertmanager-it");
         UUID tenant = UUID.randomUUID();
         try (TestIssuer issuer = new TestIssuer();
              TestKernel kernel = TestKernel.start(work.resolve("data"),

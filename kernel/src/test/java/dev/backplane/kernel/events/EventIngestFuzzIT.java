@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.net.URI;
@@ -43,7 +44,7 @@ class EventIngestFuzzIT {
 
     @BeforeContainer
     static void start() throws Exception {
-        Path work = Files.createTempDirectory("svc-events-fuzz");
+        Path work = TempDirs.create("svc-events-fuzz");
         issuer = new TestIssuer();
         Map<String, String> env = TestKernel.settings(issuer, Files.createDirectories(work.resolve("plugins")));
         env.put("SVC_EVENTS_MAX_BODY_BYTES", "32768");

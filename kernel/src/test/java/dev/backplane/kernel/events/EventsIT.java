@@ -8,13 +8,13 @@ import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.PerTestTenant;
+import dev.backplane.kernel.testing.TempDirs;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -446,7 +446,7 @@ class EventsIT extends PerTestTenant {
 
     @Test
     void theCliManagesSourcesAndReadsTheLog() throws Exception {
-        Path cliHome = Files.createTempDirectory("svc-events-cli");
+        Path cliHome = TempDirs.create("svc-events-cli");
         CliRunner cli = kernel.cli(cliHome, admin).env("SVC_EVENT_SOURCE_SECRET", SECRET);
         String slug = "cli-source-" + Math.abs(tenant.hashCode()) + "-abcdef";
         var add = cli.run("event-source", "add", slug, "--name", "cli-am", "--kind", "alertrouter",

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.retrieval.Embedder;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.nio.file.Files;
@@ -61,7 +62,7 @@ class KbArguAnaIT {
             String[] f = qrels.get(i).split("\t");
             relevant.put(f[0], f[1]);
         }
-        Path work = Files.createTempDirectory("svc-arguana");
+        Path work = TempDirs.create("svc-arguana");
         UUID tenant = UUID.randomUUID();
         try (TestIssuer issuer = new TestIssuer();
              TestKernel k = TestKernel.start(work.resolve("data"), TestKernel.settings(issuer,

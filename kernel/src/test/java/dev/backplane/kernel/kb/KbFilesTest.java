@@ -3,6 +3,7 @@ package dev.backplane.kernel.kb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.testing.TempDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -69,7 +70,7 @@ class KbFilesTest {
         Files.writeString(dir.resolve("d.png"), "x");
         Files.writeString(dir.resolve(".e.md"), "x");
         Files.writeString(dir.resolve(".git/f.md"), "x");
-        Path outside = Files.writeString(Files.createTempFile("outside", ".md"), "secret");
+        Path outside = Files.writeString(TempDirs.file("outside", ".md"), "secret");
         Files.createSymbolicLink(dir.resolve("link.md"), outside);
         assertThat(KbFiles.walk(dir, 100)).extracting(p -> dir.relativize(p).toString())
                 .containsExactly("b.markdown", "c.txt", "link.md", "sub/a.md");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelTest;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.nio.file.Files;
@@ -58,7 +59,7 @@ class MigrateMemoryIT {
 
     @Test
     void confirmDryRunMigrateMarkAndReRun() throws Exception {
-        Path home = Files.createTempDirectory("svc-home");
+        Path home = TempDirs.create("svc-home");
         Path dir = memoryDir(home);
         CliRunner cli = kernel.cli(home, alice);
         String source = dir.toString();
@@ -108,7 +109,7 @@ class MigrateMemoryIT {
 
     @Test
     void aTenantScopeAskedForByAnOperatorIsAnErrorForThatEntryOnly() throws Exception {
-        Path home = Files.createTempDirectory("svc-home");
+        Path home = TempDirs.create("svc-home");
         Path dir = Files.createDirectories(home.resolve("mem"));
         Files.writeString(dir.resolve("shared.md"), "---\ntype: project\nscope: tenant\n---\nEveryone should know this.\n");
         Files.writeString(dir.resolve("mine.md"), "---\ntype: user\n---\nI like short answers.\n");

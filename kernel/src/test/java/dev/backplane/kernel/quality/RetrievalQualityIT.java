@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -71,7 +72,7 @@ class RetrievalQualityIT {
 
     @BeforeAll
     static void start() throws Exception {
-        Path work = Files.createTempDirectory("svc-retrieval-it");
+        Path work = TempDirs.create("svc-retrieval-it");
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         TestPlugins.build(plugins, TestPlugins.connector("demo", "1.x").operations(OPERATIONS).nouns("pod", "volume", "node"));
         issuer = new TestIssuer();
@@ -96,7 +97,7 @@ class RetrievalQualityIT {
     }
 
     private CliRunner cli(String token) throws Exception {
-        return new CliRunner(Files.createTempDirectory("svc-cli")).env("SVC_TOKEN", token)
+        return new CliRunner(TempDirs.create("svc-cli")).env("SVC_TOKEN", token)
                 .env("SVC_BACKPLANE", kernel.url()).env("SVC_INSECURE_ALLOW_HTTP", "1");
     }
 

@@ -10,7 +10,7 @@ import dev.backplane.kernel.app.Setting;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
-import java.nio.file.Files;
+import dev.backplane.kernel.testing.TempDirs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,7 +37,7 @@ class ResultQueryIT {
 
     @BeforeAll
     static void start() throws Exception {
-        db = Database.start(KernelConfig.of(Map.of(Setting.DATA_DIR, Files.createTempDirectory("svc-rq").toString(),
+        db = Database.start(KernelConfig.of(Map.of(Setting.DATA_DIR, TempDirs.create("svc-rq").toString(),
                 Setting.DB_EMBEDDED_FSYNC, "false")).database());
         Jdbc jdbc = new Jdbc(db.dataSource());
         handles = new ResultHandles(jdbc, Duration.ofHours(1));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.TempDirs;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
@@ -90,7 +91,7 @@ class ColdPartitionIT {
 
     @Test
     void restSaysWhenAKbSearchWasRankedWhileTheVectorsWereRead() throws Exception {
-        java.nio.file.Path work = Files.createTempDirectory("svc-cold-rest");
+        java.nio.file.Path work = TempDirs.create("svc-cold-rest");
         UUID tenant = UUID.randomUUID();
         try (dev.backplane.kernel.testing.TestIssuer issuer = new dev.backplane.kernel.testing.TestIssuer();
              dev.backplane.kernel.testing.TestKernel k = dev.backplane.kernel.testing.TestKernel.start(work.resolve("data"),

@@ -7,7 +7,7 @@ import dev.backplane.kernel.app.Setting;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
-import java.nio.file.Files;
+import dev.backplane.kernel.testing.TempDirs;
 import java.time.Instant;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -20,7 +20,7 @@ record LiveDatabase(Database db, Jdbc jdbc, ChangeFeed feed) implements AutoClos
 
     static LiveDatabase start(String prefix) throws Exception {
         Database db = Database.start(KernelConfig.of(Map.of(Setting.DATA_DIR,
-                Files.createTempDirectory(prefix).toString(), Setting.DB_EMBEDDED_FSYNC, "false")).database());
+                TempDirs.create(prefix).toString(), Setting.DB_EMBEDDED_FSYNC, "false")).database());
         Jdbc jdbc = new Jdbc(db.dataSource());
         LiveDatabase live = new LiveDatabase(db, jdbc, ChangeFeed.listening(db::dedicatedConnection, jdbc));
         waitFor(live.feed()::live, "the change feed listens");

@@ -8,6 +8,7 @@ import dev.backplane.kernel.kb.KbService;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.PgliteServer;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.nio.file.Files;
@@ -81,7 +82,7 @@ class PgVectorIT {
         Optional<String> missing = PgliteServer.unavailable();
         Assumptions.assumeTrue(missing.isEmpty(), () -> "pgvector path not tested: " + missing.orElse("")
                 + " (PGlite with pgvector runs on node; install node and npm)");
-        Path work = Files.createTempDirectory("svc-pgvector-it");
+        Path work = TempDirs.create("svc-pgvector-it");
         pglite = PgliteServer.start(work);
         issuer = new TestIssuer();
         Map<String, String> env = TestKernel.settings(issuer, Files.createDirectories(work.resolve("plugins")));
@@ -140,7 +141,7 @@ class PgVectorIT {
      */
     @Test
     void aDatabaseWithChunksOrWithTheOldStartTimeSetUpMigratesCleanly() throws Exception {
-        Path work = Files.createTempDirectory("svc-pgvector-upgrade");
+        Path work = TempDirs.create("svc-pgvector-upgrade");
         try (PgliteServer other = PgliteServer.start(work)) {
             var toV045 = org.flywaydb.core.Flyway.configure().dataSource(other.jdbcUrl(), "postgres", "")
                     .locations("classpath:db/migration").target("045");

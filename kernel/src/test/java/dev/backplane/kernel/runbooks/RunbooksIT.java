@@ -10,6 +10,7 @@ import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.PerTestTenant;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.nio.file.Files;
@@ -375,7 +376,7 @@ class RunbooksIT extends PerTestTenant {
     @Test
     void theCliDraftsPublishesAndWalksARun() throws Exception {
         targetReady("rb-cli");
-        Path home = Files.createTempDirectory("svc-cli-runbook");
+        Path home = TempDirs.create("svc-cli-runbook");
         Path yaml = home.resolve("restart.yaml");
         Files.writeString(yaml, RESTART);
         CliRunner adm = kernel.cli(home.resolve("admin"), admin);

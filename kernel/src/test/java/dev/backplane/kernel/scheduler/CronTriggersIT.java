@@ -9,7 +9,7 @@ import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.ScriptedModel;
-import java.nio.file.Files;
+import dev.backplane.kernel.testing.TempDirs;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -128,7 +128,7 @@ class CronTriggersIT extends PerTestTenant {
     @Test
     void theCliCreatesACronTriggerAndTheAutomationListShowsItsSchedule() throws Exception {
         agent("weekly");
-        CliRunner cli = kernel.cli(Files.createTempDirectory("svc-cron").resolve("admin"), admin);
+        CliRunner cli = kernel.cli(TempDirs.create("svc-cron").resolve("admin"), admin);
         CliRunner.Result created = cli.run("scheduler", "create", "--kind", "cron", "--agent-definition", "weekly",
                 "--cron", "0 0 8 * * MON", "--time-zone", "UTC", "--inputs", "Weekly capacity review.");
         assertThat(created.exitCode()).as(created.toString()).isZero();

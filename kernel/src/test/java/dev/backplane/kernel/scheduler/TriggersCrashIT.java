@@ -6,13 +6,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.ChildKernels;
 import dev.backplane.kernel.testing.ExternalPostgres;
 import dev.backplane.kernel.testing.ScriptedModel;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -36,7 +36,7 @@ class TriggersCrashIT {
 
     @Test
     void everyEventFiresExactlyOneRunAcrossAKillMinus9() throws Exception {
-        Path work = Files.createTempDirectory("svc-triggers-crash");
+        Path work = TempDirs.create("svc-triggers-crash");
         UUID tenant = UUID.randomUUID();
         try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer();
              ScriptedModel model = new ScriptedModel()) {

@@ -12,13 +12,13 @@ import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.PerTestTenant;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestPlugins;
 import dev.backplane.kernel.testing.ScriptedModel;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -353,7 +353,7 @@ class TriggersIT extends PerTestTenant {
     @Test
     void theCliManagesTriggers() throws Exception {
         agent("c-bot", "cli-agent");
-        CliRunner cli = kernel.cli(Files.createTempDirectory("svc-sched-cli"), admin);
+        CliRunner cli = kernel.cli(TempDirs.create("svc-sched-cli"), admin);
         var created = cli.run("scheduler", "create", "--kind", "event", "--agent-definition", "cli-agent",
                 "--event-filter", "{\"severity\": \"high\"}", "--inputs", "Look into it.");
         assertThat(created.exitCode()).as(created.toString()).isZero();

@@ -10,6 +10,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.ApiContract;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -152,7 +153,7 @@ class BadInputFuzzIT {
     @BeforeContainer
     static void start() throws Exception {
         startedAt = System.nanoTime();
-        Path work = Files.createTempDirectory("svc-bad-input-fuzz");
+        Path work = TempDirs.create("svc-bad-input-fuzz");
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         TestPlugins.build(plugins, TestPlugins.connector("fz", "1.x").product("fz").ranges("*").operations(6)
                 .httpProbe(true).typedAndComposite());

@@ -10,6 +10,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.ChildKernels;
 import dev.backplane.kernel.testing.ExternalPostgres;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.io.IOException;
@@ -98,7 +99,7 @@ class CrashRecoveryIT {
     @Test
     void killMinus9AtFourPointsThenRestartKeepsThePromises() throws Exception {
         long t0 = System.nanoTime();
-        work = Files.createTempDirectory("svc-crash-recovery");
+        work = TempDirs.create("svc-crash-recovery");
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         TestPlugins.build(plugins, TestPlugins.connector("crash", "1.x").product("crash").ranges("*").operations(6)
                 .httpProbe(false));
@@ -594,7 +595,10 @@ class CrashRecoveryIT {
     private Process start() throws IOException {
         kernels++;
         String java = ProcessHandle.current().info().command().orElse("java");
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+        // temporary files in the test's directory: a kernel killed with SIGKILL never cleans up its own
+        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx1g",
+                "-Djava.io.tmpdir=" + Files.createDirectories(work.resolve("tmp")),
+                "-cp", System.getProperty("java.class.path"),
                 "dev.backplane.kernel.app.Main").redirectErrorStream(true)
                 .redirectOutput(work.resolve("kernel-" + kernels + ".log").toFile());
         pb.environment().putAll(env);

@@ -11,6 +11,7 @@ import dev.backplane.kernel.catalog.SpecIngestIT;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.ScriptedModel;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -39,7 +40,7 @@ class GovernanceAuditIT {
 
     @Test
     void everyGovernanceChangeIsAuditedWithWhoWhatAndTheChange() throws Exception {
-        Path work = Files.createTempDirectory("svc-governance-audit");
+        Path work = TempDirs.create("svc-governance-audit");
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         TestPlugins.build(plugins, TestPlugins.connector("gov", "1.x").product("gov").ranges("*").httpProbe(false));
         UUID tenant = UUID.randomUUID();
@@ -110,7 +111,7 @@ class GovernanceAuditIT {
 
     @Test
     void privateMemoryRunPromptsAndSpecsAreDigestsAndEveryAuditRowIsBounded() throws Exception {
-        Path work = Files.createTempDirectory("svc-governance-audit-bounded");
+        Path work = TempDirs.create("svc-governance-audit-bounded");
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         UUID tenant = UUID.randomUUID();
         String memory = "private-memory-" + UUID.randomUUID();

@@ -11,6 +11,7 @@ import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.Fixtures;
 import dev.backplane.kernel.testing.ScriptedModel;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -150,7 +151,7 @@ class TenantMatrixIT {
 
     @BeforeAll
     static void start() throws Exception {
-        work = Files.createTempDirectory("svc-tenant-matrix");
+        work = TempDirs.create("svc-tenant-matrix");
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         kbRoot = Files.createDirectories(work.resolve("kb-import"));
         target = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);

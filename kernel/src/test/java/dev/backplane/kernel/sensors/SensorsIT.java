@@ -10,6 +10,7 @@ import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.PerTestTenant;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.nio.file.Files;
@@ -471,7 +472,7 @@ public class SensorsIT extends PerTestTenant {
 
     @Test
     void theCliDrivesSensors() throws Exception {
-        Path home = Files.createTempDirectory("svc-cli-sensor");
+        Path home = TempDirs.create("svc-cli-sensor");
         CliRunner adm = kernel.cli(home.resolve("admin"), admin);
         CliRunner op = kernel.cli(home.resolve("op"), operator);
         Path assertion = home.resolve("assertion.json");

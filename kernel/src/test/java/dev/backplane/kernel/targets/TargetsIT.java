@@ -8,6 +8,7 @@ import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.PerTestTenant;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.nio.file.Files;
@@ -192,7 +193,7 @@ class TargetsIT extends PerTestTenant {
         assertThat(page.out()).contains("web-1").contains("svc targets list --cursor web-1").doesNotContain("web-2");
         assertThat(adm.run("targets", "list", "--cursor", "web-1").out()).contains("web-2");
 
-        Path file = Files.createTempFile("targets", ".yaml");
+        Path file = TempDirs.file("targets", ".yaml");
         Files.writeString(file, """
                 targets:
                   - name: db-1
@@ -223,7 +224,7 @@ class TargetsIT extends PerTestTenant {
         assertThat(db.path("fingerprint").isNull()).isTrue();
         assertThat(kernel.get("/api/v1/targets/web-1", admin).json().path("notes").asText()).isEqualTo("patched by import");
 
-        Path invalid = Files.createTempFile("targets", ".yaml");
+        Path invalid = TempDirs.file("targets", ".yaml");
         Files.writeString(invalid, "targets:\n  - name: x\n    host: 127.0.0.1\n");
         CliRunner.Result local = adm.run("targets", "import", invalid.toString());
         assertThat(local.exitCode()).isEqualTo(2);

@@ -23,8 +23,11 @@ public final class ChildKernels {
     /** Starts {@code dev.backplane.kernel.app.Main} with {@code env}, its output to {@code log}. */
     public static Process start(Map<String, String> env, Path log) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
-        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "dev.backplane.kernel.app.Main").redirectErrorStream(true).redirectOutput(log.toFile());
+        // its temporary files (the ONNX runtime unpacks 16 MB per start) beside its log, deleted with the test's
+        // directory: a child killed with SIGKILL never runs its own clean-up
+        Path tmp = Files.createDirectories(log.toAbsolutePath().getParent().resolve("tmp"));
+        ProcessBuilder pb = new ProcessBuilder(java, "-Djava.io.tmpdir=" + tmp, "-cp",
+                System.getProperty("java.class.path"), "dev.backplane.kernel.app.Main").redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().putAll(env);
         return pb.start();
     }

@@ -29,6 +29,7 @@ public final class KernelExtension implements BeforeAllCallback, ParameterResolv
         final Deque<AutoCloseable> fixtures = new ArrayDeque<>();
         TestIssuer issuer;
         TestKernel kernel;
+        Path work;
 
         @Override
         public void close() throws Exception {
@@ -36,6 +37,7 @@ public final class KernelExtension implements BeforeAllCallback, ParameterResolv
             all.add(kernel);
             all.add(issuer);
             all.addAll(fixtures);
+            all.add(work == null ? null : () -> TempDirs.delete(work)); // last: the kernel's PostgreSQL has stopped writing to it
             Fixtures.closeAll(all.toArray(AutoCloseable[]::new));
         }
     }
@@ -54,7 +56,8 @@ public final class KernelExtension implements BeforeAllCallback, ParameterResolv
 
     private static void start(Class<?> testClass, Started started) throws Exception {
         started.issuer = new TestIssuer();
-        Path work = Files.createTempDirectory("svc-" + testClass.getSimpleName() + "-");
+        Path work = TempDirs.create("svc-" + testClass.getSimpleName() + "-");
+        started.work = work;
         Map<String, String> settings = TestKernel.settings(started.issuer, Files.createDirectories(work.resolve("plugins")));
         KernelSetup setup = new KernelSetup(work, started.issuer, settings, started.fixtures);
         AnnotationSupport.findAnnotation(testClass, KernelTest.class).ifPresent(a -> {

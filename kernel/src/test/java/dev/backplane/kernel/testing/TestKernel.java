@@ -99,11 +99,7 @@ public final class TestKernel implements AutoCloseable {
 
     /** The {@code svc} CLI pointed at this kernel with {@code token}, its config in a new temporary directory. */
     public CliRunner cli(String token) {
-        try {
-            return cli(Files.createTempDirectory("svc-cli"), token);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return cli(TempDirs.create("svc-cli"), token);
     }
 
     /** The {@code svc} CLI pointed at this kernel with {@code token}, its config in {@code home}. */

@@ -148,7 +148,7 @@ public final class TestPlugins {
         sources.put(cls, pluginSource(pkg, spec));
         Path jar = dir.resolve(spec.implId + "-" + spec.version + ".jar");
         try {
-            Path classes = Files.createTempDirectory("plugin-classes");
+            Path classes = TempDirs.create("plugin-classes");
             compile(sources, classes);
             Manifest m = new Manifest();
             m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
@@ -343,7 +343,7 @@ public final class TestPlugins {
             """;
 
     private static void compile(Map<String, String> sources, Path out) throws IOException {
-        Path src = Files.createTempDirectory("plugin-src");
+        Path src = TempDirs.create("plugin-src");
         List<String> files = new ArrayList<>();
         for (Map.Entry<String, String> e : sources.entrySet()) {
             Path f = src.resolve(e.getKey().replace('.', '/') + ".java");

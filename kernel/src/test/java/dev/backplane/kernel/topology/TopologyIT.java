@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.PerTestTenant;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.net.URLEncoder;
@@ -466,7 +467,7 @@ class TopologyIT extends PerTestTenant {
         assertThat(cli.run("topology", "timeline", "--limit", "1").out()).contains("--cursor");
         assertThat(cli.run("topology", "diff", "1h", Instant.now().plusSeconds(1).toString(), "--changed-only").out())
                 .contains("added 2");
-        Path file = Files.createTempFile("edges", ".json");
+        Path file = TempDirs.file("edges", ".json");
         Files.writeString(file, JSON.writeValueAsString(Map.of("edges", List.of(edge("pay-api", null, "routes-through",
                 "pay-lb", "service")))));
         assertThat(cli.run("topology", "bulk-import", file.toString(), "--dry-run").out()).contains("dry run")

@@ -1,11 +1,11 @@
 package dev.backplane.plugins.dns;
 
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.plugin.api.Credential;
 import dev.backplane.plugin.api.TargetSpec;
 import dev.backplane.plugin.api.testkit.ClassFixture;
 import dev.backplane.plugin.api.testkit.ConnectorConformanceTest;
 import dev.backplane.plugins.ssh.SshLab;
-import java.nio.file.Files;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,10 +18,10 @@ class DnsConformanceTest extends ConnectorConformanceTest {
 
     @RegisterExtension
     static final ClassFixture<SshLab> SSH = ClassFixture.unless(SshLab::unavailable,
-            () -> SshLab.start(Files.createTempDirectory("dns-conformance-ssh")));
+            () -> SshLab.start(TempDirs.create("dns-conformance-ssh")));
     @RegisterExtension
     static final ClassFixture<BindLab> BIND = ClassFixture.unless(BindLab::unavailable,
-            () -> BindLab.start(Files.createTempDirectory("dns-conformance-bind")));
+            () -> BindLab.start(TempDirs.create("dns-conformance-bind")));
 
     /** The login name is not a secret (it is in every sshd log line); keys and the passphrase are. */
     @Override

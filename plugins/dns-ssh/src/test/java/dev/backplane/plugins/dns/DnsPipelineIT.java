@@ -8,8 +8,8 @@ import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.OperationCalls;
 import dev.backplane.kernel.testing.PerTestTenant;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.plugins.ssh.SshLab;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -40,7 +40,7 @@ class DnsPipelineIT extends PerTestTenant {
         setup.pluginJar("dns.plugin.jar", "dns-ssh-9.x.jar");
         unavailable = SshLab.unavailable().or(BindLab::unavailable);
         if (unavailable.isEmpty()) {
-            Path dir = Files.createTempDirectory("dns-pipeline");
+            Path dir = TempDirs.create("dns-pipeline");
             ssh = SshLab.start(dir.resolve("ssh"));
             setup.closeAfter(ssh);
             bind = BindLab.start(dir.resolve("bind"));
@@ -163,7 +163,7 @@ class DnsPipelineIT extends PerTestTenant {
     void theCliHasDnsVerbsFromTheCatalog() throws Exception {
         target("ns5", Map.of());
         calls.enable(admin, WRITES);
-        Path home = Files.createTempDirectory("svc-cli");
+        Path home = TempDirs.create("svc-cli");
         var cli = kernel.cli(home, operator);
         var zones = cli.run("dns", "zone", "list", "--target", "ns5");
         assertThat(zones.exitCode()).as(zones.toString()).isZero();

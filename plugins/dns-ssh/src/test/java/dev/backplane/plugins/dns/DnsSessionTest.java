@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.backplane.kernel.egress.GuardedSocketFactory;
 import dev.backplane.kernel.egress.SsrfGuard;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.plugin.api.Connector;
 import dev.backplane.plugin.api.ConnectorContext;
 import dev.backplane.plugin.api.ConnectorException;
@@ -17,7 +18,6 @@ import dev.backplane.plugin.api.OperationResult;
 import dev.backplane.plugin.api.TargetSpec;
 import dev.backplane.plugin.api.testkit.RecordingContext;
 import dev.backplane.plugins.ssh.SshLab;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -46,7 +46,7 @@ class DnsSessionTest {
     static void start() throws Exception {
         Assumptions.assumeTrue(SshLab.unavailable().isEmpty(), SshLab.unavailable().orElse(""));
         Assumptions.assumeTrue(BindLab.unavailable().isEmpty(), BindLab.unavailable().orElse(""));
-        dir = Files.createTempDirectory("dns-session");
+        dir = TempDirs.create("dns-session");
         ssh = SshLab.start(dir.resolve("ssh"));
         slow = SshLab.start(dir.resolve("slow"), Optional.of("/bin/sleep 30"));
         bind = BindLab.start(dir.resolve("bind"));

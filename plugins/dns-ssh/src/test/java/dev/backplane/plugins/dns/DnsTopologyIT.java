@@ -6,10 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.KernelTest;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.plugins.ssh.SshLab;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,7 +42,7 @@ class DnsTopologyIT {
         setup.pluginJar("dns.plugin.jar", "dns-ssh-9.x.jar");
         unavailable = SshLab.unavailable().or(BindLab::unavailable);
         if (unavailable.isEmpty()) {
-            Path dir = Files.createTempDirectory("dns-topology");
+            Path dir = TempDirs.create("dns-topology");
             ssh = setup.closeAfter(SshLab.start(dir.resolve("ssh")));
             bind = setup.closeAfter(BindLab.start(dir.resolve("bind")));
         }

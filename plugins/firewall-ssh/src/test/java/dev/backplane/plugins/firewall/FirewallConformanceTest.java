@@ -1,11 +1,11 @@
 package dev.backplane.plugins.firewall;
 
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.plugin.api.Credential;
 import dev.backplane.plugin.api.TargetSpec;
 import dev.backplane.plugin.api.testkit.ClassFixture;
 import dev.backplane.plugin.api.testkit.ConnectorConformanceTest;
 import dev.backplane.plugins.ssh.SshLab;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,7 +17,7 @@ class FirewallConformanceTest extends ConnectorConformanceTest {
 
     @RegisterExtension
     static final ClassFixture<NftLab> LAB = ClassFixture.unless(NftLab::unavailable,
-            () -> NftLab.start(Files.createTempDirectory("fw-conformance")));
+            () -> NftLab.start(TempDirs.create("fw-conformance")));
 
     /** The login name is not a secret; the keys are. */
     @Override

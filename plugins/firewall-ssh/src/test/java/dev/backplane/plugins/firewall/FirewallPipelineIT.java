@@ -7,7 +7,7 @@ import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.OperationCalls;
 import dev.backplane.kernel.testing.PerTestTenant;
-import java.nio.file.Files;
+import dev.backplane.kernel.testing.TempDirs;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,7 +32,7 @@ class FirewallPipelineIT extends PerTestTenant {
         setup.pluginJar("firewall.plugin.jar", "firewall-ssh-1.x.jar");
         unavailable = NftLab.unavailable();
         if (unavailable.isEmpty()) {
-            lab = setup.closeAfter(NftLab.start(Files.createTempDirectory("fw-pipeline")));
+            lab = setup.closeAfter(NftLab.start(TempDirs.create("fw-pipeline")));
         }
     }
 
@@ -108,7 +108,7 @@ class FirewallPipelineIT extends PerTestTenant {
     @Test
     void theCliHasFirewallVerbsFromTheCatalog() throws Exception {
         target("fw2");
-        var cli = kernel.cli(Files.createTempDirectory("svc-cli"), operator);
+        var cli = kernel.cli(TempDirs.create("svc-cli"), operator);
         var chains = cli.run("firewall", "chain", "list", "--target", "fw2");
         assertThat(chains.exitCode()).as(chains.toString()).isZero();
         assertThat(chains.out()).contains("input").contains("locked");

@@ -3,6 +3,7 @@ package dev.backplane.plugins.firewall;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.plugin.api.Connector;
 import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.Credential;
@@ -13,7 +14,6 @@ import dev.backplane.plugin.api.OperationResult;
 import dev.backplane.plugin.api.TargetSpec;
 import dev.backplane.plugin.api.testkit.ClassFixture;
 import dev.backplane.plugin.api.testkit.RecordingContext;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -31,7 +31,7 @@ class FirewallSessionTest {
             "`touch " + MARKER + "`", "a\nb", "a'b", "a\"b", "a b", "a|b", "-x", "a}b", "");
     @RegisterExtension
     static final ClassFixture<NftLab> LAB = ClassFixture.unless(NftLab::unavailable,
-            () -> NftLab.start(Files.createTempDirectory("fw-session")));
+            () -> NftLab.start(TempDirs.create("fw-session")));
 
     private static Connector open() throws Exception {
         TargetSpec target = new TargetSpec("fw1", "nftables", "127.0.0.1", LAB.get().ssh().port(), Optional.empty(), true,

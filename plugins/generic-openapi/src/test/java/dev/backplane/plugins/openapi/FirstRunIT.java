@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KeycloakServer;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestKernel;
 import java.io.IOException;
 import java.net.URI;
@@ -50,7 +51,7 @@ class FirstRunIT {
     static void start() throws Exception {
         repo = Path.of("").toAbsolutePath().getParent().getParent();
         assertThat(repo.resolve("bin/demo-target")).as("run from plugins/generic-openapi").isRegularFile();
-        work = Files.createTempDirectory("svc-first-run-it");
+        work = TempDirs.create("svc-first-run-it");
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         Files.copy(Path.of(System.getProperty("generic-openapi.plugin.jar")), plugins.resolve("generic-openapi.jar"));
         keycloak = KeycloakServer.start(work);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KeycloakServer;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.net.URI;
@@ -53,7 +54,7 @@ class KeycloakIngestIT {
         Path spec = keycloakSpec();
         Assumptions.assumeTrue(spec != null, "../shared/specs/keycloak-23.0.7-openapi.json is not beside the "
                 + "repository; this end-to-end test reads the vendor spec in place");
-        work = Files.createTempDirectory("svc-keycloak-ingest-it");
+        work = TempDirs.create("svc-keycloak-ingest-it");
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         Files.copy(Path.of(System.getProperty("generic-openapi.plugin.jar")), plugins.resolve("generic-openapi.jar"));
         // the shipped entry's credential-read lists, so this end to end test runs the classification that ships

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.OperationCalls;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import java.io.IOException;
@@ -72,7 +73,7 @@ record ReplayKernel(Path work, TestIssuer issuer, TestKernel kernel, CliRunner c
     /** As above, with kernel settings by environment-variable name added to (or replacing) the test defaults. */
     static ReplayKernel start(List<String> products, Map<String, Path> specOverrides, Map<String, String> settings)
             throws IOException {
-        Path work = Files.createTempDirectory("svc-replay-it");
+        Path work = TempDirs.create("svc-replay-it");
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         Files.copy(Path.of(System.getProperty("generic-openapi.plugin.jar")), plugins.resolve("generic-openapi.jar"));
         JsonNode shipped = JSON.readTree(PLUGIN_REPO.resolve("catalog-index.json").toFile());
@@ -170,5 +171,6 @@ record ReplayKernel(Path work, TestIssuer issuer, TestKernel kernel, CliRunner c
     public void close() {
         kernel.close();
         issuer.close();
+        TempDirs.delete(work);
     }
 }

@@ -8,8 +8,8 @@ import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.OperationCalls;
 import dev.backplane.kernel.testing.PerTestTenant;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TlsFixture;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -117,7 +117,7 @@ class K8sPipelineIT extends PerTestTenant {
     void theCliBuildsK8sVerbsFromTheCatalog() throws Exception {
         target("cli1", "localhost", Map.of(), MockCluster.TOKEN);
         enable();
-        Path home = Files.createTempDirectory("svc-cli");
+        Path home = TempDirs.create("svc-cli");
         dev.backplane.kernel.testing.CliRunner cli = kernel.cli(home, operator);
         var pods = cli.run("k8s", "pod", "list", "--namespace", "shop", "--label-selector", "app=web", "--target", "cli1");
         assertThat(pods.exitCode()).as(pods.toString()).isZero();

@@ -8,7 +8,7 @@ import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.OperationCalls;
 import dev.backplane.kernel.testing.PerTestTenant;
-import java.nio.file.Files;
+import dev.backplane.kernel.testing.TempDirs;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -102,7 +102,7 @@ class LokiPipelineIT extends PerTestTenant {
     void theCliHasTheLokiFamilyVerbs() throws Exception {
         target("cli-logs", Map.of("scheme", "http", "org_id", LokiReplay.ORG), LokiReplay.PASSWORD);
         kernel.enableConnector(admin, CONNECTOR);
-        CliRunner cli = kernel.cli(Files.createTempDirectory("svc-cli"), operator);
+        CliRunner cli = kernel.cli(TempDirs.create("svc-cli"), operator);
         var lines = cli.run("loki", "query", "range", "--query", "{env=\"prod\"} |= \"error\"", "--since", "1h",
                 "--target", "cli-logs");
         assertThat(lines.exitCode()).as(lines.toString()).isZero();

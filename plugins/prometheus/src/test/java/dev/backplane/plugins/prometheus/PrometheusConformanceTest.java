@@ -1,10 +1,10 @@
 package dev.backplane.plugins.prometheus;
 
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.plugin.api.Credential;
 import dev.backplane.plugin.api.TargetSpec;
 import dev.backplane.plugin.api.testkit.ClassFixture;
 import dev.backplane.plugin.api.testkit.ConnectorConformanceTest;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,7 +15,7 @@ class PrometheusConformanceTest extends ConnectorConformanceTest {
 
     @RegisterExtension
     static final ClassFixture<PromServers> SERVERS = ClassFixture.of(
-            () -> PromServers.start(Files.createTempDirectory("svc-prom-conformance"), false));
+            () -> PromServers.start(TempDirs.create("svc-prom-conformance"), false));
 
     @Override
     protected Subject subject() {

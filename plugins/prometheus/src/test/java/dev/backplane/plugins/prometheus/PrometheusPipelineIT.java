@@ -9,8 +9,8 @@ import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.OperationCalls;
 import dev.backplane.kernel.testing.PerTestTenant;
+import dev.backplane.kernel.testing.TempDirs;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
@@ -286,7 +286,7 @@ class PrometheusPipelineIT extends PerTestTenant {
     void theCliHasThePrometheusFamilyVerbs() throws Exception {
         prometheus("cli-p");
         alertmanager("cli-am");
-        Path home = Files.createTempDirectory("svc-cli");
+        Path home = TempDirs.create("svc-cli");
         CliRunner cli = kernel.cli(home, admin);
         var listed = cli.run("connector", "list");
         assertThat(listed.out()).as(listed.toString()).contains(CONNECTOR).contains("staged");

@@ -8,6 +8,7 @@ import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.LogCapture;
 import dev.backplane.kernel.testing.PerTestTenant;
+import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.VaultDouble;
 import java.nio.file.Files;
@@ -152,7 +153,7 @@ class VaultCanaryIT extends PerTestTenant {
                 .get("private_key")).as("positive control: the key is where the ref says").contains(KEY_CANARY);
 
         // the CLI, reading and writing from a file
-        Path home = Files.createTempDirectory("svc-canary-cli");
+        Path home = TempDirs.create("svc-canary-cli");
         CliRunner cli = kernel.cli(home, admin);
         List<CliRunner.Result> runs = new ArrayList<>();
         runs.add(cli.run("vault", "kv", "read", "canary/app", "--target", "vc"));

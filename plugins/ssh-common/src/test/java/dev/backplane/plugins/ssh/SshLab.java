@@ -138,10 +138,16 @@ public record SshLab(Path dir, int port, Process sshd) implements AutoCloseable 
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() throws InterruptedException, IOException {
         sshd.destroy();
         if (!sshd.waitFor(5, TimeUnit.SECONDS)) {
-            sshd.destroyForcibly();
+            sshd.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        }
+        // the lab's directory (keys, config, log) is its own: a test run leaves nothing behind
+        try (var walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
         }
     }
 }
