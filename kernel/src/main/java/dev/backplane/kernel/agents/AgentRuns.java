@@ -1,6 +1,7 @@
 package dev.backplane.kernel.agents;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.audit.AuditClass;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.broadcast.Activity;
 import dev.backplane.kernel.broadcast.BroadcastFeed;
@@ -12,6 +13,7 @@ import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.identity.Subjects;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.Lease;
 import dev.backplane.kernel.util.Digests;
 import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.kernel.util.Paging;
@@ -62,7 +64,7 @@ public final class AgentRuns {
     private final ModelGateway models;
     private final RunLoop loop;
     private final AuditLog audit;
-    private final Duration lease;
+    private final Lease lease;
     private final Map<UUID, Thread> local = new ConcurrentHashMap<>();
     /** Runs of this kernel waiting for a model answer: a hand-off may cut those calls off (guarded by itself). */
     private final Set<UUID> inModelCall = new java.util.HashSet<>();
@@ -76,7 +78,7 @@ public final class AgentRuns {
         this.definitions = definitions;
         this.models = models;
         this.audit = audit;
-        this.lease = lease;
+        this.lease = new Lease(lease);
         this.loop = new RunLoop(this, tools);
     }
 
@@ -104,7 +106,7 @@ public final class AgentRuns {
                                         lease_owner, lease_until)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""", handle, caller.tenantId(), name,
                 (async ? AgentRun.Status.PENDING : AgentRun.Status.RUNNING).wire(), caller.sub(), s.workRef(), Digests.sha256Hex(s.input()),
-                handle.toString(), Timestamp.from(Instant.now().plus(lease)));
+                handle.toString(), lease.untilFromNow());
         Runnable body = () -> execute(handle, def, actingAs(def, caller.tenantId(), handle), caller.sub(), model,
                 Optional.empty(), s.input(), Optional.ofNullable(s.workRef()));
         if (async) {
@@ -142,14 +144,19 @@ public final class AgentRuns {
         if (resumed.isEmpty()) {
             announce(agent, def, startedBy, "start", AgentRun.Status.RUNNING, handle, workRef, Optional.empty());
         }
-        Thread heartbeat = Thread.ofVirtual().name("agent-run-lease-" + handle).start(() -> renew(handle));
+        // renewed while the row is leased at all (a hand-off or the final write releases it; the stop ends the beat)
+        Lease.Heartbeat heartbeat = lease.keepAlive("agent-run-lease-" + handle, until -> {
+            jdbc.update("UPDATE agent_runs SET lease_until = ? WHERE handle = ? AND lease_owner IS NOT NULL", until,
+                    handle);
+            return true;
+        });
         RunLoop.Outcome outcome;
         try {
             setStatus(handle, AgentRun.Status.RUNNING, Optional.empty());
             outcome = resumed.isPresent() ? loop.run(handle, def, agent, model, resumed.get(), workRef)
                     : loop.run(handle, def, agent, model, input, workRef);
         } catch (RunCheckpoint.HandedOff h) {
-            heartbeat.interrupt();
+            heartbeat.stop();
             Thread.interrupted(); // the hand-off's interrupt must not break the writes that hand the run off
             handedOff(handle, h.checkpoint()); // before the finally below: awaitHandedOff waits for the row
             return;
@@ -164,7 +171,7 @@ public final class AgentRuns {
                 outcome = RunLoop.Outcome.failed("internal_error", "the run failed: " + e.getClass().getSimpleName(), 0);
             }
         } finally {
-            heartbeat.interrupt();
+            heartbeat.stop();
             local.remove(handle);
             Thread.interrupted(); // a cancel's interrupt must not break the final write
         }
@@ -273,9 +280,8 @@ public final class AgentRuns {
                     WHERE handle = ? AND status IN ('pending', 'running', 'awaiting_approval')""",
                     o.status().wire(), o.output().map(Jdbc::jsonb).orElse(null), o.error().orElse(null),
                     o.errorCode().orElse(null), o.turns(), handle);
-            audit.recordIn(c, new AuditLog.Entry(agent.tenantId(), agent.sub(), PrincipalKind.AGENT.wireName(), "other",
-                    "svc.agent_runs.run", Optional.empty(), Optional.of(def.name()), Optional.empty(), Optional.of(handle),
-                    Optional.empty(), Optional.empty(), Optional.empty()), o.status() == AgentRun.Status.SUCCEEDED ? "ok"
+            audit.recordIn(c, AuditLog.Entry.of(agent.tenantId(), agent.sub(), PrincipalKind.AGENT,
+                    AuditClass.OTHER, "svc.agent_runs.run").target(def.name()).session(handle), o.status() == AgentRun.Status.SUCCEEDED ? "ok"
                     : o.status() == AgentRun.Status.CANCELLED ? "denied" : "error", o.errorCode(), Optional.empty(),
                     Map.of("status", o.status().wire(), "turns", o.turns()));
             return null;
@@ -353,7 +359,7 @@ public final class AgentRuns {
                           r.work_ref""",
                 rs -> new Claimed(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3),
                         rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7)),
-                Timestamp.from(Instant.now().plus(lease))));
+                lease.untilFromNow()));
         for (Claimed c : claimed) {
             Thread.ofVirtual().name("agent-run-" + c.handle()).start(() -> launch(c.handle(), c.tenant(), c.agent(),
                     c.input(), c.startedBy(), Optional.ofNullable(c.resume()), Optional.ofNullable(c.workRef())));
@@ -397,22 +403,6 @@ public final class AgentRuns {
         resumed.ifPresent(r -> event(handle, "resumed", Map.of("turn", r.turn())));
         execute(handle, def, actingAs(def, tenant, handle), startedBy, model, resumed, input == null ? "" : input,
                 resumeState.isPresent() ? workRef : Optional.empty());
-    }
-
-    /** Extends the run's lease every third of it until the run finishes. */
-    private void renew(UUID handle) {
-        long every = Math.max(100, lease.toMillis() / 3);
-        while (!Thread.currentThread().isInterrupted()) {
-            try {
-                Thread.sleep(every);
-                jdbc.update("UPDATE agent_runs SET lease_until = ? WHERE handle = ? AND lease_owner IS NOT NULL",
-                        Timestamp.from(Instant.now().plus(lease)), handle);
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "agent run " + handle + ": lease not renewed (" + e.getMessage() + ")");
-            }
-        }
     }
 
     public AgentRun show(UUID tenant, UUID handle) {
@@ -487,9 +477,8 @@ public final class AgentRuns {
                     RETURNING handle, tenant_id, agent_name""", rs -> new Orphan(rs.getObject(1, UUID.class),
                     rs.getObject(2, UUID.class), rs.getString(3)));
             for (Orphan o : reaped) {
-                audit.recordIn(c, new AuditLog.Entry(o.tenant(), "svc-reaper", "service", "other",
-                        "svc.agent_runs.orphaned", Optional.empty(), Optional.of(o.agent()), Optional.empty(),
-                        Optional.of(o.handle()), Optional.empty(), Optional.empty(), Optional.empty()), "error",
+                audit.recordIn(c, AuditLog.Entry.byService(o.tenant(), "svc-reaper", AuditClass.OTHER,
+                        "svc.agent_runs.orphaned").target(o.agent()).session(o.handle()), "error",
                         Optional.of("run_orphaned"), Optional.empty(), Map.of());
             }
             return reaped.size();

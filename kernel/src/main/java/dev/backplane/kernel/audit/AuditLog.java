@@ -1,5 +1,7 @@
 package dev.backplane.kernel.audit;
 
+import dev.backplane.kernel.identity.Caller;
+import dev.backplane.kernel.identity.PrincipalKind;
 import dev.backplane.kernel.persistence.Jdbc;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +38,74 @@ public final class AuditLog {
                         Optional<String> connectorId, Optional<String> target, Optional<UUID> targetId,
                         Optional<UUID> sessionId, Optional<UUID> parentAuditId, Optional<String> workRef,
                         Optional<String> paramsHash) {
+
+        /** A row for what {@code caller} does (its tenant, subject, kind and agent session); add the rest with the withers. */
+        public static Entry by(Caller caller, AuditClass opClass, String opId) {
+            return new Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), opClass.wireName(), opId,
+                    Optional.empty(), Optional.empty(), Optional.empty(), caller.sessionId(), Optional.empty(),
+                    Optional.empty(), Optional.empty());
+        }
+
+        /** A row for what a principal that is not a request's caller does (an agent run, a service of the kernel). */
+        public static Entry of(UUID tenantId, String principal, PrincipalKind kind, AuditClass opClass, String opId) {
+            return new Entry(tenantId, principal, kind.wireName(), opClass.wireName(), opId, Optional.empty(),
+                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                    Optional.empty());
+        }
+
+        /** A row for the kernel's own work in {@code tenantId} ({@code svc-reaper}, {@code svc-ingest:<slug>}, ...). */
+        public static Entry byService(UUID tenantId, String principal, AuditClass opClass, String opId) {
+            return of(tenantId, principal, PrincipalKind.SERVICE, opClass, opId);
+        }
+
+        /** A composite's step: this row's principal, target and session, under {@code parentId}, without a params hash. */
+        public Entry childStep(UUID parentId, AuditClass stepClass, String stepOpId) {
+            return new Entry(tenantId, principal, principalKind, stepClass.wireName(), stepOpId, connectorId, target,
+                    targetId, sessionId, Optional.of(parentId), workRef, Optional.empty());
+        }
+
+        public Entry connector(String id) {
+            return new Entry(tenantId, principal, principalKind, opClass, opId, Optional.of(id), target, targetId,
+                    sessionId, parentAuditId, workRef, paramsHash);
+        }
+
+        public Entry connector(Optional<String> id) {
+            return new Entry(tenantId, principal, principalKind, opClass, opId, id, target, targetId, sessionId,
+                    parentAuditId, workRef, paramsHash);
+        }
+
+        /** The target by name (a target's name, an agent's, an event source's slug: what the row is about). */
+        public Entry target(String name) {
+            return target(Optional.of(name));
+        }
+
+        public Entry target(Optional<String> name) {
+            return new Entry(tenantId, principal, principalKind, opClass, opId, connectorId, name, targetId,
+                    sessionId, parentAuditId, workRef, paramsHash);
+        }
+
+        /** A registered target, by name and id. */
+        public Entry target(String name, UUID id) {
+            return new Entry(tenantId, principal, principalKind, opClass, opId, connectorId, Optional.of(name),
+                    Optional.of(id), sessionId, parentAuditId, workRef, paramsHash);
+        }
+
+        /** The agent session (run) the row belongs to. */
+        public Entry session(UUID id) {
+            return new Entry(tenantId, principal, principalKind, opClass, opId, connectorId, target, targetId,
+                    Optional.of(id), parentAuditId, workRef, paramsHash);
+        }
+
+        public Entry workRef(Optional<String> ref) {
+            return new Entry(tenantId, principal, principalKind, opClass, opId, connectorId, target, targetId,
+                    sessionId, parentAuditId, ref, paramsHash);
+        }
+
+        /** The sha256 of the canonical params (never the params). */
+        public Entry paramsHash(String sha256Hex) {
+            return new Entry(tenantId, principal, principalKind, opClass, opId, connectorId, target, targetId,
+                    sessionId, parentAuditId, workRef, Optional.of(sha256Hex));
+        }
     }
 
     private static final System.Logger LOG = System.getLogger(AuditLog.class.getName());

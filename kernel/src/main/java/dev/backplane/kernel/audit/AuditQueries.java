@@ -23,7 +23,7 @@ import java.util.UUID;
 /** Reading the audit log: query with filters and a cursor, show, replay a session, who touched a target, reflex. */
 public final class AuditQueries {
 
-    static final Set<String> OP_CLASSES = Set.of("read", "write", "credential_read", "audit_query", "other");
+    static final List<String> OP_CLASSES = AuditClass.WIRE_NAMES;
     static final Set<String> STATUSES = Set.of("started", "ok", "error", "denied", "awaiting_approval");
 
     /** One audit row as shown. */

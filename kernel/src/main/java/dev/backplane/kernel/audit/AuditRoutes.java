@@ -72,9 +72,7 @@ public record AuditRoutes(AuditQueries queries, AuditLog log, Function<Caller, F
     }
 
     private void audited(Caller caller, String opId, Map<String, Object> extras) {
-        log.record(new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "audit_query", opId,
-                Optional.empty(), Optional.empty(), Optional.empty(), caller.sessionId(), Optional.empty(), Optional.empty(),
-                Optional.empty()), "ok", Optional.empty(), Optional.empty(), extras);
+        log.record(AuditLog.Entry.by(caller, AuditClass.AUDIT_QUERY, opId), "ok", Optional.empty(), Optional.empty(), extras);
     }
 
     private static Optional<String> q(ServerRequest req, String name) {

@@ -58,9 +58,7 @@ public final class GovernanceAudit implements ApiRoutes.MutationRecorder {
         extras.put("status", status);
         body.ifPresent(b -> extras.put("change", GovernanceChanges.change(route, b)));
         try {
-            audit.record(new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "other",
-                    "svc.governance." + route, Optional.empty(), Optional.empty(),
-                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), "ok",
+            audit.record(AuditLog.Entry.by(caller, AuditClass.OTHER, "svc.governance." + route), "ok",
                     Optional.empty(), Optional.empty(), extras);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "governance audit row for " + route + " by " + caller.sub()

@@ -2,6 +2,7 @@ package dev.backplane.kernel.dashboards;
 
 import dev.backplane.kernel.agents.AgentRuns;
 import dev.backplane.kernel.agents.UntrustedText;
+import dev.backplane.kernel.audit.AuditClass;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.sensors.SensorStateListener;
@@ -224,8 +225,7 @@ public final class DashboardNotifier implements SensorStateListener, dev.backpla
 
     /** The audit row of a notification: the dashboard acts as a service principal of its own. */
     private static AuditLog.Entry entry(UUID tenant, UUID dashboard) {
-        return new AuditLog.Entry(tenant, "svc-dashboard:" + dashboard, "service", "other", AUDIT_OP, Optional.empty(),
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+        return AuditLog.Entry.byService(tenant, "svc-dashboard:" + dashboard, AuditClass.OTHER, AUDIT_OP);
     }
 
     static String subject(Claimed n) {

@@ -1,8 +1,11 @@
 package dev.backplane.kernel.dispatch;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import dev.backplane.kernel.audit.AuditClass;
+import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.Lease;
 import dev.backplane.kernel.util.JsonMapping;
 import java.lang.System.Logger.Level;
 import java.sql.Timestamp;
@@ -35,7 +38,7 @@ public final class AsyncRuns {
     static final java.util.Set<String> TERMINAL = java.util.Set.of("succeeded", "failed", "cancelled");
 
     private final Jdbc jdbc;
-    private final Duration lease;
+    private final Lease lease;
     /** The threads of the runs in flight on this kernel, so run-cancel can interrupt them. */
     private final Map<UUID, Thread> local = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -50,7 +53,7 @@ public final class AsyncRuns {
      */
     private AsyncRuns(Duration lease, Jdbc jdbc) {
         this.jdbc = jdbc;
-        this.lease = lease;
+        this.lease = new Lease(lease);
     }
 
     /** Runs with exactly this lease (tests shorten it). */
@@ -65,11 +68,12 @@ public final class AsyncRuns {
                 INSERT INTO dispatch_runs (id, tenant_id, principal, connector_id, op_id, target, work_ref, params_hash,
                        status, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)""",
                 id, tenant, principal, req.connectorId(), req.opId(), req.target(), req.workRef().orElse(null), paramsHash,
-                Timestamp.from(Instant.now().plus(lease)));
+                lease.untilFromNow());
         Thread.ofVirtual().name("async-run-" + id).start(() -> {
             local.put(id, Thread.currentThread());
             ResultEnvelope env;
-            Thread heartbeat = Thread.ofVirtual().name("async-run-lease-" + id).start(() -> renew(id));
+            Lease.Heartbeat heartbeat = lease.keepAlive("async-run-lease-" + id, until -> jdbc.update(
+                    "UPDATE dispatch_runs SET lease_until = ? WHERE id = ? AND status = 'running'", until, id) > 0);
             try {
                 env = body.get();
             } catch (DomainException e) {
@@ -80,7 +84,7 @@ public final class AsyncRuns {
                 env = new ResultEnvelope(ResultEnvelope.ERROR, req.opId(), null, "internal error", 0,
                         Map.of("error_code", "internal_error"));
             } finally {
-                heartbeat.interrupt();
+                heartbeat.stop();
                 local.remove(id);
                 Thread.interrupted(); // a run-cancel's interrupt must not break the (then skipped) final write
             }
@@ -104,26 +108,6 @@ public final class AsyncRuns {
             Thread.sleep(50);
         }
         return true;
-    }
-
-    /** Extends the run's lease every third of it until interrupted (the run finished) or the run is not running. */
-    private void renew(UUID id) {
-        long every = Math.max(100, lease.toMillis() / 3);
-        while (true) {
-            try {
-                Thread.sleep(every);
-            } catch (InterruptedException e) {
-                return;
-            }
-            try {
-                if (jdbc.update("UPDATE dispatch_runs SET lease_until = ? WHERE id = ? AND status = 'running'",
-                        Timestamp.from(Instant.now().plus(lease)), id) == 0) {
-                    return;
-                }
-            } catch (Jdbc.DataAccessException e) {
-                LOG.log(Level.WARNING, "async run " + id + ": lease not renewed (" + e.getMessage() + "); retrying");
-            }
-        }
     }
 
     private void finish(UUID id, ResultEnvelope env) {
@@ -165,7 +149,7 @@ public final class AsyncRuns {
      * run answers {@code 409 run_finished} with its status; someone else's run is a missing one.
      */
     public Run cancel(dev.backplane.kernel.identity.Caller caller, UUID id) {
-        dev.backplane.kernel.audit.AuditLog audit = new dev.backplane.kernel.audit.AuditLog(jdbc);
+        AuditLog audit = new AuditLog(jdbc);
         jdbc.inTransaction(c -> {
             record Row(String status, String connectorId, String opId, String target, String workRef, String approval) {
             }
@@ -241,10 +225,9 @@ public final class AsyncRuns {
                             rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3), rs.getString(4),
                             rs.getString(5), rs.getString(6), rs.getString(7)}, json);
             for (Object[] r : reaped) {
-                audit.recordIn(c, new dev.backplane.kernel.audit.AuditLog.Entry((UUID) r[1], "svc-reaper", "service",
-                        "other", "svc.runs.orphaned", Optional.ofNullable((String) r[3]), Optional.ofNullable((String) r[5]),
-                        Optional.empty(), Optional.empty(), Optional.empty(), Optional.ofNullable((String) r[6]),
-                        Optional.empty()), "error", Optional.of("run_orphaned"), Optional.empty(),
+                audit.recordIn(c, AuditLog.Entry.byService((UUID) r[1], "svc-reaper", AuditClass.OTHER, "svc.runs.orphaned")
+                        .connector(Optional.ofNullable((String) r[3])).target(Optional.ofNullable((String) r[5]))
+                        .workRef(Optional.ofNullable((String) r[6])), "error", Optional.of("run_orphaned"), Optional.empty(),
                         Map.of("run_handle", r[0].toString(),
                         "run_principal", String.valueOf(r[2]), "op_id", String.valueOf(r[4]), "error_code", "run_orphaned"));
             }

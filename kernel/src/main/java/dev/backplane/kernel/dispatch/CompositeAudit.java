@@ -1,5 +1,6 @@
 package dev.backplane.kernel.dispatch;
 
+import dev.backplane.kernel.audit.AuditClass;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.plugins.KernelConnectorContext;
@@ -40,9 +41,7 @@ final class CompositeAudit implements KernelConnectorContext.StepAudit {
         OperationDescriptor child = catalog.operations().stream().filter(op -> op.opId().equals(childOpId)).findFirst()
                 .orElseThrow(() -> new ConnectorException(ErrorCode.UNKNOWN_OPERATION, "composite step "
                         + childOpId + " is not an operation of connector " + parent.connectorId().orElse("?")));
-        AuditLog.Entry row = new AuditLog.Entry(parent.tenantId(), parent.principal(), parent.principalKind(),
-                child.opClass().wireName(), child.opId(), parent.connectorId(), parent.target(), parent.targetId(),
-                parent.sessionId(), Optional.of(parentId), parent.workRef(), Optional.empty());
+        AuditLog.Entry row = parent.childStep(parentId, AuditClass.of(child.opClass()), child.opId());
         UUID id;
         try {
             id = audit.begin(row);

@@ -1,5 +1,6 @@
 package dev.backplane.kernel.dispatch;
 
+import dev.backplane.kernel.audit.AuditClass;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.catalog.Implementations;
@@ -221,10 +222,9 @@ public final class Dispatcher {
         if (choice.rerouted()) {
             op = catalog.effective(caller.tenantId(), choice.connector().connectorId(), req.opId());
         }
-        AuditLog.Entry entry = new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(),
-                op.descriptor().opClass().wireName(), req.opId(), Optional.of(op.connector().connectorId()),
-                Optional.of(target.name()), Optional.of(target.id()), caller.sessionId(), Optional.empty(), req.workRef(),
-                Optional.of(Digests.sha256Hex(JsonMapping.write(new TreeMap<>(req.params())))));
+        AuditLog.Entry entry = AuditLog.Entry.by(caller, AuditClass.of(op.descriptor().opClass()), req.opId())
+                .connector(op.connector().connectorId()).target(target.name(), target.id()).workRef(req.workRef())
+                .paramsHash(Digests.sha256Hex(JsonMapping.write(new TreeMap<>(req.params()))));
         return new Resolved(op, target, entry, new OperationRequest(req.opId(), req.params(), req.workRef()), choice);
     }
 

@@ -1,5 +1,6 @@
 package dev.backplane.kernel.docs;
 
+import dev.backplane.kernel.audit.AuditClass;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.credentials.CredentialService;
 import dev.backplane.kernel.egress.EgressProxy;
@@ -109,9 +110,7 @@ public final class DocsService {
             throw DocCollections.capabilityRequired(key);
         }
         // the probe contacts the backend (with its token, if any): audited like a docs query
-        AuditLog.Entry entry = new AuditLog.Entry(c.tenantId(), c.sub(), c.kind().wireName(), "read", "svc.docs.probe",
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty());
+        AuditLog.Entry entry = AuditLog.Entry.by(c, AuditClass.READ, "svc.docs.probe");
         long t0 = System.nanoTime();
         UUID row = audit.begin(entry, Map.of("collections", List.of(key)));
         try {
@@ -135,9 +134,7 @@ public final class DocsService {
         q.product().ifPresent(p -> extras.put("product", p));
         q.version().ifPresent(v -> extras.put("version", v));
         // in the caller's session (an agent run's, an MCP client's) like every other row its tool calls write
-        AuditLog.Entry entry = new AuditLog.Entry(c.tenantId(), c.sub(), c.kind().wireName(), "read", opId,
-                Optional.empty(), Optional.empty(), Optional.empty(), c.sessionId(), Optional.empty(),
-                Optional.empty(), Optional.of(Digests.sha256Hex(text)));
+        AuditLog.Entry entry = AuditLog.Entry.by(c, AuditClass.READ, opId).paramsHash(Digests.sha256Hex(text));
         List<DocCollection> targets;
         try {
             validate(q);

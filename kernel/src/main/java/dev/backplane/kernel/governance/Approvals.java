@@ -1,6 +1,7 @@
 package dev.backplane.kernel.governance;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import dev.backplane.kernel.audit.AuditClass;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.broadcast.Activity;
 import dev.backplane.kernel.broadcast.BroadcastFeed;
@@ -160,9 +161,8 @@ public final class Approvals {
         if (breakGlass) {
             extras.put("break_glass", true);
         }
-        audit.recordIn(c, new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "other",
-                "svc.approval." + action, Optional.of(a.connectorId()), Optional.of(a.target()), Optional.empty(),
-                Optional.empty(), Optional.empty(), a.workRef(), Optional.empty()), "ok", Optional.of(a.id()), extras);
+        audit.recordIn(c, AuditLog.Entry.by(caller, AuditClass.OTHER, "svc.approval." + action)
+                .connector(a.connectorId()).target(a.target()).workRef(a.workRef()), "ok", Optional.of(a.id()), extras);
     }
 
     private Released decideApprove(Caller caller, UUID id, Optional<String> reason, boolean breakGlass) {

@@ -2,6 +2,7 @@ package dev.backplane.kernel.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.backplane.kernel.audit.AuditClass;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.dispatch.CallRequest;
@@ -207,9 +208,7 @@ public final class McpTools {
     }
 
     private void audited(Caller caller, Tool tool, String status, Optional<String> errorCode) {
-        audit.record(new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "read",
-                transport.wireName() + "." + tool.name(), Optional.empty(), Optional.empty(), Optional.empty(),
-                caller.sessionId(), Optional.empty(), Optional.empty(), Optional.empty()), status, errorCode,
+        audit.record(AuditLog.Entry.by(caller, AuditClass.READ, transport.wireName() + "." + tool.name()), status, errorCode,
                 Optional.empty(), Map.of());
     }
 

@@ -1,5 +1,6 @@
 package dev.backplane.kernel.topology;
 
+import dev.backplane.kernel.audit.AuditClass;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.catalog.CatalogService;
 import dev.backplane.kernel.dispatch.Dispatcher;
@@ -170,9 +171,7 @@ public final class Topology {
             List<EdgeWrites.Want> wants = wants(c, caller, in.edges(), at, problems, false);
             EdgeWrites.Outcome outcome = new EdgeWrites(c, caller.tenantId(), caller.sub(), at).curated(wants).finish();
             if (!dryRun) {
-                audit.recordIn(c, new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "write",
-                        "svc.topology.bulk-import", Optional.empty(), Optional.empty(), Optional.empty(),
-                        caller.sessionId(), Optional.empty(), Optional.empty(), Optional.empty()), "ok", Optional.empty(),
+                audit.recordIn(c, AuditLog.Entry.by(caller, AuditClass.WRITE, "svc.topology.bulk-import"), "ok", Optional.empty(),
                         Map.of("edges", in.edges().size(), "counts", outcome.counts()));
             }
             return outcome;
