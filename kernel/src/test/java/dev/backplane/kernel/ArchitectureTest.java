@@ -30,7 +30,7 @@ class ArchitectureTest {
      * wiring) are on top.
      */
     static final List<String> LAYERS = List.of("errors", "util", "persistence", "identity", "http", "tenancy", "audit",
-            "broadcast", "jobs", "results", "retrieval", "credentials", "egress", "plugins", "catalog", "targets", "governance",
+            "tools", "broadcast", "jobs", "results", "retrieval", "credentials", "egress", "plugins", "catalog", "targets", "governance",
             "dispatch", "kb", "memory", "docs", "conventions", "events", "agents", "scheduler", "runbooks", "topology",
             "sensors", "dashboards", "quality", "mcp", "console",
             "app");
@@ -133,6 +133,30 @@ class ArchitectureTest {
                                         "dev.backplane.kernel.plugins.ConnectorSessions"))))
                 .because("every operation enters through the dispatcher's one entry point; a target's probe is the "
                         + "only other call into a connector")
+                .check(kernel);
+    }
+
+    /**
+     * Issue 42's tool registry: a tool is declared once, by the capability that owns what it calls (a class named
+     * {@code <Capability>Tools}), and the surfaces that offer tools (MCP, agent runs) read them from the registry,
+     * never from a capability's declarations, so a tool's name exists once.
+     */
+    @Test
+    void toolsAreDeclaredByTheirCapabilitiesAndReadFromTheRegistry() {
+        var declaresATool = com.tngtech.archunit.core.domain.JavaCall.Predicates.target(
+                com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner(
+                        com.tngtech.archunit.core.domain.properties.HasName.Predicates.name(
+                                dev.backplane.kernel.tools.Tool.class.getName())));
+        noClasses().that().haveSimpleNameNotEndingWith("Tools").and().resideOutsideOfPackage("..kernel.tools..")
+                .should().callConstructorWhere(declaresATool)
+                .orShould().callMethod(dev.backplane.kernel.tools.Tool.class, "of", String.class, String.class,
+                        String.class, dev.backplane.kernel.identity.Role.class, dev.backplane.kernel.tools.Tool.Effect.class,
+                        java.util.function.BiFunction.class)
+                .because("a tool is declared by its capability's <Capability>Tools class")
+                .check(kernel);
+        noClasses().that().resideInAnyPackage("..kernel.mcp..", "..kernel.agents..")
+                .should().dependOnClassesThat().haveSimpleNameEndingWith("Tools")
+                .because("MCP and agent runs offer the tools of a ToolRegistry, which the wiring assembles")
                 .check(kernel);
     }
 

@@ -1,6 +1,7 @@
 package dev.backplane.kernel.agents;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.tools.ToolRegistry;
 import dev.backplane.kernel.util.JsonSchemas;
 import dev.backplane.kernel.governance.AgentPrincipals;
 import dev.backplane.kernel.identity.Caller;
@@ -39,9 +40,12 @@ public final class AgentDefinitions {
 
     private final Jdbc jdbc;
     private final AgentPrincipals principals;
+    private final Toolsets tools;
     private final com.networknt.schema.Schema metaSchema = JsonSchemas.metaSchema();
 
-    public AgentDefinitions(Jdbc jdbc, AgentPrincipals principals) {
+    /** @param tools the agent tools (an agent run's registry): what a toolset may name, and which only read */
+    public AgentDefinitions(Jdbc jdbc, AgentPrincipals principals, ToolRegistry tools) {
+        this.tools = new Toolsets(tools.all());
         this.jdbc = jdbc;
         this.principals = principals;
     }
@@ -49,11 +53,11 @@ public final class AgentDefinitions {
     public List<AgentDefinition> list(UUID tenant, int limit, int offset) {
         Paging page = PAGE.checked(limit, offset);
         return jdbc.query("SELECT * FROM agent_definitions WHERE tenant_id = ? ORDER BY name LIMIT ? OFFSET ?",
-                AgentDefinitions::row, tenant, page.limit(), page.offset());
+                this::row, tenant, page.limit(), page.offset());
     }
 
     public AgentDefinition show(UUID tenant, String name) {
-        return jdbc.queryOne("SELECT * FROM agent_definitions WHERE tenant_id = ? AND name = ?", AgentDefinitions::row,
+        return jdbc.queryOne("SELECT * FROM agent_definitions WHERE tenant_id = ? AND name = ?", this::row,
                 tenant, name).orElseThrow(() -> AgentErrors.AGENT_NOT_FOUND.error("no agent definition '" + name
                 + "' in this tenant (svc agent list shows them)", Map.of("name", String.valueOf(name))));
     }
@@ -134,20 +138,20 @@ public final class AgentDefinitions {
         if (w.turnBudget() != null && (w.turnBudget() < 1 || w.turnBudget() > 1000)) {
             throw invalid("turn_budget", "turn_budget must be 1..1000, got " + w.turnBudget());
         }
-        return new Checked(Optional.ofNullable(w.toolset()).map(AgentDefinitions::toolset),
+        return new Checked(Optional.ofNullable(w.toolset()).map(this::toolset),
                 Optional.ofNullable(w.outputSchema()).map(this::outputSchema));
     }
 
-    private static Map<String, Boolean> toolset(JsonNode node) {
+    private Map<String, Boolean> toolset(JsonNode node) {
         if (!node.isObject()) {
             throw AgentErrors.INVALID_TOOLSET.error("toolset must be a JSON object of tool name to true/false ({} is "
-                    + "the read-only set)", Map.of("field", "toolset", "tools", AgentTools.ALL));
+                    + "the read-only set)", Map.of("field", "toolset", "tools", tools.all()));
         }
         Map<String, Boolean> out = new LinkedHashMap<>();
         for (var e : node.properties()) {
-            if (!AgentTools.ALL.contains(e.getKey())) {
+            if (!tools.all().contains(e.getKey())) {
                 throw AgentErrors.INVALID_TOOLSET.error("unknown tool '" + e.getKey() + "' in toolset",
-                        Map.of("field", "toolset", "tools", AgentTools.ALL));
+                        Map.of("field", "toolset", "tools", tools.all()));
             }
             if (!e.getValue().isBoolean()) {
                 throw AgentErrors.INVALID_TOOLSET.error("toolset." + e.getKey() + " must be true or false",
@@ -183,7 +187,7 @@ public final class AgentDefinitions {
         return AgentErrors.INVALID_AGENT.error(message, Map.of("field", field));
     }
 
-    private static AgentDefinition row(ResultSet rs) throws SQLException {
+    private AgentDefinition row(ResultSet rs) throws SQLException {
         Map<String, Boolean> toolset = new LinkedHashMap<>();
         Jdbc.jsonObject(rs, "toolset").forEach((k, v) -> toolset.put(k, Boolean.TRUE.equals(v)));
         String schema = rs.getString("output_schema");
@@ -194,7 +198,7 @@ public final class AgentDefinitions {
             throw new SQLException("output_schema is not JSON", e);
         }
         return new AgentDefinition(rs.getString("name"), rs.getBoolean("enabled"), rs.getString("identity_ref"),
-                rs.getString("model_tier"), rs.getString("system_prompt"), toolset, AgentTools.effective(toolset),
+                rs.getString("model_tier"), rs.getString("system_prompt"), toolset, tools.effective(toolset),
                 outputSchema, rs.getInt("turn_budget"), rs.getString("created_by"),
                 rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant());
     }

@@ -33,6 +33,7 @@ import dev.backplane.kernel.memory.MemoryRoutes;
 import dev.backplane.kernel.quality.RetireChecklist;
 import dev.backplane.kernel.quality.RetrievalRoutes;
 import dev.backplane.kernel.quality.UsageReport;
+import dev.backplane.kernel.retrieval.SearchLog;
 import dev.backplane.kernel.scheduler.AutomationRoutes;
 import dev.backplane.kernel.runbooks.RunbookRoutes;
 import dev.backplane.kernel.scheduler.TriggerRoutes;
@@ -94,9 +95,8 @@ final class KernelRoutes {
         new DispatchRoutes(s.calls, s.dispatcher, s.resultQueries, s.runs).register(api);
         TokenVerifier mcpTokens = s.tokenVerifier(config, Kernel.mcpAudience(config));
         new McpRoutes(new Authenticator(mcpTokens, s.tenants, "svc", Optional.of(config.get(Setting.IDENTITY_MCP_CLIENT_ID)),
-                s.agentPrincipals), mcpTokens, new McpRoutes.Services(s.targets, s.catalog, s.dispatcher,
-                s.resultQueries, s.audit, s.kb, s.memory, s.docs, s.conventions::instructions, s.runbookTemplates,
-                FeatureMaturity.index()),
+                s.agentPrincipals), mcpTokens, new McpRoutes.Services(s.tools(SearchLog.Transport.MCP), s.kb,
+                s.memory, s.conventions::instructions, s.runbookTemplates, FeatureMaturity.index()),
                 BuildInfo.load().version(), new McpRoutes.Settings(
                 Kernel.mcpAudience(config), s.issuer, config.optional(Setting.MCP_REQUIRED_SCOPE).filter(v -> !v.isBlank()),
                 config.list(Setting.MCP_ALLOWED_ORIGINS), publicUrl)).register(api);

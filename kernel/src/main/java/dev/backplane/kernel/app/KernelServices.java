@@ -1,6 +1,5 @@
 package dev.backplane.kernel.app;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.agents.AgentDefinitions;
 import dev.backplane.kernel.agents.AgentRuns;
 import dev.backplane.kernel.agents.AgentToolbox;
@@ -42,14 +41,12 @@ import dev.backplane.kernel.governance.Grants;
 import dev.backplane.kernel.governance.PolicyGate;
 import dev.backplane.kernel.governance.ServiceGrants;
 import dev.backplane.kernel.http.Authenticator;
-import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.JwksKeys;
 import dev.backplane.kernel.identity.TokenVerifier;
 import dev.backplane.kernel.jobs.BackgroundJobs;
 import dev.backplane.kernel.kb.IngestRoot;
 import dev.backplane.kernel.kb.KbIngestService;
 import dev.backplane.kernel.kb.KbService;
-import dev.backplane.kernel.mcp.McpTools;
 import dev.backplane.kernel.memory.MemoryService;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Database;
@@ -75,6 +72,7 @@ import dev.backplane.kernel.sensors.SensorRuns;
 import dev.backplane.kernel.sensors.Sensors;
 import dev.backplane.kernel.targets.ProbeService;
 import dev.backplane.kernel.targets.TargetService;
+import dev.backplane.kernel.tools.ToolRegistry;
 import dev.backplane.kernel.topology.Topology;
 import dev.backplane.kernel.tenancy.TenantService;
 import java.io.IOException;
@@ -148,6 +146,8 @@ final class KernelServices {
     /** db-scheduler's periodic jobs (sensors due, cron triggers, reapers, sweeps). */
     final PeriodicJobs periodicJobs;
     final Dashboards dashboards;
+    /** What the agent tools call (the MCP endpoint's registry and the agent runs' are built from it). */
+    private final KernelTools.Services toolServices;
 
     KernelServices(KernelConfig config, Database database, ChangeFeed feed, DispatchEvents dispatchEvents,
                    EventDrain drain, String issuer, Kernel.Closer closing) {
@@ -235,9 +235,11 @@ final class KernelServices {
         this.eventIngest = new EventIngest(jdbc, eventSources, audit, drain, config.intValue(Setting.EVENTS_RATE_PER_SECOND),
                 broadcast);
 
-        this.agents = new AgentDefinitions(jdbc, agentPrincipals);
+        this.toolServices = new KernelTools.Services(targets, catalog, dispatcher, resultQueries, audit, kb, memory, docs);
+        ToolRegistry agentTools = tools(SearchLog.Transport.AGENT);
+        this.agents = new AgentDefinitions(jdbc, agentPrincipals, agentTools);
         this.agentRuns = new AgentRuns(jdbc, agents, new ModelGateway(modelSettings(config), credentials),
-                agentTools(), audit, Duration.ofSeconds(config.intValue(Setting.AGENTS_RUN_LEASE_SECONDS)), broadcast);
+                new AgentToolbox(agentTools, conventions, approvals, agentPrincipals), audit, Duration.ofSeconds(config.intValue(Setting.AGENTS_RUN_LEASE_SECONDS)), broadcast);
         agentRuns.launchOnNotice(feed);
         this.triggers = new Triggers(jdbc, agents,
                 Duration.ofSeconds(config.intValue(Setting.SCHEDULER_CRON_MIN_INTERVAL_SECONDS)));
@@ -308,37 +310,9 @@ final class KernelServices {
                 Duration.ofSeconds(config.intValue(Setting.AGENTS_MODEL_TIMEOUT_SECONDS)), config.outboundTrust().sslContext());
     }
 
-    /** Agent runs use the same agent tools as the MCP endpoint (audited as {@code agent.<tool>}). */
-    private AgentToolbox agentTools() {
-        McpTools registry = new McpTools(targets, catalog, dispatcher, resultQueries, audit, kb, memory, docs,
-                SearchLog.Transport.AGENT);
-        return new AgentToolbox() {
-            @Override
-            public List<Offered> available(Caller agent) {
-                return registry.visibleTo(agent).stream().map(t -> new Offered(t.name(), t.description(), t.inputSchema()))
-                        .toList();
-            }
-
-            @Override
-            public Object run(String name, Caller agent, JsonNode args) {
-                return registry.run(registry.find(name).orElseThrow(), agent, args);
-            }
-
-            @Override
-            public String conventions(UUID tenant) {
-                return conventions.instructions(tenant);
-            }
-
-            @Override
-            public String approvalStatus(UUID tenant, UUID approvalId) {
-                return approvals.show(tenant, approvalId).status();
-            }
-
-            @Override
-            public boolean revoked(UUID tenant, String principal) {
-                return agentPrincipals.agentRevoked(tenant, principal).orElse(true);
-            }
-        };
+    /** The agent tools of {@code transport}: the MCP endpoint's, or the agent runs' (audited as {@code agent.<tool>}). */
+    ToolRegistry tools(SearchLog.Transport transport) {
+        return KernelTools.registry(toolServices, transport);
     }
 
     /** A verifier of tokens from the trusted issuer for one audience (REST and /mcp differ). */

@@ -3,8 +3,8 @@ package dev.backplane.kernel.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.backplane.kernel.dispatch.DispatchProgress;
 import dev.backplane.kernel.dispatch.ResultEnvelope;
+import dev.backplane.kernel.tools.ToolProgress;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +20,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * own events at or above it. Messages name steps, operations, codes and ids only — never params, results
  * or credentials. Nothing is sent to a client that does not accept a stream.
  */
-final class McpNotifier implements DispatchProgress {
+final class McpNotifier implements ToolProgress {
 
     static final Duration TICK = Duration.ofSeconds(1);
     static final String DISPATCH = "svc.dispatch";
@@ -52,9 +52,9 @@ final class McpNotifier implements DispatchProgress {
     }
 
     @Override
-    public void reached(Step step) {
-        step(step.description());
-        log(McpLogLevel.DEBUG, DISPATCH, step.description());
+    public void reached(String step) {
+        step(step);
+        log(McpLogLevel.DEBUG, DISPATCH, step);
     }
 
     /** A log message at {@code level}, sent when the client's level lets it through. */

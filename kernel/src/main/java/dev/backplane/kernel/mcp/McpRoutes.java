@@ -14,7 +14,7 @@ import dev.backplane.kernel.http.ErrorMapping;
 import dev.backplane.kernel.http.Json;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.TokenVerifier;
-import dev.backplane.kernel.retrieval.SearchLog;
+import dev.backplane.kernel.tools.ToolRegistry;
 import dev.backplane.kernel.util.JsonMapping;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
@@ -68,10 +68,8 @@ public final class McpRoutes {
                      Settings settings) {
         this.authenticator = authenticator;
         this.verifier = verifier;
-        this.server = new McpServer(new McpTools(services.targets(), services.catalog(), services.dispatcher(),
-                services.results(), services.audit(), services.kb(), services.memory(),
-                services.docs(), SearchLog.Transport.MCP), version, services.kb(),
-                services.memory(), services.conventions(), services.runbooks(), services.features());
+        this.server = new McpServer(services.tools(), version, services.kb(), services.memory(), services.conventions(),
+                services.runbooks(), services.features());
         this.settings = settings;
     }
 
@@ -79,14 +77,9 @@ public final class McpRoutes {
      * The services the tools call — the same ones the REST routes call — and the feature-maturity index the
      * {@code svc://features} resource and the instructions tell (the one {@code GET /api/v1/features} serves).
      */
-    public record Services(dev.backplane.kernel.targets.TargetService targets,
-                           dev.backplane.kernel.catalog.CatalogService catalog,
-                           dev.backplane.kernel.dispatch.Dispatcher dispatcher,
-                           dev.backplane.kernel.results.ResultQueryService results,
-                           dev.backplane.kernel.audit.AuditLog audit,
+    public record Services(ToolRegistry tools,
                            dev.backplane.kernel.kb.KbService kb,
                            dev.backplane.kernel.memory.MemoryService memory,
-                           dev.backplane.kernel.docs.DocsService docs,
                            java.util.function.Function<java.util.UUID, String> conventions,
                            dev.backplane.kernel.runbooks.RunbookTemplates runbooks,
                            Map<String, Object> features) {

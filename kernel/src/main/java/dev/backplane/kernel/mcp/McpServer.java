@@ -12,6 +12,8 @@ import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.errors.ErrorCode;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.memory.MemoryErrors;
+import dev.backplane.kernel.tools.Tool;
+import dev.backplane.kernel.tools.ToolRegistry;
 import dev.backplane.kernel.util.JsonMapping;
 import java.util.List;
 import java.util.Map;
@@ -79,7 +81,7 @@ final class McpServer {
     static final long CACHE_TTL_MS = 60_000;
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-    private final McpTools tools;
+    private final ToolRegistry tools;
     private final String version;
 
     private final dev.backplane.kernel.kb.KbService kb;
@@ -94,7 +96,7 @@ final class McpServer {
     /** What the instructions say after {@link #INSTRUCTIONS}: the search-before-write rule and the maturity labels. */
     private final String rules;
 
-    McpServer(McpTools tools, String version, dev.backplane.kernel.kb.KbService kb,
+    McpServer(ToolRegistry tools, String version, dev.backplane.kernel.kb.KbService kb,
               dev.backplane.kernel.memory.MemoryService memory,
               java.util.function.Function<java.util.UUID, String> conventions,
               dev.backplane.kernel.runbooks.RunbookTemplates runbooks, Map<String, Object> features) {
@@ -213,7 +215,7 @@ final class McpServer {
 
     /** SPEC's rule for the two stores, as the instructions tell it (the write tools' descriptions repeat it). */
     static final String SEARCH_BEFORE_WRITE = "Memory (scoped, shorter-lived: preferences, conventions, gotchas) and "
-            + "the knowledge base (durable team knowledge). " + McpTools.SEARCH_BEFORE_WRITE_RULE + " Search with "
+            + "the knowledge base (durable team knowledge). " + ToolRegistry.SEARCH_BEFORE_WRITE_RULE + " Search with "
             + "search_memory or search_knowledge, read a hit in full (svc://memory/{scope}/{slug}, svc://kb/{slug}), "
             + "then write with add_to_memory or add_to_knowledge.";
 
@@ -375,7 +377,7 @@ final class McpServer {
     private ObjectNode toolsList(Caller caller) {
         ObjectNode r = NODES.objectNode();
         ArrayNode list = r.putArray("tools");
-        for (McpTools.Tool t : tools.visibleTo(caller)) {
+        for (Tool t : tools.visibleTo(caller)) {
             ObjectNode tool = list.addObject();
             tool.put("name", t.name());
             tool.put("description", t.description());
@@ -393,9 +395,9 @@ final class McpServer {
         if (!args.isMissingNode() && !args.isNull() && !args.isObject()) {
             throw new RpcError(INVALID_PARAMS, "arguments must be an object", Map.of("reason", "invalid_arguments"));
         }
-        McpTools.Tool tool = tools.find(name).filter(t -> caller.effectiveRole().includes(t.role()))
+        Tool tool = tools.find(name).filter(t -> caller.effectiveRole().includes(t.role()))
                 .orElseThrow(() -> new RpcError(INVALID_PARAMS, "unknown tool: " + name, Map.of("reason",
-                        "unknown_tool", "tools", tools.visibleTo(caller).stream().map(McpTools.Tool::name).toList())));
+                        "unknown_tool", "tools", tools.visibleTo(caller).stream().map(Tool::name).toList())));
         Object out;
         notifier.start("running " + name);
         try {

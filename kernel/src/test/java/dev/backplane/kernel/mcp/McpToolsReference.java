@@ -3,15 +3,16 @@ package dev.backplane.kernel.mcp;
 import static dev.backplane.kernel.testing.GeneratedReference.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.app.KernelTools;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.PrincipalKind;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.retrieval.SearchLog;
 import dev.backplane.kernel.testing.GeneratedReference;
+import dev.backplane.kernel.tools.Tool;
+import dev.backplane.kernel.tools.ToolRegistry;
 import dev.backplane.kernel.util.JsonMapping;
 import java.io.IOException;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,16 +23,14 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * {@code docs/reference/mcp-tools.md}: the agent tools of {@link McpTools}, the registry {@code tools/list} serves on
+ * {@code docs/reference/mcp-tools.md}: the agent tools of the {@link ToolRegistry} {@code tools/list} serves on
  * {@code /mcp} and agent runs' model loop uses, each with the role it needs, its description and a summary of its
  * input schema. {@link McpToolsReferenceTest} fails when the committed file differs; {@code bin/gen-docs} (or
  * {@link #main}) rewrites it.
  *
- * <p>The registry is built without services: its constructor only declares the tools (name, description, schema, role
- * and a function that calls a service when the tool runs), so nothing here needs a database or a running kernel. It is
- * built through its public constructor found by reflection, every service argument {@code null}, so a constructor that
- * gains a service does not stop the test sources compiling; if declaring a tool ever starts calling a service, this
- * fails saying so.
+ * <p>The registry is built without services ({@link KernelTools#registry} with every service {@code null}): declaring a
+ * tool only names it (name, description, schema, role and a function that calls a service when the tool runs), so
+ * nothing here needs a database or a running kernel.
  */
 public final class McpToolsReference {
 
@@ -48,50 +47,31 @@ public final class McpToolsReference {
     }
 
     /** Every tool of the registry, in the order {@code tools/list} answers them to a tenant_admin. */
-    static List<McpTools.Tool> tools() {
+    static List<Tool> tools() {
         UUID tenant = new UUID(0, 1);
         Caller admin = new Caller("reference", Optional.empty(), Optional.of(tenant), tenant, Role.TENANT_ADMIN, false,
                 PrincipalKind.HUMAN, Optional.empty());
         return registry().visibleTo(admin);
     }
 
-    private static McpTools registry() {
-        Constructor<?>[] constructors = McpTools.class.getConstructors();
-        if (constructors.length != 1) {
-            throw new IllegalStateException("McpTools has " + constructors.length + " public constructors; "
-                    + "McpToolsReference expects the one KernelServices and McpRoutes call");
-        }
-        Class<?>[] types = constructors[0].getParameterTypes();
-        Object[] args = new Object[types.length];
-        for (int i = 0; i < types.length; i++) {
-            if (types[i] == SearchLog.Transport.class) {
-                args[i] = SearchLog.Transport.MCP;
-            } else if (types[i].isPrimitive()) {
-                throw new IllegalStateException("McpTools' constructor takes a " + types[i] + "; teach "
-                        + "McpToolsReference what to pass");
-            }
-        }
-        try {
-            return (McpTools) constructors[0].newInstance(args);
-        } catch (InvocationTargetException e) {
-            throw new IllegalStateException("declaring the MCP tools now calls a service (" + e.getCause() + "); build "
-                    + "the registry for McpToolsReference from real services (TestKernel) instead", e.getCause());
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-        }
+    private static ToolRegistry registry() {
+        // declaring a tool calls no service: every service null, nothing here needs a database or a running kernel
+        return KernelTools.registry(new KernelTools.Services(null, null, null, null, null, null, null, null),
+                SearchLog.Transport.MCP);
     }
 
     /** The reference as the registry declares it today. */
     public static String markdown() {
-        List<McpTools.Tool> tools = tools();
+        List<Tool> tools = tools();
         StringBuilder md = new StringBuilder();
         md.append("<!-- Generated from the code by kernel/src/test/java/dev/backplane/kernel/mcp/McpToolsReference.java:"
                 + " do not edit.\n     Regenerate with bin/gen-docs; McpToolsReferenceTest (in ./test) fails when this "
                 + "file is stale. -->\n");
         md.append("# MCP tools reference\n\n");
         md.append("The agent tools the backplane serves at `POST /mcp` (`tools/list`, `tools/call`), generated from the "
-                + "tool registry `kernel/src/main/java/dev/backplane/kernel/mcp/McpTools.java`. Do not edit this file: "
-                + "change the registry and run `bin/gen-docs`. `McpToolsReferenceTest` fails when the file and the "
+                + "tools each capability declares (`MemoryTools`, `KbTools`, `DocsTools`, `TargetTools`, `CatalogTools`, "
+                + "`DispatchTools`, put in one registry by `kernel/src/main/java/dev/backplane/kernel/app/KernelTools.java`)"
+                + ". Do not edit this file: change the tool and run `bin/gen-docs`. `McpToolsReferenceTest` fails when the file and the "
                 + "code disagree.\n\n");
         md.append("A tool the caller's role may not use is neither listed nor callable: *role* is the least tenant role "
                 + "that sees it (a platform_admin counts as tenant_admin). Agent runs' model loop offers the same tools "
@@ -100,19 +80,19 @@ public final class McpToolsReference {
                 + "tool as an `mcp.<tool>` row (`agent.<tool>` in an agent run). Protocol revisions, auth, resources, completion, progress and "
                 + "logging: the guide's [MCP (agents)](../guide/mcp.md); connecting an agent: [docs/mcp.md](../mcp.md).\n\n");
         md.append("| tool | role | what it does |\n|---|---|---|\n");
-        for (McpTools.Tool t : tools) {
+        for (Tool t : tools) {
             md.append("| [`").append(t.name()).append("`](#").append(t.name()).append(") | ")
                     .append(t.role().wireName()).append(" | ").append(text(firstSentence(t.description())))
                     .append(" |\n");
         }
         md.append("\n");
-        for (McpTools.Tool t : tools) {
+        for (Tool t : tools) {
             tool(md, t);
         }
         return md.toString().stripTrailing() + "\n";
     }
 
-    private static void tool(StringBuilder md, McpTools.Tool t) {
+    private static void tool(StringBuilder md, Tool t) {
         md.append("## ").append(t.name()).append("\n\n");
         md.append("Role: ").append(t.role().wireName()).append(" and up.\n\n");
         md.append(text(t.description())).append("\n\n");
