@@ -28,6 +28,12 @@ final class SensorStore {
     record Recorded(SensorState shown, boolean newest) {
     }
 
+    /** A sensor as {@code svc automation list} shows it; {@code interval} is 0 for a cron sensor. */
+    record Listed(UUID id, String name, String cadenceKind, int interval, String cron, String zone, String status,
+                  String connectorId, String opId, String target, Optional<Instant> lastEvaluatedAt,
+                  Optional<String> lastState) {
+    }
+
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
 
     private final Jdbc jdbc;
@@ -81,6 +87,18 @@ final class SensorStore {
 
     Optional<Sensor> find(UUID tenant, UUID id) {
         return jdbc.queryOne("SELECT * FROM sensors WHERE tenant_id = ? AND id = ?", SensorStore::row, tenant, id);
+    }
+
+    /** The tenant's sensors in creation order, as an automation list shows them. */
+    List<Listed> listed(UUID tenant, int limit) {
+        return jdbc.query("""
+                SELECT id, name, cadence_kind, interval_seconds, cron, time_zone, status, connector_id, op_id, target,
+                       last_evaluated_at, last_state
+                  FROM sensors WHERE tenant_id = ? ORDER BY created_at, id LIMIT ?""", rs -> new Listed(
+                rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getString(5),
+                rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10),
+                Optional.ofNullable(rs.getTimestamp(11)).map(Timestamp::toInstant), Optional.ofNullable(rs.getString(12))),
+                tenant, limit);
     }
 
     /** Updates name, params, assertion and (when not null) the cadence; false when the name is taken. */
