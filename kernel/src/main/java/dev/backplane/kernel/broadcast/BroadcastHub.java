@@ -79,7 +79,7 @@ public final class BroadcastHub implements AutoCloseable {
         }
     }
 
-    private final Jdbc jdbc;
+    private final BroadcastStore store;
     private final Map<UUID, List<Subscription>> byTenant = new ConcurrentHashMap<>();
     private final BlockingQueue<String> notices = new LinkedBlockingQueue<>();
     private final Map<Long, Boolean> delivered = new LinkedHashMap<>(1024, 0.75f, false) {
@@ -88,16 +88,16 @@ public final class BroadcastHub implements AutoCloseable {
             return size() > RECENT_IDS;
         }
     };
-    /** Per tenant: the newest stream id handed out (a tenant's ids commit in order; see BroadcastFeed#lockTenants). */
+    /** Per tenant: the newest stream id handed out (a tenant's ids commit in order; see BroadcastStore#lockTenants). */
     private final Map<UUID, Long> lastDelivered = new ConcurrentHashMap<>();
     private final BroadcastSettings settings;
     private volatile boolean closed;
     private final Thread reader;
 
     public BroadcastHub(Jdbc jdbc, ChangeFeed feed, BroadcastSettings settings) {
-        this.jdbc = jdbc;
+        this.store = new BroadcastStore(jdbc);
         this.settings = settings;
-        feed.subscribe(BroadcastFeed.TOPIC, notices::offer);
+        feed.subscribe(BroadcastStore.TOPIC, notices::offer);
         feed.onReset(() -> notices.offer(CATCH_UP));
         this.reader = Thread.ofPlatform().daemon().name("broadcast-hub").start(this::readLoop);
     }
@@ -113,8 +113,7 @@ public final class BroadcastHub implements AutoCloseable {
             }
             if (subs.isEmpty()) {
                 // the first stream of the tenant here: catch-up starts from what is committed now
-                lastDelivered.put(tenant, jdbc.queryOne("SELECT coalesce(max(id), 0) FROM broadcast_events WHERE "
-                        + "tenant_id = ?", rs -> rs.getLong(1), tenant).orElse(0L));
+                lastDelivered.put(tenant, store.newestId(tenant));
             }
             subs.add(s);
         }
@@ -153,8 +152,7 @@ public final class BroadcastHub implements AutoCloseable {
                 int dash = notice.indexOf('-');
                 long from = Long.parseLong(notice.substring(0, dash));
                 long to = Long.parseLong(notice.substring(dash + 1));
-                deliver(jdbc.query("SELECT " + BroadcastEvent.COLUMNS + " FROM broadcast_events WHERE id BETWEEN ? AND ? "
-                        + "AND tenant_id = ANY (?) ORDER BY id", BroadcastEvent::read, from, to, watched));
+                deliver(store.between(from, to, watched));
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
@@ -166,8 +164,7 @@ public final class BroadcastHub implements AutoCloseable {
     /** After the listening connection was lost: what the tenant committed meanwhile, or a drop if too much. */
     private void catchUp(UUID tenant) {
         long after = lastDelivered.getOrDefault(tenant, 0L);
-        List<BroadcastEvent> missed = jdbc.query("SELECT " + BroadcastEvent.COLUMNS + " FROM broadcast_events WHERE "
-                + "tenant_id = ? AND id > ? ORDER BY id LIMIT ?", BroadcastEvent::read, tenant, after, CATCH_UP_MAX + 1);
+        List<BroadcastEvent> missed = store.after(tenant, BroadcastFilter.ALL, after, CATCH_UP_MAX + 1);
         if (missed.size() > CATCH_UP_MAX) {
             byTenant.getOrDefault(tenant, List.of()).forEach(s -> s.drop("the server missed more than " + CATCH_UP_MAX
                     + " events while reconnecting to the database; reconnect with Last-Event-ID set to the last event "

@@ -1,5 +1,6 @@
 package dev.backplane.kernel.broadcast;
 
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.persistence.SharedCache;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -25,18 +27,19 @@ public final class BroadcastOverrides {
                            String createdBy, Instant createdAt) {
 
         boolean aggregate() {
-            return detail.equals("aggregate");
+            return OverrideDetail.parse(detail).orElse(OverrideDetail.FULL) == OverrideDetail.AGGREGATE;
+        }
+
+        /** What the rule is scoped on; a stored value this kernel does not know counts as op-wide. */
+        ScopeField scope() {
+            return ScopeField.parse(scopeField).orElse(ScopeField.NONE);
         }
 
         boolean matches(Activity a) {
             if (a.opId().isEmpty() || !Glob.matches(opIdPattern, a.opId().get())) {
                 return false;
             }
-            return switch (scopeField) {
-                case "namespace" -> a.namespace().map(scopeValue::equals).orElse(false);
-                case "target_name" -> a.target().map(scopeValue::equals).orElse(false);
-                default -> true;
-            };
+            return scope() == ScopeField.NONE || scope().valueIn(a).map(scopeValue::equals).orElse(false);
         }
 
         int specificity() {
@@ -45,11 +48,7 @@ public final class BroadcastOverrides {
 
         /** The scope value an aggregate window of this rule is keyed on ({@code ""} for an op-wide rule). */
         String scopeOf(Activity a) {
-            return switch (scopeField) {
-                case "namespace" -> a.namespace().orElse("");
-                case "target_name" -> a.target().orElse("");
-                default -> "";
-            };
+            return scope().valueIn(a).orElse("");
         }
     }
 
@@ -63,11 +62,11 @@ public final class BroadcastOverrides {
     private static final Pattern REGEX_CHARACTERS = Pattern.compile("[\\^$+(){}|\\\\]");
     private static final Pattern ALLOWED = Pattern.compile("[A-Za-z0-9_.:/*?\\[\\]!-]+");
 
-    private final Jdbc jdbc;
+    private final OverrideStore store;
     private final SharedCache<List<Override>> cache;
 
     public BroadcastOverrides(Jdbc jdbc, ChangeFeed feed) {
-        this.jdbc = jdbc;
+        this.store = new OverrideStore(jdbc);
         this.cache = new SharedCache<>(feed, "broadcast-overrides", 10_000);
     }
 
@@ -79,68 +78,66 @@ public final class BroadcastOverrides {
     public Override set(UUID tenant, String actor, Change change) {
         String pattern = checkedPattern(change.opIdPattern());
         String detail = change.detail();
-        if (detail == null || !(detail.equals("full") || detail.equals("aggregate"))) {
+        if (detail == null || OverrideDetail.parse(detail).isEmpty()) {
             throw BroadcastErrors.INVALID_OVERRIDE.error("detail must be full or aggregate, got "
                     + (detail == null ? "nothing" : "'" + detail + "'"), Map.of("field", "detail"));
         }
         String field = change.scopeField() == null ? "" : change.scopeField();
         String value = change.scopeValue() == null ? "" : change.scopeValue();
-        if (!List.of("", "namespace", "target_name").contains(field)) {
-            throw BroadcastErrors.INVALID_OVERRIDE.error("scope_field must be namespace or target_name (or empty for "
-                    + "an op-wide rule), got '" + field + "'", Map.of("field", "scope_field"));
-        }
-        if (!field.isEmpty() && (value.isBlank() || value.length() > 253)) {
+        ScopeField scope = ScopeField.parse(field).orElseThrow(() -> BroadcastErrors.INVALID_OVERRIDE.error(
+                "scope_field must be namespace or target_name (or empty for an op-wide rule), got '" + field + "'",
+                Map.of("field", "scope_field")));
+        if (scope != ScopeField.NONE && (value.isBlank() || value.length() > 253)) {
             throw BroadcastErrors.INVALID_OVERRIDE.error("scope_value (1..253 characters) is required when scope_field "
                     + "is set", Map.of("field", "scope_value"));
         }
-        if (field.isEmpty() && !value.isEmpty()) {
+        if (scope == ScopeField.NONE && !value.isEmpty()) {
             throw BroadcastErrors.INVALID_OVERRIDE.error("scope_value needs a scope_field (namespace or target_name)",
                     Map.of("field", "scope_value"));
         }
-        Override saved = jdbc.inTransaction(c -> {
-            Jdbc.query(c, "SELECT pg_advisory_xact_lock(hashtext(?))", rs -> 1, "broadcast-overrides/" + tenant);
-            boolean exists = !Jdbc.query(c, "SELECT 1 FROM broadcast_overrides WHERE tenant_id = ? AND op_id_pattern = ? "
-                    + "AND scope_field = ? AND scope_value = ?", rs -> 1, tenant, pattern, field, value).isEmpty();
-            int count = Jdbc.query(c, "SELECT count(*) FROM broadcast_overrides WHERE tenant_id = ?", rs -> rs.getInt(1),
-                    tenant).getFirst();
+        Override saved = store.inTransaction(c -> {
+            OverrideStore.lockTenant(c, tenant);
+            boolean exists = OverrideStore.exists(c, tenant, pattern, field, value);
+            int count = OverrideStore.count(c, tenant);
             if (!exists && count >= MAX_PER_TENANT) {
                 throw BroadcastErrors.INVALID_OVERRIDE.error("a tenant has at most " + MAX_PER_TENANT + " broadcast "
                         + "overrides; remove one first", Map.of());
             }
-            return Jdbc.query(c, """
-                    INSERT INTO broadcast_overrides (id, tenant_id, op_id_pattern, detail, scope_field, scope_value, created_by)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (tenant_id, op_id_pattern, scope_field, scope_value)
-                    DO UPDATE SET detail = EXCLUDED.detail, created_by = EXCLUDED.created_by, created_at = now()
-                    RETURNING *""", BroadcastOverrides::read, UUID.randomUUID(), tenant, pattern, detail, field, value,
-                    actor).getFirst();
+            return OverrideStore.upsert(c, tenant, actor, pattern, detail, field, value);
         });
         cache.changed(tenant.toString());
         return saved;
     }
 
     public Override remove(UUID tenant, UUID id) {
-        Override gone = jdbc.queryOne("DELETE FROM broadcast_overrides WHERE tenant_id = ? AND id = ? RETURNING *",
-                BroadcastOverrides::read, tenant, id).orElseThrow(() -> notFound(id.toString()));
+        Override gone = store.delete(tenant, id).orElseThrow(() -> notFound(id.toString()));
         cache.changed(tenant.toString());
         return gone;
     }
 
-    static dev.backplane.kernel.errors.DomainException notFound(String id) {
+    static DomainException notFound(String id) {
         return BroadcastErrors.OVERRIDE_NOT_FOUND.error("no broadcast override " + id + " in this tenant");
     }
 
     /** The rule that decides how {@code a} is shown, if any. Only calls are subject to rules. */
     Optional<Override> applicable(Activity a) {
+        return applicable(a, () -> all(a.tenantId()));
+    }
+
+    /**
+     * The rule of {@code rules} that decides how {@code a} is shown: among those matching a call, a scoped
+     * rule beats an op-wide one, then more literal characters in the pattern win (the first of equals).
+     * The rules are read only for a call.
+     */
+    static Optional<Override> applicable(Activity a, Supplier<List<Override>> rules) {
         if (a.kind() != Activity.Kind.DISPATCH || a.opId().isEmpty()) {
             return Optional.empty();
         }
-        return all(a.tenantId()).stream().filter(o -> o.matches(a)).max(Comparator.comparingInt(Override::specificity));
+        return rules.get().stream().filter(o -> o.matches(a)).max(Comparator.comparingInt(Override::specificity));
     }
 
     private List<Override> all(UUID tenant) {
-        return cache.get(tenant.toString(), () -> jdbc.query("SELECT * FROM broadcast_overrides WHERE tenant_id = ? "
-                + "ORDER BY op_id_pattern, scope_field, scope_value", BroadcastOverrides::read, tenant));
+        return cache.get(tenant.toString(), () -> store.all(tenant));
     }
 
     static String checkedPattern(String pattern) {
@@ -158,11 +155,5 @@ public final class BroadcastOverrides {
                     + "glob characters * ? [ ] !; got '" + pattern + "'", Map.of("field", "op_id_pattern"));
         }
         return pattern;
-    }
-
-    private static Override read(java.sql.ResultSet rs) throws java.sql.SQLException {
-        return new Override(rs.getObject("id", UUID.class), rs.getString("op_id_pattern"), rs.getString("detail"),
-                rs.getString("scope_field"), rs.getString("scope_value"), rs.getString("created_by"),
-                rs.getTimestamp("created_at").toInstant());
     }
 }
