@@ -1,6 +1,7 @@
 package dev.backplane.kernel.broadcast;
 
 import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.plugin.api.OpClass;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -38,8 +39,8 @@ final class Announcements {
         AnnouncementPhase phase = AnnouncementPhase.parse(phaseText).orElseThrow(() -> invalid(
                 "phase must be start, update or completion, got '" + phaseText + "'", "phase"));
         Optional<String> plannedText = Optional.ofNullable(a.plannedOpClass()).map(v -> v.toLowerCase(Locale.ROOT));
-        Optional<OpClass> planned = plannedText.map(v -> OpClass.parse(v).orElseThrow(() -> invalid(
-                "planned_op_class must be one of " + OpClass.WIRE_NAMES + ", got '" + a.plannedOpClass() + "'",
+        Optional<OpClass> planned = plannedText.map(v -> OpClass.fromWireName(v).orElseThrow(() -> invalid(
+                "planned_op_class must be one of " + OpClass.wireNames() + ", got '" + a.plannedOpClass() + "'",
                 "planned_op_class")));
         int ttl = a.ttlMinutes() == null ? DEFAULT_TTL_MINUTES : a.ttlMinutes();
         if (ttl < 1 || ttl > 1440) {

@@ -5,6 +5,7 @@ import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.Paging;
 import dev.backplane.kernel.util.TimeArg;
+import dev.backplane.plugin.api.OpClass;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -152,8 +153,8 @@ public final class BroadcastFeed implements AutoCloseable {
 
     /** Refuses an op class filter that names no op class ({@code invalid_filter}). */
     static void checkOpClass(String v) {
-        if (OpClass.parse(v).isEmpty()) {
-            throw BroadcastErrors.INVALID_FILTER.error("op_class must be one of " + OpClass.WIRE_NAMES + ", got '" + v
+        if (OpClass.fromWireName(v).isEmpty()) {
+            throw BroadcastErrors.INVALID_FILTER.error("op_class must be one of " + OpClass.wireNames() + ", got '" + v
                     + "'", Map.of("field", "op_class"));
         }
     }

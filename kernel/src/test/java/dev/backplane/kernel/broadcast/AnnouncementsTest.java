@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.plugin.api.OpClass;
 import java.util.Collections;
 import java.util.List;
 import java.util.stream.IntStream;

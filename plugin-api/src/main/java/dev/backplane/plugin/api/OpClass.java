@@ -17,4 +17,19 @@ public enum OpClass {
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }
+
+    /** The class spelled exactly {@code wire} (lower case, as on every surface), if there is one. */
+    public static java.util.Optional<OpClass> fromWireName(String wire) {
+        for (OpClass c : values()) {
+            if (c.wireName().equals(wire)) {
+                return java.util.Optional.of(c);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** Every class's wire name, in declaration order (what an error message lists). */
+    public static java.util.List<String> wireNames() {
+        return java.util.Arrays.stream(values()).map(OpClass::wireName).toList();
+    }
 }
