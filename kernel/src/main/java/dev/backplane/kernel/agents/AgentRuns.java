@@ -14,6 +14,7 @@ import dev.backplane.kernel.identity.Subjects;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.persistence.Lease;
+import dev.backplane.kernel.persistence.PeriodicJob;
 import dev.backplane.kernel.util.Digests;
 import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.kernel.util.Paging;
@@ -526,5 +527,11 @@ public final class AgentRuns {
                 Optional.ofNullable(rs.getString("error")), Optional.ofNullable(rs.getString("error_code")),
                 Optional.ofNullable(rs.getObject("approval_id", UUID.class)), rs.getTimestamp("created_at").toInstant(),
                 rs.getTimestamp("updated_at").toInstant(), Optional.ofNullable(finished).map(Timestamp::toInstant));
+    }
+
+    /** What runs by itself: launching pending runs (any replica), and failing runs whose kernel died. */
+    public List<PeriodicJob> periodicJobs() {
+        return List.of(new PeriodicJob("agent-run-reaper", Duration.ofSeconds(15), this::reapOrphans),
+                new PeriodicJob("agent-run-launcher", Duration.ofSeconds(5), this::launchPending));
     }
 }

@@ -51,6 +51,7 @@ import dev.backplane.kernel.memory.MemoryService;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.PeriodicJob;
 import dev.backplane.kernel.plugins.ConnectorSessions;
 import dev.backplane.kernel.plugins.PluginLoading;
 import dev.backplane.kernel.quality.RetrievalEval;
@@ -79,19 +80,16 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * Every service of one kernel, built with plain constructors in dependency order. No routes here:
  * {@link KernelRoutes} puts the REST and MCP surfaces on top of these.
  */
 final class KernelServices {
-
-    /** Recorded retrieval searches older than this are deleted (usage and the retire checklist look back 30 days). */
-    private static final int SEARCH_RETENTION_DAYS = 400;
 
     final Database database;
     final Jdbc jdbc;
@@ -270,27 +268,22 @@ final class KernelServices {
         Duration auditStartedAfter = (compositeTimeout.compareTo(callTimeout) > 0 ? compositeTimeout : callTimeout)
                 .plusSeconds(config.intValue(Setting.REAPERS_AUDIT_STARTED_MARGIN_SECONDS));
         Duration jobStaleAfter = Duration.ofSeconds(config.intValue(Setting.REAPERS_JOB_STALE_SECONDS));
-        this.periodicJobs = closing.add(new PeriodicJobs(database.dataSource(), List.of(
-                new PeriodicJobs.Job("topology-refresh", Duration.ofMinutes(1),
-                        () -> topologyRefresh.isZero() ? 0 : topology.refreshDue(topologyRefresh)),
-                new PeriodicJobs.Job("topology-history-sweep", Duration.ofHours(1),
-                        () -> topology.sweep(topologyRetention)),
-                new PeriodicJobs.Job("sensors-due", Duration.ofSeconds(1), sensorRuns::runDue),
-                new PeriodicJobs.Job("sensor-results-sweep", Duration.ofHours(1), sensorRuns::sweep),
-                new PeriodicJobs.Job("events-retention-sweep", Duration.ofHours(1), eventLog::sweep),
-                new PeriodicJobs.Job("cron-triggers", Duration.ofSeconds(1), cron::fireDue),
-                new PeriodicJobs.Job("broadcast-windows-flush", Duration.ofSeconds(5), broadcast::flushWindows),
-                new PeriodicJobs.Job("broadcast-retention-sweep", Duration.ofHours(1), broadcast::sweep),
-                new PeriodicJobs.Job("audit-started-reaper", reapEvery, () -> audit.reapStarted(auditStartedAfter)),
-                new PeriodicJobs.Job("approvals-expiry", Duration.ofMinutes(1), approvals::expireDue),
-                new PeriodicJobs.Job("result-handles-sweep", Duration.ofMinutes(10), handles::sweepExpired),
-                new PeriodicJobs.Job("async-run-reaper", reapEvery, runs::reapOrphans),
-                new PeriodicJobs.Job("agent-run-reaper", Duration.ofSeconds(15), agentRuns::reapOrphans),
-                new PeriodicJobs.Job("agent-run-launcher", Duration.ofSeconds(5), agentRuns::launchPending),
-                new PeriodicJobs.Job("memory-sweep", Duration.ofMinutes(10), memory::sweepExpired),
-                new PeriodicJobs.Job("background-job-reaper", reapEvery, () -> jobs.reapStale(jobStaleAfter)),
-                new PeriodicJobs.Job("retrieval-searches-sweep", Duration.ofHours(6),
-                        () -> retrieval.searches().sweep(SEARCH_RETENTION_DAYS)))));
+        // what runs by itself: each capability offers its periodic work; the scheduler runs it once across replicas
+        List<PeriodicJob> periodic = new ArrayList<>();
+        periodic.addAll(topology.periodicJobs(topologyRefresh, topologyRetention));
+        periodic.addAll(sensorRuns.periodicJobs());
+        periodic.add(new PeriodicJob("events-retention-sweep", Duration.ofHours(1), eventLog::sweep));
+        periodic.addAll(cron.periodicJobs());
+        periodic.addAll(broadcast.periodicJobs());
+        periodic.addAll(audit.periodicJobs(reapEvery, auditStartedAfter));
+        periodic.addAll(approvals.periodicJobs());
+        periodic.addAll(handles.periodicJobs());
+        periodic.addAll(runs.periodicJobs(reapEvery));
+        periodic.addAll(agentRuns.periodicJobs());
+        periodic.addAll(memory.periodicJobs());
+        periodic.addAll(jobs.periodicJobs(reapEvery, jobStaleAfter));
+        periodic.addAll(retrieval.periodicJobs());
+        this.periodicJobs = closing.add(new PeriodicJobs(database.dataSource(), periodic));
     }
 
     /** Notification mail; the SMTP password is read through its secret_ref (platform scope) at each send. */

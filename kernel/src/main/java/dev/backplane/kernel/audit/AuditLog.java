@@ -3,6 +3,7 @@ package dev.backplane.kernel.audit;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.PrincipalKind;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.PeriodicJob;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -282,5 +283,13 @@ public final class AuditLog {
                 duration.map(Long::intValue).orElse(null), e.sessionId().orElse(null),
                 e.parentAuditId().orElse(null), e.workRef().orElse(null), e.paramsHash().orElse(null),
                 approvalId.orElse(null), json);
+    }
+
+    /**
+     * Closes rows left {@code started} longer than {@code startedAfter} (their kernel died mid-call), every
+     * {@code every}.
+     */
+    public List<PeriodicJob> periodicJobs(java.time.Duration every, java.time.Duration startedAfter) {
+        return List.of(new PeriodicJob("audit-started-reaper", every, () -> reapStarted(startedAfter)));
     }
 }

@@ -3,6 +3,7 @@ package dev.backplane.kernel.broadcast;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.PeriodicJob;
 import dev.backplane.kernel.util.Paging;
 import dev.backplane.kernel.util.TimeArg;
 import dev.backplane.plugin.api.OpClass;
@@ -192,5 +193,11 @@ public final class BroadcastFeed implements AutoCloseable {
     @Override
     public void close() {
         writer.close();
+    }
+
+    /** Closing aggregation windows that are due, and the retention sweep. */
+    public List<PeriodicJob> periodicJobs() {
+        return List.of(new PeriodicJob("broadcast-windows-flush", Duration.ofSeconds(5), this::flushWindows),
+                new PeriodicJob("broadcast-retention-sweep", Duration.ofHours(1), this::sweep));
     }
 }

@@ -6,12 +6,14 @@ import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.persistence.Lease;
+import dev.backplane.kernel.persistence.PeriodicJob;
 import dev.backplane.kernel.util.JsonMapping;
 import java.lang.System.Logger.Level;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -241,5 +243,10 @@ public final class AsyncRuns {
         } catch (Exception e) {
             return Map.of();
         }
+    }
+
+    /** Failing asynchronous calls whose lease lapsed (their kernel died), every {@code every}. */
+    public List<PeriodicJob> periodicJobs(Duration every) {
+        return List.of(new PeriodicJob("async-run-reaper", every, this::reapOrphans));
     }
 }

@@ -9,6 +9,7 @@ import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.PeriodicJob;
 import dev.backplane.kernel.util.JsonMapping;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -343,5 +344,10 @@ public final class Approvals {
         o.setType("jsonb");
         o.setValue(JsonMapping.write(value));
         return o;
+    }
+
+    /** Expiring approval requests past their TTL. */
+    public List<PeriodicJob> periodicJobs() {
+        return List.of(new PeriodicJob("approvals-expiry", Duration.ofMinutes(1), this::expireDue));
     }
 }

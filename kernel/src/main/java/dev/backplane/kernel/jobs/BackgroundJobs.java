@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.PeriodicJob;
 import dev.backplane.kernel.util.JsonMapping;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -188,5 +189,10 @@ public final class BackgroundJobs {
             jdbc.update("UPDATE background_jobs SET progress = ?, updated_at = now() WHERE id = ?", Jdbc.jsonb(latest),
                     id);
         }
+    }
+
+    /** Failing jobs whose worker stopped reporting for {@code staleAfter}, every {@code every}. */
+    public List<PeriodicJob> periodicJobs(Duration every, Duration staleAfter) {
+        return List.of(new PeriodicJob("background-job-reaper", every, () -> reapStale(staleAfter)));
     }
 }

@@ -6,6 +6,7 @@ import dev.backplane.kernel.identity.PrincipalKind;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.persistence.FilteredSelect;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.PeriodicJob;
 import dev.backplane.kernel.retrieval.Candidates;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.retrieval.SearchLog;
@@ -307,4 +308,8 @@ public final class MemoryService {
                 rs.getTimestamp("created_at").toInstant());
     }
 
+    /** Deleting expired memory entries. */
+    public List<PeriodicJob> periodicJobs() {
+        return List.of(new PeriodicJob("memory-sweep", Duration.ofMinutes(10), this::sweepExpired));
+    }
 }

@@ -2,6 +2,7 @@ package dev.backplane.kernel.results;
 
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.PeriodicJob;
 import dev.backplane.kernel.util.JsonMapping;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -129,5 +130,10 @@ public final class ResultHandles {
     static DomainException notFound(String handleId) {
         return ResultErrors.HANDLE_NOT_FOUND.error("result handle " + handleId + " does not exist "
                 + "or has expired; re-run the operation to get a fresh result");
+    }
+
+    /** Deleting expired result handles. */
+    public List<PeriodicJob> periodicJobs() {
+        return List.of(new PeriodicJob("result-handles-sweep", Duration.ofMinutes(10), this::sweepExpired));
     }
 }

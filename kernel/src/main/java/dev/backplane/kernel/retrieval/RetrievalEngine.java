@@ -4,6 +4,7 @@ import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.PeriodicJob;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -329,5 +330,11 @@ public final class RetrievalEngine implements AutoCloseable {
             throw CommonErrors.INVALID_QUERY.error("the query cannot be embedded: " + e.getMessage(),
                     Map.of("field", "query"));
         }
+    }
+
+    /** Deleting recorded searches older than {@link SearchLog#RETENTION_DAYS}. */
+    public List<PeriodicJob> periodicJobs() {
+        return List.of(new PeriodicJob("retrieval-searches-sweep", java.time.Duration.ofHours(6),
+                () -> searches().sweep(SearchLog.RETENTION_DAYS)));
     }
 }

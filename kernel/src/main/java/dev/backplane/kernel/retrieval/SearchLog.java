@@ -36,6 +36,9 @@ public final class SearchLog {
         }
     }
 
+    /** Recorded searches older than this are deleted (usage and the retire checklist look back 30 days). */
+    public static final int RETENTION_DAYS = 400;
+
     private final Jdbc jdbc;
     private volatile io.micrometer.core.instrument.MeterRegistry metrics =
             new io.micrometer.core.instrument.composite.CompositeMeterRegistry();

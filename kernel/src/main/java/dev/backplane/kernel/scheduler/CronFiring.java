@@ -2,12 +2,14 @@ package dev.backplane.kernel.scheduler;
 
 import dev.backplane.kernel.agents.AgentRuns;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.PeriodicJob;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -102,5 +104,10 @@ public final class CronFiring {
             Jdbc.update(c, "UPDATE scheduler_triggers SET status = 'paused', updated_at = now() WHERE id = ?", d.id());
             return 0;
         }
+    }
+
+    /** Firing due cron triggers (polled every second). */
+    public List<PeriodicJob> periodicJobs() {
+        return List.of(new PeriodicJob("cron-triggers", Duration.ofSeconds(1), this::fireDue));
     }
 }

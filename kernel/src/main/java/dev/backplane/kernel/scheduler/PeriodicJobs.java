@@ -4,14 +4,15 @@ import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
+import dev.backplane.kernel.persistence.PeriodicJob;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
 
 /**
- * Periodic work on db-scheduler (PostgreSQL-backed, so several replicas never run a job twice):
- * approval expiry, the sweep of expired result handles, due cron triggers and sensors. Polled every
+ * Periodic work on db-scheduler (PostgreSQL-backed, so several replicas never run a job twice): what the
+ * capabilities offer as {@link PeriodicJob}s (approval expiry, sweeps, reapers, due cron triggers and sensors). Polled every
  * second, so a job with a one-second delay (cron triggers, sensors) starts about a second late at most. A job
  * whose replica died while running it is picked up by another after about 40 seconds (missed heartbeats).
  */
@@ -20,11 +21,12 @@ public final class PeriodicJobs implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(PeriodicJobs.class.getName());
     private final Scheduler scheduler;
 
-    /** One job: a name, how often, and what to run (returns how many items it handled). */
-    public record Job(String name, Duration every, java.util.function.IntSupplier body) {
-    }
-
-    public PeriodicJobs(DataSource dataSource, List<Job> jobs) {
+    /** @param jobs what each capability offers (its {@code periodicJobs()}); a name twice is a wiring error */
+    public PeriodicJobs(DataSource dataSource, List<PeriodicJob> jobs) {
+        if (jobs.stream().map(PeriodicJob::name).distinct().count() != jobs.size()) {
+            throw new IllegalArgumentException("two periodic jobs share a name: " + jobs.stream().map(PeriodicJob::name)
+                    .toList());
+        }
         List<RecurringTask<?>> tasks = jobs.stream().<RecurringTask<?>>map(j -> Tasks.recurring(j.name(),
                 FixedDelay.of(j.every())).execute((instance, ctx) -> {
                     int n = j.body().getAsInt();

@@ -11,6 +11,7 @@ import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.PrincipalKind;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.PeriodicJob;
 import dev.backplane.kernel.util.JsonMapping;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
@@ -241,5 +242,11 @@ public final class SensorRuns implements AutoCloseable {
             runner.shutdownNow();
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Running due sensors (polled every second), and the results' retention sweep. */
+    public List<PeriodicJob> periodicJobs() {
+        return List.of(new PeriodicJob("sensors-due", Duration.ofSeconds(1), this::runDue),
+                new PeriodicJob("sensor-results-sweep", Duration.ofHours(1), this::sweep));
     }
 }

@@ -11,6 +11,7 @@ import dev.backplane.kernel.identity.PrincipalKind;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.PeriodicJob;
 import dev.backplane.kernel.results.ResultQueryService;
 import dev.backplane.kernel.targets.Target;
 import dev.backplane.kernel.targets.TargetService;
@@ -382,5 +383,15 @@ public final class Topology {
     /** Deletes history older than the retention. */
     public int sweep(java.time.Duration retention) {
         return store.sweep(retention);
+    }
+
+    /**
+     * Refreshing due targets' discovered topology every {@code refresh} (never when it is zero), and deleting history
+     * older than {@code retention}.
+     */
+    public List<PeriodicJob> periodicJobs(java.time.Duration refresh, java.time.Duration retention) {
+        return List.of(new PeriodicJob("topology-refresh", java.time.Duration.ofMinutes(1),
+                        () -> refresh.isZero() ? 0 : refreshDue(refresh)),
+                new PeriodicJob("topology-history-sweep", java.time.Duration.ofHours(1), () -> sweep(retention)));
     }
 }
