@@ -14,8 +14,8 @@ import java.util.regex.Matcher;
 
 /**
  * What a person hands a run, checked: the template's inputs (declared ones only, defaults filled in,
- * required ones present), a reason, a verification answer; and the {@code {{input.<name>}}} placeholders
- * of a step rendered with the run's inputs.
+ * required ones present), its target, a reason, a verification answer; and the {@code {{input.<name>}}}
+ * placeholders of a step rendered with the run's inputs.
  */
 final class RunbookInputs {
 
@@ -75,6 +75,20 @@ final class RunbookInputs {
             }
         }
         return out;
+    }
+
+    /** The target named (blank is none); a template with an operation step cannot run without one. */
+    static Optional<String> target(RunbookTemplate t, String given) {
+        Optional<String> target = Optional.ofNullable(given).filter(v -> !v.isBlank());
+        if (target.isEmpty()) {
+            for (int i = 0; i < t.stepList().size(); i++) {
+                if (t.stepList().get(i).has("operation")) {
+                    throw invalid("target is required: step " + (i + 1) + " of '" + t.slug() + "' calls an operation",
+                            "target");
+                }
+            }
+        }
+        return target;
     }
 
     /** {@code {{input.<name>}}} replaced by the run's value in every string of {@code node}. */

@@ -22,8 +22,6 @@ import dev.backplane.kernel.runbooks.RunbookRunStore.Row;
 import dev.backplane.kernel.targets.Target;
 import dev.backplane.kernel.targets.TargetService;
 import dev.backplane.kernel.util.Paging;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -84,15 +82,7 @@ public final class RunbookRuns {
         }
         RunbookTemplate t = templates.runnable(caller.tenantId(), s.slug(), Optional.ofNullable(s.version()));
         Map<String, String> inputs = RunbookInputs.inputs(t, s.inputs() == null ? Map.of() : s.inputs());
-        Optional<String> target = Optional.ofNullable(s.target()).filter(v -> !v.isBlank());
-        if (target.isEmpty()) {
-            for (int i = 0; i < t.stepList().size(); i++) {
-                if (t.stepList().get(i).has("operation")) {
-                    throw invalid("target is required: step " + (i + 1) + " of '" + t.slug() + "' calls an operation",
-                            "target");
-                }
-            }
-        }
+        Optional<String> target = RunbookInputs.target(t, s.target());
         Optional<String> targetName = target.map(name -> {
             Target found = targets.describe(caller.tenantId(), name);
             t.targetKind().filter(kind -> !kind.equals(found.product())).ifPresent(kind -> {
@@ -144,7 +134,7 @@ public final class RunbookRuns {
         Optional<ApprovalOutcome> decided = peek.status() == Status.AWAITING_APPROVAL
                 ? resumes.parked(caller, peek, answer, reason) : Optional.empty();
         Move move = store.inTransaction(c -> {
-            Row run = locked(c, caller.tenantId(), id);
+            Row run = RunbookSteps.locked(c, caller.tenantId(), id);
             if (run.step() != peek.step() || run.status() != peek.status() || run.phase() != peek.phase()) {
                 throw RunbookErrors.STEP_CHANGED.error("run " + id + " moved on meanwhile (now " + run.status().wire()
                         + " at step " + (run.step() + 1) + "); show it and answer again", Map.of("step", run.step() + 1));
@@ -158,7 +148,7 @@ public final class RunbookRuns {
                 if (refreshed.isPresent() || answer.isEmpty()) {
                     return Move.finished(refreshed); // rejected or expired: the run stopped; nothing is left to verify
                 }
-                return Move.finished(RunbookSteps.answer(c, caller, locked(c, caller.tenantId(), id), t, step,
+                return Move.finished(RunbookSteps.answer(c, caller, RunbookSteps.locked(c, caller.tenantId(), id), t, step,
                         answer.get(), reason));
             }
             mayAct(caller, run);
@@ -204,7 +194,7 @@ public final class RunbookRuns {
                     approvals.withdraw(caller, parked, "runbook run " + id + " aborted: " + reason));
         }
         store.inTransaction(c -> {
-            Row run = locked(c, caller.tenantId(), id);
+            Row run = RunbookSteps.locked(c, caller.tenantId(), id);
             if (run.status().finished()) {
                 throw finished(id, run.status());
             }
@@ -237,11 +227,6 @@ public final class RunbookRuns {
 
     static DomainException notFound(String id) {
         return RunbookErrors.RUN_NOT_FOUND.error("no runbook run " + id + " in this tenant");
-    }
-
-    /** The run's row, locked until the transaction ends; {@code 404} when the tenant has no such run. */
-    static Row locked(Connection c, UUID tenant, UUID id) throws SQLException {
-        return RunbookRunStore.lock(c, tenant, id).orElseThrow(() -> notFound(id.toString()));
     }
 
     private Row read(UUID tenant, UUID id) {

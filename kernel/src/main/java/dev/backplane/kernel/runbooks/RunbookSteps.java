@@ -73,7 +73,7 @@ final class RunbookSteps {
         Optional.ofNullable(env.extras().get("error_code")).ifPresent(v -> detail.put("error_code", v));
         Optional.ofNullable(env.extras().get("audit_id")).ifPresent(v -> detail.put("audit_id", v));
         store.inTransaction(c -> {
-            RunbookRuns.locked(c, run.tenantId(), run.id()); // an abort meanwhile writes its log entry first, this after
+            locked(c, run.tenantId(), run.id()); // an abort meanwhile writes its log entry first, this after
             if (outcome.status().equals(ResultEnvelope.AWAITING_APPROVAL)) {
                 String approval = String.valueOf(outcome.extras().get("approval_request_id"));
                 detail.put("approval_request_id", approval);
@@ -150,6 +150,11 @@ final class RunbookSteps {
         checked(run, Status.IN_PROGRESS);
         RunbookRunStore.moveTo(c, run.id(), next);
         return Optional.empty();
+    }
+
+    /** The run's row, locked until the transaction ends; {@code 404} when the tenant has no such run. */
+    static Row locked(Connection c, UUID tenant, UUID id) throws SQLException {
+        return RunbookRunStore.lock(c, tenant, id).orElseThrow(() -> RunbookRuns.notFound(id.toString()));
     }
 
     /** Only the run's assignee or a tenant_admin moves a run. */

@@ -57,6 +57,24 @@ class RunbookInputsTest {
     }
 
     @Test
+    void aTargetIsRequiredOnlyWhenAStepCallsAnOperation() {
+        assertThat(RunbookInputs.target(RESTART, null)).isEmpty();
+        assertThat(RunbookInputs.target(RESTART, " ")).isEmpty();
+        RunbookTemplate calls = template("""
+                title: Look
+                steps:
+                  - instruction: Read the notes.
+                    verify: Read?
+                  - instruction: List the items.
+                    operation: {connector_id: rb-1.x, op_id: rb.item0.list}
+                    verify: Listed?
+                """);
+        assertThat(RunbookInputs.target(calls, "web-1")).contains("web-1");
+        assertInvalid(() -> RunbookInputs.target(calls, ""), "target",
+                "target is required: step 2 of 'restart' calls an operation");
+    }
+
+    @Test
     void placeholdersAreRenderedInEveryStringAndUnknownOnesAreEmptied() {
         Map<String, String> inputs = Map.of("item", "web-1", "count", "$2\\");
         assertThat(RunbookInputs.renderText("Restart {{input.item}} ({{ input.count }} times){{input.other}}.",
