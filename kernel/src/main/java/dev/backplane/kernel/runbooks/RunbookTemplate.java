@@ -2,11 +2,9 @@ package dev.backplane.kernel.runbooks;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.backplane.kernel.persistence.Jdbc;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -26,24 +24,53 @@ public record RunbookTemplate(String slug, int version, String status, String ti
     public static final String PUBLISHED = "published";
     public static final String DEPRECATED = "deprecated";
 
+    /**
+     * A version's status and its moves: a draft is published, a published version deprecated; nothing
+     * else moves (a published version never changes back, a deprecated one stays retired).
+     */
+    enum Status {
+        DRAFT(RunbookTemplate.DRAFT),
+        PUBLISHED(RunbookTemplate.PUBLISHED),
+        DEPRECATED(RunbookTemplate.DEPRECATED);
+
+        private final String wire;
+
+        Status(String wire) {
+            this.wire = wire;
+        }
+
+        /** The name in JSON and in the {@code status} column. */
+        String wire() {
+            return wire;
+        }
+
+        boolean canMoveTo(Status next) {
+            return switch (this) {
+                case DRAFT -> next == PUBLISHED;
+                case PUBLISHED -> next == DEPRECATED;
+                case DEPRECATED -> false;
+            };
+        }
+
+        static Optional<Status> parse(String wire) {
+            return Arrays.stream(values()).filter(s -> s.wire.equals(wire)).findFirst();
+        }
+
+        /** Every wire name, in the order a version moves through them. */
+        static List<String> wireNames() {
+            return Arrays.stream(values()).map(Status::wire).toList();
+        }
+    }
+
+    /** This version's status. */
+    @JsonIgnore
+    Status state() {
+        return Status.parse(status).orElseThrow(() -> new IllegalStateException("no template status '" + status + "'"));
+    }
+
     /** The steps of the definition. */
     @JsonIgnore
     JsonNode stepList() {
         return definition.path("steps");
-    }
-
-    static RunbookTemplate read(ResultSet rs) throws SQLException {
-        JsonNode definition = Jdbc.jsonTree(rs, "definition");
-        return new RunbookTemplate(rs.getString("slug"), rs.getInt("version"), rs.getString("status"),
-                rs.getString("title"), Optional.ofNullable(rs.getString("target_kind")), definition.path("steps").size(),
-                rs.getString("source"), definition, rs.getString("created_by"), rs.getTimestamp("created_at").toInstant(),
-                rs.getString("updated_by"), rs.getTimestamp("updated_at").toInstant(),
-                Optional.ofNullable(rs.getString("published_by")), instant(rs, "published_at"),
-                Optional.ofNullable(rs.getString("deprecated_by")), instant(rs, "deprecated_at"));
-    }
-
-    private static Optional<Instant> instant(ResultSet rs, String column) throws SQLException {
-        Timestamp t = rs.getTimestamp(column);
-        return t == null ? Optional.empty() : Optional.of(t.toInstant());
     }
 }
