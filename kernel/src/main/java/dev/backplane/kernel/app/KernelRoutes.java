@@ -19,7 +19,6 @@ import dev.backplane.kernel.conventions.ConventionRoutes;
 import dev.backplane.kernel.dashboards.DashboardRoutes;
 import dev.backplane.kernel.dispatch.DispatchRoutes;
 import dev.backplane.kernel.docs.DocsRoutes;
-import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.events.EventRoutes;
 import dev.backplane.kernel.governance.ApprovalRoutes;
 import dev.backplane.kernel.governance.GovernanceRoutes;
@@ -101,13 +100,8 @@ final class KernelRoutes {
                 Kernel.mcpAudience(config), s.issuer, config.optional(Setting.MCP_REQUIRED_SCOPE).filter(v -> !v.isBlank()),
                 config.list(Setting.MCP_ALLOWED_ORIGINS), publicUrl)).register(api);
         new ApprovalRoutes(s.approvals, s.calls).register(api);
-        new AuditRoutes(new AuditQueries(s.jdbc), s.audit, caller -> name -> {
-            try {
-                return s.targets.describe(caller.tenantId(), name).name();
-            } catch (DomainException unknown) {
-                return name; // a deleted target is still in the log under its name
-            }
-        }).register(api);
+        new AuditRoutes(new AuditQueries(s.jdbc), s.audit, caller -> name -> s.targets.auditName(caller.tenantId(), name))
+                .register(api);
         new EventRoutes(s.eventSources, s.eventIngest, s.eventLog, s.metrics).register(api);
         new TargetSecretRoutes(s.targets, s.credentials).register(api);
         new AgentRoutes(s.agents, s.agentRuns).register(api);

@@ -6,7 +6,6 @@ import dev.backplane.kernel.agents.AgentToolbox;
 import dev.backplane.kernel.agents.ModelGateway;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.audit.AuditQueries;
-import dev.backplane.kernel.broadcast.Activity;
 import dev.backplane.kernel.broadcast.BroadcastFeed;
 import dev.backplane.kernel.broadcast.BroadcastHub;
 import dev.backplane.kernel.broadcast.BroadcastOverrides;
@@ -195,9 +194,7 @@ final class KernelServices {
         this.audit = new AuditLog(jdbc, metrics);
         this.broadcast = closing.add(new BroadcastFeed(jdbc, new BroadcastOverrides(jdbc, feed), config.broadcast()));
         this.broadcastHub = closing.add(new BroadcastHub(jdbc, feed, config.broadcast()));
-        dispatchEvents.subscribe(e -> broadcast.publish(Activity.dispatch(e.tenantId(), e.at(), e.principal(),
-                e.principalKind(), e.connectorId(), e.opId(), e.opClass(), e.target(), e.namespace(), e.status(),
-                e.errorCode(), e.durationMs(), e.workRef(), e.sessionId())));
+        dispatchEvents.subscribe(e -> broadcast.publish(e.activity()));
         this.implementations = new Implementations(catalog, new ConnectorPreferences(jdbc, connectors));
         this.probes = new ProbeService(targets, catalog, credentials, sessions, audit, implementations);
 
@@ -207,9 +204,7 @@ final class KernelServices {
                 dev.backplane.kernel.agents.AgentRuns::accountable);
         this.grants = new Grants(jdbc);
         this.serviceGrants = new ServiceGrants(jdbc, catalog::descriptor);
-        PolicyGate gate = new PolicyGate(grants::decide, (tenant, principal, connectorId, opId, target) ->
-                serviceGrants.covering(tenant, principal, connectorId, opId, target.id(), target.name(), target.product())
-                        .isPresent(), agentPrincipals);
+        PolicyGate gate = new PolicyGate(grants::decide, serviceGrants.lookup(), agentPrincipals);
         this.dispatcher = new Dispatcher(catalog, implementations, targets, credentials, sessions, audit, approvals, gate, handles,
                 dispatchEvents, new DispatchMetrics(metrics, tracing.tracer()));
         this.runs = new AsyncRuns(jdbc, callTimeout);

@@ -1,5 +1,6 @@
 package dev.backplane.kernel.dispatch;
 
+import dev.backplane.kernel.broadcast.Activity;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
 import java.util.List;
@@ -30,6 +31,12 @@ public final class DispatchEvents {
                         String opId, Optional<String> opClass, String target, Optional<String> namespace, String status,
                         Optional<String> errorCode, Optional<String> workRef, long durationMs, Optional<String> auditId,
                         Optional<String> sessionId) {
+
+        /** The call as the activity feed shows it (a run's calls carry the run as their session). */
+        public Activity activity() {
+            return Activity.dispatch(tenantId, at, principal, principalKind, connectorId, opId, opClass, target,
+                    namespace, status, errorCode, durationMs, workRef, sessionId);
+        }
     }
 
     private final List<Consumer<Event>> subscribers = new CopyOnWriteArrayList<>();

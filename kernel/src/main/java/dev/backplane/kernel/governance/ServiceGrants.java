@@ -151,4 +151,10 @@ public final class ServiceGrants {
                 Grants.expiresAt(rs), rs.getBoolean("revoked"), rs.getString("created_by"),
                 rs.getTimestamp("created_at").toInstant());
     }
+
+    /** What the policy gate asks: whether a live grant covers this call on this target. */
+    public PolicyGate.ServiceGrantLookup lookup() {
+        return (tenant, principal, connectorId, opId, target) -> covering(tenant, principal, connectorId, opId,
+                target.id(), target.name(), target.product()).isPresent();
+    }
 }

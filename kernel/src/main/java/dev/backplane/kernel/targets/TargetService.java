@@ -80,6 +80,18 @@ public final class TargetService {
         return created;
     }
 
+    /**
+     * The name the audit log records a target under: a registered target's name for its alias, and the text as given
+     * for a target that is gone (a deleted target is still in the log under its name).
+     */
+    public String auditName(UUID tenant, String nameOrAlias) {
+        try {
+            return describe(tenant, nameOrAlias).name();
+        } catch (DomainException unknown) {
+            return nameOrAlias;
+        }
+    }
+
     public Target describe(UUID tenant, String nameOrAlias) {
         return view(tenant, require(tenant, nameOrAlias));
     }
