@@ -1,10 +1,8 @@
 package dev.backplane.kernel.events;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
-import dev.backplane.kernel.util.JsonMapping;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -13,10 +11,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 /**
  * Hands accepted events to the kernel's subscribers, at least once, from any replica. Each event gets
@@ -53,21 +53,21 @@ public final class EventDrain implements AutoCloseable {
     /** How long the other replicas' wake-up waits to cover the tenant's events committed meanwhile. */
     static final int ANNOUNCE_MILLIS = 10;
 
-    private final Jdbc jdbc;
+    private final EventStore store;
     private final ChangeFeed feed;
     /** Tenants whose wake-up to the other replicas is on its way. */
-    private final java.util.Set<String> announcing = ConcurrentHashMap.newKeySet();
+    private final Set<String> announcing = ConcurrentHashMap.newKeySet();
     private final Map<String, Subscriber> subscribers = new ConcurrentHashMap<>();
     private final Semaphore wake = new Semaphore(0);
     private final List<Thread> loops;
     private volatile boolean closed;
 
     public EventDrain(Jdbc jdbc, ChangeFeed feed) {
-        this.jdbc = jdbc;
+        this.store = new EventStore(jdbc);
         this.feed = feed;
         feed.subscribe(TOPIC, key -> wake());
         feed.onReset(this::wake);
-        this.loops = java.util.stream.IntStream.range(0, WORKERS)
+        this.loops = IntStream.range(0, WORKERS)
                 .mapToObj(i -> Thread.ofVirtual().name("event-drain-" + i).start(this::run)).toList();
     }
 
@@ -139,20 +139,10 @@ public final class EventDrain implements AutoCloseable {
         if (names.length == 0) {
             return 0;
         }
-        return jdbc.inTransaction(c -> {
-            List<Object[]> due = Jdbc.query(c, """
-                    SELECT d.subscriber, e.id, e.tenant_id, e.source_id, e.source_slug, e.kind, e.event_type, e.envelope,
-                           e.received_at, d.attempts
-                      FROM event_deliveries d JOIN events e ON e.id = d.event_id
-                     WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND d.subscriber = ANY (?)
-                     ORDER BY d.next_attempt_at, d.created_at
-                     LIMIT ? FOR UPDATE OF d SKIP LOCKED""", rs -> new Object[] {rs.getString(1),
-                            new Event(rs.getObject(2, UUID.class), rs.getObject(3, UUID.class), rs.getObject(4, UUID.class),
-                                    rs.getString(5), rs.getString(6), rs.getString(7), tree(rs.getString(8)),
-                                    rs.getTimestamp(9).toInstant()), rs.getInt(10)},
-                    c.createArrayOf("text", names), BATCH);
-            for (Object[] row : due) {
-                deliver(c, (String) row[0], (Event) row[1], (int) row[2]);
+        return store.inTransaction(c -> {
+            List<EventStore.Due> due = EventStore.due(c, names, BATCH);
+            for (EventStore.Due d : due) {
+                deliver(c, d.subscriber(), d.event(), d.attempts());
             }
             return due.size();
         });
@@ -164,29 +154,20 @@ public final class EventDrain implements AutoCloseable {
         try {
             s.deliver(c, event);
             c.releaseSavepoint(before);
-            Jdbc.update(c, "UPDATE event_deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = now(),"
-                    + " last_error = NULL WHERE subscriber = ? AND event_id = ?", name, event.id());
+            EventStore.delivered(c, name, event.id());
         } catch (Exception e) {
             c.rollback(before);
             int n = attempts + 1;
             String error = String.valueOf(e.getMessage());
             LOG.log(Level.WARNING, "event " + event.id() + " to " + name + ": attempt " + n + " failed: " + error);
-            long backoff = Math.min(Duration.ofMinutes(10).toMillis(), 1000L << Math.min(20, n - 1));
-            Jdbc.update(c, """
-                    UPDATE event_deliveries SET attempts = ?, last_error = ?,
-                           status = CASE WHEN ? >= ? THEN 'failed' ELSE 'pending' END,
-                           next_attempt_at = now() + make_interval(secs => ?)
-                     WHERE subscriber = ? AND event_id = ?""", n, error.length() > 500 ? error.substring(0, 500) : error,
-                    n, MAX_ATTEMPTS, backoff / 1000.0, name, event.id());
+            EventStore.failed(c, name, event.id(), n, error.length() > 500 ? error.substring(0, 500) : error,
+                    MAX_ATTEMPTS, backoffMillis(n) / 1000.0);
         }
     }
 
-    private static JsonNode tree(String json) throws SQLException {
-        try {
-            return JsonMapping.mapper().readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new SQLException("stored envelope is not JSON", e);
-        }
+    /** The wait before attempt {@code n + 1} after {@code n} failed attempts: 1 s doubling, at most 10 minutes. */
+    static long backoffMillis(int n) {
+        return Math.min(Duration.ofMinutes(10).toMillis(), 1000L << Math.min(20, n - 1));
     }
 
     private void sleep() {

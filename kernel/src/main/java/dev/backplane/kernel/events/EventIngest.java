@@ -18,10 +18,8 @@ import dev.backplane.kernel.util.Digests;
 import dev.backplane.kernel.util.JsonMapping;
 import java.io.IOException;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +47,7 @@ public final class EventIngest {
             .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
 
-    private final Jdbc jdbc;
+    private final EventStore store;
     private final EventSources sources;
     private final AuditLog audit;
     private final EventDrain drain;
@@ -60,7 +58,7 @@ public final class EventIngest {
     /** @param defaultRatePerSecond a source's rate limit (all replicas together) unless its extras set one */
     public EventIngest(Jdbc jdbc, EventSources sources, AuditLog audit, EventDrain drain, long defaultRatePerSecond,
                        BroadcastFeed broadcast) {
-        this.jdbc = jdbc;
+        this.store = new EventStore(jdbc);
         this.broadcast = broadcast;
         this.sources = sources;
         this.audit = audit;
@@ -143,26 +141,9 @@ public final class EventIngest {
                 Optional.empty()), "ok", extras);
         // one statement, so one round trip and one commit: the event, its audit row and a delivery row per
         // subscriber — all of them or none; the drains are told after the commit (EventDrain.announce)
-        List<Object> params = new ArrayList<>(List.of(eventId, s.tenantId(), s.id(), s.slug(), s.kind().wire(),
-                deliveryId));
-        params.add(eventType);
-        params.add(Jdbc.jsonb(envelope));
-        params.add(Timestamp.from(now));
-        params.add(auditId);
-        params.addAll(audited.params());
-        params.add(s.tenantId());
-        params.add(subscribers);
         try {
-            Optional<UUID> inserted = jdbc.queryOne("""
-                    WITH ev AS (INSERT INTO events (id, tenant_id, source_id, source_slug, kind, delivery_id, event_type,
-                                       envelope, received_at, audit_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                                ON CONFLICT (source_id, delivery_id) DO NOTHING RETURNING id),
-                         au AS (""" + audited.sql() + """
-                    ),
-                         dl AS (INSERT INTO event_deliveries (subscriber, event_id, tenant_id)
-                                SELECT sub, ev.id, ? FROM ev CROSS JOIN unnest(?::text[]) AS sub)
-                    SELECT id FROM ev""",
-                    rs -> rs.getObject(1, UUID.class), params.toArray());
+            Optional<UUID> inserted = store.insert(eventId, s, deliveryId, eventType, envelope, now, auditId, audited,
+                    subscribers);
             if (inserted.isPresent()) {
                 if (subscribers.length > 0) {
                     drain.announce(s.tenantId());
@@ -183,8 +164,7 @@ public final class EventIngest {
             throw EventErrors.EVENT_LOG_UNAVAILABLE.error("the event could not be "
                     + "stored; nothing was accepted, retry later").withHeaders(Map.of("Retry-After", "5"));
         }
-        UUID existing = jdbc.queryOne("SELECT id FROM events WHERE source_id = ? AND delivery_id = ?",
-                rs -> rs.getObject(1, UUID.class), s.id(), deliveryId).orElse(null);
+        UUID existing = store.existing(s.id(), deliveryId).orElse(null);
         return new Accepted("duplicate", existing, true);
     }
 
