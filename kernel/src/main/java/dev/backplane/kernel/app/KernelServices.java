@@ -267,7 +267,7 @@ final class KernelServices {
         List<PeriodicJob> periodic = new ArrayList<>();
         periodic.addAll(topology.periodicJobs(topologyRefresh, topologyRetention));
         periodic.addAll(sensorRuns.periodicJobs());
-        periodic.add(new PeriodicJob("events-retention-sweep", Duration.ofHours(1), eventLog::sweep));
+        periodic.addAll(eventLog.periodicJobs());
         periodic.addAll(cron.periodicJobs());
         periodic.addAll(broadcast.periodicJobs());
         periodic.addAll(audit.periodicJobs(reapEvery, auditStartedAfter));

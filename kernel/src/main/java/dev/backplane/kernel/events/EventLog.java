@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.persistence.FilteredSelect;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.PeriodicJob;
 import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.kernel.util.Paging;
 import java.sql.ResultSet;
@@ -96,5 +97,10 @@ public final class EventLog {
             throw new SQLException("stored envelope is not JSON", e);
         }
         return m;
+    }
+
+    /** Deleting events past the retention. */
+    public List<PeriodicJob> periodicJobs() {
+        return List.of(new PeriodicJob("events-retention-sweep", java.time.Duration.ofHours(1), this::sweep));
     }
 }
