@@ -1,0 +1,134 @@
+package dev.backplane.kernel.catalog;
+
+import dev.backplane.ingest.IngestOptions;
+import dev.backplane.ingest.IngestResult;
+import dev.backplane.kernel.catalog.IngestPlans.Plan;
+import dev.backplane.kernel.persistence.ChangeFeed;
+import dev.backplane.kernel.util.Digests;
+import dev.backplane.kernel.util.JsonMapping;
+import dev.backplane.plugin.api.ConnectorDescriptor;
+import dev.backplane.plugin.api.IngestedConnector;
+import dev.backplane.plugin.api.OperationDescriptor;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * The body of an ingest, within the request or as a background job: converts a {@link Plan}'s specs, saves
+ * the connector staged (resetting the reviews a changed revision invalidates and telling the change feed),
+ * and answers the result view; a dry run saves nothing.
+ */
+final class IngestRun {
+
+    private static final String ENGINE = "openapi";
+
+    private final IngestStore store;
+    private final ConnectorRegistry registry;
+    private final ChangeFeed feed;
+    private final long maxSpecBytes;
+
+    IngestRun(IngestStore store, ConnectorRegistry registry, ChangeFeed feed, long maxSpecBytes) {
+        this.store = store;
+        this.registry = registry;
+        this.feed = feed;
+        this.maxSpecBytes = maxSpecBytes;
+    }
+
+    Map<String, Object> run(Plan plan, String actor, Consumer<IngestOptions.Progress> progress) {
+        if (registry.isPlugin(plan.connectorId())) {
+            throw CatalogErrors.CONNECTOR_EXISTS.error("connector " + plan.connectorId()
+                    + " is provided by a plugin jar; choose another --impl or --version", Map.of());
+        }
+        IngestResult result = SpecIngestService.convert(plan.sources(), new IngestOptions(plan.implId(), plan.version(),
+                plan.product(), plan.compatible(), maxSpecBytes, false, progress, plan.credentialReads(),
+                plan.notCredentialReads()));
+        ConnectorDescriptor descriptor = new ConnectorDescriptor(plan.implId(), plan.version(),
+                List.of(new ConnectorDescriptor.Product(plan.product(), plan.defaultPort())), List.of(plan.version()),
+                plan.auth().secretFields());
+        List<String> warnings = new ArrayList<>(result.warnings());
+        IngestedConnector connector = new IngestedConnector(descriptor, SpecIngestService.curated(result.catalog(),
+                plan.curatedGroups(), warnings), result.basePath(), plan.auth());
+        List<Map<String, Object>> specs = result.specs().stream().map(s -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("location", s.location());
+            m.put("format", s.format());
+            m.put("title", s.title());
+            m.put("info_version", s.infoVersion());
+            m.put("sha256", s.sha256());
+            m.put("bytes", s.bytes());
+            m.put("operations", s.operations());
+            return m;
+        }).toList();
+        boolean created = true;
+        int reviewsReset = 0;
+        if (!plan.dryRun()) {
+            Map<String, Object> forRevision = new TreeMap<>();
+            forRevision.put("catalog", IngestStore.catalogJson(connector.catalog()));
+            forRevision.put("auth", IngestStore.authJson(plan.auth()));
+            forRevision.put("base_path", result.basePath());
+            forRevision.put("descriptor", List.of(descriptor.products().getFirst().token(),
+                    descriptor.products().getFirst().defaultPort()));
+            String revision = Digests.sha256Hex(JsonMapping.write(forRevision));
+            IngestStore.Saved saved = store.save(plan.owner(), connector, ENGINE, specs, warnings, revision,
+                    actor);
+            created = saved.created();
+            reviewsReset = saved.reviewsReset().size();
+            saved.reviewsReset().forEach(t -> feed.changed(ReviewStore.TOPIC, ReviewStore.key(t, plan.connectorId())));
+            feed.changed(ConnectorRegistry.TOPIC, plan.connectorId());
+        } else {
+            created = !store.existsInScope(plan.owner(), plan.connectorId());
+        }
+        Map<String, Object> view = view(plan, connector, specs, warnings, created);
+        view.put("reviews_reset", reviewsReset);
+        return view;
+    }
+
+    private static Map<String, Object> view(Plan plan, IngestedConnector c, List<Map<String, Object>> specs,
+                                            List<String> warnings, boolean created) {
+        Map<String, Integer> perGroup = new LinkedHashMap<>();
+        Map<String, Integer> safety = new TreeMap<>();
+        int reads = 0;
+        for (OperationDescriptor op : c.catalog().operations()) {
+            perGroup.merge(op.groupKey(), 1, Integer::sum);
+            safety.merge(op.safetyLevel().wireName(), 1, Integer::sum);
+            reads += op.isReadClass() ? 1 : 0;
+        }
+        List<Map<String, Object>> groups = c.catalog().groups().stream().map(g -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("group_key", g.groupKey());
+            m.put("display_name", g.displayName());
+            m.put("operation_count", perGroup.getOrDefault(g.groupKey(), 0));
+            return m;
+        }).toList();
+        String id = plan.connectorId();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("connector_id", id);
+        m.put("dry_run", plan.dryRun());
+        m.put("created", created);
+        m.put("status", "staged");
+        m.put("scope", plan.owner().map(t -> "tenant").orElse("global"));
+        m.put("tenant_id", plan.owner().map(UUID::toString).orElse(null));
+        m.put("product", plan.product());
+        m.put("impl_id", plan.implId());
+        m.put("version", plan.version());
+        m.put("base_path", c.basePath());
+        m.put("auth", Map.of("scheme", c.auth().scheme(), "secret_fields", c.auth().secretFields()));
+        m.put("operation_count", c.catalog().operations().size());
+        m.put("read_operation_count", reads);
+        m.put("group_count", c.catalog().groups().size());
+        m.put("safety_counts", safety);
+        m.put("groups", groups);
+        m.put("specs", specs);
+        m.put("warnings", warnings);
+        m.put("next_steps", plan.dryRun() ? List.of("run the same command without --dry-run to ingest")
+                : List.of("svc connector review " + id, "svc connector enable-reads " + id + " --confirm",
+                "svc connector enable " + id + " --confirm"));
+        m.put("ingested_at", plan.dryRun() ? null : Instant.now().toString());
+        return m;
+    }
+}
