@@ -197,7 +197,7 @@ class ArchitectureTest {
     static final Set<String> SQL_OUTSIDE_STORES = Set.of(
             "agents.AgentDefinitions", "agents.AgentRuns", "app.KernelMetrics", "audit.AuditLog",
             "audit.AuditQueries", "catalog.ConnectorPreferences", "console.ConsoleSessions", "console.Seal",
-            "dashboards.DashboardNotifier", "dashboards.Dashboards", "dispatch.AsyncRuns", "docs.DocCollections",
+            "dashboards.DashboardNotifier", "dashboards.Dashboards", "docs.DocCollections",
             "docs.DocsCapabilities", "events.EventLog", "events.SourceRateLimits", "governance.AgentPrincipals",
             "governance.Approvals", "governance.GrantRows", "governance.Grants", "governance.ServiceGrants",
             "jobs.BackgroundJobs", "kb.KbService", "memory.MemoryService", "quality.RetireChecklist",

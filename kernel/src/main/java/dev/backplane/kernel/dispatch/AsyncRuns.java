@@ -1,15 +1,15 @@
 package dev.backplane.kernel.dispatch;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import dev.backplane.kernel.audit.AuditClass;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.persistence.Lease;
 import dev.backplane.kernel.persistence.PeriodicJob;
 import dev.backplane.kernel.util.JsonMapping;
 import java.lang.System.Logger.Level;
-import java.sql.Timestamp;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.postgresql.util.PGobject;
 
@@ -25,6 +26,7 @@ import org.postgresql.util.PGobject;
  * same pipeline on a virtual thread; the finished envelope is persisted on the run row. Raw params
  * are not stored, only their hash. A run whose lease lapses unfinished (its kernel died) is failed
  * by the reaper and never re-dispatched, because a governed write may not be safe to repeat.
+ * Its rows are {@link DispatchRunStore}'s, its states {@link RunStatus}.
  */
 public final class AsyncRuns {
 
@@ -36,13 +38,12 @@ public final class AsyncRuns {
                       Optional<Map<String, Object>> result, String statusUrl) {
     }
 
-    /** States a run leaves no more: run-cancel answers 409 for them. */
-    static final java.util.Set<String> TERMINAL = java.util.Set.of("succeeded", "failed", "cancelled");
-
-    private final Jdbc jdbc;
+    private final DispatchRunStore store;
+    /** Where run-cancel and the reaper write their audit rows, in the same transaction as the run's row. */
+    private final AuditLog audit;
     private final Lease lease;
     /** The threads of the runs in flight on this kernel, so run-cancel can interrupt them. */
-    private final Map<UUID, Thread> local = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<UUID, Thread> local = new ConcurrentHashMap<>();
 
     /** Runs leased for the call timeout plus a minute (renewed while they run). */
     public AsyncRuns(Jdbc jdbc, Duration callTimeout) {
@@ -54,7 +55,8 @@ public final class AsyncRuns {
      *     it while the run is in flight, so only a run whose kernel died lapses, however long the call takes
      */
     private AsyncRuns(Duration lease, Jdbc jdbc) {
-        this.jdbc = jdbc;
+        this.store = new DispatchRunStore(jdbc);
+        this.audit = new AuditLog(jdbc);
         this.lease = new Lease(lease);
     }
 
@@ -66,16 +68,11 @@ public final class AsyncRuns {
     /** Records the run and starts {@code body} in the background; returns the handle at once. */
     public Run start(UUID tenant, String principal, CallRequest req, String paramsHash, Supplier<ResultEnvelope> body) {
         UUID id = UUID.randomUUID();
-        jdbc.update("""
-                INSERT INTO dispatch_runs (id, tenant_id, principal, connector_id, op_id, target, work_ref, params_hash,
-                       status, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)""",
-                id, tenant, principal, req.connectorId(), req.opId(), req.target(), req.workRef().orElse(null), paramsHash,
-                lease.untilFromNow());
+        store.insertRunning(id, tenant, principal, req, paramsHash, lease.untilFromNow());
         Thread.ofVirtual().name("async-run-" + id).start(() -> {
             local.put(id, Thread.currentThread());
             ResultEnvelope env;
-            Lease.Heartbeat heartbeat = lease.keepAlive("async-run-lease-" + id, until -> jdbc.update(
-                    "UPDATE dispatch_runs SET lease_until = ? WHERE id = ? AND status = 'running'", until, id) > 0);
+            Lease.Heartbeat heartbeat = lease.keepAlive("async-run-lease-" + id, until -> store.renewLease(id, until));
             try {
                 env = body.get();
             } catch (DomainException e) {
@@ -90,7 +87,7 @@ public final class AsyncRuns {
                 local.remove(id);
                 Thread.interrupted(); // a run-cancel's interrupt must not break the (then skipped) final write
             }
-            finish(id, env);
+            store.finishRunning(id, RunStatus.finishedAs(env.status()), env);
         });
         return show(tenant, principal, id);
     }
@@ -112,33 +109,9 @@ public final class AsyncRuns {
         return true;
     }
 
-    private void finish(UUID id, ResultEnvelope env) {
-        String status = switch (env.status()) {
-            case ResultEnvelope.OK -> "succeeded";
-            case ResultEnvelope.AWAITING_APPROVAL -> "awaiting_approval";
-            default -> "failed";
-        };
-        try {
-            PGobject json = new PGobject();
-            json.setType("jsonb");
-            json.setValue(JsonMapping.write(env));
-            jdbc.update("UPDATE dispatch_runs SET status = ?, result = ?, finished_at = now() WHERE id = ? "
-                    + "AND status = 'running'", status, json, id);
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /** The caller's own run; anyone else's is indistinguishable from a missing one. */
     public Run show(UUID tenant, String principal, UUID id) {
-        return jdbc.queryOne("SELECT * FROM dispatch_runs WHERE id = ? AND tenant_id = ? AND principal = ?", rs -> {
-            String result = rs.getString("result");
-            Timestamp finished = rs.getTimestamp("finished_at");
-            return new Run(rs.getObject("id", UUID.class), rs.getString("status"), rs.getString("connector_id"),
-                    rs.getString("op_id"), rs.getString("target"), Optional.ofNullable(rs.getString("work_ref")),
-                    rs.getTimestamp("created_at").toInstant(), Optional.ofNullable(finished).map(Timestamp::toInstant),
-                    Optional.ofNullable(result).map(AsyncRuns::map), "/api/v1/operations/runs/" + rs.getObject("id"));
-        }, id, tenant, principal).orElseThrow(() -> DispatchErrors.RUN_NOT_FOUND.error("no run " + id
+        return store.find(tenant, principal, id).orElseThrow(() -> DispatchErrors.RUN_NOT_FOUND.error("no run " + id
                 + " of yours"));
     }
 
@@ -150,48 +123,44 @@ public final class AsyncRuns {
      * approval leaves its approval request as it is: the answer names it, to reject it as well. A finished
      * run answers {@code 409 run_finished} with its status; someone else's run is a missing one.
      */
-    public Run cancel(dev.backplane.kernel.identity.Caller caller, UUID id) {
-        AuditLog audit = new AuditLog(jdbc);
-        jdbc.inTransaction(c -> {
-            record Row(String status, String connectorId, String opId, String target, String workRef, String approval) {
-            }
-            Row row = Jdbc.query(c, """
-                    SELECT status, connector_id, op_id, target, work_ref,
-                           COALESCE(approval_request_id::text, result -> 'extras' ->> 'approval_request_id') FROM dispatch_runs
-                     WHERE id = ? AND tenant_id = ? AND principal = ? FOR UPDATE""", rs -> new Row(rs.getString(1),
-                    rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                    rs.getString(6)), id, caller.tenantId(), caller.sub()).stream().findFirst()
+    public Run cancel(Caller caller, UUID id) {
+        store.inTransaction(c -> {
+            DispatchRunStore.CancelRow row = DispatchRunStore.lockForCancel(c, id, caller.tenantId(), caller.sub())
                     .orElseThrow(() -> DispatchErrors.RUN_NOT_FOUND.error("no run " + id + " of yours"));
-            if (TERMINAL.contains(row.status())) {
-                throw DispatchErrors.RUN_FINISHED.error("run " + id + " already " + row.status() + "; only a pending, "
-                        + "running or awaiting_approval run can be cancelled", Map.of("status", row.status()));
+            String status = row.status().wireName();
+            if (!row.status().canMoveTo(RunStatus.CANCELLED)) {
+                throw DispatchErrors.RUN_FINISHED.error("run " + id + " already " + status + "; only a pending, "
+                        + "running or awaiting_approval run can be cancelled", Map.of("status", status));
             }
-            Map<String, Object> extras = new LinkedHashMap<>();
-            extras.put("error_code", "run_cancelled");
-            extras.put("cancelled_by", caller.sub());
-            extras.put("previous_status", row.status());
-            if (row.approval() != null) {
-                extras.put("approval_request_id", row.approval());
-            }
-            Map<String, Object> envelope = new LinkedHashMap<>();
-            envelope.put("status", ResultEnvelope.ERROR);
-            envelope.put("op_id", row.opId());
-            envelope.put("result", null);
-            envelope.put("error", "cancelled by run-cancel" + (row.approval() == null ? "" : "; approval request "
-                    + row.approval() + " is still open (svc approvals reject " + row.approval() + ")"));
-            envelope.put("duration_ms", 0);
-            envelope.put("extras", extras);
-            Jdbc.update(c, "UPDATE dispatch_runs SET status = 'cancelled', result = ?, finished_at = now() WHERE id = ?",
-                    Jdbc.jsonb(envelope), id);
-            audit.recordIn(c, new dev.backplane.kernel.audit.AuditLog.Entry(caller.tenantId(), caller.sub(),
-                    caller.kind().wireName(), "other", "svc.runs.cancelled", Optional.of(row.connectorId()),
-                    Optional.of(row.target()), Optional.empty(), Optional.empty(), Optional.empty(),
-                    Optional.ofNullable(row.workRef()), Optional.empty()), "ok", Optional.empty(), Optional.empty(),
-                    Map.of("run_handle", id.toString(), "op_id", row.opId(), "previous_status", row.status()));
+            DispatchRunStore.markCancelled(c, id, cancelledEnvelope(caller.sub(), row.opId(), status, row.approval()));
+            audit.recordIn(c, AuditLog.Entry.of(caller.tenantId(), caller.sub(), caller.kind(), AuditClass.OTHER,
+                    "svc.runs.cancelled").connector(Optional.of(row.connectorId())).target(Optional.of(row.target()))
+                    .workRef(Optional.ofNullable(row.workRef())), "ok", Optional.empty(), Optional.empty(),
+                    Map.of("run_handle", id.toString(), "op_id", row.opId(), "previous_status", status));
             return null;
         });
         Optional.ofNullable(local.get(id)).ifPresent(Thread::interrupt);
         return show(caller.tenantId(), caller.sub(), id);
+    }
+
+    /** The envelope a cancelled run keeps: who cancelled it from which status, and the approval still open. */
+    static Map<String, Object> cancelledEnvelope(String by, String opId, String previousStatus, String approval) {
+        Map<String, Object> extras = new LinkedHashMap<>();
+        extras.put("error_code", "run_cancelled");
+        extras.put("cancelled_by", by);
+        extras.put("previous_status", previousStatus);
+        if (approval != null) {
+            extras.put("approval_request_id", approval);
+        }
+        Map<String, Object> envelope = new LinkedHashMap<>();
+        envelope.put("status", ResultEnvelope.ERROR);
+        envelope.put("op_id", opId);
+        envelope.put("result", null);
+        envelope.put("error", "cancelled by run-cancel" + (approval == null ? "" : "; approval request "
+                + approval + " is still open (svc approvals reject " + approval + ")"));
+        envelope.put("duration_ms", 0);
+        envelope.put("extras", extras);
+        return envelope;
     }
 
     /** What a run handle that is not a uuid answers. */
@@ -215,34 +184,21 @@ public final class AsyncRuns {
             envelope.put("duration_ms", 0);
             envelope.put("extras", Map.of("error_code", "run_orphaned"));
             json.setValue(JsonMapping.write(envelope));
-        } catch (java.sql.SQLException e) {
+        } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
-        dev.backplane.kernel.audit.AuditLog audit = new dev.backplane.kernel.audit.AuditLog(jdbc);
-        return jdbc.inTransaction(c -> {
-            var reaped = Jdbc.query(c, "UPDATE dispatch_runs SET status = 'failed', "
-                    + "result = ? || jsonb_build_object('op_id', op_id), finished_at = now() "
-                    + "WHERE status IN ('pending', 'running') AND lease_until < now() "
-                    + "RETURNING id, tenant_id, principal, connector_id, op_id, target, work_ref", rs -> new Object[] {
-                            rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3), rs.getString(4),
-                            rs.getString(5), rs.getString(6), rs.getString(7)}, json);
-            for (Object[] r : reaped) {
-                audit.recordIn(c, AuditLog.Entry.byService((UUID) r[1], "svc-reaper", AuditClass.OTHER, "svc.runs.orphaned")
-                        .connector(Optional.ofNullable((String) r[3])).target(Optional.ofNullable((String) r[5]))
-                        .workRef(Optional.ofNullable((String) r[6])), "error", Optional.of("run_orphaned"), Optional.empty(),
-                        Map.of("run_handle", r[0].toString(),
-                        "run_principal", String.valueOf(r[2]), "op_id", String.valueOf(r[4]), "error_code", "run_orphaned"));
+        return store.inTransaction(c -> {
+            List<DispatchRunStore.Orphan> reaped = DispatchRunStore.failLapsed(c, json);
+            for (DispatchRunStore.Orphan r : reaped) {
+                audit.recordIn(c, AuditLog.Entry.byService(r.tenantId(), "svc-reaper", AuditClass.OTHER, "svc.runs.orphaned")
+                        .connector(Optional.ofNullable(r.connectorId())).target(Optional.ofNullable(r.target()))
+                        .workRef(Optional.ofNullable(r.workRef())), "error", Optional.of("run_orphaned"), Optional.empty(),
+                        Map.of("run_handle", r.id().toString(),
+                        "run_principal", String.valueOf(r.principal()), "op_id", String.valueOf(r.opId()),
+                        "error_code", "run_orphaned"));
             }
             return reaped.size();
         });
-    }
-
-    private static Map<String, Object> map(String json) {
-        try {
-            return JsonMapping.mapper().readValue(json, new TypeReference<LinkedHashMap<String, Object>>() { });
-        } catch (Exception e) {
-            return Map.of();
-        }
     }
 
     /** Failing asynchronous calls whose lease lapsed (their kernel died), every {@code every}. */
