@@ -10,15 +10,20 @@ import java.util.Optional;
  */
 record Authority(String host, int port) {
 
-    /** The {@code host:port} of a {@code CONNECT}; empty when either part is missing or the port is no number. */
+    /**
+     * The {@code host:port} of a {@code CONNECT}; empty when either part is missing or the port is not a number from
+     * 1 to 65535 (the proxy answers 400 rather than failing the dial).
+     */
     static Optional<Authority> ofConnect(String authority) {
         int colon = authority.lastIndexOf(':');
-        if (colon < 0) {
+        if (colon < 1) {
             return Optional.empty();
         }
         String host = unbracket(authority.substring(0, colon));
         try {
-            return Optional.of(new Authority(host, Integer.parseInt(authority.substring(colon + 1))));
+            int port = Integer.parseInt(authority.substring(colon + 1));
+            return port >= 1 && port <= 65535 && !host.isEmpty() ? Optional.of(new Authority(host, port))
+                    : Optional.empty();
         } catch (NumberFormatException e) {
             return Optional.empty();
         }

@@ -21,6 +21,9 @@ sealed interface RequestHead permits RequestHead.Plain, RequestHead.Malformed {
     /** A plain-http request head: absolute {@code http://} form only; a {@code CONNECT} here is malformed. */
     static RequestHead parse(String head) {
         List<String> lines = List.of(head.split("\r\n"));
+        if (lines.isEmpty()) {
+            return new Malformed("malformed request line"); // a head of blank lines only
+        }
         String[] requestLine = lines.getFirst().split(" ");
         if (requestLine.length != 3 || requestLine[0].equalsIgnoreCase("CONNECT")) {
             return new Malformed("malformed request line");

@@ -162,6 +162,22 @@ class EgressProxyTest {
         }
     }
 
+    /** A request the proxy cannot act on gets its own 400 over the socket, never a dropped connection. */
+    @Test
+    void aBlankHeadOrAnOutOfRangeConnectPortIsAnsweredWith400() throws Exception {
+        try (EgressProxy proxy = new EgressProxy(new GuardedSocketFactory(loopbackNamed(), 2000))) {
+            for (String request : List.of("\r\n\r\n", "CONNECT target.test:70000 HTTP/1.1\r\nHost: target.test\r\n\r\n",
+                    "CONNECT :443 HTTP/1.1\r\n\r\n")) {
+                try (java.net.Socket s = new java.net.Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+                    s.setSoTimeout(5000);
+                    s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+                    String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+                    assertThat(answer).as(request.strip()).startsWith("HTTP/1.1 400 ");
+                }
+            }
+        }
+    }
+
     /** A guard that admits loopback by CIDR, where {@code target.test} resolves to 127.0.0.1 (a name: proxied). */
     private static SsrfGuard loopbackNamed() {
         return new SsrfGuard(List.of("127.0.0.0/8"), host -> host.equals("target.test")

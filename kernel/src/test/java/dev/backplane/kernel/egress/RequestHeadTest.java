@@ -24,11 +24,18 @@ class RequestHeadTest {
         assertThat(Authority.ofConnect("api.example")).isEmpty();
         assertThat(Authority.ofConnect("api.example:https")).isEmpty();
         assertThat(Authority.ofConnect("api.example:")).isEmpty();
+        // out of range or without a host: a 400 from the proxy, never an exception from the dial
+        assertThat(Authority.ofConnect("api.example:0")).isEmpty();
+        assertThat(Authority.ofConnect("api.example:65536")).isEmpty();
+        assertThat(Authority.ofConnect("api.example:-1")).isEmpty();
+        assertThat(Authority.ofConnect(":443")).isEmpty();
+        assertThat(Authority.ofConnect("[]:443")).isEmpty();
     }
 
     @Test
     void malformedPlainRequestsAreRefusedWithTheirOwnMessage() {
         assertThat(malformed("GET http://a/\r\n\r\n")).isEqualTo("malformed request line");
+        assertThat(malformed("\r\n\r\n")).isEqualTo("malformed request line"); // blank lines only
         assertThat(malformed("GET http://a/ HTTP/1.1 extra\r\n\r\n")).isEqualTo("malformed request line");
         assertThat(malformed("CONNECT a:443 HTTP/1.1\r\n\r\n")).as("no tunnel on a kept-alive plain connection")
                 .isEqualTo("malformed request line");
