@@ -51,11 +51,13 @@ final class RunLoop {
     static final int SUMMARY_CHARS = 400;
     private static final long APPROVAL_POLL_MS = 500;
 
-    private final AgentRuns runs;
+    private final AgentRunStore runs;
+    private final LocalRuns local;
     private final AgentToolbox tools;
 
-    RunLoop(AgentRuns runs, AgentToolbox tools) {
+    RunLoop(AgentRunStore runs, LocalRuns local, AgentToolbox tools) {
         this.runs = runs;
+        this.local = local;
         this.tools = tools;
     }
 
@@ -96,7 +98,7 @@ final class RunLoop {
             runs.event(handle, "turn_started", Map.of("turn", turn));
             AiMessage ai;
             try {
-                ai = runs.duringModelCall(handle, () -> answer(model, ChatRequest.builder().messages(messages)
+                ai = local.duringModelCall(handle, () -> answer(model, ChatRequest.builder().messages(messages)
                         .toolSpecifications(specs).build()));
             } catch (InterruptedException e) {
                 // a hand-off cuts the model call off: the next replica asks this turn again
@@ -202,7 +204,7 @@ final class RunLoop {
     private Optional<Outcome> stopped(UUID handle, Caller agent, int turns, List<ChatMessage> messages, int nextTurn,
                                       boolean repaired, List<ToolExecutionRequest> pending) throws RunCheckpoint.HandedOff {
         Optional<Outcome> stop = cancelledOrRevoked(handle, agent, turns);
-        if (stop.isEmpty() && runs.handingOff()) {
+        if (stop.isEmpty() && local.handingOff()) {
             throw new RunCheckpoint.HandedOff(new RunCheckpoint(messages, nextTurn, repaired, pending, Optional.empty()));
         }
         return stop;
@@ -214,7 +216,7 @@ final class RunLoop {
             return Optional.of(Outcome.cancelled("principal_revoked", "agent principal " + principal
                     + " was revoked (kill switch)", turns));
         }
-        if (runs.cancelRequested(handle) || (Thread.currentThread().isInterrupted() && !runs.handingOff())) {
+        if (runs.cancelRequested(handle) || (Thread.currentThread().isInterrupted() && !local.handingOff())) {
             return Optional.of(Outcome.cancelled("cancelled", "cancelled by run-cancel", turns));
         }
         return Optional.empty();
@@ -294,13 +296,13 @@ final class RunLoop {
                 if (cancelledOrRevoked(handle, agent, 0).isPresent()) {
                     return "cancelled";
                 }
-                if (runs.handingOff()) {
+                if (local.handingOff()) {
                     throw new RunCheckpoint.HandedOff(here.at(approval));
                 }
                 Thread.sleep(APPROVAL_POLL_MS);
             }
         } catch (InterruptedException e) {
-            if (runs.handingOff()) {
+            if (local.handingOff()) {
                 throw new RunCheckpoint.HandedOff(here.at(approval));
             }
             Thread.currentThread().interrupt();
