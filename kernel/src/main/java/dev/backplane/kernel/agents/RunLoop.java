@@ -1,10 +1,12 @@
 package dev.backplane.kernel.agents;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.util.JsonMapping;
+import dev.backplane.kernel.util.JsonSchemas;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.data.message.AiMessage;
@@ -130,8 +132,8 @@ final class RunLoop {
             }
             List<String> problems = new ArrayList<>();
             Optional<JsonNode> output = parseOutput(text, problems);
-            output.ifPresent(o -> problems.addAll(dev.backplane.kernel.util.JsonSchemas.problems(
-                    dev.backplane.kernel.util.JsonSchemas.compile(def.outputSchema().get()), o)));
+            output.ifPresent(o -> problems.addAll(JsonSchemas.problems(
+                    JsonSchemas.compile(def.outputSchema().get()), o)));
             if (problems.isEmpty()) {
                 return new Outcome(AgentRun.Status.SUCCEEDED, output, Optional.empty(), Optional.empty(), turn);
             }
@@ -334,7 +336,7 @@ final class RunLoop {
         }
         try {
             return Optional.of(JsonMapping.mapper().readTree(t));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             problems.add("the answer is not JSON");
             return Optional.empty();
         }
@@ -347,7 +349,7 @@ final class RunLoop {
                 throw new IllegalArgumentException("not an object");
             }
             return n;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(e);
         }
     }
