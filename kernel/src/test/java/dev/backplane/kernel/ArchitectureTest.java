@@ -195,7 +195,7 @@ class ArchitectureTest {
      * runbooks, broadcast, sensors, events and conventions packages moved theirs into stores.
      */
     static final Set<String> SQL_OUTSIDE_STORES = Set.of(
-            "agents.AgentDefinitions", "agents.AgentRuns", "app.KernelMetrics", "audit.AuditLog",
+            "agents.AgentDefinitions", "app.KernelMetrics", "audit.AuditLog",
             "audit.AuditQueries", "catalog.ConnectorPreferences", "console.ConsoleSessions", "console.Seal",
             "dashboards.DashboardNotifier", "dashboards.Dashboards", "docs.DocCollections",
             "docs.DocsCapabilities", "events.EventLog", "events.SourceRateLimits", "governance.AgentPrincipals",

@@ -1,10 +1,12 @@
 package dev.backplane.kernel.agents;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.util.JsonMapping;
+import dev.backplane.kernel.util.JsonSchemas;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.data.message.AiMessage;
@@ -51,11 +53,13 @@ final class RunLoop {
     static final int SUMMARY_CHARS = 400;
     private static final long APPROVAL_POLL_MS = 500;
 
-    private final AgentRuns runs;
+    private final AgentRunStore runs;
+    private final LocalRuns local;
     private final AgentToolbox tools;
 
-    RunLoop(AgentRuns runs, AgentToolbox tools) {
+    RunLoop(AgentRunStore runs, LocalRuns local, AgentToolbox tools) {
         this.runs = runs;
+        this.local = local;
         this.tools = tools;
     }
 
@@ -96,7 +100,7 @@ final class RunLoop {
             runs.event(handle, "turn_started", Map.of("turn", turn));
             AiMessage ai;
             try {
-                ai = runs.duringModelCall(handle, () -> answer(model, ChatRequest.builder().messages(messages)
+                ai = local.duringModelCall(handle, () -> answer(model, ChatRequest.builder().messages(messages)
                         .toolSpecifications(specs).build()));
             } catch (InterruptedException e) {
                 // a hand-off cuts the model call off: the next replica asks this turn again
@@ -128,8 +132,8 @@ final class RunLoop {
             }
             List<String> problems = new ArrayList<>();
             Optional<JsonNode> output = parseOutput(text, problems);
-            output.ifPresent(o -> problems.addAll(dev.backplane.kernel.util.JsonSchemas.problems(
-                    dev.backplane.kernel.util.JsonSchemas.compile(def.outputSchema().get()), o)));
+            output.ifPresent(o -> problems.addAll(JsonSchemas.problems(
+                    JsonSchemas.compile(def.outputSchema().get()), o)));
             if (problems.isEmpty()) {
                 return new Outcome(AgentRun.Status.SUCCEEDED, output, Optional.empty(), Optional.empty(), turn);
             }
@@ -202,7 +206,7 @@ final class RunLoop {
     private Optional<Outcome> stopped(UUID handle, Caller agent, int turns, List<ChatMessage> messages, int nextTurn,
                                       boolean repaired, List<ToolExecutionRequest> pending) throws RunCheckpoint.HandedOff {
         Optional<Outcome> stop = cancelledOrRevoked(handle, agent, turns);
-        if (stop.isEmpty() && runs.handingOff()) {
+        if (stop.isEmpty() && local.handingOff()) {
             throw new RunCheckpoint.HandedOff(new RunCheckpoint(messages, nextTurn, repaired, pending, Optional.empty()));
         }
         return stop;
@@ -214,7 +218,7 @@ final class RunLoop {
             return Optional.of(Outcome.cancelled("principal_revoked", "agent principal " + principal
                     + " was revoked (kill switch)", turns));
         }
-        if (runs.cancelRequested(handle) || (Thread.currentThread().isInterrupted() && !runs.handingOff())) {
+        if (runs.cancelRequested(handle) || (Thread.currentThread().isInterrupted() && !local.handingOff())) {
             return Optional.of(Outcome.cancelled("cancelled", "cancelled by run-cancel", turns));
         }
         return Optional.empty();
@@ -294,13 +298,13 @@ final class RunLoop {
                 if (cancelledOrRevoked(handle, agent, 0).isPresent()) {
                     return "cancelled";
                 }
-                if (runs.handingOff()) {
+                if (local.handingOff()) {
                     throw new RunCheckpoint.HandedOff(here.at(approval));
                 }
                 Thread.sleep(APPROVAL_POLL_MS);
             }
         } catch (InterruptedException e) {
-            if (runs.handingOff()) {
+            if (local.handingOff()) {
                 throw new RunCheckpoint.HandedOff(here.at(approval));
             }
             Thread.currentThread().interrupt();
@@ -332,7 +336,7 @@ final class RunLoop {
         }
         try {
             return Optional.of(JsonMapping.mapper().readTree(t));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             problems.add("the answer is not JSON");
             return Optional.empty();
         }
@@ -345,7 +349,7 @@ final class RunLoop {
                 throw new IllegalArgumentException("not an object");
             }
             return n;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(e);
         }
     }
