@@ -57,11 +57,27 @@ public final class TempDirs {
         deleteQuietly(path);
     }
 
+    /**
+     * Deletes {@code path}, trying again for up to five seconds: at the JVM's exit an embedded PostgreSQL may still be
+     * writing its last files into the directory (its own shutdown hook runs beside this one).
+     */
     private static void deleteQuietly(Path path) {
-        try {
-            deleteTree(path);
-        } catch (IOException e) {
-            System.err.println("could not delete " + path + ": " + e);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                deleteTree(path);
+                return;
+            } catch (IOException e) {
+                if (attempt == 25) {
+                    System.err.println("could not delete " + path + ": " + e);
+                    return;
+                }
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
         }
     }
 
