@@ -3,33 +3,27 @@ package dev.backplane.kernel.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.backplane.kernel.util.JsonMapping;
 import java.math.BigInteger;
 import org.junit.jupiter.api.Test;
 
 /** The group size and delivery-id rules of Alertmanager and Grafana group notifications. */
 class AlertGroupFormatTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private static JsonNode parse(String text) {
-        try {
-            return JSON.readTree(text);
-        } catch (Exception e) {
-            throw new IllegalArgumentException(e);
-        }
+        return JsonMapping.tree(text, "the test's JSON");
     }
 
     private static ObjectNode lifted(AlertGroupFormat format, String body) {
-        ObjectNode env = JSON.createObjectNode();
+        ObjectNode env = JsonMapping.mapper().createObjectNode();
         format.lift(parse(body), env);
         return env;
     }
 
     @Test
     void truncatedAlertsAddToTheGroupSizeOnlyWhenAPositiveWholeNumber() {
-        var n = JSON.getNodeFactory();
+        var n = JsonMapping.mapper().getNodeFactory();
         assertThat(AlertGroupFormat.alertsCount(3, n.numberNode(4))).isEqualTo(7);
         assertThat(AlertGroupFormat.alertsCount(3, n.numberNode(-4))).isEqualTo(3);
         assertThat(AlertGroupFormat.alertsCount(3, n.numberNode(0))).isEqualTo(3);
@@ -45,7 +39,7 @@ class AlertGroupFormatTest {
         ObjectNode env = lifted(AlertGroupFormat.ALERTMANAGER, """
                 {"status": "firing", "alerts": [{}, {}], "truncatedAlerts": 9223372036854775807}""");
         assertThat(env.get("alerts_count").longValue()).isEqualTo(Long.MAX_VALUE);
-        assertThat(AlertGroupFormat.alertsCount(2, JSON.getNodeFactory().numberNode(Long.MAX_VALUE - 2)))
+        assertThat(AlertGroupFormat.alertsCount(2, JsonMapping.mapper().getNodeFactory().numberNode(Long.MAX_VALUE - 2)))
                 .isEqualTo(Long.MAX_VALUE);
     }
 
@@ -59,8 +53,8 @@ class AlertGroupFormatTest {
         ObjectNode grafana = lifted(AlertGroupFormat.GRAFANA, body);
         assertThat(grafana.get("state").textValue()).isEqualTo("alerting");
         assertThat(grafana.has("status")).isFalse();
-        assertThat(AlertGroupFormat.GRAFANA.lift(parse(body), JSON.createObjectNode())).isEqualTo("alert.firing");
-        assertThat(AlertGroupFormat.ALERTMANAGER.lift(parse("{}"), JSON.createObjectNode())).isNull();
+        assertThat(AlertGroupFormat.GRAFANA.lift(parse(body), JsonMapping.mapper().createObjectNode())).isEqualTo("alert.firing");
+        assertThat(AlertGroupFormat.ALERTMANAGER.lift(parse("{}"), JsonMapping.mapper().createObjectNode())).isNull();
     }
 
     @Test

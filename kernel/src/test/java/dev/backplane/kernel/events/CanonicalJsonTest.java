@@ -3,21 +3,15 @@ package dev.backplane.kernel.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.backplane.kernel.util.JsonMapping;
 import org.junit.jupiter.api.Test;
 
 /** The canonical text delivery ids hash: sorted keys, no whitespace, JSON escapes. */
 class CanonicalJsonTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private static JsonNode parse(String text) {
-        try {
-            return JSON.readTree(text);
-        } catch (Exception e) {
-            throw new IllegalArgumentException(e);
-        }
+        return JsonMapping.tree(text, "the test's JSON");
     }
 
     @Test

@@ -3,20 +3,14 @@ package dev.backplane.kernel.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.backplane.kernel.util.JsonMapping;
 import org.junit.jupiter.api.Test;
 
 /** Aria Operations criticality forms and the fields its delivery id reads. */
 class InfraopsFormatTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private static JsonNode parse(String text) {
-        try {
-            return JSON.readTree(text);
-        } catch (Exception e) {
-            throw new IllegalArgumentException(e);
-        }
+        return JsonMapping.tree(text, "the test's JSON");
     }
 
     @Test
