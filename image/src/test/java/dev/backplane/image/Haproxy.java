@@ -44,14 +44,29 @@ final class Haproxy implements AutoCloseable {
         return "http://127.0.0.1:" + port;
     }
 
-    /** Replaces the servers behind the load balancer (a graceful reload), and waits until it serves again. */
+    /**
+     * Replaces the servers behind the load balancer (a graceful reload), and waits until it serves again and the
+     * former worker has exited: from then on nothing is sent to a server that was taken out, so a test may stop it.
+     * (The former worker finishes the requests it had sent; without waiting, a server stopped right after the reload
+     * could still be holding one of them.)
+     */
     void servers(List<Deployment.Replica> servers) throws Exception {
+        long formerWorkersBefore = formerWorkersExited();
         Files.writeString(config, config(port, servers));
         Process kill = new ProcessBuilder("kill", "-USR2", String.valueOf(process.pid())).inheritIO().start();
         if (kill.waitFor() != 0) {
             throw new IllegalStateException("could not signal haproxy " + process.pid());
         }
         awaitServing();
+        awaitTrue("haproxy's former worker exited after the reload (" + log + ")",
+                () -> formerWorkersExited() > formerWorkersBefore, 40);
+    }
+
+    /** How many times the master logged that a former worker exited (one per reload, once its connections closed). */
+    private long formerWorkersExited() throws IOException {
+        try (var lines = Files.lines(log)) {
+            return lines.filter(l -> l.contains("Former worker") && l.contains("exited")).count();
+        }
     }
 
     private void awaitServing() throws Exception {
@@ -65,6 +80,8 @@ final class Haproxy implements AutoCloseable {
         StringBuilder cfg = new StringBuilder("""
                 global
                     log stdout format raw local0 info
+                    # a reload's former worker leaves within 30 s whatever its clients do
+                    hard-stop-after 30s
                 defaults
                     mode http
                     timeout connect 2s
@@ -75,6 +92,10 @@ final class Haproxy implements AutoCloseable {
                     retry-on conn-failure empty-response response-timeout
                 frontend api
                     bind 127.0.0.1:%d
+                    # one request per client connection: at a reload haproxy 2.6 closes the idle keep-alive connections
+                    # of the former worker, and a client that reuses one at that instant loses its request without an
+                    # answer (a POST is not retried by the client); 2.7 and later have idle-close-on-response instead
+                    option httpclose
                     # a request a dying server dropped is sent again elsewhere (empty-response), but never a POST:
                     # a governed write would run twice (connection failures are still retried: nothing was sent)
                     http-request disable-l7-retry if METH_POST
