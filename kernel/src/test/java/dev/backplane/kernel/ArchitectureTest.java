@@ -203,8 +203,7 @@ class ArchitectureTest {
             "jobs.BackgroundJobs", "kb.KbService", "memory.MemoryService", "quality.RetireChecklist",
             "quality.RetrievalEval", "quality.UsageReport", "results.ResultHandles", "results.ResultQueryService",
             "retrieval.ChunkRows", "retrieval.LexicalIndex", "retrieval.PgVectorIndex",
-            "retrieval.RetrievalEngine", "retrieval.SearchLog", "retrieval.TextVectors", "scheduler.CronFiring",
-            "scheduler.EventTriggerAutomations", "scheduler.TriggerFiring", "scheduler.Triggers",
+            "retrieval.RetrievalEngine", "retrieval.SearchLog", "retrieval.TextVectors",
             "targets.TargetService", "topology.Topology", "topology.TopologyHistory");
 
     @Test

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Savepoint;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -30,15 +29,12 @@ public final class CronFiring {
     private static final int MAX_BATCHES = 50;
     private static final int MAX_CATCH_UP_STEPS = 100_000;
 
-    private final Jdbc jdbc;
+    private final TriggerStore store;
     private final AgentRuns runs;
 
     public CronFiring(Jdbc jdbc, AgentRuns runs) {
-        this.jdbc = jdbc;
+        this.store = new TriggerStore(jdbc);
         this.runs = runs;
-    }
-
-    private record Due(UUID id, UUID tenant, String agent, String inputs, String cron, String zone, Instant at) {
     }
 
     /** Fires what is due now, a batch at a time while batches come back full; returns how many runs it enqueued. */
@@ -46,16 +42,11 @@ public final class CronFiring {
         int fired = 0;
         for (int i = 0; i < MAX_BATCHES; i++) {
             int[] claimed = {0};
-            fired += jdbc.inTransaction(c -> {
-                List<Due> due = Jdbc.query(c, """
-                        SELECT id, tenant_id, agent_name, inputs, cron, time_zone, next_fire_at FROM scheduler_triggers
-                        WHERE kind = 'cron' AND status = 'active' AND next_fire_at <= now()
-                        ORDER BY next_fire_at LIMIT ? FOR UPDATE SKIP LOCKED""", rs -> new Due(rs.getObject(1, UUID.class),
-                        rs.getObject(2, UUID.class), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
-                        rs.getTimestamp(7).toInstant()), BATCH);
+            fired += store.inTransaction(c -> {
+                List<TriggerStore.DueCron> due = TriggerStore.claimDueCron(c, BATCH);
                 claimed[0] = due.size();
                 int n = 0;
-                for (Due d : due) {
+                for (TriggerStore.DueCron d : due) {
                     n += fireOne(c, d);
                 }
                 return n;
@@ -68,7 +59,7 @@ public final class CronFiring {
     }
 
     /** One trigger, behind a savepoint: its failure pauses it and leaves the batch's other firings standing. */
-    private int fireOne(Connection c, Due d) throws SQLException {
+    private int fireOne(Connection c, TriggerStore.DueCron d) throws SQLException {
         Savepoint before = c.setSavepoint();
         try {
             var schedule = Triggers.schedule(d.cron(), d.zone());
@@ -88,20 +79,19 @@ public final class CronFiring {
             UUID firing = UUID.nameUUIDFromBytes(("cron:" + d.id() + "@" + at).getBytes(StandardCharsets.UTF_8));
             UUID handle = UUID.randomUUID();
             int fired = 0;
-            if (Jdbc.update(c, "INSERT INTO scheduler_trigger_fires (trigger_id, event_id, run_handle, scheduled_for) "
-                    + "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", d.id(), firing, handle, Timestamp.from(at)) == 1) {
+            if (TriggerStore.recordFire(c, d.id(), firing, handle, at)) {
                 runs.enqueue(c, handle, d.tenant(), d.agent(), "svc-trigger:" + d.id(), d.inputs()
                         + "\n\n(This is a scheduled run of cron trigger " + d.id() + " for " + at + ".)", d.id(), null);
                 fired = 1;
             }
-            Jdbc.update(c, "UPDATE scheduler_triggers SET next_fire_at = ? WHERE id = ?", Timestamp.from(next), d.id());
+            TriggerStore.setNextFire(c, d.id(), next);
             c.releaseSavepoint(before);
             return fired;
         } catch (RuntimeException | SQLException e) {
             c.rollback(before);
             LOG.log(Level.ERROR, "cron trigger " + d.id() + " (tenant " + d.tenant() + ", cron '" + d.cron() + "' in "
                     + d.zone() + ") could not fire and is paused: " + e.getMessage());
-            Jdbc.update(c, "UPDATE scheduler_triggers SET status = 'paused', updated_at = now() WHERE id = ?", d.id());
+            TriggerStore.pause(c, d.id());
             return 0;
         }
     }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.backplane.kernel.agents.AgentRuns;
 import dev.backplane.kernel.agents.UntrustedText;
 import dev.backplane.kernel.events.EventDrain;
-import dev.backplane.kernel.persistence.Jdbc;
 import java.sql.Connection;
 import java.util.UUID;
 
@@ -31,8 +30,7 @@ public final class TriggerFiring implements EventDrain.Subscriber {
     public void deliver(Connection c, EventDrain.Event event) throws Exception {
         for (Trigger t : triggers.matching(c, event.tenantId(), payload(event.envelope()))) {
             UUID handle = UUID.randomUUID();
-            if (Jdbc.update(c, "INSERT INTO scheduler_trigger_fires (trigger_id, event_id, run_handle) VALUES (?, ?, ?) "
-                    + "ON CONFLICT DO NOTHING", t.id(), event.id(), handle) == 1) {
+            if (TriggerStore.recordFire(c, t.id(), event.id(), handle, null)) {
                 runs.enqueue(c, handle, event.tenantId(), t.agentDefinition(), "svc-trigger:" + t.id(),
                         prompt(t, event), t.id(), event.id());
             }

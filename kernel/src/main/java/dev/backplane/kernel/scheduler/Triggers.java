@@ -2,25 +2,21 @@ package dev.backplane.kernel.scheduler;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.kagkarlsson.scheduler.task.schedule.CronSchedule;
-import com.github.kagkarlsson.scheduler.task.schedule.CronStyle;
 import dev.backplane.kernel.agents.AgentDefinitions;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.CronSchedules;
 import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.kernel.util.Paging;
-import dev.backplane.kernel.util.Times;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -43,13 +39,13 @@ public final class Triggers {
     static final int MAX_INPUTS_CHARS = 65_536;
     public static final Paging.Size PAGE = new Paging.Size(100, 500);
 
-    private final Jdbc jdbc;
+    private final TriggerStore store;
     private final AgentDefinitions agents;
     private final Duration cronMinInterval;
 
     /** @param cronMinInterval the shortest gap a cron trigger's schedule may have between two firings */
     public Triggers(Jdbc jdbc, AgentDefinitions agents, Duration cronMinInterval) {
-        this.jdbc = jdbc;
+        this.store = new TriggerStore(jdbc);
         this.agents = agents;
         this.cronMinInterval = cronMinInterval;
     }
@@ -92,11 +88,8 @@ public final class Triggers {
         }
         UUID id = UUID.randomUUID();
         List<String> pairs = pairs(filter);
-        jdbc.update("""
-                INSERT INTO scheduler_triggers (id, tenant_id, kind, agent_name, event_filter, filter_pairs, anchor, inputs,
-                                                created_by)
-                VALUES (?, ?, 'event', ?, ?, ?, ?, ?, ?)""", id, caller.tenantId(), w.agentDefinition(), Jdbc.jsonb(filter),
-                pairs.toArray(String[]::new), anchor(caller.tenantId(), pairs), w.inputs(), caller.sub());
+        store.insertEvent(id, caller.tenantId(), w.agentDefinition(), filter, pairs, anchor(caller.tenantId(), pairs),
+                w.inputs(), caller.sub());
         return show(caller.tenantId(), id);
     }
 
@@ -124,91 +117,50 @@ public final class Triggers {
                     + " s (setting scheduler.cron-min-interval-seconds)", Map.of("field", "cron"));
         }
         UUID id = UUID.randomUUID();
-        jdbc.update("""
-                INSERT INTO scheduler_triggers (id, tenant_id, kind, agent_name, event_filter, filter_pairs, anchor, inputs,
-                                                created_by, cron, time_zone, next_fire_at)
-                VALUES (?, ?, 'cron', ?, '{}'::jsonb, '{}', '-', ?, ?, ?, ?, ?)""", id, caller.tenantId(), w.agentDefinition(),
-                w.inputs(), caller.sub(), w.cron().trim(), zone, Timestamp.from(first));
+        store.insertCron(id, caller.tenantId(), w.agentDefinition(), w.inputs(), caller.sub(), w.cron().trim(), zone,
+                first);
         return show(caller.tenantId(), id);
     }
 
     /** A six-field cron with seconds (Spring style: second minute hour day-of-month month day-of-week) in a zone. */
     static CronSchedule schedule(String cron, String zone) {
-        if (cron == null || cron.isBlank() || cron.length() > 200) {
+        if (cron == null || cron.isBlank() || cron.length() > CronSchedules.MAX_CHARS) {
             throw SchedulerErrors.INVALID_TRIGGER.error("cron (six fields: second minute hour day-of-month month "
                     + "day-of-week, e.g. '0 */15 * * * *') is required", Map.of("field", "cron"));
         }
-        ZoneId zoneId = Times.zone(zone, SchedulerErrors.INVALID_TRIGGER);
-        CronSchedule schedule;
-        try {
-            schedule = new CronSchedule(cron.trim(), zoneId, CronStyle.SPRING);
-        } catch (RuntimeException e) {
-            throw notCron(cron, e.getMessage());
-        }
-        if (schedule.isDisabled()) {
-            throw notCron(cron, "'-' disables a schedule; pause the trigger instead");
-        }
-        return schedule;
+        return CronSchedules.parse(cron, zone, SchedulerErrors.INVALID_TRIGGER, "trigger");
     }
 
-    /**
-     * The shortest gap between consecutive firings from {@code first} on (over up to 1,000 firings or a
-     * year): {@code 0,30 0 * * * *} is 30 s apart once an hour, which its first two firings may not show.
-     * Null when it fires at most once.
-     */
+    /** The shortest gap between firings from {@code first} on (over up to 1,000 firings or a year); null: at most one. */
     static Duration shortestGap(CronSchedule schedule, Instant first) {
-        Duration shortest = null;
-        Instant at = first;
-        Instant horizon = first.plus(Duration.ofDays(366));
-        for (int i = 0; i < 1000 && at.isBefore(horizon) && !at.equals(CronSchedule.NEVER); i++) {
-            Instant following = next(schedule, at);
-            if (following.equals(CronSchedule.NEVER)) {
-                break;
-            }
-            Duration gap = Duration.between(at, following);
-            shortest = shortest == null || gap.compareTo(shortest) < 0 ? gap : shortest;
-            at = following;
-        }
-        return shortest;
+        return CronSchedules.shortestGap(schedule, first, 1000, SchedulerErrors.INVALID_TRIGGER);
     }
 
     /** The first firing strictly after {@code after}, or {@code NEVER}; a schedule that cannot say is a bad cron. */
     static Instant next(CronSchedule schedule, Instant after) {
-        try {
-            return schedule.getInitialExecutionTime(after);
-        } catch (RuntimeException e) {
-            throw notCron(schedule.getPattern(), e.getMessage());
-        }
-    }
-
-    private static DomainException notCron(String cron, String why) {
-        return SchedulerErrors.INVALID_TRIGGER.error("cron '" + cron + "' is not a six-field cron expression (second "
-                + "minute hour day-of-month month day-of-week): " + why, Map.of("field", "cron"));
+        return CronSchedules.next(schedule, after, SchedulerErrors.INVALID_TRIGGER);
     }
 
     public List<Trigger> list(UUID tenant, int limit, int offset) {
         Paging page = PAGE.checked(limit, offset);
-        return jdbc.query("SELECT * FROM scheduler_triggers WHERE tenant_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?",
-                Triggers::row, tenant, page.limit(), page.offset());
+        return store.list(tenant, page);
     }
 
     public Trigger show(UUID tenant, UUID id) {
-        return jdbc.queryOne("SELECT * FROM scheduler_triggers WHERE tenant_id = ? AND id = ?", Triggers::row, tenant, id)
-                .orElseThrow(() -> SchedulerErrors.TRIGGER_NOT_FOUND.error("no trigger " + id + " in this tenant"));
+        return store.find(tenant, id).orElseThrow(() -> SchedulerErrors.TRIGGER_NOT_FOUND.error("no trigger " + id + " in this tenant"));
     }
 
     public Trigger setStatus(Caller caller, UUID id, String status) {
         Trigger t = show(caller.tenantId(), id);
         // a resumed cron trigger fires at its next scheduled time from now, not for the times it was paused through
-        Timestamp next = t.cron().isPresent() && status.equals("active") && !t.status().equals("active")
-                ? Timestamp.from(next(schedule(t.cron().get(), t.timeZone().orElse("UTC")), Instant.now())) : null;
-        jdbc.update("UPDATE scheduler_triggers SET status = ?, next_fire_at = coalesce(?, next_fire_at), updated_at = now() "
-                + "WHERE tenant_id = ? AND id = ?", status, next, caller.tenantId(), id);
+        Instant next = t.cron().isPresent() && status.equals("active") && !t.status().equals("active")
+                ? next(schedule(t.cron().get(), t.timeZone().orElse("UTC")), Instant.now()) : null;
+        store.setStatus(caller.tenantId(), id, status, next);
         return show(caller.tenantId(), id);
     }
 
     public void delete(Caller caller, UUID id) {
-        if (jdbc.update("DELETE FROM scheduler_triggers WHERE tenant_id = ? AND id = ?", caller.tenantId(), id) == 0) {
+        if (!store.delete(caller.tenantId(), id)) {
             show(caller.tenantId(), id);
         }
     }
@@ -217,11 +169,7 @@ public final class Triggers {
     List<Trigger> matching(Connection c, UUID tenant, JsonNode payload) throws SQLException {
         List<String> keys = new ArrayList<>(pairs(payload));
         keys.add(ANY);
-        return Jdbc.query(c, """
-                SELECT * FROM scheduler_triggers
-                WHERE tenant_id = ? AND status = 'active' AND anchor = ANY(?::text[]) AND kind = 'event'
-                  AND ?::jsonb @> event_filter
-                ORDER BY created_at, id""", Triggers::row, tenant, keys.toArray(String[]::new), JsonMapping.write(payload));
+        return TriggerStore.matching(c, tenant, keys, payload);
     }
 
     /** The anchor of a trigger with these pairs: the one fewest of the tenant's triggers have, or {@code *}. */
@@ -229,13 +177,9 @@ public final class Triggers {
         if (pairs.isEmpty()) {
             return ANY;
         }
-        Map<String, Long> counts = new java.util.HashMap<>();
-        jdbc.query("""
-                SELECT p, count(*) FROM scheduler_triggers, unnest(filter_pairs) p
-                WHERE tenant_id = ? AND p = ANY(?::text[]) GROUP BY p""", rs -> counts.put(rs.getString(1), rs.getLong(2)),
-                tenant, pairs.toArray(String[]::new));
-        return pairs.stream().min(java.util.Comparator.comparingLong((String p) -> counts.getOrDefault(p, 0L))
-                .thenComparing(java.util.Comparator.naturalOrder())).orElse(ANY);
+        Map<String, Long> counts = store.pairCounts(tenant, pairs);
+        return pairs.stream().min(Comparator.comparingLong((String p) -> counts.getOrDefault(p, 0L))
+                .thenComparing(Comparator.naturalOrder())).orElse(ANY);
     }
 
     static final String ANY = "*";
@@ -252,21 +196,5 @@ public final class Triggers {
             }
         });
         return out;
-    }
-
-    private static Trigger row(ResultSet rs) throws SQLException {
-        JsonNode filter;
-        try {
-            filter = JsonMapping.mapper().readTree(rs.getString("event_filter"));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new SQLException("event_filter is not JSON", e);
-        }
-        boolean cron = rs.getString("kind").equals("cron");
-        Timestamp next = rs.getTimestamp("next_fire_at");
-        return new Trigger(rs.getObject("id", UUID.class), rs.getString("kind"), rs.getString("agent_name"),
-                cron ? null : filter, Optional.ofNullable(rs.getString("inputs")), rs.getString("status"),
-                rs.getString("created_by"), rs.getTimestamp("created_at").toInstant(),
-                rs.getTimestamp("updated_at").toInstant(), Optional.ofNullable(rs.getString("cron")),
-                Optional.ofNullable(rs.getString("time_zone")), Optional.ofNullable(next).map(Timestamp::toInstant));
     }
 }

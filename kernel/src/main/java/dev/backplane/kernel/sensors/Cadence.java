@@ -1,12 +1,9 @@
 package dev.backplane.kernel.sensors;
 
 import com.github.kagkarlsson.scheduler.task.schedule.CronSchedule;
-import com.github.kagkarlsson.scheduler.task.schedule.CronStyle;
-import dev.backplane.kernel.errors.DomainException;
-import dev.backplane.kernel.util.Times;
+import dev.backplane.kernel.util.CronSchedules;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.Map;
 import java.util.Optional;
 
@@ -37,22 +34,16 @@ record Cadence(String kind, Optional<Integer> interval, Optional<String> cron, O
         }
         String z = zone == null ? "UTC" : zone;
         CronSchedule schedule = schedule(cron, z);
-        Instant first = next(schedule, now);
-        Instant second = first.equals(CronSchedule.NEVER) ? CronSchedule.NEVER : next(schedule, first);
-        if (second.equals(CronSchedule.NEVER)) {
+        Instant first = CronSchedules.next(schedule, now, SensorErrors.INVALID_SENSOR);
+        // the shortest gap over the next firings (0,2 * * * * * hides in one minute)
+        Duration shortest = first.equals(CronSchedule.NEVER) ? null
+                : CronSchedules.shortestGap(schedule, first, 500, SensorErrors.INVALID_SENSOR);
+        if (shortest == null) {
             throw SensorErrors.INVALID_SENSOR.error("cron '" + cron + "' never fires (or fires once)", Map.of("field", "cron"));
         }
-        Instant at = first;
-        for (int i = 0; i < 500; i++) { // the shortest gap over the next firings (0,2 * * * * * hides in one minute)
-            Instant following = next(schedule, at);
-            if (following.equals(CronSchedule.NEVER)) {
-                break;
-            }
-            if (Duration.between(at, following).toSeconds() < MIN_INTERVAL_SECONDS) {
-                throw SensorErrors.INVALID_SENSOR.error("cron '" + cron + "' fires more often than every "
-                        + MIN_INTERVAL_SECONDS + " s", Map.of("field", "cron"));
-            }
-            at = following;
+        if (shortest.toSeconds() < MIN_INTERVAL_SECONDS) {
+            throw SensorErrors.INVALID_SENSOR.error("cron '" + cron + "' fires more often than every "
+                    + MIN_INTERVAL_SECONDS + " s", Map.of("field", "cron"));
         }
         return new Cadence("cron", Optional.empty(), Optional.of(cron.trim()), Optional.of(z), first);
     }
@@ -68,38 +59,10 @@ record Cadence(String kind, Optional<Integer> interval, Optional<String> cron, O
             Instant next = due.plusSeconds(interval);
             return next.isAfter(from) ? next : from.plusSeconds(interval);
         }
-        return next(schedule(cron, zone), from);
+        return CronSchedules.next(schedule(cron, zone), from, SensorErrors.INVALID_SENSOR);
     }
 
     static CronSchedule schedule(String cron, String zone) {
-        if (cron.isBlank() || cron.length() > 200) {
-            throw notCron(cron, "empty or longer than 200 characters");
-        }
-        ZoneId zoneId = Times.zone(zone, SensorErrors.INVALID_SENSOR);
-        try {
-            CronSchedule s = new CronSchedule(cron.trim(), zoneId, CronStyle.SPRING);
-            if (s.isDisabled()) {
-                throw notCron(cron, "'-' disables a schedule; pause the sensor instead");
-            }
-            return s;
-        } catch (DomainException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw notCron(cron, e.getMessage());
-        }
-    }
-
-    /** The first firing strictly after {@code after}, or {@code NEVER}. */
-    static Instant next(CronSchedule schedule, Instant after) {
-        try {
-            return schedule.getInitialExecutionTime(after);
-        } catch (RuntimeException e) {
-            throw notCron(schedule.getPattern(), e.getMessage());
-        }
-    }
-
-    private static DomainException notCron(String cron, String why) {
-        return SensorErrors.INVALID_SENSOR.error("cron '" + cron + "' is not a six-field cron expression (second minute "
-                + "hour day-of-month month day-of-week): " + why, Map.of("field", "cron"));
+        return CronSchedules.parse(cron, zone, SensorErrors.INVALID_SENSOR, "sensor");
     }
 }
