@@ -205,7 +205,7 @@ class ArchitectureTest {
             "retrieval.ChunkRows", "retrieval.LexicalIndex", "retrieval.PgVectorIndex",
             "retrieval.RetrievalEngine", "retrieval.SearchLog", "retrieval.TextVectors", "scheduler.CronFiring",
             "scheduler.EventTriggerAutomations", "scheduler.TriggerFiring", "scheduler.Triggers",
-            "targets.TargetService", "topology.Topology", "topology.TopologyHistory");
+            "targets.TargetService");
 
     @Test
     void pluginApiIsJdkOnly() {
