@@ -192,19 +192,43 @@ class ArchitectureTest {
 
     /**
      * Classes that still run SQL outside a store (issue 42's debt, to shrink): 42 when the rule came in, after the
-     * runbooks, broadcast, sensors, events and conventions packages moved theirs into stores.
+     * runbooks, broadcast, sensors, events and conventions packages moved theirs into stores. One per line, so that
+     * two changes taking names off do not collide.
      */
     static final Set<String> SQL_OUTSIDE_STORES = Set.of(
-            "agents.AgentDefinitions", "app.KernelMetrics", "audit.AuditLog",
-            "audit.AuditQueries", "catalog.ConnectorPreferences", "console.ConsoleSessions", "console.Seal",
-            "dashboards.DashboardNotifier", "dashboards.Dashboards", "docs.DocCollections",
-            "docs.DocsCapabilities", "events.EventLog", "events.SourceRateLimits", "governance.AgentPrincipals",
-            "governance.Approvals", "governance.GrantRows", "governance.Grants", "governance.ServiceGrants",
-            "jobs.BackgroundJobs", "kb.KbService", "memory.MemoryService", "quality.RetireChecklist",
-            "quality.RetrievalEval", "quality.UsageReport", "results.ResultHandles", "results.ResultQueryService",
-            "retrieval.ChunkRows", "retrieval.LexicalIndex", "retrieval.PgVectorIndex",
-            "retrieval.RetrievalEngine", "retrieval.SearchLog", "retrieval.TextVectors",
-            "targets.TargetService", "topology.Topology", "topology.TopologyHistory");
+            "agents.AgentDefinitions",
+            "app.KernelMetrics",
+            "audit.AuditLog",
+            "audit.AuditQueries",
+            "catalog.ConnectorPreferences",
+            "console.ConsoleSessions",
+            "console.Seal",
+            "dashboards.DashboardNotifier",
+            "dashboards.Dashboards",
+            "docs.DocCollections",
+            "docs.DocsCapabilities",
+            "events.EventLog",
+            "events.SourceRateLimits",
+            "governance.AgentPrincipals",
+            "governance.Approvals",
+            "governance.GrantRows",
+            "governance.Grants",
+            "governance.ServiceGrants",
+            "jobs.BackgroundJobs",
+            "kb.KbService",
+            "memory.MemoryService",
+            "quality.RetireChecklist",
+            "quality.RetrievalEval",
+            "quality.UsageReport",
+            "results.ResultHandles",
+            "results.ResultQueryService",
+            "retrieval.ChunkRows",
+            "retrieval.LexicalIndex",
+            "retrieval.PgVectorIndex",
+            "retrieval.RetrievalEngine",
+            "retrieval.SearchLog",
+            "retrieval.TextVectors",
+            "targets.TargetService");
 
     @Test
     void pluginApiIsJdkOnly() {

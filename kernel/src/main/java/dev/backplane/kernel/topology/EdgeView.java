@@ -13,7 +13,7 @@ public record EdgeView(UUID edgeId, String from, String fromKind, String kind, S
                        String discoveredBy, String note, String evidenceUrl, boolean conflict, boolean stale,
                        String change, String changedBy, Instant validFrom, Instant validTo, long version) {
 
-    static EdgeView of(TopologyStore.EdgeRow r) {
+    static EdgeView of(EdgeRow r) {
         return new EdgeView(r.edgeId(), r.fromName(), r.fromKind(), r.kind(), r.toName(), r.toKind(), r.source(),
                 r.origin().isEmpty() ? null : r.origin(), r.note(), r.evidenceUrl(), r.conflict(), r.stale(), r.change(),
                 r.changedBy(), r.validFrom(), r.validTo(), r.versionId());

@@ -53,13 +53,13 @@ final class NodeResolver {
         Set<String> names = new LinkedHashSet<>();
         refs.forEach(r -> names.add(r.name()));
         Map<String, List<TenantGraph.NodeRef>> existing = new HashMap<>();
-        for (TenantGraph.NodeRef n : TopologyStore.nodesNamed(c, tenant, names)) {
+        for (TenantGraph.NodeRef n : TopologyNodeStore.nodesNamed(c, tenant, names)) {
             existing.computeIfAbsent(n.name(), k -> new ArrayList<>()).add(n);
         }
         Set<String> maybeTargets = new LinkedHashSet<>();
         refs.stream().filter(r -> r.kind() == null || r.kind().equals(Vocabulary.TARGET))
                 .forEach(r -> maybeTargets.add(r.name()));
-        Map<String, String> targetNames = TopologyStore.targetNames(c, tenant, maybeTargets);
+        Map<String, String> targetNames = TopologyNodeStore.targetNames(c, tenant, maybeTargets);
         Map<Ref, List<String>> keyOf = new HashMap<>();
         for (Ref r : refs) {
             try {
@@ -76,7 +76,7 @@ final class NodeResolver {
         });
         Map<List<String>, TenantGraph.NodeRef> nodes = new HashMap<>();
         if (!kinds.isEmpty()) {
-            for (TenantGraph.NodeRef n : TopologyStore.ensureNodes(c, tenant, kinds, keyNames, actor, at)) {
+            for (TenantGraph.NodeRef n : TopologyNodeStore.ensureNodes(c, tenant, kinds, keyNames, actor, at)) {
                 nodes.put(List.of(n.kind(), n.name()), n);
             }
         }

@@ -1,7 +1,7 @@
 package dev.backplane.kernel.topology;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -121,7 +121,7 @@ final class TenantGraph {
         List<Reached> out = new ArrayList<>();
         // dense arrays, not maps: a deep walk touches tens of thousands of nodes and boxing dominated it
         int[] depthOf = new int[nodes.size()];
-        java.util.Arrays.fill(depthOf, -1);
+        Arrays.fill(depthOf, -1);
         int[] queue = new int[nodes.size()];
         int head = 0;
         int tail = 0;
@@ -156,81 +156,20 @@ final class TenantGraph {
     }
 
     /**
-     * A shortest directed path of at most {@code maxHops} over edges discovery still sees: a
-     * bidirectional breadth-first search that always grows the smaller frontier and stops as soon as
-     * either side runs dry or the hop budget is spent. Every node is visited at most once per side, so
-     * the cost is bounded by the graph's size, never by the number of paths (a dense mesh with an
-     * unreachable end costs one sweep, not an explosion).
+     * A shortest directed path of at most {@code maxHops} over edges discovery still sees ({@link PathSearch}: a
+     * bidirectional breadth-first search bounded by the graph's size, never by the number of paths).
      */
     Optional<List<Hop>> path(int from, int to, int maxHops) {
-        if (from == to) {
-            return Optional.of(List.of());
-        }
-        // per side: how each node was reached (the root marked by ROOT), null when not yet
-        Link[] fwd = new Link[nodes.size()];
-        Link[] back = new Link[nodes.size()];
-        fwd[from] = ROOT;
-        back[to] = ROOT;
-        int[] frontF = {from};
-        int[] frontB = {to};
-        int sizeF = 1;
-        int sizeB = 1;
-        int hops = 0;
-        while (sizeF > 0 && sizeB > 0 && hops < maxHops) {
-            boolean forward = sizeF <= sizeB;
-            Link[] mine = forward ? fwd : back;
-            Link[] theirs = forward ? back : fwd;
-            int[] front = forward ? frontF : frontB;
-            int size = forward ? sizeF : sizeB;
-            int[] next = new int[Math.max(16, size * 4)];
-            int n = 0;
-            hops++;
-            for (int i = 0; i < size; i++) {
-                int v = front[i];
-                for (Link l : forward ? graph.outgoingEdgesOf(v) : graph.incomingEdgesOf(v)) {
-                    if (l.stale) {
-                        continue;
-                    }
-                    int w = forward ? l.to : l.from;
-                    if (mine[w] != null) {
-                        continue;
-                    }
-                    mine[w] = l;
-                    if (theirs[w] != null) {
-                        return Optional.of(join(w, fwd, back));
-                    }
-                    if (n == next.length) {
-                        next = java.util.Arrays.copyOf(next, n * 2);
-                    }
-                    next[n++] = w;
-                }
-            }
-            if (forward) {
-                frontF = next;
-                sizeF = n;
-            } else {
-                frontB = next;
-                sizeB = n;
-            }
-        }
-        return Optional.empty();
+        return new PathSearch(this).path(from, to, maxHops);
     }
 
-    /** Marks a search's root in its parent array. */
-    private static final Link ROOT = new Link(new UUID(0, 0), -1, -1, "", "", false, false);
-
-    private List<Hop> join(int meet, Link[] fwd, Link[] back) {
-        ArrayDeque<Hop> hops = new ArrayDeque<>();
-        for (Link l = fwd[meet]; l != ROOT; l = fwd[l.from]) {
-            hops.addFirst(hop(l));
-        }
-        for (Link l = back[meet]; l != ROOT; l = back[l.to]) {
-            hops.addLast(hop(l));
-        }
-        return List.copyOf(hops);
+    /** The current edges leaving node {@code v}. */
+    Set<Link> outgoing(int v) {
+        return graph.outgoingEdgesOf(v);
     }
 
-    private Hop hop(Link l) {
-        return new Hop(nodes.get(l.from), l.kind, nodes.get(l.to), l.edgeId, l.source);
+    /** The current edges arriving at node {@code v}. */
+    Set<Link> incoming(int v) {
+        return graph.incomingEdgesOf(v);
     }
 }

@@ -8,6 +8,8 @@
  * answers the edge list, diffs, node history and timeline from the version rows. Discovery of Kubernetes, Keycloak
  * and DNS targets reads them through the dispatch pipeline as {@code svc-system:topology-discovery}, never a plugin
  * directly, on a tenant_admin's refresh or, when configured, on a schedule. {@link
- * dev.backplane.kernel.topology.TopologyRoutes} stay thin.
+ * dev.backplane.kernel.topology.TopologyRoutes} stay thin. The SQL lives in the stores: {@code TopologyStore} (a write's
+ * lock and instant, the graph's load, refresh bookkeeping, the sweep), {@code TopologyNodeStore}, {@code
+ * TopologyEdgeStore} and {@code TopologyHistoryStore}.
  */
 package dev.backplane.kernel.topology;

@@ -32,10 +32,10 @@ class TopologyGraphsIT {
     }
 
     /** Commits a curated edge a→b in its own transaction and answers the change a local write would apply. */
-    private EdgeWrites.Outcome commitEdge(String a, String b) {
+    private WriteOutcome commitEdge(String a, String b) {
         return jdbc().inTransaction(c -> {
             Instant at = TopologyStore.writeInstant(c, tenant);
-            List<TenantGraph.NodeRef> nodes = TopologyStore.ensureNodes(c, tenant, List.of("service", "service"),
+            List<TenantGraph.NodeRef> nodes = TopologyNodeStore.ensureNodes(c, tenant, List.of("service", "service"),
                     List.of(a, b), "test", at);
             TenantGraph.NodeRef from = nodes.stream().filter(n -> n.name().equals(a)).findFirst().orElseThrow();
             TenantGraph.NodeRef to = nodes.stream().filter(n -> n.name().equals(b)).findFirst().orElseThrow();
@@ -48,8 +48,8 @@ class TopologyGraphsIT {
     private void removeAllElsewhere() {
         jdbc().inTransaction(c -> {
             Instant at = TopologyStore.writeInstant(c, tenant);
-            List<TopologyStore.EdgeRow> rows = Jdbc.query(c, "SELECT " + TopologyStore.EDGE_COLUMNS
-                    + " WHERE e.tenant_id = ? AND e.valid_to IS NULL", TopologyStore::edge, tenant);
+            List<EdgeRow> rows = Jdbc.query(c, "SELECT " + TopologyEdgeStore.EDGE_COLUMNS
+                    + " WHERE e.tenant_id = ? AND e.valid_to IS NULL", TopologyEdgeStore::edge, tenant);
             new EdgeWrites(c, tenant, "other-replica", at).remove(rows).finish();
             notifyAsOtherReplica(c);
             return null;
@@ -64,10 +64,10 @@ class TopologyGraphsIT {
     void aWriteThatThrowsAfterItsCommitLeavesNoStaleGraph() {
         TopologyGraphs graphs = new TopologyGraphs(new TopologyStore(jdbc()), ChangeFeed.disabled());
         assertThat(graphs.read(tenant, TenantGraph::edgeCount)).isZero();
-        assertThatThrownBy(() -> graphs.<EdgeWrites.Outcome>write(tenant, () -> {
+        assertThatThrownBy(() -> graphs.<WriteOutcome>write(tenant, () -> {
             commitEdge("a", "b");
             throw new IllegalStateException("connection lost after the commit");
-        }, EdgeWrites.Outcome::graphChange)).isInstanceOf(IllegalStateException.class);
+        }, WriteOutcome::graphChange)).isInstanceOf(IllegalStateException.class);
         assertThat(graphs.read(tenant, TenantGraph::edgeCount)).as("the committed edge is in the graph").isEqualTo(1);
     }
 
@@ -83,7 +83,7 @@ class TopologyGraphsIT {
         });
         assertThat(graphs.read(tenant, TenantGraph::edgeCount)).isZero();
         graphs.write(tenant, () -> {
-            EdgeWrites.Outcome mine = commitEdge("a", "b");
+            WriteOutcome mine = commitEdge("a", "b");
             removeAllElsewhere(); // a newer change from another replica ...
             try {
                 assertThat(heard.await(30, TimeUnit.SECONDS)).as("the change feed delivered it").isTrue();
@@ -92,7 +92,7 @@ class TopologyGraphsIT {
             }
             assertThat(graphs.read(tenant, TenantGraph::edgeCount)).as("... reloaded by a traversal").isZero();
             return mine; // ... before this older write applies its change
-        }, EdgeWrites.Outcome::graphChange);
+        }, WriteOutcome::graphChange);
         assertThat(graphs.read(tenant, TenantGraph::edgeCount)).as("the graph shows the newer change").isZero();
     }
 
