@@ -207,8 +207,6 @@ class ArchitectureTest {
             "dashboards.Dashboards",
             "docs.DocCollections",
             "docs.DocsCapabilities",
-            "events.EventLog",
-            "events.SourceRateLimits",
             "governance.AgentPrincipals",
             "governance.Approvals",
             "governance.GrantRows",

@@ -6,8 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.backplane.kernel.audit.AuditClass;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.broadcast.Activity;
 import dev.backplane.kernel.broadcast.BroadcastFeed;
@@ -18,7 +17,6 @@ import dev.backplane.kernel.util.Digests;
 import dev.backplane.kernel.util.JsonMapping;
 import java.io.IOException;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -83,7 +81,7 @@ public final class EventIngest {
     /** Steps 3 to 6 for a body read within the cap. */
     public Accepted accept(EventSource s, Function<String, Optional<String>> header, byte[] body) {
         Instant now = Instant.now();
-        Optional<EventSources.Secrets> secrets = sources.acceptedSecrets(s);
+        Optional<SourceSecrets.Keys> secrets = sources.acceptedSecrets(s);
         WebhookAuth.Verdict verdict = secrets.map(k -> WebhookAuth.verify(s, k, header, body, now))
                 .orElse(WebhookAuth.Verdict.no("the source's secret cannot be read"));
         if (!verdict.accepted()) {
@@ -135,10 +133,8 @@ public final class EventIngest {
         extras.put("delivery_id", deliveryId);
         extras.put("bytes", bytes);
         UUID auditId = UUID.randomUUID();
-        AuditLog.Insert audited = AuditLog.insertSelectFrom("ev", auditId, new AuditLog.Entry(s.tenantId(),
-                "svc-ingest:" + s.slug(), "service", "other", "svc.events.ingest", Optional.empty(),
-                Optional.of(s.slug()), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty()), "ok", extras);
+        AuditLog.Insert audited = AuditLog.insertSelectFrom("ev", auditId, AuditLog.Entry.byService(s.tenantId(),
+                "svc-ingest:" + s.slug(), AuditClass.OTHER, "svc.events.ingest").target(s.slug()), "ok", extras);
         // one statement, so one round trip and one commit: the event, its audit row and a delivery row per
         // subscriber — all of them or none; the drains are told after the commit (EventDrain.announce)
         try {
@@ -171,33 +167,5 @@ public final class EventIngest {
     /** The one 404 of the ingest route: the same answer whatever was missing. */
     static DomainException notFound() {
         return CommonErrors.NOT_FOUND.error("no event source at this address");
-    }
-
-    /**
-     * The server-side record of refused deliveries (SPEC: the reason is logged, never sent): the first
-     * refusal of a source is logged at once, then at most one line per source every 10 s with the count,
-     * so a flood of bad deliveries cannot turn into a flood of log writes.
-     */
-    static final class RefusalLog {
-        private static final long QUIET_NANOS = 10_000_000_000L;
-        private final Cache<String, long[]> last = Caffeine.newBuilder().maximumSize(10_000)
-                .expireAfterAccess(Duration.ofMinutes(5)).build();
-
-        void note(String slug, String reason) {
-            long now = System.nanoTime();
-            long[] state = last.get(slug, k -> new long[] {now - QUIET_NANOS, 0});
-            long suppressed;
-            synchronized (state) {
-                state[1]++;
-                if (now - state[0] < QUIET_NANOS) {
-                    return;
-                }
-                suppressed = state[1] - 1;
-                state[0] = now;
-                state[1] = 0;
-            }
-            LOG.log(System.Logger.Level.INFO, "event source " + slug + ": delivery refused: " + reason
-                    + (suppressed > 0 ? " (and " + suppressed + " more refusals in the last 10 s)" : ""));
-        }
     }
 }

@@ -14,17 +14,13 @@ import static dev.backplane.kernel.events.EventSourceChecks.strategy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.backplane.kernel.audit.AuditClass;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.credentials.CredentialService;
-import dev.backplane.kernel.credentials.SecretRefs;
-import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.persistence.SharedCache;
-import dev.backplane.plugin.api.ConnectorException;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -34,10 +30,9 @@ import java.util.UUID;
 
 /**
  * Event sources of a tenant: create, list, describe, update (rotation with an overlap window),
- * pause, resume, delete. The secret is written to the credential store — kv at
- * {@code tenants/<tenant>/event-sources/<id>}, Google Secret Manager as {@code t-<tenant>-event-source-<id>} in
- * the deploy's {@code credentials.cloudsm.project} — never to the database, and is never returned. The
- * ingest path reads sources by slug and their secrets through caches every replica drops on change.
+ * pause, resume, delete. The secret is written to the credential store ({@link SourceSecrets}), never to the
+ * database, and is never returned. The ingest path reads sources by slug and their secrets through caches every
+ * replica drops on change.
  */
 public final class EventSources {
 
@@ -51,23 +46,13 @@ public final class EventSources {
         }
     }
 
-    /** The secrets a source accepts right now: the current one, and the previous one during an overlap. */
-    record Secrets(byte[] current, Optional<byte[]> previous) {
-        @Override
-        public String toString() {
-            return "Secrets(redacted)";
-        }
-    }
-
     static final String TOPIC = "events.source";
 
     private final EventSourceStore store;
-    private final CredentialService credentials;
+    private final SourceSecrets secrets;
     private final AuditLog audit;
     private final int maxBodyBytes;
-    private final Optional<String> cloudSmProject;
     private final SharedCache<Optional<EventSource>> bySlug;
-    private final SharedCache<Secrets> secrets;
 
     public EventSources(Jdbc jdbc, ChangeFeed feed, CredentialService credentials, AuditLog audit, int maxBodyBytes) {
         this(jdbc, feed, credentials, audit, maxBodyBytes, Optional.empty());
@@ -79,13 +64,11 @@ public final class EventSources {
      */
     public EventSources(Jdbc jdbc, ChangeFeed feed, CredentialService credentials, AuditLog audit, int maxBodyBytes,
                         Optional<String> cloudSmProject) {
-        this.cloudSmProject = cloudSmProject.filter(p -> !p.isBlank());
         this.store = new EventSourceStore(jdbc);
-        this.credentials = credentials;
+        this.secrets = new SourceSecrets(credentials, feed, TOPIC + ".secret", cloudSmProject);
         this.audit = audit;
         this.maxBodyBytes = maxBodyBytes;
         this.bySlug = new SharedCache<>(feed, TOPIC, 100_000);
-        this.secrets = new SharedCache<>(feed, TOPIC + ".secret", 100_000, Duration.ofMinutes(5));
     }
 
     public int maxBodyBytes() {
@@ -93,11 +76,7 @@ public final class EventSources {
     }
 
     public EventSource create(Caller caller, Write w) {
-        if (credentials.backend() == SecretRefs.Backend.CLOUDSM && cloudSmProject.isEmpty()) {
-            throw EventErrors.EVENT_SOURCE_SECRETS_NEED_PROJECT.error("this deploy keeps secrets in Google Secret "
-                    + "Manager and names no project for event-source secrets: set credentials.cloudsm.project "
-                    + "(SVC_CLOUDSM_PROJECT)", Map.of("setting", "SVC_CLOUDSM_PROJECT"));
-        }
+        secrets.checkWritable();
         String slug = w.slug() == null || w.slug().isBlank() ? generatedSlug() : checkedSlug(w.slug());
         String name = checkedName(required(w.name(), "name"));
         EventNormalizer.Kind kind = EventNormalizer.Kind.fromWire(required(w.kind(), "kind")).orElseThrow(() ->
@@ -113,7 +92,7 @@ public final class EventSources {
         }
         // the secret first: a source row never exists without its secret (a failed write leaves at most an
         // unreferenced secret, never a source that fails open or closed by surprise)
-        credentials.stage(caller.tenantId(), secretRef(caller.tenantId(), id), Map.of("secret", secret));
+        secrets.write(caller.tenantId(), id, secret);
         if (!store.insert(id, caller.tenantId(), slug, name, kind, strategy, extras, status, caller.sub())) {
             throw EventErrors.EVENT_SOURCE_EXISTS.error("an event source with this slug "
                     + "or name exists already", Map.of("slug", slug, "name", name));
@@ -149,13 +128,7 @@ public final class EventSources {
         Optional<Instant> previousUntil = before.previousSecretUntil();
         int version = before.secretVersion();
         if (w.secret() != null) {
-            String secret = checkedSecret(w.secret());
-            Map<String, String> fields = new HashMap<>();
-            fields.put("secret", secret);
-            if (overlap > 0) {
-                fields.put("previous", new String(secrets(before).current(), StandardCharsets.UTF_8));
-            }
-            credentials.stage(caller.tenantId(), secretRef(caller.tenantId(), before.id()), fields);
+            secrets.rotate(before, checkedSecret(w.secret()), overlap > 0);
             previousUntil = overlap > 0 ? Optional.of(Instant.now().plusSeconds(overlap)) : Optional.empty();
             version++;
         }
@@ -196,46 +169,13 @@ public final class EventSources {
         return bySlug.get(slug, () -> store.bySlug(slug));
     }
 
-    /**
-     * The secrets a source accepts now. A source whose secret cannot be read fails closed: every
-     * delivery is refused (the caller answers 401).
-     */
-    Optional<Secrets> acceptedSecrets(EventSource s) {
-        try {
-            Secrets all = secrets(s);
-            boolean overlap = s.previousSecretUntil().map(t -> t.isAfter(Instant.now())).orElse(false);
-            return Optional.of(overlap ? all : new Secrets(all.current(), Optional.empty()));
-        } catch (ConnectorException | DomainException e) {
-            System.getLogger(EventSources.class.getName()).log(System.Logger.Level.WARNING, "event source "
-                    + s.slug() + ": its secret cannot be read, refusing deliveries: " + e.getMessage());
-            return Optional.empty();
-        }
-    }
-
-    private Secrets secrets(EventSource s) {
-        return secrets.get(s.id() + "/" + s.secretVersion(), () -> {
-            var c = credentials.resolve(Optional.of(s.tenantId()), secretRef(s.tenantId(), s.id()));
-            byte[] current = c.field("secret").getBytes(StandardCharsets.UTF_8);
-            Optional<byte[]> previous = c.has("previous")
-                    ? Optional.of(c.field("previous").getBytes(StandardCharsets.UTF_8))
-                    : Optional.empty();
-            return new Secrets(current, previous);
-        });
-    }
-
-    /** kv: {@code tenants/<tenant>/event-sources/<id>}; cloudsm: {@code cloudsm:<project>/t-<tenant>-event-source-<id>}. */
-    String secretRef(UUID tenant, UUID source) {
-        return switch (credentials.backend()) {
-            case KV -> "tenants/" + tenant + "/event-sources/" + source;
-            case CLOUDSM -> "cloudsm:" + cloudSmProject.orElseThrow() + "/" + SecretRefs.cloudSmPrefix(tenant)
-                    + "event-source-" + source;
-        };
+    /** The secrets a source accepts now; empty (every delivery refused) when they cannot be read. */
+    Optional<SourceSecrets.Keys> acceptedSecrets(EventSource s) {
+        return secrets.accepted(s);
     }
 
     private void governanceAudit(Caller caller, String verb, EventSource s, Map<String, Object> diff) {
-        audit.record(new AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(), "other",
-                "svc.event_sources." + verb, Optional.empty(), Optional.of(s.slug()), Optional.empty(),
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), "ok", Optional.empty(),
-                Optional.empty(), diff);
+        audit.record(AuditLog.Entry.by(caller, AuditClass.OTHER, "svc.event_sources." + verb).target(s.slug()), "ok",
+                Optional.empty(), Optional.empty(), diff);
     }
 }

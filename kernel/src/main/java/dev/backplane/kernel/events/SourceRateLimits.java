@@ -9,7 +9,7 @@ import java.util.Map;
  * {@code extras.burst} (default twice the rate), kept in {@code event_rate_buckets}. A delivery over it
  * answers 429 with Retry-After.
  *
- * <p>One statement per delivery, one round trip: the refill is computed in PostgreSQL from the stored
+ * <p>One statement per delivery, one round trip ({@link RateBucketStore}): the refill is computed in PostgreSQL from the stored
  * level and time (the database's clock, so replicas' clocks do not matter), and a token is taken only
  * when one is there ({@code DO UPDATE ... WHERE}); a refused delivery changes nothing and returns no
  * row. Concurrent deliveries of one source queue on its row for the statement's length only. Chosen
@@ -19,21 +19,11 @@ import java.util.Map;
  */
 final class SourceRateLimits {
 
-    private static final String REFILLED = "least(?::float8, b.tokens + greatest(0, extract(epoch FROM "
-            + "statement_timestamp() - b.refilled_at))::float8 * ?::float8)";
-    private static final String TAKE = """
-            INSERT INTO event_rate_buckets AS b (source_id, tokens, refilled_at)
-            VALUES (?, ?::float8 - 1, statement_timestamp())
-            ON CONFLICT (source_id) DO UPDATE
-               SET tokens = %1$s - 1, refilled_at = greatest(b.refilled_at, statement_timestamp())
-             WHERE %1$s >= 1
-            RETURNING tokens""".formatted(REFILLED);
-
-    private final Jdbc jdbc;
+    private final RateBucketStore buckets;
     private final long defaultRate;
 
     SourceRateLimits(Jdbc jdbc, long defaultRatePerSecond) {
-        this.jdbc = jdbc;
+        this.buckets = new RateBucketStore(jdbc);
         this.defaultRate = defaultRatePerSecond;
     }
 
@@ -43,8 +33,7 @@ final class SourceRateLimits {
         long burst = Math.max(1, s.number("burst", rate * 2));
         boolean taken;
         try {
-            taken = jdbc.queryOne(TAKE, rs -> true, s.id(), (double) burst, (double) burst, (double) rate,
-                    (double) burst, (double) rate).isPresent();
+            taken = buckets.take(s.id(), burst, rate);
         } catch (Jdbc.DataAccessException e) {
             throw EventErrors.EVENT_LOG_UNAVAILABLE.error("the event could not be stored; nothing was accepted, "
                     + "retry later").withHeaders(Map.of("Retry-After", "5"));

@@ -1,18 +1,15 @@
 package dev.backplane.kernel.events;
 
+import static dev.backplane.kernel.events.WebhookMacs.anyEqual;
+import static dev.backplane.kernel.events.WebhookMacs.constantTimeEquals;
+
 import java.nio.charset.StandardCharsets;
-import java.security.InvalidKeyException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Checks a delivery's proof against a source's secrets (SPEC "Authentication" 8), in constant time.
@@ -91,7 +88,7 @@ final class WebhookAuth {
     private WebhookAuth() {
     }
 
-    static Verdict verify(EventSource source, EventSources.Secrets secrets, Function<String, Optional<String>> header,
+    static Verdict verify(EventSource source, SourceSecrets.Keys secrets, Function<String, Optional<String>> header,
                           byte[] body, Instant now) {
         List<byte[]> keys = new ArrayList<>(2);
         keys.add(secrets.current());
@@ -104,7 +101,7 @@ final class WebhookAuth {
                         : Verdict.no("wrong secret");
             }
             case BASIC -> basic(source, keys, header.apply("Authorization"));
-            case HMAC_SHA256 -> hmac(source, keys, header, body, now);
+            case HMAC_SHA256 -> HmacProofs.verify(source, keys, header, body, now);
         };
     }
 
@@ -127,133 +124,5 @@ final class WebhookAuth {
                 source.setting("basic_username", DEFAULT_BASIC_USER).getBytes(StandardCharsets.UTF_8));
         boolean password = anyEqual(keys, decoded.substring(colon + 1).getBytes(StandardCharsets.UTF_8));
         return user & password ? Verdict.ok(Binding.SECRET) : Verdict.no("wrong basic credentials");
-    }
-
-    private static Verdict hmac(EventSource source, List<byte[]> keys, Function<String, Optional<String>> header,
-                                byte[] body, Instant now) {
-        Optional<String> signature = header.apply(source.setting("signature_header", DEFAULT_SIGNATURE_HEADER));
-        if (signature.isEmpty()) {
-            return Verdict.no("missing signature header");
-        }
-        String sig = signature.get().strip();
-        if (sig.startsWith("v1,") || sig.contains(" v1,")) {
-            Optional<String> id = header.apply(source.setting("id_header", DEFAULT_ID_HEADER));
-            Optional<String> ts = header.apply(source.setting("timestamp_header", DEFAULT_TIMESTAMP_HEADER));
-            if (id.isEmpty() || ts.isEmpty()) {
-                return Verdict.no("signature without id or timestamp header");
-            }
-            long seconds;
-            try {
-                seconds = Long.parseLong(ts.get().strip());
-            } catch (NumberFormatException e) {
-                return Verdict.no("malformed timestamp");
-            }
-            long window = source.number("replay_window_seconds", DEFAULT_REPLAY_WINDOW);
-            if (Math.abs(now.getEpochSecond() - seconds) > window) {
-                return Verdict.no("timestamp outside the replay window");
-            }
-            byte[] prefix = (id.get() + "." + ts.get().strip() + ".").getBytes(StandardCharsets.UTF_8);
-            boolean ok = false;
-            for (byte[] key : keys) {
-                byte[] expected = Base64.getEncoder().encode(mac(standardKey(key), prefix, body));
-                for (String part : sig.split(" ")) {
-                    if (part.startsWith("v1,")) {
-                        ok |= constantTimeEquals(expected, part.substring(3).getBytes(StandardCharsets.UTF_8));
-                    }
-                }
-            }
-            return ok ? Verdict.ok(Binding.DELIVERY_ID) : Verdict.no("bad signature");
-        }
-        String hex = sig.regionMatches(true, 0, "sha256=", 0, 7) ? sig.substring(7) : sig;
-        byte[] presented;
-        try {
-            presented = HexFormat.of().parseHex(hex.toLowerCase(java.util.Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            return Verdict.no("malformed signature");
-        }
-        boolean required = source.flag("require_timestamp");
-        Optional<String> ts = header.apply(source.setting("timestamp_header", DEFAULT_TIMESTAMP_HEADER))
-                .map(String::strip);
-        if (ts.isPresent()) {
-            boolean stamped = false;
-            byte[] prefix = (ts.get() + ":").getBytes(StandardCharsets.UTF_8);
-            for (byte[] key : keys) {
-                stamped |= constantTimeEquals(mac(key, prefix, body), presented);
-            }
-            if (stamped) {
-                long seconds;
-                try {
-                    seconds = Long.parseLong(ts.get());
-                } catch (NumberFormatException e) {
-                    return Verdict.no("malformed timestamp");
-                }
-                long window = source.number("replay_window_seconds", DEFAULT_REPLAY_WINDOW);
-                return Math.abs(now.getEpochSecond() - seconds) > window
-                        ? Verdict.no("timestamp outside the replay window") : Verdict.ok(Binding.BODY);
-            }
-        }
-        if (required) {
-            return Verdict.no(ts.isEmpty() ? "no signed timestamp (the source requires one)" : "bad signature");
-        }
-        boolean ok = false;
-        for (byte[] key : keys) {
-            ok |= constantTimeEquals(mac(key, new byte[0], body), presented);
-        }
-        return ok ? Verdict.ok(Binding.BODY) : Verdict.no("bad signature");
-    }
-
-    /** Standard Webhooks secrets are {@code whsec_<base64>}; anything else is used as its bytes. */
-    private static byte[] standardKey(byte[] secret) {
-        String s = new String(secret, StandardCharsets.UTF_8);
-        if (s.startsWith("whsec_")) {
-            try {
-                return Base64.getDecoder().decode(s.substring(6));
-            } catch (IllegalArgumentException e) {
-                return secret;
-            }
-        }
-        return secret;
-    }
-
-    /** Looked up once: {@code Mac.getInstance} walks the providers on every call; a clone does not. */
-    private static final Mac PROTOTYPE;
-
-    static {
-        try {
-            PROTOTYPE = Mac.getInstance("HmacSHA256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private static byte[] mac(byte[] key, byte[] prefix, byte[] body) {
-        try {
-            Mac mac = (Mac) PROTOTYPE.clone();
-            mac.init(new SecretKeySpec(key.length == 0 ? new byte[1] : key, "HmacSHA256"));
-            mac.update(prefix);
-            return mac.doFinal(body);
-        } catch (CloneNotSupportedException | InvalidKeyException e) {
-            throw new IllegalStateException("HmacSHA256 unavailable", e);
-        }
-    }
-
-    private static boolean anyEqual(List<byte[]> keys, byte[] presented) {
-        boolean ok = false;
-        for (byte[] key : keys) {
-            ok |= constantTimeEquals(key, presented);
-        }
-        return ok;
-    }
-
-    /** Equal in time independent of where they differ (and of their lengths: both are hashed first). */
-    private static boolean constantTimeEquals(byte[] a, byte[] b) {
-        try {
-            MessageDigest d = MessageDigest.getInstance("SHA-256");
-            byte[] ha = d.digest(a);
-            byte[] hb = d.digest(b);
-            return MessageDigest.isEqual(ha, hb);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 unavailable", e);
-        }
     }
 }
