@@ -196,7 +196,7 @@ class ArchitectureTest {
      */
     static final Set<String> SQL_OUTSIDE_STORES = Set.of(
             "agents.AgentDefinitions", "app.KernelMetrics", "audit.AuditLog",
-            "audit.AuditQueries", "catalog.ConnectorPreferences", "console.ConsoleSessions", "console.Seal",
+            "audit.AuditQueries", "console.ConsoleSessions", "console.Seal",
             "dashboards.DashboardNotifier", "dashboards.Dashboards", "docs.DocCollections",
             "docs.DocsCapabilities", "events.EventLog", "events.SourceRateLimits", "governance.AgentPrincipals",
             "governance.Approvals", "governance.GrantRows", "governance.Grants", "governance.ServiceGrants",
@@ -205,7 +205,7 @@ class ArchitectureTest {
             "retrieval.ChunkRows", "retrieval.LexicalIndex", "retrieval.PgVectorIndex",
             "retrieval.RetrievalEngine", "retrieval.SearchLog", "retrieval.TextVectors", "scheduler.CronFiring",
             "scheduler.EventTriggerAutomations", "scheduler.TriggerFiring", "scheduler.Triggers",
-            "targets.TargetService", "topology.Topology", "topology.TopologyHistory");
+            "topology.Topology", "topology.TopologyHistory");
 
     @Test
     void pluginApiIsJdkOnly() {
