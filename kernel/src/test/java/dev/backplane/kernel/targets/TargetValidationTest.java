@@ -1,7 +1,6 @@
 package dev.backplane.kernel.targets;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.backplane.kernel.errors.DomainException;
 import java.util.Arrays;
