@@ -200,7 +200,6 @@ class ArchitectureTest {
             "app.KernelMetrics",
             "audit.AuditLog",
             "audit.AuditQueries",
-            "catalog.ConnectorPreferences",
             "console.ConsoleSessions",
             "console.Seal",
             "dashboards.DashboardNotifier",
@@ -225,8 +224,7 @@ class ArchitectureTest {
             "retrieval.PgVectorIndex",
             "retrieval.RetrievalEngine",
             "retrieval.SearchLog",
-            "retrieval.TextVectors",
-            "targets.TargetService");
+            "retrieval.TextVectors");
 
     @Test
     void pluginApiIsJdkOnly() {

@@ -127,61 +127,12 @@ public final class CatalogIndex {
                 List.copyOf(specs), List.copyOf(compat),
                 new AuthScheme(scheme, fields.isEmpty() ? AuthScheme.defaultSecretFields(scheme) : fields, settings),
                 n.path("description").asText(""), Map.copyOf(groups), List.copyOf(credentialReads),
-                List.copyOf(notCredentialReads), probe(n.path("probe")), discovery(n.path("discovery")));
+                List.copyOf(notCredentialReads), CatalogIndexHints.probe(n.path("probe")),
+                CatalogIndexHints.discovery(n.path("discovery")));
     }
 
-    /**
-     * The optional {@code probe} object: {@code path} (GET, from the target's root), {@code version_pointer}
-     * (JSON pointer), {@code vendor}, and {@code expect} (JSON pointer to a regular expression) as the product check.
-     */
-    private static Optional<ProductProbe> probe(JsonNode p) {
-        if (p.isMissingNode() || p.isNull()) {
-            return Optional.empty();
-        }
-        Map<String, String> expect = new LinkedHashMap<>();
-        p.path("expect").properties().forEach(e -> expect.put(e.getKey(), e.getValue().asText()));
-        String vendor = p.path("vendor").asText("");
-        return Optional.of(new ProductProbe(required(p, "path"), required(p, "version_pointer"),
-                vendor.isBlank() ? Optional.empty() : Optional.of(vendor), expect));
-    }
-
-    /**
-     * The optional {@code discovery} object: {@code operation} ({@code GET <path template>} of an ingested
-     * operation without path parameters), {@code items} (JSON pointer to the list of members, "" for the answer
-     * itself), {@code name} and {@code host} (JSON pointers into a member), optional {@code port} and
-     * {@code version} pointers, {@code where} (pointer to a regular expression a member must match to be listed)
-     * and {@code seed} (pointers to regular expressions that, all matching, mark the member that is the seed).
-     */
-    private static Optional<ProductDiscovery> discovery(JsonNode d) {
-        if (d.isMissingNode() || d.isNull()) {
-            return Optional.empty();
-        }
-        for (var field : d.properties()) {
-            if (!DISCOVERY_FIELDS.contains(field.getKey())) {
-                throw new IllegalArgumentException("discovery has an unknown field '" + field.getKey() + "' (known: "
-                        + DISCOVERY_FIELDS + ")");
-            }
-        }
-        return Optional.of(new ProductDiscovery(required(d, "operation"), d.path("items").asText(""), rules(d.path("where")),
-                required(d, "name"), required(d, "host"), optional(d, "port"), optional(d, "version"),
-                rules(d.path("seed"))));
-    }
-
-    private static final java.util.Set<String> DISCOVERY_FIELDS = java.util.Set.of("operation", "items", "where", "name",
-            "host", "port", "version", "seed");
-
-    private static Map<String, String> rules(JsonNode n) {
-        Map<String, String> out = new LinkedHashMap<>();
-        n.properties().forEach(e -> out.put(e.getKey(), e.getValue().asText()));
-        return out;
-    }
-
-    private static Optional<String> optional(JsonNode n, String field) {
-        String v = n.path(field).asText("");
-        return v.isBlank() ? Optional.empty() : Optional.of(v);
-    }
-
-    private static String required(JsonNode n, String field) {
+    /** The field's text; an entry without it is refused. */
+    static String required(JsonNode n, String field) {
         String v = n.path(field).asText("");
         if (v.isBlank()) {
             throw new IllegalArgumentException("an entry lacks '" + field + "'");

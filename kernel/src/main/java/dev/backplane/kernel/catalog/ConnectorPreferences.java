@@ -1,5 +1,6 @@
 package dev.backplane.kernel.catalog;
 
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.plugins.LoadedConnector;
 import java.time.Instant;
@@ -28,29 +29,26 @@ public final class ConnectorPreferences {
     public record Preference(String product, String implId, String setBy, Instant setAt) {
     }
 
-    private final Jdbc jdbc;
+    private final ConnectorPreferenceStore store;
     private final ConnectorRegistry registry;
 
     public ConnectorPreferences(Jdbc jdbc, ConnectorRegistry registry) {
-        this.jdbc = jdbc;
+        this.store = new ConnectorPreferenceStore(jdbc);
         this.registry = registry;
     }
 
     public List<Preference> list(UUID tenant) {
-        return jdbc.query("SELECT product, impl_id, set_by, set_at FROM connector_preferences WHERE tenant_id = ? "
-                + "ORDER BY product", rs -> new Preference(rs.getString(1), rs.getString(2), rs.getString(3),
-                rs.getTimestamp(4).toInstant()), tenant);
+        return store.list(tenant);
     }
 
     public Optional<String> implFor(UUID tenant, String product) {
-        return jdbc.queryOne("SELECT impl_id FROM connector_preferences WHERE tenant_id = ? AND product = ?",
-                rs -> rs.getString(1), tenant, product);
+        return store.implFor(tenant, product);
     }
 
     /**
      * Sets the tenant's preference for {@code product}.
      *
-     * @throws dev.backplane.kernel.errors.DomainException {@code unknown_product} when no connector this tenant
+     * @throws DomainException {@code unknown_product} when no connector this tenant
      *         sees serves the product, {@code unknown_impl} when no implementation of that name does
      */
     public Preference set(UUID tenant, String product, String implId, String actor) {
@@ -67,17 +65,12 @@ public final class ConnectorPreferences {
                     Map.of("field", "impl_id", "valid_impl_ids", serving.stream().map(c -> c.descriptor().implId())
                             .distinct().sorted().toList()));
         }
-        return jdbc.queryOne("""
-                INSERT INTO connector_preferences (tenant_id, product, impl_id, set_by) VALUES (?, ?, ?, ?)
-                ON CONFLICT (tenant_id, product) DO UPDATE
-                   SET impl_id = EXCLUDED.impl_id, set_by = EXCLUDED.set_by, set_at = now()
-                RETURNING product, impl_id, set_by, set_at""", rs -> new Preference(rs.getString(1), rs.getString(2),
-                rs.getString(3), rs.getTimestamp(4).toInstant()), tenant, product, implId, actor).orElseThrow();
+        return store.upsert(tenant, product, implId, actor);
     }
 
-    /** @throws dev.backplane.kernel.errors.DomainException {@code preference_not_found} when none is set */
+    /** @throws DomainException {@code preference_not_found} when none is set */
     public void clear(UUID tenant, String product) {
-        if (jdbc.update("DELETE FROM connector_preferences WHERE tenant_id = ? AND product = ?", tenant, product) == 0) {
+        if (!store.delete(tenant, product)) {
             throw CatalogErrors.PREFERENCE_NOT_FOUND.error("no preference is set for product '" + product + "'",
                     Map.of("product", product));
         }

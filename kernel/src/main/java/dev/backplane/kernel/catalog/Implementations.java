@@ -1,5 +1,6 @@
 package dev.backplane.kernel.catalog;
 
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.plugins.LoadedConnector;
 import dev.backplane.plugin.api.ConnectorDescriptor;
 import java.util.ArrayList;
@@ -94,10 +95,12 @@ public final class Implementations {
 
     private final CatalogService catalog;
     private final ConnectorPreferences preferences;
+    private final ConnectorFit fit;
 
     public Implementations(CatalogService catalog, ConnectorPreferences preferences) {
         this.catalog = catalog;
         this.preferences = preferences;
+        this.fit = new ConnectorFit(catalog);
     }
 
     public ConnectorPreferences preferences() {
@@ -107,59 +110,59 @@ public final class Implementations {
     /**
      * The connector that serves {@code opId} on the target, starting from the one the caller named.
      *
-     * @throws dev.backplane.kernel.errors.DomainException {@code unknown_connector} for a name no connector has,
+     * @throws DomainException {@code unknown_connector} for a name no connector has,
      *         {@code no_connector} (501) when no enabled connector serves the target with that operation,
      *         {@code ambiguous_connector} (409) when several fit equally
      */
     public Choice forCall(UUID tenant, Subject target, String requestedConnectorId, String opId) {
         LoadedConnector named = catalog.registry().require(tenant, requestedConnectorId);
-        Optional<String> namedRejection = rejection(tenant, named, target, Optional.of(opId));
+        Optional<String> namedRejection = fit.rejection(tenant, named, target, Optional.of(opId));
         if (namedRejection.isEmpty()) {
             return new Choice(named, requestedConnectorId, target.version().isEmpty()
                     ? "the named connector serves product '" + target.product() + "' (the target's version is not known)"
                     : "the named connector supports version " + target.version().get());
         }
         List<LoadedConnector> fitting = new ArrayList<>();
-        for (LoadedConnector c : ofProduct(tenant, target.product())) {
-            if (rejection(tenant, c, target, Optional.of(opId)).isEmpty()) {
+        for (LoadedConnector c : fit.ofProduct(tenant, target.product())) {
+            if (fit.rejection(tenant, c, target, Optional.of(opId)).isEmpty()) {
                 fitting.add(c);
             }
         }
-        if (fitting.isEmpty() && servesTarget(named, target) && named.catalog().operations().stream()
+        if (fitting.isEmpty() && ConnectorFit.servesTarget(named, target) && named.catalog().operations().stream()
                 .anyMatch(o -> o.opId().equals(opId))) {
             // the named connector serves the target but the tenant has not enabled it, and nothing else does:
             // the policy gate refuses it and says so (connector not enabled), as it always has
             return new Choice(named, requestedConnectorId, "the named connector serves the target (not enabled)");
         }
-        if (fitting.isEmpty() && !servesProduct(named, target.product())) {
+        if (fitting.isEmpty() && !ConnectorFit.servesProduct(named, target.product())) {
             throw CatalogErrors.CONNECTOR_PRODUCT_MISMATCH.error("connector "
                     + requestedConnectorId + " does not serve product '" + target.product() + "' of target "
                     + target.name() + ", and no enabled connector of that product offers " + opId,
-                    Map.of("product", target.product(), "candidates", candidates(tenant, target, Optional.of(opId))));
+                    Map.of("product", target.product(), "candidates", fit.candidates(tenant, target, Optional.of(opId))));
         }
         Resolution r = Resolver.resolve(query(tenant, target), fitting.stream().map(LoadedConnector::descriptor).toList());
         return switch (r) {
             case Resolution.Resolved ok -> new Choice(catalog.registry().require(tenant, ok.connectorId()),
                     requestedConnectorId, requestedConnectorId + " " + namedRejection.get() + "; "
                     + ok.connectorId() + " serves it (" + ok.reason() + ")");
-            case Resolution.NoConnector none -> throw noConnector(tenant, target, Optional.of(opId));
+            case Resolution.NoConnector none -> throw fit.noConnector(tenant, target, Optional.of(opId));
             case Resolution.Ambiguous tie -> throw ambiguous(target, tie);
         };
     }
 
     /** Which connector would serve a call to the target (for any operation, or {@code opId}), and why. */
     public Explanation explain(UUID tenant, Subject target, Optional<String> opId) {
-        List<Candidate> candidates = candidates(tenant, target, opId);
+        List<Candidate> candidates = fit.candidates(tenant, target, opId);
         Optional<String> preference = preferences.implFor(tenant, target.product());
-        List<ConnectorDescriptor> fitting = ofProduct(tenant, target.product()).stream()
-                .filter(c -> rejection(tenant, c, target, opId).isEmpty()).map(LoadedConnector::descriptor).toList();
+        List<ConnectorDescriptor> fitting = fit.ofProduct(tenant, target.product()).stream()
+                .filter(c -> fit.rejection(tenant, c, target, opId).isEmpty()).map(LoadedConnector::descriptor).toList();
         Resolution r = Resolver.resolve(query(tenant, target, preference), fitting);
         return switch (r) {
             case Resolution.Resolved ok -> new Explanation(target.name(), target.product(), target.version(),
                     target.versionSource(), Optional.of(ok.connectorId()), ok.reason(), Optional.empty(), candidates,
                     preference);
             case Resolution.NoConnector none -> new Explanation(target.name(), target.product(), target.version(),
-                    target.versionSource(), Optional.empty(), noConnectorMessage(target, opId), Optional.of("no_connector"),
+                    target.versionSource(), Optional.empty(), ConnectorFit.noConnectorMessage(target, opId), Optional.of("no_connector"),
                     candidates, preference);
             case Resolution.Ambiguous tie -> new Explanation(target.name(), target.product(), target.version(),
                     target.versionSource(), Optional.empty(), ambiguous(target, tie).getMessage(),
@@ -175,81 +178,7 @@ public final class Implementations {
         return new Resolver.Query(target.product(), target.version(), target.preferredImplId(), preference);
     }
 
-    private List<LoadedConnector> ofProduct(UUID tenant, String product) {
-        return catalog.registry().all(tenant).stream().filter(c -> servesProduct(c, product))
-                .sorted(java.util.Comparator.comparing(LoadedConnector::connectorId)).toList();
-    }
-
-    private List<Candidate> candidates(UUID tenant, Subject target, Optional<String> opId) {
-        List<Candidate> out = new ArrayList<>();
-        for (LoadedConnector c : ofProduct(tenant, target.product())) {
-            Optional<String> why = rejection(tenant, c, target, opId);
-            out.add(new Candidate(c.connectorId(), why.isEmpty(), why.orElse(target.version()
-                    .map(v -> "supports version " + v).orElse("serves the product") + " " + c.descriptor()
-                    .supportedVersions())));
-        }
-        return out;
-    }
-
-    /** Why {@code c} cannot serve the call, or empty when it can. */
-    private Optional<String> rejection(UUID tenant, LoadedConnector c, Subject target, Optional<String> opId) {
-        if (!servesProduct(c, target.product())) {
-            return Optional.of("does not serve product '" + target.product() + "'");
-        }
-        if (!servesTarget(c, target)) {
-            return Optional.of("supports " + c.descriptor().supportedVersions() + ", not version "
-                    + target.version().orElseThrow());
-        }
-        String status = catalog.status(tenant, c.connectorId());
-        if (!status.equals("enabled")) {
-            return Optional.of("is not enabled for this tenant (" + status + ")");
-        }
-        if (opId.isPresent() && c.catalog().operations().stream().noneMatch(o -> o.opId().equals(opId.get()))) {
-            return Optional.of("has no operation " + opId.get());
-        }
-        return Optional.empty();
-    }
-
-    private static boolean servesProduct(LoadedConnector c, String product) {
-        return c.descriptor().products().stream().anyMatch(p -> p.token().equals(product));
-    }
-
-    /** The product, and (once the version is known) a supported range holding it. */
-    private static boolean servesTarget(LoadedConnector c, Subject target) {
-        if (!servesProduct(c, target.product())) {
-            return false;
-        }
-        if (target.version().isEmpty()) {
-            return true;
-        }
-        for (String range : c.descriptor().supportedVersions()) {
-            try {
-                if (VersionRange.parse(range).contains(target.version().get())) {
-                    return true;
-                }
-            } catch (IllegalArgumentException unparsable) {
-                // a range the plugin declared badly holds nothing
-            }
-        }
-        return false;
-    }
-
-    private dev.backplane.kernel.errors.DomainException noConnector(UUID tenant, Subject target, Optional<String> opId) {
-        return CatalogErrors.NO_CONNECTOR.error(noConnectorMessage(target, opId), Map.of("product", target.product(),
-                "version", target.version().orElse(""), "version_source", target.versionSource(),
-                "candidates", candidates(tenant, target, opId).stream().map(c -> Map.of("connector_id", c.connectorId(),
-                        "serves", c.serves(), "reason", c.reason())).toList()));
-    }
-
-    private static String noConnectorMessage(Subject target, Optional<String> opId) {
-        return "no enabled connector serves target " + target.name() + " (product '" + target.product() + "', "
-                + target.version().map(v -> "version " + v + (target.versionSource().equals("fingerprint") ? " (probed)"
-                        : " (asserted)"))
-                .orElse("version unknown: probe it or assert its version")
-                + ")" + opId.map(op -> " with operation " + op).orElse("") + "; see extras.candidates";
-    }
-
-    private static dev.backplane.kernel.errors.DomainException ambiguous(Subject target, Resolution.Ambiguous tie) {
+    private static DomainException ambiguous(Subject target, Resolution.Ambiguous tie) {
         return CatalogErrors.AMBIGUOUS_CONNECTOR.error("several implementations serve target " + target.name()
                 + " equally: " + tie.candidates() + "; set the target's preferred_impl_id or the tenant's preference "
                 + "(svc connector prefer " + target.product() + " <impl_id>)", Map.of("candidates", tie.candidates()));

@@ -68,8 +68,8 @@ final class IngestRun {
         int reviewsReset = 0;
         if (!plan.dryRun()) {
             Map<String, Object> forRevision = new TreeMap<>();
-            forRevision.put("catalog", IngestStore.catalogJson(connector.catalog()));
-            forRevision.put("auth", IngestStore.authJson(plan.auth()));
+            forRevision.put("catalog", IngestedJson.catalogJson(connector.catalog()));
+            forRevision.put("auth", IngestedJson.authJson(plan.auth()));
             forRevision.put("base_path", result.basePath());
             forRevision.put("descriptor", List.of(descriptor.products().getFirst().token(),
                     descriptor.products().getFirst().defaultPort()));

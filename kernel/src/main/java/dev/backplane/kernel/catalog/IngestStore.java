@@ -5,15 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.plugin.api.AuthScheme;
-import dev.backplane.plugin.api.Catalog;
 import dev.backplane.plugin.api.ConnectorDescriptor;
 import dev.backplane.plugin.api.IngestedConnector;
-import dev.backplane.plugin.api.OpClass;
-import dev.backplane.plugin.api.OperationDescriptor;
-import dev.backplane.plugin.api.OperationGroup;
-import dev.backplane.plugin.api.OperationShape;
-import dev.backplane.plugin.api.ResultKind;
-import dev.backplane.plugin.api.SafetyLevel;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -21,7 +14,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -112,7 +104,7 @@ public final class IngestStore {
                                ingested_at = now(), ingested_by = EXCLUDED.ingested_by""",
                     scope(tenant), tenant.orElse(null), d.connectorId(), d.implId(), d.version(),
                     d.products().getFirst().token(), d.products().getFirst().defaultPort(), engine, c.basePath(),
-                    Jdbc.jsonb(authJson(c.auth())), Jdbc.jsonb(catalogJson(c.catalog())), Jdbc.jsonb(specs),
+                    Jdbc.jsonb(IngestedJson.authJson(c.auth())), Jdbc.jsonb(IngestedJson.catalogJson(c.catalog())), Jdbc.jsonb(specs),
                     Jdbc.jsonb(warnings), revision, actor);
             List<UUID> reset = List.of();
             if (before.isPresent() && !before.get().equals(revision)) {
@@ -132,46 +124,6 @@ public final class IngestStore {
         });
     }
 
-    static Map<String, Object> authJson(AuthScheme a) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("scheme", a.scheme());
-        m.put("secret_fields", a.secretFields());
-        m.put("settings", a.settings());
-        return m;
-    }
-
-    /** The catalog as stored (and as the revision is computed over): groups and operations. */
-    static Map<String, Object> catalogJson(Catalog c) {
-        List<Map<String, Object>> groups = new ArrayList<>();
-        for (OperationGroup g : c.groups()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("group_key", g.groupKey());
-            m.put("display_name", g.displayName());
-            m.put("when_to_use", g.whenToUse());
-            groups.add(m);
-        }
-        List<Map<String, Object>> ops = new ArrayList<>();
-        for (OperationDescriptor o : c.operations()) {
-            OperationShape.Http http = (OperationShape.Http) o.shape();
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("op_id", o.opId());
-            m.put("group_key", o.groupKey());
-            m.put("description", o.description());
-            m.put("safety_level", o.safetyLevel().wireName());
-            m.put("requires_approval", o.requiresApproval());
-            m.put("op_class", o.opClass().wireName());
-            m.put("method", http.method());
-            m.put("path", http.pathTemplate());
-            m.put("result_kind", o.resultKind().wireName());
-            m.put("params_schema", JsonMapping.tree(o.paramsSchema(), "params schema"));
-            ops.add(m);
-        }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("groups", groups);
-        out.put("operations", ops);
-        return out;
-    }
-
     private static Stored map(ResultSet rs) throws SQLException {
         try {
             JsonNode auth = JsonMapping.mapper().readTree(rs.getString("auth"));
@@ -185,7 +137,7 @@ public final class IngestStore {
             ConnectorDescriptor d = new ConnectorDescriptor(rs.getString("impl_id"), version,
                     List.of(new ConnectorDescriptor.Product(product, rs.getInt("default_port"))), List.of(version),
                     secretFields);
-            IngestedConnector c = new IngestedConnector(d, decodeCatalog(catalog), rs.getString("base_path"),
+            IngestedConnector c = new IngestedConnector(d, IngestedJson.decodeCatalog(catalog), rs.getString("base_path"),
                     new AuthScheme(auth.path("scheme").asText(), secretFields, settings));
             List<String> warnings = new ArrayList<>();
             JsonMapping.mapper().readTree(rs.getString("warnings")).forEach(w -> warnings.add(w.asText()));
@@ -196,21 +148,5 @@ public final class IngestStore {
         } catch (JsonProcessingException e) {
             throw new SQLException("stored ingested connector is not valid JSON: " + e.getMessage(), e);
         }
-    }
-
-    static Catalog decodeCatalog(JsonNode n) {
-        List<OperationGroup> groups = new ArrayList<>();
-        n.path("groups").forEach(g -> groups.add(new OperationGroup(g.path("group_key").asText(),
-                g.path("display_name").asText(), g.path("when_to_use").asText())));
-        List<OperationDescriptor> ops = new ArrayList<>();
-        n.path("operations").forEach(o -> ops.add(new OperationDescriptor(o.path("op_id").asText(),
-                o.path("group_key").asText(), o.path("description").asText(),
-                SafetyLevel.valueOf(o.path("safety_level").asText().toUpperCase(Locale.ROOT)),
-                o.path("requires_approval").asBoolean(),
-                OpClass.valueOf(o.path("op_class").asText().toUpperCase(Locale.ROOT)),
-                o.path("params_schema").toString(),
-                new OperationShape.Http(o.path("method").asText(), o.path("path").asText()),
-                ResultKind.valueOf(o.path("result_kind").asText().toUpperCase(Locale.ROOT)))));
-        return new Catalog(groups, ops);
     }
 }

@@ -5,7 +5,6 @@ import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.persistence.SharedCache;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -25,7 +24,7 @@ final class ReviewStore {
     }
 
     /** What the dispatch path reads per call, cached per (tenant, connector) and invalidated by every write. */
-    private record State(String status, Map<String, OpOverride> overrides) {
+    private record State(ReviewStatus status, Map<String, OpOverride> overrides) {
     }
 
     static final String TOPIC = "catalog.review";
@@ -45,7 +44,7 @@ final class ReviewStore {
     private State state(UUID tenant, String connectorId) {
         return states.get(key(tenant, connectorId), () -> new State(
                 jdbc.queryOne("SELECT status FROM catalog_connector_reviews WHERE tenant_id = ? AND connector_id = ?",
-                        rs -> rs.getString(1), tenant, connectorId).orElse("staged"),
+                        rs -> ReviewStatus.of(rs.getString(1)), tenant, connectorId).orElse(ReviewStatus.STAGED),
                 Map.copyOf(loadOverrides(tenant, connectorId))));
     }
 
@@ -53,24 +52,25 @@ final class ReviewStore {
         states.changed(key(tenant, connectorId));
     }
 
-    Map<String, String> statuses(UUID tenant) {
-        Map<String, String> out = new HashMap<>();
+    Map<String, ReviewStatus> statuses(UUID tenant) {
+        Map<String, ReviewStatus> out = new HashMap<>();
         jdbc.query("SELECT connector_id, status FROM catalog_connector_reviews WHERE tenant_id = ?",
-                rs -> out.put(rs.getString(1), rs.getString(2)), tenant);
+                rs -> out.put(rs.getString(1), ReviewStatus.of(rs.getString(2))), tenant);
         return out;
     }
 
-    String status(UUID tenant, String connectorId) {
+    /** The connector's status; no review row means staged. */
+    ReviewStatus status(UUID tenant, String connectorId) {
         return state(tenant, connectorId).status();
     }
 
-    void setStatus(UUID tenant, String connectorId, String status, String actor) {
+    void setStatus(UUID tenant, String connectorId, ReviewStatus status, String actor) {
         jdbc.update("""
                 INSERT INTO catalog_connector_reviews (tenant_id, connector_id, status, updated_at, updated_by)
                 VALUES (?, ?, ?, now(), ?)
                 ON CONFLICT (tenant_id, connector_id) DO UPDATE
                    SET status = EXCLUDED.status, updated_at = now(), updated_by = EXCLUDED.updated_by""",
-                tenant, connectorId, status, actor);
+                tenant, connectorId, status.wireName(), actor);
         changed(tenant, connectorId);
     }
 

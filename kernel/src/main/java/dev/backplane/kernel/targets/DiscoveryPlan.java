@@ -28,13 +28,6 @@ final class DiscoveryPlan {
 
     /** More candidates than this are counted as omitted, not checked (each check may resolve a name). */
     static final int MAX_CANDIDATES = 1000;
-    static final int NAME_MAX = 63;
-
-    /** The fields a candidate may carry, in the order the plan shows them. */
-    static final List<String> FIELDS = List.of("name", "aliases", "product", "host", "port", "fqdn", "version",
-            "verify_tls", "tls_ca_pin", "tls_server_name", "secret_ref", "auth_model", "vpn_required",
-            "preferred_impl_id", "notes", "extras");
-
     /**
      * A candidate that is not importable as it is.
      *
@@ -85,7 +78,7 @@ final class DiscoveryPlan {
             if (item instanceof Map<?, ?> m) {
                 m.forEach((k, v) -> raw.put(String.valueOf(k), v));
             }
-            Map<String, Object> c = fields(raw);
+            Map<String, Object> c = DiscoveryCandidates.fields(raw);
             Optional<Skipped> refused = refusal(raw, c);
             if (refused.isPresent()) {
                 skipped.add(refused.get());
@@ -98,8 +91,8 @@ final class DiscoveryPlan {
 
     /** Why {@code c} (normalised from {@code raw}) is not importable; empty when it is (and then its name is taken). */
     private Optional<Skipped> refusal(Map<String, Object> raw, Map<String, Object> c) {
-        String product = text(c.get("product"));
-        String host = text(c.get("host"));
+        String product = DiscoveryCandidates.text(c.get("product"));
+        String host = DiscoveryCandidates.text(c.get("host"));
         if (host.isEmpty()) {
             return skip(c, "invalid_candidate", "the connector gave no host");
         }
@@ -115,11 +108,11 @@ final class DiscoveryPlan {
         if (plannedAt.containsKey(address)) {
             return skip(c, "duplicate_candidate", "same product, host and port as candidate " + plannedAt.get(address));
         }
-        plannedAt.put(address, text(c.get("name")));
+        plannedAt.put(address, DiscoveryCandidates.text(c.get("name")));
         if (registeredAt.containsKey(address)) {
             return skip(c, "already_registered", "registered as target " + registeredAt.get(address));
         }
-        String name = free(text(c.get("name")));
+        String name = free(DiscoveryCandidates.text(c.get("name")));
         c.put("name", name);
         plannedAt.put(address, name);
         if (c.get("aliases") instanceof List<?> aliases) {
@@ -166,66 +159,11 @@ final class DiscoveryPlan {
             extras.putIfAbsent("scheme", scheme);
             c.put("extras", extras);
         }
-        reorder(c);
-    }
-
-    /** Puts the fields of {@code c} in the plan's order. */
-    private static void reorder(Map<String, Object> c) {
-        Map<String, Object> copy = new LinkedHashMap<>(c);
-        c.clear();
-        FIELDS.stream().filter(copy::containsKey).forEach(k -> c.put(k, copy.get(k)));
+        DiscoveryCandidates.reorder(c);
     }
 
     private static Optional<Skipped> skip(Map<String, Object> c, String reason, String message) {
         return Optional.of(new Skipped(c, reason, message));
-    }
-
-    /** The known fields of {@code raw} in plan order, the name made a label; other keys go to extras. */
-    static Map<String, Object> fields(Map<String, Object> raw) {
-        Map<String, Object> c = new LinkedHashMap<>();
-        Map<String, Object> extras = new LinkedHashMap<>();
-        if (raw.get("extras") instanceof Map<?, ?> m) {
-            m.forEach((k, v) -> extras.put(String.valueOf(k), v));
-        }
-        for (String f : FIELDS) {
-            Object v = raw.get(f);
-            if (v != null && !f.equals("extras") && !(v instanceof String s && s.isBlank())) {
-                c.put(f, v instanceof String s ? s.strip() : v);
-            }
-        }
-        raw.forEach((k, v) -> {
-            if (v != null && !FIELDS.contains(k) && !k.equals("seed") && !k.equals("fingerprint")) {
-                extras.put(k, v);
-            }
-        });
-        if (c.get("port") instanceof Number n && n.doubleValue() == n.intValue()) {
-            c.put("port", n.intValue());
-        }
-        String name = label(text(c.get("name")));
-        name = name.isEmpty() ? label(text(c.get("host"))) : name;
-        if (name.isEmpty()) {
-            c.remove("name");
-        } else {
-            c.put("name", name);
-        }
-        if (c.get("aliases") instanceof List<?> aliases) {
-            c.put("aliases", aliases.stream().map(a -> label(String.valueOf(a))).filter(a -> !a.isEmpty()).distinct()
-                    .toList());
-        }
-        if (!extras.isEmpty()) {
-            c.put("extras", extras);
-        }
-        reorder(c);
-        return c;
-    }
-
-    /** A DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit, ≤ 63. */
-    static String label(String text) {
-        String l = text.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-+|-+$", "");
-        if (l.length() > NAME_MAX) {
-            l = l.substring(0, NAME_MAX).replaceAll("-+$", "");
-        }
-        return l;
     }
 
     /** {@code name}, or {@code name-2}, {@code name-3} ... when it is taken (by a target, an alias or the plan). */
@@ -234,8 +172,8 @@ final class DiscoveryPlan {
         String candidate = base;
         for (int i = 2; taken.contains(candidate); i++) {
             String suffix = "-" + i;
-            candidate = base.substring(0, Math.min(base.length(), NAME_MAX - suffix.length())).replaceAll("-+$", "")
-                    + suffix;
+            int keep = Math.min(base.length(), DiscoveryCandidates.NAME_MAX - suffix.length());
+            candidate = base.substring(0, keep).replaceAll("-+$", "") + suffix;
         }
         return candidate;
     }
@@ -243,10 +181,6 @@ final class DiscoveryPlan {
     private static String address(String product, String host, int port) {
         String h = host.toLowerCase(Locale.ROOT).replaceAll("^\\[|]$", "").replaceAll("\\.$", "");
         return product + " " + h + " " + port;
-    }
-
-    private static String text(Object v) {
-        return v == null ? "" : String.valueOf(v).strip();
     }
 
     private static String firstLine(String s) {

@@ -7,6 +7,7 @@ import dev.backplane.kernel.util.JsonMapping;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +23,7 @@ final class TargetStore {
     record Row(UUID id, String name, List<String> aliases, String product, String host, Integer port, String fqdn,
                String secretRef, String authModel, boolean vpnRequired, String notes, String preferredImplId,
                boolean verifyTls, String tlsCaPin, String tlsServerName, Map<String, Object> extras, String version,
-               Map<String, Object> fingerprint, java.time.Instant createdAt, java.time.Instant updatedAt) {
+               Map<String, Object> fingerprint, Instant createdAt, Instant updatedAt) {
     }
 
     private static final String COLUMNS = """
@@ -36,6 +37,11 @@ final class TargetStore {
 
     TargetStore(Jdbc jdbc) {
         this.jdbc = jdbc;
+    }
+
+    /** Runs {@code body} in one transaction (the tenant lock, the checks and the writes of one change). */
+    <T> T inTransaction(Jdbc.TxBody<T> body) {
+        return jdbc.inTransaction(body);
     }
 
     /** Serializes writers of one tenant so that name and alias checks hold until commit. */
@@ -70,6 +76,14 @@ final class TargetStore {
             }
         }
         return out;
+    }
+
+    /** The row's name and aliases that targets other than it already use. */
+    static List<String> takenBy(Connection c, UUID tenant, Row row) throws SQLException {
+        List<String> wanted = new ArrayList<>();
+        wanted.add(row.name());
+        wanted.addAll(row.aliases());
+        return taken(c, tenant, wanted, row.id());
     }
 
     List<Row> list(UUID tenant, Optional<String> afterName, int limit, Optional<String> product) {

@@ -30,13 +30,13 @@ class ConnectorRegistryTest {
     @Test
     void anEngineMayAddCompositesButNotDropChangeOrAddRequests() {
         OperationDescriptor composite = op("acme.apps.sync_and_wait", new OperationShape.Composite());
-        assertThat(ConnectorRegistry.servedProblem(catalog(GET), catalog(GET))).isEmpty();
-        assertThat(ConnectorRegistry.servedProblem(catalog(GET), catalog(GET, composite))).isEmpty();
-        assertThat(ConnectorRegistry.servedProblem(catalog(GET), catalog(composite))).get().asString()
+        assertThat(IngestedBuilds.servedProblem(catalog(GET), catalog(GET))).isEmpty();
+        assertThat(IngestedBuilds.servedProblem(catalog(GET), catalog(GET, composite))).isEmpty();
+        assertThat(IngestedBuilds.servedProblem(catalog(GET), catalog(composite))).get().asString()
                 .contains("drops or changes the ingested operation acme.apps.get");
-        assertThat(ConnectorRegistry.servedProblem(catalog(GET), catalog(op("acme.apps.get",
+        assertThat(IngestedBuilds.servedProblem(catalog(GET), catalog(op("acme.apps.get",
                 new OperationShape.Http("DELETE", "/apps/{name}"))))).isPresent();
-        assertThat(ConnectorRegistry.servedProblem(catalog(GET), catalog(GET, op("acme.apps.extra",
+        assertThat(IngestedBuilds.servedProblem(catalog(GET), catalog(GET, op("acme.apps.extra",
                 new OperationShape.Http("POST", "/apps"))))).get().asString().contains("not composite");
     }
 }

@@ -59,11 +59,11 @@ class DiscoveryPlanTest {
 
     @Test
     void labelsAreDns1123() {
-        assertThat(DiscoveryPlan.label("PVE_1.Example.COM")).isEqualTo("pve-1-example-com");
-        assertThat(DiscoveryPlan.label("--node--")).isEqualTo("node");
-        assertThat(DiscoveryPlan.label("192.168.10.11:8006")).isEqualTo("192-168-10-11-8006");
-        assertThat(DiscoveryPlan.label("x".repeat(70) + "-y")).hasSize(63).matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-        assertThat(DiscoveryPlan.label("ñ!")).isEmpty();
+        assertThat(DiscoveryCandidates.label("PVE_1.Example.COM")).isEqualTo("pve-1-example-com");
+        assertThat(DiscoveryCandidates.label("--node--")).isEqualTo("node");
+        assertThat(DiscoveryCandidates.label("192.168.10.11:8006")).isEqualTo("192-168-10-11-8006");
+        assertThat(DiscoveryCandidates.label("x".repeat(70) + "-y")).hasSize(63).matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+        assertThat(DiscoveryCandidates.label("ñ!")).isEmpty();
     }
 
     @Test

@@ -1,0 +1,65 @@
+package dev.backplane.kernel.catalog;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.backplane.kernel.catalog.CatalogViews.SearchHit;
+import dev.backplane.kernel.catalog.CatalogViews.SearchResult;
+import dev.backplane.kernel.plugins.LoadedConnector;
+import dev.backplane.kernel.retrieval.RetrievalEngine;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Operation search within one connector, as the tenant sees its operations (custom descriptions searched, overrides
+ * shown), over a search index per loaded connector that is built once and prepares its vectors in the background.
+ */
+final class CatalogSearch {
+
+    private final ConnectorRegistry registry;
+    private final ReviewStore store;
+    private final RetrievalEngine retrieval;
+    /** Search indexes per loaded connector, by identity (an ingested connector is replaced whole on re-ingest). */
+    private final Cache<LoadedConnector, OperationIndex> indexes = Caffeine.newBuilder().weakKeys().build();
+
+    CatalogSearch(ConnectorRegistry registry, ReviewStore store, RetrievalEngine retrieval) {
+        this.registry = registry;
+        this.store = store;
+        this.retrieval = retrieval;
+    }
+
+    /** Whether the dense side of a connector's operation search is in (it is prepared in the background). */
+    boolean vectorsReady(UUID tenant, String connectorId) {
+        return index(registry.require(tenant, connectorId)).denseReady();
+    }
+
+    /** Operation search on the hybrid engine; {@code mode} is for measuring one side alone. */
+    SearchResult search(UUID tenant, String connectorId, String query, Optional<String> group, int limit,
+                        RetrievalEngine.Mode mode) {
+        LoadedConnector c = registry.require(tenant, connectorId);
+        RetrievalEngine.requireQuery(query);
+        int clamped = Math.max(1, Math.min(CatalogService.SEARCH_LIMIT_MAX, limit));
+        Map<String, ReviewStore.OpOverride> overrides = store.overrides(tenant, connectorId);
+        Map<String, String> custom = new HashMap<>();
+        overrides.forEach((id, o) -> o.customDescription().ifPresent(d -> custom.put(id, d)));
+        OperationIndex index = index(c);
+        List<SearchHit> hits = index.search(retrieval, tenant, query, group, clamped, custom, mode).stream().map(h -> {
+            OperationView v = OperationView.of(h.op(), overrides.get(h.op().opId()));
+            return new SearchHit(v.opId(), v.safetyLevel(), v.requiresApproval(), v.description(), v.groupKey(),
+                    v.isEnabled(), Math.round(h.score() * 1e6) / 1e6);
+        }).toList();
+        return new SearchResult(connectorId, query, group, clamped, hits);
+    }
+
+    /** The connector's search index; one whose vectors could not be prepared is made anew (and retries). */
+    private OperationIndex index(LoadedConnector c) {
+        OperationIndex index = indexes.get(c, x -> new OperationIndex(x, retrieval));
+        if (index.denseFailed()) {
+            indexes.asMap().remove(c, index);
+            index = indexes.get(c, x -> new OperationIndex(x, retrieval));
+        }
+        return index;
+    }
+}
