@@ -199,7 +199,7 @@ class ArchitectureTest {
             "audit.AuditQueries", "catalog.ConnectorPreferences", "console.ConsoleSessions", "console.Seal",
             "dashboards.DashboardNotifier", "dashboards.Dashboards", "docs.DocCollections",
             "docs.DocsCapabilities", "events.EventLog", "events.SourceRateLimits",
-            "jobs.BackgroundJobs", "kb.KbService", "quality.RetireChecklist",
+            "jobs.BackgroundJobs", "quality.RetireChecklist",
             "quality.RetrievalEval", "quality.UsageReport", "results.ResultHandles", "results.ResultQueryService",
             "retrieval.ChunkRows", "retrieval.LexicalIndex", "retrieval.PgVectorIndex",
             "retrieval.RetrievalEngine", "retrieval.SearchLog", "retrieval.TextVectors", "scheduler.CronFiring",
