@@ -1,5 +1,7 @@
 package dev.backplane.kernel.governance;
 
+import dev.backplane.kernel.audit.AuditClass;
+import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.PrincipalDirectory;
@@ -8,9 +10,6 @@ import dev.backplane.kernel.identity.Subjects;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.persistence.SharedCache;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -35,14 +34,13 @@ public final class AgentPrincipals implements PrincipalDirectory {
                                  Optional<Instant> revokedAt, Optional<String> revokedBy) {
     }
 
-    private final Jdbc jdbc;
+    private final AgentPrincipalStore store;
     private final SharedCache<Boolean> registered;
-
-    private final dev.backplane.kernel.audit.AuditLog audit;
+    private final AuditLog audit;
 
     public AgentPrincipals(Jdbc jdbc, ChangeFeed feed) {
-        this.jdbc = jdbc;
-        this.audit = new dev.backplane.kernel.audit.AuditLog(jdbc);
+        this.store = new AgentPrincipalStore(jdbc);
+        this.audit = new AuditLog(jdbc);
         this.registered = new SharedCache<>(feed, "agent-principals", 10_000);
     }
 
@@ -54,15 +52,10 @@ public final class AgentPrincipals implements PrincipalDirectory {
      */
     @Override
     public Optional<Boolean> agentRevoked(UUID tenant, String clientId) {
-        if (registered.get(tenant + "/" + clientId, () -> lookup(tenant, clientId).isPresent())) {
-            return lookup(tenant, clientId);
+        if (registered.get(tenant + "/" + clientId, () -> store.revoked(tenant, clientId).isPresent())) {
+            return store.revoked(tenant, clientId);
         }
         return Optional.empty();
-    }
-
-    private Optional<Boolean> lookup(UUID tenant, String clientId) {
-        return jdbc.queryOne("SELECT revoked FROM governance_agent_principals WHERE tenant_id = ? AND name = ?",
-                rs -> rs.getBoolean(1), tenant, clientId);
     }
 
     public AgentPrincipal register(Caller caller, String name, Optional<String> ownerSub) {
@@ -76,11 +69,9 @@ public final class AgentPrincipals implements PrincipalDirectory {
             throw GovernanceErrors.INVALID_NAME.error("owner_sub must be a person's token subject (1-"
                     + Grants.MAX_PRINCIPAL + " characters, not svc-<kind>:...)", Map.of("field", "owner_sub"));
         }
-        int inserted = jdbc.update("INSERT INTO governance_agent_principals (tenant_id, name, owner_sub, registered_by) "
-                + "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", caller.tenantId(), name, ownerSub.orElse(caller.sub()),
-                caller.sub());
+        boolean inserted = store.insert(caller.tenantId(), name, ownerSub.orElse(caller.sub()), caller.sub());
         registered.changed(caller.tenantId() + "/" + name);
-        if (inserted == 0) {
+        if (!inserted) {
             throw GovernanceErrors.PRINCIPAL_EXISTS.error("agent principal '" + name
                     + "' is already registered");
         }
@@ -90,20 +81,19 @@ public final class AgentPrincipals implements PrincipalDirectory {
         return p;
     }
 
-    private static dev.backplane.kernel.audit.AuditLog.Entry entry(Caller caller, String verb, String name) {
-        return new dev.backplane.kernel.audit.AuditLog.Entry(caller.tenantId(), caller.sub(), caller.kind().wireName(),
-                "other", "svc.agent_principals." + verb, Optional.empty(), Optional.of(name), Optional.empty(),
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+    /** The audit row of a principal's registration or revocation (no agent session: a person's action). */
+    private static AuditLog.Entry entry(Caller caller, String verb, String name) {
+        return AuditLog.Entry.of(caller.tenantId(), caller.sub(), caller.kind(), AuditClass.OTHER,
+                "svc.agent_principals." + verb).target(name);
     }
 
     public List<AgentPrincipal> list(UUID tenant, boolean includeRevoked) {
-        return jdbc.query("SELECT * FROM governance_agent_principals WHERE tenant_id = ? AND (? OR NOT revoked) ORDER BY name",
-                AgentPrincipals::row, tenant, includeRevoked);
+        return store.list(tenant, includeRevoked);
     }
 
     public AgentPrincipal show(UUID tenant, String name) {
-        return jdbc.queryOne("SELECT * FROM governance_agent_principals WHERE tenant_id = ? AND name = ?",
-                AgentPrincipals::row, tenant, name).orElseThrow(() -> GovernanceErrors.PRINCIPAL_NOT_FOUND.error("no agent principal '" + name + "' in this tenant"));
+        return store.find(tenant, name).orElseThrow(() -> GovernanceErrors.PRINCIPAL_NOT_FOUND.error(
+                "no agent principal '" + name + "' in this tenant"));
     }
 
     /** The kill switch: a tenant_admin or the principal's owner may pull it. */
@@ -114,25 +104,15 @@ public final class AgentPrincipals implements PrincipalDirectory {
                     .withExtras("required_role", "tenant_admin");
         }
         // one transaction: the principal revoked, every call it parked withdrawn, and the audit row
-        jdbc.inTransaction(c -> {
-            int changed = Jdbc.update(c, "UPDATE governance_agent_principals SET revoked = true, revoked_at = now(), "
-                    + "revoked_by = ? WHERE tenant_id = ? AND name = ? AND NOT revoked", caller.sub(), caller.tenantId(),
-                    name);
-            int withdrawn = Approvals.withdrawPendingOf(c, caller.tenantId(), name, caller.sub());
-            if (changed > 0 || withdrawn > 0) {
+        store.inTransaction(c -> {
+            boolean changed = AgentPrincipalStore.revoke(c, caller.tenantId(), name, caller.sub());
+            int withdrawn = ApprovalStore.rejectPendingOf(c, caller.tenantId(), name, caller.sub());
+            if (changed || withdrawn > 0) {
                 audit.recordIn(c, entry(caller, "revoke", name), "ok", Optional.empty(),
                         Map.of("name", name, "pending_approvals_withdrawn", withdrawn));
             }
             return null;
         });
         return show(caller.tenantId(), name);
-    }
-
-    private static AgentPrincipal row(ResultSet rs) throws SQLException {
-        Timestamp revokedAt = rs.getTimestamp("revoked_at");
-        return new AgentPrincipal(rs.getString("name"), rs.getString("owner_sub"), rs.getString("registered_by"),
-                rs.getBoolean("revoked"),
-                rs.getTimestamp("created_at").toInstant(), Optional.ofNullable(revokedAt).map(Timestamp::toInstant),
-                Optional.ofNullable(rs.getString("revoked_by")));
     }
 }

@@ -2,19 +2,19 @@ package dev.backplane.kernel.governance;
 
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.Glob;
+import dev.backplane.kernel.util.Times;
 import dev.backplane.plugin.api.SafetyLevel;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * Grants bounding agents and user-agents: an fnmatch op pattern, a target (uuid or {@code *}), a
@@ -29,10 +29,10 @@ public final class Grants {
             Verdict.DENY.wireName());
     public static final Set<String> KINDS = Set.of("agent", "user-agent");
 
-    /** A grant as shown. */
     /** The longest principal (a token's sub or a service account name) a grant may name. */
     public static final int MAX_PRINCIPAL = 255;
 
+    /** A grant as shown. */
     public record Grant(UUID id, String principal, String principalKind, String op, String target, String verdict,
                         Optional<Instant> expires, boolean elevation, boolean revoked, String createdBy,
                         Instant createdAt) {
@@ -46,7 +46,7 @@ public final class Grants {
         AUTO_EXECUTE, NEEDS_APPROVAL, DENY;
 
         public String wireName() {
-            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
 
         static Verdict parse(String wire) {
@@ -63,13 +63,10 @@ public final class Grants {
     public record Decision(Verdict verdict, String reason, Optional<UUID> grantId) {
     }
 
-    private final Jdbc jdbc;
-    private final GrantRows<Grant> rows;
+    private final GrantStore store;
 
     public Grants(Jdbc jdbc) {
-        this.jdbc = jdbc;
-        this.rows = new GrantRows<>(jdbc, "governance_grants", Grants::row,
-                id -> CommonErrors.GRANT_NOT_FOUND.error("no grant " + id + " in this tenant"));
+        this.store = new GrantStore(jdbc);
     }
 
     public Grant create(UUID tenant, String createdBy, String principal, Optional<String> kind, String op,
@@ -93,25 +90,19 @@ public final class Grants {
         check(!elevation || exp.isPresent(), "an elevation needs expires", "expires");
         exp.ifPresent(e -> check(e.isAfter(Instant.now()), "expires must be in the future", "expires"));
         UUID id = UUID.randomUUID();
-        jdbc.update("""
-                INSERT INTO governance_grants (id, tenant_id, principal, principal_kind, op_pattern, target, verdict,
-                       expires_at, elevation, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                id, tenant, principal, k, op, t, verdict, exp.map(Timestamp::from).orElse(null), elevation, createdBy);
+        store.insertGrant(id, tenant, principal, k, op, t, verdict, exp, elevation, createdBy);
         return show(tenant, id);
     }
 
     public List<Grant> list(UUID tenant, Optional<String> principal, boolean includeExpired, boolean includeRevoked,
                             int limit, int offset) {
         check(limit >= 1 && limit <= 500 && offset >= 0, "limit must be 1..500 and offset >= 0", "limit");
-        return jdbc.query("""
-                SELECT * FROM governance_grants WHERE tenant_id = ? AND (?::text IS NULL OR principal = ?)
-                   AND (? OR NOT revoked) AND (? OR expires_at IS NULL OR expires_at > now())
-                 ORDER BY created_at DESC, id LIMIT ? OFFSET ?""", Grants::row, tenant, principal.orElse(null),
-                principal.orElse(null), includeRevoked, includeExpired, limit, offset);
+        return store.listGrants(tenant, principal, includeExpired, includeRevoked, limit, offset);
     }
 
     public Grant show(UUID tenant, UUID id) {
-        return rows.show(tenant, id);
+        return store.findGrant(tenant, id).orElseThrow(() ->
+                CommonErrors.GRANT_NOT_FOUND.error("no grant " + id + " in this tenant"));
     }
 
     /** What a grant id that is not a uuid answers. */
@@ -119,21 +110,23 @@ public final class Grants {
         return CommonErrors.GRANT_NOT_FOUND.error("no grant " + id);
     }
 
+    /** Revokes the grant (the row stays, marked revoked) and answers it again. */
     public Grant revoke(UUID tenant, UUID id) {
-        return rows.revoke(tenant, id);
+        show(tenant, id);
+        store.revokeGrant(id);
+        return show(tenant, id);
     }
 
     /**
      * The gate's verdict for an agent or user-agent calling {@code opId} on {@code targetId}: the grants of
-     * every one of {@code principals} (the caller's {@link dev.backplane.kernel.identity.Caller#grantSubjects()})
+     * every one of {@code principals} (the caller's {@link Caller#grantSubjects()})
      * compete as one set, so a grant on an agent principal's {@code svc-agent:<name>} binds its token calls and
      * its runs alike.
      */
     public Decision decide(UUID tenant, List<String> principals, String kind, String opId, UUID targetId,
                            SafetyLevel safety) {
         Instant now = Instant.now();
-        List<Grant> candidates = jdbc.query("SELECT * FROM governance_grants WHERE tenant_id = ? AND principal = ANY (?) "
-                + "AND principal_kind = ? AND NOT revoked", Grants::row, tenant, principals.toArray(String[]::new), kind);
+        List<Grant> candidates = store.unrevokedGrants(tenant, principals, kind);
         Optional<Grant> best = pick(candidates.stream().filter(g -> g.activeAt(now))
                 .filter(g -> g.target().equals("*") || g.target().equals(targetId.toString()))
                 .filter(g -> matches(g.op(), opId)).toList());
@@ -156,21 +149,21 @@ public final class Grants {
     }
 
     static int specificity(Grant g) {
-        int literal = dev.backplane.kernel.util.Glob.literalLength(g.op());
+        int literal = Glob.literalLength(g.op());
         return (g.target().equals("*") ? 0 : 10_000) + literal;
     }
 
     /** fnmatch: {@code *} any run, {@code ?} one character, {@code [...]} a class; everything else literal. */
     static boolean matches(String pattern, String text) {
-        return dev.backplane.kernel.util.Glob.matches(pattern, text);
+        return Glob.matches(pattern, text);
     }
 
     private static Instant instant(String text) {
-        return dev.backplane.kernel.util.Times.inRange(parse(text), "expires", "invalid_grant");
+        return Times.inRange(parse(text), "expires", "invalid_grant");
     }
 
     private static Instant parse(String text) {
-        return dev.backplane.kernel.util.Times.iso(text).orElseThrow(() -> GovernanceErrors.INVALID_GRANT.error(
+        return Times.iso(text).orElseThrow(() -> GovernanceErrors.INVALID_GRANT.error(
                 "expires must be an ISO 8601 UTC time, got '" + text + "'", Map.of("field", "expires")));
     }
 
@@ -179,17 +172,5 @@ public final class Grants {
         if (!ok) {
             throw GovernanceErrors.INVALID_GRANT.error(message, Map.of("field", field));
         }
-    }
-
-    /** The {@code expires_at} column of a grant row (of either kind). */
-    static Optional<Instant> expiresAt(ResultSet rs) throws SQLException {
-        return Optional.ofNullable(rs.getTimestamp("expires_at")).map(Timestamp::toInstant);
-    }
-
-    private static Grant row(ResultSet rs) throws SQLException {
-        return new Grant(rs.getObject("id", UUID.class), rs.getString("principal"), rs.getString("principal_kind"),
-                rs.getString("op_pattern"), rs.getString("target"), rs.getString("verdict"),
-                expiresAt(rs), rs.getBoolean("elevation"), rs.getBoolean("revoked"),
-                rs.getString("created_by"), rs.getTimestamp("created_at").toInstant());
     }
 }

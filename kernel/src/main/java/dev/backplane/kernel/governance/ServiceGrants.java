@@ -5,15 +5,14 @@ import static dev.backplane.kernel.governance.Grants.check;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.util.Times;
 import dev.backplane.plugin.api.OperationDescriptor;
 import dev.backplane.plugin.api.OperationShape;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -32,9 +31,8 @@ public final class ServiceGrants {
                                Optional<Instant> expires, boolean revoked, String createdBy, Instant createdAt) {
     }
 
-    private final Jdbc jdbc;
+    private final GrantStore store;
     private final OperationLookup operations;
-    private final GrantRows<ServiceGrant> rows;
 
     /** Looks up an operation as a tenant sees it (throws unknown_connector / unknown_operation). */
     @FunctionalInterface
@@ -44,9 +42,8 @@ public final class ServiceGrants {
 
     /** @param operations looks up an operation (throws unknown_connector / unknown_operation) */
     public ServiceGrants(Jdbc jdbc, OperationLookup operations) {
-        this.jdbc = jdbc;
+        this.store = new GrantStore(jdbc);
         this.operations = operations;
-        this.rows = new GrantRows<>(jdbc, "governance_service_grants", ServiceGrants::row, id -> notFound(id.toString()));
     }
 
     public ServiceGrant create(UUID tenant, String createdBy, String principal, String connectorId, String opId,
@@ -77,26 +74,18 @@ public final class ServiceGrants {
         Optional<Instant> exp = expires.map(ServiceGrants::instant);
         exp.ifPresent(e -> check(e.isAfter(Instant.now()), "expires must be in the future", "expires"));
         UUID id = UUID.randomUUID();
-        jdbc.update("""
-                INSERT INTO governance_service_grants (id, tenant_id, principal, connector_id, op_id, reason, target_id,
-                       target_name_pattern, target_product, expires_at, created_by)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", id, tenant, principal, connectorId, opId, reason,
-                targetId.orElse(null), namePattern.orElse(null), product.orElse(null),
-                exp.map(Timestamp::from).orElse(null), createdBy);
+        store.insertServiceGrant(id, tenant, principal, connectorId, opId, reason, targetId, namePattern, product, exp,
+                createdBy);
         return show(tenant, id);
     }
 
     public List<ServiceGrant> list(UUID tenant, Optional<String> principal, boolean includeExpired,
                                    boolean includeRevoked) {
-        return jdbc.query("""
-                SELECT * FROM governance_service_grants WHERE tenant_id = ? AND (?::text IS NULL OR principal = ?)
-                   AND (? OR NOT revoked) AND (? OR expires_at IS NULL OR expires_at > now())
-                 ORDER BY created_at DESC, id""", ServiceGrants::row, tenant, principal.orElse(null),
-                principal.orElse(null), includeRevoked, includeExpired);
+        return store.listServiceGrants(tenant, principal, includeExpired, includeRevoked);
     }
 
     public ServiceGrant show(UUID tenant, UUID id) {
-        return rows.show(tenant, id);
+        return store.findServiceGrant(tenant, id).orElseThrow(() -> notFound(id.toString()));
     }
 
     /** What a service grant id answers when it is not a uuid or names no grant of the tenant. */
@@ -104,17 +93,18 @@ public final class ServiceGrants {
         return CommonErrors.GRANT_NOT_FOUND.error("no service grant " + id);
     }
 
+    /** Revokes the grant (the row stays, marked revoked) and answers it again. */
     public ServiceGrant revoke(UUID tenant, UUID id) {
-        return rows.revoke(tenant, id);
+        show(tenant, id);
+        store.revokeServiceGrant(id);
+        return show(tenant, id);
     }
 
     /** The active grant covering this call, if any. */
     public Optional<ServiceGrant> covering(UUID tenant, String principal, String connectorId, String opId, UUID targetId,
                                            String targetName, String targetProduct) {
         Instant now = Instant.now();
-        return jdbc.query("""
-                SELECT * FROM governance_service_grants WHERE tenant_id = ? AND principal = ? AND connector_id = ?
-                   AND op_id = ? AND NOT revoked""", ServiceGrants::row, tenant, principal, connectorId, opId).stream()
+        return store.unrevokedServiceGrants(tenant, principal, connectorId, opId).stream()
                 .filter(g -> g.expires().map(now::isBefore).orElse(true))
                 .filter(g -> g.target().map(targetId::equals).orElse(true))
                 .filter(g -> g.targetNamePattern().map(p -> Grants.matches(p, targetName)).orElse(true))
@@ -126,7 +116,7 @@ public final class ServiceGrants {
         if (op.shape() instanceof OperationShape.Http http && http.method().equals("DELETE")) {
             return true;
         }
-        String last = op.opId().substring(op.opId().lastIndexOf('.') + 1).toLowerCase(java.util.Locale.ROOT);
+        String last = op.opId().substring(op.opId().lastIndexOf('.') + 1).toLowerCase(Locale.ROOT);
         return last.startsWith("delete") || last.startsWith("remove") || last.startsWith("destroy")
                 || last.startsWith("purge") || last.startsWith("drop");
     }
@@ -137,19 +127,11 @@ public final class ServiceGrants {
 
     private static Instant instant(String text) {
         try {
-            return dev.backplane.kernel.util.Times.inRange(OffsetDateTime.parse(text).toInstant(), "expires",
+            return Times.inRange(OffsetDateTime.parse(text).toInstant(), "expires",
                     "invalid_grant");
         } catch (DateTimeParseException e) {
             throw GovernanceErrors.INVALID_GRANT.error("expires must be an ISO 8601 time", Map.of("field", "expires"));
         }
-    }
-
-    private static ServiceGrant row(ResultSet rs) throws SQLException {
-        return new ServiceGrant(rs.getObject("id", UUID.class), rs.getString("principal"), rs.getString("connector_id"),
-                rs.getString("op_id"), rs.getString("reason"), Optional.ofNullable(rs.getObject("target_id", UUID.class)),
-                Optional.ofNullable(rs.getString("target_name_pattern")), Optional.ofNullable(rs.getString("target_product")),
-                Grants.expiresAt(rs), rs.getBoolean("revoked"), rs.getString("created_by"),
-                rs.getTimestamp("created_at").toInstant());
     }
 
     /** What the policy gate asks: whether a live grant covers this call on this target. */

@@ -8,6 +8,9 @@
  * {@code governance_service_grants}). {@link dev.backplane.kernel.governance.Approvals} holds parked calls
  * ({@code governance_approvals}) until someone other than the requester approves them (or an audited
  * break-glass is used), they are rejected, or they expire. Approving hands the released call back to the
- * dispatch pipeline through a runner the wiring supplies; this package never calls a plugin itself.
+ * dispatch pipeline through a runner the wiring supplies; this package never calls a plugin itself. The SQL of
+ * these tables lives in the stores ({@code ApprovalStore}, {@code AgentPrincipalStore}, {@code GrantStore}); an
+ * approval's life cycle is {@link dev.backplane.kernel.governance.ApprovalStatus}, the four-eyes rule {@code
+ * FourEyes}.
  */
 package dev.backplane.kernel.governance;

@@ -3,15 +3,11 @@ package dev.backplane.kernel.kb;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
-import dev.backplane.kernel.retrieval.Candidates;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.retrieval.SearchLog;
 import dev.backplane.kernel.util.Digests;
 import java.nio.charset.StandardCharsets;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,7 +24,6 @@ public final class KbService {
     static final String SURFACE = "kb";
     static final int MAX_BODY = 256 * 1024;
     static final int LIST_MAX = 500;
-    static final int SEARCH_MAX = 50;
     private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9._-]{0,127}");
 
     /** A kb entry. */
@@ -44,108 +39,6 @@ public final class KbService {
     public record Added(Entry entry, String outcome) {
     }
 
-    private final Jdbc jdbc;
-    private final RetrievalEngine engine;
-
-    public KbService(Jdbc jdbc, RetrievalEngine engine) {
-        this.jdbc = jdbc;
-        this.engine = engine;
-    }
-
-    /** Adds or updates an entry (tenant_admin; the route checked the role). */
-    public Added add(UUID tenant, String slug, String body, Map<String, Object> metadata, String actor) {
-        validate(slug, body);
-        Map<String, Object> meta = metadata == null ? Map.of() : metadata;
-        String hash = Digests.sha256Hex(body);
-        Optional<Entry> before = find(tenant, slug);
-        // an entry without its retrieval rows (stored by an older kernel that died between the two writes)
-        // is re-indexed instead of being reported unchanged forever
-        boolean indexed = before.isPresent() && engine.isIndexed(SURFACE, before.get().id());
-        if (indexed && outcome(before, hash, meta).equals("unchanged")) {
-            jdbc.update("UPDATE kb_entries SET updated_at = now(), updated_by = ? WHERE tenant_id = ? AND slug = ?",
-                    actor, tenant, slug);
-            return new Added(find(tenant, slug).orElseThrow(), "unchanged");
-        }
-        boolean sameBody = indexed && Digests.sha256Hex(before.get().body()).equals(hash);
-        UUID id = before.map(Entry::id).orElseGet(UUID::randomUUID);
-        // embeddings first (slow, no transaction open), then the entry and its index in one transaction
-        Optional<RetrievalEngine.Prepared> prepared = sameBody ? Optional.empty()
-                : Optional.of(engine.prepare(slug.replace('-', ' ') + "\n" + body));
-        jdbc.inTransaction(c -> {
-            Jdbc.update(c, """
-                    INSERT INTO kb_entries (id, tenant_id, slug, body, body_hash, metadata, created_by, updated_by)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (tenant_id, slug) DO UPDATE SET body = EXCLUDED.body, body_hash = EXCLUDED.body_hash,
-                        metadata = EXCLUDED.metadata, updated_at = now(), updated_by = EXCLUDED.updated_by""",
-                    id, tenant, slug, body, hash, Jdbc.jsonb(meta), actor, actor);
-            if (prepared.isPresent()) {
-                engine.indexIn(c, tenant, SURFACE, id, prepared.get());
-            }
-            return null;
-        });
-        prepared.ifPresent(p -> engine.indexed(tenant, SURFACE, id));
-        return new Added(find(tenant, slug).orElseThrow(), before.isEmpty() ? "created" : "updated");
-    }
-
-    /** What {@link #add} would do — created, updated or unchanged — without writing (a dry run). */
-    public String outcomeOf(UUID tenant, String slug, String body, Map<String, Object> metadata) {
-        validate(slug, body);
-        return outcome(find(tenant, slug), Digests.sha256Hex(body), metadata == null ? Map.of() : metadata);
-    }
-
-    private static String outcome(Optional<Entry> before, String hash, Map<String, Object> meta) {
-        if (before.isEmpty()) {
-            return "created";
-        }
-        return Digests.sha256Hex(before.get().body()).equals(hash) && before.get().metadata().equals(meta) ? "unchanged" : "updated";
-    }
-
-    /** Whether {@code slug} is a valid kb slug (1-128 lower-case letters, digits, '.', '_', '-'). */
-    public static boolean validSlug(String slug) {
-        return slug != null && SLUG.matcher(slug).matches();
-    }
-
-    private static void validate(String slug, String body) {
-        if (!validSlug(slug)) {
-            throw CommonErrors.INVALID_SLUG.error("slug must be 1-128 lower-case letters, digits, '.', '_' "
-                    + "or '-', starting with a letter or digit", Map.of("field", "slug"));
-        }
-        if (body == null || body.isBlank()) {
-            throw CommonErrors.INVALID_BODY.error("body is empty", Map.of("field", "body"));
-        }
-        if (body.getBytes(StandardCharsets.UTF_8).length > MAX_BODY) {
-            throw CommonErrors.INVALID_BODY.error("body exceeds " + MAX_BODY + " bytes", Map.of("field", "body"));
-        }
-    }
-
-    public Entry show(UUID tenant, String slug) {
-        return find(tenant, slug).orElseThrow(() -> KbErrors.KB_ENTRY_NOT_FOUND.error("no kb entry '" + slug
-                + "' in this tenant"));
-    }
-
-    public List<Entry> list(UUID tenant, Optional<String> filter, int limit, int offset) {
-        if (limit < 1 || limit > LIST_MAX) {
-            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + LIST_MAX, Map.of("field", "limit"));
-        }
-        if (offset < 0) {
-            throw CommonErrors.INVALID_OFFSET.error("offset must be 0 or more", Map.of("field", "offset"));
-        }
-        return jdbc.query("SELECT * FROM kb_entries WHERE tenant_id = ? AND slug LIKE ? ORDER BY slug LIMIT ? OFFSET ?",
-                KbService::entry, tenant, filter.orElse("%"), limit, offset);
-    }
-
-    /** The tenant's entries by slug, at most {@code max} (the retrieval eval's corpus). */
-    public List<Entry> corpus(UUID tenant, int max) {
-        return jdbc.query("SELECT * FROM kb_entries WHERE tenant_id = ? ORDER BY slug LIMIT ?", KbService::entry, tenant,
-                max);
-    }
-
-    public void delete(UUID tenant, String slug) {
-        Entry e = show(tenant, slug);
-        jdbc.update("DELETE FROM kb_entries WHERE tenant_id = ? AND id = ?", tenant, e.id());
-        engine.unindex(tenant, SURFACE, e.id());
-    }
-
     /**
      * A search's hits, and whether its dense side was left out: on a fresh replica a large kb's vectors are read
      * in the background and its first searches are ranked lexically meanwhile (REST says so as
@@ -159,6 +52,104 @@ public final class KbService {
         }
     }
 
+    private final KbStore store;
+    private final RetrievalEngine engine;
+    private final KbSearch search;
+
+    public KbService(Jdbc jdbc, RetrievalEngine engine) {
+        this.store = new KbStore(jdbc);
+        this.engine = engine;
+        this.search = new KbSearch(store, engine);
+    }
+
+    /** Adds or updates an entry (tenant_admin; the route checked the role). */
+    public Added add(UUID tenant, String slug, String body, Map<String, Object> metadata, String actor) {
+        validate(slug, body);
+        Map<String, Object> meta = metadata == null ? Map.of() : metadata;
+        String hash = Digests.sha256Hex(body);
+        Optional<Entry> before = store.find(tenant, slug);
+        // an entry without its retrieval rows (stored by an older kernel that died between the two writes)
+        // is re-indexed instead of being reported unchanged forever
+        boolean indexed = before.isPresent() && engine.isIndexed(SURFACE, before.get().id());
+        if (indexed && outcome(before, hash, meta).equals("unchanged")) {
+            store.touch(tenant, slug, actor);
+            return new Added(store.find(tenant, slug).orElseThrow(), "unchanged");
+        }
+        boolean sameBody = indexed && Digests.sha256Hex(before.get().body()).equals(hash);
+        UUID id = before.map(Entry::id).orElseGet(UUID::randomUUID);
+        // embeddings first (slow, no transaction open), then the entry and its index in one transaction
+        Optional<RetrievalEngine.Prepared> prepared = sameBody ? Optional.empty()
+                : Optional.of(engine.prepare(slug.replace('-', ' ') + "\n" + body));
+        store.inTransaction(c -> {
+            KbStore.upsert(c, id, tenant, slug, body, hash, meta, actor);
+            if (prepared.isPresent()) {
+                engine.indexIn(c, tenant, SURFACE, id, prepared.get());
+            }
+            return null;
+        });
+        prepared.ifPresent(p -> engine.indexed(tenant, SURFACE, id));
+        return new Added(store.find(tenant, slug).orElseThrow(), before.isEmpty() ? "created" : "updated");
+    }
+
+    /** What {@link #add} would do — created, updated or unchanged — without writing (a dry run). */
+    public String outcomeOf(UUID tenant, String slug, String body, Map<String, Object> metadata) {
+        validate(slug, body);
+        return outcome(store.find(tenant, slug), Digests.sha256Hex(body), metadata == null ? Map.of() : metadata);
+    }
+
+    /** What re-adding does: a new slug is created; the same body and metadata are unchanged; anything else updated. */
+    static String outcome(Optional<Entry> before, String hash, Map<String, Object> meta) {
+        if (before.isEmpty()) {
+            return "created";
+        }
+        return Digests.sha256Hex(before.get().body()).equals(hash) && before.get().metadata().equals(meta) ? "unchanged"
+                : "updated";
+    }
+
+    /** Whether {@code slug} is a valid kb slug (1-128 lower-case letters, digits, '.', '_', '-'). */
+    public static boolean validSlug(String slug) {
+        return slug != null && SLUG.matcher(slug).matches();
+    }
+
+    static void validate(String slug, String body) {
+        if (!validSlug(slug)) {
+            throw CommonErrors.INVALID_SLUG.error("slug must be 1-128 lower-case letters, digits, '.', '_' "
+                    + "or '-', starting with a letter or digit", Map.of("field", "slug"));
+        }
+        if (body == null || body.isBlank()) {
+            throw CommonErrors.INVALID_BODY.error("body is empty", Map.of("field", "body"));
+        }
+        if (body.getBytes(StandardCharsets.UTF_8).length > MAX_BODY) {
+            throw CommonErrors.INVALID_BODY.error("body exceeds " + MAX_BODY + " bytes", Map.of("field", "body"));
+        }
+    }
+
+    public Entry show(UUID tenant, String slug) {
+        return store.find(tenant, slug).orElseThrow(() -> KbErrors.KB_ENTRY_NOT_FOUND.error("no kb entry '" + slug
+                + "' in this tenant"));
+    }
+
+    public List<Entry> list(UUID tenant, Optional<String> filter, int limit, int offset) {
+        if (limit < 1 || limit > LIST_MAX) {
+            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + LIST_MAX, Map.of("field", "limit"));
+        }
+        if (offset < 0) {
+            throw CommonErrors.INVALID_OFFSET.error("offset must be 0 or more", Map.of("field", "offset"));
+        }
+        return store.list(tenant, filter, limit, offset);
+    }
+
+    /** The tenant's entries by slug, at most {@code max} (the retrieval eval's corpus). */
+    public List<Entry> corpus(UUID tenant, int max) {
+        return store.corpus(tenant, max);
+    }
+
+    public void delete(UUID tenant, String slug) {
+        Entry e = show(tenant, slug);
+        store.delete(tenant, e.id());
+        engine.unindex(tenant, SURFACE, e.id());
+    }
+
     /** A search an operator or agent makes, recorded for {@code svc retrieval usage} (without its text). */
     public List<Hit> search(Caller caller, SearchLog.Transport via, String query, int limit, Map<String, Object> filters) {
         return result(caller, via, query, limit, filters).hits();
@@ -167,7 +158,8 @@ public final class KbService {
     /** As {@link #search(Caller, SearchLog.Transport, String, int, Map)}, saying whether the dense side was left out. */
     public Result result(Caller caller, SearchLog.Transport via, String query, int limit, Map<String, Object> filters) {
         return engine.searches().record(caller, SearchLog.Surface.KB, via, query,
-                () -> result(caller.tenantId(), query, limit, filters, RetrievalEngine.Mode.HYBRID), r -> r.hits().size());
+                () -> search.result(caller.tenantId(), query, limit, filters, RetrievalEngine.Mode.HYBRID),
+                r -> r.hits().size());
     }
 
     /** A search that is not recorded (the retrieval eval's own). */
@@ -176,75 +168,6 @@ public final class KbService {
     }
 
     public List<Hit> search(UUID tenant, String query, int limit, Map<String, Object> filters, RetrievalEngine.Mode mode) {
-        return result(tenant, query, limit, filters, mode).hits();
+        return search.result(tenant, query, limit, filters, mode).hits();
     }
-
-    private Result result(UUID tenant, String query, int limit, Map<String, Object> filters, RetrievalEngine.Mode mode) {
-        RetrievalEngine.requireQuery(query);
-        if (limit < 1 || limit > SEARCH_MAX) {
-            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + SEARCH_MAX, Map.of("field", "limit"));
-        }
-        Map<String, Object> f = filters == null ? Map.of() : filters;
-        RetrievalEngine.Ranking ranking = f.isEmpty() ? rank(tenant, query, limit, mode, Candidates.all())
-                : filtered(tenant, query, limit, f, mode);
-        if (ranking.hits().isEmpty()) {
-            return new Result(List.of(), ranking.denseWarming());
-        }
-        Map<UUID, Entry> byId = new LinkedHashMap<>();
-        jdbc.query("SELECT * FROM kb_entries WHERE tenant_id = ? AND id = ANY (?)", KbService::entry, tenant,
-                ranking.hits().stream().map(RetrievalEngine.Hit::entryId).toArray(UUID[]::new))
-                .forEach(e -> byId.put(e.id(), e));
-        return new Result(ranking.hits().stream().filter(h -> byId.containsKey(h.entryId())).map(h -> {
-            Entry e = byId.get(h.entryId());
-            return new Hit(e.slug(), snippet(e.body()), Math.round(h.score() * 1e6) / 1e6, e.metadata());
-        }).toList(), ranking.denseWarming());
-    }
-
-    private RetrievalEngine.Ranking rank(UUID tenant, String query, int limit, RetrievalEngine.Mode mode,
-                                         Candidates candidates) {
-        return engine.rank(List.of(tenant), SURFACE, query, limit, mode, candidates);
-    }
-
-    /** How deep a filtered search ranks the whole kb before keeping the entries that match the filter. */
-    static final int POST_FILTER_DEPTH = 100;
-
-    /**
-     * A search narrowed by metadata. A filter usually keeps a good share of the entries, so the whole
-     * kb is ranked and the best matching entries kept — one indexed lookup of at most
-     * {@value #POST_FILTER_DEPTH} ids; only when that leaves fewer than {@code limit} (a narrow filter) are
-     * the matching entries listed and ranked alone.
-     */
-    private RetrievalEngine.Ranking filtered(UUID tenant, String query, int limit, Map<String, Object> filter,
-                                             RetrievalEngine.Mode mode) {
-        RetrievalEngine.Ranking wide = rank(tenant, query, POST_FILTER_DEPTH, mode, Candidates.all());
-        java.util.Set<UUID> matching = new java.util.HashSet<>(jdbc.query(
-                "SELECT id FROM kb_entries WHERE tenant_id = ? AND id = ANY (?) AND metadata @> ?",
-                rs -> rs.getObject(1, UUID.class), tenant,
-                wide.hits().stream().map(RetrievalEngine.Hit::entryId).toArray(UUID[]::new), Jdbc.jsonb(filter)));
-        List<RetrievalEngine.Hit> kept = wide.hits().stream().filter(h -> matching.contains(h.entryId())).toList();
-        if (kept.size() >= limit || wide.hits().size() < POST_FILTER_DEPTH) {
-            return new RetrievalEngine.Ranking(kept.size() > limit ? kept.subList(0, limit) : kept, wide.denseWarming());
-        }
-        java.util.Set<UUID> allowed = new java.util.HashSet<>(jdbc.query(
-                "SELECT id FROM kb_entries WHERE tenant_id = ? AND metadata @> ?", rs -> rs.getObject(1, UUID.class),
-                tenant, Jdbc.jsonb(filter)));
-        return allowed.isEmpty() ? new RetrievalEngine.Ranking(List.of(), wide.denseWarming())
-                : rank(tenant, query, limit, mode, Candidates.only(allowed));
-    }
-
-    static String snippet(String body) {
-        String flat = body.replaceAll("\\s+", " ").strip();
-        return flat.length() <= 240 ? flat : flat.substring(0, 237) + "...";
-    }
-
-    private Optional<Entry> find(UUID tenant, String slug) {
-        return jdbc.queryOne("SELECT * FROM kb_entries WHERE tenant_id = ? AND slug = ?", KbService::entry, tenant, slug);
-    }
-
-    private static Entry entry(ResultSet rs) throws SQLException {
-        Map<String, Object> meta = Jdbc.jsonObject(rs, "metadata");
-        return new Entry(rs.getObject("id", UUID.class), rs.getString("slug"), rs.getString("body"), meta,
-                rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant());
-    }
-
 }

@@ -2,28 +2,20 @@ package dev.backplane.kernel.memory;
 
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.identity.Caller;
-import dev.backplane.kernel.identity.PrincipalKind;
 import dev.backplane.kernel.identity.Role;
-import dev.backplane.kernel.persistence.FilteredSelect;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.persistence.PeriodicJob;
 import dev.backplane.kernel.retrieval.Candidates;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.retrieval.SearchLog;
-import java.nio.charset.StandardCharsets;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * Memory: scoped notes with a lifetime (SPEC "Memory entry"). Five scopes decide who sees an entry;
@@ -34,12 +26,6 @@ import java.util.regex.Pattern;
 public final class MemoryService {
 
     static final String SURFACE = "memory";
-    static final List<String> SCOPES = List.of("user", "user-tenant", "user-target", "tenant", "target");
-    /** How broad each scope is; promotion goes strictly up. */
-    private static final Map<String, Integer> BREADTH = Map.of("user-target", 0, "user-tenant", 1, "target", 1,
-            "user", 2, "tenant", 2);
-    private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9._-]{0,127}");
-    static final int MAX_BODY = 64 * 1024;
 
     /** A memory entry. */
     public record Entry(UUID id, String scope, String slug, String body, Map<String, Object> metadata,
@@ -55,88 +41,36 @@ public final class MemoryService {
                         Optional<Instant> expiresAt, boolean persist) {
     }
 
-    private final Jdbc jdbc;
+    private final MemoryStore store;
     private final RetrievalEngine engine;
-    private final Duration userDefaultTtl;
+    private final MemoryWrites writes;
 
     public MemoryService(Jdbc jdbc, RetrievalEngine engine, Duration userDefaultTtl) {
-        this.jdbc = jdbc;
+        this.store = new MemoryStore(jdbc);
         this.engine = engine;
-        this.userDefaultTtl = userDefaultTtl;
+        this.writes = new MemoryWrites(userDefaultTtl);
     }
 
-    /**
-     * The retrieval partition an entry is indexed in: the tenant's shared one (tenant, target), the
-     * writer's own in the tenant (user-tenant, user-target) or the writer's own across tenants (user).
-     * A caller searches exactly the three it may read, so no ranking statistic ever counts another
-     * user's personal entries. Migration V017 computes the same ids in SQL ({@code svc_name_uuid}).
-     */
+    /** The retrieval partition an entry of {@code scope} is indexed in (see {@link MemoryScope#partition}). */
     static UUID partition(String scope, UUID tenant, String sub) {
-        return switch (scope) {
-            case "user" -> UUID.nameUUIDFromBytes(("user:" + sub).getBytes(StandardCharsets.UTF_8));
-            case "user-tenant", "user-target" -> UUID.nameUUIDFromBytes(("personal:" + tenant + ":" + sub)
-                    .getBytes(StandardCharsets.UTF_8));
-            default -> tenant;
-        };
+        return MemoryScope.require(scope).partition(tenant, sub);
     }
 
     public Entry add(Caller caller, Write w) {
-        String scope = requireScope(w.scope());
-        if (scope.equals("user") && caller.kind() == PrincipalKind.AGENT) {
-            // an agent principal belongs to one tenant; the user scope spans tenants (review 3, S1)
-            throw MemoryErrors.INVALID_SCOPE.error("an agent principal has no cross-tenant user scope; use user-tenant "
-                    + "(yours, in this tenant) or tenant", Map.of("field", "scope"));
-        }
-        if (scope.equals("tenant") && !caller.effectiveRole().includes(Role.TENANT_ADMIN)) {
-            throw CommonErrors.INSUFFICIENT_ROLE.error("writing tenant-scope memory needs tenant_admin")
-                    .withExtras("required_role", "tenant_admin");
-        }
-        boolean targeted = scope.endsWith("target");
-        if (targeted && w.targetName().filter(t -> !t.isBlank()).isEmpty()) {
-            throw MemoryErrors.TARGET_NAME_REQUIRED.error(scope + " memory needs target_name",
-                    Map.of("field", "target_name"));
-        }
-        if (!targeted && w.targetName().isPresent()) {
-            throw MemoryErrors.INVALID_SCOPE.error("target_name only goes with the target and user-target "
-                    + "scopes", Map.of("field", "target_name"));
-        }
-        if (w.body() == null || w.body().isBlank()) {
-            throw CommonErrors.INVALID_BODY.error("body is empty", Map.of("field", "body"));
-        }
-        if (w.body().getBytes(StandardCharsets.UTF_8).length > MAX_BODY) {
-            throw CommonErrors.INVALID_BODY.error("body exceeds " + MAX_BODY + " bytes", Map.of("field", "body"));
-        }
-        String slug = w.slug().orElseGet(() -> generatedSlug(w.body()));
-        if (!SLUG.matcher(slug).matches()) {
-            throw CommonErrors.INVALID_SLUG.error("slug must be 1-128 lower-case letters, digits, '.', '_' "
-                    + "or '-'", Map.of("field", "slug"));
-        }
-        Optional<Instant> expires = w.persist() ? Optional.empty() : w.expiresAt().or(() -> scope.startsWith("user")
-                ? Optional.of(Instant.now().plus(userDefaultTtl)) : Optional.empty());
-        UUID tenant = scope.equals("user") ? null : caller.tenantId();
-        String owner = scope.startsWith("user") ? caller.sub() : null;
-        String target = targeted ? w.targetName().get() : null;
-        Map<String, Object> meta = new LinkedHashMap<>();
-        meta.put("tags", w.tags() == null ? List.of() : w.tags());
+        MemoryWrites.Checked ok = writes.check(caller, w);
         UUID id = UUID.randomUUID();
-        UUID partition = partition(scope, caller.tenantId(), caller.sub());
+        UUID partition = ok.scope().partition(caller.tenantId(), caller.sub());
         // embeddings first (slow, no transaction open), then the entry and its index in one transaction
-        RetrievalEngine.Prepared prepared = engine.prepare(slug.replace('-', ' ') + "\n" + w.body());
-        UUID stored = jdbc.inTransaction(c -> {
-            UUID row = Jdbc.query(c, """
-                INSERT INTO memory_entries (id, scope, tenant_id, owner_sub, target_name, slug, body, metadata, expires_at,
-                                            created_by)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (scope, coalesce(tenant_id::text, ''), coalesce(owner_sub, ''), coalesce(target_name, ''), slug)
-                DO UPDATE SET body = EXCLUDED.body, metadata = EXCLUDED.metadata, expires_at = EXCLUDED.expires_at,
-                              updated_at = now()
-                RETURNING id""", rs -> rs.getObject(1, UUID.class), id, scope, tenant, owner, target, slug, w.body(),
-                Jdbc.jsonb(meta), expires.map(Timestamp::from).orElse(null), caller.sub()).getFirst();
+        RetrievalEngine.Prepared prepared = engine.prepare(ok.slug().replace('-', ' ') + "\n" + ok.body());
+        UUID stored = store.inTransaction(c -> {
+            UUID row = MemoryStore.upsert(c, id, ok.scope().wireName(), ok.tenant().orElse(null),
+                    ok.owner().orElse(null), ok.target().orElse(null), ok.slug(), ok.body(), ok.metadata(),
+                    ok.expires(), caller.sub());
             engine.indexIn(c, partition, SURFACE, row, prepared);
             return row;
         });
         engine.indexed(partition, SURFACE, stored);
-        return byId(stored).orElseThrow();
+        return store.byId(stored).orElseThrow();
     }
 
     /** Entries the caller can see, newest first. */
@@ -148,36 +82,18 @@ public final class MemoryService {
         if (offset < 0) {
             throw CommonErrors.INVALID_OFFSET.error("offset must be 0 or more", Map.of("field", "offset"));
         }
-        scope.ifPresent(MemoryService::requireScope);
-        return new FilteredSelect("SELECT * FROM memory_entries WHERE " + VISIBLE, caller.sub(), caller.tenantId(),
-                caller.sub(), caller.tenantId())
-                .and("scope = ?", scope)
-                .and("strpos(slug, ?) > 0", slugPattern)
-                .and("jsonb_exists(metadata -> 'tags', ?)", tag)
-                .andIf(!includeExpired, "(expires_at IS NULL OR expires_at > now())")
-                .append(" ORDER BY created_at DESC, id LIMIT ? OFFSET ?", limit, offset)
-                .query(jdbc, MemoryService::entry);
+        scope.ifPresent(MemoryScope::require);
+        return store.list(caller, scope, slugPattern, tag, includeExpired, limit, offset);
     }
-
-    /** Who sees what (SPEC scope rules); four parameters: sub, tenant, sub, tenant. */
-    private static final String VISIBLE = """
-            ((scope = 'user' AND owner_sub = ?)
-              OR (scope IN ('user-tenant', 'user-target') AND tenant_id = ? AND owner_sub = ?)
-              OR (scope IN ('tenant', 'target') AND tenant_id = ?))""";
 
     /** Every live entry the caller can see, oldest first, at most {@code max} (the retrieval eval's corpus). */
     public List<Entry> visible(Caller caller, int max) {
-        return jdbc.query("SELECT * FROM memory_entries WHERE " + VISIBLE + " AND (expires_at IS NULL OR expires_at > "
-                + "now()) ORDER BY created_at, id LIMIT ?", MemoryService::entry, caller.sub(), caller.tenantId(),
-                caller.sub(), caller.tenantId(), max);
+        return store.visible(caller, max);
     }
 
     public Entry show(Caller caller, String scope, String slug, Optional<String> targetName) {
-        requireScope(scope);
-        List<Entry> found = jdbc.query("SELECT * FROM memory_entries WHERE " + VISIBLE + " AND scope = ? AND slug = ? "
-                        + "AND (expires_at IS NULL OR expires_at > now()) AND (CAST(? AS text) IS NULL OR target_name = ?) ORDER BY created_at",
-                MemoryService::entry, caller.sub(), caller.tenantId(), caller.sub(), caller.tenantId(), scope, slug,
-                targetName.orElse(null), targetName.orElse(null));
+        MemoryScope.require(scope);
+        List<Entry> found = store.visibleBySlug(caller, scope, slug, targetName);
         if (found.isEmpty()) {
             throw MemoryErrors.MEMORY_NOT_FOUND.error("no memory " + scope + "/" + slug + " visible to you");
         }
@@ -201,12 +117,10 @@ public final class MemoryService {
         if (limit < 1 || limit > 50) {
             throw CommonErrors.INVALID_LIMIT.error("limit must be 1..50", Map.of("field", "limit"));
         }
-        scope.ifPresent(MemoryService::requireScope);
+        scope.ifPresent(MemoryScope::require);
         Candidates candidates;
         if (scope.isPresent()) {
-            Set<UUID> visible = new HashSet<>(jdbc.query("SELECT id FROM memory_entries WHERE " + VISIBLE
-                    + " AND (expires_at IS NULL OR expires_at > now()) AND scope = ?", rs -> rs.getObject(1, UUID.class),
-                    caller.sub(), caller.tenantId(), caller.sub(), caller.tenantId(), scope.get()));
+            Set<UUID> visible = store.visibleIds(caller, scope.get());
             if (visible.isEmpty()) {
                 return List.of();
             }
@@ -214,19 +128,15 @@ public final class MemoryService {
         } else {
             // the three partitions searched hold only what the caller may read; of it, only expired entries
             // (few: they are swept) are left out
-            candidates = Candidates.except(new HashSet<>(jdbc.query("SELECT id FROM memory_entries WHERE "
-                    + "expires_at <= now() AND " + VISIBLE, rs -> rs.getObject(1, UUID.class), caller.sub(),
-                    caller.tenantId(), caller.sub(), caller.tenantId())));
+            candidates = Candidates.except(store.expiredVisibleIds(caller));
         }
         List<RetrievalEngine.Hit> hits = engine.search(List.of(caller.tenantId(),
                 partition("user-tenant", caller.tenantId(), caller.sub()), partition("user", null, caller.sub())),
                 SURFACE, query, limit, RetrievalEngine.Mode.HYBRID, candidates);
         Map<UUID, Entry> byId = new LinkedHashMap<>();
         // visibility checked again on the way out: what the caller may not read is never returned
-        jdbc.query("SELECT * FROM memory_entries WHERE id = ANY (?) AND " + VISIBLE
-                        + " AND (expires_at IS NULL OR expires_at > now())", MemoryService::entry,
-                hits.stream().map(RetrievalEngine.Hit::entryId).toArray(UUID[]::new), caller.sub(), caller.tenantId(),
-                caller.sub(), caller.tenantId()).forEach(e -> byId.put(e.id(), e));
+        store.visibleAmong(caller, hits.stream().map(RetrievalEngine.Hit::entryId).toArray(UUID[]::new))
+                .forEach(e -> byId.put(e.id(), e));
         return hits.stream().filter(h -> byId.containsKey(h.entryId())).map(h -> {
             Entry e = byId.get(h.entryId());
             return new Hit(e.scope(), e.slug(), snippet(e.body()), Math.round(h.score() * 1e6) / 1e6);
@@ -236,76 +146,45 @@ public final class MemoryService {
     /** Promotes to a strictly broader scope; {@code move} deletes the source in the same transaction. */
     public Entry promote(Caller caller, String scope, String slug, Optional<String> targetName, String to, boolean move) {
         Entry source = show(caller, scope, slug, targetName);
-        requireScope(to);
-        if (BREADTH.get(to) <= BREADTH.get(scope)) {
+        MemoryScope from = MemoryScope.require(scope);
+        MemoryScope into = MemoryScope.require(to);
+        if (!from.canPromoteTo(into)) {
             throw MemoryErrors.INVALID_PROMOTION.error("promotion goes to a strictly broader scope: " + scope
                     + " → " + to + " is not", Map.of("from", scope, "to", to));
         }
-        if (to.equals("tenant") && !caller.effectiveRole().includes(Role.TENANT_ADMIN)) {
+        if (into == MemoryScope.TENANT && !caller.effectiveRole().includes(Role.TENANT_ADMIN)) {
             throw CommonErrors.INSUFFICIENT_ROLE.error("promoting to tenant scope needs tenant_admin")
                     .withExtras("required_role", "tenant_admin");
         }
-        if ((scope.equals("user") && !caller.sub().equals(ownerOf(source.id())))) {
+        if (from == MemoryScope.USER && !caller.sub().equals(store.ownerOf(source.id()).orElse(""))) {
             throw MemoryErrors.NOT_OWNER.error("only the writer may promote a user memory");
         }
-        Optional<String> target = to.endsWith("target") ? source.targetName() : Optional.empty();
-        if (to.endsWith("target") && target.isEmpty()) {
+        Optional<String> target = into.targeted() ? source.targetName() : Optional.empty();
+        if (into.targeted() && target.isEmpty()) {
             throw MemoryErrors.TARGET_NAME_REQUIRED.error("promoting to " + to + " needs a target",
                     Map.of("field", "target_name"));
         }
         @SuppressWarnings("unchecked")
         List<String> tags = (List<String>) source.metadata().getOrDefault("tags", List.of());
         Entry promoted = add(caller, new Write(to, Optional.of(slug), source.body(), tags, target,
-                to.startsWith("user") ? source.expiresAt() : Optional.empty(), !to.startsWith("user")));
+                into.personal() ? source.expiresAt() : Optional.empty(), !into.personal()));
         if (move) {
-            jdbc.update("DELETE FROM memory_entries WHERE id = ?", source.id());
-            engine.unindex(partition(scope, caller.tenantId(), caller.sub()), SURFACE, source.id());
+            store.delete(source.id());
+            engine.unindex(from.partition(caller.tenantId(), caller.sub()), SURFACE, source.id());
         }
         return promoted;
     }
 
     /** Deletes expired entries (the scheduled sweep); returns how many. */
     public int sweepExpired() {
-        List<UUID[]> gone = jdbc.query("DELETE FROM memory_entries WHERE expires_at IS NOT NULL AND expires_at <= now() "
-                + "RETURNING id, tenant_id, owner_sub, scope", rs -> new UUID[] {rs.getObject(1, UUID.class),
-                partition(rs.getString(4), rs.getObject(2, UUID.class), rs.getString(3))});
-        gone.forEach(g -> engine.unindex(g[1], SURFACE, g[0]));
+        List<MemoryStore.Swept> gone = store.deleteExpired();
+        gone.forEach(g -> engine.unindex(partition(g.scope(), g.tenant(), g.owner()), SURFACE, g.id()));
         return gone.size();
-    }
-
-    private String ownerOf(UUID id) {
-        return jdbc.queryOne("SELECT owner_sub FROM memory_entries WHERE id = ?", rs -> rs.getString(1), id).orElse("");
-    }
-
-    private Optional<Entry> byId(UUID id) {
-        return jdbc.queryOne("SELECT * FROM memory_entries WHERE id = ?", MemoryService::entry, id);
-    }
-
-    static String requireScope(String scope) {
-        if (scope == null || !SCOPES.contains(scope)) {
-            throw MemoryErrors.INVALID_SCOPE.error("scope must be one of " + SCOPES + ", got '" + scope + "'",
-                    Map.of("field", "scope", "valid_scopes", SCOPES));
-        }
-        return scope;
-    }
-
-    static String generatedSlug(String body) {
-        String words = body.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-+|-+$", "");
-        String head = words.length() > 40 ? words.substring(0, 40).replaceAll("-+$", "") : words;
-        return (head.isEmpty() ? "note" : head) + "-" + Long.toString(System.nanoTime() % 1_000_000L, 36);
     }
 
     static String snippet(String body) {
         String flat = body.replaceAll("\\s+", " ").strip();
         return flat.length() <= 200 ? flat : flat.substring(0, 197) + "...";
-    }
-
-    private static Entry entry(ResultSet rs) throws SQLException {
-        Map<String, Object> meta = Jdbc.jsonObject(rs, "metadata");
-        Timestamp exp = rs.getTimestamp("expires_at");
-        return new Entry(rs.getObject("id", UUID.class), rs.getString("scope"), rs.getString("slug"), rs.getString("body"),
-                meta, Optional.ofNullable(rs.getString("target_name")), Optional.ofNullable(exp).map(Timestamp::toInstant),
-                rs.getTimestamp("created_at").toInstant());
     }
 
     /** Deleting expired memory entries. */
