@@ -202,8 +202,7 @@ class ArchitectureTest {
             "governance.Approvals", "governance.GrantRows", "governance.Grants", "governance.ServiceGrants",
             "jobs.BackgroundJobs", "kb.KbService", "memory.MemoryService", "quality.RetireChecklist",
             "quality.RetrievalEval", "quality.UsageReport", "results.ResultHandles", "results.ResultQueryService",
-            "retrieval.ChunkRows", "retrieval.LexicalIndex", "retrieval.PgVectorIndex",
-            "retrieval.RetrievalEngine", "retrieval.SearchLog", "retrieval.TextVectors", "scheduler.CronFiring",
+            "scheduler.CronFiring",
             "scheduler.EventTriggerAutomations", "scheduler.TriggerFiring", "scheduler.Triggers",
             "targets.TargetService", "topology.Topology", "topology.TopologyHistory");
 

@@ -2,8 +2,11 @@ package dev.backplane.kernel.retrieval;
 
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.PeriodicJob;
 import dev.backplane.kernel.util.Digests;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
@@ -39,12 +42,12 @@ public final class SearchLog {
     /** Recorded searches older than this are deleted (usage and the retire checklist look back 30 days). */
     public static final int RETENTION_DAYS = 400;
 
-    private final Jdbc jdbc;
+    private final SearchLogStore store;
     private volatile io.micrometer.core.instrument.MeterRegistry metrics =
             new io.micrometer.core.instrument.composite.CompositeMeterRegistry();
 
     public SearchLog(Jdbc jdbc) {
-        this.jdbc = jdbc;
+        this.store = new SearchLogStore(jdbc);
     }
 
     /** Times every recorded search into {@code svc_retrieval_search_seconds} (labels surface and transport). */
@@ -64,20 +67,22 @@ public final class SearchLog {
                 .serviceLevelObjectives(dev.backplane.kernel.http.RequestTelemetry.Buckets.LATENCY).register(metrics)
                 .record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
         try {
-            jdbc.update("""
-                    INSERT INTO retrieval_searches (tenant_id, surface, principal, principal_kind, transport, query_sha256,
-                                                    query_chars, hits, latency_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""", caller.tenantId(), surface.wireName(), caller.sub(),
+            store.insert(new SearchLogStore.Search(caller.tenantId(), surface.wireName(), caller.sub(),
                     caller.kind().wireName(), transport.wireName(), Digests.sha256Hex(query == null ? "" : query),
-                    query == null ? 0 : query.length(), hits.applyAsInt(result), latencyMs);
+                    query == null ? 0 : query.length(), hits.applyAsInt(result), latencyMs));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "could not record a " + surface.wireName() + " search: " + e.getMessage());
         }
         return result;
     }
 
+    /** Deleting recorded searches older than {@link #RETENTION_DAYS}, every six hours. */
+    public List<PeriodicJob> periodicJobs() {
+        return List.of(new PeriodicJob("retrieval-searches-sweep", Duration.ofHours(6), () -> sweep(RETENTION_DAYS)));
+    }
+
     /** Deletes search records older than {@code days}; run periodically. */
     public int sweep(int days) {
-        return jdbc.update("DELETE FROM retrieval_searches WHERE searched_at < now() - make_interval(days => ?)", days);
+        return store.deleteOlderThan(days);
     }
 }

@@ -81,8 +81,8 @@ class JvmHnswIT {
             UUID deleted = ids.get(6);
             float[] elsewhere = random.elsewhere();
             jdbc.inTransaction(c -> {
-                ChunkRows.replaceIn(c, a, SURFACE, moved, "moved", List.of(elsewhere));
-                ChunkRows.delete(c, SURFACE, deleted);
+                ChunkStore.replaceIn(c, a, SURFACE, moved, "moved", List.of(elsewhere));
+                ChunkStore.delete(c, SURFACE, deleted);
                 return null;
             });
             feed.changed(SliceCache.TOPIC, SliceCache.entryKey(a, SURFACE, moved));
@@ -100,7 +100,7 @@ class JvmHnswIT {
     private static Map<UUID, float[]> seed(Jdbc jdbc, UUID tenant, Map<UUID, float[]> vectors) {
         jdbc.inTransaction(c -> {
             for (Map.Entry<UUID, float[]> e : vectors.entrySet()) {
-                ChunkRows.replaceIn(c, tenant, SURFACE, e.getKey(), "entry", List.of(e.getValue()));
+                ChunkStore.replaceIn(c, tenant, SURFACE, e.getKey(), "entry", List.of(e.getValue()));
             }
             return null;
         });
