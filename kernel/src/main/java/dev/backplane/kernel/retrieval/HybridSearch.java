@@ -54,7 +54,7 @@ final class HybridSearch {
             warming = nearest.isEmpty();
             dense = nearest.orElse(List.of()).stream().map(VectorIndex.Scored::entryId).toList();
         }
-        List<Hit> hits = fusion.fuse(SliceCache.joined(lexicalRanking), dense, warming ? Mode.LEXICAL : mode, limit,
+        List<Hit> hits = fusion.fuse(Futures.joined(lexicalRanking), dense, warming ? Mode.LEXICAL : mode, limit,
                 Comparator.comparing(UUID::toString)).stream().map(f -> new Hit(f.item(), f.score())).toList();
         return new Ranking(hits, warming);
     }
@@ -74,7 +74,7 @@ final class HybridSearch {
         List<Integer> dense = mode == Mode.LEXICAL || !ready ? List.of()
                 : set.nearest(queryVector(tenant, query), fusion.depth(), allowed).stream()
                         .filter(h -> h.score() >= fusion.minCosine()).map(DenseSet.Scored::item).toList();
-        return fusion.fuse(SliceCache.joined(lexicalRanking), dense, ready ? mode : Mode.LEXICAL, limit,
+        return fusion.fuse(Futures.joined(lexicalRanking), dense, ready ? mode : Mode.LEXICAL, limit,
                 Comparator.naturalOrder());
     }
 

@@ -40,7 +40,7 @@ final class LexicalIndex {
     LexicalIndex(Jdbc jdbc, ChangeFeed feed) {
         this.store = new LexicalStore(jdbc);
         this.feed = feed;
-        this.slices = new SliceCache<>(feed, new SliceCache.Source<>() {
+        this.slices = new SliceCache<>(feed, new SliceSource<>() {
             @Override
             public LexicalSlice load(UUID partition, String surface) {
                 LexicalSlice.Builder slice = new LexicalSlice.Builder();
@@ -57,7 +57,7 @@ final class LexicalIndex {
 
             @Override
             public boolean stale(LexicalSlice patched) {
-                return SliceCache.tooManyChanged(patched.replaced().size(), patched.entries().length);
+                return SliceChanges.tooManyChanged(patched.replaced().size(), patched.entries().length);
             }
 
             @Override

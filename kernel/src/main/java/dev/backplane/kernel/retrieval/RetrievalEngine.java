@@ -109,7 +109,7 @@ public final class RetrievalEngine implements AutoCloseable {
 
     /** Announces a committed {@link #indexIn} to every replica's caches. */
     public void indexed(UUID partition, String surface, UUID entryId) {
-        feed.changed(SliceCache.TOPIC, SliceCache.entryKey(partition, surface, entryId));
+        feed.changed(SliceChanges.TOPIC, SliceChanges.entryKey(partition, surface, entryId));
     }
 
     /** Whether an entry has its retrieval rows (an entry stored by an older kernel may lack them). */
@@ -128,7 +128,7 @@ public final class RetrievalEngine implements AutoCloseable {
     /** Removes an entry's index rows in a transaction of their own and announces it to every replica. */
     public void unindex(UUID partition, String surface, UUID entryId) {
         chunks.delete(surface, entryId);
-        feed.changed(SliceCache.TOPIC, SliceCache.entryKey(partition, surface, entryId));
+        feed.changed(SliceChanges.TOPIC, SliceChanges.entryKey(partition, surface, entryId));
     }
 
     public List<Hit> search(UUID tenant, String surface, String query, int limit, Mode mode, Candidates candidates) {

@@ -1,13 +1,18 @@
 package dev.backplane.kernel.retrieval;
 
+import dev.backplane.kernel.http.RequestTelemetry.Buckets;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.persistence.PeriodicJob;
 import dev.backplane.kernel.util.Digests;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
@@ -43,15 +48,14 @@ public final class SearchLog {
     public static final int RETENTION_DAYS = 400;
 
     private final SearchLogStore store;
-    private volatile io.micrometer.core.instrument.MeterRegistry metrics =
-            new io.micrometer.core.instrument.composite.CompositeMeterRegistry();
+    private volatile MeterRegistry metrics = new CompositeMeterRegistry();
 
     public SearchLog(Jdbc jdbc) {
         this.store = new SearchLogStore(jdbc);
     }
 
     /** Times every recorded search into {@code svc_retrieval_search_seconds} (labels surface and transport). */
-    public void meterInto(io.micrometer.core.instrument.MeterRegistry registry) {
+    public void meterInto(MeterRegistry registry) {
         this.metrics = registry;
     }
 
@@ -62,10 +66,10 @@ public final class SearchLog {
         R result = search.get();
         long nanos = System.nanoTime() - t0;
         int latencyMs = (int) Math.min(Integer.MAX_VALUE, nanos / 1_000_000L);
-        io.micrometer.core.instrument.Timer.builder("svc.retrieval.search").description("searches by surface and transport")
+        Timer.builder("svc.retrieval.search").description("searches by surface and transport")
                 .tag("surface", surface.wireName()).tag("transport", transport.wireName())
-                .serviceLevelObjectives(dev.backplane.kernel.http.RequestTelemetry.Buckets.LATENCY).register(metrics)
-                .record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+                .serviceLevelObjectives(Buckets.LATENCY).register(metrics)
+                .record(nanos, TimeUnit.NANOSECONDS);
         try {
             store.insert(new SearchLogStore.Search(caller.tenantId(), surface.wireName(), caller.sub(),
                     caller.kind().wireName(), transport.wireName(), Digests.sha256Hex(query == null ? "" : query),

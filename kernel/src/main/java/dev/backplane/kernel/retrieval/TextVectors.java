@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Vectors of short texts, content-addressed in PostgreSQL ({@code retrieval_text_vectors}, keyed by the
@@ -40,7 +41,7 @@ final class TextVectors implements AutoCloseable {
         CompletableFuture<float[][]> vectors;
         try {
             vectors = CompletableFuture.supplyAsync(() -> vectors(name, copy), worker);
-        } catch (java.util.concurrent.RejectedExecutionException e) { // the kernel is stopping
+        } catch (RejectedExecutionException e) { // the kernel is stopping
             vectors = CompletableFuture.failedFuture(e);
         }
         vectors.exceptionally(e -> {

@@ -2,6 +2,7 @@ package dev.backplane.kernel.retrieval;
 
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Optional;
@@ -53,7 +54,7 @@ sealed interface VectorIndex permits JvmVectorIndex, PgVectorIndex {
     }
 
     /** Reports what the index holds in memory, if anything. */
-    default void meterInto(io.micrometer.core.instrument.MeterRegistry registry) {
+    default void meterInto(MeterRegistry registry) {
     }
 
     /** pgvector when the extension can be used, the JVM index otherwise; says which in the log. */

@@ -85,8 +85,8 @@ class JvmHnswIT {
                 ChunkStore.delete(c, SURFACE, deleted);
                 return null;
             });
-            feed.changed(SliceCache.TOPIC, SliceCache.entryKey(a, SURFACE, moved));
-            feed.changed(SliceCache.TOPIC, SliceCache.entryKey(a, SURFACE, deleted));
+            feed.changed(SliceChanges.TOPIC, SliceChanges.entryKey(a, SURFACE, moved));
+            feed.changed(SliceChanges.TOPIC, SliceChanges.entryKey(a, SURFACE, deleted));
             waitFor(() -> ids(graph.nearest(List.of(a), SURFACE, elsewhere, 10, Candidates.all())).getFirst()
                     .equals(moved), "the rewritten entry is found at its new place");
             assertThat(ids(graph.nearest(List.of(a), SURFACE, ofA.get(moved), 10, Candidates.all())))
