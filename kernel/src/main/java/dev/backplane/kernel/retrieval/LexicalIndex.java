@@ -51,7 +51,8 @@ final class LexicalIndex {
             @Override
             public LexicalSlice patch(UUID partition, String surface, LexicalSlice slice, Set<UUID> changed) {
                 Map<UUID, LexicalSlice.Doc> docs = new HashMap<>();
-                store.docs(partition, surface, changed, (entry, tsv) -> docs.put(entry, LexicalSlice.Doc.parse(entry, tsv)));
+                store.docs(partition, surface, changed,
+                        (entry, tsv) -> docs.put(entry, LexicalSlice.Doc.parse(entry, tsv)));
                 return slice.with(changed, docs);
             }
 

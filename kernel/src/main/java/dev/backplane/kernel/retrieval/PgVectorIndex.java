@@ -38,7 +38,10 @@ final class PgVectorIndex implements VectorIndex {
     private final PgVectorStore store;
     private final int exactMax;
 
-    /** An index over a database {@link PgVectorSetup} has found ready; {@code exactMax} 0 always walks the graph (tests). */
+    /**
+     * An index over a database {@link PgVectorSetup} has found ready; {@code exactMax} 0 always walks the graph
+     * (tests).
+     */
     PgVectorIndex(Jdbc jdbc, int exactMax) {
         this.store = new PgVectorStore(jdbc);
         this.exactMax = exactMax;
@@ -91,7 +94,10 @@ final class PgVectorIndex implements VectorIndex {
         return exact(c, parts, surface, q, k, only, only.isPresent() ? Candidates.all() : candidates);
     }
 
-    /** Every entry of the partitions (of {@code ids}, when given) by exact distance; {@code inJvm} filters what the SQL could not. */
+    /**
+     * Every entry of the partitions (of {@code ids}, when given) by exact distance ({@link PgVectorStore#exact});
+     * {@code inJvm} filters what the SQL could not.
+     */
     private static List<Scored> exact(Connection c, UUID[] parts, String surface, PGvector q, int k,
                                       Optional<UUID[]> ids, Candidates inJvm) throws SQLException {
         boolean filtered = !(inJvm instanceof Candidates.All);

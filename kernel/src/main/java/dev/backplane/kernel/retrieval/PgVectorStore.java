@@ -34,8 +34,9 @@ final class PgVectorStore {
 
     /** The extension as the server offers it, if it does. */
     Optional<Extension> extension() {
-        return jdbc.query("SELECT default_version, installed_version FROM pg_available_extensions WHERE name = 'vector'",
-                rs -> new Extension(rs.getString(1), rs.getString(2))).stream().findFirst();
+        return jdbc.query("SELECT default_version, installed_version "
+                + "FROM pg_available_extensions WHERE name = 'vector'", rs -> new Extension(rs.getString(1),
+                rs.getString(2))).stream().findFirst();
     }
 
     /** The type of {@code retrieval_chunks.embedding_v} ({@code vector(384)}), if the column exists. */
@@ -55,8 +56,8 @@ final class PgVectorStore {
      * The HNSW walk: the {@code limit} chunks of the partitions nearest to {@code q} (iterative scan, relaxed
      * order, {@code efSearch} candidates), each scored by its cosine similarity.
      */
-    static List<VectorIndex.Scored> walk(Connection c, UUID[] parts, String surface, PGvector q, int limit, int efSearch)
-            throws SQLException {
+    static List<VectorIndex.Scored> walk(Connection c, UUID[] parts, String surface, PGvector q, int limit,
+                                         int efSearch) throws SQLException {
         Jdbc.query(c, "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
                 + "set_config('hnsw.ef_search', ?, true)", rs -> null, String.valueOf(efSearch));
         return Jdbc.query(c, """
