@@ -78,7 +78,7 @@ final class KbSeed {
         }
     }
 
-    /** The entry's lexical record, as the engine writes it (ChunkRows): the slug's words and the body. */
+    /** The entry's lexical record, as the engine writes it (ChunkStore): the slug's words and the body. */
     private static final String DOC = "INSERT INTO retrieval_docs (surface, entry_id, tenant_id, tsv) "
             + "VALUES ('%s', ?, ?, to_tsvector('english', ?))";
 

@@ -211,13 +211,7 @@ class ArchitectureTest {
             "quality.RetrievalEval",
             "quality.UsageReport",
             "results.ResultHandles",
-            "results.ResultQueryService",
-            "retrieval.ChunkRows",
-            "retrieval.LexicalIndex",
-            "retrieval.PgVectorIndex",
-            "retrieval.RetrievalEngine",
-            "retrieval.SearchLog",
-            "retrieval.TextVectors");
+            "results.ResultQueryService");
 
     @Test
     void pluginApiIsJdkOnly() {

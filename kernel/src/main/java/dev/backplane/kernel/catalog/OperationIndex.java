@@ -2,6 +2,7 @@ package dev.backplane.kernel.catalog;
 
 import dev.backplane.kernel.plugins.LoadedConnector;
 import dev.backplane.kernel.retrieval.DenseSet;
+import dev.backplane.kernel.retrieval.Fusion;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.plugin.api.OperationDescriptor;
 import dev.backplane.plugin.api.OperationGroup;
@@ -63,7 +64,7 @@ final class OperationIndex {
         if (wait > 0 && mode != RetrievalEngine.Mode.LEXICAL && !dense.ready()) {
             dense.await(wait);
         }
-        return engine.search(tenant, dense, query, limit, mode, RetrievalEngine.Fusion.OPERATIONS,
+        return engine.search(tenant, dense, query, limit, mode, Fusion.OPERATIONS,
                         (q, depth) -> lexical.search(q, group, depth, customDescriptions).stream()
                                 .map(OperationSearch.Hit::item).toList(),
                         i -> group.isEmpty() || group.get().equals(operations.get(i).groupKey()))

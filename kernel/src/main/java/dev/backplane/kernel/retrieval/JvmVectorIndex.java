@@ -40,7 +40,7 @@ final class JvmVectorIndex implements VectorIndex {
     JvmVectorIndex(Jdbc jdbc, ChangeFeed feed, int annMinChunks) {
         VectorChunkStore store = new VectorChunkStore(jdbc);
         this.annMinChunks = annMinChunks;
-        this.slices = new SliceCache<>(feed, new SliceCache.Source<>() {
+        this.slices = new SliceCache<>(feed, new SliceSource<>() {
             @Override
             public VectorSlice load(UUID partition, String surface) {
                 return store.load(partition, surface);

@@ -1,10 +1,18 @@
 package dev.backplane.kernel.retrieval;
 
+import dev.backplane.kernel.http.RequestTelemetry.Buckets;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.persistence.PeriodicJob;
 import dev.backplane.kernel.util.Digests;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
@@ -39,16 +47,15 @@ public final class SearchLog {
     /** Recorded searches older than this are deleted (usage and the retire checklist look back 30 days). */
     public static final int RETENTION_DAYS = 400;
 
-    private final Jdbc jdbc;
-    private volatile io.micrometer.core.instrument.MeterRegistry metrics =
-            new io.micrometer.core.instrument.composite.CompositeMeterRegistry();
+    private final SearchLogStore store;
+    private volatile MeterRegistry metrics = new CompositeMeterRegistry();
 
     public SearchLog(Jdbc jdbc) {
-        this.jdbc = jdbc;
+        this.store = new SearchLogStore(jdbc);
     }
 
     /** Times every recorded search into {@code svc_retrieval_search_seconds} (labels surface and transport). */
-    public void meterInto(io.micrometer.core.instrument.MeterRegistry registry) {
+    public void meterInto(MeterRegistry registry) {
         this.metrics = registry;
     }
 
@@ -59,25 +66,27 @@ public final class SearchLog {
         R result = search.get();
         long nanos = System.nanoTime() - t0;
         int latencyMs = (int) Math.min(Integer.MAX_VALUE, nanos / 1_000_000L);
-        io.micrometer.core.instrument.Timer.builder("svc.retrieval.search").description("searches by surface and transport")
+        Timer.builder("svc.retrieval.search").description("searches by surface and transport")
                 .tag("surface", surface.wireName()).tag("transport", transport.wireName())
-                .serviceLevelObjectives(dev.backplane.kernel.http.RequestTelemetry.Buckets.LATENCY).register(metrics)
-                .record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+                .serviceLevelObjectives(Buckets.LATENCY).register(metrics)
+                .record(nanos, TimeUnit.NANOSECONDS);
         try {
-            jdbc.update("""
-                    INSERT INTO retrieval_searches (tenant_id, surface, principal, principal_kind, transport, query_sha256,
-                                                    query_chars, hits, latency_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""", caller.tenantId(), surface.wireName(), caller.sub(),
+            store.insert(new SearchLogStore.Search(caller.tenantId(), surface.wireName(), caller.sub(),
                     caller.kind().wireName(), transport.wireName(), Digests.sha256Hex(query == null ? "" : query),
-                    query == null ? 0 : query.length(), hits.applyAsInt(result), latencyMs);
+                    query == null ? 0 : query.length(), hits.applyAsInt(result), latencyMs));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "could not record a " + surface.wireName() + " search: " + e.getMessage());
         }
         return result;
     }
 
+    /** Deleting recorded searches older than {@link #RETENTION_DAYS}, every six hours. */
+    public List<PeriodicJob> periodicJobs() {
+        return List.of(new PeriodicJob("retrieval-searches-sweep", Duration.ofHours(6), () -> sweep(RETENTION_DAYS)));
+    }
+
     /** Deletes search records older than {@code days}; run periodically. */
     public int sweep(int days) {
-        return jdbc.update("DELETE FROM retrieval_searches WHERE searched_at < now() - make_interval(days => ?)", days);
+        return store.deleteOlderThan(days);
     }
 }

@@ -3,16 +3,13 @@ package dev.backplane.kernel.retrieval;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.Digests;
 import java.lang.System.Logger.Level;
-import java.nio.ByteBuffer;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Vectors of short texts, content-addressed in PostgreSQL ({@code retrieval_text_vectors}, keyed by the
@@ -28,13 +25,13 @@ final class TextVectors implements AutoCloseable {
     static final String MODEL = "all-MiniLM-L6-v2-quantized";
     private static final int BATCH = 32;
 
-    private final Jdbc jdbc;
+    private final TextVectorStore store;
     private final Embedder embedder;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(
             Thread.ofPlatform().daemon().name("retrieval-text-vectors").factory());
 
     TextVectors(Jdbc jdbc, Embedder embedder) {
-        this.jdbc = jdbc;
+        this.store = new TextVectorStore(jdbc);
         this.embedder = embedder;
     }
 
@@ -44,7 +41,7 @@ final class TextVectors implements AutoCloseable {
         CompletableFuture<float[][]> vectors;
         try {
             vectors = CompletableFuture.supplyAsync(() -> vectors(name, copy), worker);
-        } catch (java.util.concurrent.RejectedExecutionException e) { // the kernel is stopping
+        } catch (RejectedExecutionException e) { // the kernel is stopping
             vectors = CompletableFuture.failedFuture(e);
         }
         vectors.exceptionally(e -> {
@@ -57,7 +54,7 @@ final class TextVectors implements AutoCloseable {
     private float[][] vectors(String name, List<String> texts) {
         long start = System.nanoTime();
         String[] keys = texts.stream().map(TextVectors::key).toArray(String[]::new);
-        Map<String, float[]> known = read(keys);
+        Map<String, float[]> known = store.read(keys);
         List<Integer> missing = new ArrayList<>();
         float[][] out = new float[texts.size()][];
         for (int i = 0; i < keys.length; i++) {
@@ -72,44 +69,11 @@ final class TextVectors implements AutoCloseable {
             for (int j = 0; j < batch.size(); j++) {
                 out[batch.get(j)] = embedded.get(j);
             }
-            write(batch.stream().map(i -> keys[i]).toList(), embedded);
+            store.write(batch.stream().map(i -> keys[i]).toList(), MODEL, embedded);
         }
         LOG.log(Level.INFO, "retrieval: vectors for " + name + " ready (" + texts.size() + " texts, " + missing.size()
                 + " embedded now) in " + (System.nanoTime() - start) / 1_000_000 + " ms");
         return out;
-    }
-
-    private Map<String, float[]> read(String[] keys) {
-        Map<String, float[]> out = new HashMap<>();
-        jdbc.inTransaction(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT text_sha256, array_send(embedding) "
-                    + "FROM retrieval_text_vectors WHERE text_sha256 = ANY (?)")) {
-                ps.setArray(1, c.createArrayOf("text", keys));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        out.put(rs.getString(1), ChunkRows.floats(ByteBuffer.wrap(rs.getBytes(2))));
-                    }
-                }
-            }
-            return null;
-        });
-        return out;
-    }
-
-    private void write(List<String> keys, List<float[]> vectors) {
-        jdbc.inTransaction(c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO retrieval_text_vectors (text_sha256, model, "
-                    + "embedding) VALUES (?, ?, ?) ON CONFLICT (text_sha256) DO NOTHING")) {
-                for (int i = 0; i < keys.size(); i++) {
-                    ps.setString(1, keys.get(i));
-                    ps.setString(2, MODEL);
-                    ps.setArray(3, c.createArrayOf("float4", ChunkRows.boxed(vectors.get(i))));
-                    ps.addBatch();
-                }
-                ps.executeBatch();
-            }
-            return null;
-        });
     }
 
     static String key(String text) {

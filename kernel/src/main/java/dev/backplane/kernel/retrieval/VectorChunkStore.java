@@ -72,6 +72,6 @@ final class VectorChunkStore {
 
     /** How many chunk rows a partition's surface has. */
     long rows(UUID partition, String surface) {
-        return ChunkRows.count(jdbc, "retrieval_chunks", partition, surface);
+        return ChunkStore.count(jdbc, "retrieval_chunks", partition, surface);
     }
 }

@@ -2,6 +2,7 @@ package dev.backplane.kernel.retrieval;
 
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Optional;
@@ -11,7 +12,7 @@ import java.util.UUID;
  * Where the chunk vectors of {@code retrieval_chunks} are searched (ARCHITECTURE §8): with the
  * {@code vector} extension, pgvector's HNSW index in PostgreSQL; without it, an exact cosine scan in
  * the JVM. The choice is made once, at start-up; both answer the same questions the same way. The
- * engine writes the rows ({@link ChunkRows}) and announces each write on the change feed.
+ * engine writes the rows ({@link ChunkStore}) and announces each write on the change feed.
  */
 sealed interface VectorIndex permits JvmVectorIndex, PgVectorIndex {
 
@@ -53,20 +54,20 @@ sealed interface VectorIndex permits JvmVectorIndex, PgVectorIndex {
     }
 
     /** Reports what the index holds in memory, if anything. */
-    default void meterInto(io.micrometer.core.instrument.MeterRegistry registry) {
+    default void meterInto(MeterRegistry registry) {
     }
 
     /** pgvector when the extension can be used, the JVM index otherwise; says which in the log. */
     static VectorIndex choose(Jdbc jdbc, ChangeFeed feed, int dimension) {
         System.Logger log = System.getLogger(VectorIndex.class.getName());
-        PgVectorIndex.Setup setup = PgVectorIndex.setUp(jdbc, dimension);
+        PgVectorSetup.Setup setup = PgVectorSetup.setUp(jdbc, dimension);
         return switch (setup) {
-            case PgVectorIndex.Ready ready -> {
+            case PgVectorSetup.Ready ready -> {
                 log.log(Level.INFO, "retrieval: pgvector " + ready.version() + " present; nearest neighbours from its "
                         + "HNSW index (retrieval_chunks.embedding_v, vector_cosine_ops)");
                 yield ready.index();
             }
-            case PgVectorIndex.Unavailable why -> {
+            case PgVectorSetup.Unavailable why -> {
                 log.log(Level.INFO, "retrieval: pgvector not used (" + why.reason() + "); nearest neighbours in the JVM "
                         + "(exact scans, HNSW graphs for slices of " + JvmVectorIndex.ANN_MIN_CHUNKS + "+ chunks)");
                 yield new JvmVectorIndex(jdbc, feed);

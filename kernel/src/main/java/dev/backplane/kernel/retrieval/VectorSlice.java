@@ -56,7 +56,7 @@ record VectorSlice(UUID[] entries, int[] rowEntry, int[] firstRow, float[][] vec
 
     /** Whether so many entries changed since the read that the slice is read afresh instead of patched. */
     boolean stale() {
-        return SliceCache.tooManyChanged(replaced.size(), entries.length);
+        return SliceChanges.tooManyChanged(replaced.size(), entries.length);
     }
 
     /** An estimate of the memory the slice holds. */

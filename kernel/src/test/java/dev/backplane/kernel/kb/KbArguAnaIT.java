@@ -133,7 +133,7 @@ class KbArguAnaIT {
 
     /**
      * -Dsvc.arguana.tune=true: nDCG@10 of reciprocal rank fusion over a grid of lexical weights and k
-     * (dense weight 1), from each side's top 50 — the way RetrievalEngine.Fusion.DOCUMENTS was chosen.
+     * (dense weight 1), from each side's top 50 — the way Fusion.DOCUMENTS was chosen.
      */
     private static void tune(KbService kb, UUID tenant, Map<String, String> queries, Map<String, String> relevant) {
         Map<String, List<String>> lex = new HashMap<>();

@@ -81,12 +81,12 @@ class JvmHnswIT {
             UUID deleted = ids.get(6);
             float[] elsewhere = random.elsewhere();
             jdbc.inTransaction(c -> {
-                ChunkRows.replaceIn(c, a, SURFACE, moved, "moved", List.of(elsewhere));
-                ChunkRows.delete(c, SURFACE, deleted);
+                ChunkStore.replaceIn(c, a, SURFACE, moved, "moved", List.of(elsewhere));
+                ChunkStore.delete(c, SURFACE, deleted);
                 return null;
             });
-            feed.changed(SliceCache.TOPIC, SliceCache.entryKey(a, SURFACE, moved));
-            feed.changed(SliceCache.TOPIC, SliceCache.entryKey(a, SURFACE, deleted));
+            feed.changed(SliceChanges.TOPIC, SliceChanges.entryKey(a, SURFACE, moved));
+            feed.changed(SliceChanges.TOPIC, SliceChanges.entryKey(a, SURFACE, deleted));
             waitFor(() -> ids(graph.nearest(List.of(a), SURFACE, elsewhere, 10, Candidates.all())).getFirst()
                     .equals(moved), "the rewritten entry is found at its new place");
             assertThat(ids(graph.nearest(List.of(a), SURFACE, ofA.get(moved), 10, Candidates.all())))
@@ -100,7 +100,7 @@ class JvmHnswIT {
     private static Map<UUID, float[]> seed(Jdbc jdbc, UUID tenant, Map<UUID, float[]> vectors) {
         jdbc.inTransaction(c -> {
             for (Map.Entry<UUID, float[]> e : vectors.entrySet()) {
-                ChunkRows.replaceIn(c, tenant, SURFACE, e.getKey(), "entry", List.of(e.getValue()));
+                ChunkStore.replaceIn(c, tenant, SURFACE, e.getKey(), "entry", List.of(e.getValue()));
             }
             return null;
         });

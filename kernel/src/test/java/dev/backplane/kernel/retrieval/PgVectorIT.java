@@ -113,7 +113,7 @@ class PgVectorIT {
         assertThat(onPlain.get("/api/v1/info", null).json().path("vector_index").asText()).isEqualTo("jvm-hnsw");
         Jdbc pg = jdbc(onPgvector);
         assertThat(pg.query("SELECT extversion FROM pg_extension WHERE extname = 'vector'", rs -> rs.getString(1)))
-                .singleElement().satisfies(v -> assertThat(PgVectorIndex.compareVersions(v, "0.8.0")).isNotNegative());
+                .singleElement().satisfies(v -> assertThat(PgVectorSetup.compareVersions(v, "0.8.0")).isNotNegative());
         assertThat(pg.query("SELECT indexdef FROM pg_indexes WHERE indexname = 'retrieval_chunks_hnsw'", rs -> rs.getString(1)))
                 .singleElement().asString().contains("USING hnsw (embedding_v vector_cosine_ops)");
         assertThat(jdbc(onPlain).query("SELECT count(*) FROM pg_attribute WHERE attrelid = 'retrieval_chunks'::regclass "

@@ -31,7 +31,7 @@ class SliceCacheIT {
             assertThat(feed.live()).isTrue();
             AtomicInteger loads = new AtomicInteger();
             // each slice weighs 400 KiB; the budget holds two
-            SliceCache<String> cache = new SliceCache<>(feed, new SliceCache.Source<>() {
+            SliceCache<String> cache = new SliceCache<>(feed, new SliceSource<>() {
                 @Override
                 public String load(UUID partition, String surface) {
                     loads.incrementAndGet();

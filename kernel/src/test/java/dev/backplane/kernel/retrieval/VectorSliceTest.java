@@ -87,14 +87,6 @@ class VectorSliceTest {
     }
 
     @Test
-    void aSliceIsStaleWhenMoreThanATenthOrAThousandChanged() {
-        assertThat(SliceCache.tooManyChanged(1_000, 5_000)).isFalse();
-        assertThat(SliceCache.tooManyChanged(1_001, 5_000)).isTrue();
-        assertThat(SliceCache.tooManyChanged(2_000, 20_000)).isFalse();
-        assertThat(SliceCache.tooManyChanged(2_001, 20_000)).isTrue();
-    }
-
-    @Test
     void aSearchMayReturnAllowedEntriesButNeverReplacedOnes() throws SQLException {
         VectorSlice s = slice();
         assertThat(VectorScan.allowed(s, Candidates.all())).isNull();

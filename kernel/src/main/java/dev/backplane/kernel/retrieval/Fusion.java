@@ -1,0 +1,53 @@
+package dev.backplane.kernel.retrieval;
+
+import dev.backplane.kernel.retrieval.RetrievalEngine.Mode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How a surface's two rankings are fused (ARCHITECTURE §8), weighted reciprocal rank fusion: {@code weight /
+ * (k + rank)} summed per item, over the first {@code depth} of each ranking — ranks, never raw scores; a dense
+ * hit below {@code minCosine} is no hit (a query about nothing in the corpus finds nothing, rather than its
+ * nearest strangers).
+ */
+public record Fusion(double lexicalWeight, double denseWeight, int k, int depth, double minCosine) {
+
+    /**
+     * kb and memory: tuned on BEIR ArguAna (KbArguAnaIT with -Dsvc.arguana.tune=true; README: Retrieval) —
+     * BM25 nearly as strong as the dense side there, and a small k letting each side's top ranks decide.
+     */
+    public static final Fusion DOCUMENTS = new Fusion(0.7, 1.0, 10, 100, -1);
+    /**
+     * Operation search: an operation's words (its id, group and description) are short and precise,
+     * so the lexical ranking counts for more than on prose; tuned on 40 labelled Kubernetes tasks
+     * (OperationSearchQualityIT, README: Retrieval).
+     */
+    public static final Fusion OPERATIONS = new Fusion(0.5, 1.0, 60, 50, 0.2);
+
+    /** A fused item and its score. */
+    public record Fused<T>(T item, double score) {
+    }
+
+    /**
+     * The two rankings fused, best first (ties by {@code ties}), the first {@code limit}; a lexical-only search
+     * takes its ranking at weight 1.
+     */
+    <T> List<Fused<T>> fuse(List<T> lexical, List<T> dense, Mode mode, int limit, Comparator<T> ties) {
+        Map<T, Double> fused = new HashMap<>();
+        add(fused, lexical, mode == Mode.LEXICAL ? 1.0 : lexicalWeight);
+        add(fused, dense, denseWeight);
+        List<Fused<T>> hits = new ArrayList<>();
+        fused.forEach((item, score) -> hits.add(new Fused<>(item, score)));
+        hits.sort(Comparator.<Fused<T>>comparingDouble(Fused::score).reversed().thenComparing(Fused::item, ties));
+        return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : hits;
+    }
+
+    private <T> void add(Map<T, Double> fused, List<T> ranked, double weight) {
+        for (int i = 0; i < Math.min(ranked.size(), depth); i++) {
+            fused.merge(ranked.get(i), weight / (k + i + 1), Double::sum);
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package dev.backplane.kernel.retrieval;
+
+import dev.backplane.kernel.errors.CommonErrors;
+import dev.backplane.kernel.retrieval.Fusion.Fused;
+import dev.backplane.kernel.retrieval.RetrievalEngine.Hit;
+import dev.backplane.kernel.retrieval.RetrievalEngine.Mode;
+import dev.backplane.kernel.retrieval.RetrievalEngine.Ranking;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
+import java.util.function.IntPredicate;
+
+/**
+ * How one search runs: the lexical ranking on a virtual thread beside the query's embedding, the dense ranking
+ * (or none, while a large partition's vectors are still being read), and the two fused by {@link Fusion}.
+ */
+final class HybridSearch {
+
+    private final Embedder embedder;
+    private final LexicalIndex lexical;
+    private final VectorIndex vectors;
+
+    HybridSearch(Embedder embedder, LexicalIndex lexical, VectorIndex vectors) {
+        this.embedder = embedder;
+        this.lexical = lexical;
+        this.vectors = vectors;
+    }
+
+    /**
+     * kb and memory entries, fused as {@link Fusion#DOCUMENTS}; the dense candidates of several partitions are
+     * merged by cosine, which is comparable across them. A hybrid search of a large partition whose slices
+     * are not held yet (a fresh replica) is answered at once from PostgreSQL's full-text ranking while they are
+     * read in the background ({@link VectorIndex#nearestIfReady}); a search that asks for the dense side alone
+     * waits for it.
+     */
+    Ranking rank(List<UUID> partitions, String surface, String query, int limit, Mode mode, Candidates candidates) {
+        Fusion fusion = Fusion.DOCUMENTS;
+        // the lexical ranking (a database round trip for the query's lexemes) runs beside the embedding
+        CompletableFuture<List<UUID>> lexicalRanking = mode == Mode.DENSE ? CompletableFuture.completedFuture(List.of())
+                : CompletableFuture.supplyAsync(() -> lexical.ranked(partitions, surface, query, fusion.depth(),
+                        candidates).stream().map(LexicalIndex.Scored::entryId).toList(),
+                        task -> Thread.ofVirtual().name("retrieval-lexical").start(task));
+        List<UUID> dense = List.of();
+        boolean warming = false;
+        if (mode != Mode.LEXICAL) {
+            float[] q = queryVector(partitions.getFirst(), query);
+            Optional<List<VectorIndex.Scored>> nearest = mode == Mode.DENSE
+                    ? Optional.of(vectors.nearest(partitions, surface, q, fusion.depth(), candidates))
+                    : vectors.nearestIfReady(partitions, surface, q, fusion.depth(), candidates);
+            warming = nearest.isEmpty();
+            dense = nearest.orElse(List.of()).stream().map(VectorIndex.Scored::entryId).toList();
+        }
+        List<Hit> hits = fusion.fuse(Futures.joined(lexicalRanking), dense, warming ? Mode.LEXICAL : mode, limit,
+                Comparator.comparing(UUID::toString)).stream().map(f -> new Hit(f.item(), f.score())).toList();
+        return new Ranking(hits, warming);
+    }
+
+    /**
+     * A {@link DenseSet}'s items: {@code lexical} ranks item numbers (the caller's own index), the set ranks by
+     * cosine among the {@code allowed} items, and the two are fused. While the set's vectors are not in, the
+     * ranking is lexical only.
+     */
+    List<Fused<Integer>> search(UUID tenant, DenseSet set, String query, int limit, Mode mode, Fusion fusion,
+                                BiFunction<String, Integer, List<Integer>> lexical, IntPredicate allowed) {
+        // the lexical ranking runs beside the query embedding (most of a short search)
+        CompletableFuture<List<Integer>> lexicalRanking = mode == Mode.DENSE ? CompletableFuture.completedFuture(List.of())
+                : CompletableFuture.supplyAsync(() -> lexical.apply(query, fusion.depth()),
+                        task -> Thread.ofVirtual().name("retrieval-lexical").start(task));
+        boolean ready = set.ready();
+        List<Integer> dense = mode == Mode.LEXICAL || !ready ? List.of()
+                : set.nearest(queryVector(tenant, query), fusion.depth(), allowed).stream()
+                        .filter(h -> h.score() >= fusion.minCosine()).map(DenseSet.Scored::item).toList();
+        return fusion.fuse(Futures.joined(lexicalRanking), dense, ready ? mode : Mode.LEXICAL, limit,
+                Comparator.naturalOrder());
+    }
+
+    /** A query's vector; a text the model cannot embed is the caller's bad query, not a server error. */
+    private float[] queryVector(UUID tenant, String query) {
+        try {
+            return embedder.embedQuery(tenant, query);
+        } catch (IllegalArgumentException e) {
+            throw CommonErrors.INVALID_QUERY.error("the query cannot be embedded: " + e.getMessage(),
+                    Map.of("field", "query"));
+        }
+    }
+}
