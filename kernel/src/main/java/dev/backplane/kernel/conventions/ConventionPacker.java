@@ -1,8 +1,10 @@
 package dev.backplane.kernel.conventions;
 
+import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * Packs a tenant's operational conventions into an agent's instructions within a token budget. Entries
@@ -21,7 +23,32 @@ public final class ConventionPacker {
     public record Packed(String text, List<String> included, List<String> dropped, int budget, int used) {
     }
 
+    /** At most this many operational conventions are considered for packing (far more than any budget holds). */
+    static final int MAX_PACKED_CANDIDATES = 1000;
+
+    private static final System.Logger LOG = System.getLogger(Conventions.class.getName());
+
     private ConventionPacker() {
+    }
+
+    /**
+     * The tenant's operational conventions packed within {@code tokenBudget} (0: packing is off, no query and no log
+     * line); what did not fit is logged in one line.
+     */
+    static String instructions(ConventionStore store, UUID tenant, int tokenBudget) {
+        if (tokenBudget <= 0) {
+            return "";
+        }
+        // an entry longer than the whole budget can never be packed: left in the database (estimate chars/4)
+        List<Convention> operational = store.operational(tenant, (long) tokenBudget * 4, MAX_PACKED_CANDIDATES);
+        Packed packed = pack(operational, tokenBudget);
+        if (!packed.dropped().isEmpty()) {
+            LOG.log(Level.INFO, "conventions: tenant " + tenant + ": " + packed.dropped().size() + " operational "
+                    + "convention(s) dropped over the token budget of " + tokenBudget + " (estimate chars/4; "
+                    + packed.used() + " used by " + packed.included().size() + " included): " + String.join(", ",
+                    packed.dropped()));
+        }
+        return packed.text();
     }
 
     /** The estimated tokens of a text: characters / 4, rounded up. */

@@ -12,13 +12,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
-import dev.backplane.kernel.retrieval.Candidates;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.retrieval.SearchLog;
 import dev.backplane.kernel.util.Paging;
-import java.lang.System.Logger.Level;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,10 +34,6 @@ public final class Conventions {
     public static final Paging.Size PAGE = new Paging.Size(100, 500);
     public static final int HISTORY_DEFAULT = 20;
     public static final int SEARCH_MAX = 50;
-    /** At most this many operational conventions are considered for packing (far more than any budget holds). */
-    static final int MAX_PACKED_CANDIDATES = 1000;
-
-    private static final System.Logger LOG = System.getLogger(Conventions.class.getName());
 
     /** A create or a (partial) edit; {@code expected_version} makes an edit fail if someone else changed it first. */
     public record Write(String slug, String title, String kind, JsonNode priority, String body, Integer expectedVersion) {
@@ -51,26 +44,19 @@ public final class Conventions {
                           String updatedBy) {
     }
 
-    /** A field of a version that differs from the version before. */
-    public record Change(String field, Object from, Object to) {
-    }
-
-    /** One version in a history: who, when, the fields it changed and its body's diff against the version before. */
-    public record Version(int version, String changedBy, Instant changedAt, String title, String kind, int priority,
-                          List<Change> changes, String bodyDiff) {
-    }
-
     /** A search hit: never the full body. */
     public record Hit(String slug, String title, String kind, int priority, String snippet, double score) {
     }
 
     private final ConventionStore store;
     private final RetrievalEngine engine;
+    private final ConventionSearch searcher;
     private final int tokenBudget;
 
     public Conventions(Jdbc jdbc, RetrievalEngine engine, int tokenBudget) {
         this.store = new ConventionStore(jdbc);
         this.engine = engine;
+        this.searcher = new ConventionSearch(store, engine);
         this.tokenBudget = tokenBudget;
     }
 
@@ -84,8 +70,7 @@ public final class Conventions {
         int priority = w.priority() == null ? 0 : priority(w.priority());
         String body = body(required(w.body(), "body"));
         UUID id = UUID.randomUUID();
-        Optional<RetrievalEngine.Prepared> prepared = KINDS.indexOf(kind) > 0
-                ? Optional.of(engine.prepare(indexText(w.slug(), title, body))) : Optional.empty();
+        Optional<RetrievalEngine.Prepared> prepared = searcher.prepare(w.slug(), title, kind, body);
         boolean inserted = store.inTransaction(c -> {
             if (!ConventionStore.insert(c, id, caller.tenantId(), w.slug(), title, kind, priority, body, caller.sub())) {
                 return false;
@@ -124,9 +109,7 @@ public final class Conventions {
                 && body.equals(before.body())) {
             return before;
         }
-        boolean searchable = KINDS.indexOf(kind) > 0;
-        Optional<RetrievalEngine.Prepared> prepared = searchable ? Optional.of(engine.prepare(indexText(slug, title, body)))
-                : Optional.empty();
+        Optional<RetrievalEngine.Prepared> prepared = searcher.prepare(slug, title, kind, body);
         int next = before.version() + 1;
         boolean updated = store.inTransaction(c -> {
             // the version check makes two concurrent edits of one version one success and one conflict
@@ -179,7 +162,7 @@ public final class Conventions {
     }
 
     /** The newest {@code limit} versions, newest first, each with its changes against the version before. */
-    public List<Version> history(UUID tenant, String slug, int limit) {
+    public List<ConventionVersion> history(UUID tenant, String slug, int limit) {
         if (limit < 1 || limit > PAGE.max()) {
             throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + PAGE.max(), Map.of("field", "limit"));
         }
@@ -195,29 +178,7 @@ public final class Conventions {
 
     /** A search that is not recorded (the retrieval eval's own). */
     public List<Hit> search(UUID tenant, String query, Optional<String> kind, int limit) {
-        RetrievalEngine.requireQuery(query);
-        if (limit < 1 || limit > SEARCH_MAX) {
-            throw CommonErrors.INVALID_LIMIT.error("limit must be 1.." + SEARCH_MAX, Map.of("field", "limit"));
-        }
-        if (kind.isPresent() && !List.of(Convention.WORKFLOW, Convention.REFERENCE).contains(kind.get())) {
-            throw invalid("kind", "search covers workflow and reference conventions; kind must be one of those "
-                    + "(operational ones reach agents in their instructions)");
-        }
-        Candidates candidates = kind.<Candidates>map(k -> Candidates.only(store.idsOfKind(tenant, k)))
-                .orElse(Candidates.all());
-        if (candidates instanceof Candidates.Only only && only.ids().isEmpty()) {
-            return List.of();
-        }
-        List<RetrievalEngine.Hit> hits = engine.search(tenant, SURFACE, query, limit, RetrievalEngine.Mode.HYBRID,
-                candidates);
-        Map<UUID, Convention> byId = new LinkedHashMap<>();
-        store.searchableAmong(tenant, hits.stream().map(RetrievalEngine.Hit::entryId).toArray(UUID[]::new))
-                .forEach(c -> byId.put(c.id(), c));
-        return hits.stream().filter(h -> byId.containsKey(h.entryId())).map(h -> {
-            Convention c = byId.get(h.entryId());
-            return new Hit(c.slug(), c.title(), c.kind(), c.priority(), snippet(c.body()),
-                    Math.round(h.score() * 1e6) / 1e6);
-        }).toList();
+        return searcher.search(tenant, query, kind, limit);
     }
 
     /** The workflow and reference conventions of a tenant, oldest first, at most {@code max} (the eval's corpus). */
@@ -230,29 +191,6 @@ public final class Conventions {
      * {@code conventions.mcp-token-budget} (see {@link ConventionPacker}); what did not fit is logged in one line.
      */
     public String instructions(UUID tenant) {
-        if (tokenBudget <= 0) {
-            return ""; // packing is off: no query, no log line
-        }
-        // an entry longer than the whole budget can never be packed: left in the database (estimate chars/4)
-        List<Convention> operational = store.operational(tenant, (long) tokenBudget * 4, MAX_PACKED_CANDIDATES);
-        ConventionPacker.Packed packed = ConventionPacker.pack(operational, tokenBudget);
-        if (!packed.dropped().isEmpty()) {
-            LOG.log(Level.INFO, "conventions: tenant " + tenant + ": " + packed.dropped().size() + " operational "
-                    + "convention(s) dropped over the token budget of " + tokenBudget + " (estimate chars/4; "
-                    + packed.used() + " used by " + packed.included().size() + " included): " + String.join(", ",
-                    packed.dropped()));
-        }
-        return packed.text();
-    }
-
-    /** What the search index reads: title, the slug's words and the body. */
-    static String indexText(String slug, String title, String body) {
-        return title + "\n" + slug.replace('-', ' ') + "\n" + body;
-    }
-
-    /** A search hit's excerpt: the body on one line, at most 200 characters. */
-    static String snippet(String body) {
-        String flat = body.replaceAll("\\s+", " ").strip();
-        return flat.length() <= 200 ? flat : flat.substring(0, 197) + "...";
+        return ConventionPacker.instructions(store, tenant, tokenBudget);
     }
 }

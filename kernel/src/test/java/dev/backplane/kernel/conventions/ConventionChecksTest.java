@@ -71,9 +71,9 @@ class ConventionChecksTest {
 
     @Test
     void snippetsAndIndexText() {
-        assertThat(Conventions.snippet("  a\n\n b\tc  ")).isEqualTo("a b c");
-        assertThat(Conventions.snippet("w".repeat(200))).hasSize(200);
-        assertThat(Conventions.snippet("w".repeat(201))).hasSize(200).endsWith("w...");
-        assertThat(Conventions.indexText("rollback-first", "Title", "Body")).isEqualTo("Title\nrollback first\nBody");
+        assertThat(ConventionSearch.snippet("  a\n\n b\tc  ")).isEqualTo("a b c");
+        assertThat(ConventionSearch.snippet("w".repeat(200))).hasSize(200);
+        assertThat(ConventionSearch.snippet("w".repeat(201))).hasSize(200).endsWith("w...");
+        assertThat(ConventionSearch.indexText("rollback-first", "Title", "Body")).isEqualTo("Title\nrollback first\nBody");
     }
 }

@@ -19,9 +19,9 @@ class ConventionHistoryTest {
 
     @Test
     void theFirstVersionIsCreatedAndDiffedAgainstNothing() {
-        List<Conventions.Version> h = ConventionHistory.of("deploys", List.of(row(1, "T", "operational", 0, "a\nb")), 20);
+        List<ConventionVersion> h = ConventionHistory.of("deploys", List.of(row(1, "T", "operational", 0, "a\nb")), 20);
         assertThat(h).hasSize(1);
-        assertThat(h.get(0).changes()).containsExactly(new Conventions.Change("created", null, 1));
+        assertThat(h.get(0).changes()).containsExactly(new ConventionVersion.Change("created", null, 1));
         assertThat(h.get(0).bodyDiff()).startsWith("--- /dev/null\n+++ b/deploys (version 1)\n").contains("+a\n+b\n");
         assertThat(h.get(0).changedBy()).isEqualTo("user-1");
         assertThat(h.get(0).changedAt()).isEqualTo(T.plusSeconds(1));
@@ -31,24 +31,24 @@ class ConventionHistoryTest {
     void eachChangedFieldIsNamedWithItsValuesTheBodyOnlyByName() {
         VersionRow before = row(1, "Old", "operational", 0, "x");
         assertThat(ConventionHistory.changes(Optional.of(before), row(2, "New", "workflow", 5, "y"))).containsExactly(
-                new Conventions.Change("title", "Old", "New"), new Conventions.Change("kind", "operational", "workflow"),
-                new Conventions.Change("priority", 0, 5), new Conventions.Change("body", null, null));
+                new ConventionVersion.Change("title", "Old", "New"), new ConventionVersion.Change("kind", "operational", "workflow"),
+                new ConventionVersion.Change("priority", 0, 5), new ConventionVersion.Change("body", null, null));
         assertThat(ConventionHistory.changes(Optional.of(before), row(2, "Old", "operational", 0, "x"))).isEmpty();
         assertThat(ConventionHistory.changes(Optional.of(before), row(2, "Old", "operational", -1, "x")))
-                .containsExactly(new Conventions.Change("priority", 0, -1));
+                .containsExactly(new ConventionVersion.Change("priority", 0, -1));
     }
 
     @Test
     void aRowBeyondTheLimitOnlyServesAsTheOneBefore() {
         List<VersionRow> newestFirst = List.of(row(3, "T", "workflow", 0, "c"), row(2, "T", "workflow", 0, "b"),
                 row(1, "T", "workflow", 0, "a"));
-        List<Conventions.Version> h = ConventionHistory.of("s", newestFirst, 2);
-        assertThat(h).extracting(Conventions.Version::version).containsExactly(3, 2);
+        List<ConventionVersion> h = ConventionHistory.of("s", newestFirst, 2);
+        assertThat(h).extracting(ConventionVersion::version).containsExactly(3, 2);
         assertThat(h.get(1).changes()).as("version 2 is diffed against 1, not shown as created")
-                .containsExactly(new Conventions.Change("body", null, null));
+                .containsExactly(new ConventionVersion.Change("body", null, null));
         assertThat(h.get(1).bodyDiff()).startsWith("--- a/s (version 1)\n+++ b/s (version 2)\n")
                 .contains("-a\n+b\n");
         assertThat(ConventionHistory.of("s", newestFirst, 3).get(2).changes())
-                .containsExactly(new Conventions.Change("created", null, 1));
+                .containsExactly(new ConventionVersion.Change("created", null, 1));
     }
 }
