@@ -196,7 +196,6 @@ class ArchitectureTest {
      * two changes taking names off do not collide.
      */
     static final Set<String> SQL_OUTSIDE_STORES = Set.of(
-            "agents.AgentDefinitions",
             "app.KernelMetrics",
             "audit.AuditLog",
             "audit.AuditQueries",
