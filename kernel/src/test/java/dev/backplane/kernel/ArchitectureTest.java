@@ -202,8 +202,6 @@ class ArchitectureTest {
             "catalog.ConnectorPreferences",
             "console.ConsoleSessions",
             "console.Seal",
-            "dashboards.DashboardNotifier",
-            "dashboards.Dashboards",
             "docs.DocCollections",
             "docs.DocsCapabilities",
             "events.EventLog",
