@@ -202,8 +202,6 @@ class ArchitectureTest {
             "catalog.ConnectorPreferences",
             "console.ConsoleSessions",
             "console.Seal",
-            "docs.DocCollections",
-            "docs.DocsCapabilities",
             "events.EventLog",
             "events.SourceRateLimits",
             "governance.AgentPrincipals",
