@@ -34,6 +34,7 @@ final class NotificationSender {
         this.suppression = suppression;
     }
 
+    /** Sends the claimed notification to each recipient the tenant's policy permits, auditing each outcome. */
     void send(DashboardNotifier.Claimed n) {
         n.investigatorRun().ifPresent(h -> LOG.log(Level.INFO, "dashboard " + n.dashboard() + " (tenant " + n.tenant()
                 + ") is " + n.to() + "; investigator run " + h + " enqueued"));
