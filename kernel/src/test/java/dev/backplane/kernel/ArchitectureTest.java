@@ -196,16 +196,11 @@ class ArchitectureTest {
      * two changes taking names off do not collide.
      */
     static final Set<String> SQL_OUTSIDE_STORES = Set.of(
-            "agents.AgentDefinitions",
             "app.KernelMetrics",
             "audit.AuditLog",
             "audit.AuditQueries",
             "console.ConsoleSessions",
             "console.Seal",
-            "dashboards.DashboardNotifier",
-            "dashboards.Dashboards",
-            "docs.DocCollections",
-            "docs.DocsCapabilities",
             "jobs.BackgroundJobs",
             "quality.RetireChecklist",
             "quality.RetrievalEval",

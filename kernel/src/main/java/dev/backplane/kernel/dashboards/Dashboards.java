@@ -5,10 +5,7 @@ import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.Paging;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -36,11 +33,11 @@ public final class Dashboards {
     static final int MAX_DESCRIPTION_CHARS = 4096;
     static final int MAX_SENSORS = 500;
 
-    private final Jdbc jdbc;
+    private final DashboardStore store;
     private final AgentDefinitions agents;
 
     public Dashboards(Jdbc jdbc, AgentDefinitions agents) {
-        this.jdbc = jdbc;
+        this.store = new DashboardStore(jdbc);
         this.agents = agents;
     }
 
@@ -71,29 +68,20 @@ public final class Dashboards {
         List<UUID> sensors = sensorIds(w.sensorIds());
         UUID id = UUID.randomUUID();
         try {
-            jdbc.inTransaction(c -> {
-                if (!Jdbc.query(c, "SELECT 1 FROM dashboards WHERE tenant_id = ? AND name = ?", rs -> 1, caller.tenantId(),
-                        name).isEmpty()) {
+            DashboardStore.NewDashboard row = new DashboardStore.NewDashboard(id, caller.tenantId(), name, description,
+                    prompt, agent, recipients, minState, caller.sub());
+            store.inTransaction(c -> {
+                if (DashboardStore.nameTaken(c, caller.tenantId(), name)) {
                     throw exists(name);
                 }
-                Set<UUID> known = new java.util.HashSet<>(Jdbc.query(c, "SELECT id FROM sensors WHERE tenant_id = ? "
-                        + "AND id = ANY(?::uuid[]) FOR SHARE", rs -> rs.getObject(1, UUID.class), caller.tenantId(),
-                        strings(sensors)));
+                Set<UUID> known = DashboardStore.lockSensors(c, caller.tenantId(), sensors);
                 for (UUID s : sensors) {
                     if (!known.contains(s)) {
                         throw DashboardErrors.UNKNOWN_SENSOR.error("no sensor " + s + " in this tenant",
                                 Map.of("field", "sensor_ids", "sensor_id", s.toString()));
                     }
                 }
-                Jdbc.update(c, """
-                        INSERT INTO dashboards (id, tenant_id, name, description, investigator_prompt, investigator_agent,
-                               notify_email, notify_min_state, rollup_state, created_by)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", id, caller.tenantId(), name, description.orElse(null),
-                        prompt.orElse(null), agent.orElse(null), recipients.orElse(null), minState,
-                        rollup(c, sensors), caller.sub());
-                for (UUID s : sensors) {
-                    Jdbc.update(c, "INSERT INTO dashboard_sensors (dashboard_id, sensor_id) VALUES (?, ?)", id, s);
-                }
+                DashboardStore.insert(c, row, Rollup.of(DashboardStore.states(c, sensors)), sensors);
                 return null;
             });
         } catch (Jdbc.DataAccessException e) {
@@ -105,37 +93,18 @@ public final class Dashboards {
         return show(caller.tenantId(), id);
     }
 
-    /** The roll-up of these sensors now, on {@code c}. */
-    private static String rollup(Connection c, List<UUID> sensors) throws SQLException {
-        return Rollup.of(Jdbc.query(c, "SELECT coalesce(last_state, 'unknown') FROM sensors WHERE id = ANY(?::uuid[])",
-                rs -> rs.getString(1), (Object) strings(sensors)));
-    }
-
-    private static String[] strings(List<UUID> ids) {
-        return ids.stream().map(UUID::toString).toArray(String[]::new);
-    }
-
     public List<Dashboard> list(UUID tenant, int limit, int offset) {
         Paging page = PAGE.checked(limit, offset);
-        List<UUID> ids = jdbc.query("SELECT id FROM dashboards WHERE tenant_id = ? ORDER BY name, id LIMIT ? OFFSET ?",
-                rs -> rs.getObject(1, UUID.class), tenant, page.limit(), page.offset());
+        List<UUID> ids = store.listIds(tenant, page.limit(), page.offset());
         List<Dashboard> out = new ArrayList<>();
         for (UUID id : ids) {
-            find(tenant, id).ifPresent(out::add); // one deleted meanwhile is left out
+            store.find(tenant, id).ifPresent(out::add); // one deleted meanwhile is left out
         }
         return out;
     }
 
     public Dashboard show(UUID tenant, UUID id) {
-        return find(tenant, id).orElseThrow(() -> notFound(id.toString()));
-    }
-
-    private Optional<Dashboard> find(UUID tenant, UUID id) {
-        List<Dashboard.Member> members = jdbc.query("""
-                SELECT s.id, s.name, coalesce(s.last_state, 'unknown') FROM dashboard_sensors d JOIN sensors s ON s.id = d.sensor_id
-                 WHERE d.dashboard_id = ? AND s.tenant_id = ? ORDER BY s.name, s.id""",
-                rs -> new Dashboard.Member(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3)), id, tenant);
-        return jdbc.queryOne("SELECT * FROM dashboards WHERE tenant_id = ? AND id = ?", rs -> row(rs, members), tenant, id);
+        return store.find(tenant, id).orElseThrow(() -> notFound(id.toString()));
     }
 
     /** What a dashboard id answers when it is not a uuid or names no dashboard of the tenant. */
@@ -145,7 +114,7 @@ public final class Dashboards {
 
     /** Deletes the dashboard (its sensors stay). */
     public void delete(Caller caller, UUID id) {
-        if (jdbc.update("DELETE FROM dashboards WHERE tenant_id = ? AND id = ?", caller.tenantId(), id) == 0) {
+        if (!store.delete(caller.tenantId(), id)) {
             throw notFound(id.toString());
         }
     }
@@ -192,15 +161,5 @@ public final class Dashboards {
     private static DomainException exists(String name) {
         return DashboardErrors.DASHBOARD_EXISTS.error("a dashboard named '" + name + "' exists in this tenant",
                 Map.of("field", "name"));
-    }
-
-    private static Dashboard row(ResultSet rs, List<Dashboard.Member> members) throws SQLException {
-        return new Dashboard(rs.getObject("id", UUID.class), rs.getString("name"),
-                Optional.ofNullable(rs.getString("description")), Optional.ofNullable(rs.getString("investigator_prompt")),
-                Optional.ofNullable(rs.getString("investigator_agent")), Optional.ofNullable(rs.getString("notify_email")),
-                rs.getString("notify_min_state"), members.stream().map(Dashboard.Member::id).toList(), members,
-                Rollup.of(members.stream().map(Dashboard.Member::state).toList()),
-                Optional.ofNullable(rs.getTimestamp("last_notified_at")).map(Timestamp::toInstant),
-                rs.getString("created_by"), rs.getTimestamp("created_at").toInstant());
     }
 }

@@ -17,37 +17,32 @@ public final class DocsCapabilities {
     public record Grant(String collection, String capability, UUID tenantId, String grantedBy, Instant grantedAt) {
     }
 
-    private final Jdbc jdbc;
+    private final DocCollectionStore store;
 
     DocsCapabilities(Jdbc jdbc) {
-        this.jdbc = jdbc;
+        this.store = new DocCollectionStore(jdbc);
     }
 
     public boolean holds(UUID tenant, DocCollection d) {
-        return d.ownedBy(tenant) || (d.global() && !jdbc.query("SELECT 1 FROM docs_collection_grants WHERE "
-                + "collection_id = ? AND tenant_id = ?", rs -> 1, d.id(), tenant).isEmpty());
+        return d.ownedBy(tenant) || (d.global() && store.granted(d.id(), tenant));
     }
 
     /** Grants a global collection's capability to a tenant (idempotent); the caller is a platform_admin. */
     public Grant grant(DocCollection d, UUID tenant, String actor) {
         requireGlobal(d);
-        jdbc.update("INSERT INTO docs_collection_grants (collection_id, tenant_id, granted_by) VALUES (?, ?, ?) "
-                + "ON CONFLICT DO NOTHING", d.id(), tenant, actor);
+        store.grant(d.id(), tenant, actor);
         return grants(d).stream().filter(g -> g.tenantId().equals(tenant)).findFirst().orElseThrow();
     }
 
     public void revoke(DocCollection d, UUID tenant) {
         requireGlobal(d);
-        if (jdbc.update("DELETE FROM docs_collection_grants WHERE collection_id = ? AND tenant_id = ?", d.id(), tenant) == 0) {
+        if (!store.revoke(d.id(), tenant)) {
             throw CommonErrors.GRANT_NOT_FOUND.error("tenant " + tenant + " holds no grant of " + d.capability());
         }
     }
 
     public List<Grant> grants(DocCollection d) {
-        return jdbc.query("SELECT tenant_id, granted_by, granted_at FROM docs_collection_grants WHERE collection_id = ? "
-                + "ORDER BY granted_at, tenant_id", rs -> new Grant(d.key(), d.capability(),
-                rs.getObject("tenant_id", UUID.class), rs.getString("granted_by"),
-                rs.getTimestamp("granted_at").toInstant()), d.id());
+        return store.grants(d);
     }
 
     private static void requireGlobal(DocCollection d) {

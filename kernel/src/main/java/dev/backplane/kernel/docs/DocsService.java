@@ -12,17 +12,11 @@ import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.Digests;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Function;
 
 /**
@@ -36,8 +30,6 @@ public final class DocsService {
 
     static final int SEARCH_MAX = 50;
     static final int SEARCH_DEFAULT = 10;
-    /** Reciprocal rank fusion constant, as in the kb's hybrid engine. */
-    static final int RRF_K = 60;
     static final int MAX_QUERY_CHARS = 4_000;
 
     /** A docs query: the text, the collections named (or 'all'), and the optional filters passed through. */
@@ -90,14 +82,14 @@ public final class DocsService {
 
     public SearchDocsResponse search(Caller c, Query q, String surface) {
         return audited(c, "svc.docs.search", q, surface, targets -> {
-            Retrieved r = retrieve(targets, request(q));
+            DocsFanOut.Retrieved r = DocsFanOut.retrieve(collections, targets, request(q));
             return new SearchDocsResponse(keys(targets), r.chunks(), r.failed());
         });
     }
 
     public AskDocsResponse ask(Caller c, Query q, String surface) {
         return audited(c, "svc.docs.ask", q, surface, targets -> {
-            Retrieved r = retrieve(targets, request(q));
+            DocsFanOut.Retrieved r = DocsFanOut.retrieve(collections, targets, request(q));
             GroundedAnswer.Answer a = GroundedAnswer.answer(q.query(), r.chunks());
             return new AskDocsResponse(a.answer(), a.grounded(), a.sources(), keys(targets), r.failed());
         });
@@ -197,59 +189,6 @@ public final class DocsService {
     private static DocsBackend.Request request(Query q) {
         return new DocsBackend.Request(q.query().strip(), q.limit().orElse(SEARCH_DEFAULT), q.product().filter(
                 p -> !p.isBlank()), q.version().filter(v -> !v.isBlank()));
-    }
-
-    private record Retrieved(List<DocsChunk> chunks, List<Failure> failed) {
-    }
-
-    private record Ranked(DocsBackend.Passage passage, int rank, int collectionOrder) {
-    }
-
-    /**
-     * Asks every collection at once (one virtual thread each) and fuses the ranked lists: a passage
-     * scores 1/(k + rank) in its own list; ties go to the earlier-named collection. One collection
-     * failing while others answer is reported in {@code failed}; all failing is the first error.
-     */
-    private Retrieved retrieve(List<DocCollection> targets, DocsBackend.Request r) {
-        if (targets.isEmpty()) {
-            return new Retrieved(List.of(), List.of());
-        }
-        List<Ranked> all = new ArrayList<>();
-        List<Failure> failed = new ArrayList<>();
-        DomainException first = null;
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<List<DocsBackend.Passage>>> answers = targets.stream()
-                    .map(d -> pool.submit(() -> collections.backend(d).retrieve(d, r))).toList();
-            for (int i = 0; i < targets.size(); i++) {
-                try {
-                    List<DocsBackend.Passage> passages = answers.get(i).get();
-                    for (int rank = 0; rank < passages.size(); rank++) {
-                        all.add(new Ranked(passages.get(rank), rank + 1, i));
-                    }
-                } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof DomainException api)) {
-                        throw new IllegalStateException("docs backend failed unexpectedly", e.getCause());
-                    }
-                    first = first == null ? api : first;
-                    failed.add(new Failure(targets.get(i).key(), api.code(), api.getMessage()));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while waiting for docs backends", e);
-                }
-            }
-        }
-        if (first != null && failed.size() == targets.size()) {
-            throw first;
-        }
-        all.sort(Comparator.comparingInt(Ranked::rank).thenComparingInt(Ranked::collectionOrder));
-        List<DocsChunk> chunks = new ArrayList<>();
-        for (Ranked x : all.subList(0, Math.min(r.limit(), all.size()))) {
-            DocsBackend.Passage p = x.passage();
-            chunks.add(new DocsChunk(chunks.size() + 1, p.collection(), p.id(), p.title(), p.url(), p.text(),
-                    Math.round(1e6 / (RRF_K + x.rank())) / 1e6, p.score(),
-                    new DocsChunk.Citation(p.collection(), p.title(), p.url(), p.id())));
-        }
-        return new Retrieved(chunks, failed);
     }
 
     private static List<String> keys(List<DocCollection> targets) {
