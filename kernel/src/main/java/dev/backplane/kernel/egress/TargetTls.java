@@ -1,30 +1,21 @@
 package dev.backplane.kernel.egress;
 
 import java.io.ByteArrayInputStream;
-import java.net.IDN;
-import java.net.InetAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.SecureRandom;
-import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
-import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509ExtendedTrustManager;
 import javax.net.ssl.X509TrustManager;
 
 /**
@@ -158,119 +149,5 @@ public final class TargetTls {
 
     static boolean isIpLiteral(String s) {
         return s.contains(":") || s.matches("\\d+\\.\\d+\\.\\d+\\.\\d+");
-    }
-
-    /** Checks the chain (unless verification is off), then that the leaf certificate names the expected host. */
-    private static final class NameCheckingTrustManager extends X509ExtendedTrustManager {
-        private final X509TrustManager chain;
-        private final String expected;
-
-        NameCheckingTrustManager(X509TrustManager chain, String expected) {
-            this.chain = chain;
-            this.expected = expected.toLowerCase(Locale.ROOT);
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] certs, String authType) throws CertificateException {
-            if (chain == null) {
-                return; // verify_tls=false
-            }
-            chain.checkServerTrusted(certs, authType);
-            checkName(certs[0]);
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] certs, String authType, Socket socket) throws CertificateException {
-            checkServerTrusted(certs, authType);
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] certs, String authType, SSLEngine engine)
-                throws CertificateException {
-            checkServerTrusted(certs, authType);
-        }
-
-        @Override
-        public void checkClientTrusted(X509Certificate[] certs, String authType) throws CertificateException {
-            throw new CertificateException("client certificates are not accepted here");
-        }
-
-        @Override
-        public void checkClientTrusted(X509Certificate[] certs, String authType, Socket socket) throws CertificateException {
-            checkClientTrusted(certs, authType);
-        }
-
-        @Override
-        public void checkClientTrusted(X509Certificate[] certs, String authType, SSLEngine engine)
-                throws CertificateException {
-            checkClientTrusted(certs, authType);
-        }
-
-        @Override
-        public X509Certificate[] getAcceptedIssuers() {
-            return chain == null ? new X509Certificate[0] : chain.getAcceptedIssuers();
-        }
-
-        private void checkName(X509Certificate leaf) throws CertificateException {
-            List<String> dns = new ArrayList<>();
-            List<String> ips = new ArrayList<>();
-            try {
-                if (leaf.getSubjectAlternativeNames() != null) {
-                    for (List<?> san : leaf.getSubjectAlternativeNames()) {
-                        int type = (Integer) san.get(0);
-                        if (type == 2) {
-                            dns.add(san.get(1).toString().toLowerCase(Locale.ROOT));
-                        } else if (type == 7) {
-                            ips.add(san.get(1).toString());
-                        }
-                    }
-                }
-            } catch (CertificateParsingException e) {
-                throw new CertificateException("cannot read the certificate's names: " + e.getMessage(), e);
-            }
-            if (dns.isEmpty()) {
-                // like the JDK's own hostname check: a certificate without DNS names is matched on its CN
-                commonName(leaf).ifPresent(dns::add);
-            }
-            boolean ok;
-            if (isIpLiteral(expected)) {
-                ok = ips.stream().anyMatch(ip -> sameIp(ip, expected));
-            } else {
-                String ascii = IDN.toASCII(expected);
-                ok = dns.stream().anyMatch(name -> matches(name, ascii));
-            }
-            if (!ok) {
-                throw new CertificateException("No subject alternative " + (isIpLiteral(expected) ? "IP address" : "DNS name")
-                        + " matching " + expected + " found (certificate names: DNS " + dns + ", IP " + ips
-                        + "); set tls_server_name to a name the certificate carries");
-            }
-        }
-
-        private static Optional<String> commonName(X509Certificate leaf) {
-            try {
-                javax.naming.ldap.LdapName dn = new javax.naming.ldap.LdapName(
-                        leaf.getSubjectX500Principal().getName(javax.security.auth.x500.X500Principal.RFC2253));
-                return dn.getRdns().stream().filter(r -> r.getType().equalsIgnoreCase("CN"))
-                        .map(r -> r.getValue().toString().toLowerCase(Locale.ROOT)).reduce((first, last) -> last);
-            } catch (javax.naming.InvalidNameException e) {
-                return Optional.empty();
-            }
-        }
-
-        private static boolean matches(String pattern, String host) {
-            if (pattern.startsWith("*.")) {
-                int dot = host.indexOf('.');
-                return dot > 0 && host.substring(dot).equals(pattern.substring(1));
-            }
-            return pattern.equals(host);
-        }
-
-        private static boolean sameIp(String a, String b) {
-            try {
-                return InetAddress.getByName(a).equals(InetAddress.getByName(b));
-            } catch (java.net.UnknownHostException e) {
-                return false;
-            }
-        }
     }
 }

@@ -13,7 +13,6 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * REST of the events capability: event sources, the ingest route senders call, the event log.

@@ -4,28 +4,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.errors.ErrorKind;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.Authenticator;
 import dev.backplane.kernel.http.ErrorMapping;
 import dev.backplane.kernel.http.Json;
-import dev.backplane.kernel.http.TextGuard;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.TokenVerifier;
 import dev.backplane.kernel.kb.KbService;
 import dev.backplane.kernel.memory.MemoryService;
 import dev.backplane.kernel.runbooks.RunbookTemplates;
 import dev.backplane.kernel.tools.ToolRegistry;
-import dev.backplane.kernel.util.JsonMapping;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -105,12 +101,12 @@ public final class McpRoutes {
     private void post(ServerRequest req, ServerResponse res) {
         Optional<String> origin = req.headers().first(HeaderNames.ORIGIN);
         if (origin.isPresent() && !McpRequestChecks.originAllowed(settings, origin.get())) {
-            rpcError(res, Status.FORBIDDEN_403, null, McpServer.INVALID_REQUEST, "origin " + origin.get()
+            JsonRpcMessages.error(res, Status.FORBIDDEN_403, null, McpServer.INVALID_REQUEST, "origin " + origin.get()
                     + " is not allowed (mcp.allowed-origins)", Map.of());
             return;
         }
         Optional<Caller> caller = authenticated(req, res);
-        Optional<JsonNode> message = caller.isPresent() ? message(req, res) : Optional.empty();
+        Optional<JsonNode> message = caller.isPresent() ? JsonRpcMessages.read(req, res) : Optional.empty();
         if (message.isEmpty()) {
             return; // answered already
         }
@@ -151,67 +147,6 @@ public final class McpRoutes {
         }
     }
 
-    /**
-     * The body as one JSON-RPC 2.0 message with a method (a request or a notification); else its error is sent, or
-     * a response to nothing asked is acknowledged, and there is none.
-     */
-    private static Optional<JsonNode> message(ServerRequest req, ServerResponse res) {
-        byte[] body;
-        try {
-            body = Json.body(req, Json.MAX_BODY_BYTES, () -> CommonErrors.BODY_TOO_LARGE.error("message exceeds "
-                    + Json.MAX_BODY_BYTES + " bytes"));
-        } catch (DomainException e) {
-            if (e.kind() == ErrorKind.TOO_LARGE) {
-                rpcError(res, Status.REQUEST_ENTITY_TOO_LARGE_413, null, McpServer.INVALID_REQUEST, e.getMessage(),
-                        Map.of());
-            } else {
-                rpcError(res, Status.BAD_REQUEST_400, null, McpServer.PARSE_ERROR, "could not read the body", Map.of());
-            }
-            return Optional.empty();
-        }
-        JsonNode msg;
-        try {
-            msg = JsonMapping.mapper().readTree(body);
-        } catch (IOException e) {
-            rpcError(res, Status.BAD_REQUEST_400, null, McpServer.PARSE_ERROR, "not JSON", Map.of());
-            return Optional.empty();
-        }
-        if (msg == null || msg.isArray()) {
-            rpcError(res, Status.BAD_REQUEST_400, null, McpServer.INVALID_REQUEST, msg == null ? "empty message"
-                    : "JSON-RPC batches are not supported; send one message per request", Map.of());
-            return Optional.empty();
-        }
-        if (!msg.isObject() || !"2.0".equals(msg.path("jsonrpc").asText(null))) {
-            rpcError(res, Status.BAD_REQUEST_400, null, McpServer.INVALID_REQUEST, "not a JSON-RPC 2.0 message",
-                    Map.of());
-            return Optional.empty();
-        }
-        JsonNode id = msg.get("id");
-        try {
-            TextGuard.check(msg);
-        } catch (DomainException refused) {
-            rpcError(res, Status.OK_200, id, McpServer.INVALID_PARAMS, refused.getMessage(),
-                    Map.of("reason", refused.code()));
-            return Optional.empty();
-        }
-        if (!msg.has("method")) {
-            if (msg.has("result") || msg.has("error")) {
-                res.status(Status.ACCEPTED_202).send(); // a response to nothing we asked: acknowledged, ignored
-            } else {
-                rpcError(res, Status.BAD_REQUEST_400, id, McpServer.INVALID_REQUEST, "a request needs a method", Map.of());
-            }
-            return Optional.empty();
-        }
-        if (!msg.path("method").isTextual() || (id != null && !id.isTextual() && !id.isIntegralNumber())
-                || (msg.has("params") && !msg.path("params").isObject())) {
-            rpcError(res, Status.BAD_REQUEST_400, id != null && (id.isTextual() || id.isIntegralNumber()) ? id : null,
-                    McpServer.INVALID_REQUEST, "method must be a string, id a string or integer, params an object",
-                    Map.of());
-            return Optional.empty();
-        }
-        return Optional.of(msg);
-    }
-
     /** Runs a request and answers it on its response: the result, or the JSON-RPC error its failure maps to. */
     private void answer(ServerRequest req, ServerResponse res, Caller caller, JsonNode msg, boolean stateless) {
         JsonNode id = msg.get("id");
@@ -245,10 +180,5 @@ public final class McpRoutes {
             answer.respond(Status.OK_200, McpServer.errorMessage(id, -32603, "internal error; the backplane logged it",
                     Map.of()));
         }
-    }
-
-    private static void rpcError(ServerResponse res, Status status, JsonNode id, int code, String message,
-                                 Map<String, Object> data) {
-        Json.send(res, status, McpServer.errorMessage(id, code, message, data));
     }
 }
