@@ -200,8 +200,6 @@ class ArchitectureTest {
             "app.KernelMetrics",
             "audit.AuditLog",
             "audit.AuditQueries",
-            "console.ConsoleSessions",
-            "console.Seal",
             "dashboards.DashboardNotifier",
             "dashboards.Dashboards",
             "docs.DocCollections",
