@@ -199,8 +199,6 @@ class ArchitectureTest {
             "app.KernelMetrics",
             "audit.AuditLog",
             "audit.AuditQueries",
-            "console.ConsoleSessions",
-            "console.Seal",
             "jobs.BackgroundJobs",
             "quality.RetireChecklist",
             "quality.RetrievalEval",

@@ -6,7 +6,6 @@ import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.ErrorMapping;
 import dev.backplane.kernel.http.RequestIds;
-import dev.backplane.kernel.http.TextGuard;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import gg.jte.ContentType;
@@ -21,19 +20,17 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.util.LinkedHashMap;
+import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * The console under {@code /ui}: what every page shares — the session check, CSRF, text checks,
- * rendering and error pages — and the registration of the sign-in ({@link ConsoleSignInRoutes}) and
- * page routes ({@link ConsoleKbRoutes}, {@link ConsoleConnectorRoutes}). Pages call the same service methods as the REST routes and record
- * the same governance audit rows, under the REST route's name.
+ * The console under {@code /ui}: what every page shares — the session check, the request checks in order
+ * ({@link ConsoleRequestRoutes}: headers, then the form and its CSRF token, then the role, then text), rendering and
+ * error pages — and the registration of the sign-in ({@link ConsoleSignInRoutes}) and page routes ({@link
+ * ConsoleKbRoutes}, {@link ConsoleConnectorRoutes}). Pages call the same service methods as the REST routes and
+ * record the same governance audit rows, under the REST route's name.
  */
 public final class ConsoleRoutes {
 
@@ -41,8 +38,6 @@ public final class ConsoleRoutes {
     /** Largest form accepted (a kb body is at most 256 KiB; form encoding can triple it). */
     static final int MAX_FORM_BYTES = 1 << 20;
     private static final System.Logger LOG = System.getLogger(ConsoleRoutes.class.getName());
-    private static final String CSP = "default-src 'none'; style-src 'self'; img-src 'self' https: data:; "
-            + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
     /** The handler of a page or action for a signed-in user (named so: it speaks HTTP, like every *Routes type). */
     @FunctionalInterface
@@ -106,7 +101,7 @@ public final class ConsoleRoutes {
         ApiRoutes.Template template = new ApiRoutes.Template(path);
         routing.route(method, path, (req, res) -> {
             req.context().register(ApiRoutes.Template.class, template);
-            secure(res);
+            ConsoleRequestRoutes.secure(res);
             Optional<Signed> signed = Optional.empty();
             try {
                 signed = signedIn(req);
@@ -118,18 +113,19 @@ public final class ConsoleRoutes {
                     }
                     throw ConsoleErrors.LOGIN_FAILED.error("you are not signed in, or your session has expired");
                 }
-                Map<String, String> form = method == Method.POST ? form(req, maxUploadBytes) : Map.of();
+                Map<String, String> form = method == Method.POST
+                        ? ConsoleRequestRoutes.form(req, maxUploadBytes) : Map.of();
                 if (method == Method.POST) {
-                    checkCsrf(signed.get(), form);
+                    ConsoleRequestRoutes.checkCsrf(signed.get(), form);
                 }
                 signed.get().caller().require(role);
-                checkText(req, form);
+                ConsoleRequestRoutes.checkText(req, form);
                 page.handle(req, res, signed.get(), form);
             } catch (DomainException e) {
                 error(res, signed, e);
             } catch (Exception e) {
                 String id = RequestIds.of(req);
-                LOG.log(System.Logger.Level.ERROR, "console request " + id + " " + method.text() + " "
+                LOG.log(Level.ERROR, "console request " + id + " " + method.text() + " "
                         + req.path().path() + " failed unexpectedly", e);
                 error(res, signed, CommonErrors.INTERNAL_ERROR.error("internal error; quote request id " + id
                         + " when reporting it"));
@@ -162,77 +158,6 @@ public final class ConsoleRoutes {
                 .flatMap(id -> sessions.find(id).map(s -> new Signed(id, s)));
     }
 
-    static void checkCsrf(Signed signed, Map<String, String> form) {
-        byte[] expected = signed.session().csrfToken().getBytes(StandardCharsets.UTF_8);
-        byte[] given = form.getOrDefault("_csrf", "").getBytes(StandardCharsets.UTF_8);
-        if (!MessageDigest.isEqual(expected, given)) {
-            throw ConsoleErrors.CSRF_TOKEN_INVALID.error("this form is missing the session's CSRF token or carries "
-                    + "another one; reload the page and try again");
-        }
-    }
-
-    /** Text no service accepts (NUL, unpaired surrogates) is refused up front, as REST does: 422, not a 500. */
-    private static void checkText(ServerRequest req, Map<String, String> form) {
-        for (String name : req.query().names()) {
-            TextGuard.checkParameter("(query parameter name)", name);
-            for (String value : req.query().all(name)) {
-                TextGuard.checkParameter(name, value);
-            }
-        }
-        var path = req.path().pathParameters();
-        for (String name : path.names()) {
-            TextGuard.checkParameter(name, path.get(name));
-        }
-        form.forEach((name, value) -> {
-            TextGuard.checkParameter("(form field name)", name);
-            TextGuard.checkParameter(name, value);
-        });
-    }
-
-    /**
-     * The form of a POST: url-encoded (at most {@link #MAX_FORM_BYTES}), or multipart with uploads (at most
-     * {@code maxUploadBytes}); an uploaded file's text is under its field name, its file name under
-     * {@code <field>.filename}.
-     */
-    static Map<String, String> form(ServerRequest req, int maxUploadBytes) throws IOException {
-        Optional<String> boundary = MultipartForm.boundary(req.headers().contentType()
-                .map(t -> t.text()).orElse(null));
-        int cap = boundary.isPresent() ? maxUploadBytes : MAX_FORM_BYTES;
-        if (req.headers().contentLength().orElse(0) > cap) {
-            throw CommonErrors.BODY_TOO_LARGE.error("the form exceeds " + cap + " bytes");
-        }
-        byte[] raw;
-        try (InputStream in = req.content().inputStream()) {
-            raw = in.readNBytes(cap + 1);
-        }
-        if (raw.length > cap) {
-            throw CommonErrors.BODY_TOO_LARGE.error("the form exceeds " + cap + " bytes");
-        }
-        Map<String, String> form = new LinkedHashMap<>();
-        if (boundary.isPresent()) {
-            MultipartForm.parse(raw, boundary.get(), form).forEach((field, upload) -> {
-                form.put(field, upload.content());
-                form.put(field + ".filename", upload.name());
-            });
-            return form;
-        }
-        String text = new String(raw, StandardCharsets.UTF_8);
-        if (text.isEmpty()) {
-            return form;
-        }
-        try {
-            for (String pair : text.split("&")) {
-                int eq = pair.indexOf('=');
-                String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-                String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-                form.putIfAbsent(name, value);
-            }
-        } catch (IllegalArgumentException e) {
-            throw CommonErrors.UNREADABLE_REQUEST.error("the form is not valid application/x-www-form-urlencoded");
-        }
-        return form;
-    }
-
     private void stylesheet(ServerRequest req, ServerResponse res) throws IOException {
         try (InputStream css = ConsoleRoutes.class.getResourceAsStream("/console/console.css")) {
             res.headers().contentType(HttpMediaType.create("text/css; charset=utf-8"));
@@ -245,12 +170,5 @@ public final class ConsoleRoutes {
         res.status(status);
         res.header(HeaderNames.LOCATION, location);
         res.send();
-    }
-
-    static void secure(ServerResponse res) {
-        res.header(HeaderNames.create("Content-Security-Policy"), CSP);
-        res.header(HeaderNames.create("X-Content-Type-Options"), "nosniff");
-        res.header(HeaderNames.create("Referrer-Policy"), "same-origin");
-        res.header(HeaderNames.CACHE_CONTROL, "no-store");
     }
 }

@@ -1,5 +1,6 @@
 package dev.backplane.kernel.console;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.http.Authenticator;
@@ -58,15 +59,15 @@ public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes 
     }
 
     private void login(ServerRequest req, ServerResponse res) {
-        ConsoleRoutes.secure(res);
+        ConsoleRequestRoutes.secure(res);
         try {
             String back = ConsoleLinks.localReturn(req.query().first("return").orElse("/ui/kb"));
-            ConsoleSessions.PendingLogin login = sessions.startLogin(back);
+            PendingLogin login = sessions.startLogin(back);
             // the sign-in lives only in this sealed cookie (nothing is written on the server), and that binds it to
             // this browser: the callback needs the cookie to carry the same state, so a callback link made from
             // somebody else's sign-in (login CSRF) cannot put their session in this browser
             res.headers().add(HeaderNames.SET_COOKIE, cookieAt(LOGIN_COOKIE, sessions.sealLogin(login), "/ui/callback",
-                    ConsoleSessions.LOGIN_TTL.toSeconds()));
+                    SignInCookie.LOGIN_TTL.toSeconds()));
             ConsoleRoutes.redirect(res, Status.FOUND_302, oidc.authorizationUrl(login, redirectUri()));
         } catch (DomainException e) {
             console.error(res, Optional.empty(), e);
@@ -74,13 +75,13 @@ public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes 
     }
 
     private void callback(ServerRequest req, ServerResponse res) {
-        ConsoleRoutes.secure(res);
+        ConsoleRequestRoutes.secure(res);
         try {
             Optional<String> providerError = req.query().first("error").asOptional();
             String state = req.query().first("state").orElse("");
             String bound = req.headers().cookies().first(LOGIN_COOKIE).orElse("");
             res.headers().add(HeaderNames.SET_COOKIE, cookieAt(LOGIN_COOKIE, "", "/ui/callback", 0));
-            Optional<ConsoleSessions.PendingLogin> login = sessions.takeLogin(bound, state);
+            Optional<PendingLogin> login = sessions.takeLogin(bound, state);
             if (login.isEmpty()) {
                 throw ConsoleErrors.LOGIN_FAILED.error("this sign-in was not started in this browser, or has expired; "
                         + "sign in again");
@@ -102,12 +103,13 @@ public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes 
     }
 
     private void logout(ServerRequest req, ServerResponse res) throws IOException {
-        ConsoleRoutes.secure(res);
+        ConsoleRequestRoutes.secure(res);
         Optional<ConsoleRoutes.Signed> signed = Optional.empty();
         try {
             signed = console.signedIn(req);
             if (signed.isPresent()) {
-                ConsoleRoutes.checkCsrf(signed.get(), ConsoleRoutes.form(req, ConsoleRoutes.MAX_FORM_BYTES));
+                ConsoleRequestRoutes.checkCsrf(signed.get(),
+                        ConsoleRequestRoutes.form(req, ConsoleRoutes.MAX_FORM_BYTES));
                 sessions.close(signed.get().id());
             }
         } catch (DomainException e) {
@@ -131,9 +133,8 @@ public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes 
             throw CommonErrors.TENANT_NOT_FOUND.error("no tenant " + tenant + " is known to this backplane");
         }
         sessions.switchTenant(signed.id(), tenant);
-        console.audited(signed.caller(), "POST /ui/tenant", Map.of(), Optional.of(com.fasterxml.jackson.databind.node
-                .JsonNodeFactory.instance.objectNode().put("from", signed.caller().tenantId().toString())
-                .put("to", tenant.toString())), 303);
+        console.audited(signed.caller(), "POST /ui/tenant", Map.of(), Optional.of(JsonNodeFactory.instance.objectNode()
+                .put("from", signed.caller().tenantId().toString()).put("to", tenant.toString())), 303);
         ConsoleRoutes.redirect(res, Status.SEE_OTHER_303, "/ui/kb");
     }
 
@@ -141,7 +142,6 @@ public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes 
         return publicUrl.get().replaceAll("/+$", "") + "/ui/callback";
     }
 
-    /** Secure unless the console is served over plain http on loopback (a developer's machine). */
     /** The cookie that binds a pending sign-in to the browser that started it. */
     static final String LOGIN_COOKIE = "svc_console_login";
 
@@ -149,6 +149,7 @@ public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes 
         return cookieAt(ConsoleRoutes.COOKIE, value, "/ui", maxAgeSeconds);
     }
 
+    /** Secure unless the console is served over plain http on loopback (a developer's machine). */
     private String cookieAt(String name, String value, String path, long maxAgeSeconds) {
         URI url = URI.create(publicUrl.get());
         boolean loopbackHttp = "http".equals(url.getScheme()) && url.getHost() != null

@@ -1,12 +1,12 @@
 package dev.backplane.kernel.console;
 
-import dev.backplane.kernel.persistence.Jdbc;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Optional;
+import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
@@ -14,9 +14,10 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Authenticated encryption (AES-256-GCM) with the console's key. The key is made once per backplane (random, 256
- * bits) and kept in PostgreSQL, so every replica seals and opens the same values without any setting. Each value is
- * sealed for a {@code purpose} (the GCM associated data): a value sealed for one purpose never opens for another, so
- * a sign-in cookie cannot stand in for a session's refresh token or the reverse. {@code toString} shows no key.
+ * bits) and kept in PostgreSQL ({@link SealKeyStore}), so every replica seals and opens the same values without any
+ * setting. Each value is sealed for a {@code purpose} (the GCM associated data): a value sealed for one purpose never
+ * opens for another, so a sign-in cookie cannot stand in for a session's refresh token or the reverse.
+ * {@code toString} shows no key.
  */
 final class Seal {
 
@@ -27,16 +28,16 @@ final class Seal {
 
     private final SecretKey key;
 
-    private Seal(byte[] key) {
+    /** A seal with {@code key} (32 bytes); the console's own comes from {@link #load}. */
+    Seal(byte[] key) {
         this.key = new SecretKeySpec(key, "AES");
     }
 
     /** The backplane's console key, made by whichever replica asks first (the others read the same row). */
-    static Seal load(Jdbc jdbc) {
+    static Seal load(SealKeyStore keys) {
         byte[] fresh = new byte[32];
         RANDOM.nextBytes(fresh);
-        jdbc.update("INSERT INTO console_keys (id, key) VALUES (1, ?) ON CONFLICT (id) DO NOTHING", (Object) fresh);
-        return new Seal(jdbc.queryOne("SELECT key FROM console_keys WHERE id = 1", rs -> rs.getBytes(1)).orElseThrow());
+        return new Seal(keys.keyOr(fresh));
     }
 
     /** URL-safe text (a valid cookie value) that only this key opens, and only for {@code purpose}. */
@@ -71,7 +72,7 @@ final class Seal {
             c.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, raw, 1, IV_BYTES));
             c.updateAAD(purpose.getBytes(StandardCharsets.UTF_8));
             return Optional.of(c.doFinal(raw, 1 + IV_BYTES, raw.length - 1 - IV_BYTES));
-        } catch (javax.crypto.AEADBadTagException forged) {
+        } catch (AEADBadTagException forged) {
             return Optional.empty();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM is unavailable", e);

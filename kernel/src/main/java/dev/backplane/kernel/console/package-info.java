@@ -1,8 +1,9 @@
 /**
  * The web console under {@code /ui}: OIDC sign-in with PKCE ({@link
  * dev.backplane.kernel.console.ConsoleSignInRoutes}), sessions in PostgreSQL ({@link
- * dev.backplane.kernel.console.ConsoleSessions}, {@code console_sessions}) re-validated with the identity
- * provider, values sealed with the console's key ({@link dev.backplane.kernel.console.Seal}, {@code
+ * dev.backplane.kernel.console.ConsoleSessions}, SQL in {@link dev.backplane.kernel.console.ConsoleSessionStore},
+ * {@code console_sessions}) re-validated with the identity provider, values sealed with the console's key ({@link
+ * dev.backplane.kernel.console.Seal}, key row in {@link dev.backplane.kernel.console.SealKeyStore}, {@code
  * console_keys}), CSRF, and server-rendered pages for the kb, spec ingest and connectors ({@link
  * dev.backplane.kernel.console.ConsoleRoutes}). A console user is the caller the REST authenticator makes of
  * the login's access token, so the console grants nothing REST would not. Pages call the same service methods
