@@ -209,9 +209,7 @@ class ArchitectureTest {
             "jobs.BackgroundJobs",
             "quality.RetireChecklist",
             "quality.RetrievalEval",
-            "quality.UsageReport",
-            "results.ResultHandles",
-            "results.ResultQueryService");
+            "quality.UsageReport");
 
     @Test
     void pluginApiIsJdkOnly() {
