@@ -121,7 +121,8 @@ final class ResultQueryCompiler {
                 inner.append(i == 1 ? "" : ", ").append(i);
             }
         }
-        StringBuilder sql = new StringBuilder("SELECT q.*, count(*) OVER () AS total FROM (").append(inner).append(") q");
+        StringBuilder sql = new StringBuilder("SELECT q.*, count(*) OVER () AS total FROM (").append(inner)
+                .append(") q");
         sql.append(" ORDER BY ");
         for (ResultQuery.Order o : q.orderBy()) {
             Integer pos = positions.get(o.field());

@@ -42,9 +42,11 @@ class ResultQueryRulesTest {
         assertThat(ResultQueryRules.limit(new ResultQuery("h", null, Optional.of(0), null))).isEqualTo(1);
         assertThat(ResultQueryRules.limit(new ResultQuery("h", null, Optional.of(7), Optional.of(new ResultQuery.Query(
                 null, null, null, null, null, Optional.of(3)))))).as("the query's limit wins").isEqualTo(3);
-        assertThat(ResultQueryRules.offset(new ResultQuery("h", Optional.of(1_000_000), null, null))).isEqualTo(1_000_000);
+        assertThat(ResultQueryRules.offset(new ResultQuery("h", Optional.of(1_000_000), null, null)))
+                .isEqualTo(1_000_000);
         refused(() -> ResultQueryRules.offset(new ResultQuery("h", Optional.of(-1), null, null)), "offset must be");
-        refused(() -> ResultQueryRules.offset(new ResultQuery("h", Optional.of(1_000_001), null, null)), "offset must be");
+        refused(() -> ResultQueryRules.offset(new ResultQuery("h", Optional.of(1_000_001), null, null)),
+                "offset must be");
     }
 
     @Test
@@ -57,9 +59,11 @@ class ResultQueryRulesTest {
 
     @Test
     void operatorsFunctionsAndDirectionsComeFromFixedSets() {
-        assertThat(ResultQueryRules.op(new ResultQuery.Predicate("a", " is   not  null ", null))).isEqualTo("IS NOT NULL");
+        assertThat(ResultQueryRules.op(new ResultQuery.Predicate("a", " is   not  null ", null)))
+                .isEqualTo("IS NOT NULL");
         refused(() -> ResultQueryRules.op(new ResultQuery.Predicate("a", null, null)), "every predicate needs");
-        assertThat(ResultQueryRules.function(new ResultQuery.Aggregate("sum", Optional.of("cpu"), null))).isEqualTo("SUM");
+        assertThat(ResultQueryRules.function(new ResultQuery.Aggregate("sum", Optional.of("cpu"), null)))
+                .isEqualTo("SUM");
         assertThat(ResultQueryRules.function(new ResultQuery.Aggregate("count", null, null))).isEqualTo("COUNT");
         refused(() -> ResultQueryRules.function(new ResultQuery.Aggregate("avg", null, null)), "AVG needs a field");
         refused(() -> ResultQueryRules.function(new ResultQuery.Aggregate("median", Optional.of("cpu"), null)),
@@ -73,7 +77,8 @@ class ResultQueryRulesTest {
     void outputNamesDefaultFromTheFunctionAndMustBeIdentifiers() {
         assertThat(ResultQueryRules.outputName(new ResultQuery.Aggregate("sum", Optional.of("cpu"), null), "SUM"))
                 .isEqualTo("sum_cpu");
-        assertThat(ResultQueryRules.outputName(new ResultQuery.Aggregate("count", null, null), "COUNT")).isEqualTo("count");
+        assertThat(ResultQueryRules.outputName(new ResultQuery.Aggregate("count", null, null), "COUNT"))
+                .isEqualTo("count");
         refused(() -> ResultQueryRules.outputName(new ResultQuery.Aggregate("count", null, Optional.of("n; DROP")),
                 "COUNT"), "must be letters, digits and '_'");
     }
