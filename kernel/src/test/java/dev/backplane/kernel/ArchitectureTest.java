@@ -206,7 +206,6 @@ class ArchitectureTest {
             "dashboards.Dashboards",
             "docs.DocCollections",
             "docs.DocsCapabilities",
-            "jobs.BackgroundJobs",
             "quality.RetireChecklist",
             "quality.RetrievalEval",
             "quality.UsageReport");
