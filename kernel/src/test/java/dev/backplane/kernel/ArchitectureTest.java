@@ -205,10 +205,7 @@ class ArchitectureTest {
             "dashboards.DashboardNotifier",
             "dashboards.Dashboards",
             "docs.DocCollections",
-            "docs.DocsCapabilities",
-            "quality.RetireChecklist",
-            "quality.RetrievalEval",
-            "quality.UsageReport");
+            "docs.DocsCapabilities");
 
     @Test
     void pluginApiIsJdkOnly() {
