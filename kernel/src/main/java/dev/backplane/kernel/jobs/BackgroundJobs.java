@@ -1,20 +1,13 @@
 package dev.backplane.kernel.jobs;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.persistence.PeriodicJob;
-import dev.backplane.kernel.util.JsonMapping;
-import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,14 +44,14 @@ public final class BackgroundJobs {
         void reportNow(Object progress);
     }
 
-    private final Jdbc jdbc;
+    private final BackgroundJobStore store;
     private final Map<String, JobKind> kinds;
     private final ExecutorService runner = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("background-job-", 0).factory());
 
     /** {@code kinds}: every kind this kernel runs, so that the reaper covers each. */
     public BackgroundJobs(Jdbc jdbc, List<JobKind> kinds) {
-        this.jdbc = jdbc;
+        this.store = new BackgroundJobStore(jdbc);
         this.kinds = kinds.stream().collect(Collectors.toUnmodifiableMap(JobKind::name, Function.identity()));
     }
 
@@ -71,25 +64,21 @@ public final class BackgroundJobs {
     public UUID start(JobKind kind, Caller caller, Map<String, ?> details, Object progress, Work work) {
         registered(kind);
         UUID id = UUID.randomUUID();
-        jdbc.update("""
-                INSERT INTO background_jobs (id, kind, tenant_id, requested_by, status, details, progress,
-                       created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, now(), now())""", id, kind.name(), caller.tenantId(), caller.sub(),
-                kind.queuedFirst() ? "queued" : "running", Jdbc.jsonb(details), Jdbc.jsonb(progress));
-        runner.submit(() -> run(kind, id, new RowProgress(id, progress), work));
+        JobStatus status = JobStatus.initial(kind);
+        store.insert(id, kind, caller.tenantId(), caller.sub(), status, details, progress);
+        runner.submit(() -> run(kind, id, new RowProgress(id, status, progress), work));
         return id;
     }
 
     private void run(JobKind kind, UUID id, RowProgress progress, Work work) {
         try {
-            if (kind.queuedFirst()) {
-                jdbc.update("UPDATE background_jobs SET status = 'running', updated_at = now() WHERE id = ?", id);
+            if (progress.status == JobStatus.QUEUED) {
+                store.markRunning(id);
+                progress.moved(JobStatus.RUNNING);
             }
             Object result = work.run(progress);
-            jdbc.update("""
-                    UPDATE background_jobs SET status = 'succeeded', progress = ?, result = ?, updated_at = now(),
-                           finished_at = now()
-                    WHERE id = ?""", Jdbc.jsonb(progress.latest), Jdbc.jsonb(result), id);
+            store.markSucceeded(id, progress.latest, result);
+            progress.moved(JobStatus.SUCCEEDED);
         } catch (DomainException e) {
             fail(id, progress, e.code(), e.getMessage());
         } catch (RuntimeException e) {
@@ -99,11 +88,8 @@ public final class BackgroundJobs {
     }
 
     private void fail(UUID id, RowProgress progress, String code, String message) {
-        jdbc.update("""
-                UPDATE background_jobs SET status = 'failed', progress = ?, error = ?, updated_at = now(),
-                       finished_at = now()
-                WHERE id = ?""", Jdbc.jsonb(progress.latest), Jdbc.jsonb(Map.of("error_code", code,
-                "message", message)), id);
+        store.markFailed(id, progress.latest, code, message);
+        progress.moved(JobStatus.FAILED);
     }
 
     /** Fails unfinished jobs nobody has updated for 5 minutes (their kernel died). */
@@ -115,12 +101,8 @@ public final class BackgroundJobs {
     public int reapStale(Duration staleAfter) {
         int reaped = 0;
         for (JobKind kind : kinds.values()) {
-            reaped += jdbc.update("""
-                    UPDATE background_jobs SET status = 'failed', error = ?, updated_at = now(), finished_at = now()
-                    WHERE kind = ? AND status IN ('queued', 'running')
-                      AND updated_at < now() - make_interval(secs => ?)""",
-                    Jdbc.jsonb(Map.of("error_code", kind.codePrefix() + "_abandoned", "message",
-                            kind.abandonedMessage())), kind.name(), (double) staleAfter.toMillis() / 1000);
+            reaped += store.failStale(kind, staleAfter, Map.of("error_code", kind.codePrefix() + "_abandoned",
+                    "message", kind.abandonedMessage()));
         }
         if (reaped > 0) {
             LOG.log(Level.WARNING, reaped + " abandoned background job(s) marked failed");
@@ -131,10 +113,8 @@ public final class BackgroundJobs {
     /** The job as its tenant sees it: another tenant's job, or one of another kind, is not found. */
     public BackgroundJob job(Caller caller, JobKind kind, UUID id) {
         registered(kind);
-        return jdbc.queryOne("SELECT * FROM background_jobs WHERE id = ? AND kind = ? AND tenant_id = ?",
-                rs -> row(kind, rs), id, kind.name(), caller.tenantId())
-                .orElseThrow(() -> DomainException.notFound(kind.codePrefix() + "_job_not_found", "no " + kind.label()
-                        + " job " + id + " in this tenant"));
+        return store.find(id, kind, caller.tenantId()).orElseThrow(() -> DomainException.notFound(
+                kind.codePrefix() + "_job_not_found", "no " + kind.label() + " job " + id + " in this tenant"));
     }
 
     private void registered(JobKind kind) {
@@ -143,31 +123,25 @@ public final class BackgroundJobs {
         }
     }
 
-    private static BackgroundJob row(JobKind kind, ResultSet rs) throws SQLException {
-        return new BackgroundJob(rs.getObject("id", UUID.class), kind, rs.getString("status"), json(rs, "details"),
-                json(rs, "progress"), json(rs, "result"), json(rs, "error"), rs.getTimestamp("created_at").toInstant(),
-                rs.getTimestamp("updated_at").toInstant(),
-                Optional.ofNullable(rs.getTimestamp("finished_at")).map(Timestamp::toInstant));
-    }
-
-    private static JsonNode json(ResultSet rs, String column) throws SQLException {
-        String text = rs.getString(column);
-        try {
-            return JsonMapping.mapper().readTree(text == null ? "null" : text);
-        } catch (IOException e) {
-            throw new SQLException("background_jobs." + column + " is not JSON", e);
-        }
-    }
-
-    /** Writes a job's progress to its row, throttled; keeps the latest report for the job's last write. */
+    /**
+     * Writes a job's progress to its row, throttled; keeps the latest report for the job's last write, and the
+     * status its runner has moved the job to (each move checked by {@link JobStatus#moveTo}).
+     */
     private final class RowProgress implements Progress {
         private final UUID id;
+        private JobStatus status;
         private Object latest;
         private long lastWrite = System.nanoTime() - PROGRESS_EVERY.toNanos();
 
-        RowProgress(UUID id, Object initial) {
+        RowProgress(UUID id, JobStatus status, Object initial) {
             this.id = id;
+            this.status = status;
             this.latest = initial;
+        }
+
+        /** The row now reads {@code next}: a move {@link JobStatus} does not allow is a runner's bug. */
+        void moved(JobStatus next) {
+            status = status.moveTo(next);
         }
 
         @Override
@@ -186,8 +160,7 @@ public final class BackgroundJobs {
 
         private void write() {
             lastWrite = System.nanoTime();
-            jdbc.update("UPDATE background_jobs SET progress = ?, updated_at = now() WHERE id = ?", Jdbc.jsonb(latest),
-                    id);
+            store.writeProgress(id, latest);
         }
     }
 

@@ -2,7 +2,6 @@ package dev.backplane.kernel.quality;
 
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,11 +30,11 @@ public final class RetireChecklist {
     /** Distinct principals who searched within the last {@value #OVERLAP_DAYS} days. */
     static final int MIN_PRINCIPALS = 3;
 
-    private final Jdbc jdbc;
+    private final QualityStore store;
     private final RetrievalEval eval;
 
     public RetireChecklist(Jdbc jdbc, RetrievalEval eval) {
-        this.jdbc = jdbc;
+        this.store = new QualityStore(jdbc);
         this.eval = eval;
     }
 
@@ -44,7 +43,7 @@ public final class RetireChecklist {
         boolean allReady = true;
         for (String name : RetrievalEval.SURFACES) {
             Map<String, Object> report = eval.evaluate(caller, name);
-            Map<String, Object> comparison = RetrievalEval.compare(report, eval.saved(caller, name));
+            Map<String, Object> comparison = BaselineComparison.compare(report, eval.saved(caller, name));
             List<Item> items = new ArrayList<>();
             boolean hybrid = report.get("engine").equals("hybrid");
             items.add(new Item("on_retrieval_engine", hybrid, hybrid ? "served by the hybrid retrieval engine"
@@ -64,7 +63,7 @@ public final class RetireChecklist {
                     e.get("recall_at_10"), g.get("recall_at_10"), e.get("mrr"), g.get("mrr"), e.get("ndcg_at_10"),
                     g.get("ndcg_at_10"))));
             items.add(new Item("no_regression", comparison.get("status").equals("ok"), comparison.get("status").equals("ok")
-                    ? "within " + RetrievalEval.TOLERANCE + " of the baseline saved " + comparison.get("baseline_saved_at")
+                    ? "within " + BaselineComparison.TOLERANCE + " of the baseline saved " + comparison.get("baseline_saved_at")
                     : comparison.get("status").equals("no_baseline") ? "no saved baseline (svc retrieval eval "
                     + "--save-baseline)" : "fell below the saved baseline: " + comparison.get("regressed_metrics")));
             items.addAll(usage(caller, name));
@@ -85,22 +84,17 @@ public final class RetireChecklist {
 
     private List<Item> usage(Caller caller, String surface) {
         Instant window = Instant.now().minus(Duration.ofDays(OVERLAP_DAYS));
-        Optional<Instant> first = jdbc.queryOne("SELECT min(searched_at) FROM retrieval_searches WHERE tenant_id = ? AND "
-                + "surface = ?", rs -> Optional.ofNullable(rs.getTimestamp(1)).map(Timestamp::toInstant),
-                caller.tenantId(), surface).orElse(Optional.empty());
-        long[] recent = jdbc.queryOne("""
-                SELECT count(DISTINCT (searched_at AT TIME ZONE 'UTC')::date), count(DISTINCT principal), count(*)
-                  FROM retrieval_searches WHERE tenant_id = ? AND surface = ? AND searched_at >= ?""",
-                rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)}, caller.tenantId(), surface,
-                Timestamp.from(window)).orElseThrow();
+        Optional<Instant> first = store.firstSearch(caller.tenantId(), surface);
+        QualityStore.RecentUse recent = store.recentUse(caller.tenantId(), surface, window);
         return List.of(
                 new Item("in_use_" + OVERLAP_DAYS + "_days", first.map(f -> !f.isAfter(window)).orElse(false), first
                         .map(f -> "first search " + f + " (need " + OVERLAP_DAYS + " days of overlap)")
                         .orElse("never searched")),
-                new Item("daily_use", recent[0] >= MIN_ACTIVE_DAYS, recent[0] + " of the last " + OVERLAP_DAYS
-                        + " days had searches (need " + MIN_ACTIVE_DAYS + "); " + recent[2] + " searches"),
-                new Item("operator_breadth", recent[1] >= MIN_PRINCIPALS, recent[1] + " principals searched in the last "
-                        + OVERLAP_DAYS + " days (need " + MIN_PRINCIPALS + ")"));
+                new Item("daily_use", recent.activeDays() >= MIN_ACTIVE_DAYS, recent.activeDays() + " of the last "
+                        + OVERLAP_DAYS + " days had searches (need " + MIN_ACTIVE_DAYS + "); " + recent.searches()
+                        + " searches"),
+                new Item("operator_breadth", recent.principals() >= MIN_PRINCIPALS, recent.principals()
+                        + " principals searched in the last " + OVERLAP_DAYS + " days (need " + MIN_PRINCIPALS + ")"));
     }
 
     /** One item of a surface's checklist: whether it passes, and the evidence either way. */

@@ -1,12 +1,14 @@
 package dev.backplane.kernel.quality;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.kernel.catalog.CatalogService;
+import dev.backplane.kernel.conventions.Conventions;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.kb.KbService;
+import dev.backplane.kernel.memory.MemoryService;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.Digests;
-import dev.backplane.kernel.util.JsonMapping;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -19,24 +21,21 @@ import java.util.Optional;
 /**
  * {@code svc retrieval eval}: each surface's search against the grep baseline over the same corpus
  * and the same labelled queries (recall@10, MRR, nDCG@10), optionally saved as the tenant's baseline
- * for the surface and compared with the one saved before (a metric more than {@value #TOLERANCE}
- * below it is a regression).
+ * for the surface and compared with the one saved before (a metric more than {@value
+ * BaselineComparison#TOLERANCE} below it is a regression, {@link BaselineComparison}).
  */
 public final class RetrievalEval {
 
     public static final List<String> SURFACES = List.of("kb", "memory", "operations", "conventions");
-    /** How far a metric may fall below the saved baseline before it counts as a regression (eval noise). */
-    static final double TOLERANCE = 0.02;
     /** At most this many labelled queries per surface (curated first, then derived, evenly sampled). */
     static final int MAX_QUERIES = 200;
 
-    private final Jdbc jdbc;
+    private final QualityStore store;
     private final Map<String, EvalSurface> surfaces = new LinkedHashMap<>();
 
-    public RetrievalEval(Jdbc jdbc, dev.backplane.kernel.kb.KbService kb, dev.backplane.kernel.memory.MemoryService memory,
-                         dev.backplane.kernel.catalog.CatalogService catalog,
-                         dev.backplane.kernel.conventions.Conventions conventions) {
-        this.jdbc = jdbc;
+    public RetrievalEval(Jdbc jdbc, KbService kb, MemoryService memory, CatalogService catalog,
+                         Conventions conventions) {
+        this.store = new QualityStore(jdbc);
         surfaces.put("kb", EvalSurfaces.kb(kb));
         surfaces.put("memory", EvalSurfaces.memory(memory));
         surfaces.put("operations", EvalSurfaces.operations(catalog));
@@ -73,15 +72,12 @@ public final class RetrievalEval {
         for (String name : names) {
             Map<String, Object> r = evaluate(caller, name);
             if (compare) {
-                Map<String, Object> c = compare(r, saved(caller, name));
+                Map<String, Object> c = BaselineComparison.compare(r, saved(caller, name));
                 r.put("comparison", c);
-                compareStatus = worse(compareStatus, (String) c.get("status"));
+                compareStatus = BaselineComparison.worse(compareStatus, (String) c.get("status"));
             }
             if (save) {
-                jdbc.update("""
-                        INSERT INTO retrieval_eval_baselines (tenant_id, surface, report, saved_by) VALUES (?, ?, ?, ?)
-                        ON CONFLICT (tenant_id, surface) DO UPDATE SET report = EXCLUDED.report, saved_at = now(),
-                            saved_by = EXCLUDED.saved_by""", caller.tenantId(), name, Jdbc.jsonb(r), caller.sub());
+                store.saveBaseline(caller.tenantId(), name, r, caller.sub());
                 r.put("saved_as_baseline", true);
             }
             reports.add(r);
@@ -134,52 +130,7 @@ public final class RetrievalEval {
 
     /** The baseline saved for the caller's tenant and the surface, if any. */
     Optional<JsonNode> saved(Caller caller, String surface) {
-        return jdbc.queryOne("SELECT report, saved_at, saved_by FROM retrieval_eval_baselines WHERE tenant_id = ? AND "
-                + "surface = ?", rs -> {
-                    try {
-                        var node = (com.fasterxml.jackson.databind.node.ObjectNode) JsonMapping.mapper().readTree(rs.getString(1));
-                        node.put("saved_at", rs.getTimestamp(2).toInstant().toString());
-                        node.put("saved_by", rs.getString(3));
-                        return node;
-                    } catch (IOException ex) {
-                        throw new java.sql.SQLException("saved baseline is not JSON", ex);
-                    }
-                }, caller.tenantId(), surface);
-    }
-
-    /** status ok, regressed (a metric fell more than the tolerance) or no_baseline. */
-    static Map<String, Object> compare(Map<String, Object> current, Optional<JsonNode> saved) {
-        Map<String, Object> c = new LinkedHashMap<>();
-        if (saved.isEmpty()) {
-            c.put("status", "no_baseline");
-            c.put("message", "no baseline saved for " + current.get("surface") + "; run svc retrieval eval --save-baseline");
-            return c;
-        }
-        @SuppressWarnings("unchecked")
-        Map<String, Double> now = (Map<String, Double>) current.get("engine_metrics");
-        Map<String, Double> deltas = new LinkedHashMap<>();
-        List<String> fell = new ArrayList<>();
-        for (String m : Metrics.NAMES) {
-            double before = saved.get().path("engine_metrics").path(m).asDouble();
-            deltas.put(m, Math.round((now.get(m) - before) * 10_000) / 10_000.0);
-            if (now.get(m) < before - TOLERANCE) {
-                fell.add(m);
-            }
-        }
-        c.put("status", fell.isEmpty() ? "ok" : "regressed");
-        c.put("regressed_metrics", fell);
-        c.put("deltas", deltas);
-        c.put("tolerance", TOLERANCE);
-        c.put("baseline_saved_at", saved.get().path("saved_at").asText());
-        c.put("baseline_saved_by", saved.get().path("saved_by").asText());
-        c.put("baseline_engine_metrics", saved.get().path("engine_metrics"));
-        c.put("eval_set_changed", !saved.get().path("eval_set_sha256").asText().equals(current.get("eval_set_sha256")));
-        return c;
-    }
-
-    private static String worse(String a, String b) {
-        List<String> order = List.of("ok", "no_baseline", "regressed");
-        return order.indexOf(b) > order.indexOf(a) ? b : a;
+        return store.savedBaseline(caller.tenantId(), surface);
     }
 
     /** Curated queries first, then derived ones evenly spread, at most {@value #MAX_QUERIES}; deterministic. */

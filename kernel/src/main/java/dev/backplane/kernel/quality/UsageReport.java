@@ -4,7 +4,6 @@ import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.TimeArg;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,10 +23,10 @@ public final class UsageReport {
 
     static final Duration DEFAULT_WINDOW = Duration.ofDays(30);
 
-    private final Jdbc jdbc;
+    private final QualityStore store;
 
     public UsageReport(Jdbc jdbc) {
-        this.jdbc = jdbc;
+        this.store = new QualityStore(jdbc);
     }
 
     public Map<String, Object> report(Caller caller, Optional<String> since, Optional<String> surface, boolean tenantView) {
@@ -51,55 +50,40 @@ public final class UsageReport {
         }
         out.put("surfaces", rows);
         if (tenantView) {
-            out.put("principals", jdbc.query("""
-                    SELECT principal, principal_kind, surface, count(*) AS searches, max(searched_at) AS last_search_at
-                      FROM retrieval_searches WHERE tenant_id = ? AND searched_at >= ? AND surface = ANY (?)
-                     GROUP BY principal, principal_kind, surface ORDER BY searches DESC, principal LIMIT 200""", rs -> {
-                        Map<String, Object> m = new LinkedHashMap<>();
-                        m.put("principal", rs.getString(1));
-                        m.put("principal_kind", rs.getString(2));
-                        m.put("surface", rs.getString(3));
-                        m.put("searches", rs.getLong(4));
-                        m.put("last_search_at", rs.getTimestamp(5).toInstant().toString());
-                        return m;
-                    }, caller.tenantId(), Timestamp.from(from), surfaces.toArray(String[]::new)));
+            out.put("principals", store.usageByPrincipal(caller.tenantId(), from, surfaces).stream().map(p -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("principal", p.principal());
+                m.put("principal_kind", p.principalKind());
+                m.put("surface", p.surface());
+                m.put("searches", p.searches());
+                m.put("last_search_at", p.lastSearchAt().toString());
+                return m;
+            }).toList());
         }
         return out;
     }
 
     private Map<String, Object> surface(UUID tenant, String surface, Instant from, Optional<String> principal) {
-        Object[] args = {tenant, surface, Timestamp.from(from), principal.orElse(null), principal.orElse(null)};
-        String where = "tenant_id = ? AND surface = ? AND searched_at >= ? AND (CAST(? AS text) IS NULL OR principal = ?)";
-        Map<String, Object> m = jdbc.queryOne("""
-                SELECT count(*), count(*) FILTER (WHERE hits = 0), count(DISTINCT principal),
-                       count(DISTINCT (searched_at AT TIME ZONE 'UTC')::date), count(*) FILTER (WHERE transport = 'mcp'),
-                       percentile_disc(0.5) WITHIN GROUP (ORDER BY latency_ms),
-                       percentile_disc(0.95) WITHIN GROUP (ORDER BY latency_ms), min(searched_at), max(searched_at)
-                  FROM retrieval_searches WHERE\s""" + where, rs -> {
-                    Map<String, Object> r = new LinkedHashMap<>();
-                    r.put("surface", surface);
-                    r.put("searches", rs.getLong(1));
-                    r.put("zero_hit_searches", rs.getLong(2));
-                    r.put("distinct_principals", rs.getLong(3));
-                    r.put("active_days", rs.getLong(4));
-                    r.put("mcp_searches", rs.getLong(5));
-                    r.put("rest_searches", rs.getLong(1) - rs.getLong(5));
-                    r.put("p50_latency_ms", rs.getObject(6));
-                    r.put("p95_latency_ms", rs.getObject(7));
-                    r.put("first_search_at", Optional.ofNullable(rs.getTimestamp(8)).map(t -> t.toInstant().toString())
-                            .orElse(null));
-                    r.put("last_search_at", Optional.ofNullable(rs.getTimestamp(9)).map(t -> t.toInstant().toString())
-                            .orElse(null));
-                    return r;
-                }, args).orElseThrow();
-        m.put("by_day", jdbc.query("SELECT (searched_at AT TIME ZONE 'UTC')::date AS day, count(*), count(DISTINCT principal) "
-                + "FROM retrieval_searches WHERE " + where + " GROUP BY day ORDER BY day", rs -> {
-                    Map<String, Object> d = new LinkedHashMap<>();
-                    d.put("date", rs.getString(1));
-                    d.put("searches", rs.getLong(2));
-                    d.put("distinct_principals", rs.getLong(3));
-                    return d;
-                }, args));
-        return m;
+        QualityStore.SurfaceUsage u = store.surfaceUsage(tenant, surface, from, principal);
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("surface", surface);
+        r.put("searches", u.searches());
+        r.put("zero_hit_searches", u.zeroHitSearches());
+        r.put("distinct_principals", u.distinctPrincipals());
+        r.put("active_days", u.activeDays());
+        r.put("mcp_searches", u.mcpSearches());
+        r.put("rest_searches", u.searches() - u.mcpSearches());
+        r.put("p50_latency_ms", u.p50LatencyMs());
+        r.put("p95_latency_ms", u.p95LatencyMs());
+        r.put("first_search_at", Optional.ofNullable(u.firstSearchAt()).map(Instant::toString).orElse(null));
+        r.put("last_search_at", Optional.ofNullable(u.lastSearchAt()).map(Instant::toString).orElse(null));
+        r.put("by_day", store.usageByDay(tenant, surface, from, principal).stream().map(d -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("date", d.date());
+            m.put("searches", d.searches());
+            m.put("distinct_principals", d.distinctPrincipals());
+            return m;
+        }).toList());
+        return r;
     }
 }

@@ -1,28 +1,19 @@
 package dev.backplane.kernel.results;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.backplane.kernel.persistence.Jdbc;
-import dev.backplane.kernel.util.JsonMapping;
-import java.math.BigDecimal;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
 /**
  * result_query: pages through or queries a stored result the caller owns. The compiled statement
- * runs in a read-only transaction with a statement timeout.
+ * runs in a read-only transaction with a statement timeout ({@link ResultStore#run}).
  */
 public final class ResultQueryService {
 
     static final int STATEMENT_TIMEOUT_MS = 3000;
 
-    private final Jdbc jdbc;
+    private final ResultStore store;
     private final ResultHandles handles;
     private final int timeoutMs;
 
@@ -32,7 +23,7 @@ public final class ResultQueryService {
 
     /** @param timeoutMs the statement timeout of one query (tests shorten it to reach the refusal) */
     ResultQueryService(Jdbc jdbc, ResultHandles handles, int timeoutMs) {
-        this.jdbc = jdbc;
+        this.store = new ResultStore(jdbc);
         this.handles = handles;
         this.timeoutMs = timeoutMs;
     }
@@ -40,34 +31,9 @@ public final class ResultQueryService {
     public ResultQuery.Response query(UUID tenant, String principal, ResultQuery request) {
         ResultHandles.Handle handle = handles.require(tenant, principal, request.handleId());
         ResultQueryCompiler.Compiled compiled = ResultQueryCompiler.compile(handle, request);
+        ResultStore.Page page;
         try {
-            return jdbc.inTransaction(c -> {
-                try (Statement s = c.createStatement()) {
-                    s.execute("SET TRANSACTION READ ONLY");
-                    s.execute("SET LOCAL statement_timeout = " + timeoutMs);
-                }
-                List<Object> rows = new ArrayList<>();
-                long total = 0;
-                try (PreparedStatement ps = c.prepareStatement(compiled.sql())) {
-                    int i = 1;
-                    for (Object p : compiled.params()) {
-                        ps.setObject(i++, p);
-                    }
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            rows.add(compiled.mode() == ResultQueryCompiler.Mode.ROWS ? json(rs.getString("out"))
-                                    : grouped(rs, compiled.outputNames()));
-                            total = rs.getLong("total");
-                        }
-                    }
-                }
-                if (rows.isEmpty() && compiled.offset() > 0) {
-                    total = -1; // past the end: the window count is not available without a second pass
-                }
-                long known = total < 0 ? compiled.offset() : total;
-                return new ResultQuery.Response(rows, compiled.offset(), compiled.limit(), rows.size(), known,
-                        handle.rowCount(), compiled.offset() + rows.size() < known);
-            });
+            page = store.run(compiled, timeoutMs);
         } catch (Jdbc.DataAccessException e) {
             if (e.getCause() instanceof SQLException sql && "57014".equals(sql.getSQLState())) {
                 throw ResultErrors.QUERY_TOO_EXPENSIVE.error("the query did not finish within "
@@ -75,27 +41,17 @@ public final class ResultQueryService {
             }
             throw e;
         }
+        return respond(page, compiled.offset(), compiled.limit(), handle.rowCount());
     }
 
-    private static Map<String, Object> grouped(ResultSet rs, List<String> names) throws SQLException {
-        Map<String, Object> row = new LinkedHashMap<>();
-        for (int i = 0; i < names.size(); i++) {
-            Object v = rs.getObject(i + 1);
-            if (v instanceof org.postgresql.util.PGobject pg) {
-                v = pg.getValue() == null ? null : json(pg.getValue());
-            } else if (v instanceof BigDecimal d) {
-                v = d.stripTrailingZeros().scale() <= 0 ? (Object) d.toBigIntegerExact() : d.doubleValue();
-            }
-            row.put(names.get(i), v);
-        }
-        return row;
-    }
-
-    private static Object json(String text) {
-        try {
-            return text == null ? null : JsonMapping.mapper().readValue(text, Object.class);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored row is not JSON", e);
-        }
+    /**
+     * The response for a page: past the end (no row, offset above 0) the window count is not available without a
+     * second pass, so the total known is the offset.
+     */
+    static ResultQuery.Response respond(ResultStore.Page page, int offset, int limit, int storedRows) {
+        long known = page.total() < 0 ? offset : page.total();
+        int returned = page.rows().size();
+        return new ResultQuery.Response(page.rows(), offset, limit, returned, known, storedRows,
+                offset + returned < known);
     }
 }
