@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * on a virtual thread from its due time (at most {@code maxConcurrent} at once) through the dispatch
  * pipeline as the sensor's service principal, and its result row and latest state are written in one
  * transaction. A sensor late by several periods runs
- * once. Results older than the retention are swept.
+ * once. Results older than the retention are swept. One run (the call, its verdict, its result row) is
+ * {@link SensorCall}'s; the SQL is {@link SensorRunStore}'s.
  */
 public final class SensorRuns implements AutoCloseable {
 
