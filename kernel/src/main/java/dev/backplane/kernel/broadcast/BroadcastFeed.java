@@ -5,14 +5,11 @@ import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.persistence.PeriodicJob;
 import dev.backplane.kernel.util.Paging;
-import dev.backplane.kernel.util.TimeArg;
 import dev.backplane.plugin.api.OpClass;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,10 +34,11 @@ public final class BroadcastFeed implements AutoCloseable {
 
     public static final int RECENT_MAX = 1000;
     public static final int RECENT_DEFAULT = 100;
-    static final Duration MAX_SUMMARY = Duration.ofDays(7);
     private static final int QUEUE_CAPACITY = 50_000;
 
     private final BroadcastStore store;
+    private final BroadcastQueryStore queries;
+    private final BroadcastSummary summaries;
     private final WindowStore windows;
     private final BroadcastOverrides overrides;
     private final BroadcastSettings settings;
@@ -48,6 +46,8 @@ public final class BroadcastFeed implements AutoCloseable {
 
     public BroadcastFeed(Jdbc jdbc, BroadcastOverrides overrides, BroadcastSettings settings) {
         this.store = new BroadcastStore(jdbc);
+        this.queries = new BroadcastQueryStore(jdbc);
+        this.summaries = new BroadcastSummary(queries);
         this.windows = new WindowStore(jdbc);
         this.overrides = overrides;
         this.settings = settings;
@@ -142,14 +142,14 @@ public final class BroadcastFeed implements AutoCloseable {
     public Page recent(UUID tenant, BroadcastFilter f, Optional<String> cursor, int limit) {
         Paging.checked(limit, 0, RECENT_MAX);
         f.opClass().ifPresent(BroadcastFeed::checkOpClass);
-        List<BroadcastEvent> events = store.recent(tenant, f, cursor.map(FeedCursor::parse), limit);
+        List<BroadcastEvent> events = queries.recent(tenant, f, cursor.map(FeedCursor::parse), limit);
         return new Page(events, events.size() == limit ? Optional.of(Long.toString(events.getLast().id()))
                 : Optional.empty());
     }
 
     /** Events of the tenant after stream id {@code after}, oldest first (a stream's resume). */
     List<BroadcastEvent> after(UUID tenant, BroadcastFilter f, long after, int limit) {
-        return store.after(tenant, f, after, limit);
+        return queries.after(tenant, f, after, limit);
     }
 
     /** Refuses an op class filter that names no op class ({@code invalid_filter}). */
@@ -165,28 +165,7 @@ public final class BroadcastFeed implements AutoCloseable {
      * outcome, and how many announcement claims are open now.
      */
     public Map<String, Object> summary(UUID tenant, String sinceArg) {
-        Instant since = TimeArg.parse(sinceArg, "since");
-        checkSummaryReach(since, Instant.now());
-        Map<String, Map<String, Long>> byKind = new LinkedHashMap<>();
-        long total = 0;
-        for (BroadcastStore.OutcomeCount row : store.countsSince(tenant, since)) {
-            total += row.count();
-            byKind.computeIfAbsent(row.kind(), k -> new LinkedHashMap<>()).put(row.outcome(), row.count());
-        }
-        long active = store.openClaims(tenant);
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("since", since.toString());
-        out.put("total", total);
-        out.put("by_kind", byKind);
-        out.put("active_claims", active);
-        return out;
-    }
-
-    /** Refuses a summary reaching back more than {@link #MAX_SUMMARY} from {@code now} ({@code invalid_filter}). */
-    static void checkSummaryReach(Instant since, Instant now) {
-        if (since.isBefore(now.minus(MAX_SUMMARY))) {
-            throw BroadcastErrors.INVALID_FILTER.error("since may reach back at most 7 days", Map.of("field", "since"));
-        }
+        return summaries.since(tenant, sinceArg);
     }
 
     /** Stores what is queued, then stops the writer. */

@@ -6,14 +6,11 @@ import java.lang.System.Logger.Level;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The live side of the feed on one replica: every commit of feed events, on any replica, arrives as a
@@ -32,55 +29,8 @@ public final class BroadcastHub implements AutoCloseable {
     private static final int RECENT_IDS = 100_000;
     private static final int CATCH_UP_MAX = 10_000;
 
-    /** One open stream. */
-    public static final class Subscription {
-        private final UUID tenant;
-        private final BroadcastFilter filter;
-        private final BlockingQueue<BroadcastEvent> buffer;
-        private volatile String droppedBecause;
-
-        Subscription(UUID tenant, BroadcastFilter filter, int capacity) {
-            this.tenant = tenant;
-            this.filter = filter;
-            this.buffer = new ArrayBlockingQueue<>(capacity);
-        }
-
-        /** The next event, waiting at most {@code millis}; empty when none came or the stream was dropped. */
-        public Optional<BroadcastEvent> next(long millis) throws InterruptedException {
-            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-            while (droppedBecause == null) {
-                long left = until - System.nanoTime();
-                if (left <= 0) {
-                    return Optional.empty();
-                }
-                // in slices, so a drop (a slow consumer, a shutting-down server) ends a quiet stream within 250 ms
-                BroadcastEvent e = buffer.poll(Math.min(left, TimeUnit.MILLISECONDS.toNanos(250)), TimeUnit.NANOSECONDS);
-                if (e != null) {
-                    return Optional.of(e);
-                }
-            }
-            return Optional.ofNullable(buffer.poll()); // what was buffered before the drop, then the end
-        }
-
-        /** Why the hub dropped this stream, if it did. */
-        public Optional<String> droppedBecause() {
-            return Optional.ofNullable(droppedBecause);
-        }
-
-        void offer(BroadcastEvent e) {
-            if (droppedBecause == null && !buffer.offer(e)) {
-                drop("slow consumer: more than " + buffer.size() + " events were waiting to be sent; reconnect with "
-                        + "Last-Event-ID set to the last event you received (or page svc broadcast recent)");
-            }
-        }
-
-        void drop(String reason) {
-            droppedBecause = reason;
-        }
-    }
-
-    private final BroadcastStore store;
-    private final Map<UUID, List<Subscription>> byTenant = new ConcurrentHashMap<>();
+    private final BroadcastQueryStore store;
+    private final Map<UUID, List<BroadcastSubscription>> byTenant = new ConcurrentHashMap<>();
     private final BlockingQueue<String> notices = new LinkedBlockingQueue<>();
     private final Map<Long, Boolean> delivered = new LinkedHashMap<>(1024, 0.75f, false) {
         @Override
@@ -95,7 +45,7 @@ public final class BroadcastHub implements AutoCloseable {
     private final Thread reader;
 
     public BroadcastHub(Jdbc jdbc, ChangeFeed feed, BroadcastSettings settings) {
-        this.store = new BroadcastStore(jdbc);
+        this.store = new BroadcastQueryStore(jdbc);
         this.settings = settings;
         feed.subscribe(BroadcastStore.TOPIC, notices::offer);
         feed.onReset(() -> notices.offer(CATCH_UP));
@@ -103,9 +53,9 @@ public final class BroadcastHub implements AutoCloseable {
     }
 
     /** Opens a stream of the tenant's events matching {@code filter}, from now on. */
-    public Subscription subscribe(UUID tenant, BroadcastFilter filter) {
-        Subscription s = new Subscription(tenant, filter, settings.subscriberBuffer());
-        List<Subscription> subs = byTenant.computeIfAbsent(tenant, t -> new CopyOnWriteArrayList<>());
+    public BroadcastSubscription subscribe(UUID tenant, BroadcastFilter filter) {
+        BroadcastSubscription s = new BroadcastSubscription(tenant, filter, settings.subscriberBuffer());
+        List<BroadcastSubscription> subs = byTenant.computeIfAbsent(tenant, t -> new CopyOnWriteArrayList<>());
         synchronized (subs) {
             if (subs.size() >= settings.maxStreamsPerTenant()) {
                 throw BroadcastErrors.TOO_MANY_STREAMS.error("this tenant already has " + subs.size() + " broadcast streams "
@@ -123,8 +73,8 @@ public final class BroadcastHub implements AutoCloseable {
         return s;
     }
 
-    public void unsubscribe(Subscription s) {
-        List<Subscription> subs = byTenant.get(s.tenant);
+    public void unsubscribe(BroadcastSubscription s) {
+        List<BroadcastSubscription> subs = byTenant.get(s.tenant());
         if (subs != null) {
             subs.remove(s);
         }
@@ -186,8 +136,8 @@ public final class BroadcastHub implements AutoCloseable {
                 continue;
             }
             lastDelivered.merge(e.tenantId(), e.id(), Math::max);
-            for (Subscription s : byTenant.getOrDefault(e.tenantId(), List.of())) {
-                if (s.filter.matches(e)) {
+            for (BroadcastSubscription s : byTenant.getOrDefault(e.tenantId(), List.of())) {
+                if (s.matches(e)) {
                     s.offer(e);
                 }
             }

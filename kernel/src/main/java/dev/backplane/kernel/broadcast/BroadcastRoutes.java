@@ -47,7 +47,7 @@ public record BroadcastRoutes(BroadcastFeed feed, BroadcastHub hub, Duration hea
         Optional<Long> last = req.headers().first(HeaderNames.create("Last-Event-ID"))
                 .or(() -> text(req, "last_event_id")).map(BroadcastRoutes::streamId);
         // subscribed before the replay reads the log, so nothing committed in between is missed
-        BroadcastHub.Subscription sub = hub.subscribe(c.tenantId(), filter);
+        BroadcastSubscription sub = hub.subscribe(c.tenantId(), filter);
         res.header(HeaderNames.CONTENT_TYPE, "text/event-stream");
         res.header(HeaderNames.CACHE_CONTROL, "no-cache");
         try (OutputStream out = res.outputStream()) {

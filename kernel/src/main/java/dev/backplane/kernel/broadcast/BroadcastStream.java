@@ -28,7 +28,7 @@ final class BroadcastStream {
     }
 
     /** Streams to {@code out} until the client goes away or the hub drops {@code sub} (opened before the replay). */
-    static void run(BroadcastFeed feed, BroadcastHub hub, BroadcastHub.Subscription sub, UUID tenant, BroadcastFilter filter,
+    static void run(BroadcastFeed feed, BroadcastHub hub, BroadcastSubscription sub, UUID tenant, BroadcastFilter filter,
                     Optional<Long> lastEventId, Duration heartbeat, OutputStream out) throws IOException, InterruptedException {
         try {
             write(out, "retry: 3000\n: streaming broadcast events\n\n");

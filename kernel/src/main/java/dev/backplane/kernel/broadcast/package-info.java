@@ -8,7 +8,8 @@
  * in the tenant may see. Publishing never slows the work it reports, so the feed may lose what was queued when
  * the process was killed or what overflowed a full queue; it is not a record, the audit log is. Dispatches
  * reach it through {@code dispatch.DispatchEvents} (subscribed by the wiring); events, approvals, agent runs
- * and runbooks publish directly. The SQL lives in {@code BroadcastStore} (events), {@code WindowStore}
- * (aggregation windows) and {@code OverrideStore} (overrides); the feed, the writer and the overrides hold the rules.
+ * and runbooks publish directly. The SQL lives in {@code BroadcastStore} (writing events), {@code
+ * BroadcastQueryStore} (reading them), {@code WindowStore} (aggregation windows) and {@code OverrideStore}
+ * (overrides); the feed, the writer, the summary and the overrides hold the rules.
  */
 package dev.backplane.kernel.broadcast;

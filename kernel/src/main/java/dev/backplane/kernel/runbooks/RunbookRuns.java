@@ -14,9 +14,9 @@ import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.governance.Approvals;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.Jdbc;
-import dev.backplane.kernel.runbooks.RunbookInputs.Answer;
+import dev.backplane.kernel.runbooks.RunbookNext.Move;
+import dev.backplane.kernel.runbooks.RunbookNext.Request;
 import dev.backplane.kernel.runbooks.RunbookResumes.ApprovalOutcome;
-import dev.backplane.kernel.runbooks.RunbookRun.Phase;
 import dev.backplane.kernel.runbooks.RunbookRun.Status;
 import dev.backplane.kernel.runbooks.RunbookRunStore.Row;
 import dev.backplane.kernel.targets.Target;
@@ -38,8 +38,9 @@ import java.util.UUID;
  *
  * <p>States ({@link Status}): {@code in_progress} (current step pending or executed), {@code
  * awaiting_approval} (the step's operation parked; {@code next} checks the approval), {@code escalated},
- * and the terminal {@code completed}, {@code stopped}, {@code aborted}. The step's moves are
- * {@link RunbookSteps}'s, approvals and escalations {@link RunbookResumes}'s, the SQL {@link RunbookRunStore}'s.
+ * and the terminal {@code completed}, {@code stopped}, {@code aborted}. A {@code next}'s rules are
+ * {@link RunbookNext}'s, the step's moves {@link RunbookSteps}'s, approvals and escalations
+ * {@link RunbookResumes}'s, the SQL {@link RunbookRunStore}'s.
  */
 public final class RunbookRuns {
 
@@ -114,69 +115,19 @@ public final class RunbookRuns {
      * the lock is held, and an answer never lands on a step its author did not see.
      */
     public RunbookRun next(Caller caller, UUID id, Next n) {
-        Optional<Answer> answer = Answer.parse(n == null ? null : n.verifyResponse());
-        Optional<String> reason = Optional.ofNullable(n == null ? null : n.reason()).filter(v -> !v.isBlank());
-        reason.ifPresent(RunbookInputs::checkReason);
-        Optional<Integer> seen = Optional.ofNullable(n == null ? null : n.step());
-        seen.filter(v -> v < 1).ifPresent(v -> {
-            throw invalid("step must be the 1-based number of the step answered, got " + v, "step");
-        });
+        Request r = Request.of(n);
         Row peek = read(caller.tenantId(), id);
-        if (peek.status().finished()) {
-            throw finished(id, peek.status());
-        }
-        seen.filter(v -> v != peek.step() + 1).ifPresent(v -> {
-            throw RunbookErrors.STEP_CHANGED.error("the answer is for step " + v + ", but the run is at step "
-                    + (peek.step() + 1) + "; show the run and answer again", Map.of("step", peek.step() + 1));
-        });
+        r.checkAgainst(peek);
         RunbookTemplate t = templates.show(caller.tenantId(), peek.slug(), Optional.of(peek.version()));
         JsonNode step = t.stepList().get(peek.step());
         Optional<ApprovalOutcome> decided = peek.status() == Status.AWAITING_APPROVAL
-                ? resumes.parked(caller, peek, answer, reason) : Optional.empty();
-        Move move = store.inTransaction(c -> {
-            Row run = RunbookSteps.locked(c, caller.tenantId(), id);
-            if (run.step() != peek.step() || run.status() != peek.status() || run.phase() != peek.phase()) {
-                throw RunbookErrors.STEP_CHANGED.error("run " + id + " moved on meanwhile (now " + run.status().wire()
-                        + " at step " + (run.step() + 1) + "); show it and answer again", Map.of("step", run.step() + 1));
-            }
-            if (run.status() == Status.ESCALATED) {
-                return Move.finished(RunbookResumes.resolveEscalation(c, caller, run, t, answer, reason));
-            }
-            if (run.status() == Status.AWAITING_APPROVAL) {
-                Optional<Status> refreshed = decided.isPresent() ? RunbookResumes.refresh(c, caller, run, decided.get())
-                        : Optional.empty();
-                if (refreshed.isPresent() || answer.isEmpty()) {
-                    return Move.finished(refreshed); // rejected or expired: the run stopped; nothing is left to verify
-                }
-                return Move.finished(RunbookSteps.answer(c, caller, RunbookSteps.locked(c, caller.tenantId(), id), t, step,
-                        answer.get(), reason));
-            }
-            mayAct(caller, run);
-            if (run.phase() == Phase.EXECUTING) {
-                RunbookSteps.inFlight(c, caller, run);
-            } else if (answer.isPresent()) {
-                return Move.finished(RunbookSteps.answer(c, caller, run, t, step, answer.get(), reason));
-            } else if (step.has("operation") && run.phase() == Phase.PENDING) {
-                // claimed here, called after this commit: no row lock or connection is held across the call
-                RunbookSteps.claim(c, run);
-                return new Move(Optional.of(run), Optional.empty());
-            }
-            return Move.NONE;
-        });
+                ? resumes.parked(caller, peek, r.answer(), r.reason()) : Optional.empty();
+        Move move = store.inTransaction(c -> RunbookNext.underLock(c, caller, id, peek, t, step, r, decided));
         move.claimed().ifPresent(run -> steps.execute(caller, run, step));
         RunbookRun after = show(caller, id);
         move.finished().ifPresent(status -> publish(caller, after.slug(), id, status.wire(), after.workRef(),
                 after.target()));
         return after;
-    }
-
-    /** What a {@code next} did under the lock: the step it claimed (called after the commit), the end it led to. */
-    private record Move(Optional<Row> claimed, Optional<Status> finished) {
-        static final Move NONE = new Move(Optional.empty(), Optional.empty());
-
-        static Move finished(Optional<Status> status) {
-            return new Move(Optional.empty(), status);
-        }
     }
 
     /** Ends a run that has not finished: its assignee or a tenant_admin, with a reason. */
@@ -233,7 +184,7 @@ public final class RunbookRuns {
         return store.find(tenant, id).orElseThrow(() -> notFound(id.toString()));
     }
 
-    private static DomainException finished(UUID id, Status status) {
+    static DomainException finished(UUID id, Status status) {
         return RunbookErrors.RUN_FINISHED.error("run " + id + " is " + status.wire(), Map.of("status", status.wire()));
     }
 

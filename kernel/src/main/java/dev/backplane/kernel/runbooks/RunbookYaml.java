@@ -1,17 +1,16 @@
 package dev.backplane.kernel.runbooks;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
+import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.util.JsonMapping;
+import dev.backplane.kernel.util.JsonSchemas;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -27,12 +26,7 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
-import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
-import org.yaml.snakeyaml.nodes.NodeTuple;
-import org.yaml.snakeyaml.nodes.ScalarNode;
-import org.yaml.snakeyaml.nodes.SequenceNode;
-import org.yaml.snakeyaml.nodes.Tag;
 
 /**
  * Reads a runbook template's YAML and checks it against {@code runbooks/runbook-template.schema.json}
@@ -44,7 +38,6 @@ final class RunbookYaml {
 
     static final int MAX_BYTES = 256 * 1024;
     static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*input\\.([a-z][a-z0-9_]*)\\s*}}");
-    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final Schema SCHEMA = loadSchema();
 
     /** One problem in the YAML. */
@@ -59,7 +52,7 @@ final class RunbookYaml {
         if (yaml == null || yaml.isBlank()) {
             throw invalid(List.of(new Problem(1, 1, "", "the template is empty; it needs at least a title and steps")));
         }
-        if (yaml.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_BYTES) {
+        if (yaml.getBytes(StandardCharsets.UTF_8).length > MAX_BYTES) {
             throw invalid(List.of(new Problem(1, 1, "", "the template is larger than " + MAX_BYTES + " bytes")));
         }
         Node root;
@@ -82,9 +75,9 @@ final class RunbookYaml {
         }
         Map<String, Mark> marks = new HashMap<>();
         List<Problem> problems = new ArrayList<>();
-        JsonNode json = toJson(root, "", marks, problems, 0);
+        JsonNode json = RunbookYamlTree.toJson(root, marks, problems);
         if (problems.isEmpty()) {
-            for (com.networknt.schema.Error v : SCHEMA.validate(json)) {
+            for (Error v : SCHEMA.validate(json)) {
                 String pointer = pointer(v);
                 Mark m = marks.getOrDefault(pointer, root.getStartMark());
                 problems.add(new Problem(m.getLine() + 1, m.getColumn() + 1, pointer, v.getMessage().replaceFirst(
@@ -140,72 +133,8 @@ final class RunbookYaml {
         }
     }
 
-    private static final int MAX_DEPTH = 32;
-    private static final int MAX_NODES = 20_000;
-
-    private static JsonNode toJson(Node node, String path, Map<String, Mark> marks, List<Problem> problems, int depth) {
-        if (depth > MAX_DEPTH || marks.size() > MAX_NODES) {
-            if (problems.stream().noneMatch(p -> p.message().startsWith("the template nests"))) {
-                problems.add(at(node, path, "the template nests deeper than " + MAX_DEPTH + " levels or holds more than "
-                        + MAX_NODES + " values (a recursive or exploding alias?)"));
-            }
-            return NODES.nullNode();
-        }
-        marks.put(path, node.getStartMark());
-        if (node instanceof MappingNode map) {
-            ObjectNode o = NODES.objectNode();
-            for (NodeTuple t : map.getValue()) {
-                if (!(t.getKeyNode() instanceof ScalarNode key)) {
-                    problems.add(at(t.getKeyNode(), path, "a key must be a plain string"));
-                    continue;
-                }
-                String name = key.getValue();
-                if (o.has(name)) {
-                    problems.add(at(key, path + "/" + name, "duplicate key '" + name + "'"));
-                    continue;
-                }
-                o.set(name, toJson(t.getValueNode(), path + "/" + name, marks, problems, depth + 1));
-                marks.put(path + "/" + name, key.getStartMark());
-            }
-            return o;
-        }
-        if (node instanceof SequenceNode seq) {
-            ArrayNode a = NODES.arrayNode();
-            List<Node> items = seq.getValue();
-            for (int i = 0; i < items.size(); i++) {
-                a.add(toJson(items.get(i), path + "/" + i, marks, problems, depth + 1));
-            }
-            return a;
-        }
-        ScalarNode s = (ScalarNode) node;
-        Tag tag = s.getTag();
-        String v = s.getValue();
-        try {
-            if (tag.equals(Tag.NULL)) {
-                return NODES.nullNode();
-            }
-            if (tag.equals(Tag.BOOL)) {
-                return NODES.booleanNode(v.equalsIgnoreCase("true") || v.equalsIgnoreCase("yes") || v.equalsIgnoreCase("on"));
-            }
-            if (tag.equals(Tag.INT)) {
-                return NODES.numberNode(new BigInteger(v.replace("_", "")));
-            }
-            if (tag.equals(Tag.FLOAT)) {
-                return NODES.numberNode(new BigDecimal(v.replace("_", "")));
-            }
-        } catch (NumberFormatException e) {
-            return NODES.textNode(v);
-        }
-        return NODES.textNode(v);
-    }
-
-    private static Problem at(Node node, String path, String message) {
-        Mark m = node.getStartMark();
-        return new Problem(m.getLine() + 1, m.getColumn() + 1, path, message);
-    }
-
     /** The JSON pointer of the instance a schema message is about (a missing or extra property: its object). */
-    private static String pointer(com.networknt.schema.Error v) {
+    private static String pointer(Error v) {
         var location = v.getInstanceLocation();
         StringBuilder p = new StringBuilder();
         for (int i = 0; i < location.getNameCount(); i++) {
@@ -217,7 +146,7 @@ final class RunbookYaml {
         return p.toString();
     }
 
-    private static dev.backplane.kernel.errors.DomainException invalid(List<Problem> problems) {
+    private static DomainException invalid(List<Problem> problems) {
         List<Map<String, Object>> errors = new ArrayList<>();
         for (Problem p : problems) {
             Map<String, Object> e = new LinkedHashMap<>();
@@ -235,7 +164,7 @@ final class RunbookYaml {
 
     private static Schema loadSchema() {
         try (InputStream in = RunbookYaml.class.getResourceAsStream("/runbooks/runbook-template.schema.json")) {
-            return dev.backplane.kernel.util.JsonSchemas.compile(JsonMapping.mapper().readTree(in));
+            return JsonSchemas.compile(JsonMapping.mapper().readTree(in));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

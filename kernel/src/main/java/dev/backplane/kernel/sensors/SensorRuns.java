@@ -1,28 +1,17 @@
 package dev.backplane.kernel.sensors;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
 import dev.backplane.kernel.catalog.CatalogService;
-import dev.backplane.kernel.dispatch.CallRequest;
 import dev.backplane.kernel.dispatch.Dispatcher;
-import dev.backplane.kernel.dispatch.ResultEnvelope;
 import dev.backplane.kernel.errors.DomainException;
-import dev.backplane.kernel.identity.Caller;
-import dev.backplane.kernel.identity.PrincipalKind;
-import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.persistence.PeriodicJob;
-import dev.backplane.kernel.util.JsonMapping;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -35,14 +24,14 @@ import java.util.concurrent.TimeUnit;
  * on a virtual thread from its due time (at most {@code maxConcurrent} at once) through the dispatch
  * pipeline as the sensor's service principal, and its result row and latest state are written in one
  * transaction. A sensor late by several periods runs
- * once. Results older than the retention are swept.
+ * once. Results older than the retention are swept. One run (the call, its verdict, its result row) is
+ * {@link SensorCall}'s; the SQL is {@link SensorRunStore}'s.
  */
 public final class SensorRuns implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(SensorRuns.class.getName());
     private static final int BATCH = 200;
     private static final int MAX_BATCHES = 50;
-    private static final TypeReference<Map<String, Object>> PARAMS = new TypeReference<>() { };
     /**
      * How far ahead of its due time a sensor is claimed: the job runs about every second or two, so a
      * run claimed early waits on its virtual thread until it is due instead of starting up to two seconds late.
@@ -54,30 +43,27 @@ public final class SensorRuns implements AutoCloseable {
      */
     static final Duration RUN_LEASE = Duration.ofMinutes(10);
 
-    private final SensorStore store;
-    private final Dispatcher dispatcher;
-    private final CatalogService catalog;
+    private final SensorRunStore store;
+    private final SensorCall call;
     private final int retentionDays;
     private final Semaphore slots;
     private final ExecutorService runner = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("sensor-run-", 0).factory());
-    private final List<SensorStateListener> listeners = new CopyOnWriteArrayList<>();
 
     /**
      * @param retentionDays results older than this many days are swept
      * @param maxConcurrent sensor calls one kernel runs at once
      */
     public SensorRuns(Jdbc jdbc, Dispatcher dispatcher, CatalogService catalog, int retentionDays, int maxConcurrent) {
-        this.store = new SensorStore(jdbc);
-        this.dispatcher = dispatcher;
-        this.catalog = catalog;
+        this.store = new SensorRunStore(jdbc);
+        this.call = new SensorCall(store, dispatcher, catalog);
         this.retentionDays = retentionDays;
         this.slots = new Semaphore(maxConcurrent);
     }
 
     /** Adds a listener told about each committed state change. */
     public void onStateChange(SensorStateListener listener) {
-        listeners.add(listener);
+        call.onStateChange(listener);
     }
 
     /** A claimed run (package-private for tests). */
@@ -90,7 +76,7 @@ public final class SensorRuns implements AutoCloseable {
         int started = 0;
         for (int i = 0; i < MAX_BATCHES; i++) {
             List<Due> due = store.inTransaction(c -> {
-                List<Due> claimed = SensorStore.claimDue(c, LOOKAHEAD, BATCH);
+                List<Due> claimed = SensorRunStore.claimDue(c, LOOKAHEAD, BATCH);
                 for (Due d : claimed) {
                     advance(c, d);
                 }
@@ -118,10 +104,10 @@ public final class SensorRuns implements AutoCloseable {
         } catch (DomainException e) {
             LOG.log(Level.ERROR, "sensor " + d.id() + " (tenant " + d.tenant() + ") has a cadence that no longer "
                     + "computes and is paused: " + e.getMessage());
-            SensorStore.setStatus(c, d.id(), SensorStatus.PAUSED);
+            SensorRunStore.setStatus(c, d.id(), SensorStatus.PAUSED);
             return;
         }
-        SensorStore.scheduleNext(c, d.id(), next, d.at().plus(RUN_LEASE));
+        SensorRunStore.scheduleNext(c, d.id(), next, d.at().plus(RUN_LEASE));
     }
 
     private void runGuarded(Due d) {
@@ -163,65 +149,7 @@ public final class SensorRuns implements AutoCloseable {
 
     /** One run: the call as the sensor's service principal, the verdict, the result row. */
     void run(Due d) {
-        Caller principal = new Caller(d.principal(), Optional.empty(), Optional.of(d.tenant()), d.tenant(), Role.OPERATOR,
-                false, PrincipalKind.SERVICE, Optional.empty());
-        long t0 = System.nanoTime();
-        Optional<UUID> auditId = Optional.empty();
-        RunOutcome outcome;
-        try {
-            Optional<String> refused = refusal(d);
-            if (refused.isPresent()) {
-                record(d, RunOutcome.refused(refused.get()), (int) ((System.nanoTime() - t0) / 1_000_000));
-                return;
-            }
-            Map<String, Object> params = JsonMapping.mapper().readValue(d.params(), PARAMS);
-            ResultEnvelope env = dispatcher.call(principal, new CallRequest(d.connectorId(), d.opId(), d.target(), params,
-                    Optional.empty(), Optional.empty(), Optional.empty()));
-            auditId = RunOutcome.auditId(env);
-            Assertion assertion = Assertion.parse(JsonMapping.mapper().readTree(d.assertion()));
-            outcome = RunOutcome.judged(env, assertion);
-        } catch (DomainException e) {
-            outcome = RunOutcome.couldNotStart(e, auditId);
-        } catch (JsonProcessingException e) {
-            outcome = RunOutcome.unparsable(auditId);
-        } catch (RuntimeException e) {
-            // a plugin bug, a database blip, an evaluation that threw: the run still records (state unknown),
-            // so the sensor never keeps showing its old state; the stack goes to the log, never to the detail
-            LOG.log(Level.ERROR, "sensor " + d.id() + " (tenant " + d.tenant() + ") run failed", e);
-            outcome = RunOutcome.internalError(auditId);
-        }
-        record(d, outcome, (int) ((System.nanoTime() - t0) / 1_000_000));
-    }
-
-    /**
-     * Why this run must not call, checked against the operation as it is now (a re-ingest or catalog
-     * change may have made it a write, or made it require approval, since the sensor was created).
-     */
-    private Optional<String> refusal(Due d) {
-        if (catalog == null) {
-            return Optional.empty();
-        }
-        CatalogService.EffectiveOperation op = catalog.effective(d.tenant(), d.connectorId(), d.opId());
-        if (!op.descriptor().isReadClass()) {
-            return Optional.of("operation is no longer a read; the sensor did not call it");
-        }
-        if (op.view().requiresApproval()) {
-            return Optional.of("operation now requires approval; a sensor never waits for one and did not call it");
-        }
-        return Optional.empty();
-    }
-
-    private void record(Due d, RunOutcome outcome, int durationMs) {
-        Optional<SensorStore.Recorded> recorded = store.record(d, outcome, durationMs);
-        if (recorded.isPresent() && outcome.state().changes(recorded.get().shown(), recorded.get().newest())) {
-            for (SensorStateListener l : listeners) {
-                try {
-                    l.changed(d.tenant(), d.id(), recorded.get().shown().wire(), outcome.state().wire());
-                } catch (RuntimeException e) {
-                    LOG.log(Level.ERROR, "a listener of sensor " + d.id() + "'s state change failed", e);
-                }
-            }
-        }
+        call.run(d);
     }
 
     /** Deletes results older than the retention; returns how many. */

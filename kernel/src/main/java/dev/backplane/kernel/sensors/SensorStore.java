@@ -6,11 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.targets.Target;
 import dev.backplane.kernel.util.JsonMapping;
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -18,15 +16,10 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The SQL of the sensors tables: sensors (definition, cadence, status, latest state, in-flight lease) and
- * sensor_results. Writes that must hold together (claiming due sensors, recording a result) are one
- * transaction each.
+ * The SQL of sensor definitions (the sensors table as created, listed, updated, paused and deleted); what
+ * their runs write — claims, in-flight leases, results — is {@link SensorRunStore}'s.
  */
 final class SensorStore {
-
-    /** What recording a result found: the state the sensor showed, and whether this result became its latest. */
-    record Recorded(SensorState shown, boolean newest) {
-    }
 
     /** A sensor as {@code svc automation list} shows it; {@code interval} is 0 for a cron sensor. */
     record Listed(UUID id, String name, String cadenceKind, int interval, String cron, String zone, String status,
@@ -40,10 +33,6 @@ final class SensorStore {
 
     SensorStore(Jdbc jdbc) {
         this.jdbc = jdbc;
-    }
-
-    <T> T inTransaction(Jdbc.TxBody<T> body) {
-        return jdbc.inTransaction(body);
     }
 
     boolean nameTaken(UUID tenant, String name) {
@@ -121,83 +110,6 @@ final class SensorStore {
                 status.wire(), Timestamp.from(next), tenant, id);
     }
 
-    /** A sensor's results newest first, after the cursor {@code after} and within the bounds (each may be null). */
-    List<SensorResult> results(UUID tenant, UUID id, Long after, Instant from, Instant to, Optional<SensorState> state,
-                               int limit) {
-        String s = state.map(SensorState::wire).orElse(null);
-        return jdbc.query("""
-                SELECT * FROM sensor_results WHERE sensor_id = ? AND tenant_id = ? AND (?::bigint IS NULL OR id < ?)
-                   AND (?::timestamptz IS NULL OR evaluated_at >= ?) AND (?::timestamptz IS NULL OR evaluated_at <= ?)
-                   AND (?::text IS NULL OR state = ?)
-                 ORDER BY id DESC LIMIT ?""", SensorStore::resultRow, id, tenant, after, after, ts(from), ts(from),
-                ts(to), ts(to), s, s, limit);
-    }
-
-    /** Locks and returns up to {@code batch} active sensors due within {@code lookahead} and not in flight. */
-    static List<SensorRuns.Due> claimDue(Connection c, Duration lookahead, int batch) throws SQLException {
-        return Jdbc.query(c, """
-                SELECT id, tenant_id, connector_id, op_id, target, params, assertion, principal, interval_seconds,
-                       cron, time_zone, next_run_at
-                  FROM sensors WHERE status = 'active' AND next_run_at <= now() + make_interval(secs => ?)
-                   AND (running_until IS NULL OR running_until < now())
-                 ORDER BY next_run_at LIMIT ? FOR UPDATE SKIP LOCKED""", rs -> {
-            Integer interval = rs.getObject(9, Integer.class); // null for a cron sensor
-            return new SensorRuns.Due(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3),
-                    rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8),
-                    interval, rs.getString(10), rs.getString(11), rs.getTimestamp(12).toInstant());
-        }, (double) lookahead.toSeconds(), batch);
-    }
-
-    /** Sets a claimed sensor's next run and holds it in flight until {@code leaseUntil}. */
-    static void scheduleNext(Connection c, UUID id, Instant next, Instant leaseUntil) throws SQLException {
-        Jdbc.update(c, "UPDATE sensors SET next_run_at = ?, running_until = ? WHERE id = ?", Timestamp.from(next),
-                Timestamp.from(leaseUntil), id);
-    }
-
-    static void setStatus(Connection c, UUID id, SensorStatus status) throws SQLException {
-        Jdbc.update(c, "UPDATE sensors SET status = ?, updated_at = now() WHERE id = ?", status.wire(), id);
-    }
-
-    /** Clears the in-flight marker of a claimed run. */
-    void release(UUID id) {
-        jdbc.update("UPDATE sensors SET running_until = NULL WHERE id = ?", id);
-    }
-
-    Optional<SensorStatus> status(UUID id) {
-        return jdbc.queryOne("SELECT status FROM sensors WHERE id = ?", rs -> rs.getString(1), id)
-                .flatMap(SensorStatus::of);
-    }
-
-    /**
-     * Records a run's result and, when its due time is the newest recorded, the sensor's latest state; clears
-     * its in-flight marker. Empty when the sensor was deleted while it ran.
-     */
-    Optional<Recorded> record(SensorRuns.Due d, RunOutcome o, int durationMs) {
-        return jdbc.inTransaction(c -> {
-            List<String> before = Jdbc.query(c, "SELECT coalesce(last_state, 'unknown') FROM sensors WHERE id = ? "
-                    + "FOR UPDATE", rs -> rs.getString(1), d.id());
-            if (before.isEmpty()) {
-                return Optional.<Recorded>empty();
-            }
-            Jdbc.update(c, """
-                    INSERT INTO sensor_results (sensor_id, tenant_id, due_at, evaluated_at, state, detail, call_status,
-                                                audit_id, duration_ms)
-                    VALUES (?, ?, ?, now(), ?, ?, ?, ?, ?)""", d.id(), d.tenant(), Timestamp.from(d.at()), o.state().wire(),
-                    o.detail(), o.callStatus(), o.auditId().orElse(null), durationMs);
-            int latest = Jdbc.update(c, """
-                    UPDATE sensors SET last_state = ?, last_evaluated_at = now(), last_due_at = ?
-                     WHERE id = ? AND (last_due_at IS NULL OR last_due_at <= ?)""", o.state().wire(),
-                    Timestamp.from(d.at()), d.id(), Timestamp.from(d.at()));
-            Jdbc.update(c, "UPDATE sensors SET running_until = NULL WHERE id = ?", d.id());
-            return Optional.of(new Recorded(SensorState.stored(before.getFirst()), latest > 0));
-        });
-    }
-
-    /** Deletes results evaluated more than {@code retentionDays} ago; returns how many. */
-    int sweep(int retentionDays) {
-        return jdbc.update("DELETE FROM sensor_results WHERE evaluated_at < now() - make_interval(days => ?)", retentionDays);
-    }
-
     private static boolean uniquely(Runnable write) {
         try {
             write.run();
@@ -208,10 +120,6 @@ final class SensorStore {
             }
             throw e;
         }
-    }
-
-    private static Timestamp ts(Instant at) {
-        return at == null ? null : Timestamp.from(at);
     }
 
     static Sensor row(ResultSet rs) throws SQLException {
@@ -235,12 +143,5 @@ final class SensorStore {
                 Optional.ofNullable(rs.getTimestamp("last_evaluated_at")).map(Timestamp::toInstant),
                 rs.getString("created_by"), rs.getTimestamp("created_at").toInstant(),
                 rs.getTimestamp("updated_at").toInstant());
-    }
-
-    private static SensorResult resultRow(ResultSet rs) throws SQLException {
-        return new SensorResult(rs.getLong("id"), rs.getObject("sensor_id", UUID.class),
-                rs.getTimestamp("due_at").toInstant(), rs.getTimestamp("evaluated_at").toInstant(), rs.getString("state"),
-                rs.getString("detail"), rs.getString("call_status"), Optional.ofNullable(rs.getObject("audit_id", UUID.class)),
-                rs.getInt("duration_ms"));
     }
 }

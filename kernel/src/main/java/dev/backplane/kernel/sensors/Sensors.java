@@ -40,6 +40,7 @@ public final class Sensors {
     static final String PRINCIPAL_PREFIX = "svc-sensor:";
 
     private final SensorStore store;
+    private final SensorResults results;
     private final CatalogService catalog;
     private final TargetService targets;
     private final ServiceGrants grants;
@@ -47,6 +48,7 @@ public final class Sensors {
 
     public Sensors(Jdbc jdbc, CatalogService catalog, TargetService targets, ServiceGrants grants) {
         this.store = new SensorStore(jdbc);
+        this.results = new SensorResults(new SensorRunStore(jdbc));
         this.catalog = catalog;
         this.targets = targets;
         this.grants = grants;
@@ -187,23 +189,7 @@ public final class Sensors {
     public ResultPage results(UUID tenant, UUID id, Optional<String> cursor, Optional<String> from, Optional<String> to,
                               int limit, Optional<String> state) {
         show(tenant, id);
-        Paging page = PAGE.checked(limit, 0);
-        Long after = cursor.map(SensorInput::cursor).orElse(null);
-        Instant fromAt = from.map(f -> SensorInput.time(f, "from")).orElse(null);
-        Instant toAt = to.map(t -> SensorInput.time(t, "to")).orElse(null);
-        if (fromAt != null && toAt != null && fromAt.isAfter(toAt)) {
-            throw CommonErrors.INVALID_TIME.error("from is after to", Map.of("field", "from"));
-        }
-        Optional<SensorState> wanted = state.map(s -> SensorState.of(s).orElseThrow(() ->
-                CommonErrors.INVALID_QUERY.error("state must be one of " + SensorState.NAMES + ", got '" + s + "'",
-                        Map.of("field", "state"))));
-        List<SensorResult> rows = store.results(tenant, id, after, fromAt, toAt, wanted, page.limit() + 1);
-        Optional<String> next = Optional.empty();
-        if (rows.size() > page.limit()) {
-            rows = rows.subList(0, page.limit());
-            next = Optional.of(Long.toString(rows.getLast().id()));
-        }
-        return new ResultPage(List.copyOf(rows), next);
+        return results.page(tenant, id, SensorResults.query(cursor, from, to, limit, state));
     }
 
     private static DomainException exists(String name) {
