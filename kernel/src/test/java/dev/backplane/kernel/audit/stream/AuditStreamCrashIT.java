@@ -97,8 +97,12 @@ class AuditStreamCrashIT {
                 }
                 await(() -> receiver.acknowledged().size() >= 60 && rsyslog.messages().size() >= 60,
                         "both receivers get rows from the first kernel");
-                first.destroyForcibly(); // SIGKILL, mid-stream
+                var held = receiver.holdNext();
+                await(() -> held.await(100, java.util.concurrent.TimeUnit.MILLISECONDS), "a batch in flight");
+                int inFlight = receiver.rows().size() - receiver.acknowledged().size();
+                first.destroyForcibly(); // SIGKILL, mid-stream: the HTTP receiver has a batch it has not answered
                 first.waitFor();
+                receiver.release();
                 receiver.stop();
                 rsyslog.kill();
                 int atKill = written.get();
@@ -130,6 +134,8 @@ class AuditStreamCrashIT {
                         + "%d messages (%d duplicates, all marked), syslog %d (%d duplicates, all marked)%n", stored.size(),
                         atKill, receiver.rows().size(), httpCopies, syslogRows(rsyslog).size(), syslogCopies);
                 assertThat(receiver.authorizations()).containsOnly("Bearer " + TOKEN);
+                assertThat(inFlight).as("the batch in flight at the kill").isPositive();
+                assertThat(httpCopies).as("the batch in flight came again, marked").isGreaterThanOrEqualTo(inFlight);
             } finally {
                 writing.set(false);
                 first.destroyForcibly();

@@ -119,6 +119,34 @@ class AuditStreamIT {
         }
     }
 
+    /**
+     * A flushed write proves nothing: a receiver that dies after reading part of a delivery must get all of it again.
+     * The sink counts rows as delivered only once the receiver has read its close_notify, which it sends after the
+     * last message, so the broken first connection is a failure and the next one carries every row, marked.
+     */
+    @Test
+    void aSyslogReceiverThatDiesMidDeliveryGetsEveryRowAgainMarked() throws Exception {
+        Path dir = TempDirs.create("svc-crashing-syslog");
+        TestCa ca = TestCa.create(dir, "svc-test-ca", "dns:localhost");
+        try (CrashingSyslogReceiver receiver = new CrashingSyslogReceiver(ca.serverContext())) {
+            SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+            AuditStreamer streamer = new AuditStreamer(jdbc, syslog("localhost:" + receiver.port(), ca.ca(), "json", 500),
+                    SSLContext.getDefault(), metrics);
+            List<UUID> written = write(20);
+            chain();
+            assertThat(streamer.run(streamer.sinks().getFirst())).as("the crashed delivery does not count").isZero();
+            assertThat(metrics.counter("svc.audit.stream.failures", "sink", "syslog").count()).isEqualTo(1);
+            await(() -> streamer.run(streamer.sinks().getFirst()) == 20, "delivered again");
+            assertThat(receiver.messages()).hasSize(20);
+            for (int i = 0; i < 20; i++) {
+                assertThat(receiver.messages().get(i)).contains("audit_id=\"" + written.get(i) + "\"",
+                        "redelivered=\"true\"");
+            }
+        } finally {
+            TempDirs.delete(dir);
+        }
+    }
+
     @Test
     void cefPayloadCarriesTheRowAndItsChainPosition() throws Exception {
         try (Rsyslog rsyslog = Rsyslog.start("dns:localhost")) {

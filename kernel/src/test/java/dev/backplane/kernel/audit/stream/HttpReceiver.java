@@ -21,6 +21,8 @@ final class HttpReceiver implements AutoCloseable {
     private final List<JsonNode> acknowledged = new CopyOnWriteArrayList<>();
     private final List<String> authorizations = new CopyOnWriteArrayList<>();
     private volatile boolean failing;
+    private volatile java.util.concurrent.CountDownLatch held;
+    private final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
     private HttpServer server;
     private int port;
 
@@ -36,6 +38,15 @@ final class HttpReceiver implements AutoCloseable {
             List<JsonNode> got = new java.util.ArrayList<>();
             batch.path("rows").forEach(got::add);
             rows.addAll(got);
+            java.util.concurrent.CountDownLatch hold = held;
+            if (hold != null && hold.getCount() > 0) { // read, then keep the sender waiting for its answer
+                hold.countDown();
+                try {
+                    release.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             int status = failing ? 500 : 200;
             if (!failing) {
                 acknowledged.addAll(got);
@@ -45,6 +56,16 @@ final class HttpReceiver implements AutoCloseable {
         });
         server.start();
         port = server.getAddress().getPort();
+    }
+
+    /** The next batch is read (and kept) but not answered until {@link #release()}; the latch opens when it came. */
+    java.util.concurrent.CountDownLatch holdNext() {
+        held = new java.util.concurrent.CountDownLatch(1);
+        return held;
+    }
+
+    void release() {
+        release.countDown();
     }
 
     void stop() {

@@ -46,6 +46,26 @@ record TestCa(Path ca, Path cert, Path key) {
         return new TestCa(caPem, cert, key);
     }
 
+    /** A server-side TLS context presenting the server certificate (for a receiver written in the test). */
+    javax.net.ssl.SSLContext serverContext() throws Exception {
+        javax.net.ssl.KeyManagerFactory kmf = javax.net.ssl.KeyManagerFactory.getInstance(
+                javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+        KeyStore keys = load(cert.resolveSibling("server.p12"));
+        java.security.cert.CertificateFactory x509 = java.security.cert.CertificateFactory.getInstance("X.509");
+        java.security.cert.Certificate[] chain = new java.security.cert.Certificate[2];
+        try (InputStream leaf = Files.newInputStream(cert); InputStream root = Files.newInputStream(ca)) {
+            chain[0] = x509.generateCertificate(leaf);
+            chain[1] = x509.generateCertificate(root);
+        }
+        KeyStore signed = KeyStore.getInstance("PKCS12");
+        signed.load(null, null);
+        signed.setKeyEntry("server", keys.getKey("server", PASS.toCharArray()), PASS.toCharArray(), chain);
+        kmf.init(signed, PASS.toCharArray());
+        javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
+        context.init(kmf.getKeyManagers(), null, null);
+        return context;
+    }
+
     private static KeyStore load(Path file) throws Exception {
         KeyStore store = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(file)) {
