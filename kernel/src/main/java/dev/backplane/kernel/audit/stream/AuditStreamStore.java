@@ -70,9 +70,22 @@ final class AuditStreamStore {
         move(sink, position);
     }
 
-    /** Records, before they go out, that the rows up to {@code position} are being sent. */
-    void sending(String sink, long position) {
-        move(sink + ".sent", position);
+    /**
+     * Records, before they go out, that the rows up to {@code position} are being sent, and returns the mark as it
+     * was: a row at or below it may have been sent before. One transaction, the mark's row locked, so of two runs that
+     * overlap (a replica taken for dead while still sending) the second sees the first's mark.
+     */
+    long sending(String sink, long position) {
+        String key = sink + ".sent";
+        return jdbc.inTransaction(c -> {
+            Jdbc.update(c, "INSERT INTO audit_stream_cursors (sink, position) VALUES (?, 0) ON CONFLICT (sink) DO NOTHING",
+                    key);
+            long before = Jdbc.query(c, "SELECT position FROM audit_stream_cursors WHERE sink = ? FOR UPDATE",
+                    rs -> rs.getLong(1), key).getFirst();
+            Jdbc.update(c, "UPDATE audit_stream_cursors SET position = greatest(position, ?), updated_at = now() "
+                    + "WHERE sink = ?", position, key);
+            return before;
+        });
     }
 
     private void move(String key, long position) {

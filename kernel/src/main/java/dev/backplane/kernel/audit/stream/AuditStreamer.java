@@ -136,8 +136,9 @@ public final class AuditStreamer {
                     break;
                 }
                 long last = rows.getLast().chainPos();
-                store.sending(sink.name(), last); // before the first byte leaves: a crash from here on marks them
-                sink.deliver(rows, cursor.sent());
+                // before the first byte leaves: a crash from here on leaves them marked for next time
+                long sentBefore = store.sending(sink.name(), last);
+                sink.deliver(rows, Math.max(cursor.acknowledged(), sentBefore));
                 store.acknowledge(sink.name(), last);
                 delivered += rows.size();
                 if (rows.size() < batch || Instant.now().isAfter(deadline)) {
