@@ -162,10 +162,17 @@ public final class AuditLog {
     public void finish(UUID id, String status, Optional<String> errorCode, long durationMs) {
         boolean interrupted = Thread.interrupted();
         try {
-            // set_config(..., true) is SET LOCAL: this statement's own transaction commits without waiting for the flush
-            jdbc.update("UPDATE audit_rows SET result_status = ?, error_code = ?, duration_ms = ? "
-                            + "FROM (SELECT set_config('synchronous_commit', 'off', true)) AS group_commit WHERE id = ?",
-                    status, errorCode.orElse(null), (int) Math.min(Integer.MAX_VALUE, durationMs), id);
+            // set_config(..., true) is SET LOCAL: this statement's own transaction commits without waiting for the flush.
+            // The row began at most durationMs ago: a lower bound on its time (a day of slack for the clocks of the
+            // kernel and the database) lets PostgreSQL look in this month's partition only, not every month's.
+            String update = "UPDATE audit_rows SET result_status = ?, error_code = ?, duration_ms = ? "
+                    + "FROM (SELECT set_config('synchronous_commit', 'off', true)) AS group_commit WHERE id = ?";
+            int duration = (int) Math.min(Integer.MAX_VALUE, durationMs);
+            java.sql.Timestamp after = java.sql.Timestamp.from(java.time.Instant.now()
+                    .minusMillis(Math.max(0, durationMs)).minus(java.time.Duration.ofDays(1)));
+            if (jdbc.update(update + " AND occurred_at >= ?", status, errorCode.orElse(null), duration, id, after) == 0) {
+                jdbc.update(update, status, errorCode.orElse(null), duration, id);
+            }
         } catch (Jdbc.DataAccessException e) {
             finishFailures.increment();
             LOG.log(System.Logger.Level.ERROR, "audit row " + id + " could not be completed (" + status + "): "
