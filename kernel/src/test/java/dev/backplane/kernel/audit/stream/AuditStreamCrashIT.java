@@ -134,6 +134,19 @@ class AuditStreamCrashIT {
                         + "%d messages (%d duplicates, all marked), syslog %d (%d duplicates, all marked)%n", stored.size(),
                         atKill, receiver.rows().size(), httpCopies, syslogRows(rsyslog).size(), syslogCopies);
                 assertThat(receiver.authorizations()).containsOnly("Bearer " + TOKEN);
+                // svc audit stats shows each sink's position and lag (a platform admin sees the deploy-wide figures)
+                var stats = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/audit/stats"))
+                        .header("Authorization", "Bearer " + issuer.platformAdminToken("root", tenantA)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(stats.statusCode()).as(stats.body()).isEqualTo(200);
+                JsonNode stream = JSON.readTree(stats.body()).path("stream");
+                for (String sink : List.of("syslog", "http")) {
+                    long max = Long.parseLong(stored.getLast()[2]);
+                    assertThat(stream.path(sink).path("position").asLong()).as(stats.body()).isGreaterThanOrEqualTo(max);
+                    assertThat(stream.path(sink).path("head_position").asLong()).isGreaterThanOrEqualTo(max);
+                    assertThat(stream.path(sink).has("lag_rows") && stream.path(sink).has("lag_seconds")).isTrue();
+                }
+                assertThat(stats.body()).doesNotContain(TOKEN);
                 assertThat(inFlight).as("the batch in flight at the kill").isPositive();
                 assertThat(httpCopies).as("the batch in flight came again, marked").isGreaterThanOrEqualTo(inFlight);
             } finally {
