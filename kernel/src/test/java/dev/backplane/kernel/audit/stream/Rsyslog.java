@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Assumptions;
 final class Rsyslog implements AutoCloseable {
 
     static final Path BINARY = Path.of("/usr/sbin/rsyslogd");
-    static final Path TLS_DRIVER = Path.of("/usr/lib/x86_64-linux-gnu/rsyslog/lmnsd_gtls.so");
+    /** rsyslog-gnutls's driver, under the machine's multiarch directory ({@code /usr/lib/x86_64-linux-gnu}, ...). */
+    static final Path TLS_DRIVER = tlsDriver();
     private final Path dir;
     private final TestCa ca;
     private final int port;
@@ -33,6 +34,20 @@ final class Rsyslog implements AutoCloseable {
         this.dir = dir;
         this.ca = ca;
         this.port = port;
+    }
+
+    private static Path tlsDriver() {
+        try (var dirs = Files.newDirectoryStream(Path.of("/usr/lib"), "*-linux-gnu*")) {
+            for (Path dir : dirs) {
+                Path driver = dir.resolve("rsyslog/lmnsd_gtls.so");
+                if (Files.exists(driver)) {
+                    return driver;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no /usr/lib: not installed
+        }
+        return Path.of("/usr/lib/x86_64-linux-gnu/rsyslog/lmnsd_gtls.so");
     }
 
     static void assumeInstalled() {
