@@ -52,7 +52,7 @@ class AuditIntegrityIT {
         try (TestIssuer issuer = new TestIssuer();
              TestKernel k = TestKernel.start(work.resolve("data"), settings(issuer, work, Map.of()))) {
             Map<String, UUID> tenants = new java.util.LinkedHashMap<>();
-            for (String name : List.of("untouched", "altered", "deleted", "inserted", "swapped", "rewritten")) {
+            for (String name : List.of("untouched", "altered", "deleted", "inserted", "swapped", "rewritten", "forged")) {
                 UUID t = UUID.randomUUID();
                 tenants.put(name, t);
                 String admin = issuer.tenantAdmin(t);
@@ -115,6 +115,14 @@ class AuditIntegrityIT {
             JsonNode report = k.get("/api/v1/audit/verify", issuer.tenantAdmin(rewritten)).json();
             assertThat(report.path("ok").asBoolean()).as(report.toString()).isFalse();
             assertThat(report.path("problems").findValuesAsText("kind")).contains("rewritten");
+
+            // forged: a seal whose signature is not the seal key's
+            UUID forgedSeal = tenants.get("forged");
+            jdbc.update("UPDATE audit_seals SET mac = ? WHERE id = (SELECT min(id) FROM audit_seals WHERE tenant_id = ?)",
+                    new byte[32], forgedSeal);
+            JsonNode seal = k.get("/api/v1/audit/verify", issuer.tenantAdmin(forgedSeal)).json();
+            assertThat(seal.path("ok").asBoolean()).as(seal.toString()).isFalse();
+            assertThat(seal.path("problems").get(0).path("kind").asText()).isEqualTo("forged_seal");
         }
     }
 
@@ -161,13 +169,14 @@ class AuditIntegrityIT {
             // a failing archive target blocks the drop, counts a failure and loses nothing
             Path notADirectory = Files.writeString(work.resolve("not-a-directory"), "x");
             SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-            long before = rows(jdbc, tenant);
+            long expiring = expiringRows(jdbc, tenant);
+            assertThat(expiring).isEqualTo(40);
             AuditArchives blocked = new AuditArchives(new ArchiveStore(jdbc),
                     new AuditArchives.Policy(400, 1, 3, Optional.of(notADirectory.resolve("archive"))), metrics);
             assertThat(blocked.runOnce()).isZero();
             assertThat(metrics.counter("svc.audit.archive.failures").count()).isEqualTo(2);
             assertThat(metrics.get("svc.audit.retention.blocked").gauge().value()).isEqualTo(2);
-            assertThat(rows(jdbc, tenant)).isEqualTo(before);
+            assertThat(expiringRows(jdbc, tenant)).as("nothing lost").isEqualTo(expiring);
             // no archive directory at all: nothing dropped either
             assertThat(new AuditArchives(new ArchiveStore(jdbc), new AuditArchives.Policy(400, 1, 3, Optional.empty()),
                     new SimpleMeterRegistry()).runOnce()).isZero();
@@ -240,8 +249,10 @@ class AuditIntegrityIT {
         }
     }
 
-    private static long rows(Jdbc jdbc, UUID tenant) {
-        return jdbc.queryOne("SELECT count(*) FROM audit_rows WHERE tenant_id = ?", rs -> rs.getLong(1), tenant).orElseThrow();
+    /** The tenant's rows of the two months that are past retention (seeded three and four months back). */
+    private static long expiringRows(Jdbc jdbc, UUID tenant) {
+        return jdbc.queryOne("SELECT count(*) FROM audit_rows WHERE tenant_id = ? AND occurred_at < date_trunc('month', "
+                + "now() - interval '2 months')", rs -> rs.getLong(1), tenant).orElseThrow();
     }
 
     private static CliRunner cli(TestKernel k, Path work, String token) throws Exception {
