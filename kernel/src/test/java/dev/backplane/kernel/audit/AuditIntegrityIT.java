@@ -188,6 +188,11 @@ class AuditIntegrityIT {
             assertThat(archives.runOnce()).isEqualTo(2);
             List<String> left = new ArchiveStore(jdbc).partitions().stream().map(ArchiveStore.Partition::name).toList();
             assertThat(left).doesNotContain(partitions.get(4), partitions.get(3)).contains(partitions.get(1));
+            JsonNode stats = k.get("/api/v1/audit/stats", platform).json();
+            assertThat(java.time.Instant.parse(stats.path("tenant").path("oldest_kept_at").asText()))
+                    .as("the oldest kept row is last month's").isAfter(java.time.Instant.now().minus(Duration.ofDays(63)));
+            assertThat(stats.path("partitions").findValuesAsText("name")).contains(partitions.get(1));
+            assertThat(stats.path("archives").size()).isEqualTo(2);
             JsonNode verified = k.get("/api/v1/audit/verify", admin).json();
             assertThat(verified.path("ok").asBoolean()).as("anchored by the archive: " + verified).isTrue();
 

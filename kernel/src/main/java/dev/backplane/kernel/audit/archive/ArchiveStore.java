@@ -73,6 +73,12 @@ public final class ArchiveStore {
                         rs.getLong(4), rs.getLong(5)));
     }
 
+    /** The time of a tenant's oldest row still in the log. */
+    public Optional<Instant> oldestRow(UUID tenant) {
+        return jdbc.queryOne("SELECT min(occurred_at) FROM audit_rows WHERE tenant_id = ?",
+                rs -> Optional.ofNullable(rs.getTimestamp(1)).map(Timestamp::toInstant), tenant).flatMap(o -> o);
+    }
+
     /** Rows in the default partition (rows whose month had no partition when they were written). */
     public long defaultPartitionRows() {
         return jdbc.queryOne("SELECT count(*) FROM audit_rows_default", rs -> rs.getLong(1)).orElse(0L);
