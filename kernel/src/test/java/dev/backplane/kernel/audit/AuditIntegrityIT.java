@@ -144,9 +144,10 @@ class AuditIntegrityIT {
                         + "'\"y\"YYYY\"m\"MM')", rs -> rs.getString(1), months).orElseThrow());
                 jdbc.update("""
                         INSERT INTO audit_rows (id, tenant_id, occurred_at, principal, principal_kind, op_class, op_id,
-                               result_status, params_hash, extras)
+                               target, result_status, params_hash, extras)
                         SELECT gen_random_uuid(), ?, date_trunc('month', now() - make_interval(months => ?))
-                               + interval '1 day' + g * interval '1 minute', 'seed-' || g, 'human', 'read', 'test.op', 'ok',
+                               + interval '1 day' + g * interval '1 minute', 'seed-' || g, 'human',
+                               CASE WHEN g % 4 = 0 THEN 'write' ELSE 'read' END, 'test.op', 'seeded', 'ok',
                                md5(g::text), jsonb_build_object('n', g, 'ratio', g / 3.0)
                           FROM generate_series(1, 20) g""", tenant, months);
             }
@@ -158,6 +159,11 @@ class AuditIntegrityIT {
             assertThat(chainer.chainOnce()).isGreaterThanOrEqualTo(63);
             chainer.seal();
             assertThat(k.get("/api/v1/audit/verify", admin).json().path("ok").asBoolean()).isTrue();
+            // the rollups the chainer keeps: who touched the seeded target, principals by part of their name
+            assertThat(touched(k, admin, "seed-7")).containsExactly(3L, 0L);
+            assertThat(touched(k, admin, "seed-8")).containsExactly(3L, 3L);
+            JsonNode bySeed1 = k.get("/api/v1/audit?principal=EED-1&limit=1000", admin).json().path("rows");
+            assertThat(bySeed1.findValuesAsText("principal")).hasSize(33).allMatch(p -> p.startsWith("seed-1"));
 
             // retention: below the deploy's minimum and nonsense refused; 40 days accepted
             assertThat(k.put("/api/v1/audit/retention", admin, Map.of("days", 0)).json().path("error").asText())
@@ -188,6 +194,7 @@ class AuditIntegrityIT {
             assertThat(archives.runOnce()).isEqualTo(2);
             List<String> left = new ArchiveStore(jdbc).partitions().stream().map(ArchiveStore.Partition::name).toList();
             assertThat(left).doesNotContain(partitions.get(4), partitions.get(3)).contains(partitions.get(1));
+            assertThat(touched(k, admin, "seed-7")).as("the dropped months' calls leave who-touched").containsExactly(1L, 0L);
             JsonNode stats = k.get("/api/v1/audit/stats", platform).json();
             assertThat(java.time.Instant.parse(stats.path("tenant").path("oldest_kept_at").asText()))
                     .as("the oldest kept row is last month's").isAfter(java.time.Instant.now().minus(Duration.ofDays(63)));
@@ -252,6 +259,16 @@ class AuditIntegrityIT {
             assertThat(jdbc.queryOne("SELECT count(*) FROM audit_rows WHERE tenant_id = ? AND occurred_at > now() "
                     + "+ interval '9 months'", rs -> rs.getLong(1), tenant)).contains(1L);
         }
+    }
+
+    /** who-touched seeded: the calls and writes of {@code principal}. */
+    private static List<Long> touched(TestKernel k, String token, String principal) {
+        for (JsonNode p : k.get("/api/v1/audit/who-touched/seeded", token).json()) {
+            if (p.path("principal").asText().equals(principal)) {
+                return List.of(p.path("calls").asLong(), p.path("writes").asLong());
+            }
+        }
+        return List.of();
     }
 
     /** The tenant's rows of the two months that are past retention (seeded three and four months back). */
