@@ -11,7 +11,8 @@
 --    SIEM stream. Chain heads are sealed in audit_seals with a key the database does not hold.
 
 ALTER TABLE audit_rows RENAME TO audit_rows_legacy;
-ALTER TABLE audit_rows_legacy RENAME CONSTRAINT audit_rows_pkey TO audit_rows_legacy_pkey;
+-- the partitioned table's key is (id, occurred_at); the attach below builds it on the legacy table
+ALTER TABLE audit_rows_legacy DROP CONSTRAINT audit_rows_pkey;
 DROP INDEX audit_rows_tenant_time;
 DROP INDEX audit_rows_started;
 ALTER TABLE audit_rows_legacy
@@ -30,7 +31,9 @@ CREATE TABLE audit_rows (
     connector_id        text,
     target              text,
     target_id           uuid,
-    result_status       text NOT NULL CHECK (result_status IN ('started', 'ok', 'error', 'denied', 'awaiting_approval')),
+    -- named as V005 named it, so the legacy table (which has it under that name) can be attached
+    result_status       text NOT NULL CONSTRAINT audit_rows_result_status_check
+                        CHECK (result_status IN ('started', 'ok', 'error', 'denied', 'awaiting_approval')),
     error_code          text,
     duration_ms         integer,
     session_id          uuid,
