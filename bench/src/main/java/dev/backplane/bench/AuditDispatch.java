@@ -1,0 +1,128 @@
+package dev.backplane.bench;
+
+import static dev.backplane.bench.OpenLoop.pct;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.backplane.kernel.testing.TestIssuer;
+import dev.backplane.kernel.testing.TestKernel;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+
+/**
+ * The dispatch path (as {@link DispatchBench}: a read against a loopback target through gate, credentials, plugin
+ * call and the audit intent and outcome rows) on the seeded database, open loop, once per kernel: run with the
+ * chainer off and on alternately, the same load each time, so the chain's cost on a call shows as the difference.
+ */
+final class AuditDispatch implements AutoCloseable {
+
+    private static final String PASSWORD = "bench-" + UUID.randomUUID();
+    private static final int RATE = Integer.getInteger("svc.bench.audit.dispatch-rate", 100);
+    private static final int CALLS = Integer.getInteger("svc.bench.audit.dispatch-calls", 3000);
+
+    private final TestIssuer issuer;
+    private final HttpServer target;
+    private final String auth;
+    private final Map<Boolean, List<double[]>> byMode = new java.util.TreeMap<>();
+
+    AuditDispatch(TestIssuer issuer) throws Exception {
+        this.issuer = issuer;
+        target = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 200);
+        target.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        auth = "Basic " + Base64.getEncoder().encodeToString(("svc:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+        target.createContext("/", x -> {
+            byte[] b = (auth.equals(x.getRequestHeaders().getFirst("Authorization")) ? "a\nb\nc\n" : "no")
+                    .getBytes(StandardCharsets.UTF_8);
+            x.sendResponseHeaders(200, b.length);
+            x.getResponseBody().write(b);
+            x.close();
+        });
+        target.start();
+    }
+
+    /** The dispatch tenant's target, its secret and the connector (idempotent: a reused data directory has them). */
+    void setUp(TestKernel k) {
+        UUID tenant = AuditBench.dispatchTenant();
+        String admin = issuer.token("admin", tenant, "tenant_admin");
+        int port = target.getAddress().getPort();
+        var created = k.send("POST", "/api/v1/targets", admin, "{\"name\": \"t\", \"product\": \"bench\", \"host\": "
+                + "\"127.0.0.1\", \"port\": " + port + ", \"extras\": {\"scheme\": \"http\"}}", Map.of());
+        if (created.status() == 409) {
+            AuditBench.expect(k.send("PATCH", "/api/v1/targets/t", admin, "{\"port\": " + port + "}", Map.of()), 200);
+        } else {
+            AuditBench.expect(created, 201);
+        }
+        AuditBench.expect(k.send("PUT", "/api/v1/targets/t/secret", admin, "{\"fields\": {\"username\": \"svc\", "
+                + "\"password\": \"" + PASSWORD + "\"}}", Map.of()), 200);
+        AuditBench.expect(k.send("POST", "/api/v1/connectors/bench-1.x/enable-reads", admin, null, Map.of()), 200);
+        AuditBench.expect(k.send("POST", "/api/v1/connectors/bench-1.x/enable", admin, null, Map.of()), 200);
+    }
+
+    /** Warm-up, then {@value #CALLS}-ish calls at the fixed rate; prints and keeps p50/p95/p99. */
+    void run(TestKernel k, String label) throws Exception {
+        boolean chained = label.startsWith("chaining on");
+        String op = issuer.token("op", AuditBench.dispatchTenant(), "operator");
+        HttpClient http = HttpClient.newBuilder().executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+        HttpRequest call = HttpRequest.newBuilder(URI.create(k.url() + "/api/v1/operations/call"))
+                .header("Authorization", "Bearer " + op).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"connector_id\": \"bench-1.x\", \"op_id\": "
+                        + "\"bench.item0.list\", \"target\": \"t\", \"params\": {\"count\": 3}}")).build();
+        calls(http, call, RATE, RATE * 5); // warm-up
+        Thread.sleep(2_000);
+        long[] d = calls(http, call, RATE, CALLS);
+        double[] p = {pct(d, 50), pct(d, 95), pct(d, 99)};
+        byMode.computeIfAbsent(chained, x -> new ArrayList<>()).add(p);
+        String line = String.format("dispatch, %s: %d calls at %d/s: p50 %.2f ms, p95 %.2f ms, p99 %.2f ms", label,
+                d.length, RATE, p[0], p[1], p[2]);
+        System.out.println(line);
+    }
+
+    /** Each run, and the mean difference on minus off at p50 and p95. */
+    void summary() {
+        List<double[]> off = byMode.getOrDefault(false, List.of());
+        List<double[]> on = byMode.getOrDefault(true, List.of());
+        double p50 = mean(on, 0) - mean(off, 0);
+        double p95 = mean(on, 1) - mean(off, 1);
+        System.out.printf("dispatch: chaining on minus off, mean of the runs: p50 %+.2f ms, p95 %+.2f ms%n", p50, p95);
+    }
+
+    private static double mean(List<double[]> runs, int i) {
+        return runs.stream().mapToDouble(r -> r[i]).average().orElse(Double.NaN);
+    }
+
+    private static long[] calls(HttpClient http, HttpRequest request, int rate, int n) throws InterruptedException {
+        int[] failures = {0};
+        OpenLoop.Run run = OpenLoop.run(rate, n, i -> {
+            HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200 || r.body().contains("\"status\":\"error\"")) {
+                throw new IllegalStateException("bad answer: " + r.statusCode() + " " + r.body());
+            }
+            return true;
+        }, e -> {
+            synchronized (failures) {
+                if (failures[0]++ < 3) {
+                    System.out.println("  failure: " + e.getMessage());
+                }
+            }
+        });
+        if (run.failed() > 0) {
+            System.out.println("  " + run.failed() + " call(s) failed");
+        }
+        return run.ok();
+    }
+
+    @Override
+    public void close() {
+        target.stop(0);
+    }
+}
