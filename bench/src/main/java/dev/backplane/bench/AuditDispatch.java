@@ -87,13 +87,19 @@ final class AuditDispatch implements AutoCloseable {
         System.out.println(line);
     }
 
-    /** Each run, and the mean difference on minus off at p50 and p95. */
+    /** The difference on minus off of the runs' median p50 and p95. */
     void summary() {
         List<double[]> off = byMode.getOrDefault(false, List.of());
         List<double[]> on = byMode.getOrDefault(true, List.of());
-        double p50 = mean(on, 0) - mean(off, 0);
-        double p95 = mean(on, 1) - mean(off, 1);
-        System.out.printf("dispatch: chaining on minus off, mean of the runs: p50 %+.2f ms, p95 %+.2f ms%n", p50, p95);
+        System.out.printf("dispatch: chaining on minus off, median of the runs: p50 %.2f -> %.2f ms (%+.2f ms), "
+                        + "p95 %.2f -> %.2f ms (%+.2f ms); mean of the runs: p50 %+.2f ms, p95 %+.2f ms%n",
+                median(off, 0), median(on, 0), median(on, 0) - median(off, 0), median(off, 1), median(on, 1),
+                median(on, 1) - median(off, 1), mean(on, 0) - mean(off, 0), mean(on, 1) - mean(off, 1));
+    }
+
+    private static double median(List<double[]> runs, int i) {
+        double[] v = runs.stream().mapToDouble(r -> r[i]).sorted().toArray();
+        return v.length == 0 ? Double.NaN : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
     private static double mean(List<double[]> runs, int i) {
