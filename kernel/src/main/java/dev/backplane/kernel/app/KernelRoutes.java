@@ -2,6 +2,7 @@ package dev.backplane.kernel.app;
 
 import dev.backplane.kernel.agents.AgentRoutes;
 import dev.backplane.kernel.audit.AuditQueries;
+import dev.backplane.kernel.audit.AuditIntegrityRoutes;
 import dev.backplane.kernel.audit.AuditRoutes;
 import dev.backplane.kernel.audit.GovernanceAudit;
 import dev.backplane.kernel.broadcast.BroadcastRoutes;
@@ -100,6 +101,8 @@ final class KernelRoutes {
                 Kernel.mcpAudience(config), s.issuer, config.optional(Setting.MCP_REQUIRED_SCOPE).filter(v -> !v.isBlank()),
                 config.list(Setting.MCP_ALLOWED_ORIGINS), publicUrl)).register(api);
         new ApprovalRoutes(s.approvals, s.calls).register(api);
+        new AuditIntegrityRoutes(s.auditIntegrity.verifier(), s.auditIntegrity.chain(), s.auditIntegrity.chainer(),
+                s.auditIntegrity.archives(), s.audit, java.util.Map::of).register(api);
         new AuditRoutes(new AuditQueries(s.jdbc), s.audit, caller -> name -> s.targets.auditName(caller.tenantId(), name))
                 .register(api);
         new EventRoutes(s.eventSources, s.eventIngest, s.eventLog, s.metrics).register(api);

@@ -4,7 +4,10 @@ import dev.backplane.kernel.agents.AgentDefinitions;
 import dev.backplane.kernel.agents.AgentRuns;
 import dev.backplane.kernel.agents.AgentToolbox;
 import dev.backplane.kernel.agents.ModelGateway;
+import dev.backplane.kernel.audit.AuditIntegrity;
 import dev.backplane.kernel.audit.AuditLog;
+import dev.backplane.kernel.audit.archive.AuditArchives;
+import dev.backplane.kernel.audit.integrity.SealKey;
 import dev.backplane.kernel.audit.AuditQueries;
 import dev.backplane.kernel.broadcast.BroadcastFeed;
 import dev.backplane.kernel.broadcast.BroadcastHub;
@@ -109,6 +112,7 @@ final class KernelServices {
     final TargetService targets;
     final ProbeService probes;
     final AuditLog audit;
+    final AuditIntegrity auditIntegrity;
     final ResultHandles handles;
     final Approvals approvals;
     final Grants grants;
@@ -192,6 +196,14 @@ final class KernelServices {
         ConnectorSessions sessions = new ConnectorSessions(egress, sockets, callTimeout, compositeTimeout,
                 Optional.of(config.outboundTrust().trustManager()));
         this.audit = new AuditLog(jdbc, metrics);
+        this.auditIntegrity = AuditIntegrity.create(jdbc, metrics, SealKey.of(config.get(Setting.AUDIT_SEAL_KEY)),
+                new AuditArchives.Policy(config.intValue(Setting.AUDIT_RETENTION_DAYS),
+                        config.intValue(Setting.AUDIT_RETENTION_MIN_DAYS), config.intValue(Setting.AUDIT_PARTITIONS_AHEAD_MONTHS),
+                        config.optional(Setting.AUDIT_ARCHIVE_DIR).filter(d -> !d.isBlank()).map(Path::of)),
+                new AuditIntegrity.Schedule(config.boolValue(Setting.AUDIT_CHAIN_ENABLED),
+                        Duration.ofSeconds(config.intValue(Setting.AUDIT_CHAIN_INTERVAL_SECONDS)),
+                        Duration.ofSeconds(config.intValue(Setting.AUDIT_SEAL_INTERVAL_SECONDS)),
+                        Duration.ofSeconds(config.intValue(Setting.AUDIT_RETENTION_INTERVAL_SECONDS))));
         this.broadcast = closing.add(new BroadcastFeed(jdbc, new BroadcastOverrides(jdbc, feed), config.broadcast()));
         this.broadcastHub = closing.add(new BroadcastHub(jdbc, feed, config.broadcast()));
         dispatchEvents.subscribe(e -> broadcast.publish(e.activity()));
@@ -271,6 +283,7 @@ final class KernelServices {
         periodic.addAll(cron.periodicJobs());
         periodic.addAll(broadcast.periodicJobs());
         periodic.addAll(audit.periodicJobs(reapEvery, auditStartedAfter));
+        periodic.addAll(auditIntegrity.periodicJobs());
         periodic.addAll(approvals.periodicJobs());
         periodic.addAll(handles.periodicJobs());
         periodic.addAll(runs.periodicJobs(reapEvery));

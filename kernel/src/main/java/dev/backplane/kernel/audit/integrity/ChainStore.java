@@ -1,0 +1,171 @@
+package dev.backplane.kernel.audit.integrity;
+
+import dev.backplane.kernel.persistence.Jdbc;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/** The chain's SQL: the rows to link, the heads, the watermark and the seals. */
+public final class ChainStore {
+
+    /** The advisory lock a chainer holds for its transaction: two chainers never link at once. */
+    private static final long CHAINER_LOCK = 0x5356_4341_4348_4e01L;
+
+    /** A tenant's chain head: its last linked row. */
+    public record Head(UUID tenantId, long seq, byte[] hash, Instant occurredAt, UUID auditId) {
+    }
+
+    /** How far the chainer has got over all tenants, in (occurred_at, id) order. */
+    public record Watermark(Instant occurredAt, UUID auditId) {
+    }
+
+    /** A sealed chain head. */
+    public record Seal(UUID tenantId, long seq, byte[] hash, Instant sealedAt, Optional<String> keyId, Optional<byte[]> mac) {
+    }
+
+    private final Jdbc jdbc;
+
+    public ChainStore(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    public Jdbc jdbc() {
+        return jdbc;
+    }
+
+    static void lock(Connection c) throws SQLException {
+        Jdbc.query(c, "SELECT pg_advisory_xact_lock(?)", rs -> 1, CHAINER_LOCK);
+    }
+
+    /**
+     * The time below which every row that will ever commit normally has committed: a little before now, before
+     * the start of any transaction still open (its rows carry its start time), and before the oldest row still
+     * {@code started} (its outcome is not written yet).
+     */
+    static Instant bound(Connection c, long settleMillis) throws SQLException {
+        return Jdbc.query(c, """
+                SELECT least(now() - make_interval(secs => ?),
+                             (SELECT min(xact_start) FROM pg_stat_activity
+                               WHERE datname = current_database() AND pid <> pg_backend_pid()
+                                 AND backend_type = 'client backend' AND state <> 'idle'),
+                             (SELECT min(occurred_at) FROM audit_rows WHERE result_status = 'started'))""",
+                rs -> rs.getTimestamp(1).toInstant(), settleMillis / 1000.0).getFirst();
+    }
+
+    static Optional<Watermark> watermark(Connection c) throws SQLException {
+        return Jdbc.query(c, "SELECT occurred_at, audit_id FROM audit_chain_watermark",
+                rs -> new Watermark(rs.getTimestamp(1).toInstant(), rs.getObject(2, UUID.class))).stream().findFirst();
+    }
+
+    /** Rows not chained yet, above the watermark and below {@code bound}, in (occurred_at, id) order. */
+    static List<AuditRecord> unchained(Connection c, Optional<Watermark> after, Instant bound, int limit)
+            throws SQLException {
+        String sql = "SELECT " + AuditRecord.COLUMNS + " FROM audit_rows WHERE chain_seq IS NULL AND occurred_at < ?"
+                + (after.isPresent() ? " AND (occurred_at, id) > (?, ?)" : "") + " ORDER BY occurred_at, id LIMIT ?";
+        Object[] params = after.map(w -> new Object[] {Timestamp.from(bound), Timestamp.from(w.occurredAt()),
+                w.auditId(), limit}).orElse(new Object[] {Timestamp.from(bound), limit});
+        return Jdbc.query(c, sql, AuditRecord::read, params);
+    }
+
+    static Map<UUID, Head> heads(Connection c, Collection<UUID> tenants) throws SQLException {
+        return Jdbc.query(c, "SELECT tenant_id, seq, hash, occurred_at, audit_id FROM audit_chain_heads "
+                + "WHERE tenant_id = ANY (?)", ChainStore::head, c.createArrayOf("uuid", tenants.toArray()))
+                .stream().collect(Collectors.toMap(Head::tenantId, Function.identity()));
+    }
+
+    /** {@code n} fresh chain positions, ascending. */
+    static List<Long> positions(Connection c, int n) throws SQLException {
+        return Jdbc.query(c, "SELECT nextval('audit_chain_pos_seq') FROM generate_series(1, ?) ORDER BY 1",
+                rs -> rs.getLong(1), n);
+    }
+
+    /** Stores the links of {@code rows}; returns how many rows took them. */
+    static int link(Connection c, List<AuditRecord> rows) throws SQLException {
+        HexFormat hex = HexFormat.of();
+        return Jdbc.update(c, """
+                UPDATE audit_rows r SET chain_seq = v.seq, chain_hash = decode(v.hash, 'hex'), chain_pos = v.pos
+                  FROM unnest(?::uuid[], ?::text[], ?::bigint[], ?::text[], ?::bigint[]) AS v(id, at, seq, hash, pos)
+                 WHERE r.id = v.id AND r.occurred_at = v.at::timestamptz AND r.chain_seq IS NULL""",
+                c.createArrayOf("uuid", rows.stream().map(AuditRecord::id).toArray()),
+                c.createArrayOf("text", rows.stream().map(r -> r.occurredAt().toString()).toArray()),
+                c.createArrayOf("bigint", rows.stream().map(AuditRecord::chainSeq).toArray()),
+                c.createArrayOf("text", rows.stream().map(r -> hex.formatHex(r.chainHash())).toArray()),
+                c.createArrayOf("bigint", rows.stream().map(AuditRecord::chainPos).toArray()));
+    }
+
+    static void saveHeads(Connection c, Collection<Head> heads) throws SQLException {
+        for (Head h : heads) {
+            Jdbc.update(c, """
+                    INSERT INTO audit_chain_heads (tenant_id, seq, hash, occurred_at, audit_id) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (tenant_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash,
+                           occurred_at = excluded.occurred_at, audit_id = excluded.audit_id, updated_at = now()""",
+                    h.tenantId(), h.seq(), h.hash(), Timestamp.from(h.occurredAt()), h.auditId());
+        }
+    }
+
+    static void saveWatermark(Connection c, Watermark w) throws SQLException {
+        Jdbc.update(c, """
+                INSERT INTO audit_chain_watermark (singleton, occurred_at, audit_id) VALUES (true, ?, ?)
+                ON CONFLICT (singleton) DO UPDATE SET occurred_at = excluded.occurred_at, audit_id = excluded.audit_id""",
+                Timestamp.from(w.occurredAt()), w.auditId());
+    }
+
+    /** Every tenant's head. */
+    public List<Head> heads() {
+        return jdbc.query("SELECT tenant_id, seq, hash, occurred_at, audit_id FROM audit_chain_heads", ChainStore::head);
+    }
+
+    public Optional<Head> head(UUID tenant) {
+        return jdbc.queryOne("SELECT tenant_id, seq, hash, occurred_at, audit_id FROM audit_chain_heads WHERE tenant_id = ?",
+                ChainStore::head, tenant);
+    }
+
+    public Optional<Watermark> watermark() {
+        return jdbc.queryOne("SELECT occurred_at, audit_id FROM audit_chain_watermark",
+                rs -> new Watermark(rs.getTimestamp(1).toInstant(), rs.getObject(2, UUID.class)));
+    }
+
+    /** Heads with no seal at their current position. */
+    public List<Head> unsealedHeads() {
+        return jdbc.query("""
+                SELECT h.tenant_id, h.seq, h.hash, h.occurred_at, h.audit_id FROM audit_chain_heads h
+                 WHERE NOT EXISTS (SELECT 1 FROM audit_seals s WHERE s.tenant_id = h.tenant_id AND s.seq = h.seq)""",
+                ChainStore::head);
+    }
+
+    public void saveSeal(Seal s) {
+        jdbc.update("INSERT INTO audit_seals (tenant_id, seq, hash, sealed_at, key_id, mac) VALUES (?, ?, ?, ?, ?, ?)",
+                s.tenantId(), s.seq(), s.hash(), Timestamp.from(s.sealedAt()), s.keyId().orElse(null), s.mac().orElse(null));
+    }
+
+    /** A tenant's seals with positions in {@code [fromSeq, toSeq]}, by position. */
+    public List<Seal> seals(UUID tenant, long fromSeq, long toSeq) {
+        return jdbc.query("SELECT tenant_id, seq, hash, sealed_at, key_id, mac FROM audit_seals "
+                        + "WHERE tenant_id = ? AND seq BETWEEN ? AND ? ORDER BY seq, id",
+                rs -> new Seal(rs.getObject(1, UUID.class), rs.getLong(2), rs.getBytes(3), rs.getTimestamp(4).toInstant(),
+                        Optional.ofNullable(rs.getString(5)), Optional.ofNullable(rs.getBytes(6))), tenant, fromSeq, toSeq);
+    }
+
+    /** The newest seal of a tenant. */
+    public Optional<Seal> lastSeal(UUID tenant) {
+        List<Seal> s = jdbc.query("SELECT tenant_id, seq, hash, sealed_at, key_id, mac FROM audit_seals "
+                        + "WHERE tenant_id = ? ORDER BY seq DESC, id DESC LIMIT 1",
+                rs -> new Seal(rs.getObject(1, UUID.class), rs.getLong(2), rs.getBytes(3), rs.getTimestamp(4).toInstant(),
+                        Optional.ofNullable(rs.getString(5)), Optional.ofNullable(rs.getBytes(6))), tenant);
+        return s.stream().findFirst();
+    }
+
+    private static Head head(java.sql.ResultSet rs) throws SQLException {
+        return new Head(rs.getObject(1, UUID.class), rs.getLong(2), rs.getBytes(3), rs.getTimestamp(4).toInstant(),
+                rs.getObject(5, UUID.class));
+    }
+}

@@ -1,0 +1,203 @@
+package dev.backplane.kernel.audit.integrity;
+
+import dev.backplane.kernel.audit.integrity.VerifyReport.Kind;
+import dev.backplane.kernel.audit.integrity.VerifyReport.Problem;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * Re-computes a tenant's chain from the database and reports the first broken link and what follows: an altered
+ * row (its link no longer matches), missing rows (a gap in the sequence, or the head beyond the last row), an
+ * inserted row (below the watermark but not in the chain), rows reordered in time, and seals the chain no
+ * longer matches or whose signature fails. After a break it resynchronises on the stored link, so one edit
+ * is one problem, not every row after it.
+ */
+public final class Verifier {
+
+    private final ChainStore store;
+    private final Optional<SealKey> key;
+    private final ArchiveAnchors anchors;
+
+    /** Where the link before a tenant's oldest kept row comes from once its partition was archived and dropped. */
+    public interface ArchiveAnchors {
+        /** The link of the tenant's row {@code seq}, from an archive's manifest. */
+        Optional<byte[]> linkOf(UUID tenant, long seq);
+    }
+
+    public Verifier(ChainStore store, Optional<SealKey> key, ArchiveAnchors anchors) {
+        this.store = store;
+        this.key = key;
+        this.anchors = anchors;
+    }
+
+    /** Verifies the tenant's rows with times in {@code [since, until)} (either open). */
+    public VerifyReport verify(UUID tenant, Optional<Instant> since, Optional<Instant> until) {
+        long started = System.nanoTime();
+        Optional<ChainStore.Head> head = store.head(tenant);
+        Optional<ChainStore.Watermark> mark = store.watermark();
+        List<Problem> problems = new ArrayList<>();
+        long[] checked = {0};
+        long[] lastSeq = {0};
+        byte[][] lastHash = {null};
+        TreeMap<Long, byte[]> linksAtSeals = new TreeMap<>();
+        List<ChainStore.Seal> seals = head.map(h -> store.seals(tenant, 1, h.seq())).orElse(List.of());
+        seals.forEach(s -> linksAtSeals.put(s.seq(), null));
+        store.jdbc().inTransaction(c -> {
+            String sql = "SELECT " + AuditRecord.COLUMNS + " FROM audit_rows WHERE tenant_id = ? AND chain_seq IS NOT NULL"
+                    + (since.isPresent() ? " AND occurred_at >= ?" : "") + (until.isPresent() ? " AND occurred_at < ?" : "")
+                    + " ORDER BY chain_seq";
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                ps.setFetchSize(5000);
+                int i = 1;
+                ps.setObject(i++, tenant);
+                if (since.isPresent()) {
+                    ps.setTimestamp(i++, Timestamp.from(since.get()));
+                }
+                if (until.isPresent()) {
+                    ps.setTimestamp(i, Timestamp.from(until.get()));
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    byte[] previous = null;
+                    AuditRecord before = null;
+                    while (rs.next()) {
+                        AuditRecord r = AuditRecord.read(rs);
+                        if (before == null) {
+                            previous = previousOf(c, tenant, r, problems);
+                        } else if (r.chainSeq() != before.chainSeq() + 1) {
+                            add(problems, new Problem(Kind.MISSING, r.chainSeq(), Optional.of(r.id()),
+                                    Optional.of(r.occurredAt()), "rows " + (before.chainSeq() + 1) + ".." + (r.chainSeq() - 1)
+                                    + " of the chain are gone (between " + before.id() + " at " + before.occurredAt()
+                                    + " and this row)"));
+                            previous = null;
+                        }
+                        checkLink(r, previous, before, problems);
+                        if (linksAtSeals.containsKey(r.chainSeq())) {
+                            linksAtSeals.put(r.chainSeq(), r.chainHash());
+                        }
+                        previous = r.chainHash();
+                        before = r;
+                        checked[0]++;
+                    }
+                    if (before != null) {
+                        lastSeq[0] = before.chainSeq();
+                        lastHash[0] = before.chainHash();
+                    }
+                }
+            }
+            return null;
+        });
+        if (until.isEmpty() && head.isPresent()) {
+            checkHead(head.get(), lastSeq[0], lastHash[0], problems);
+        }
+        long sealsChecked = checkSeals(tenant, seals, linksAtSeals, problems);
+        mark.ifPresent(w -> store.jdbc().query("""
+                SELECT id, occurred_at FROM audit_rows WHERE tenant_id = ? AND chain_seq IS NULL
+                   AND (occurred_at, id) <= (?, ?) AND occurred_at >= ? AND occurred_at < ?
+                 ORDER BY occurred_at, id LIMIT ?""", rs -> {
+                    add(problems, new Problem(Kind.INSERTED, 0, Optional.of(rs.getObject(1, UUID.class)),
+                            Optional.of(rs.getTimestamp(2).toInstant()),
+                            "the row is not in the chain, though the chain has passed its time: it was inserted afterwards"));
+                    return 1;
+                },
+                tenant, Timestamp.from(w.occurredAt()), w.auditId(), Timestamp.from(since.orElse(dev.backplane.kernel.util.Times.EARLIEST)),
+                Timestamp.from(until.orElse(dev.backplane.kernel.util.Times.LATEST)), VerifyReport.MAX_PROBLEMS));
+        long pending = store.jdbc().queryOne("SELECT count(*) FROM audit_rows WHERE tenant_id = ? AND chain_seq IS NULL"
+                        + (mark.isPresent() ? " AND (occurred_at, id) > (?, ?)" : ""), rs -> rs.getLong(1),
+                mark.map(w -> new Object[] {tenant, Timestamp.from(w.occurredAt()), w.auditId()}).orElse(new Object[] {tenant}))
+                .orElse(0L);
+        problems.sort(java.util.Comparator.comparingLong(p -> p.seq() == 0 ? Long.MAX_VALUE : p.seq()));
+        double seconds = Math.max(1e-9, (System.nanoTime() - started) / 1e9);
+        return new VerifyReport(tenant, problems.isEmpty(), checked[0], (long) (checked[0] / seconds), sealsChecked,
+                key.isPresent(), pending, List.copyOf(problems), head.map(ChainStore.Head::seq),
+                head.map(ChainStore.Head::occurredAt));
+    }
+
+    /** The link before the first row verified: genesis, the stored link of the row before, or an archive's. */
+    private byte[] previousOf(java.sql.Connection c, UUID tenant, AuditRecord first, List<Problem> problems)
+            throws java.sql.SQLException {
+        if (first.chainSeq() == 1) {
+            return AuditChain.GENESIS;
+        }
+        List<byte[]> stored = dev.backplane.kernel.persistence.Jdbc.query(c,
+                "SELECT chain_hash FROM audit_rows WHERE tenant_id = ? AND chain_seq = ?", rs -> rs.getBytes(1), tenant,
+                first.chainSeq() - 1);
+        if (!stored.isEmpty()) {
+            return stored.getFirst();
+        }
+        Optional<byte[]> archived = anchors.linkOf(tenant, first.chainSeq() - 1);
+        if (archived.isPresent()) {
+            return archived.get();
+        }
+        add(problems, new Problem(Kind.MISSING, first.chainSeq(), Optional.of(first.id()), Optional.of(first.occurredAt()),
+                "rows 1.." + (first.chainSeq() - 1) + " of the chain are neither in the log nor in any archive (a "
+                        + "partition dropped without its archive, or rows deleted)"));
+        return null;
+    }
+
+    /** Checks one row's link against {@code previous} (null: unknown after a gap, so only resynchronise). */
+    static void checkLink(AuditRecord r, byte[] previous, AuditRecord before, List<Problem> problems) {
+        if (previous == null) {
+            return;
+        }
+        byte[] expected = AuditChain.link(previous, r.content());
+        if (Arrays.equals(expected, r.chainHash())) {
+            return;
+        }
+        boolean backwards = before != null && r.occurredAt().isBefore(before.occurredAt());
+        add(problems, new Problem(backwards ? Kind.REORDERED : Kind.ALTERED, r.chainSeq(), Optional.of(r.id()),
+                Optional.of(r.occurredAt()), backwards
+                        ? "the row's time is before its predecessor's (" + before.occurredAt() + "): rows were reordered"
+                        : "the row's content does not match its link (expected " + HexFormat.of().formatHex(expected, 0, 8)
+                        + "..., stored " + (r.chainHash().length >= 8 ? HexFormat.of().formatHex(r.chainHash(), 0, 8) : "?")
+                        + "...): the row was altered after it was chained"));
+    }
+
+    private static void checkHead(ChainStore.Head head, long lastSeq, byte[] lastHash, List<Problem> problems) {
+        if (lastSeq < head.seq()) {
+            add(problems, new Problem(Kind.MISSING, lastSeq + 1, Optional.of(head.auditId()), Optional.of(head.occurredAt()),
+                    "the chain's head is row " + head.seq() + " but the log ends at row " + lastSeq
+                            + ": the newest rows are gone"));
+        } else if (lastSeq == head.seq() && !Arrays.equals(lastHash, head.hash())) {
+            add(problems, new Problem(Kind.REWRITTEN, lastSeq, Optional.of(head.auditId()), Optional.of(head.occurredAt()),
+                    "the last row's link differs from the chain head's: the chain was recomputed"));
+        }
+    }
+
+    private long checkSeals(UUID tenant, List<ChainStore.Seal> seals, Map<Long, byte[]> links, List<Problem> problems) {
+        long n = 0;
+        for (ChainStore.Seal s : seals) {
+            byte[] link = links.get(s.seq());
+            if (link == null) {
+                continue; // outside the range verified (or gone: reported as missing)
+            }
+            n++;
+            if (!Arrays.equals(link, s.hash())) {
+                add(problems, new Problem(Kind.REWRITTEN, s.seq(), Optional.empty(), Optional.of(s.sealedAt()),
+                        "the chain at row " + s.seq() + " differs from the seal made at " + s.sealedAt()
+                                + ": the chain was recomputed after it was sealed"));
+            } else if (key.isPresent() && s.mac().isPresent()
+                    && s.keyId().map(key.get().id()::equals).orElse(false)
+                    && !key.get().verifies(tenant, s.seq(), s.hash(), s.sealedAt(), s.mac().get())) {
+                add(problems, new Problem(Kind.FORGED_SEAL, s.seq(), Optional.empty(), Optional.of(s.sealedAt()),
+                        "the seal of row " + s.seq() + " does not verify with the seal key"));
+            }
+        }
+        return n;
+    }
+
+    static void add(List<Problem> problems, Problem p) {
+        if (problems.size() < VerifyReport.MAX_PROBLEMS) {
+            problems.add(p);
+        }
+    }
+}
