@@ -22,6 +22,10 @@ import java.util.UUID;
  */
 public final class AuditBench {
 
+    /** What to measure after the seed (-Dsvc.bench.audit.phases=dispatch,reads; verify, export and disk always). */
+    private static final java.util.Set<String> PHASES = java.util.Set.of(
+            System.getProperty("svc.bench.audit.phases", "dispatch,reads").split(","));
+
     private AuditBench() {
     }
 
@@ -52,23 +56,30 @@ public final class AuditBench {
             }
             // chaining off and on alternately, each on a fresh kernel over the same database: the machine's drift
             // (two cores shared with other work) falls on both modes alike
-            for (int round = 1; round <= Integer.getInteger("svc.bench.audit.dispatch-rounds", 3); round++) {
+            int rounds = PHASES.contains("dispatch") ? Integer.getInteger("svc.bench.audit.dispatch-rounds", 3) : 0;
+            for (int round = 1; round <= rounds; round++) {
                 for (Map<String, String> mode : java.util.List.of(off, on)) {
                     try (TestKernel k = TestKernel.start(data, mode)) {
                         dispatch.run(k, (mode == on ? "chaining on" : "chaining off") + " (" + round + ")");
                     }
                 }
             }
-            try (TestKernel k = TestKernel.start(data, on)) {
-                dispatch.summary();
-                AuditReads reads = new AuditReads(k, issuer, seeded);
-                reads.all(AuditShape.ALL[0], "big");
-                reads.all(AuditShape.ALL[AuditShape.SMALL], "small");
+            Map<String, String> measure = new java.util.HashMap<>(on);
+            measure.put("SVC_AUDIT_ARCHIVE_DIR", TempDirs.create("svc-audit-bench-archive").toString());
+            try (TestKernel k = TestKernel.start(data, measure)) {
+                if (rounds > 0) {
+                    dispatch.summary();
+                }
+                if (PHASES.contains("reads")) {
+                    AuditReads reads = new AuditReads(k, issuer, seeded);
+                    reads.all(AuditShape.ALL[0], "big");
+                    reads.all(AuditShape.ALL[AuditShape.SMALL], "small");
+                }
                 AuditIntegrity integrity = new AuditIntegrity(k, issuer);
                 integrity.verify(AuditShape.ALL[AuditShape.SMALL], "small");
                 integrity.verify(AuditShape.ALL[0], "big");
                 integrity.walk(AuditShape.ALL[AuditShape.SMALL], Long.MAX_VALUE, "small, whole chain");
-                integrity.walk(AuditShape.ALL[0], Long.getLong("svc.bench.audit.walk", 2_000_000L), "big");
+                integrity.walk(AuditShape.ALL[0], Long.getLong("svc.bench.audit.walk", 1_000_000L), "big");
                 integrity.stats(AuditShape.ALL[0]);
                 integrity.export(AuditShape.ALL[0]);
                 disk(k.jdbc(), seeded.rows());
@@ -130,7 +141,10 @@ public final class AuditBench {
         throw new IllegalStateException("setup failed: " + r.status() + " " + r.body());
     }
 
+    /** The tenant the dispatch runs call in: a new one each run (a reused data directory has the last run's). */
+    private static final UUID DISPATCH_TENANT = UUID.randomUUID();
+
     static UUID dispatchTenant() {
-        return AuditShape.tenantId(999);
+        return DISPATCH_TENANT;
     }
 }

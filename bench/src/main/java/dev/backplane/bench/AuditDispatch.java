@@ -50,18 +50,13 @@ final class AuditDispatch implements AutoCloseable {
         target.start();
     }
 
-    /** The dispatch tenant's target, its secret and the connector (idempotent: a reused data directory has them). */
+    /** The dispatch tenant's target, its secret and the connector. */
     void setUp(TestKernel k) {
         UUID tenant = AuditBench.dispatchTenant();
         String admin = issuer.token("admin", tenant, "tenant_admin");
         int port = target.getAddress().getPort();
-        var created = k.send("POST", "/api/v1/targets", admin, "{\"name\": \"t\", \"product\": \"bench\", \"host\": "
-                + "\"127.0.0.1\", \"port\": " + port + ", \"extras\": {\"scheme\": \"http\"}}", Map.of());
-        if (created.status() == 409) {
-            AuditBench.expect(k.send("PATCH", "/api/v1/targets/t", admin, "{\"port\": " + port + "}", Map.of()), 200);
-        } else {
-            AuditBench.expect(created, 201);
-        }
+        AuditBench.expect(k.send("POST", "/api/v1/targets", admin, "{\"name\": \"t\", \"product\": \"bench\", \"host\": "
+                + "\"127.0.0.1\", \"port\": " + port + ", \"extras\": {\"scheme\": \"http\"}}", Map.of()), 201);
         AuditBench.expect(k.send("PUT", "/api/v1/targets/t/secret", admin, "{\"fields\": {\"username\": \"svc\", "
                 + "\"password\": \"" + PASSWORD + "\"}}", Map.of()), 200);
         AuditBench.expect(k.send("POST", "/api/v1/connectors/bench-1.x/enable-reads", admin, null, Map.of()), 200);

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -52,19 +53,53 @@ final class AuditReads {
         List<Sample> withWorkRef = sample(t, tenantRows, "work_ref IS NOT NULL");
         List<Sample> withSession = sample(t, tenantRows, "session_id IS NOT NULL");
         java.util.Random r = new java.util.Random(7);
+        Sample a = any.getFirst();
+        Instant from0 = a.at().minus(WINDOW.dividedBy(2));
+        String query = "SELECT * FROM audit_rows WHERE tenant_id = ?";
+        String window = " AND occurred_at >= ? AND occurred_at < ?";
+        String order = " ORDER BY occurred_at DESC, id DESC LIMIT 101";
+        Object[] w = {t.id(), ts(from0), ts(from0.plus(WINDOW))};
         measure(t, "query, 7-day window", i -> {
             Instant from = seeded.from().plusSeconds((long) (r.nextDouble() * (Duration.between(seeded.from(),
                     seeded.to()).minus(WINDOW).toSeconds())));
             return "/api/v1/audit?since=" + from + "&until=" + from.plus(WINDOW);
-        });
+        }, query + window + order, w);
         measure(t, "query, 7-day window + target", i -> window(any.get(i % any.size())) + "&target="
-                + enc(any.get(i % any.size()).target()));
+                + enc(any.get(i % any.size()).target()), query + window + " AND target = ?" + order, w, a.target());
+        Sample wr = withWorkRef.getFirst();
+        Instant from1 = wr.at().minus(WINDOW.dividedBy(2));
         measure(t, "query, 7-day window + work_ref", i -> window(withWorkRef.get(i % withWorkRef.size())) + "&work_ref="
-                + enc(withWorkRef.get(i % withWorkRef.size()).workRef()));
+                + enc(withWorkRef.get(i % withWorkRef.size()).workRef()), query + window + " AND work_ref = ?" + order,
+                new Object[] {t.id(), ts(from1), ts(from1.plus(WINDOW))}, wr.workRef());
         measure(t, "query, 7-day window + principal (partial)", i -> window(any.get(i % any.size())) + "&principal="
-                + enc(partial(any.get(i % any.size()).principal())));
-        measure(t, "who-touched <target>", i -> "/api/v1/audit/who-touched/" + enc(any.get(i % any.size()).target()));
-        measure(t, "replay <session>", i -> "/api/v1/audit/sessions/" + withSession.get(i % withSession.size()).session());
+                + enc(partial(any.get(i % any.size()).principal())), query + window
+                + " AND principal ILIKE ? ESCAPE '\\'" + order, w, "%" + partial(a.principal()) + "%");
+        measure(t, "who-touched <target>", i -> "/api/v1/audit/who-touched/" + enc(any.get(i % any.size()).target()),
+                WHO_TOUCHED, new Object[] {t.id()}, a.target());
+        measure(t, "replay <session>", i -> "/api/v1/audit/sessions/" + withSession.get(i % withSession.size()).session(),
+                "SELECT * FROM audit_rows WHERE tenant_id = ? AND session_id = ? ORDER BY occurred_at, id",
+                new Object[] {t.id()}, UUID.fromString(withSession.getFirst().session()));
+    }
+
+    /** AuditQueries.whoTouched's statement. */
+    private static final String WHO_TOUCHED = """
+            SELECT r.principal, max(n.username) AS username, r.principal_kind, count(*) AS calls,
+                   count(*) FILTER (WHERE r.op_class = 'write') AS writes, max(r.occurred_at) AS last_at
+              FROM audit_rows r LEFT JOIN tenancy_principal_names n ON n.sub = r.principal
+             WHERE r.tenant_id = ? AND r.target = ?
+             GROUP BY r.principal, r.principal_kind ORDER BY last_at DESC""";
+
+    private static java.sql.Timestamp ts(Instant at) {
+        return java.sql.Timestamp.from(at);
+    }
+
+    /** EXPLAIN (ANALYZE, BUFFERS) of a read's statement (as AuditQueries builds it) with one sampled argument. */
+    private void explain(String sql, Object[] params) {
+        System.out.println("    EXPLAIN (ANALYZE, BUFFERS) " + sql.replaceAll("\\s+", " "));
+        new Jdbc(k.kernel().database().dataSource()).query("EXPLAIN (ANALYZE, BUFFERS) " + sql, rs -> {
+            System.out.println("      " + rs.getString(1));
+            return null;
+        }, params);
     }
 
     /** The 7 days around a sampled row. */
@@ -96,7 +131,8 @@ final class AuditReads {
         return out.subList(0, Math.min(N, out.size()));
     }
 
-    private void measure(Tenant t, String label, java.util.function.IntFunction<String> path) throws Exception {
+    private void measure(Tenant t, String label, java.util.function.IntFunction<String> path, String sql, Object[] params,
+                         Object... more) throws Exception {
         String token = issuer.token("bench-auditor", t.id(), "operator");
         List<HttpRequest> requests = new ArrayList<>();
         for (int i = 0; i < N; i++) {
@@ -127,6 +163,11 @@ final class AuditReads {
         System.out.printf("  %-45s p50 %6.1f ms  p95 %6.1f ms  p99 %6.1f ms  (%d ok, %d failed, %,d bytes per answer)%s%n",
                 label, pct(ok, 50), pct(ok, 95), pct(ok, 99), ok.length, run.failed(),
                 ok.length == 0 ? 0 : bytes.get() / ok.length, pct(ok, 95) <= 50 ? "" : "  > 50 ms at p95");
+        if (pct(ok, 95) > 50 || Boolean.getBoolean("svc.bench.audit.explain")) {
+            Object[] all = java.util.Arrays.copyOf(params, params.length + more.length);
+            System.arraycopy(more, 0, all, params.length, more.length);
+            explain(sql, all);
+        }
     }
 
     private static String enc(String s) {
