@@ -93,13 +93,39 @@ final class AuditReads {
         return java.sql.Timestamp.from(at);
     }
 
-    /** EXPLAIN (ANALYZE, BUFFERS) of a read's statement (as AuditQueries builds it) with one sampled argument. */
+    /**
+     * EXPLAIN (ANALYZE, BUFFERS) of a read's statement (as AuditQueries builds it) with one sampled argument: the plan
+     * for these values (a custom plan), then the first lines of the generic plan PostgreSQL may switch a prepared
+     * statement to after five executions (pgjdbc prepares a statement on its fifth use).
+     */
     private void explain(String sql, Object[] params) {
         System.out.println("    EXPLAIN (ANALYZE, BUFFERS) " + sql.replaceAll("\\s+", " "));
-        new Jdbc(k.kernel().database().dataSource()).query("EXPLAIN (ANALYZE, BUFFERS) " + sql, rs -> {
-            System.out.println("      " + rs.getString(1));
+        StringBuilder prepared = new StringBuilder();
+        StringBuilder args = new StringBuilder();
+        int n = 0;
+        for (char ch : sql.toCharArray()) {
+            prepared.append(ch == '?' ? "$" + ++n : String.valueOf(ch));
+        }
+        for (Object p : params) {
+            args.append(args.isEmpty() ? "" : ", ").append('\'').append(String.valueOf(p instanceof java.sql.Timestamp t
+                    ? t.toInstant() : p).replace("'", "''")).append('\'');
+        }
+        new Jdbc(k.kernel().database().dataSource()).inTransaction(c -> {
+            Jdbc.update(c, "PREPARE bench_read AS " + prepared);
+            for (String mode : new String[] {"force_custom_plan", "force_generic_plan"}) {
+                Jdbc.update(c, "SET LOCAL plan_cache_mode = " + mode);
+                List<String> plan = Jdbc.query(c, "EXPLAIN (ANALYZE, BUFFERS) EXECUTE bench_read(" + args + ")",
+                        rs -> rs.getString(1));
+                System.out.println("    " + (mode.contains("custom") ? "custom plan:" : "generic plan (first lines):"));
+                for (int i = 0; i < plan.size(); i++) {
+                    if (mode.contains("custom") || i < 6 || plan.get(i).contains("Execution Time")) {
+                        System.out.println("      " + plan.get(i));
+                    }
+                }
+            }
+            Jdbc.update(c, "DEALLOCATE bench_read");
             return null;
-        }, params);
+        });
     }
 
     /** The 7 days around a sampled row. */
