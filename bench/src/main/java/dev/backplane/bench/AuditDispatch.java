@@ -92,6 +92,26 @@ final class AuditDispatch implements AutoCloseable {
                 median(on, 1) - median(off, 1), mean(on, 0) - mean(off, 0), mean(on, 1) - mean(off, 1));
     }
 
+    /**
+     * EXPLAIN (ANALYZE, BUFFERS) of the outcome write (AuditLog.finish: {@code UPDATE audit_rows ... WHERE id = ?}) on
+     * the newest dispatch row, rolled back: by id alone it probes every partition's primary key.
+     */
+    void explainFinish(TestKernel k) throws Exception {
+        try (var c = k.kernel().database().dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            java.util.UUID id = dev.backplane.kernel.persistence.Jdbc.query(c, "SELECT id FROM audit_rows WHERE tenant_id = ? "
+                    + "ORDER BY occurred_at DESC LIMIT 1", rs -> rs.getObject(1, java.util.UUID.class),
+                    AuditBench.dispatchTenant()).getFirst();
+            List<String> plan = dev.backplane.kernel.persistence.Jdbc.query(c, "EXPLAIN (ANALYZE, BUFFERS) UPDATE audit_rows "
+                    + "SET result_status = 'ok', error_code = NULL, duration_ms = 1 WHERE id = ?", rs -> rs.getString(1), id);
+            c.rollback();
+            long scans = plan.stream().filter(l -> l.contains("Index Scan") || l.contains("Seq Scan")).count();
+            System.out.println("the outcome write (UPDATE audit_rows ... WHERE id = ?), EXPLAIN (ANALYZE, BUFFERS): " + scans
+                    + " partition scans; " + plan.stream().filter(l -> l.contains("Time:") || l.startsWith("  Buffers")
+                    || l.startsWith("Buffers")).map(String::trim).toList());
+        }
+    }
+
     private static double median(List<double[]> runs, int i) {
         double[] v = runs.stream().mapToDouble(r -> r[i]).sorted().toArray();
         return v.length == 0 ? Double.NaN : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
