@@ -69,8 +69,8 @@ public final class AuditBench {
             try (TestKernel k = TestKernel.start(data, measure)) {
                 if (rounds > 0) {
                     dispatch.summary();
-                    dispatch.explainFinish(k);
                 }
+                AuditDispatch.explainFinish(k, AuditShape.ALL[0].id());
                 if (PHASES.contains("reads")) {
                     AuditReads reads = new AuditReads(k, issuer, seeded);
                     reads.all(AuditShape.ALL[0], "big");

@@ -94,14 +94,14 @@ final class AuditDispatch implements AutoCloseable {
 
     /**
      * EXPLAIN (ANALYZE, BUFFERS) of the outcome write (AuditLog.finish: {@code UPDATE audit_rows ... WHERE id = ?}) on
-     * the newest dispatch row, rolled back: by id alone it probes every partition's primary key.
+     * the newest row of {@code tenant}, rolled back: by id alone it probes every partition's primary key.
      */
-    void explainFinish(TestKernel k) throws Exception {
+    static void explainFinish(TestKernel k, java.util.UUID tenant) throws Exception {
         try (var c = k.kernel().database().dataSource().getConnection()) {
             c.setAutoCommit(false);
             java.util.UUID id = dev.backplane.kernel.persistence.Jdbc.query(c, "SELECT id FROM audit_rows WHERE tenant_id = ? "
                     + "ORDER BY occurred_at DESC LIMIT 1", rs -> rs.getObject(1, java.util.UUID.class),
-                    AuditBench.dispatchTenant()).getFirst();
+                    tenant).getFirst();
             List<String> plan = dev.backplane.kernel.persistence.Jdbc.query(c, "EXPLAIN (ANALYZE, BUFFERS) UPDATE audit_rows "
                     + "SET result_status = 'ok', error_code = NULL, duration_ms = 1 WHERE id = ?", rs -> rs.getString(1), id);
             c.rollback();
