@@ -78,8 +78,11 @@ public final class AuditBench {
                 }
                 if (PHASES.contains("integrity")) {
                     AuditIntegrity integrity = new AuditIntegrity(k, issuer);
-                    integrity.verify(AuditShape.ALL[AuditShape.SMALL], "small");
-                    integrity.verify(AuditShape.ALL[0], "big");
+                    Instant month = seeded.to().minus(60, ChronoUnit.DAYS);
+                    String lastMonth = "?since=" + month + "&until=" + month.plus(30, ChronoUnit.DAYS);
+                    integrity.verify(AuditShape.ALL[AuditShape.SMALL], "small tenant, whole chain", "");
+                    integrity.verify(AuditShape.ALL[0], "big tenant, 30 days", lastMonth);
+                    integrity.verify(AuditShape.ALL[0], "big tenant, whole chain", "");
                     integrity.walk(AuditShape.ALL[AuditShape.SMALL], Long.MAX_VALUE, "small, whole chain");
                     integrity.walk(AuditShape.ALL[0], Long.getLong("svc.bench.audit.walk", 1_000_000L), "big");
                     integrity.stats(AuditShape.ALL[0]);
