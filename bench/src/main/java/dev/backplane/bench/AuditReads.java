@@ -3,6 +3,7 @@ package dev.backplane.bench;
 import static dev.backplane.bench.OpenLoop.pct;
 
 import dev.backplane.bench.AuditShape.Tenant;
+import dev.backplane.kernel.audit.AuditQueries;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
@@ -190,11 +191,43 @@ final class AuditReads {
         System.out.printf("  %-45s p50 %6.1f ms  p95 %6.1f ms  p99 %6.1f ms  (%d ok, %d failed, %,d bytes per answer)%s%n",
                 label, pct(ok, 50), pct(ok, 95), pct(ok, 99), ok.length, run.failed(),
                 ok.length == 0 ? 0 : bytes.get() / ok.length, pct(ok, 95) <= 50 ? "" : "  > 50 ms at p95");
+        // the same requests' reads in process, one after another: the database and JDBC without HTTP, auth or queueing
+        AuditQueries queries = new AuditQueries(new Jdbc(k.kernel().database().dataSource()));
+        long[] direct = new long[N];
+        for (int i = 0; i < N; i++) {
+            long t0 = System.nanoTime();
+            direct(queries, t.id(), requests.get(i).uri());
+            direct[i] = System.nanoTime() - t0;
+        }
+        java.util.Arrays.sort(direct);
+        System.out.printf("  %-45s p50 %6.1f ms  p95 %6.1f ms  p99 %6.1f ms  (in process, AuditQueries, one at a time)%n",
+                "", pct(direct, 50), pct(direct, 95), pct(direct, 99));
         if (pct(ok, 95) > 50 || Boolean.getBoolean("svc.bench.audit.explain")) {
             Object[] all = java.util.Arrays.copyOf(params, params.length + more.length);
             System.arraycopy(more, 0, all, params.length, more.length);
             explain(sql, all);
         }
+    }
+
+    /** What the route behind {@code uri} asks of AuditQueries. */
+    private static Object direct(AuditQueries queries, UUID tenant, URI uri) {
+        String path = uri.getPath();
+        if (path.startsWith("/api/v1/audit/who-touched/")) {
+            return queries.whoTouched(tenant, java.net.URLDecoder.decode(path.substring(26), StandardCharsets.UTF_8));
+        }
+        if (path.startsWith("/api/v1/audit/sessions/")) {
+            return queries.replay(tenant, UUID.fromString(path.substring(23)), 20);
+        }
+        java.util.Map<String, String> q = new java.util.HashMap<>();
+        for (String kv : uri.getRawQuery().split("&")) {
+            String[] p = kv.split("=", 2);
+            q.put(p[0], java.net.URLDecoder.decode(p[1], StandardCharsets.UTF_8));
+        }
+        java.util.function.Function<String, java.util.Optional<String>> o = name -> java.util.Optional.ofNullable(q.get(name));
+        return queries.query(tenant, new AuditQueries.Filter(java.util.Optional.empty(), java.util.Optional.empty(),
+                java.util.Optional.empty(), java.util.Optional.empty(), o.apply("principal"), java.util.Optional.empty(),
+                java.util.Optional.empty(), o.apply("since"), o.apply("until"), o.apply("target"), o.apply("work_ref"),
+                java.util.Optional.empty()), java.util.Optional.empty(), 100);
     }
 
     private static String enc(String s) {
