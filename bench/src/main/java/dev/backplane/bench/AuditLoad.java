@@ -56,7 +56,8 @@ final class AuditLoad {
                 try (Statement s = c.createStatement(); var rs = s.executeQuery("SELECT indexname, indexdef FROM pg_indexes "
                         + "WHERE tablename = 'audit_rows' AND indexname <> 'audit_rows_pkey'")) {
                     while (rs.next()) {
-                        indexes.add(rs.getString(2));
+                        // pg_indexes names a partitioned index ON ONLY the parent, which would build none of the partitions'
+                        indexes.add(rs.getString(2).replace(" ON ONLY ", " ON "));
                         try (Statement d = c.createStatement()) {
                             d.execute("DROP INDEX " + rs.getString(1));
                         }
