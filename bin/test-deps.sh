@@ -13,16 +13,20 @@
 #                            podman; ImageIT runs the image with runc (crun fails on these machines' cgroup layout)
 #   postgresql  ExternalPostgres: a database the kernel reaches by URL, as in production (Debian bookworm's 15)
 #   haproxy  the replica tests: two kernel containers behind a round-robin load balancer
+#   rsyslog, rsyslog-gnutls  the audit stream's tests: a real rsyslogd receiving RFC 5425 syslog over TLS
 # Under CI (SVC_REQUIRE_FULL_SUITE=1) a failed install fails the run here, loudly, instead of letting tests skip.
 svc_test_packages=(prometheus-alertmanager prometheus openssh-server openssh-client bind9 bind9-utils bind9-dnsutils nftables
-  iproute2 chromium chromium-driver nodejs npm podman runc mmdebstrap postgresql haproxy)
+  iproute2 chromium chromium-driver nodejs npm podman runc mmdebstrap postgresql haproxy rsyslog rsyslog-gnutls)
 svc_test_binaries=(/usr/bin/prometheus-alertmanager /usr/bin/prometheus /usr/sbin/sshd /usr/bin/ssh-keygen /usr/sbin/named
   /usr/sbin/rndc /usr/bin/dig /usr/sbin/nft /usr/sbin/ip /usr/bin/chromium /usr/bin/chromedriver /usr/bin/node /usr/bin/npm
-  /usr/bin/podman /usr/sbin/runc /usr/bin/mmdebstrap /usr/lib/postgresql/15/bin/initdb /usr/sbin/haproxy)
+  /usr/bin/podman /usr/sbin/runc /usr/bin/mmdebstrap /usr/lib/postgresql/15/bin/initdb /usr/sbin/haproxy /usr/sbin/rsyslogd
+  /usr/lib/x86_64-linux-gnu/rsyslog/lmnsd_gtls.so)
 svc_install_test_deps() {
   local missing=() i
   for i in "${!svc_test_packages[@]}"; do
-    [ -x "${svc_test_binaries[$i]}" ] || missing+=("${svc_test_packages[$i]}")
+    # a binary must be executable; a loadable module (rsyslog's TLS driver) only there
+    [ -x "${svc_test_binaries[$i]}" ] || { [[ ${svc_test_binaries[$i]} == *.so ]] && [ -f "${svc_test_binaries[$i]}" ]; } \
+      || missing+=("${svc_test_packages[$i]}")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   local require=${SVC_REQUIRE_FULL_SUITE:-${CI:+1}}
@@ -44,7 +48,7 @@ svc_install_test_deps() {
   # a package may start its own service; tests start their own instances on loopback high ports (an sshd or
   # named the package started is left alone: it does not use those ports)
   if command -v systemctl >/dev/null 2>&1; then
-    systemctl stop prometheus-alertmanager prometheus postgresql haproxy >/dev/null 2>&1 || true
+    systemctl stop prometheus-alertmanager prometheus postgresql haproxy rsyslog >/dev/null 2>&1 || true
   fi
   pkill -f '^/usr/bin/prometheus-alertmanager' >/dev/null 2>&1 || true
   pkill -f '^/usr/bin/prometheus( |$)' >/dev/null 2>&1 || true

@@ -33,6 +33,9 @@ public abstract class BackplaneCommand extends CliCommand {
     public final void run() {
         Limits.checkRanges(spec);
         validate();
+        if (handledLocally()) {
+            return;
+        }
         try (Session session = Session.open(ctx, Commands.global(spec), options)) {
             execute(session);
         }
@@ -43,6 +46,11 @@ public abstract class BackplaneCommand extends CliCommand {
      * need no code here: a label such as {@code paramLabel = "1..500"} is enforced by {@link Limits#checkRanges}.
      */
     protected void validate() {
+    }
+
+    /** For a verb that can also work without the backplane (an offline file check): does it and returns true. */
+    protected boolean handledLocally() {
+        return false;
     }
 
     protected abstract void execute(Session session);

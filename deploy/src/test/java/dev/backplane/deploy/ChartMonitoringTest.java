@@ -22,12 +22,14 @@ class ChartMonitoringTest {
     static final Map<String, String> ALERTS = Map.of("SvcAuditWritesFailing", "critical",
             "SvcDispatchErrorRatioHigh", "warning", "SvcEventDrainLagging", "warning", "SvcSchedulerLagging", "warning",
             "SvcReplicasBelowQuorum", "critical", "SvcIdentityKeyFetchFailing", "critical",
-            "SvcPluginsBroken", "warning", "SvcDatabasePoolExhausted", "warning");
+            "SvcPluginsBroken", "warning", "SvcDatabasePoolExhausted", "warning", "SvcAuditRetentionBlocked", "warning",
+            "SvcAuditChainLagging", "warning");
 
     /** The series the alerts may use: the contract's list, plus Prometheus' own up. */
     static final Set<String> ALERT_SERIES = Set.of("svc_audit_write_failures_total", "svc_dispatch_calls_seconds_count",
             "svc_events_drain_lag_seconds", "svc_scheduler_lag_seconds", "svc_identity_key_fetch_failures_total",
-            "svc_plugins_broken", "hikaricp_connections_pending", "hikaricp_connections_timeout_total", "up");
+            "svc_plugins_broken", "hikaricp_connections_pending", "hikaricp_connections_timeout_total",
+            "svc_audit_retention_blocked", "svc_audit_chain_lag_seconds", "up");
 
     /** The series the dashboard may use: the alerts', and those docs/guide/operations.md lists. */
     static final Set<String> DASHBOARD_SERIES = union(ALERT_SERIES, Set.of("http_server_requests_seconds_count",

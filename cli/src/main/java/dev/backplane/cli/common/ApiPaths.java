@@ -39,6 +39,11 @@ public final class ApiPaths {
     public static final String AUDIT_SESSION = AUDIT + "/sessions/{session_id}";
     public static final String AUDIT_WHO_TOUCHED = AUDIT + "/who-touched/{target}";
     public static final String AUDIT_ROW = AUDIT + "/{audit_id}";
+    public static final String AUDIT_VERIFY = AUDIT + "/verify";
+    public static final String AUDIT_STATS = AUDIT + "/stats";
+    public static final String AUDIT_RETENTION = AUDIT + "/retention";
+    public static final String AUDIT_ARCHIVES = AUDIT + "/archives";
+    public static final String AUDIT_ARCHIVE = AUDIT_ARCHIVES + "/{name}";
     public static final String AGENT_PRINCIPALS = "/api/v1/agent-principals";
     public static final String AGENT_GRANTS = "/api/v1/agent-grants";
     public static final String SERVICE_GRANTS = "/api/v1/service-principals/grants";
@@ -250,6 +255,14 @@ public final class ApiPaths {
             "GET " + AUDIT_SESSION,
             "GET " + AUDIT_WHO_TOUCHED,
             "GET " + AUDIT_ROW,
+            "GET " + AUDIT_VERIFY,
+            "GET " + AUDIT_STATS,
+            "GET " + AUDIT_RETENTION,
+            "PUT " + AUDIT_RETENTION,
+            "GET " + AUDIT_ARCHIVES,
+            "POST " + AUDIT_ARCHIVES,
+            "POST " + AUDIT_ARCHIVE + "/verify",
+            "POST " + AUDIT_ARCHIVE + "/restore",
             "POST " + AGENT_PRINCIPALS,
             "GET " + AGENT_PRINCIPALS,
             "POST " + AGENT_PRINCIPALS + "/{name}/revoke",

@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
 /** {@code svc audit ...}: read the audit log. Times take 30m, 24h, 7d, 2w or ISO 8601. */
 @Command(name = "audit", description = "Read the audit log.",
         subcommands = {AuditMyRecent.class, AuditRecent.class, AuditQuery.class,
-                AuditShow.class, AuditReplay.class, AuditWhoTouched.class, AuditReflex.class})
+                AuditShow.class, AuditReplay.class, AuditWhoTouched.class, AuditReflex.class, AuditVerify.class,
+                AuditStats.class, AuditRetention.class, AuditArchive.class})
 public final class AuditCommand {
 
     static void table(CliContext ctx, JsonNode page) {

@@ -102,7 +102,7 @@ final class KernelRoutes {
                 config.list(Setting.MCP_ALLOWED_ORIGINS), publicUrl)).register(api);
         new ApprovalRoutes(s.approvals, s.calls).register(api);
         new AuditIntegrityRoutes(s.auditIntegrity.verifier(), s.auditIntegrity.chain(), s.auditIntegrity.chainer(),
-                s.auditIntegrity.archives(), s.audit, java.util.Map::of).register(api);
+                s.auditIntegrity.archives(), s.audit, s.auditStream::lag).register(api);
         new AuditRoutes(new AuditQueries(s.jdbc), s.audit, caller -> name -> s.targets.auditName(caller.tenantId(), name))
                 .register(api);
         new EventRoutes(s.eventSources, s.eventIngest, s.eventLog, s.metrics).register(api);

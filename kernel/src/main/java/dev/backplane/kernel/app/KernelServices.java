@@ -9,6 +9,7 @@ import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.audit.archive.AuditArchives;
 import dev.backplane.kernel.audit.integrity.SealKey;
 import dev.backplane.kernel.audit.AuditQueries;
+import dev.backplane.kernel.audit.stream.AuditStreamer;
 import dev.backplane.kernel.broadcast.BroadcastFeed;
 import dev.backplane.kernel.broadcast.BroadcastHub;
 import dev.backplane.kernel.broadcast.BroadcastOverrides;
@@ -113,6 +114,7 @@ final class KernelServices {
     final ProbeService probes;
     final AuditLog audit;
     final AuditIntegrity auditIntegrity;
+    final AuditStreamer auditStream;
     final ResultHandles handles;
     final Approvals approvals;
     final Grants grants;
@@ -204,6 +206,8 @@ final class KernelServices {
                         Duration.ofSeconds(config.intValue(Setting.AUDIT_CHAIN_INTERVAL_SECONDS)),
                         Duration.ofSeconds(config.intValue(Setting.AUDIT_SEAL_INTERVAL_SECONDS)),
                         Duration.ofSeconds(config.intValue(Setting.AUDIT_RETENTION_INTERVAL_SECONDS))));
+        this.auditStream = new AuditStreamer(jdbc, auditStreamSettings(config), config.outboundTrust().sslContext(),
+                metrics);
         this.broadcast = closing.add(new BroadcastFeed(jdbc, new BroadcastOverrides(jdbc, feed), config.broadcast()));
         this.broadcastHub = closing.add(new BroadcastHub(jdbc, feed, config.broadcast()));
         dispatchEvents.subscribe(e -> broadcast.publish(e.activity()));
@@ -284,6 +288,7 @@ final class KernelServices {
         periodic.addAll(broadcast.periodicJobs());
         periodic.addAll(audit.periodicJobs(reapEvery, auditStartedAfter));
         periodic.addAll(auditIntegrity.periodicJobs());
+        periodic.addAll(auditStream.periodicJobs());
         periodic.addAll(approvals.periodicJobs());
         periodic.addAll(handles.periodicJobs());
         periodic.addAll(runs.periodicJobs(reapEvery));
@@ -292,6 +297,28 @@ final class KernelServices {
         periodic.addAll(jobs.periodicJobs(reapEvery, jobStaleAfter));
         periodic.addAll(retrieval.periodicJobs());
         this.periodicJobs = closing.add(new PeriodicJobs(database.dataSource(), periodic));
+    }
+
+    /** The SIEM stream's sinks (docs/operations/audit-stream.md); none configured: no stream job. */
+    private static AuditStreamer.Settings auditStreamSettings(KernelConfig config) {
+        return new AuditStreamer.Settings(config.optional(Setting.AUDIT_STREAM_SYSLOG_ADDRESS).filter(v -> !v.isBlank()),
+                config.optional(Setting.AUDIT_STREAM_SYSLOG_CA_FILE).filter(v -> !v.isBlank()).map(Path::of),
+                config.get(Setting.AUDIT_STREAM_SYSLOG_FORMAT),
+                config.optional(Setting.AUDIT_STREAM_HTTP_URL).filter(v -> !v.isBlank()).map(java.net.URI::create),
+                config.optional(Setting.AUDIT_STREAM_HTTP_TOKEN).filter(v -> !v.isBlank()),
+                config.intValue(Setting.AUDIT_STREAM_BATCH), hostname(), Duration.ofSeconds(10));
+    }
+
+    private static String hostname() {
+        String env = System.getenv("HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env;
+        }
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            return "-";
+        }
     }
 
     /** Notification mail; the SMTP password is read through its secret_ref (platform scope) at each send. */

@@ -110,7 +110,7 @@ public final class AuditLog {
     }
 
     private static final System.Logger LOG = System.getLogger(AuditLog.class.getName());
-    private final Jdbc jdbc;
+    private final AuditStore store;
     private final io.micrometer.core.instrument.Counter writeFailures;
     private final io.micrometer.core.instrument.Counter finishFailures;
 
@@ -120,7 +120,7 @@ public final class AuditLog {
 
     /** @param metrics where {@code svc_audit_write_failures_total} (label stage: begin or finish) is counted */
     public AuditLog(Jdbc jdbc, io.micrometer.core.instrument.MeterRegistry metrics) {
-        this.jdbc = jdbc;
+        this.store = new AuditStore(jdbc);
         this.writeFailures = metrics.counter("svc.audit.write.failures", "stage", "begin");
         this.finishFailures = metrics.counter("svc.audit.write.failures", "stage", "finish");
     }
@@ -162,10 +162,7 @@ public final class AuditLog {
     public void finish(UUID id, String status, Optional<String> errorCode, long durationMs) {
         boolean interrupted = Thread.interrupted();
         try {
-            // set_config(..., true) is SET LOCAL: this statement's own transaction commits without waiting for the flush
-            jdbc.update("UPDATE audit_rows SET result_status = ?, error_code = ?, duration_ms = ? "
-                            + "FROM (SELECT set_config('synchronous_commit', 'off', true)) AS group_commit WHERE id = ?",
-                    status, errorCode.orElse(null), (int) Math.min(Integer.MAX_VALUE, durationMs), id);
+            store.finish(id, status, errorCode, durationMs);
         } catch (Jdbc.DataAccessException e) {
             finishFailures.increment();
             LOG.log(System.Logger.Level.ERROR, "audit row " + id + " could not be completed (" + status + "): "
@@ -183,9 +180,7 @@ public final class AuditLog {
      * (the call may or may not have reached the target; nothing re-runs it). Returns how many.
      */
     public int reapStarted(java.time.Duration olderThan) {
-        return jdbc.update("UPDATE audit_rows SET result_status = 'error', error_code = 'outcome_unknown' "
-                + "WHERE result_status = 'started' AND occurred_at < now() - make_interval(secs => ?)",
-                (double) olderThan.toSeconds());
+        return store.reapStarted(olderThan);
     }
 
     /** A row for a dispatch that ended before reaching the target (denied, invalid params, parked). */
@@ -221,15 +216,7 @@ public final class AuditLog {
     public UUID recordIn(java.sql.Connection c, Entry e, String status, Optional<String> errorCode,
                          Optional<UUID> approvalId, Map<String, Object> extras) throws java.sql.SQLException {
         UUID id = UUID.randomUUID();
-        Jdbc.update(c, """
-                INSERT INTO audit_rows (id, tenant_id, principal, principal_kind, op_class, op_id, connector_id, target,
-                       target_id, result_status, error_code, duration_ms, session_id, parent_audit_id, work_ref,
-                       params_hash, approval_request_id, extras)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)""",
-                id, e.tenantId(), e.principal(), e.principalKind(), e.opClass(), e.opId(), e.connectorId().orElse(null),
-                e.target().orElse(null), e.targetId().orElse(null), status, errorCode.orElse(null),
-                e.sessionId().orElse(null), e.parentAuditId().orElse(null), e.workRef().orElse(null),
-                e.paramsHash().orElse(null), approvalId.orElse(null), extras(extras));
+        AuditStore.insertIn(c, id, e, status, errorCode, approvalId, extras(extras));
         return id;
     }
 
@@ -246,15 +233,7 @@ public final class AuditLog {
     }
 
     public static Insert insertSelectFrom(String from, UUID id, Entry e, String status, Map<String, Object> extras) {
-        String sql = """
-                INSERT INTO audit_rows (id, tenant_id, principal, principal_kind, op_class, op_id, connector_id, target,
-                       target_id, result_status, duration_ms, session_id, parent_audit_id, work_ref, params_hash, extras)
-                SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ? FROM\s""" + from;
-        List<Object> params = new java.util.ArrayList<>(java.util.Arrays.asList(id, e.tenantId(), e.principal(),
-                e.principalKind(), e.opClass(), e.opId(), e.connectorId().orElse(null), e.target().orElse(null),
-                e.targetId().orElse(null), status, e.sessionId().orElse(null), e.parentAuditId().orElse(null),
-                e.workRef().orElse(null), e.paramsHash().orElse(null), extras(extras)));
-        return new Insert(sql, params);
+        return AuditStore.insertSelectFrom(from, id, e, status, extras(extras));
     }
 
     /** The row's extras as bound: within {@link AuditExtras#MAX_BYTES}, whoever wrote them. */
@@ -271,18 +250,7 @@ public final class AuditLog {
 
     private void write(UUID id, Entry e, String status, Optional<String> errorCode, Optional<Long> duration,
                        Optional<UUID> approvalId, Map<String, Object> extras) {
-        PGobject json = extras(extras);
-        // one auto-committed statement: a single round trip, durable when it returns
-        jdbc.update("""
-                INSERT INTO audit_rows (id, tenant_id, principal, principal_kind, op_class, op_id, connector_id, target,
-                       target_id, result_status, error_code, duration_ms, session_id, parent_audit_id, work_ref,
-                       params_hash, approval_request_id, extras)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                id, e.tenantId(), e.principal(), e.principalKind(), e.opClass(), e.opId(), e.connectorId().orElse(null),
-                e.target().orElse(null), e.targetId().orElse(null), status, errorCode.orElse(null),
-                duration.map(Long::intValue).orElse(null), e.sessionId().orElse(null),
-                e.parentAuditId().orElse(null), e.workRef().orElse(null), e.paramsHash().orElse(null),
-                approvalId.orElse(null), json);
+        store.insert(id, e, status, errorCode, duration.map(Long::intValue), approvalId, extras(extras));
     }
 
     /**

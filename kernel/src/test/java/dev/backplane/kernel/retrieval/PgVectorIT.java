@@ -139,6 +139,23 @@ class PgVectorIT {
      * concurrently; then, on a database whose kernel made the generated column and the index at start (before
      * the migrations existed), both migrate cleanly and keep what is there.
      */
+    /** V050's audit tables and partitioning undone: audit_rows as V005 and V021 left it. */
+    private static void undoV050(Jdbc db) {
+        db.update("DROP TABLE audit_rows, audit_chain_heads, audit_chain_watermark, audit_seals, audit_retention, "
+                + "audit_archives, audit_stream_cursors");
+        db.update("DROP SEQUENCE audit_chain_pos_seq");
+        db.update("DROP FUNCTION audit_ensure_partition(timestamptz)");
+        db.update("""
+                CREATE TABLE audit_rows (id uuid PRIMARY KEY, tenant_id uuid NOT NULL, occurred_at timestamptz NOT NULL
+                    DEFAULT now(), principal text NOT NULL, principal_kind text NOT NULL, op_class text NOT NULL,
+                    op_id text NOT NULL, connector_id text, target text, target_id uuid, result_status text NOT NULL CHECK
+                    (result_status IN ('started', 'ok', 'error', 'denied', 'awaiting_approval')), error_code text,
+                    duration_ms integer, session_id uuid, parent_audit_id uuid, work_ref text, params_hash text,
+                    approval_request_id uuid, extras jsonb NOT NULL DEFAULT '{}'::jsonb)""");
+        db.update("CREATE INDEX audit_rows_tenant_time ON audit_rows (tenant_id, occurred_at DESC)");
+        db.update("CREATE INDEX audit_rows_started ON audit_rows (occurred_at) WHERE result_status = 'started'");
+    }
+
     @Test
     void aDatabaseWithChunksOrWithTheOldStartTimeSetUpMigratesCleanly() throws Exception {
         Path work = TempDirs.create("svc-pgvector-upgrade");
@@ -179,6 +196,7 @@ class PgVectorIT {
                 db.update("ALTER TABLE retrieval_chunks DROP COLUMN embedding_v");
                 db.update("ALTER TABLE agent_runs DROP COLUMN resume_state"); // V048's
                 db.update("DROP TABLE event_rate_buckets"); // V049's, to take the database back to V045 whole
+                undoV050(db);
                 db.update("DELETE FROM flyway_schema_history WHERE version::int > 45");
                 db.update("ALTER TABLE retrieval_chunks ADD COLUMN embedding_v vector(384) GENERATED ALWAYS AS "
                         + "(embedding::vector(384)) STORED");

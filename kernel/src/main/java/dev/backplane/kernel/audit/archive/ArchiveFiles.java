@@ -174,36 +174,41 @@ public final class ArchiveFiles {
         Map<String, Map<String, Object>> tenants = (Map<String, Map<String, Object>>) manifest.getOrDefault("tenants", Map.of());
         Map<String, Object[]> state = new LinkedHashMap<>(); // tenant -> {previous link, previous record, rows}
         long[] rows = {0};
-        readRows(rowsFile, r -> {
-            rows[0]++;
-            if (r.chainSeq() == 0) {
-                return;
-            }
-            String t = r.tenantId().toString();
-            Object[] s = state.computeIfAbsent(t, k -> {
-                Object prev = tenants.getOrDefault(t, Map.of()).get("prev_hash");
-                return new Object[] {prev == null ? null : HexFormat.of().parseHex((String) prev), null, 0L};
-            });
-            AuditRecord before = (AuditRecord) s[1];
-            byte[] previous = (byte[]) s[0];
-            if (before != null && r.chainSeq() != before.chainSeq() + 1) {
-                add(problems, new Problem(Kind.MISSING, r.chainSeq(), Optional.of(r.id()), Optional.of(r.occurredAt()),
-                        "rows " + (before.chainSeq() + 1) + ".." + (r.chainSeq() - 1) + " of tenant " + t
-                                + " are not in the archive"));
-                previous = null;
-            }
-            if (previous != null) {
-                byte[] expected = AuditChain.link(previous, r.content());
-                if (!Arrays.equals(expected, r.chainHash())) {
-                    boolean backwards = before != null && r.occurredAt().isBefore(before.occurredAt());
-                    add(problems, new Problem(backwards ? Kind.REORDERED : Kind.ALTERED, r.chainSeq(), Optional.of(r.id()),
-                            Optional.of(r.occurredAt()), "the row's content does not match its link"));
+        try {
+            readRows(rowsFile, r -> {
+                rows[0]++;
+                if (r.chainSeq() == 0) {
+                    return;
                 }
-            }
-            s[0] = r.chainHash();
-            s[1] = r;
-            s[2] = (Long) s[2] + 1;
-        });
+                String t = r.tenantId().toString();
+                Object[] s = state.computeIfAbsent(t, k -> {
+                    Object prev = tenants.getOrDefault(t, Map.of()).get("prev_hash");
+                    return new Object[] {prev == null ? null : HexFormat.of().parseHex((String) prev), null, 0L};
+                });
+                AuditRecord before = (AuditRecord) s[1];
+                byte[] previous = (byte[]) s[0];
+                if (before != null && r.chainSeq() != before.chainSeq() + 1) {
+                    add(problems, new Problem(Kind.MISSING, r.chainSeq(), Optional.of(r.id()), Optional.of(r.occurredAt()),
+                            "rows " + (before.chainSeq() + 1) + ".." + (r.chainSeq() - 1) + " of tenant " + t
+                                    + " are not in the archive"));
+                    previous = null;
+                }
+                if (previous != null) {
+                    byte[] expected = AuditChain.link(previous, r.content());
+                    if (!Arrays.equals(expected, r.chainHash())) {
+                        boolean backwards = before != null && r.occurredAt().isBefore(before.occurredAt());
+                        add(problems, new Problem(backwards ? Kind.REORDERED : Kind.ALTERED, r.chainSeq(), Optional.of(r.id()),
+                                Optional.of(r.occurredAt()), "the row's content does not match its link"));
+                    }
+                }
+                s[0] = r.chainHash();
+                s[1] = r;
+                s[2] = (Long) s[2] + 1;
+            });
+        } catch (IOException | RuntimeException unreadable) {
+            add(problems, new Problem(Kind.CORRUPT_ARCHIVE, 0, Optional.empty(), Optional.empty(), rowsFile.getFileName()
+                    + " cannot be read past row " + rows[0] + ": " + unreadable.getMessage()));
+        }
         if (rows[0] != ((Number) manifest.getOrDefault("row_count", -1)).longValue()) {
             add(problems, new Problem(Kind.MISSING, 0, Optional.empty(), Optional.empty(), "the archive holds " + rows[0]
                     + " rows, the manifest says " + manifest.get("row_count")));

@@ -81,9 +81,9 @@ public final class ArchiveStore {
     /** The tenants with rows in a partition (a skip scan of its tenant index: one probe per tenant). */
     public List<UUID> tenantsIn(String partition) {
         String p = checked(partition);
-        return jdbc.query("WITH RECURSIVE t AS (SELECT min(tenant_id) AS id FROM " + p + " UNION ALL "
-                + "SELECT (SELECT min(tenant_id) FROM " + p + " WHERE tenant_id > t.id) FROM t WHERE t.id IS NOT NULL) "
-                + "SELECT id FROM t WHERE id IS NOT NULL", rs -> rs.getObject(1, UUID.class));
+        return jdbc.query("WITH RECURSIVE t AS (SELECT (SELECT tenant_id FROM " + p + " ORDER BY tenant_id LIMIT 1) AS id "
+                + "UNION ALL SELECT (SELECT tenant_id FROM " + p + " WHERE tenant_id > t.id ORDER BY tenant_id LIMIT 1) "
+                + "FROM t WHERE t.id IS NOT NULL) SELECT id FROM t WHERE id IS NOT NULL", rs -> rs.getObject(1, UUID.class));
     }
 
     /** Each tenant's retention in days, for the tenants that set one. */

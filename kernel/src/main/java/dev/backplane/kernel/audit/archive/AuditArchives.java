@@ -1,6 +1,7 @@
 package dev.backplane.kernel.audit.archive;
 
 import dev.backplane.kernel.audit.AuditErrors;
+import dev.backplane.kernel.audit.integrity.ChainStore;
 import dev.backplane.kernel.persistence.PeriodicJob;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -34,12 +35,14 @@ public final class AuditArchives {
     }
 
     private final ArchiveStore store;
+    private final ChainStore chain;
     private final Policy policy;
     private final AtomicInteger blocked = new AtomicInteger();
     private final Counter failures;
 
     public AuditArchives(ArchiveStore store, Policy policy, MeterRegistry metrics) {
         this.store = store;
+        this.chain = new ChainStore(store.jdbc());
         this.policy = policy;
         metrics.gauge("svc.audit.retention.blocked", blocked);
         this.failures = metrics.counter("svc.audit.archive.failures");
@@ -122,9 +125,8 @@ public final class AuditArchives {
                 "no archive directory is configured (audit.archive.dir)"));
         String name = p.name().substring("audit_rows_".length());
         Map<String, Object> manifest;
-        try (ArchiveFiles.Writer w = ArchiveFiles.writer(dir, name, (t, seq) -> store.jdbc().queryOne(
-                "SELECT chain_hash FROM audit_rows WHERE tenant_id = ? AND chain_seq = ?", rs -> rs.getBytes(1), t, seq)
-                .or(() -> store.archivedLink(t, seq)))) {
+        try (ArchiveFiles.Writer w = ArchiveFiles.writer(dir, name,
+                (t, seq) -> chain.linkAt(t, seq).or(() -> store.archivedLink(t, seq)))) {
             store.export(p.name(), r -> w.write(r));
             Map<String, Object> header = new LinkedHashMap<>();
             header.put("partition", p.name());

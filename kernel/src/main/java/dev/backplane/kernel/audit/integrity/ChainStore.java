@@ -42,8 +42,71 @@ public final class ChainStore {
         return jdbc;
     }
 
-    static void lock(Connection c) throws SQLException {
-        Jdbc.query(c, "SELECT pg_advisory_xact_lock(?)", rs -> 1, CHAINER_LOCK);
+    /** Runs {@code body} in one transaction holding the chainer's lock. */
+    <T> T inChainerTransaction(Jdbc.TxBody<T> body) {
+        return jdbc.inTransaction(c -> {
+            Jdbc.query(c, "SELECT pg_advisory_xact_lock(?)", rs -> 1, CHAINER_LOCK);
+            return body.run(c);
+        });
+    }
+
+    /** Receives a tenant's chained rows in chain order. */
+    public interface RowVisitor {
+        void visit(AuditRecord row) throws SQLException;
+    }
+
+    /** Streams a tenant's chained rows with times in {@code [since, until)} in chain order. */
+    public void walk(UUID tenant, Optional<Instant> since, Optional<Instant> until, RowVisitor visitor) {
+        jdbc.inTransaction(c -> {
+            String sql = "SELECT " + AuditRecord.COLUMNS + " FROM audit_rows WHERE tenant_id = ? AND chain_seq IS NOT NULL"
+                    + (since.isPresent() ? " AND occurred_at >= ?" : "") + (until.isPresent() ? " AND occurred_at < ?" : "")
+                    + " ORDER BY chain_seq";
+            try (java.sql.PreparedStatement ps = c.prepareStatement(sql)) {
+                ps.setFetchSize(5000);
+                int i = 1;
+                ps.setObject(i++, tenant);
+                if (since.isPresent()) {
+                    ps.setTimestamp(i++, Timestamp.from(since.get()));
+                }
+                if (until.isPresent()) {
+                    ps.setTimestamp(i, Timestamp.from(until.get()));
+                }
+                try (java.sql.ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        visitor.visit(AuditRecord.read(rs));
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
+    /** The link stored with a tenant's row {@code seq}, if that row is in the log. */
+    public Optional<byte[]> linkAt(UUID tenant, long seq) {
+        return jdbc.queryOne("SELECT chain_hash FROM audit_rows WHERE tenant_id = ? AND chain_seq = ?", rs -> rs.getBytes(1),
+                tenant, seq);
+    }
+
+    /** A row that is not in the chain: its id and time. */
+    public record Unchained(UUID auditId, Instant occurredAt) {
+    }
+
+    /** A tenant's rows not in the chain although the watermark has passed them (inserted afterwards), oldest first. */
+    public List<Unchained> unchainedBelow(UUID tenant, Watermark w, Instant since, Instant until, int limit) {
+        return jdbc.query("""
+                SELECT id, occurred_at FROM audit_rows WHERE tenant_id = ? AND chain_seq IS NULL
+                   AND (occurred_at, id) <= (?, ?) AND occurred_at >= ? AND occurred_at < ?
+                 ORDER BY occurred_at, id LIMIT ?""", rs -> new Unchained(rs.getObject(1, UUID.class),
+                        rs.getTimestamp(2).toInstant()),
+                tenant, Timestamp.from(w.occurredAt()), w.auditId(), Timestamp.from(since), Timestamp.from(until), limit);
+    }
+
+    /** How many of a tenant's rows wait to be chained (newer than the watermark). */
+    public long pending(UUID tenant, Optional<Watermark> mark) {
+        return jdbc.queryOne("SELECT count(*) FROM audit_rows WHERE tenant_id = ? AND chain_seq IS NULL"
+                        + (mark.isPresent() ? " AND (occurred_at, id) > (?, ?)" : ""), rs -> rs.getLong(1),
+                mark.map(w -> new Object[] {tenant, Timestamp.from(w.occurredAt()), w.auditId()}).orElse(new Object[] {tenant}))
+                .orElse(0L);
     }
 
     /**

@@ -47,8 +47,7 @@ public final class Chainer {
     public int chainOnce() {
         int total = 0;
         for (int i = 0; i < MAX_BATCHES; i++) {
-            int n = store.jdbc().inTransaction(c -> {
-                ChainStore.lock(c);
+            int n = store.inChainerTransaction(c -> {
                 Instant bound = ChainStore.bound(c, SETTLE_MILLIS);
                 lagMillis.set(Math.max(0, Duration.between(bound, Instant.now()).toMillis()));
                 Optional<ChainStore.Watermark> mark = ChainStore.watermark(c);

@@ -2,9 +2,7 @@ package dev.backplane.kernel.audit.integrity;
 
 import dev.backplane.kernel.audit.integrity.VerifyReport.Kind;
 import dev.backplane.kernel.audit.integrity.VerifyReport.Problem;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Timestamp;
+import dev.backplane.kernel.util.Times;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -52,69 +50,37 @@ public final class Verifier {
         TreeMap<Long, byte[]> linksAtSeals = new TreeMap<>();
         List<ChainStore.Seal> seals = head.map(h -> store.seals(tenant, 1, h.seq())).orElse(List.of());
         seals.forEach(s -> linksAtSeals.put(s.seq(), null));
-        store.jdbc().inTransaction(c -> {
-            String sql = "SELECT " + AuditRecord.COLUMNS + " FROM audit_rows WHERE tenant_id = ? AND chain_seq IS NOT NULL"
-                    + (since.isPresent() ? " AND occurred_at >= ?" : "") + (until.isPresent() ? " AND occurred_at < ?" : "")
-                    + " ORDER BY chain_seq";
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
-                ps.setFetchSize(5000);
-                int i = 1;
-                ps.setObject(i++, tenant);
-                if (since.isPresent()) {
-                    ps.setTimestamp(i++, Timestamp.from(since.get()));
-                }
-                if (until.isPresent()) {
-                    ps.setTimestamp(i, Timestamp.from(until.get()));
-                }
-                try (ResultSet rs = ps.executeQuery()) {
-                    byte[] previous = null;
-                    AuditRecord before = null;
-                    while (rs.next()) {
-                        AuditRecord r = AuditRecord.read(rs);
-                        if (before == null) {
-                            previous = previousOf(c, tenant, r, problems);
-                        } else if (r.chainSeq() != before.chainSeq() + 1) {
-                            add(problems, new Problem(Kind.MISSING, r.chainSeq(), Optional.of(r.id()),
-                                    Optional.of(r.occurredAt()), "rows " + (before.chainSeq() + 1) + ".." + (r.chainSeq() - 1)
-                                    + " of the chain are gone (between " + before.id() + " at " + before.occurredAt()
-                                    + " and this row)"));
-                            previous = null;
-                        }
-                        checkLink(r, previous, before, problems);
-                        if (linksAtSeals.containsKey(r.chainSeq())) {
-                            linksAtSeals.put(r.chainSeq(), r.chainHash());
-                        }
-                        previous = r.chainHash();
-                        before = r;
-                        checked[0]++;
-                    }
-                    if (before != null) {
-                        lastSeq[0] = before.chainSeq();
-                        lastHash[0] = before.chainHash();
-                    }
-                }
+        Object[] walk = {null, null}; // the previous link, the previous row
+        store.walk(tenant, since, until, r -> {
+            byte[] previous = (byte[]) walk[0];
+            AuditRecord before = (AuditRecord) walk[1];
+            if (before == null) {
+                previous = previousOf(tenant, r, problems);
+            } else if (r.chainSeq() != before.chainSeq() + 1) {
+                add(problems, new Problem(Kind.MISSING, r.chainSeq(), Optional.of(r.id()), Optional.of(r.occurredAt()),
+                        "rows " + (before.chainSeq() + 1) + ".." + (r.chainSeq() - 1) + " of the chain are gone (between "
+                                + before.id() + " at " + before.occurredAt() + " and this row)"));
+                previous = null;
             }
-            return null;
+            checkLink(r, previous, before, problems);
+            if (linksAtSeals.containsKey(r.chainSeq())) {
+                linksAtSeals.put(r.chainSeq(), r.chainHash());
+            }
+            walk[0] = r.chainHash();
+            walk[1] = r;
+            checked[0]++;
+            lastSeq[0] = r.chainSeq();
+            lastHash[0] = r.chainHash();
         });
         if (until.isEmpty() && head.isPresent()) {
             checkHead(head.get(), lastSeq[0], lastHash[0], problems);
         }
         long sealsChecked = checkSeals(tenant, seals, linksAtSeals, problems);
-        mark.ifPresent(w -> store.jdbc().query("""
-                SELECT id, occurred_at FROM audit_rows WHERE tenant_id = ? AND chain_seq IS NULL
-                   AND (occurred_at, id) <= (?, ?) AND occurred_at >= ? AND occurred_at < ?
-                 ORDER BY occurred_at, id LIMIT ?""", rs -> {
-                    add(problems, new Problem(Kind.INSERTED, 0, Optional.of(rs.getObject(1, UUID.class)),
-                            Optional.of(rs.getTimestamp(2).toInstant()),
-                            "the row is not in the chain, though the chain has passed its time: it was inserted afterwards"));
-                    return 1;
-                },
-                tenant, Timestamp.from(w.occurredAt()), w.auditId(), Timestamp.from(since.orElse(dev.backplane.kernel.util.Times.EARLIEST)),
-                Timestamp.from(until.orElse(dev.backplane.kernel.util.Times.LATEST)), VerifyReport.MAX_PROBLEMS));
-        long pending = store.jdbc().queryOne("SELECT count(*) FROM audit_rows WHERE tenant_id = ? AND chain_seq IS NULL"
-                        + (mark.isPresent() ? " AND (occurred_at, id) > (?, ?)" : ""), rs -> rs.getLong(1),
-                mark.map(w -> new Object[] {tenant, Timestamp.from(w.occurredAt()), w.auditId()}).orElse(new Object[] {tenant}))
-                .orElse(0L);
+        mark.ifPresent(w -> store.unchainedBelow(tenant, w, since.orElse(Times.EARLIEST), until.orElse(Times.LATEST),
+                VerifyReport.MAX_PROBLEMS).forEach(u -> add(problems, new Problem(Kind.INSERTED, 0, Optional.of(u.auditId()),
+                Optional.of(u.occurredAt()), "the row is not in the chain, though the chain has passed its time: it was "
+                        + "inserted afterwards"))));
+        long pending = store.pending(tenant, mark);
         problems.sort(java.util.Comparator.comparingLong(p -> p.seq() == 0 ? Long.MAX_VALUE : p.seq()));
         double seconds = Math.max(1e-9, (System.nanoTime() - started) / 1e9);
         return new VerifyReport(tenant, problems.isEmpty(), checked[0], (long) (checked[0] / seconds), sealsChecked,
@@ -123,16 +89,13 @@ public final class Verifier {
     }
 
     /** The link before the first row verified: genesis, the stored link of the row before, or an archive's. */
-    private byte[] previousOf(java.sql.Connection c, UUID tenant, AuditRecord first, List<Problem> problems)
-            throws java.sql.SQLException {
+    private byte[] previousOf(UUID tenant, AuditRecord first, List<Problem> problems) {
         if (first.chainSeq() == 1) {
             return AuditChain.GENESIS;
         }
-        List<byte[]> stored = dev.backplane.kernel.persistence.Jdbc.query(c,
-                "SELECT chain_hash FROM audit_rows WHERE tenant_id = ? AND chain_seq = ?", rs -> rs.getBytes(1), tenant,
-                first.chainSeq() - 1);
-        if (!stored.isEmpty()) {
-            return stored.getFirst();
+        Optional<byte[]> stored = store.linkAt(tenant, first.chainSeq() - 1);
+        if (stored.isPresent()) {
+            return stored.get();
         }
         Optional<byte[]> archived = anchors.linkOf(tenant, first.chainSeq() - 1);
         if (archived.isPresent()) {

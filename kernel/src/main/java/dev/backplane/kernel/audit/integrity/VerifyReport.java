@@ -40,6 +40,7 @@ public record VerifyReport(UUID tenantId, boolean ok, long rowsChecked, long row
         /** an archive file whose bytes do not match its manifest */
         CORRUPT_ARCHIVE;
 
+        @com.fasterxml.jackson.annotation.JsonValue
         public String wireName() {
             return name().toLowerCase(java.util.Locale.ROOT);
         }
