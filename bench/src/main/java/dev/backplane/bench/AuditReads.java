@@ -83,7 +83,7 @@ final class AuditReads {
                 + " AND principal ILIKE ? ESCAPE '\\'" + order, w, "%" + partial(a.principal()) + "%");
     }
 
-    /** AuditQueries.whoTouched's statement. */
+    /** AuditQueryStore.whoTouched's statement. */
     private static final String WHO_TOUCHED = """
             SELECT r.principal, max(n.username) AS username, r.principal_kind, count(*) AS calls,
                    count(*) FILTER (WHERE r.op_class = 'write') AS writes, max(r.occurred_at) AS last_at
@@ -93,41 +93,6 @@ final class AuditReads {
 
     private static java.sql.Timestamp ts(Instant at) {
         return java.sql.Timestamp.from(at);
-    }
-
-    /**
-     * EXPLAIN (ANALYZE, BUFFERS) of a read's statement (as AuditQueries builds it) with one sampled argument: the plan
-     * for these values (a custom plan), then the first lines of the generic plan PostgreSQL may switch a prepared
-     * statement to after five executions (pgjdbc prepares a statement on its fifth use).
-     */
-    private void explain(String sql, Object[] params) {
-        System.out.println("    EXPLAIN (ANALYZE, BUFFERS) " + sql.replaceAll("\\s+", " "));
-        StringBuilder prepared = new StringBuilder();
-        StringBuilder args = new StringBuilder();
-        int n = 0;
-        for (char ch : sql.toCharArray()) {
-            prepared.append(ch == '?' ? "$" + ++n : String.valueOf(ch));
-        }
-        for (Object p : params) {
-            args.append(args.isEmpty() ? "" : ", ").append('\'').append(String.valueOf(p instanceof java.sql.Timestamp t
-                    ? t.toInstant() : p).replace("'", "''")).append('\'');
-        }
-        new Jdbc(k.kernel().database().dataSource()).inTransaction(c -> {
-            Jdbc.update(c, "PREPARE bench_read AS " + prepared);
-            for (String mode : new String[] {"force_custom_plan", "force_generic_plan"}) {
-                Jdbc.update(c, "SET LOCAL plan_cache_mode = " + mode);
-                List<String> plan = Jdbc.query(c, "EXPLAIN (ANALYZE, BUFFERS) EXECUTE bench_read(" + args + ")",
-                        rs -> rs.getString(1));
-                System.out.println("    " + (mode.contains("custom") ? "custom plan:" : "generic plan (first lines):"));
-                for (int i = 0; i < plan.size(); i++) {
-                    if (mode.contains("custom") || i < 6 || plan.get(i).contains("Execution Time")) {
-                        System.out.println("      " + plan.get(i));
-                    }
-                }
-            }
-            Jdbc.update(c, "DEALLOCATE bench_read");
-            return null;
-        });
     }
 
     /** The 7 days around a sampled row. */
@@ -196,7 +161,7 @@ final class AuditReads {
         long[] direct = new long[N];
         for (int i = 0; i < N; i++) {
             long t0 = System.nanoTime();
-            direct(queries, t.id(), requests.get(i).uri());
+            AuditProbes.direct(queries, t.id(), requests.get(i).uri());
             direct[i] = System.nanoTime() - t0;
         }
         java.util.Arrays.sort(direct);
@@ -205,29 +170,8 @@ final class AuditReads {
         if (pct(ok, 95) > 50 || Boolean.getBoolean("svc.bench.audit.explain")) {
             Object[] all = java.util.Arrays.copyOf(params, params.length + more.length);
             System.arraycopy(more, 0, all, params.length, more.length);
-            explain(sql, all);
+            AuditProbes.explain(new Jdbc(k.kernel().database().dataSource()), sql, all);
         }
-    }
-
-    /** What the route behind {@code uri} asks of AuditQueries. */
-    private static Object direct(AuditQueries queries, UUID tenant, URI uri) {
-        String path = uri.getPath();
-        if (path.startsWith("/api/v1/audit/who-touched/")) {
-            return queries.whoTouched(tenant, java.net.URLDecoder.decode(path.substring(26), StandardCharsets.UTF_8));
-        }
-        if (path.startsWith("/api/v1/audit/sessions/")) {
-            return queries.replay(tenant, UUID.fromString(path.substring(23)), 20);
-        }
-        java.util.Map<String, String> q = new java.util.HashMap<>();
-        for (String kv : uri.getRawQuery().split("&")) {
-            String[] p = kv.split("=", 2);
-            q.put(p[0], java.net.URLDecoder.decode(p[1], StandardCharsets.UTF_8));
-        }
-        java.util.function.Function<String, java.util.Optional<String>> o = name -> java.util.Optional.ofNullable(q.get(name));
-        return queries.query(tenant, new AuditQueries.Filter(java.util.Optional.empty(), java.util.Optional.empty(),
-                java.util.Optional.empty(), java.util.Optional.empty(), o.apply("principal"), java.util.Optional.empty(),
-                java.util.Optional.empty(), o.apply("since"), o.apply("until"), o.apply("target"), o.apply("work_ref"),
-                java.util.Optional.empty()), java.util.Optional.empty(), 100);
     }
 
     private static String enc(String s) {
