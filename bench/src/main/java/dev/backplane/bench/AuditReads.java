@@ -108,18 +108,25 @@ final class AuditReads {
         return principal.substring(colon + 1, at < 0 ? principal.length() : at);
     }
 
-    /** Up to N rows of the tenant matching {@code where} with a target, in random order (TABLESAMPLE SYSTEM). */
+    /**
+     * Up to N rows of the tenant matching {@code where} with a target, in random order: from a TABLESAMPLE SYSTEM of
+     * about 20,000 of its rows, or (a small seed, where that finds none) from all of them.
+     */
     private List<Sample> sample(Tenant t, long tenantRows, String where) {
         double percent = Math.min(100, 100.0 * 20_000 / Math.max(1, tenantRows));
-        List<Sample> out = new ArrayList<>(new Jdbc(k.kernel().database().dataSource()).query(
-                "SELECT target, principal, work_ref, session_id, occurred_at FROM audit_rows TABLESAMPLE SYSTEM ("
-                        + percent + ") REPEATABLE (1) WHERE tenant_id = ? AND target IS NOT NULL AND " + where
-                        + " AND chain_seq IS NOT NULL LIMIT " + (N * 20),
-                rs -> new Sample(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getTimestamp(5).toInstant()), t.id()));
+        String select = "SELECT target, principal, work_ref, session_id, occurred_at FROM audit_rows %s WHERE tenant_id = ? "
+                + "AND target IS NOT NULL AND " + where + " AND chain_seq IS NOT NULL LIMIT " + (N * 20);
+        Jdbc jdbc = new Jdbc(k.kernel().database().dataSource());
+        Jdbc.RowMapper<Sample> row = rs -> new Sample(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                rs.getTimestamp(5).toInstant());
+        List<Sample> out = new ArrayList<>(jdbc.query(select.formatted("TABLESAMPLE SYSTEM (" + percent + ") REPEATABLE (1)"),
+                row, t.id()));
+        if (out.isEmpty()) {
+            out.addAll(jdbc.query(select.formatted(""), row, t.id()));
+        }
         java.util.Collections.shuffle(out, new java.util.Random(3));
         if (out.isEmpty()) {
-            throw new IllegalStateException("no sample rows for " + where);
+            throw new IllegalStateException("the tenant has no rows with " + where + ": seed more rows");
         }
         return out.subList(0, Math.min(N, out.size()));
     }
