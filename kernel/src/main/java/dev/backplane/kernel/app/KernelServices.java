@@ -198,7 +198,7 @@ final class KernelServices {
         ConnectorSessions sessions = new ConnectorSessions(egress, sockets, callTimeout, compositeTimeout,
                 Optional.of(config.outboundTrust().trustManager()));
         this.audit = new AuditLog(jdbc, metrics);
-        this.auditIntegrity = AuditIntegrity.create(jdbc, metrics, SealKey.of(config.get(Setting.AUDIT_SEAL_KEY)),
+        this.auditIntegrity = AuditIntegrity.create(jdbc, metrics, sealKey(config),
                 new AuditArchives.Policy(config.intValue(Setting.AUDIT_RETENTION_DAYS),
                         config.intValue(Setting.AUDIT_RETENTION_MIN_DAYS), config.intValue(Setting.AUDIT_PARTITIONS_AHEAD_MONTHS),
                         config.optional(Setting.AUDIT_ARCHIVE_DIR).filter(d -> !d.isBlank()).map(Path::of)),
@@ -304,9 +304,31 @@ final class KernelServices {
         return new AuditStreamer.Settings(config.optional(Setting.AUDIT_STREAM_SYSLOG_ADDRESS).filter(v -> !v.isBlank()),
                 config.optional(Setting.AUDIT_STREAM_SYSLOG_CA_FILE).filter(v -> !v.isBlank()).map(Path::of),
                 config.get(Setting.AUDIT_STREAM_SYSLOG_FORMAT),
-                config.optional(Setting.AUDIT_STREAM_HTTP_URL).filter(v -> !v.isBlank()).map(java.net.URI::create),
+                config.optional(Setting.AUDIT_STREAM_HTTP_URL).filter(v -> !v.isBlank()).map(KernelServices::streamUrl),
                 config.optional(Setting.AUDIT_STREAM_HTTP_TOKEN).filter(v -> !v.isBlank()),
                 config.intValue(Setting.AUDIT_STREAM_BATCH), hostname(), Duration.ofSeconds(10));
+    }
+
+    private static java.net.URI streamUrl(String url) {
+        try {
+            java.net.URI uri = new java.net.URI(url);
+            if (!"https".equals(uri.getScheme()) && !"http".equals(uri.getScheme()) || uri.getHost() == null) {
+                throw new java.net.URISyntaxException(url, "not an http(s) URL with a host");
+            }
+            return uri;
+        } catch (java.net.URISyntaxException e) {
+            throw new KernelConfig.ConfigException(Setting.AUDIT_STREAM_HTTP_URL.key() + " is not an http(s) URL: "
+                    + e.getReason());
+        }
+    }
+
+    /** The audit seal key; a value that is not one stops the start with what is wrong (never the value). */
+    private static java.util.Optional<SealKey> sealKey(KernelConfig config) {
+        try {
+            return SealKey.of(config.get(Setting.AUDIT_SEAL_KEY));
+        } catch (IllegalArgumentException e) {
+            throw new KernelConfig.ConfigException(e.getMessage());
+        }
     }
 
     private static String hostname() {

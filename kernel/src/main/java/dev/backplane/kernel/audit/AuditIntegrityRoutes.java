@@ -99,6 +99,7 @@ public record AuditIntegrityRoutes(Verifier verifier, ChainStore chain, Chainer 
             tenant.put("last_seal_at", s.sealedAt().toString());
             tenant.put("seals_signed", s.mac().isPresent());
         });
+        archives.store().oldestRow(c.tenantId()).ifPresent(t -> tenant.put("oldest_kept_at", t.toString()));
         tenant.put("retention", retention(c));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("tenant", tenant);

@@ -50,8 +50,13 @@ final class AuditQueryStore {
         f.opClass().ifPresent(v -> add(sql, p, " AND op_class = ?", v));
         f.opIdGlob().ifPresent(v -> add(sql, p, " AND op_id LIKE ? ESCAPE '\\'", AuditQueries.globToLike(v)));
         f.parentAuditId().ifPresent(v -> add(sql, p, " AND parent_audit_id = ?", v));
-        f.principal().ifPresent(v -> add(sql, p, " AND principal ILIKE ? ESCAPE '\\'",
-                "%" + AuditQueries.escapeLike(v) + "%"));
+        if (f.principal().isPresent()) {
+            String[] matching = principalsLike(tenant, f.principal().get());
+            if (matching.length == 0) {
+                return List.of();
+            }
+            add(sql, p, " AND principal = ANY (?)", matching);
+        }
         f.principalExact().ifPresent(v -> add(sql, p, " AND principal = ?", v));
         f.resultStatus().ifPresent(v -> add(sql, p, " AND result_status = ?", v));
         f.sessionId().ifPresent(v -> add(sql, p, " AND session_id = ?", v));
@@ -87,13 +92,35 @@ final class AuditQueryStore {
                 + "ORDER BY occurred_at, id", AuditQueryStore::row, tenant, session);
     }
 
+    /**
+     * The principals of the tenant's log whose name contains {@code part} (case-insensitive): from the chainer's list
+     * (V051) and the rows not chained yet, so a substring match reads a short list, not every row.
+     */
+    private String[] principalsLike(UUID tenant, String part) {
+        String like = "%" + AuditQueries.escapeLike(part) + "%";
+        return jdbc.query("""
+                SELECT principal FROM audit_principals WHERE tenant_id = ? AND principal ILIKE ? ESCAPE '\\'
+                UNION
+                SELECT principal FROM audit_rows WHERE chain_seq IS NULL AND tenant_id = ? AND principal ILIKE ? ESCAPE '\\'""",
+                rs -> rs.getString(1), tenant, like, tenant, like).toArray(String[]::new);
+    }
+
+    /**
+     * Who dispatched against a target: the chainer's per-target rollup (V051) plus the rows not chained yet, so the
+     * answer costs the number of principals, not the target's history.
+     */
     List<Map<String, Object>> whoTouched(UUID tenant, String target) {
         return jdbc.query("""
-                SELECT r.principal, max(n.username) AS username, r.principal_kind, count(*) AS calls,
-                       count(*) FILTER (WHERE r.op_class = 'write') AS writes, max(r.occurred_at) AS last_at
-                  FROM audit_rows r LEFT JOIN tenancy_principal_names n ON n.sub = r.principal
-                 WHERE r.tenant_id = ? AND r.target = ?
-                 GROUP BY r.principal, r.principal_kind ORDER BY last_at DESC""", rs -> {
+                SELECT x.principal, max(n.username) AS username, x.principal_kind, sum(x.calls) AS calls,
+                       sum(x.writes) AS writes, max(x.last_at) AS last_at
+                  FROM (SELECT principal, principal_kind, calls, writes, last_at FROM audit_target_principals
+                         WHERE tenant_id = ? AND target = ?
+                        UNION ALL
+                        SELECT principal, principal_kind, count(*), count(*) FILTER (WHERE op_class = 'write'),
+                               max(occurred_at) FROM audit_rows WHERE chain_seq IS NULL AND tenant_id = ? AND target = ?
+                         GROUP BY 1, 2) x
+                  LEFT JOIN tenancy_principal_names n ON n.sub = x.principal
+                 GROUP BY x.principal, x.principal_kind ORDER BY last_at DESC""", rs -> {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("principal", rs.getString("principal"));
                     m.put("username", rs.getString("username")); // the sub's preferred_username, when one was seen
@@ -102,7 +129,7 @@ final class AuditQueryStore {
                     m.put("writes", rs.getLong("writes"));
                     m.put("last_at", rs.getTimestamp("last_at").toInstant().toString());
                     return m;
-                }, tenant, target);
+                }, tenant, target, tenant, target);
     }
 
     private static final String WINDOW = " FROM audit_rows WHERE tenant_id = ? AND occurred_at >= ? AND occurred_at < ?";

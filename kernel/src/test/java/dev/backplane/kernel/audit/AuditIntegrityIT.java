@@ -52,7 +52,7 @@ class AuditIntegrityIT {
         try (TestIssuer issuer = new TestIssuer();
              TestKernel k = TestKernel.start(work.resolve("data"), settings(issuer, work, Map.of()))) {
             Map<String, UUID> tenants = new java.util.LinkedHashMap<>();
-            for (String name : List.of("untouched", "altered", "deleted", "inserted", "swapped", "rewritten")) {
+            for (String name : List.of("untouched", "altered", "deleted", "inserted", "swapped", "rewritten", "forged")) {
                 UUID t = UUID.randomUUID();
                 tenants.put(name, t);
                 String admin = issuer.tenantAdmin(t);
@@ -115,6 +115,14 @@ class AuditIntegrityIT {
             JsonNode report = k.get("/api/v1/audit/verify", issuer.tenantAdmin(rewritten)).json();
             assertThat(report.path("ok").asBoolean()).as(report.toString()).isFalse();
             assertThat(report.path("problems").findValuesAsText("kind")).contains("rewritten");
+
+            // forged: a seal whose signature is not the seal key's
+            UUID forgedSeal = tenants.get("forged");
+            jdbc.update("UPDATE audit_seals SET mac = ? WHERE id = (SELECT min(id) FROM audit_seals WHERE tenant_id = ?)",
+                    new byte[32], forgedSeal);
+            JsonNode seal = k.get("/api/v1/audit/verify", issuer.tenantAdmin(forgedSeal)).json();
+            assertThat(seal.path("ok").asBoolean()).as(seal.toString()).isFalse();
+            assertThat(seal.path("problems").get(0).path("kind").asText()).isEqualTo("forged_seal");
         }
     }
 
@@ -136,9 +144,10 @@ class AuditIntegrityIT {
                         + "'\"y\"YYYY\"m\"MM')", rs -> rs.getString(1), months).orElseThrow());
                 jdbc.update("""
                         INSERT INTO audit_rows (id, tenant_id, occurred_at, principal, principal_kind, op_class, op_id,
-                               result_status, params_hash, extras)
+                               target, result_status, params_hash, extras)
                         SELECT gen_random_uuid(), ?, date_trunc('month', now() - make_interval(months => ?))
-                               + interval '1 day' + g * interval '1 minute', 'seed-' || g, 'human', 'read', 'test.op', 'ok',
+                               + interval '1 day' + g * interval '1 minute', 'seed-' || g, 'human',
+                               CASE WHEN g % 4 = 0 THEN 'write' ELSE 'read' END, 'test.op', 'seeded', 'ok',
                                md5(g::text), jsonb_build_object('n', g, 'ratio', g / 3.0)
                           FROM generate_series(1, 20) g""", tenant, months);
             }
@@ -150,6 +159,11 @@ class AuditIntegrityIT {
             assertThat(chainer.chainOnce()).isGreaterThanOrEqualTo(63);
             chainer.seal();
             assertThat(k.get("/api/v1/audit/verify", admin).json().path("ok").asBoolean()).isTrue();
+            // the rollups the chainer keeps: who touched the seeded target, principals by part of their name
+            assertThat(touched(k, admin, "seed-7")).containsExactly(3L, 0L);
+            assertThat(touched(k, admin, "seed-8")).containsExactly(3L, 3L);
+            JsonNode bySeed1 = k.get("/api/v1/audit?principal=EED-1&limit=1000", admin).json().path("rows");
+            assertThat(bySeed1.findValuesAsText("principal")).hasSize(33).allMatch(p -> p.startsWith("seed-1"));
 
             // retention: below the deploy's minimum and nonsense refused; 40 days accepted
             assertThat(k.put("/api/v1/audit/retention", admin, Map.of("days", 0)).json().path("error").asText())
@@ -161,13 +175,14 @@ class AuditIntegrityIT {
             // a failing archive target blocks the drop, counts a failure and loses nothing
             Path notADirectory = Files.writeString(work.resolve("not-a-directory"), "x");
             SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-            long before = rows(jdbc, tenant);
+            long expiring = expiringRows(jdbc, tenant);
+            assertThat(expiring).isEqualTo(40);
             AuditArchives blocked = new AuditArchives(new ArchiveStore(jdbc),
                     new AuditArchives.Policy(400, 1, 3, Optional.of(notADirectory.resolve("archive"))), metrics);
             assertThat(blocked.runOnce()).isZero();
             assertThat(metrics.counter("svc.audit.archive.failures").count()).isEqualTo(2);
             assertThat(metrics.get("svc.audit.retention.blocked").gauge().value()).isEqualTo(2);
-            assertThat(rows(jdbc, tenant)).isEqualTo(before);
+            assertThat(expiringRows(jdbc, tenant)).as("nothing lost").isEqualTo(expiring);
             // no archive directory at all: nothing dropped either
             assertThat(new AuditArchives(new ArchiveStore(jdbc), new AuditArchives.Policy(400, 1, 3, Optional.empty()),
                     new SimpleMeterRegistry()).runOnce()).isZero();
@@ -179,6 +194,12 @@ class AuditIntegrityIT {
             assertThat(archives.runOnce()).isEqualTo(2);
             List<String> left = new ArchiveStore(jdbc).partitions().stream().map(ArchiveStore.Partition::name).toList();
             assertThat(left).doesNotContain(partitions.get(4), partitions.get(3)).contains(partitions.get(1));
+            assertThat(touched(k, admin, "seed-7")).as("the dropped months' calls leave who-touched").containsExactly(1L, 0L);
+            JsonNode stats = k.get("/api/v1/audit/stats", platform).json();
+            assertThat(java.time.Instant.parse(stats.path("tenant").path("oldest_kept_at").asText()))
+                    .as("the oldest kept row is last month's").isAfter(java.time.Instant.now().minus(Duration.ofDays(63)));
+            assertThat(stats.path("partitions").findValuesAsText("name")).contains(partitions.get(1));
+            assertThat(stats.path("archives").size()).isEqualTo(2);
             JsonNode verified = k.get("/api/v1/audit/verify", admin).json();
             assertThat(verified.path("ok").asBoolean()).as("anchored by the archive: " + verified).isTrue();
 
@@ -240,8 +261,20 @@ class AuditIntegrityIT {
         }
     }
 
-    private static long rows(Jdbc jdbc, UUID tenant) {
-        return jdbc.queryOne("SELECT count(*) FROM audit_rows WHERE tenant_id = ?", rs -> rs.getLong(1), tenant).orElseThrow();
+    /** who-touched seeded: the calls and writes of {@code principal}. */
+    private static List<Long> touched(TestKernel k, String token, String principal) {
+        for (JsonNode p : k.get("/api/v1/audit/who-touched/seeded", token).json()) {
+            if (p.path("principal").asText().equals(principal)) {
+                return List.of(p.path("calls").asLong(), p.path("writes").asLong());
+            }
+        }
+        return List.of();
+    }
+
+    /** The tenant's rows of the two months that are past retention (seeded three and four months back). */
+    private static long expiringRows(Jdbc jdbc, UUID tenant) {
+        return jdbc.queryOne("SELECT count(*) FROM audit_rows WHERE tenant_id = ? AND occurred_at < date_trunc('month', "
+                + "now() - interval '2 months')", rs -> rs.getLong(1), tenant).orElseThrow();
     }
 
     private static CliRunner cli(TestKernel k, Path work, String token) throws Exception {

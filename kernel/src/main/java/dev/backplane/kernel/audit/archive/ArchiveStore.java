@@ -73,6 +73,12 @@ public final class ArchiveStore {
                         rs.getLong(4), rs.getLong(5)));
     }
 
+    /** The time of a tenant's oldest row still in the log. */
+    public Optional<Instant> oldestRow(UUID tenant) {
+        return jdbc.queryOne("SELECT min(occurred_at) FROM audit_rows WHERE tenant_id = ?",
+                rs -> Optional.ofNullable(rs.getTimestamp(1)).map(Timestamp::toInstant), tenant).flatMap(o -> o);
+    }
+
     /** Rows in the default partition (rows whose month had no partition when they were written). */
     public long defaultPartitionRows() {
         return jdbc.queryOne("SELECT count(*) FROM audit_rows_default", rs -> rs.getLong(1)).orElse(0L);
@@ -139,11 +145,19 @@ public final class ArchiveStore {
     public boolean drop(String partition, long rows, String archive) {
         String p = checked(partition);
         return jdbc.inTransaction(c -> {
+            dev.backplane.kernel.audit.integrity.ChainStore.lockChainer(c);
             Jdbc.update(c, "LOCK TABLE " + p + " IN ACCESS EXCLUSIVE MODE");
             long now = Jdbc.query(c, "SELECT count(*) FROM " + p, rs -> rs.getLong(1)).getFirst();
             if (now != rows) {
                 return false;
             }
+            // the month's touches leave who-touched with it (its principals stay listed: a filter, not a count)
+            Jdbc.update(c, "UPDATE audit_target_principals r SET calls = r.calls - d.calls, writes = r.writes - d.writes "
+                    + "FROM (SELECT tenant_id, target, principal, principal_kind, count(*) AS calls, "
+                    + "count(*) FILTER (WHERE op_class = 'write') AS writes FROM " + p + " WHERE chain_seq IS NOT NULL "
+                    + "AND target IS NOT NULL GROUP BY 1, 2, 3, 4) d WHERE r.tenant_id = d.tenant_id AND r.target = d.target "
+                    + "AND r.principal = d.principal AND r.principal_kind = d.principal_kind");
+            Jdbc.update(c, "DELETE FROM audit_target_principals WHERE calls <= 0");
             Jdbc.update(c, "ALTER TABLE audit_rows DETACH PARTITION " + p);
             Jdbc.update(c, "DROP TABLE " + p);
             Jdbc.update(c, "UPDATE audit_archives SET dropped_at = now() WHERE name = ?", archive);

@@ -45,9 +45,64 @@ public final class ChainStore {
     /** Runs {@code body} in one transaction holding the chainer's lock. */
     <T> T inChainerTransaction(Jdbc.TxBody<T> body) {
         return jdbc.inTransaction(c -> {
-            Jdbc.query(c, "SELECT pg_advisory_xact_lock(?)", rs -> 1, CHAINER_LOCK);
+            lockChainer(c);
             return body.run(c);
         });
+    }
+
+    /** Takes the chainer's lock for {@code c}'s transaction (the chainer, and a drop that subtracts from its rollups). */
+    public static void lockChainer(Connection c) throws SQLException {
+        Jdbc.query(c, "SELECT pg_advisory_xact_lock(?)", rs -> 1, CHAINER_LOCK);
+    }
+
+    /**
+     * Adds a batch of linked rows to the rollups (V051): the principals each tenant's log names, and per target and
+     * principal the calls, writes and last call.
+     */
+    static void rollUp(Connection c, List<AuditRecord> rows) throws SQLException {
+        Map<List<Object>, Instant> principals = new java.util.LinkedHashMap<>();
+        Map<List<Object>, long[]> touches = new java.util.LinkedHashMap<>();
+        Map<List<Object>, Instant> lastTouch = new java.util.HashMap<>();
+        for (AuditRecord r : rows) {
+            Map<String, Object> m = r.content();
+            principals.merge(List.of(r.tenantId(), m.get("principal")), r.occurredAt(), ChainStore::later);
+            if (m.get("target") != null) {
+                List<Object> key = List.of(r.tenantId(), m.get("target"), m.get("principal"), m.get("principal_kind"));
+                long[] n = touches.computeIfAbsent(key, k -> new long[2]);
+                n[0]++;
+                n[1] += "write".equals(m.get("op_class")) ? 1 : 0;
+                lastTouch.merge(key, r.occurredAt(), ChainStore::later);
+            }
+        }
+        Jdbc.update(c, """
+                INSERT INTO audit_principals (tenant_id, principal, last_at)
+                SELECT t, p, l::timestamptz FROM unnest(?::uuid[], ?::text[], ?::text[]) AS v(t, p, l)
+                ON CONFLICT (tenant_id, principal) DO UPDATE SET last_at = greatest(audit_principals.last_at, excluded.last_at)""",
+                c.createArrayOf("uuid", principals.keySet().stream().map(k -> k.get(0)).toArray()),
+                c.createArrayOf("text", principals.keySet().stream().map(k -> k.get(1)).toArray()),
+                c.createArrayOf("text", principals.values().stream().map(Instant::toString).toArray()));
+        if (touches.isEmpty()) {
+            return;
+        }
+        Jdbc.update(c, """
+                INSERT INTO audit_target_principals (tenant_id, target, principal, principal_kind, calls, writes, last_at)
+                SELECT t, tg, p, k, n, w, l::timestamptz
+                  FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::text[]) AS v(t, tg, p, k, n, w, l)
+                ON CONFLICT (tenant_id, target, principal, principal_kind) DO UPDATE SET
+                       calls = audit_target_principals.calls + excluded.calls,
+                       writes = audit_target_principals.writes + excluded.writes,
+                       last_at = greatest(audit_target_principals.last_at, excluded.last_at)""",
+                c.createArrayOf("uuid", touches.keySet().stream().map(k -> k.get(0)).toArray()),
+                c.createArrayOf("text", touches.keySet().stream().map(k -> k.get(1)).toArray()),
+                c.createArrayOf("text", touches.keySet().stream().map(k -> k.get(2)).toArray()),
+                c.createArrayOf("text", touches.keySet().stream().map(k -> k.get(3)).toArray()),
+                c.createArrayOf("bigint", touches.values().stream().map(n -> n[0]).toArray()),
+                c.createArrayOf("bigint", touches.values().stream().map(n -> n[1]).toArray()),
+                c.createArrayOf("text", touches.keySet().stream().map(k -> lastTouch.get(k).toString()).toArray()));
+    }
+
+    private static Instant later(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
     }
 
     /** Receives a tenant's chained rows in chain order. */

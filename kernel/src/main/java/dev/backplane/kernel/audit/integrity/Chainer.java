@@ -74,6 +74,7 @@ public final class Chainer {
                     throw new IllegalStateException("audit chain: " + linked.size() + " rows to link, " + updated
                             + " took their link; rolled back");
                 }
+                ChainStore.rollUp(c, linked);
                 ChainStore.saveHeads(c, heads.values().stream().filter(h -> tenants.contains(h.tenantId())).toList());
                 AuditRecord last = rows.getLast();
                 ChainStore.saveWatermark(c, new ChainStore.Watermark(last.occurredAt(), last.id()));

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -47,9 +46,7 @@ public final class Verifier {
         long[] checked = {0};
         long[] lastSeq = {0};
         byte[][] lastHash = {null};
-        TreeMap<Long, byte[]> linksAtSeals = new TreeMap<>();
-        List<ChainStore.Seal> seals = head.map(h -> store.seals(tenant, 1, h.seq())).orElse(List.of());
-        seals.forEach(s -> linksAtSeals.put(s.seq(), null));
+        SealWindow seals = new SealWindow(tenant);
         Object[] walk = {null, null}; // the previous link, the previous row
         store.walk(tenant, since, until, r -> {
             byte[] previous = (byte[]) walk[0];
@@ -63,8 +60,8 @@ public final class Verifier {
                 previous = null;
             }
             checkLink(r, previous, before, problems);
-            if (linksAtSeals.containsKey(r.chainSeq())) {
-                linksAtSeals.put(r.chainSeq(), r.chainHash());
+            for (ChainStore.Seal seal : seals.at(r.chainSeq())) {
+                checkSeal(tenant, seal, r.chainHash(), problems);
             }
             walk[0] = r.chainHash();
             walk[1] = r;
@@ -75,7 +72,7 @@ public final class Verifier {
         if (until.isEmpty() && head.isPresent()) {
             checkHead(head.get(), lastSeq[0], lastHash[0], problems);
         }
-        long sealsChecked = checkSeals(tenant, seals, linksAtSeals, problems);
+        long sealsChecked = seals.checked;
         mark.ifPresent(w -> store.unchainedBelow(tenant, w, since.orElse(Times.EARLIEST), until.orElse(Times.LATEST),
                 VerifyReport.MAX_PROBLEMS).forEach(u -> add(problems, new Problem(Kind.INSERTED, 0, Optional.of(u.auditId()),
                 Optional.of(u.occurredAt()), "the row is not in the chain, though the chain has passed its time: it was "
@@ -136,26 +133,43 @@ public final class Verifier {
         }
     }
 
-    private long checkSeals(UUID tenant, List<ChainStore.Seal> seals, Map<Long, byte[]> links, List<Problem> problems) {
-        long n = 0;
-        for (ChainStore.Seal s : seals) {
-            byte[] link = links.get(s.seq());
-            if (link == null) {
-                continue; // outside the range verified (or gone: reported as missing)
-            }
-            n++;
-            if (!Arrays.equals(link, s.hash())) {
-                add(problems, new Problem(Kind.REWRITTEN, s.seq(), Optional.empty(), Optional.of(s.sealedAt()),
-                        "the chain at row " + s.seq() + " differs from the seal made at " + s.sealedAt()
-                                + ": the chain was recomputed after it was sealed"));
-            } else if (key.isPresent() && s.mac().isPresent()
-                    && s.keyId().map(key.get().id()::equals).orElse(false)
-                    && !key.get().verifies(tenant, s.seq(), s.hash(), s.sealedAt(), s.mac().get())) {
-                add(problems, new Problem(Kind.FORGED_SEAL, s.seq(), Optional.empty(), Optional.of(s.sealedAt()),
-                        "the seal of row " + s.seq() + " does not verify with the seal key"));
-            }
+    /** The seals of a tenant, read {@link #SEAL_WINDOW} positions at a time as the walk reaches them. */
+    private final class SealWindow {
+        private final UUID tenant;
+        private final TreeMap<Long, List<ChainStore.Seal>> seals = new TreeMap<>();
+        private long end;
+        private long checked;
+
+        SealWindow(UUID tenant) {
+            this.tenant = tenant;
         }
-        return n;
+
+        List<ChainStore.Seal> at(long seq) {
+            if (seq > end) {
+                seals.clear();
+                end = seq + SEAL_WINDOW - 1;
+                store.seals(tenant, seq, end).forEach(s -> seals.computeIfAbsent(s.seq(), k -> new ArrayList<>()).add(s));
+            }
+            List<ChainStore.Seal> here = seals.getOrDefault(seq, List.of());
+            checked += here.size();
+            return here;
+        }
+    }
+
+    /** Positions of seals read at once while verifying. */
+    private static final long SEAL_WINDOW = 100_000;
+
+    /** A seal against the row at its position: the same link, and a signature the key makes. */
+    private void checkSeal(UUID tenant, ChainStore.Seal s, byte[] link, List<Problem> problems) {
+        if (!Arrays.equals(link, s.hash())) {
+            add(problems, new Problem(Kind.REWRITTEN, s.seq(), Optional.empty(), Optional.of(s.sealedAt()),
+                    "the chain at row " + s.seq() + " differs from the seal made at " + s.sealedAt()
+                            + ": the chain was recomputed after it was sealed"));
+        } else if (key.isPresent() && s.mac().isPresent() && s.keyId().map(key.get().id()::equals).orElse(false)
+                && !key.get().verifies(tenant, s.seq(), s.hash(), s.sealedAt(), s.mac().get())) {
+            add(problems, new Problem(Kind.FORGED_SEAL, s.seq(), Optional.empty(), Optional.of(s.sealedAt()),
+                    "the seal of row " + s.seq() + " does not verify with the seal key"));
+        }
     }
 
     static void add(List<Problem> problems, Problem p) {
