@@ -8,6 +8,7 @@ package dev.backplane.kernel.errors;
  */
 public enum CommonErrors implements ErrorCode {
     BODY_TOO_LARGE(ErrorKind.TOO_LARGE),
+    DATABASE_BUSY(ErrorKind.UNAVAILABLE),
     GRANT_NOT_FOUND(ErrorKind.NOT_FOUND),
     INSUFFICIENT_ROLE(ErrorKind.FORBIDDEN),
     INTERNAL_ERROR(ErrorKind.INTERNAL),

@@ -85,9 +85,27 @@ public final class ErrorMapping {
 
     private static void unexpected(ServerRequest req, ServerResponse res, Throwable e) {
         String id = RequestIds.of(req);
+        if (poolTimedOut(e)) {
+            // not a fault of ours to hide behind a 500: every connection of the pool was busy for its whole timeout
+            LOG.log(Level.WARNING, "request " + id + " " + req.prologue().method().text() + " " + req.path().path()
+                    + ": no database connection within the pool's timeout (" + e.getMessage() + ")");
+            domainException(req, res, CommonErrors.DATABASE_BUSY.error("the database had no free connection in time; "
+                    + "retry shortly").withHeaders(Map.of("Retry-After", "1")));
+            return;
+        }
         LOG.log(Level.ERROR, "request " + id + " " + req.prologue().method().text() + " " + req.path().path()
                 + " failed unexpectedly", e);
         Json.send(res, Status.INTERNAL_SERVER_ERROR_500, envelope(CommonErrors.INTERNAL_ERROR.error("internal error; quote request id " + id + " when reporting it")));
+    }
+
+    /** Whether {@code e} comes from waiting for a pooled database connection longer than the pool allows. */
+    private static boolean poolTimedOut(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLTransientConnectionException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The one JSON body of an error: {@code error}, {@code message}, {@code extras} with {@code error_code}. */

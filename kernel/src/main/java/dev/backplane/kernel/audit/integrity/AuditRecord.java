@@ -96,7 +96,8 @@ public record AuditRecord(Map<String, Object> content, long chainSeq, byte[] cha
         m.put("work_ref", rs.getString("work_ref"));
         m.put("params_hash", rs.getString("params_hash"));
         m.put("approval_request_id", string(rs.getObject("approval_request_id")));
-        m.put("extras", AuditChain.parseObject(rs.getString("extras")));
+        String extras = rs.getString("extras");
+        m.put("extras", "{}".equals(extras) ? Map.of() : AuditChain.parseObject(extras));
         byte[] hash = rs.getBytes("chain_hash");
         return new AuditRecord(m, rs.getLong("chain_seq"), hash == null ? new byte[0] : hash, rs.getLong("chain_pos"));
     }

@@ -48,27 +48,29 @@ public final class Verifier {
         byte[][] lastHash = {null};
         SealWindow seals = new SealWindow(tenant);
         Object[] walk = {null, null}; // the previous link, the previous row
-        store.walk(tenant, since, until, r -> {
-            byte[] previous = (byte[]) walk[0];
-            AuditRecord before = (AuditRecord) walk[1];
-            if (before == null) {
-                previous = previousOf(tenant, r, problems);
-            } else if (r.chainSeq() != before.chainSeq() + 1) {
-                add(problems, new Problem(Kind.MISSING, r.chainSeq(), Optional.of(r.id()), Optional.of(r.occurredAt()),
-                        "rows " + (before.chainSeq() + 1) + ".." + (r.chainSeq() - 1) + " of the chain are gone (between "
-                                + before.id() + " at " + before.occurredAt() + " and this row)"));
-                previous = null;
-            }
-            checkLink(r, previous, before, problems);
-            for (ChainStore.Seal seal : seals.at(r.chainSeq())) {
-                checkSeal(tenant, seal, r.chainHash(), problems);
-            }
-            walk[0] = r.chainHash();
-            walk[1] = r;
-            checked[0]++;
-            lastSeq[0] = r.chainSeq();
-            lastHash[0] = r.chainHash();
-        });
+        try (Pipeline pipeline = new Pipeline(r -> {
+                byte[] previous = (byte[]) walk[0];
+                AuditRecord before = (AuditRecord) walk[1];
+                if (before == null) {
+                    previous = previousOf(tenant, r, problems);
+                } else if (r.chainSeq() != before.chainSeq() + 1) {
+                    add(problems, new Problem(Kind.MISSING, r.chainSeq(), Optional.of(r.id()), Optional.of(r.occurredAt()),
+                            "rows " + (before.chainSeq() + 1) + ".." + (r.chainSeq() - 1) + " of the chain are gone (between "
+                                    + before.id() + " at " + before.occurredAt() + " and this row)"));
+                    previous = null;
+                }
+                checkLink(r, previous, before, problems);
+                for (ChainStore.Seal seal : seals.at(r.chainSeq())) {
+                    checkSeal(tenant, seal, r.chainHash(), problems);
+                }
+                walk[0] = r.chainHash();
+                walk[1] = r;
+                checked[0]++;
+                lastSeq[0] = r.chainSeq();
+                lastHash[0] = r.chainHash();
+        })) {
+            store.walk(tenant, since, until, pipeline);
+        }
         if (until.isEmpty() && head.isPresent()) {
             checkHead(head.get(), lastSeq[0], lastHash[0], problems);
         }
