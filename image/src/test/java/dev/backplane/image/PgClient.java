@@ -63,9 +63,14 @@ final class PgClient {
 
     /** Every row of {@code table} as PostgreSQL's text of the row, keyed by {@code key}'s text, in key order. */
     Map<String, String> rows(String table, String key) throws SQLException {
+        return rows(table, key, "t::text");
+    }
+
+    /** As {@link #rows(String, String)}, each row as {@code row} (an expression over {@code t}) gives it. */
+    Map<String, String> rows(String table, String key, String row) throws SQLException {
         Map<String, String> out = new LinkedHashMap<>();
         try (Connection c = connect(); ResultSet rs = c.createStatement().executeQuery("SELECT (" + key
-                + ")::text, t::text FROM " + table + " t ORDER BY 1")) {
+                + ")::text, " + row + " FROM " + table + " t ORDER BY 1")) {
             while (rs.next()) {
                 out.put(rs.getString(1), rs.getString(2));
             }
