@@ -25,12 +25,13 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.testcontainers.containers.BindMode;
 
 /**
  * What every container drill stands on: the image loaded into podman, Debian's PostgreSQL (one cluster, more on
  * demand), the suite's real Keycloak with the realm bootstrapped by the CLI for a tenant and its users, the Vault
- * double, kernel containers of the image ({@code --network=host}, {@code --read-only}, uid 10001) and haproxy in
- * front of them. {@link #close} removes all of it, whichever parts started.
+ * double, kernel containers of the image run through Testcontainers ({@link KernelContainer}: host network,
+ * read-only root, uid 10001) and haproxy in front of them. {@link #close} removes all of it, whichever parts started.
  */
 final class Deployment implements AutoCloseable {
 
@@ -53,6 +54,7 @@ final class Deployment implements AutoCloseable {
     private final int lbPort = freePort();
     private final List<ExternalPostgres> databases = new ArrayList<>();
     private final List<Replica> replicas = new ArrayList<>();
+    private final Map<String, KernelContainer> containers = new LinkedHashMap<>();
     private final String drill;
     private final String image;
     private Podman podman;
@@ -140,12 +142,11 @@ final class Deployment implements AutoCloseable {
         all.put("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8"); // the drills' targets are on loopback
         all.put("SVC_PUBLIC_URL", lbUrl()); // clients reach every replica through the load balancer
         all.putAll(env);
-        List<String> args = new ArrayList<>(List.of("run", "-d", "--name", r.name(), "--network=host", "--read-only",
-                "-v", data + ":/var/lib/svc", "-v", plugins + ":/plugins:ro"));
-        all.forEach((k, v) -> args.addAll(List.of("-e", k + "=" + v)));
-        args.add(image);
+        KernelContainer container = new KernelContainer(image, r.name()).env(all)
+                .mount(data, "/var/lib/svc", BindMode.READ_WRITE).mount(plugins, "/plugins", BindMode.READ_ONLY);
         replicas.add(r);
-        podman.run(args).ok();
+        containers.put(r.name(), container);
+        container.start();
         return r;
     }
 
@@ -166,13 +167,13 @@ final class Deployment implements AutoCloseable {
         return took;
     }
 
-    /** {@code podman stop}: SIGTERM, then waits up to {@code seconds} for the exit before killing it. */
-    void stop(Replica r, int seconds) throws Exception {
-        podman.run(List.of("stop", "-t", String.valueOf(seconds), r.name())).ok();
+    /** SIGTERM, then waits up to {@code seconds} for the exit before killing it (the Docker API's stop). */
+    void stop(Replica r, int seconds) {
+        containers.get(r.name()).terminate(seconds);
     }
 
-    String logs(Replica r) throws Exception {
-        return podman.run(List.of("logs", r.name())).ok().out();
+    String logs(Replica r) {
+        return containers.get(r.name()).getLogs();
     }
 
     /** Starts haproxy on {@link #lbUrl} in front of {@code servers}; {@link Haproxy#servers} changes them. */
@@ -239,9 +240,7 @@ final class Deployment implements AutoCloseable {
             Fixtures.closeAll(haproxy);
         } finally {
             if (podman != null) {
-                for (Replica r : replicas) {
-                    podman.run(List.of("rm", "-f", "-t", "0", r.name()));
-                }
+                containers.values().forEach(KernelContainer::close);
                 podman.run(List.of("rmi", image));
             }
             Fixtures.closeAll(Stream.concat(Stream.of(keycloak, vault), databases.stream())

@@ -30,12 +30,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.testcontainers.containers.BindMode;
+import org.testcontainers.junit.jupiter.Testcontainers;
 
 /**
  * The image bin/build-image made in this run (pre-integration-test): it loads, holds what it should and nothing it
  * should not, and a container of it serves a real kernel against an external PostgreSQL as a non-root user on a
  * read-only root filesystem.
  */
+@Testcontainers(disabledWithoutDocker = true) // podman's Docker API (PodmanEngine); CI fails on the skip
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ImageIT {
 
@@ -152,18 +155,14 @@ class ImageIT {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        String name = "svc-image-it-" + ProcessHandle.current().pid();
-        try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer()) {
+        try (ExternalPostgres pg = ExternalPostgres.start(); TestIssuer issuer = new TestIssuer();
+                KernelContainer kernel = new KernelContainer(IMAGE, "svc-image-it-" + ProcessHandle.current().pid())) {
             Map<String, String> env = new LinkedHashMap<>(issuer.kernelSettings());
             pg.addTo(env);
             env.put("SVC_SERVER_PORT", String.valueOf(port));
             env.put("SVC_CREDENTIALS_FILE_SINGLE_REPLICA", "true");
-            // settings pass by name (-e NAME): their values, the database password among them, stay off the command line
-            List<String> args = new ArrayList<>(List.of("run", "-d", "--name", name, "--network=host", "--read-only"));
-            env.keySet().forEach(k -> args.addAll(List.of("-e", k)));
-            args.add(IMAGE);
             long started = System.nanoTime();
-            podman.run(args, env).ok();
+            kernel.env(env).start();
             try {
                 HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
                 URI live = URI.create("http://127.0.0.1:" + port + "/health/live");
@@ -178,15 +177,13 @@ class ImageIT {
                     } catch (IOException notYet) {
                         // not listening yet
                     }
-                    assertThat(podman.run(List.of("inspect", "--format", "{{.State.Running}}", name)).out())
-                            .as("the container still runs; its log:\n%s", podman.run(List.of("logs", name)).out())
-                            .isEqualTo("true");
+                    assertThat(kernel.running()).as("the container still runs; its log:\n%s", kernel.getLogs()).isTrue();
                     Thread.sleep(100);
                 }
                 long readyMs = (System.nanoTime() - started) / 1_000_000;
-                String logs = podman.run(List.of("logs", name)).out();
+                String logs = kernel.getLogs();
                 assertThat(status).as("/health/live; the log:\n%s", logs).isEqualTo(200);
-                System.out.printf("image: a container answered /health/live %d ms after podman run (%s)%n", readyMs,
+                System.out.printf("image: a container answered /health/live %d ms after it was started (%s)%n", readyMs,
                         pg.describe());
                 int ready = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health/ready")).build(),
                         HttpResponse.BodyHandlers.discarding()).statusCode();
@@ -194,20 +191,20 @@ class ImageIT {
                 assertThat(logs).contains("postgresql at").doesNotContain(ExternalPostgres.PASSWORD)
                         .doesNotContain("BROKEN PLUGIN").doesNotContain("loaded unverified");
 
-                String pid = podman.run(List.of("inspect", "--format", "{{.State.Pid}}", name)).ok().out();
-                String uids = Files.readAllLines(Path.of("/proc", pid, "status")).stream()
+                String uids = Files.readAllLines(Path.of("/proc", String.valueOf(kernel.pid()), "status")).stream()
                         .filter(l -> l.startsWith("Uid:")).findFirst().orElseThrow();
                 assertThat(uids.split("\\s+")).as(uids).containsOnly("Uid:", "10001");
                 // a read-only root: nothing written outside the volume (/var/lib/svc) and /tmp; what podman itself
                 // mounts into /etc (hosts, resolv.conf, hostname) and /run (.containerenv) is not the kernel's
-                assertThat(podman.run(List.of("diff", name)).ok().out().lines()
+                List<String> changes = kernel.changes();
+                System.out.println("image: the root filesystem's changes " + changes);
+                assertThat(changes.stream()
                         .filter(l -> !l.matches("[AC] /etc(/(hosts|resolv\\.conf|hostname))?|[AC] /run(/\\.containerenv)?")))
                         .isEmpty();
             } finally {
                 long stopping = System.nanoTime();
-                podman.run(List.of("stop", "-t", "30", name));
-                System.out.printf("image: podman stop took %d ms%n", (System.nanoTime() - stopping) / 1_000_000);
-                podman.run(List.of("rm", "-f", "-v", name));
+                kernel.terminate(30);
+                System.out.printf("image: stopping (SIGTERM) took %d ms%n", (System.nanoTime() - stopping) / 1_000_000);
             }
         }
     }
@@ -233,10 +230,16 @@ class ImageIT {
         probe.toFile().setReadable(true, false); // the container's user (10001) reads it
         probe.toFile().setExecutable(true, false);
         probe.resolve("EmbedProbe.class").toFile().setReadable(true, false);
-        Podman.Run r = podman.run(List.of("run", "--rm", "--network=none", "--read-only", "-v", probe + ":/probe:ro,Z",
-                "--entrypoint", "/opt/svc/java/bin/java", IMAGE, "--add-modules", "jdk.incubator.vector",
-                "-cp", "/probe:/opt/svc/svc-kernel.jar:/opt/svc/lib/*", "EmbedProbe"));
-        assertThat(r.exit()).as(r.out()).isZero();
-        assertThat(r.out()).contains("dimension 384");
+        KernelContainer.Exit r;
+        try (KernelContainer once = new KernelContainer(IMAGE, "svc-embed-probe-" + ProcessHandle.current().pid())) {
+            once.withNetworkMode("none");
+            once.mount(probe, "/probe", BindMode.READ_ONLY);
+            once.withCreateContainerCmdModifier(cmd -> cmd.withEntrypoint("/opt/svc/java/bin/java"));
+            once.withCommand("--add-modules", "jdk.incubator.vector", "-cp", "/probe:/opt/svc/svc-kernel.jar:/opt/svc/lib/*",
+                    "EmbedProbe");
+            r = once.runToEnd();
+        }
+        assertThat(r.code()).as(r.log()).isZero();
+        assertThat(r.log()).contains("dimension 384");
     }
 }

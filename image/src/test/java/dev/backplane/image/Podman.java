@@ -15,6 +15,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs podman as these machines can: as root, with the runc runtime (crun fails on their cgroup layout) and a
  * containers.conf without default ulimits, written here so that nobody's environment has to carry it.
+ *
+ * <p>The drills call it for what is about images (load, tag, inspect, mount, remove); containers run through
+ * Testcontainers ({@link KernelContainer} on {@link PodmanEngine}).
  */
 final class Podman {
 
@@ -28,6 +31,7 @@ final class Podman {
         }
     }
 
+    private static Path sharedConf;
     private final Path conf;
 
     private Podman(Path conf) {
@@ -36,16 +40,33 @@ final class Podman {
 
     /** A podman these tests can use, or the test skips with the reason. */
     static Podman require() throws IOException {
-        boolean onPath = List.of("/usr/bin/podman", "/usr/local/bin/podman").stream().anyMatch(p -> Files.isExecutable(Path.of(p)));
-        assumeTrue(onPath, "podman is not installed (bin/test-deps.sh installs it where it can: root and apt-get)");
-        assumeTrue("root".equals(System.getProperty("user.name")),
-                "podman runs containers as root on these machines; this user is " + System.getProperty("user.name"));
-        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/runc")) || Files.isExecutable(Path.of("/usr/bin/runc")),
-                "runc is not installed (bin/test-deps.sh installs it where it can)");
-        Path conf = TempDirs.file("svc-containers-", ".conf");
-        Files.writeString(conf, "[containers]\ndefault_ulimits = []\n");
-        conf.toFile().deleteOnExit();
-        return new Podman(conf);
+        String why = unusable();
+        assumeTrue(why == null, why);
+        return new Podman(containersConf());
+    }
+
+    /** Why podman cannot run containers here, or null when it can. */
+    static String unusable() {
+        if (List.of("/usr/bin/podman", "/usr/local/bin/podman").stream().noneMatch(p -> Files.isExecutable(Path.of(p)))) {
+            return "podman is not installed (bin/test-deps.sh installs it where it can: root and apt-get)";
+        }
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return "podman runs containers as root on these machines; this user is " + System.getProperty("user.name");
+        }
+        if (!Files.isExecutable(Path.of("/usr/sbin/runc")) && !Files.isExecutable(Path.of("/usr/bin/runc"))) {
+            return "runc is not installed (bin/test-deps.sh installs it where it can)";
+        }
+        return null;
+    }
+
+    /** The containers.conf every podman of this JVM runs with: no default ulimits (these machines refuse them). */
+    static synchronized Path containersConf() throws IOException {
+        if (sharedConf == null) {
+            Path conf = TempDirs.file("svc-containers-", ".conf");
+            Files.writeString(conf, "[containers]\ndefault_ulimits = []\n");
+            sharedConf = conf;
+        }
+        return sharedConf;
     }
 
     Run run(List<String> args) throws IOException, InterruptedException {

@@ -41,6 +41,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.testcontainers.junit.jupiter.Testcontainers;
 
 /**
  * The image as a platform team runs it: two kernel containers ({@code --read-only}, non-root) on one external
@@ -48,9 +49,10 @@ import org.junit.jupiter.api.TestMethodOrder;
  * real Keycloak, behind haproxy round-robin with readiness checks on the management port. First the replicas
  * share one state (log in, ingest, a dispatch, a write parked through one and approved through the other, a
  * webhook accepted by either, an agent run started on one and watched from the other); then steady traffic
- * through haproxy while one container gets SIGTERM ({@code podman stop}): no request fails, no audit row is left
+ * through haproxy while one container gets SIGTERM (the Docker API's stop, through Testcontainers): no request fails, no audit row is left
  * {@code started}, and the agent run in flight on the stopped replica finishes on the other.
  */
+@Testcontainers(disabledWithoutDocker = true) // podman's Docker API (PodmanEngine); CI fails on the skip
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReplicasBehindHaproxyIT {
 
@@ -95,23 +97,18 @@ class ReplicasBehindHaproxyIT {
     @Test
     @Order(0)
     void anExternalDatabaseWithTheLocalFileSecretStoreRefusesToStart() throws Exception {
-        Podman podman = deployment.podman();
         Map<String, String> env = new LinkedHashMap<>(deployment.pg().addTo(new HashMap<>()));
         env.put("SVC_SERVER_PORT", String.valueOf(freePort()));
         env.put("SVC_IDENTITY_ISSUER", deployment.issuer());
-        List<String> args = new ArrayList<>(List.of("run", "--rm", "--network=host", "--read-only"));
-        env.forEach((k, v) -> args.addAll(List.of("-e", k + "=" + v)));
-        args.add(deployment.image());
-        Podman.Run refused = podman.run(args);
-        assertThat(refused.exit()).as(refused.out()).isEqualTo(2);
-        assertThat(refused.out()).contains("configuration error").contains("SVC_VAULT_ADDR")
+        KernelContainer.Exit refused = KernelContainer.runOnce(deployment.image(), env);
+        assertThat(refused.code()).as(refused.log()).isEqualTo(2);
+        assertThat(refused.log()).contains("configuration error").contains("SVC_VAULT_ADDR")
                 .contains("SVC_CREDENTIALS_FILE_SINGLE_REPLICA").doesNotContain(ExternalPostgres.PASSWORD);
         // no database at all: the image has no embedded PostgreSQL, and says what to set
-        Podman.Run noDatabase = podman.run(List.of("run", "--rm", "--network=host", "--read-only", "-e",
-                "SVC_SERVER_PORT=" + freePort(), "-e", "SVC_IDENTITY_ISSUER=" + deployment.issuer(),
-                deployment.image()));
-        assertThat(noDatabase.exit()).as(noDatabase.out()).isEqualTo(2);
-        assertThat(noDatabase.out()).contains("configuration error").contains("SVC_DB_URL");
+        KernelContainer.Exit noDatabase = KernelContainer.runOnce(deployment.image(), Map.of(
+                "SVC_SERVER_PORT", String.valueOf(freePort()), "SVC_IDENTITY_ISSUER", deployment.issuer()));
+        assertThat(noDatabase.code()).as(noDatabase.log()).isEqualTo(2);
+        assertThat(noDatabase.log()).contains("configuration error").contains("SVC_DB_URL");
     }
 
     @Test
