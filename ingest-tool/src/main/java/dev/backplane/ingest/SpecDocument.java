@@ -15,6 +15,13 @@ import java.util.Map;
  */
 record SpecDocument(RawSpec raw, JsonNode tree, String format, String title, String infoVersion) {
 
+    static {
+        // swagger-parser reads YAML with a limit of 3,145,728 code points (a JVM-wide option), far below our byte cap
+        // (IngestOptions#maxBytes, checked before the text is read): a large YAML spec was refused while the same
+        // document as JSON was read. Its other YAML limits (aliases, depth, references) stay as they are.
+        DeserializationUtils.getOptions().setMaxYamlCodePoints(Integer.MAX_VALUE);
+    }
+
     SpecDocument {
         requireNonNull(raw, "raw is null");
         requireNonNull(tree, "tree is null");

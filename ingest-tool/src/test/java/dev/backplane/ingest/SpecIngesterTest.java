@@ -309,6 +309,24 @@ class SpecIngesterTest {
                         e -> assertThat(e.reason()).isEqualTo(Reason.SPEC_TOO_LARGE));
     }
 
+    /** swagger-parser's own YAML reader stops at 3,145,728 code points; ours reads up to the byte cap. */
+    @Test
+    void readsYamlUpToTheSizeCapNotTheParsersDefault() {
+        String big = PETS + "x-padding:\n" + ("  - " + "lorem ipsum dolor sit amet ".repeat(4) + "\n").repeat(40_000);
+        assertThat(big.length()).isGreaterThan(4_000_000);
+        IngestResult result = SpecIngester.ingest(List.of(SpecSource.text("big.yaml", big)), options("pets", "2.x", List.of()));
+        assertThat(result.catalog().operations()).isNotEmpty();
+        // what makes YAML dangerous is still bounded: a billion laughs is read without expanding it (it would not end)
+        StringBuilder laughs = new StringBuilder("openapi: 3.0.3\ninfo: {title: x, version: '1'}\nx-a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+        for (char c = 'b'; c <= 'k'; c++) {
+            char prev = (char) (c - 1);
+            laughs.append("x-").append(c).append(": &").append(c).append(" [");
+            laughs.append(String.join(", ", java.util.Collections.nCopies(9, "*" + prev))).append("]\n");
+        }
+        laughs.append("paths: {}\n");
+        assertSpecInvalid("laughs.yaml", laughs.toString());
+    }
+
     @Test
     void refusesRemoteRefsWithoutFetchingThem(@TempDir Path dir) throws Exception {
         String remote = PETS.replace("$ref: '#/components/schemas/Tag'", "$ref: 'http://127.0.0.1:9/x.json#/Tag'");
