@@ -37,7 +37,8 @@ record SpecDocument(RawSpec raw, JsonNode tree, String format, String title, Str
         }
         catch (RuntimeException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
-            throw invalid(raw, "it is neither JSON nor YAML (" + ParseMessages.trim(String.valueOf(cause.getMessage())) + ")");
+            String why = String.valueOf(cause.getMessage()).replaceAll(";\\s*Max code points: \\d+\\s*$", "");
+            throw invalid(raw, "it is neither JSON nor YAML (" + ParseMessages.trim(why) + ")");
         }
         if (tree == null || !tree.isObject()) {
             throw invalid(raw, "it is not a JSON or YAML object");

@@ -60,10 +60,22 @@ final class SpecParser {
                     document.raw().location(), String.join("; ", ParseMessages.summary(messages))));
         }
         List<String> warnings = new ArrayList<>();
-        for (String message : ParseMessages.summary(messages)) {
+        for (String message : ParseMessages.summary(withoutSpurious(document, messages))) {
             warnings.add(document.raw().displayName() + ": " + message);
         }
         return new ParsedSpec(document, result.getOpenAPI(), basePath(document.tree()), warnings);
+    }
+
+    /**
+     * The parser's messages less those it gives about valid documents: swagger-parser asks for
+     * {@code info.license.identifier} in OpenAPI 3.1, where it is optional (a license has a name, and an identifier
+     * or a url, or neither).
+     */
+    private static List<String> withoutSpurious(SpecDocument document, List<String> messages) {
+        if (!document.format().startsWith("openapi-3.1")) {
+            return messages;
+        }
+        return messages.stream().filter(m -> !"attribute info.license.identifier is missing".equals(m)).toList();
     }
 
     private static SwaggerParseResult parseLocal(SpecDocument document) {

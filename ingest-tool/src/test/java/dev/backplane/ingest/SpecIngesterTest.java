@@ -328,6 +328,25 @@ class SpecIngesterTest {
     }
 
     @Test
+    void givesNoSpuriousWarningForAValidOpenApi31License() {
+        String spec = """
+                openapi: 3.1.0
+                info: {title: x, version: '1', license: {name: MIT}}
+                paths:
+                  /a:
+                    get: {operationId: a, responses: {'200': {description: ok}}}
+                """;
+        IngestResult result = SpecIngester.ingest(List.of(SpecSource.text("l.yaml", spec)), options("l", "1.x", List.of()));
+        assertThat(result.warnings()).noneMatch(w -> w.contains("license"));
+    }
+
+    @Test
+    void namesTheYamlErrorWithoutTheParsersLimits() {
+        assertSpecInvalid("garbage.yaml", "this is: [not a spec").hasMessageContaining("line 1, column 10")
+                .hasMessageNotContaining("Max code points");
+    }
+
+    @Test
     void refusesRemoteRefsWithoutFetchingThem(@TempDir Path dir) throws Exception {
         String remote = PETS.replace("$ref: '#/components/schemas/Tag'", "$ref: 'http://127.0.0.1:9/x.json#/Tag'");
         assertThatThrownBy(() -> SpecIngester.ingest(List.of(SpecSource.text("pets.yaml", remote)), options("pets", "2.x", List.of())))

@@ -33,6 +33,8 @@ import java.util.UUID;
  */
 public final class SpecIngestService {
 
+    private static final System.Logger LOG = System.getLogger(SpecIngestService.class.getName());
+
     /** Background ingest of a big spec; a new job reads queued until its runner starts. */
     public static final JobKind JOB_KIND = new JobKind("connector_ingest", "ingest", "ingest", IngestRoutes.JOBS, true,
             "the kernel running this ingest stopped; run the ingest again");
@@ -179,6 +181,8 @@ public final class SpecIngestService {
         try {
             return SpecIngester.ingest(sources, options);
         } catch (SpecIngestException e) {
+            LOG.log(System.Logger.Level.WARNING, "spec ingest of " + options.implId() + " refused ("
+                    + e.reason().wireName() + "): " + e.getMessage());
             throw DomainException.unprocessable(e.reason().wireName(), e.getMessage(), Map.of());
         }
     }
