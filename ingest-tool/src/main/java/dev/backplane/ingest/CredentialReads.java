@@ -34,10 +34,18 @@ import java.util.Set;
 public final class CredentialReads {
 
     private static final Set<String> SECRET_WORDS = Set.of("secret", "secrets", "password", "passwords", "passwd",
-            "passphrase", "credential", "credentials", "cred", "creds", "token", "tokens");
+            "passphrase", "credential", "credentials", "cred", "creds", "token", "tokens", "kubeconfig", "kubeconfigs");
     /** Words that make a following "key" a secret key. */
     private static final Set<String> KEY_QUALIFIERS = Set.of("private", "secret", "api", "access", "signing",
-            "encryption", "ssh", "master", "unseal", "recovery", "root");
+            "encryption", "ssh", "master", "unseal", "recovery", "root", "unlock", "tsig");
+    /**
+     * A field description that says the value is secret material ("The Base64 encoded secret key"); it counts for a
+     * text field with a generic value name ({@code key}, {@code data}, {@code value}), never for one named after
+     * something else ({@code secretName}: "Name of the secret").
+     */
+    private static final java.util.regex.Pattern SECRET_VALUE_TEXT = java.util.regex.Pattern.compile(
+            "\\b(secret|private|unlock|api|access|signing|encryption|master|ssh|tsig)[- ]keys?\\b|\\bpassword\\b"
+                    + "|\\bkey material\\b|\\bsecret value\\b", java.util.regex.Pattern.CASE_INSENSITIVE);
     /** Words that, after a secret word, still name the secret's value ({@code secretData}, {@code privateKey}). */
     private static final Set<String> VALUE_WORDS = Set.of("key", "keys", "data", "value", "values", "material", "pem");
     /** Properties of a response that wrap the returned resources. */
@@ -105,7 +113,7 @@ public final class CredentialReads {
     static boolean namesSecret(List<String> words) {
         for (int i = 0; i < words.size(); i++) {
             String w = words.get(i);
-            if (SECRET_WORDS.contains(w) || w.equals("privatekey") || w.equals("privatekeys")) {
+            if (SECRET_WORDS.contains(w) || isQualifiedKeyWord(w)) {
                 return true;
             }
             if (i + 1 < words.size() && KEY_QUALIFIERS.contains(w) && words.get(i + 1).startsWith("key")) {
@@ -122,7 +130,7 @@ public final class CredentialReads {
             return false;
         }
         String last = w.getLast();
-        if (SECRET_WORDS.contains(last) || last.equals("privatekey")) {
+        if (SECRET_WORDS.contains(last) || isQualifiedKeyWord(last)) {
             return true;
         }
         if (w.size() < 2 || !VALUE_WORDS.contains(last)) {
@@ -130,6 +138,28 @@ public final class CredentialReads {
         }
         String before = w.get(w.size() - 2);
         return SECRET_WORDS.contains(before) || KEY_QUALIFIERS.contains(before);
+    }
+
+    /** One word made of a key qualifier and "key": {@code privatekey}, {@code unlockkey}, {@code tsigkeys}. */
+    private static boolean isQualifiedKeyWord(String word) {
+        String stem = word.endsWith("keys") ? word.substring(0, word.length() - 4)
+                : word.endsWith("key") ? word.substring(0, word.length() - 3) : null;
+        return stem != null && KEY_QUALIFIERS.contains(stem);
+    }
+
+    /** A text field with a generic value name whose description says it holds secret material. */
+    private static boolean describedAsSecret(String name, Schema<?> field, LocalRefs refs) {
+        List<String> w = words(name);
+        if (w.isEmpty() || !VALUE_WORDS.contains(w.getLast())) {
+            return false;
+        }
+        Schema<?> resolved = refs.schema(field);
+        for (String text : java.util.Arrays.asList(field.getDescription(), resolved == null ? null : resolved.getDescription())) {
+            if (text != null && SECRET_VALUE_TEXT.matcher(text).find()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @SuppressWarnings("rawtypes")
@@ -156,7 +186,8 @@ public final class CredentialReads {
             return false;
         }
         for (Map.Entry<String, Schema> p : properties.entrySet()) {
-            if (fieldNamesSecret(p.getKey()) && isText(p.getValue(), refs, 0)) {
+            if ((fieldNamesSecret(p.getKey()) || describedAsSecret(p.getKey(), p.getValue(), refs))
+                    && isText(p.getValue(), refs, 0)) {
                 return true;
             }
         }
