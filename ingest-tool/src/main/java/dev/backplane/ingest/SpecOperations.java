@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /** Turns every (path, method) of one parsed spec into an {@link OperationDescriptor}. */
@@ -126,7 +127,7 @@ final class SpecOperations {
             throw new IllegalStateException(e);
         }
         Safety safety = credentialReads.isCredentialRead(method, pathPrefix + path, responseSchemas(operation), refs)
-                ? Safety.CREDENTIAL_READ : Safety.of(method);
+                ? Safety.CREDENTIAL_READ : Safety.of(method, name, path);
         return new OperationDescriptor(catalog.opId(groupKey, name), groupKey, description(method, path, operation),
                 safety.level(), safety.requiresApproval(), safety.opClass(), schema,
                 new OperationShape.Http(method, pathPrefix + path), resultKind(operation));
@@ -201,17 +202,33 @@ final class SpecOperations {
 
     /**
      * Safety, approval and class follow from the HTTP method; a read that hands out secret material
-     * ({@link CredentialReads}) is a credential read that parks for approval and that enable-reads leaves off.
+     * ({@link CredentialReads}) is a credential read that parks for approval and that enable-reads leaves off; a
+     * write whose name or last literal path segment says it removes things in bulk or for good ({@code POST
+     * /images/prune}, {@code POST /node/{id}/purge}, {@code destroy_with_resources}) is as dangerous as a DELETE.
      */
     private record Safety(SafetyLevel level, boolean requiresApproval, OpClass opClass) {
         static final Safety CREDENTIAL_READ = new Safety(SafetyLevel.SAFE, true, OpClass.CREDENTIAL_READ);
+        private static final Set<String> DESTRUCTIVE_WORDS = Set.of("prune", "purge", "destroy", "delete", "remove",
+                "wipe", "erase", "truncate", "drop");
 
-        static Safety of(String method) {
+        static Safety of(String method, String name, String path) {
             return switch (method) {
                 case "GET", "HEAD", "OPTIONS" -> new Safety(SafetyLevel.SAFE, false, OpClass.READ);
                 case "DELETE" -> new Safety(SafetyLevel.DANGEROUS, true, OpClass.WRITE);
-                default -> new Safety(SafetyLevel.CAUTION, true, OpClass.WRITE);
+                default -> new Safety(destructive(name, path) ? SafetyLevel.DANGEROUS : SafetyLevel.CAUTION, true,
+                        OpClass.WRITE);
             };
+        }
+
+        static boolean destructive(String name, String path) {
+            String last = "";
+            for (String segment : path.split("/")) {
+                if (!segment.isEmpty() && !segment.startsWith("{")) {
+                    last = segment;
+                }
+            }
+            return CredentialReads.words(name).stream().anyMatch(DESTRUCTIVE_WORDS::contains)
+                    || CredentialReads.words(last).stream().anyMatch(DESTRUCTIVE_WORDS::contains);
         }
     }
 }

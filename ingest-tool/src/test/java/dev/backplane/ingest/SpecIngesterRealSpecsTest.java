@@ -95,6 +95,11 @@ class SpecIngesterRealSpecsTest {
         }
     }
 
+    private static boolean saysItRemoves(String name) {
+        return java.util.Arrays.stream(name.replaceAll("([a-z0-9])([A-Z])", "$1 $2").toLowerCase(java.util.Locale.ROOT)
+                .split("[^a-z0-9]+")).anyMatch(w -> w.matches("prune|purge|destroy|delete|remove|wipe|erase|truncate|drop"));
+    }
+
     private static void assertSafety(OperationDescriptor op, String method) {
         switch (method) {
             case "GET", "HEAD", "OPTIONS" -> {
@@ -110,7 +115,10 @@ class SpecIngesterRealSpecsTest {
             }
             default -> {
                 assertThat(method).isIn("POST", "PUT", "PATCH");
-                assertThat(op.safetyLevel()).isEqualTo(SafetyLevel.CAUTION);
+                // dangerous only where the name or the last literal path segment says it removes things
+                assertThat(op.safetyLevel()).as(op.opId()).isEqualTo(saysItRemoves(op.opId())
+                        || saysItRemoves(((OperationShape.Http) op.shape()).pathTemplate().replaceAll("(/\\{[^/]+})+$", "")
+                        .replaceAll(".*/", "")) ? SafetyLevel.DANGEROUS : SafetyLevel.CAUTION);
                 assertThat(op.requiresApproval()).isTrue();
                 assertThat(op.opClass()).isEqualTo(OpClass.WRITE);
             }

@@ -4,17 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.backplane.plugin.api.OpClass;
 import dev.backplane.plugin.api.OperationDescriptor;
+import dev.backplane.plugin.api.SafetyLevel;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Reads that hand out key material in specs nobody here wrote, found by the heuristic alone (manual mode, no
- * catalog index): from a path segment ({@code /swarm/unlockkey}, {@code /tsigkeys}), a field's name or its
- * description ("The Base64 encoded secret key"). Reads beside them stay reads.
+ * How operations of specs nobody here wrote are classified by the heuristics alone (manual mode, no catalog index).
+ * Reads that hand out key material are credential reads: found from a path segment ({@code /swarm/unlockkey},
+ * {@code /tsigkeys}), a field's name or its description ("The Base64 encoded secret key"); reads beside them stay
+ * reads. Writes that remove things in bulk or for good are dangerous whatever their method.
  */
-class CredentialReadsRealSpecsTest {
+class ClassificationRealSpecsTest {
 
     @Test
     void powerDnsKeysAreCredentialReads() {
@@ -43,6 +45,19 @@ class CredentialReadsRealSpecsTest {
     }
 
     @Test
+    void massDeletesByPostAreDangerous() {
+        Map<String, SafetyLevel> docker = safety("docker-engine-1.56-swagger.yaml", "docker", "1.x");
+        assertThat(docker).containsEntry("docker.container.container_prune", SafetyLevel.DANGEROUS)
+                .containsEntry("docker.image.image_prune", SafetyLevel.DANGEROUS)
+                .containsEntry("docker.volume.volume_prune", SafetyLevel.DANGEROUS)
+                .containsEntry("docker.container.container_create", SafetyLevel.CAUTION)
+                .containsEntry("docker.container.container_restart", SafetyLevel.CAUTION);
+        assertThat(safety("nomad-openapi.yaml", "nomad", "1.x"))
+                .containsEntry("nomad.nodes.update_node_purge", SafetyLevel.DANGEROUS)
+                .containsEntry("nomad.nodes.update_node_drain", SafetyLevel.CAUTION);
+    }
+
+    @Test
     void wordsThatNameKeyMaterial() {
         assertThat(CredentialReads.pathNamesSecret("/clusters/{id}/kubeconfig")).isTrue();
         assertThat(CredentialReads.pathNamesSecret("/swarm/unlockkey")).isTrue();
@@ -55,9 +70,18 @@ class CredentialReadsRealSpecsTest {
     }
 
     private static Map<String, OpClass> ingest(String spec, String impl, String label) {
-        IngestResult result = SpecIngester.ingest(List.of(SpecSource.of(RealSpecs.spec(spec).toString())),
-                new IngestOptions(impl, label, impl, List.of("*"), IngestOptions.DEFAULT_MAX_BYTES, false, p -> { }));
-        return result.catalog().operations().stream()
+        return operations(spec, impl, label).stream()
                 .collect(Collectors.toMap(OperationDescriptor::opId, OperationDescriptor::opClass));
+    }
+
+    private static Map<String, SafetyLevel> safety(String spec, String impl, String label) {
+        return operations(spec, impl, label).stream()
+                .collect(Collectors.toMap(OperationDescriptor::opId, OperationDescriptor::safetyLevel));
+    }
+
+    private static List<OperationDescriptor> operations(String spec, String impl, String label) {
+        return SpecIngester.ingest(List.of(SpecSource.of(RealSpecs.spec(spec).toString())),
+                new IngestOptions(impl, label, impl, List.of("*"), IngestOptions.DEFAULT_MAX_BYTES, false, p -> { }))
+                .catalog().operations();
     }
 }
