@@ -56,12 +56,15 @@ final class CatalogBuilder {
         return key;
     }
 
-    /** {@code <implId>.<groupKey>.<name>}, suffixed when already taken. */
-    String opId(String groupKey, String name) {
+    /** {@code <implId>.<groupKey>.<name>}, suffixed when already taken (the warning says so). */
+    String opId(String groupKey, String name, java.util.function.Consumer<String> warnings) {
         String base = implId + "." + groupKey + "." + name;
         String id = base;
         for (int n = 2; opIds.contains(id); n++) {
             id = base + "_" + n;
+        }
+        if (!id.equals(base)) {
+            warnings.accept("op id " + base + " is taken by an earlier operation; this one is " + id);
         }
         opIds.add(id);
         return id;

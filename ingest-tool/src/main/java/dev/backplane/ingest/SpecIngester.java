@@ -61,8 +61,12 @@ public final class SpecIngester {
             String prefix = basePaths.size() == 1 ? "" : spec.basePath();
             SpecOperations converter = new SpecOperations(spec, prefix, MAPPER, warnings::add, credentialReads);
             Map<String, Map<PathItem.HttpMethod, Operation>> ops = converter.operations();
-            ops.forEach((path, methods) -> methods.keySet().forEach(m -> operationKeys.add(m.name() + " " + prefix
-                    + path)));
+            ops.forEach((path, methods) -> methods.keySet().forEach(m -> {
+                if (!operationKeys.add(m.name() + " " + prefix + path)) {
+                    warnings.add(spec.document().raw().displayName() + ": " + m.name() + " " + prefix + path
+                            + " is also in an earlier spec; both are kept, the later one's op id with a suffix (_2)");
+                }
+            }));
             int count = ops.values().stream().mapToInt(Map::size).sum();
             if (count == 0) {
                 throw new SpecIngestException(Reason.SPEC_INVALID,
@@ -88,6 +92,12 @@ public final class SpecIngester {
                     document.infoVersion(), document.raw().sha256(), document.raw().bytes(), converted));
         }
         warnings.addAll(credentialReads.unmatched(operationKeys));
+        List<String> hosts = specs.stream().map(spec -> SpecParser.host(spec.document().tree())).filter(h -> !h.isEmpty())
+                .distinct().toList();
+        if (hosts.size() > 1) {
+            warnings.add("the specs name different hosts (" + String.join(", ", hosts) + "); a connector's operations "
+                    + "all go to its target's base URL, so merge only specs of one API");
+        }
         IngestResult result = new IngestResult(infos, basePath, catalog.build(), warnings);
         progress.accept(new Progress("done", grandTotal, grandTotal));
         return result;

@@ -128,7 +128,8 @@ final class SpecOperations {
         }
         Safety safety = credentialReads.isCredentialRead(method, pathPrefix + path, responseSchemas(operation), refs)
                 ? Safety.CREDENTIAL_READ : Safety.of(method, name, path);
-        return new OperationDescriptor(catalog.opId(groupKey, name), groupKey, description(method, path, operation),
+        String opId = catalog.opId(groupKey, name, message -> warnings.accept(context + ": " + message));
+        return new OperationDescriptor(opId, groupKey, description(method, path, operation),
                 safety.level(), safety.requiresApproval(), safety.opClass(), schema,
                 new OperationShape.Http(method, pathPrefix + path), resultKind(operation));
     }

@@ -118,6 +118,21 @@ final class SpecParser {
         return normalise(url.replaceAll("[?#].*$", ""));
     }
 
+    /** The host the spec names: Swagger 2 {@code host}, or the host of the first OpenAPI 3 server URL; "" if none. */
+    static String host(JsonNode tree) {
+        if (tree.has("swagger")) {
+            return tree.path("host").asText("").strip().toLowerCase(java.util.Locale.ROOT);
+        }
+        String url = tree.path("servers").path(0).path("url").asText("");
+        int scheme = url.indexOf("://");
+        if (scheme < 0) {
+            return "";
+        }
+        String rest = url.substring(scheme + 3);
+        int end = rest.indexOf('/');
+        return (end < 0 ? rest : rest.substring(0, end)).strip().toLowerCase(java.util.Locale.ROOT);
+    }
+
     static String normalise(String path) {
         String trimmed = path.strip();
         while (trimmed.endsWith("/")) {

@@ -266,6 +266,25 @@ class SpecIngesterTest {
         assertThat(result.catalog().operations()).extracting(OperationDescriptor::shape).containsExactly(
                 new OperationShape.Http("GET", "/a/x"), new OperationShape.Http("GET", "/b/x"));
         assertThat(result.specs()).extracting(IngestResult.SpecInfo::operations).containsExactly(1, 1);
+        // different paths, one name: the suffix is said, nothing else
+        assertThat(result.warnings()).containsExactly(
+                "b.json: GET /x: op id ab.x.get_x is taken by an earlier operation; this one is ab.x.get_x_2");
+    }
+
+    @Test
+    void warnsWhenMergedSpecsRepeatAnOperationOrNameDifferentHosts() {
+        String a = "{\"openapi\":\"3.0.0\",\"info\":{\"title\":\"a\",\"version\":\"1.0\"},"
+                + "\"servers\":[{\"url\":\"https://dns.example.com/api\"}],"
+                + "\"paths\":{\"/zones\":{\"get\":{\"operationId\":\"listZones\",\"responses\":{\"200\":{\"description\":\"ok\"}}}}}}";
+        String b = a.replace("\"title\":\"a\"", "\"title\":\"b\"").replace("dns.example.com", "ipam.example.org");
+        IngestResult result = SpecIngester.ingest(List.of(SpecSource.text("a.json", a), SpecSource.text("b.json", b)),
+                options("ab", "1.x", List.of()));
+        assertThat(result.catalog().operations()).extracting(OperationDescriptor::opId)
+                .containsExactly("ab.zones.list_zones", "ab.zones.list_zones_2");
+        assertThat(result.warnings()).contains(
+                "b.json: GET /zones is also in an earlier spec; both are kept, the later one's op id with a suffix (_2)",
+                "the specs name different hosts (dns.example.com, ipam.example.org); a connector's operations all go "
+                        + "to its target's base URL, so merge only specs of one API");
     }
 
     @Test
