@@ -59,8 +59,14 @@ public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes 
         console.page(routing, Method.POST, "/ui/tenant", Role.READ_ONLY, this::switchTenant);
     }
 
+    /** The sign-out form's answer redirects to the identity provider's logout. */
+    @Override
+    public Optional<String> formTarget() {
+        return oidc.issuerOrigin();
+    }
+
     private void login(ServerRequest req, ServerResponse res) {
-        ConsoleRequestRoutes.secure(res);
+        console.secure(res);
         try {
             String back = ConsoleLinks.localReturn(req.query().first("return").orElse("/ui/kb"));
             PendingLogin login = sessions.startLogin(back);
@@ -76,7 +82,7 @@ public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes 
     }
 
     private void callback(ServerRequest req, ServerResponse res) {
-        ConsoleRequestRoutes.secure(res);
+        console.secure(res);
         try {
             Optional<String> providerError = req.query().first("error").asOptional();
             String state = req.query().first("state").orElse("");
@@ -104,7 +110,7 @@ public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes 
     }
 
     private void logout(ServerRequest req, ServerResponse res) throws IOException {
-        ConsoleRequestRoutes.secure(res);
+        console.secure(res);
         Optional<ConsoleRoutes.Signed> signed = Optional.empty();
         Optional<String> idToken = Optional.empty();
         try {

@@ -26,6 +26,7 @@ import javax.net.ssl.SSLContext;
  */
 public final class OidcLogin {
 
+    private final String issuer;
     private final OidcProvider provider;
     private final String clientId;
     private final TokenVerifier idTokens;
@@ -46,9 +47,26 @@ public final class OidcLogin {
     }
 
     private OidcLogin(String issuer, String clientId, TokenVerifier idTokens, HttpClient http) {
+        this.issuer = issuer;
         this.provider = new OidcProvider(issuer, http);
         this.clientId = clientId;
         this.idTokens = idTokens;
+    }
+
+    /**
+     * The issuer's origin ({@code scheme://host[:port]}), where its logout endpoint is taken to be (so for Keycloak,
+     * Entra ID, Okta, Auth0); empty for an issuer that is no absolute http(s) URL.
+     */
+    public Optional<String> issuerOrigin() {
+        try {
+            java.net.URI u = java.net.URI.create(issuer);
+            if (u.getHost() == null || !("https".equals(u.getScheme()) || "http".equals(u.getScheme()))) {
+                return Optional.empty();
+            }
+            return Optional.of(u.getScheme() + "://" + u.getRawAuthority().replaceAll("^.*@", ""));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     /** Where the browser goes to sign in. */

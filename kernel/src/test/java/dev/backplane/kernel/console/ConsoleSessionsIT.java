@@ -256,6 +256,9 @@ class ConsoleSessionsIT {
             HttpResponse<String> onReplica = erin.get(replica, "/ui/kb");
             assertThat(onReplica.statusCode()).isEqualTo(200);
             assertThat(onReplica.body()).contains("id=\"who\"", "erin");
+            assertThat(onReplica.headers().firstValue("Content-Security-Policy")).as("the sign-out form may go on to "
+                    + "Keycloak (browsers hold a form's redirect to form-action), and nowhere else")
+                    .hasValueSatisfying(p -> assertThat(p).contains("form-action 'self' " + keycloak.url() + ";"));
 
             // the replica re-validates it with the refresh token the other replica sealed
             Instant checked = validatedAt("erin");
@@ -292,6 +295,48 @@ class ConsoleSessionsIT {
                     .headers().firstValue("Location").orElseThrow()));
             assertThat(Jsoup.parse(again.body()).getElementById("kc-form-login")).as("Keycloak asks to sign in again")
                     .isNotNull();
+        }
+    }
+
+    @Test
+    void aSessionFromBeforeIdTokensWereKeptStillRevalidatesAndSignsOutLocally() throws Exception {
+        try (Browser carol = Browser.signIn("carol", "/ui/kb")) {
+            Seal seal = Seal.load(new SealKeyStore(kernel.jdbc()));
+            String idHash = kernel.jdbc().queryOne("SELECT id_hash FROM console_sessions WHERE sub = ? "
+                    + "ORDER BY validated_at DESC LIMIT 1", rs -> rs.getString(1), userId("carol")).orElseThrow();
+            String sealed = kernel.jdbc().queryOne("SELECT refresh_token FROM console_sessions WHERE id_hash = ?",
+                    rs -> rs.getString(1), idHash).orElseThrow();
+            String[] both = new String(seal.open("svc-console tokens v2 " + idHash, sealed).orElseThrow(),
+                    StandardCharsets.UTF_8).split("\n", -1);
+            assertThat(both).hasSize(2);
+            assertThat(both[1]).as("the ID token is kept").startsWith("eyJ");
+            // the row as an older kernel wrote it: the refresh token alone, sealed for purpose v1
+            kernel.jdbc().update("UPDATE console_sessions SET refresh_token = ? WHERE id_hash = ?",
+                    seal.seal("svc-console refresh token v1 " + idHash, both[0].getBytes(StandardCharsets.UTF_8)), idHash);
+            Instant checked = kernel.jdbc().queryOne("SELECT validated_at FROM console_sessions WHERE id_hash = ?",
+                    rs -> rs.getTimestamp(1).toInstant(), idHash).orElseThrow();
+            Thread.sleep(REVALIDATE_SECONDS * 1000L + 500);
+            assertThat(carol.get("/ui/kb").statusCode()).as("re-validated with the v1 refresh token").isEqualTo(200);
+            assertThat(kernel.jdbc().queryOne("SELECT validated_at FROM console_sessions WHERE id_hash = ?",
+                    rs -> rs.getTimestamp(1).toInstant(), idHash).orElseThrow()).isAfter(checked);
+
+            // Keycloak's refresh also hands out an ID token: the row holds both again
+            String resealed = kernel.jdbc().queryOne("SELECT refresh_token FROM console_sessions WHERE id_hash = ?",
+                    rs -> rs.getString(1), idHash).orElseThrow();
+            assertThat(seal.open("svc-console tokens v2 " + idHash, resealed)).isPresent();
+
+            // a session without an ID token (dropped here; checked just now, so no re-validation brings one back before
+            // the logout) signs out locally: the console's own page
+            kernel.jdbc().update("UPDATE console_sessions SET refresh_token = ?, validated_at = now() WHERE id_hash = ?",
+                    seal.seal("svc-console refresh token v1 " + idHash, both[0].getBytes(StandardCharsets.UTF_8)), idHash);
+            String csrf = Jsoup.parse(carol.get("/ui/kb").body()).select("form[action=/ui/logout] input[name=_csrf]")
+                    .attr("value");
+            HttpResponse<String> out = carol.post(kernel, "/ui/logout", "_csrf=" + URLEncoder.encode(csrf,
+                    StandardCharsets.UTF_8));
+            assertThat(out.statusCode()).isEqualTo(200);
+            assertThat(out.body()).contains("signed out");
+            assertThat(kernel.jdbc().queryOne("SELECT count(*) FROM console_sessions WHERE id_hash = ?",
+                    rs -> rs.getLong(1), idHash)).hasValue(0L);
         }
     }
 
