@@ -9,8 +9,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * What every console request goes through besides the session: the security headers of every answer, the form read
@@ -19,15 +21,23 @@ import java.util.Optional;
  */
 final class ConsoleRequestRoutes {
 
-    static final String CSP = "default-src 'none'; style-src 'self'; img-src 'self' https: data:; "
-            + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-
     private ConsoleRequestRoutes() {
     }
 
-    /** The headers of every console answer: a strict CSP, no sniffing, no referrer off-site, no caching. */
-    static void secure(ServerResponse res) {
-        res.header(HeaderNames.create("Content-Security-Policy"), CSP);
+    /**
+     * The content security policy of every console answer: no script, no framing, styles and images of the console;
+     * forms are sent to the console only, or on to one of {@code formTargets} (origins a form's answer redirects to,
+     * such as the identity provider's logout: browsers hold the redirect after a form to {@code form-action} too).
+     */
+    static String csp(List<String> formTargets) {
+        return "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'"
+                + formTargets.stream().map(t -> " " + t).collect(Collectors.joining())
+                + "; frame-ancestors 'none'; base-uri 'none'";
+    }
+
+    /** The headers of every console answer: {@code csp} (see {@link #csp}), no sniffing, no referrer off-site, no caching. */
+    static void secure(ServerResponse res, String csp) {
+        res.header(HeaderNames.create("Content-Security-Policy"), csp);
         res.header(HeaderNames.create("X-Content-Type-Options"), "nosniff");
         res.header(HeaderNames.create("Referrer-Policy"), "same-origin");
         res.header(HeaderNames.CACHE_CONTROL, "no-store");

@@ -69,6 +69,11 @@ public final class ConsoleRoutes {
      */
     public interface PageGroupRoutes {
         void register(ConsoleRoutes console, HttpRouting.Builder routing);
+
+        /** An origin outside the console that this group's forms are sent on to (by a redirect), if any. */
+        default Optional<String> formTarget() {
+            return Optional.empty();
+        }
     }
 
     private final ConsoleSessions sessions;
@@ -76,6 +81,7 @@ public final class ConsoleRoutes {
     private final TemplateEngine templates = TemplateEngine.createPrecompiled(ContentType.Html);
     private final int maxUploadBytes;
     private final List<PageGroupRoutes> pages;
+    private final String csp;
 
     /**
      * @param audit the governance trail REST mutations are recorded on
@@ -88,6 +94,13 @@ public final class ConsoleRoutes {
         this.audit = audit;
         this.maxUploadBytes = maxUploadBytes;
         this.pages = List.copyOf(pages);
+        this.csp = ConsoleRequestRoutes.csp(this.pages.stream().map(PageGroupRoutes::formTarget)
+                .flatMap(Optional::stream).distinct().toList());
+    }
+
+    /** Sets the security headers of a console answer (the policy names the pages' form targets). */
+    void secure(ServerResponse res) {
+        ConsoleRequestRoutes.secure(res, csp);
     }
 
     public void register(HttpRouting.Builder routing) {
@@ -101,7 +114,7 @@ public final class ConsoleRoutes {
         ApiRoutes.Template template = new ApiRoutes.Template(path);
         routing.route(method, path, (req, res) -> {
             req.context().register(ApiRoutes.Template.class, template);
-            ConsoleRequestRoutes.secure(res);
+            secure(res);
             Optional<Signed> signed = Optional.empty();
             try {
                 signed = signedIn(req);

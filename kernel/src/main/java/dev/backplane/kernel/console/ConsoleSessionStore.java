@@ -12,7 +12,8 @@ import java.util.UUID;
 
 /**
  * SQL for console sessions ({@code console_sessions}): rows keyed by the SHA-256 of the session id, holding the caller
- * as last verified, the CSRF token and the sealed refresh token; no rules (when to re-validate, what ends a session).
+ * as last verified, the CSRF token and the identity provider's tokens, sealed (column {@code refresh_token}: the refresh
+ * token and the ID token); no rules (when to re-validate, what ends a session).
  */
 final class ConsoleSessionStore {
 
@@ -60,7 +61,7 @@ final class ConsoleSessionStore {
         jdbc.update("UPDATE console_sessions SET validated_at = '-infinity' WHERE id_hash = ?", idHash);
     }
 
-    /** Stores the caller a check vouched for; a null {@code sealedRefreshToken} keeps the one stored. */
+    /** Stores the caller a check vouched for; a null {@code sealedRefreshToken} keeps the tokens stored. */
     void revalidated(String idHash, Caller now, String sealedRefreshToken) {
         jdbc.update("UPDATE console_sessions SET username = ?, home_tenant_id = ?, tenant_id = ?, tenant_role = ?, "
                         + "platform_admin = ?, client_id = ?, refresh_token = coalesce(?, refresh_token) WHERE id_hash = ?",
@@ -72,8 +73,10 @@ final class ConsoleSessionStore {
         jdbc.update("UPDATE console_sessions SET tenant_id = ? WHERE id_hash = ?", tenant, idHash);
     }
 
-    void delete(String idHash) {
-        jdbc.update("DELETE FROM console_sessions WHERE id_hash = ?", idHash);
+    /** Deletes session {@code idHash}; returns its sealed tokens (itself empty when it held none), empty if none. */
+    Optional<Optional<String>> delete(String idHash) {
+        return jdbc.queryOne("DELETE FROM console_sessions WHERE id_hash = ? RETURNING refresh_token",
+                rs -> Optional.ofNullable(rs.getString(1)), idHash);
     }
 
     private static ConsoleSession session(ResultSet rs) throws SQLException {

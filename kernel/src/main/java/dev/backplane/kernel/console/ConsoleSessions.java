@@ -18,7 +18,8 @@ import java.util.UUID;
  * in flight, which live only in a cookie sealed with the console's key ({@link SignInCookie}): starting a sign-in
  * writes nothing on the server, so anonymous {@code GET /ui/login} requests cannot fill anything up. The browser
  * holds a random session id; the table holds its SHA-256, the caller as last verified and the identity provider's
- * refresh token (sealed for that session only).
+ * refresh token and ID token (sealed together, for that session only; the ID token names the session at the
+ * provider's logout).
  * Every {@code console.revalidate-seconds} a session in use is checked again with the provider: the refresh token is
  * redeemed and the caller rebuilt from the fresh access token (role, tenant, platform_admin); a refused refresh (user
  * disabled, session revoked or expired at the provider) ends the session. A session also ends at its expiry
@@ -40,8 +41,11 @@ public final class ConsoleSessions {
         Refreshed refresh(String refreshToken, UUID actingTenant) throws OidcLogin.RefreshRefused;
     }
 
-    /** A successful re-validation. {@code toString} leaves the token out. */
-    public record Refreshed(Caller caller, Optional<String> refreshToken) {
+    /**
+     * A successful re-validation: the caller and the tokens to keep (an empty one keeps the one held).
+     * {@code toString} leaves the tokens out.
+     */
+    public record Refreshed(Caller caller, Optional<String> refreshToken, Optional<String> idToken) {
         @Override
         public String toString() {
             return "Refreshed[" + caller.sub() + "]";
@@ -98,11 +102,14 @@ public final class ConsoleSessions {
         return signIns.take(cookie, state);
     }
 
-    /** Opens a session for {@code caller}; returns the id for the cookie (never stored as is). */
-    public String open(Caller caller, Optional<String> refreshToken) {
+    /**
+     * Opens a session for {@code caller}, keeping the provider's refresh token (to re-validate with) and ID token (the
+     * hint for its logout), sealed; returns the id for the cookie (never stored as is).
+     */
+    public String open(Caller caller, Optional<String> refreshToken, Optional<String> idToken) {
         String id = randomToken();
         String idHash = Digests.sha256Hex(id);
-        store.insert(idHash, caller, randomToken(), refreshToken.map(t -> sealRefresh(idHash, t)).orElse(null), ttl);
+        store.insert(idHash, caller, randomToken(), sealTokens(idHash, new HeldTokens(refreshToken, idToken)), ttl);
         return id;
     }
 
@@ -129,8 +136,8 @@ public final class ConsoleSessions {
 
     private Optional<ConsoleSession> revalidate(String id, String idHash, ConsoleSession current, Optional<String> sealed) {
         Caller was = current.caller();
-        Optional<String> refreshToken = sealed.flatMap(s -> seal.open(refreshPurpose(idHash), s))
-                .map(b -> new String(b, StandardCharsets.UTF_8));
+        HeldTokens held = openTokens(idHash, sealed);
+        Optional<String> refreshToken = held.refreshToken();
         if (refreshToken.isEmpty()) {
             return end(id, was, "it holds no refresh token to re-validate with");
         }
@@ -147,7 +154,9 @@ public final class ConsoleSessions {
         if (!now.sub().equals(was.sub())) {
             return end(id, was, "the refreshed token names another subject");
         }
-        store.revalidated(idHash, now, fresh.refreshToken().map(t -> sealRefresh(idHash, t)).orElse(null));
+        store.revalidated(idHash, now, fresh.refreshToken().isEmpty() && fresh.idToken().isEmpty() ? null
+                : sealTokens(idHash, new HeldTokens(fresh.refreshToken().or(held::refreshToken),
+                        fresh.idToken().or(held::idToken))));
         if (now.role() != was.role() || now.platformAdmin() != was.platformAdmin()) {
             LOG.log(Level.INFO, "console session of " + was.sub() + " re-validated with changed rights: " + was.role()
                     .wireName() + (was.platformAdmin() ? "+platform_admin" : "") + " -> " + now.role().wireName()
@@ -163,12 +172,46 @@ public final class ConsoleSessions {
         return Optional.empty();
     }
 
-    private String sealRefresh(String idHash, String refreshToken) {
-        return seal.seal(refreshPurpose(idHash), refreshToken.getBytes(StandardCharsets.UTF_8));
+    /** The provider's tokens a session holds; {@code toString} leaves them out. */
+    private record HeldTokens(Optional<String> refreshToken, Optional<String> idToken) {
+        @Override
+        public String toString() {
+            return "HeldTokens[****]";
+        }
     }
 
-    /** A refresh token opens only for the session it was sealed for (a row copied onto another id does not). */
-    private static String refreshPurpose(String idHash) {
+    /** Both tokens, sealed for session {@code idHash} only; null when there is neither. */
+    private String sealTokens(String idHash, HeldTokens tokens) {
+        if (tokens.refreshToken().isEmpty() && tokens.idToken().isEmpty()) {
+            return null;
+        }
+        // neither token has a newline (a JWT or an opaque URL-safe string): a newline separates them
+        String plain = tokens.refreshToken().orElse("") + "\n" + tokens.idToken().orElse("");
+        return seal.seal(tokensPurpose(idHash), plain.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** What {@link #sealTokens} sealed, or a refresh token alone as sealed before ID tokens were kept. */
+    private HeldTokens openTokens(String idHash, Optional<String> sealed) {
+        if (sealed.isEmpty()) {
+            return new HeldTokens(Optional.empty(), Optional.empty());
+        }
+        Optional<String[]> both = seal.open(tokensPurpose(idHash), sealed.get())
+                .map(b -> new String(b, StandardCharsets.UTF_8).split("\n", -1)).filter(f -> f.length == 2);
+        if (both.isPresent()) {
+            return new HeldTokens(Optional.of(both.get()[0]).filter(t -> !t.isEmpty()),
+                    Optional.of(both.get()[1]).filter(t -> !t.isEmpty()));
+        }
+        return new HeldTokens(seal.open(legacyRefreshPurpose(idHash), sealed.get())
+                .map(b -> new String(b, StandardCharsets.UTF_8)), Optional.empty());
+    }
+
+    /** Tokens open only for the session they were sealed for (a row copied onto another id does not). */
+    private static String tokensPurpose(String idHash) {
+        return "svc-console tokens v2 " + idHash;
+    }
+
+    /** A refresh token alone, as sessions opened before ID tokens were kept hold it. */
+    private static String legacyRefreshPurpose(String idHash) {
         return "svc-console refresh token v1 " + idHash;
     }
 
@@ -177,7 +220,12 @@ public final class ConsoleSessions {
         store.switchTenant(Digests.sha256Hex(id), tenant);
     }
 
-    public void close(String id) {
-        store.delete(Digests.sha256Hex(id));
+    /**
+     * Ends the session with this cookie value (on every replica: the row is gone); returns the ID token it held, the
+     * hint that lets the identity provider end its own session too.
+     */
+    public Optional<String> close(String id) {
+        String idHash = Digests.sha256Hex(id);
+        return store.delete(idHash).flatMap(sealed -> openTokens(idHash, sealed).idToken());
     }
 }

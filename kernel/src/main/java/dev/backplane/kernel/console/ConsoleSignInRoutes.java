@@ -24,7 +24,8 @@ import java.util.function.Supplier;
  * Signing in and out of the console: {@code /ui/login} starts an OIDC authorization-code flow with PKCE,
  * {@code /ui/callback} redeems the code, has the access token verified by the REST authenticator and
  * opens a session, keeping the refresh token server-side and sealed to re-validate it with (cookie
- * {@code HttpOnly; SameSite=Lax}, {@code Secure} unless served over plain http on loopback); {@code /ui/logout} closes it; {@code /ui/tenant} points a platform_admin's session at
+ * {@code HttpOnly; SameSite=Lax}, {@code Secure} unless served over plain http on loopback); {@code /ui/logout} closes it
+ * and sends the browser on to the identity provider's logout ({@code end_session_endpoint}, {@code id_token_hint}); {@code /ui/tenant} points a platform_admin's session at
  * another tenant under the rules of {@code X-Svc-Tenant}.
  */
 public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes {
@@ -58,8 +59,14 @@ public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes 
         console.page(routing, Method.POST, "/ui/tenant", Role.READ_ONLY, this::switchTenant);
     }
 
+    /** The sign-out form's answer redirects to the identity provider's logout. */
+    @Override
+    public Optional<String> formTarget() {
+        return oidc.issuerOrigin();
+    }
+
     private void login(ServerRequest req, ServerResponse res) {
-        ConsoleRequestRoutes.secure(res);
+        console.secure(res);
         try {
             String back = ConsoleLinks.localReturn(req.query().first("return").orElse("/ui/kb"));
             PendingLogin login = sessions.startLogin(back);
@@ -75,7 +82,7 @@ public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes 
     }
 
     private void callback(ServerRequest req, ServerResponse res) {
-        ConsoleRequestRoutes.secure(res);
+        console.secure(res);
         try {
             Optional<String> providerError = req.query().first("error").asOptional();
             String state = req.query().first("state").orElse("");
@@ -94,7 +101,7 @@ public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes 
                     ConsoleErrors.LOGIN_FAILED.error("the identity provider sent no code; sign in again"));
             OidcLogin.Tokens tokens = oidc.redeem(code, login.get(), redirectUri());
             Caller caller = authenticator.authenticate(tokens.accessToken(), Optional.empty());
-            String id = sessions.open(caller, tokens.refreshToken());
+            String id = sessions.open(caller, tokens.refreshToken(), tokens.idToken());
             res.headers().add(HeaderNames.SET_COOKIE, cookie(id, sessions.ttl().toSeconds()));
             ConsoleRoutes.redirect(res, Status.FOUND_302, login.get().returnTo());
         } catch (DomainException e) {
@@ -103,20 +110,28 @@ public final class ConsoleSignInRoutes implements ConsoleRoutes.PageGroupRoutes 
     }
 
     private void logout(ServerRequest req, ServerResponse res) throws IOException {
-        ConsoleRequestRoutes.secure(res);
+        console.secure(res);
         Optional<ConsoleRoutes.Signed> signed = Optional.empty();
+        Optional<String> idToken = Optional.empty();
         try {
             signed = console.signedIn(req);
             if (signed.isPresent()) {
                 ConsoleRequestRoutes.checkCsrf(signed.get(),
                         ConsoleRequestRoutes.form(req, ConsoleRoutes.MAX_FORM_BYTES));
-                sessions.close(signed.get().id());
+                idToken = sessions.close(signed.get().id());
             }
         } catch (DomainException e) {
             console.error(res, signed, e);
             return;
         }
         res.header(HeaderNames.SET_COOKIE, cookie("", 0));
+        // the console session is gone (on every replica); the browser then ends its session at the identity provider,
+        // which would otherwise sign it straight back in at the next /ui/login
+        Optional<String> atProvider = idToken.flatMap(oidc::logoutUrl);
+        if (atProvider.isPresent()) {
+            ConsoleRoutes.redirect(res, Status.SEE_OTHER_303, atProvider.get());
+            return;
+        }
         console.render(res, Status.OK_200, "message.jte", new ConsolePages.MessagePage("Signed out",
                 "You are signed out of the console."));
     }

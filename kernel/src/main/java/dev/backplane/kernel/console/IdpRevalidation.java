@@ -26,7 +26,7 @@ public final class IdpRevalidation implements ConsoleSessions.Revalidation {
         OidcLogin.Tokens tokens = oidc.refresh(refreshToken);
         try {
             return new ConsoleSessions.Refreshed(authenticator.authenticate(tokens.accessToken(),
-                    Optional.of(actingTenant.toString())), tokens.refreshToken());
+                    Optional.of(actingTenant.toString())), tokens.refreshToken(), tokens.idToken());
         } catch (DomainException refused) {
             throw new OidcLogin.RefreshRefused("the fresh access token was refused: " + refused.code());
         }

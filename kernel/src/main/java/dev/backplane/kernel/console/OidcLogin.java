@@ -26,6 +26,7 @@ import javax.net.ssl.SSLContext;
  */
 public final class OidcLogin {
 
+    private final String issuer;
     private final OidcProvider provider;
     private final String clientId;
     private final TokenVerifier idTokens;
@@ -46,9 +47,26 @@ public final class OidcLogin {
     }
 
     private OidcLogin(String issuer, String clientId, TokenVerifier idTokens, HttpClient http) {
+        this.issuer = issuer;
         this.provider = new OidcProvider(issuer, http);
         this.clientId = clientId;
         this.idTokens = idTokens;
+    }
+
+    /**
+     * The issuer's origin ({@code scheme://host[:port]}), where its logout endpoint is taken to be (so for Keycloak,
+     * Entra ID, Okta, Auth0); empty for an issuer that is no absolute http(s) URL.
+     */
+    public Optional<String> issuerOrigin() {
+        try {
+            java.net.URI u = java.net.URI.create(issuer);
+            if (u.getHost() == null || !("https".equals(u.getScheme()) || "http".equals(u.getScheme()))) {
+                return Optional.empty();
+            }
+            return Optional.of(u.getScheme() + "://" + u.getRawAuthority().replaceAll("^.*@", ""));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     /** Where the browser goes to sign in. */
@@ -67,12 +85,14 @@ public final class OidcLogin {
 
     /**
      * What the token endpoint handed out: the access token (verified by the REST authenticator) and, when the
-     * provider issues one, the refresh token the session re-validates with. Neither is ever shown or logged.
+     * provider issues them, the refresh token the session re-validates with and the ID token that names the session
+     * at the provider's logout ({@code id_token_hint}). None is ever shown or logged.
      */
-    public record Tokens(String accessToken, Optional<String> refreshToken) {
+    public record Tokens(String accessToken, Optional<String> refreshToken, Optional<String> idToken) {
         @Override
         public String toString() {
-            return "Tokens[access=****, refresh=" + (refreshToken.isPresent() ? "****" : "none") + "]";
+            return "Tokens[access=****, refresh=" + (refreshToken.isPresent() ? "****" : "none") + ", id="
+                    + (idToken.isPresent() ? "****" : "none") + "]";
         }
     }
 
@@ -139,9 +159,34 @@ public final class OidcLogin {
         return tokens(tokens);
     }
 
+    /**
+     * Where the browser goes to end its session at the identity provider too (OpenID Connect RP-Initiated Logout 1.0):
+     * the provider's {@code end_session_endpoint} with the session's ID token as {@code id_token_hint} (so the
+     * provider ends that session without asking) and this client's id. Empty when the provider has no such endpoint
+     * or cannot be asked now (the console session is closed all the same).
+     */
+    public Optional<String> logoutUrl(String idTokenHint) {
+        Optional<String> endpoint;
+        try {
+            endpoint = provider.optionalEndpoint("end_session_endpoint");
+        } catch (DomainException unavailable) {
+            return Optional.empty();
+        }
+        return endpoint.map(e -> {
+            Map<String, String> q = new LinkedHashMap<>();
+            q.put("id_token_hint", idTokenHint);
+            q.put("client_id", clientId);
+            return e + (e.contains("?") ? "&" : "?") + OidcProvider.form(q);
+        });
+    }
+
     private static Tokens tokens(JsonNode tokens) {
-        return new Tokens(tokens.get("access_token").asText(), Optional.ofNullable(tokens.get("refresh_token"))
-                .filter(JsonNode::isTextual).map(JsonNode::asText).filter(t -> !t.isEmpty()));
+        return new Tokens(tokens.get("access_token").asText(), text(tokens, "refresh_token"), text(tokens, "id_token"));
+    }
+
+    private static Optional<String> text(JsonNode tokens, String field) {
+        return Optional.ofNullable(tokens.get(field)).filter(JsonNode::isTextual).map(JsonNode::asText)
+                .filter(t -> !t.isEmpty());
     }
 
     static String challenge(String verifier) {

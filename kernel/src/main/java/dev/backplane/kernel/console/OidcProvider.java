@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -40,6 +41,15 @@ final class OidcProvider {
 
     /** The URL the issuer's discovery document gives for {@code name} (fetched on first use, then kept). */
     String endpoint(String name) {
+        String value = optionalEndpoint(name).orElse("");
+        if (value.isEmpty()) {
+            throw ConsoleErrors.IDENTITY_PROVIDER_UNAVAILABLE.error("the issuer's discovery document has no " + name);
+        }
+        return value;
+    }
+
+    /** As {@link #endpoint}, empty when the discovery document names no such endpoint (an optional feature). */
+    Optional<String> optionalEndpoint(String name) {
         JsonNode d = discovery;
         if (d == null) {
             String url = issuer + "/.well-known/openid-configuration";
@@ -50,11 +60,7 @@ final class OidcProvider {
             d = parse(res.body());
             discovery = d;
         }
-        String value = d.path(name).asText("");
-        if (value.isEmpty()) {
-            throw ConsoleErrors.IDENTITY_PROVIDER_UNAVAILABLE.error("the issuer's discovery document has no " + name);
-        }
-        return value;
+        return Optional.of(d.path(name).asText("")).filter(v -> !v.isEmpty());
     }
 
     private HttpResponse<String> send(HttpRequest req) {

@@ -34,7 +34,10 @@ class ConsoleRequestRoutesTest {
 
     @Test
     void thePolicyAllowsNoScriptsFramesOrForeignForms() {
-        assertThat(ConsoleRequestRoutes.CSP).startsWith("default-src 'none';").doesNotContain("script-src")
-                .contains("form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'");
+        assertThat(ConsoleRequestRoutes.csp(List.of())).startsWith("default-src 'none';").doesNotContain("script-src")
+                .contains("form-action 'self';", "frame-ancestors 'none'", "base-uri 'none'");
+        // the identity provider's origin only: the sign-out form's answer redirects to its logout
+        assertThat(ConsoleRequestRoutes.csp(List.of("https://idp.example:8443"))).startsWith("default-src 'none';")
+                .doesNotContain("script-src").contains("form-action 'self' https://idp.example:8443;");
     }
 }

@@ -16,6 +16,19 @@ class OidcLoginTest {
     }
 
     @Test
+    void theIssuersOriginIsWhereItsLogoutIsTakenToBe() {
+        assertThat(origin("https://idp.example/realms/svc")).hasValue("https://idp.example");
+        assertThat(origin("http://127.0.0.1:8180/realms/svc/")).hasValue("http://127.0.0.1:8180");
+        assertThat(origin("https://user@idp.example:8443/x")).hasValue("https://idp.example:8443");
+        assertThat(origin("idp.example/realms/svc")).isEmpty();
+        assertThat(origin("ftp://idp.example/")).isEmpty();
+    }
+
+    private static java.util.Optional<String> origin(String issuer) {
+        return new OidcLogin(issuer, "svc-console", null).issuerOrigin();
+    }
+
+    @Test
     void formValuesAreEncodedInTheirOrder() {
         Map<String, String> f = new LinkedHashMap<>();
         f.put("redirect_uri", "https://svc.test/ui/callback?x=1&y=2");
