@@ -1,11 +1,21 @@
 package dev.backplane.kernel.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.client.api.ApprovalsApi;
+import dev.backplane.client.api.AuditApi;
+import dev.backplane.client.model.Approval;
+import dev.backplane.client.model.AuditPage;
+import dev.backplane.client.model.AuditRow;
+import dev.backplane.client.model.PostApprovalsByIdApprove200Response;
+import dev.backplane.client.model.PostApprovalsByIdApproveRequest;
+import dev.backplane.client.model.PostApprovalsByIdRejectRequest;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.GeneratedClient;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.PerTestTenant;
@@ -197,36 +207,43 @@ class DispatchIT extends PerTestTenant {
         return parked.path("extras").path("approval_request_id").asText();
     }
 
+    private ApprovalsApi approvals(String token) {
+        return new ApprovalsApi(GeneratedClient.of(kernel, token));
+    }
+
+    private static PostApprovalsByIdApproveRequest approval() {
+        return new PostApprovalsByIdApproveRequest();
+    }
+
     @Test
-    void approvalsAreFourEyesAndRunTheParkedCall() {
+    void approvalsAreFourEyesAndRunTheParkedCall() throws Exception {
         setUpTarget("ap1");
         enableReads();
-        String id = park(admin, "ap1", "gone");
-        JsonNode pending = kernel.get("/api/v1/approvals?status=pending", operator).json();
-        assertThat(pending.findValuesAsText("id")).contains(id);
-        JsonNode shown = kernel.get("/api/v1/approvals/" + id, operator).json();
-        assertThat(shown.path("resolved").path("params").path("name").asText()).isEqualTo("gone");
-        assertThat(shown.path("work_ref").asText()).isEqualTo("CHG-77");
+        UUID id = UUID.fromString(park(admin, "ap1", "gone"));
+        ApprovalsApi asOperator = approvals(operator);
+        assertThat(asOperator.getApprovals(ApprovalsApi.APIGetApprovalsRequest.newBuilder().status("pending").build()))
+                .extracting(Approval::getId).contains(id);
+        Approval shown = asOperator.getApprovalsById(id, null);
+        assertThat(shown.getResolved().get("params")).isEqualTo(Map.of("name", "gone"));
+        assertThat(shown.getWorkRef()).isEqualTo("CHG-77");
 
-        var own = kernel.send("POST", "/api/v1/approvals/" + id + "/approve", admin, "{}", Map.of());
-        assertThat(own.status()).isEqualTo(403);
-        assertThat(own.json().path("error").asText()).isEqualTo("four_eyes");
-        assertThat(kernel.send("POST", "/api/v1/approvals/" + id + "/approve", operator, "{}", Map.of()).status())
-                .isEqualTo(403);
+        assertThatThrownBy(() -> approvals(admin).postApprovalsByIdApprove(id, null, approval()))
+                .satisfies(e -> assertThat(GeneratedClient.errorCode(e, 403)).isEqualTo("four_eyes"));
+        assertThatThrownBy(() -> asOperator.postApprovalsByIdApprove(id, null, approval()))
+                .satisfies(e -> assertThat(GeneratedClient.errorCode(e, 403)).isEqualTo("insufficient_role"));
 
         int before = HITS.size();
-        String second = issuer.token("admin2-" + tenant, tenant, "tenant_admin");
-        var approved = kernel.send("POST", "/api/v1/approvals/" + id + "/approve", second,
-                "{\"reason\": \"ticket checked\"}", Map.of());
-        assertThat(approved.status()).as(approved.body()).isEqualTo(200);
-        assertThat(approved.json().path("approval").path("status").asText()).isEqualTo("approved");
-        assertThat(approved.json().path("result").path("status").asText()).isEqualTo("ok");
+        ApprovalsApi second = approvals(admin2);
+        PostApprovalsByIdApprove200Response approved = second.postApprovalsByIdApprove(id, null,
+                approval().reason("ticket checked"));
+        assertThat(approved.getApproval().getStatus()).isEqualTo(Approval.StatusEnum.APPROVED);
+        assertThat(approved.getResult().getStatus().getValue()).isEqualTo("ok");
         assertThat(HITS.subList(before, HITS.size())).containsExactly("DELETE /items/gone");
-        JsonNode after = kernel.get("/api/v1/approvals/" + id, operator).json();
-        assertThat(after.path("decided_by").asText()).isEqualTo("admin2-" + tenant);
-        assertThat(after.path("execution_audit_id").asText()).isNotEmpty();
-        assertThat(kernel.send("POST", "/api/v1/approvals/" + id + "/approve", second, "{}", Map.of()).status())
-                .isEqualTo(409);
+        Approval after = asOperator.getApprovalsById(id, null);
+        assertThat(after.getDecidedBy()).isEqualTo("admin2-" + tenant);
+        assertThat(after.getExecutionAuditId()).isNotNull();
+        assertThatThrownBy(() -> second.postApprovalsByIdApprove(id, null, approval()))
+                .satisfies(e -> assertThat(GeneratedClient.errorCode(e, 409)).isEqualTo("approval_not_pending"));
 
         List<JsonNode> audit = auditRows("ap1");
         assertThat(audit).extracting(r -> r.path("op_id").asText() + ":" + r.path("result_status").asText())
@@ -237,34 +254,36 @@ class DispatchIT extends PerTestTenant {
     }
 
     @Test
-    void rejectExpiryAndBreakGlass() {
+    void rejectExpiryAndBreakGlass() throws Exception {
         setUpTarget("ap2");
         enableReads();
-        String rejected = park(operator, "ap2", "keep");
-        var r = kernel.send("POST", "/api/v1/approvals/" + rejected + "/reject", admin, "{\"reason\": \"no\"}", Map.of());
-        assertThat(r.json().path("status").asText()).isEqualTo("rejected");
-        assertThat(kernel.send("POST", "/api/v1/approvals/" + rejected + "/approve", issuer.token("x", tenant,
-                "tenant_admin"), "{}", Map.of()).status()).isEqualTo(409);
+        ApprovalsApi asAdmin = approvals(admin);
+        UUID rejected = UUID.fromString(park(operator, "ap2", "keep"));
+        assertThat(asAdmin.postApprovalsByIdReject(rejected, null, new PostApprovalsByIdRejectRequest().reason("no"))
+                .getStatus()).isEqualTo(Approval.StatusEnum.REJECTED);
+        assertThatThrownBy(() -> approvals(issuer.token("x", tenant, "tenant_admin")).postApprovalsByIdApprove(rejected,
+                null, approval())).satisfies(e -> GeneratedClient.errorCode(e, 409));
 
         String expiring = park(operator, "ap2", "late");
         kernel.jdbc().update(
                 "UPDATE governance_approvals SET expires_at = now() - interval '1 second' WHERE id = ?::uuid", expiring);
-        assertThat(kernel.get("/api/v1/approvals/" + expiring, operator).json().path("status").asText()).isEqualTo("expired");
-        var late = kernel.send("POST", "/api/v1/approvals/" + expiring + "/approve", admin, "{}", Map.of());
-        assertThat(late.status()).isEqualTo(409);
+        UUID late = UUID.fromString(expiring);
+        assertThat(approvals(operator).getApprovalsById(late, null).getStatus()).isEqualTo(Approval.StatusEnum.EXPIRED);
+        assertThatThrownBy(() -> asAdmin.postApprovalsByIdApprove(late, null, approval()))
+                .satisfies(e -> GeneratedClient.errorCode(e, 409));
 
-        String glass = park(admin, "ap2", "urgent");
-        var noReason = kernel.send("POST", "/api/v1/approvals/" + glass + "/approve", admin, "{\"break_glass\": true}",
-                Map.of());
-        assertThat(noReason.status()).isEqualTo(422);
-        var broke = kernel.send("POST", "/api/v1/approvals/" + glass + "/approve", admin,
-                "{\"break_glass\": true, \"reason\": \"outage INC-1\"}", Map.of());
-        assertThat(broke.status()).as(broke.body()).isEqualTo(200);
-        assertThat(broke.json().path("approval").path("break_glass").asBoolean()).isTrue();
+        UUID glass = UUID.fromString(park(admin, "ap2", "urgent"));
+        assertThatThrownBy(() -> asAdmin.postApprovalsByIdApprove(glass, null, approval().breakGlass(true)))
+                .satisfies(e -> GeneratedClient.errorCode(e, 422));
+        PostApprovalsByIdApprove200Response broke = asAdmin.postApprovalsByIdApprove(glass, null,
+                approval().breakGlass(true).reason("outage INC-1"));
+        assertThat(broke.getApproval().getBreakGlass()).isTrue();
         assertThat(auditRows("ap2").stream().filter(a -> a.path("op_id").asText().equals("svc.approval.approve"))
                 .anyMatch(a -> a.path("extras").path("break_glass").asBoolean())).isTrue();
-        assertThat(kernel.get("/api/v1/approvals?status=bogus", operator).status()).isEqualTo(422);
-        assertThat(kernel.get("/api/v1/approvals/" + UUID.randomUUID(), operator).status()).isEqualTo(404);
+        assertThatThrownBy(() -> approvals(operator).getApprovals(ApprovalsApi.APIGetApprovalsRequest.newBuilder()
+                .status("bogus").build())).satisfies(e -> GeneratedClient.errorCode(e, 422));
+        assertThatThrownBy(() -> approvals(operator).getApprovalsById(UUID.randomUUID(), null))
+                .satisfies(e -> GeneratedClient.errorCode(e, 404));
     }
 
     @Test
@@ -287,6 +306,14 @@ class DispatchIT extends PerTestTenant {
         assertThat(rejected.out()).contains("REJECTED", "no");
     }
 
+    private AuditApi audit(String token) {
+        return new AuditApi(GeneratedClient.of(kernel, token));
+    }
+
+    private static AuditApi.APIGetAuditRequest.Builder query() {
+        return AuditApi.APIGetAuditRequest.newBuilder();
+    }
+
     @Test
     void theAuditLogAnswersEveryFilter() throws Exception {
         setUpTarget("au1");
@@ -294,43 +321,44 @@ class DispatchIT extends PerTestTenant {
         enableReads();
         call(operator, "disp.item0.list", "au1", "{\"count\": 2}", ", \"work_ref\": \"CHG-A\"");
         call(operator, "disp.item1.get", "au1", "{\"name\": \"q\"}", "");
-        JsonNode denied = kernel.get("/api/v1/audit?result_status=denied&target=au1", operator).json();
-        assertThat(denied.path("rows").size()).isEqualTo(1);
-        assertThat(kernel.get("/api/v1/audit?op_id=disp.item0.*&target=au1", operator).json().path("rows").size())
-                .isEqualTo(2);
-        assertThat(kernel.get("/api/v1/audit?work_ref=CHG-A", operator).json().path("rows").size()).isEqualTo(1);
-        assertThat(kernel.get("/api/v1/audit?principal=OP-&since=1h&target=au1", operator).json().path("rows").size())
-                .as("partial, case-insensitive principal").isEqualTo(3);
-        assertThat(kernel.get("/api/v1/audit?op_id=disp_item0%25&target=au1", operator).json().path("rows").size())
-                .as("LIKE wildcards in the glob are literal").isZero();
+        AuditApi asOperator = audit(operator);
+        assertThat(asOperator.getAudit(query().resultStatus("denied").target("au1").build()).getRows()).hasSize(1);
+        assertThat(asOperator.getAudit(query().opId("disp.item0.*").target("au1").build()).getRows()).hasSize(2);
+        assertThat(asOperator.getAudit(query().workRef("CHG-A").build()).getRows()).hasSize(1);
+        assertThat(asOperator.getAudit(query().principal("OP-").since("1h").target("au1").build()).getRows())
+                .as("partial, case-insensitive principal").hasSize(3);
+        assertThat(asOperator.getAudit(query().opId("disp_item0%").target("au1").build()).getRows())
+                .as("LIKE wildcards in the glob are literal").isEmpty();
 
-        JsonNode first = kernel.get("/api/v1/audit?target=au1&limit=2", operator).json();
-        assertThat(first.path("rows").size()).isEqualTo(2);
-        String cursor = first.path("next_cursor").asText();
-        JsonNode second = kernel.get("/api/v1/audit?target=au1&limit=2&cursor=" + cursor, operator).json();
-        assertThat(second.path("rows").size()).isEqualTo(1);
-        assertThat(second.path("next_cursor").isNull()).isTrue();
+        AuditPage first = asOperator.getAudit(query().target("au1").limit(2).build());
+        assertThat(first.getRows()).hasSize(2);
+        AuditPage second = asOperator.getAudit(query().target("au1").limit(2).cursor(first.getNextCursor()).build());
+        assertThat(second.getRows()).hasSize(1);
+        assertThat(second.getNextCursor()).isNull();
 
-        String id = first.path("rows").get(0).path("audit_id").asText();
-        assertThat(kernel.get("/api/v1/audit/" + id, operator).json().path("op_id").asText()).isEqualTo("disp.item1.get");
+        String id = first.getRows().get(0).getAuditId().toString();
+        assertThat(asOperator.getAuditByAuditId(UUID.fromString(id), null).getOpId()).isEqualTo("disp.item1.get");
         assertThat(kernel.get("/api/v1/audit/who-touched/au1", operator).json().get(0).path("calls").asInt()).isEqualTo(3);
-        assertThat(kernel.get("/api/v1/audit/mine", operator).json().path("rows").size()).isGreaterThanOrEqualTo(3);
-        assertThat(kernel.get("/api/v1/audit/mine", admin).json().path("rows").findValuesAsText("principal"))
+        assertThat(asOperator.getAuditMine(null, null, null, null).getRows()).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(audit(admin).getAuditMine(null, null, null, null).getRows()).extracting(AuditRow::getPrincipal)
                 .doesNotContain("op-" + tenant);
 
         assertThat(kernel.get("/api/v1/audit/reflex", operator).status()).isEqualTo(403);
         JsonNode reflex = kernel.get("/api/v1/audit/reflex?since=1h", admin).json();
         assertThat(reflex.path("outcomes").path("denied").asInt()).isEqualTo(1);
         assertThat(reflex.path("top_operations").get(0).path("name").asText()).startsWith("disp.item");
-        assertThat(kernel.get("/api/v1/audit?op_class=audit_query", operator).json().path("rows").size())
-                .as("queries of the log are audited").isGreaterThanOrEqualTo(1);
-        assertThat(kernel.get("/api/v1/audit?since=yesterday", operator).status()).isEqualTo(422);
-        assertThat(kernel.get("/api/v1/audit?limit=1001", operator).status()).isEqualTo(422);
-        assertThat(kernel.get("/api/v1/audit?cursor=garbage", operator).status()).isEqualTo(422);
+        assertThat(asOperator.getAudit(query().opClass("audit_query").build()).getRows())
+                .as("queries of the log are audited").isNotEmpty();
+        assertThatThrownBy(() -> asOperator.getAudit(query().since("yesterday").build()))
+                .satisfies(e -> GeneratedClient.errorCode(e, 422));
+        assertThatThrownBy(() -> asOperator.getAudit(query().limit(1001).build()))
+                .satisfies(e -> GeneratedClient.errorCode(e, 422));
+        assertThatThrownBy(() -> asOperator.getAudit(query().cursor("garbage").build()))
+                .satisfies(e -> GeneratedClient.errorCode(e, 422));
         assertThat(kernel.get("/api/v1/audit/sessions/" + UUID.randomUUID(), operator).json().size()).isZero();
-        String other = issuer.token("x", UUID.randomUUID(), "tenant_admin");
-        assertThat(kernel.get("/api/v1/audit?target=au1", other).json().path("rows").size())
-                .as("another tenant sees none of it").isZero();
+        AuditApi otherTenant = audit(issuer.token("x", UUID.randomUUID(), "tenant_admin"));
+        assertThat(otherTenant.getAudit(query().target("au1").build()).getRows())
+                .as("another tenant sees none of it").isEmpty();
 
         CliRunner cli = kernel.cli(operator);
         CliRunner.Result q = cli.run("audit", "query", "--target", "au1", "--result-status", "ok", "--since", "2w");

@@ -1,10 +1,15 @@
 package dev.backplane.kernel.targets;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.backplane.client.api.TargetsApi;
+import dev.backplane.client.model.Target;
+import dev.backplane.client.model.TargetPage;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
+import dev.backplane.kernel.testing.GeneratedClient;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.KernelTest;
 import dev.backplane.kernel.testing.PerTestTenant;
@@ -112,21 +117,28 @@ class TargetsIT extends PerTestTenant {
     }
 
     @Test
-    void listPagesByNameAndFiltersByProduct() {
+    void listPagesByNameAndFiltersByProduct() throws Exception {
         for (String n : new String[] {"n3", "n1", "n2", "n4"}) {
             assertThat(post(admin, "{\"name\": \"" + n + "\", \"product\": \"" + (n.equals("n4") ? "vault" : "demo")
                     + "\", \"host\": \"127.0.0.1\"}").status()).isEqualTo(201);
         }
-        JsonNode first = kernel.get("/api/v1/targets?limit=2", reader).json();
-        assertThat(first.path("targets").findValuesAsText("name")).containsExactly("n1", "n2");
-        assertThat(first.path("next_cursor").asText()).isEqualTo("n2");
-        JsonNode second = kernel.get("/api/v1/targets?limit=2&cursor=n2", reader).json();
-        assertThat(second.path("targets").findValuesAsText("name")).containsExactly("n3", "n4");
-        JsonNode vault = kernel.get("/api/v1/targets?product=vault", reader).json();
-        assertThat(vault.path("targets").findValuesAsText("name")).containsExactly("n4");
-        assertThat(vault.path("next_cursor").isNull()).isTrue();
-        assertError(kernel.get("/api/v1/targets?limit=0", reader), 422, "invalid_limit");
-        assertError(kernel.get("/api/v1/targets?limit=501", reader), 422, "invalid_limit");
+        TargetsApi targets = new TargetsApi(GeneratedClient.of(kernel, reader));
+        TargetPage first = targets.getTargets(page().limit(2).build());
+        assertThat(first.getTargets()).extracting(Target::getName).containsExactly("n1", "n2");
+        assertThat(first.getNextCursor()).isEqualTo("n2");
+        TargetPage second = targets.getTargets(page().limit(2).cursor("n2").build());
+        assertThat(second.getTargets()).extracting(Target::getName).containsExactly("n3", "n4");
+        TargetPage vault = targets.getTargets(page().product("vault").build());
+        assertThat(vault.getTargets()).extracting(Target::getName).containsExactly("n4");
+        assertThat(vault.getNextCursor()).isNull();
+        assertThatThrownBy(() -> targets.getTargets(page().limit(0).build()))
+                .satisfies(e -> assertThat(GeneratedClient.errorCode(e, 422)).isEqualTo("invalid_limit"));
+        assertThatThrownBy(() -> targets.getTargets(page().limit(501).build()))
+                .satisfies(e -> assertThat(GeneratedClient.errorCode(e, 422)).isEqualTo("invalid_limit"));
+    }
+
+    private static TargetsApi.APIGetTargetsRequest.Builder page() {
+        return TargetsApi.APIGetTargetsRequest.newBuilder();
     }
 
     @Test
