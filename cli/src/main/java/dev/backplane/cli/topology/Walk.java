@@ -1,10 +1,10 @@
 package dev.backplane.cli.topology;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;

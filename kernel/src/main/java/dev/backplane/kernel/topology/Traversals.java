@@ -13,8 +13,9 @@ import java.util.UUID;
  * Dependencies, dependents and paths, answered from the tenant's in-memory graph (never a recursive
  * query per request), with SPEC's limits: depth 1..64 (default 16), max hops 1..32 (default 8), and at
  * most {@value #MAX_RESULTS} nodes an answer. A walk also answers the dependency loops among the nodes it went
- * through ({@code cycles}, as {@code <kind>:<name>} keys, at most {@value DependencyLoops#MAX_LOOPS} loops of at most
- * {@value DependencyLoops#MAX_LOOP_NODES} nodes each, {@code cycles_truncated} when more were found).
+ * through ({@code cycles}, as {@code <kind>:<name>} keys: searched among the nearest {@value
+ * DependencyLoops#MAX_SEARCHED} nodes walked, at most {@value DependencyLoops#MAX_LOOPS} loops of at most {@value
+ * DependencyLoops#MAX_LOOP_NODES} nodes each, {@code cycles_truncated} when any bound cut something).
  */
 public final class Traversals {
 
