@@ -79,11 +79,12 @@ public final class TopologyBench {
                 }
                 measure("dependencies --depth 16 (in process)", () -> {
                     int n = index.get("h" + random.nextInt(NODES));
-                    return g.walk(n, true, 16, Set.of(), Optional.empty(), false, Traversals.MAX_RESULTS).size();
+                    return g.walk(n, true, 16, Set.of(), Optional.empty(), false, Traversals.MAX_RESULTS).reached().size();
                 });
                 measure("dependents --depth 16 --kind depends-on (in process)", () -> {
                     int n = index.get("h" + random.nextInt(NODES));
-                    return g.walk(n, false, 16, Set.of("depends-on"), Optional.empty(), false, Traversals.MAX_RESULTS).size();
+                    return g.walk(n, false, 16, Set.of("depends-on"), Optional.empty(), false, Traversals.MAX_RESULTS)
+                            .reached().size();
                 });
                 measure("path --max-hops 8, both ends in one mesh (in process)", () -> {
                     int a = random.nextInt(half);

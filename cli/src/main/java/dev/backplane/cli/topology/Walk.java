@@ -1,9 +1,11 @@
 package dev.backplane.cli.topology;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.QueryString;
 import dev.backplane.cli.common.Tables;
+import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -32,6 +34,14 @@ abstract class Walk extends BackplaneCommand {
                                     + (n.path("stale").asBoolean() ? " (stale)" : ""), n.path("source").asText())));
             if (r.path("truncated").asBoolean()) {
                 ctx.out().println("(truncated: narrow with --depth, --kind or --node-kind)");
+            }
+            for (JsonNode loop : r.path("cycles")) {
+                List<String> keys = new ArrayList<>();
+                loop.forEach(k -> keys.add(k.asText()));
+                ctx.out().println("loop: " + String.join(", ", keys));
+            }
+            if (r.path("cycles_truncated").asBoolean()) {
+                ctx.out().println("(loops cut: more loops, or more nodes in one, than shown)");
             }
         });
     }

@@ -9,6 +9,11 @@ import java.util.Map;
  * The rule of the single-valued edge kinds ({@link Vocabulary#SINGLE_VALUED}): a node has one end per such
  * kind, so when the current edges leaving a node with that kind name more than one end discovery still
  * sees, each of them that is not stale is flagged as a conflict instead of one overwriting the other.
+ *
+ * <p>Hand-written, not a JGraphT algorithm: the rule is a count of distinct ends per (node, kind), decided over the
+ * rows a write's transaction reads (the in-memory graph may not even be loaded). Strongly connected components do
+ * not express it — two conflicting {@code runs-on} edges share a start, not a loop — and the loops JGraphT finds
+ * are answered where they mean something, as {@code cycles} of a walk ({@link DependencyLoops}).
  */
 final class Conflicts {
 

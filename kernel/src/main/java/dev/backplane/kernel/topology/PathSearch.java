@@ -11,6 +11,14 @@ import java.util.UUID;
 /**
  * The shortest-path search of a {@link TenantGraph}: a bidirectional breadth-first search over the edges
  * discovery still sees, on dense per-side parent arrays, so its cost is bounded by the graph's size.
+ *
+ * <p>Hand-written rather than JGraphT's, because JGraphT has no shortest-path search bounded by hops, and the bound
+ * is what keeps an unreachable pair cheap (measured on the bench's 100k-node graph, two dense meshes, an unreachable
+ * pair, {@code max_hops} 8, a busy machine): {@code BFSShortestPath} searches from one end with no bound, so it sweeps
+ * the whole 50k-node mesh (p50 256 ms, p95 760 ms); {@code BidirectionalDijkstraShortestPath} takes a radius but only
+ * holds the path it found against it, its search still running until a frontier is empty (p50 1,028 ms); {@code
+ * AllDirectedPaths} is bounded by hops but enumerates every path within the bound, exponentially many in a mesh. This
+ * search answers the same pair in p50 0.3 / p95 0.5 ms.
  */
 final class PathSearch {
 

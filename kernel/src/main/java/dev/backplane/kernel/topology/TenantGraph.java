@@ -1,14 +1,15 @@
 package dev.backplane.kernel.topology;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.jgrapht.Graph;
+import org.jgrapht.graph.DefaultEdge;
 import org.jgrapht.graph.DirectedPseudograph;
 
 /**
@@ -23,8 +24,12 @@ final class TenantGraph {
     record NodeRef(UUID id, String kind, String name) {
     }
 
-    /** A current edge. Identity equality: the graph is a multigraph (a curated and an auto edge may share ends). */
-    static final class Link {
+    /**
+     * A current edge. Identity equality: the graph is a multigraph (a curated and an auto edge may share ends). A
+     * {@link DefaultEdge}, so JGraphT keeps an edge's ends in the edge (an intrusive edge) and reads them there, not
+     * from a map of every edge of the tenant.
+     */
+    static final class Link extends DefaultEdge {
         final UUID edgeId;
         final int from;
         final int to;
@@ -110,49 +115,38 @@ final class TenantGraph {
         return byName.getOrDefault(name, List.of()).stream().map(nodes::get).toList();
     }
 
+    /** What a walk answers: the nodes reached, and the dependency loops among the nodes it went through. */
+    record Walked(List<Reached> reached, List<List<NodeRef>> loops, boolean loopsTruncated) {
+    }
+
     /**
      * Breadth-first walk from {@code start} along outgoing edges (dependencies) or incoming ones
      * (dependents), at most {@code depth} hops, through edges of {@code kinds} (empty: any) and, unless
-     * {@code includeStale}, only edges discovery still sees. {@code nodeKind} filters what is returned,
-     * not what is walked through. Stops after {@code cap} results (the caller reports truncation).
+     * {@code includeStale}, only edges discovery still sees ({@link BoundedWalk}: JGraphT's breadth-first
+     * iterator). {@code nodeKind} filters what is returned, not what is walked through. Stops after {@code
+     * cap} results (the caller reports truncation). The loops ({@link DependencyLoops}: JGraphT's strongly
+     * connected sets) are those among the start and the nodes walked through before the cap, over the same edges.
      */
-    List<Reached> walk(int start, boolean outgoing, int depth, Set<String> kinds, Optional<String> nodeKind,
-                       boolean includeStale, int cap) {
+    Walked walk(int start, boolean outgoing, int depth, Set<String> kinds, Optional<String> nodeKind,
+                boolean includeStale, int cap) {
+        Predicate<Link> followed = l -> (includeStale || !l.stale) && (kinds.isEmpty() || kinds.contains(l.kind));
         List<Reached> out = new ArrayList<>();
-        // dense arrays, not maps: a deep walk touches tens of thousands of nodes and boxing dominated it
-        int[] depthOf = new int[nodes.size()];
-        Arrays.fill(depthOf, -1);
-        int[] queue = new int[nodes.size()];
-        int head = 0;
-        int tail = 0;
-        depthOf[start] = 0;
-        queue[tail++] = start;
-        while (head < tail && out.size() < cap) {
-            int v = queue[head++];
-            int d = depthOf[v];
-            if (d >= depth) {
-                continue;
+        int[] order = new int[nodes.size()];
+        int[] walked = {1};
+        order[0] = start;
+        BoundedWalk.walk(graph, outgoing, followed, start, depth, (w, l, d) -> {
+            if (out.size() >= cap) {
+                return; // the rest of the node being expanded when the cap was reached
             }
-            for (Link l : outgoing ? graph.outgoingEdgesOf(v) : graph.incomingEdgesOf(v)) {
-                if ((l.stale && !includeStale) || (!kinds.isEmpty() && !kinds.contains(l.kind))) {
-                    continue;
-                }
-                int w = outgoing ? l.to : l.from;
-                if (depthOf[w] >= 0) {
-                    continue;
-                }
-                depthOf[w] = d + 1;
-                queue[tail++] = w;
-                NodeRef n = nodes.get(w);
-                if (nodeKind.isEmpty() || nodeKind.get().equals(n.kind())) {
-                    out.add(new Reached(n, d + 1, nodes.get(v), l.kind, l.source, l.stale));
-                    if (out.size() >= cap) {
-                        break;
-                    }
-                }
+            order[walked[0]++] = w;
+            NodeRef n = nodes.get(w);
+            if (nodeKind.isEmpty() || nodeKind.get().equals(n.kind())) {
+                out.add(new Reached(n, d, nodes.get(outgoing ? l.from : l.to), l.kind, l.source, l.stale));
             }
-        }
-        return out;
+        }, () -> out.size() < cap);
+        DependencyLoops.Loops loops = DependencyLoops.among(graph, followed, order, walked[0]);
+        return new Walked(out, loops.loops().stream().map(l -> l.stream().map(nodes::get).toList()).toList(),
+                loops.truncated());
     }
 
     /**

@@ -12,7 +12,10 @@ import java.util.UUID;
 /**
  * Dependencies, dependents and paths, answered from the tenant's in-memory graph (never a recursive
  * query per request), with SPEC's limits: depth 1..64 (default 16), max hops 1..32 (default 8), and at
- * most {@value #MAX_RESULTS} nodes an answer.
+ * most {@value #MAX_RESULTS} nodes an answer. A walk also answers the dependency loops among the nodes it went
+ * through ({@code cycles}, as {@code <kind>:<name>} keys: searched among the nearest {@value
+ * DependencyLoops#MAX_SEARCHED} nodes walked, at most {@value DependencyLoops#MAX_LOOPS} loops of at most {@value
+ * DependencyLoops#MAX_LOOP_NODES} nodes each, {@code cycles_truncated} when any bound cut something).
  */
 public final class Traversals {
 
@@ -55,8 +58,9 @@ public final class Traversals {
         Optional<Target> target = resolver.target(tenant, Vocabulary.nodeName(name, "node"));
         return graphs.read(tenant, g -> {
             Start s = start(g, name, target);
-            List<TenantGraph.Reached> reached = s.node().map(i -> g.walk(i, !dependents, d, Set.copyOf(kinds), nodeKind,
-                    includeStale, MAX_RESULTS)).orElse(List.of());
+            TenantGraph.Walked walked = s.node().map(i -> g.walk(i, !dependents, d, Set.copyOf(kinds), nodeKind,
+                    includeStale, MAX_RESULTS)).orElse(new TenantGraph.Walked(List.of(), List.of(), false));
+            List<TenantGraph.Reached> reached = walked.reached();
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("node", s.name());
             out.put("direction", dependents ? "dependents" : "dependencies");
@@ -73,6 +77,9 @@ public final class Traversals {
                 return m;
             }).toList());
             out.put("truncated", reached.size() >= MAX_RESULTS);
+            out.put("cycles", walked.loops().stream().map(l -> l.stream().map(n -> n.kind() + ":" + n.name()).toList())
+                    .toList());
+            out.put("cycles_truncated", walked.loopsTruncated());
             return out;
         });
     }

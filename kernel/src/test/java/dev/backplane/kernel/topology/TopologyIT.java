@@ -399,6 +399,34 @@ class TopologyIT extends PerTestTenant {
     }
 
     @Test
+    void dependencyLoopsAreAnsweredOnceWithTheWalk() {
+        List<Map<String, Object>> edges = List.of(edge("loop-a", "service", "depends-on", "loop-b", "service"),
+                edge("loop-b", "service", "depends-on", "loop-c", "service"),
+                edge("loop-c", "service", "depends-on", "loop-a", "service"),
+                edge("loop-c", "service", "runs-on", "loop-vm", "vm"));
+        ok(kernel.post("/api/v1/topology/edges/bulk", operator, Map.of("edges", edges)));
+
+        JsonNode deps = get("/api/v1/topology/dependencies?node=loop-a");
+        assertThat(deps.path("nodes").findValuesAsText("name")).containsExactly("loop-b", "loop-c", "loop-vm");
+        assertThat(deps.path("cycles")).as(deps.toString()).hasSize(1);
+        assertThat(deps.path("cycles").get(0)).extracting(JsonNode::asText)
+                .containsExactly("service:loop-a", "service:loop-b", "service:loop-c");
+        assertThat(deps.path("cycles_truncated").asBoolean()).isFalse();
+        JsonNode up = get("/api/v1/topology/dependents?node=loop-vm");
+        assertThat(up.path("cycles").get(0)).as("dependents answer the same loop, in their own order")
+                .extracting(JsonNode::asText).containsExactly("service:loop-c", "service:loop-b", "service:loop-a");
+        assertThat(get("/api/v1/topology/dependencies?node=loop-vm").path("cycles")).as("no loop").isEmpty();
+        assertThat(get("/api/v1/topology/dependencies?node=loop-a&kind=runs-on").path("cycles"))
+                .as("only the followed edges close a loop").isEmpty();
+
+        var cli = kernel.cli(operator);
+        var out = cli.run("topology", "dependencies", "loop-b");
+        assertThat(out.exitCode()).as(out.toString()).isZero();
+        assertThat(out.out()).contains("loop: service:loop-b, service:loop-c, service:loop-a");
+        assertThat(cli.run("topology", "dependencies", "loop-vm").out()).doesNotContain("loop:");
+    }
+
+    @Test
     void bulkImportDryRunWritesNothing() {
         List<Map<String, Object>> edges = List.of(edge("b1", "vm", "runs-on", "h1", "host"),
                 edge("b2", "vm", "runs-on", "h1", "host"), edge("b1", "vm", "backed-up-by", "vault", "datastore"));
