@@ -38,7 +38,13 @@ final class ParamsSchemaBuilder {
     private static final Pattern SIMPLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]*");
     private static final Pattern TEMPLATE_VARIABLE = Pattern.compile("\\{([^}/]+)}");
     private static final Set<String> LOCATIONS = Set.of("path", "query", "header");
-    private static final Set<String> RESERVED_HEADERS = Set.of("accept", "content-type", "authorization");
+    /**
+     * Header parameters the connector sets itself (the media type of the body, the credential). {@code Accept} is
+     * not among them although OpenAPI 3 says to ignore it: vendors declare it for versioned media types
+     * ({@code application/vnd.x.v3+json}), so it is kept, optional (the connector sends {@code application/json}
+     * when nothing else is known), with the vendor's one value as its default, which the connector sends.
+     */
+    private static final Set<String> RESERVED_HEADERS = Set.of("content-type", "authorization");
 
     private final LocalRefs refs;
     private final SchemaConverter converter;
@@ -65,6 +71,7 @@ final class ParamsSchemaBuilder {
                 warn.accept("%s parameter '%s' skipped (not supported)".formatted(in, parameter.getName()));
                 continue;
             }
+            boolean accept = in.equals("header") && parameter.getName().equalsIgnoreCase("accept");
             if (in.equals("header") && RESERVED_HEADERS.contains(parameter.getName().toLowerCase(Locale.ROOT))) {
                 // OpenAPI: such a header parameter "SHALL be ignored"; media types and auth set these headers
                 warn.accept("header parameter '%s' skipped (set by the connector)".formatted(parameter.getName()));
@@ -81,7 +88,9 @@ final class ParamsSchemaBuilder {
             if (in.equals("path")) {
                 declaredPath.add(parameter.getName());
             }
-            if (in.equals("path") || Boolean.TRUE.equals(parameter.getRequired())) {
+            if (accept) {
+                acceptDefault(property);
+            } else if (in.equals("path") || Boolean.TRUE.equals(parameter.getRequired())) {
                 required.add(name);
             }
         }
@@ -251,5 +260,16 @@ final class ParamsSchemaBuilder {
 
     private static <T> List<T> nullToEmpty(List<T> list) {
         return list == null ? List.of() : list;
+    }
+
+    /** An {@code Accept} parameter's default: its own, or its only enum value. */
+    private static void acceptDefault(ObjectNode property) {
+        if (property.has("default")) {
+            return;
+        }
+        JsonNode values = property.path("enum");
+        if (values.isArray() && values.size() == 1 && values.get(0).isTextual()) {
+            property.set("default", values.get(0));
+        }
     }
 }

@@ -63,7 +63,16 @@ final class SpecParser {
         for (String message : ParseMessages.summary(withoutSpurious(document, messages))) {
             warnings.add(document.raw().displayName() + ": " + message);
         }
-        return new ParsedSpec(document, result.getOpenAPI(), basePath(document.tree()), warnings);
+        String basePath = basePath(document.tree());
+        if (basePath.contains("{")) {
+            // a server URL templated for the vendor's own renderer ({{AppSubUrl}}/api/v1): its template parts are
+            // dropped, not sent to the target
+            String declared = basePath;
+            basePath = normalise(basePath.replaceAll("\\{\\{[^}]*}}|\\{[^}]*}", "").replaceAll("/{2,}", "/"));
+            warnings.add(document.raw().displayName() + ": the base path '" + declared + "' holds a template the spec "
+                    + "does not resolve; '" + (basePath.isEmpty() ? "/" : basePath) + "' is used");
+        }
+        return new ParsedSpec(document, result.getOpenAPI(), basePath, warnings);
     }
 
     /**

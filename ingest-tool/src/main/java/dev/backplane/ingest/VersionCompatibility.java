@@ -51,7 +51,9 @@ final class VersionCompatibility {
         String labelText = labelMajor.isPresent()
                 ? "the label %s has major %d".formatted(label, labelMajor.getAsInt())
                 : "the label %s has no numeric major".formatted(label);
-        String suggestion = specMajor.isPresent() ? specMajor.getAsInt() + ".x" : shellQuote(infoVersion);
+        // a placeholder (VERSION, "version not set") names no version: no glob of it means anything, '*' says so
+        String suggestion = specMajor.isPresent() ? specMajor.getAsInt() + ".x"
+                : "'*' (its info.version names no version to check; '*' accepts any)";
         String declared = declarations.isEmpty() ? ""
                 : " and none of the declared compatible versions " + declarations.stream().map(Declaration::text).toList()
                         + " matches";
@@ -81,10 +83,6 @@ final class VersionCompatibility {
         catch (NumberFormatException e) {
             return OptionalInt.empty();
         }
-    }
-
-    private static String shellQuote(String text) {
-        return text.matches("[A-Za-z0-9._+-]+") ? text : "'" + text.replace("'", "'\\''") + "'";
     }
 
     /** One declaration: globs (any) or a specifier set (all). */

@@ -347,6 +347,46 @@ class SpecIngesterTest {
     }
 
     @Test
+    void keepsAVendorsAcceptHeaderOptionalWithItsOneValueAsDefault() {
+        String spec = """
+                swagger: "2.0"
+                info: {title: x, version: '1'}
+                paths:
+                  /repos/{id}:
+                    get:
+                      operationId: getRepo
+                      parameters:
+                        - {name: id, in: path, required: true, type: string}
+                        - {name: Accept, in: header, required: true, type: string, enum: [application/vnd.x.v3+json]}
+                        - {name: Authorization, in: header, type: string}
+                      responses: {'200': {description: ok}}
+                """;
+        IngestResult result = SpecIngester.ingest(List.of(SpecSource.text("a.yaml", spec)), options("x", "1.x", List.of()));
+        JsonNode schema = Schemas.tree(op(result, "x.repos.get_repo").paramsSchema());
+        JsonNode accept = schema.path("properties").path("Accept");
+        assertThat(accept.path(IN_KEYWORD).asText()).isEqualTo("header");
+        assertThat(accept.path("default").asText()).isEqualTo("application/vnd.x.v3+json");
+        assertThat(schema.path("required")).extracting(JsonNode::asText).containsExactly("id");
+        assertThat(result.warnings()).noneMatch(w -> w.contains("'Accept'"))
+                .anyMatch(w -> w.contains("header parameter 'Authorization' skipped"));
+    }
+
+    @Test
+    void dropsATemplateTheSpecLeavesInItsBasePathAndSaysSo() {
+        String spec = """
+                swagger: "2.0"
+                info: {title: forge, version: '1.0'}
+                basePath: "{{AppSubUrl | JSEscape}}/api/v1"
+                paths:
+                  /repos: {get: {operationId: listRepos, responses: {'200': {description: ok}}}}
+                """;
+        IngestResult result = SpecIngester.ingest(List.of(SpecSource.text("forge.yaml", spec)), options("forge", "1.x", List.of()));
+        assertThat(result.basePath()).isEqualTo("/api/v1");
+        assertThat(result.warnings()).contains("forge.yaml: the base path '/{{AppSubUrl | JSEscape}}/api/v1' holds a "
+                + "template the spec does not resolve; '/api/v1' is used");
+    }
+
+    @Test
     void givesNoSpuriousWarningForAValidOpenApi31License() {
         String spec = """
                 openapi: 3.1.0

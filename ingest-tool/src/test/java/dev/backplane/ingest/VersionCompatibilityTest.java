@@ -90,13 +90,17 @@ class VersionCompatibilityTest {
     }
 
     @Test
-    void rejectionOfANonNumericVersionSuggestsTheExactText() {
+    void rejectionOfAPlaceholderVersionSuggestsAcceptingAny() {
         VersionCompatibility declared = new VersionCompatibility(List.of("2.x"));
         assertThatThrownBy(() -> declared.check("argocd-swagger.json", "version not set", "2.x"))
                 .isInstanceOf(SpecIngestException.class)
                 .hasMessageContaining("'version not set' (no numeric major)")
                 .hasMessageContaining("none of the declared compatible versions [2.x] matches")
-                .hasMessageEndingWith("--spec-info-versions-compatible 'version not set'");
+                .hasMessageEndingWith("--spec-info-versions-compatible '*' (its info.version names no version to check; "
+                        + "'*' accepts any)");
+        // what the hint says works
+        new VersionCompatibility(List.of("*")).check("argocd-swagger.json", "version not set", "2.x");
+        new VersionCompatibility(List.of("*")).check("gitea.json", "{{AppVer | JSEscape}}", "1.x");
     }
 
     @Test

@@ -53,8 +53,12 @@ final class IngestCommands {
             ctx.out().println("  spec " + spec.path("location").asText() + ": " + spec.path("format").asText() + " '"
                     + spec.path("title").asText() + "' info.version " + spec.path("info_version").asText());
         }
+        StringBuilder settings = new StringBuilder();
+        r.path("auth").path("settings").properties().forEach(s -> settings.append(' ').append(s.getKey()).append('=')
+                .append(s.getValue().asText()));
         ctx.out().println("  base path " + (r.path("base_path").asText().isEmpty() ? "/" : r.path("base_path").asText())
-                + ", auth " + r.path("auth").path("scheme").asText() + " " + r.path("auth").path("secret_fields"));
+                + ", auth " + r.path("auth").path("scheme").asText() + " " + r.path("auth").path("secret_fields")
+                + settings);
         List<List<String>> rows = Tables.rows(r.path("groups"), g -> List.of(g.path("group_key").asText(),
                 String.valueOf(g.path("operation_count").asInt()),
                     g.path("display_name").asText()));

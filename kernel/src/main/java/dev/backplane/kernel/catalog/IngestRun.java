@@ -117,7 +117,7 @@ final class IngestRun {
         m.put("impl_id", plan.implId());
         m.put("version", plan.version());
         m.put("base_path", c.basePath());
-        m.put("auth", Map.of("scheme", c.auth().scheme(), "secret_fields", c.auth().secretFields()));
+        m.put("auth", IngestedJson.authJson(c.auth())); // scheme, secret field names, settings: no secret values
         m.put("operation_count", c.catalog().operations().size());
         m.put("read_operation_count", reads);
         m.put("group_count", c.catalog().groups().size());

@@ -299,10 +299,19 @@ public class SpecIngestIT extends PerTestTenant {
         Path file = cli.file("tools.json", spec("Tools", "4.0.0", 3));
         String impl = implOf("tools");
         var dry = cli.run("connector", "ingest", "--product", impl, "--version", "4.x", "--impl", impl, "--spec",
-                file.toString(), "--dry-run", "--tenant-id", tenant.toString());
+                file.toString(), "--auth-scheme", "static_header", "--auth-secret-field", "token", "--auth-setting",
+                "header=X-Api-Key", "--auth-setting", "prefix=Key ", "--dry-run", "--tenant-id", tenant.toString());
         assertThat(dry.exitCode()).as(dry.toString()).isZero();
         assertThat(dry.out()).contains("dry run: would create " + impl + "-4.x").contains("9 operations in 2 groups")
-                .contains("nothing was written");
+                .contains("nothing was written")
+                // the auth settings a target will be called with, before anything is written (issue 44, I8)
+                .contains("auth static_header [\"token\"]").contains("header=X-Api-Key").contains("prefix=Key ");
+        var dryJson = cli.run("connector", "ingest", "--product", impl, "--version", "4.x", "--impl", impl, "--spec",
+                file.toString(), "--auth-scheme", "static_header", "--auth-secret-field", "token", "--auth-setting",
+                "header=X-Api-Key", "--dry-run", "--tenant-id", tenant.toString(), "--json");
+        assertThat(dryJson.exitCode()).as(dryJson.toString()).isZero();
+        assertThat(JSON.readTree(dryJson.out()).path("auth").path("settings").path("header").asText())
+                .isEqualTo("X-Api-Key");
         var done = cli.run("connector", "ingest", "--product", impl, "--version", "4.x", "--impl", impl, "--spec",
                 file.toString(), "--auth-scheme", "basic", "--auth-secret-field", "user", "--auth-secret-field", "pass",
                 "--tenant-id", tenant.toString());

@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -41,13 +42,16 @@ record ParamPlan(List<Param> params) {
      * @param in where it goes
      * @param wireName its name on the wire
      * @param contentType the body media type ({@code application/json} unless the schema says otherwise)
+     * @param sentByDefault what is sent when the call gives no value: an {@code Accept} header's default (the
+     *     vendor's versioned media type); nothing for every other param
      */
-    record Param(String property, In in, String wireName, String contentType) {
+    record Param(String property, In in, String wireName, String contentType, Optional<String> sentByDefault) {
         Param {
             requireNonNull(property, "property is null");
             requireNonNull(in, "in is null");
             requireNonNull(wireName, "wireName is null");
             requireNonNull(contentType, "contentType is null");
+            requireNonNull(sentByDefault, "sentByDefault is null");
         }
     }
 
@@ -76,7 +80,9 @@ record ParamPlan(List<Param> params) {
             String wire = p.path(IngestedConnector.NAME_KEYWORD).asText(e.getKey());
             In in = in(p.path(IngestedConnector.IN_KEYWORD).asText(""), placeholders.contains(wire), op.opId(), e.getKey());
             String contentType = p.path(CONTENT_TYPE_KEYWORD).asText("application/json");
-            params.add(new Param(e.getKey(), in, wire, contentType));
+            Optional<String> sentByDefault = in == In.HEADER && wire.equalsIgnoreCase("accept")
+                    && p.path("default").isTextual() ? Optional.of(p.path("default").asText()) : Optional.empty();
+            params.add(new Param(e.getKey(), in, wire, contentType, sentByDefault));
         }
         return new ParamPlan(params);
     }

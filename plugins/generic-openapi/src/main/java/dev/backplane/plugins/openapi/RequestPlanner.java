@@ -46,6 +46,7 @@ final class RequestPlanner {
                 continue;
             }
             if (value == null) {
+                p.sentByDefault().ifPresent(v -> headers.put(p.wireName(), v));
                 continue;
             }
             switch (p.in()) {

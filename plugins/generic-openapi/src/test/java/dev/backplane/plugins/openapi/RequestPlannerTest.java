@@ -40,6 +40,20 @@ class RequestPlannerTest {
     }
 
     @Test
+    void aVendorsAcceptHeaderIsSentByDefaultAndTheCallersValueWins() {
+        OperationDescriptor op = Specs.op("acme.repo.get", "GET", "/repos/{id}", ResultKind.OBJECT, """
+                {"type":"object","required":["id"],"properties":{
+                  "id":{"type":"string","x-svc-in":"path"},
+                  "Accept":{"type":"string","x-svc-in":"header","default":"application/vnd.acme.v3+json"},
+                  "trace":{"type":"string","x-svc-in":"header","x-svc-name":"X-Trace","default":"on"}}}""");
+        assertThat(plan(op, Map.of("id", "1")).headers())
+                .as("the Accept default is sent; another header's default is the server's to assume")
+                .containsExactly(Map.entry("Accept", "application/vnd.acme.v3+json"));
+        assertThat(plan(op, Map.of("id", "1", "Accept", "application/vnd.acme.v4+json")).headers())
+                .containsExactly(Map.entry("Accept", "application/vnd.acme.v4+json"));
+    }
+
+    @Test
     void pathQueryHeaderAndJsonBodyGoWhereTheSchemaSays() {
         OperationDescriptor op = Specs.op("acme.user.update", "PUT", "/{realm}/users/{user-id}", ResultKind.OBJECT,
                 USER_SCHEMA);
