@@ -237,7 +237,7 @@ class TenantGraphTest {
         assertThat(loops(s).getFirst()).containsExactly("n1");
         assertThat(s.loopsTruncated()).isTrue();
 
-        int fan = DependencyLoops.MAX_SEARCHED + 10; // n0 -> n1..n1010: a loop among the farthest is not searched
+        int fan = DependencyLoops.MAX_SEARCHED + 10; // n0 -> n1..n260: a loop among the farthest is not searched
         Small far = Small.of(fan + 1);
         for (int i = 1; i <= fan; i++) {
             far.edge(0, i);
