@@ -18,6 +18,9 @@ import java.util.UUID;
  */
 final class CatalogSearch {
 
+    /** How often {@link #prepare} reports progress. */
+    private static final long PROGRESS_MILLIS = 250;
+
     private final ConnectorRegistry registry;
     private final ReviewStore store;
     private final RetrievalEngine retrieval;
@@ -65,7 +68,7 @@ final class CatalogSearch {
         OperationIndex index = index(c);
         progress.accept(index.densePrepared(), index.size());
         while (!index.awaitDense(PROGRESS_MILLIS)) {
-            if (index.denseFailed()) {
+            if (index.denseFailed() || Thread.currentThread().isInterrupted()) { // the kernel is stopping
                 return false;
             }
             progress.accept(index.densePrepared(), index.size());
@@ -73,9 +76,6 @@ final class CatalogSearch {
         progress.accept(index.size(), index.size());
         return true;
     }
-
-    /** How often {@link #prepare} reports progress. */
-    private static final long PROGRESS_MILLIS = 250;
 
     /** The connector's search index; one whose vectors could not be prepared is made anew (and retries). */
     private OperationIndex index(LoadedConnector c) {
