@@ -59,6 +59,14 @@ final class IngestCommands {
         ctx.out().println("  base path " + (r.path("base_path").asText().isEmpty() ? "/" : r.path("base_path").asText())
                 + ", auth " + r.path("auth").path("scheme").asText() + " " + r.path("auth").path("secret_fields")
                 + settings);
+        switch (r.path("search_vectors").asText()) {
+            case "ready" -> ctx.out().println("  search: operation embeddings ready ("
+                    + r.path("search_vectors_ms").asLong() + " ms); searches are hybrid");
+            case "deferred", "failed" -> ctx.out().println("  search: operation embeddings "
+                    + r.path("search_vectors").asText() + "; searches rank by words only until the first search "
+                    + "has computed them");
+            default -> { } // a dry run
+        }
         List<List<String>> rows = Tables.rows(r.path("groups"), g -> List.of(g.path("group_key").asText(),
                 String.valueOf(g.path("operation_count").asInt()),
                     g.path("display_name").asText()));

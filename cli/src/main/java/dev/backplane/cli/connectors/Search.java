@@ -40,6 +40,9 @@ final class Search extends KeyedCall {
 
     @Override
     protected void render(JsonNode r) {
+        if (r.path("retrieval").asText().equals("lexical")) {
+            ctx.out().println(lexicalNote(r));
+        }
         if (r.path("hits").isEmpty()) {
             ctx.out().println("no operation of " + id + " matches '" + query + "'"
                     + (group == null ? "" : " in group " + group));
@@ -50,6 +53,12 @@ final class Search extends KeyedCall {
                     h.path("requires_approval").asBoolean() ? "approval" : "",
                     h.path("is_enabled").asBoolean() ? "on" : "off", h.path("description").asText()));
         Tables.print(ctx.out(), List.of("OP", "SAFETY", "GATE", "ENABLED", "DESCRIPTION"), rows);
+    }
+
+    /** The one line that says a search was ranked by words only, while the connector's embeddings are computed. */
+    static String lexicalNote(JsonNode r) {
+        return "note: ranked by words only (lexical): the operation embeddings of " + r.path("connector_id").asText()
+                + " are still being computed; search again shortly for hybrid ranking";
     }
 
     private static String enc(String s) {

@@ -142,6 +142,7 @@ public final class KernelConfig {
         }
         boolValue(Setting.LOG_ACCESS);
         boolValue(Setting.METRICS_ENABLED);
+        boolValue(Setting.INGEST_EMBEDDINGS);
         LogLevels.parse(get(Setting.LOG_LEVEL));
         vaultAuth();
         this.outboundTrust = trustOf(optional(Setting.TLS_CA_BUNDLE));

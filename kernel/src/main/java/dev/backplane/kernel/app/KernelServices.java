@@ -187,7 +187,8 @@ final class KernelServices {
         retrieval.meterInto(metrics);
         keys.meterInto(metrics);
         this.specIngest = new SpecIngestService(jobs, ingested, connectors, feed,
-                config.intValue(Setting.INGEST_MAX_SPEC_BYTES), config.intValue(Setting.INGEST_SYNC_MAX_BYTES));
+                config.intValue(Setting.INGEST_MAX_SPEC_BYTES), config.intValue(Setting.INGEST_SYNC_MAX_BYTES),
+                config.boolValue(Setting.INGEST_EMBEDDINGS) ? Optional.of(catalog::prepareSearch) : Optional.empty());
 
         this.credentials = CredentialService.start(config.credentials());
         SsrfGuard ssrf = SsrfGuard.fromSetting(config.get(Setting.TARGET_SSRF_ALLOWLIST));

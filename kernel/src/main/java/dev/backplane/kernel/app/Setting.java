@@ -52,6 +52,10 @@ public enum Setting {
             "size cap of one vendor API spec at ingest", 1024, 1 << 30),
     INGEST_SYNC_MAX_BYTES("catalog.ingest-sync-max-bytes", "SVC_INGEST_SYNC_MAX_BYTES", "1048576",
             "specs up to this size are ingested within the request (200); bigger ones in a background job (202)", 0, 1 << 30),
+    INGEST_EMBEDDINGS("catalog.ingest-embeddings", "SVC_INGEST_EMBEDDINGS", "true",
+            "true: an ingest computes the new connector's operation embeddings as its last stage, so its first search is "
+                    + "hybrid; false: the first search starts them, and searches rank by words only (retrieval: lexical) "
+                    + "until they are in"),
     TARGET_SSRF_ALLOWLIST("targets.ssrf-allowlist", "SVC_TARGET_SSRF_ALLOWLIST", "",
             "CIDR ranges and host names targets may use although they are private or internal (comma-separated)"),
     CREDENTIALS_BACKEND("credentials.backend", "SVC_CREDENTIALS_BACKEND", "kv",

@@ -18,6 +18,9 @@ import java.util.UUID;
  */
 final class CatalogSearch {
 
+    /** How often {@link #prepare} reports progress. */
+    private static final long PROGRESS_MILLIS = 250;
+
     private final ConnectorRegistry registry;
     private final ReviewStore store;
     private final RetrievalEngine retrieval;
@@ -45,12 +48,33 @@ final class CatalogSearch {
         Map<String, String> custom = new HashMap<>();
         overrides.forEach((id, o) -> o.customDescription().ifPresent(d -> custom.put(id, d)));
         OperationIndex index = index(c);
-        List<SearchHit> hits = index.search(retrieval, tenant, query, group, clamped, custom, mode).stream().map(h -> {
+        OperationIndex.Ranked ranked = index.search(retrieval, tenant, query, group, clamped, custom, mode);
+        List<SearchHit> hits = ranked.hits().stream().map(h -> {
             OperationView v = OperationView.of(h.op(), overrides.get(h.op().opId()));
             return new SearchHit(v.opId(), v.safetyLevel(), v.requiresApproval(), v.description(), v.groupKey(),
                     v.isEnabled(), Math.round(h.score() * 1e6) / 1e6);
         }).toList();
-        return new SearchResult(connectorId, query, group, clamped, hits);
+        return new SearchResult(connectorId, query, group, clamped, hits,
+                ranked.ranking().name().toLowerCase(java.util.Locale.ROOT), index.denseReady());
+    }
+
+    /**
+     * Computes (or reads back) a connector's search vectors now and waits for them — the ingest job's last stage —
+     * reporting {@code (prepared, total)} as they come in; the index it builds is the one searches then use, so
+     * nothing is embedded twice. Whether they are in: when not (the model failed), searches stay lexical and the
+     * first search tries again.
+     */
+    boolean prepare(LoadedConnector c, java.util.function.BiConsumer<Integer, Integer> progress) {
+        OperationIndex index = index(c);
+        progress.accept(index.densePrepared(), index.size());
+        while (!index.awaitDense(PROGRESS_MILLIS)) {
+            if (index.denseFailed() || Thread.currentThread().isInterrupted()) { // the kernel is stopping
+                return false;
+            }
+            progress.accept(index.densePrepared(), index.size());
+        }
+        progress.accept(index.size(), index.size());
+        return true;
     }
 
     /** The connector's search index; one whose vectors could not be prepared is made anew (and retries). */

@@ -130,6 +130,14 @@ public final class CatalogService {
         return search.vectorsReady(tenant, connectorId);
     }
 
+    /**
+     * Computes a connector's operation embeddings now and waits for them, reporting {@code (prepared, total)}: the
+     * ingest job's last stage, so that the first search after an ingest is hybrid. Whether they are in.
+     */
+    public boolean prepareSearch(LoadedConnector connector, java.util.function.BiConsumer<Integer, Integer> progress) {
+        return search.prepare(connector, progress);
+    }
+
     /** Operation search on the hybrid engine; {@code mode} is for measuring one side alone. */
     public SearchResult search(UUID tenant, String connectorId, String query, Optional<String> group, int limit,
                                RetrievalEngine.Mode mode) {

@@ -43,9 +43,16 @@ public final class CatalogViews {
                             String groupKey, boolean isEnabled, double score) {
     }
 
-    /** Operation search results. */
+    /**
+     * Operation search results.
+     *
+     * @param retrieval how the hits were ranked: {@code hybrid} (words and embeddings fused), or {@code lexical}
+     *     (words only) while the connector's operation embeddings are not ready yet ({@code dense}: the
+     *     retrieval eval measuring one side)
+     * @param vectorsReady whether the connector's operation embeddings are ready
+     */
     public record SearchResult(String connectorId, String query, Optional<String> group, int limit,
-                               List<SearchHit> hits) {
+                               List<SearchHit> hits, String retrieval, boolean vectorsReady) {
     }
 
     /** A product and the implementations that serve it. */

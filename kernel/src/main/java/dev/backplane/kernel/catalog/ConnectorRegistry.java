@@ -90,6 +90,12 @@ public final class ConnectorRegistry {
         return broken;
     }
 
+    /** The ingested connector served for that owner (absent = global) and id, if it is loaded. */
+    Optional<LoadedConnector> ingested(Optional<UUID> owner, String connectorId) {
+        return Optional.ofNullable(ingested.getOrDefault(owner.map(UUID::toString).orElse(GLOBAL), Map.of())
+                .get(connectorId)).map(Ingested::connector);
+    }
+
     /** Whether a plugin jar (not an ingest) provides this connector id. */
     public boolean isPlugin(String connectorId) {
         return plugins.containsKey(connectorId);

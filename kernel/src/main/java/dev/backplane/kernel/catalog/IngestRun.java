@@ -4,6 +4,7 @@ import dev.backplane.ingest.IngestOptions;
 import dev.backplane.ingest.IngestResult;
 import dev.backplane.kernel.catalog.IngestPlans.Plan;
 import dev.backplane.kernel.persistence.ChangeFeed;
+import dev.backplane.kernel.plugins.LoadedConnector;
 import dev.backplane.kernel.util.Digests;
 import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.plugin.api.ConnectorDescriptor;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -26,17 +28,22 @@ import java.util.function.Consumer;
 final class IngestRun {
 
     private static final String ENGINE = "openapi";
+    private static final String DONE = "done";
+    private static final String DEFERRED = "deferred";
 
     private final IngestStore store;
     private final ConnectorRegistry registry;
     private final ChangeFeed feed;
     private final long maxSpecBytes;
+    private final Optional<SpecIngestService.SearchPreparation> searchPreparation;
 
-    IngestRun(IngestStore store, ConnectorRegistry registry, ChangeFeed feed, long maxSpecBytes) {
+    IngestRun(IngestStore store, ConnectorRegistry registry, ChangeFeed feed, long maxSpecBytes,
+              Optional<SpecIngestService.SearchPreparation> searchPreparation) {
         this.store = store;
         this.registry = registry;
         this.feed = feed;
         this.maxSpecBytes = maxSpecBytes;
+        this.searchPreparation = searchPreparation;
     }
 
     Map<String, Object> run(Plan plan, String actor, Consumer<IngestOptions.Progress> progress) {
@@ -44,8 +51,14 @@ final class IngestRun {
             throw CatalogErrors.CONNECTOR_EXISTS.error("connector " + plan.connectorId()
                     + " is provided by a plugin jar; choose another --impl or --version", Map.of());
         }
+        // the conversion's own "done" is not the ingest's: saving and the operation embeddings come after it
+        Consumer<IngestOptions.Progress> converting = p -> {
+            if (!p.stage().equals(DONE)) {
+                progress.accept(p);
+            }
+        };
         IngestResult result = SpecIngestService.convert(plan.sources(), new IngestOptions(plan.implId(), plan.version(),
-                plan.product(), plan.compatible(), maxSpecBytes, false, progress, plan.credentialReads(),
+                plan.product(), plan.compatible(), maxSpecBytes, false, converting, plan.credentialReads(),
                 plan.notCredentialReads()));
         ConnectorDescriptor descriptor = new ConnectorDescriptor(plan.implId(), plan.version(),
                 List.of(new ConnectorDescriptor.Product(plan.product(), plan.defaultPort())), List.of(plan.version()),
@@ -66,7 +79,10 @@ final class IngestRun {
         }).toList();
         boolean created = true;
         int reviewsReset = 0;
+        String vectors = null;
+        Long vectorsMillis = null;
         if (!plan.dryRun()) {
+            progress.accept(new IngestOptions.Progress("saving", 0, 1));
             Map<String, Object> forRevision = new TreeMap<>();
             forRevision.put("catalog", IngestedJson.catalogJson(connector.catalog()));
             forRevision.put("auth", IngestedJson.authJson(plan.auth()));
@@ -79,13 +95,39 @@ final class IngestRun {
             created = saved.created();
             reviewsReset = saved.reviewsReset().size();
             saved.reviewsReset().forEach(t -> feed.changed(ReviewStore.TOPIC, ReviewStore.key(t, plan.connectorId())));
-            feed.changed(ConnectorRegistry.TOPIC, plan.connectorId());
+            feed.changed(ConnectorRegistry.TOPIC, plan.connectorId()); // reloads this replica's registry now
+            long start = System.nanoTime();
+            vectors = searchVectors(plan, progress);
+            vectorsMillis = vectors.equals(DEFERRED) ? null : (System.nanoTime() - start) / 1_000_000;
         } else {
             created = !store.existsInScope(plan.owner(), plan.connectorId());
         }
         Map<String, Object> view = view(plan, connector, specs, warnings, created);
         view.put("reviews_reset", reviewsReset);
+        view.put("search_vectors", vectors);
+        view.put("search_vectors_ms", vectorsMillis);
+        int ops = connector.catalog().operations().size();
+        progress.accept(new IngestOptions.Progress(DONE, ops, ops));
         return view;
+    }
+
+    /**
+     * The last stage: the saved connector's operation embeddings, computed through the catalog search's own index
+     * (so its first search is hybrid and nothing is embedded twice), progress {@code embedding} done/total
+     * operations. {@code ready}; {@code failed} (logged; searches rank by words and the first one tries again); or
+     * {@code deferred} (catalog.ingest-embeddings false, or the connector did not load): the first search starts them.
+     */
+    private String searchVectors(Plan plan, Consumer<IngestOptions.Progress> progress) {
+        if (searchPreparation.isEmpty()) {
+            return DEFERRED;
+        }
+        Optional<LoadedConnector> loaded = registry.ingested(plan.owner(), plan.connectorId());
+        if (loaded.isEmpty()) {
+            return DEFERRED;
+        }
+        boolean ready = searchPreparation.get().prepare(loaded.get(),
+                (done, total) -> progress.accept(new IngestOptions.Progress("embedding", done, total)));
+        return ready ? "ready" : "failed";
     }
 
     private static Map<String, Object> view(Plan plan, IngestedConnector c, List<Map<String, Object>> specs,

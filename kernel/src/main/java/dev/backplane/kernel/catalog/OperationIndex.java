@@ -16,8 +16,9 @@ import java.util.Optional;
  * Operation search over one loaded connector on the hybrid retrieval engine: the catalog's own lexical
  * index ({@link OperationSearch}) fused with the operations' embeddings (one text per operation: its
  * name's words, its group and its description). The embeddings are read from PostgreSQL or computed in
- * the background when the index is made; a search in the first moments waits for them briefly, later
- * ones rank lexically until they are in.
+ * the background when the index is made — by the ingest job, as its last stage, for an ingested connector, or
+ * by the first search (a plugin connector, a restart, a replica that did not ingest it); a search in the
+ * first moments waits for them briefly, later ones rank lexically, and say so, until they are in.
  */
 final class OperationIndex {
 
@@ -55,19 +56,40 @@ final class OperationIndex {
         return dense.failed();
     }
 
+    /** Items of the set that have their vector so far, of {@link #size()}. */
+    int densePrepared() {
+        return dense.prepared();
+    }
+
+    int size() {
+        return dense.size();
+    }
+
+    /** Waits up to {@code millis} for the vectors; whether they are in. */
+    boolean awaitDense(long millis) {
+        return dense.await(millis);
+    }
+
     record Hit(OperationDescriptor op, double score) {
     }
 
-    List<Hit> search(RetrievalEngine engine, java.util.UUID tenant, String query, Optional<String> group, int limit,
-                     Map<String, String> customDescriptions, RetrievalEngine.Mode mode) {
+    /** A search's hits and how they were ranked: {@code LEXICAL} when the vectors were not in (or not asked for). */
+    record Ranked(List<Hit> hits, RetrievalEngine.Mode ranking) {
+    }
+
+    Ranked search(RetrievalEngine engine, java.util.UUID tenant, String query, Optional<String> group, int limit,
+                  Map<String, String> customDescriptions, RetrievalEngine.Mode mode) {
         long wait = waitUntil - System.currentTimeMillis();
         if (wait > 0 && mode != RetrievalEngine.Mode.LEXICAL && !dense.ready()) {
             dense.await(wait);
         }
-        return engine.search(tenant, dense, query, limit, mode, Fusion.OPERATIONS,
+        // decided once, here, so that the answer says how it was ranked even if the vectors arrive meanwhile
+        RetrievalEngine.Mode ranking = dense.ready() ? mode : RetrievalEngine.Mode.LEXICAL;
+        List<Hit> hits = engine.search(tenant, dense, query, limit, ranking, Fusion.OPERATIONS,
                         (q, depth) -> lexical.search(q, group, depth, customDescriptions).stream()
                                 .map(OperationSearch.Hit::item).toList(),
                         i -> group.isEmpty() || group.get().equals(operations.get(i).groupKey()))
                 .stream().map(f -> new Hit(operations.get(f.item()), f.score())).toList();
+        return new Ranked(hits, ranking);
     }
 }

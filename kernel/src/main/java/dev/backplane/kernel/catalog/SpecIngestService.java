@@ -12,6 +12,7 @@ import dev.backplane.kernel.jobs.BackgroundJob;
 import dev.backplane.kernel.jobs.BackgroundJobs;
 import dev.backplane.kernel.jobs.JobKind;
 import dev.backplane.kernel.persistence.ChangeFeed;
+import dev.backplane.kernel.plugins.LoadedConnector;
 import dev.backplane.plugin.api.Catalog;
 import dev.backplane.plugin.api.OperationGroup;
 import java.time.Instant;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 
 /**
  * {@code svc connector ingest}: a vendor API spec becomes connector {@code <impl>-<version>} in state
@@ -99,11 +101,24 @@ public final class SpecIngestService {
     private final long maxSpecBytes;
     private final long syncMaxBytes;
 
+    /**
+     * Prepares a freshly ingested connector's operation search — computes its operation embeddings — and waits,
+     * reporting {@code (prepared, total)}; whether they are in ({@link CatalogService#prepareSearch}).
+     */
+    @FunctionalInterface
+    public interface SearchPreparation {
+        boolean prepare(LoadedConnector connector, BiConsumer<Integer, Integer> progress);
+    }
+
+    /**
+     * @param searchPreparation run as the ingest's last stage ({@code catalog.ingest-embeddings}); absent, the
+     *     first search starts it
+     */
     public SpecIngestService(BackgroundJobs jobs, IngestStore store, ConnectorRegistry registry, ChangeFeed feed,
-                             long maxSpecBytes, long syncMaxBytes) {
+                             long maxSpecBytes, long syncMaxBytes, Optional<SearchPreparation> searchPreparation) {
         this.jobs = jobs;
         this.plans = new IngestPlans(registry, maxSpecBytes);
-        this.runs = new IngestRun(store, registry, feed, maxSpecBytes);
+        this.runs = new IngestRun(store, registry, feed, maxSpecBytes, searchPreparation);
         this.maxSpecBytes = maxSpecBytes;
         this.syncMaxBytes = syncMaxBytes;
     }

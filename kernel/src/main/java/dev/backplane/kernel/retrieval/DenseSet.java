@@ -7,6 +7,7 @@ import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntPredicate;
 
 /**
@@ -23,14 +24,21 @@ public final class DenseSet {
 
     private final int size;
     private final CompletableFuture<float[][]> vectors;
+    private final AtomicInteger prepared;
 
-    DenseSet(int size, CompletableFuture<float[][]> vectors) {
+    DenseSet(int size, CompletableFuture<float[][]> vectors, AtomicInteger prepared) {
         this.size = size;
         this.vectors = vectors;
+        this.prepared = prepared;
     }
 
     public int size() {
         return size;
+    }
+
+    /** How many of the items have their vector so far (read back or embedded): progress while not ready. */
+    public int prepared() {
+        return ready() ? size : Math.min(size, prepared.get());
     }
 
     /** Whether the vectors are in (a failed preparation is never ready; it was logged). */

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Vectors of short texts, content-addressed in PostgreSQL ({@code retrieval_text_vectors}, keyed by the
@@ -38,9 +39,10 @@ final class TextVectors implements AutoCloseable {
     /** A set whose vectors are read or computed in the background. */
     DenseSet prepare(String name, List<String> texts) {
         List<String> copy = List.copyOf(texts);
+        AtomicInteger prepared = new AtomicInteger();
         CompletableFuture<float[][]> vectors;
         try {
-            vectors = CompletableFuture.supplyAsync(() -> vectors(name, copy), worker);
+            vectors = CompletableFuture.supplyAsync(() -> vectors(name, copy, prepared), worker);
         } catch (RejectedExecutionException e) { // the kernel is stopping
             vectors = CompletableFuture.failedFuture(e);
         }
@@ -48,10 +50,10 @@ final class TextVectors implements AutoCloseable {
             LOG.log(Level.WARNING, "retrieval: vectors for " + name + " not prepared; its searches stay lexical", e);
             return null;
         });
-        return new DenseSet(copy.size(), vectors);
+        return new DenseSet(copy.size(), vectors, prepared);
     }
 
-    private float[][] vectors(String name, List<String> texts) {
+    private float[][] vectors(String name, List<String> texts, AtomicInteger prepared) {
         long start = System.nanoTime();
         String[] keys = texts.stream().map(TextVectors::key).toArray(String[]::new);
         Map<String, float[]> known = store.read(keys);
@@ -63,6 +65,7 @@ final class TextVectors implements AutoCloseable {
                 missing.add(i);
             }
         }
+        prepared.set(texts.size() - missing.size());
         for (int from = 0; from < missing.size(); from += BATCH) {
             List<Integer> batch = missing.subList(from, Math.min(missing.size(), from + BATCH));
             List<float[]> embedded = embedder.embedEach(batch.stream().map(texts::get).toList());
@@ -70,6 +73,7 @@ final class TextVectors implements AutoCloseable {
                 out[batch.get(j)] = embedded.get(j);
             }
             store.write(batch.stream().map(i -> keys[i]).toList(), MODEL, embedded);
+            prepared.addAndGet(batch.size());
         }
         LOG.log(Level.INFO, "retrieval: vectors for " + name + " ready (" + texts.size() + " texts, " + missing.size()
                 + " embedded now) in " + (System.nanoTime() - start) / 1_000_000 + " ms");

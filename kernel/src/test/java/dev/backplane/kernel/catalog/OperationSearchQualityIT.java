@@ -55,8 +55,8 @@ public class OperationSearchQualityIT {
         Path work = TempDirs.create("svc-opsearch");
         UUID tenant = UUID.randomUUID();
         try (TestIssuer issuer = new TestIssuer();
-             TestKernel k = TestKernel.start(work.resolve("data"), TestKernel.settings(issuer,
-                     Files.createDirectories(work.resolve("plugins"))))) {
+             TestKernel k = TestKernel.start(work.resolve("data"), deferred(TestKernel.settings(issuer,
+                     Files.createDirectories(work.resolve("plugins")))))) {
             String connector = ingest(k, issuer.platformAdminToken("admin", tenant)); // a global connector
             Jdbc jdbc = new Jdbc(k.kernel().database().dataSource());
             Map<Mode, double[]> totals = new EnumMap<>(Mode.class);
@@ -113,6 +113,12 @@ public class OperationSearchQualityIT {
             assertThat(jdbc.queryOne("SELECT count(*) FROM retrieval_text_vectors", rs -> rs.getLong(1)).orElseThrow())
                     .isGreaterThanOrEqualTo(1_000);
         }
+    }
+
+    /** The kernel leaves the embeddings to the first search, so that this test's own engine measures embedding them. */
+    private static Map<String, String> deferred(Map<String, String> settings) {
+        settings.put("SVC_INGEST_EMBEDDINGS", "false");
+        return settings;
     }
 
     private static CatalogService catalog(Path work, Jdbc jdbc, TestKernel k, RetrievalEngine engine) {
