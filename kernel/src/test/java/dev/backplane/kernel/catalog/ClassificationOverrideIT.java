@@ -75,9 +75,13 @@ public class ClassificationOverrideIT extends PerTestTenant {
         String id = impl + "-1.x";
         CliRunner cli = kernel.cli(admin);
         // the heuristic alone: GetVariableQuery is an ordinary read, which enable-reads would open
-        var plain = cli.run("connector", "ingest", "--product", impl, "--impl", impl, "--version", "1.x", "--spec",
-                NOMAD.toString(), "--tenant-id", tenant.toString(), "--dry-run", "-o", "json");
+        String plainImpl = impl + "p";
+        var plain = cli.run("connector", "ingest", "--product", plainImpl, "--impl", plainImpl, "--version", "1.x",
+                "--spec", NOMAD.toString(), "--tenant-id", tenant.toString(), "-o", "json");
         assertThat(plain.exitCode()).as(plain.toString()).isZero();
+        JsonNode heuristic = op(review(plainImpl + "-1.x"), plainImpl + ".variables.get_variable_query");
+        assertThat(heuristic.path("op_class").asText()).as("no heuristic sees it").isEqualTo("read");
+        assertThat(heuristic.path("read_class").asBoolean()).isTrue();
         Path rules = cli.file("rules.yaml", """
                 rules:
                   - match: {operation_id: GetVariableQuery}
@@ -107,8 +111,7 @@ public class ClassificationOverrideIT extends PerTestTenant {
         }
         assertThat(varQuery).as(r.toString()).isNotNull();
         String varQueryId = varQuery;
-        JsonNode before = JSON.readTree(plain.out());
-        assertThat(before.path("classification_rules")).as("no rules on the dry run").isEmpty();
+        assertThat(JSON.readTree(plain.out()).path("classification_rules")).as("no rules, none applied").isEmpty();
         JsonNode v = op(r, varQuery);
         assertThat(v.path("op_class").asText()).isEqualTo("credential_read");
         assertThat(v.path("requires_approval").asBoolean()).as("a credential read always parks").isTrue();
