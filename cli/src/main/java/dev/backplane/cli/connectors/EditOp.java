@@ -71,9 +71,10 @@ final class EditOp extends BackplaneCommand {
                 enable == null ? null : enable.on, approval == null ? null : approval.on, safety, opClass);
         send(s, "PATCH", ApiPaths.expand(ApiPaths.CONNECTOR_OPERATION, id, opId), body,
                 op -> ctx.out().println(op.path("op_id").asText() + ": " + (op.path("is_enabled").asBoolean()
-                ? "enabled" : "disabled") + ", " + ConnectorCommand.opClass(op) + ", "
-                + op.path("safety_level").asText() + (op.path("requires_approval").asBoolean()
-                ? ", requires approval" : "") + (op.path("read_class").asBoolean() ? "" : ", not opened by enable-reads")
-                + " — " + op.path("description").asText()));
+                ? "enabled" : "disabled") + ", " + op.path("safety_level").asText() + (op.path("requires_approval")
+                .asBoolean() ? ", requires approval" : "") + " — " + op.path("description").asText() + " [class "
+                + ConnectorCommand.opClass(op) + (op.path("op_class").asText().equals("read")
+                && !op.path("read_class").asBoolean() ? ", a " + op.path("method").asText("non-HTTP")
+                + ": enable-reads leaves it off" : "") + "]"));
     }
 }

@@ -172,7 +172,7 @@ public class ClassificationOverrideIT extends PerTestTenant {
 
         var toRead = cli.run("connector", "edit-op", id, create, "--op-class", "read");
         assertThat(toRead.exitCode()).as(toRead.toString()).isZero();
-        assertThat(toRead.out()).contains("read*").contains("not opened by enable-reads");
+        assertThat(toRead.out()).contains("[class read*, a POST: enable-reads leaves it off]");
         JsonNode c = op(review(id), create);
         assertThat(c.path("op_class").asText()).isEqualTo("read");
         assertThat(c.path("op_class_overridden").asBoolean()).isTrue();
