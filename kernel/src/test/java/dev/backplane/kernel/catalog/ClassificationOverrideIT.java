@@ -199,6 +199,17 @@ public class ClassificationOverrideIT extends PerTestTenant {
         // the admin may still open the POST explicitly
         assertThat(cli.run("connector", "edit-op", id, create, "--enable").exitCode()).isZero();
         assertThat(op(review(id), create).path("is_enabled").asBoolean()).isTrue();
+        // the GET an admin made a credential read, enabled by hand, parks and is audited as a credential read
+        assertThat(cli.run("connector", "edit-op", id, list, "--enable").exitCode()).isZero();
+        assertThat(cli.run("connector", "enable", id, "--confirm").exitCode()).isZero();
+        var t = kernel.send("POST", "/api/v1/targets", admin, JSON.writeValueAsString(Map.of("name", impl + "-t",
+                "product", impl, "host", "127.0.0.1", "port", 9)), Map.of());
+        assertThat(t.status()).as(t.body()).isEqualTo(201);
+        var call = kernel.send("POST", "/api/v1/operations/call", operator, JSON.writeValueAsString(Map.of(
+                "connector_id", id, "op_id", list, "target", impl + "-t", "params", Map.of())), Map.of());
+        assertThat(call.body()).as(call.body()).contains("\"status\":\"awaiting_approval\"");
+        assertThat(kernel.jdbc().queryOne("SELECT op_class FROM audit_rows WHERE tenant_id = ? AND op_id = ?",
+                rs -> rs.getString(1), tenant, list).orElseThrow()).isEqualTo("credential_read");
         String governance = kernel.jdbc().query("SELECT extras::text FROM audit_rows WHERE tenant_id = ? AND op_id = "
                 + "'svc.governance.PATCH /api/v1/connectors/{connector_id}/operations/{op_id}'", rs -> rs.getString(1),
                 tenant).toString();
