@@ -32,11 +32,31 @@ public final class ConnectorCommand {
             for (JsonNode op : r.path("operations")) {
                 if (op.path("group_key").asText().equals(g.path("group_key").asText())) {
                     rows.add(List.of(op.path("is_enabled").asBoolean() ? "on" : "off", op.path("op_id").asText(),
-                            op.path("safety_level").asText(), op.path("requires_approval").asBoolean() ? "approval" : "",
+                            opClass(op), op.path("safety_level").asText(),
+                            op.path("requires_approval").asBoolean() ? "approval" : "",
                             op.path("description").asText()));
                 }
             }
-            Tables.print(ctx.out(), List.of("  ", "OP", "SAFETY", "GATE", "DESCRIPTION"), rows);
+            Tables.print(ctx.out(), List.of("  ", "OP", "CLASS", "SAFETY", "GATE", "DESCRIPTION"), rows);
         }
+        JsonNode rules = r.path("classification_rules");
+        if (rules.isArray() && !rules.isEmpty()) {
+            ctx.out().println();
+            ctx.out().println("Classification rules applied at ingest (an edit-op override beats them):");
+            for (JsonNode rule : rules) {
+                ctx.out().println("  rule " + rule.path("rule").asInt() + " " + rule.path("match") + " set "
+                        + rule.path("set") + " on " + String.join(", ", Json.texts(rule.path("op_ids"))) + " — "
+                        + rule.path("reason").asText());
+            }
+        }
+        if (r.path("operations").findValues("op_class_overridden").stream().anyMatch(JsonNode::asBoolean)) {
+            ctx.out().println();
+            ctx.out().println("CLASS* = set by an admin (svc connector edit-op --op-class)");
+        }
+    }
+
+    /** The class as review shows it: a trailing * when the tenant's admin set it. */
+    static String opClass(JsonNode op) {
+        return op.path("op_class").asText() + (op.path("op_class_overridden").asBoolean() ? "*" : "");
     }
 }

@@ -5,6 +5,8 @@ import static dev.backplane.cli.connectors.IngestCommands.failIfFailed;
 import static dev.backplane.cli.connectors.IngestCommands.printResult;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
@@ -63,15 +65,23 @@ final class Ingest extends BackplaneCommand {
     boolean dryRun;
     @Option(names = "--no-wait", description = "do not wait for a background ingest; print its job id")
     boolean noWait;
+    @Option(names = "--rules", paramLabel = "<file>",
+            description = "YAML or JSON rules correcting class, safety and approval: a list (or 'rules:' list) of "
+                    + "{match: {op_id | operation_id | method + path glob}, op_class, safety, requires_approval, "
+                    + "reason}; a bad rule or one that matches nothing refuses the ingest")
+    Path rules;
     @Option(names = "--tenant-id", paramLabel = "<uuid>",
             description = "make it your tenant's own connector (default: global, which needs platform_admin)")
     String tenantId;
+    /** The --rules file as read (validate), sent as the body's rules member. */
+    private JsonNode ruleList;
 
     /** The body of POST /api/v1/connectors/ingest: catalog mode or manual mode (product, version, specs). */
     @RequestBody
     record IngestRequest(String catalog, String product, String version, String impl, List<SpecUpload> specs,
             String authScheme, List<String> authSecretFields, Map<String, String> authSettings,
-            List<String> specInfoVersionsCompatible, boolean dryRun, String tenantId, Integer defaultPort) {
+            List<String> specInfoVersionsCompatible, boolean dryRun, String tenantId, Integer defaultPort,
+            JsonNode rules) {
     }
 
     /** One spec, read by the CLI and uploaded. */
@@ -95,6 +105,28 @@ final class Ingest extends BackplaneCommand {
         if (tenantId != null) {
             Uuids.checked(tenantId, "--tenant-id");
         }
+        if (rules != null) {
+            ruleList = readRules(rules);
+        }
+    }
+
+    /** The rules file: a YAML or JSON list, or a mapping whose 'rules' key holds the list (checked by the kernel). */
+    static JsonNode readRules(Path file) {
+        JsonNode doc;
+        try {
+            doc = new ObjectMapper(new YAMLFactory()).readTree(Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw CliException.usage("--rules " + file + ": cannot read it: " + e.getMessage());
+        }
+        if (doc != null && doc.isObject() && doc.has("rules")) {
+            doc = doc.get("rules");
+        }
+        if (doc == null || !doc.isArray()) {
+            throw CliException.usage("--rules " + file + " must hold a list of rules (or a top-level key 'rules' "
+                    + "with one): {match: {op_id | operation_id | method + path}, op_class, safety, "
+                    + "requires_approval, reason}");
+        }
+        return doc;
     }
 
     @Override
@@ -107,7 +139,7 @@ final class Ingest extends BackplaneCommand {
             }
         }
         IngestRequest body = new IngestRequest(catalog, product, version, impl, uploads, authScheme,
-                authSecretFields, authSettings, compatible, dryRun, tenantId, defaultPort);
+                authSecretFields, authSettings, compatible, dryRun, tenantId, defaultPort, ruleList);
         Http.Response r = s.client().call("POST", ApiPaths.CONNECTORS_INGEST, body);
         JsonNode answer = r.json();
         if (r.status() != 202) {

@@ -5,6 +5,7 @@ import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.JobPoller;
+import dev.backplane.cli.common.Json;
 import dev.backplane.cli.common.Tables;
 import java.time.Duration;
 import java.util.List;
@@ -71,6 +72,11 @@ final class IngestCommands {
                 String.valueOf(g.path("operation_count").asInt()),
                     g.path("display_name").asText()));
         Tables.print(ctx.out(), List.of("GROUP", "OPS", "NAME"), rows);
+        for (JsonNode rule : r.path("classification_rules")) {
+            ctx.out().println("  rule " + rule.path("rule").asInt() + " set " + rule.path("set") + " on "
+                    + rule.path("op_ids").size() + " operation(s): " + String.join(", ", Json.texts(rule.path("op_ids")))
+                    + " — " + rule.path("reason").asText());
+        }
         int warnings = r.path("warnings").size();
         if (warnings > 0) {
             ctx.out().println(warnings + " warning(s) (see --json), first: " + r.path("warnings").get(0).asText());

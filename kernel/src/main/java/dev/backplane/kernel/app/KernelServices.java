@@ -186,8 +186,9 @@ final class KernelServices {
                 plugins.broken().size(), connectors::isShared);
         retrieval.meterInto(metrics);
         keys.meterInto(metrics);
+        this.audit = new AuditLog(jdbc, metrics);
         this.specIngest = new SpecIngestService(jobs, ingested, connectors, feed,
-                config.intValue(Setting.INGEST_MAX_SPEC_BYTES), config.intValue(Setting.INGEST_SYNC_MAX_BYTES),
+                config.intValue(Setting.INGEST_MAX_SPEC_BYTES), config.intValue(Setting.INGEST_SYNC_MAX_BYTES), audit,
                 config.boolValue(Setting.INGEST_EMBEDDINGS) ? Optional.of(catalog::prepareSearch) : Optional.empty());
 
         this.credentials = CredentialService.start(config.credentials());
@@ -198,7 +199,6 @@ final class KernelServices {
         Duration compositeTimeout = Duration.ofSeconds(config.intValue(Setting.PLUGIN_COMPOSITE_TIMEOUT));
         ConnectorSessions sessions = new ConnectorSessions(egress, sockets, callTimeout, compositeTimeout,
                 Optional.of(config.outboundTrust().trustManager()));
-        this.audit = new AuditLog(jdbc, metrics);
         this.auditIntegrity = AuditIntegrity.create(jdbc, metrics, sealKey(config),
                 new AuditArchives.Policy(config.intValue(Setting.AUDIT_RETENTION_DAYS),
                         config.intValue(Setting.AUDIT_RETENTION_MIN_DAYS), config.intValue(Setting.AUDIT_PARTITIONS_AHEAD_MONTHS),

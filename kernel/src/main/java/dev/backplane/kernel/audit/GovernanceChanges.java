@@ -47,7 +47,7 @@ final class GovernanceChanges {
             Map.entry("PATCH /api/v1/connectors/{connector_id}/groups/{group_key}", Set.of("name", "when_to_use")),
             Map.entry("PUT /api/v1/connector-preferences/{product}", Set.of("impl_id")),
             Map.entry("PATCH /api/v1/connectors/{connector_id}/operations/{op_id}", Set.of("custom_description",
-                    "is_enabled", "requires_approval", "safety_level")),
+                    "is_enabled", "op_class", "requires_approval", "safety_level")),
             // a memory write: where and under which name, never what (user scopes are private to the writer)
             Map.entry("POST /api/v1/memory", Set.of("scope", "slug")),
             Map.entry("POST /api/v1/memory/{scope}/{slug}/promote", Set.of("move", "to")),

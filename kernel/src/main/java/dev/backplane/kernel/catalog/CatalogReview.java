@@ -1,9 +1,11 @@
 package dev.backplane.kernel.catalog;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.kernel.catalog.CatalogViews.GroupView;
 import dev.backplane.kernel.catalog.CatalogViews.Review;
 import dev.backplane.kernel.catalog.CatalogViews.ReviewChange;
 import dev.backplane.kernel.plugins.LoadedConnector;
+import dev.backplane.plugin.api.OpClass;
 import dev.backplane.plugin.api.OperationDescriptor;
 import dev.backplane.plugin.api.OperationGroup;
 import java.util.ArrayList;
@@ -21,6 +23,8 @@ import java.util.UUID;
 final class CatalogReview {
 
     static final Set<String> SAFETY_LEVELS = Set.of("safe", "caution", "dangerous");
+    /** The classes an admin may give an operation ({@code other} is the plugin's to say). */
+    static final List<String> OP_CLASSES = List.of("read", "write", "credential_read");
 
     private final ConnectorRegistry registry;
     private final ReviewStore store;
@@ -37,7 +41,18 @@ final class CatalogReview {
         Map<String, ReviewStore.OpOverride> overrides = store.overrides(tenant, connectorId);
         List<OperationView> ops = views(c, overrides);
         return new Review(listing.summary(c, store.status(tenant, connectorId), overrides), c.descriptor().secretFields(),
-                groupViews(tenant, c, ops), ops);
+                groupViews(tenant, c, ops), ops, classificationRules(tenant, connectorId));
+    }
+
+    /** The rules file's rules as the ingest applied them, with their reasons (none for a plugin's connector). */
+    private List<JsonNode> classificationRules(UUID tenant, String connectorId) {
+        ConnectorRegistry.Ingested i = registry.ingested(tenant).get(connectorId);
+        if (i == null || registry.isPlugin(connectorId)) {
+            return List.of();
+        }
+        List<JsonNode> out = new ArrayList<>();
+        i.stored().classificationRules().forEach(out::add);
+        return out;
     }
 
     List<GroupView> groups(UUID tenant, String connectorId) {
@@ -71,8 +86,10 @@ final class CatalogReview {
     ReviewChange enableReads(UUID tenant, String connectorId, String actor) {
         LoadedConnector c = registry.require(tenant, connectorId);
         ReviewStatus status = store.status(tenant, connectorId);
-        List<String> reads = c.catalog().operations().stream().filter(OperationDescriptor::isReadClass)
-                .map(OperationDescriptor::opId).toList();
+        // the tenant's view: an override to credential_read or write takes an operation out; one to read puts a
+        // GET or HEAD in, never another method
+        List<String> reads = views(c, store.overrides(tenant, connectorId)).stream().filter(OperationView::readClass)
+                .map(OperationView::opId).toList();
         int changed = store.enableAll(tenant, connectorId, reads, actor);
         return new ReviewChange(connectorId, status.wireName(), status.wireName(), changed, changed
                 + " read operation(s) newly enabled of " + reads.size() + "; writes stay default-deny"
@@ -83,28 +100,55 @@ final class CatalogReview {
     /** A sparse change of one operation's overrides; {@code customDescription} "" clears it. */
     OperationView editOperation(UUID tenant, String connectorId, String opId, Optional<String> customDescription,
                                 Optional<String> safetyLevel, Optional<Boolean> requiresApproval,
-                                Optional<Boolean> isEnabled, String actor) {
+                                Optional<Boolean> isEnabled, Optional<String> opClass, String actor) {
         LoadedConnector c = registry.require(tenant, connectorId);
         OperationDescriptor op = operation(c, opId);
-        checkOverride(customDescription, safetyLevel, requiresApproval, isEnabled);
+        checkOverride(customDescription, safetyLevel, requiresApproval, isEnabled, opClass);
+        ReviewStore.OpOverride before = store.overrides(tenant, connectorId).get(opId);
+        String classAfter = opClass.or(() -> before == null ? Optional.empty() : before.opClass())
+                .orElse(op.opClass().wireName());
+        if (classAfter.equals(OpClass.CREDENTIAL_READ.wireName()) && requiresApproval.equals(Optional.of(false))) {
+            throw CatalogErrors.INVALID_OVERRIDE.error("operation " + opId + " is a credential_read, which always "
+                    + "requires approval; change its class first (--op-class read) to lift the approval",
+                    Map.of("field", "requires_approval", "op_class", classAfter));
+        }
         boolean clear = customDescription.map(String::isBlank).orElse(false);
         store.mergeOverride(tenant, connectorId, opId, new ReviewStore.OpOverride(
-                customDescription.filter(d -> !d.isBlank()), safetyLevel, requiresApproval, isEnabled), clear, actor);
+                customDescription.filter(d -> !d.isBlank()), safetyLevel, requiresApproval, isEnabled, opClass), clear,
+                actor);
         return OperationView.of(op, store.overrides(tenant, connectorId).get(opId));
     }
 
     /** An override change names a known safety level and changes something. */
     static void checkOverride(Optional<String> customDescription, Optional<String> safetyLevel,
                               Optional<Boolean> requiresApproval, Optional<Boolean> isEnabled) {
-        safetyLevel.ifPresent(s -> {
-            if (!SAFETY_LEVELS.contains(s)) {
-                throw CatalogErrors.INVALID_OVERRIDE.error("safety_level must be safe, caution or dangerous, "
-                        + "got '" + s + "'", Map.of("field", "safety_level"));
-            }
-        });
-        if (customDescription.isEmpty() && safetyLevel.isEmpty() && requiresApproval.isEmpty() && isEnabled.isEmpty()) {
+        checkOverride(customDescription, safetyLevel, requiresApproval, isEnabled, Optional.empty());
+    }
+
+    /** An override change names a known safety level and class, and changes something. */
+    static void checkOverride(Optional<String> customDescription, Optional<String> safetyLevel,
+                              Optional<Boolean> requiresApproval, Optional<Boolean> isEnabled,
+                              Optional<String> opClass) {
+        safetyLevel.ifPresent(CatalogReview::checkSafetyLevel);
+        opClass.ifPresent(CatalogReview::checkOpClass);
+        if (customDescription.isEmpty() && safetyLevel.isEmpty() && requiresApproval.isEmpty() && isEnabled.isEmpty()
+                && opClass.isEmpty()) {
             throw CatalogErrors.INVALID_OVERRIDE.error("nothing to change: give custom_description, "
-                    + "safety_level, requires_approval or is_enabled", Map.of());
+                    + "safety_level, requires_approval, is_enabled or op_class", Map.of());
+        }
+    }
+
+    static void checkSafetyLevel(String s) {
+        if (!SAFETY_LEVELS.contains(s)) {
+            throw CatalogErrors.INVALID_OVERRIDE.error("safety_level must be safe, caution or dangerous, "
+                    + "got '" + s + "'", Map.of("field", "safety_level"));
+        }
+    }
+
+    static void checkOpClass(String c) {
+        if (!OP_CLASSES.contains(c)) {
+            throw CatalogErrors.INVALID_OVERRIDE.error("op_class must be read, write or credential_read, got '" + c
+                    + "'", Map.of("field", "op_class", "valid_op_classes", OP_CLASSES));
         }
     }
 

@@ -25,8 +25,9 @@ public record CatalogRoutes(CatalogService catalog, ConnectorPreferences prefere
 
     /** Body of an operation edit; absent fields stay as they are, "" clears the custom description. */
     record OperationEdit(Optional<String> customDescription, Optional<String> safetyLevel,
-                         Optional<Boolean> requiresApproval, Optional<Boolean> isEnabled) {
+                         Optional<Boolean> requiresApproval, Optional<Boolean> isEnabled, Optional<String> opClass) {
         OperationEdit {
+            opClass = opClass == null ? Optional.empty() : opClass;
             customDescription = customDescription == null ? Optional.empty() : customDescription;
             safetyLevel = safetyLevel == null ? Optional.empty() : safetyLevel;
             requiresApproval = requiresApproval == null ? Optional.empty() : requiresApproval;
@@ -118,6 +119,6 @@ public record CatalogRoutes(CatalogService catalog, ConnectorPreferences prefere
     private void editOperation(ServerRequest req, ServerResponse res, Caller caller) {
         OperationEdit e = Json.read(req, OperationEdit.class);
         Json.ok(res, catalog.editOperation(caller.tenantId(), id(req), req.path().pathParameters().get("op_id"),
-                e.customDescription(), e.safetyLevel(), e.requiresApproval(), e.isEnabled(), caller.sub()));
+                e.customDescription(), e.safetyLevel(), e.requiresApproval(), e.isEnabled(), e.opClass(), caller.sub()));
     }
 }

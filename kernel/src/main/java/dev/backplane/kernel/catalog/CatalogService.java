@@ -100,12 +100,21 @@ public final class CatalogService {
      * A sparse change of one operation's overrides.
      *
      * @param customDescription new custom description ("" clears it)
+     * @param opClass new class (read, write or credential_read); a credential_read always requires approval
      */
     public OperationView editOperation(UUID tenant, String connectorId, String opId, Optional<String> customDescription,
                                        Optional<String> safetyLevel, Optional<Boolean> requiresApproval,
-                                       Optional<Boolean> isEnabled, String actor) {
+                                       Optional<Boolean> isEnabled, Optional<String> opClass, String actor) {
         return review.editOperation(tenant, connectorId, opId, customDescription, safetyLevel, requiresApproval,
-                isEnabled, actor);
+                isEnabled, opClass, actor);
+    }
+
+    /** {@link #editOperation(UUID, String, String, Optional, Optional, Optional, Optional, Optional, String)} leaving the class. */
+    public OperationView editOperation(UUID tenant, String connectorId, String opId, Optional<String> customDescription,
+                                       Optional<String> safetyLevel, Optional<Boolean> requiresApproval,
+                                       Optional<Boolean> isEnabled, String actor) {
+        return editOperation(tenant, connectorId, opId, customDescription, safetyLevel, requiresApproval, isEnabled,
+                Optional.empty(), actor);
     }
 
     public GroupView editGroup(UUID tenant, String connectorId, String groupKey, Optional<String> displayName,

@@ -1,5 +1,6 @@
 package dev.backplane.kernel.catalog;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Optional;
 
@@ -30,7 +31,7 @@ public final class CatalogViews {
 
     /** {@code svc connector review}: everything an admin needs to decide. */
     public record Review(ConnectorSummary connector, List<String> secretFields, List<GroupView> groups,
-                         List<OperationView> operations) {
+                         List<OperationView> operations, List<JsonNode> classificationRules) {
     }
 
     /** The result of a review action. */

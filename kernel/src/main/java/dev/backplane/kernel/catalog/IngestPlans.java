@@ -31,7 +31,7 @@ final class IngestPlans {
     record Plan(String connectorId, String implId, String version, String product, int defaultPort,
                 List<SpecSource> sources, long bytes, AuthScheme auth, List<String> compatible,
                 Optional<UUID> owner, boolean dryRun, String source, Map<String, OperationGroup> curatedGroups,
-                List<String> credentialReads, List<String> notCredentialReads) {
+                List<String> credentialReads, List<String> notCredentialReads, List<ClassificationRules.Rule> rules) {
     }
 
     private static final Pattern IMPL = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
@@ -49,6 +49,7 @@ final class IngestPlans {
 
     Plan plan(Caller caller, IngestRequest req) {
         Optional<UUID> owner = owner(caller, req.tenantId());
+        List<ClassificationRules.Rule> rules = ClassificationRules.parse(req.rules());
         if (!req.authSecretFields().isEmpty() && req.authScheme().isEmpty()) {
             throw invalid("auth_secret_field_without_scheme", "--auth-secret-field needs --auth-scheme",
                     "auth_secret_fields");
@@ -67,7 +68,7 @@ final class IngestPlans {
                     + "version and at least one spec (manual mode), not both and not neither", "catalog");
         }
         if (req.catalog().isPresent()) {
-            return catalogPlan(req, owner);
+            return catalogPlan(req, owner, rules);
         }
         String product = req.product().orElseThrow(() -> invalid("invalid_request", "product is required in manual "
                 + "mode", "product"));
@@ -101,10 +102,10 @@ final class IngestPlans {
             throw invalid("invalid_request", "default_port must be 1..65535", "default_port");
         }
         return new Plan(impl + "-" + version, impl, version, product, port, sources, bytes, auth,
-                req.specInfoVersionsCompatible(), owner, req.dryRun(), "manual", Map.of(), List.of(), List.of());
+                req.specInfoVersionsCompatible(), owner, req.dryRun(), "manual", Map.of(), List.of(), List.of(), rules);
     }
 
-    private Plan catalogPlan(IngestRequest req, Optional<UUID> owner) {
+    private Plan catalogPlan(IngestRequest req, Optional<UUID> owner, List<ClassificationRules.Rule> rules) {
         String key = req.catalog().orElseThrow();
         CatalogIndex.Entry e = registry.index().find(key).orElseThrow(() -> CatalogErrors.UNKNOWN_CATALOG_ENTRY.error("the catalog index has no '" + key + "'").withExtras("valid_catalog_entries",
                 registry.index().entries().stream().map(x -> x.product() + "/" + x.version()).toList()));
@@ -124,7 +125,7 @@ final class IngestPlans {
         }
         return new Plan(e.connectorId(), e.implId(), e.version(), e.product(), e.defaultPort(),
                 e.specs().stream().map(SpecSource::of).toList(), bytes, auth, compat, owner, req.dryRun(),
-                "catalog " + key, e.curatedGroups(), e.credentialReads(), e.notCredentialReads());
+                "catalog " + key, e.curatedGroups(), e.credentialReads(), e.notCredentialReads(), rules);
     }
 
     private static AuthScheme auth(String scheme, List<String> fields, Map<String, String> settings) {

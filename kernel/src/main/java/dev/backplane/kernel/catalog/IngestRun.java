@@ -2,7 +2,10 @@ package dev.backplane.kernel.catalog;
 
 import dev.backplane.ingest.IngestOptions;
 import dev.backplane.ingest.IngestResult;
+import dev.backplane.kernel.audit.AuditClass;
+import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.catalog.IngestPlans.Plan;
+import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.plugins.LoadedConnector;
 import dev.backplane.kernel.util.Digests;
@@ -31,22 +34,28 @@ final class IngestRun {
     private static final String DONE = "done";
     private static final String DEFERRED = "deferred";
 
+    /** The op id of the audit row each applied rule of a rules file writes. */
+    static final String RULE_AUDIT_OP = "svc.catalog.classification_rule";
+
     private final IngestStore store;
     private final ConnectorRegistry registry;
     private final ChangeFeed feed;
     private final long maxSpecBytes;
     private final Optional<SpecIngestService.SearchPreparation> searchPreparation;
+    private final Optional<AuditLog> audit;
 
     IngestRun(IngestStore store, ConnectorRegistry registry, ChangeFeed feed, long maxSpecBytes,
-              Optional<SpecIngestService.SearchPreparation> searchPreparation) {
+              Optional<SpecIngestService.SearchPreparation> searchPreparation, Optional<AuditLog> audit) {
         this.store = store;
         this.registry = registry;
         this.feed = feed;
         this.maxSpecBytes = maxSpecBytes;
         this.searchPreparation = searchPreparation;
+        this.audit = audit;
     }
 
-    Map<String, Object> run(Plan plan, String actor, Consumer<IngestOptions.Progress> progress) {
+    Map<String, Object> run(Plan plan, Caller caller, Consumer<IngestOptions.Progress> progress) {
+        String actor = caller.sub();
         if (registry.isPlugin(plan.connectorId())) {
             throw CatalogErrors.CONNECTOR_EXISTS.error("connector " + plan.connectorId()
                     + " is provided by a plugin jar; choose another --impl or --version", Map.of());
@@ -64,7 +73,9 @@ final class IngestRun {
                 List.of(new ConnectorDescriptor.Product(plan.product(), plan.defaultPort())), List.of(plan.version()),
                 plan.auth().secretFields());
         List<String> warnings = new ArrayList<>(result.warnings());
-        IngestedConnector connector = new IngestedConnector(descriptor, SpecIngestService.curated(result.catalog(),
+        // the rules file corrects the heuristic before anything is stored: a rule that is wrong refuses it all
+        ClassificationRules.Applied ruled = ClassificationRules.apply(result.catalog(), plan.rules());
+        IngestedConnector connector = new IngestedConnector(descriptor, SpecIngestService.curated(ruled.catalog(),
                 plan.curatedGroups(), warnings), result.basePath(), plan.auth());
         List<Map<String, Object>> specs = result.specs().stream().map(s -> {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -85,13 +96,19 @@ final class IngestRun {
             progress.accept(new IngestOptions.Progress("saving", 0, 1));
             Map<String, Object> forRevision = new TreeMap<>();
             forRevision.put("catalog", IngestedJson.catalogJson(connector.catalog()));
+            if (!ruled.applied().isEmpty()) {
+                forRevision.put(IngestedJson.CLASSIFICATION_RULES, ruled.applied());
+            }
             forRevision.put("auth", IngestedJson.authJson(plan.auth()));
             forRevision.put("base_path", result.basePath());
             forRevision.put("descriptor", List.of(descriptor.products().getFirst().token(),
                     descriptor.products().getFirst().defaultPort()));
             String revision = Digests.sha256Hex(JsonMapping.write(forRevision));
             IngestStore.Saved saved = store.save(plan.owner(), connector, ENGINE, specs, warnings, revision,
-                    actor);
+                    actor, ruled.applied(), c -> {
+                        auditRules(c, caller, plan, ruled.applied());
+                        return null;
+                    });
             created = saved.created();
             reviewsReset = saved.reviewsReset().size();
             saved.reviewsReset().forEach(t -> feed.changed(ReviewStore.TOPIC, ReviewStore.key(t, plan.connectorId())));
@@ -104,6 +121,7 @@ final class IngestRun {
         }
         Map<String, Object> view = view(plan, connector, specs, warnings, created);
         view.put("reviews_reset", reviewsReset);
+        view.put(IngestedJson.CLASSIFICATION_RULES, ruled.applied());
         view.put("search_vectors", vectors);
         view.put("search_vectors_ms", vectorsMillis);
         int ops = connector.catalog().operations().size();
@@ -129,6 +147,37 @@ final class IngestRun {
                 (done, total) -> progress.accept(new IngestOptions.Progress("embedding", done, total)));
         return ready ? "ready" : "failed";
     }
+
+    /**
+     * One audit row per applied rule, in the ingest's own transaction: who applied it, to which connector, what it
+     * matched and set, why, and the op ids it changed (the first {@value #AUDITED_OP_IDS}, with their count). The
+     * row is in the owning tenant's log, or the ingesting admin's for a global connector.
+     */
+    private void auditRules(java.sql.Connection c, Caller caller, Plan plan, List<Map<String, Object>> applied)
+            throws java.sql.SQLException {
+        if (audit.isEmpty()) {
+            return;
+        }
+        for (Map<String, Object> rule : applied) {
+            @SuppressWarnings("unchecked")
+            List<String> opIds = (List<String>) rule.get("op_ids");
+            Map<String, Object> extras = new LinkedHashMap<>();
+            extras.put("rule", rule.get("rule"));
+            extras.put("scope", plan.owner().map(t -> "tenant").orElse("global"));
+            extras.put("match", rule.get("match"));
+            extras.put("set", rule.get("set"));
+            extras.put("reason", rule.get("reason"));
+            extras.put("op_count", opIds.size());
+            extras.put("op_ids", opIds.subList(0, Math.min(AUDITED_OP_IDS, opIds.size())));
+            AuditLog.Entry entry = new AuditLog.Entry(plan.owner().orElse(caller.tenantId()), caller.sub(),
+                    caller.kind().wireName(), AuditClass.OTHER.wireName(), RULE_AUDIT_OP,
+                    Optional.of(plan.connectorId()), Optional.empty(), Optional.empty(), caller.sessionId(),
+                    Optional.empty(), Optional.empty(), Optional.empty());
+            audit.get().recordIn(c, entry, "ok", Optional.empty(), extras);
+        }
+    }
+
+    private static final int AUDITED_OP_IDS = 20;
 
     private static Map<String, Object> view(Plan plan, IngestedConnector c, List<Map<String, Object>> specs,
                                             List<String> warnings, boolean created) {

@@ -26,10 +26,11 @@ public final class IngestStore {
      *
      * @param tenant the owning tenant; empty for a global connector
      * @param revision SHA-256 over catalog and auth; the registry rebuilds a connector only when it changes
+     * @param classificationRules the rules file's rules as applied at ingest (rule, match, set, reason, op_ids)
      */
     public record Stored(Optional<UUID> tenant, String connectorId, String engine, IngestedConnector connector,
                          JsonNode specs, List<String> warnings, String revision, Instant ingestedAt,
-                         String ingestedBy) {
+                         String ingestedBy, JsonNode classificationRules) {
     }
 
     private final Jdbc jdbc;
@@ -86,7 +87,22 @@ public final class IngestStore {
      */
     Saved save(Optional<UUID> tenant, IngestedConnector c, String engine, Object specs, List<String> warnings,
                String revision, String actor) {
+        return save(tenant, c, engine, specs, warnings, revision, actor, List.of(), conn -> null);
+    }
+
+    /**
+     * {@link #save(Optional, IngestedConnector, String, Object, List, String, String)}, keeping the rules file's
+     * applied rules with the catalog and running {@code alsoInTransaction} (the rules' audit rows) in the same
+     * commit.
+     */
+    Saved save(Optional<UUID> tenant, IngestedConnector c, String engine, Object specs, List<String> warnings,
+               String revision, String actor, List<Map<String, Object>> classificationRules,
+               Jdbc.TxBody<Void> alsoInTransaction) {
         ConnectorDescriptor d = c.descriptor();
+        Map<String, Object> catalogJson = IngestedJson.catalogJson(c.catalog());
+        if (!classificationRules.isEmpty()) {
+            catalogJson.put(IngestedJson.CLASSIFICATION_RULES, classificationRules);
+        }
         return jdbc.inTransaction(conn -> {
             Optional<String> before = Jdbc.query(conn, "SELECT revision FROM catalog_ingested_connectors WHERE scope = ? "
                     + "AND connector_id = ? FOR UPDATE", rs -> rs.getString(1), scope(tenant), d.connectorId())
@@ -104,7 +120,7 @@ public final class IngestStore {
                                ingested_at = now(), ingested_by = EXCLUDED.ingested_by""",
                     scope(tenant), tenant.orElse(null), d.connectorId(), d.implId(), d.version(),
                     d.products().getFirst().token(), d.products().getFirst().defaultPort(), engine, c.basePath(),
-                    Jdbc.jsonb(IngestedJson.authJson(c.auth())), Jdbc.jsonb(IngestedJson.catalogJson(c.catalog())), Jdbc.jsonb(specs),
+                    Jdbc.jsonb(IngestedJson.authJson(c.auth())), Jdbc.jsonb(catalogJson), Jdbc.jsonb(specs),
                     Jdbc.jsonb(warnings), revision, actor);
             List<UUID> reset = List.of();
             if (before.isPresent() && !before.get().equals(revision)) {
@@ -120,6 +136,7 @@ public final class IngestStore {
                                                 WHERE i.connector_id = r.connector_id AND i.tenant_id = r.tenant_id)
                             RETURNING r.tenant_id""", rs -> rs.getObject(1, UUID.class), actor, d.connectorId());
             }
+            alsoInTransaction.run(conn);
             return new Saved(before.isEmpty(), reset);
         });
     }
@@ -144,7 +161,8 @@ public final class IngestStore {
             Timestamp at = rs.getTimestamp("ingested_at");
             return new Stored(Optional.ofNullable(rs.getObject("tenant_id", UUID.class)), rs.getString("connector_id"),
                     rs.getString("engine"), c, JsonMapping.mapper().readTree(rs.getString("specs")), List.copyOf(warnings),
-                    rs.getString("revision"), at.toInstant(), rs.getString("ingested_by"));
+                    rs.getString("revision"), at.toInstant(), rs.getString("ingested_by"),
+                    catalog.path(IngestedJson.CLASSIFICATION_RULES));
         } catch (JsonProcessingException e) {
             throw new SQLException("stored ingested connector is not valid JSON: " + e.getMessage(), e);
         }

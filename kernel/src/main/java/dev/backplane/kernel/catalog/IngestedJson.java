@@ -22,6 +22,9 @@ import java.util.Map;
  */
 final class IngestedJson {
 
+    /** The stored catalog's member holding the rules file's rules as applied (absent when there were none). */
+    static final String CLASSIFICATION_RULES = "classification_rules";
+
     private IngestedJson() {
     }
 

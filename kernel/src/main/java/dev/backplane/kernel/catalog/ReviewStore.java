@@ -16,7 +16,12 @@ final class ReviewStore {
 
     /** A tenant's override of one operation; empty fields keep the plugin's value. */
     record OpOverride(Optional<String> customDescription, Optional<String> safetyLevel,
-                      Optional<Boolean> requiresApproval, Optional<Boolean> isEnabled) {
+                      Optional<Boolean> requiresApproval, Optional<Boolean> isEnabled, Optional<String> opClass) {
+        /** An override that leaves the class alone. */
+        OpOverride(Optional<String> customDescription, Optional<String> safetyLevel,
+                   Optional<Boolean> requiresApproval, Optional<Boolean> isEnabled) {
+            this(customDescription, safetyLevel, requiresApproval, isEnabled, Optional.empty());
+        }
     }
 
     /** A tenant's edit of one group. */
@@ -82,7 +87,7 @@ final class ReviewStore {
     private Map<String, OpOverride> loadOverrides(UUID tenant, String connectorId) {
         Map<String, OpOverride> out = new HashMap<>();
         jdbc.query("""
-                SELECT op_id, custom_description, safety_level, requires_approval, is_enabled
+                SELECT op_id, custom_description, safety_level, requires_approval, is_enabled, op_class
                   FROM catalog_operation_overrides WHERE tenant_id = ? AND connector_id = ?""",
                 rs -> out.put(rs.getString("op_id"), override(rs)), tenant, connectorId);
         return out;
@@ -94,17 +99,19 @@ final class ReviewStore {
         jdbc.update("""
                 INSERT INTO catalog_operation_overrides
                        (tenant_id, connector_id, op_id, custom_description, safety_level, requires_approval, is_enabled,
-                        updated_at, updated_by)
-                VALUES (?, ?, ?, ?, ?, ?, ?, now(), ?)
+                        op_class, updated_at, updated_by)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, now(), ?)
                 ON CONFLICT (tenant_id, connector_id, op_id) DO UPDATE SET
                     custom_description = CASE WHEN ? THEN NULL
                         ELSE COALESCE(EXCLUDED.custom_description, catalog_operation_overrides.custom_description) END,
                     safety_level = COALESCE(EXCLUDED.safety_level, catalog_operation_overrides.safety_level),
                     requires_approval = COALESCE(EXCLUDED.requires_approval, catalog_operation_overrides.requires_approval),
                     is_enabled = COALESCE(EXCLUDED.is_enabled, catalog_operation_overrides.is_enabled),
+                    op_class = COALESCE(EXCLUDED.op_class, catalog_operation_overrides.op_class),
                     updated_at = now(), updated_by = EXCLUDED.updated_by""",
                 tenant, connectorId, opId, change.customDescription().orElse(null), change.safetyLevel().orElse(null),
-                change.requiresApproval().orElse(null), change.isEnabled().orElse(null), actor, clearDescription);
+                change.requiresApproval().orElse(null), change.isEnabled().orElse(null), change.opClass().orElse(null), actor,
+                clearDescription);
         changed(tenant, connectorId);
     }
 
@@ -155,7 +162,7 @@ final class ReviewStore {
         Boolean enabled = (Boolean) rs.getObject("is_enabled");
         return new OpOverride(Optional.ofNullable(rs.getString("custom_description")),
                 Optional.ofNullable(rs.getString("safety_level")), Optional.ofNullable(approval),
-                Optional.ofNullable(enabled));
+                Optional.ofNullable(enabled), Optional.ofNullable(rs.getString("op_class")));
     }
 
 }

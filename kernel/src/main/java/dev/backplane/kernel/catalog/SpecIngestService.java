@@ -1,10 +1,12 @@
 package dev.backplane.kernel.catalog;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.ingest.IngestOptions;
 import dev.backplane.ingest.IngestResult;
 import dev.backplane.ingest.SpecIngestException;
 import dev.backplane.ingest.SpecIngester;
 import dev.backplane.ingest.SpecSource;
+import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.catalog.IngestPlans.Plan;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.identity.Caller;
@@ -47,12 +49,25 @@ public final class SpecIngestService {
      * @param catalog {@code <product>/<version>} of the catalog index (catalog mode)
      * @param specs uploaded spec texts (manual mode)
      * @param tenantId owning tenant; absent = global
+     * @param rules the rules file: corrections of class, safety and approval ({@link ClassificationRules}); absent or
+     *              null = none
      */
     public record IngestRequest(Optional<String> catalog, Optional<String> product, Optional<String> version,
                                 Optional<String> impl, List<SpecUpload> specs, Optional<String> authScheme,
                                 List<String> authSecretFields, Map<String, String> authSettings,
                                 List<String> specInfoVersionsCompatible, Boolean dryRun, Optional<String> tenantId,
-                                Optional<Integer> defaultPort) {
+                                Optional<Integer> defaultPort, JsonNode rules) {
+
+        /** A request without a rules file. */
+        public IngestRequest(Optional<String> catalog, Optional<String> product, Optional<String> version,
+                             Optional<String> impl, List<SpecUpload> specs, Optional<String> authScheme,
+                             List<String> authSecretFields, Map<String, String> authSettings,
+                             List<String> specInfoVersionsCompatible, Boolean dryRun, Optional<String> tenantId,
+                             Optional<Integer> defaultPort) {
+            this(catalog, product, version, impl, specs, authScheme, authSecretFields, authSettings,
+                    specInfoVersionsCompatible, dryRun, tenantId, defaultPort, null);
+        }
+
         public IngestRequest {
             catalog = orEmpty(catalog);
             product = orEmpty(product);
@@ -111,14 +126,16 @@ public final class SpecIngestService {
     }
 
     /**
-     * @param searchPreparation run as the ingest's last stage ({@code catalog.ingest-embeddings}); absent, the
-     *     first search starts it
+     * @param audit where each rule a rules file applies is recorded (null: nowhere, for tools and tests)
+     * @param searchPreparation computes a new connector's operation embeddings as the ingest's last stage
+     *     ({@code catalog.ingest-embeddings}; empty: the first search does)
      */
     public SpecIngestService(BackgroundJobs jobs, IngestStore store, ConnectorRegistry registry, ChangeFeed feed,
-                             long maxSpecBytes, long syncMaxBytes, Optional<SearchPreparation> searchPreparation) {
+                             long maxSpecBytes, long syncMaxBytes, AuditLog audit,
+                             Optional<SearchPreparation> searchPreparation) {
         this.jobs = jobs;
         this.plans = new IngestPlans(registry, maxSpecBytes);
-        this.runs = new IngestRun(store, registry, feed, maxSpecBytes, searchPreparation);
+        this.runs = new IngestRun(store, registry, feed, maxSpecBytes, searchPreparation, Optional.ofNullable(audit));
         this.maxSpecBytes = maxSpecBytes;
         this.syncMaxBytes = syncMaxBytes;
     }
@@ -131,7 +148,7 @@ public final class SpecIngestService {
     public Answer ingest(Caller caller, IngestRequest req) {
         Plan plan = plans.plan(caller, req);
         if (plan.dryRun() || plan.bytes() <= syncMaxBytes) {
-            return new Answer.Done(runs.run(plan, caller.sub(), p -> { }));
+            return new Answer.Done(runs.run(plan, caller, p -> { }));
         }
         Map<String, Object> request = new LinkedHashMap<>();
         request.put("source", plan.source());
@@ -140,7 +157,7 @@ public final class SpecIngestService {
         request.put("auth_scheme", plan.auth().scheme());
         request.put("bytes", plan.bytes());
         UUID id = jobs.start(JOB_KIND, caller, request, Map.of("stage", "queued", "done", 0, "total", 0),
-                progress -> runs.run(plan, caller.sub(), p -> {
+                progress -> runs.run(plan, caller, p -> {
                     Map<String, Object> now = Map.of("stage", p.stage(), "done", p.done(), "total", p.total());
                     if (p.stage().equals("done")) {
                         progress.reportNow(now);

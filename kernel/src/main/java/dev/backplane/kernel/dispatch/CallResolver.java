@@ -15,6 +15,7 @@ import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.Credential;
 import dev.backplane.plugin.api.HttpPreview;
+import dev.backplane.plugin.api.OpClass;
 import dev.backplane.plugin.api.OperationRequest;
 import dev.backplane.plugin.api.OperationShape;
 import java.util.Map;
@@ -57,7 +58,9 @@ final class CallResolver {
         if (choice.rerouted()) {
             op = catalog.effective(caller.tenantId(), choice.connector().connectorId(), req.opId());
         }
-        AuditLog.Entry entry = auditEntry(caller, AuditClass.of(op.descriptor().opClass()),
+        // the tenant's class (an admin's edit-op --op-class), not only the plugin's: a credential read is audited as one
+        AuditLog.Entry entry = auditEntry(caller, AuditClass.of(OpClass.fromWireName(op.view().opClass())
+                        .orElse(op.descriptor().opClass())),
                 op.connector().connectorId(), target, req);
         return new ResolvedCall(op, target, entry, new OperationRequest(req.opId(), req.params(), req.workRef()),
                 choice);

@@ -76,8 +76,7 @@ public final class Dispatcher {
     private void announce(Caller caller, CallRequest req, ResultEnvelope env) {
         Optional<String> opClass;
         try {
-            opClass = Optional.of(catalog.descriptor(caller.tenantId(), req.connectorId(), req.opId()).opClass()
-                    .wireName());
+            opClass = Optional.of(catalog.effective(caller.tenantId(), req.connectorId(), req.opId()).view().opClass());
         } catch (RuntimeException gone) {
             opClass = Optional.empty(); // the operation left the catalog while the call ran
         }

@@ -61,6 +61,28 @@ class ReviewRulesTest {
     }
 
     @Test
+    void anOverrideNamesAClassAnAdminMayGive() {
+        CatalogReview.checkOverride(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.of("credential_read"));
+        for (String bad : List.of("other", "READ", "secret", "")) {
+            DomainException e = refusal(() -> CatalogReview.checkOverride(Optional.empty(), Optional.empty(),
+                    Optional.empty(), Optional.empty(), Optional.of(bad)));
+            assertThat(e.code()).as(bad).isEqualTo("invalid_override");
+            assertThat(e.extras()).containsEntry("field", "op_class");
+        }
+    }
+
+    @Test
+    void aRulePathGlobStaysInASegmentUnlessDoubled() {
+        assertThat(ClassificationRules.glob("/acl/token/*").matcher("/acl/token/{id}").matches()).isTrue();
+        assertThat(ClassificationRules.glob("/acl/token/*").matcher("/acl/token/{id}/x").matches()).isFalse();
+        assertThat(ClassificationRules.glob("/acl/**").matcher("/acl/token/{id}/x").matches()).isTrue();
+        assertThat(ClassificationRules.glob("/v1.2/(a)+").matcher("/v1.2/(a)+").matches()).as("the rest is literal")
+                .isTrue();
+        assertThat(ClassificationRules.glob("/v1.2/(a)+").matcher("/v1x2/aa").matches()).isFalse();
+    }
+
+    @Test
     void aGroupEditChangesSomethingAndKeepsAName() {
         CatalogReview.checkGroupEdit(Optional.of("Pods"), Optional.empty());
         CatalogReview.checkGroupEdit(Optional.empty(), Optional.of(""));

@@ -198,6 +198,7 @@ class PgVectorIT {
                 db.update("ALTER TABLE agent_runs DROP COLUMN resume_state"); // V048's
                 db.update("DROP TABLE event_rate_buckets"); // V049's, to take the database back to V045 whole
                 undoV050(db);
+                db.update("ALTER TABLE catalog_operation_overrides DROP COLUMN op_class"); // V052's
                 db.update("DELETE FROM flyway_schema_history WHERE version::int > 45");
                 db.update("ALTER TABLE retrieval_chunks ADD COLUMN embedding_v vector(384) GENERATED ALWAYS AS "
                         + "(embedding::vector(384)) STORED");
