@@ -177,7 +177,7 @@ final class KernelServices {
                 .map(Path::of).orElse(pluginDir.resolve("catalog-index.json")));
         IngestStore ingested = new IngestStore(jdbc);
         this.connectors = new ConnectorRegistry(plugins, ingested, feed, index, callTimeout);
-        this.catalog = new CatalogService(connectors, jdbc, feed, retrieval);
+        this.catalog = new CatalogService(connectors, jdbc, feed, retrieval, config.intValue(Setting.SEARCH_FIRST_WAIT_MS));
         List<dev.backplane.kernel.jobs.JobKind> jobKinds = List.of(SpecIngestService.JOB_KIND, KbIngestService.JOB_KIND);
         this.jobs = new BackgroundJobs(jdbc, jobKinds);
         this.tracing = closing.add(Tracing.start(config.optional(Setting.TRACING_OTLP_ENDPOINT),

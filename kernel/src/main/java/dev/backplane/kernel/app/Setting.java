@@ -56,6 +56,10 @@ public enum Setting {
             "true: an ingest computes the new connector's operation embeddings as its last stage, so its first search is "
                     + "hybrid; false: the first search starts them, and searches rank by words only (retrieval: lexical) "
                     + "until they are in"),
+    SEARCH_FIRST_WAIT_MS("catalog.search-first-wait-ms", "SVC_SEARCH_FIRST_WAIT_MS", "3000",
+            "how long the first searches of a connector whose operation embeddings are not in yet (after a restart, on "
+                    + "another replica, with catalog.ingest-embeddings false) wait for them before ranking by words only "
+                    + "(retrieval: lexical)", 0, 60_000),
     TARGET_SSRF_ALLOWLIST("targets.ssrf-allowlist", "SVC_TARGET_SSRF_ALLOWLIST", "",
             "CIDR ranges and host names targets may use although they are private or internal (comma-separated)"),
     CREDENTIALS_BACKEND("credentials.backend", "SVC_CREDENTIALS_BACKEND", "kv",

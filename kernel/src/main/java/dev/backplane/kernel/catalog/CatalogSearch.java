@@ -24,13 +24,15 @@ final class CatalogSearch {
     private final ConnectorRegistry registry;
     private final ReviewStore store;
     private final RetrievalEngine retrieval;
+    private final long firstWaitMillis;
     /** Search indexes per loaded connector, by identity (an ingested connector is replaced whole on re-ingest). */
     private final Cache<LoadedConnector, OperationIndex> indexes = Caffeine.newBuilder().weakKeys().build();
 
-    CatalogSearch(ConnectorRegistry registry, ReviewStore store, RetrievalEngine retrieval) {
+    CatalogSearch(ConnectorRegistry registry, ReviewStore store, RetrievalEngine retrieval, long firstWaitMillis) {
         this.registry = registry;
         this.store = store;
         this.retrieval = retrieval;
+        this.firstWaitMillis = firstWaitMillis;
     }
 
     /** Whether the dense side of a connector's operation search is in (it is prepared in the background). */
@@ -79,10 +81,10 @@ final class CatalogSearch {
 
     /** The connector's search index; one whose vectors could not be prepared is made anew (and retries). */
     private OperationIndex index(LoadedConnector c) {
-        OperationIndex index = indexes.get(c, x -> new OperationIndex(x, retrieval));
+        OperationIndex index = indexes.get(c, x -> new OperationIndex(x, retrieval, firstWaitMillis));
         if (index.denseFailed()) {
             indexes.asMap().remove(c, index);
-            index = indexes.get(c, x -> new OperationIndex(x, retrieval));
+            index = indexes.get(c, x -> new OperationIndex(x, retrieval, firstWaitMillis));
         }
         return index;
     }

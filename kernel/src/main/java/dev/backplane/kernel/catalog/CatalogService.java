@@ -48,12 +48,21 @@ public final class CatalogService {
     private final CatalogSearch search;
 
     public CatalogService(ConnectorRegistry registry, Jdbc jdbc, ChangeFeed feed, RetrievalEngine retrieval) {
+        this(registry, jdbc, feed, retrieval, OperationIndex.FIRST_WAIT_MILLIS);
+    }
+
+    /**
+     * @param searchFirstWaitMillis how long the first searches of a connector whose operation embeddings are not in
+     *     wait for them before ranking by words only ({@code catalog.search-first-wait-ms})
+     */
+    public CatalogService(ConnectorRegistry registry, Jdbc jdbc, ChangeFeed feed, RetrievalEngine retrieval,
+                          long searchFirstWaitMillis) {
         this.registry = registry;
         this.store = new ReviewStore(jdbc, feed);
         this.retrieval = retrieval;
         this.listing = new ConnectorListing(registry, store);
         this.review = new CatalogReview(registry, store, listing);
-        this.search = new CatalogSearch(registry, store, retrieval);
+        this.search = new CatalogSearch(registry, store, retrieval, searchFirstWaitMillis);
     }
 
     public ConnectorRegistry registry() {

@@ -22,7 +22,7 @@ import java.util.Optional;
  */
 final class OperationIndex {
 
-    /** How long searches of a new index wait for its vectors before ranking lexically. */
+    /** How long searches of a new index wait for its vectors before ranking lexically, by default. */
     static final long FIRST_WAIT_MILLIS = 3_000;
 
     private final OperationSearch lexical;
@@ -30,14 +30,15 @@ final class OperationIndex {
     private final DenseSet dense;
     private final long waitUntil;
 
-    OperationIndex(LoadedConnector connector, RetrievalEngine engine) {
+    /** @param firstWaitMillis how long searches of this new index wait for its vectors before ranking lexically */
+    OperationIndex(LoadedConnector connector, RetrievalEngine engine, long firstWaitMillis) {
         this.lexical = new OperationSearch(connector);
         this.operations = lexical.operations();
         Map<String, OperationGroup> groups = new HashMap<>();
         connector.catalog().groups().forEach(g -> groups.put(g.groupKey(), g));
         this.dense = engine.denseSet("operations of " + connector.connectorId(),
                 operations.stream().map(op -> text(op, groups.get(op.groupKey()))).toList());
-        this.waitUntil = System.currentTimeMillis() + FIRST_WAIT_MILLIS;
+        this.waitUntil = System.currentTimeMillis() + firstWaitMillis;
     }
 
     /** What is embedded for an operation: its name as words, its group, its description. */
