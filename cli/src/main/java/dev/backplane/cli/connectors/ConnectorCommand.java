@@ -23,6 +23,15 @@ public final class ConnectorCommand {
                 + c.path("enabled_op_count").asInt() + "/" + c.path("operation_count").asInt()
                 + " operations enabled  products " + String.join(",", Json.texts(c.path("products")))
                 + "  secret fields " + String.join(",", Json.texts(r.path("secret_fields"))));
+        JsonNode auth = r.path("auth");
+        if (auth.isObject()) {
+            // what a target of an ingested connector is called with: the scheme and its settings, no secret value
+            StringBuilder line = new StringBuilder("auth " + auth.path("scheme").asText());
+            auth.path("settings").properties().forEach(e -> line.append("  ").append(e.getKey()).append('=')
+                    .append(e.getValue().asText()));
+            ctx.out().println(line + "  base path " + (r.path("base_path").asText("").isEmpty() ? "/"
+                    : r.path("base_path").asText()));
+        }
         for (JsonNode g : r.path("groups")) {
             ctx.out().println();
             ctx.out().println("[" + g.path("group_key").asText() + "] " + g.path("display_name").asText() + " ("

@@ -40,8 +40,12 @@ final class CatalogReview {
         LoadedConnector c = registry.require(tenant, connectorId);
         Map<String, ReviewStore.OpOverride> overrides = store.overrides(tenant, connectorId);
         List<OperationView> ops = views(c, overrides);
+        ConnectorRegistry.Ingested ingested = registry.isPlugin(connectorId) ? null
+                : registry.ingested(tenant).get(connectorId);
         return new Review(listing.summary(c, store.status(tenant, connectorId), overrides), c.descriptor().secretFields(),
-                groupViews(tenant, c, ops), ops, classificationRules(tenant, connectorId));
+                groupViews(tenant, c, ops), ops, classificationRules(tenant, connectorId),
+                ingested == null ? null : IngestedJson.authJson(ingested.stored().connector().auth()),
+                ingested == null ? null : ingested.stored().connector().basePath());
     }
 
     /** The rules file's rules as the ingest applied them, with their reasons (none for a plugin's connector). */

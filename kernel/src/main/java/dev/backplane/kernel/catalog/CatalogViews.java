@@ -2,6 +2,7 @@ package dev.backplane.kernel.catalog;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** The JSON shapes of the catalog routes. */
@@ -29,9 +30,16 @@ public final class CatalogViews {
                             int enabledOpCount, boolean partial) {
     }
 
-    /** {@code svc connector review}: everything an admin needs to decide. */
+    /**
+     * {@code svc connector review}: everything an admin needs to decide.
+     *
+     * @param auth an ingested connector's auth scheme, the credential fields it reads (names) and its settings
+     *     (header, prefix, login path ...; no secret value); null for a plugin's connector
+     * @param basePath the path every operation of an ingested connector is sent under; null for a plugin's
+     */
     public record Review(ConnectorSummary connector, List<String> secretFields, List<GroupView> groups,
-                         List<OperationView> operations, List<JsonNode> classificationRules) {
+                         List<OperationView> operations, List<JsonNode> classificationRules, Map<String, Object> auth,
+                         String basePath) {
     }
 
     /** The result of a review action. */

@@ -318,6 +318,10 @@ public class SpecIngestIT extends PerTestTenant {
         assertThat(done.exitCode()).as(done.toString()).isZero();
         assertThat(done.out()).contains("ingested " + impl + "-4.x (tenant)").contains("auth basic [\"user\",\"pass\"]")
                 .contains("next: svc connector review " + impl + "-4.x");
+        // the review shows how a target will be called: the scheme, its settings, the base path
+        var review = cli.run("connector", "review", impl + "-4.x");
+        assertThat(review.exitCode()).as(review.toString()).isZero();
+        assertThat(review.out()).contains("secret fields user,pass").contains("auth basic  base path /v2");
         assertThat(cli.run("connector", "list").out()).contains(impl + "-4.x");
 
         var usage = cli.run("connector", "ingest", "--product", impl, "--version", "4.x", "--spec", file.toString(),
