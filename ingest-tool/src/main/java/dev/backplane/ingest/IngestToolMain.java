@@ -94,7 +94,11 @@ public final class IngestToolMain implements Callable<Integer> {
         });
         commandLine.setExecutionExceptionHandler((e, ignored, parseResult) -> {
             if (e instanceof SpecIngestException rejected) {
-                err.println("svc-ingest: " + rejected.reason().wireName() + ": " + rejected.getMessage());
+                // only this tool can follow refs to other documents: its flag is named here, not in the message
+                // the backplane answers too (which has no such flag)
+                String hint = rejected.getMessage().contains("refs to other documents are not followed")
+                        ? ", or let this tool follow them with --allow-remote-refs" : "";
+                err.println("svc-ingest: " + rejected.reason().wireName() + ": " + rejected.getMessage() + hint);
                 return REJECTED;
             }
             if (e instanceof IllegalArgumentException usage) {

@@ -43,8 +43,9 @@ final class SpecParser {
         String remoteRef = document.firstRemoteRef();
         if (remoteRef != null && !allowRemoteRefs) {
             throw new SpecIngestException(Reason.SPEC_UNREADABLE,
-                    ("%s refers to another document ($ref '%s'); remote refs are refused unless allowed "
-                            + "(--allow-remote-refs)").formatted(document.raw().location(), remoteRef));
+                    ("%s refers to another document ($ref '%s'); refs to other documents are not followed: bundle "
+                            + "the spec into one document first (for example `redocly bundle` or `swagger-cli bundle`)")
+                            .formatted(document.raw().location(), remoteRef));
         }
         SwaggerParseResult result;
         try {

@@ -66,6 +66,20 @@ class IngestToolMainTest {
     }
 
     @Test
+    void aSpecWithRefsToOtherFilesNamesThisToolsFlagAndItFollowsThem(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("tag.yaml"), "type: object\nproperties:\n  label: {type: string}\n");
+        Path file = Files.writeString(dir.resolve("pets.yaml"),
+                SpecIngesterTest.PETS.replace("$ref: '#/components/schemas/Tag'", "$ref: 'tag.yaml'"));
+        int code = run("--spec", file.toString(), "--impl", "pets", "--version", "2.x");
+        assertThat(code).isEqualTo(IngestToolMain.REJECTED);
+        assertThat(err.toString()).contains("$ref 'tag.yaml'").contains("bundle the spec into one document first")
+                .contains("or let this tool follow them with --allow-remote-refs");
+        err.getBuffer().setLength(0);
+        assertThat(run("--spec", file.toString(), "--impl", "pets", "--version", "2.x", "--allow-remote-refs"))
+                .as(err.toString()).isEqualTo(IngestToolMain.OK);
+    }
+
+    @Test
     void usageErrorsExitTwo() {
         assertThat(run("--impl", "x", "--version", "1.x")).isEqualTo(IngestToolMain.USAGE);
         assertThat(err.toString()).contains("--spec");
