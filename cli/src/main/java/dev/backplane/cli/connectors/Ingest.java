@@ -61,6 +61,9 @@ final class Ingest extends BackplaneCommand {
     List<String> compatible = new ArrayList<>();
     @Option(names = "--default-port", description = "default port of a target of this product (manual mode; 443)")
     Integer defaultPort;
+    @Option(names = "--base-path", paramLabel = "<path>",
+            description = "the path every operation is sent under, in place of the spec's (e.g. /api/v1)")
+    String basePath;
     @Option(names = "--dry-run", description = "write nothing; print what would be created")
     boolean dryRun;
     @Option(names = "--no-wait", description = "do not wait for a background ingest; print its job id")
@@ -81,7 +84,7 @@ final class Ingest extends BackplaneCommand {
     record IngestRequest(String catalog, String product, String version, String impl, List<SpecUpload> specs,
             String authScheme, List<String> authSecretFields, Map<String, String> authSettings,
             List<String> specInfoVersionsCompatible, boolean dryRun, String tenantId, Integer defaultPort,
-            JsonNode rules) {
+            JsonNode rules, String basePath) {
     }
 
     /** One spec, read by the CLI and uploaded. */
@@ -139,7 +142,7 @@ final class Ingest extends BackplaneCommand {
             }
         }
         IngestRequest body = new IngestRequest(catalog, product, version, impl, uploads, authScheme,
-                authSecretFields, authSettings, compatible, dryRun, tenantId, defaultPort, ruleList);
+                authSecretFields, authSettings, compatible, dryRun, tenantId, defaultPort, ruleList, basePath);
         Http.Response r = s.client().call("POST", ApiPaths.CONNECTORS_INGEST, body);
         JsonNode answer = r.json();
         if (r.status() != 202) {

@@ -31,12 +31,15 @@ final class IngestPlans {
     record Plan(String connectorId, String implId, String version, String product, int defaultPort,
                 List<SpecSource> sources, long bytes, AuthScheme auth, List<String> compatible,
                 Optional<UUID> owner, boolean dryRun, String source, Map<String, OperationGroup> curatedGroups,
-                List<String> credentialReads, List<String> notCredentialReads, List<ClassificationRules.Rule> rules) {
+                List<String> credentialReads, List<String> notCredentialReads, List<ClassificationRules.Rule> rules,
+                Optional<String> basePath) {
     }
 
     private static final Pattern IMPL = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
     private static final Pattern VERSION = Pattern.compile("[0-9A-Za-z][0-9A-Za-z.]*");
     private static final Pattern PRODUCT = Pattern.compile("[a-z][a-z0-9-]*");
+    /** A base path: "/" or segments of URL path characters; no template, query, fragment or dot segment. */
+    private static final Pattern BASE_PATH = Pattern.compile("/|(/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+/?");
 
     private final ConnectorRegistry registry;
     private final long maxSpecBytes;
@@ -50,6 +53,7 @@ final class IngestPlans {
     Plan plan(Caller caller, IngestRequest req) {
         Optional<UUID> owner = owner(caller, req.tenantId());
         List<ClassificationRules.Rule> rules = ClassificationRules.parse(req.rules());
+        Optional<String> basePath = req.basePath().map(IngestPlans::basePath);
         if (!req.authSecretFields().isEmpty() && req.authScheme().isEmpty()) {
             throw invalid("auth_secret_field_without_scheme", "--auth-secret-field needs --auth-scheme",
                     "auth_secret_fields");
@@ -68,7 +72,7 @@ final class IngestPlans {
                     + "version and at least one spec (manual mode), not both and not neither", "catalog");
         }
         if (req.catalog().isPresent()) {
-            return catalogPlan(req, owner, rules);
+            return catalogPlan(req, owner, rules, basePath);
         }
         String product = req.product().orElseThrow(() -> invalid("invalid_request", "product is required in manual "
                 + "mode", "product"));
@@ -102,10 +106,12 @@ final class IngestPlans {
             throw invalid("invalid_request", "default_port must be 1..65535", "default_port");
         }
         return new Plan(impl + "-" + version, impl, version, product, port, sources, bytes, auth,
-                req.specInfoVersionsCompatible(), owner, req.dryRun(), "manual", Map.of(), List.of(), List.of(), rules);
+                req.specInfoVersionsCompatible(), owner, req.dryRun(), "manual", Map.of(), List.of(), List.of(), rules,
+                basePath);
     }
 
-    private Plan catalogPlan(IngestRequest req, Optional<UUID> owner, List<ClassificationRules.Rule> rules) {
+    private Plan catalogPlan(IngestRequest req, Optional<UUID> owner, List<ClassificationRules.Rule> rules,
+                             Optional<String> basePath) {
         String key = req.catalog().orElseThrow();
         CatalogIndex.Entry e = registry.index().find(key).orElseThrow(() -> CatalogErrors.UNKNOWN_CATALOG_ENTRY.error("the catalog index has no '" + key + "'").withExtras("valid_catalog_entries",
                 registry.index().entries().stream().map(x -> x.product() + "/" + x.version()).toList()));
@@ -125,7 +131,19 @@ final class IngestPlans {
         }
         return new Plan(e.connectorId(), e.implId(), e.version(), e.product(), e.defaultPort(),
                 e.specs().stream().map(SpecSource::of).toList(), bytes, auth, compat, owner, req.dryRun(),
-                "catalog " + key, e.curatedGroups(), e.credentialReads(), e.notCredentialReads(), rules);
+                "catalog " + key, e.curatedGroups(), e.credentialReads(), e.notCredentialReads(), rules, basePath);
+    }
+
+    /** {@code base_path} as given: "/" or "/a/b" (a trailing slash dropped); "" stands for the root. */
+    static String basePath(String given) {
+        String p = given.strip();
+        if (p.length() > 200 || !BASE_PATH.matcher(p).matches() || p.matches(".*/\\.{1,2}(/.*)?")) {
+            throw invalid("invalid_request", "base_path must be an absolute path such as /api/v1 (at most 200 "
+                    + "characters, no template, query, fragment or dot segment), got '"
+                    + (p.length() > 80 ? p.substring(0, 80) + "..." : p) + "'",
+                    "base_path");
+        }
+        return p.equals("/") ? "" : p.replaceAll("/$", "");
     }
 
     private static AuthScheme auth(String scheme, List<String> fields, Map<String, String> settings) {

@@ -73,10 +73,15 @@ final class IngestRun {
                 List.of(new ConnectorDescriptor.Product(plan.product(), plan.defaultPort())), List.of(plan.version()),
                 plan.auth().secretFields());
         List<String> warnings = new ArrayList<>(result.warnings());
+        String basePath = plan.basePath().orElse(result.basePath());
+        if (plan.basePath().isPresent() && !basePath.equals(result.basePath())) {
+            warnings.add("base path " + (basePath.isEmpty() ? "/" : basePath) + " as given, not the spec's "
+                    + (result.basePath().isEmpty() ? "/" : result.basePath()));
+        }
         // the rules file corrects the heuristic before anything is stored: a rule that is wrong refuses it all
         ClassificationRules.Applied ruled = ClassificationRules.apply(result.catalog(), plan.rules());
         IngestedConnector connector = new IngestedConnector(descriptor, SpecIngestService.curated(ruled.catalog(),
-                plan.curatedGroups(), warnings), result.basePath(), plan.auth());
+                plan.curatedGroups(), warnings), basePath, plan.auth());
         List<Map<String, Object>> specs = result.specs().stream().map(s -> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("location", s.location());
@@ -100,7 +105,7 @@ final class IngestRun {
                 forRevision.put(IngestedJson.CLASSIFICATION_RULES, ruled.applied());
             }
             forRevision.put("auth", IngestedJson.authJson(plan.auth()));
-            forRevision.put("base_path", result.basePath());
+            forRevision.put("base_path", basePath);
             forRevision.put("descriptor", List.of(descriptor.products().getFirst().token(),
                     descriptor.products().getFirst().defaultPort()));
             String revision = Digests.sha256Hex(JsonMapping.write(forRevision));

@@ -51,12 +51,24 @@ public final class SpecIngestService {
      * @param tenantId owning tenant; absent = global
      * @param rules the rules file: corrections of class, safety and approval ({@link ClassificationRules}); absent or
      *              null = none
+     * @param basePath the path every operation is sent under, in place of the one the spec names (its servers or
+     *              basePath); absent = the spec's
      */
     public record IngestRequest(Optional<String> catalog, Optional<String> product, Optional<String> version,
                                 Optional<String> impl, List<SpecUpload> specs, Optional<String> authScheme,
                                 List<String> authSecretFields, Map<String, String> authSettings,
                                 List<String> specInfoVersionsCompatible, Boolean dryRun, Optional<String> tenantId,
-                                Optional<Integer> defaultPort, JsonNode rules) {
+                                Optional<Integer> defaultPort, JsonNode rules, Optional<String> basePath) {
+
+        /** A request that takes the spec's base path. */
+        public IngestRequest(Optional<String> catalog, Optional<String> product, Optional<String> version,
+                             Optional<String> impl, List<SpecUpload> specs, Optional<String> authScheme,
+                             List<String> authSecretFields, Map<String, String> authSettings,
+                             List<String> specInfoVersionsCompatible, Boolean dryRun, Optional<String> tenantId,
+                             Optional<Integer> defaultPort, JsonNode rules) {
+            this(catalog, product, version, impl, specs, authScheme, authSecretFields, authSettings,
+                    specInfoVersionsCompatible, dryRun, tenantId, defaultPort, rules, Optional.empty());
+        }
 
         /** A request without a rules file. */
         public IngestRequest(Optional<String> catalog, Optional<String> product, Optional<String> version,
@@ -82,6 +94,7 @@ public final class SpecIngestService {
             tenantId = orEmpty(tenantId);
             dryRun = dryRun != null && dryRun;
             defaultPort = defaultPort == null ? Optional.empty() : defaultPort;
+            basePath = orEmpty(basePath);
         }
 
         @SuppressWarnings("OptionalAssignedToNull")

@@ -49,6 +49,25 @@ class IngestPlansTest {
     }
 
     @Test
+    void aBasePathIsAnAbsolutePathOrRefused() {
+        List<SpecUpload> spec = List.of(new SpecUpload("a.yaml", "12345"));
+        IngestRequest base = manual(spec, null);
+        java.util.function.Function<String, IngestRequest> with = p -> new IngestRequest(base.catalog(), base.product(),
+                base.version(), base.impl(), base.specs(), base.authScheme(), base.authSecretFields(),
+                base.authSettings(), base.specInfoVersionsCompatible(), base.dryRun(), base.tenantId(),
+                base.defaultPort(), null, Optional.of(p));
+        assertThat(plans.plan(caller(false), with.apply("/gitea/api/v1/")).basePath()).contains("/gitea/api/v1");
+        assertThat(plans.plan(caller(false), with.apply("/")).basePath()).contains("");
+        assertThat(plans.plan(caller(false), base).basePath()).isEmpty();
+        for (String bad : List.of("api/v1", "/{{AppSubUrl}}/api", "/a/../b", "/a?x=1", "/a#f", "", "/" + "a".repeat(200),
+                "https://x.example.com/api")) {
+            DomainException e = rejected(caller(false), with.apply(bad));
+            assertThat(e.code()).as(bad).isEqualTo("invalid_request");
+            assertThat(e.extras()).as(bad).containsEntry("field", "base_path");
+        }
+    }
+
+    @Test
     void aValidManualRequestBecomesAPlanForItsOwnTenant() {
         Plan plan = plans.plan(caller(false), manual(List.of(new SpecUpload("a.yaml", "12345"),
                 new SpecUpload(null, "67890")), null));

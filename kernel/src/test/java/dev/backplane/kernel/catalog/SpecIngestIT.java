@@ -318,6 +318,17 @@ public class SpecIngestIT extends PerTestTenant {
         assertThat(done.exitCode()).as(done.toString()).isZero();
         assertThat(done.out()).contains("ingested " + impl + "-4.x (tenant)").contains("auth basic [\"user\",\"pass\"]")
                 .contains("next: svc connector review " + impl + "-4.x");
+        // the base path can be set where the spec's is wrong (a templated or a proxied one)
+        var based = cli.run("connector", "ingest", "--product", impl, "--version", "4.x", "--impl", impl, "--spec",
+                file.toString(), "--base-path", "/proxied/v2", "--dry-run", "--tenant-id", tenant.toString(), "--json");
+        assertThat(based.exitCode()).as(based.toString()).isZero();
+        assertThat(JSON.readTree(based.out()).path("base_path").asText()).isEqualTo("/proxied/v2");
+        assertThat(JSON.readTree(based.out()).path("warnings").toString())
+                .contains("base path /proxied/v2 as given, not the spec's /v2");
+        var badBase = cli.run("connector", "ingest", "--product", impl, "--version", "4.x", "--impl", impl, "--spec",
+                file.toString(), "--base-path", "v2/{x}", "--dry-run", "--tenant-id", tenant.toString());
+        assertThat(badBase.exitCode()).as(badBase.toString()).isNotZero();
+        assertThat(badBase.err()).contains("base_path must be an absolute path");
         // the review shows how a target will be called: the scheme, its settings, the base path
         var review = cli.run("connector", "review", impl + "-4.x");
         assertThat(review.exitCode()).as(review.toString()).isZero();
