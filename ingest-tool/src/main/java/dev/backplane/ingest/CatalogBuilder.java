@@ -24,6 +24,7 @@ final class CatalogBuilder {
     private final Map<String, OperationGroup> groups = new LinkedHashMap<>();
     private final List<OperationDescriptor> operations = new ArrayList<>();
     private final Set<String> opIds = new HashSet<>();
+    private final Map<String, String> reasons = new LinkedHashMap<>();
 
     CatalogBuilder(String implId) {
         this.implId = requireNonNull(implId, "implId is null");
@@ -68,6 +69,16 @@ final class CatalogBuilder {
         }
         opIds.add(id);
         return id;
+    }
+
+    /** Why the operation {@code opId} got its class and safety ({@link Classification#reason()}). */
+    void classified(String opId, String reason) {
+        reasons.put(opId, reason);
+    }
+
+    /** Op id → why it got its class and safety, for every operation added. */
+    Map<String, String> reasons() {
+        return Map.copyOf(reasons);
     }
 
     void add(OperationDescriptor operation) {

@@ -17,7 +17,7 @@ import java.util.Set;
  *   <li>a read the catalog index lists under {@code credential_reads} is one;</li>
  *   <li>a read the index clears under {@code not_credential_reads} (audited against the vendor: the
  *       heuristic's words name only metadata there) is not;</li>
- *   <li>otherwise a GET is one when a literal segment of its path names a secret, credential, password,
+ *   <li>otherwise a GET (or a POST that only reads, {@link Classification}) is one when a literal segment of its path names a secret, credential, password,
  *       token or private key ({@code /client-secret}, {@code /credentials}, {@code /cloud-tokens},
  *       {@code /ssh-keys}); when its response schema is named so ({@code PrivateKey},
  *       {@code CredentialRepresentation}); or when the returned object (or each element of a returned list,
@@ -52,6 +52,9 @@ public final class CredentialReads {
     private static final Set<String> WRAPPERS = Set.of("data", "items", "elements", "content", "results", "result",
             "value", "values", "list", "entries", "records");
     private static final int MAX_DEPTH = 8;
+    /** Words that make a following "token" a paging or request marker, not a credential ({@code NextToken}). */
+    private static final Set<String> MARKER_QUALIFIERS = Set.of("next", "page", "paging", "pagination", "continuation",
+            "continue", "cursor", "resume", "sync", "idempotency", "change", "etag");
 
     private final Set<String> listed;
     private final Set<String> cleared;
@@ -71,22 +74,39 @@ public final class CredentialReads {
     }
 
     /**
-     * Whether one operation hands out secret material.
+     * Why one operation hands out secret material, or empty when it does not.
      *
      * @param method upper-case HTTP method
      * @param path the path template as the catalog stores it
      * @param responses the schemas of the operation's 2xx responses
+     * @param reads whether the operation only reads: a GET, or a POST {@link Classification} found read-only (a
+     *              lookup that answers with a token is a credential read too)
      */
-    boolean isCredentialRead(String method, String path, List<Schema<?>> responses, LocalRefs refs) {
+    Optional<String> credentialRead(String method, String path, List<Schema<?>> responses, LocalRefs refs,
+                                    boolean reads) {
         String key = method + " " + path;
         if (listed.contains(key)) {
-            return true;
+            return Optional.of("the catalog index lists it as a credential read");
         }
-        if (cleared.contains(key) || !method.equals("GET")) {
-            return false;
+        if (cleared.contains(key) || !reads) {
+            return Optional.empty();
         }
-        return pathNamesSecret(path) || responses.stream().anyMatch(s -> responseNamesSecret(s, refs, true,
-                new HashSet<>(), 0));
+        Optional<String> segment = secretSegment(path);
+        if (segment.isPresent()) {
+            return Optional.of("path segment '" + segment.get() + "' names a secret");
+        }
+        for (Schema<?> response : responses) {
+            String why = responseNamesSecret(response, refs, true, new HashSet<>(), 0);
+            if (why != null) {
+                return Optional.of(why);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether the catalog index has audited {@code METHOD /path} as free of secret values. */
+    boolean isCleared(String method, String path) {
+        return cleared.contains(method + " " + path);
     }
 
     /** The listed and cleared reads the spec has no operation for (the index is stale): one warning each. */
@@ -101,12 +121,17 @@ public final class CredentialReads {
 
     /** Whether a literal segment of the path names a secret ({@code {placeholders}} do not count). */
     static boolean pathNamesSecret(String path) {
+        return secretSegment(path).isPresent();
+    }
+
+    /** The first literal segment of the path that names a secret. */
+    private static Optional<String> secretSegment(String path) {
         for (String segment : path.split("/")) {
             if (!segment.isEmpty() && !segment.startsWith("{") && namesSecret(words(segment))) {
-                return true;
+                return Optional.of(segment);
             }
         }
-        return false;
+        return Optional.empty();
     }
 
     /** A name any of whose words is a secret word, or a qualified key ({@code private-key}, {@code ssh-keys}). */
@@ -130,6 +155,10 @@ public final class CredentialReads {
             return false;
         }
         String last = w.getLast();
+        if ((last.equals("token") || last.equals("tokens")) && w.size() >= 2
+                && MARKER_QUALIFIERS.contains(w.get(w.size() - 2))) {
+            return false; // NextToken, page_token: where the next page starts
+        }
         if (SECRET_WORDS.contains(last) || isQualifiedKeyWord(last)) {
             return true;
         }
@@ -162,44 +191,57 @@ public final class CredentialReads {
         return false;
     }
 
+    /** Why the response (or a wrapped element of it) carries secret material, or null when it does not. */
     @SuppressWarnings("rawtypes")
-    private static boolean responseNamesSecret(Schema<?> schema, LocalRefs refs, boolean wrapper, Set<String> seen,
-                                               int depth) {
+    private static String responseNamesSecret(Schema<?> schema, LocalRefs refs, boolean wrapper, Set<String> seen,
+                                              int depth) {
         if (schema == null || depth > MAX_DEPTH) {
-            return false;
+            return null;
         }
         String ref = SchemaShapes.refName(schema);
         if (ref != null) {
-            return namesSecret(words(ref)) || seen.add(ref) && responseNamesSecret(refs.schema(schema), refs, wrapper,
-                    seen, depth + 1);
+            if (namesSecret(words(ref))) {
+                return "response schema '" + ref + "' names a secret";
+            }
+            return seen.add(ref) ? responseNamesSecret(refs.schema(schema), refs, wrapper, seen, depth + 1) : null;
         }
-        if (schema.getItems() != null && responseNamesSecret(schema.getItems(), refs, wrapper, seen, depth + 1)) {
-            return true;
+        if (schema.getItems() != null) {
+            String why = responseNamesSecret(schema.getItems(), refs, wrapper, seen, depth + 1);
+            if (why != null) {
+                return why;
+            }
         }
         for (List<Schema> parts : java.util.Arrays.asList(schema.getAllOf(), schema.getOneOf(), schema.getAnyOf())) {
-            if (parts != null && parts.stream().anyMatch(p -> responseNamesSecret(p, refs, wrapper, seen, depth + 1))) {
-                return true;
+            for (Schema part : parts == null ? List.<Schema>of() : parts) {
+                String why = responseNamesSecret(part, refs, wrapper, seen, depth + 1);
+                if (why != null) {
+                    return why;
+                }
             }
         }
         Map<String, Schema> properties = schema.getProperties();
         if (properties == null) {
-            return false;
+            return null;
         }
         for (Map.Entry<String, Schema> p : properties.entrySet()) {
-            if ((fieldNamesSecret(p.getKey()) || describedAsSecret(p.getKey(), p.getValue(), refs))
-                    && isText(p.getValue(), refs, 0)) {
-                return true;
+            if (fieldNamesSecret(p.getKey()) && isText(p.getValue(), refs, 0)) {
+                return "response field '" + p.getKey() + "' holds secret material";
+            }
+            if (describedAsSecret(p.getKey(), p.getValue(), refs) && isText(p.getValue(), refs, 0)) {
+                return "response field '" + p.getKey() + "' is described as secret material";
             }
         }
         if (wrapper) {
             for (Map.Entry<String, Schema> p : properties.entrySet()) {
-                if ((properties.size() == 1 || WRAPPERS.contains(p.getKey().toLowerCase(Locale.ROOT)))
-                        && responseNamesSecret(p.getValue(), refs, false, seen, depth + 1)) {
-                    return true;
+                if (properties.size() == 1 || WRAPPERS.contains(p.getKey().toLowerCase(Locale.ROOT))) {
+                    String why = responseNamesSecret(p.getValue(), refs, false, seen, depth + 1);
+                    if (why != null) {
+                        return why;
+                    }
                 }
             }
         }
-        return false;
+        return null;
     }
 
     /** A string, a list of strings, or a schema that says nothing of its type (it may be a string). */

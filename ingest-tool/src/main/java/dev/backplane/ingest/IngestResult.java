@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.backplane.plugin.api.Catalog;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What an ingest built.
@@ -14,9 +15,13 @@ import java.util.List;
  * @param catalog groups and operations, params schemas carrying {@code x-svc-in} / {@code x-svc-name}
  * @param warnings things skipped or approximated, one readable line each (cookie params, unsupported
  *     media types, bodies described loosely because their schema was too large, ...)
+ * @param classifications op id → why the operation got its class and safety, in one line ("POST whose name says
+ *     it only reads: 'plan'", "credential read: path segment 'unlockkey' names a secret")
  */
-public record IngestResult(List<SpecInfo> specs, String basePath, Catalog catalog, List<String> warnings) {
+public record IngestResult(List<SpecInfo> specs, String basePath, Catalog catalog, List<String> warnings,
+                           Map<String, String> classifications) {
     public IngestResult {
+        classifications = Map.copyOf(requireNonNull(classifications, "classifications is null"));
         specs = List.copyOf(requireNonNull(specs, "specs is null"));
         requireNonNull(basePath, "basePath is null");
         requireNonNull(catalog, "catalog is null");

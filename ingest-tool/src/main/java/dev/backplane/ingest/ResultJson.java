@@ -51,6 +51,7 @@ final class ResultJson {
                     .put("safety_level", op.safetyLevel().wireName())
                     .put("requires_approval", op.requiresApproval())
                     .put("op_class", op.opClass().wireName())
+                    .put("classification_reason", result.classifications().get(op.opId()))
                     .put("method", http.method())
                     .put("path", http.pathTemplate())
                     .put("result_kind", op.resultKind().wireName());

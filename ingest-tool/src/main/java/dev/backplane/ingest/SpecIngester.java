@@ -98,7 +98,7 @@ public final class SpecIngester {
             warnings.add("the specs name different hosts (" + String.join(", ", hosts) + "); a connector's operations "
                     + "all go to its target's base URL, so merge only specs of one API");
         }
-        IngestResult result = new IngestResult(infos, basePath, catalog.build(), warnings);
+        IngestResult result = new IngestResult(infos, basePath, catalog.build(), warnings, catalog.reasons());
         progress.accept(new Progress("done", grandTotal, grandTotal));
         return result;
     }

@@ -6,11 +6,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.ingest.SpecParser.ParsedSpec;
-import dev.backplane.plugin.api.OpClass;
 import dev.backplane.plugin.api.OperationDescriptor;
 import dev.backplane.plugin.api.OperationShape;
 import dev.backplane.plugin.api.ResultKind;
-import dev.backplane.plugin.api.SafetyLevel;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;
@@ -27,7 +25,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /** Turns every (path, method) of one parsed spec into an {@link OperationDescriptor}. */
@@ -126,12 +123,21 @@ final class SpecOperations {
         catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-        Safety safety = credentialReads.isCredentialRead(method, pathPrefix + path, responseSchemas(operation), refs)
-                ? Safety.CREDENTIAL_READ : Safety.of(method, name, path);
+        Classification safety = classify(method, path, name, operation);
         String opId = catalog.opId(groupKey, name, message -> warnings.accept(context + ": " + message));
+        catalog.classified(opId, safety.reason());
         return new OperationDescriptor(opId, groupKey, description(method, path, operation),
                 safety.level(), safety.requiresApproval(), safety.opClass(), schema,
                 new OperationShape.Http(method, pathPrefix + path), resultKind(operation));
+    }
+
+    /** Credential read when a read hands out secret material, else what method, name and path say. */
+    private Classification classify(String method, String path, String name, Operation operation) {
+        boolean reads = method.equals("GET") || Classification.readsOnly(method, name, path);
+        return credentialReads.credentialRead(method, pathPrefix + path, responseSchemas(operation), refs, reads)
+                .map(Classification::credentialRead)
+                .orElseGet(() -> Classification.of(method, name, path,
+                        credentialReads.isCleared(method, pathPrefix + path)));
     }
 
     /**
@@ -199,37 +205,5 @@ final class SpecOperations {
                     .forEach(m -> out.add(m.getSchema()));
         }
         return out;
-    }
-
-    /**
-     * Safety, approval and class follow from the HTTP method; a read that hands out secret material
-     * ({@link CredentialReads}) is a credential read that parks for approval and that enable-reads leaves off; a
-     * write whose name or last literal path segment says it removes things in bulk or for good ({@code POST
-     * /images/prune}, {@code POST /node/{id}/purge}, {@code destroy_with_resources}) is as dangerous as a DELETE.
-     */
-    private record Safety(SafetyLevel level, boolean requiresApproval, OpClass opClass) {
-        static final Safety CREDENTIAL_READ = new Safety(SafetyLevel.SAFE, true, OpClass.CREDENTIAL_READ);
-        private static final Set<String> DESTRUCTIVE_WORDS = Set.of("prune", "purge", "destroy", "delete", "remove",
-                "wipe", "erase", "truncate", "drop");
-
-        static Safety of(String method, String name, String path) {
-            return switch (method) {
-                case "GET", "HEAD", "OPTIONS" -> new Safety(SafetyLevel.SAFE, false, OpClass.READ);
-                case "DELETE" -> new Safety(SafetyLevel.DANGEROUS, true, OpClass.WRITE);
-                default -> new Safety(destructive(name, path) ? SafetyLevel.DANGEROUS : SafetyLevel.CAUTION, true,
-                        OpClass.WRITE);
-            };
-        }
-
-        static boolean destructive(String name, String path) {
-            String last = "";
-            for (String segment : path.split("/")) {
-                if (!segment.isEmpty() && !segment.startsWith("{")) {
-                    last = segment;
-                }
-            }
-            return CredentialReads.words(name).stream().anyMatch(DESTRUCTIVE_WORDS::contains)
-                    || CredentialReads.words(last).stream().anyMatch(DESTRUCTIVE_WORDS::contains);
-        }
     }
 }

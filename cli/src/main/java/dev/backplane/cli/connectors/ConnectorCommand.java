@@ -43,10 +43,10 @@ public final class ConnectorCommand {
                     rows.add(List.of(op.path("is_enabled").asBoolean() ? "on" : "off", op.path("op_id").asText(),
                             opClass(op), op.path("safety_level").asText(),
                             op.path("requires_approval").asBoolean() ? "approval" : "",
-                            op.path("description").asText()));
+                            op.path("classification_reason").asText(""), op.path("description").asText()));
                 }
             }
-            Tables.print(ctx.out(), List.of("  ", "OP", "CLASS", "SAFETY", "GATE", "DESCRIPTION"), rows);
+            Tables.print(ctx.out(), List.of("  ", "OP", "CLASS", "SAFETY", "GATE", "WHY", "DESCRIPTION"), rows);
         }
         JsonNode rules = r.path("classification_rules");
         if (rules.isArray() && !rules.isEmpty()) {

@@ -13,6 +13,9 @@ import java.util.List;
 /** {@code svc connector ingest} and {@code svc connector ingest-status}: vendor API specs become connectors. */
 final class IngestCommands {
 
+    /** How many classification notes the human answer lists; --json has up to 200. */
+    private static final int NOTES_SHOWN = 20;
+
     /** Waits for a background ingest, polling every 2 s. */
     static final JobPoller POLLER = new JobPoller(ApiPaths.INGEST_JOB, Duration.ofSeconds(2),
             job -> "  " + job.path("status").asText() + " " + progress(job.path("progress")),
@@ -76,6 +79,23 @@ final class IngestCommands {
             ctx.out().println("  rule " + rule.path("rule").asInt() + " set " + rule.path("set") + " on "
                     + rule.path("op_ids").size() + " operation(s): " + String.join(", ", Json.texts(rule.path("op_ids")))
                     + " — " + rule.path("reason").asText());
+        }
+        JsonNode notes = r.path("classification_notes");
+        if (notes.path("count").asInt() > 0) {
+            ctx.out().println(notes.path("count").asInt() + " operation(s) classed by more than their HTTP method "
+                    + "(svc connector review shows every operation's reason):");
+            int shown = 0;
+            for (JsonNode n : notes.path("operations")) {
+                if (shown++ == NOTES_SHOWN) {
+                    break;
+                }
+                ctx.out().println("  " + n.path("op_id").asText() + "  " + n.path("op_class").asText() + ", "
+                        + n.path("safety_level").asText() + (n.path("requires_approval").asBoolean() ? ", approval" : "")
+                        + " — " + n.path("reason").asText());
+            }
+            if (notes.path("count").asInt() > NOTES_SHOWN) {
+                ctx.out().println("  ... and " + (notes.path("count").asInt() - NOTES_SHOWN) + " more (--json)");
+            }
         }
         int warnings = r.path("warnings").size();
         if (warnings > 0) {

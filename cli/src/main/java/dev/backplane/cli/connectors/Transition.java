@@ -28,9 +28,14 @@ abstract class Transition extends BackplaneCommand {
         confirm.require(action() + " " + id + ": " + consequence);
     }
 
+    /** The query string after the action's route; none unless the verb has options to send. */
+    String query() {
+        return "";
+    }
+
     @Override
     protected void execute(Session s) {
-        send(s, "POST", ApiPaths.expand(ApiPaths.CONNECTOR, id) + "/" + action(), null,
+        send(s, "POST", ApiPaths.expand(ApiPaths.CONNECTOR, id) + "/" + action() + query(), null,
                 r -> ctx.out().println(r.path("connector_id").asText() + ": " + r.path("message").asText()
                 + " (status " + r.path("previous_status").asText() + " -> " + r.path("status").asText() + ")"));
     }

@@ -37,13 +37,30 @@ final class CatalogReview {
     }
 
     Review review(UUID tenant, String connectorId) {
+        return review(tenant, connectorId, Optional.empty());
+    }
+
+    /**
+     * The review, of one group when {@code group} is given (an unknown group is {@code unknown_group}, 404). Every
+     * operation says why it has its class and safety ({@link OperationView#classificationReason()}).
+     */
+    Review review(UUID tenant, String connectorId, Optional<String> group) {
         LoadedConnector c = registry.require(tenant, connectorId);
+        group.ifPresent(g -> requireGroup(c, g));
         Map<String, ReviewStore.OpOverride> overrides = store.overrides(tenant, connectorId);
-        List<OperationView> ops = views(c, overrides);
         ConnectorRegistry.Ingested ingested = registry.isPlugin(connectorId) ? null
                 : registry.ingested(tenant).get(connectorId);
+        Map<String, String> reasons = ingested == null ? Map.of() : ingested.stored().classificationReasons();
+        String fallback = ingested == null ? "declared by the plugin " + c.pluginId()
+                : "ingested before classification reasons were kept; ingest the spec again to see why";
+        List<OperationView> ops = c.catalog().operations().stream()
+                .filter(op -> group.isEmpty() || group.get().equals(op.groupKey()))
+                .map(op -> OperationView.of(op, overrides.get(op.opId()), reasons.getOrDefault(op.opId(), fallback)))
+                .toList();
+        List<GroupView> groups = groupViews(tenant, c, ops).stream()
+                .filter(g -> group.isEmpty() || group.get().equals(g.groupKey())).toList();
         return new Review(listing.summary(c, store.status(tenant, connectorId), overrides), c.descriptor().secretFields(),
-                groupViews(tenant, c, ops), ops, classificationRules(tenant, connectorId),
+                groups, ops, classificationRules(tenant, connectorId),
                 ingested == null ? null : IngestedJson.authJson(ingested.stored().connector().auth()),
                 ingested == null ? null : ingested.stored().connector().basePath());
     }
@@ -88,15 +105,28 @@ final class CatalogReview {
     }
 
     ReviewChange enableReads(UUID tenant, String connectorId, String actor) {
+        return enableReads(tenant, connectorId, false, actor);
+    }
+
+    /**
+     * Enables every read-class (GET/HEAD) operation; with {@code includeReadPosts}, also every POST the connector
+     * itself classes as a read ({@link OperationView#readOnlyPost()}: search, plan, validate). Without it, the
+     * answer says how many such POSTs stay off.
+     */
+    ReviewChange enableReads(UUID tenant, String connectorId, boolean includeReadPosts, String actor) {
         LoadedConnector c = registry.require(tenant, connectorId);
         ReviewStatus status = store.status(tenant, connectorId);
         // the tenant's view: an override to credential_read or write takes an operation out; one to read puts a
         // GET or HEAD in, never another method
-        List<String> reads = views(c, store.overrides(tenant, connectorId)).stream().filter(OperationView::readClass)
+        List<OperationView> views = views(c, store.overrides(tenant, connectorId));
+        List<String> reads = views.stream().filter(v -> v.readClass() || includeReadPosts && v.readOnlyPost())
                 .map(OperationView::opId).toList();
+        long postsLeft = includeReadPosts ? 0 : views.stream().filter(v -> v.readOnlyPost() && !v.isEnabled()).count();
         int changed = store.enableAll(tenant, connectorId, reads, actor);
         return new ReviewChange(connectorId, status.wireName(), status.wireName(), changed, changed
                 + " read operation(s) newly enabled of " + reads.size() + "; writes stay default-deny"
+                + (postsLeft == 0 ? "" : "; " + postsLeft + " POST(s) that only read (search, plan, validate ...) "
+                + "stay off: add --include-read-posts to enable them too")
                 + (status.dispatchable() ? "" : "; the connector is " + status.wireName()
                 + ", enable it to make them dispatchable"));
     }
@@ -159,10 +189,7 @@ final class CatalogReview {
     GroupView editGroup(UUID tenant, String connectorId, String groupKey, Optional<String> displayName,
                         Optional<String> whenToUse, String actor) {
         LoadedConnector c = registry.require(tenant, connectorId);
-        if (c.catalog().groups().stream().noneMatch(g -> g.groupKey().equals(groupKey))) {
-            throw CatalogErrors.UNKNOWN_GROUP.error("connector " + connectorId + " has no group '" + groupKey + "'")
-                    .withExtras("valid_groups", c.catalog().groups().stream().map(OperationGroup::groupKey).toList());
-        }
+        requireGroup(c, groupKey);
         checkGroupEdit(displayName, whenToUse);
         store.mergeGroupEdit(tenant, connectorId, groupKey, new ReviewStore.GroupEdit(displayName, whenToUse), actor);
         return groups(tenant, connectorId).stream().filter(g -> g.groupKey().equals(groupKey)).findFirst().orElseThrow();
@@ -184,6 +211,13 @@ final class CatalogReview {
                 .orElseThrow(() -> CatalogErrors.UNKNOWN_OPERATION.error("connector " + c.connectorId()
                         + " has no operation '" + opId + "'; search with: svc operation search " + c.connectorId()
                         + " <query>"));
+    }
+
+    private static void requireGroup(LoadedConnector c, String groupKey) {
+        if (c.catalog().groups().stream().noneMatch(g -> g.groupKey().equals(groupKey))) {
+            throw CatalogErrors.UNKNOWN_GROUP.error("connector " + c.connectorId() + " has no group '" + groupKey + "'")
+                    .withExtras("valid_groups", c.catalog().groups().stream().map(OperationGroup::groupKey).toList());
+        }
     }
 
     private static List<OperationView> views(LoadedConnector c, Map<String, ReviewStore.OpOverride> overrides) {

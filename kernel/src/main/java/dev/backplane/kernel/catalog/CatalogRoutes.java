@@ -84,7 +84,7 @@ public record CatalogRoutes(CatalogService catalog, ConnectorPreferences prefere
     }
 
     private void review(ServerRequest req, ServerResponse res, Caller caller) {
-        Json.ok(res, catalog.review(caller.tenantId(), id(req)));
+        Json.ok(res, catalog.review(caller.tenantId(), id(req), req.query().first("group").asOptional()));
     }
 
     private void enable(ServerRequest req, ServerResponse res, Caller caller) {
@@ -96,7 +96,8 @@ public record CatalogRoutes(CatalogService catalog, ConnectorPreferences prefere
     }
 
     private void enableReads(ServerRequest req, ServerResponse res, Caller caller) {
-        Json.ok(res, catalog.enableReads(caller.tenantId(), id(req), caller.sub()));
+        Json.ok(res, catalog.enableReads(caller.tenantId(), id(req), QueryParams.flag(req, "include_read_posts"),
+                caller.sub()));
     }
 
     private void groups(ServerRequest req, ServerResponse res, Caller caller) {

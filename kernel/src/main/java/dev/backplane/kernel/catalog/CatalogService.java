@@ -89,6 +89,11 @@ public final class CatalogService {
         return review.review(tenant, connectorId);
     }
 
+    /** The review of one group's operations ({@code unknown_group} when the connector has no such group). */
+    public Review review(UUID tenant, String connectorId, Optional<String> group) {
+        return review.review(tenant, connectorId, group);
+    }
+
     public List<GroupView> groups(UUID tenant, String connectorId) {
         return review.groups(tenant, connectorId);
     }
@@ -103,6 +108,11 @@ public final class CatalogService {
 
     public ReviewChange enableReads(UUID tenant, String connectorId, String actor) {
         return review.enableReads(tenant, connectorId, actor);
+    }
+
+    /** {@link #enableReads(UUID, String, String)}, with the POSTs the connector classes as reads when asked. */
+    public ReviewChange enableReads(UUID tenant, String connectorId, boolean includeReadPosts, String actor) {
+        return review.enableReads(tenant, connectorId, includeReadPosts, actor);
     }
 
     /**

@@ -13,6 +13,7 @@ import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.plugin.api.ConnectorDescriptor;
 import dev.backplane.plugin.api.IngestedConnector;
 import dev.backplane.plugin.api.OperationDescriptor;
+import dev.backplane.plugin.api.OperationShape;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -82,6 +83,7 @@ final class IngestRun {
         ClassificationRules.Applied ruled = ClassificationRules.apply(result.catalog(), plan.rules());
         IngestedConnector connector = new IngestedConnector(descriptor, SpecIngestService.curated(ruled.catalog(),
                 plan.curatedGroups(), warnings), basePath, plan.auth());
+        Map<String, String> reasons = reasons(result.classifications(), ruled.applied());
         List<Map<String, Object>> specs = result.specs().stream().map(s -> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("location", s.location());
@@ -110,7 +112,7 @@ final class IngestRun {
                     descriptor.products().getFirst().defaultPort()));
             String revision = Digests.sha256Hex(JsonMapping.write(forRevision));
             IngestStore.Saved saved = store.save(plan.owner(), connector, ENGINE, specs, warnings, revision,
-                    actor, ruled.applied(), c -> {
+                    actor, ruled.applied(), reasons, c -> {
                         auditRules(c, caller, plan, ruled.applied());
                         return null;
                     });
@@ -125,6 +127,7 @@ final class IngestRun {
             created = !store.existsInScope(plan.owner(), plan.connectorId());
         }
         Map<String, Object> view = view(plan, connector, specs, warnings, created);
+        view.put("classification_notes", notes(connector, reasons));
         view.put("reviews_reset", reviewsReset);
         view.put(IngestedJson.CLASSIFICATION_RULES, ruled.applied());
         view.put("search_vectors", vectors);
@@ -183,6 +186,50 @@ final class IngestRun {
     }
 
     private static final int AUDITED_OP_IDS = 20;
+    /** At most this many {@code classification_notes} in an ingest's answer; review shows every reason. */
+    static final int CLASSIFICATION_NOTES = 200;
+
+    /** Why each operation got its class and safety: the heuristic's reason, or the rules file rule that set it. */
+    private static Map<String, String> reasons(Map<String, String> heuristic, List<Map<String, Object>> applied) {
+        Map<String, String> out = new TreeMap<>(heuristic);
+        for (Map<String, Object> rule : applied) {
+            @SuppressWarnings("unchecked")
+            List<String> opIds = (List<String>) rule.get("op_ids");
+            opIds.forEach(id -> out.put(id, "rules file, rule " + rule.get("rule") + ": " + rule.get("reason")));
+        }
+        return out;
+    }
+
+    /**
+     * The operations whose class or safety is not what their HTTP method alone would give — credential reads,
+     * POSTs that only read, POSTs that destroy, and what a rules file set — with the reason, for the admin to check
+     * in the dry run before anything is stored.
+     */
+    private static Map<String, Object> notes(IngestedConnector c, Map<String, String> reasons) {
+        List<Map<String, Object>> notes = new ArrayList<>();
+        int count = 0;
+        for (OperationDescriptor op : c.catalog().operations()) {
+            String method = op.shape() instanceof OperationShape.Http h ? h.method() : "";
+            String reason = reasons.getOrDefault(op.opId(), "");
+            if (reason.equals(method) || reason.isEmpty()) {
+                continue; // GET read, DELETE dangerous, POST/PUT/PATCH caution: what the method says
+            }
+            count++;
+            if (notes.size() < CLASSIFICATION_NOTES) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("op_id", op.opId());
+                m.put("op_class", op.opClass().wireName());
+                m.put("safety_level", op.safetyLevel().wireName());
+                m.put("requires_approval", op.requiresApproval());
+                m.put("reason", reason);
+                notes.add(m);
+            }
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("count", count);
+        out.put("operations", notes);
+        return out;
+    }
 
     private static Map<String, Object> view(Plan plan, IngestedConnector c, List<Map<String, Object>> specs,
                                             List<String> warnings, boolean created) {

@@ -12,10 +12,12 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /** SQL of ingested connectors: one row per (scope, connector id), the catalog stored whole as jsonb. */
@@ -27,10 +29,12 @@ public final class IngestStore {
      * @param tenant the owning tenant; empty for a global connector
      * @param revision SHA-256 over catalog and auth; the registry rebuilds a connector only when it changes
      * @param classificationRules the rules file's rules as applied at ingest (rule, match, set, reason, op_ids)
+     * @param classificationReasons op id → why it got its class and safety (empty for a connector ingested before
+     *     reasons were kept)
      */
     public record Stored(Optional<UUID> tenant, String connectorId, String engine, IngestedConnector connector,
                          JsonNode specs, List<String> warnings, String revision, Instant ingestedAt,
-                         String ingestedBy, JsonNode classificationRules) {
+                         String ingestedBy, JsonNode classificationRules, Map<String, String> classificationReasons) {
     }
 
     private final Jdbc jdbc;
@@ -87,21 +91,24 @@ public final class IngestStore {
      */
     Saved save(Optional<UUID> tenant, IngestedConnector c, String engine, Object specs, List<String> warnings,
                String revision, String actor) {
-        return save(tenant, c, engine, specs, warnings, revision, actor, List.of(), conn -> null);
+        return save(tenant, c, engine, specs, warnings, revision, actor, List.of(), Map.of(), conn -> null);
     }
 
     /**
      * {@link #save(Optional, IngestedConnector, String, Object, List, String, String)}, keeping the rules file's
-     * applied rules with the catalog and running {@code alsoInTransaction} (the rules' audit rows) in the same
+     * applied rules and each operation's classification reason with the catalog and running {@code alsoInTransaction} (the rules' audit rows) in the same
      * commit.
      */
     Saved save(Optional<UUID> tenant, IngestedConnector c, String engine, Object specs, List<String> warnings,
                String revision, String actor, List<Map<String, Object>> classificationRules,
-               Jdbc.TxBody<Void> alsoInTransaction) {
+               Map<String, String> classificationReasons, Jdbc.TxBody<Void> alsoInTransaction) {
         ConnectorDescriptor d = c.descriptor();
         Map<String, Object> catalogJson = IngestedJson.catalogJson(c.catalog());
         if (!classificationRules.isEmpty()) {
             catalogJson.put(IngestedJson.CLASSIFICATION_RULES, classificationRules);
+        }
+        if (!classificationReasons.isEmpty()) {
+            catalogJson.put(IngestedJson.CLASSIFICATION_REASONS, new TreeMap<>(classificationReasons));
         }
         return jdbc.inTransaction(conn -> {
             Optional<String> before = Jdbc.query(conn, "SELECT revision FROM catalog_ingested_connectors WHERE scope = ? "
@@ -141,6 +148,12 @@ public final class IngestStore {
         });
     }
 
+    private static Map<String, String> reasons(JsonNode n) {
+        Map<String, String> out = new HashMap<>();
+        n.properties().forEach(e -> out.put(e.getKey(), e.getValue().asText()));
+        return Map.copyOf(out);
+    }
+
     private static Stored map(ResultSet rs) throws SQLException {
         try {
             JsonNode auth = JsonMapping.mapper().readTree(rs.getString("auth"));
@@ -162,7 +175,7 @@ public final class IngestStore {
             return new Stored(Optional.ofNullable(rs.getObject("tenant_id", UUID.class)), rs.getString("connector_id"),
                     rs.getString("engine"), c, JsonMapping.mapper().readTree(rs.getString("specs")), List.copyOf(warnings),
                     rs.getString("revision"), at.toInstant(), rs.getString("ingested_by"),
-                    catalog.path(IngestedJson.CLASSIFICATION_RULES));
+                    catalog.path(IngestedJson.CLASSIFICATION_RULES), reasons(catalog.path(IngestedJson.CLASSIFICATION_REASONS)));
         } catch (JsonProcessingException e) {
             throw new SQLException("stored ingested connector is not valid JSON: " + e.getMessage(), e);
         }

@@ -24,6 +24,8 @@ final class IngestedJson {
 
     /** The stored catalog's member holding the rules file's rules as applied (absent when there were none). */
     static final String CLASSIFICATION_RULES = "classification_rules";
+    /** Op id → why it got its class and safety; stored beside the catalog, outside its revision. */
+    static final String CLASSIFICATION_REASONS = "classification_reasons";
 
     private IngestedJson() {
     }

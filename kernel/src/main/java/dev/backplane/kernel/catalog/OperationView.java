@@ -23,13 +23,32 @@ import java.util.Optional;
  * @param shape http, command, typed or composite
  * @param resultKind set or object
  * @param opClassOverridden whether {@code opClass} is the tenant's override ({@code edit-op --op-class})
+ * @param classificationReason why it has its class and safety, in one line (review only; empty elsewhere): the
+ *                             ingest's heuristic ("POST whose name says it only reads: 'plan'"), a rules file rule,
+ *                             the plugin's declaration, and an admin's override in front when there is one
  */
 public record OperationView(String opId, String groupKey, String description, Optional<String> customDescription,
                             String safetyLevel, boolean requiresApproval, String opClass, boolean isEnabled,
                             boolean readClass, Optional<String> method, Optional<String> pathTemplate, String shape,
-                            String resultKind, boolean opClassOverridden) {
+                            String resultKind, boolean opClassOverridden, Optional<String> classificationReason) {
 
     static OperationView of(OperationDescriptor d, ReviewStore.OpOverride o) {
+        return of(d, o, Optional.empty());
+    }
+
+    /**
+     * With the reason review shows.
+     *
+     * @param connectorReason why the connector classed it so (the ingest's reason, or the plugin's declaration)
+     */
+    static OperationView of(OperationDescriptor d, ReviewStore.OpOverride o, String connectorReason) {
+        boolean overridden = o != null && (o.opClass().isPresent() || o.safetyLevel().isPresent()
+                || o.requiresApproval().isPresent());
+        return of(d, o, Optional.of(overridden ? "set by an admin (edit-op); the connector's: " + connectorReason
+                : connectorReason));
+    }
+
+    private static OperationView of(OperationDescriptor d, ReviewStore.OpOverride o, Optional<String> reason) {
         Optional<String> custom = o == null ? Optional.empty() : o.customDescription();
         String shape = switch (d.shape()) {
             case OperationShape.Http h -> "http";
@@ -46,7 +65,7 @@ public record OperationView(String opId, String groupKey, String description, Op
                 o == null ? d.safetyLevel().wireName() : o.safetyLevel().orElse(d.safetyLevel().wireName()),
                 approval, opClass.wireName(), o != null && o.isEnabled().orElse(false), readClass(d, opClass),
                 http.map(OperationShape.Http::method), http.map(OperationShape.Http::pathTemplate), shape,
-                d.resultKind().wireName(), overridden.isPresent());
+                d.resultKind().wireName(), overridden.isPresent(), reason);
     }
 
     /**
@@ -56,5 +75,13 @@ public record OperationView(String opId, String groupKey, String description, Op
      */
     static boolean readClass(OperationDescriptor d, OpClass opClass) {
         return opClass == OpClass.READ && !(d.shape() instanceof OperationShape.Http http && !http.isRead());
+    }
+
+    /**
+     * A POST the connector itself classes as a read (the ingest found its name says it only reads: search, plan,
+     * validate): {@code enable-reads --include-read-posts} opens it too. An admin's override to read never makes one.
+     */
+    boolean readOnlyPost() {
+        return opClass.equals(OpClass.READ.wireName()) && !opClassOverridden && method.equals(Optional.of("POST"));
     }
 }

@@ -238,6 +238,90 @@ public class ClassificationOverrideIT extends PerTestTenant {
                 .json().path("operations_changed").asInt()).as("the admin's read is opened").isEqualTo(1);
     }
 
+    /**
+     * Issue 44 I3, the read-only POSTs, and the reasons: Nomad's job plan and validate are reads the ingest names with
+     * their reason; review shows every operation's reason, of one group with --group; enable-reads leaves the POSTs
+     * off and says how to open them; --include-read-posts opens them, never a credential read, never a POST an admin
+     * overrode to read.
+     */
+    @Test
+    void postsThatOnlyReadAreReadsWithTheirReasonAndEnableReadsOpensThemWhenAsked() throws Exception {
+        assumeTrue(Files.isRegularFile(NOMAD), "shared Nomad spec not found at " + NOMAD.toAbsolutePath());
+        String impl = implOf("nomadp");
+        String id = impl + "-1.x";
+        CliRunner cli = kernel.cli(admin);
+        var dry = cli.run("connector", "ingest", "--product", impl, "--impl", impl, "--version", "1.x", "--spec",
+                NOMAD.toString(), "--tenant-id", tenant.toString(), "--dry-run");
+        assertThat(dry.exitCode()).as(dry.toString()).isZero();
+        assertThat(dry.out()).contains("classed by more than their HTTP method")
+                .contains(impl + ".jobs.post_job_plan  read, safe — POST whose name says it only reads: 'plan'")
+                .contains(impl + ".nodes.update_node_purge  write, dangerous, approval — POST whose name says it "
+                        + "removes things: 'purge'");
+        var done = cli.run("connector", "ingest", "--product", impl, "--impl", impl, "--version", "1.x", "--spec",
+                NOMAD.toString(), "--tenant-id", tenant.toString(), "-o", "json");
+        assertThat(done.exitCode()).as(done.toString()).isZero();
+        JsonNode notes = JSON.readTree(done.out()).path("classification_notes");
+        assertThat(notes.path("count").asInt()).isEqualTo(notes.path("operations").size()).isGreaterThan(5);
+
+        String plan = impl + ".jobs.post_job_plan";
+        String validate = impl + ".jobs.post_job_validate_request";
+        String parse = impl + ".jobs.post_job_parse";
+        String register = impl + ".jobs.register_job";
+        JsonNode r = review(id);
+        for (JsonNode op : r.path("operations")) {
+            assertThat(op.path("classification_reason").asText()).as(op.toString()).isNotBlank();
+        }
+        assertThat(op(r, plan).path("classification_reason").asText())
+                .isEqualTo("POST whose name says it only reads: 'plan'");
+        assertThat(op(r, plan).path("op_class").asText()).isEqualTo("read");
+        assertThat(op(r, plan).path("requires_approval").asBoolean()).isFalse();
+        assertThat(op(r, plan).path("read_class").asBoolean()).as("read-class stays GET/HEAD").isFalse();
+        assertThat(op(r, parse).path("op_class").asText()).isEqualTo("credential_read");
+        assertThat(op(r, parse).path("classification_reason").asText()).contains("Token");
+        assertThat(op(r, register).path("classification_reason").asText()).isEqualTo("POST");
+        assertThat(op(r, impl + ".jobs.get_jobs").path("classification_reason").asText()).isEqualTo("GET");
+
+        // one group: its operations only; an unknown group is a clear 404
+        var jobs = kernel.get("/api/v1/connectors/" + id + "?group=jobs", admin);
+        assertThat(jobs.status()).as(jobs.body()).isEqualTo(200);
+        assertThat(jobs.json().path("groups")).hasSize(1);
+        assertThat(jobs.json().path("groups").get(0).path("group_key").asText()).isEqualTo("jobs");
+        assertThat(jobs.json().path("operations").size()).isPositive()
+                .isEqualTo(jobs.json().path("groups").get(0).path("operation_count").asInt());
+        jobs.json().path("operations").forEach(o -> assertThat(o.path("group_key").asText()).isEqualTo("jobs"));
+        var unknown = kernel.get("/api/v1/connectors/" + id + "?group=nope", admin);
+        assertThat(unknown.status()).as(unknown.body()).isEqualTo(404);
+        assertThat(unknown.json().path("error").asText()).isEqualTo("unknown_group");
+        var text = cli.run("connector", "review", id, "--group", "jobs");
+        assertThat(text.exitCode()).as(text.toString()).isZero();
+        assertThat(text.out()).contains("WHY").contains("POST whose name says it only reads: 'plan'")
+                .doesNotContain("[nodes]").doesNotContain(impl + ".nodes.");
+        var badGroup = cli.run("connector", "review", id, "--group", "nope");
+        assertThat(badGroup.exitCode()).as(badGroup.toString()).isNotZero();
+        assertThat(badGroup.err()).contains("has no group 'nope'");
+
+        // an admin's override shows in front of the connector's reason, and a POST overridden to read stays off
+        var toRead = patch(id, register, "{\"op_class\": \"read\"}");
+        assertThat(toRead.status()).as(toRead.body()).isEqualTo(200);
+        assertThat(op(review(id), register).path("classification_reason").asText())
+                .isEqualTo("set by an admin (edit-op); the connector's: POST");
+
+        var reads = cli.run("connector", "enable-reads", id, "--confirm");
+        assertThat(reads.exitCode()).as(reads.toString()).isZero();
+        assertThat(reads.out()).contains("POST(s) that only read").contains("--include-read-posts");
+        assertThat(op(review(id), plan).path("is_enabled").asBoolean()).as("left off by default").isFalse();
+        var posts = cli.run("connector", "enable-reads", id, "--confirm", "--include-read-posts");
+        assertThat(posts.exitCode()).as(posts.toString()).isZero();
+        assertThat(posts.out()).doesNotContain("--include-read-posts");
+        JsonNode after = review(id);
+        assertThat(op(after, plan).path("is_enabled").asBoolean()).isTrue();
+        assertThat(op(after, validate).path("is_enabled").asBoolean()).isTrue();
+        assertThat(op(after, parse).path("is_enabled").asBoolean()).as("a credential read, never").isFalse();
+        assertThat(op(after, register).path("is_enabled").asBoolean()).as("an admin's read of a POST, never")
+                .isFalse();
+        assertThat(op(after, impl + ".nodes.update_node_purge").path("is_enabled").asBoolean()).isFalse();
+    }
+
     @Test
     void badValuesAnswerInvalidOverrideAndABadRulesFileWritesNothing() throws Exception {
         String impl = implOf("bad");

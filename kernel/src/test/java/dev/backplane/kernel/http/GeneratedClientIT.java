@@ -82,7 +82,7 @@ class GeneratedClientIT extends PerTestTenant {
                 .build()).getTargets()).extracting(Target::getName).containsExactly("gc-1");
 
         ConnectorsApi connectors = new ConnectorsApi(asAdmin);
-        connectors.postConnectorsByConnectorIdEnableReads("gen-1.x", null);
+        connectors.postConnectorsByConnectorIdEnableReads("gen-1.x", null, null);
         connectors.postConnectorsByConnectorIdEnable("gen-1.x", null);
         connectors.patchConnectorsByConnectorIdOperationsByOpId("gen-1.x", "gen.item5.delete",
                 new OperationEdit().isEnabled(true).safetyLevel(OperationEdit.SafetyLevelEnum.CAUTION), null);
