@@ -37,7 +37,8 @@ public final class IngestToolMain implements Callable<Integer> {
     private final PrintWriter err;
 
     @Option(names = "--spec", required = true, paramLabel = "<file|url>",
-            description = "spec file, file: or http(s): URL (repeatable; several specs merge into one connector)")
+            description = "spec file, a multi-file spec's directory or zip, tar or tar.gz archive (relative $refs between "
+                    + "its files followed), file: or http(s): URL (repeatable; several specs merge into one connector)")
     List<String> specs = new ArrayList<>();
 
     @Option(names = "--impl", required = true, paramLabel = "<impl>",
@@ -96,7 +97,7 @@ public final class IngestToolMain implements Callable<Integer> {
             if (e instanceof SpecIngestException rejected) {
                 // only this tool can follow refs to other documents: its flag is named here, not in the message
                 // the backplane answers too (which has no such flag)
-                String hint = rejected.getMessage().contains("refs to other documents are not followed")
+                String hint = rejected.getMessage().contains("refs to other documents are only followed")
                         ? ", or let this tool follow them with --allow-remote-refs" : "";
                 err.println("svc-ingest: " + rejected.reason().wireName() + ": " + rejected.getMessage() + hint);
                 return REJECTED;

@@ -19,6 +19,8 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** Reads a spec's bytes from a file, a {@code file:} or {@code http(s):} URL, or given text, never past the size cap. */
 final class SpecReader {
@@ -36,18 +38,32 @@ final class SpecReader {
      * The bytes read and where they came from.
      *
      * @param baseUri the document's URI when it has one (used to resolve relative refs when allowed), else null
+     * @param text the document, or a multi-file spec's root document
+     * @param bytes the size of the document, or of all a multi-file spec's files
+     * @param sha256 over the document's bytes, or over every file's path and text
+     * @param files a multi-file spec's files, the root among them (relative path → text); empty for one document
+     * @param root the root's path among {@code files}; null for one document
      */
-    record RawSpec(String location, String displayName, URI baseUri, String text, long bytes, String sha256) {
+    record RawSpec(String location, String displayName, URI baseUri, String text, long bytes, String sha256,
+                   Map<String, String> files, String root) {
         RawSpec {
             requireNonNull(location, "location is null");
             requireNonNull(displayName, "displayName is null");
             requireNonNull(text, "text is null");
             requireNonNull(sha256, "sha256 is null");
+            files = Map.copyOf(files);
+        }
+
+        boolean multiFile() {
+            return root != null;
         }
     }
 
     RawSpec read(SpecSource source) {
         String location = source.location();
+        if (source.files() != null) {
+            return multiFile(location, source.files(), source.root());
+        }
         if (source.content() != null) {
             return raw(location, null, source.content().getBytes(StandardCharsets.UTF_8));
         }
@@ -62,7 +78,41 @@ final class SpecReader {
         catch (IllegalArgumentException e) {
             throw new SpecIngestException(Reason.SPEC_UNREADABLE, "cannot read spec " + location + ": " + e.getMessage());
         }
+        if (Files.isDirectory(path)) {
+            return multiFile(location, SpecFiles.fromDirectory(path, maxBytes), null);
+        }
+        if (SpecFiles.isArchiveName(path.getFileName() == null ? "" : path.getFileName().toString())) {
+            return multiFile(location, SpecFiles.fromArchive(location, readFile(location, path), maxBytes), null);
+        }
         return raw(location, path.toAbsolutePath().toUri(), readFile(location, path));
+    }
+
+    /** A multi-file spec: its root found (or checked) and every ref between its files checked. */
+    private RawSpec multiFile(String location, Map<String, String> given, String named) {
+        Map<String, String> files = new TreeMap<>();
+        for (Map.Entry<String, String> f : given.entrySet()) {
+            if (files.put(SpecFiles.normalise(location, f.getKey()), f.getValue()) != null) {
+                throw new SpecIngestException(Reason.SPEC_UNREADABLE, location + " has the file " + f.getKey()
+                        + " twice");
+            }
+        }
+        String root = SpecFiles.root(location, files, named);
+        long bytes = 0;
+        MessageDigest digest = sha256();
+        for (Map.Entry<String, String> f : new TreeMap<>(files).entrySet()) {
+            byte[] text = f.getValue().getBytes(StandardCharsets.UTF_8);
+            bytes += text.length;
+            digest.update(f.getKey().getBytes(StandardCharsets.UTF_8));
+            digest.update((byte) 0);
+            digest.update(text);
+            digest.update((byte) 0);
+        }
+        if (bytes > maxBytes) {
+            throw tooLarge(location, bytes + " bytes in " + files.size() + " files");
+        }
+        SpecFiles.reachable(location, files, root);
+        return new RawSpec(location, displayName(location) + "/" + root, null, files.get(root), bytes,
+                HexFormat.of().formatHex(digest.digest()), files, root);
     }
 
     private byte[] readFile(String location, Path path) {
@@ -139,7 +189,7 @@ final class SpecReader {
         if (text.startsWith("\uFEFF")) {
             text = text.substring(1);
         }
-        return new RawSpec(location, displayName(location), baseUri, text, bytes.length, sha256(bytes));
+        return new RawSpec(location, displayName(location), baseUri, text, bytes.length, sha256(bytes), Map.of(), null);
     }
 
     private SpecIngestException tooLarge(String location, String size) {
@@ -156,8 +206,12 @@ final class SpecReader {
     }
 
     private static String sha256(byte[] bytes) {
+        return HexFormat.of().formatHex(sha256().digest(bytes));
+    }
+
+    private static MessageDigest sha256() {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            return MessageDigest.getInstance("SHA-256");
         }
         catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);

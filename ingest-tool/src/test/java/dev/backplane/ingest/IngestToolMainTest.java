@@ -72,8 +72,12 @@ class IngestToolMainTest {
                 SpecIngesterTest.PETS.replace("$ref: '#/components/schemas/Tag'", "$ref: 'tag.yaml'"));
         int code = run("--spec", file.toString(), "--impl", "pets", "--version", "2.x");
         assertThat(code).isEqualTo(IngestToolMain.REJECTED);
-        assertThat(err.toString()).contains("$ref 'tag.yaml'").contains("bundle the spec into one document first")
+        assertThat(err.toString()).contains("$ref 'tag.yaml'").contains("give its directory, or a zip, tar or tar.gz")
                 .contains("or let this tool follow them with --allow-remote-refs");
+        // the directory is a multi-file spec: its relative refs are followed without the flag
+        err.getBuffer().setLength(0);
+        assertThat(run("--spec", dir.toString(), "--impl", "pets", "--version", "2.x")).as(err.toString())
+                .isEqualTo(IngestToolMain.OK);
         err.getBuffer().setLength(0);
         assertThat(run("--spec", file.toString(), "--impl", "pets", "--version", "2.x", "--allow-remote-refs"))
                 .as(err.toString()).isEqualTo(IngestToolMain.OK);

@@ -412,7 +412,7 @@ class SpecIngesterTest {
                 .isInstanceOfSatisfying(SpecIngestException.class,
                         e -> assertThat(e.reason()).isEqualTo(Reason.SPEC_UNREADABLE))
                 .hasMessageContaining("$ref 'http://127.0.0.1:9/x.json#/Tag'")
-                .hasMessageContaining("bundle the spec into one document first")
+                .hasMessageContaining("or bundle it into one document")
                 .hasMessageNotContaining("--allow-remote-refs"); // a flag the backplane's ingest does not have
 
         Path file = dir.resolve("pets.yaml");

@@ -10,19 +10,14 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.backplane.cli.BackplaneCommand;
 import dev.backplane.cli.Session;
 import dev.backplane.cli.common.ApiPaths;
-import dev.backplane.cli.common.BuildInfo;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.RequestBody;
 import dev.backplane.cli.common.Uuids;
+import dev.backplane.cli.connectors.SpecUploads.SpecUpload;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,7 +30,7 @@ import picocli.CommandLine.Option;
         "Ingest a vendor API spec (OpenAPI 2.0/3.x) as connector <impl>-<version>, staged and default-deny "
                 + "[tenant_admin].",
         "Catalog mode: --catalog <product>/<version> (from the backplane's catalog index).",
-        "Manual mode: --product, --version, --impl and --spec (a local file or an http(s) URL, read by the CLI "
+        "Manual mode: --product, --version, --impl and --spec (a local file, directory or archive, or an http(s) URL, read by the CLI "
                 + "and uploaded; repeatable)."})
 final class Ingest extends BackplaneCommand {
     @Option(names = "--catalog", paramLabel = "<product>/<version>", description = "catalog mode") String catalog;
@@ -43,7 +38,9 @@ final class Ingest extends BackplaneCommand {
     @Option(names = "--version", description = "version label, e.g. 23.x (manual mode)") String version;
     @Option(names = "--impl", description = "implementation id (manual mode; default: the product)")
     String impl;
-    @Option(names = "--spec", paramLabel = "<file|url>", description = "spec file or URL (manual mode; repeatable)")
+    @Option(names = "--spec", paramLabel = "<file|dir|url>", description = "spec file, URL, or a multi-file spec's "
+            + "directory or zip, tar or tar.gz archive; a file whose relative $refs name files beside it goes with its "
+            + "directory (manual mode; repeatable)")
     List<String> specs = new ArrayList<>();
     @Option(names = "--auth-scheme", paramLabel = "<scheme>",
             description = "basic, static_header, session_login, session_login_basic, session_login_token, "
@@ -85,11 +82,6 @@ final class Ingest extends BackplaneCommand {
             String authScheme, List<String> authSecretFields, Map<String, String> authSettings,
             List<String> specInfoVersionsCompatible, boolean dryRun, String tenantId, Integer defaultPort,
             JsonNode rules, String basePath) {
-    }
-
-    /** One spec, read by the CLI and uploaded. */
-    @RequestBody
-    record SpecUpload(String name, String content) {
     }
 
     @Override
@@ -138,7 +130,7 @@ final class Ingest extends BackplaneCommand {
         if (catalog == null) {
             uploads = new ArrayList<>();
             for (String spec : specs) {
-                uploads.add(new SpecUpload(spec, read(spec)));
+                uploads.add(SpecUploads.of(spec));
             }
         }
         IngestRequest body = new IngestRequest(catalog, product, version, impl, uploads, authScheme,
@@ -167,30 +159,5 @@ final class Ingest extends BackplaneCommand {
             }
         });
         failIfFailed(job);
-    }
-
-    private static String read(String spec) {
-        if (spec.startsWith("http://") || spec.startsWith("https://")) {
-            try (HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL)
-                    .connectTimeout(Duration.ofSeconds(10)).build()) {
-                HttpResponse<String> res = http.send(HttpRequest.newBuilder(URI.create(spec))
-                        .timeout(Duration.ofSeconds(60)).header("User-Agent", BuildInfo.userAgent()).build(), HttpResponse.BodyHandlers.ofString());
-                if (res.statusCode() / 100 != 2) {
-                    throw CliException.failed("--spec " + spec + ": HTTP " + res.statusCode());
-                }
-                return res.body();
-            } catch (IOException e) {
-                throw CliException.failed("--spec " + spec + ": cannot fetch it: " + e.getMessage());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw CliException.failed("--spec " + spec + ": interrupted");
-            }
-        }
-        Path p = Path.of(spec.startsWith("@") ? spec.substring(1) : spec);
-        try {
-            return Files.readString(p);
-        } catch (IOException e) {
-            throw CliException.usage("--spec " + spec + ": cannot read it: " + e.getMessage());
-        }
     }
 }

@@ -1,7 +1,10 @@
 package dev.backplane.kernel.catalog;
 
+import dev.backplane.ingest.SpecFiles;
+import dev.backplane.ingest.SpecIngestException;
 import dev.backplane.ingest.SpecSource;
 import dev.backplane.kernel.catalog.SpecIngestService.IngestRequest;
+import dev.backplane.kernel.catalog.SpecIngestService.SpecFile;
 import dev.backplane.kernel.catalog.SpecIngestService.SpecUpload;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
@@ -14,9 +17,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -88,16 +93,15 @@ final class IngestPlans {
         long bytes = 0;
         List<SpecSource> sources = new ArrayList<>();
         for (SpecUpload u : req.specs()) {
-            if (u == null || u.content() == null || u.content().isBlank()) {
-                throw invalid("invalid_request", "every spec needs its content", "specs");
-            }
-            long size = u.content().getBytes(StandardCharsets.UTF_8).length;
+            SpecSource source = source(u);
+            long size = source.content() != null ? source.content().getBytes(StandardCharsets.UTF_8).length
+                    : source.files().values().stream().mapToLong(t -> t.getBytes(StandardCharsets.UTF_8).length).sum();
             if (size > maxSpecBytes) {
-                throw CatalogErrors.SPEC_TOO_LARGE.error("spec " + u.name() + " is " + size + " bytes; the "
+                throw CatalogErrors.SPEC_TOO_LARGE.error("spec " + source.location() + " is " + size + " bytes; the "
                         + "cap is " + maxSpecBytes + " (setting catalog.ingest-max-spec-bytes)", Map.of());
             }
             bytes += size;
-            sources.add(SpecSource.text(u.name() == null ? "spec" : u.name(), u.content()));
+            sources.add(source);
         }
         String scheme = req.authScheme().orElse("none");
         AuthScheme auth = auth(scheme, req.authSecretFields(), req.authSettings());
@@ -108,6 +112,57 @@ final class IngestPlans {
         return new Plan(impl + "-" + version, impl, version, product, port, sources, bytes, auth,
                 req.specInfoVersionsCompatible(), owner, req.dryRun(), "manual", Map.of(), List.of(), List.of(), rules,
                 basePath);
+    }
+
+    /**
+     * One uploaded spec as the ingest reads it: one document, or a multi-file spec's files (listed, or in an archive,
+     * read here within the byte cap). Exactly one of content, files and archive_base64.
+     */
+    private SpecSource source(SpecUpload u) {
+        if (u == null) {
+            throw invalid("invalid_request", "every spec needs its content", "specs");
+        }
+        String name = u.name() == null || u.name().isBlank() ? "spec" : u.name();
+        int given = (u.content() != null ? 1 : 0) + (u.files() != null ? 1 : 0) + (u.archiveBase64() != null ? 1 : 0);
+        if (given != 1) {
+            throw invalid("invalid_request", "spec " + name + " needs exactly one of content (one document), files "
+                    + "(a multi-file spec's files) and archive_base64 (a zip, tar or tar.gz of them)", "specs");
+        }
+        if (u.content() != null) {
+            if (u.content().isBlank()) {
+                throw invalid("invalid_request", "every spec needs its content", "specs");
+            }
+            return SpecSource.text(name, u.content());
+        }
+        Map<String, String> files = new TreeMap<>();
+        if (u.files() != null) {
+            if (u.files().isEmpty() || u.files().size() > SpecFiles.MAX_FILES) {
+                throw invalid("invalid_request", "spec " + name + " needs 1 to " + SpecFiles.MAX_FILES
+                        + " files", "specs");
+            }
+            for (SpecFile f : u.files()) {
+                if (f == null || f.path() == null || f.path().isBlank() || f.content() == null) {
+                    throw invalid("invalid_request", "every file of spec " + name + " needs a path and its content",
+                            "specs");
+                }
+                if (files.put(f.path(), f.content()) != null) {
+                    throw invalid("invalid_request", "spec " + name + " has the file " + f.path() + " twice", "specs");
+                }
+            }
+        } else {
+            byte[] archive;
+            try {
+                archive = Base64.getMimeDecoder().decode(u.archiveBase64());
+            } catch (IllegalArgumentException e) {
+                throw invalid("invalid_request", "archive_base64 of spec " + name + " is not base64", "specs");
+            }
+            try {
+                files.putAll(SpecFiles.fromArchive(name, archive, maxSpecBytes));
+            } catch (SpecIngestException e) {
+                throw DomainException.unprocessable(e.reason().wireName(), e.getMessage(), Map.of());
+            }
+        }
+        return SpecSource.files(name, files, u.root());
     }
 
     private Plan catalogPlan(IngestRequest req, Optional<UUID> owner, List<ClassificationRules.Rule> rules,

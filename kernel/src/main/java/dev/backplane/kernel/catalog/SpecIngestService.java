@@ -104,12 +104,23 @@ public final class SpecIngestService {
     }
 
     /**
-     * One uploaded spec.
+     * One uploaded spec: one document ({@code content}), or the files of a multi-file spec ({@code files}, or one
+     * zip, tar or tar.gz {@code archive_base64}), whose relative refs between them are followed and nothing else.
      *
-     * @param name the file name or URL the operator gave (shown in messages)
+     * @param name the file name, directory or URL the operator gave (shown in messages)
      * @param content the spec text
+     * @param files a multi-file spec's files (relative path and text)
+     * @param root which of the files is the root document; absent: the one with an openapi or swagger field
+     * @param archiveBase64 a multi-file spec's files as a zip, tar or tar.gz archive, base64
      */
-    public record SpecUpload(String name, String content) {
+    public record SpecUpload(String name, String content, List<SpecFile> files, String root, String archiveBase64) {
+        public SpecUpload(String name, String content) {
+            this(name, content, null, null, null);
+        }
+    }
+
+    /** One file of a multi-file spec: its path relative to the spec's directory, and its text. */
+    public record SpecFile(String path, String content) {
     }
 
     /** What {@link #ingest} answered: a finished result (200) or a started job (202). */

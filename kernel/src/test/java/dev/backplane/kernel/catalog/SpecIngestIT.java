@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -92,6 +93,12 @@ public class SpecIngestIT extends PerTestTenant {
     private static Map<String, Object> manual(String impl, String version, String specText) {
         return new java.util.HashMap<>(Map.of("product", impl, "version", version, "impl", impl,
                 "specs", java.util.List.of(Map.of("name", impl + ".json", "content", specText))));
+    }
+
+    /** A manual ingest of version 2.x into this test's tenant with the specs as uploaded. */
+    private Map<String, Object> uploads(String impl, List<Map<String, Object>> specs) {
+        return new java.util.HashMap<>(Map.of("product", impl, "version", "2.x", "impl", impl, "specs", specs,
+                "tenant_id", tenant.toString()));
     }
 
     /** An implementation id of this test's own: {@code prefix} and a number from the tenant. */
@@ -359,6 +366,86 @@ public class SpecIngestIT extends PerTestTenant {
         assertThat(waitedInline.exitCode()).as(waitedInline.toString()).isZero();
         assertThat(waitedInline.err()).contains("ingesting in the background as job");
         assertThat(waitedInline.out()).contains("re-ingested " + impl + "-big-4.x");
+    }
+
+    /**
+     * Issue 44 I4: a multi-file spec through the CLI and REST — its directory, its root file (the CLI sends the
+     * directory beside it), a zip of it — one catalog each way; a ref out of the files and a malformed upload are
+     * clear errors that write nothing.
+     */
+    @Test
+    void aMultiFileSpecFromItsDirectoryItsRootFileAnArchiveAndRest() throws Exception {
+        CliRunner cli = kernel.cli(admin);
+        Map<String, String> files = Map.of(
+                "openapi.yaml", """
+                        openapi: 3.0.3
+                        info: {title: Split, version: 2.0.0}
+                        servers: [{url: /api}]
+                        paths:
+                          /widgets: {$ref: 'paths/widgets.yaml'}
+                        """,
+                "paths/widgets.yaml", """
+                        get:
+                          operationId: listWidgets
+                          tags: [widgets]
+                          responses: {'200': {description: ok, content: {application/json: {schema: {type: array,
+                            items: {$ref: '../schemas/widget.yaml'}}}}}}
+                        post:
+                          operationId: createWidget
+                          tags: [widgets]
+                          requestBody: {content: {application/json: {schema: {$ref: '../schemas/widget.yaml'}}}}
+                          responses: {'201': {description: created}}
+                        """,
+                "schemas/widget.yaml", "type: object\nproperties:\n  colour: {type: string}\n");
+        Path dir = cli.file("split.marker", "").resolveSibling("split");
+        for (Map.Entry<String, String> f : files.entrySet()) {
+            Files.createDirectories(dir.resolve(f.getKey()).getParent());
+            Files.writeString(dir.resolve(f.getKey()), f.getValue());
+        }
+        Path zip = dir.resolveSibling("split.zip");
+        try (var out = new java.util.zip.ZipOutputStream(Files.newOutputStream(zip))) {
+            for (Map.Entry<String, String> f : files.entrySet()) {
+                out.putNextEntry(new java.util.zip.ZipEntry("split/" + f.getKey()));
+                out.write(f.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                out.closeEntry();
+            }
+        }
+        String impl = implOf("split");
+        for (Path spec : List.of(dir, dir.resolve("openapi.yaml"), zip)) {
+            var r = cli.run("connector", "ingest", "--product", impl, "--version", "2.x", "--impl", impl, "--spec",
+                    spec.toString(), "--tenant-id", tenant.toString(), "--dry-run", "--json");
+            assertThat(r.exitCode()).as(spec + ": " + r).isZero();
+            JsonNode answer = JSON.readTree(r.out());
+            assertThat(answer.path("operation_count").asInt()).as(spec.toString()).isEqualTo(2);
+            assertThat(answer.path("base_path").asText()).isEqualTo("/api");
+            assertThat(answer.path("specs").get(0).path("bytes").asLong()).as("all three files")
+                    .isGreaterThan(files.get("openapi.yaml").length() + 100L);
+        }
+        var done = cli.run("connector", "ingest", "--product", impl, "--version", "2.x", "--impl", impl, "--spec",
+                dir.toString(), "--tenant-id", tenant.toString());
+        assertThat(done.exitCode()).as(done.toString()).isZero();
+        var create = kernel.get("/api/v1/connectors/" + impl + "-2.x", admin).json().path("operations");
+        assertThat(create.toString()).contains(impl + ".widgets.create_widget");
+
+        // REST: files with a ref out of them, both content and files, a path that climbs out: 422, nothing written
+        String other = implOf("splitbad");
+        Map<String, Object> outside = Map.of("name", "bad", "files", List.of(
+                Map.of("path", "openapi.yaml", "content", files.get("openapi.yaml")),
+                Map.of("path", "paths/widgets.yaml", "content", "get: {$ref: '../../etc/x.yaml'}\n")));
+        var refused = ingest(admin, uploads(other, List.of(outside)));
+        assertThat(refused.status()).as(refused.body()).isEqualTo(422);
+        assertThat(refused.json().path("message").asText()).contains("$ref '../../etc/x.yaml' in paths/widgets.yaml "
+                + "points outside the spec's files");
+        var both = ingest(admin, uploads(other, List.of(Map.of("name", "b", "content", "x", "files", List.of()))));
+        assertThat(both.status()).as(both.body()).isEqualTo(422);
+        assertThat(both.json().path("message").asText()).contains("exactly one of content");
+        var climb = ingest(admin, uploads(other, List.of(Map.of("name", "c", "files", List.of(
+                Map.of("path", "../openapi.yaml", "content", files.get("openapi.yaml")))))));
+        assertThat(climb.status()).as(climb.body()).isEqualTo(422);
+        assertThat(climb.json().path("message").asText()).contains("outside its own directory");
+        var notBase64 = ingest(admin, uploads(other, List.of(Map.of("name", "d.zip", "archive_base64", "%%%"))));
+        assertThat(notBase64.status()).as(notBase64.body()).isEqualTo(422);
+        assertThat(kernel.get("/api/v1/connectors/" + other + "-2.x", admin).status()).isEqualTo(404);
     }
 
     /** D2: a global connector is platform_admin's; a tenant_admin's global ingest writes nothing. */
