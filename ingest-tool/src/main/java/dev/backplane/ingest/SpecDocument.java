@@ -33,7 +33,12 @@ record SpecDocument(RawSpec raw, JsonNode tree, String format, String title, Str
     static SpecDocument of(RawSpec raw) {
         JsonNode tree;
         try {
-            tree = DeserializationUtils.deserializeIntoTree(raw.text(), raw.location(), null, new SwaggerParseResult());
+            // a multi-file spec is read as one document with its refs between files made local
+            tree = raw.multiFile() ? SpecBundler.bundle(raw.location(), raw.files(), raw.root())
+                    : DeserializationUtils.deserializeIntoTree(raw.text(), raw.location(), null, new SwaggerParseResult());
+        }
+        catch (SpecIngestException e) {
+            throw e;
         }
         catch (RuntimeException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;

@@ -17,13 +17,9 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.ArchiveEntry;
@@ -43,8 +39,10 @@ import org.apache.commons.compress.compressors.CompressorStreamFactory;
 public final class SpecFiles {
 
     /** The most files a multi-file spec may have. */
-    public static final int MAX_FILES = 2_000;
+    public static final int MAX_FILES = 10_000;
     private static final Pattern SPEC_FILE = Pattern.compile("(?i).+\\.(json|ya?ml)");
+    /** A top-level openapi or swagger field, as YAML at the line's start or as a JSON member. */
+    private static final Pattern ROOT_FIELD = Pattern.compile("(?m)^[\"']?(openapi|swagger)[\"']?\\s*:|\"(openapi|swagger)\"\\s*:");
     private static final Pattern ARCHIVE = Pattern.compile("(?i).+\\.(zip|tar|tgz|tar\\.gz)");
 
     private SpecFiles() {
@@ -136,6 +134,9 @@ public final class SpecFiles {
         }
         List<String> roots = new ArrayList<>();
         for (Map.Entry<String, String> f : new TreeMap<>(files).entrySet()) {
+            if (!ROOT_FIELD.matcher(f.getValue()).find()) {
+                continue; // parsing thousands of files to find the one root would cost seconds
+            }
             JsonNode tree = tree(f.getValue(), f.getKey());
             if (tree != null && tree.isObject() && (tree.has("openapi") || tree.has("swagger"))) {
                 roots.add(f.getKey());
@@ -151,67 +152,11 @@ public final class SpecFiles {
                         + "field root, or --spec <dir>/<file>)");
     }
 
-    /**
-     * Checks that every ref reachable from the root names one of the files, and returns the files it reaches
-     * (in the order met): what the parser will read, and all it may read.
-     */
-    static Set<String> reachable(String location, Map<String, String> files, String root) {
-        Set<String> seen = new LinkedHashSet<>();
-        Deque<String> queue = new ArrayDeque<>(List.of(root));
-        while (!queue.isEmpty()) {
-            String file = queue.poll();
-            if (!seen.add(file)) {
-                continue;
-            }
-            JsonNode tree = tree(files.get(file), file);
-            if (tree == null) {
-                throw new SpecIngestException(Reason.SPEC_INVALID, file + " in " + location + " is neither JSON nor YAML");
-            }
-            refs(tree, ref -> {
-                String target = ref.contains("#") ? ref.substring(0, ref.indexOf('#')) : ref;
-                if (target.isEmpty()) {
-                    return;
-                }
-                String resolved = resolve(file, target);
-                if (resolved == null) {
-                    throw new SpecIngestException(Reason.SPEC_UNREADABLE, ("%s: $ref '%s' in %s points outside the "
-                            + "spec's files; only relative refs between its own files are followed").formatted(
-                            location, ref, file));
-                }
-                if (!files.containsKey(resolved)) {
-                    throw new SpecIngestException(Reason.SPEC_UNREADABLE, ("%s: $ref '%s' in %s names %s, which is not "
-                            + "among the spec's %d files").formatted(location, ref, file, resolved, files.size()));
-                }
-                queue.add(resolved);
-            });
-        }
-        return seen;
-    }
-
-    /** Every {@code $ref} of a tree, skipping literal data (examples, defaults, enums, extensions). */
-    static void refs(JsonNode node, Consumer<String> out) {
-        if (node.isArray()) {
-            node.forEach(e -> refs(e, out));
-            return;
-        }
-        if (!node.isObject()) {
-            return;
-        }
-        JsonNode ref = node.get("$ref");
-        if (ref != null && ref.isTextual()) {
-            out.accept(ref.asText());
-        }
-        for (Map.Entry<String, JsonNode> field : node.properties()) {
-            String key = field.getKey();
-            if (key.equals("example") || key.equals("examples") && !field.getValue().isObject()
-                    || key.equals("default") || key.equals("enum") || key.equals("const") || key.startsWith("x-")) {
-                continue;
-            }
-            refs(field.getValue(), out);
-        }
-    }
-
     /** The path {@code target} names relative to {@code from}'s directory, or null when it leaves the files. */
+    static String resolveAmong(String from, String target) {
+        return resolve(from, target);
+    }
+
     private static String resolve(String from, String target) {
         if (target.startsWith("/") || target.startsWith("\\") || target.matches("(?i)[a-z][a-z0-9+.-]*:.*")) {
             return null;

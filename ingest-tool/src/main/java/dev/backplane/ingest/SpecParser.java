@@ -10,9 +10,6 @@ import io.swagger.v3.parser.OpenAPIV3Parser;
 import io.swagger.v3.parser.converter.SwaggerConverter;
 import io.swagger.v3.parser.core.models.ParseOptions;
 import io.swagger.v3.parser.core.models.SwaggerParseResult;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +40,7 @@ final class SpecParser {
     }
 
     static ParsedSpec parse(SpecDocument document, boolean allowRemoteRefs) {
-        String remoteRef = document.raw().multiFile() ? null : document.firstRemoteRef();
+        String remoteRef = document.firstRemoteRef(); // none in a multi-file spec: SpecBundler made them local
         if (remoteRef != null && !allowRemoteRefs) {
             throw new SpecIngestException(Reason.SPEC_UNREADABLE,
                     ("%s refers to another document ($ref '%s'); refs to other documents are only followed between "
@@ -54,8 +51,7 @@ final class SpecParser {
         }
         SwaggerParseResult result;
         try {
-            result = document.raw().multiFile() ? parseFiles(document)
-                    : remoteRef == null ? parseLocal(document) : parseResolvingRemote(document);
+            result = remoteRef == null ? parseLocal(document) : parseResolvingRemote(document);
         }
         catch (RuntimeException e) {
             throw new SpecIngestException(Reason.SPEC_INVALID, "%s could not be parsed: %s"
@@ -101,50 +97,6 @@ final class SpecParser {
         ParseOptions options = new ParseOptions();
         options.setResolve(false);
         return new OpenAPIV3Parser().parseJsonNode(document.raw().location(), document.tree(), options);
-    }
-
-    /**
-     * A multi-file spec: its files (checked by {@link SpecFiles#reachable}: every ref stays among them) written to a
-     * private temporary directory under their relative paths, the parser resolving the refs between them from there,
-     * and the directory deleted.
-     */
-    private static SwaggerParseResult parseFiles(SpecDocument document) {
-        Path dir = null;
-        try {
-            dir = Files.createTempDirectory("svc-spec-");
-            for (Map.Entry<String, String> f : document.raw().files().entrySet()) {
-                Path file = dir.resolve(f.getKey()).normalize();
-                if (!file.startsWith(dir)) {
-                    throw new IllegalStateException("file outside the spec's directory: " + f.getKey());
-                }
-                Files.createDirectories(file.getParent());
-                Files.writeString(file, f.getValue());
-            }
-            ParseOptions options = new ParseOptions();
-            options.setResolve(true);
-            String location = dir.resolve(document.raw().root()).toUri().toString();
-            return document.isSwagger2() ? new SwaggerConverter().readLocation(location, null, options)
-                    : new OpenAPIV3Parser().readLocation(location, null, options);
-        }
-        catch (IOException e) {
-            throw new SpecIngestException(Reason.SPEC_UNREADABLE, "cannot stage the files of "
-                    + document.raw().location() + ": " + e.getMessage());
-        }
-        finally {
-            deleteQuietly(dir);
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        if (dir == null) {
-            return;
-        }
-        try (var walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
-        catch (IOException | java.io.UncheckedIOException ignored) {
-            // a temporary directory left behind holds only the spec's own files
-        }
     }
 
     /** Only when remote refs are allowed and present: the parser reads the document again from its location. */

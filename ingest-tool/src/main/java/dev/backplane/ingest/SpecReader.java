@@ -87,7 +87,7 @@ final class SpecReader {
         return raw(location, path.toAbsolutePath().toUri(), readFile(location, path));
     }
 
-    /** A multi-file spec: its root found (or checked) and every ref between its files checked. */
+    /** A multi-file spec: its root found (or checked); {@link SpecBundler} follows and checks the refs between files. */
     private RawSpec multiFile(String location, Map<String, String> given, String named) {
         Map<String, String> files = new TreeMap<>();
         for (Map.Entry<String, String> f : given.entrySet()) {
@@ -110,7 +110,6 @@ final class SpecReader {
         if (bytes > maxBytes) {
             throw tooLarge(location, bytes + " bytes in " + files.size() + " files");
         }
-        SpecFiles.reachable(location, files, root);
         return new RawSpec(location, displayName(location) + "/" + root, null, files.get(root), bytes,
                 HexFormat.of().formatHex(digest.digest()), files, root);
     }

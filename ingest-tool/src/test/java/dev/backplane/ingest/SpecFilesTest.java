@@ -44,7 +44,8 @@ class SpecFilesTest {
                   /pets:
                     $ref: './paths/pets.yaml'
                   /pets/{id}:
-                    $ref: 'paths/pet.yaml'
+                    get:
+                      $ref: 'operations/get-pet.yaml'
                 components:
                   schemas:
                     Error: {$ref: 'schemas/error.yaml'}
@@ -65,16 +66,18 @@ class SpecFilesTest {
                     content: {application/json: {schema: {$ref: '../schemas/pet.yaml'}}}
                   responses: {'201': {description: created}}
                 """);
-        files.put("paths/pet.yaml", """
-                get:
-                  operationId: getPet
-                  tags: [pets]
-                  parameters: [{name: id, in: path, required: true, schema: {type: string}}]
-                  responses:
-                    '200':
-                      description: ok
-                      content: {application/json: {schema: {$ref: '../schemas/pet.yaml'}}}
+        // an operation given as a ref (OpenAPI has none there; Redocly-style split specs do it), and a parameter
+        // taken from a fragment of a shared file
+        files.put("operations/get-pet.yaml", """
+                operationId: getPet
+                tags: [pets]
+                parameters: [{$ref: '../parameters.yaml#/id'}]
+                responses:
+                  '200':
+                    description: ok
+                    content: {application/json: {schema: {$ref: '../schemas/pet.yaml'}}}
                 """);
+        files.put("parameters.yaml", "id: {name: id, in: path, required: true, schema: {type: string, maxLength: 9}}\n");
         files.put("schemas/pet.yaml", """
                 type: object
                 required: [name]
@@ -100,6 +103,9 @@ class SpecFilesTest {
         JsonNode create = JSON.readTree(op(fromDir, "pets.pets.create_pet").paramsSchema());
         assertThat(create.toString()).contains("\"name\"").contains("\"email\"");
         assertThat(fromDir.warnings()).noneMatch(w -> w.contains("$ref"));
+        // the operation put in place, its parameter from parameters.yaml#/id
+        assertThat(JSON.readTree(op(fromDir, "pets.pets.get_pet").paramsSchema()).path("properties").path("id")
+                .path("maxLength").asInt()).isEqualTo(9);
 
         Path zip = dir.resolve("pets.zip");
         Files.write(zip, zip(pets()));
@@ -148,7 +154,7 @@ class SpecFilesTest {
                         + "other.yaml); name one");
         assertThat(ingest(SpecSource.files("two", twoRoots, "openapi.yaml")).catalog().operations()).hasSize(3);
         assertThatThrownBy(() -> ingest(SpecSource.files("two", twoRoots, "nope.yaml")))
-                .hasMessageContaining("the root nope.yaml is not among the 8 files of two");
+                .hasMessageContaining("the root nope.yaml is not among the 9 files of two");
 
         Map<String, String> noRoot = new LinkedHashMap<>(pets());
         noRoot.remove("openapi.yaml");

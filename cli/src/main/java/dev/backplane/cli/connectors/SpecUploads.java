@@ -41,7 +41,7 @@ final class SpecUploads {
     /** A {@code $ref} to another document by a relative path (not {@code #/...}, not a URL). */
     private static final Pattern RELATIVE_REF = Pattern.compile(
             "[\"']?\\$ref[\"']?\\s*:\\s*[\"']?(?!#)(?![a-zA-Z][a-zA-Z0-9+.-]*:)[^\"'\\s,}#]+");
-    private static final int MAX_FILES = 2_000;
+    private static final int MAX_FILES = 10_000;
     private static final long MAX_BYTES = 256L * 1024 * 1024;
 
     private SpecUploads() {
