@@ -280,7 +280,9 @@ class ConsoleBrowserIT {
         navigate(b, By.id("save-op"));
         assertThat(text(b, "notice")).contains("Saved the overrides of demo.item1.get");
         assertThat(b.findElement(By.xpath("//table[@id='operations']//tr[td/code='demo.item1.get']")).getText())
-                .contains("required");
+                .contains("required")
+                // why it has its class: the plugin declared it, and an admin has changed it since
+                .contains("read").contains("set by an admin (edit-op); the connector's: declared by the plugin");
         assertThat(text(b, "trail")).contains("PATCH /api/v1/connectors/{connector_id}/operations/{op_id}")
                 .contains("demo.item1.get");
         assertThat(kernel.jdbc().queryOne("SELECT requires_approval, safety_level, is_enabled FROM "
