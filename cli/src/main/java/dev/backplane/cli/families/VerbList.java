@@ -10,8 +10,9 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * The command list of a family or noun's help: one line per verb under its name only (its aliases, the old
- * op-id names, would double every line of a noun with hundreds of verbs), its description cut between words
- * to fit the line, and a name longer than the name column on a line of its own rather than cut.
+ * op-id names, would double every line of a noun with hundreds of verbs; a noun says its old name), its
+ * description cut between words to fit the line, and a name longer than the name column on a line of its own
+ * rather than cut.
  */
 final class VerbList implements CommandLine.IHelpSectionRenderer {
 
@@ -59,6 +60,11 @@ final class VerbList implements CommandLine.IHelpSectionRenderer {
             // the op id and safety in brackets are in the verb's own help; here one line per verb
             String description = String.join(" ", sub.getCommandSpec().usageMessage().description())
                     .replaceFirst("\\s*\\[[^\\]]*]$", "");
+            String[] aliases = sub.getCommandSpec().aliases();
+            if (aliases.length > 0 && !sub.getSubcommands().isEmpty()) {
+                // a noun's old name, so a reader of older docs finds it; a verb's would double a long list
+                description = "(also " + String.join(", ", aliases) + ") " + description;
+            }
             String line = oneLine(description, width - column);
             out.append("  ").append(name);
             if (name.length() > column - 4) {

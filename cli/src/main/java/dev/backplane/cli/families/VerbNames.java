@@ -22,9 +22,9 @@ import java.util.TreeSet;
  * <ul>
  *   <li>noun: the op id's group key split into the words its own verbs use ({@code applicationservice} →
  *       application service), a generic last word dropped ({@code service}, {@code api}), kebab-case;</li>
- *   <li>verb: the rest of the op id with the noun's words taken out (singular or plural), a bare HTTP method
- *       word turned into what it does ({@code post} → {@code create}, {@code put} → {@code update}),
- *       kebab-case; an empty result keeps the original;</li>
+ *   <li>verb: the rest of the op id with the noun's words taken out (singular or plural) and a code generator's
+ *       {@code using_post_1} tail dropped, a bare HTTP method word turned into what it does ({@code post} →
+ *       {@code create}, {@code put} → {@code update}), kebab-case; an empty result keeps the original;</li>
  *   <li>collisions (inside one noun, among a family's nouns, with any op's old name or a built-in word): the
  *       colliding ones take their next longer form — fewer words removed, then the old name — never a
  *       random suffix;</li>
@@ -37,6 +37,7 @@ final class VerbNames {
     private static final Set<String> GENERIC = Set.of("service", "services", "api", "apis", "controller");
     /** An op-id verb that is only an HTTP method says what it does instead. */
     private static final Map<String, String> METHOD_WORDS = Map.of("post", "create", "put", "update");
+    private static final Set<String> HTTP_METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options");
     /** Names a family keeps for itself. */
     static final Set<String> FAMILY_WORDS = Set.of("operation", "help");
 
@@ -143,16 +144,33 @@ final class VerbNames {
     }
 
     /**
-     * A verb's forms, shortest first: noun words and method word handled, noun words only removed, the op-id
-     * verb in kebab-case, the op-id verb as it is.
+     * A verb's forms, shortest first: noun words, generator tail and method word handled; noun words and tail
+     * removed; the tail only removed; the op-id verb in kebab-case; the op-id verb as it is.
      */
     private static List<String> forms(String verb, List<String> nounFull, List<String> nounShort) {
         List<String> original = words(verb);
         List<String> stripped = orElse(removeRun(original, nounFull), original);
         stripped = orElse(removeRun(stripped, nounShort), stripped); // version_service_version: version
-        List<String> shortest = stripped.size() == 1 && METHOD_WORDS.containsKey(stripped.getFirst())
-                ? List.of(METHOD_WORDS.get(stripped.getFirst())) : stripped;
-        return distinct(kebab(shortest), kebab(stripped), kebab(original), verb);
+        List<String> plain = withoutUsingMethod(stripped);
+        List<String> shortest = plain.size() == 1 && METHOD_WORDS.containsKey(plain.getFirst())
+                ? List.of(METHOD_WORDS.get(plain.getFirst())) : plain;
+        return distinct(kebab(shortest), kebab(plain), kebab(orElse(withoutUsingMethod(original), original)),
+                kebab(original), verb);
+    }
+
+    /**
+     * Without a code generator's {@code using <method> [n]} tail ({@code getMachinesUsingGET},
+     * {@code requestCatalogItemInstancesUsingPOST_1}), when words are left.
+     */
+    static List<String> withoutUsingMethod(List<String> words) {
+        int end = words.size();
+        if (end > 0 && words.get(end - 1).matches("[0-9]+")) {
+            end--;
+        }
+        if (end >= 3 && words.get(end - 2).equals("using") && HTTP_METHODS.contains(words.get(end - 1))) {
+            return words.subList(0, end - 2);
+        }
+        return words;
     }
 
     /** The names a noun or verb had before: as the op id spells it, and that in kebab-case. */

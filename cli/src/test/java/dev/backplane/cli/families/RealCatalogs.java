@@ -45,14 +45,8 @@ final class RealCatalogs {
 
     /** The specs directory; skips the calling test when it is absent. */
     static Path dir() {
-        Path repo = null;
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isDirectory(dir.resolve("ingest-tool")) && Files.isRegularFile(dir.resolve("pom.xml"))) {
-                repo = dir;
-                break;
-            }
-        }
-        Path specs = repo == null || repo.getParent() == null ? null : repo.getParent().resolve("shared/specs");
+        Path repo = repo();
+        Path specs = repo.getParent() == null ? null : repo.getParent().resolve("shared/specs");
         assumeTrue(specs != null && Files.isDirectory(specs), "vendor specs not found at <repo>/../shared/specs");
         return specs;
     }
@@ -66,6 +60,25 @@ final class RealCatalogs {
                     new IngestOptions(f, "1.x", f, List.of("*"), IngestOptions.DEFAULT_MAX_BYTES, false, p -> { }));
             return r.catalog().operations();
         });
+    }
+
+    /** The operations of our own specs in {@code plugin-repo/specs/<dir>} (all its spec files ingested together). */
+    static List<String> pluginRepoOpIds(String family, String dir, String... files) {
+        Path specs = repo().resolve("plugin-repo/specs").resolve(dir);
+        List<SpecSource> sources = java.util.Arrays.stream(files).map(f -> SpecSource.of(specs.resolve(f).toString()))
+                .toList();
+        return SpecIngester.ingest(sources, new IngestOptions(family, "1.x", family, List.of("*"),
+                IngestOptions.DEFAULT_MAX_BYTES, false, p -> { })).catalog().operations().stream()
+                .map(OperationDescriptor::opId).toList();
+    }
+
+    private static Path repo() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isDirectory(dir.resolve("ingest-tool")) && Files.isRegularFile(dir.resolve("pom.xml"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("not inside the repository: " + Path.of("").toAbsolutePath());
     }
 
     /** {@code GET /api/v1/catalog/operations} with one connector, {@code <family>-1.x}, of the family's spec. */

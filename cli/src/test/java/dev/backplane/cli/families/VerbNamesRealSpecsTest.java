@@ -73,6 +73,47 @@ class VerbNamesRealSpecsTest {
         assertThat(again).isEqualTo(first);
     }
 
+    /** The short names docs/connectors/specs-we-wrote.md and the CLI guide quote for our own specs. */
+    @Test
+    void theNamesTheDocsQuoteForOurOwnSpecs() {
+        Map<String, String> typed = new TreeMap<>();
+        for (List<String> family : List.of(List.of("vcenter", "vcenter", "vcenter-9.0-operator-subset.openapi.yaml"),
+                List.of("nsx", "nsx", "nsx-4.2-policy-operator-subset.openapi.yaml"),
+                List.of("proxmox", "proxmox", "proxmox-ve-operator.yaml"),
+                List.of("hetzner-robot", "hetzner-robot", "hetzner-robot-operator.yaml"),
+                List.of("sddc-manager", "sddc-manager", "swagger.json"),
+                List.of("vcfa", "vcfa", "vra-iaas.json", "vra-catalog-deployment.json", "vra-blueprint.json"))) {
+            VerbNames names = VerbNames.of(RealCatalogs.pluginRepoOpIds(family.get(0), family.get(1),
+                    family.subList(2, family.size()).toArray(String[]::new)));
+            names.all().forEach(n -> typed.put(n.opId(), n.noun() + " " + n.verb()));
+        }
+        assertThat(typed).containsEntry("vcenter.vm.list_vms", "vm list")
+                .containsEntry("vcenter.vm.get_vm", "vm get")
+                .containsEntry("vcenter.vm.power_vm", "vm power")
+                .containsEntry("vcenter.resource_pool.list_resource_pools", "resource-pool list")
+                .containsEntry("vcenter.appliance.get_appliance_health_system", "appliance get-health-system")
+                .containsEntry("vcenter.tagging.list_tag_categories", "tagging list-tag-categories")
+                .containsEntry("nsx.firewall.list_firewall_rules", "firewall list-rules")
+                .containsEntry("nsx.segment.list_segments", "segment list")
+                .containsEntry("nsx.segment.patch_segment", "segment patch")
+                .containsEntry("nsx.system.get_cluster_status", "system get-cluster-status")
+                .containsEntry("nsx.nat.list_tier1_nat_rules", "nat list-tier1-rules")
+                .containsEntry("nsx.lb.list_lb_virtual_servers", "lb list-virtual-servers")
+                .containsEntry("proxmox.vm.list_vms", "vm list")
+                .containsEntry("proxmox.vm.shutdown_vm", "vm shutdown")
+                .containsEntry("proxmox.node.get_node_syslog", "node get-syslog")
+                .containsEntry("proxmox.task.get_task_log", "task get-log")
+                .containsEntry("proxmox.task.get_task_status", "task get-status")
+                .containsEntry("hetzner-robot.server.list_servers", "server list")
+                .containsEntry("hetzner-robot.reset.reset_server", "reset server")
+                .containsEntry("hetzner-robot.boot.activate_rescue", "boot activate-rescue")
+                .containsEntry("sddc-manager.domains.get_domains", "domains get-domains")
+                .containsEntry("sddc-manager.bundles.start_bundle_download_by_id", "bundles start-download-by-id")
+                .containsEntry("vcfa.compute.get_machines", "compute get-machines")
+                .containsEntry("vcfa.catalog_items.request_catalog_item_instances_using_post_1",
+                        "catalog-items request-instances");
+    }
+
     @Test
     void namesPeopleCanType() {
         Map<String, String> typed = new TreeMap<>();
@@ -88,6 +129,8 @@ class VerbNamesRealSpecsTest {
                 .containsEntry("harbor.project.create_project", "project create")
                 .containsEntry("harbor.project.list_projects", "project list")
                 .containsEntry("argocd.versionservice.version_service_version", "version version")
+                .containsEntry("keycloak.users.get_users_by_realm", "users get-by-realm")
+                .containsEntry("keycloak.users.post_users", "users create")
                 // get_jobs and get_job would both be get: each keeps its noun word
                 .containsEntry("nomad.jobs.get_jobs", "jobs get-jobs")
                 .containsEntry("nomad.jobs.get_job", "jobs get-job");

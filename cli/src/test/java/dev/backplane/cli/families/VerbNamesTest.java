@@ -64,6 +64,33 @@ class VerbNamesTest {
     }
 
     @Test
+    void aCodeGeneratorsUsingMethodTailIsDropped() {
+        VerbNames names = VerbNames.of(List.of("vcfa.catalog_items.request_catalog_item_instances_using_post_1",
+                "vcfa.compute.get_machines_using_get", "vcfa.compute.get_machine_using_get",
+                "vcfa.compute.delete_machine_using_delete", "vcfa.compute.delete_machine_using_delete_2"));
+
+        assertThat(names.name("vcfa.catalog_items.request_catalog_item_instances_using_post_1").noun())
+                .isEqualTo("catalog-items");
+        assertThat(names.name("vcfa.catalog_items.request_catalog_item_instances_using_post_1").verb())
+                .isEqualTo("request-instances");
+        assertThat(names.name("vcfa.compute.get_machines_using_get").verb()).isEqualTo("get-machines");
+        assertThat(names.name("vcfa.compute.get_machine_using_get").verb()).isEqualTo("get-machine");
+        // both would be delete-machine: each keeps its tail
+        assertThat(names.name("vcfa.compute.delete_machine_using_delete").verb())
+                .isEqualTo("delete-machine-using-delete");
+        assertThat(names.name("vcfa.compute.delete_machine_using_delete_2").verb())
+                .isEqualTo("delete-machine-using-delete-2");
+        assertThat(VerbNames.withoutUsingMethod(List.of("using", "get"))).containsExactly("using", "get");
+
+        VerbNames items = VerbNames.of(List.of("vcfa.catalog_items.get_catalog_item_using_get_5",
+                "vcfa.catalog_items.get_catalog_items_using_get_5"));
+        // both would be get: each keeps its noun words before it keeps the tail
+        assertThat(items.name("vcfa.catalog_items.get_catalog_item_using_get_5").verb()).isEqualTo("get-catalog-item");
+        assertThat(items.name("vcfa.catalog_items.get_catalog_items_using_get_5").verb())
+                .isEqualTo("get-catalog-items");
+    }
+
+    @Test
     void collidingVerbsKeepMoreWordsNeverARandomSuffix() {
         VerbNames names = VerbNames.of(List.of("keycloak.component.get_components", "keycloak.component.get_component",
                 "keycloak.component.delete_component"));
