@@ -29,8 +29,9 @@ import picocli.CommandLine;
  * {@code k8s.pod.list} becomes {@code svc k8s pod list}, {@code k8s.about} becomes {@code svc k8s about}, and an
  * ingested spec's {@code docker.container.container_list} becomes {@code svc docker container list}
  * ({@link VerbNames}: the op-id spellings stay as aliases). Params become flags ({@code all_namespaces} →
- * {@code --all-namespaces}, {@code name__ic} → {@code --name-ic}); {@code name} and {@code path} are positional. {@code svc <family> operation search|call|preview ...} are the
- * generic verbs with the family's connector filled in.
+ * {@code --all-namespaces}, {@code name__ic} → {@code --name-ic}); {@code name} and {@code path} are positional.
+ * {@code svc <family> operation search|call|preview ...} are the generic verbs with the family's connector
+ * filled in.
  *
  * <p>A family can have several connectors (two versions of one product, a modern and a legacy
  * implementation): its verbs are the union of theirs, and a verb names the newest connector that offers the
@@ -308,7 +309,7 @@ public final class FamilyVerbs {
                 }
             });
             List<String> names = optionNames(spec, property, othersOld);
-            String flag = names.getFirst().substring(2);
+            String flag = flagName(property);
             OptionSpec.Builder b = OptionSpec.builder(names.toArray(String[]::new))
                     .description(describe(p) + (required.contains(property) ? " (required)" : ""))
                     .required(required.contains(property));

@@ -56,12 +56,13 @@ class FamilyVerbsTest {
         backplane.answer("/api/v1/catalog/operations", RealCatalogs.catalogJson("argocd"));
 
         for (List<String> words : List.of(List.of("application", "sync"),
-                List.of("applicationservice", "application_service_sync"), List.of("application", "application-service-sync"))) {
+                List.of("applicationservice", "application_service_sync"),
+                List.of("application", "application-service-sync"))) {
             backplane.bodies.clear();
-            String[] args = java.util.stream.Stream.concat(java.util.stream.Stream.of("argocd"),
-                    java.util.stream.Stream.concat(words.stream(), java.util.stream.Stream.of("shop", "--body", "{\"dryRun\": true}",
-                            "--target", "gitops"))).toArray(String[]::new);
-            Result r = backplane.svc(args);
+            List<String> args = new java.util.ArrayList<>(List.of("argocd"));
+            args.addAll(words);
+            args.addAll(List.of("shop", "--body", "{\"dryRun\": true}", "--target", "gitops"));
+            Result r = backplane.svc(args.toArray(String[]::new));
 
             assertThat(r.code()).as(words + ": " + r.err()).isEqualTo(ExitCodes.OK);
             JsonNode sent = JSON.readTree(backplane.bodies.get(CALL));
@@ -135,7 +136,8 @@ class FamilyVerbsTest {
         assertThat(coreV1).hasSizeGreaterThan(100);
         List<String> lines = noun.out().lines().toList();
         for (VerbNames.Name n : coreV1) {
-            assertThat(lines).as(n.verb()).anyMatch(l -> l.startsWith("  " + n.verb() + " ") || l.equals("  " + n.verb()));
+            assertThat(lines).as(n.verb())
+                    .anyMatch(l -> l.startsWith("  " + n.verb() + " ") || l.equals("  " + n.verb()));
             assertThat(lines).as("aliases stay out of the list").noneMatch(l -> l.startsWith("  " + n.verbAliases()
                     .getFirst() + " "));
         }

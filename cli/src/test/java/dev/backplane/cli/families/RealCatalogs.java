@@ -90,7 +90,8 @@ final class RealCatalogs {
         ArrayNode ops = connector.putArray("operations");
         try {
             for (OperationDescriptor d : operations(family)) {
-                ops.addObject().put("op_id", d.opId()).put("group_key", d.groupKey()).put("description", d.description())
+                ops.addObject().put("op_id", d.opId()).put("group_key", d.groupKey())
+                        .put("description", d.description())
                         .put("safety_level", d.safetyLevel().name().toLowerCase(Locale.ROOT))
                         .put("requires_approval", d.requiresApproval())
                         .put("op_class", d.opClass().name().toLowerCase(Locale.ROOT))

@@ -24,18 +24,20 @@ class VerbNamesTest {
         assertThat(names.name("docker.container.container_inspect").verb()).isEqualTo("inspect");
     }
 
+    private static final String TEMPLATES =
+            "argocd.clusterworkflowtemplateservice.cluster_workflow_template_service_list_cluster_workflow_templates";
+
     @Test
     void groupKeySplitsIntoTheWordsItsVerbsUseAndDropsAGenericLastWord() {
         VerbNames names = VerbNames.of(List.of("argocd.applicationservice.application_service_sync",
                 "argocd.applicationservice.application_service_list",
-                "argocd.clusterworkflowtemplateservice.cluster_workflow_template_service_list_cluster_workflow_templates"));
+                TEMPLATES));
 
         VerbNames.Name sync = names.name("argocd.applicationservice.application_service_sync");
         assertThat(sync.noun()).isEqualTo("application");
         assertThat(sync.nounAliases()).containsExactly("applicationservice");
         assertThat(sync.verb()).isEqualTo("sync");
-        VerbNames.Name templates = names.name(
-                "argocd.clusterworkflowtemplateservice.cluster_workflow_template_service_list_cluster_workflow_templates");
+        VerbNames.Name templates = names.name(TEMPLATES);
         assertThat(templates.noun()).isEqualTo("cluster-workflow-template");
         assertThat(templates.verb()).isEqualTo("list");
         assertThat(names.firstWords()).contains("application", "applicationservice", "cluster-workflow-template",
@@ -140,7 +142,8 @@ class VerbNamesTest {
 
     @Test
     void sameCatalogSameNamesInAnyOrder() {
-        List<String> ids = new ArrayList<>(List.of("keycloak.component.get_components", "keycloak.component.get_component",
+        List<String> ids = new ArrayList<>(List.of("keycloak.component.get_components",
+                "keycloak.component.get_component",
                 "argocd.applicationservice.application_service_sync", "x.pod.list", "x.pod.pod_list", "x.about"));
         String first = VerbNames.of(ids).all().stream().sorted(java.util.Comparator.comparing(VerbNames.Name::opId))
                 .toList().toString();
@@ -160,7 +163,8 @@ class VerbNamesTest {
         assertThat(VerbNames.stem("policies")).isEqualTo("policy");
         assertThat(VerbNames.stem("vms")).isEqualTo("vm");
         assertThat(VerbNames.stem("status")).isEqualTo("status");
-        assertThat(VerbNames.segment("scanall", java.util.Set.of("scan", "all", "sc", "an"))).containsExactly("scan", "all");
+        assertThat(VerbNames.segment("scanall", java.util.Set.of("scan", "all", "sc", "an")))
+                .containsExactly("scan", "all");
         assertThat(VerbNames.segment("tsigkey", java.util.Set.of("tsig"))).containsExactly("tsigkey");
     }
 
