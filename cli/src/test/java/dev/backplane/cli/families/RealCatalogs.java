@@ -20,8 +20,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Catalogs built offline by the ingest tool from the vendor specs in {@code <repo>/../shared/specs} (read in place,
- * never copied), in the shape {@code GET /api/v1/catalog/operations} serves.
+ * Catalogs built offline by the ingest tool from the vendor specs in {@code <repo>/../shared/specs} (or
+ * {@code -Dsvc.shared.dir}; read in place, never copied), in the shape {@code GET /api/v1/catalog/operations}
+ * serves. The tests that use them are skipped when the specs are absent.
  */
 final class RealCatalogs {
 
@@ -45,9 +46,12 @@ final class RealCatalogs {
 
     /** The specs directory; skips the calling test when it is absent. */
     static Path dir() {
+        String shared = System.getProperty("svc.shared.dir");
         Path repo = repo();
-        Path specs = repo.getParent() == null ? null : repo.getParent().resolve("shared/specs");
-        assumeTrue(specs != null && Files.isDirectory(specs), "vendor specs not found at <repo>/../shared/specs");
+        Path specs = shared != null ? Path.of(shared).resolve("specs")
+                : repo.getParent() == null ? null : repo.getParent().resolve("shared/specs");
+        assumeTrue(specs != null && Files.isDirectory(specs), "vendor specs not found at " + specs
+                + " (<repo>/../shared/specs, or -Dsvc.shared.dir)");
         return specs;
     }
 
