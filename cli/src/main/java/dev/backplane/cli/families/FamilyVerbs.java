@@ -309,6 +309,9 @@ public final class FamilyVerbs {
                 }
             });
             List<String> names = optionNames(spec, property, othersOld);
+            if (names.isEmpty()) {
+                return; // settable through svc operation call --params only
+            }
             String flag = flagName(property);
             OptionSpec.Builder b = OptionSpec.builder(names.toArray(String[]::new))
                     .description(describe(p) + (required.contains(property) ? " (required)" : ""))
@@ -358,7 +361,8 @@ public final class FamilyVerbs {
      * The option names of a params property: its readable flag first ({@code name__ic} → {@code --name-ic}), then
      * the flag it had before ({@code --name--ic}) as an alias. A flag named like a built-in one takes a
      * {@code --param-} prefix; a readable flag that is another property's old flag, or that an option of the verb
-     * has already, is left out, so an old flag always means what it meant.
+     * has already, is left out, so an old flag always means what it meant. A property whose every spelling is taken
+     * gets {@code --param-<flag>}, or (should that be taken too) no flag.
      */
     static List<String> optionNames(CommandSpec spec, String property, Set<String> othersOldFlags) {
         List<String> out = new ArrayList<>();
@@ -371,8 +375,11 @@ public final class FamilyVerbs {
                 out.add(name);
             }
         }
-        if (out.isEmpty()) {
-            throw new IllegalStateException("no flag name left for params property " + property);
+        for (String flag : List.of(readable, old)) {
+            String name = "--param-" + flag;
+            if (out.isEmpty() && !othersOldFlags.contains(name) && !spec.optionsMap().containsKey(name)) {
+                out.add(name); // every other spelling is taken: still settable, never a clash
+            }
         }
         return out;
     }

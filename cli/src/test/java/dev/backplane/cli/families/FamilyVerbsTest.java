@@ -107,15 +107,17 @@ class FamilyVerbsTest {
                   "operations": [{"op_id": "inv.dcim.dcim_devices_list", "group_key": "dcim",
                     "description": "List devices", "safety_level": "read",
                     "params_schema": {"type": "object", "properties": {"name__ic": {"type": "string"},
-                      "serial__nic": {"type": "string"}}}}]}]}
+                      "serial__nic": {"type": "string"}, "tag_id": {"type": "string"},
+                      "tag-id": {"type": "string"}}}}]}]}
                 """);
 
         Result r = backplane.svc("inv", "dcim", "devices-list", "--name-ic", "web", "--serial--nic", "x1",
-                "--target", "lab");
+                "--tag-id", "t1", "--param-tag-id", "t2", "--target", "lab");
 
         assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.OK);
+        // tag_id and tag-id spell the same flag: the second one in the schema takes --param-tag-id
         assertThat(JSON.convertValue(JSON.readTree(backplane.bodies.get(CALL)).path("params"), Map.class))
-                .isEqualTo(Map.of("name__ic", "web", "serial__nic", "x1"));
+                .isEqualTo(Map.of("name__ic", "web", "serial__nic", "x1", "tag_id", "t1", "tag-id", "t2"));
         Result help = backplane.svc("inv", "dcim", "devices-list", "--help");
         assertThat(help.out()).contains("--name-ic, --name--ic").contains("--serial-nic, --serial--nic");
     }
