@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * The names people type for a family's operations: {@code docker.container.container_list} is
@@ -38,6 +39,9 @@ final class VerbNames {
     /** An op-id verb that is only an HTTP method says what it does instead. */
     private static final Map<String, String> METHOD_WORDS = Map.of("post", "create", "put", "update");
     private static final Set<String> HTTP_METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options");
+    private static final Pattern CAMEL = Pattern.compile("([a-z0-9])([A-Z])");
+    private static final Pattern ACRONYM = Pattern.compile("([A-Z]+)([A-Z][a-z])");
+    private static final Pattern NON_WORD = Pattern.compile("[^a-z0-9]+");
     /** Names a family keeps for itself. */
     static final Set<String> FAMILY_WORDS = Set.of("operation", "help");
 
@@ -307,8 +311,8 @@ final class VerbNames {
 
     /** Lower-case words of an identifier: split at {@code _}, {@code -}, other punctuation and camelCase. */
     static List<String> words(String identifier) {
-        String spaced = identifier.replaceAll("([a-z0-9])([A-Z])", "$1 $2").replaceAll("([A-Z]+)([A-Z][a-z])", "$1 $2")
-                .toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", " ").trim();
+        String spaced = NON_WORD.matcher(ACRONYM.matcher(CAMEL.matcher(identifier).replaceAll("$1 $2"))
+                .replaceAll("$1 $2").toLowerCase(Locale.ROOT)).replaceAll(" ").trim();
         return spaced.isEmpty() ? List.of() : List.of(spaced.split(" "));
     }
 
