@@ -37,6 +37,8 @@ public final class LoopbackBackplane implements BeforeEachCallback, AfterEachCal
 
     private final Map<String, Answer> answers = new ConcurrentHashMap<>();
     public final List<Seen> seen = new CopyOnWriteArrayList<>();
+    /** The body of the last request per path. */
+    public final Map<String, String> bodies = new ConcurrentHashMap<>();
     private HttpServer server;
     private Path home;
     private Map<String, String> env;
@@ -50,6 +52,7 @@ public final class LoopbackBackplane implements BeforeEachCallback, AfterEachCal
         server.createContext("/", exchange -> {
             String path = exchange.getRequestURI().getPath();
             seen.add(new Seen(exchange.getRequestMethod(), path, exchange.getRequestHeaders().getFirst("User-Agent")));
+            bodies.put(path, new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
             Answer a = answers.getOrDefault(path, new Answer(404, "{\"error\":\"not_found\",\"message\":\"no " + path
                     + "\"}"));
             byte[] body = a.body().getBytes(StandardCharsets.UTF_8);

@@ -26,10 +26,12 @@ import picocli.CommandLine;
  * {@code svc <family> <noun> <verb> --target <t>}: verbs built at run time from the operation catalog
  * the backplane serves (cached, {@link OperationCatalogCache}), so a new connector — a plugin or an
  * ingested vendor spec — gets its verbs with no CLI change. The family is the connector's impl_id;
- * {@code k8s.pod.list} becomes {@code svc k8s pod list}, {@code k8s.about} becomes {@code svc k8s about}.
- * Params become flags ({@code all_namespaces} → {@code --all-namespaces}); {@code name} and
- * {@code path} are positional. {@code svc <family> operation search|call|preview ...} are the
- * generic verbs with the family's connector filled in.
+ * {@code k8s.pod.list} becomes {@code svc k8s pod list}, {@code k8s.about} becomes {@code svc k8s about}, and an
+ * ingested spec's {@code docker.container.container_list} becomes {@code svc docker container list}
+ * ({@link VerbNames}: the op-id spellings stay as aliases). Params become flags ({@code all_namespaces} →
+ * {@code --all-namespaces}, {@code name__ic} → {@code --name-ic}); {@code name} and {@code path} are positional.
+ * {@code svc <family> operation search|call|preview ...} are the generic verbs with the family's connector
+ * filled in.
  *
  * <p>A family can have several connectors (two versions of one product, a modern and a legacy
  * implementation): its verbs are the union of theirs, and a verb names the newest connector that offers the
@@ -153,15 +155,16 @@ public final class FamilyVerbs {
         return -1;
     }
 
-    /** The first words of the family's verbs (nouns and top-level verbs), plus operation. */
+    /** The first words of the family's verbs (nouns and top-level verbs, with their aliases), plus operation. */
     private static Set<String> names(List<JsonNode> connectors) {
-        Set<String> out = new LinkedHashSet<>(List.of("operation", "help"));
-        connectors.forEach(connector -> connector.path("operations").forEach(op -> {
-            String[] parts = op.path("op_id").asText().split("\\.");
-            if (parts.length >= 2) {
-                out.add(parts[1]);
-            }
-        }));
+        Set<String> out = new LinkedHashSet<>(VerbNames.FAMILY_WORDS);
+        out.addAll(VerbNames.of(opIds(connectors)).firstWords());
+        return out;
+    }
+
+    private static Set<String> opIds(List<JsonNode> connectors) {
+        Set<String> out = new LinkedHashSet<>();
+        connectors.forEach(c -> c.path("operations").forEach(op -> out.add(op.path("op_id").asText())));
         return out;
     }
 
@@ -202,6 +205,7 @@ public final class FamilyVerbs {
         CommandSpec root = node(family, "Verbs of " + String.join(", ", ids) + " (from the backplane's catalog; "
                 + (ids.size() > 1 ? "the backplane sends each call to the one that serves --target's version; " : "")
                 + "write verbs park for approval like any call).");
+        VerbList.install(root);
         Map<String, CommandSpec> nouns = new TreeMap<>();
         Map<String, Set<String>> nounVerbs = new TreeMap<>();
         // newest first, so an operation several connectors offer becomes the newest's verb
@@ -215,27 +219,30 @@ public final class FamilyVerbs {
                 }
             }
         }
+        VerbNames names = VerbNames.of(operations.keySet());
         for (var entry : operations.entrySet()) {
             String opId = entry.getKey();
-            JsonNode op = entry.getValue();
-            List<String> parts = List.of(opId.split("\\."));
-            if (parts.size() < 2) {
+            VerbNames.Name name = names.name(opId);
+            if (name == null) {
                 continue;
             }
-            List<String> rest = parts.subList(1, parts.size());
-            String noun = rest.size() == 1 ? null : rest.getFirst();
-            String verb = rest.size() == 1 ? rest.getFirst() : String.join("-", rest.subList(1, rest.size()));
-            CommandSpec leaf = verbSpec(ctx, offeredBy.get(opId), op, noun, cache, factory);
-            if (noun == null) {
-                addUnique(root, verb, leaf);
+            CommandSpec leaf = verbSpec(ctx, offeredBy.get(opId), entry.getValue(), name.noun(), cache, factory);
+            leaf.aliases(name.verbAliases().toArray(String[]::new));
+            if (name.noun() == null) {
+                addUnique(root, name.verb(), leaf);
             } else {
-                CommandSpec n = nouns.computeIfAbsent(noun, k -> node(k, ""));
-                nounVerbs.computeIfAbsent(noun, k -> new LinkedHashSet<>()).add(verb);
-                addUnique(n, verb, leaf);
+                CommandSpec n = nouns.computeIfAbsent(name.noun(), k -> {
+                    CommandSpec spec = node(k, "");
+                    spec.aliases(name.nounAliases().toArray(String[]::new));
+                    VerbList.install(spec);
+                    return spec;
+                });
+                nounVerbs.computeIfAbsent(name.noun(), k -> new LinkedHashSet<>()).add(name.verb());
+                addUnique(n, name.verb(), leaf);
             }
         }
         nouns.forEach((noun, spec) -> {
-            spec.usageMessage().description(noun + ": " + String.join(", ", nounVerbs.get(noun)));
+            spec.usageMessage().description(VerbList.summary(nounVerbs.get(noun)));
             addUnique(root, noun, spec);
         });
         CommandSpec operation = node("operation", "The generic verbs with " + connectorId + " filled in: svc " + family
@@ -294,8 +301,19 @@ public final class FamilyVerbs {
             }
             JsonNode p = schema.path("properties").path(property);
             String type = typeOf(schema, p, 0);
+            Set<String> othersOld = new java.util.HashSet<>();
+            schema.path("properties").fieldNames().forEachRemaining(other -> {
+                if (!other.equals(property)) {
+                    String flag = oldFlagName(other);
+                    othersOld.add("--" + (RESERVED.contains(flag) ? "param-" + flag : flag));
+                }
+            });
+            List<String> names = optionNames(spec, property, othersOld);
+            if (names.isEmpty()) {
+                return; // settable through svc operation call --params only
+            }
             String flag = flagName(property);
-            OptionSpec.Builder b = OptionSpec.builder("--" + (RESERVED.contains(flag) ? "param-" + flag : flag))
+            OptionSpec.Builder b = OptionSpec.builder(names.toArray(String[]::new))
                     .description(describe(p) + (required.contains(property) ? " (required)" : ""))
                     .required(required.contains(property));
             switch (type) {
@@ -339,12 +357,52 @@ public final class FamilyVerbs {
         return "string";
     }
 
-    /** all_namespaces → all-namespaces, labelSelector → label-selector; continue → continue-token (SPEC). */
+    /**
+     * The option names of a params property: its readable flag first ({@code name__ic} → {@code --name-ic}), then
+     * the flag it had before ({@code --name--ic}) as an alias. A flag named like a built-in one takes a
+     * {@code --param-} prefix; a readable flag that is another property's old flag, or that an option of the verb
+     * has already, is left out, so an old flag always means what it meant. A property whose every spelling is taken
+     * gets {@code --param-<flag>}, or (should that be taken too) no flag.
+     */
+    static List<String> optionNames(CommandSpec spec, String property, Set<String> othersOldFlags) {
+        List<String> out = new ArrayList<>();
+        String readable = flagName(property);
+        String old = oldFlagName(property);
+        for (String flag : new LinkedHashSet<>(List.of(readable, old))) {
+            String name = "--" + (RESERVED.contains(flag) ? "param-" + flag : flag);
+            boolean othersOld = !flag.equals(old) && othersOldFlags.contains(name);
+            if (!othersOld && !spec.optionsMap().containsKey(name) && !out.contains(name)) {
+                out.add(name);
+            }
+        }
+        for (String flag : List.of(readable, old)) {
+            String name = "--param-" + flag;
+            if (out.isEmpty() && !othersOldFlags.contains(name) && !spec.optionsMap().containsKey(name)) {
+                out.add(name); // every other spelling is taken: still settable, never a clash
+            }
+        }
+        return out;
+    }
+
+    /**
+     * all_namespaces → all-namespaces, labelSelector → label-selector, name__ic → name-ic, X-Request-Id →
+     * x-request-id; continue → continue-token (SPEC).
+     */
     static String flagName(String property) {
         if (property.equals("continue")) {
             return "continue-token";
         }
-        return property.replaceAll("([a-z0-9])([A-Z])", "$1-$2").replace('_', '-').toLowerCase(Locale.ROOT);
+        String flag = VerbNames.kebab(VerbNames.words(property));
+        return flag.isEmpty() ? oldFlagName(property) : flag;
+    }
+
+    /** The flag a property had before readable flags ({@code name__ic} → {@code name--ic}), kept as an alias. */
+    static String oldFlagName(String property) {
+        if (property.equals("continue")) {
+            return "continue-token";
+        }
+        String flag = property.replaceAll("([a-z0-9])([A-Z])", "$1-$2").replace('_', '-').toLowerCase(Locale.ROOT);
+        return flag.replaceAll("^-+", "").isEmpty() ? "param" : flag;
     }
 
     private static String describe(JsonNode p) {

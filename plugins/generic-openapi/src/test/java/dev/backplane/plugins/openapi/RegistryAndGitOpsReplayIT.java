@@ -140,6 +140,10 @@ class RegistryAndGitOpsReplayIT {
         JsonNode info = replay.call(operator, HARBOR, "harbor.systeminfo.get_system_info", "reg1", Map.of());
         assertThat(info.toString()).contains("v2.13.1");
 
+        // svc harbor project list: the family verb's short name reaches harbor.project.list_projects
+        new ReplayChecks(replay, vendor, HARBOR).familyVerbs("harbor", java.util.List.of("project", "repository",
+                "systeminfo"), java.util.List.of("project", "list", "--target", "reg1"), "library");
+
         JsonNode rejected = replay.call(operator, HARBOR, "harbor.project.list_projects", "reg-bad", Map.of());
         assertThat(errorCode(rejected)).isEqualTo("connector_auth_failed");
 
@@ -162,6 +166,13 @@ class RegistryAndGitOpsReplayIT {
         JsonNode version = replay.call(operator, ARGOCD, "argocd.versionservice.version_service_version", "gitops1",
                 Map.of());
         assertThat(version.toString()).contains("v3.1.8");
+
+        // svc argocd application list, and the operationId spelling it had before
+        ReplayChecks checks = new ReplayChecks(replay, vendor, ARGOCD);
+        checks.familyVerbs("argocd", java.util.List.of("application", "applicationservice", "repository"),
+                java.util.List.of("application", "list", "--target", "gitops1"), "guestbook");
+        checks.familyVerbs("argocd", java.util.List.of("application"), java.util.List.of("applicationservice",
+                "application_service_list", "--target", "gitops1"), "guestbook");
 
         JsonNode rejected = replay.call(operator, ARGOCD, "argocd.versionservice.version_service_version", "gitops-bad",
                 Map.of());
