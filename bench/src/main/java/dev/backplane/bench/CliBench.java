@@ -49,7 +49,7 @@ public final class CliBench {
             env.put("SVC_BACKPLANE", k.url());
             env.put("SVC_INSECURE_ALLOW_HTTP", "1");
             env.put("SVC_TOKEN", issuer.token("op", tenant, "operator"));
-            List<List<String>> commands = List.of(List.of("version"), List.of("--help"), List.of("status"),
+            List<List<String>> commands = List.of(List.of("version", "--client"), List.of("--help"), List.of("status"),
                     List.of("kb", "search", "restart a service"));
             for (String mode : new String[] {"aot", "cds"}) {
                 Map<String, String> modeEnv = new HashMap<>(env);

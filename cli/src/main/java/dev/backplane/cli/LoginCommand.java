@@ -96,7 +96,8 @@ final class LoginCommand extends CliCommand {
         ResolveOverrides.install(entries);
         URI backplane = Urls.checkedBase(backplaneUrl, "backplane URL", insecureAllowHttp);
         try (Http http = new Http(null, ctx.err(), global.verbose())) {
-            JsonNode info = new BackplaneClient(backplane, http, () -> "", Optional.empty())
+            JsonNode info = new BackplaneClient(backplane, http, () -> "", Optional.empty(),
+                    dev.backplane.cli.common.ApiLevels.of(ctx))
                     .getPublic(ApiPaths.INFO).json();
             String issuerUrl = Optional.ofNullable(issuer).orElse(info.path("issuer").asText(""));
             String client = Optional.ofNullable(clientId).orElse(info.path("cli_client_id").asText(""));

@@ -3,6 +3,7 @@ package dev.backplane.cli;
 import dev.backplane.cli.auth.AccessTokens;
 import dev.backplane.cli.auth.TokenStore;
 import dev.backplane.cli.auth.TokenStores;
+import dev.backplane.cli.common.ApiLevels;
 import dev.backplane.cli.common.BackplaneClient;
 import dev.backplane.cli.common.BackplaneOptions;
 import dev.backplane.cli.common.CliConfig;
@@ -41,7 +42,7 @@ public record Session(CliContext ctx, CliConfig config, URI backplane, Http http
         TokenStore store = TokenStores.select(ctx);
         AccessTokens tokens = new AccessTokens(ctx, store, http);
         return new Session(ctx, config, base, http, store,
-                new BackplaneClient(base, http, () -> tokens.forBackplane(base.toString()), tenant));
+                new BackplaneClient(base, http, () -> tokens.forBackplane(base.toString()), tenant, ApiLevels.of(ctx)));
     }
 
     private static String checkedTenant(String t) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.backplane.cli.broadcast.Watcher;
 import dev.backplane.cli.common.ApiPaths;
+import dev.backplane.cli.common.BuildInfo;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.ExitCodes;
 import dev.backplane.cli.common.Http;
@@ -49,7 +50,9 @@ final class StatusCommand extends BackplaneCommand {
             options.output().print(ctx.out(), all);
         } else {
             row("backplane", session.backplane() + "  (reachable)");
-            row("version", info.path("version").asText() + " (commit " + info.path("git_commit").asText() + ")");
+            row("version", info.path("version").asText() + " (API level " + info.path("api_level").asText("unknown")
+                    + ", commit " + info.path("git_commit").asText() + "; this CLI " + BuildInfo.version() + ", API level "
+                    + BuildInfo.apiLevel() + ")");
             row("user", me.path("username").asText(me.path("sub").asText()) + "  (sub " + me.path("sub").asText() + ")");
             row("tenant", me.path("tenant_id").asText()
                     + (me.path("tenant_id").equals(me.path("home_tenant_id")) ? "" : "  (acting; home "

@@ -37,6 +37,9 @@ public final class LoopbackBackplane implements BeforeEachCallback, AfterEachCal
 
     private final Map<String, Answer> answers = new ConcurrentHashMap<>();
     public final List<Seen> seen = new CopyOnWriteArrayList<>();
+    /** The {@code Svc-Api-Level} of every request, "-" when it had none. */
+    public final List<String> levels = new CopyOnWriteArrayList<>();
+    private final Map<String, String> headers = new ConcurrentHashMap<>();
     /** The body of the last request per path. */
     public final Map<String, String> bodies = new ConcurrentHashMap<>();
     private HttpServer server;
@@ -52,6 +55,9 @@ public final class LoopbackBackplane implements BeforeEachCallback, AfterEachCal
         server.createContext("/", exchange -> {
             String path = exchange.getRequestURI().getPath();
             seen.add(new Seen(exchange.getRequestMethod(), path, exchange.getRequestHeaders().getFirst("User-Agent")));
+            String level = exchange.getRequestHeaders().getFirst("Svc-Api-Level");
+            levels.add(level == null ? "-" : level);
+            headers.forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
             bodies.put(path, new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
             Answer a = answers.getOrDefault(path, new Answer(404, "{\"error\":\"not_found\",\"message\":\"no " + path
                     + "\"}"));
@@ -93,6 +99,12 @@ public final class LoopbackBackplane implements BeforeEachCallback, AfterEachCal
 
     String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** A header every answer carries from now on (a backplane's {@code Svc-Api-Level}). */
+    public LoopbackBackplane header(String name, String value) {
+        headers.put(name, value);
+        return this;
     }
 
     public LoopbackBackplane answer(String path, String json) {

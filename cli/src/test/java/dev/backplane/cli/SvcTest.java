@@ -2,6 +2,7 @@ package dev.backplane.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.backplane.cli.common.BuildInfo;
 import dev.backplane.cli.common.ExitCodes;
 import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
@@ -75,9 +76,12 @@ class SvcTest {
         Result r = svc("version");
 
         assertThat(r.code()).isEqualTo(ExitCodes.OK);
-        assertThat(r.out()).startsWith("svc ");
-        assertThat(r.out().lines().toList()).hasSize(1);
+        assertThat(r.out()).startsWith("svc ").contains("(API level " + BuildInfo.apiLevel() + ",");
+        // the backplane's side: none chosen here, which is said, not an error
+        assertThat(r.out().lines().toList()).hasSize(2);
+        assertThat(r.out().lines().toList().get(1)).startsWith("backplane");
         assertThat(r.out()).contains("java " + Runtime.version().feature());
+        assertThat(svc("version", "--client").out().lines().toList()).hasSize(1);
     }
 
     @Test
@@ -86,7 +90,7 @@ class SvcTest {
 
         assertThat(flag.code()).isEqualTo(ExitCodes.OK);
         assertThat(flag.out()).startsWith("svc ");
-        assertThat(flag.out().strip()).isEqualTo(svc("version").out().strip());
+        assertThat(flag.out().strip()).isEqualTo(svc("version", "--client").out().strip());
     }
 
     @Test

@@ -14,12 +14,28 @@ import java.util.function.Supplier;
  *
  * @param token gives the bearer token as each request is sent (a login refreshes it when due)
  * @param tenant the tenant to act in ({@code X-Svc-Tenant}), if not the caller's own
+ * @param levels version negotiation: the level sent with each request and the check of each answer; null for none
  */
-public record BackplaneClient(URI base, Http http, Supplier<String> token, Optional<String> tenant) {
+public record BackplaneClient(URI base, Http http, Supplier<String> token, Optional<String> tenant,
+                              ApiLevels levels) {
+
+    public BackplaneClient(URI base, Http http, Supplier<String> token, Optional<String> tenant) {
+        this(base, http, token, tenant, null);
+    }
 
     /** A route that needs no token, such as {@code /api/v1/info}. */
     public Http.Response getPublic(String path) {
-        return checked(http.get(base.resolve(path)));
+        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET()
+                .header("Accept", "application/json");
+        leveled(b);
+        return checked(http.send(b.build()));
+    }
+
+    /** Says which API level this CLI speaks, when it knows. */
+    private void leveled(HttpRequest.Builder b) {
+        if (levels != null && levels.ours() != null) {
+            b.header(ApiLevels.HEADER, levels.ours());
+        }
     }
 
     public Http.Response get(String path) {
@@ -37,6 +53,7 @@ public record BackplaneClient(URI base, Http http, Supplier<String> token, Optio
                 .header("Accept", "application/json")
                 .header("Authorization", "Bearer " + token.get());
         tenant.ifPresent(t -> b.header("X-Svc-Tenant", t));
+        leveled(b);
         if (body == null) {
             b.method(method, HttpRequest.BodyPublishers.noBody());
         } else {
@@ -56,6 +73,7 @@ public record BackplaneClient(URI base, Http http, Supplier<String> token, Optio
                 .header("Accept", "text/event-stream")
                 .header("Authorization", "Bearer " + token.get());
         tenant.ifPresent(t -> b.header("X-Svc-Tenant", t));
+        leveled(b);
         try {
             b.header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofByteArray(Http.JSON.writeValueAsBytes(body)));
@@ -75,10 +93,14 @@ public record BackplaneClient(URI base, Http http, Supplier<String> token, Optio
                 .header("Authorization", "Bearer " + token.get());
         tenant.ifPresent(t -> b.header("X-Svc-Tenant", t));
         lastEventId.ifPresent(id -> b.header("Last-Event-ID", id));
+        leveled(b);
         checked(http.streamWhile(b.GET().build(), line));
     }
 
     private Http.Response checked(Http.Response r) {
+        if (levels != null && r.headers() != null) {
+            levels.observe(base, r.headers());
+        }
         if (r.ok()) {
             return r;
         }

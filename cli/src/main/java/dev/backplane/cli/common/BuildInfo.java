@@ -25,6 +25,11 @@ public final class BuildInfo {
         return value("version");
     }
 
+    /** The REST API level this CLI speaks ({@code major.minor}), or {@code unknown} in an unstamped build. */
+    public static String apiLevel() {
+        return value("api.level");
+    }
+
     /** {@code svc-cli/<version>}, the User-Agent of every request the CLI sends. */
     public static String userAgent() {
         return "svc-cli/" + version();

@@ -4,8 +4,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
 
-/** Version, git commit and build time stamped into the jar by the build. */
-public record BuildInfo(String version, String gitCommit, String buildTime) {
+/**
+ * Version, git commit, build time and REST API level stamped into the jar by the build.
+ *
+ * @param apiLevel the REST API's level, {@code major.minor} ({@code svc-api.level} in the root pom;
+ *                 {@link dev.backplane.kernel.http.ApiLevel}), or {@code unknown} in an unstamped build
+ */
+public record BuildInfo(String version, String gitCommit, String buildTime, String apiLevel) {
 
     public static BuildInfo load() {
         Properties p = new Properties();
@@ -16,7 +21,8 @@ public record BuildInfo(String version, String gitCommit, String buildTime) {
         } catch (IOException ignored) {
             // fall through to "unknown"
         }
-        return new BuildInfo(value(p, "version"), value(p, "git.commit"), value(p, "build.time"));
+        return new BuildInfo(value(p, "version"), value(p, "git.commit"), value(p, "build.time"),
+                value(p, "api.level"));
     }
 
     private static String value(Properties p, String key) {

@@ -6,20 +6,20 @@ import io.helidon.http.Method;
 
 /**
  * {@code GET /api/v1/info}: public facts a client needs before it has a token: the backplane's
- * version, and where and how to log in (issuer, CLI client id, audience); and which vector index
+ * version and REST API level, and where and how to log in (issuer, CLI client id, audience); and which vector index
  * serves retrieval ({@code pgvector-hnsw} or {@code jvm-hnsw}), so an operator sees which path is on.
  */
 final class InfoRoutes {
 
     /** What the backplane advertises. */
-    record Info(String name, String version, String gitCommit, String buildTime, String issuer, String cliClientId,
-                String audience, String mcpAudience, String vectorIndex) {
+    record Info(String name, String version, String apiLevel, String gitCommit, String buildTime, String issuer,
+                String cliClientId, String audience, String mcpAudience, String vectorIndex) {
     }
 
     private final Info info;
 
     InfoRoutes(BuildInfo build, KernelConfig config, String mcpAudience, String vectorIndex) {
-        this.info = new Info("svc backplane", build.version(), build.gitCommit(), build.buildTime(),
+        this.info = new Info("svc backplane", build.version(), build.apiLevel(), build.gitCommit(), build.buildTime(),
                 config.required(Setting.IDENTITY_ISSUER), config.get(Setting.IDENTITY_CLI_CLIENT_ID),
                 config.get(Setting.IDENTITY_AUDIENCE), mcpAudience, vectorIndex);
     }

@@ -4,6 +4,7 @@ import dev.backplane.kernel.dispatch.DispatchEvents;
 import dev.backplane.kernel.events.EventDrain;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.http.ErrorMapping;
+import dev.backplane.kernel.http.ApiLevel;
 import dev.backplane.kernel.http.RequestIds;
 import dev.backplane.kernel.http.RequestTelemetry;
 import dev.backplane.kernel.persistence.ChangeFeed;
@@ -100,9 +101,11 @@ public final class Kernel implements AutoCloseable {
                     () -> publicUrl(config, started.get() == null ? -1 : started.get().port());
             GracefulShutdown shutdown = GracefulShutdown.of(config);
             ApiRoutes api = KernelRoutes.register(config, services, publicUrl, shutdown::draining);
+            BuildInfo build = BuildInfo.load();
             HttpRouting.Builder routing = HttpRouting.builder().addFilter(shutdown).addFilter(new RequestIds())
                     .addFilter(new RequestTelemetry(services.metrics, config.boolValue(Setting.LOG_ACCESS),
-                            services.tracing.tracer(), services.tracing.propagator()));
+                            services.tracing.tracer(), services.tracing.propagator()))
+                    .addFilter(new ApiLevel(build.apiLevel(), build.version()));
             api.applyTo(routing);
             KernelRoutes.console(config, services, publicUrl).register(routing);
             ErrorMapping.register(routing);

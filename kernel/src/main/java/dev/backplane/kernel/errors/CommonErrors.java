@@ -10,6 +10,8 @@ public enum CommonErrors implements ErrorCode {
     BODY_TOO_LARGE(ErrorKind.TOO_LARGE),
     DATABASE_BUSY(ErrorKind.UNAVAILABLE),
     GRANT_NOT_FOUND(ErrorKind.NOT_FOUND),
+    /** A client (the CLI) of another REST API major: {@link dev.backplane.kernel.http.ApiLevel}. */
+    INCOMPATIBLE_CLIENT(ErrorKind.BAD_REQUEST),
     INSUFFICIENT_ROLE(ErrorKind.FORBIDDEN),
     INTERNAL_ERROR(ErrorKind.INTERNAL),
     INVALID_BODY(ErrorKind.INVALID),

@@ -77,6 +77,41 @@ class KernelApiIT {
         assertThat(refused.header("X-Request-Id")).hasValueSatisfying(id -> assertThat(id).isNotEqualTo("bad id with spaces"));
     }
 
+    /**
+     * Issue 46, version negotiation, the backplane's side: every /api/ answer says its API level and version, info
+     * too; a client of another major is refused before any handler runs, with the fix; another minor is served; a
+     * client that says nothing (curl) is served as always. The CLI sends its level and shows both sides.
+     */
+    @Test
+    void everyApiAnswerSaysItsLevelAndAClientOfAnotherMajorIsRefusedWithTheFix() {
+        var info = kernel.get("/api/v1/info", null);
+        String level = info.json().path("api_level").asText();
+        assertThat(level).matches("\\d+\\.\\d+");
+        assertThat(info.header("Svc-Api-Level")).hasValue(level);
+        assertThat(info.header("Svc-Version")).hasValue(info.json().path("version").asText());
+        String operator = issuer.token("ada", tenant, "operator");
+        assertThat(kernel.get("/api/v1/whoami", operator).header("Svc-Api-Level")).hasValue(level);
+        assertThat(kernel.get("/health", null).header("Svc-Api-Level")).as("only the API says it").isEmpty();
+
+        int major = Integer.parseInt(level.substring(0, level.indexOf('.')));
+        var refused = kernel.send("GET", "/api/v1/whoami", operator, null, Map.of("Svc-Api-Level", (major + 1) + ".0",
+                "User-Agent", "svc-cli/9.0.0"));
+        assertEnvelope(refused, 400, "incompatible_client");
+        assertThat(refused.json().path("message").asText()).contains("svc-cli/9.0.0 speaks API level " + (major + 1)
+                + ".0").contains("install the svc CLI of version " + info.json().path("version").asText());
+        assertThat(refused.json().path("extras").path("api_level").asText()).isEqualTo(level);
+        assertEnvelope(kernel.send("GET", "/api/v1/info", null, null, Map.of("Svc-Api-Level", "one")), 400,
+                "incompatible_client");
+        assertThat(kernel.send("GET", "/api/v1/whoami", operator, null, Map.of("Svc-Api-Level", major + ".999"))
+                .status()).as("another minor is served").isEqualTo(200);
+
+        var version = kernel.cli(operator).run("version");
+        assertThat(version.exitCode()).as(version.toString()).isZero();
+        assertThat(version.out()).contains("(API level " + level + ",").contains("backplane " + kernel.url()
+                + ": svc backplane " + info.json().path("version").asText() + " (API level " + level);
+        assertThat(version.err()).as("the same level: no note").isEmpty();
+    }
+
     @Test
     void unknownRoutesAndWrongMethodsGetTheEnvelope() {
         assertEnvelope(kernel.get("/api/v1/nothing-here", null), 404, "not_found");

@@ -192,6 +192,10 @@ public final class ApiContract {
                 && e.responseBody().contains("\"database_busy\"")) {
             // the document's description: any authenticated route may answer 503 database_busy
             out.addAll(errorEnvelope(e));
+        } else if (response.isMissingNode() && e.status() == 400 && e.responseBody() != null
+                && e.responseBody().contains("\"incompatible_client\"")) {
+            // the document's description: any /api/ route refuses a client of another API major
+            out.addAll(errorEnvelope(e));
         } else if (response.isMissingNode()) {
             out.add("status " + status + " is not documented for " + e.method() + " " + template.get().path());
         } else {
