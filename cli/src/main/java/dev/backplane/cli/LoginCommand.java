@@ -35,9 +35,13 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code svc login <backplane-url>}: the OIDC device-code flow against the issuer the backplane
- * advertises; tokens go to the OS keyring or a 0600 file.
+ * advertises; tokens go to the OS keyring or a 0600 file. {@code --client-credentials} logs a machine in instead (a
+ * CI job): a confidential client's service account, its secret from {@code SVC_CLIENT_SECRET} or standard input
+ * (never a flag: a flag's value shows in the process list and the shell history), the next token minted by itself.
  */
-@Command(name = "login", description = "Log in to a backplane with the device-code flow.")
+@Command(name = "login", description = {"Log in to a backplane with the device-code flow.",
+        "--client-credentials logs a machine in (a CI job) with a confidential client: --client-id (or SVC_CLIENT_ID) "
+                + "and its secret from SVC_CLIENT_SECRET or standard input, never a flag."})
 final class LoginCommand extends CliCommand {
 
     @Spec CommandSpec spec;
@@ -63,6 +67,11 @@ final class LoginCommand extends CliCommand {
     boolean offline;
 
     @Option(names = "--print-token", description = "print only the access token on stdout") boolean printToken;
+
+    @Option(names = "--client-credentials", description = "log a machine in with a confidential client's service "
+            + "account (client credentials): --client-id or SVC_CLIENT_ID, the secret from SVC_CLIENT_SECRET or "
+            + "standard input; the CLI mints the next token itself")
+    boolean clientCredentials;
 
     @Mixin OutputOptions output;
 
@@ -92,6 +101,7 @@ final class LoginCommand extends CliCommand {
             throw CliException.usage("--print-token prints only the token; it takes no --json or -o "
                     + output.format().label());
         }
+        String secret = clientCredentials ? clientSecret() : null;
         List<ResolveOverrides.Entry> entries = resolve.stream().map(ResolveOverrides::parse).toList();
         ResolveOverrides.install(entries);
         URI backplane = Urls.checkedBase(backplaneUrl, "backplane URL", insecureAllowHttp);
@@ -100,7 +110,13 @@ final class LoginCommand extends CliCommand {
                     dev.backplane.cli.common.ApiLevels.of(ctx))
                     .getPublic(ApiPaths.INFO).json();
             String issuerUrl = Optional.ofNullable(issuer).orElse(info.path("issuer").asText(""));
-            String client = Optional.ofNullable(clientId).orElse(info.path("cli_client_id").asText(""));
+            String client = Optional.ofNullable(clientId)
+                    .or(() -> clientCredentials ? ctx.env("SVC_CLIENT_ID") : Optional.empty())
+                    .orElse(clientCredentials ? "" : info.path("cli_client_id").asText(""));
+            if (clientCredentials && client.isEmpty()) {
+                throw CliException.usage("--client-credentials needs the confidential client: --client-id or "
+                        + "SVC_CLIENT_ID");
+            }
             if (issuerUrl.isEmpty() || client.isEmpty()) {
                 throw CliException.failed(backplane + " does not advertise an issuer and client; pass --issuer and --client-id");
             }
@@ -108,14 +124,19 @@ final class LoginCommand extends CliCommand {
             Oidc oidc = new Oidc(http);
             Oidc.Endpoints endpoints = oidc.discover(issuerUri);
             String scope = String.join(" ", scopes());
-            Oidc.DeviceCode code = oidc.startDeviceLogin(endpoints, client, scope);
-            ctx.err().println("To log in, open this address in a browser and approve the request:");
-            ctx.err().println("  " + (code.verificationUriComplete().isEmpty() ? code.verificationUri()
-                    : code.verificationUriComplete()));
-            ctx.err().println("  code: " + code.userCode() + "   (waiting for approval...)");
-            ctx.err().flush();
-            Tokens tokens = oidc.awaitDeviceLogin(endpoints, client, code,
-                    d -> Pause.sleep(d, "interrupted while waiting for the login"));
+            Tokens tokens;
+            if (clientCredentials) {
+                tokens = oidc.clientCredentials(endpoints.token(), client, secret, scope);
+            } else {
+                Oidc.DeviceCode code = oidc.startDeviceLogin(endpoints, client, scope);
+                ctx.err().println("To log in, open this address in a browser and approve the request:");
+                ctx.err().println("  " + (code.verificationUriComplete().isEmpty() ? code.verificationUri()
+                        : code.verificationUriComplete()));
+                ctx.err().println("  code: " + code.userCode() + "   (waiting for approval...)");
+                ctx.err().flush();
+                tokens = oidc.awaitDeviceLogin(endpoints, client, code,
+                        d -> Pause.sleep(d, "interrupted while waiting for the login"));
+            }
             if (offline && !tokens.offline()) {
                 throw CliException.failed("the identity provider did not grant offline access to client '" + client
                         + "'; the deployer must run `svc admin idp bootstrap-clients --cli-offline-access`");
@@ -148,7 +169,9 @@ final class LoginCommand extends CliCommand {
             ctx.out().println("Logged in to " + backplane + " as " + me.path("username").asText(me.path("sub").asText())
                     + " (tenant " + me.path("tenant_id").asText() + ", role " + me.path("tenant_role").asText()
                     + (me.path("platform_admin").asBoolean() ? ", platform_admin" : "") + ")"
-                    + (tokens.offline() ? " with an offline token" : "") + "; tokens stored in " + store.describe());
+                    + (tokens.clientCredentials() ? " with client credentials (the next token is minted when this one "
+                    + "expires)" : tokens.offline() ? " with an offline token" : "") + "; tokens stored in "
+                    + store.describe());
         }
     }
 
@@ -210,6 +233,27 @@ final class LoginCommand extends CliCommand {
         } catch (IllegalArgumentException | java.io.IOException e) {
             return Http.JSON.createObjectNode();
         }
+    }
+
+    /** The client secret: SVC_CLIENT_SECRET, else the first line of standard input; never a flag. */
+    private String clientSecret() {
+        if (offline) {
+            throw CliException.usage("--offline is for a person's login; a client-credentials login mints its next "
+                    + "token itself");
+        }
+        String secret = ctx.env("SVC_CLIENT_SECRET").orElseGet(() -> {
+            try {
+                String in = new String(ctx.in().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                return in.lines().findFirst().orElse("").strip();
+            } catch (java.io.IOException e) {
+                throw CliException.failed("cannot read standard input: " + e.getMessage());
+            }
+        });
+        if (secret.isBlank()) {
+            throw CliException.usage("--client-credentials needs the client's secret in SVC_CLIENT_SECRET or on "
+                    + "standard input (never as a flag)");
+        }
+        return secret;
     }
 
     private List<String> scopes() {

@@ -38,10 +38,18 @@ public final class AccessTokens {
         return tokens.accessToken();
     }
 
-    /** Refreshes and stores; the old tokens are dropped when the refresh token is no longer good. */
+    /**
+     * Refreshes and stores; the old tokens are dropped when the refresh token is no longer good. A client-credentials
+     * login mints a new token with the client's secret: {@code SVC_CLIENT_SECRET} when set (a rotated secret), else
+     * the one kept at login.
+     */
     public Tokens refresh(String backplane, Tokens tokens) {
         try {
-            Tokens fresh = new Oidc(http).refresh(tokens);
+            Tokens fresh = tokens.clientCredentials()
+                    ? new Oidc(http).clientCredentials(java.net.URI.create(tokens.tokenEndpoint()), tokens.clientId(),
+                            ctx.env("SVC_CLIENT_SECRET").filter(v -> !v.isBlank()).orElse(tokens.clientSecret()),
+                            tokens.scope())
+                    : new Oidc(http).refresh(tokens);
             store.save(backplane, fresh);
             return fresh;
         } catch (CliException e) {

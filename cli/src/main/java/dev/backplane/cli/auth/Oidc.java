@@ -114,6 +114,34 @@ public final class Oidc {
         throw CliException.failed("the login code expired before it was approved; run svc login again");
     }
 
+    /**
+     * A token for a confidential client's service account (OAuth 2.0 client credentials, RFC 6749 §4.4): a machine's
+     * login (a CI job). The secret is sent in the form, over TLS to the issuer, and kept in the returned tokens so that
+     * the next one can be minted when this expires (client-credentials tokens come without a refresh token).
+     */
+    public Tokens clientCredentials(URI tokenEndpoint, String clientId, String secret, String scope) {
+        Map<String, String> form = new LinkedHashMap<>();
+        form.put("grant_type", "client_credentials");
+        form.put("client_id", clientId);
+        form.put("client_secret", secret);
+        if (scope != null && !scope.isBlank()) {
+            form.put("scope", scope);
+        }
+        Http.Response r = http.postForm(tokenEndpoint, form);
+        JsonNode j = r.json();
+        if (!r.ok()) {
+            String error = j.path("error").asText("HTTP " + r.status());
+            throw new CliException(error.equals("unauthorized_client") || error.equals("invalid_client")
+                    ? ExitCodes.NOT_LOGGED_IN : ExitCodes.FAILED, "the identity provider refused client '" + clientId
+                    + "': " + error + (j.path("error_description").asText("").isEmpty() ? ""
+                    : " (" + j.path("error_description").asText() + ")")
+                    + "; check the client id and its secret (SVC_CLIENT_SECRET or stdin), and that the client is "
+                    + "confidential with service accounts enabled");
+        }
+        Tokens t = tokens(j, tokenEndpoint.toString(), clientId, null);
+        return new Tokens(t.accessToken(), "", t.expiresAt(), t.tokenEndpoint(), clientId, t.scope(), false, secret);
+    }
+
     /** Exchanges the refresh token for fresh tokens. */
     public Tokens refresh(Tokens current) {
         if (current.refreshToken() == null || current.refreshToken().isEmpty()) {

@@ -176,6 +176,63 @@ class IdentityE2EIT {
         assertThat(set.out()).contains("retention_days  14");
     }
 
+    /**
+     * Issue 46: a machine (a CI job) logs in with a confidential client's service account — the setup client
+     * bootstrap-clients creates — its secret from SVC_CLIENT_SECRET or standard input, never a flag; the CLI mints
+     * the next token itself when this one expires; a wrong secret is refused without the secret in any output.
+     */
+    @Test
+    void aMachineLogsInWithClientCredentialsAndMintsItsNextTokenItself() throws Exception {
+        ensureBootstrapped();
+        String secret = "ci-" + UUID.randomUUID();
+        CliRunner.Result setup = admin.run(Map.of("SVC_BOOTSTRAP_SETUP_SECRET", secret), "", "admin", "idp",
+                "bootstrap-clients", "--keycloak-base-url", keycloak.url(), "--realm", REALM, "--mcp-resource-uri",
+                MCP_RESOURCE, "--skip-user-provisioning", "--setup-client-id", "svc-ci", "--tenant-id",
+                TENANT.toString());
+        assertThat(setup.exitCode()).as(setup.toString()).isZero();
+
+        Path home = work.resolve("ci-" + UUID.randomUUID());
+        CliRunner ci = new CliRunner(home);
+        CliRunner.Result login = ci.run(Map.of("SVC_CLIENT_SECRET", secret, "SVC_CLIENT_ID", "svc-ci"), "", "login",
+                kernel.url(), "--insecure-allow-http", "--client-credentials");
+        assertThat(login.exitCode()).as(login.toString()).isZero();
+        assertThat(login.out()).contains("Logged in to " + kernel.url()).contains("tenant " + TENANT)
+                .contains("role tenant_admin").contains("with client credentials");
+        CliRunner.Result status = ci.run("status", "--json");
+        assertThat(status.exitCode()).as(status.toString()).isZero();
+        assertThat(JSON.readTree(status.out()).path("whoami").path("tenant_role").asText()).isEqualTo("tenant_admin");
+
+        // the token expires: the next command mints one with the kept secret (no refresh token, no person)
+        Path tokenFile = home.resolve("svc/tokens.json");
+        assertThat(Files.getPosixFilePermissions(tokenFile)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+        ObjectNode all = (ObjectNode) JSON.readTree(Files.readString(tokenFile));
+        String before = all.path(kernel.url()).path("access_token").asText();
+        ((ObjectNode) all.get(kernel.url())).put("expires_at", "2000-01-01T00:00:00Z");
+        Files.writeString(tokenFile, all.toString());
+        CliRunner.Result minted = ci.run("status", "--json");
+        assertThat(minted.exitCode()).as(minted.toString()).isZero();
+        assertThat(storedTokens(home).path(kernel.url()).path("access_token").asText()).isNotEqualTo(before);
+
+        // the secret from standard input works too; from a flag it cannot be given
+        CliRunner.Result piped = new CliRunner(work.resolve("ci-stdin-" + UUID.randomUUID())).run(Map.of(), secret + "\n",
+                "login", kernel.url(), "--insecure-allow-http", "--client-credentials", "--client-id", "svc-ci");
+        assertThat(piped.exitCode()).as(piped.toString()).isZero();
+        CliRunner.Result flag = ci.run("login", kernel.url(), "--insecure-allow-http", "--client-credentials",
+                "--client-id", "svc-ci", "--client-secret", secret);
+        assertThat(flag.exitCode()).isEqualTo(2);
+        CliRunner.Result none = new CliRunner(work.resolve("ci-none-" + UUID.randomUUID())).run(Map.of(), "", "login",
+                kernel.url(), "--insecure-allow-http", "--client-credentials", "--client-id", "svc-ci");
+        assertThat(none.exitCode()).isEqualTo(2);
+        assertThat(none.err()).contains("SVC_CLIENT_SECRET or on standard input (never as a flag)");
+        CliRunner.Result wrong = new CliRunner(work.resolve("ci-wrong-" + UUID.randomUUID())).run(
+                Map.of("SVC_CLIENT_SECRET", "not-" + secret), "", "login", kernel.url(), "--insecure-allow-http",
+                "--client-credentials", "--client-id", "svc-ci");
+        assertThat(wrong.exitCode()).as(wrong.toString()).isEqualTo(6);
+        assertThat(wrong.err()).contains("the identity provider refused client 'svc-ci'").doesNotContain(secret);
+        assertThat(login.out() + login.err() + status.out() + minted.out() + minted.err()).doesNotContain(secret)
+                .doesNotContain(before);
+    }
+
     @Test
     void printTokenPrintsOnlyTheAccessToken() throws Exception {
         CliRunner bob = newCli("bob");
