@@ -62,9 +62,13 @@ final class LoginCommand extends CliCommand {
 
     boolean insecureAllowHttp;
 
-    @Option(names = "--offline", description = "request an offline (long-lived) refresh token; the client must be "
-            + "provisioned with --cli-offline-access")
+    @Option(names = "--offline", description = "require an offline (long-lived) refresh token: fail unless the client "
+            + "is provisioned with --cli-offline-access (by default one is asked for, and a login without it noted)")
     boolean offline;
+
+    @Option(names = "--no-offline", description = "ask for no offline token: the login lasts as long as the identity "
+            + "provider's session")
+    boolean noOffline;
 
     @Option(names = "--print-token", description = "print only the access token on stdout") boolean printToken;
 
@@ -101,6 +105,9 @@ final class LoginCommand extends CliCommand {
             throw CliException.usage("--print-token prints only the token; it takes no --json or -o "
                     + output.format().label());
         }
+        if (offline && noOffline) {
+            throw CliException.usage("--offline and --no-offline contradict each other");
+        }
         String secret = clientCredentials ? clientSecret() : null;
         List<ResolveOverrides.Entry> entries = resolve.stream().map(ResolveOverrides::parse).toList();
         ResolveOverrides.install(entries);
@@ -128,7 +135,17 @@ final class LoginCommand extends CliCommand {
             if (clientCredentials) {
                 tokens = oidc.clientCredentials(endpoints.token(), client, secret, scope);
             } else {
-                Oidc.DeviceCode code = oidc.startDeviceLogin(endpoints, client, scope);
+                Oidc.DeviceCode code;
+                try {
+                    code = oidc.startDeviceLogin(endpoints, client, scope);
+                } catch (Oidc.OfflineNotProvisioned e) {
+                    if (offline) {
+                        throw e; // asked for explicitly
+                    }
+                    // by default an offline token is asked for; a client without offline access gets a session login
+                    scope = String.join(" ", scopes(false));
+                    code = oidc.startDeviceLogin(endpoints, client, scope);
+                }
                 ctx.err().println("To log in, open this address in a browser and approve the request:");
                 ctx.err().println("  " + (code.verificationUriComplete().isEmpty() ? code.verificationUri()
                         : code.verificationUriComplete()));
@@ -140,6 +157,12 @@ final class LoginCommand extends CliCommand {
             if (offline && !tokens.offline()) {
                 throw CliException.failed("the identity provider did not grant offline access to client '" + client
                         + "'; the deployer must run `svc admin idp bootstrap-clients --cli-offline-access`");
+            }
+            if (!tokens.offline() && !clientCredentials && !noOffline
+                    && client.equals(info.path("cli_client_id").asText(""))) {
+                ctx.err().println("note: client '" + client + "' has no offline access, so this login lasts as long as "
+                        + "your identity-provider session (the deployer's svc admin idp bootstrap-clients "
+                        + "--cli-offline-access makes it last days)");
             }
             List<String> audiences = audiences(tokens.accessToken());
             String backplaneAudience = info.path("audience").asText("");
@@ -256,14 +279,21 @@ final class LoginCommand extends CliCommand {
         return secret;
     }
 
+    /** The scopes asked for: offline_access unless --no-offline (or a client-credentials login, which has none). */
     private List<String> scopes() {
+        return scopes(!noOffline && !clientCredentials);
+    }
+
+    private List<String> scopes(boolean withOffline) {
         Set<String> all = new LinkedHashSet<>();
         if (scopes.isEmpty()) {
             all.add("openid");
         }
         scopes.forEach(s -> Arrays.stream(s.trim().split("\\s+")).filter(x -> !x.isEmpty()).forEach(all::add));
-        if (offline) {
+        if (withOffline) {
             all.add("offline_access");
+        } else {
+            all.remove("offline_access");
         }
         return List.copyOf(all);
     }

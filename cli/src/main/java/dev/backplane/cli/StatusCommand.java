@@ -2,6 +2,7 @@ package dev.backplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.backplane.cli.auth.Oidc;
 import dev.backplane.cli.broadcast.Watcher;
 import dev.backplane.cli.common.ApiPaths;
 import dev.backplane.cli.common.BuildInfo;
@@ -47,6 +48,7 @@ final class StatusCommand extends BackplaneCommand {
             all.set("info", info);
             all.set("whoami", me);
             activity.ifPresent(a -> all.set("activity", a));
+            all.put("login", login(session));
             options.output().print(ctx.out(), all);
         } else {
             row("backplane", session.backplane() + "  (reachable)");
@@ -59,12 +61,28 @@ final class StatusCommand extends BackplaneCommand {
                     + me.path("home_tenant_id").asText("none") + ")"));
             row("role", me.path("tenant_role").asText() + (me.path("platform_admin").asBoolean() ? " + platform_admin" : ""));
             row("principal", me.path("principal_kind").asText());
+            row("login", login(session));
             row("activity", activity.map(StatusCommand::counts).orElse("(needs the operator role to see)"));
         }
         ctx.out().flush();
         if (watch) {
             Watcher.tail(ctx, session, options.format(), opClass, principal, target, null, null);
         }
+    }
+
+    /** How this login lasts: SVC_TOKEN, client credentials, or a refresh token and until when it holds if unused. */
+    private String login(Session session) {
+        if (ctx.env("SVC_TOKEN").isPresent()) {
+            return "SVC_TOKEN (a token svc does not refresh)";
+        }
+        return session.tokenStore().load(session.backplane().toString()).map(t -> {
+            if (t.clientCredentials()) {
+                return "client credentials of " + t.clientId() + " (svc mints a new token when one expires)";
+            }
+            String until = Oidc.refreshExpiry(t).map(i -> " until " + i + " unless used before then").orElse("");
+            return (t.offline() ? "offline token" : "session token (ends with your identity-provider session)")
+                    + ", refreshed as used" + until;
+        }).orElse("not logged in");
     }
 
     /** The last hour's counts; empty when the caller's role may not read the feed. */

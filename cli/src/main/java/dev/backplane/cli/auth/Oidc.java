@@ -184,8 +184,33 @@ public final class Oidc {
     }
 
     static CliException offlineNotProvisioned(String clientId) {
-        return CliException.failed("offline access is not enabled for client '" + clientId + "'; the deployer "
+        return new OfflineNotProvisioned("offline access is not enabled for client '" + clientId + "'; the deployer "
                 + "must run `svc admin idp bootstrap-clients --cli-offline-access` first");
+    }
+
+    /** The identity provider refused the {@code offline_access} scope: the client is not provisioned for it. */
+    public static final class OfflineNotProvisioned extends CliException {
+        OfflineNotProvisioned(String message) {
+            super(ExitCodes.FAILED, message);
+        }
+    }
+
+    /**
+     * When a stored refresh token stops working if unused, read from its {@code exp} claim (not verified: only shown),
+     * or empty when it has none or is not a JWT.
+     */
+    public static java.util.Optional<Instant> refreshExpiry(Tokens tokens) {
+        String[] parts = tokens.refreshToken() == null ? new String[0] : tokens.refreshToken().split("\\.");
+        if (parts.length != 3) {
+            return java.util.Optional.empty();
+        }
+        try {
+            JsonNode exp = Http.JSON.readTree(Base64.getUrlDecoder().decode(parts[1])).path("exp");
+            return exp.isNumber() && exp.asLong() > 0 ? java.util.Optional.of(Instant.ofEpochSecond(exp.asLong()))
+                    : java.util.Optional.empty();
+        } catch (Exception e) {
+            return java.util.Optional.empty();
+        }
     }
 
     static CliException sessionExpired() {

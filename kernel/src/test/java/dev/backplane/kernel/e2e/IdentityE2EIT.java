@@ -280,6 +280,15 @@ class IdentityE2EIT {
         CliRunner.Result refused = login(alice, "alice", "--offline");
         assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(1);
         assertThat(refused.err()).contains("--cli-offline-access");
+        // by default an offline token is asked for; without offline access the login still works, and says so
+        Path sessionHome = work.resolve("alice-session-" + UUID.randomUUID());
+        CliRunner.Result session = login(new CliRunner(sessionHome), "alice");
+        assertThat(session.exitCode()).as(session.toString()).isZero();
+        assertThat(session.err()).contains("note: client 'svc-cli' has no offline access");
+        assertThat(session.out()).doesNotContain("offline token");
+        CliRunner.Result sessionStatus = new CliRunner(sessionHome).run("status");
+        assertThat(sessionStatus.out()).contains("login      session token (ends with your identity-provider session)")
+                .contains("unless used before then");
 
         CliRunner.Result provision = bootstrap("--skip-user-provisioning", "--cli-offline-access");
         assertThat(provision.exitCode()).as(provision.toString()).isZero();
@@ -293,6 +302,16 @@ class IdentityE2EIT {
         assertThat(ok.exitCode()).as(ok.toString()).isZero();
         assertThat(ok.out()).contains("with an offline token");
         assertThat(storedTokens(home).path(kernel.url()).path("offline").asBoolean()).isTrue();
+        // once provisioned, a plain svc login is an offline one: it lasts the deploy's offline idle bound
+        Path byDefault = work.resolve("alice-offline-3");
+        CliRunner.Result plain = login(new CliRunner(byDefault), "alice");
+        assertThat(plain.exitCode()).as(plain.toString()).isZero();
+        assertThat(plain.out()).contains("with an offline token");
+        assertThat(plain.err()).doesNotContain("note:");
+        assertThat(new CliRunner(byDefault).run("status").out()).contains("login      offline token, refreshed as used");
+        CliRunner.Result optedOut = login(new CliRunner(work.resolve("alice-offline-4")), "alice", "--no-offline");
+        assertThat(optedOut.exitCode()).as(optedOut.toString()).isZero();
+        assertThat(optedOut.out()).doesNotContain("offline token");
 
         // back to the default: offline access is withdrawn again
         CliRunner.Result withdraw = bootstrap("--skip-user-provisioning");
