@@ -3,9 +3,12 @@ package dev.backplane.kernel.catalog;
 import dev.backplane.kernel.plugins.LoadedConnector;
 import dev.backplane.kernel.retrieval.DenseSet;
 import dev.backplane.kernel.retrieval.Fusion;
+import dev.backplane.kernel.retrieval.Fusion.Fused;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.plugin.api.OperationDescriptor;
 import dev.backplane.plugin.api.OperationGroup;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -86,11 +89,27 @@ final class OperationIndex {
         }
         // decided once, here, so that the answer says how it was ranked even if the vectors arrive meanwhile
         RetrievalEngine.Mode ranking = dense.ready() ? mode : RetrievalEngine.Mode.LEXICAL;
-        List<Hit> hits = engine.search(tenant, dense, query, limit, ranking, Fusion.OPERATIONS,
-                        (q, depth) -> lexical.search(q, group, depth, customDescriptions).stream()
-                                .map(OperationSearch.Hit::item).toList(),
-                        i -> group.isEmpty() || group.get().equals(operations.get(i).groupKey()))
-                .stream().map(f -> new Hit(operations.get(f.item()), f.score())).toList();
-        return new Ranked(hits, ranking);
+        // fused deeper than asked, then each hit weighed by the query's intent (its verb, whether it destroys)
+        OperationWords.Intent intent = OperationSearch.intent(query);
+        List<Hit> hits = new ArrayList<>();
+        for (Fused<Integer> f : engine.search(tenant, dense, query, Math.max(limit, Fusion.OPERATIONS.depth()),
+                ranking, Fusion.OPERATIONS, (q, depth) -> lexical.search(q, group, depth, customDescriptions).stream()
+                        .map(OperationSearch.Hit::item).toList(),
+                i -> group.isEmpty() || group.get().equals(operations.get(i).groupKey()))) {
+            double factor = ranking != RetrievalEngine.Mode.HYBRID ? 1.0
+                    : lexical.adjustment(f.item(), intent, VERB_MATCH, DESTRUCTIVE);
+            hits.add(new Hit(operations.get(f.item()), f.score() * factor));
+        }
+        // stable: equal scores keep the fusion's order
+        hits.sort(Comparator.comparingDouble(Hit::score).reversed());
+        return new Ranked(hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : hits, ranking);
     }
+
+    /**
+     * What a fused hit's score is multiplied by when its action is the query's verb, and when it destroys and the
+     * query does not ask to (the lexical side has its own, {@link OperationSearch#VERB_MATCH}): reciprocal-rank
+     * scores lie close together, so these are small.
+     */
+    static final double VERB_MATCH = 1.1;
+    static final double DESTRUCTIVE = 0.8;
 }

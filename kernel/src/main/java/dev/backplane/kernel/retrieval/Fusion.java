@@ -21,11 +21,13 @@ public record Fusion(double lexicalWeight, double denseWeight, int k, int depth,
      */
     public static final Fusion DOCUMENTS = new Fusion(0.7, 1.0, 10, 100, -1);
     /**
-     * Operation search: an operation's words (its id, group and description) are short and precise,
-     * so the lexical ranking counts for more than on prose; tuned on 40 labelled Kubernetes tasks
-     * (OperationSearchQualityIT, README: Retrieval).
+     * Operation search: an operation's words (its id, group, path and description) are short and precise, and
+     * the catalog's lexical side knows synonyms and verbs, so it weighs as much as the dense side, and a small k
+     * lets each side's first ranks decide (0.5 and k 60 before issue 44 I7); measured on the labelled sets of
+     * OperationSearchSpecsIT (nine vendor specs) and OperationSearchQualityIT (40 Kubernetes tasks); docs:
+     * memory-and-kb, Retrieval.
      */
-    public static final Fusion OPERATIONS = new Fusion(0.5, 1.0, 60, 50, 0.2);
+    public static final Fusion OPERATIONS = new Fusion(1.0, 1.0, 20, 50, 0.2);
 
     /** A fused item and its score. */
     public record Fused<T>(T item, double score) {

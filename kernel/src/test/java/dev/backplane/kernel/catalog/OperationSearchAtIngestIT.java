@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.catalog.CatalogViews.SearchHit;
-import dev.backplane.kernel.persistence.Jdbc;
-import dev.backplane.kernel.plugins.PluginLoading;
 import dev.backplane.kernel.retrieval.Embedder;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.testing.CliRunner;
@@ -34,15 +32,15 @@ import org.junit.jupiter.api.Test;
 public class OperationSearchAtIngestIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Path SPECS = Path.of(System.getProperty("svc.shared.dir", "../../shared")).resolve("specs")
-            .toAbsolutePath().normalize();
+    private static final Path SPECS = OperationSearchFixture.SPECS;
     private static final Path POWERDNS = SPECS.resolve("powerdns-auth-openapi-3.1.yaml");
     private static final Path KUBERNETES = SPECS.resolve("kubernetes-v1.36-swagger.json");
     /**
-     * Worded as an operator asks, sharing no word with the operation it means ({@code get_stats}: "Query statistics.
-     * Query PowerDNS internal statistics."): words alone find nothing at all.
+     * Worded as an operator asks, sharing no word (nor a synonym of one) with the operation it means ({@code
+     * get_stats}: "Query statistics. Query PowerDNS internal statistics."): words alone find nothing at all. ("show
+     * performance counters" was this query until the lexical side learnt that counters are statistics.)
      */
-    private static final String QUERY = "show performance counters";
+    private static final String QUERY = "measure throughput";
     private static final String ANSWER = "get_stats";
 
     @Test
@@ -55,7 +53,7 @@ public class OperationSearchAtIngestIT {
                      Files.createDirectories(work.resolve("plugins")))))) {
             String admin = issuer.platformAdminToken("admin", tenant);
             // as a background job (polled): the job is not done until the embeddings are in
-            JsonNode result = ingest(k, admin, "pdns", "4.9", POWERDNS);
+            JsonNode result = OperationSearchFixture.ingest(k, admin, "pdns", "4.9", POWERDNS, true);
             assertThat(result.path("search_vectors").asText()).as(result.toString()).isEqualTo("ready");
             assertThat(result.path("search_vectors_ms").isIntegralNumber()).isTrue();
             int ops = result.path("operation_count").asInt();
@@ -71,8 +69,8 @@ public class OperationSearchAtIngestIT {
 
             // which the words alone miss (the same catalog's lexical side, as the retrieval eval measures it)
             try (RetrievalEngine engine = new RetrievalEngine(k.jdbc(), k.kernel().changeFeed(), new Embedder())) {
-                List<String> lexical = catalog(work, k.jdbc(), k, engine).search(tenant, "pdns-4.9", QUERY,
-                        Optional.empty(), 10, RetrievalEngine.Mode.LEXICAL).hits().stream().map(SearchHit::opId)
+                List<String> lexical = OperationSearchFixture.catalog(work, k.jdbc(), k, engine).search(tenant,
+                        "pdns-4.9", QUERY, Optional.empty(), 10, RetrievalEngine.Mode.LEXICAL).hits().stream().map(SearchHit::opId)
                         .map(id -> id.substring(id.lastIndexOf('.') + 1)).toList();
                 assertThat(lexical).as("lexical top 10").doesNotContain(ANSWER);
             }
@@ -102,10 +100,10 @@ public class OperationSearchAtIngestIT {
             settings.put("SVC_SEARCH_FIRST_WAIT_MS", "0"); // and does not wait for them: lexical, whatever the load
             try (TestKernel k = TestKernel.start(work.resolve("data"), settings)) {
                 String admin = issuer.platformAdminToken("admin", tenant);
-                assertThat(ingest(k, admin, "k8s", "1.36", KUBERNETES).path("search_vectors").asText())
-                        .isEqualTo("deferred");
-                assertThat(ingest(k, admin, "pdns", "4.9", POWERDNS).path("search_vectors").asText())
-                        .isEqualTo("deferred");
+                assertThat(OperationSearchFixture.ingest(k, admin, "k8s", "1.36", KUBERNETES, true)
+                        .path("search_vectors").asText()).isEqualTo("deferred");
+                assertThat(OperationSearchFixture.ingest(k, admin, "pdns", "4.9", POWERDNS, true)
+                        .path("search_vectors").asText()).isEqualTo("deferred");
                 assertThat(k.jdbc().queryOne("SELECT count(*) FROM retrieval_text_vectors", rs -> rs.getLong(1))
                         .orElseThrow()).isZero();
 
@@ -147,13 +145,6 @@ public class OperationSearchAtIngestIT {
         return settings;
     }
 
-    private static CatalogService catalog(Path work, Jdbc jdbc, TestKernel k, RetrievalEngine engine) {
-        Duration timeout = Duration.ofSeconds(30);
-        ConnectorRegistry registry = new ConnectorRegistry(PluginLoading.load(work.resolve("plugins"), timeout),
-                new IngestStore(jdbc), k.kernel().changeFeed(), CatalogIndex.empty(), timeout);
-        return new CatalogService(registry, jdbc, k.kernel().changeFeed(), engine);
-    }
-
     private static List<String> opIds(JsonNode result) {
         List<String> out = new ArrayList<>();
         result.path("hits").forEach(h -> {
@@ -180,31 +171,5 @@ public class OperationSearchAtIngestIT {
                 "Accept", "application/json, text/event-stream"));
         assertThat(r.status()).as(r.body()).isEqualTo(200);
         return JSON.readTree(r.body()).path("result").path("structuredContent");
-    }
-
-    /** Ingests through the real route: within the request, or as a job polled to its end (its result). */
-    private static JsonNode ingest(TestKernel k, String admin, String impl, String version, Path spec)
-            throws Exception {
-        String body = JSON.writeValueAsString(Map.of("product", impl, "impl", impl, "version", version,
-                "spec_info_versions_compatible", List.of("*"),
-                "specs", List.of(Map.of("name", spec.getFileName().toString(), "content", Files.readString(spec)))));
-        TestKernel.Response r = k.send("POST", "/api/v1/connectors/ingest", admin, body, Map.of());
-        assertThat(r.status()).as(r.body()).isIn(200, 202);
-        if (r.status() == 200) {
-            return r.json();
-        }
-        String job = r.json().path("job_id").asText();
-        long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-        JsonNode now = k.get("/api/v1/connectors/ingest-jobs/" + job, admin).json();
-        while (!now.path("terminal").asBoolean()) {
-            // honest progress: a job still running never says done (the conversion's end is not the ingest's)
-            assertThat(now.path("progress").path("stage").asText()).as(now.toString()).isNotEqualTo("done");
-            assertThat(System.nanoTime()).isLessThan(deadline);
-            Thread.sleep(100);
-            now = k.get("/api/v1/connectors/ingest-jobs/" + job, admin).json();
-        }
-        assertThat(now.path("status").asText()).as(now.toString()).isEqualTo("succeeded");
-        assertThat(now.path("progress").path("stage").asText()).isEqualTo("done");
-        return now.path("result");
     }
 }
