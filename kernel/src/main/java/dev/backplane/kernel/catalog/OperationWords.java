@@ -200,7 +200,9 @@ final class OperationWords {
      */
     static String stem(String word) {
         for (String suffix : SUFFIXES) {
-            if (word.length() - suffix.length() >= 4 && word.endsWith(suffix)) {
+            if (word.length() - suffix.length() >= 4 && word.endsWith(suffix)
+                    // a y after a vowel is part of the word (deploy, relay), after a consonant an ending (policy)
+                    && !(suffix.equals("y") && "aeiou".indexOf(word.charAt(word.length() - 2)) >= 0)) {
                 return word.substring(0, word.length() - suffix.length());
             }
         }
