@@ -184,7 +184,7 @@ public final class SpecIngestService {
                 progress -> runs.run(plan, caller, p -> {
                     Map<String, Object> now = Map.of("stage", p.stage(), "done", p.done(), "total", p.total());
                     if (p.stage().equals("done")) {
-                        progress.reportNow(now);
+                        progress.reportLast(now); // written with the job's success, never while it still runs
                     } else {
                         progress.report(now);
                     }

@@ -42,6 +42,12 @@ public final class BackgroundJobs {
 
         /** Written at once (a milestone pollers should see). */
         void reportNow(Object progress);
+
+        /**
+         * The job's last progress, written with its outcome in one update and not before: a poller never sees a job
+         * that says it is done while its status is still running.
+         */
+        void reportLast(Object progress);
     }
 
     private final BackgroundJobStore store;
@@ -156,6 +162,11 @@ public final class BackgroundJobs {
         public void reportNow(Object progress) {
             latest = progress;
             write();
+        }
+
+        @Override
+        public void reportLast(Object progress) {
+            latest = progress; // markSucceeded / markFailed write it with the status
         }
 
         private void write() {
