@@ -75,7 +75,7 @@ final class SyslogSink implements AuditSink {
     @Override
     public void deliver(List<AuditRecord> rows, long redeliveredUpTo) throws IOException {
         int millis = (int) timeout.toMillis();
-        Socket plain = new Socket();
+        WriteWatchingSocket plain = new WriteWatchingSocket();
         try {
             plain.connect(new InetSocketAddress(host, port), millis);
             plain.setSoTimeout(millis);
@@ -92,9 +92,58 @@ final class SyslogSink implements AuditSink {
                 out.flush();
                 socket.shutdownOutput(); // close_notify after the last message
                 awaitClose(socket.getInputStream());
+                plain.throwIfAWriteFailed();
             }
         } finally {
             plain.close();
+        }
+    }
+
+    /**
+     * A TCP socket that remembers a failed write. The JDK's TLS socket swallows a failure to send its close_notify,
+     * and on Linux that failed write consumes a reset the receiver sent: the next read then sees a plain end of
+     * stream, which the TLS socket takes for the receiver's close_notify. Without this a receiver that crashed
+     * mid-read would look like one that read everything.
+     */
+    private static final class WriteWatchingSocket extends Socket {
+
+        private volatile IOException failed;
+        private OutputStream out;
+
+        @Override
+        public synchronized OutputStream getOutputStream() throws IOException {
+            if (out == null) {
+                OutputStream raw = super.getOutputStream();
+                out = new OutputStream() {
+                    @Override
+                    public void write(int b) throws IOException {
+                        write(new byte[] {(byte) b}, 0, 1);
+                    }
+
+                    @Override
+                    public void write(byte[] b, int off, int len) throws IOException {
+                        try {
+                            raw.write(b, off, len);
+                        } catch (IOException e) {
+                            failed = e;
+                            throw e;
+                        }
+                    }
+
+                    @Override
+                    public void flush() throws IOException {
+                        raw.flush();
+                    }
+                };
+            }
+            return out;
+        }
+
+        void throwIfAWriteFailed() throws IOException {
+            if (failed != null) {
+                throw new IOException("the receiver broke the connection before reading everything: "
+                        + failed.getMessage(), failed);
+            }
         }
     }
 
