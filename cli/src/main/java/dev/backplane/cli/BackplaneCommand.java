@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.backplane.cli.common.BackplaneOptions;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.Commands;
+import dev.backplane.cli.common.Contexts;
 import dev.backplane.cli.common.Limits;
 import dev.backplane.cli.common.Render;
 import java.util.function.Consumer;
@@ -32,6 +33,10 @@ public abstract class BackplaneCommand extends CliCommand {
     @Override
     public final void run() {
         Limits.checkRanges(spec);
+        Contexts.applyOutputDefault(ctx, Commands.global(spec), options);
+        if (options.format().wide()) {
+            ctx = ctx.wide(); // every cell whole, whatever the terminal
+        }
         validate();
         if (handledLocally()) {
             return;

@@ -12,6 +12,7 @@ import dev.backplane.cli.common.BackplaneClient;
 import dev.backplane.cli.common.CliConfig;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Commands;
+import dev.backplane.cli.common.Contexts;
 import dev.backplane.cli.common.GlobalOptions;
 import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.OutputOptions;
@@ -89,8 +90,8 @@ final class LoginCommand extends CliCommand {
 
     /** What {@code --json} prints after a login for svc commands. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record LoggedIn(String backplane, String issuer, String clientId, boolean stored, String tokenStore, boolean offline,
-                    JsonNode whoami) {
+    record LoggedIn(String backplane, String context, String issuer, String clientId, boolean stored, String tokenStore,
+                    boolean offline, JsonNode whoami) {
     }
 
     /** What {@code --json} prints after a login for MCP clients: the token was not stored. */
@@ -112,6 +113,19 @@ final class LoginCommand extends CliCommand {
         List<ResolveOverrides.Entry> entries = resolve.stream().map(ResolveOverrides::parse).toList();
         ResolveOverrides.install(entries);
         URI backplane = Urls.checkedBase(backplaneUrl, "backplane URL", insecureAllowHttp);
+        Optional<String> askedContext = Optional.ofNullable(global.context()).or(() -> ctx.env("SVC_CONTEXT"))
+                .map(String::trim);
+        askedContext.ifPresent(name -> {
+            if (!Contexts.NAME.matcher(name).matches()) {
+                throw CliException.usage("context name '" + name + "': letters, digits, '.', '_' and '-', at most 63, "
+                        + "starting with a letter or digit");
+            }
+            CliConfig config = CliConfig.load(global.configFile(ctx));
+            config.context(name).filter(c -> !c.backplane().equals(backplane.toString())).ifPresent(c -> {
+                throw CliException.usage("context '" + name + "' is for " + c.backplane() + "; pick another name, or "
+                        + "svc context delete " + name + " first");
+            });
+        });
         try (Http http = new Http(null, ctx.err(), global.verbose())) {
             JsonNode info = new BackplaneClient(backplane, http, () -> "", Optional.empty(),
                     dev.backplane.cli.common.ApiLevels.of(ctx))
@@ -172,11 +186,17 @@ final class LoginCommand extends CliCommand {
                 mcpLogin(backplane, http, tokens, client, audiences, backplaneAudience, mcpAudience);
                 return;
             }
-            TokenStore store = TokenStores.select(ctx);
-            store.save(backplane.toString(), tokens);
             CliConfig config = CliConfig.load(global.configFile(ctx));
-            config.remember(backplane.toString(), new CliConfig.Backplane(issuerUri.toString(), client,
+            String url = backplane.toString();
+            String contextName = askedContext.orElseGet(() -> config.nameFor(url));
+            CliConfig.Context context = config.context(contextName).orElseGet(() -> new CliConfig.Context(url,
+                    config.identityShared(contextName, url) ? url + "#" + contextName : url, null, null));
+            TokenStore store = TokenStores.select(ctx);
+            store.save(context.identity(), tokens);
+            config.remember(url, new CliConfig.Backplane(issuerUri.toString(), client,
                     endpoints.token().toString(), resolve, insecureAllowHttp));
+            config.putContext(contextName, context);
+            config.use(contextName);
             config.save(global.configFile(ctx));
             if (printToken) {
                 ctx.out().println(tokens.accessToken());
@@ -185,7 +205,7 @@ final class LoginCommand extends CliCommand {
             JsonNode me = new BackplaneClient(backplane, http, tokens::accessToken, Optional.empty())
                     .get(ApiPaths.WHOAMI).json();
             if (output.json()) {
-                output.print(ctx.out(), Http.JSON.valueToTree(new LoggedIn(backplane.toString(), issuerUri.toString(),
+                output.print(ctx.out(), Http.JSON.valueToTree(new LoggedIn(url, contextName, issuerUri.toString(),
                         client, true, store.describe(), tokens.offline(), me)));
                 return;
             }
@@ -194,7 +214,7 @@ final class LoginCommand extends CliCommand {
                     + (me.path("platform_admin").asBoolean() ? ", platform_admin" : "") + ")"
                     + (tokens.clientCredentials() ? " with client credentials (the next token is minted when this one "
                     + "expires)" : tokens.offline() ? " with an offline token" : "") + "; tokens stored in "
-                    + store.describe());
+                    + store.describe() + "; context " + contextName);
         }
     }
 

@@ -9,7 +9,7 @@ import dev.backplane.cli.common.BackplaneOptions;
 import dev.backplane.cli.common.CliConfig;
 import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
-import dev.backplane.cli.common.ExitCodes;
+import dev.backplane.cli.common.Contexts;
 import dev.backplane.cli.common.GlobalOptions;
 import dev.backplane.cli.common.Http;
 import dev.backplane.cli.common.ResolveOverrides;
@@ -19,30 +19,33 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Everything a command that talks to the backplane needs, resolved once: which backplane (flag or
- * latest login), how to reach it, and a client that carries the caller's token.
+ * Everything a command that talks to the backplane needs, resolved once: which backplane and as whom (a flag, the
+ * environment or a context; see {@link Contexts}), how to reach it, and a client that carries the caller's token.
+ *
+ * @param context  the context in use; empty when the backplane was named by URL
+ * @param identity the key the tokens are stored under
+ * @param tenant   the tenant acted on when not the caller's own
  */
-public record Session(CliContext ctx, CliConfig config, URI backplane, Http http, TokenStore tokenStore,
-                      BackplaneClient client) implements AutoCloseable {
+public record Session(CliContext ctx, CliConfig config, URI backplane, Optional<String> context, String identity,
+                      Optional<String> tenant, Http http, TokenStore tokenStore, BackplaneClient client)
+        implements AutoCloseable {
 
     public static Session open(CliContext ctx, GlobalOptions global, BackplaneOptions options) {
         CliConfig config = CliConfig.load(global.configFile(ctx));
-        String url = Optional.ofNullable(options.backplane()).or(() -> ctx.env("SVC_BACKPLANE")).or(config::latest)
-                .orElseThrow(() -> new CliException(ExitCodes.NOT_LOGGED_IN,
-                        "no backplane chosen: run svc login <backplane-url> first, or pass --backplane"));
-        String normalized = url.trim().replaceAll("/+$", "");
+        Contexts.Chosen chosen = Contexts.choose(ctx, global, config, options.backplane(), options.tenant());
+        String normalized = chosen.backplane();
         Optional<CliConfig.Backplane> known = config.backplane(normalized);
         boolean allowHttp = known.map(CliConfig.Backplane::insecureAllowHttp).orElse(false)
                 || ctx.env("SVC_INSECURE_ALLOW_HTTP").isPresent();
         URI base = Urls.checkedBase(normalized, "backplane URL", allowHttp);
         known.ifPresent(k -> ResolveOverrides.install(k.resolve().stream().map(ResolveOverrides::parse).toList()));
-        Optional<String> tenant = Optional.ofNullable(options.tenant()).filter(t -> !t.trim().equals("current"))
-                .map(Session::checkedTenant);
+        Optional<String> tenant = chosen.tenant().filter(t -> !t.trim().equals("current")).map(Session::checkedTenant);
         Http http = new Http(null, ctx.err(), global.verbose());
         TokenStore store = TokenStores.select(ctx);
         AccessTokens tokens = new AccessTokens(ctx, store, http);
-        return new Session(ctx, config, base, http, store,
-                new BackplaneClient(base, http, () -> tokens.forBackplane(base.toString()), tenant, ApiLevels.of(ctx)));
+        return new Session(ctx, config, base, chosen.context(), chosen.identity(), tenant, http, store,
+                new BackplaneClient(base, http, () -> tokens.forIdentity(chosen.identity(), chosen.loginHint()), tenant,
+                        ApiLevels.of(ctx)));
     }
 
     private static String checkedTenant(String t) {

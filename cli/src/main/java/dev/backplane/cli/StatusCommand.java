@@ -44,6 +44,7 @@ final class StatusCommand extends BackplaneCommand {
         if (options.json()) {
             ObjectNode all = Http.JSON.createObjectNode();
             all.put("backplane", session.backplane().toString());
+            all.put("context", session.context().orElse(null));
             all.put("reachable", true);
             all.set("info", info);
             all.set("whoami", me);
@@ -51,6 +52,7 @@ final class StatusCommand extends BackplaneCommand {
             all.put("login", login(session));
             options.output().print(ctx.out(), all);
         } else {
+            row("context", session.context().orElse("(none: the backplane named by --backplane or SVC_BACKPLANE)"));
             row("backplane", session.backplane() + "  (reachable)");
             row("version", info.path("version").asText() + " (API level " + info.path("api_level").asText("unknown")
                     + ", commit " + info.path("git_commit").asText() + "; this CLI " + BuildInfo.version() + ", API level "
@@ -75,7 +77,7 @@ final class StatusCommand extends BackplaneCommand {
         if (ctx.env("SVC_TOKEN").isPresent()) {
             return "SVC_TOKEN (a token svc does not refresh)";
         }
-        return session.tokenStore().load(session.backplane().toString()).map(t -> {
+        return session.tokenStore().load(session.identity()).map(t -> {
             if (t.clientCredentials()) {
                 return "client credentials of " + t.clientId() + " (svc mints a new token when one expires)";
             }

@@ -8,7 +8,9 @@ import dev.backplane.cli.common.CliContext;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.ExitCodes;
 import dev.backplane.cli.common.GlobalOptions;
+import dev.backplane.cli.common.Terminal;
 import dev.backplane.cli.connectors.ConnectorCommand;
+import dev.backplane.cli.contexts.ContextCommand;
 import dev.backplane.cli.connectors.OperationCommand;
 import dev.backplane.cli.conventions.ConventionsCommand;
 import dev.backplane.cli.dashboards.DashboardCommand;
@@ -63,7 +65,7 @@ public final class Svc implements Runnable, dev.backplane.cli.common.Commands.Ro
             ServicePrincipalsCommand.class, AdminCommand.class, EventSourceCommand.class, EventsCommand.class,
             BroadcastCommand.class, AutomationCommand.class, RunbookCommand.class, TopologyCommand.class,
             SensorCommand.class, DashboardCommand.class, ConventionsCommand.class, CompletionCommand.class,
-            CommandLine.HelpCommand.class);
+            ContextCommand.class, CommandLine.HelpCommand.class);
 
     /** Commands that walk all the others: help lists them, completion describes them. */
     private static final java.util.Set<Class<?>> WHOLE_TREE = java.util.Set.of(CompletionCommand.class,
@@ -87,7 +89,7 @@ public final class Svc implements Runnable, dev.backplane.cli.common.Commands.Ro
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
-        int code = run(args, new CliContext(out, err, System.in, System.getenv()));
+        int code = run(args, new CliContext(out, err, System.in, System.getenv(), Terminal.detect(System.getenv())));
         out.flush();
         err.flush();
         System.exit(code);

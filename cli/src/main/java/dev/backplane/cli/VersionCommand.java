@@ -29,7 +29,7 @@ final class VersionCommand extends CliCommand {
     @Mixin OutputOptions output;
     @Option(names = "--client", description = "the CLI's version only; ask no backplane") boolean clientOnly;
     @Option(names = "--backplane", paramLabel = "<url>",
-            description = "backplane URL (default: the URL of the latest login)") String backplane;
+            description = "backplane URL (default: SVC_BACKPLANE, else the current context's)") String backplane;
 
     @Override
     public void run() {

@@ -52,7 +52,7 @@ class CompletionCommandTest {
         assertThat(complete(script, "svc", "k8s", "")).contains("about", "pod", "deployment", "operation");
         assertThat(complete(script, "svc", "k8s", "pod", "list", "--all")).contains("--all-namespaces");
         assertThat(complete(script, "svc", "comp")).containsExactly("completion");
-        assertThat(complete(script, "svc", "version", "-o", "")).containsExactlyInAnyOrder("json", "yaml", "table");
+        assertThat(complete(script, "svc", "version", "-o", "")).containsExactlyInAnyOrder("json", "yaml", "table", "wide", "jsonpath=");
     }
 
     @Test
@@ -70,7 +70,7 @@ class CompletionCommandTest {
                 .contains("complete -c svc -n '__svc_at \"svc k8s pod\"' -a 'list' -d 'List pods [k8s.pod.list, read]'")
                 .contains("complete -c svc -n '__svc_at \"svc k8s pod list\"' -l 'all-namespaces'")
                 .contains("complete -c svc -n '__svc_at \"svc\"' -a 'login'")
-                .contains("complete -c svc -n '__svc_at \"svc version\"' -s 'o' -l 'output' -x -a 'json yaml table'");
+                .contains("complete -c svc -n '__svc_at \"svc version\"' -s 'o' -l 'output' -x -a 'json yaml table wide jsonpath='");
     }
 
     @Test

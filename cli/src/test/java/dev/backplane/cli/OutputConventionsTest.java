@@ -67,14 +67,14 @@ class OutputConventionsTest {
 
     @Test
     void badOutputIsAUsageErrorNamingTheChoices() {
-        for (String[] args : new String[][] {{"version", "-o", "xml"}, {"targets", "list", "-o", "wide"},
+        for (String[] args : new String[][] {{"version", "-o", "xml"}, {"targets", "list", "-o", "csv"},
                 {"completion", "bash", "-o", "json"}}) {
             Result r = svc(args);
 
             assertThat(r.code()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
             assertThat(r.out()).isEmpty();
         }
-        assertThat(svc("targets", "list", "-o", "wide").err()).contains("table, json, yaml").contains("'wide'");
+        assertThat(svc("targets", "list", "-o", "csv").err()).contains("table, wide, json, yaml, jsonpath=<expr>").contains("'csv'");
         assertThat(backplane.seen).as("nothing sent on a usage error").isEmpty();
     }
 

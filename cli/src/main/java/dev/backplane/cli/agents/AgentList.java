@@ -18,7 +18,7 @@ final class AgentList extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
         get(s, ApiPaths.AGENTS + QueryString.of().add(paging), page -> Tables.print(
-                ctx.out(), "no agent definitions", List.of("NAME", "STATE", "IDENTITY", "TIER", "TURNS"),
+                ctx, "no agent definitions", List.of("NAME", "STATE", "IDENTITY", "TIER", "TURNS"),
                 Tables.rows(page.path("agents"), a -> List.of(a.path("name").asText(),
                         a.path("enabled").asBoolean() ? "enabled" : "disabled", a.path("identity_ref").asText(),
                         a.path("model_tier").asText(), a.path("turn_budget").asText()))));

@@ -23,7 +23,7 @@ final class RunList extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
         get(s, ApiPaths.AGENT_RUNS + QueryString.of().add("agent_name", agentName).add("status", status)
-                .add("work_ref", workRef).add(paging), page -> Tables.print(ctx.out(),
+                .add("work_ref", workRef).add(paging), page -> Tables.print(ctx,
                 "no agent runs", List.of("HANDLE", "AGENT", "STATUS", "TURNS", "WORK_REF", "STARTED"),
                 Tables.rows(page.path("runs"), r -> List.of(r.path("handle").asText(), r.path("agent_name").asText(),
                         r.path("status").asText(), r.path("turns").asText(),

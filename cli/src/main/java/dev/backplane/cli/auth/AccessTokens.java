@@ -25,15 +25,19 @@ public final class AccessTokens {
         this.http = http;
     }
 
-    public String forBackplane(String backplane) {
+    /**
+     * The token of the login stored under {@code identity} (a backplane URL, or URL#context for a context named at
+     * login); {@code loginHint} is the command that logs it in again.
+     */
+    public String forIdentity(String identity, String loginHint) {
         Optional<String> fromEnv = ctx.env("SVC_TOKEN");
         if (fromEnv.isPresent()) {
             return fromEnv.get();
         }
-        Tokens tokens = store.load(backplane).orElseThrow(() -> new CliException(ExitCodes.NOT_LOGGED_IN,
-                "not logged in to " + backplane + "; run svc login " + backplane));
+        Tokens tokens = store.load(identity).orElseThrow(() -> new CliException(ExitCodes.NOT_LOGGED_IN,
+                "not logged in to " + identity.replace("#", " as context ") + "; run " + loginHint));
         if (tokens.expiresWithin(REFRESH_MARGIN)) {
-            tokens = refresh(backplane, tokens);
+            tokens = refresh(identity, tokens);
         }
         return tokens.accessToken();
     }
@@ -43,18 +47,18 @@ public final class AccessTokens {
      * login mints a new token with the client's secret: {@code SVC_CLIENT_SECRET} when set (a rotated secret), else
      * the one kept at login.
      */
-    public Tokens refresh(String backplane, Tokens tokens) {
+    public Tokens refresh(String identity, Tokens tokens) {
         try {
             Tokens fresh = tokens.clientCredentials()
                     ? new Oidc(http).clientCredentials(java.net.URI.create(tokens.tokenEndpoint()), tokens.clientId(),
                             ctx.env("SVC_CLIENT_SECRET").filter(v -> !v.isBlank()).orElse(tokens.clientSecret()),
                             tokens.scope())
                     : new Oidc(http).refresh(tokens);
-            store.save(backplane, fresh);
+            store.save(identity, fresh);
             return fresh;
         } catch (CliException e) {
             if (e.exitCode() == ExitCodes.NOT_LOGGED_IN) {
-                store.delete(backplane);
+                store.delete(identity);
             }
             throw e;
         }

@@ -18,7 +18,7 @@ final class AutomationList extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
         get(s, ApiPaths.AUTOMATION + QueryString.of().add("limit", limit), page -> {
-            Tables.print(ctx.out(), List.of("KIND", "ID", "STATUS", "RUNS", "LAST RUN", "LAST RUN STATUS", "WHAT"),
+            Tables.print(ctx, List.of("KIND", "ID", "STATUS", "RUNS", "LAST RUN", "LAST RUN STATUS", "WHAT"),
                     Tables.rows(page.path("automations"), a -> List.of(a.path("kind").asText(), a.path("id").asText(),
                             a.path("status").asText(), a.path("runs").asText(), text(a.path("last_run_at"), "never"),
                             lastRun(a), a.path("description").asText())));

@@ -16,7 +16,7 @@ final class OverrideList extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
         get(s, ApiPaths.BROADCAST_OVERRIDES + QueryString.of().add("op_id_pattern", pattern), page ->
-                Tables.print(ctx.out(), "no overrides", OverridesCommand.HEADER, Tables.rows(page.path("overrides"),
+                Tables.print(ctx, "no overrides", OverridesCommand.HEADER, Tables.rows(page.path("overrides"),
                         OverridesCommand::row)));
     }
 }

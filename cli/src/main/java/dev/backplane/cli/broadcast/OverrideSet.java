@@ -28,6 +28,6 @@ final class OverrideSet extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
         send(s, "POST", ApiPaths.BROADCAST_OVERRIDES, new Body(pattern, detail, scopeField, scopeValue), o ->
-                Tables.print(ctx.out(), OverridesCommand.HEADER, List.of(OverridesCommand.row(o))));
+                Tables.print(ctx, OverridesCommand.HEADER, List.of(OverridesCommand.row(o))));
     }
 }

@@ -25,7 +25,7 @@ final class Recent extends BackplaneCommand {
         get(s, ApiPaths.BROADCAST_RECENT + QueryString.of().add("active_only", activeOnly).add("actor_sub", actorSub)
                 .add("cursor", cursor).add("limit", limit).add("op_class", filter.opClass)
                 .add("principal", filter.principal).add("target", filter.target).add("work_ref", workRef), page -> {
-                    Tables.print(ctx.out(), "no activity", BroadcastCommand.HEADER,
+                    Tables.print(ctx, "no activity", BroadcastCommand.HEADER,
                             Tables.rows(page.path("events"), BroadcastCommand::row));
                     if (page.hasNonNull("next_cursor")) {
                         ctx.out().println("more: svc broadcast recent --cursor " + page.path("next_cursor").asText());

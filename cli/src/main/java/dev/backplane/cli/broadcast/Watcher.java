@@ -78,10 +78,11 @@ public final class Watcher {
         try {
             JsonNode e = Http.JSON.readTree(data);
             lastId = Optional.of(e.path("id").asText());
-            ctx.out().println(switch (format) {
+            ctx.out().println(switch (format.kind()) {
                 case JSON -> data;
                 case YAML -> "---\n" + format.render(e);
-                case TABLE -> BroadcastCommand.line(e);
+                case JSONPATH -> format.render(e);
+                case TABLE, WIDE -> BroadcastCommand.line(e);
             });
         } catch (IOException e) {
             ctx.out().println(data);

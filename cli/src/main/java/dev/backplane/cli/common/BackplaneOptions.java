@@ -7,13 +7,14 @@ import picocli.CommandLine.Option;
 public final class BackplaneOptions {
 
     @Option(names = "--backplane", paramLabel = "<url>",
-            description = "backplane URL (default: the URL of the latest login)")
+            description = "backplane URL (default: SVC_BACKPLANE, else the current context's)")
     String backplane;
 
     @Mixin OutputOptions output = new OutputOptions();
 
     @Option(names = "--tenant", paramLabel = "<uuid>",
-            description = "act on another tenant (platform_admin only); current names your own")
+            description = "act on another tenant (platform_admin only; default SVC_TENANT, else the context's); current "
+                    + "names your own")
     String tenant;
 
     /** Options given some other way than this mixin (the family verbs' early parse, completion). */

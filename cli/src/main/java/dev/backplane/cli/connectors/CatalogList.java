@@ -24,7 +24,7 @@ final class CatalogList extends BackplaneCommand {
                                     Json.texts(i.path("supported_versions")))));
                 }
             }
-            Tables.print(ctx.out(), List.of("PRODUCT", "PORT", "CONNECTOR", "SUPPORTED VERSIONS"), rows);
+            Tables.print(ctx, List.of("PRODUCT", "PORT", "CONNECTOR", "SUPPORTED VERSIONS"), rows);
         });
     }
 }

@@ -46,7 +46,7 @@ public final class ConnectorCommand {
                             op.path("classification_reason").asText(""), op.path("description").asText()));
                 }
             }
-            Tables.print(ctx.out(), List.of("  ", "OP", "CLASS", "SAFETY", "GATE", "WHY", "DESCRIPTION"), rows);
+            Tables.print(ctx, List.of("  ", "OP", "CLASS", "SAFETY", "GATE", "WHY", "DESCRIPTION"), rows);
         }
         JsonNode rules = r.path("classification_rules");
         if (rules.isArray() && !rules.isEmpty()) {

@@ -74,7 +74,7 @@ final class IngestCommands {
         List<List<String>> rows = Tables.rows(r.path("groups"), g -> List.of(g.path("group_key").asText(),
                 String.valueOf(g.path("operation_count").asInt()),
                     g.path("display_name").asText()));
-        Tables.print(ctx.out(), List.of("GROUP", "OPS", "NAME"), rows);
+        Tables.print(ctx, List.of("GROUP", "OPS", "NAME"), rows);
         for (JsonNode rule : r.path("classification_rules")) {
             ctx.out().println("  rule " + rule.path("rule").asInt() + " set " + rule.path("set") + " on "
                     + rule.path("op_ids").size() + " operation(s): " + String.join(", ", Json.texts(rule.path("op_ids")))

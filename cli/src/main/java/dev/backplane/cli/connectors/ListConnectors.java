@@ -36,7 +36,7 @@ final class ListConnectors extends BackplaneCommand {
                 ctx.out().println("no connectors" + (status == null ? "" : " with status " + status));
                 return;
             }
-            Tables.print(ctx.out(), List.of("CONNECTOR", "STATUS", "PRODUCTS", "ENABLED OPS", "VERSIONS / REASON"), rows);
+            Tables.print(ctx, List.of("CONNECTOR", "STATUS", "PRODUCTS", "ENABLED OPS", "VERSIONS / REASON"), rows);
         });
     }
 }

@@ -18,6 +18,6 @@ public final class OperationCommand {
                 g.path("display_name").asText(),
                     g.path("enabled_op_count").asInt() + "/" + g.path("operation_count").asInt()
                             + (g.path("partial").asBoolean() ? " partial" : ""), g.path("when_to_use").asText()));
-        Tables.print(ctx.out(), List.of("GROUP", "NAME", "ENABLED", "WHEN TO USE"), rows);
+        Tables.print(ctx, List.of("GROUP", "NAME", "ENABLED", "WHEN TO USE"), rows);
     }
 }

@@ -24,7 +24,7 @@ final class Preferences extends BackplaneCommand {
                 ctx.out().println("(no preferences: the most specific version range decides ties)");
                 return;
             }
-            Tables.print(ctx.out(), List.of("PRODUCT", "IMPL", "SET BY", "SET AT"), rows);
+            Tables.print(ctx, List.of("PRODUCT", "IMPL", "SET BY", "SET AT"), rows);
         });
     }
 }

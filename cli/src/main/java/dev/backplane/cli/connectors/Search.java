@@ -52,7 +52,7 @@ final class Search extends KeyedCall {
                 h.path("safety_level").asText(),
                     h.path("requires_approval").asBoolean() ? "approval" : "",
                     h.path("is_enabled").asBoolean() ? "on" : "off", h.path("description").asText()));
-        Tables.print(ctx.out(), List.of("OP", "SAFETY", "GATE", "ENABLED", "DESCRIPTION"), rows);
+        Tables.print(ctx, List.of("OP", "SAFETY", "GATE", "ENABLED", "DESCRIPTION"), rows);
     }
 
     /** The one line that says a search was ranked by words only, while the connector's embeddings are computed. */

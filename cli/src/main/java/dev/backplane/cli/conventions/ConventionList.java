@@ -28,7 +28,7 @@ final class ConventionList extends BackplaneCommand {
     protected void execute(Session s) {
         get(s, ApiPaths.CONVENTIONS + QueryString.of().add("kind", kind.value).add("limit", limit)
                 .add("offset", offset), r ->
-                Tables.print(ctx.out(), "no conventions", List.of("SLUG", "KIND", "PRIORITY", "VERSION", "UPDATED",
+                Tables.print(ctx, "no conventions", List.of("SLUG", "KIND", "PRIORITY", "VERSION", "UPDATED",
                         "TITLE"), Tables.rows(r.path("conventions"), c -> List.of(c.path("slug").asText(),
                         c.path("kind").asText(), c.path("priority").asText(), c.path("version").asText(),
                         c.path("updated_at").asText(), c.path("title").asText()))));

@@ -33,7 +33,7 @@ final class ConventionSearch extends BackplaneCommand {
 
     @Override
     protected void execute(Session s) {
-        send(s, "POST", ApiPaths.CONVENTIONS_SEARCH, new Query(query, kind, limit), r -> Tables.print(ctx.out(),
+        send(s, "POST", ApiPaths.CONVENTIONS_SEARCH, new Query(query, kind, limit), r -> Tables.print(ctx,
                 "no convention matches '" + query + "'", List.of("SLUG", "KIND", "SCORE", "TITLE", "SNIPPET"),
                 Tables.rows(r.path("hits"), h -> List.of(h.path("slug").asText(), h.path("kind").asText(),
                         String.format("%.4f", h.path("score").asDouble()), h.path("title").asText(),

@@ -21,7 +21,7 @@ final class Ask extends QueryCommand {
                         + "]",
                         src.path("collection").asText(), src.path("title").asText("-"), src.path("url").asText("-"),
                         src.path("chunk_id").asText()));
-                Tables.print(ctx.out(), List.of("REF", "COLLECTION", "TITLE", "URL", "CHUNK"), rows);
+                Tables.print(ctx, List.of("REF", "COLLECTION", "TITLE", "URL", "CHUNK"), rows);
             }
         });
         printFailures(answer);

@@ -15,7 +15,7 @@ final class Grants extends KeyCommand {
         get(s, ApiPaths.expand(ApiPaths.DOCS_COLLECTION, key) + "/grants", r -> {
             List<List<String>> rows = Tables.rows(r.path("grants"), g -> Arrays.asList(g.path("tenant_id").asText(),
                     g.path("granted_by").asText(), g.path("granted_at").asText()));
-            Tables.print(ctx.out(), "no tenant holds svc-docs:" + key, List.of("TENANT", "GRANTED BY", "GRANTED AT"),
+            Tables.print(ctx, "no tenant holds svc-docs:" + key, List.of("TENANT", "GRANTED BY", "GRANTED AT"),
                     rows);
         });
     }

@@ -26,7 +26,7 @@ final class ListCollections extends BackplaneCommand {
                     c.path("state").asText(), c.path("searchable").asBoolean() ? "yes" : "no",
                     c.path("backend_type").asText(), String.join(",", Json.texts(c.path("product"))),
                     c.path("vendor").asText("-"), c.path("description").asText()));
-            Tables.print(ctx.out(), "no doc collections", List.of("KEY", "SCOPE", "STATE", "SEARCHABLE", "BACKEND",
+            Tables.print(ctx, "no doc collections", List.of("KEY", "SCOPE", "STATE", "SEARCHABLE", "BACKEND",
                     "PRODUCT",
                         "VENDOR", "DESCRIPTION"), rows);
             if (!page.path("next_cursor").isNull()) {

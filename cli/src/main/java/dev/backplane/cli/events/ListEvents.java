@@ -25,7 +25,7 @@ final class ListEvents extends BackplaneCommand {
             List<List<String>> rows = Tables.rows(page.path("events"), e -> List.of(e.path("received_at").asText(),
                     e.path("id").asText(), e.path("source").asText(),
                         e.path("event_type").asText(), e.path("summary").path("labels").toString()));
-            Tables.print(ctx.out(), "no events", List.of("RECEIVED", "ID", "SOURCE", "TYPE", "LABELS"), rows);
+            Tables.print(ctx, "no events", List.of("RECEIVED", "ID", "SOURCE", "TYPE", "LABELS"), rows);
             if (!page.path("next_cursor").asText().isEmpty()) {
                 ctx.out().println("more: --cursor '" + page.path("next_cursor").asText() + "'");
             }

@@ -16,7 +16,7 @@ final class ListSources extends BackplaneCommand {
             List<List<String>> rows = Tables.rows(all.path("event_sources"), e -> List.of(e.path("name").asText(),
                     e.path("slug").asText(), e.path("kind").asText(),
                         e.path("auth_strategy").asText(), e.path("status").asText()));
-            Tables.print(ctx.out(), "no event sources", List.of("NAME", "SLUG", "KIND", "AUTH", "STATUS"), rows);
+            Tables.print(ctx, "no event sources", List.of("NAME", "SLUG", "KIND", "AUTH", "STATUS"), rows);
         });
     }
 }

@@ -115,7 +115,7 @@ final class FamilyVerb extends BackplaneCommand {
                 }
                 rows.add(row);
             }
-            Tables.print(ctx.out(), columns.stream().map(c -> c.toUpperCase(java.util.Locale.ROOT)).toList(), rows);
+            Tables.print(ctx, columns.stream().map(c -> c.toUpperCase(java.util.Locale.ROOT)).toList(), rows);
         } else if (result.path("lines").isArray()) {
             result.path("lines").forEach(l -> ctx.out().println(l.asText()));
         } else {

@@ -87,7 +87,7 @@ public final class FamilyVerbs {
         OperationCatalogCache cache;
         try (Session session = Session.open(ctx, early.global, BackplaneOptions.of(early.backplane, early.tenant))) {
             cache = new OperationCatalogCache(early.global.configFile(ctx).toAbsolutePath().getParent(),
-                    session.backplane().toString(), Optional.ofNullable(early.tenant));
+                    session.backplane().toString(), session.tenant());
             String next = args.length > at + 1 ? args[at + 1] : "-";
             connectors = cache.cached().map(c -> connectorsOf(c, family))
                     .filter(l -> !l.isEmpty() && (next.startsWith("-") || names(l).contains(next)))
@@ -123,7 +123,7 @@ public final class FamilyVerbs {
         OperationCatalogCache cache;
         try (Session session = Session.open(ctx, global, options)) {
             cache = new OperationCatalogCache(global.configFile(ctx).toAbsolutePath().getParent(),
-                    session.backplane().toString(), Optional.ofNullable(options.tenant()));
+                    session.backplane().toString(), session.tenant());
             catalog = cache.cached().orElseGet(() -> cache.fetch(session));
         }
         Set<String> families = new java.util.TreeSet<>();

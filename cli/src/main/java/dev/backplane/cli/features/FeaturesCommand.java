@@ -20,7 +20,7 @@ public final class FeaturesCommand extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
         get(s, ApiPaths.FEATURES, index -> {
-            Tables.print(ctx.out(), List.of("FEATURE", "MATURITY", "WHAT", "NOTE"),
+            Tables.print(ctx, List.of("FEATURE", "MATURITY", "WHAT", "NOTE"),
                     Tables.rows(index.path("features"), f -> List.of(f.path("key").asText(), label(f),
                             f.path("title").asText(), f.path("note").asText())));
             ctx.out().println();

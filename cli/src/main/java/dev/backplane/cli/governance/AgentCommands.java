@@ -16,7 +16,7 @@ public final class AgentCommands {
         List<List<String>> rows = Tables.rows(list, p -> List.of(p.path("name").asText(), "svc-agent:"
                         + p.path("name").asText(), p.path("owner_sub").asText(), p.path("registered_by").asText(),
                     p.path("revoked").asBoolean() ? "REVOKED " + p.path("revoked_at").asText() : "active"));
-        Tables.print(ctx.out(), "no agent principals", List.of("NAME", "RUNS AS", "OWNER", "REGISTERED BY", "STATE"),
+        Tables.print(ctx, "no agent principals", List.of("NAME", "RUNS AS", "OWNER", "REGISTERED BY", "STATE"),
                 rows);
     }
 

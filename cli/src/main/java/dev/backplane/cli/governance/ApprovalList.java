@@ -25,7 +25,7 @@ final class ApprovalList extends BackplaneCommand {
                     a.path("op_id").asText(),
                         a.path("target").asText(), Tables.principal(a, "requester", "requester_username"),
                         a.path("work_ref").isNull() ? "" : a.path("work_ref").asText()));
-            Tables.print(ctx.out(), "no approval requests", List.of("ID", "STATUS", "OPERATION", "TARGET",
+            Tables.print(ctx, "no approval requests", List.of("ID", "STATUS", "OPERATION", "TARGET",
                     "REQUESTER", "WORK_REF"), rows);
         });
     }

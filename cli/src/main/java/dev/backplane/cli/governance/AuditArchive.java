@@ -22,7 +22,7 @@ final class AuditArchive {
     static final class ListArchives extends BackplaneCommand {
         @Override
         protected void execute(Session s) {
-            get(s, ApiPaths.AUDIT_ARCHIVES, r -> Tables.print(ctx.out(), "no archives", List.of("NAME", "PARTITION", "TO",
+            get(s, ApiPaths.AUDIT_ARCHIVES, r -> Tables.print(ctx, "no archives", List.of("NAME", "PARTITION", "TO",
                     "ROWS", "BYTES", "VERIFIED", "DROPPED"), Tables.rows(r.path("archives"), a -> List.of(
                     a.path("name").asText(), a.path("partition").asText(), a.path("to").asText(), a.path("rows").asText(),
                     a.path("bytes").asText(), a.path("verified_at").asText(""), a.path("dropped_at").asText("")))));

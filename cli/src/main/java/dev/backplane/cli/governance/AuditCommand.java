@@ -18,7 +18,7 @@ public final class AuditCommand {
                 r.path("result_status").asText(), r.path("principal").asText(),
                     r.path("op_id").asText(), r.path("target").isNull() ? "" : r.path("target").asText(),
                     r.path("work_ref").isNull() ? "" : r.path("work_ref").asText(), r.path("audit_id").asText()));
-        Tables.print(ctx.out(), "no audit rows", List.of("TIME", "STATUS", "PRINCIPAL", "OP", "TARGET", "WORK_REF",
+        Tables.print(ctx, "no audit rows", List.of("TIME", "STATUS", "PRINCIPAL", "OP", "TARGET", "WORK_REF",
                 "AUDIT ID"), rows);
         if (!page.path("next_cursor").isNull() && !page.path("next_cursor").isMissingNode()) {
             ctx.out().println("more: --cursor " + page.path("next_cursor").asText());

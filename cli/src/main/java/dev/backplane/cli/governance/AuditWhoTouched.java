@@ -22,7 +22,7 @@ final class AuditWhoTouched extends KeyedCall {
         List<List<String>> rows = Tables.rows(list, p -> List.of(Tables.principal(p, "principal", "username"),
                 p.path("principal_kind").asText(),
                 p.path("calls").asText(), p.path("writes").asText(), p.path("last_at").asText()));
-        Tables.print(ctx.out(), "nobody has dispatched against " + target, List.of("PRINCIPAL", "KIND", "CALLS",
+        Tables.print(ctx, "nobody has dispatched against " + target, List.of("PRINCIPAL", "KIND", "CALLS",
                 "WRITES", "LAST"), rows);
     }
 }

@@ -90,7 +90,7 @@ final class KbIngestCommand extends BackplaneCommand {
                     f.path("error").asText("")));
         }
         if (!rows.isEmpty()) {
-            Tables.print(ctx.out(), List.of("FILE", "SLUG", "OUTCOME", "ERROR"), rows);
+            Tables.print(ctx, List.of("FILE", "SLUG", "OUTCOME", "ERROR"), rows);
         }
         if (hidden > 0) {
             ctx.out().println(hidden + " unchanged file(s) not listed (--json lists every file)");

@@ -30,7 +30,7 @@ final class ListEntries extends BackplaneCommand {
             List<List<String>> rows = Tables.rows(r, e -> List.of(e.path("slug").asText(),
                     e.path("updated_at").asText(),
                     e.path("metadata").toString()));
-            Tables.print(ctx.out(), List.of("SLUG", "UPDATED", "METADATA"), rows);
+            Tables.print(ctx, List.of("SLUG", "UPDATED", "METADATA"), rows);
         });
     }
 }

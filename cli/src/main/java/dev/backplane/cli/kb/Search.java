@@ -30,7 +30,7 @@ final class Search extends BackplaneCommand {
             }
             List<List<String>> rows = Tables.rows(r.path("hits"), h -> List.of(h.path("slug").asText(),
                     String.format("%.4f", h.path("score").asDouble()), h.path("snippet").asText()));
-            Tables.print(ctx.out(), List.of("SLUG", "SCORE", "SNIPPET"), rows);
+            Tables.print(ctx, List.of("SLUG", "SCORE", "SNIPPET"), rows);
         });
     }
 }

@@ -27,7 +27,7 @@ public final class ListMemory extends BackplaneCommand {
                     + e.path("slug").asText(),
                     e.path("target_name").asText(""), e.path("expires_at").asText(""),
                     MemoryCommands.snippet(e.path("body").asText())));
-            Tables.print(ctx.out(), List.of("ENTRY", "TARGET", "EXPIRES", "BODY"), rows);
+            Tables.print(ctx, List.of("ENTRY", "TARGET", "EXPIRES", "BODY"), rows);
         });
     }
 }

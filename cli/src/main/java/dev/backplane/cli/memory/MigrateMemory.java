@@ -202,7 +202,7 @@ final class MigrateMemory extends CliCommand {
             table.add(List.of(r.planned().file(), r.planned().scope() + "/" + r.planned().slug(),
                     r.skip().map(s -> "skip: " + s).orElse("migrate")));
         }
-        Tables.print(ctx.out(), List.of("FILE", "ENTRY", "PLAN"), table);
+        Tables.print(ctx, List.of("FILE", "ENTRY", "PLAN"), table);
     }
 
     private void report(Path dir, String backplane, List<Row> rows, long toMigrate) {

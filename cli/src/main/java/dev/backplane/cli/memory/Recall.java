@@ -49,7 +49,7 @@ public final class Recall extends BackplaneCommand {
             List<List<String>> rows = Tables.rows(r.path("hits"), h -> List.of(h.path("scope").asText() + "/"
                     + h.path("slug").asText(),
                     String.format("%.4f", h.path("score").asDouble()), h.path("snippet").asText()));
-            Tables.print(ctx.out(), List.of("ENTRY", "SCORE", "SNIPPET"), rows);
+            Tables.print(ctx, List.of("ENTRY", "SCORE", "SNIPPET"), rows);
         });
     }
 }

@@ -64,7 +64,7 @@ final class Eval extends BackplaneCommand {
                     + x.path("curated_queries").asText() + " curated)", pair(e, g, "recall_at_10"), pair(e, g, "mrr"),
                     pair(e, g, "ndcg_at_10"), x.path("beats_baseline").asBoolean() ? "yes" : "no"));
         }
-        Tables.print(ctx.out(), List.of("SURFACE", "ENGINE", "QUERIES", "RECALL@10 (vs grep)", "MRR (vs grep)",
+        Tables.print(ctx, List.of("SURFACE", "ENGINE", "QUERIES", "RECALL@10 (vs grep)", "MRR (vs grep)",
                 "NDCG@10 (vs grep)", "BEATS GREP"), rows);
         for (JsonNode x : r.path("surfaces")) {
             if (!x.path("note").isNull() && !x.path("note").isMissingNode()) {

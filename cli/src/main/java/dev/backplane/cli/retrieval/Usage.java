@@ -38,7 +38,7 @@ final class Usage extends BackplaneCommand {
                         x.path("active_days").asText(), x.path("mcp_searches").asText() + "/"
                         + x.path("rest_searches").asText(), x.path("p50_latency_ms").asText("-") + "/"
                         + x.path("p95_latency_ms").asText("-"), x.path("last_search_at").asText("-")));
-            Tables.print(ctx.out(), List.of("SURFACE", "SEARCHES", "ZERO-HIT", "PRINCIPALS", "ACTIVE DAYS",
+            Tables.print(ctx, List.of("SURFACE", "SEARCHES", "ZERO-HIT", "PRINCIPALS", "ACTIVE DAYS",
                     "MCP/REST", "P50/P95 MS", "LAST"), rows);
             if (r.has("principals") && !r.path("principals").isEmpty()) {
                 List<List<String>> p = new ArrayList<>();
@@ -46,7 +46,7 @@ final class Usage extends BackplaneCommand {
                         x.path("principal_kind").asText(), x.path("surface").asText(), x.path("searches").asText(),
                         x.path("last_search_at").asText())));
                 ctx.out().println();
-                Tables.print(ctx.out(), List.of("PRINCIPAL", "KIND", "SURFACE", "SEARCHES", "LAST"), p);
+                Tables.print(ctx, List.of("PRINCIPAL", "KIND", "SURFACE", "SEARCHES", "LAST"), p);
             }
         });
     }

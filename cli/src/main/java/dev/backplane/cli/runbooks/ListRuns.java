@@ -22,7 +22,7 @@ final class ListRuns extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
         get(s, ApiPaths.RUNBOOK_RUNS + QueryString.of().add("status", status).add("slug", slug).add(paging),
-                page -> Tables.print(ctx.out(), "no runbook runs",
+                page -> Tables.print(ctx, "no runbook runs",
                 List.of("ID", "RUNBOOK", "STATUS", "STEP", "TARGET", "ASSIGNEE", "STARTED"), Tables.rows(page.path("runs"),
                         r -> List.of(r.path("id").asText(), r.path("slug").asText() + " v" + r.path("version").asInt(),
                                 r.path("status").asText(), r.path("step").asText(), r.path("target").asText(""),

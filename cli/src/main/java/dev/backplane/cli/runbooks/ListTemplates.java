@@ -21,7 +21,7 @@ final class ListTemplates extends BackplaneCommand {
     @Override
     protected void execute(Session s) {
         get(s, ApiPaths.RUNBOOK_TEMPLATES + QueryString.of().add(paging).add("status", status)
-                .add("target_kind", targetKind), page -> Tables.print(ctx.out(), "no runbook templates",
+                .add("target_kind", targetKind), page -> Tables.print(ctx, "no runbook templates",
                 List.of("SLUG", "VERSION", "STATUS", "TARGET_KIND", "STEPS", "TITLE"), Tables.rows(page.path("templates"),
                         t -> List.of(t.path("slug").asText(), t.path("version").asText(), t.path("status").asText(),
                                 t.path("target_kind").asText(""), t.path("steps").asText(), t.path("title").asText()))));

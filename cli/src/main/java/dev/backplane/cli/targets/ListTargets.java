@@ -27,7 +27,7 @@ final class ListTargets extends BackplaneCommand {
                         t.path("host").asText() + ":" + t.path("port").asInt(), String.join(",",
                                 Json.texts(t.path("aliases"))),
                         t.path("fingerprint").isNull() ? "-" : Json.str(t.path("fingerprint").path("version"))));
-            Tables.print(ctx.out(), "no targets", List.of("NAME", "PRODUCT", "ADDRESS", "ALIASES", "PROBED VERSION"),
+            Tables.print(ctx, "no targets", List.of("NAME", "PRODUCT", "ADDRESS", "ALIASES", "PROBED VERSION"),
                     rows);
             if (!page.path("next_cursor").isNull()) {
                 ctx.out().println("more: svc targets list --cursor " + page.path("next_cursor").asText());

@@ -36,7 +36,7 @@ final class ListEdges extends BackplaneCommand {
     protected void execute(Session s) {
         get(s, ApiPaths.TOPOLOGY_EDGES + QueryString.of().add("conflicts", conflicts ? true : null).add("from", from)
                 .add("to", to).add("kind", kind).add("source", source).add("limit", limit).add("offset", offset), r -> {
-            Tables.print(ctx.out(), "no edges", List.of("FROM", "KIND", "TO", "SOURCE", "FLAGS", "ID"),
+            Tables.print(ctx, "no edges", List.of("FROM", "KIND", "TO", "SOURCE", "FLAGS", "ID"),
                     Tables.rows(r.path("edges"), e -> List.of(e.path("from_kind").asText() + " " + e.path("from").asText(),
                             e.path("kind").asText(), e.path("to_kind").asText() + " " + e.path("to").asText(),
                             e.path("source").asText(), (e.path("conflict").asBoolean() ? "conflict " : "")

@@ -28,7 +28,7 @@ abstract class Walk extends BackplaneCommand {
     protected void execute(Session s) {
         get(s, path() + QueryString.of().add("node", node).add("depth", depth).add("include_stale", includeStale ? true
                 : null).add("kind", kind).add("node_kind", nodeKind), r -> {
-            Tables.print(ctx.out(), "none", List.of("DEPTH", "KIND", "NAME", "VIA", "EDGE", "SOURCE"),
+            Tables.print(ctx, "none", List.of("DEPTH", "KIND", "NAME", "VIA", "EDGE", "SOURCE"),
                     Tables.rows(r.path("nodes"), n -> List.of(n.path("depth").asText(), n.path("kind").asText(),
                             n.path("name").asText(), n.path("via").asText(), n.path("edge_kind").asText()
                                     + (n.path("stale").asBoolean() ? " (stale)" : ""), n.path("source").asText())));

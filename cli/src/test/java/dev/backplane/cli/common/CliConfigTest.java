@@ -94,6 +94,52 @@ class CliConfigTest {
         assertThat(c.backplane("https://a.example.com").orElseThrow().clientId()).isEqualTo("svc-cli");
     }
 
+    /** Issue 46: a file from before contexts becomes a context per backplane, using the tokens already stored. */
+    @Test
+    void aConfigFromBeforeContextsMigratesSilently() throws Exception {
+        Path file = dir.resolve("config.json");
+        Files.writeString(file, """
+                {"backplane": "http://127.0.0.1:8080",
+                 "backplanes": {"https://svc.example.com": {"issuer": "https://kc/a", "client_id": "svc-cli"},
+                                "http://127.0.0.1:8080": {"issuer": "http://127.0.0.1:8180/realms/svc", "client_id": "svc-cli"}}}
+                """);
+
+        CliConfig c = CliConfig.load(file);
+
+        assertThat(c.contexts()).containsOnlyKeys("svc.example.com", "127.0.0.1-8080");
+        assertThat(c.currentName()).contains("127.0.0.1-8080");
+        assertThat(c.currentContext().orElseThrow().identity()).as("the tokens stored under the URL")
+                .isEqualTo("http://127.0.0.1:8080");
+        assertThat(c.latest()).contains("http://127.0.0.1:8080");
+        c.save(file);
+        assertThat(Files.readString(file)).contains("\"current_context\" : \"127.0.0.1-8080\"")
+                .as("older CLIs still find the backplane").contains("\"backplane\" : \"http://127.0.0.1:8080\"");
+        assertThat(CliConfig.load(file).contexts()).hasSize(2);
+    }
+
+    @Test
+    void contextsRenameRemoveAndNamesForUrls() {
+        CliConfig c = new CliConfig();
+        c.putContext(c.nameFor("https://svc.example.com"), new CliConfig.Context("https://svc.example.com",
+                "https://svc.example.com", null, null));
+        c.putContext("ci", new CliConfig.Context("https://svc.example.com", "https://svc.example.com#ci", null, "json"));
+        c.use("ci");
+        assertThat(c.nameFor("https://svc.example.com")).as("the context holding the URL's own login")
+                .isEqualTo("svc.example.com");
+        assertThat(c.nameFor("https://svc.example.com:8443")).isEqualTo("svc.example.com-8443");
+        c.putContext("svc.example.com-8443", new CliConfig.Context("https://other", "https://other", null, null));
+        assertThat(c.nameFor("https://svc.example.com:8443")).as("made unique").isEqualTo("svc.example.com-8443-2");
+
+        c.rename("ci", "pipeline");
+        assertThat(c.currentName()).contains("pipeline");
+        assertThat(c.contexts().keySet()).containsExactly("svc.example.com", "pipeline", "svc.example.com-8443");
+        assertThat(c.identityShared("pipeline", "https://svc.example.com#ci")).isFalse();
+        assertThat(c.identityShared("pipeline", "https://svc.example.com")).isTrue();
+        c.remove("pipeline");
+        assertThat(c.currentName()).isEmpty();
+        assertThat(c.latest()).isEmpty();
+    }
+
     /** Garbage, and JSON of the wrong shape. */
     @ParameterizedTest
     @ValueSource(strings = {"{ this is : not json", "[1, 2, 3]"})

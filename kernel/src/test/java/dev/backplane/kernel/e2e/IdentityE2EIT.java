@@ -111,6 +111,23 @@ class IdentityE2EIT {
                 .isEqualTo(204);
     }
 
+    private static String ciSecret;
+
+    /** The confidential client svc-ci (its service account a tenant_admin of TENANT), made once; its secret. */
+    private static synchronized String ciClient() throws Exception {
+        ensureBootstrapped();
+        if (ciSecret == null) {
+            String secret = "ci-" + UUID.randomUUID();
+            CliRunner.Result setup = admin.run(Map.of("SVC_BOOTSTRAP_SETUP_SECRET", secret), "", "admin", "idp",
+                    "bootstrap-clients", "--keycloak-base-url", keycloak.url(), "--realm", REALM, "--mcp-resource-uri",
+                    MCP_RESOURCE, "--skip-user-provisioning", "--setup-client-id", "svc-ci", "--tenant-id",
+                    TENANT.toString());
+            assertThat(setup.exitCode()).as(setup.toString()).isZero();
+            ciSecret = secret;
+        }
+        return ciSecret;
+    }
+
     /** Logs {@code user} in through the CLI's device flow, approving it on Keycloak's pages. */
     private static CliRunner.Result login(CliRunner cli, String user, String... extra) throws Exception {
         ensureBootstrapped();
@@ -183,13 +200,7 @@ class IdentityE2EIT {
      */
     @Test
     void aMachineLogsInWithClientCredentialsAndMintsItsNextTokenItself() throws Exception {
-        ensureBootstrapped();
-        String secret = "ci-" + UUID.randomUUID();
-        CliRunner.Result setup = admin.run(Map.of("SVC_BOOTSTRAP_SETUP_SECRET", secret), "", "admin", "idp",
-                "bootstrap-clients", "--keycloak-base-url", keycloak.url(), "--realm", REALM, "--mcp-resource-uri",
-                MCP_RESOURCE, "--skip-user-provisioning", "--setup-client-id", "svc-ci", "--tenant-id",
-                TENANT.toString());
-        assertThat(setup.exitCode()).as(setup.toString()).isZero();
+        String secret = ciClient();
 
         Path home = work.resolve("ci-" + UUID.randomUUID());
         CliRunner ci = new CliRunner(home);
@@ -231,6 +242,71 @@ class IdentityE2EIT {
         assertThat(wrong.err()).contains("the identity provider refused client 'svc-ci'").doesNotContain(secret);
         assertThat(login.out() + login.err() + status.out() + minted.out() + minted.err()).doesNotContain(secret)
                 .doesNotContain(before);
+    }
+
+    /**
+     * Issue 46, contexts: one CLI holds two principals on one backplane — a CI machine (client credentials) and bob
+     * (a device login) — in two contexts, used alternately (--context, SVC_CONTEXT, the current one) without logging
+     * in again; a context's tenant default applies like --tenant; rename keeps the login, delete forgets it.
+     */
+    @Test
+    void twoContextsOnOneBackplaneAreTwoPrincipalsUsedAlternately() throws Exception {
+        String secret = ciClient();
+        Path home = work.resolve("contexts-" + UUID.randomUUID());
+        CliRunner cli = new CliRunner(home);
+        CliRunner.Result machine = cli.run(Map.of("SVC_CLIENT_SECRET", secret, "SVC_CLIENT_ID", "svc-ci"), "", "login",
+                kernel.url(), "--insecure-allow-http", "--client-credentials", "--context", "ci");
+        assertThat(machine.exitCode()).as(machine.toString()).isZero();
+        assertThat(machine.out()).contains("context ci");
+        CliRunner.Result person = login(cli, "bob", "--context", "bob");
+        assertThat(person.exitCode()).as(person.toString()).isZero();
+        assertThat(person.out()).contains("as bob").contains("context bob");
+
+        for (int round = 0; round < 2; round++) {
+            assertThat(user(cli.run("--context", "ci", "status", "--json"))).startsWith("service-account-svc-ci");
+            assertThat(user(cli.run("status", "--json", "--context", "bob"))).isEqualTo("bob");
+            assertThat(user(cli.run(Map.of("SVC_CONTEXT", "ci"), "", "status", "--json")))
+                    .startsWith("service-account-svc-ci");
+        }
+        assertThat(user(cli.run("status", "--json"))).as("the last login's context is current").isEqualTo("bob");
+        assertThat(cli.run("context", "use", "ci").exitCode()).isZero();
+        CliRunner.Result status = cli.run("status");
+        assertThat(status.out()).contains("context    ci").contains("user       service-account-svc-ci");
+
+        CliRunner.Result list = cli.run("context", "list", "-o", "json");
+        assertThat(list.exitCode()).as(list.toString()).isZero();
+        JsonNode contexts = JSON.readTree(list.out());
+        assertThat(contexts.path("current_context").asText()).isEqualTo("ci");
+        assertThat(contexts.path("contexts")).extracting(c -> c.path("name").asText()).containsExactly("ci", "bob");
+        assertThat(contexts.path("contexts").get(1).path("own_login").asBoolean()).as("bob's login is its own")
+                .isTrue();
+        assertThat(cli.run("context", "list").out()).contains("*        ci").contains(kernel.url());
+
+        // a context's tenant applies like --tenant: bob is no platform_admin, so acting on another tenant is refused
+        assertThat(cli.run("context", "set", "bob", "--tenant", OTHER_TENANT.toString()).exitCode()).isZero();
+        CliRunner.Result refused = cli.run("--context", "bob", "status");
+        assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(3);
+        assertThat(cli.run("context", "set", "bob", "--tenant", "current", "-o", "json").exitCode()).isZero();
+        CliRunner.Result asJson = cli.run("--context", "bob", "status");
+        assertThat(JSON.readTree(asJson.out()).path("whoami").path("username").asText())
+                .as("the context's output default").isEqualTo("bob");
+        assertThat(cli.run("--context", "bob", "status", "-o", "table").out()).contains("user       bob");
+
+        assertThat(cli.run("context", "rename", "bob", "reviewer").exitCode()).isZero();
+        assertThat(user(cli.run("--context", "reviewer", "status", "--json"))).as("the login moved with the name")
+                .isEqualTo("bob");
+        CliRunner.Result unknown = cli.run("--context", "bob", "status");
+        assertThat(unknown.exitCode()).isEqualTo(2);
+        assertThat(unknown.err()).contains("no context 'bob'").contains("ci, reviewer");
+        CliRunner.Result deleted = cli.run("context", "delete", "reviewer");
+        assertThat(deleted.out()).contains("and its login");
+        assertThat(storedTokens(home).size()).as("only the machine's login is left").isEqualTo(1);
+        assertThat(machine.out() + machine.err() + list.out() + status.out()).doesNotContain(secret);
+    }
+
+    private static String user(CliRunner.Result status) throws Exception {
+        assertThat(status.exitCode()).as(status.toString()).isZero();
+        return JSON.readTree(status.out()).path("whoami").path("username").asText();
     }
 
     @Test

@@ -1,6 +1,8 @@
 package dev.backplane.kernel.testing;
 
 import dev.backplane.cli.Svc;
+import dev.backplane.cli.common.CliContext;
+import dev.backplane.cli.common.Terminal;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -48,12 +50,19 @@ public final class CliRunner {
 
     private final Map<String, String> env = new HashMap<>();
     private final Path home;
+    private Terminal terminal = Terminal.PIPE;
 
     public CliRunner(Path configHome) {
         home = configHome;
         env.put("XDG_CONFIG_HOME", configHome.toString());
         env.put("HOME", configHome.toString());
         env.put("SVC_TOKEN_STORE", "file");
+    }
+
+    /** Runs the commands as if standard output were a terminal {@code columns} wide (default: a pipe). */
+    public CliRunner terminal(int columns) {
+        terminal = new Terminal(columns);
+        return this;
     }
 
     public CliRunner env(String name, String value) {
@@ -79,8 +88,8 @@ public final class CliRunner {
         StringWriter err = new StringWriter();
         Map<String, String> all = new HashMap<>(env);
         all.putAll(extraEnv);
-        int code = Svc.run(args, new PrintWriter(out, true), new PrintWriter(err, true),
-                new ByteArrayInputStream(stdin.getBytes()), all);
+        int code = Svc.run(args, new CliContext(new PrintWriter(out, true), new PrintWriter(err, true),
+                new ByteArrayInputStream(stdin.getBytes()), all, terminal));
         return new Result(code, out.toString(), err.toString());
     }
 
