@@ -38,8 +38,10 @@ import picocli.CommandLine.Spec;
         description = "Names for shell completion, one a line (used by the svc completion scripts).")
 final class CompleteCommand extends CliCommand {
 
-    /** The longest a completion waits for the backplane, connect and read together. */
+    /** The longest a completion waits for the backplane, connect and read together, unless the environment says. */
     static final Duration TIMEOUT = Duration.ofMillis(1500);
+    /** The environment variable that sets another timeout, in milliseconds (a slow link; tests on a loaded machine). */
+    static final String TIMEOUT_ENV = "SVC_COMPLETION_TIMEOUT_MS";
 
     @Spec CommandSpec spec;
 
@@ -63,11 +65,12 @@ final class CompleteCommand extends CliCommand {
         GlobalOptions global = Commands.global(spec);
         PrintWriter nowhere = new PrintWriter(Writer.nullWriter());
         CliContext quiet = new CliContext(nowhere, nowhere, new ByteArrayInputStream(new byte[0]), ctx.env());
-        FutureTask<List<String>> lookup = new FutureTask<>(() -> names(quiet, global, k));
+        Duration timeout = timeout();
+        FutureTask<List<String>> lookup = new FutureTask<>(() -> names(quiet, global, k, timeout));
         Thread.ofPlatform().daemon().name("svc-complete").start(lookup);
         List<String> names;
         try {
-            names = lookup.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            names = lookup.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException | ExecutionException e) {
             lookup.cancel(true); // a late answer is of no use; the JVM exits without waiting for the thread
             names = List.of();
@@ -80,7 +83,19 @@ final class CompleteCommand extends CliCommand {
         ctx.out().flush();
     }
 
-    private List<String> names(CliContext quiet, GlobalOptions global, NameKind k) {
+    /** {@link #TIMEOUT}, or {@value #TIMEOUT_ENV} milliseconds when set (100 to 10000; anything else is ignored). */
+    private Duration timeout() {
+        return ctx.env(TIMEOUT_ENV).flatMap(v -> {
+            try {
+                long ms = Long.parseLong(v.trim());
+                return ms >= 100 && ms <= 10_000 ? Optional.of(Duration.ofMillis(ms)) : Optional.empty();
+            } catch (NumberFormatException e) {
+                return Optional.empty();
+            }
+        }).orElse(TIMEOUT);
+    }
+
+    private List<String> names(CliContext quiet, GlobalOptions global, NameKind k, Duration timeout) {
         try (Session session = Session.open(quiet, global, BackplaneOptions.of(backplane, tenant))) {
             if (k == NameKind.OPERATION) {
                 return usable(k.names(FamilyVerbs.catalog(session, quiet, global, Optional.ofNullable(tenant))));
@@ -91,7 +106,7 @@ final class CompleteCommand extends CliCommand {
             if (cached.isPresent()) {
                 return cached.get();
             }
-            List<String> names = usable(k.names(session.client().call("GET", k.path, null, TIMEOUT).json()));
+            List<String> names = usable(k.names(session.client().call("GET", k.path, null, timeout).json()));
             cache.keep(names);
             return names;
         }
