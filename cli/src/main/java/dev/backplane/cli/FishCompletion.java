@@ -5,13 +5,16 @@ import java.util.List;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
 
 /**
  * A fish completion script from the command model (picocli generates bash and zsh only). The script
  * knows every command path; {@code __<name>_path} walks the words typed so far down that tree (words
  * that are no command — option values, arguments — are skipped), and each completion is offered at
  * the path it belongs to: subcommands with their descriptions, options, and the candidates of options
- * and parameters that declare some ({@code -o json|yaml|table}).
+ * and parameters that declare some ({@code -o json|yaml|table}). Where {@link NamePositions} says an option or a
+ * positional parameter takes a name the backplane knows, the candidates are what {@code svc __complete} prints as
+ * the user presses TAB.
  */
 final class FishCompletion {
 
@@ -100,7 +103,7 @@ final class FishCompletion {
     }
 
     /** The start of a completion of positional parameter {@code p} of {@code spec}, by index. */
-    private static String argument(String name, String fn, CommandSpec spec, picocli.CommandLine.Model.PositionalParamSpec p) {
+    private static String argument(String name, String fn, CommandSpec spec, PositionalParamSpec p) {
         StringBuilder condition = new StringBuilder(fn + "_arg " + quote(spec.qualifiedName(), '"') + " "
                 + p.index().min() + " " + (p.index().isVariable() ? "'*'" : Integer.toString(p.index().max())));
         spec.options().stream().filter(o -> o.arity().max() > 0)
