@@ -91,7 +91,9 @@ class CompletionCommandTest {
 
         long start = System.nanoTime();
         assertThat(complete(script, "svc", "targets", "describe", "")).isEmpty();
-        assertThat(java.time.Duration.ofNanos(System.nanoTime() - start)).isLessThan(java.time.Duration.ofSeconds(5));
+        // bash reads the script and starts a JVM, which a loaded machine makes slow; what matters is that it does not
+        // wait out the 10 s timeout script() sets (CompleteCommandTest times the command itself)
+        assertThat(java.time.Duration.ofNanos(System.nanoTime() - start)).isLessThan(java.time.Duration.ofSeconds(8));
     }
 
     @Test
