@@ -18,14 +18,18 @@ import picocli.CommandLine;
  * {@code svc completion bash|zsh|fish}: a completion script for the whole command tree, the family verbs
  * of the backplane's catalog included ({@code svc k8s pod l<TAB>}). bash and zsh get picocli's script
  * (which loads bashcompinit under zsh); fish, for which picocli has no generator, gets {@link FishCompletion}.
+ * Both complete names live ({@link BashNames}, {@link NamePositions}): where a command takes a target, connector,
+ * operation and so on, the script asks {@code svc __complete} ({@link CompleteCommand}).
  */
 @Command(name = "completion", description = {"Print a shell completion script for bash, zsh or fish.",
         "bash:  source <(svc completion bash)   (or save it in ~/.local/share/bash-completion/completions/svc)",
         "zsh:   source <(svc completion zsh)",
         "fish:  svc completion fish > ~/.config/fish/completions/svc.fish",
-        "The family verbs (svc <family> <noun> <verb>) come from the operation catalog of the backplane of the "
-                + "latest login (or --backplane); run it again after new connectors arrive. Without a reachable "
-                + "backplane the script has the built-in commands only."})
+        "The family verbs (svc <family> <noun> <verb>) come from the operation catalog of the current context's "
+                + "backplane (or --context, --backplane); run it again after new connectors arrive. Without a "
+                + "reachable backplane the script has the built-in commands only.",
+        "Names (targets, connectors, operation ids, pending approvals, agents, runbook templates, event sources) are "
+                + "asked of the backplane as you press TAB, cached for 30 seconds; an unreachable one offers none."})
 final class CompletionCommand extends CliCommand {
 
     static final List<String> SHELLS = List.of("bash", "zsh", "fish");
@@ -45,7 +49,7 @@ final class CompletionCommand extends CliCommand {
     String shell;
 
     @Option(names = "--backplane", paramLabel = "<url>",
-            description = "backplane whose catalog gives the family verbs (default: the latest login)")
+            description = "backplane whose catalog gives the family verbs (default: the current context's)")
     String backplane;
 
     @Option(names = "--tenant", paramLabel = "<uuid>", description = "tenant whose catalog gives the family verbs")
@@ -66,8 +70,8 @@ final class CompletionCommand extends CliCommand {
             ctx.err().println("svc: the script has no family verbs (" + e.getMessage() + ")");
         }
         ctx.out().print(switch (which) {
-            case "bash" -> AutoComplete.bash("svc", root);
-            case "zsh" -> ZSH_HEADER + AutoComplete.bash("svc", root);
+            case "bash" -> BashNames.script("svc", root.getCommandSpec(), AutoComplete.bash("svc", root));
+            case "zsh" -> ZSH_HEADER + BashNames.script("svc", root.getCommandSpec(), AutoComplete.bash("svc", root));
             default -> FishCompletion.script("svc", root.getCommandSpec());
         });
         ctx.out().flush();

@@ -5,13 +5,16 @@ import java.util.List;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
 
 /**
  * A fish completion script from the command model (picocli generates bash and zsh only). The script
  * knows every command path; {@code __<name>_path} walks the words typed so far down that tree (words
  * that are no command — option values, arguments — are skipped), and each completion is offered at
  * the path it belongs to: subcommands with their descriptions, options, and the candidates of options
- * and parameters that declare some ({@code -o json|yaml|table}).
+ * and parameters that declare some ({@code -o json|yaml|table}). Where {@link NamePositions} says an option or a
+ * positional parameter takes a name the backplane knows, the candidates are what {@code svc __complete} prints as
+ * the user presses TAB.
  */
 final class FishCompletion {
 
@@ -41,9 +44,71 @@ final class FishCompletion {
         s.append("function ").append(fn).append("_at\n")
                 .append("    test (").append(fn).append("_path) = \"$argv[1]\"\n")
                 .append("end\n\n");
+        names(name, fn, root, s);
         s.append("complete -c ").append(name).append(" -f\n");
         lines.forEach(l -> s.append(l).append('\n'));
         return s.toString();
+    }
+
+    /**
+     * The functions completion of names ({@link NamePositions}) needs: {@code <fn>_arg <path> <from> <to> <value
+     * options>...} says whether the word being typed is a positional parameter of that command with an index in that
+     * range (the value options tell an option's value from a positional), and {@code <fn>_names <kind>} prints what
+     * {@code <name> __complete} offers, passing on the options it shares with the command line ({@code --backplane},
+     * {@code --tenant}, {@code --config}).
+     */
+    private static void names(String name, String fn, CommandSpec root, StringBuilder s) {
+        s.append("function ").append(fn).append("_arg\n")
+                .append("    set -l path ").append(name).append("\n")
+                .append("    set -l pos 0\n")
+                .append("    set -l value 0\n")
+                .append("    for word in (commandline -opc)[2..-1]\n")
+                .append("        if test $value = 1\n")
+                .append("            set value 0\n")
+                .append("        else if string match -q -- '-*' $word\n")
+                .append("            if not string match -q -- '*=*' $word; and contains -- $word $argv[4..-1]\n")
+                .append("                set value 1\n")
+                .append("            end\n")
+                .append("        else if contains -- \"$path $word\" $").append(fn).append("_commands\n")
+                .append("            set path \"$path $word\"\n")
+                .append("            set pos 0\n")
+                .append("        else\n")
+                .append("            set pos (math $pos + 1)\n")
+                .append("        end\n")
+                .append("    end\n")
+                .append("    test \"$path\" = \"$argv[1]\"; and test $value = 0; and test $pos -ge $argv[2]\n")
+                .append("    and begin; test \"$argv[3]\" = '*'; or test $pos -le $argv[3]; end\n")
+                .append("end\n\n");
+        List<String> forwarded = BashNames.forwarded(root);
+        s.append("function ").append(fn).append("_names\n")
+                .append("    set -l words (commandline -opc)\n")
+                .append("    set -l forward\n")
+                .append("    set -l n (count $words)\n")
+                .append("    for i in (seq 2 $n)\n")
+                .append("        switch $words[$i]\n");
+        if (!forwarded.isEmpty()) {
+            s.append("            case ").append(String.join(" ", forwarded.stream().map(FishCompletion::quote).toList()))
+                    .append("\n")
+                    .append("                if test $i -lt $n\n")
+                    .append("                    set -a forward $words[$i] $words[(math $i + 1)]\n")
+                    .append("                end\n")
+                    .append("            case ").append(String.join(" ", forwarded.stream().map(o -> quote(o + "=*"))
+                            .toList())).append("\n")
+                    .append("                set -a forward $words[$i]\n");
+        }
+        s.append("        end\n")
+                .append("    end\n")
+                .append("    $words[1] __complete $forward -- $argv[1] (commandline -ct) 2>/dev/null\n")
+                .append("end\n\n");
+    }
+
+    /** The start of a completion of positional parameter {@code p} of {@code spec}, by index. */
+    private static String argument(String name, String fn, CommandSpec spec, PositionalParamSpec p) {
+        StringBuilder condition = new StringBuilder(fn + "_arg " + quote(spec.qualifiedName(), '"') + " "
+                + p.index().min() + " " + (p.index().isVariable() ? "'*'" : Integer.toString(p.index().max())));
+        spec.options().stream().filter(o -> o.arity().max() > 0)
+                .forEach(o -> List.of(o.names()).forEach(n -> condition.append(' ').append(n)));
+        return "complete -c " + name + " -n " + quote(condition.toString());
     }
 
     private static void walk(String name, String fn, CommandSpec spec, String path, List<String> paths,
@@ -72,12 +137,16 @@ final class FishCompletion {
                 }
             }
             if (o.arity().max() > 0) {
-                l.append(candidates(o).map(c -> " -x -a " + quote(c)).orElse(" -r -F"));
+                java.util.Optional<NameKind> kind = NamePositions.kind(spec, o);
+                l.append(kind.isPresent() ? " -x -a " + quote("(" + fn + "_names " + kind.get().word + ")")
+                        : candidates(o).map(c -> " -x -a " + quote(c)).orElse(" -r -F"));
             }
             lines.add(l + description(o.description()));
         }
-        spec.positionalParameters().forEach(p -> candidates(p).ifPresent(c -> lines.add(at + " -a " + quote(c)
-                + description(p.description()))));
+        spec.positionalParameters().forEach(p -> NamePositions.kind(spec, p).ifPresentOrElse(
+                kind -> lines.add(argument(name, fn, spec, p) + " -a " + quote("(" + fn + "_names " + kind.word + ")")
+                        + description(p.description())),
+                () -> candidates(p).ifPresent(c -> lines.add(at + " -a " + quote(c) + description(p.description())))));
         spec.subcommands().forEach((sub, cl) -> {
             if (!cl.getCommandSpec().usageMessage().hidden() && sub.equals(cl.getCommandSpec().name())) {
                 walk(name, fn, cl.getCommandSpec(), path + " " + sub, paths, lines);

@@ -65,7 +65,7 @@ public final class Svc implements Runnable, dev.backplane.cli.common.Commands.Ro
             ServicePrincipalsCommand.class, AdminCommand.class, EventSourceCommand.class, EventsCommand.class,
             BroadcastCommand.class, AutomationCommand.class, RunbookCommand.class, TopologyCommand.class,
             SensorCommand.class, DashboardCommand.class, ConventionsCommand.class, CompletionCommand.class,
-            ContextCommand.class, CommandLine.HelpCommand.class);
+            ContextCommand.class, CommandLine.HelpCommand.class, CompleteCommand.class);
 
     /** Commands that walk all the others: help lists them, completion describes them. */
     private static final java.util.Set<Class<?>> WHOLE_TREE = java.util.Set.of(CompletionCommand.class,

@@ -21,13 +21,14 @@ class CliReferenceTest {
         for (String name : names) {
             assertThat(md).as(name).contains("\n## " + name + "\n");
         }
-        assertThat(md).doesNotContain("## svc k8s").contains("## svc targets add\n").contains("Alias: `create`");
+        assertThat(md).doesNotContain("## svc k8s").contains("## svc targets add\n").contains("Alias: `create`")
+                .doesNotContain("__complete"); // hidden: the completion scripts call it, people do not
     }
 
     private static void walk(picocli.CommandLine.Model.CommandSpec spec, java.util.List<String> into) {
         into.add(spec.qualifiedName());
         spec.subcommands().forEach((name, cl) -> {
-            if (name.equals(cl.getCommandSpec().name())) {
+            if (name.equals(cl.getCommandSpec().name()) && !cl.getCommandSpec().usageMessage().hidden()) {
                 walk(cl.getCommandSpec(), into);
             }
         });

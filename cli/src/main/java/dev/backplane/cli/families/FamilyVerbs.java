@@ -142,6 +142,16 @@ public final class FamilyVerbs {
         return added;
     }
 
+    /**
+     * The operation catalog of {@code session}'s backplane as the family verbs see it: the cached copy while it is
+     * fresh, else fetched (and cached). Shell completion of operation ids reads it.
+     */
+    public static JsonNode catalog(Session session, CliContext ctx, GlobalOptions global, Optional<String> tenant) {
+        OperationCatalogCache cache = new OperationCatalogCache(global.configFile(ctx).toAbsolutePath().getParent(),
+                session.backplane().toString(), tenant);
+        return cache.cached().orElseGet(() -> cache.fetch(session));
+    }
+
     /** Index of the first argument that is not a root option (or an option's value); -1 when there is none. */
     public static int commandIndex(String[] args) {
         for (int i = 0; i < args.length; i++) {
