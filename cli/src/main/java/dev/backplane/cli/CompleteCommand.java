@@ -98,7 +98,7 @@ final class CompleteCommand extends CliCommand {
     private List<String> names(CliContext quiet, GlobalOptions global, NameKind k, Duration timeout) {
         try (Session session = Session.open(quiet, global, BackplaneOptions.of(backplane, tenant))) {
             if (k == NameKind.OPERATION) {
-                return usable(k.names(FamilyVerbs.catalog(session, quiet, global, Optional.ofNullable(tenant))));
+                return usable(k.names(FamilyVerbs.catalog(session, quiet, global)));
             }
             NameCache cache = new NameCache(global.configFile(quiet).toAbsolutePath().getParent(),
                     session.backplane().toString(), session.client().tenant(), k);

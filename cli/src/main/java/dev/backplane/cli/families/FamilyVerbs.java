@@ -146,9 +146,9 @@ public final class FamilyVerbs {
      * The operation catalog of {@code session}'s backplane as the family verbs see it: the cached copy while it is
      * fresh, else fetched (and cached). Shell completion of operation ids reads it.
      */
-    public static JsonNode catalog(Session session, CliContext ctx, GlobalOptions global, Optional<String> tenant) {
+    public static JsonNode catalog(Session session, CliContext ctx, GlobalOptions global) {
         OperationCatalogCache cache = new OperationCatalogCache(global.configFile(ctx).toAbsolutePath().getParent(),
-                session.backplane().toString(), tenant);
+                session.backplane().toString(), session.tenant());
         return cache.cached().orElseGet(() -> cache.fetch(session));
     }
 
@@ -156,7 +156,7 @@ public final class FamilyVerbs {
     public static int commandIndex(String[] args) {
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
-            if (a.equals("--config") || a.equals("--backplane") || a.equals("--tenant")) {
+            if (a.equals("--config") || a.equals("--backplane") || a.equals("--tenant") || a.equals("--context")) {
                 i++;
             } else if (!a.startsWith("-")) {
                 return i;

@@ -28,6 +28,15 @@ class FamilyVerbsTest {
     @RegisterExtension
     final LoopbackBackplane backplane = new LoopbackBackplane().answer(CALL, OK);
 
+    /** The root options and their values are skipped: {@code --context ci status} names status, not a family ci. */
+    @Test
+    void theCommandWordComesAfterRootOptionsAndTheirValues() {
+        assertThat(FamilyVerbs.commandIndex(new String[] {"--context", "ci", "status"})).isEqualTo(2);
+        assertThat(FamilyVerbs.commandIndex(new String[] {"--config", "c.json", "--backplane", "u", "--tenant", "t",
+                "-v", "k8s", "pod"})).isEqualTo(7);
+        assertThat(FamilyVerbs.commandIndex(new String[] {"--context", "ci"})).isEqualTo(-1);
+    }
+
     @Test
     void dockerContainerListReachesTheSpecsOperation() throws Exception {
         backplane.answer("/api/v1/catalog/operations", RealCatalogs.catalogJson("docker"));
