@@ -87,6 +87,10 @@ public final class Svc implements Runnable, dev.backplane.cli.common.Commands.Ro
     }
 
     public static void main(String[] args) {
+        // the CLI logs nothing through its libraries (json-path, dbus-java use slf4j, with no provider here): without
+        // this slf4j would warn on stderr that it has none. A provider jar is no answer: the CLI jar's manifest would
+        // put it on the class path of every JVM that has the CLI jar, the kernel's tests among them.
+        System.setProperty("slf4j.internal.verbosity", "ERROR");
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
         int code = run(args, new CliContext(out, err, System.in, System.getenv(), Terminal.detect(System.getenv())));
