@@ -77,7 +77,9 @@ public final class CliConfig {
             return new CliConfig();
         }
         try {
-            CliConfig c = JSON.readValue(file.toFile(), CliConfig.class);
+            com.fasterxml.jackson.databind.JsonNode tree = JSON.readTree(file.toFile());
+            CliConfig c = tree == null || tree.isNull() || tree.isMissingNode() ? null
+                    : JSON.treeToValue(tree, CliConfig.class);
             if (c == null) {
                 throw CliException.failed("cannot read CLI config " + file + ": it holds no settings object");
             }
@@ -87,7 +89,9 @@ public final class CliConfig {
             if (c.contexts == null) {
                 c.contexts = new LinkedHashMap<>();
             }
-            c.migrate();
+            if (!tree.has("contexts")) {
+                c.migrate(); // only a file from before contexts: one whose last context was deleted stays empty
+            }
             return c;
         } catch (IOException e) {
             throw CliException.failed("cannot read CLI config " + file + ": " + e.getMessage());
@@ -107,9 +111,6 @@ public final class CliConfig {
 
     /** A file from before contexts: a context per backplane, with the tokens stored under its URL. */
     private void migrate() {
-        if (!contexts.isEmpty() || backplanes.isEmpty()) {
-            return;
-        }
         for (String url : backplanes.keySet()) {
             contexts.put(nameFor(url), new Context(url, url, null, null));
         }

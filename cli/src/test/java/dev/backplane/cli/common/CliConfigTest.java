@@ -115,6 +115,13 @@ class CliConfigTest {
         assertThat(Files.readString(file)).contains("\"current_context\" : \"127.0.0.1-8080\"")
                 .as("older CLIs still find the backplane").contains("\"backplane\" : \"http://127.0.0.1:8080\"");
         assertThat(CliConfig.load(file).contexts()).hasSize(2);
+
+        CliConfig again = CliConfig.load(file);
+        again.remove("127.0.0.1-8080");
+        again.remove("svc.example.com");
+        again.save(file);
+        assertThat(CliConfig.load(file).contexts()).as("deleted contexts are not migrated back").isEmpty();
+        assertThat(CliConfig.load(file).backplane("http://127.0.0.1:8080")).as("what logins learned stays").isPresent();
     }
 
     @Test
