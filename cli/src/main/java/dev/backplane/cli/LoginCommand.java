@@ -116,10 +116,7 @@ final class LoginCommand extends CliCommand {
         Optional<String> askedContext = Optional.ofNullable(global.context()).or(() -> ctx.env("SVC_CONTEXT"))
                 .map(String::trim);
         askedContext.ifPresent(name -> {
-            if (!Contexts.NAME.matcher(name).matches()) {
-                throw CliException.usage("context name '" + name + "': letters, digits, '.', '_' and '-', at most 63, "
-                        + "starting with a letter or digit");
-            }
+            Contexts.checkName(name);
             CliConfig config = CliConfig.load(global.configFile(ctx));
             config.context(name).filter(c -> !c.backplane().equals(backplane.toString())).ifPresent(c -> {
                 throw CliException.usage("context '" + name + "' is for " + c.backplane() + "; pick another name, or "

@@ -16,7 +16,6 @@ import dev.backplane.cli.common.ResolveOverrides;
 import dev.backplane.cli.common.Urls;
 import java.net.URI;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * Everything a command that talks to the backplane needs, resolved once: which backplane and as whom (a flag, the
@@ -39,21 +38,13 @@ public record Session(CliContext ctx, CliConfig config, URI backplane, Optional<
                 || ctx.env("SVC_INSECURE_ALLOW_HTTP").isPresent();
         URI base = Urls.checkedBase(normalized, "backplane URL", allowHttp);
         known.ifPresent(k -> ResolveOverrides.install(k.resolve().stream().map(ResolveOverrides::parse).toList()));
-        Optional<String> tenant = chosen.tenant().filter(t -> !t.trim().equals("current")).map(Session::checkedTenant);
+        Optional<String> tenant = chosen.tenant().filter(t -> !t.trim().equals("current")).map(Contexts::checkedTenant);
         Http http = new Http(null, ctx.err(), global.verbose());
         TokenStore store = TokenStores.select(ctx);
         AccessTokens tokens = new AccessTokens(ctx, store, http);
         return new Session(ctx, config, base, chosen.context(), chosen.identity(), tenant, http, store,
                 new BackplaneClient(base, http, () -> tokens.forIdentity(chosen.identity(), chosen.loginHint()), tenant,
                         ApiLevels.of(ctx)));
-    }
-
-    private static String checkedTenant(String t) {
-        try {
-            return UUID.fromString(t.trim()).toString();
-        } catch (IllegalArgumentException e) {
-            throw CliException.usage("--tenant must be a tenant uuid, got '" + t + "'");
-        }
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.backplane.cli.common;
 
 import java.util.Optional;
+import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
@@ -16,6 +17,23 @@ public final class Contexts {
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
 
     private Contexts() {
+    }
+
+    /** A usage error unless {@code name} can be a context's name. */
+    public static void checkName(String name) {
+        if (!NAME.matcher(name).matches()) {
+            throw CliException.usage("context name '" + name + "': letters, digits, '.', '_' and '-', at most 63, "
+                    + "starting with a letter or digit");
+        }
+    }
+
+    /** A tenant uuid as typed ({@code --tenant}, {@code SVC_TENANT}, a context's), normalised; else a usage error. */
+    public static String checkedTenant(String t) {
+        try {
+            return UUID.fromString(t.trim()).toString();
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage("--tenant must be a tenant uuid (or current), got '" + t + "'");
+        }
     }
 
     /** The backplane a command talks to, and as whom. */
@@ -80,6 +98,9 @@ public final class Contexts {
     static void applyOutputDefault(CliContext ctx, GlobalOptions global, java.util.function.Supplier<CliConfig> file,
                                    BackplaneOptions options) {
         OutputOptions output = options.output();
+        if (output.named()) {
+            return; // -o or --json: nothing to look up
+        }
         Optional<String> fromEnv = ctx.env("SVC_OUTPUT");
         if (fromEnv.isPresent()) {
             output.defaultTo(parse(fromEnv.get(), "SVC_OUTPUT"));

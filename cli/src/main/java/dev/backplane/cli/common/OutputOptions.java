@@ -28,6 +28,11 @@ public final class OutputOptions {
         this.fallback = format;
     }
 
+    /** Whether {@code -o} or {@code --json} was given (then no default applies). */
+    public boolean named() {
+        return json || output != null;
+    }
+
     /** The format asked for; {@code --json} with a different {@code -o} is a usage error. */
     public OutputFormat format() {
         if (json && output != null && output.kind() != OutputFormat.Kind.JSON) {

@@ -8,21 +8,43 @@ import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 
 /**
  * Where standard output goes: a terminal {@code columns} wide, where tables are fitted to the width (cells cut with an
  * ellipsis), or a pipe or file ({@code columns} 0), where every cell is printed whole so scripts see all of it.
+ * A terminal's width is found out only when a table is printed (it may cost an {@code stty}), once.
  */
-public record Terminal(int columns) {
+public final class Terminal {
 
     /** Output to a pipe or a file: nothing is cut. */
     public static final Terminal PIPE = new Terminal(0);
 
     static final int DEFAULT_COLUMNS = 80;
 
+    private final IntSupplier width;
+    private int columns = -1;
+
+    /** A terminal of a known width ({@code 0}: a pipe). */
+    public Terminal(int columns) {
+        this(() -> columns);
+    }
+
+    private Terminal(IntSupplier width) {
+        this.width = width;
+    }
+
+    /** The width tables are fitted to; 0 for a pipe or a file. */
+    public synchronized int columns() {
+        if (columns < 0) {
+            columns = Math.max(0, width.getAsInt());
+        }
+        return columns;
+    }
+
     /** Whether tables are fitted to a width. */
     public boolean fits() {
-        return columns > 0;
+        return columns() > 0;
     }
 
     /**
@@ -38,7 +60,7 @@ public record Terminal(int columns) {
         if (columns != null && columns.matches("\\d{1,4}") && Integer.parseInt(columns) > 0) {
             return new Terminal(Integer.parseInt(columns));
         }
-        return new Terminal(sttyColumns());
+        return new Terminal(Terminal::sttyColumns);
     }
 
     private static boolean isTerminal() {

@@ -2,6 +2,7 @@ package dev.backplane.cli.contexts;
 
 import dev.backplane.cli.common.CliConfig;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.Contexts;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -15,7 +16,7 @@ final class ContextRename extends ContextVerb {
 
     @Override
     public void run() {
-        checkName(to);
+        Contexts.checkName(to);
         CliConfig config = config();
         existing(config, from);
         if (config.context(to).isPresent()) {

@@ -2,8 +2,8 @@ package dev.backplane.cli.contexts;
 
 import dev.backplane.cli.common.CliConfig;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.Contexts;
 import dev.backplane.cli.common.OutputFormat;
-import java.util.UUID;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -33,7 +33,7 @@ final class ContextSet extends ContextVerb {
                 .orElseThrow(() -> CliException.usage("no current context: name one"));
         CliConfig.Context c = existing(config, which);
         if (tenant != null) {
-            c = c.withTenant(tenant.trim().equals("current") ? null : checkedTenant(tenant));
+            c = c.withTenant(tenant.trim().equals("current") ? null : Contexts.checkedTenant(tenant));
         }
         if (output != null) {
             try {
@@ -47,13 +47,5 @@ final class ContextSet extends ContextVerb {
         config.save(file());
         ctx.out().println("Context " + which + ": tenant " + (c.tenant() == null ? "(your own)" : c.tenant())
                 + ", output " + (c.output() == null ? "table" : c.output()));
-    }
-
-    private static String checkedTenant(String t) {
-        try {
-            return UUID.fromString(t.trim()).toString();
-        } catch (IllegalArgumentException e) {
-            throw CliException.usage("--tenant must be a tenant uuid or 'current', got '" + t + "'");
-        }
     }
 }

@@ -2,6 +2,8 @@ package dev.backplane.cli.contexts;
 
 import dev.backplane.cli.common.CliConfig;
 import dev.backplane.cli.common.CliException;
+import dev.backplane.cli.common.Commands;
+import dev.backplane.cli.common.Contexts;
 import dev.backplane.cli.common.ExitCodes;
 import dev.backplane.cli.common.OutputOptions;
 import java.util.Objects;
@@ -21,8 +23,7 @@ final class ContextShow extends ContextVerb {
     @Override
     public void run() {
         CliConfig config = config();
-        String which = name != null ? name : dev.backplane.cli.common.Contexts
-                .named(ctx, dev.backplane.cli.common.Commands.global(spec), config).or(config::currentName)
+        String which = name != null ? name : Contexts.named(ctx, Commands.global(spec), config).or(config::currentName)
                 .orElseThrow(() -> new CliException(ExitCodes.NOT_LOGGED_IN,
                         "no current context: svc login <backplane-url> makes one"));
         CliConfig.Context c = existing(config, which);

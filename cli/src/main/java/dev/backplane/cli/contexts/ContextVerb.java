@@ -5,7 +5,6 @@ import dev.backplane.cli.CliCommand;
 import dev.backplane.cli.common.CliConfig;
 import dev.backplane.cli.common.CliException;
 import dev.backplane.cli.common.Commands;
-import dev.backplane.cli.common.Contexts;
 import dev.backplane.cli.common.Http;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,13 +28,6 @@ abstract class ContextVerb extends CliCommand {
         return config.context(name).orElseThrow(() -> CliException.usage("no context '" + name + "'"
                 + (config.contexts().isEmpty() ? "; svc login <backplane-url> makes one"
                 : "; the contexts are: " + String.join(", ", config.contexts().keySet()))));
-    }
-
-    static void checkName(String name) {
-        if (!Contexts.NAME.matcher(name).matches()) {
-            throw CliException.usage("context name '" + name + "': letters, digits, '.', '_' and '-', at most 63, "
-                    + "starting with a letter or digit");
-        }
     }
 
     /** One context as {@code -o json} shows it. */
