@@ -14,7 +14,7 @@ import java.util.Random;
  * where real ones do (the bench prints how close they come to the real embedding of the same text)
  * and cost a search exactly what real ones cost.
  */
-final class KbCorpus {
+public final class KbCorpus {
 
     static final List<String> SERVICES = List.of("postgres", "redis", "kafka", "nginx ingress", "envoy", "keycloak",
             "vault", "payments api", "checkout service", "search cluster", "elasticsearch", "rabbitmq", "etcd",
@@ -78,8 +78,8 @@ final class KbCorpus {
     }
 
     /** The embedding of every vocabulary phrase, to compose entry vectors from. */
-    record Vocabulary(float[][] services, float[][] symptoms, float[][] situations, float[][] actions) {
-        static Vocabulary embed(Embedder embedder) {
+    public record Vocabulary(float[][] services, float[][] symptoms, float[][] situations, float[][] actions) {
+        public static Vocabulary embed(Embedder embedder) {
             return new Vocabulary(embedAll(embedder, SERVICES), embedAll(embedder, SYMPTOMS),
                     embedAll(embedder, SITUATIONS), embedAll(embedder, ACTIONS));
         }
@@ -89,7 +89,7 @@ final class KbCorpus {
         }
 
         /** Entry {@code i}'s composed vector: its parts' embeddings summed (actions at half weight), noise, normalised. */
-        float[] vector(int i) {
+        public float[] vector(int i) {
             Parts p = parts(i);
             float[] v = new float[services[0].length];
             Random noise = new Random(i);
@@ -129,7 +129,7 @@ final class KbCorpus {
      * and an environment, each of the run's first 4,800 queries distinct, so none is answered from the
      * engine's query-vector cache.
      */
-    static String query(int ignored) {
+    public static String query(int ignored) {
         int i = ASKED.getAndIncrement();
         int n = QUERIES.size();
         return QUERIES.get(i % n) + " " + SITUATIONS.get((i / n) % SITUATIONS.size()) + " in "

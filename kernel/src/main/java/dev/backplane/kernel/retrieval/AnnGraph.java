@@ -66,14 +66,23 @@ final class AnnGraph {
 
     /** Builds the graph on the calling thread (tests). */
     static AnnGraph buildNow(float[][] vectors) {
-        return new AnnGraph(vectors, CompletableFuture.completedFuture(build(vectors)));
+        return buildNow(vectors, MAX_CONN, BEAM_WIDTH);
+    }
+
+    /** Builds the graph on the calling thread with other parameters (tests, the recall sweep in bench/). */
+    static AnnGraph buildNow(float[][] vectors, int maxConn, int beamWidth) {
+        return new AnnGraph(vectors, CompletableFuture.completedFuture(build(vectors, maxConn, beamWidth)));
     }
 
     private static OnHeapHnswGraph build(float[][] vectors) {
+        return build(vectors, MAX_CONN, BEAM_WIDTH);
+    }
+
+    private static OnHeapHnswGraph build(float[][] vectors, int maxConn, int beamWidth) {
         long t0 = System.nanoTime();
         int rows = vectors.length;
         try {
-            OnHeapHnswGraph built = HnswGraphBuilder.create(new Scorers(vectors), MAX_CONN, BEAM_WIDTH, SEED).build(rows);
+            OnHeapHnswGraph built = HnswGraphBuilder.create(new Scorers(vectors), maxConn, beamWidth, SEED).build(rows);
             LOG.log(Level.INFO, () -> "retrieval: HNSW graph of " + rows + " chunks built in "
                     + (System.nanoTime() - t0) / 1_000_000 + " ms");
             return built;

@@ -2,15 +2,31 @@ package dev.backplane.kernel.retrieval;
 
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * all-MiniLM-L6-v2 (quantized ONNX, from the model jar; no network) in process. Long bodies are cut
+ * One of {@link EmbeddingModels} (ONNX, from the model jar; no network) in process. Long bodies are cut
  * into overlapping word windows, each embedded; vectors are L2-normalised so cosine is a dot product.
+ * Queries and passages get the prefixes the model's authors trained it with.
  */
 public final class Embedder {
+
+    private final EmbeddingModels.Model spec;
+
+    /** The default model ({@link EmbeddingModels#DEFAULT}). */
+    public Embedder() {
+        this(EmbeddingModels.DEFAULT);
+    }
+
+    public Embedder(EmbeddingModels.Model spec) {
+        this.spec = spec;
+    }
+
+    /** Which model this is. */
+    public EmbeddingModels.Model model() {
+        return spec;
+    }
 
     /** Words per chunk and overlap: the model reads 256 word pieces, roughly 180 words. */
     static final int CHUNK_WORDS = 160;
@@ -19,13 +35,13 @@ public final class Embedder {
     /** Loaded on first use, not at kernel start: a kernel that never searches never pays for the model. */
     private volatile EmbeddingModel model;
 
-    private EmbeddingModel model() {
+    private EmbeddingModel onnx() {
         EmbeddingModel m = model;
         if (m == null) {
             synchronized (this) {
                 m = model;
                 if (m == null) {
-                    m = new AllMiniLmL6V2QuantizedEmbeddingModel();
+                    m = spec.load();
                     model = m;
                 }
             }
@@ -48,19 +64,26 @@ public final class Embedder {
     private record QueryKey(java.util.UUID tenant, String text) {
     }
 
+    /** One text embedded as it is, no prefix (the kb bench composes vectors from phrases this way). */
     public float[] embed(String text) {
-        return normalized(model().embed(text).content().vector());
+        return normalized(onnx().embed(text).content().vector());
+    }
+
+    /** A query's vector, with the model's query prefix (uncached). */
+    public float[] embedQuery(String text) {
+        return embed(spec.queryPrefix() + text);
     }
 
     /** A tenant's query's vector (cached for that tenant; callers must not modify it). */
     public float[] embedQuery(java.util.UUID tenant, String text) {
-        return queries.get(new QueryKey(tenant, text), k -> embed(k.text()));
+        return queries.get(new QueryKey(tenant, text), k -> embedQuery(k.text()));
     }
 
     /** One vector per text, each text embedded whole (short texts: operation descriptions). */
     public List<float[]> embedEach(List<String> texts) {
         List<float[]> out = new ArrayList<>();
-        model().embedAll(texts.stream().map(t -> TextSegment.from(t.isBlank() ? " " : t)).toList()).content()
+        onnx().embedAll(texts.stream().map(t -> TextSegment.from(spec.passagePrefix() + (t.isBlank() ? " " : t)))
+                        .toList()).content()
                 .forEach(e -> out.add(normalized(e.vector())));
         return out;
     }
@@ -68,9 +91,9 @@ public final class Embedder {
     /** One vector per chunk of {@code text}. */
     public List<float[]> embedChunks(String text) {
         List<String> chunks = chunks(text);
-        List<TextSegment> segments = chunks.stream().map(TextSegment::from).toList();
+        List<TextSegment> segments = chunks.stream().map(c -> TextSegment.from(spec.passagePrefix() + c)).toList();
         List<float[]> out = new ArrayList<>();
-        model().embedAll(segments).content().forEach(e -> out.add(normalized(e.vector())));
+        onnx().embedAll(segments).content().forEach(e -> out.add(normalized(e.vector())));
         return out;
     }
 

@@ -22,8 +22,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class TextVectors implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(TextVectors.class.getName());
-    /** Part of every key: another model's vectors are never mistaken for this one's. */
-    static final String MODEL = "all-MiniLM-L6-v2-quantized";
     private static final int BATCH = 32;
 
     private final TextVectorStore store;
@@ -55,7 +53,7 @@ final class TextVectors implements AutoCloseable {
 
     private float[][] vectors(String name, List<String> texts, AtomicInteger prepared) {
         long start = System.nanoTime();
-        String[] keys = texts.stream().map(TextVectors::key).toArray(String[]::new);
+        String[] keys = texts.stream().map(t -> key(embedder.model(), t)).toArray(String[]::new);
         Map<String, float[]> known = store.read(keys);
         List<Integer> missing = new ArrayList<>();
         float[][] out = new float[texts.size()][];
@@ -72,7 +70,7 @@ final class TextVectors implements AutoCloseable {
             for (int j = 0; j < batch.size(); j++) {
                 out[batch.get(j)] = embedded.get(j);
             }
-            store.write(batch.stream().map(i -> keys[i]).toList(), MODEL, embedded);
+            store.write(batch.stream().map(i -> keys[i]).toList(), embedder.model().vectorKey(), embedded);
             prepared.addAndGet(batch.size());
         }
         LOG.log(Level.INFO, "retrieval: vectors for " + name + " ready (" + texts.size() + " texts, " + missing.size()
@@ -80,8 +78,9 @@ final class TextVectors implements AutoCloseable {
         return out;
     }
 
-    static String key(String text) {
-        return Digests.sha256Hex(MODEL + "\n" + text);
+    /** The model is part of every key: another model's vectors are never mistaken for this one's. */
+    static String key(EmbeddingModels.Model model, String text) {
+        return Digests.sha256Hex(model.vectorKey() + "\n" + text);
     }
 
     @Override

@@ -1,0 +1,69 @@
+package dev.backplane.kernel.retrieval;
+
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The sentence-embedding models retrieval can run in process: ONNX models packed in LangChain4j's model jars
+ * (no network, no GPU), all of 384 dimensions. Which one a deployment runs is the {@code retrieval.model}
+ * setting; a model whose jar is not on the class path is named in a clear error. {@code bench/run arguana}
+ * measures each of them (quality on BEIR ArguAna, query latency, indexing rate).
+ */
+public final class EmbeddingModels {
+
+    /**
+     * One model: its setting name, its class in the model jar, what its authors prefix to queries and to passages
+     * (E5 was trained with "query: " and "passage: "; BGE v1.5 recommends an instruction for short queries
+     * looking for passages), and its vectors' key in {@code retrieval_text_vectors}.
+     */
+    public record Model(String name, String className, String queryPrefix, String passagePrefix, String vectorKey) {
+
+        /** A new instance of the model (loads its ONNX file: tens of MB, a second or two). */
+        EmbeddingModel load() {
+            try {
+                return (EmbeddingModel) Class.forName(className).getConstructor().newInstance();
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("the embedding model " + name + " is not on the class path (its jar, "
+                        + "dev.langchain4j:langchain4j-embeddings-" + name + ", is not installed)");
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("the embedding model " + name + " cannot be loaded: " + e, e);
+            }
+        }
+
+        /** Whether its jar is on the class path. */
+        public boolean available() {
+            try {
+                Class.forName(className, false, EmbeddingModels.class.getClassLoader());
+                return true;
+            } catch (ClassNotFoundException e) {
+                return false;
+            }
+        }
+    }
+
+    private static final String ONNX = "dev.langchain4j.model.embedding.onnx.";
+
+    /** Every model known, the kernel's default first. */
+    public static final List<Model> ALL = List.of(
+            new Model("all-minilm-l6-v2-q", ONNX + "allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel", "", "",
+                    "all-MiniLM-L6-v2-quantized"),
+            new Model("all-minilm-l6-v2", ONNX + "allminilml6v2.AllMiniLmL6V2EmbeddingModel", "", "", "all-minilm-l6-v2"),
+            new Model("bge-small-en-v1.5-q", ONNX + "bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel",
+                    "Represent this sentence for searching relevant passages: ", "", "bge-small-en-v1.5-q"),
+            new Model("bge-small-en-v1.5", ONNX + "bgesmallenv15.BgeSmallEnV15EmbeddingModel",
+                    "Represent this sentence for searching relevant passages: ", "", "bge-small-en-v1.5"),
+            new Model("e5-small-v2-q", ONNX + "e5smallv2q.E5SmallV2QuantizedEmbeddingModel", "query: ", "passage: ",
+                    "e5-small-v2-q"));
+
+    /** The default model. */
+    public static final Model DEFAULT = ALL.getFirst();
+
+    private EmbeddingModels() {
+    }
+
+    /** The model of that name, if known. */
+    public static Optional<Model> named(String name) {
+        return ALL.stream().filter(m -> m.name().equals(name)).findFirst();
+    }
+}
