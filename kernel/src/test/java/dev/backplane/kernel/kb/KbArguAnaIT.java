@@ -71,8 +71,8 @@ class KbArguAnaIT {
         }
         grep /= relevant.size();
         // -Dsvc.arguana.models=a,b,...: each model on the same queries, its own tenant (bench/run arguana: all known)
-        List<EmbeddingModels.Model> models = Arrays.stream(System.getProperty("svc.arguana.models",
-                EmbeddingModels.DEFAULT.name()).split(",")).map(String::strip).filter(m -> !m.isEmpty())
+        String asked = System.getProperty("svc.arguana.models", "");
+        List<EmbeddingModels.Model> models = Arrays.stream((asked.isBlank() ? EmbeddingModels.DEFAULT.name() : asked).split(",")).map(String::strip).filter(m -> !m.isEmpty())
                 .map(m -> EmbeddingModels.named(m).orElseThrow(() -> new IllegalArgumentException("unknown model " + m)))
                 .toList();
         Path work = TempDirs.create("svc-arguana");
