@@ -13,14 +13,16 @@
 #                            podman; ImageIT runs the image with runc (crun fails on these machines' cgroup layout)
 #   postgresql  ExternalPostgres: a database the kernel reaches by URL, as in production (Debian bookworm's 15)
 #   haproxy  the replica tests: two kernel containers behind a round-robin load balancer
+#   nginx  bench/run dispatch (and its smoke run in ./test): the same call through an nginx reverse proxy on a loopback
+#          high port, the gateway peer beside the backplane (a service the package starts on port 80 is left alone)
 #   rsyslog, rsyslog-gnutls  the audit stream's tests: a real rsyslogd receiving RFC 5425 syslog over TLS
 #   zsh, fish  CompletionCommandTest: the completion scripts run in the shells they are for (bash is always there)
 # Under CI (SVC_REQUIRE_FULL_SUITE=1) a failed install fails the run here, loudly, instead of letting tests skip.
 svc_test_packages=(prometheus-alertmanager prometheus openssh-server openssh-client bind9 bind9-utils bind9-dnsutils nftables
-  iproute2 chromium chromium-driver nodejs npm podman runc mmdebstrap postgresql haproxy rsyslog rsyslog-gnutls zsh fish)
+  iproute2 chromium chromium-driver nodejs npm podman runc mmdebstrap postgresql haproxy nginx rsyslog rsyslog-gnutls zsh fish)
 svc_test_binaries=(/usr/bin/prometheus-alertmanager /usr/bin/prometheus /usr/sbin/sshd /usr/bin/ssh-keygen /usr/sbin/named
   /usr/sbin/rndc /usr/bin/dig /usr/sbin/nft /usr/sbin/ip /usr/bin/chromium /usr/bin/chromedriver /usr/bin/node /usr/bin/npm
-  /usr/bin/podman /usr/sbin/runc /usr/bin/mmdebstrap /usr/lib/postgresql/15/bin/initdb /usr/sbin/haproxy /usr/sbin/rsyslogd
+  /usr/bin/podman /usr/sbin/runc /usr/bin/mmdebstrap /usr/lib/postgresql/15/bin/initdb /usr/sbin/haproxy /usr/sbin/nginx /usr/sbin/rsyslogd
   /usr/lib/x86_64-linux-gnu/rsyslog/lmnsd_gtls.so /usr/bin/zsh /usr/bin/fish)
 svc_install_test_deps() {
   local missing=() i
