@@ -63,13 +63,13 @@ public final class KbCorpus {
                 r.nextInt(ENVIRONMENTS.size()), i);
     }
 
-    static String slug(int i) {
+    public static String slug(int i) {
         Parts p = parts(i);
         return (SERVICES.get(p.service()) + " " + SYMPTOMS.get(p.symptom())).toLowerCase(java.util.Locale.ROOT)
                 .replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "") + "-" + i;
     }
 
-    static String body(int i) {
+    public static String body(int i) {
         Parts p = parts(i);
         return "When " + SERVICES.get(p.service()) + " " + SYMPTOMS.get(p.symptom()) + " " + SITUATIONS.get(p.situation())
                 + ", first " + ACTIONS.get(p.action1()) + ", then " + ACTIONS.get(p.action2()) + ". If it happens again, "

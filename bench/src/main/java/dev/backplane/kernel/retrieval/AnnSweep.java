@@ -10,7 +10,8 @@ import java.util.Locale;
  * {@code bench/run kb} reports for the chosen parameters, for each of the others. A walk asks for the 100
  * chunks the hybrid fusion reads ({@link Fusion#DOCUMENTS}'s depth) and recall is measured on the first 10.
  * {@code -Dsvc.bench.ann.entries=N}, {@code -Dsvc.bench.ann.queries=N}, {@code -Dsvc.bench.ann.graphs=M:BEAM,...},
- * {@code -Dsvc.bench.ann.ef=EF,...}.
+ * {@code -Dsvc.bench.ann.ef=EF,...}, {@code -Dsvc.bench.ann.real=N} (the first N entries embedded for real, as
+ * KbBench seeds them; default 500).
  */
 public final class AnnSweep {
 
@@ -27,8 +28,14 @@ public final class AnnSweep {
         Embedder embedder = new Embedder();
         KbCorpus.Vocabulary vocabulary = KbCorpus.Vocabulary.embed(embedder);
         float[][] vectors = new float[entries][];
+        // as KbBench seeds them: the first entries keep the real embedding of their text, the others are composed
+        int real = Integer.getInteger("svc.bench.ann.real", 500);
         for (int i = 0; i < entries; i++) {
-            vectors[i] = vocabulary.vector(i);
+            vectors[i] = i < real ? embedder.embedChunks(KbCorpus.slug(i).replace('-', ' ') + "\n" + KbCorpus.body(i))
+                    .getFirst() : vocabulary.vector(i);
+        }
+        for (int i = 0; i < Integer.getInteger("svc.bench.ann.skip", 1_000); i++) {
+            KbCorpus.query(i); // KbBench measures recall after about this many queries: the same kind of query
         }
         float[][] asked = new float[queries][];
         int[][] exact = new int[queries][];
