@@ -144,6 +144,7 @@ public final class KernelConfig {
         boolValue(Setting.METRICS_ENABLED);
         boolValue(Setting.INGEST_EMBEDDINGS);
         LogLevels.parse(get(Setting.LOG_LEVEL));
+        retrievalModel();
         vaultAuth();
         this.outboundTrust = trustOf(optional(Setting.TLS_CA_BUNDLE));
         try {
@@ -299,6 +300,23 @@ public final class KernelConfig {
         return new CredentialService.Settings(backend, timeout, vault, Path.of(get(Setting.DATA_DIR)).resolve("kv"),
                 URI.create(get(Setting.CLOUDSM_ENDPOINT)), optional(Setting.CLOUDSM_TOKEN),
                 optional(Setting.CLOUDSM_CREDENTIALS_FILE).map(Path::of), outboundTrust.sslContext());
+    }
+
+    /**
+     * The embedding model {@code retrieval.model} names.
+     *
+     * @throws ConfigException for a name no model has, or a model whose jar this build does not ship
+     */
+    public dev.backplane.kernel.retrieval.EmbeddingModels.Model retrievalModel() {
+        String name = get(Setting.RETRIEVAL_MODEL).strip();
+        var model = dev.backplane.kernel.retrieval.EmbeddingModels.named(name).orElseThrow(() -> new ConfigException(
+                Setting.RETRIEVAL_MODEL.key() + " is '" + name + "'; it must be one of "
+                        + dev.backplane.kernel.retrieval.EmbeddingModels.shipped()));
+        if (!model.available()) {
+            throw new ConfigException(Setting.RETRIEVAL_MODEL.key() + " is '" + name + "', whose model jar this build "
+                    + "does not ship; it must be one of " + dev.backplane.kernel.retrieval.EmbeddingModels.shipped());
+        }
+        return model;
     }
 
     /** What the broadcast feed and hub need. */

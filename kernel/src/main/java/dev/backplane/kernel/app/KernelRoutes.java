@@ -78,7 +78,7 @@ final class KernelRoutes {
         if (!hasManagementListener(config)) {
             management(config, s, draining, api);
         }
-        new InfoRoutes(BuildInfo.load(), config, Kernel.mcpAudience(config), s.retrieval.vectorIndex()).register(api);
+        new InfoRoutes(BuildInfo.load(), config, Kernel.mcpAudience(config), s.retrieval).register(api);
         new OpenApiRoutes().register(api);
         new IdentityRoutes().register(api);
         new FeatureRoutes().register(api);

@@ -167,7 +167,7 @@ final class KernelServices {
         this.agentPrincipals = new AgentPrincipals(jdbc, feed);
         this.restAuthenticator = new Authenticator(tokenVerifier(config, config.get(Setting.IDENTITY_AUDIENCE)), tenants,
                 "svc", Optional.empty(), agentPrincipals);
-        this.retrieval = closing.add(new RetrievalEngine(jdbc, feed, new Embedder()));
+        this.retrieval = closing.add(RetrievalEngine.following(jdbc, feed, new Embedder(config.retrievalModel())));
 
         Duration callTimeout = Duration.ofSeconds(config.intValue(Setting.PLUGIN_CALL_TIMEOUT));
         Path pluginDir = Path.of(config.get(Setting.PLUGIN_DIR));

@@ -60,6 +60,11 @@ public enum Setting {
             "how long the first searches of a connector whose operation embeddings are not in yet (after a restart, on "
                     + "another replica, with catalog.ingest-embeddings false) wait for them before ranking by words only "
                     + "(retrieval: lexical)", 0, 60_000),
+    RETRIEVAL_MODEL("retrieval.model", "SVC_RETRIEVAL_MODEL", "all-minilm-l6-v2-q",
+            "the sentence-embedding model of kb, memory, conventions and operation search (in process, ONNX): "
+                    + "all-minilm-l6-v2-q, bge-small-en-v1.5-q (docs/guide/memory-and-kb.md#the-embedding-model says how "
+                    + "they compare); changing it re-embeds every entry in the background while searches go on with "
+                    + "the previous model, and all replicas switch when it is done"),
     TARGET_SSRF_ALLOWLIST("targets.ssrf-allowlist", "SVC_TARGET_SSRF_ALLOWLIST", "",
             "CIDR ranges and host names targets may use although they are private or internal (comma-separated)"),
     CREDENTIALS_BACKEND("credentials.backend", "SVC_CREDENTIALS_BACKEND", "kv",

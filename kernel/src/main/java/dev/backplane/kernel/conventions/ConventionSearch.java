@@ -22,6 +22,7 @@ final class ConventionSearch {
     private final RetrievalEngine engine;
 
     ConventionSearch(ConventionStore store, RetrievalEngine engine) {
+        engine.entryTexts(Conventions.SURFACE, (c, ids) -> ConventionStore.indexTexts(c, ids));
         this.store = store;
         this.engine = engine;
     }

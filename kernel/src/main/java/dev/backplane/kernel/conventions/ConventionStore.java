@@ -5,8 +5,10 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -115,5 +117,14 @@ final class ConventionStore {
                 rs.getString("kind"), rs.getInt("priority"), rs.getString("body"), rs.getInt("version"),
                 rs.getTimestamp("created_at").toInstant(), rs.getString("created_by"),
                 rs.getTimestamp("updated_at").toInstant(), rs.getString("updated_by"));
+    }
+
+    /** The indexed text of each of {@code ids} that exists, on the caller's transaction (a model change's fill). */
+    static Map<UUID, String> indexTexts(Connection c, List<UUID> ids) throws SQLException {
+        Map<UUID, String> out = new HashMap<>();
+        Jdbc.query(c, "SELECT id, slug, title, body FROM conventions WHERE id = ANY (?)",
+                rs -> out.put(rs.getObject(1, UUID.class), ConventionSearch.indexText(rs.getString(2), rs.getString(3),
+                        rs.getString(4))), (Object) ids.toArray(UUID[]::new));
+        return out;
     }
 }

@@ -5,12 +5,14 @@ import dev.backplane.kernel.persistence.Jdbc;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.BiFunction;
 
 /** SQL for kb entries ({@code kb_entries}); every statement is scoped by tenant. */
 final class KbStore {
@@ -85,5 +87,15 @@ final class KbStore {
         Map<String, Object> meta = Jdbc.jsonObject(rs, "metadata");
         return new Entry(rs.getObject("id", UUID.class), rs.getString("slug"), rs.getString("body"), meta,
                 rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant());
+    }
+
+    /** The indexed text of each of {@code ids} that exists, on the caller's transaction (a model change's fill). */
+    static Map<UUID, String> indexTexts(Connection c, List<UUID> ids, BiFunction<String, String, String> text)
+            throws SQLException {
+        Map<UUID, String> out = new HashMap<>();
+        Jdbc.query(c, "SELECT id, slug, body FROM kb_entries WHERE id = ANY (?)",
+                rs -> out.put(rs.getObject(1, UUID.class), text.apply(rs.getString(2), rs.getString(3))),
+                (Object) ids.toArray(UUID[]::new));
+        return out;
     }
 }

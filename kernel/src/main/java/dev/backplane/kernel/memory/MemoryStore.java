@@ -9,12 +9,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.BiFunction;
 
 /**
  * SQL for memory entries ({@code memory_entries}). Every read on a caller's behalf carries the scope rules'
@@ -132,5 +134,15 @@ final class MemoryStore {
         return new Entry(rs.getObject("id", UUID.class), rs.getString("scope"), rs.getString("slug"), rs.getString("body"),
                 meta, Optional.ofNullable(rs.getString("target_name")), Optional.ofNullable(exp).map(Timestamp::toInstant),
                 rs.getTimestamp("created_at").toInstant());
+    }
+
+    /** The indexed text of each of {@code ids} that exists, on the caller's transaction (a model change's fill). */
+    static Map<UUID, String> indexTexts(Connection c, List<UUID> ids, BiFunction<String, String, String> text)
+            throws SQLException {
+        Map<UUID, String> out = new HashMap<>();
+        Jdbc.query(c, "SELECT id, slug, body FROM memory_entries WHERE id = ANY (?)",
+                rs -> out.put(rs.getObject(1, UUID.class), text.apply(rs.getString(2), rs.getString(3))),
+                (Object) ids.toArray(UUID[]::new));
+        return out;
     }
 }

@@ -107,6 +107,15 @@ public final class ChangeFeed implements AutoCloseable {
         resets.add(onReset);
     }
 
+    /** Stops calling a subscriber and a reset listener (a cache that is dropped: the same instances as given). */
+    public void unsubscribe(String topic, Consumer<String> onChange, Runnable onReset) {
+        subscribers.computeIfPresent(topic, (t, list) -> {
+            list.remove(onChange);
+            return list;
+        });
+        resets.remove(onReset);
+    }
+
     /**
      * Announces a committed change: local subscribers first (so the writer's next read on this
      * replica sees it), then the other replicas through {@code NOTIFY}. A failed {@code NOTIFY} is

@@ -4,6 +4,7 @@ import dev.backplane.kernel.persistence.Jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -23,37 +24,50 @@ final class ChunkStore {
         this.jdbc = jdbc;
     }
 
-    /** Replaces an entry's lexical record and chunks on the caller's connection (inside its transaction). */
-    static void replaceIn(Connection c, UUID tenant, String surface, UUID entryId, String text, List<float[]> chunks)
-            throws SQLException {
+    /**
+     * Replaces an entry's lexical record and chunks on the caller's connection (inside its transaction): its
+     * vectors of each model in {@code byModel} (the active one, and the one filling in while the model changes),
+     * every other model's gone.
+     */
+    static void replaceIn(Connection c, UUID tenant, String surface, UUID entryId, String text,
+                          Map<String, List<float[]>> byModel) throws SQLException {
         Jdbc.update(c, "INSERT INTO retrieval_docs (surface, entry_id, tenant_id, tsv) "
                 + "VALUES (?, ?, ?, to_tsvector('english', ?)) ON CONFLICT (surface, entry_id) "
                 + "DO UPDATE SET tenant_id = EXCLUDED.tenant_id, tsv = EXCLUDED.tsv", surface, entryId, tenant, text);
         Jdbc.update(c, "DELETE FROM retrieval_chunks WHERE surface = ? AND entry_id = ?", surface, entryId);
-        try (var ps = c.prepareStatement("INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, chunk, embedding) "
-                + "VALUES (?, ?, ?, ?, ?)")) {
+        for (Map.Entry<String, List<float[]>> m : byModel.entrySet()) {
+            insert(c, tenant, surface, entryId, m.getKey(), m.getValue());
+        }
+    }
+
+    /** An entry's chunk vectors of one model. */
+    static void insert(Connection c, UUID tenant, String surface, UUID entryId, String model, List<float[]> chunks)
+            throws SQLException {
+        try (var ps = c.prepareStatement("INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, model, chunk, "
+                + "embedding) VALUES (?, ?, ?, ?, ?, ?)")) {
             for (int i = 0; i < chunks.size(); i++) {
                 ps.setString(1, surface);
                 ps.setObject(2, entryId);
                 ps.setObject(3, tenant);
-                ps.setInt(4, i);
-                ps.setArray(5, c.createArrayOf("float4", ChunkRows.boxed(chunks.get(i))));
+                ps.setString(4, model);
+                ps.setInt(5, i);
+                ps.setArray(6, c.createArrayOf("float4", ChunkRows.boxed(chunks.get(i))));
                 ps.addBatch();
             }
             ps.executeBatch();
         }
     }
 
-    /**
-     * How many rows of {@code table} ({@code retrieval_docs} or {@code retrieval_chunks}) a partition's surface
-     * has: one count over the {@code (tenant_id, surface)} index.
-     */
-    static long count(Jdbc jdbc, String table, UUID partition, String surface) {
-        if (!table.equals("retrieval_docs") && !table.equals("retrieval_chunks")) {
-            throw new IllegalArgumentException("not a retrieval table: " + table);
-        }
-        return jdbc.queryOne("SELECT count(*) FROM " + table + " WHERE tenant_id = ? AND surface = ?",
+    /** How many lexical records a partition's surface has: one count over the {@code (tenant_id, surface)} index. */
+    static long docs(Jdbc jdbc, UUID partition, String surface) {
+        return jdbc.queryOne("SELECT count(*) FROM retrieval_docs WHERE tenant_id = ? AND surface = ?",
                 rs -> rs.getLong(1), partition, surface).orElse(0L);
+    }
+
+    /** How many chunk vectors of one model a partition's surface has. */
+    static long chunks(Jdbc jdbc, UUID partition, String surface, String model) {
+        return jdbc.queryOne("SELECT count(*) FROM retrieval_chunks WHERE tenant_id = ? AND surface = ? AND model = ?",
+                rs -> rs.getLong(1), partition, surface, model).orElse(0L);
     }
 
     /** Whether an entry has its lexical record. */
@@ -75,10 +89,10 @@ final class ChunkStore {
         Jdbc.update(c, "DELETE FROM retrieval_chunks WHERE surface = ? AND entry_id = ?", surface, entryId);
     }
 
-    /** The partitions' surfaces of more than {@code minChunks} chunks, largest first. */
-    List<PartitionSize> largerThan(long minChunks) {
-        return jdbc.query("SELECT tenant_id, surface, count(*) FROM retrieval_chunks "
+    /** The partitions' surfaces of more than {@code minChunks} chunks of {@code model}, largest first. */
+    List<PartitionSize> largerThan(long minChunks, String model) {
+        return jdbc.query("SELECT tenant_id, surface, count(*) FROM retrieval_chunks WHERE model = ? "
                 + "GROUP BY tenant_id, surface HAVING count(*) > ? ORDER BY 3 DESC",
-                rs -> new PartitionSize(rs.getObject(1, UUID.class), rs.getString(2), rs.getLong(3)), minChunks);
+                rs -> new PartitionSize(rs.getObject(1, UUID.class), rs.getString(2), rs.getLong(3)), model, minChunks);
     }
 }

@@ -25,11 +25,19 @@ public final class DenseSet {
     private final int size;
     private final CompletableFuture<float[][]> vectors;
     private final AtomicInteger prepared;
+    private final Embedder embedder;
 
-    DenseSet(int size, CompletableFuture<float[][]> vectors, AtomicInteger prepared) {
+    /** @param embedder the model the vectors are of: a query is embedded by the same one */
+    DenseSet(int size, CompletableFuture<float[][]> vectors, AtomicInteger prepared, Embedder embedder) {
         this.size = size;
         this.vectors = vectors;
         this.prepared = prepared;
+        this.embedder = embedder;
+    }
+
+    /** The model the set's vectors are of. */
+    Embedder embedder() {
+        return embedder;
     }
 
     public int size() {

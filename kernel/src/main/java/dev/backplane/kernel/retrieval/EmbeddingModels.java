@@ -62,6 +62,16 @@ public final class EmbeddingModels {
     private EmbeddingModels() {
     }
 
+    /** The names of the models known, for error messages. */
+    public static String names() {
+        return String.join(", ", ALL.stream().map(Model::name).toList());
+    }
+
+    /** The names of the models whose jars are on the class path (those a kernel can run), for error messages. */
+    public static String shipped() {
+        return String.join(", ", ALL.stream().filter(Model::available).map(Model::name).toList());
+    }
+
     /** The model of that name, if known. */
     public static Optional<Model> named(String name) {
         return ALL.stream().filter(m -> m.name().equals(name)).findFirst();

@@ -47,7 +47,7 @@ final class HybridSearch {
         List<UUID> dense = List.of();
         boolean warming = false;
         if (mode != Mode.LEXICAL) {
-            float[] q = queryVector(partitions.getFirst(), query);
+            float[] q = queryVector(embedder, partitions.getFirst(), query);
             Optional<List<VectorIndex.Scored>> nearest = mode == Mode.DENSE
                     ? Optional.of(vectors.nearest(partitions, surface, q, fusion.depth(), candidates))
                     : vectors.nearestIfReady(partitions, surface, q, fusion.depth(), candidates);
@@ -72,14 +72,14 @@ final class HybridSearch {
                         task -> Thread.ofVirtual().name("retrieval-lexical").start(task));
         boolean ready = set.ready();
         List<Integer> dense = mode == Mode.LEXICAL || !ready ? List.of()
-                : set.nearest(queryVector(tenant, query), fusion.depth(), allowed).stream()
+                : set.nearest(queryVector(set.embedder(), tenant, query), fusion.depth(), allowed).stream()
                         .filter(h -> h.score() >= fusion.minCosine()).map(DenseSet.Scored::item).toList();
         return fusion.fuse(Futures.joined(lexicalRanking), dense, ready ? mode : Mode.LEXICAL, limit,
                 Comparator.naturalOrder());
     }
 
     /** A query's vector; a text the model cannot embed is the caller's bad query, not a server error. */
-    private float[] queryVector(UUID tenant, String query) {
+    private static float[] queryVector(Embedder embedder, UUID tenant, String query) {
         try {
             return embedder.embedQuery(tenant, query);
         } catch (IllegalArgumentException e) {

@@ -32,13 +32,22 @@ final class JvmVectorIndex implements VectorIndex {
     private final int annMinChunks;
     private final SliceCache<VectorSlice> slices;
 
+    /** The default model's vectors (tests). */
     JvmVectorIndex(Jdbc jdbc, ChangeFeed feed) {
-        this(jdbc, feed, ANN_MIN_CHUNKS);
+        this(jdbc, feed, EmbeddingModels.DEFAULT.name(), ANN_MIN_CHUNKS);
     }
 
-    /** @param annMinChunks slices of at least this many chunks get a graph ({@link Integer#MAX_VALUE}: none) */
+    /** The default model's vectors (tests). */
     JvmVectorIndex(Jdbc jdbc, ChangeFeed feed, int annMinChunks) {
-        VectorChunkStore store = new VectorChunkStore(jdbc);
+        this(jdbc, feed, EmbeddingModels.DEFAULT.name(), annMinChunks);
+    }
+
+    /**
+     * @param model whose vectors it reads
+     * @param annMinChunks slices of at least this many chunks get a graph ({@link Integer#MAX_VALUE}: none)
+     */
+    JvmVectorIndex(Jdbc jdbc, ChangeFeed feed, String model, int annMinChunks) {
+        VectorChunkStore store = new VectorChunkStore(jdbc, model);
         this.annMinChunks = annMinChunks;
         this.slices = new SliceCache<>(feed, new SliceSource<>() {
             @Override
@@ -71,6 +80,11 @@ final class JvmVectorIndex implements VectorIndex {
                 return store.rows(partition, surface);
             }
         });
+    }
+
+    @Override
+    public void close() {
+        slices.close();
     }
 
     @Override

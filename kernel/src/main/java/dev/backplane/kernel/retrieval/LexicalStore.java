@@ -54,7 +54,7 @@ final class LexicalStore {
 
     /** How many entries a partition's surface has. */
     long rows(UUID partition, String surface) {
-        return ChunkStore.count(jdbc, "retrieval_docs", partition, surface);
+        return ChunkStore.docs(jdbc, partition, surface);
     }
 
     /** A text's {@code tsvector} in PostgreSQL's English configuration, as text. */

@@ -36,14 +36,21 @@ final class PgVectorIndex implements VectorIndex {
     private static final int EF_SEARCH_MAX = 1_000;
 
     private final PgVectorStore store;
+    private final String model;
     private final int exactMax;
 
-    /**
-     * An index over a database {@link PgVectorSetup} has found ready; {@code exactMax} 0 always walks the graph
-     * (tests).
-     */
+    /** Over the default model's vectors (tests). */
     PgVectorIndex(Jdbc jdbc, int exactMax) {
+        this(jdbc, EmbeddingModels.DEFAULT.name(), exactMax);
+    }
+
+    /**
+     * An index over {@code model}'s vectors in a database {@link PgVectorSetup} has found ready; {@code exactMax} 0
+     * always walks the graph (tests).
+     */
+    PgVectorIndex(Jdbc jdbc, String model, int exactMax) {
         this.store = new PgVectorStore(jdbc);
+        this.model = model;
         this.exactMax = exactMax;
     }
 
@@ -58,12 +65,13 @@ final class PgVectorIndex implements VectorIndex {
         PGvector q = new PGvector(query);
         return store.inTransaction(c -> {
             if (candidates instanceof Candidates.Only only && only.ids().size() <= exactMax) {
-                return exact(c, parts, surface, q, k, Optional.of(only.ids().toArray(UUID[]::new)), Candidates.all());
+                return exact(c, parts, surface, model, q, k, Optional.of(only.ids().toArray(UUID[]::new)),
+                        Candidates.all());
             }
-            if (exactMax > 0 && PgVectorStore.chunksUpTo(c, parts, surface, exactMax + 1) <= exactMax) {
-                return exact(c, parts, surface, q, k, Optional.empty(), candidates);
+            if (exactMax > 0 && PgVectorStore.chunksUpTo(c, parts, surface, model, exactMax + 1) <= exactMax) {
+                return exact(c, parts, surface, model, q, k, Optional.empty(), candidates);
             }
-            return approximate(c, parts, surface, q, k, candidates);
+            return approximate(c, parts, surface, model, q, k, candidates);
         });
     }
 
@@ -73,35 +81,35 @@ final class PgVectorIndex implements VectorIndex {
      * partition (then its answer is complete) or was cut off by hnsw.max_scan_tuples, on a partition
      * that is a sliver of the table; then, as when the filter keeps too little, the exact scan answers.
      */
-    private static List<Scored> approximate(Connection c, UUID[] parts, String surface, PGvector q, int k,
+    private static List<Scored> approximate(Connection c, UUID[] parts, String surface, String model, PGvector q, int k,
                                             Candidates candidates) throws SQLException {
         for (int limit = 2 * k; limit <= WALK_MAX; limit *= 4) {
-            List<Scored> rows = PgVectorStore.walk(c, parts, surface, q, limit,
+            List<Scored> rows = PgVectorStore.walk(c, parts, surface, model, q, limit,
                     Math.min(EF_SEARCH_MAX, Math.max(40, limit)));
             List<Scored> best = bestPerEntry(rows, candidates, Integer.MAX_VALUE);
             if (best.size() >= k) {
-                return withFirstChunks(c, surface, q, best, k);
+                return withFirstChunks(c, surface, model, q, best, k);
             }
             if (rows.size() < limit) {
-                if (PgVectorStore.chunksUpTo(c, parts, surface, rows.size() + 1) <= rows.size()) {
-                    return withFirstChunks(c, surface, q, best, k);
+                if (PgVectorStore.chunksUpTo(c, parts, surface, model, rows.size() + 1) <= rows.size()) {
+                    return withFirstChunks(c, surface, model, q, best, k);
                 }
                 break;
             }
         }
         Optional<UUID[]> only = candidates instanceof Candidates.Only o ? Optional.of(o.ids().toArray(UUID[]::new))
                 : Optional.empty();
-        return exact(c, parts, surface, q, k, only, only.isPresent() ? Candidates.all() : candidates);
+        return exact(c, parts, surface, model, q, k, only, only.isPresent() ? Candidates.all() : candidates);
     }
 
     /**
      * Every entry of the partitions (of {@code ids}, when given) by exact distance ({@link PgVectorStore#exact});
      * {@code inJvm} filters what the SQL could not.
      */
-    private static List<Scored> exact(Connection c, UUID[] parts, String surface, PGvector q, int k,
+    private static List<Scored> exact(Connection c, UUID[] parts, String surface, String model, PGvector q, int k,
                                       Optional<UUID[]> ids, Candidates inJvm) throws SQLException {
         boolean filtered = !(inJvm instanceof Candidates.All);
-        List<Scored> rows = PgVectorStore.exact(c, parts, surface, q, ids.orElse(null),
+        List<Scored> rows = PgVectorStore.exact(c, parts, surface, model, q, ids.orElse(null),
                 filtered ? Integer.MAX_VALUE : k);
         return bestPerEntry(rows, inJvm, k);
     }
@@ -110,9 +118,9 @@ final class PgVectorIndex implements VectorIndex {
      * The walk's entries scored as {@link JvmVectorIndex#entryScore} scores them (the mean of the first chunk's
      * similarity and the best found), their first chunks read by primary key; the best {@code k}.
      */
-    private static List<Scored> withFirstChunks(Connection c, String surface, PGvector q, List<Scored> best, int k)
-            throws SQLException {
-        Map<UUID, Double> first = PgVectorStore.firstChunks(c, surface, q,
+    private static List<Scored> withFirstChunks(Connection c, String surface, String model, PGvector q,
+                                                List<Scored> best, int k) throws SQLException {
+        Map<UUID, Double> first = PgVectorStore.firstChunks(c, surface, model, q,
                 best.stream().map(Scored::entryId).toArray(UUID[]::new));
         List<Scored> out = new ArrayList<>();
         for (Scored s : best) {

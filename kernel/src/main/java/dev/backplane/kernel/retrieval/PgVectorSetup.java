@@ -14,7 +14,12 @@ final class PgVectorSetup {
     sealed interface Setup permits Ready, Unavailable {
     }
 
-    record Ready(PgVectorIndex index, String version) implements Setup {
+    record Ready(Jdbc jdbc, String version) implements Setup {
+
+        /** The index over {@code model}'s vectors. */
+        PgVectorIndex index(String model) {
+            return new PgVectorIndex(jdbc, model, PgVectorIndex.EXACT_MAX);
+        }
     }
 
     record Unavailable(String reason) implements Setup {
@@ -58,7 +63,7 @@ final class PgVectorSetup {
                 return new Unavailable("the HNSW index retrieval_chunks_hnsw is missing or invalid (migration V047 "
                         + "builds it)");
             }
-            return new Ready(new PgVectorIndex(jdbc, PgVectorIndex.EXACT_MAX), version);
+            return new Ready(jdbc, version);
         } catch (Jdbc.DataAccessException e) {
             return new Unavailable(e.getMessage());
         }

@@ -56,14 +56,14 @@ final class PgVectorStore {
      * The HNSW walk: the {@code limit} chunks of the partitions nearest to {@code q} (iterative scan, relaxed
      * order, {@code efSearch} candidates), each scored by its cosine similarity.
      */
-    static List<VectorIndex.Scored> walk(Connection c, UUID[] parts, String surface, PGvector q, int limit,
-                                         int efSearch) throws SQLException {
+    static List<VectorIndex.Scored> walk(Connection c, UUID[] parts, String surface, String model, PGvector q,
+                                         int limit, int efSearch) throws SQLException {
         Jdbc.query(c, "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
                 + "set_config('hnsw.ef_search', ?, true)", rs -> null, String.valueOf(efSearch));
         return Jdbc.query(c, """
                 SELECT entry_id, embedding_v <=> ? AS distance FROM retrieval_chunks
-                 WHERE tenant_id = ANY (?) AND surface = ?
-                 ORDER BY embedding_v <=> ? LIMIT ?""", PgVectorStore::scored, q, parts, surface, q, limit);
+                 WHERE tenant_id = ANY (?) AND surface = ? AND model = ?
+                 ORDER BY embedding_v <=> ? LIMIT ?""", PgVectorStore::scored, q, parts, surface, model, q, limit);
     }
 
     /**
@@ -71,29 +71,31 @@ final class PgVectorStore {
      * grouping by entry keeps the planner off the HNSW index. An entry's distance as
      * {@link JvmVectorIndex#entryScore} has it: the mean of its first and its best chunk's.
      */
-    static List<VectorIndex.Scored> exact(Connection c, UUID[] parts, String surface, PGvector q, UUID[] ids, int limit)
-            throws SQLException {
+    static List<VectorIndex.Scored> exact(Connection c, UUID[] parts, String surface, String model, PGvector q,
+                                          UUID[] ids, int limit) throws SQLException {
         return Jdbc.query(c, """
                 SELECT entry_id, (min(d) + coalesce(min(d) FILTER (WHERE chunk = 0), min(d))) / 2 AS distance
                   FROM (SELECT entry_id, chunk, embedding_v <=> ? AS d FROM retrieval_chunks
-                         WHERE tenant_id = ANY (?) AND surface = ? AND (CAST(? AS uuid[]) IS NULL OR entry_id = ANY (?))) x
+                         WHERE tenant_id = ANY (?) AND surface = ? AND model = ?
+                           AND (CAST(? AS uuid[]) IS NULL OR entry_id = ANY (?))) x
                  GROUP BY entry_id ORDER BY distance, entry_id LIMIT ?""", PgVectorStore::scored, q, parts, surface,
-                ids, ids, limit);
+                model, ids, ids, limit);
     }
 
     /** The cosine similarity of the first chunk of each of {@code entries}, read by primary key. */
-    static Map<UUID, Double> firstChunks(Connection c, String surface, PGvector q, UUID[] entries) throws SQLException {
+    static Map<UUID, Double> firstChunks(Connection c, String surface, String model, PGvector q, UUID[] entries)
+            throws SQLException {
         Map<UUID, Double> first = new HashMap<>();
-        Jdbc.query(c, "SELECT entry_id, 1 - (embedding_v <=> ?) FROM retrieval_chunks WHERE surface = ? AND chunk = 0 "
-                + "AND entry_id = ANY (?)", rs -> first.put(rs.getObject(1, UUID.class), rs.getDouble(2)), q, surface,
-                entries);
+        Jdbc.query(c, "SELECT entry_id, 1 - (embedding_v <=> ?) FROM retrieval_chunks WHERE surface = ? AND model = ? "
+                + "AND chunk = 0 AND entry_id = ANY (?)", rs -> first.put(rs.getObject(1, UUID.class), rs.getDouble(2)), q,
+                surface, model, entries);
         return first;
     }
 
     /** How many chunks the partitions hold, counted no further than {@code bound}. */
-    static int chunksUpTo(Connection c, UUID[] parts, String surface, int bound) throws SQLException {
+    static int chunksUpTo(Connection c, UUID[] parts, String surface, String model, int bound) throws SQLException {
         return Jdbc.query(c, "SELECT count(*) FROM (SELECT 1 FROM retrieval_chunks WHERE tenant_id = ANY (?) "
-                + "AND surface = ? LIMIT ?) x", rs -> rs.getInt(1), parts, surface, bound).getFirst();
+                + "AND surface = ? AND model = ? LIMIT ?) x", rs -> rs.getInt(1), parts, surface, model, bound).getFirst();
     }
 
     private static VectorIndex.Scored scored(ResultSet rs) throws SQLException {

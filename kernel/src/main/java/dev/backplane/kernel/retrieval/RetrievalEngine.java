@@ -8,8 +8,11 @@ import dev.backplane.kernel.retrieval.Fusion.Fused;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.IntPredicate;
 
@@ -28,18 +31,33 @@ public final class RetrievalEngine implements AutoCloseable {
     public record Hit(UUID entryId, double score) {
     }
 
+    private final Jdbc jdbc;
     private final ChangeFeed feed;
-    private final Embedder embedder;
-    private final VectorIndex vectors;
     private final LexicalIndex lexical;
     private final ChunkStore chunks;
     private final TextVectors texts;
     private final SearchLog searches;
-    private final HybridSearch hybrid;
+    /** Every model this engine has loaded, by name (a model's ONNX file is read once). */
+    private final Map<String, Embedder> embedders = new ConcurrentHashMap<>();
+    /** The model searches use now, with its vector index; replaced whole when the active model changes. */
+    private volatile Generation current;
+    /** Whether the engine follows the database's model state (the kernel's) or keeps one model (tests, benches). */
+    private final ModelChange change;
 
-    /** Chooses the vector index once: pgvector when the database can serve it (logged either way). */
+    /** One model's side of the engine: its embedder, the index of its vectors, the search over them. */
+    private record Generation(Embedder embedder, VectorIndex vectors, HybridSearch hybrid) {
+        String model() {
+            return embedder.model().name();
+        }
+    }
+
+    /**
+     * An engine of {@code embedder}'s model alone (tests and benches: it reads and writes that model's vectors,
+     * whatever the database's model state); the vector index is chosen once: pgvector when the database can serve
+     * it (logged either way).
+     */
     public RetrievalEngine(Jdbc jdbc, ChangeFeed feed, Embedder embedder) {
-        this(jdbc, feed, embedder, VectorIndex.choose(jdbc, feed, embedder.dimension()));
+        this(jdbc, feed, embedder, VectorIndex.choose(jdbc, feed, embedder.dimension(), embedder.model().name()));
     }
 
     /**
@@ -48,26 +66,58 @@ public final class RetrievalEngine implements AutoCloseable {
      * side-by-side baseline of the benchmarks and the quality tests of the graph.
      */
     public static RetrievalEngine inJvm(Jdbc jdbc, ChangeFeed feed, Embedder embedder, int annMinChunks) {
-        return new RetrievalEngine(jdbc, feed, embedder, new JvmVectorIndex(jdbc, feed, annMinChunks));
+        return new RetrievalEngine(jdbc, feed, embedder,
+                new JvmVectorIndex(jdbc, feed, embedder.model().name(), annMinChunks));
     }
 
     /** With a given vector index (tests of one path). */
     RetrievalEngine(Jdbc jdbc, ChangeFeed feed, Embedder embedder, VectorIndex vectors) {
+        this.jdbc = jdbc;
         this.feed = feed;
-        this.embedder = embedder;
-        this.vectors = vectors;
         this.lexical = new LexicalIndex(jdbc, feed);
         this.chunks = new ChunkStore(jdbc);
-        this.texts = new TextVectors(jdbc, embedder);
+        this.texts = new TextVectors(jdbc);
         this.searches = new SearchLog(jdbc);
-        this.hybrid = new HybridSearch(embedder, lexical, vectors);
+        this.embedders.put(embedder.model().name(), embedder);
+        this.current = new Generation(embedder, vectors, new HybridSearch(embedder, lexical, vectors));
+        this.change = ModelChange.pinned(embedder.model().name());
+    }
+
+    /**
+     * The kernel's engine: it serves the database's active model and moves every replica to {@code configured}'s
+     * ({@code retrieval.model}) when that differs — its vectors are computed in the background beside the active
+     * ones, and searches switch to it when no entry lacks them ({@link ModelChange}).
+     *
+     * @throws IllegalStateException when the database's active model is not on the class path
+     */
+    public static RetrievalEngine following(Jdbc jdbc, ChangeFeed feed, Embedder configured) {
+        return following(jdbc, feed, configured, ModelChange.RETIRE_AFTER);
+    }
+
+    /** As {@link #following(Jdbc, ChangeFeed, Embedder)}, the previous model's rows dropped {@code retireAfter} after a switch. */
+    static RetrievalEngine following(Jdbc jdbc, ChangeFeed feed, Embedder configured, java.time.Duration retireAfter) {
+        ModelStore store = new ModelStore(jdbc);
+        ModelStore.State state = store.aim(configured.model().name());
+        Embedder active = state.active().equals(configured.model().name()) ? configured
+                : new Embedder(EmbeddingModels.named(state.active()).orElseThrow(() -> new IllegalStateException(
+                        "the stored vectors are of the embedding model " + state.active() + ", which this kernel does "
+                                + "not know; set retrieval.model to one of " + EmbeddingModels.names())));
+        RetrievalEngine engine = new RetrievalEngine(jdbc, feed, active,
+                VectorIndex.choose(jdbc, feed, active.dimension(), state.active()));
+        engine.embedders.put(configured.model().name(), configured);
+        engine.change.follow(engine, store, state, retireAfter);
+        return engine;
     }
 
     /** Search latency by surface and transport, and the held index slices (hits, misses, evictions, weight). */
     public void meterInto(MeterRegistry registry) {
         searches.meterInto(registry);
         lexical.meterInto(registry);
-        vectors.meterInto(registry);
+        current.vectors().meterInto(registry);
+        io.micrometer.core.instrument.Gauge.builder("svc.retrieval.model.entries.lacking",
+                        () -> change.status(current.model()).entriesLacking())
+                .description("while retrieval.model changes: entries still lacking the new model's vectors (-1: not "
+                        + "counted yet); 0 otherwise").register(registry);
     }
 
     /** Where the surfaces record the searches operators and agents make (not the eval's own). */
@@ -77,34 +127,73 @@ public final class RetrievalEngine implements AutoCloseable {
 
     /** Which vector index serves dense search: {@code pgvector-hnsw}, {@code jvm-hnsw} or {@code jvm-exact}. */
     public String vectorIndex() {
-        return vectors.kind();
+        return current.vectors().kind();
+    }
+
+    /** The embedding model searches use now, and the one being filled in (if the model is changing). */
+    public ModelStatus model() {
+        return change.status(current.model());
+    }
+
+    /** What {@link #model} answers. */
+    public record ModelStatus(String active, java.util.Optional<String> filling, long entriesLacking) {
     }
 
     /** Whether dense searches of a partition's surface run at full speed now ({@link VectorIndex#warm}). */
     public boolean warm(UUID partition, String surface) {
-        return vectors.warm(partition, surface);
+        return current.vectors().warm(partition, surface);
     }
 
-    /** An entry's text with its chunk embeddings computed: the slow part, done before any transaction opens. */
-    public record Prepared(String text, List<float[]> chunks) {
+    /**
+     * An entry's text with its chunk embeddings computed, for each model an entry is written with now (the active
+     * one, and the one filling in while the model changes): the slow part, done before any transaction opens.
+     */
+    public record Prepared(String text, Map<String, List<float[]>> chunks) {
         @Override
         public String toString() {
-            return "Prepared[" + chunks.size() + " chunks]";
+            return "Prepared[" + chunks.keySet() + "]";
         }
     }
 
     /** Computes an entry's chunk embeddings (no transaction open meanwhile). */
     public Prepared prepare(String text) {
-        return new Prepared(text, embedder.embedChunks(text));
+        Map<String, List<float[]>> out = new LinkedHashMap<>();
+        for (String model : change.written()) {
+            out.put(model, embedder(model).embedChunks(text));
+        }
+        return new Prepared(text, out);
     }
 
     /**
      * Writes a prepared entry's retrieval rows (its lexemes for the lexical side, its chunks' embeddings for the
      * dense side) inside the caller's transaction, so an entry and its index commit together (a crash or a
      * failing embedder can no longer leave a stored entry unsearchable); call {@link #indexed} after the commit.
+     * The models written are those the database's model state names on this transaction (a model that began to
+     * fill in since {@link #prepare} is embedded now), so no entry ever lacks the vectors of a model about to
+     * become active.
      */
     public void indexIn(Connection c, UUID partition, String surface, UUID entryId, Prepared p) throws SQLException {
-        ChunkStore.replaceIn(c, partition, surface, entryId, p.text(), p.chunks());
+        Map<String, List<float[]>> byModel = new LinkedHashMap<>();
+        for (String model : change.writtenIn(c)) {
+            List<float[]> vectors = p.chunks().get(model);
+            byModel.put(model, vectors != null ? vectors : embedder(model).embedChunks(p.text()));
+        }
+        ChunkStore.replaceIn(c, partition, surface, entryId, p.text(), byModel);
+    }
+
+    /**
+     * Where the texts of a surface's entries are read when a new model's vectors are computed in the background
+     * (each surface that indexes entries registers its own, on the caller's transaction).
+     */
+    @FunctionalInterface
+    public interface EntryTexts {
+        /** The indexed text of each of {@code ids} that still exists. */
+        Map<UUID, String> texts(Connection c, List<UUID> ids) throws SQLException;
+    }
+
+    /** Registers the texts of {@code surface}'s entries ({@link EntryTexts}). */
+    public void entryTexts(String surface, EntryTexts texts) {
+        change.entryTexts(surface, texts);
     }
 
     /** Announces a committed {@link #indexIn} to every replica's caches. */
@@ -151,7 +240,7 @@ public final class RetrievalEngine implements AutoCloseable {
     /** As {@link #search}, saying whether the dense side was left out ({@link HybridSearch#rank} says when). */
     public Ranking rank(List<UUID> partitions, String surface, String query, int limit, Mode mode,
                         Candidates candidates) {
-        return hybrid.rank(partitions, surface, query, limit, mode, candidates);
+        return current.hybrid().rank(partitions, surface, query, limit, mode, candidates);
     }
 
     /**
@@ -159,17 +248,19 @@ public final class RetrievalEngine implements AutoCloseable {
      * meanwhile are answered without waiting ({@link #rank}).
      */
     public void warmInBackground() {
-        WarmUp.start(chunks, lexical, vectors);
+        Generation g = current;
+        WarmUp.start(chunks, lexical, g.vectors(), g.model());
     }
 
     /** A small corpus searched in memory (operation search), its vectors arriving in the background. */
     public DenseSet denseSet(String name, List<String> corpus) {
-        return texts.prepare(name, corpus);
+        return texts.prepare(name, corpus, current.embedder());
     }
 
     /** Stops the background embedding of text vectors. */
     @Override
     public void close() {
+        change.close();
         texts.close();
     }
 
@@ -179,7 +270,7 @@ public final class RetrievalEngine implements AutoCloseable {
      */
     public List<Fused<Integer>> search(UUID tenant, DenseSet set, String query, int limit, Mode mode, Fusion fusion,
                                        BiFunction<String, Integer, List<Integer>> lexical, IntPredicate allowed) {
-        return hybrid.search(tenant, set, query, limit, mode, fusion, lexical, allowed);
+        return current.hybrid().search(tenant, set, query, limit, mode, fusion, lexical, allowed);
     }
 
     /**
@@ -193,6 +284,37 @@ public final class RetrievalEngine implements AutoCloseable {
 
     /** The recorded searches' sweep ({@link SearchLog#periodicJobs}). */
     public List<PeriodicJob> periodicJobs() {
-        return searches.periodicJobs();
+        List<PeriodicJob> jobs = new java.util.ArrayList<>(searches.periodicJobs());
+        jobs.addAll(change.periodicJobs());
+        return jobs;
+    }
+
+    /** The embedder of a model, loaded on first use. */
+    Embedder embedder(String model) {
+        return embedders.computeIfAbsent(model, m -> new Embedder(EmbeddingModels.named(m).orElseThrow(
+                () -> new IllegalStateException("unknown embedding model " + m))));
+    }
+
+    ChangeFeed feed() {
+        return feed;
+    }
+
+    /**
+     * Serves {@code model} from now on: a new index of its vectors (its large partitions read ahead), then the
+     * searches that start later use it; the previous index is dropped. A search under way finishes on the one it
+     * began with, so no ranking mixes two models.
+     */
+    synchronized void serve(String model) {
+        Generation before = current;
+        if (before.model().equals(model)) {
+            return;
+        }
+        Embedder embedder = embedder(model);
+        VectorIndex vectors = VectorIndex.choose(jdbc, feed, embedder.dimension(), model);
+        WarmUp.start(chunks, lexical, vectors, model);
+        current = new Generation(embedder, vectors, new HybridSearch(embedder, lexical, vectors));
+        before.vectors().close();
+        System.getLogger(RetrievalEngine.class.getName()).log(System.Logger.Level.INFO,
+                "retrieval: searches now use the embedding model " + model + " (before: " + before.model() + ")");
     }
 }

@@ -46,6 +46,9 @@ final class SliceCache<S> {
     private final Map<String, Set<UUID>> pending = new ConcurrentHashMap<>();
     /** Keys being read in the background: searches do not wait for them. */
     private final Set<String> background = ConcurrentHashMap.newKeySet();
+    /** What it gave the change feed (the same instances are taken back by {@link #close}). */
+    private final java.util.function.Consumer<String> onChange;
+    private final Runnable onReset;
 
     SliceCache(ChangeFeed feed, SliceSource<S> source) {
         this(feed, source, (long) (Runtime.getRuntime().maxMemory() * HEAP_SHARE));
@@ -60,11 +63,19 @@ final class SliceCache<S> {
                 .weigher((String key, S slice) -> (int) Math.min(Integer.MAX_VALUE, Math.max(1, source.bytes(slice) / 1024)))
                 .recordStats().build();
         this.slices = held.asMap();
-        feed.subscribe(SliceChanges.TOPIC, this::changed);
-        feed.onReset(() -> {
+        this.onChange = this::changed;
+        this.onReset = () -> {
             pending.clear();
             slices.clear();
-        });
+        };
+        feed.subscribe(SliceChanges.TOPIC, onChange);
+        feed.onReset(onReset);
+    }
+
+    /** Stops following the feed and drops every slice (a cache no search will read again). */
+    void close() {
+        feed.unsubscribe(SliceChanges.TOPIC, onChange, onReset);
+        onReset.run();
     }
 
     /** Reports hits, misses, evictions and the held weight as {@code cache_*} series named {@code name}. */

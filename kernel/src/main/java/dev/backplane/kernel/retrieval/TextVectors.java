@@ -25,22 +25,20 @@ final class TextVectors implements AutoCloseable {
     private static final int BATCH = 32;
 
     private final TextVectorStore store;
-    private final Embedder embedder;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(
             Thread.ofPlatform().daemon().name("retrieval-text-vectors").factory());
 
-    TextVectors(Jdbc jdbc, Embedder embedder) {
+    TextVectors(Jdbc jdbc) {
         this.store = new TextVectorStore(jdbc);
-        this.embedder = embedder;
     }
 
-    /** A set whose vectors are read or computed in the background. */
-    DenseSet prepare(String name, List<String> texts) {
+    /** A set whose vectors (of {@code embedder}'s model) are read or computed in the background. */
+    DenseSet prepare(String name, List<String> texts, Embedder embedder) {
         List<String> copy = List.copyOf(texts);
         AtomicInteger prepared = new AtomicInteger();
         CompletableFuture<float[][]> vectors;
         try {
-            vectors = CompletableFuture.supplyAsync(() -> vectors(name, copy, prepared), worker);
+            vectors = CompletableFuture.supplyAsync(() -> vectors(name, copy, prepared, embedder), worker);
         } catch (RejectedExecutionException e) { // the kernel is stopping
             vectors = CompletableFuture.failedFuture(e);
         }
@@ -48,10 +46,10 @@ final class TextVectors implements AutoCloseable {
             LOG.log(Level.WARNING, "retrieval: vectors for " + name + " not prepared; its searches stay lexical", e);
             return null;
         });
-        return new DenseSet(copy.size(), vectors, prepared);
+        return new DenseSet(copy.size(), vectors, prepared, embedder);
     }
 
-    private float[][] vectors(String name, List<String> texts, AtomicInteger prepared) {
+    private float[][] vectors(String name, List<String> texts, AtomicInteger prepared, Embedder embedder) {
         long start = System.nanoTime();
         String[] keys = texts.stream().map(t -> key(embedder.model(), t)).toArray(String[]::new);
         Map<String, float[]> known = store.read(keys);

@@ -16,9 +16,12 @@ import org.postgresql.PGStatement;
 final class VectorChunkStore {
 
     private final Jdbc jdbc;
+    private final String model;
 
-    VectorChunkStore(Jdbc jdbc) {
+    /** Reads the vectors of {@code model} only. */
+    VectorChunkStore(Jdbc jdbc, String model) {
         this.jdbc = jdbc;
+        this.model = model;
     }
 
     /**
@@ -31,11 +34,12 @@ final class VectorChunkStore {
         VectorSlice.Builder slice = new VectorSlice.Builder();
         jdbc.inTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT entry_id, array_send(embedding), chunk = 0 "
-                    + "FROM retrieval_chunks WHERE tenant_id = ? AND surface = ?")) {
+                    + "FROM retrieval_chunks WHERE tenant_id = ? AND surface = ? AND model = ?")) {
                 ps.unwrap(PGStatement.class).setPrepareThreshold(-1); // results in binary from the first execution
                 ps.setFetchSize(2_000);
                 ps.setObject(1, tenant);
                 ps.setString(2, surface);
+                ps.setString(3, model);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         slice.add(rs.getObject(1, UUID.class), ByteBuffer.wrap(rs.getBytes(2)), rs.getBoolean(3));
@@ -52,10 +56,11 @@ final class VectorChunkStore {
         Map<UUID, List<float[]>> chunks = new HashMap<>();
         jdbc.inTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT entry_id, array_send(embedding) FROM retrieval_chunks "
-                    + "WHERE tenant_id = ? AND surface = ? AND entry_id = ANY (?) ORDER BY entry_id, chunk")) {
+                    + "WHERE tenant_id = ? AND surface = ? AND model = ? AND entry_id = ANY (?) ORDER BY entry_id, chunk")) {
                 ps.setObject(1, partition);
                 ps.setString(2, surface);
-                ps.setArray(3, c.createArrayOf("uuid", entries.toArray()));
+                ps.setString(3, model);
+                ps.setArray(4, c.createArrayOf("uuid", entries.toArray()));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         chunks.computeIfAbsent(rs.getObject(1, UUID.class), e -> new ArrayList<>())
@@ -72,6 +77,6 @@ final class VectorChunkStore {
 
     /** How many chunk rows a partition's surface has. */
     long rows(UUID partition, String surface) {
-        return ChunkStore.count(jdbc, "retrieval_chunks", partition, surface);
+        return ChunkStore.chunks(jdbc, partition, surface, model);
     }
 }

@@ -26,6 +26,10 @@ sealed interface VectorIndex permits JvmVectorIndex, PgVectorIndex {
      */
     String kind();
 
+    /** Drops what it holds and stops following the change feed (after the embedding model changed). */
+    default void close() {
+    }
+
     /**
      * The {@code k} entries of the given partitions (tenants; memory adds the caller's user partition)
      * whose best chunk is nearest to {@code query}, best first, restricted to {@code candidates}.
@@ -58,19 +62,19 @@ sealed interface VectorIndex permits JvmVectorIndex, PgVectorIndex {
     }
 
     /** pgvector when the extension can be used, the JVM index otherwise; says which in the log. */
-    static VectorIndex choose(Jdbc jdbc, ChangeFeed feed, int dimension) {
+    static VectorIndex choose(Jdbc jdbc, ChangeFeed feed, int dimension, String model) {
         System.Logger log = System.getLogger(VectorIndex.class.getName());
         PgVectorSetup.Setup setup = PgVectorSetup.setUp(jdbc, dimension);
         return switch (setup) {
             case PgVectorSetup.Ready ready -> {
                 log.log(Level.INFO, "retrieval: pgvector " + ready.version() + " present; nearest neighbours from its "
                         + "HNSW index (retrieval_chunks.embedding_v, vector_cosine_ops)");
-                yield ready.index();
+                yield ready.index(model);
             }
             case PgVectorSetup.Unavailable why -> {
                 log.log(Level.INFO, "retrieval: pgvector not used (" + why.reason() + "); nearest neighbours in the JVM "
                         + "(exact scans, HNSW graphs for slices of " + JvmVectorIndex.ANN_MIN_CHUNKS + "+ chunks)");
-                yield new JvmVectorIndex(jdbc, feed);
+                yield new JvmVectorIndex(jdbc, feed, model, JvmVectorIndex.ANN_MIN_CHUNKS);
             }
         };
     }

@@ -38,12 +38,12 @@ final class WarmUp {
         return out;
     }
 
-    /** Starts reading the large partitions of both indexes, on a virtual thread (a failure is logged). */
-    static void start(ChunkStore chunks, LexicalIndex lexical, VectorIndex vectors) {
+    /** Starts reading the large partitions of both indexes ({@code model}'s vectors), on a virtual thread (a failure is logged). */
+    static void start(ChunkStore chunks, LexicalIndex lexical, VectorIndex vectors, String model) {
         Thread.ofVirtual().name("retrieval-warm-up").start(() -> {
             try {
                 long budget = budgetRows(Runtime.getRuntime().maxMemory());
-                for (PartitionSize p : within(chunks.largerThan(SliceCache.WAIT_MAX_ROWS), budget)) {
+                for (PartitionSize p : within(chunks.largerThan(SliceCache.WAIT_MAX_ROWS, model), budget)) {
                     lexical.startWarming(p.partition(), p.surface());
                     vectors.startWarming(p.partition(), p.surface());
                 }

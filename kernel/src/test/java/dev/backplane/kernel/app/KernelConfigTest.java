@@ -48,6 +48,16 @@ class KernelConfigTest {
     }
 
     @Test
+    void theEmbeddingModelIsOneTheBuildShips() {
+        assertThat(KernelConfig.load(Optional.empty(), Map.of()).retrievalModel().name()).isEqualTo("all-minilm-l6-v2-q");
+        assertThat(KernelConfig.load(Optional.empty(), Map.of("SVC_RETRIEVAL_MODEL", "bge-small-en-v1.5-q"))
+                .retrievalModel().name()).isEqualTo("bge-small-en-v1.5-q");
+        assertThat(configError(() -> KernelConfig.load(Optional.empty(), Map.of("SVC_RETRIEVAL_MODEL", "gpt-embed"))))
+                .hasMessageContaining("retrieval.model is 'gpt-embed'")
+                .hasMessageContaining("all-minilm-l6-v2-q").hasMessageContaining("bge-small-en-v1.5-q");
+    }
+
+    @Test
     void specsOwnSettingNameIsAcceptedAndTheSvcNameWins() {
         assertThat(KernelConfig.load(Optional.empty(), Map.of("MEMORY_USER_DEFAULT_TTL_DAYS", "30"))
                 .intValue(Setting.MEMORY_USER_DEFAULT_TTL_DAYS)).isEqualTo(30);

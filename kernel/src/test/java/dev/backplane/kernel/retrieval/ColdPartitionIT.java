@@ -128,13 +128,13 @@ class ColdPartitionIT {
                        || CASE WHEN g % 100 = 0 THEN ' with a needle' ELSE '' END)
                   FROM generate_series(1, ?) g""", surface, tenant, tenant, n);
         jdbc.update("""
-                INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, chunk, embedding)
-                SELECT ?, md5(?::text || g)::uuid, ?, 0, v.unit
+                INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, model, chunk, embedding)
+                SELECT ?, md5(?::text || g)::uuid, ?, ?, 0, v.unit
                   FROM generate_series(1, ?) g,
                        LATERAL (SELECT array_agg((x / norm)::real) AS unit FROM (
                            SELECT x, sqrt(sum(x * x) OVER ()) AS norm FROM (
                                SELECT (random() - 0.5)::real AS x FROM generate_series(1, 384 + g * 0)) r) s) v""",
-                surface, tenant, tenant, n);
+                surface, tenant, tenant, EmbeddingModels.DEFAULT.name(), n);
     }
 
     private static boolean isNeedle(Jdbc jdbc, UUID entry) {

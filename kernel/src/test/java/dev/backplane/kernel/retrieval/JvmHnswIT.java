@@ -81,7 +81,7 @@ class JvmHnswIT {
             UUID deleted = ids.get(6);
             float[] elsewhere = random.elsewhere();
             jdbc.inTransaction(c -> {
-                ChunkStore.replaceIn(c, a, SURFACE, moved, "moved", List.of(elsewhere));
+                ChunkStore.replaceIn(c, a, SURFACE, moved, "moved", Map.of(EmbeddingModels.DEFAULT.name(), List.of(elsewhere)));
                 ChunkStore.delete(c, SURFACE, deleted);
                 return null;
             });
@@ -100,7 +100,8 @@ class JvmHnswIT {
     private static Map<UUID, float[]> seed(Jdbc jdbc, UUID tenant, Map<UUID, float[]> vectors) {
         jdbc.inTransaction(c -> {
             for (Map.Entry<UUID, float[]> e : vectors.entrySet()) {
-                ChunkStore.replaceIn(c, tenant, SURFACE, e.getKey(), "entry", List.of(e.getValue()));
+                ChunkStore.replaceIn(c, tenant, SURFACE, e.getKey(), "entry",
+                        Map.of(EmbeddingModels.DEFAULT.name(), List.of(e.getValue())));
             }
             return null;
         });

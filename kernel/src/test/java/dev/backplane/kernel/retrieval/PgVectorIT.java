@@ -185,8 +185,9 @@ class PgVectorIT {
                         .as("every existing row filled (%d rows, batches of 5,000)", rows).hasValue(0);
                 assertThat(db.queryOne("SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass('retrieval_chunks_hnsw')",
                         rs -> rs.getBoolean(1))).hasValue(true);
-                db.update("INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, chunk, embedding) "
-                        + "VALUES ('kb', gen_random_uuid(), gen_random_uuid(), 0, array_fill(0.25::real, ARRAY[384]))");
+                db.update("INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, model, chunk, embedding) "
+                        + "VALUES ('kb', gen_random_uuid(), gen_random_uuid(), 'all-minilm-l6-v2-q', 0, "
+                        + "array_fill(0.25::real, ARRAY[384]))");
                 assertThat(db.queryOne("SELECT count(*) FROM retrieval_chunks WHERE embedding_v IS NULL", rs -> rs.getInt(1)))
                         .as("the trigger fills a new row").hasValue(0);
 
@@ -199,6 +200,12 @@ class PgVectorIT {
                 db.update("DROP TABLE event_rate_buckets"); // V049's, to take the database back to V045 whole
                 undoV050(db);
                 db.update("ALTER TABLE catalog_operation_overrides DROP COLUMN op_class"); // V052's
+                db.update("DROP TABLE retrieval_model"); // V053's, and the chunks' key and index as V045 had them
+                db.update("ALTER TABLE retrieval_chunks DROP CONSTRAINT retrieval_chunks_pkey");
+                db.update("DROP INDEX retrieval_chunks_partition_model");
+                db.update("ALTER TABLE retrieval_chunks DROP COLUMN model");
+                db.update("ALTER TABLE retrieval_chunks ADD PRIMARY KEY (surface, entry_id, chunk)");
+                db.update("CREATE INDEX retrieval_chunks_tenant ON retrieval_chunks (tenant_id, surface)");
                 db.update("DELETE FROM flyway_schema_history WHERE version::int > 45");
                 db.update("ALTER TABLE retrieval_chunks ADD COLUMN embedding_v vector(384) GENERATED ALWAYS AS "
                         + "(embedding::vector(384)) STORED");
@@ -344,8 +351,8 @@ class PgVectorIT {
 
     private static void insert(Jdbc jdbc, UUID tenant, List<Map.Entry<UUID, float[]>> rows) {
         jdbc.inTransaction(c -> {
-            try (var ps = c.prepareStatement("INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, chunk, embedding) "
-                    + "VALUES ('it', ?, ?, 0, ?)")) {
+            try (var ps = c.prepareStatement("INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, model, chunk, "
+                    + "embedding) VALUES ('it', ?, ?, '" + EmbeddingModels.DEFAULT.name() + "', 0, ?)")) {
                 for (Map.Entry<UUID, float[]> e : rows) {
                     Float[] boxed = new Float[e.getValue().length];
                     for (int d = 0; d < boxed.length; d++) {
