@@ -72,9 +72,10 @@ final class AuditDispatch implements AutoCloseable {
                 .header("Authorization", "Bearer " + op).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"connector_id\": \"bench-1.x\", \"op_id\": "
                         + "\"bench.item0.list\", \"target\": \"t\", \"params\": {\"count\": 3}}")).build();
-        calls(http, call, RATE, RATE * 5); // warm-up
-        Thread.sleep(2_000);
+        calls(http, call, RATE, Smoke.size(RATE * 5, RATE)); // warm-up
+        Thread.sleep(Smoke.size(2_000, 200));
         long[] d = calls(http, call, RATE, CALLS);
+        Smoke.require(d.length == CALLS, "dispatch, " + label + ": " + (CALLS - d.length) + " of " + CALLS + " calls failed");
         double[] p = {pct(d, 50), pct(d, 95), pct(d, 99)};
         byMode.computeIfAbsent(chained, x -> new ArrayList<>()).add(p);
         String line = String.format("dispatch, %s: %d calls at %d/s: p50 %.2f ms, p95 %.2f ms, p99 %.2f ms", label,

@@ -33,12 +33,14 @@ final class AuditIntegrity {
                 .header("Authorization", "Bearer " + admin).timeout(java.time.Duration.ofMinutes(30)).build(),
                 HttpResponse.BodyHandlers.ofString());
         double s = (System.nanoTime() - t0) / 1e9;
+        Smoke.require(r.statusCode() == 200, "verify, " + label + ": " + r.statusCode() + " " + abbreviate(r.body()));
         if (r.statusCode() != 200) {
             System.out.println("verify, " + label + ": " + r.statusCode() + " " + abbreviate(r.body()));
             return;
         }
         var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body());
         long rows = json.path("rows_checked").asLong();
+        Smoke.require(rows > 0 && json.path("ok").asBoolean(), "verify, " + label + ": " + abbreviate(r.body()));
         System.out.printf("verify over HTTP, %s: %.1f s, %,d rows checked: %,.0f rows/s end to end; the kernel's own "
                 + "figure: %s rows/s; ok: %s, problems: %s%n", label, s, rows, rows / s,
                 json.path("rows_per_second").asText("?"), json.path("ok").asText(), abbreviate(json.path("problems").toString()));
@@ -50,12 +52,14 @@ final class AuditIntegrity {
         System.out.printf("chain walk in process, %s: %,d rows; read back only (JDBC, AuditRecord.read) %,.0f rows/s; "
                 + "read and re-linked (AuditChain.link) %,.0f rows/s; %s%n", label, w[0], read[0] / (read[1] / 1e9),
                 w[0] / (w[1] / 1e9), w[2] == 0 ? "every link holds" : "BROKEN at seq " + w[2]);
+        Smoke.require(w[0] > 0 && w[2] == 0, "chain walk, " + label + ": " + w[0] + " rows, broken at seq " + w[2]);
     }
 
     void stats(Tenant t) {
         TestKernel.Response r = k.send("GET", "/api/v1/audit/stats", issuer.token("bench-admin", t.id(), "tenant_admin"),
                 null, Map.of());
         System.out.println("stats: " + r.status() + " " + abbreviate(r.body()));
+        Smoke.require(r.status() == 200, "stats answered " + r.status());
     }
 
     /** Archives the fullest seeded month (POST /api/v1/audit/archives, which also verifies what it wrote). */
@@ -72,6 +76,8 @@ final class AuditIntegrity {
                 .POST(HttpRequest.BodyPublishers.ofString("{\"partition\": \"" + partition + "\"}")).build(),
                 HttpResponse.BodyHandlers.ofString());
         double s = (System.nanoTime() - t0) / 1e9;
+        Smoke.require(r.statusCode() == 200, "archive export of " + partition + ": " + r.statusCode() + " "
+                + abbreviate(r.body()));
         if (r.statusCode() != 200) {
             System.out.println("archive export of " + partition + ": " + r.statusCode() + " " + abbreviate(r.body()));
             return;

@@ -22,7 +22,7 @@ import java.util.UUID;
  */
 public final class CliBench {
 
-    private static final int RUNS = 10;
+    private static final int RUNS = Smoke.size(10, 2);
     private static final long BUDGET_MS = 300;
 
     private CliBench() {

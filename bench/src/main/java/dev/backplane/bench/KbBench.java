@@ -34,8 +34,8 @@ import java.util.concurrent.Future;
  */
 public final class KbBench {
 
-    private static final int EMBEDDED_FOR_REAL = 500;
-    private static final int SEARCHES = 240;
+    private static final int EMBEDDED_FOR_REAL = Smoke.size(500, 100);
+    private static final int SEARCHES = Smoke.size(240, 40);
 
     private KbBench() {
     }
@@ -209,6 +209,7 @@ public final class KbBench {
             }
             System.out.printf(Locale.ROOT, "  dense recall@10 of the graph against the exact scan: %.3f; hybrid top 10 "
                     + "identical in %.0f%% of searches%n", recall / (SEARCHES / 2), 100 * same / (SEARCHES / 2));
+            Smoke.require(recall / (SEARCHES / 2) >= 0.8, "dense recall@10 " + recall / (SEARCHES / 2) + " < 0.8");
         }
         report("  in process, hybrid with a metadata filter (kind=runbook: half the entries)", timed(SEARCHES / 2, i ->
                 kb.search(tenant, KbCorpus.query(i), 10, Map.of("kind", "runbook"))));

@@ -42,7 +42,9 @@ public final class SensorsBench {
     private static final int SENSORS = Integer.getInteger("svc.bench.sensors.count", 2000);
     private static final int SECONDS = Integer.getInteger("svc.bench.sensors.seconds", 180);
     private static final int PROBE_RATE = 20;
-    private static final int IDLE_SECONDS = 30;
+    private static final int IDLE_SECONDS = Smoke.size(30, 3);
+    /** The sensors' cadence (smoke: 5 s, the shortest allowed, so a short window sees every sensor run). */
+    private static final int CADENCE = Smoke.size(60, 5);
 
     private SensorsBench() {
     }
@@ -80,17 +82,17 @@ public final class SensorsBench {
                 HttpClient http = HttpClient.newBuilder().executor(Executors.newVirtualThreadPerTaskExecutor()).build();
                 String probe = k.url() + "/api/v1/targets/web";
 
-                probe(http, probe, admin, 5); // warm-up
+                probe(http, probe, admin, Smoke.size(5, 1)); // warm-up
                 double cpuBefore = cpuSeconds();
                 long wallBefore = System.nanoTime();
                 List<Double> idle = probe(http, probe, admin, IDLE_SECONDS);
                 double idleCpu = share(cpuBefore, wallBefore);
 
                 // every sensor active, due times spread over the minute
-                jdbc.update("UPDATE sensors SET status = 'active', next_run_at = now() + random() * interval '60 seconds' "
-                        + "WHERE tenant_id = ?", tenant);
-                System.out.println("warming up for one cadence (60 s)");
-                Thread.sleep(60_000);
+                jdbc.update("UPDATE sensors SET status = 'active', next_run_at = now() + random() * interval '" + CADENCE
+                        + " seconds' WHERE tenant_id = ?", tenant);
+                System.out.println("warming up for one cadence (" + CADENCE + " s)");
+                Thread.sleep(CADENCE * 1000L);
                 String from = jdbc.queryOne("SELECT now()::text", rs -> rs.getString(1)).orElseThrow();
                 cpuBefore = cpuSeconds();
                 wallBefore = System.nanoTime();
@@ -109,8 +111,10 @@ public final class SensorsBench {
                 List<Double> call = jdbc.query("SELECT duration_ms::float8 FROM sensor_results WHERE tenant_id = ? AND "
                         + "due_at >= ?::timestamptz AND due_at < ?::timestamptz", rs -> rs.getDouble(1), tenant, from, to);
                 int cores = Runtime.getRuntime().availableProcessors();
-                System.out.printf("%d sensors at 60 s over %d s: %d runs (expected about %d), %d not ok%n", SENSORS,
-                        SECONDS, lag.size(), (long) SENSORS * SECONDS / 60, notOk);
+                System.out.printf("%d sensors at %d s over %d s: %d runs (expected about %d), %d not ok%n", SENSORS,
+                        CADENCE, SECONDS, lag.size(), (long) SENSORS * SECONDS / CADENCE, notOk);
+                Smoke.require(!lag.isEmpty() && notOk == 0, lag.size() + " sensor runs, " + notOk + " not ok");
+                Smoke.require(!idle.isEmpty() && !busy.isEmpty(), "an API probe window had no successful read");
                 System.out.printf("scheduling lag (ms): p50 %.0f, p99 %.0f, max %.0f%n", pct(lag, 50), pct(lag, 99),
                         pct(lag, 100));
                 System.out.printf("sensor call through the pipeline (ms): p50 %.0f, p99 %.0f%n", pct(call, 50), pct(call, 99));
@@ -139,7 +143,7 @@ public final class SensorsBench {
                 pool.submit(() -> {
                     var r = k.post("/api/v1/sensors", admin, Map.of("name", "s" + n, "connector_id", "bench-1.x", "op_id",
                             "bench.item1.get", "target", "web", "params", Map.of("name", "item-" + n),
-                            "interval_seconds", 60, "status", "paused", "assertion", Map.of("rules", List.of(Map.of(
+                            "interval_seconds", CADENCE, "status", "paused", "assertion", Map.of("rules", List.of(Map.of(
                                     "state", "critical", "when", Map.of("path", "/body", "eq", "down"))))));
                     if (r.status() != 201) {
                         failed.incrementAndGet();

@@ -21,8 +21,8 @@ public final class AnnSweep {
     public static void main(String[] args) {
         int entries = Integer.getInteger("svc.bench.ann.entries", 100_000);
         int queries = Integer.getInteger("svc.bench.ann.queries", 200);
-        String graphs = System.getProperty("svc.bench.ann.graphs", "16:100,32:100,32:200");
-        int[] efs = Arrays.stream(System.getProperty("svc.bench.ann.ef", "200,300,400,600,800").split(","))
+        String graphs = System.getProperty("svc.bench.ann.graphs", "16:100,32:200");
+        int[] efs = Arrays.stream(System.getProperty("svc.bench.ann.ef", "200,400,800").split(","))
                 .mapToInt(Integer::parseInt).toArray();
         int depth = Fusion.DOCUMENTS.depth();
         Embedder embedder = new Embedder();
@@ -91,6 +91,9 @@ public final class AnnSweep {
                         }
                         recall += hits / 10.0;
                     }
+                }
+                if (Boolean.getBoolean("svc.bench.smoke") && recall / queries < 0.5) {
+                    throw new IllegalStateException("recall@10 " + recall / queries + ": the graph does not find its way");
                 }
                 Arrays.sort(nanos);
                 System.out.printf(Locale.ROOT, "  ef=%4d: recall@10 %.3f, walk p50 %.2f / p95 %.2f ms%n", ef,

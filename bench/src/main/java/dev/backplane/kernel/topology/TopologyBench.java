@@ -1,5 +1,6 @@
 package dev.backplane.kernel.topology;
 
+import dev.backplane.bench.Smoke;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
@@ -28,10 +29,10 @@ import java.util.UUID;
  */
 public final class TopologyBench {
 
-    private static final int NODES = 100_000;
+    private static final int NODES = Smoke.size(100_000, 5_000);
     private static final int OUT_DEGREE = 5;
-    private static final int CHUNK = 100_000;
-    private static final int SAMPLES = 1000;
+    private static final int CHUNK = Smoke.size(100_000, 5_000);
+    private static final int SAMPLES = Smoke.size(1000, 100);
 
     private TopologyBench() {
     }
@@ -72,6 +73,8 @@ public final class TopologyBench {
                 TenantGraph g = new TopologyStore(jdbc).load(tenant);
                 System.out.printf("graph loaded from PostgreSQL: %d nodes, %d edges in %.1f s%n", g.nodeCount(),
                         g.edgeCount(), (System.nanoTime() - t0) / 1e9);
+                Smoke.require(g.nodeCount() == NODES && g.edgeCount() > 0, "the graph has " + g.nodeCount() + " nodes, "
+                        + g.edgeCount() + " edges");
 
                 Map<String, Integer> index = new HashMap<>();
                 for (int i = 0; i < g.nodeCount(); i++) {
@@ -95,7 +98,7 @@ public final class TopologyBench {
                     return g.path(index.get("h" + a), index.get("h" + (half + random.nextInt(half))), 8)
                             .map(List::size).orElse(-1);
                 });
-                measure("path --max-hops 32, unreachable: a sweep of both meshes (in process)", 50, () -> g.path(
+                measure("path --max-hops 32, unreachable: a sweep of both meshes (in process)", Smoke.size(50, 10), () -> g.path(
                         index.get("h" + random.nextInt(half)), index.get("h" + (half + random.nextInt(half))), 32)
                         .map(List::size).orElse(-1));
                 k.get("/api/v1/topology/dependencies?node=h1", admin); // loads the kernel's own graph
@@ -131,7 +134,7 @@ public final class TopologyBench {
     }
 
     private static void measureHttp(TestKernel k, String token, String what, java.util.function.Supplier<String> path) {
-        int n = 300;
+        int n = Smoke.size(300, 30);
         long[] ms = new long[n];
         for (int i = 0; i < n; i++) {
             String p = path.get();

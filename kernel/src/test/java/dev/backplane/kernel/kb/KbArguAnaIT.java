@@ -55,13 +55,23 @@ class KbArguAnaIT {
             JsonNode q = JSON.readTree(line);
             queries.put(q.path("_id").asText(), q.path("text").asText());
         }
-        // every 4th qrel by default (352 queries; ~3 minutes here), all 1,406 with -Dsvc.arguana.all=true
-        int step = Boolean.getBoolean("svc.arguana.all") ? 1 : 4;
+        // every 4th qrel by default (352 queries; ~3 minutes here), all 1,406 with -Dsvc.arguana.all=true;
+        // -Dsvc.arguana.step=N every Nth (bench/run arguana --smoke: 40)
+        int step = Boolean.getBoolean("svc.arguana.all") ? 1 : Integer.getInteger("svc.arguana.step", 4);
         Map<String, String> relevant = new LinkedHashMap<>();
         List<String> qrels = Files.readAllLines(DATA.resolve("qrels/test.tsv"));
         for (int i = 1; i < qrels.size(); i += step) {
             String[] f = qrels.get(i).split("\t");
             relevant.put(f[0], f[1]);
+        }
+        // -Dsvc.arguana.corpus=N (bench/run arguana --smoke): the judged documents of those queries and N others, not
+        // the whole corpus; the figures then show only that every leg ranks (the floors below are the whole corpus's)
+        int others = Integer.getInteger("svc.arguana.corpus", -1);
+        boolean whole = others < 0;
+        if (!whole) {
+            Set<String> keep = new HashSet<>(relevant.values());
+            corpus.keySet().stream().filter(id -> !keep.contains(id)).limit(others).toList().forEach(keep::add);
+            corpus.keySet().retainAll(keep);
         }
         Map<String, Set<String>> words = new HashMap<>();
         corpus.forEach((id, text) -> words.put(id, terms(text)));
@@ -113,18 +123,23 @@ class KbArguAnaIT {
                 if (!model.equals(EmbeddingModels.DEFAULT)) {
                     continue; // the floors below are the default model's; the others are measured for the choice
                 }
-                assertThat(hybrid).isGreaterThan(lexical).isGreaterThan(dense).isGreaterThan(grep);
-                // floors a few hundredths under the measured figures (every 4th query: lexical 0.4202, dense 0.4834,
-                // hybrid 0.5180; all: 0.4185, 0.4954, 0.5317), so a uniform regression that keeps the order still
-                // fails, and a margin over the best leg (test-honesty F9)
-                assertThat(lexical).as("lexical nDCG@10").isGreaterThanOrEqualTo(0.40);
-                assertThat(dense).as("dense nDCG@10").isGreaterThanOrEqualTo(0.46);
-                assertThat(hybrid).as("hybrid nDCG@10").isGreaterThanOrEqualTo(0.50);
-                assertThat(hybrid - Math.max(lexical, dense)).as("hybrid's margin over the best leg")
-                        .isGreaterThanOrEqualTo(0.01);
-                if (step == 1) { // issue 25: on the full set, hybrid beats the best single leg by a clear margin
+                if (!whole) {
+                    assertThat(List.of(lexical, dense, hybrid)).as("lexical, dense, hybrid nDCG@10 on a part of the corpus")
+                            .allSatisfy(v -> assertThat(v).isGreaterThan(0.3));
+                } else {
+                    assertThat(hybrid).isGreaterThan(lexical).isGreaterThan(dense).isGreaterThan(grep);
+                    // floors a few hundredths under the measured figures (every 4th query: lexical 0.4202, dense 0.4834,
+                    // hybrid 0.5180; all: 0.4185, 0.4954, 0.5317), so a uniform regression that keeps the order still
+                    // fails, and a margin over the best leg (test-honesty F9)
+                    assertThat(lexical).as("lexical nDCG@10").isGreaterThanOrEqualTo(0.40);
+                    assertThat(dense).as("dense nDCG@10").isGreaterThanOrEqualTo(0.46);
+                    assertThat(hybrid).as("hybrid nDCG@10").isGreaterThanOrEqualTo(0.50);
                     assertThat(hybrid - Math.max(lexical, dense)).as("hybrid's margin over the best leg")
-                            .isGreaterThanOrEqualTo(0.02);
+                            .isGreaterThanOrEqualTo(0.01);
+                    if (step == 1) { // issue 25: on the full set, hybrid beats the best single leg by a clear margin
+                        assertThat(hybrid - Math.max(lexical, dense)).as("hybrid's margin over the best leg")
+                                .isGreaterThanOrEqualTo(0.02);
+                    }
                 }
 
                 // the same corpus through an HNSW graph (ArguAna is below the size that gets one by default)
