@@ -54,8 +54,10 @@ final class KbSeed {
             int start = from;
             jdbc.inTransaction(c -> {
                 try (var entry = c.prepareStatement(entrySql);
-                     var chunk = c.prepareStatement("INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, chunk, "
-                             + "embedding) VALUES ('" + surface + "', ?, ?, 0, ?)");
+                     // the vectors are the default model's (KbCorpus composes them from its embeddings)
+                     var chunk = c.prepareStatement("INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, model, "
+                             + "chunk, embedding) VALUES ('" + surface + "', ?, ?, '"
+                             + dev.backplane.kernel.retrieval.EmbeddingModels.DEFAULT.name() + "', 0, ?)");
                      var doc = c.prepareStatement(DOC.formatted(surface))) {
                     for (int i = start; i < to; i++) {
                         UUID id = UUID.nameUUIDFromBytes((tenant + idInfix + i).getBytes(StandardCharsets.UTF_8));

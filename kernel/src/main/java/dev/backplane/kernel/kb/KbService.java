@@ -60,12 +60,7 @@ public final class KbService {
         this.store = new KbStore(jdbc);
         this.engine = engine;
         this.search = new KbSearch(store, engine);
-        engine.entryTexts(SURFACE, (c, ids) -> KbStore.indexTexts(c, ids, KbService::indexText));
-    }
-
-    /** What an entry's vectors and lexemes are computed from: its slug's words, then its body. */
-    static String indexText(String slug, String body) {
-        return slug.replace('-', ' ') + "\n" + body;
+        engine.entryTexts(SURFACE, (c, ids) -> KbStore.indexTexts(c, ids, RetrievalEngine::entryText));
     }
 
     /** Adds or updates an entry (tenant_admin; the route checked the role). */
@@ -85,7 +80,7 @@ public final class KbService {
         UUID id = before.map(Entry::id).orElseGet(UUID::randomUUID);
         // embeddings first (slow, no transaction open), then the entry and its index in one transaction
         Optional<RetrievalEngine.Prepared> prepared = sameBody ? Optional.empty()
-                : Optional.of(engine.prepare(indexText(slug, body)));
+                : Optional.of(engine.prepare(RetrievalEngine.entryText(slug, body)));
         store.inTransaction(c -> {
             KbStore.upsert(c, id, tenant, slug, body, hash, meta, actor);
             if (prepared.isPresent()) {

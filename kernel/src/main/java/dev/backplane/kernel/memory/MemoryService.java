@@ -49,12 +49,7 @@ public final class MemoryService {
         this.store = new MemoryStore(jdbc);
         this.engine = engine;
         this.writes = new MemoryWrites(userDefaultTtl);
-        engine.entryTexts(SURFACE, (c, ids) -> MemoryStore.indexTexts(c, ids, MemoryService::indexText));
-    }
-
-    /** What an entry's vectors and lexemes are computed from: its slug's words, then its body. */
-    static String indexText(String slug, String body) {
-        return slug.replace('-', ' ') + "\n" + body;
+        engine.entryTexts(SURFACE, (c, ids) -> MemoryStore.indexTexts(c, ids, RetrievalEngine::entryText));
     }
 
     /** The retrieval partition an entry of {@code scope} is indexed in (see {@link MemoryScope#partition}). */
@@ -67,7 +62,7 @@ public final class MemoryService {
         UUID id = UUID.randomUUID();
         UUID partition = ok.scope().partition(caller.tenantId(), caller.sub());
         // embeddings first (slow, no transaction open), then the entry and its index in one transaction
-        RetrievalEngine.Prepared prepared = engine.prepare(indexText(ok.slug(), ok.body()));
+        RetrievalEngine.Prepared prepared = engine.prepare(RetrievalEngine.entryText(ok.slug(), ok.body()));
         UUID stored = store.inTransaction(c -> {
             UUID row = MemoryStore.upsert(c, id, ok.scope().wireName(), ok.tenant().orElse(null),
                     ok.owner().orElse(null), ok.target().orElse(null), ok.slug(), ok.body(), ok.metadata(),

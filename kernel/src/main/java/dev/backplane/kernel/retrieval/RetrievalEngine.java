@@ -155,6 +155,11 @@ public final class RetrievalEngine implements AutoCloseable {
         }
     }
 
+    /** What a kb or memory entry's vectors and lexemes are computed from: its slug's words, then its body. */
+    public static String entryText(String slug, String body) {
+        return slug.replace('-', ' ') + "\n" + body;
+    }
+
     /** Computes an entry's chunk embeddings (no transaction open meanwhile). */
     public Prepared prepare(String text) {
         Map<String, List<float[]>> out = new LinkedHashMap<>();
