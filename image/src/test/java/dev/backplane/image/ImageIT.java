@@ -85,7 +85,8 @@ class ImageIT {
         long size = new ObjectMapper().readTree(podman.run(List.of("image", "inspect", IMAGE)).ok().out())
                 .get(0).get("Size").asLong();
         System.out.printf("image %s: %d MB uncompressed%n", IMAGE, size / 1_000_000);
-        assertThat(size).isLessThanOrEqualTo(250_000_000L);
+        // 246 MB with one embedding model; the second (BGE small v1.5, retrieval.model) adds 25 MB
+        assertThat(size).isLessThanOrEqualTo(275_000_000L);
     }
 
     @Test
