@@ -182,17 +182,23 @@ final class ModelStore {
      * never touched.
      */
     int deleteRetired(Duration grace, int limit) {
-        int deleted = jdbc.update("""
-                DELETE FROM retrieval_chunks WHERE ctid = ANY (ARRAY(
-                       SELECT r.ctid FROM retrieval_chunks r, retrieval_model m
-                        WHERE r.model = m.retired AND m.retired <> m.active AND m.retired IS DISTINCT FROM m.target
-                          AND m.changed_at <= now() - make_interval(secs => ?) LIMIT ?))""",
-                (double) grace.toSeconds(), limit);
-        if (deleted == 0) {
-            jdbc.update("UPDATE retrieval_model SET retired = NULL WHERE retired IS NOT NULL "
-                    + "AND changed_at <= now() - make_interval(secs => ?)", (double) grace.toSeconds());
-        }
-        return deleted;
+        return jdbc.inTransaction(c -> {
+            // the state row held shared: a change of model (FOR UPDATE) waits until this batch is gone; nothing is
+            // scanned at all unless a retired model is due (this runs every few seconds)
+            List<String> due = Jdbc.query(c, """
+                    SELECT retired FROM retrieval_model WHERE retired IS NOT NULL AND retired <> active
+                       AND retired IS DISTINCT FROM target AND changed_at <= now() - make_interval(secs => ?)
+                       FOR SHARE""", rs -> rs.getString(1), (double) grace.toSeconds());
+            if (due.isEmpty()) {
+                return 0;
+            }
+            int deleted = Jdbc.update(c, "DELETE FROM retrieval_chunks WHERE ctid = ANY (ARRAY("
+                    + "SELECT ctid FROM retrieval_chunks WHERE model = ? LIMIT ?))", due.getFirst(), limit);
+            if (deleted == 0) {
+                Jdbc.update(c, "UPDATE retrieval_model SET retired = NULL WHERE retired = ?", due.getFirst());
+            }
+            return deleted;
+        });
     }
 
     private static State state(java.sql.ResultSet rs) throws SQLException {
