@@ -56,8 +56,9 @@ final class CrashingSyslogReceiver implements AutoCloseable {
                 }
                 ByteArrayOutputStream all = new ByteArrayOutputStream();
                 in.transferTo(all); // up to the sender's close_notify
-                socket.close();
+                // kept before the reply close_notify: the sender counts the delivery done once it reads that
                 messages.addAll(frames(all.toByteArray()));
+                socket.close();
             } catch (IOException e) {
                 // a broken connection: the next one
             }
