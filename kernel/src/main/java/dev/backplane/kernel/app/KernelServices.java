@@ -242,8 +242,8 @@ final class KernelServices {
         this.eventSources = new EventSources(jdbc, feed, credentials, audit, config.intValue(Setting.EVENTS_MAX_BODY_BYTES),
                 config.optional(Setting.CLOUDSM_PROJECT));
         this.eventLog = new EventLog(jdbc, config.intValue(Setting.EVENTS_RETENTION_DAYS));
-        this.eventIngest = new EventIngest(jdbc, eventSources, audit, drain, config.intValue(Setting.EVENTS_RATE_PER_SECOND),
-                broadcast);
+        this.eventIngest = closing.add(new EventIngest(jdbc, eventSources, audit, drain,
+                config.intValue(Setting.EVENTS_RATE_PER_SECOND), broadcast));
 
         this.toolServices = new KernelTools.Services(targets, catalog, dispatcher, resultQueries, audit, kb, memory, docs);
         ToolRegistry agentTools = tools(SearchLog.Transport.AGENT);

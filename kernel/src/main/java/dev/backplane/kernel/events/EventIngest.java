@@ -33,7 +33,7 @@ import java.util.function.Function;
  * event log and its audit row. The cheap refusals come first and touch no database: the slug and
  * the secret come from caches every replica drops on change.
  */
-public final class EventIngest {
+public final class EventIngest implements AutoCloseable {
 
     /** What an accepted delivery answers. */
     public record Accepted(String status, UUID eventId, boolean duplicate) {
@@ -45,6 +45,7 @@ public final class EventIngest {
             .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
 
     private final EventStore store;
+    private final EventCommits commits;
     private final EventSources sources;
     private final AuditLog audit;
     private final EventDrain drain;
@@ -56,6 +57,7 @@ public final class EventIngest {
     public EventIngest(Jdbc jdbc, EventSources sources, AuditLog audit, EventDrain drain, long defaultRatePerSecond,
                        BroadcastFeed broadcast) {
         this.store = new EventStore(jdbc);
+        this.commits = new EventCommits(store);
         this.broadcast = broadcast;
         this.sources = sources;
         this.audit = audit;
@@ -134,12 +136,11 @@ public final class EventIngest {
         UUID auditId = UUID.randomUUID();
         AuditLog.Insert audited = AuditLog.insertSelectFrom("ev", auditId, AuditLog.Entry.byService(s.tenantId(),
                 "svc-ingest:" + s.slug(), AuditClass.OTHER, "svc.events.ingest").target(s.slug()), "ok", extras);
-        // one statement, so one round trip and one commit: the event, its audit row and a delivery row per
-        // subscriber — all of them or none; the drains are told after the commit (EventDrain.announce)
+        // one statement: the event, its audit row and a delivery row per subscriber — all of them or none, committed
+        // with the other deliveries of the moment (EventCommits); the drains are told after the commit
         try {
-            Optional<UUID> inserted = store.insert(eventId, s, deliveryId, eventType, envelope, now, auditId, audited,
-                    subscribers);
-            if (inserted.isPresent()) {
+            if (commits.write(new EventStore.NewEvent(eventId, s, deliveryId, eventType, envelope, now, auditId,
+                    audited, subscribers))) {
                 if (subscribers.length > 0) {
                     drain.announce(s.tenantId());
                 }
@@ -148,6 +149,9 @@ public final class EventIngest {
                         : eventType + " ") + "from " + s.slug(), principal, principal, Optional.of("accepted")));
                 return new Accepted("accepted", eventId, false);
             }
+        } catch (EventCommits.Full e) {
+            throw EventErrors.RATE_LIMITED.error("this replica is storing as many deliveries as it can ("
+                    + commits.capacity() + " waiting); retry later").withHeaders(Map.of("Retry-After", "1"));
         } catch (Jdbc.DataAccessException e) {
             if (e.getCause() instanceof SQLException sql && sql.getSQLState() != null
                     && (sql.getSQLState().startsWith("22"))) {
@@ -161,6 +165,17 @@ public final class EventIngest {
         }
         UUID existing = store.existing(s.id(), deliveryId).orElse(null);
         return new Accepted("duplicate", existing, true);
+    }
+
+    /** Deliveries waiting to be committed on this replica ({@code svc_events_ingest_queue}). */
+    public int waiting() {
+        return commits.waiting();
+    }
+
+    /** Stops taking deliveries; those already queued are committed first. */
+    @Override
+    public void close() {
+        commits.close();
     }
 
     /** The one 404 of the ingest route: the same answer whatever was missing. */

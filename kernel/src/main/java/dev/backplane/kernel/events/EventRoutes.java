@@ -11,6 +11,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
 
@@ -26,6 +27,9 @@ public record EventRoutes(EventSources sources, EventIngest ingest, EventLog log
     static final String EVENTS = "/api/v1/events";
 
     public void register(ApiRoutes api) {
+        Gauge.builder("svc.events.ingest.queue", ingest::waiting)
+                .description("accepted deliveries waiting on this replica for their group commit (at "
+                        + "the limit, deliveries are refused with 429)").register(metrics);
         api.publicRoute(Method.POST, EVENTS + "/ingest/{slug}", this::counted)
                 .get(SOURCES, Role.OPERATOR, (req, res, c) -> Json.ok(res, Map.of("event_sources",
                         sources.list(c.tenantId()).stream().map(EventSource::view).toList())));

@@ -7,17 +7,20 @@ import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.JsonMapping;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
 /**
  * The SQL of the ingest and drain side of {@code events} and {@code event_deliveries}: the one-statement insert of
- * an event with its audit row and delivery rows, the duplicate lookup, and the drain's take-and-mark statements
+ * an event with its audit row and delivery rows (several events in one transaction: {@link EventCommits}), the duplicate lookup, and the drain's take-and-mark statements
  * (run on the drain's transaction, {@link #inTransaction}).
  */
 final class EventStore {
@@ -36,32 +39,85 @@ final class EventStore {
         return jdbc.inTransaction(body);
     }
 
+    /** An accepted delivery to store: the event, its audit row ({@code audited}) and its subscribers. */
+    record NewEvent(UUID eventId, EventSource source, String deliveryId, String eventType, ObjectNode envelope,
+                    Instant receivedAt, UUID auditId, AuditLog.Insert audited, String[] subscribers) {
+    }
+
     /**
-     * One statement, so one round trip and one commit: the event, its audit row ({@code audited}, selected from the
-     * inserted event) and a delivery row per subscriber — all of them or none. Empty when the source already has an
-     * event with this delivery id (nothing written then).
+     * One statement per event: the event, its delivery rows per subscriber and its audit row (the statement's own
+     * insert, selected from the inserted event, so its row count says whether the event was new) — all of them or
+     * none. One event is one auto-committed statement; several are one transaction of batched statements (one round
+     * trip, one commit, one disk flush). Each entry of the answer: whether that event was written (false: its source
+     * already has an event with its delivery id, an earlier one of this batch included).
      */
-    Optional<UUID> insert(UUID eventId, EventSource s, String deliveryId, String eventType, ObjectNode envelope,
-                          Instant receivedAt, UUID auditId, AuditLog.Insert audited, String[] subscribers) {
-        List<Object> params = new ArrayList<>(List.of(eventId, s.tenantId(), s.id(), s.slug(), s.kind().wire(),
-                deliveryId));
-        params.add(eventType);
-        params.add(Jdbc.jsonb(envelope));
-        params.add(Timestamp.from(receivedAt));
-        params.add(auditId);
-        params.addAll(audited.params());
-        params.add(s.tenantId());
-        params.add(subscribers);
-        return jdbc.queryOne("""
+    boolean[] insert(List<NewEvent> events) {
+        return jdbc.inConnection(c -> {
+            if (events.size() == 1) {
+                NewEvent e = events.getFirst();
+                try (PreparedStatement ps = c.prepareStatement(sql(e))) {
+                    bind(ps, e);
+                    return new boolean[] {ps.executeUpdate() > 0};
+                }
+            }
+            c.setAutoCommit(false);
+            try {
+                boolean[] written = batch(c, events);
+                c.commit();
+                return written;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        });
+    }
+
+    private static boolean[] batch(Connection c, List<NewEvent> events) throws SQLException {
+        // one prepared statement per distinct text (the audit insert's text is the same for every event today)
+        Map<String, List<Integer>> bySql = new LinkedHashMap<>();
+        for (int i = 0; i < events.size(); i++) {
+            bySql.computeIfAbsent(sql(events.get(i)), k -> new ArrayList<>()).add(i);
+        }
+        boolean[] written = new boolean[events.size()];
+        for (Map.Entry<String, List<Integer>> group : bySql.entrySet()) {
+            try (PreparedStatement ps = c.prepareStatement(group.getKey())) {
+                for (int i : group.getValue()) {
+                    bind(ps, events.get(i));
+                    ps.addBatch();
+                }
+                int[] counts = ps.executeBatch();
+                for (int j = 0; j < counts.length; j++) {
+                    written[group.getValue().get(j)] = counts[j] > 0;
+                }
+            }
+        }
+        return written;
+    }
+
+    private static String sql(NewEvent e) {
+        return """
                 WITH ev AS (INSERT INTO events (id, tenant_id, source_id, source_slug, kind, delivery_id, event_type,
                                    envelope, received_at, audit_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                             ON CONFLICT (source_id, delivery_id) DO NOTHING RETURNING id),
-                     au AS (""" + audited.sql() + """
-                ),
                      dl AS (INSERT INTO event_deliveries (subscriber, event_id, tenant_id)
                             SELECT sub, ev.id, ? FROM ev CROSS JOIN unnest(?::text[]) AS sub)
-                SELECT id FROM ev""",
-                rs -> rs.getObject(1, UUID.class), params.toArray());
+                """ + e.audited().sql();
+    }
+
+    private static void bind(PreparedStatement ps, NewEvent e) throws SQLException {
+        EventSource s = e.source();
+        List<Object> params = new ArrayList<>(List.of(e.eventId(), s.tenantId(), s.id(), s.slug(), s.kind().wire(),
+                e.deliveryId()));
+        params.add(e.eventType());
+        params.add(Jdbc.jsonb(e.envelope()));
+        params.add(Timestamp.from(e.receivedAt()));
+        params.add(e.auditId());
+        params.add(s.tenantId());
+        params.add(e.subscribers());
+        params.addAll(e.audited().params());
+        for (int i = 0; i < params.size(); i++) {
+            ps.setObject(i + 1, params.get(i));
+        }
     }
 
     /** The event a source already has with this delivery id. */

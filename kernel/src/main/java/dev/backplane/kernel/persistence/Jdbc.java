@@ -89,6 +89,15 @@ public final class Jdbc {
         }
     }
 
+    /** Runs {@code body} on a pooled connection as the pool hands it out (auto-commit on; the pool resets what it changes). */
+    public <T> T inConnection(TxBody<T> body) {
+        try (Connection c = dataSource.getConnection()) {
+            return body.run(c);
+        } catch (SQLException e) {
+            throw new DataAccessException(e);
+        }
+    }
+
     public <T> List<T> query(String sql, RowMapper<T> mapper, Object... params) {
         try (Connection c = dataSource.getConnection()) {
             return query(c, sql, mapper, params);

@@ -1,0 +1,206 @@
+package dev.backplane.kernel.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.backplane.kernel.app.KernelConfig;
+import dev.backplane.kernel.app.Setting;
+import dev.backplane.kernel.audit.AuditClass;
+import dev.backplane.kernel.audit.AuditLog;
+import dev.backplane.kernel.persistence.Database;
+import dev.backplane.kernel.persistence.Jdbc;
+import dev.backplane.kernel.testing.TempDirs;
+import dev.backplane.kernel.util.JsonMapping;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Group commit of accepted deliveries ({@link EventCommits}) on a real (embedded) PostgreSQL: concurrent events share
+ * transactions and each still gets its own answer, an event PostgreSQL refuses fails alone, and a full queue refuses
+ * at once while what it holds is written. A transaction left open on a delivery id holds a committer where a test
+ * needs it held: the committer's insert of that id waits for it.
+ */
+class EventCommitsIT {
+
+    private static final String[] SUBSCRIBERS = {"test.one", "test.two"};
+    private static Database db;
+    private static Jdbc jdbc;
+    private final UUID tenant = UUID.randomUUID();
+    private final EventSource source = new EventSource(UUID.randomUUID(), tenant, "src-" + UUID.randomUUID(), "commits",
+            EventNormalizer.Kind.GENERIC_JSON, EventSource.AuthStrategy.HMAC_SHA256, JsonMapping.mapper().createObjectNode(),
+            "active", 1, Optional.empty(), Instant.now(), "test", Instant.now(), "test");
+
+    @BeforeAll
+    static void database() {
+        db = Database.start(KernelConfig.of(Map.of(Setting.DATA_DIR, TempDirs.create("svc-event-commits").toString(),
+                Setting.DB_EMBEDDED_FSYNC, "false")).database());
+        jdbc = new Jdbc(db.dataSource());
+    }
+
+    @AfterAll
+    static void close() {
+        db.close();
+    }
+
+    @Test
+    void concurrentDeliveriesShareTransactionsAndEachGetsItsOwnAnswer() throws Exception {
+        int n = 300;
+        try (EventCommits commits = new EventCommits(new EventStore(jdbc));
+             ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<Boolean>> answers = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                // every tenth delivery repeats the one before it: one of the two is written, the other is a duplicate
+                String delivery = "d-" + (i % 10 == 9 ? i - 1 : i);
+                answers.add(threads.submit(() -> {
+                    go.await();
+                    return commits.write(event(delivery, "ok"));
+                }));
+            }
+            go.countDown();
+            int written = 0;
+            for (Future<Boolean> a : answers) {
+                written += a.get() ? 1 : 0;
+            }
+            assertThat(written).as("one per distinct delivery id").isEqualTo(n - n / 10);
+            assertThat(commits.transactions()).as("deliveries shared transactions").isLessThan(n);
+            assertThat(count("SELECT count(*) FROM events WHERE source_id = ?")).isEqualTo(n - n / 10);
+            assertThat(count("SELECT count(*) FROM audit_rows a JOIN events e ON e.audit_id = a.id "
+                    + "WHERE e.source_id = ?")).as("each event has its audit row").isEqualTo(n - n / 10);
+            assertThat(count("SELECT count(*) FROM event_deliveries d JOIN events e ON e.id = d.event_id "
+                    + "WHERE e.source_id = ?")).as("and a delivery row per subscriber")
+                    .isEqualTo(2L * (n - n / 10));
+        }
+    }
+
+    @Test
+    void anEventPostgreSQLRefusesFailsAloneAndTheRestOfItsBatchIsWritten() throws Exception {
+        try (EventCommits commits = new EventCommits(new EventStore(jdbc), 1, 16);
+             ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            try (Gate gate = new Gate("gate-1")) {
+                Future<Boolean> held = threads.submit(() -> commits.write(event("gate-1", "ok")));
+                await(() -> commits.waiting() == 0 && !held.isDone(), "the committer waits on the gate");
+                Future<Boolean> first = threads.submit(() -> commits.write(event("good-1", "ok")));
+                Future<Boolean> bad = threads.submit(() -> commits.write(event("bad", "a\u0000b")));
+                Future<Boolean> last = threads.submit(() -> commits.write(event("good-2", "ok")));
+                await(() -> commits.waiting() == 3, "three events queued behind it");
+                gate.release();
+                assertThat(held.get()).isTrue();
+                assertThat(first.get()).isTrue();
+                assertThat(last.get()).isTrue();
+                assertThatThrownBy(bad::get).hasCauseInstanceOf(Jdbc.DataAccessException.class)
+                        .cause().cause().isInstanceOf(SQLException.class)
+                        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).startsWith("22"));
+            }
+            assertThat(count("SELECT count(*) FROM events WHERE source_id = ?")).isEqualTo(3);
+            assertThat(jdbc.queryOne("SELECT count(*) FROM events WHERE source_id = ? AND delivery_id = 'bad'",
+                    rs -> rs.getLong(1), source.id()).orElseThrow()).isZero();
+        }
+    }
+
+    @Test
+    void aFullQueueRefusesAtOnceAndWritesWhatItHolds() throws Exception {
+        try (EventCommits commits = new EventCommits(new EventStore(jdbc), 1, 2);
+             ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            try (Gate gate = new Gate("gate-2")) {
+                Future<Boolean> held = threads.submit(() -> commits.write(event("gate-2", "ok")));
+                await(() -> commits.waiting() == 0 && !held.isDone(), "the committer waits on the gate");
+                Future<Boolean> a = threads.submit(() -> commits.write(event("queued-1", "ok")));
+                Future<Boolean> b = threads.submit(() -> commits.write(event("queued-2", "ok")));
+                await(() -> commits.waiting() == 2, "the queue is full");
+                long started = System.nanoTime();
+                assertThatThrownBy(() -> commits.write(event("refused", "ok"))).isInstanceOf(EventCommits.Full.class);
+                assertThat(Duration.ofNanos(System.nanoTime() - started)).as("refused without waiting")
+                        .isLessThan(Duration.ofSeconds(1));
+                gate.release();
+                assertThat(List.of(held.get(), a.get(), b.get())).containsOnly(true);
+            }
+            assertThat(count("SELECT count(*) FROM events WHERE source_id = ?")).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void closingWritesWhatIsQueuedAndThenRefuses() throws Exception {
+        EventCommits commits = new EventCommits(new EventStore(jdbc), 1, 8);
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<Boolean> queued;
+            try (Gate gate = new Gate("gate-3")) {
+                Future<Boolean> held = threads.submit(() -> commits.write(event("gate-3", "ok")));
+                await(() -> commits.waiting() == 0 && !held.isDone(), "the committer waits on the gate");
+                queued = threads.submit(() -> commits.write(event("queued", "ok")));
+                await(() -> commits.waiting() == 1, "one event queued");
+                Thread closer = Thread.ofVirtual().start(commits::close);
+                gate.release();
+                closer.join();
+                assertThat(held.get()).isTrue();
+            }
+            assertThat(queued.get()).as("queued before the close: written").isTrue();
+            assertThatThrownBy(() -> commits.write(event("late", "ok"))).isInstanceOf(EventCommits.Full.class);
+        }
+    }
+
+    private EventStore.NewEvent event(String deliveryId, String note) {
+        UUID eventId = UUID.randomUUID();
+        UUID auditId = UUID.randomUUID();
+        ObjectNode envelope = JsonMapping.mapper().createObjectNode().put("event_type", "test").put("note", note);
+        AuditLog.Insert audited = AuditLog.insertSelectFrom("ev", auditId, AuditLog.Entry.byService(tenant,
+                "svc-ingest:" + source.slug(), AuditClass.OTHER, "svc.events.ingest").target(source.slug()), "ok",
+                Map.of("event_id", eventId.toString(), "delivery_id", deliveryId));
+        return new EventStore.NewEvent(eventId, source, deliveryId, "test", envelope, Instant.now(), auditId, audited,
+                SUBSCRIBERS);
+    }
+
+    private long count(String sql) {
+        return jdbc.queryOne(sql, rs -> rs.getLong(1), source.id()).orElseThrow();
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as(what).isLessThan(deadline);
+            Thread.sleep(10);
+        }
+    }
+
+    /** An uncommitted event of this source with {@code deliveryId}: a committer writing the same id waits for it. */
+    private final class Gate implements AutoCloseable {
+        private final Connection c;
+
+        Gate(String deliveryId) throws SQLException {
+            c = db.dataSource().getConnection();
+            c.setAutoCommit(false);
+            Jdbc.update(c, "INSERT INTO events (id, tenant_id, source_id, source_slug, kind, delivery_id, envelope, "
+                    + "audit_id) VALUES (?, ?, ?, ?, 'generic-json', ?, '{}'::jsonb, ?)", UUID.randomUUID(), tenant,
+                    source.id(), source.slug(), deliveryId, UUID.randomUUID());
+        }
+
+        /** Rolls the gate's event back: the waiting committer's insert goes ahead. */
+        void release() throws SQLException {
+            if (!c.isClosed()) {
+                c.rollback();
+                c.close();
+            }
+        }
+
+        @Override
+        public void close() throws SQLException {
+            release();
+        }
+    }
+}
