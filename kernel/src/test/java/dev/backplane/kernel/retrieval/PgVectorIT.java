@@ -200,6 +200,7 @@ class PgVectorIT {
                 db.update("DROP TABLE event_rate_buckets"); // V049's, to take the database back to V045 whole
                 undoV050(db);
                 db.update("ALTER TABLE catalog_operation_overrides DROP COLUMN op_class"); // V052's
+                db.update("DROP INDEX event_deliveries_pending"); // V054's
                 db.update("DROP TABLE retrieval_model"); // V053's, and the chunks' key and index as V045 had them
                 db.update("ALTER TABLE retrieval_chunks DROP CONSTRAINT retrieval_chunks_pkey");
                 db.update("DROP INDEX retrieval_chunks_partition_model");
