@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -141,20 +142,25 @@ public final class EventDrain implements AutoCloseable {
         }
         return store.inTransaction(c -> {
             List<EventStore.Due> due = EventStore.due(c, names, BATCH);
+            List<EventStore.Due> delivered = new ArrayList<>(due.size());
             for (EventStore.Due d : due) {
-                deliver(c, d.subscriber(), d.event(), d.attempts());
+                if (deliver(c, d.subscriber(), d.event(), d.attempts())) {
+                    delivered.add(d);
+                }
             }
+            EventStore.delivered(c, delivered); // one statement for the batch, in its transaction
             return due.size();
         });
     }
 
-    private void deliver(Connection c, String name, Event event, int attempts) throws SQLException {
+    /** Whether the subscriber took the event; a failure is recorded as an attempt. */
+    private boolean deliver(Connection c, String name, Event event, int attempts) throws SQLException {
         Subscriber s = subscribers.get(name);
         Savepoint before = c.setSavepoint();
         try {
             s.deliver(c, event);
             c.releaseSavepoint(before);
-            EventStore.delivered(c, name, event.id());
+            return true;
         } catch (Exception e) {
             c.rollback(before);
             int n = attempts + 1;
@@ -162,6 +168,7 @@ public final class EventDrain implements AutoCloseable {
             LOG.log(Level.WARNING, "event " + event.id() + " to " + name + ": attempt " + n + " failed: " + error);
             EventStore.failed(c, name, event.id(), n, error.length() > 500 ? error.substring(0, 500) : error,
                     MAX_ATTEMPTS, backoffMillis(n) / 1000.0);
+            return false;
         }
     }
 

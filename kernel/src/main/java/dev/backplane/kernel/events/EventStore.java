@@ -157,9 +157,18 @@ final class EventStore {
         return due;
     }
 
-    static void delivered(Connection c, String subscriber, UUID eventId) throws SQLException {
-        Jdbc.update(c, "UPDATE event_deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = now(),"
-                + " last_error = NULL WHERE subscriber = ? AND event_id = ?", subscriber, eventId);
+    /** Marks these deliveries done, one statement for all of them. */
+    static void delivered(Connection c, List<Due> done) throws SQLException {
+        if (done.isEmpty()) {
+            return;
+        }
+        Jdbc.update(c, """
+                UPDATE event_deliveries d SET status = 'delivered', attempts = d.attempts + 1, delivered_at = now(),
+                       last_error = NULL
+                  FROM unnest(?::text[], ?::uuid[]) AS v(subscriber, event_id)
+                 WHERE d.subscriber = v.subscriber AND d.event_id = v.event_id""",
+                done.stream().map(Due::subscriber).toArray(String[]::new),
+                done.stream().map(d -> d.event().id()).toArray(UUID[]::new));
     }
 
     /** Records a failed attempt: {@code failed} once attempts reach maxAttempts, else due again after the backoff. */
