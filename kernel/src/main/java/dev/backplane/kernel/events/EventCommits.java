@@ -1,6 +1,7 @@
 package dev.backplane.kernel.events;
 
 import dev.backplane.kernel.persistence.Jdbc;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -20,9 +21,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link Full}: 429 with Retry-After) instead of waiting behind a backlog that only grows, so a replica offered
  * more than it can store answers the excess quickly and keeps its latency bounded for the rest.
  *
- * <p>One event's data can fail the whole transaction (a {@code \u0000} escape PostgreSQL's jsonb refuses, a
- * deadlock between two batches holding the same delivery ids): the committer then writes that batch's events one
- * by one, so only the event at fault fails, with its own error.
+ * <p>One event's data can fail the whole transaction (a NUL character escaped in JSON, which jsonb refuses;
+ * a deadlock between two batches holding the same delivery ids): the committer then writes that batch's events one
+ * by one, so only the event at fault fails, with its own error. A database that is down fails the batch's events
+ * together, at once ({@link #oneEventsFault}).
  */
 final class EventCommits implements AutoCloseable {
 
@@ -135,14 +137,34 @@ final class EventCommits implements AutoCloseable {
                 batch.get(i).written().complete(written[i]);
             }
         } catch (RuntimeException e) {
-            if (batch.size() == 1) {
-                batch.getFirst().written().completeExceptionally(e);
+            if (batch.size() == 1 || !oneEventsFault(e)) {
+                // a database that is down or unreachable fails every event alike: no retries one by one
+                batch.forEach(p -> p.written().completeExceptionally(e));
                 return;
             }
             for (Pending p : batch) {
                 commit(List.of(p));
             }
         }
+    }
+
+    /**
+     * Whether the batch failed on something one of its events may have caused: data PostgreSQL refuses (class 22),
+     * a constraint (23) or a deadlock or serialization failure with another batch (40). A connection that fails (08)
+     * or a pool that has none to give is everyone's failure.
+     */
+    static boolean oneEventsFault(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql) {
+                for (SQLException s = sql; s != null; s = s.getNextException()) {
+                    String state = s.getSQLState();
+                    if (state != null && (state.startsWith("22") || state.startsWith("23") || state.startsWith("40"))) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** Stops taking events; the committers write what is already queued, then end. */

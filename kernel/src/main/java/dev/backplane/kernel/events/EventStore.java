@@ -20,8 +20,8 @@ import java.util.UUID;
 
 /**
  * The SQL of the ingest and drain side of {@code events} and {@code event_deliveries}: the one-statement insert of
- * an event with its audit row and delivery rows (several events in one transaction: {@link EventCommits}), the duplicate lookup, and the drain's take-and-mark statements
- * (run on the drain's transaction, {@link #inTransaction}).
+ * an event with its audit row and delivery rows (several events in one transaction: {@link EventCommits}), the
+ * duplicate lookup, and the drain's take-and-mark statements (run on the drain's transaction, {@link #inTransaction}).
  */
 final class EventStore {
 

@@ -155,6 +155,18 @@ class EventCommitsIT {
         }
     }
 
+    @Test
+    void onlyAnEventsOwnFaultIsRetriedOneByOne() {
+        assertThat(EventCommits.oneEventsFault(new Jdbc.DataAccessException(new SQLException("bad", "22P05")))).isTrue();
+        java.sql.BatchUpdateException batch = new java.sql.BatchUpdateException("batch", "08006", new int[0]);
+        assertThat(EventCommits.oneEventsFault(new Jdbc.DataAccessException(batch))).isFalse();
+        batch.setNextException(new SQLException("deadlock detected", "40P01"));
+        assertThat(EventCommits.oneEventsFault(new Jdbc.DataAccessException(batch))).isTrue();
+        assertThat(EventCommits.oneEventsFault(new Jdbc.DataAccessException(new SQLException("gone", "08006"))))
+                .as("a lost connection fails the batch at once").isFalse();
+        assertThat(EventCommits.oneEventsFault(new IllegalStateException("pool closed"))).isFalse();
+    }
+
     private EventStore.NewEvent event(String deliveryId, String note) {
         UUID eventId = UUID.randomUUID();
         UUID auditId = UUID.randomUUID();
