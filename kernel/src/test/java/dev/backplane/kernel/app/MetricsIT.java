@@ -94,6 +94,7 @@ class MetricsIT extends PerTestTenant {
                 "svc_agent_runs{state=\"running\"}",
                 "svc_plugins_broken 0.0",
                 "svc_events_drain_lag_seconds ",
+                "svc_events_ingest_queue 0.0",
                 "svc_scheduler_lag_seconds ",
                 "svc_identity_key_fetch_failures_total{what=\"jwks\"} 0.0",
                 "svc_identity_key_fetch_failures_total{what=\"discovery\"} 0.0",
