@@ -95,7 +95,7 @@ class EventCommitsIT {
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             try (Gate gate = new Gate("gate-1")) {
                 Future<Boolean> held = threads.submit(() -> commits.write(event("gate-1", "ok")));
-                await(() -> commits.waiting() == 0 && !held.isDone(), "the committer waits on the gate");
+                awaitHeld(commits, held);
                 Future<Boolean> first = threads.submit(() -> commits.write(event("good-1", "ok")));
                 Future<Boolean> bad = threads.submit(() -> commits.write(event("bad", "a\u0000b")));
                 Future<Boolean> last = threads.submit(() -> commits.write(event("good-2", "ok")));
@@ -120,7 +120,7 @@ class EventCommitsIT {
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             try (Gate gate = new Gate("gate-2")) {
                 Future<Boolean> held = threads.submit(() -> commits.write(event("gate-2", "ok")));
-                await(() -> commits.waiting() == 0 && !held.isDone(), "the committer waits on the gate");
+                awaitHeld(commits, held);
                 Future<Boolean> a = threads.submit(() -> commits.write(event("queued-1", "ok")));
                 Future<Boolean> b = threads.submit(() -> commits.write(event("queued-2", "ok")));
                 await(() -> commits.waiting() == 2, "the queue is full");
@@ -142,7 +142,7 @@ class EventCommitsIT {
             Future<Boolean> queued;
             try (Gate gate = new Gate("gate-3")) {
                 Future<Boolean> held = threads.submit(() -> commits.write(event("gate-3", "ok")));
-                await(() -> commits.waiting() == 0 && !held.isDone(), "the committer waits on the gate");
+                awaitHeld(commits, held);
                 queued = threads.submit(() -> commits.write(event("queued", "ok")));
                 await(() -> commits.waiting() == 1, "one event queued");
                 Thread closer = Thread.ofVirtual().start(commits::close);
@@ -180,6 +180,15 @@ class EventCommitsIT {
 
     private long count(String sql) {
         return jdbc.queryOne(sql, rs -> rs.getLong(1), source.id()).orElseThrow();
+    }
+
+    /**
+     * Until the committer has taken the gate's event (the only one offered so far, so the first transaction) and
+     * waits on it. An empty queue alone would also be true before the event was offered at all.
+     */
+    private static void awaitHeld(EventCommits commits, Future<Boolean> held) throws InterruptedException {
+        await(() -> commits.transactions() == 1 && commits.waiting() == 0 && !held.isDone(),
+                "the committer waits on the gate");
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
