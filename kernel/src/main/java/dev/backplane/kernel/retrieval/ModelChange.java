@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A change of the embedding model ({@code retrieval.model}) while the kernel serves: searches go on with the active
@@ -50,6 +51,8 @@ final class ModelChange {
     private ModelStore.Lacking cursor = ModelStore.START;
     private volatile long lacking = -1;
     private volatile Duration retireAfter = RETIRE_AFTER;
+    private final AtomicBoolean refreshing = new AtomicBoolean();
+    private volatile boolean refreshAgain;
 
     private ModelChange(ModelStore.State state) {
         this.state = state;
@@ -110,18 +113,31 @@ final class ModelChange {
         engine = null;
     }
 
+    /**
+     * Reads the state again on a background thread. One runs at a time: a burst of writes that all see a changed state
+     * starts one refresh, and a request that comes while one runs makes it read once more.
+     */
     private void refreshInBackground() {
+        refreshAgain = true;
+        if (!refreshing.compareAndSet(false, true)) {
+            return;
+        }
         Thread.ofVirtual().name("retrieval-model-refresh").start(() -> {
             try {
-                if (engine != null) {
+                while (refreshAgain && engine != null) {
+                    refreshAgain = false;
                     refresh();
                 }
             } catch (RuntimeException e) {
-                if (engine == null) {
-                    return; // closed meanwhile
+                if (engine != null) { // else closed meanwhile
+                    LOG.log(Level.WARNING, "retrieval: reading the embedding model's state failed; searches keep the "
+                            + "model they use: " + e);
                 }
-                LOG.log(Level.WARNING, "retrieval: reading the embedding model's state failed; searches keep the "
-                        + "model they use: " + e);
+            } finally {
+                refreshing.set(false);
+            }
+            if (refreshAgain && engine != null) {
+                refreshInBackground(); // asked for between the loop's last check and the flag's reset
             }
         });
     }
