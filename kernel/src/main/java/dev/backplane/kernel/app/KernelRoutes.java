@@ -8,7 +8,9 @@ import dev.backplane.kernel.audit.GovernanceAudit;
 import dev.backplane.kernel.broadcast.BroadcastRoutes;
 import dev.backplane.kernel.catalog.CatalogRoutes;
 import dev.backplane.kernel.catalog.IngestRoutes;
+import dev.backplane.kernel.console.ConsoleApprovalRoutes;
 import dev.backplane.kernel.console.ConsoleConnectorRoutes;
+import dev.backplane.kernel.console.ConsoleHomeRoutes;
 import dev.backplane.kernel.console.ConsoleIngestRoutes;
 import dev.backplane.kernel.console.ConsoleKbRoutes;
 import dev.backplane.kernel.console.ConsoleRoutes;
@@ -133,6 +135,9 @@ final class KernelRoutes {
                 new ConsoleSignInRoutes(sessions, oidc, s.restAuthenticator, s.tenants, publicUrl),
                 new ConsoleKbRoutes(s.kb, s.kbIngest),
                 new ConsoleIngestRoutes(s.specIngest),
+                new ConsoleHomeRoutes(s.approvals, s.dashboards, s.automations, s.broadcast, s.broadcastHub,
+                        Duration.ofSeconds(config.intValue(Setting.BROADCAST_HEARTBEAT_SECONDS))),
+                new ConsoleApprovalRoutes(s.approvals, s.calls, new AuditQueries(s.jdbc)),
                 new ConsoleConnectorRoutes(s.catalog, new AuditQueries(s.jdbc))));
     }
 }

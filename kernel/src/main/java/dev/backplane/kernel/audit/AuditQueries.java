@@ -80,6 +80,11 @@ public final class AuditQueries {
         return store.connectorReviewTrail(tenant, connectorId, limit);
     }
 
+    /** The audit rows of approval request {@code approvalId} on {@code target}, oldest first (at most {@code limit}). */
+    public List<Row> approvalTrail(UUID tenant, UUID approvalId, String target, Instant createdAt, int limit) {
+        return store.approvalTrail(tenant, approvalId, target, createdAt, limit);
+    }
+
     public Row show(UUID tenant, UUID id) {
         return store.show(tenant, id).orElseThrow(() -> notFound(id.toString()));
     }

@@ -86,6 +86,16 @@ final class AuditQueryStore {
                 tenant, id);
     }
 
+    /**
+     * The rows of one approval request in time order: the parked call, the decision, the released call's execution.
+     * Read through the target's index from the request's creation on, so no scan of the tenant's log.
+     */
+    List<Row> approvalTrail(UUID tenant, UUID approvalId, String target, Instant createdAt, int limit) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM audit_rows WHERE tenant_id = ? AND target = ? "
+                + "AND occurred_at >= ? AND approval_request_id = ? ORDER BY occurred_at, id LIMIT ?", AuditQueryStore::row,
+                tenant, target, Timestamp.from(createdAt.minusSeconds(60)), approvalId, limit);
+    }
+
     /** A session's rows in time order. */
     List<Row> session(UUID tenant, UUID session) {
         return jdbc.query("SELECT " + COLUMNS + " FROM audit_rows WHERE tenant_id = ? AND session_id = ? "

@@ -3,6 +3,7 @@ package dev.backplane.kernel.console;
 import dev.backplane.kernel.errors.CommonErrors;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -47,5 +48,35 @@ final class ConsoleForms {
             throw CommonErrors.UNREADABLE_REQUEST.error("the form is not valid application/x-www-form-urlencoded");
         }
         return form;
+    }
+
+    /** A list's page number from the query: 1 when absent or unreadable, at most {@value #MAX_PAGE}. */
+    static int pageNumber(String text) {
+        try {
+            return Math.min(MAX_PAGE, Math.max(1, Integer.parseInt(text.strip())));
+        } catch (NumberFormatException e) {
+            return 1;
+        }
+    }
+
+    /** The deepest page a list offers (a bound on the offset a query string can ask for). */
+    static final int MAX_PAGE = 10_000;
+
+    /** Refuses {@code value} longer than {@code max} characters with {@code invalid_request} naming the field. */
+    static void checkLength(String field, String value, int max) {
+        if (value.length() > max) {
+            throw CommonErrors.INVALID_REQUEST.error(field + " is longer than " + max + " characters",
+                    Map.of("field", field));
+        }
+    }
+
+    /** A duration as people say it: "in 5 min", "2 h ago", "just now". */
+    static String relative(Duration d) {
+        long s = Math.abs(d.toSeconds());
+        String amount = s < 60 ? s + " s" : s < 3600 ? s / 60 + " min" : s < 172_800 ? s / 3600 + " h" : s / 86_400 + " d";
+        if (s < 5) {
+            return "just now";
+        }
+        return d.isNegative() ? amount + " ago" : "in " + amount;
     }
 }

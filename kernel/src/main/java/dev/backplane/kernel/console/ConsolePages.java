@@ -1,9 +1,13 @@
 package dev.backplane.kernel.console;
 
 import dev.backplane.kernel.audit.AuditQueries;
+import dev.backplane.kernel.broadcast.BroadcastEvent;
 import dev.backplane.kernel.catalog.CatalogViews;
 import dev.backplane.kernel.catalog.OperationView;
+import dev.backplane.kernel.dashboards.Dashboard;
+import dev.backplane.kernel.governance.Approvals;
 import dev.backplane.kernel.kb.KbService;
+import dev.backplane.kernel.scheduler.Automation;
 import java.util.List;
 import java.util.Map;
 
@@ -27,8 +31,7 @@ public final class ConsolePages {
      * @param platformAdmin whether the user may switch tenant
      * @param csrf the session's CSRF token, echoed by every form
      */
-    public record Frame(String title, String user, String role, String tenant, boolean platformAdmin, String csrf) {
-    }
+    public record Frame(String title, String user, String role, String tenant, boolean platformAdmin, String csrf) {    }
 
     public record KbPage(Frame frame, String query, String metadata, List<KbService.Hit> hits,
                          List<KbService.Entry> entries, boolean canWrite) {
@@ -76,6 +79,47 @@ public final class ConsolePages {
     /** A confirmation step before a change: the form posts to {@code action}. */
     public record ConfirmPage(Frame frame, String question, String detail, String action, String button,
                               String cancelHref) {
+    }
+
+    /**
+     * One approval request as the inbox shows it: the request, who asked and who decided (usernames where known),
+     * the safety level, description and host the request was resolved to, and when it expires or was decided.
+     */
+    public record ApprovalRow(Approvals.Approval approval, String requester, String decider, String safety,
+                              String description, String host, String when) {
+        public String link() {
+            return "/ui/approvals/" + approval.id();
+        }
+
+        public String shortId() {
+            return approval.id().toString().substring(0, 8);
+        }
+    }
+
+    /** The inbox: one page of requests of {@code status} ({@code all} for every status), and the pending count. */
+    public record ApprovalsPage(Frame frame, String status, List<ApprovalRow> rows, int page, boolean hasNext,
+                                int pendingCount) {
+        public String pageLink(int n) {
+            return "/ui/approvals?status=" + status + "&page=" + n;
+        }
+    }
+
+    /**
+     * A request's page. {@code canApprove}: a pending request and an approver four-eyes does not bind;
+     * {@code canReject}: any tenant_admin while it is pending; {@code boundBecause} says why the approve button is
+     * withheld; {@code params} is the redacted params as pretty JSON; {@code trail} its audit rows, oldest first
+     * (shown when {@code showsTrail}: to operators and above, as REST's audit reads).
+     */
+    public record ApprovalPage(Frame frame, ApprovalRow row, String params, boolean canApprove, boolean canReject,
+                               String boundBecause, String notice, boolean showsTrail, List<AuditQueries.Row> trail) {
+    }
+
+    /**
+     * The home page: pending approvals for everyone; for operators and above, the dashboards' states, automations
+     * whose last run failed and the latest activity (what the REST routes of each show them).
+     */
+    public record HomePage(Frame frame, int pendingApprovals, boolean operator, List<Dashboard> dashboards,
+                           List<Automation> failing, List<BroadcastEvent> activity) {
     }
 
     /** An error as the envelope has it; {@code frame} is null when nobody is signed in. */

@@ -25,12 +25,15 @@ final class ConsoleRequestRoutes {
     }
 
     /**
-     * The content security policy of every console answer: no script, no framing, styles and images of the console;
+     * The content security policy of every console answer: scripts, styles and connections of the console's own
+     * origin only (its one script, {@code console.js}: live updates, sorting, the theme; no inline script runs), no
+     * framing, images of the console;
      * forms are sent to the console only, or on to one of {@code formTargets} (origins a form's answer redirects to,
      * such as the identity provider's logout: browsers hold the redirect after a form to {@code form-action} too).
      */
     static String csp(List<String> formTargets) {
-        return "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'"
+        return "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; "
+                + "img-src 'self' https: data:; form-action 'self'"
                 + formTargets.stream().map(t -> " " + t).collect(Collectors.joining())
                 + "; frame-ancestors 'none'; base-uri 'none'";
     }

@@ -35,6 +35,7 @@ import java.util.Optional;
 public final class ConsoleRoutes {
 
     static final String COOKIE = "svc_console";
+    private static final String PICO = picoPath();
     /** Largest form accepted (a kb body is at most 256 KiB; form encoding can triple it). */
     static final int MAX_FORM_BYTES = 1 << 20;
     private static final System.Logger LOG = System.getLogger(ConsoleRoutes.class.getName());
@@ -104,8 +105,9 @@ public final class ConsoleRoutes {
     }
 
     public void register(HttpRouting.Builder routing) {
-        routing.get("/ui", (req, res) -> redirect(res, Status.FOUND_302, "/ui/kb"))
-                .get("/ui/static/console.css", this::stylesheet);
+        routing.get("/ui/static/console.css", (req, res) -> asset(res, "/console/console.css", "text/css"))
+                .get("/ui/static/console.js", (req, res) -> asset(res, "/console/console.js", "text/javascript"))
+                .get("/ui/static/pico.min.css", (req, res) -> asset(res, PICO, "text/css"));
         pages.forEach(group -> group.register(this, routing));
     }
 
@@ -171,12 +173,29 @@ public final class ConsoleRoutes {
                 .flatMap(id -> sessions.find(id).map(s -> new Signed(id, s)));
     }
 
-    private void stylesheet(ServerRequest req, ServerResponse res) throws IOException {
-        try (InputStream css = ConsoleRoutes.class.getResourceAsStream("/console/console.css")) {
-            res.headers().contentType(HttpMediaType.create("text/css; charset=utf-8"));
+    /** Sends a static file of the classpath: the console's stylesheet and script, and Pico CSS from its WebJar. */
+    private static void asset(ServerResponse res, String resource, String type) throws IOException {
+        try (InputStream in = ConsoleRoutes.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException(resource + " is missing from the kernel's classpath");
+            }
+            res.headers().contentType(HttpMediaType.create(type + "; charset=utf-8"));
+            res.header(HeaderNames.create("X-Content-Type-Options"), "nosniff");
             res.header(HeaderNames.CACHE_CONTROL, "max-age=300");
-            res.send(css.readAllBytes());
+            res.send(in.readAllBytes());
         }
+    }
+
+    /** Pico CSS (MIT, its licence inside the WebJar) at the version the build resolved. */
+    private static String picoPath() {
+        java.util.Properties pom = new java.util.Properties();
+        try (InputStream in = ConsoleRoutes.class.getResourceAsStream(
+                "/META-INF/maven/org.webjars.npm/picocss__pico/pom.properties")) {
+            pom.load(in);
+        } catch (IOException | NullPointerException e) {
+            throw new IllegalStateException("the Pico CSS WebJar is missing from the kernel's classpath", e);
+        }
+        return "/META-INF/resources/webjars/picocss__pico/" + pom.getProperty("version") + "/css/pico.min.css";
     }
 
     static void redirect(ServerResponse res, Status status, String location) {

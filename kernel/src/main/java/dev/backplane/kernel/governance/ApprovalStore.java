@@ -68,6 +68,12 @@ final class ApprovalStore {
                 workRef.orElse(null), limit, offset);
     }
 
+    /** How many of the tenant's requests wait for a decision (pending and not past their TTL). */
+    int pendingCount(UUID tenant) {
+        return jdbc.queryOne("SELECT count(*) FROM governance_approvals WHERE tenant_id = ? AND status = 'pending' "
+                + "AND expires_at > now()", rs -> rs.getInt(1), tenant).orElse(0);
+    }
+
     Optional<Approval> find(UUID tenant, UUID id) {
         return jdbc.queryOne(SELECT + "WHERE a.tenant_id = ? AND a.id = ?", ApprovalStore::approval, tenant, id);
     }
@@ -89,6 +95,18 @@ final class ApprovalStore {
                         rs.getString("requester_kind"), Optional.ofNullable(rs.getString("requester_client_id")),
                         Optional.ofNullable(rs.getObject("requester_session_id", UUID.class)),
                         rs.getObject("target_id", UUID.class), readMap(rs.getString("params"))),
+                tenant, id).stream().findFirst();
+    }
+
+    /** Who a request binds under four-eyes, read without a lock (what a page shows before anyone decides). */
+    static Optional<Locked> parties(Connection c, UUID tenant, UUID id) throws SQLException {
+        return Jdbc.query(c, """
+                SELECT id, status, requester, requester_kind, requester_client_id, target_id, requester_session_id
+                  FROM governance_approvals WHERE tenant_id = ? AND id = ?""", rs -> new Locked(
+                        rs.getObject("id", UUID.class), status(rs.getString("status")), rs.getString("requester"),
+                        rs.getString("requester_kind"), Optional.ofNullable(rs.getString("requester_client_id")),
+                        Optional.ofNullable(rs.getObject("requester_session_id", UUID.class)),
+                        rs.getObject("target_id", UUID.class), Map.of()),
                 tenant, id).stream().findFirst();
     }
 

@@ -90,6 +90,11 @@ public final class Approvals {
         return store.list(tenant, wanted, workRef, limit, offset);
     }
 
+    /** How many of the tenant's requests wait for a decision now. */
+    public int pendingCount(UUID tenant) {
+        return store.pendingCount(tenant);
+    }
+
     public Approval show(UUID tenant, UUID id) {
         expireDue();
         return store.find(tenant, id).orElseThrow(() -> notFound(id.toString()));
@@ -164,8 +169,21 @@ public final class Approvals {
     }
 
     /** What an approval id answers when it is not a uuid or names no request of the tenant. */
-    static DomainException notFound(String id) {
+    public static DomainException notFound(String id) {
         return GovernanceErrors.APPROVAL_NOT_FOUND.error("no approval request " + id + " in this tenant");
+    }
+
+    /**
+     * Why {@code caller} could not approve request {@code id} under four-eyes ("the requester", "who started agent run
+     * ..."), or empty when they could: what the console asks to offer or withhold its approve button. The decision
+     * itself checks again under the row's lock ({@link #approve}).
+     */
+    public Optional<String> fourEyesBound(Caller caller, UUID id) {
+        return store.inTransaction(c -> {
+            ApprovalStore.Locked row = ApprovalStore.parties(c, caller.tenantId(), id)
+                    .orElseThrow(() -> notFound(id.toString()));
+            return fourEyes.bound(c, caller.tenantId(), row, caller.sub());
+        });
     }
 
     /** The request locked for a decision, once it is expired if due; refused unless it may move to {@code next}. */

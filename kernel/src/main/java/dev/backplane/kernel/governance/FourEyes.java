@@ -33,6 +33,11 @@ final class FourEyes {
         }
     }
 
+    /** Why {@code approver} may not approve the request (they are accountable for it), or empty when they may. */
+    Optional<String> bound(Connection c, UUID tenant, ApprovalStore.Locked row, String approver) throws SQLException {
+        return Optional.ofNullable(accountable(c, tenant, row).get(approver));
+    }
+
     /**
      * Everyone four-eyes keeps from approving a parked call, with why (review 3, S3): the requester; for an
      * agent principal's call its owner and its registrant; for a call parked in an agent run whoever started the

@@ -6,6 +6,8 @@ import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.Fixtures;
 import dev.backplane.kernel.testing.KeycloakServer;
+import dev.backplane.kernel.testing.LoopbackHttp;
+import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -19,6 +21,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -51,6 +55,8 @@ class ConsoleBrowserIT {
     static final String REALM = "svc";
     static final UUID TENANT = UUID.randomUUID();
     static final UUID OTHER_TENANT = UUID.randomUUID();
+    /** The approvals flow's own tenant: its connector is enabled there without touching the other tests' tenant. */
+    static final UUID APPROVALS_TENANT = UUID.randomUUID();
     static final String PASSWORD = "pw-" + UUID.randomUUID();
     static final String CONNECTOR = "demo-2.x";
     static final String AXE_VERSION = "4.14.1";
@@ -64,6 +70,9 @@ class ConsoleBrowserIT {
             "![pic](javascript:window.__xss='image')",
             "\"><b onmouseover=\"window.__xss='attr'\">bold</b>");
 
+    static final List<String> TARGET_HITS = new java.util.concurrent.CopyOnWriteArrayList<>();
+    static final Pattern DEVICE_URL = Pattern.compile("(http://\\S+/device\\?user_code=\\S+)");
+    static com.sun.net.httpserver.HttpServer target;
     static Path work;
     static KeycloakServer keycloak;
     static TestKernel kernel;
@@ -78,11 +87,16 @@ class ConsoleBrowserIT {
         work = TempDirs.create("svc-console");
         keycloak = KeycloakServer.start(work);
         Path plugins = Files.createDirectories(work.resolve("plugins"));
-        TestPlugins.build(plugins, TestPlugins.connector("demo", "2.x").operations(6)
+        TestPlugins.build(plugins, TestPlugins.connector("demo", "2.x").operations(6).httpProbe(false)
                 .describeWith("\" " + javaLiteral(String.join(" ", XSS)) + "\""));
+        target = LoopbackHttp.start(x -> {
+            TARGET_HITS.add(x.getRequestMethod() + " " + x.getRequestURI().getPath());
+            LoopbackHttp.answer(x, 200, "1.0");
+        });
         kernel = TestKernel.start(work.resolve("kernel"), Map.of(
                 "SVC_IDENTITY_ISSUER", keycloak.url() + "/realms/" + REALM,
                 "SVC_PLUGIN_DIR", plugins.toString(),
+                "SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8",
                 // specs over 1,000 bytes are ingested in a background job: the console's job page is exercised
                 "SVC_INGEST_SYNC_MAX_BYTES", "1000"));
         CliRunner admin = new CliRunner(work.resolve("admin-config"))
@@ -91,6 +105,9 @@ class ConsoleBrowserIT {
                 .env("SVC_BOOTSTRAP_USER_PASSWORD", PASSWORD);
         for (String[] user : List.of(new String[] {"alice", "tenant_admin", TENANT.toString()},
                 new String[] {"dave", "read_only", TENANT.toString()},
+                new String[] {"carol", "tenant_admin", APPROVALS_TENANT.toString()},
+                new String[] {"bob", "tenant_admin", APPROVALS_TENANT.toString()},
+                new String[] {"rita", "read_only", APPROVALS_TENANT.toString()},
                 new String[] {"erin", "tenant_admin", OTHER_TENANT.toString()},
                 new String[] {"paula", "read_only", TENANT.toString()})) {
             CliRunner.Result r = admin.run("admin", "idp", "bootstrap-clients", "--keycloak-base-url", keycloak.url(),
@@ -108,6 +125,9 @@ class ConsoleBrowserIT {
 
     @AfterAll
     static void stop() {
+        if (target != null) {
+            target.stop(0);
+        }
         Fixtures.closeAll(kernel, keycloak);
     }
 
@@ -599,21 +619,140 @@ class ConsoleBrowserIT {
         b.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
         for (String page : List.of("/ui/kb", "/ui/kb?q=ingress", "/ui/kb/new", "/ui/connectors",
                 "/ui/connectors/" + CONNECTOR, "/ui/connectors/" + CONNECTOR + "?q=list", "/ui/connectors/" + CONNECTOR
-                        + "/enable", "/ui/connectors/" + CONNECTOR + "/operations/demo.item0.list", "/ui/ingest", "/ui/kb/ingest")) {
+                        + "/enable", "/ui/connectors/" + CONNECTOR + "/operations/demo.item0.list", "/ui/ingest",
+                "/ui/kb/ingest", "/ui", "/ui/approvals", "/ui/approvals?status=all")) {
             b.get(kernel.url() + page);
-            ((JavascriptExecutor) b).executeScript(axe);
-            Object answer = ((JavascriptExecutor) b).executeAsyncScript("""
-                    const done = arguments[arguments.length - 1];
-                    axe.run(document).then(r => done(JSON.stringify({passes: r.passes.length, serious: r.violations
-                        .filter(v => v.impact === 'serious' || v.impact === 'critical')
-                        .map(v => v.id + ': ' + v.help + ' at ' + v.nodes.map(n => n.target).join(' '))})))
-                      .catch(e => done(JSON.stringify({error: String(e)})));""");
-            com.fasterxml.jackson.databind.JsonNode result = new com.fasterxml.jackson.databind.ObjectMapper()
-                    .readTree(String.valueOf(answer));
-            assertThat(result.path("passes").asInt()).as("axe-core ran its rules on " + page + ": " + answer)
-                    .isPositive();
-            assertThat(result.path("serious")).as("serious or critical violations on " + page).isEmpty();
+            assertAccessible(b, axe, page);
         }
+    }
+
+    /**
+     * Issue 45's approval flow: carol parks a write through the CLI; bob, watching /ui/approvals, sees it arrive
+     * without reloading, opens it, approves, and the write reaches the target; the request's page shows the chain of
+     * audit rows (parked, approved, executed). Carol's own request offers her no approve button and her forged POST
+     * is refused by four-eyes; a read_only user sees no decision form and is refused the POST; a POST without the
+     * session's CSRF token is refused.
+     */
+    @Test
+    void aParkedWriteAppearsLiveForAnotherAdminWhoApprovesItAndTheWriteRuns() throws Exception {
+        Path carolHome = work.resolve("cli-carol");
+        CliRunner carol = new CliRunner(carolHome);
+        cliLogin(carol, "carol");
+        String token = new com.fasterxml.jackson.databind.ObjectMapper().readTree(carolHome.resolve("svc/tokens.json")
+                .toFile()).path(kernel.url()).path("access_token").asText();
+        LoopbackTarget.on(target).register(kernel, token, "web1", "demo");
+        kernel.enableConnector(token, CONNECTOR);
+        assertThat(kernel.patch("/api/v1/connectors/" + CONNECTOR + "/operations/demo.item2.delete", token,
+                Map.of("is_enabled", true, "safety_level", "caution")).status()).isEqualTo(200);
+
+        WebDriver bob = signIn("bob", APPROVALS_TENANT, "/ui/approvals");
+        new WebDriverWait(bob, Duration.ofSeconds(20)).until(d -> "true".equals(d.findElement(By.tagName("body"))
+                .getAttribute("data-live-open")));
+        ((JavascriptExecutor) bob).executeScript("window.__stayed = true;");
+        CliRunner.Result parked = carol.run("operation", "call", CONNECTOR, "demo.item2.delete", "--target", "web1",
+                "--params", "{\"name\": \"gone\"}", "--work-ref", "CHG-45");
+        assertThat(parked.exitCode()).as(parked.toString()).isEqualTo(4);
+        String id = uuidIn(parked.out() + parked.err());
+        assertThat(TARGET_HITS).doesNotContain("DELETE /items/gone");
+
+        WebElement row = new WebDriverWait(bob, Duration.ofSeconds(20)).until(
+                ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-approval='" + id + "']")));
+        assertThat(((JavascriptExecutor) bob).executeScript("return window.__stayed === true;"))
+                .as("the request appeared without a reload").isEqualTo(true);
+        assertThat(row.getText()).contains("carol", "demo.item2.delete", "web1", "CHG-45", "pending");
+        screenshot(bob, "console-approvals.png");
+
+        navigate(bob, By.cssSelector("tr[data-approval='" + id + "'] a"));
+        assertThat(text(bob, "approval-status")).isEqualTo("pending");
+        assertThat(text(bob, "params")).contains("gone");
+        assertThat(bob.findElements(By.id("four-eyes"))).isEmpty();
+        screenshot(bob, "console-approval.png");
+        bob.findElement(By.id("reason-input")).sendKeys("change window CHG-45");
+        navigate(bob, By.id("approve"));
+        assertThat(text(bob, "notice")).startsWith("Approved.");
+        new WebDriverWait(bob, Duration.ofSeconds(20)).until(d -> TARGET_HITS.contains("DELETE /items/gone"));
+        List<String> chain = new WebDriverWait(bob, Duration.ofSeconds(20)).ignoring(
+                org.openqa.selenium.StaleElementReferenceException.class).until(d -> {
+                    List<String> ops = d.findElements(By.cssSelector("#trail tbody tr")).stream()
+                            .map(WebElement::getText).toList();
+                    return ops.stream().anyMatch(t -> t.contains("demo.item2.delete") && t.contains("ok")) ? ops : null;
+                });
+        assertThat(chain).as("parked, approved, executed").anySatisfy(t -> assertThat(t).contains("awaiting_approval"))
+                .anySatisfy(t -> assertThat(t).contains("svc.approval.approve"));
+        assertThat(text(bob, "approval-status")).isEqualTo("approved");
+        assertAccessible(bob, axeCore(), "/ui/approvals/" + id);
+
+        // four-eyes: carol's own request offers her no approve button, and her forged approve is refused
+        CliRunner.Result second = carol.run("operation", "call", CONNECTOR, "demo.item2.delete", "--target", "web1",
+                "--params", "{\"name\": \"kept\"}");
+        String secondId = uuidIn(second.out() + second.err());
+        WebDriver c = signIn("carol", APPROVALS_TENANT, "/ui/approvals/" + secondId);
+        assertThat(c.findElements(By.id("approve"))).isEmpty();
+        assertThat(text(c, "four-eyes")).contains("the requester");
+        assertThat(c.findElements(By.id("reject"))).as("a requester may withdraw by rejecting").hasSize(1);
+        assertThat(forgedPost(c, "/ui/approvals/" + secondId + "/approve", true)).isEqualTo(403);
+        assertThat(forgedPost(c, "/ui/approvals/" + secondId + "/approve", false)).as("no CSRF token").isEqualTo(403);
+        c.quit();
+        WebDriver rita = signIn("rita", APPROVALS_TENANT, "/ui/approvals/" + secondId);
+        assertThat(rita.findElements(By.id("approve"))).isEmpty();
+        assertThat(rita.findElements(By.id("reject"))).isEmpty();
+        assertThat(rita.findElements(By.id("trail"))).as("audit rows are an operator's read").isEmpty();
+        assertThat(forgedPost(rita, "/ui/approvals/" + secondId + "/approve", true)).isEqualTo(403);
+        rita.quit();
+        WebDriver erin = signIn("erin", OTHER_TENANT, "/ui/approvals?status=all");
+        assertThat(erin.findElements(By.cssSelector("tr[data-approval]"))).as("another tenant's inbox").isEmpty();
+        erin.get(kernel.url() + "/ui/approvals/" + secondId);
+        assertThat(awaitText(erin, "error-code", "approval_not_found"::equals)).isEqualTo("approval_not_found");
+        assertThat(forgedPost(erin, "/ui/approvals/" + secondId + "/approve", true)).isEqualTo(404);
+        assertThat(kernel.jdbc().queryOne("SELECT status FROM governance_approvals WHERE id = ?::uuid",
+                rs -> rs.getString(1), secondId)).hasValue("pending");
+        assertThat(TARGET_HITS).doesNotContain("DELETE /items/kept");
+    }
+
+    /** Posts the approve form from the page {@code b} shows, with its CSRF token or without; the answer's status. */
+    private static int forgedPost(WebDriver b, String path, boolean withToken) {
+        Object status = ((JavascriptExecutor) b).executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                const token = document.querySelector("input[name=_csrf]").value;
+                fetch(arguments[0], {method: "POST", credentials: "same-origin",
+                    headers: {"Content-Type": "application/x-www-form-urlencoded"},
+                    body: arguments[1] ? "_csrf=" + encodeURIComponent(token) : "reason=x"})
+                  .then(r => done(r.status)).catch(e => done(String(e)));""", path, withToken);
+        return ((Number) status).intValue();
+    }
+
+    private static String uuidIn(String text) {
+        Matcher m = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}").matcher(text);
+        assertThat(m.find()).as("an approval request id in: " + text).isTrue();
+        return m.group();
+    }
+
+    /** Logs {@code user} in through the CLI's device flow, approving it on Keycloak's pages. */
+    private static void cliLogin(CliRunner cli, String user) throws Exception {
+        CliRunner.Running running = cli.start("login", kernel.url(), "--insecure-allow-http");
+        keycloak.approveDevice(running.awaitErr(DEVICE_URL, Duration.ofSeconds(30)), user, PASSWORD);
+        CliRunner.Result r = running.result().get();
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+    }
+
+    /** Runs axe-core on the page {@code b} shows: its rules ran, and none found a serious or critical violation. */
+    private static void assertAccessible(WebDriver b, String axe, String page) throws Exception {
+        b.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
+        ((JavascriptExecutor) b).executeScript(axe);
+        Object answer = ((JavascriptExecutor) b).executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                axe.run(document).then(r => done(JSON.stringify({passes: r.passes.length, serious: r.violations
+                    .filter(v => v.impact === 'serious' || v.impact === 'critical')
+                    .map(v => v.id + ': ' + v.help + ' at ' + v.nodes.map(n => n.target).join(' '))})))
+                  .catch(e => done(JSON.stringify({error: String(e)})));""");
+        com.fasterxml.jackson.databind.JsonNode result = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(String.valueOf(answer));
+        assertThat(result.path("passes").asInt()).as("axe-core ran its rules on " + page + ": " + answer)
+                .isPositive();
+        assertThat(result.path("serious")).as("serious or critical violations on " + page).isEmpty();
+        Object width = ((JavascriptExecutor) b).executeScript(
+                "return document.documentElement.scrollWidth - document.documentElement.clientWidth;");
+        assertThat(((Number) width).intValue()).as(page + " scrolls sideways").isLessThanOrEqualTo(1);
     }
 
     /**

@@ -33,11 +33,13 @@ class ConsoleRequestRoutesTest {
     }
 
     @Test
-    void thePolicyAllowsNoScriptsFramesOrForeignForms() {
-        assertThat(ConsoleRequestRoutes.csp(List.of())).startsWith("default-src 'none';").doesNotContain("script-src")
-                .contains("form-action 'self';", "frame-ancestors 'none'", "base-uri 'none'");
+    void thePolicyAllowsOnlyTheConsolesOwnScriptsAndNoFramesOrForeignForms() {
+        assertThat(ConsoleRequestRoutes.csp(List.of())).startsWith("default-src 'none';")
+                .contains("script-src 'self';", "connect-src 'self';", "form-action 'self';", "frame-ancestors 'none'",
+                        "base-uri 'none'")
+                .doesNotContain("unsafe-inline", "unsafe-eval");
         // the identity provider's origin only: the sign-out form's answer redirects to its logout
         assertThat(ConsoleRequestRoutes.csp(List.of("https://idp.example:8443"))).startsWith("default-src 'none';")
-                .doesNotContain("script-src").contains("form-action 'self' https://idp.example:8443;");
+                .doesNotContain("unsafe-inline").contains("form-action 'self' https://idp.example:8443;");
     }
 }

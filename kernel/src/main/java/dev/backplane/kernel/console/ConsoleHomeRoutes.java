@@ -1,0 +1,103 @@
+package dev.backplane.kernel.console;
+
+import dev.backplane.kernel.broadcast.BroadcastFeed;
+import dev.backplane.kernel.broadcast.BroadcastFilter;
+import dev.backplane.kernel.broadcast.BroadcastHub;
+import dev.backplane.kernel.broadcast.BroadcastSubscription;
+import dev.backplane.kernel.dashboards.Dashboards;
+import dev.backplane.kernel.governance.Approvals;
+import dev.backplane.kernel.identity.Role;
+import dev.backplane.kernel.scheduler.Automation;
+import dev.backplane.kernel.scheduler.Automations;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * {@code /ui}: the tenant now (pending approvals, dashboards' states, automations whose last run failed, the latest
+ * activity), and {@code /ui/live}, the change signal every page listens to. The signal is a server-sent event per
+ * activity of the tenant carrying only its kind: a page that hears one reloads its own live parts through its own
+ * route, so what a user sees is always what that route lets them see.
+ */
+public final class ConsoleHomeRoutes implements ConsoleRoutes.PageGroupRoutes {
+
+    /** Activity lines the home page lists. */
+    static final int ACTIVITY = 15;
+    /** Last-run statuses that count as failing. */
+    static final Set<String> FAILED = Set.of("failed", "error", "timed_out");
+
+    private final Approvals approvals;
+    private final Dashboards dashboards;
+    private final Automations automations;
+    private final BroadcastFeed feed;
+    private final BroadcastHub hub;
+    private final Duration heartbeat;
+    private ConsoleRoutes console;
+
+    public ConsoleHomeRoutes(Approvals approvals, Dashboards dashboards, Automations automations, BroadcastFeed feed,
+                             BroadcastHub hub, Duration heartbeat) {
+        this.approvals = approvals;
+        this.dashboards = dashboards;
+        this.automations = automations;
+        this.feed = feed;
+        this.hub = hub;
+        this.heartbeat = heartbeat;
+    }
+
+    @Override
+    public void register(ConsoleRoutes console, HttpRouting.Builder routing) {
+        this.console = console;
+        console.page(routing, Method.GET, "/ui", Role.READ_ONLY, this::home);
+        console.page(routing, Method.GET, "/ui/live", Role.READ_ONLY, this::live);
+    }
+
+    private void home(ServerRequest req, ServerResponse res, ConsoleRoutes.Signed s, Map<String, String> f) {
+        UUID tenant = s.caller().tenantId();
+        boolean operator = s.caller().effectiveRole().includes(Role.OPERATOR);
+        List<Automation> failing = operator ? automations.list(tenant, Automations.PAGE.max()).automations().stream()
+                .filter(a -> a.lastRunStatus().map(FAILED::contains).orElse(false)).toList() : List.of();
+        console.render(res, Status.OK_200, "home.jte", new ConsolePages.HomePage(s.frame("Home"),
+                approvals.pendingCount(tenant), operator,
+                operator ? dashboards.list(tenant, Dashboards.PAGE.max(), 0) : List.of(), failing,
+                operator ? feed.recent(tenant, BroadcastFilter.ALL, Optional.empty(), ACTIVITY).events() : List.of()));
+    }
+
+    /**
+     * Server-sent events: {@code event: change} with the activity's kind, one per activity of the tenant, and a
+     * comment as heartbeat. The stream ends when the browser leaves or the kernel drains.
+     */
+    private void live(ServerRequest req, ServerResponse res, ConsoleRoutes.Signed s, Map<String, String> f)
+            throws InterruptedException {
+        BroadcastSubscription sub = hub.subscribe(s.caller().tenantId(), BroadcastFilter.ALL);
+        res.header(HeaderNames.CONTENT_TYPE, "text/event-stream");
+        res.header(HeaderNames.CACHE_CONTROL, "no-store");
+        try (OutputStream out = res.outputStream()) {
+            write(out, "retry: 3000\n: console live updates\n\n");
+            while (sub.droppedBecause().isEmpty()) {
+                var next = sub.next(heartbeat.toMillis());
+                write(out, next.map(e -> "event: change\ndata: " + e.kind() + "\n\n").orElse(": heartbeat\n\n"));
+            }
+        } catch (IOException gone) {
+            // the browser went away
+        } finally {
+            hub.unsubscribe(sub);
+        }
+    }
+
+    private static void write(OutputStream out, String text) throws IOException {
+        out.write(text.getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+}
