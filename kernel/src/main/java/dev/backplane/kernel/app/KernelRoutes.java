@@ -9,6 +9,7 @@ import dev.backplane.kernel.broadcast.BroadcastRoutes;
 import dev.backplane.kernel.catalog.CatalogRoutes;
 import dev.backplane.kernel.catalog.IngestRoutes;
 import dev.backplane.kernel.console.ConsoleApprovalRoutes;
+import dev.backplane.kernel.console.ConsoleAuditRoutes;
 import dev.backplane.kernel.console.ConsoleConnectorRoutes;
 import dev.backplane.kernel.console.ConsoleHomeRoutes;
 import dev.backplane.kernel.console.ConsoleIngestRoutes;
@@ -138,6 +139,8 @@ final class KernelRoutes {
                 new ConsoleHomeRoutes(s.approvals, s.dashboards, s.automations, s.broadcast, s.broadcastHub,
                         Duration.ofSeconds(config.intValue(Setting.BROADCAST_HEARTBEAT_SECONDS))),
                 new ConsoleApprovalRoutes(s.approvals, s.calls, new AuditQueries(s.jdbc)),
+                new ConsoleAuditRoutes(new AuditQueries(s.jdbc), s.audit,
+                        (caller, name) -> s.targets.auditName(caller.tenantId(), name)),
                 new ConsoleConnectorRoutes(s.catalog, new AuditQueries(s.jdbc))));
     }
 }

@@ -85,6 +85,11 @@ public final class AuditQueries {
         return store.approvalTrail(tenant, approvalId, target, createdAt, limit);
     }
 
+    /** The display name (preferred_username) of each principal of {@code rows} that has one. */
+    public Map<String, String> usernames(List<Row> rows) {
+        return store.usernames(rows.stream().map(Row::principal).distinct().toList());
+    }
+
     public Row show(UUID tenant, UUID id) {
         return store.show(tenant, id).orElseThrow(() -> notFound(id.toString()));
     }

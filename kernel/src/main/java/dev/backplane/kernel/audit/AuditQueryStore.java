@@ -96,6 +96,16 @@ final class AuditQueryStore {
                 tenant, target, Timestamp.from(createdAt.minusSeconds(60)), approvalId, limit);
     }
 
+    /** The preferred_username each of {@code subs} last signed in with, where one was seen. */
+    Map<String, String> usernames(java.util.Collection<String> subs) {
+        Map<String, String> names = new LinkedHashMap<>();
+        if (!subs.isEmpty()) {
+            jdbc.query("SELECT sub, username FROM tenancy_principal_names WHERE sub = ANY (?) AND username IS NOT NULL",
+                    rs -> names.put(rs.getString(1), rs.getString(2)), (Object) subs.toArray(String[]::new));
+        }
+        return names;
+    }
+
     /** A session's rows in time order. */
     List<Row> session(UUID tenant, UUID session) {
         return jdbc.query("SELECT " + COLUMNS + " FROM audit_rows WHERE tenant_id = ? AND session_id = ? "

@@ -5,7 +5,6 @@ import dev.backplane.kernel.governance.ApprovalRoutes;
 import dev.backplane.kernel.governance.Approvals;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
-import dev.backplane.kernel.util.JsonMapping;
 import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRouting;
@@ -90,7 +89,7 @@ public final class ConsoleApprovalRoutes implements ConsoleRoutes.PageGroupRoute
         Optional<String> bound = pending && admin ? approvals.fourEyesBound(c, id) : Optional.empty();
         Object params = a.resolved().getOrDefault("params", Map.of());
         console.render(res, Status.OK_200, "approval.jte", new ConsolePages.ApprovalPage(s.frame("Approval " + shortId(id)),
-                row(a, Instant.now()), pretty(params), pending && admin && bound.isEmpty(),
+                row(a, Instant.now()), ConsoleText.pretty(params), pending && admin && bound.isEmpty(),
                 pending && admin, bound.orElse(null), notice, c.effectiveRole().includes(Role.OPERATOR),
                 // audit rows are an operator's read, as on REST (GET /api/v1/audit); read_only sees the request only
                 c.effectiveRole().includes(Role.OPERATOR)
@@ -127,14 +126,6 @@ public final class ConsoleApprovalRoutes implements ConsoleRoutes.PageGroupRoute
                 .orElse(a.status());
         return new ConsolePages.ApprovalRow(a, a.requesterUsername().orElse(a.requester()),
                 a.decidedByUsername().or(a::decidedBy).orElse(""), safety, description, host, until);
-    }
-
-    private static String pretty(Object value) {
-        try {
-            return JsonMapping.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(value);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("params read from the database do not serialize", e);
-        }
     }
 
     static String shortId(UUID id) {

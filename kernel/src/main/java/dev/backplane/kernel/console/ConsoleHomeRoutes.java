@@ -89,8 +89,8 @@ public final class ConsoleHomeRoutes implements ConsoleRoutes.PageGroupRoutes {
                 var next = sub.next(heartbeat.toMillis());
                 write(out, next.map(e -> "event: change\ndata: " + e.kind() + "\n\n").orElse(": heartbeat\n\n"));
             }
-        } catch (IOException gone) {
-            // the browser went away
+        } catch (IOException | io.helidon.webserver.CloseConnectionException gone) {
+            // the browser went away (Helidon reports a write to a closed connection unchecked)
         } finally {
             hub.unsubscribe(sub);
         }

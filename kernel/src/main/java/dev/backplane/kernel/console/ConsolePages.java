@@ -122,6 +122,38 @@ public final class ConsolePages {
                            List<Automation> failing, List<BroadcastEvent> activity) {
     }
 
+    /**
+     * The audit explorer: the filters, one page of rows (newest first), the link to the next page (null on the
+     * last) and a filter the log refused ({@code code: message}, null when none).
+     */
+    public record AuditPage(Frame frame, AuditFilterForm form, List<AuditQueries.Row> rows, Map<String, String> names,
+                            String nextLink, String error) {
+        /** A principal as people know it: its username where one was seen, else its subject. */
+        public String name(String principal) {
+            return names.getOrDefault(principal, principal);
+        }
+    }
+
+    /** One audit row in full: its extras as pretty JSON, and its composite children. */
+    public record AuditRowPage(Frame frame, AuditQueries.Row row, String extras, List<AuditQueries.Row> children) {
+    }
+
+    /** One row of a session replay, {@code depth} levels below the session's top-level rows. */
+    public record TimelineStep(int depth, Map<String, Object> row) {
+        public String text(String key) {
+            Object v = row.get(key);
+            return v == null ? "" : String.valueOf(v);
+        }
+    }
+
+    /** A session replayed as a timeline, oldest first, composite children under their parent. */
+    public record AuditSessionPage(Frame frame, String session, List<TimelineStep> steps) {
+    }
+
+    /** Who touched {@code target} (empty before one is asked for): principal, calls, writes, last touch. */
+    public record WhoTouchedPage(Frame frame, String target, List<Map<String, Object>> principals) {
+    }
+
     /** An error as the envelope has it; {@code frame} is null when nobody is signed in. */
     public record ErrorPage(Frame frame, int status, String code, String message) {
     }

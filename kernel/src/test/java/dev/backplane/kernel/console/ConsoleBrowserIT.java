@@ -72,6 +72,7 @@ class ConsoleBrowserIT {
 
     static final List<String> TARGET_HITS = new java.util.concurrent.CopyOnWriteArrayList<>();
     static final Pattern DEVICE_URL = Pattern.compile("(http://\\S+/device\\?user_code=\\S+)");
+    static final String TARGET_PASSWORD = "target-pw-" + UUID.randomUUID();
     static com.sun.net.httpserver.HttpServer target;
     static Path work;
     static KeycloakServer keycloak;
@@ -640,7 +641,7 @@ class ConsoleBrowserIT {
         cliLogin(carol, "carol");
         String token = new com.fasterxml.jackson.databind.ObjectMapper().readTree(carolHome.resolve("svc/tokens.json")
                 .toFile()).path(kernel.url()).path("access_token").asText();
-        LoopbackTarget.on(target).register(kernel, token, "web1", "demo");
+        LoopbackTarget.on(target, "svc", TARGET_PASSWORD).register(kernel, token, "web1", "demo");
         kernel.enableConnector(token, CONNECTOR);
         assertThat(kernel.patch("/api/v1/connectors/" + CONNECTOR + "/operations/demo.item2.delete", token,
                 Map.of("is_enabled", true, "safety_level", "caution")).status()).isEqualTo(200);
@@ -680,7 +681,60 @@ class ConsoleBrowserIT {
         assertThat(chain).as("parked, approved, executed").anySatisfy(t -> assertThat(t).contains("awaiting_approval"))
                 .anySatisfy(t -> assertThat(t).contains("svc.approval.approve"));
         assertThat(text(bob, "approval-status")).isEqualTo("approved");
-        assertAccessible(bob, axeCore(), "/ui/approvals/" + id);
+        String axe = axeCore();
+        assertAccessible(bob, axe, "/ui/approvals/" + id);
+
+        // the audit explorer: the target's rows, the execution's full record linked to its approval, the export
+        bob.get(kernel.url() + "/ui/audit?target=web1");
+        List<String> rows = bob.findElements(By.cssSelector("#audit-rows tbody tr")).stream().map(WebElement::getText)
+                .toList();
+        assertThat(rows).anySatisfy(t -> assertThat(t).contains("demo.item2.delete", "ok", "CHG-45"))
+                .anySatisfy(t -> assertThat(t).contains("svc.approval.approve"))
+                .anySatisfy(t -> assertThat(t).contains("awaiting_approval", "carol"));
+        assertAccessible(bob, axe, "/ui/audit?target=web1");
+        screenshot(bob, "console-audit.png");
+        String executed = kernel.jdbc().queryOne("SELECT id::text FROM audit_rows WHERE tenant_id = ? AND op_id = "
+                + "'demo.item2.delete' AND result_status = 'ok'", rs -> rs.getString(1), APPROVALS_TENANT).orElseThrow();
+        bob.get(kernel.url() + "/ui/audit/rows/" + executed);
+        assertThat(text(bob, "approval-link")).isEqualTo(id);
+        assertThat(bob.getPageSource()).as("the target's staged password").doesNotContain(TARGET_PASSWORD);
+        String csv = download(bob, "/ui/audit/export?target=web1&format=csv");
+        assertThat(csv).startsWith("audit_id,occurred_at,principal").contains("demo.item2.delete", "svc.approval.approve")
+                .doesNotContain(TARGET_PASSWORD);
+        assertThat(download(bob, "/ui/audit/export?target=web1&format=xml")).contains("invalid_request");
+        assertThat(kernel.jdbc().queryOne("SELECT count(*) FROM audit_rows WHERE tenant_id = ? AND op_id = "
+                + "'svc.audit.export'", rs -> rs.getInt(1), APPROVALS_TENANT)).as("the export is audited").hasValue(1);
+        bob.get(kernel.url() + "/ui/audit?since=yesterday-ish");
+        assertThat(text(bob, "filter-error")).startsWith("invalid_");
+        bob.get(kernel.url() + "/ui/audit/who-touched?target=web1");
+        assertThat(text(bob, "touched")).contains("bob", "carol");
+
+        // a session replayed: a runbook run's step, audited in the run's session
+        assertThat(kernel.patch("/api/v1/connectors/" + CONNECTOR + "/operations/demo.item0.list", token,
+                Map.of("is_enabled", true)).status()).isEqualTo(200);
+        assertThat(kernel.post("/api/v1/runbooks/templates", token, Map.of("slug", "look", "yaml", """
+                title: Look at the items
+                description: A one-step runbook.
+                target_kind: demo
+                steps:
+                  - name: look
+                    instruction: List the items.
+                    operation:
+                      connector_id: demo-2.x
+                      op_id: demo.item0.list
+                      params: {count: 2}
+                    verify: Are they listed?
+                """)).status()).isEqualTo(201);
+        assertThat(kernel.post("/api/v1/runbooks/templates/look/publish", token, null).status()).isEqualTo(200);
+        String run = kernel.post("/api/v1/runbooks/runs", token, Map.of("slug", "look", "target", "web1")).json()
+                .path("id").asText();
+        assertThat(kernel.post("/api/v1/runbooks/runs/" + run + "/next", token, Map.of()).status()).isEqualTo(200);
+        bob.get(kernel.url() + "/ui/audit/sessions/" + run);
+        assertThat(text(bob, "timeline")).contains("demo.item0.list", "ok", "web1");
+        assertAccessible(bob, axe, "/ui/audit/sessions/" + run);
+        screenshot(bob, "console-session.png");
+        bob.get(kernel.url() + "/ui/audit/sessions/not-a-session");
+        assertThat(text(bob, "error-code")).isEqualTo("invalid_session");
 
         // four-eyes: carol's own request offers her no approve button, and her forged approve is refused
         CliRunner.Result second = carol.run("operation", "call", CONNECTOR, "demo.item2.delete", "--target", "web1",
@@ -697,6 +751,8 @@ class ConsoleBrowserIT {
         assertThat(rita.findElements(By.id("approve"))).isEmpty();
         assertThat(rita.findElements(By.id("reject"))).isEmpty();
         assertThat(rita.findElements(By.id("trail"))).as("audit rows are an operator's read").isEmpty();
+        rita.get(kernel.url() + "/ui/audit");
+        assertThat(text(rita, "error-code")).isEqualTo("insufficient_role");
         assertThat(forgedPost(rita, "/ui/approvals/" + secondId + "/approve", true)).isEqualTo(403);
         rita.quit();
         WebDriver erin = signIn("erin", OTHER_TENANT, "/ui/approvals?status=all");
@@ -719,6 +775,14 @@ class ConsoleBrowserIT {
                     body: arguments[1] ? "_csrf=" + encodeURIComponent(token) : "reason=x"})
                   .then(r => done(r.status)).catch(e => done(String(e)));""", path, withToken);
         return ((Number) status).intValue();
+    }
+
+    /** What the browser downloads from {@code path} (fetched with the page's session), as text. */
+    private static String download(WebDriver b, String path) {
+        return String.valueOf(((JavascriptExecutor) b).executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                fetch(arguments[0], {credentials: "same-origin"}).then(r => r.text()).then(done)
+                  .catch(e => done(String(e)));""", path));
     }
 
     private static String uuidIn(String text) {

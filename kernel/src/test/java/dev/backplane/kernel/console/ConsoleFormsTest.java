@@ -39,4 +39,20 @@ class ConsoleFormsTest {
         assertThatThrownBy(() -> ConsoleForms.urlEncoded("slug=%zz"))
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo("invalid_request"));
     }
+
+    @Test
+    void pageNumbersAreBoundedAndDurationsReadAsPeopleSayThem() {
+        assertThat(ConsoleForms.pageNumber("3")).isEqualTo(3);
+        assertThat(ConsoleForms.pageNumber("0")).isEqualTo(1);
+        assertThat(ConsoleForms.pageNumber("-4")).isEqualTo(1);
+        assertThat(ConsoleForms.pageNumber("x")).isEqualTo(1);
+        assertThat(ConsoleForms.pageNumber("99999999999")).isEqualTo(1);
+        assertThat(ConsoleForms.pageNumber("999999")).isEqualTo(ConsoleForms.MAX_PAGE);
+        assertThat(ConsoleForms.relative(java.time.Duration.ofSeconds(2))).isEqualTo("just now");
+        assertThat(ConsoleForms.relative(java.time.Duration.ofMinutes(5))).isEqualTo("in 5 min");
+        assertThat(ConsoleForms.relative(java.time.Duration.ofHours(-3))).isEqualTo("3 h ago");
+        assertThat(ConsoleForms.relative(java.time.Duration.ofDays(4))).isEqualTo("in 4 d");
+        assertThatThrownBy(() -> ConsoleForms.checkLength("reason", "x".repeat(11), 10))
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo("invalid_request"));
+    }
 }
