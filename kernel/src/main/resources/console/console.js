@@ -86,7 +86,10 @@
       clearTimeout(pending);
       pending = setTimeout(() => refresh().catch(() => {}), 250);
     });
-    source.addEventListener("open", () => document.body.setAttribute("data-live-open", "true"));
+    // on every (re)connection: what changed between rendering the page and subscribing is fetched once
+    source.addEventListener("open", () => {
+      refresh().catch(() => {}).finally(() => document.body.setAttribute("data-live-open", "true"));
+    });
   }
 
   document.addEventListener("DOMContentLoaded", () => {

@@ -15,6 +15,7 @@ import dev.backplane.kernel.console.ConsoleHomeRoutes;
 import dev.backplane.kernel.console.ConsoleIngestRoutes;
 import dev.backplane.kernel.console.ConsoleKbRoutes;
 import dev.backplane.kernel.console.ConsoleRoutes;
+import dev.backplane.kernel.console.ConsoleRunRoutes;
 import dev.backplane.kernel.console.ConsoleSessions;
 import dev.backplane.kernel.console.ConsoleSignInRoutes;
 import dev.backplane.kernel.console.IdpRevalidation;
@@ -139,6 +140,7 @@ final class KernelRoutes {
                 new ConsoleHomeRoutes(s.approvals, s.dashboards, s.automations, s.broadcast, s.broadcastHub,
                         Duration.ofSeconds(config.intValue(Setting.BROADCAST_HEARTBEAT_SECONDS))),
                 new ConsoleApprovalRoutes(s.approvals, s.calls, new AuditQueries(s.jdbc)),
+                new ConsoleRunRoutes(s.agentRuns, s.runbookRuns),
                 new ConsoleAuditRoutes(new AuditQueries(s.jdbc), s.audit,
                         (caller, name) -> s.targets.auditName(caller.tenantId(), name)),
                 new ConsoleConnectorRoutes(s.catalog, new AuditQueries(s.jdbc))));

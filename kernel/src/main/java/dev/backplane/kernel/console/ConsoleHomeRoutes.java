@@ -78,8 +78,7 @@ public final class ConsoleHomeRoutes implements ConsoleRoutes.PageGroupRoutes {
      * Server-sent events: {@code event: change} with the activity's kind, one per activity of the tenant, and a
      * comment as heartbeat. The stream ends when the browser leaves or the kernel drains.
      */
-    private void live(ServerRequest req, ServerResponse res, ConsoleRoutes.Signed s, Map<String, String> f)
-            throws InterruptedException {
+    private void live(ServerRequest req, ServerResponse res, ConsoleRoutes.Signed s, Map<String, String> f) {
         BroadcastSubscription sub = hub.subscribe(s.caller().tenantId(), BroadcastFilter.ALL);
         res.header(HeaderNames.CONTENT_TYPE, "text/event-stream");
         res.header(HeaderNames.CACHE_CONTROL, "no-store");
@@ -91,6 +90,8 @@ public final class ConsoleHomeRoutes implements ConsoleRoutes.PageGroupRoutes {
             }
         } catch (IOException | io.helidon.webserver.CloseConnectionException gone) {
             // the browser went away (Helidon reports a write to a closed connection unchecked)
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the connection closed or the kernel drains
         } finally {
             hub.unsubscribe(sub);
         }

@@ -1,5 +1,6 @@
 package dev.backplane.kernel.console;
 
+import dev.backplane.kernel.agents.AgentRun;
 import dev.backplane.kernel.audit.AuditQueries;
 import dev.backplane.kernel.broadcast.BroadcastEvent;
 import dev.backplane.kernel.catalog.CatalogViews;
@@ -7,6 +8,7 @@ import dev.backplane.kernel.catalog.OperationView;
 import dev.backplane.kernel.dashboards.Dashboard;
 import dev.backplane.kernel.governance.Approvals;
 import dev.backplane.kernel.kb.KbService;
+import dev.backplane.kernel.runbooks.RunbookRun;
 import dev.backplane.kernel.scheduler.Automation;
 import java.util.List;
 import java.util.Map;
@@ -152,6 +154,26 @@ public final class ConsolePages {
 
     /** Who touched {@code target} (empty before one is asked for): principal, calls, writes, last touch. */
     public record WhoTouchedPage(Frame frame, String target, List<Map<String, Object>> principals) {
+    }
+
+    /** The runs page: the latest agent runs and runbook runs of the tenant. */
+    public record RunsPage(Frame frame, List<AgentRun> agentRuns, List<RunbookRun.Summary> runbookRuns) {
+    }
+
+    /** One event of an agent run, its payload as pretty JSON. */
+    public record RunEvent(int seq, String kind, java.time.Instant at, String payload) {
+    }
+
+    /** An agent run: its record, its output as pretty JSON (null until it has one), its events, a notice. */
+    public record AgentRunPage(Frame frame, AgentRun run, String output, List<RunEvent> events, String notice) {
+        /** Whether the run may still be cancelled (it has not finished). */
+        public boolean cancellable() {
+            return !java.util.Set.of("succeeded", "failed", "cancelled").contains(run.status());
+        }
+    }
+
+    /** A runbook run as the viewer may see it. */
+    public record RunbookRunPage(Frame frame, RunbookRun run) {
     }
 
     /** An error as the envelope has it; {@code frame} is null when nobody is signed in. */

@@ -8,6 +8,7 @@ import dev.backplane.kernel.testing.Fixtures;
 import dev.backplane.kernel.testing.KeycloakServer;
 import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.kernel.testing.LoopbackTarget;
+import dev.backplane.kernel.testing.ScriptedModel;
 import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -74,6 +75,7 @@ class ConsoleBrowserIT {
     static final Pattern DEVICE_URL = Pattern.compile("(http://\\S+/device\\?user_code=\\S+)");
     static final String TARGET_PASSWORD = "target-pw-" + UUID.randomUUID();
     static com.sun.net.httpserver.HttpServer target;
+    static ScriptedModel model;
     static Path work;
     static KeycloakServer keycloak;
     static TestKernel kernel;
@@ -90,6 +92,7 @@ class ConsoleBrowserIT {
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         TestPlugins.build(plugins, TestPlugins.connector("demo", "2.x").operations(6).httpProbe(false)
                 .describeWith("\" " + javaLiteral(String.join(" ", XSS)) + "\""));
+        model = new ScriptedModel();
         target = LoopbackHttp.start(x -> {
             TARGET_HITS.add(x.getRequestMethod() + " " + x.getRequestURI().getPath());
             LoopbackHttp.answer(x, 200, "1.0");
@@ -98,6 +101,7 @@ class ConsoleBrowserIT {
                 "SVC_IDENTITY_ISSUER", keycloak.url() + "/realms/" + REALM,
                 "SVC_PLUGIN_DIR", plugins.toString(),
                 "SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8",
+                "SVC_AGENTS_MODEL_BASE_URL", model.baseUrl(),
                 // specs over 1,000 bytes are ingested in a background job: the console's job page is exercised
                 "SVC_INGEST_SYNC_MAX_BYTES", "1000"));
         CliRunner admin = new CliRunner(work.resolve("admin-config"))
@@ -129,7 +133,7 @@ class ConsoleBrowserIT {
         if (target != null) {
             target.stop(0);
         }
-        Fixtures.closeAll(kernel, keycloak);
+        Fixtures.closeAll(kernel, keycloak, model);
     }
 
     @AfterEach
@@ -175,8 +179,19 @@ class ConsoleBrowserIT {
         return b;
     }
 
+    /** The text of element {@code id}, read again if a live update swapped it meanwhile. */
     private static String text(WebDriver b, String id) {
-        return b.findElement(By.id(id)).getText();
+        return new WebDriverWait(b, Duration.ofSeconds(10))
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .until(d -> d.findElement(By.id(id)).getText());
+    }
+
+    /** On a page with live parts: waits until its live stream is open and the catch-up fetch has been applied. */
+    private static void awaitLive(WebDriver b) {
+        if (!b.findElements(By.cssSelector("[data-live]")).isEmpty()) {
+            new WebDriverWait(b, Duration.ofSeconds(20)).until(d -> "true".equals(d.findElement(By.tagName("body"))
+                    .getAttribute("data-live-open")));
+        }
     }
 
     /**
@@ -636,19 +651,13 @@ class ConsoleBrowserIT {
      */
     @Test
     void aParkedWriteAppearsLiveForAnotherAdminWhoApprovesItAndTheWriteRuns() throws Exception {
-        Path carolHome = work.resolve("cli-carol");
-        CliRunner carol = new CliRunner(carolHome);
-        cliLogin(carol, "carol");
-        String token = new com.fasterxml.jackson.databind.ObjectMapper().readTree(carolHome.resolve("svc/tokens.json")
-                .toFile()).path(kernel.url()).path("access_token").asText();
-        LoopbackTarget.on(target, "svc", TARGET_PASSWORD).register(kernel, token, "web1", "demo");
-        kernel.enableConnector(token, CONNECTOR);
+        CliRunner carol = carol();
+        String token = carolToken();
         assertThat(kernel.patch("/api/v1/connectors/" + CONNECTOR + "/operations/demo.item2.delete", token,
                 Map.of("is_enabled", true, "safety_level", "caution")).status()).isEqualTo(200);
 
         WebDriver bob = signIn("bob", APPROVALS_TENANT, "/ui/approvals");
-        new WebDriverWait(bob, Duration.ofSeconds(20)).until(d -> "true".equals(d.findElement(By.tagName("body"))
-                .getAttribute("data-live-open")));
+        awaitLive(bob);
         ((JavascriptExecutor) bob).executeScript("window.__stayed = true;");
         CliRunner.Result parked = carol.run("operation", "call", CONNECTOR, "demo.item2.delete", "--target", "web1",
                 "--params", "{\"name\": \"gone\"}", "--work-ref", "CHG-45");
@@ -656,20 +665,24 @@ class ConsoleBrowserIT {
         String id = uuidIn(parked.out() + parked.err());
         assertThat(TARGET_HITS).doesNotContain("DELETE /items/gone");
 
-        WebElement row = new WebDriverWait(bob, Duration.ofSeconds(20)).until(
-                ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-approval='" + id + "']")));
+        String row = new WebDriverWait(bob, Duration.ofSeconds(20))
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .ignoring(org.openqa.selenium.NoSuchElementException.class)
+                .until(d -> d.findElement(By.cssSelector("tr[data-approval='" + id + "']")).getText());
         assertThat(((JavascriptExecutor) bob).executeScript("return window.__stayed === true;"))
                 .as("the request appeared without a reload").isEqualTo(true);
-        assertThat(row.getText()).contains("carol", "demo.item2.delete", "web1", "CHG-45", "pending");
+        assertThat(row).contains("carol", "demo.item2.delete", "web1", "CHG-45", "pending");
         screenshot(bob, "console-approvals.png");
 
         navigate(bob, By.cssSelector("tr[data-approval='" + id + "'] a"));
+        awaitLive(bob);
         assertThat(text(bob, "approval-status")).isEqualTo("pending");
         assertThat(text(bob, "params")).contains("gone");
         assertThat(bob.findElements(By.id("four-eyes"))).isEmpty();
         screenshot(bob, "console-approval.png");
         bob.findElement(By.id("reason-input")).sendKeys("change window CHG-45");
         navigate(bob, By.id("approve"));
+        awaitLive(bob);
         assertThat(text(bob, "notice")).startsWith("Approved.");
         new WebDriverWait(bob, Duration.ofSeconds(20)).until(d -> TARGET_HITS.contains("DELETE /items/gone"));
         List<String> chain = new WebDriverWait(bob, Duration.ofSeconds(20)).ignoring(
@@ -741,6 +754,7 @@ class ConsoleBrowserIT {
                 "--params", "{\"name\": \"kept\"}");
         String secondId = uuidIn(second.out() + second.err());
         WebDriver c = signIn("carol", APPROVALS_TENANT, "/ui/approvals/" + secondId);
+        awaitLive(c);
         assertThat(c.findElements(By.id("approve"))).isEmpty();
         assertThat(text(c, "four-eyes")).contains("the requester");
         assertThat(c.findElements(By.id("reject"))).as("a requester may withdraw by rejecting").hasSize(1);
@@ -748,6 +762,7 @@ class ConsoleBrowserIT {
         assertThat(forgedPost(c, "/ui/approvals/" + secondId + "/approve", false)).as("no CSRF token").isEqualTo(403);
         c.quit();
         WebDriver rita = signIn("rita", APPROVALS_TENANT, "/ui/approvals/" + secondId);
+        awaitLive(rita);
         assertThat(rita.findElements(By.id("approve"))).isEmpty();
         assertThat(rita.findElements(By.id("reject"))).isEmpty();
         assertThat(rita.findElements(By.id("trail"))).as("audit rows are an operator's read").isEmpty();
@@ -791,6 +806,71 @@ class ConsoleBrowserIT {
         return m.group();
     }
 
+    /**
+     * Carol's CLI, logged in once through the device flow; the first call also registers the approvals tenant's
+     * target {@code web1} and enables the connector there.
+     */
+    private static synchronized CliRunner carol() throws Exception {
+        CliRunner carol = new CliRunner(work.resolve("cli-carol"));
+        if (!Files.exists(work.resolve("cli-carol/svc/tokens.json"))) {
+            cliLogin(carol, "carol");
+            String token = carolToken();
+            LoopbackTarget.on(target, "svc", TARGET_PASSWORD).register(kernel, token, "web1", "demo");
+            kernel.enableConnector(token, CONNECTOR);
+        }
+        return carol;
+    }
+
+    /** Carol's access token, from her CLI's token file (for the set-up calls the CLI has no verb for). */
+    private static String carolToken() throws Exception {
+        carol();
+        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(work.resolve("cli-carol/svc/tokens.json")
+                .toFile()).path(kernel.url()).path("access_token").asText();
+    }
+
+    /**
+     * The runs page: an agent run (a scripted model on loopback answers) with its events and output, a slow run
+     * cancelled from its page and seen to end without a reload, and the run's audit session replayed.
+     */
+    @Test
+    void theRunsPageShowsAgentRunsWithTheirEventsAndCancelsARunningOne() throws Exception {
+        String token = carolToken();
+        assertThat(kernel.post("/api/v1/agent-principals", token, Map.of("name", "page-bot")).status()).isEqualTo(201);
+        assertThat(kernel.post("/api/v1/agents", token, Map.of("name", "pager", "identity_ref", "page-bot",
+                "system_prompt", "You summarise.", "toolset", Map.of("call_operation", true))).status()).isEqualTo(201);
+        model.then(ScriptedModel.text("all quiet"));
+        var done = kernel.post("/api/v1/agents/pager/runs", token, Map.of("input", "Anything new?", "work_ref", "CHG-77"));
+        assertThat(done.status()).as(done.body()).isEqualTo(200);
+        String handle = done.json().path("handle").asText();
+
+        WebDriver bob = signIn("bob", APPROVALS_TENANT, "/ui/runs");
+        awaitLive(bob);
+        assertThat(bob.findElement(By.cssSelector("tr[data-run='" + handle + "']")).getText())
+                .contains("pager", "succeeded", "CHG-77");
+        String axe = axeCore();
+        assertAccessible(bob, axe, "/ui/runs");
+        navigate(bob, By.cssSelector("tr[data-run='" + handle + "'] a"));
+        awaitLive(bob);
+        assertThat(text(bob, "run-status")).isEqualTo("succeeded");
+        assertThat(text(bob, "events")).isNotBlank();
+        assertThat(bob.findElements(By.id("cancel"))).as("a finished run cannot be cancelled").isEmpty();
+        assertAccessible(bob, axe, "/ui/runs/agent/" + handle);
+
+        model.then(ScriptedModel.slow(20_000, ScriptedModel.text("too late")));
+        var started = kernel.post("/api/v1/agents/pager/runs", token, Map.of("input", "Take your time", "async", true));
+        assertThat(started.status()).as(started.body()).isEqualTo(202);
+        String slow = started.json().path("handle").asText();
+        bob.get(kernel.url() + "/ui/runs/agent/" + slow);
+        awaitLive(bob);
+        screenshot(bob, "console-run.png");
+        navigate(bob, By.id("cancel"));
+        awaitLive(bob);
+        assertThat(text(bob, "notice")).startsWith("Cancel requested");
+        assertThat(awaitText(bob, "run-status", "cancelled"::equals)).isEqualTo("cancelled");
+        bob.get(kernel.url() + "/ui/runs/agent/" + UUID.randomUUID());
+        assertThat(text(bob, "error-code")).isEqualTo("run_not_found");
+    }
+
     /** Logs {@code user} in through the CLI's device flow, approving it on Keycloak's pages. */
     private static void cliLogin(CliRunner cli, String user) throws Exception {
         CliRunner.Running running = cli.start("login", kernel.url(), "--insecure-allow-http");
@@ -802,6 +882,7 @@ class ConsoleBrowserIT {
     /** Runs axe-core on the page {@code b} shows: its rules ran, and none found a serious or critical violation. */
     private static void assertAccessible(WebDriver b, String axe, String page) throws Exception {
         b.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
+        awaitLive(b);
         ((JavascriptExecutor) b).executeScript(axe);
         Object answer = ((JavascriptExecutor) b).executeAsyncScript("""
                 const done = arguments[arguments.length - 1];
