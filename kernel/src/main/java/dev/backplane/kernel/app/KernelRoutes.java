@@ -11,6 +11,7 @@ import dev.backplane.kernel.catalog.IngestRoutes;
 import dev.backplane.kernel.console.ConsoleApprovalRoutes;
 import dev.backplane.kernel.console.ConsoleAuditRoutes;
 import dev.backplane.kernel.console.ConsoleConnectorRoutes;
+import dev.backplane.kernel.console.ConsoleEventRoutes;
 import dev.backplane.kernel.console.ConsoleHomeRoutes;
 import dev.backplane.kernel.console.ConsoleIngestRoutes;
 import dev.backplane.kernel.console.ConsoleKbRoutes;
@@ -141,6 +142,7 @@ final class KernelRoutes {
                         Duration.ofSeconds(config.intValue(Setting.BROADCAST_HEARTBEAT_SECONDS))),
                 new ConsoleApprovalRoutes(s.approvals, s.calls, new AuditQueries(s.jdbc)),
                 new ConsoleRunRoutes(s.agentRuns, s.runbookRuns),
+                new ConsoleEventRoutes(s.eventSources, s.eventLog, s.triggers, publicUrl),
                 new ConsoleAuditRoutes(new AuditQueries(s.jdbc), s.audit,
                         (caller, name) -> s.targets.auditName(caller.tenantId(), name)),
                 new ConsoleConnectorRoutes(s.catalog, new AuditQueries(s.jdbc))));

@@ -176,6 +176,47 @@ public final class ConsolePages {
     public record RunbookRunPage(Frame frame, RunbookRun run) {
     }
 
+    /** Event sources (their API view, never a secret) and the latest events of the tenant. */
+    public record EventsPage(Frame frame, List<Map<String, Object>> sources, List<Map<String, Object>> events,
+                             boolean canWrite) {
+    }
+
+    /** The new-source form; {@code values} refill it after a refusal shown as {@code error} (never the secret). */
+    public record EventSourceFormPage(Frame frame, Map<String, String> values, String error) {
+        public String value(String field) {
+            return values.getOrDefault(field, "");
+        }
+    }
+
+    /** A secret shown once, on the answer to the form that set it; {@code generated} when the console made it. */
+    public record ShownSecret(String value, boolean generated) {
+        @Override
+        public String toString() {
+            return "ShownSecret[****]";
+        }
+    }
+
+    /**
+     * One source: its view, the URL senders post to, its latest events, and, once, the secret just set
+     * ({@code secret} null on every other answer).
+     */
+    public record EventSourcePage(Frame frame, Map<String, Object> source, String ingestUrl,
+                                  List<Map<String, Object>> events, boolean canWrite, String notice, ShownSecret secret) {
+        public String field(String key) {
+            Object v = source.get(key);
+            return v == null ? "" : String.valueOf(v);
+        }
+    }
+
+    /** One event: its summary fields, its normalised envelope as pretty JSON, the triggers that fired for it. */
+    public record EventPage(Frame frame, Map<String, Object> event, String envelope,
+                            List<dev.backplane.kernel.scheduler.Triggers.Fire> fires) {
+        public String field(String key) {
+            Object v = event.get(key);
+            return v == null ? "" : String.valueOf(v);
+        }
+    }
+
     /** An error as the envelope has it; {@code frame} is null when nobody is signed in. */
     public record ErrorPage(Frame frame, int status, String code, String message) {
     }

@@ -55,6 +55,16 @@ final class TriggerStore {
                 cron, zone, Timestamp.from(first));
     }
 
+    /** The tenant's triggers that fired for {@code eventId}, with the run each started, oldest first. */
+    List<Triggers.Fire> firesOf(UUID tenant, UUID eventId) {
+        return jdbc.query("""
+                SELECT f.trigger_id, t.agent_name, f.run_handle, f.fired_at FROM scheduler_trigger_fires f
+                  JOIN scheduler_triggers t ON t.id = f.trigger_id
+                 WHERE f.event_id = ? AND t.tenant_id = ? ORDER BY f.fired_at""",
+                rs -> new Triggers.Fire(rs.getObject(1, UUID.class), rs.getString(2), rs.getObject(3, UUID.class),
+                        rs.getTimestamp(4).toInstant()), eventId, tenant);
+    }
+
     List<Trigger> list(UUID tenant, Paging page) {
         return jdbc.query("SELECT * FROM scheduler_triggers WHERE tenant_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?",
                 TriggerStore::row, tenant, page.limit(), page.offset());

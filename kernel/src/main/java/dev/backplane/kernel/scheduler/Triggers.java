@@ -141,6 +141,15 @@ public final class Triggers {
         return CronSchedules.next(schedule, after, SchedulerErrors.INVALID_TRIGGER);
     }
 
+    /** A trigger's firing for one event: the trigger, its agent, the run it started and when. */
+    public record Fire(UUID triggerId, String agentName, UUID runHandle, Instant firedAt) {
+    }
+
+    /** Which of the tenant's triggers fired for event {@code eventId}, each with the run it started. */
+    public List<Fire> firesOf(UUID tenant, UUID eventId) {
+        return store.firesOf(tenant, eventId);
+    }
+
     public List<Trigger> list(UUID tenant, int limit, int offset) {
         Paging page = PAGE.checked(limit, offset);
         return store.list(tenant, page);

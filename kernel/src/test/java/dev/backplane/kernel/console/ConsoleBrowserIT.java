@@ -16,6 +16,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -869,6 +870,86 @@ class ConsoleBrowserIT {
         assertThat(awaitText(bob, "run-status", "cancelled"::equals)).isEqualTo("cancelled");
         bob.get(kernel.url() + "/ui/runs/agent/" + UUID.randomUUID());
         assertThat(text(bob, "error-code")).isEqualTo("run_not_found");
+    }
+
+    /**
+     * The events page: a tenant_admin creates a source whose secret is generated and shown once, a signed
+     * delivery appears on the source's page without a reload, its event page shows the envelope; rotating shows
+     * the new secret once, pausing makes deliveries 404; a refused form keeps its fields but not the secret; a
+     * read_only user is refused the page.
+     */
+    @Test
+    void theEventsPageCreatesASourceShowsItsSecretOnceAndItsEventsLive() throws Exception {
+        carol();
+        WebDriver bob = signIn("bob", APPROVALS_TENANT, "/ui/events");
+        navigate(bob, By.id("new-source"));
+        bob.findElement(By.id("name")).sendKeys("page-alerts");
+        new org.openqa.selenium.support.ui.Select(bob.findElement(By.id("kind"))).selectByValue("generic-json");
+        navigate(bob, By.id("create-source"));
+        awaitLive(bob);
+        String secret = text(bob, "secret-value");
+        assertThat(secret).hasSize(43);
+        String ingest = text(bob, "ingest-url");
+        assertThat(ingest).startsWith(kernel.url() + "/api/v1/events/ingest/");
+        bob.get(kernel.url() + "/ui/events");
+        String slug = ingest.substring(ingest.lastIndexOf('/') + 1);
+        navigate(bob, By.cssSelector("tr[data-source='" + slug + "'] a"));
+        awaitLive(bob);
+        assertThat(bob.findElements(By.id("shown-secret"))).as("the secret is shown once").isEmpty();
+        assertThat(bob.getPageSource()).doesNotContain(secret);
+        assertAccessible(bob, axeCore(), "/ui/events/sources/" + slug);
+
+        ((JavascriptExecutor) bob).executeScript("window.__stayed = true;");
+        byte[] body = "{\"status\": \"firing\", \"service\": \"checkout\"}".getBytes(StandardCharsets.UTF_8);
+        assertThat(deliver(ingest, secret, "d-1", body)).isEqualTo(200);
+        String eventRow = new WebDriverWait(bob, Duration.ofSeconds(20))
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .ignoring(org.openqa.selenium.NoSuchElementException.class)
+                .until(d -> d.findElement(By.cssSelector("#source-events tr[data-event]")).getText());
+        assertThat(eventRow).contains(slug, "generic-json");
+        assertThat(((JavascriptExecutor) bob).executeScript("return window.__stayed === true;")).isEqualTo(true);
+        screenshot(bob, "console-events.png");
+        navigate(bob, By.cssSelector("#source-events tr[data-event] a"));
+        assertThat(text(bob, "envelope")).contains("checkout", "firing");
+        assertThat(text(bob, "no-fires")).isNotBlank();
+        assertAccessible(bob, axeCore(), bob.getCurrentUrl());
+
+        bob.get(kernel.url() + "/ui/events/sources/" + slug);
+        navigate(bob, By.id("rotate"));
+        String rotated = text(bob, "secret-value");
+        assertThat(rotated).hasSize(43).isNotEqualTo(secret);
+        assertThat(text(bob, "secret-version")).startsWith("2");
+        assertThat(deliver(ingest, rotated, "d-2", body)).isEqualTo(200);
+        navigate(bob, By.id("pause-resume"));
+        assertThat(text(bob, "source-status")).isEqualTo("paused");
+        assertThat(deliver(ingest, rotated, "d-3", body)).isEqualTo(404);
+
+        bob.get(kernel.url() + "/ui/events/new");
+        bob.findElement(By.id("name")).sendKeys("page-alerts");
+        bob.findElement(By.id("secret")).sendKeys("typed-secret-0123456789-abcdef");
+        navigate(bob, By.id("create-source"));
+        assertThat(text(bob, "form-error")).startsWith("event_source_exists");
+        assertThat(bob.findElement(By.id("name")).getAttribute("value")).isEqualTo("page-alerts");
+        assertThat(bob.getPageSource()).doesNotContain("typed-secret-0123456789-abcdef");
+
+        WebDriver rita = signIn("rita", APPROVALS_TENANT, "/ui");
+        rita.get(kernel.url() + "/ui/events");
+        assertThat(text(rita, "error-code")).isEqualTo("insufficient_role");
+    }
+
+    /** Delivers {@code body} to an event source with a Standard Webhooks signature; the answer's status. */
+    private static int deliver(String url, String secret, String id, byte[] body) throws Exception {
+        long ts = java.time.Instant.now().getEpochSecond();
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        mac.update((id + "." + ts + ".").getBytes(StandardCharsets.UTF_8));
+        String signature = "v1," + java.util.Base64.getEncoder().encodeToString(mac.doFinal(body));
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            return http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+                    .header("webhook-id", id).header("webhook-timestamp", String.valueOf(ts))
+                    .header("webhook-signature", signature).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode();
+        }
     }
 
     /** Logs {@code user} in through the CLI's device flow, approving it on Keycloak's pages. */
