@@ -19,6 +19,7 @@ import dev.backplane.kernel.console.ConsoleRoutes;
 import dev.backplane.kernel.console.ConsoleRunRoutes;
 import dev.backplane.kernel.console.ConsoleSessions;
 import dev.backplane.kernel.console.ConsoleSignInRoutes;
+import dev.backplane.kernel.console.ConsoleTopologyRoutes;
 import dev.backplane.kernel.console.IdpRevalidation;
 import dev.backplane.kernel.console.OidcLogin;
 import dev.backplane.kernel.conventions.ConventionRoutes;
@@ -142,6 +143,7 @@ final class KernelRoutes {
                         Duration.ofSeconds(config.intValue(Setting.BROADCAST_HEARTBEAT_SECONDS))),
                 new ConsoleApprovalRoutes(s.approvals, s.calls, new AuditQueries(s.jdbc)),
                 new ConsoleRunRoutes(s.agentRuns, s.runbookRuns),
+                new ConsoleTopologyRoutes(s.topology),
                 new ConsoleEventRoutes(s.eventSources, s.eventLog, s.triggers, publicUrl),
                 new ConsoleAuditRoutes(new AuditQueries(s.jdbc), s.audit,
                         (caller, name) -> s.targets.auditName(caller.tenantId(), name)),

@@ -217,6 +217,10 @@ public final class ConsolePages {
         }
     }
 
+    /** The topology page: what was asked, the part of the graph it found, a refusal ({@code code: message}) or null. */
+    public record TopologyPage(Frame frame, TopologyQuery query, TopologyView view, String error) {
+    }
+
     /** An error as the envelope has it; {@code frame} is null when nobody is signed in. */
     public record ErrorPage(Frame frame, int status, String code, String message) {
     }

@@ -35,7 +35,8 @@ import java.util.Optional;
 public final class ConsoleRoutes {
 
     static final String COOKIE = "svc_console";
-    private static final String PICO = picoPath();
+    private static final String PICO = webJar("picocss__pico", "css/pico.min.css");
+    private static final String CYTOSCAPE = webJar("cytoscape", "dist/cytoscape.min.js");
     /** Largest form accepted (a kb body is at most 256 KiB; form encoding can triple it). */
     static final int MAX_FORM_BYTES = 1 << 20;
     private static final System.Logger LOG = System.getLogger(ConsoleRoutes.class.getName());
@@ -107,7 +108,9 @@ public final class ConsoleRoutes {
     public void register(HttpRouting.Builder routing) {
         routing.get("/ui/static/console.css", (req, res) -> asset(res, "/console/console.css", "text/css"))
                 .get("/ui/static/console.js", (req, res) -> asset(res, "/console/console.js", "text/javascript"))
-                .get("/ui/static/pico.min.css", (req, res) -> asset(res, PICO, "text/css"));
+                .get("/ui/static/pico.min.css", (req, res) -> asset(res, PICO, "text/css"))
+                .get("/ui/static/topology.js", (req, res) -> asset(res, "/console/topology.js", "text/javascript"))
+                .get("/ui/static/cytoscape.min.js", (req, res) -> asset(res, CYTOSCAPE, "text/javascript"));
         pages.forEach(group -> group.register(this, routing));
     }
 
@@ -186,16 +189,19 @@ public final class ConsoleRoutes {
         }
     }
 
-    /** Pico CSS (MIT, its licence inside the WebJar) at the version the build resolved. */
-    private static String picoPath() {
+    /**
+     * A file of a WebJar at the version the build resolved: Pico CSS and Cytoscape.js (both MIT, their licences
+     * inside the WebJars).
+     */
+    private static String webJar(String artifact, String file) {
         java.util.Properties pom = new java.util.Properties();
         try (InputStream in = ConsoleRoutes.class.getResourceAsStream(
-                "/META-INF/maven/org.webjars.npm/picocss__pico/pom.properties")) {
+                "/META-INF/maven/org.webjars.npm/" + artifact + "/pom.properties")) {
             pom.load(in);
         } catch (IOException | NullPointerException e) {
-            throw new IllegalStateException("the Pico CSS WebJar is missing from the kernel's classpath", e);
+            throw new IllegalStateException("the WebJar " + artifact + " is missing from the kernel's classpath", e);
         }
-        return "/META-INF/resources/webjars/picocss__pico/" + pom.getProperty("version") + "/css/pico.min.css";
+        return "/META-INF/resources/webjars/" + artifact + "/" + pom.getProperty("version") + "/" + file;
     }
 
     static void redirect(ServerResponse res, Status status, String location) {

@@ -937,6 +937,47 @@ class ConsoleBrowserIT {
         assertThat(text(rita, "error-code")).isEqualTo("insufficient_role");
     }
 
+    /**
+     * The topology page: curated edges drawn by Cytoscape.js and listed, a conflict marked, a node's dependencies
+     * and a path asked from the form, an unknown node said beside the form.
+     */
+    @Test
+    void theTopologyPageDrawsTheGraphAndAnswersWalksAndPaths() throws Exception {
+        String token = carolToken();
+        for (String[] e : List.of(new String[] {"web-1", "pod", "runs-on", "node-a", "node"},
+                new String[] {"web-1", "pod", "runs-on", "node-b", "node"},
+                new String[] {"web-1", "pod", "depends-on", "db-1", "service"},
+                new String[] {"db-1", "service", "runs-on", "node-c", "node"})) {
+            var r = kernel.post("/api/v1/topology/edges", token, Map.of("from", e[0], "from_kind", e[1], "kind", e[2],
+                    "to", e[3], "to_kind", e[4]));
+            assertThat(r.status()).as(r.body()).isIn(200, 201);
+        }
+        WebDriver bob = signIn("bob", APPROVALS_TENANT, "/ui/topology");
+        WebDriverWait wait = new WebDriverWait(bob, Duration.ofSeconds(20));
+        wait.until(d -> d.findElement(By.id("graph")).getAttribute("data-rendered-nodes") != null);
+        assertThat(bob.findElement(By.id("graph")).getAttribute("data-rendered-nodes")).isEqualTo("5");
+        assertThat(bob.findElement(By.id("graph")).getAttribute("data-rendered-edges")).isEqualTo("4");
+        assertThat(bob.findElements(By.cssSelector("#graph canvas"))).isNotEmpty();
+        List<String> rows = bob.findElements(By.cssSelector("#edges tbody tr")).stream().map(WebElement::getText).toList();
+        assertThat(rows).hasSize(4).filteredOn(t -> t.contains("conflict")).hasSize(2);
+        screenshot(bob, "console-topology.png");
+        assertAccessible(bob, axeCore(), "/ui/topology");
+
+        new org.openqa.selenium.support.ui.Select(bob.findElement(By.id("query"))).selectByValue("dependencies");
+        bob.findElement(By.id("node")).sendKeys("web-1");
+        navigate(bob, By.id("show-topology"));
+        wait.until(d -> d.findElement(By.id("graph")).getAttribute("data-rendered-nodes") != null);
+        assertThat(bob.findElements(By.cssSelector("#edges tbody tr"))).hasSize(4);
+        bob.get(kernel.url() + "/ui/topology?query=path&node=web-1&to=node-c");
+        assertThat(bob.findElements(By.cssSelector("#edges tbody tr")).stream().map(WebElement::getText).toList())
+                .hasSize(2).anySatisfy(t -> assertThat(t).contains("web-1", "depends-on", "db-1"))
+                .anySatisfy(t -> assertThat(t).contains("db-1", "runs-on", "node-c"));
+        bob.get(kernel.url() + "/ui/topology?query=dependents&node=no-such-node");
+        assertThat(text(bob, "topology-error")).startsWith("node_not_found");
+        bob.get(kernel.url() + "/ui/topology?query=path&node=node-c&to=web-1");
+        assertThat(text(bob, "topology-note")).startsWith("no path from");
+    }
+
     /** Delivers {@code body} to an event source with a Standard Webhooks signature; the answer's status. */
     private static int deliver(String url, String secret, String id, byte[] body) throws Exception {
         long ts = java.time.Instant.now().getEpochSecond();
