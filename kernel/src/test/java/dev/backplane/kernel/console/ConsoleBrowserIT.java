@@ -978,6 +978,49 @@ class ConsoleBrowserIT {
         assertThat(text(bob, "topology-note")).startsWith("no path from");
     }
 
+    /**
+     * No console page renders a secret: a target's staged password and a parked call's secret-looking param (both
+     * canaries) appear on no page, export or drawing; and every page reads on a phone-sized screen without
+     * scrolling sideways.
+     */
+    @Test
+    void noPageRendersASecretAndEveryPageFitsANarrowScreen() throws Exception {
+        CliRunner carol = carol();
+        String token = carolToken();
+        String canary = "canary-" + UUID.randomUUID();
+        LoopbackTarget.on(target, "svc", canary).register(kernel, token, "canary-host", "demo");
+        assertThat(kernel.patch("/api/v1/connectors/" + CONNECTOR + "/operations/demo.item5.delete", token,
+                Map.of("is_enabled", true, "safety_level", "caution")).status()).isEqualTo(200);
+        CliRunner.Result parked = carol.run("operation", "call", CONNECTOR, "demo.item5.delete", "--target",
+                "canary-host", "--params", "{\"name\": \"n1\", \"password\": \"" + canary + "\"}");
+        assertThat(parked.exitCode()).as(parked.toString()).isEqualTo(4);
+        String id = uuidIn(parked.out() + parked.err());
+
+        WebDriver bob = signIn("bob", APPROVALS_TENANT, "/ui");
+        List<String> pages = List.of("/ui", "/ui/approvals", "/ui/approvals?status=all", "/ui/approvals/" + id,
+                "/ui/audit", "/ui/audit?target=canary-host", "/ui/audit/who-touched?target=canary-host", "/ui/runs",
+                "/ui/events", "/ui/topology", "/ui/connectors", "/ui/connectors/" + CONNECTOR, "/ui/kb");
+        for (String page : pages) {
+            bob.get(kernel.url() + page);
+            awaitLive(bob);
+            assertThat(bob.getPageSource()).as(page).doesNotContain(canary);
+        }
+        for (String export : List.of("/ui/audit/export?format=csv", "/ui/audit/export?format=json",
+                "/ui/topology/graph.json")) {
+            assertThat(download(bob, export)).as(export).doesNotContain(canary);
+        }
+        bob.manage().window().setSize(new org.openqa.selenium.Dimension(390, 844));
+        for (String page : pages) {
+            bob.get(kernel.url() + page);
+            awaitLive(bob);
+            Object width = ((JavascriptExecutor) bob).executeScript(
+                    "return document.documentElement.scrollWidth - document.documentElement.clientWidth;");
+            assertThat(((Number) width).intValue()).as(page + " at 390 px scrolls sideways").isLessThanOrEqualTo(1);
+        }
+        bob.get(kernel.url() + "/ui/approvals/" + id);
+        screenshot(bob, "console-approval-phone.png");
+    }
+
     /** Delivers {@code body} to an event source with a Standard Webhooks signature; the answer's status. */
     private static int deliver(String url, String secret, String id, byte[] body) throws Exception {
         long ts = java.time.Instant.now().getEpochSecond();
