@@ -49,15 +49,15 @@ final class ApprovalStore {
         return jdbc.inTransaction(body);
     }
 
-    void insertPending(UUID id, Parked p, Instant expiresAt) {
-        jdbc.inTransaction(c -> Jdbc.update(c, """
+    static void insertPending(Connection c, UUID id, Parked p, Instant expiresAt) throws SQLException {
+        Jdbc.update(c, """
                 INSERT INTO governance_approvals (id, tenant_id, status, requester, requester_kind, requester_client_id,
                        connector_id, op_id, target, target_id, params, resolved, work_ref, expires_at, requester_session_id)
                 VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 id, p.tenantId(), p.requester(), p.requesterKind(), p.requesterClientId().orElse(null), p.connectorId(),
                 p.opId(), p.target(), p.targetId(),
                 Jdbc.jsonb(p.params()), Jdbc.jsonb(p.resolved()), p.workRef().orElse(null),
-                Timestamp.from(expiresAt), p.requesterSessionId().orElse(null)));
+                Timestamp.from(expiresAt), p.requesterSessionId().orElse(null));
     }
 
     List<Approval> list(UUID tenant, Optional<ApprovalStatus> status, Optional<String> workRef, int limit, int offset) {
@@ -125,10 +125,15 @@ final class ApprovalStore {
         jdbc.update("UPDATE governance_approvals SET execution_audit_id = ? WHERE id = ?", auditId, approvalId);
     }
 
-    /** Moves every pending request past its TTL to expired; returns how many. */
-    int expireDue() {
-        return jdbc.update("UPDATE governance_approvals SET status = 'expired', params = '{}'::jsonb "
-                + "WHERE status = 'pending' AND expires_at <= now()");
+    /** A request the expiry moved. */
+    record Expired(UUID id, UUID tenantId) {
+    }
+
+    /** Moves every pending request past its TTL to expired; returns which. */
+    static List<Expired> expireDue(Connection c) throws SQLException {
+        return Jdbc.query(c, "UPDATE governance_approvals SET status = 'expired', params = '{}'::jsonb "
+                + "WHERE status = 'pending' AND expires_at <= now() RETURNING id, tenant_id",
+                rs -> new Expired(rs.getObject("id", UUID.class), rs.getObject("tenant_id", UUID.class)));
     }
 
     private static ApprovalStatus status(String wire) {
