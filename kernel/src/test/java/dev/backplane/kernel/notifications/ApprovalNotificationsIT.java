@@ -523,4 +523,30 @@ class ApprovalNotificationsIT extends PerTestTenant {
         assertThat(cleared.path("configured").asBoolean()).isFalse();
         assertThat(ok(kernel.get(path, admin), 200).path("configured").asBoolean()).isFalse();
     }
+
+    @Test
+    void theCliShowsSetsAndClearsTheSettings() {
+        var cli = kernel.cli(admin);
+        var unset = cli.run("tenants", "approval-notifications", "show");
+        assertThat(unset.exitCode()).as(unset.toString()).isZero();
+        assertThat(unset.out()).contains("unset (nothing is sent");
+        var set = cli.run("tenants", "approval-notifications", "set", "--mail-recipients", "ops@example.com",
+                "--webhook-url", "http://127.0.0.1:9/hook", "--format", "teams", "--events", "decided");
+        assertThat(set.exitCode()).as(set.toString()).isZero();
+        assertThat(set.out()).contains("enabled").contains("ops@example.com").contains("http://127.0.0.1:9/hook (teams)")
+                .contains("- (unsigned)").contains("parked,decided");
+        var json = cli.run("tenants", "approval-notifications", "show", "--json");
+        assertThat(json.out()).contains("\"webhook_format\" : \"teams\"").contains("\"configured\" : true");
+        var bad = cli.run("tenants", "approval-notifications", "set", "--webhook-url", "http://127.0.0.1:9/hook",
+                "--format", "xml");
+        assertThat(bad.exitCode()).as(bad.toString()).isNotZero();
+        assertThat(bad.err()).contains("webhook_format");
+        var usage = cli.run("tenants", "approval-notifications", "set", "--format", "slack");
+        assertThat(usage.exitCode()).as(usage.toString()).isEqualTo(2);
+        var asOperator = kernel.cli(operator).run("tenants", "approval-notifications", "show");
+        assertThat(asOperator.exitCode()).as(asOperator.toString()).isNotZero();
+        var cleared = cli.run("tenants", "approval-notifications", "clear");
+        assertThat(cleared.exitCode()).as(cleared.toString()).isZero();
+        assertThat(cleared.out()).contains("unset");
+    }
 }
