@@ -549,4 +549,47 @@ class ApprovalNotificationsIT extends PerTestTenant {
         assertThat(cleared.exitCode()).as(cleared.toString()).isZero();
         assertThat(cleared.out()).contains("unset");
     }
+
+    /**
+     * Claims never overlap: eight threads claim the outbox concurrently (with the kernel's own delivery job claiming
+     * too, and cancelling what it takes, since this tenant has no settings) and every row is taken exactly once.
+     */
+    @Test
+    void concurrentClaimsTakeEachDueRowOnce() throws Exception {
+        UUID approval = UUID.randomUUID();
+        int rows = 400;
+        kernel.jdbc().inTransaction(c -> {
+            for (int i = 0; i < rows; i++) {
+                NotificationStore.enqueue(c, tenant, approval, "parked", "webhook", Map.of("n", i));
+            }
+            return null;
+        });
+        NotificationStore store = new NotificationStore(kernel.jdbc());
+        List<UUID> claimed = new CopyOnWriteArrayList<>();
+        List<Thread> threads = new java.util.ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            threads.add(Thread.ofPlatform().start(() -> {
+                List<Outbox> got;
+                do {
+                    got = store.claimDue(5, Duration.ofMinutes(5));
+                    got.forEach(o -> claimed.add(o.id()));
+                } while (!got.isEmpty());
+            }));
+        }
+        for (Thread t : threads) {
+            t.join(60_000);
+        }
+        assertThat(claimed).as("no row claimed twice").doesNotHaveDuplicates();
+        List<String> taken = poll(() -> kernel.jdbc().query("SELECT id::text || ' ' || status || ' ' || attempts "
+                + "FROM notification_outbox WHERE approval_id = ?", rs -> rs.getString(1), approval),
+                l -> l.stream().filter(r -> r.contains(" pending ")).count() == claimed.size(), Duration.ofSeconds(30),
+                "the kernel's job done with what it took");
+        assertThat(taken).hasSize(rows);
+        assertThat(taken).as("each row attempted once").allSatisfy(r -> assertThat(r).endsWith(" 1"));
+        for (String r : taken) {
+            UUID id = UUID.fromString(r.substring(0, 36));
+            assertThat(r.contains(" pending ")).as("taken by the test's threads xor the kernel: " + r)
+                    .isEqualTo(claimed.contains(id));
+        }
+    }
 }
