@@ -229,6 +229,7 @@ final class KernelServices {
                         Duration.ofMillis(config.intValue(Setting.NOTIFICATIONS_WEBHOOK_TIMEOUT_MS)),
                         Duration.ofMillis(config.intValue(Setting.MAIL_SMTP_TIMEOUT_MS))));
         approvalNotifications.meterInto(metrics);
+        agentPrincipals.onApprovalEvents(approvalNotifications);
         this.approvals = new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL)), audit, broadcast,
                 dev.backplane.kernel.agents.AgentRuns::accountable, approvalNotifications);
         this.grants = new Grants(jdbc);

@@ -113,12 +113,12 @@ final class ApprovalStore {
                 + "AND expires_at > now()", by, reason, tenant, id) > 0;
     }
 
-    /** Rejects every pending request an agent principal parked (the kill switch); returns how many. */
-    static int rejectPendingOf(Connection c, UUID tenant, String clientId, String revokedBy) throws SQLException {
-        return Jdbc.update(c, "UPDATE governance_approvals SET status = 'rejected', decided_by = ?, decided_at = now(), "
+    /** Rejects every pending request an agent principal parked (the kill switch); returns which. */
+    static List<UUID> rejectPendingOf(Connection c, UUID tenant, String clientId, String revokedBy) throws SQLException {
+        return Jdbc.query(c, "UPDATE governance_approvals SET status = 'rejected', decided_by = ?, decided_at = now(), "
                 + "reason = 'agent principal revoked (kill switch)', params = '{}'::jsonb WHERE tenant_id = ? "
                 + "AND requester_client_id = ? "
-                + "AND status = 'pending'", revokedBy, tenant, clientId);
+                + "AND status = 'pending' RETURNING id", rs -> rs.getObject("id", UUID.class), revokedBy, tenant, clientId);
     }
 
     void linkExecution(UUID approvalId, UUID auditId) {
