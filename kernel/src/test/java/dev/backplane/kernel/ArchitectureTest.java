@@ -32,7 +32,7 @@ class ArchitectureTest {
     static final List<String> LAYERS = List.of("errors", "util", "persistence", "identity", "http", "tenancy", "audit",
             "tools", "broadcast", "jobs", "results", "retrieval", "credentials", "egress", "plugins", "catalog", "targets", "governance",
             "dispatch", "kb", "memory", "docs", "conventions", "events", "agents", "scheduler", "runbooks", "topology",
-            "sensors", "dashboards", "quality", "mcp", "console",
+            "sensors", "dashboards", "notifications", "quality", "mcp", "console",
             "app");
 
     /** Dependencies that run against {@link #LAYERS}, allowed by name (the budget is two; today none). */

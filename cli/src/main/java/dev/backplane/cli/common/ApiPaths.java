@@ -12,6 +12,7 @@ public final class ApiPaths {
     public static final String WHOAMI = "/api/v1/whoami";
     public static final String FLIGHT_RECORDER_POLICY = "/api/v1/tenants/current/flight-recorder-policy";
     public static final String MAIL_RECIPIENT_POLICY = "/api/v1/tenants/current/mail-recipient-policy";
+    public static final String APPROVAL_NOTIFICATIONS = "/api/v1/tenants/current/approval-notifications";
     public static final String AUTOMATION = "/api/v1/automation";
     public static final String FEATURES = "/api/v1/features";
 
@@ -199,6 +200,9 @@ public final class ApiPaths {
             "GET " + MAIL_RECIPIENT_POLICY,
             "PUT " + MAIL_RECIPIENT_POLICY,
             "DELETE " + MAIL_RECIPIENT_POLICY,
+            "GET " + APPROVAL_NOTIFICATIONS,
+            "PUT " + APPROVAL_NOTIFICATIONS,
+            "DELETE " + APPROVAL_NOTIFICATIONS,
             "GET " + AUTOMATION,
             "GET " + FEATURES,
             "GET " + CONNECTORS,

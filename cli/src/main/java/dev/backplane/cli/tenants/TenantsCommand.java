@@ -4,6 +4,7 @@ import picocli.CommandLine.Command;
 
 /** {@code svc tenants}: per-tenant policies. */
 @Command(name = "tenants", description = "Per-tenant policies.",
-        subcommands = {FlightRecorderPolicyCommand.class, MailRecipientPolicyCommand.class})
+        subcommands = {FlightRecorderPolicyCommand.class, MailRecipientPolicyCommand.class,
+                ApprovalNotificationsCommand.class})
 public final class TenantsCommand {
 }

@@ -95,10 +95,11 @@ public final class Kernel implements AutoCloseable {
                     Duration.ofSeconds(config.intValue(Setting.CACHE_MAX_STALE_SECONDS))));
             DispatchEvents dispatchEvents = new DispatchEvents();
             EventDrain drain = closing.add(new EventDrain(new Jdbc(database.dataSource()), feed));
-            KernelServices services = new KernelServices(config, database, feed, dispatchEvents, drain, issuer, closing);
             java.util.concurrent.atomic.AtomicReference<WebServer> started = new java.util.concurrent.atomic.AtomicReference<>();
             java.util.function.Supplier<String> publicUrl =
                     () -> publicUrl(config, started.get() == null ? -1 : started.get().port());
+            KernelServices services = new KernelServices(config, database, feed, dispatchEvents, drain, issuer, closing,
+                    publicUrl);
             GracefulShutdown shutdown = GracefulShutdown.of(config);
             ApiRoutes api = KernelRoutes.register(config, services, publicUrl, shutdown::draining);
             BuildInfo build = BuildInfo.load();

@@ -35,6 +35,7 @@ import dev.backplane.kernel.http.OpenApiRoutes;
 import dev.backplane.kernel.identity.TokenVerifier;
 import dev.backplane.kernel.kb.KbRoutes;
 import dev.backplane.kernel.mcp.McpRoutes;
+import dev.backplane.kernel.notifications.NotificationRoutes;
 import dev.backplane.kernel.memory.MemoryRoutes;
 import dev.backplane.kernel.quality.RetireChecklist;
 import dev.backplane.kernel.quality.RetrievalRoutes;
@@ -89,6 +90,7 @@ final class KernelRoutes {
         new IdentityRoutes().register(api);
         new FeatureRoutes().register(api);
         new TenancyRoutes(s.tenants).register(api);
+        new NotificationRoutes(s.approvalNotifications).register(api);
         new CatalogRoutes(s.catalog, s.implementations.preferences()).register(api);
         new IngestRoutes(s.specIngest).register(api);
         new TargetRoutes(s.targets, s.probes).register(api);

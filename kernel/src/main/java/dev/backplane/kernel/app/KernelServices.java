@@ -51,6 +51,7 @@ import dev.backplane.kernel.kb.IngestRoot;
 import dev.backplane.kernel.kb.KbIngestService;
 import dev.backplane.kernel.kb.KbService;
 import dev.backplane.kernel.memory.MemoryService;
+import dev.backplane.kernel.notifications.ApprovalNotifications;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
@@ -87,6 +88,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Every service of one kernel, built with plain constructors in dependency order. No routes here:
@@ -149,11 +151,12 @@ final class KernelServices {
     /** db-scheduler's periodic jobs (sensors due, cron triggers, reapers, sweeps). */
     final PeriodicJobs periodicJobs;
     final Dashboards dashboards;
+    final ApprovalNotifications approvalNotifications;
     /** What the agent tools call (the MCP endpoint's registry and the agent runs' are built from it). */
     private final KernelTools.Services toolServices;
 
     KernelServices(KernelConfig config, Database database, ChangeFeed feed, DispatchEvents dispatchEvents,
-                   EventDrain drain, String issuer, Kernel.Closer closing) {
+                   EventDrain drain, String issuer, Kernel.Closer closing, Supplier<String> publicUrl) {
         ReplicaRules.requireSharedSecretStore(config); // before anything starts: no split state, no half start
         this.database = database;
         this.feed = feed;
@@ -217,8 +220,18 @@ final class KernelServices {
 
         this.handles = new ResultHandles(jdbc, Duration.ofMinutes(config.intValue(Setting.RESULT_HANDLE_TTL)),
                 Long.parseLong(config.get(Setting.RESULT_HANDLE_MAX_BYTES)));
+        Mailer mailer = mailer(config);
+        this.approvalNotifications = new ApprovalNotifications(jdbc, tenants, audit, mailer, credentials, ssrf, egress,
+                config.outboundTrust().sslContext(), publicUrl, ApprovalNotifications.Delivery.of(
+                        Duration.ofSeconds(config.intValue(Setting.NOTIFICATIONS_RETRY_INITIAL_SECONDS)),
+                        Duration.ofSeconds(config.intValue(Setting.NOTIFICATIONS_RETRY_MAX_SECONDS)),
+                        config.intValue(Setting.NOTIFICATIONS_MAX_ATTEMPTS),
+                        Duration.ofMillis(config.intValue(Setting.NOTIFICATIONS_WEBHOOK_TIMEOUT_MS)),
+                        Duration.ofMillis(config.intValue(Setting.MAIL_SMTP_TIMEOUT_MS))));
+        approvalNotifications.meterInto(metrics);
+        agentPrincipals.onApprovalEvents(approvalNotifications);
         this.approvals = new Approvals(jdbc, Duration.ofMinutes(config.intValue(Setting.APPROVAL_TTL)), audit, broadcast,
-                dev.backplane.kernel.agents.AgentRuns::accountable);
+                dev.backplane.kernel.agents.AgentRuns::accountable, approvalNotifications);
         this.grants = new Grants(jdbc);
         this.serviceGrants = new ServiceGrants(jdbc, catalog::descriptor);
         PolicyGate gate = new PolicyGate(grants::decide, serviceGrants.lookup(), agentPrincipals);
@@ -271,7 +284,7 @@ final class KernelServices {
         this.sensorRuns = closing.add(new SensorRuns(jdbc, dispatcher, catalog,
                 config.intValue(Setting.SENSORS_RESULTS_RETENTION_DAYS), config.intValue(Setting.SENSORS_MAX_CONCURRENT_RUNS)));
         this.dashboards = new Dashboards(jdbc, agents);
-        DashboardNotifier notifier = new DashboardNotifier(jdbc, tenants, audit, agentRuns, mailer(config),
+        DashboardNotifier notifier = new DashboardNotifier(jdbc, tenants, audit, agentRuns, mailer,
                 Duration.ofMinutes(config.intValue(Setting.DASHBOARDS_NOTIFY_SUPPRESSION_MINUTES)));
         sensorRuns.onStateChange(notifier);
         sensors.onDelete(notifier);
@@ -291,6 +304,7 @@ final class KernelServices {
         periodic.addAll(auditIntegrity.periodicJobs());
         periodic.addAll(auditStream.periodicJobs());
         periodic.addAll(approvals.periodicJobs());
+        periodic.addAll(approvalNotifications.periodicJobs());
         periodic.addAll(handles.periodicJobs());
         periodic.addAll(runs.periodicJobs(reapEvery));
         periodic.addAll(agentRuns.periodicJobs());

@@ -266,7 +266,17 @@ public enum Setting {
     MAIL_SMTP_PASSWORD_REF("mail.smtp-password-ref", "SVC_MAIL_SMTP_PASSWORD_REF", "",
             "secret_ref of the SMTP password (platform scope, field password), read at each send"),
     MAIL_SMTP_TIMEOUT_MS("mail.smtp-timeout-ms", "SVC_MAIL_SMTP_TIMEOUT_MS", "10000",
-            "connect, read and write timeout of the SMTP conversation", 100, 600000);
+            "connect, read and write timeout of the SMTP conversation", 100, 600000),
+    NOTIFICATIONS_RETRY_INITIAL_SECONDS("notifications.retry-initial-seconds",
+            "SVC_NOTIFICATIONS_RETRY_INITIAL_SECONDS", "10",
+            "approval notifications: wait after a failed delivery (mail or webhook) before the next attempt; it doubles "
+            + "after each further failure", 1, 3600),
+    NOTIFICATIONS_RETRY_MAX_SECONDS("notifications.retry-max-seconds", "SVC_NOTIFICATIONS_RETRY_MAX_SECONDS", "900",
+            "approval notifications: the longest wait between two attempts (at least the initial wait)", 1, 86400),
+    NOTIFICATIONS_MAX_ATTEMPTS("notifications.max-attempts", "SVC_NOTIFICATIONS_MAX_ATTEMPTS", "10",
+            "approval notifications: attempts a message gets before it is kept as failed (and audited)", 1, 100),
+    NOTIFICATIONS_WEBHOOK_TIMEOUT_MS("notifications.webhook-timeout-ms", "SVC_NOTIFICATIONS_WEBHOOK_TIMEOUT_MS",
+            "10000", "approval notifications: connect and answer timeout of a webhook POST", 100, 120000);
 
     /** Marks a setting whose value is a secret. */
     private enum Secrecy { SECRET }

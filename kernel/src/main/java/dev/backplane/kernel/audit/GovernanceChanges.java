@@ -41,6 +41,9 @@ final class GovernanceChanges {
             Map.entry("PATCH /api/v1/tenants/current/flight-recorder-policy", Set.of("agent_readable", "clear_retention",
                     "enabled", "retention_days")),
             Map.entry("PUT /api/v1/tenants/current/mail-recipient-policy", Set.of("allowlist")),
+            // the webhook URL stays a digest: a chat webhook's URL (Slack's, Teams') carries its token
+            Map.entry("PUT /api/v1/tenants/current/approval-notifications", Set.of("enabled", "events",
+                    "mail_recipients", "webhook_format", "webhook_secret_ref")),
             Map.entry("POST /api/v1/connectors/ingest", Set.of("catalog", "product", "version", "impl", "specs",
                     "auth_scheme", "auth_secret_fields", "auth_settings", "spec_info_versions_compatible", "dry_run",
                     "tenant_id", "default_port")),

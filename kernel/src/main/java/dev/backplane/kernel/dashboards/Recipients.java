@@ -10,9 +10,10 @@ import java.util.Set;
 
 /**
  * A dashboard's notify_email: comma-separated plain addresses ({@code local@domain}, no display names),
- * trimmed, lower-cased and deduplicated; at most {@link #MAX} of them.
+ * trimmed, lower-cased and deduplicated; at most {@link #MAX} of them. {@link #plain} is what approval
+ * notifications check their recipients with too.
  */
-final class Recipients {
+public final class Recipients {
 
     static final int MAX = 50;
     static final int MAX_CHARS = 4096;
@@ -45,7 +46,8 @@ final class Recipients {
         return new ArrayList<>(out);
     }
 
-    private static boolean plain(String a) {
+    /** Whether {@code a} (lower-cased, trimmed) is one plain address {@code local@domain}, no display name. */
+    public static boolean plain(String a) {
         int at = a.indexOf('@');
         if (at < 1 || at != a.lastIndexOf('@') || at == a.length() - 1 || !a.substring(at + 1).contains(".")
                 || a.chars().anyMatch(ch -> ch <= ' ' || ch == '<' || ch == '>' || ch == '"' || ch == '(' || ch == ')'

@@ -11,11 +11,21 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The cryptography of {@link WebhookAuth}: HMAC-SHA256 over a prefix and a body, Standard Webhooks' {@code whsec_}
- * keys, and comparisons whose time does not depend on where two values differ.
+ * keys, and comparisons whose time does not depend on where two values differ. Outbound webhooks (approval
+ * notifications) sign with {@link #standardSignature}, the same scheme {@link HmacProofs} verifies inbound.
  */
-final class WebhookMacs {
+public final class WebhookMacs {
 
     private WebhookMacs() {
+    }
+
+    /**
+     * The Standard Webhooks {@code webhook-signature} of one message: {@code v1,} and the base64 HMAC-SHA256 of
+     * {@code <id>.<timestamp>.<body>} under {@code secret} ({@code whsec_<base64>} decoded, anything else its bytes).
+     */
+    public static String standardSignature(byte[] secret, String id, long timestamp, byte[] body) {
+        byte[] prefix = (id + "." + timestamp + ".").getBytes(StandardCharsets.UTF_8);
+        return "v1," + Base64.getEncoder().encodeToString(mac(standardKey(secret), prefix, body));
     }
 
     /** Standard Webhooks secrets are {@code whsec_<base64>}; anything else is used as its bytes. */

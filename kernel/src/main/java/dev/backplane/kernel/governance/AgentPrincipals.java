@@ -37,6 +37,8 @@ public final class AgentPrincipals implements PrincipalDirectory {
     private final AgentPrincipalStore store;
     private final SharedCache<Boolean> registered;
     private final AuditLog audit;
+    /** Told of each parked call the kill switch withdraws, in the revocation's transaction (set once, at wiring). */
+    private volatile ApprovalEvents approvalEvents = ApprovalEvents.NONE;
 
     public AgentPrincipals(Jdbc jdbc, ChangeFeed feed) {
         this.store = new AgentPrincipalStore(jdbc);
@@ -96,6 +98,14 @@ public final class AgentPrincipals implements PrincipalDirectory {
                 "no agent principal '" + name + "' in this tenant"));
     }
 
+    /**
+     * What is told of the parked calls the kill switch withdraws (the notification outbox). Set at wiring: the
+     * principals exist before the approvals and their notifications, since every request's authentication asks them.
+     */
+    public void onApprovalEvents(ApprovalEvents events) {
+        this.approvalEvents = events;
+    }
+
     /** The kill switch: a tenant_admin or the principal's owner may pull it. */
     public AgentPrincipal revoke(Caller caller, String name) {
         AgentPrincipal p = show(caller.tenantId(), name);
@@ -106,7 +116,11 @@ public final class AgentPrincipals implements PrincipalDirectory {
         // one transaction: the principal revoked, every call it parked withdrawn, and the audit row
         store.inTransaction(c -> {
             boolean changed = AgentPrincipalStore.revoke(c, caller.tenantId(), name, caller.sub());
-            int withdrawn = ApprovalStore.rejectPendingOf(c, caller.tenantId(), name, caller.sub());
+            List<UUID> rejected = ApprovalStore.rejectPendingOf(c, caller.tenantId(), name, caller.sub());
+            for (UUID id : rejected) {
+                approvalEvents.recorded(c, caller.tenantId(), ApprovalStore.byId(c, id), ApprovalEvents.WITHDRAWN);
+            }
+            int withdrawn = rejected.size();
             if (changed || withdrawn > 0) {
                 audit.recordIn(c, entry(caller, "revoke", name), "ok", Optional.empty(),
                         Map.of("name", name, "pending_approvals_withdrawn", withdrawn));

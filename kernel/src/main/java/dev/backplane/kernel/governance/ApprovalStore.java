@@ -49,15 +49,15 @@ final class ApprovalStore {
         return jdbc.inTransaction(body);
     }
 
-    void insertPending(UUID id, Parked p, Instant expiresAt) {
-        jdbc.inTransaction(c -> Jdbc.update(c, """
+    static void insertPending(Connection c, UUID id, Parked p, Instant expiresAt) throws SQLException {
+        Jdbc.update(c, """
                 INSERT INTO governance_approvals (id, tenant_id, status, requester, requester_kind, requester_client_id,
                        connector_id, op_id, target, target_id, params, resolved, work_ref, expires_at, requester_session_id)
                 VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 id, p.tenantId(), p.requester(), p.requesterKind(), p.requesterClientId().orElse(null), p.connectorId(),
                 p.opId(), p.target(), p.targetId(),
                 Jdbc.jsonb(p.params()), Jdbc.jsonb(p.resolved()), p.workRef().orElse(null),
-                Timestamp.from(expiresAt), p.requesterSessionId().orElse(null)));
+                Timestamp.from(expiresAt), p.requesterSessionId().orElse(null));
     }
 
     List<Approval> list(UUID tenant, Optional<ApprovalStatus> status, Optional<String> workRef, int limit, int offset) {
@@ -131,22 +131,27 @@ final class ApprovalStore {
                 + "AND expires_at > now()", by, reason, tenant, id) > 0;
     }
 
-    /** Rejects every pending request an agent principal parked (the kill switch); returns how many. */
-    static int rejectPendingOf(Connection c, UUID tenant, String clientId, String revokedBy) throws SQLException {
-        return Jdbc.update(c, "UPDATE governance_approvals SET status = 'rejected', decided_by = ?, decided_at = now(), "
+    /** Rejects every pending request an agent principal parked (the kill switch); returns which. */
+    static List<UUID> rejectPendingOf(Connection c, UUID tenant, String clientId, String revokedBy) throws SQLException {
+        return Jdbc.query(c, "UPDATE governance_approvals SET status = 'rejected', decided_by = ?, decided_at = now(), "
                 + "reason = 'agent principal revoked (kill switch)', params = '{}'::jsonb WHERE tenant_id = ? "
                 + "AND requester_client_id = ? "
-                + "AND status = 'pending'", revokedBy, tenant, clientId);
+                + "AND status = 'pending' RETURNING id", rs -> rs.getObject("id", UUID.class), revokedBy, tenant, clientId);
     }
 
     void linkExecution(UUID approvalId, UUID auditId) {
         jdbc.update("UPDATE governance_approvals SET execution_audit_id = ? WHERE id = ?", auditId, approvalId);
     }
 
-    /** Moves every pending request past its TTL to expired; returns how many. */
-    int expireDue() {
-        return jdbc.update("UPDATE governance_approvals SET status = 'expired', params = '{}'::jsonb "
-                + "WHERE status = 'pending' AND expires_at <= now()");
+    /** A request the expiry moved. */
+    record Expired(UUID id, UUID tenantId) {
+    }
+
+    /** Moves every pending request past its TTL to expired; returns which. */
+    static List<Expired> expireDue(Connection c) throws SQLException {
+        return Jdbc.query(c, "UPDATE governance_approvals SET status = 'expired', params = '{}'::jsonb "
+                + "WHERE status = 'pending' AND expires_at <= now() RETURNING id, tenant_id",
+                rs -> new Expired(rs.getObject("id", UUID.class), rs.getObject("tenant_id", UUID.class)));
     }
 
     private static ApprovalStatus status(String wire) {

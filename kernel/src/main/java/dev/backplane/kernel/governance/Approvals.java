@@ -66,17 +66,27 @@ public final class Approvals {
     private final Duration ttl;
     private final ApprovalNotices notices;
     private final FourEyes fourEyes;
+    private final ApprovalEvents events;
 
-    public Approvals(Jdbc jdbc, Duration ttl, AuditLog audit, BroadcastFeed broadcast, SessionParties sessionParties) {
+    /** @param events what each transition also writes in its transaction (the notification outbox) */
+    public Approvals(Jdbc jdbc, Duration ttl, AuditLog audit, BroadcastFeed broadcast, SessionParties sessionParties,
+                     ApprovalEvents events) {
         this.store = new ApprovalStore(jdbc);
         this.ttl = ttl;
         this.notices = new ApprovalNotices(audit, broadcast);
         this.fourEyes = new FourEyes(sessionParties);
+        this.events = events;
     }
 
+    /** Parks a call: the pending request and its {@code parked} event commit in one transaction. */
     public UUID park(Parked p) {
         UUID id = UUID.randomUUID();
-        store.insertPending(id, p, Instant.now().plus(ttl));
+        Instant expiresAt = Instant.now().plus(ttl);
+        store.inTransaction(c -> {
+            ApprovalStore.insertPending(c, id, p, expiresAt);
+            events.recorded(c, p.tenantId(), ApprovalStore.byId(c, id), ApprovalEvents.PARKED);
+            return id;
+        });
         return id;
     }
 
@@ -112,6 +122,7 @@ public final class Approvals {
             ApprovalStore.approve(c, row.id(), caller.sub(), reason, breakGlass);
             Approval a = ApprovalStore.byId(c, row.id());
             notices.recordTransition(c, caller, a, "approve", breakGlass);
+            events.recorded(c, caller.tenantId(), a, ApprovalEvents.APPROVED);
             return new Released(a, row.requesterKind(), row.requesterClientId(), row.targetId(), row.params(),
                     row.requesterSessionId());
         });
@@ -127,6 +138,7 @@ public final class Approvals {
             ApprovalStore.reject(c, row.id(), caller.sub(), reason);
             Approval a = ApprovalStore.byId(c, row.id());
             notices.recordTransition(c, caller, a, "reject", false);
+            events.recorded(c, caller.tenantId(), a, ApprovalEvents.REJECTED);
             return a;
         });
         notices.announce(caller, rejected, "rejected");
@@ -144,7 +156,9 @@ public final class Approvals {
             if (!ApprovalStore.rejectIfPending(c, caller.tenantId(), id, caller.sub(), reason)) {
                 return false;
             }
-            notices.recordTransition(c, caller, ApprovalStore.byId(c, id), "withdraw", false);
+            Approval a = ApprovalStore.byId(c, id);
+            notices.recordTransition(c, caller, a, "withdraw", false);
+            events.recorded(c, caller.tenantId(), a, ApprovalEvents.WITHDRAWN);
             return true;
         });
         if (withdrawn) {
@@ -158,9 +172,18 @@ public final class Approvals {
         store.linkExecution(approvalId, auditId);
     }
 
-    /** Moves pending requests past their TTL to expired; returns how many. Run periodically and before reads. */
+    /**
+     * Moves pending requests past their TTL to expired, each with its {@code expired} event in the same
+     * transaction; returns how many. Run periodically and before reads.
+     */
     public int expireDue() {
-        return store.expireDue();
+        return store.inTransaction(c -> {
+            List<ApprovalStore.Expired> expired = ApprovalStore.expireDue(c);
+            for (ApprovalStore.Expired e : expired) {
+                events.recorded(c, e.tenantId(), ApprovalStore.byId(c, e.id()), ApprovalEvents.EXPIRED);
+            }
+            return expired.size();
+        });
     }
 
     /** Expiring approval requests past their TTL. */

@@ -95,6 +95,7 @@ class MetricsIT extends PerTestTenant {
                 "svc_plugins_broken 0.0",
                 "svc_events_drain_lag_seconds ",
                 "svc_events_ingest_queue 0.0",
+                "svc_approval_notifications_pending ",
                 "svc_scheduler_lag_seconds ",
                 "svc_identity_key_fetch_failures_total{what=\"jwks\"} 0.0",
                 "svc_identity_key_fetch_failures_total{what=\"discovery\"} 0.0",

@@ -515,6 +515,9 @@ class DispatchIT extends PerTestTenant {
         }
         assertThat(kernel.send("POST", "/api/v1/agent-grants", admin, "{\"principal\": \"" + sub + "\", "
                 + "\"op\": \"disp.item5.*\", \"verdict\": \"auto-execute\"}", Map.of()).status()).isEqualTo(201);
+        // the approvers are told when the kill switch withdraws what the agent parked
+        assertThat(kernel.put("/api/v1/tenants/current/approval-notifications", admin,
+                Map.of("mail_recipients", "approvers@example.com")).status()).isEqualTo(200);
         String third = call(agent, "disp.item5.delete", "ks1", "{\"name\": \"k3\"}", "").path("extras")
                 .path("approval_request_id").asText();
         assertThat(kernel.send("POST", "/api/v1/agent-principals/" + name + "/revoke", admin, null, Map.of()).status())
@@ -522,6 +525,8 @@ class DispatchIT extends PerTestTenant {
         JsonNode withdrawn = kernel.get("/api/v1/approvals/" + third, admin).json();
         assertThat(withdrawn.path("status").asText()).isEqualTo("rejected");
         assertThat(withdrawn.path("reason").asText()).contains("kill switch");
+        assertThat(kernel.jdbc().query("SELECT event FROM notification_outbox WHERE approval_id = ?::uuid "
+                + "ORDER BY created_at", rs -> rs.getString(1), third)).containsExactly("parked", "withdrawn");
         before = HITS.size();
         assertThat(kernel.send("POST", "/api/v1/approvals/" + third + "/approve", second, "{}", Map.of()).status())
                 .isEqualTo(409);

@@ -39,4 +39,15 @@ class WebhookMacsTest {
         assertThat(WebhookMacs.anyEqual(List.of(utf8("old"), utf8("new")), utf8("new"))).isTrue();
         assertThat(WebhookMacs.anyEqual(List.of(utf8("old"), utf8("new")), utf8("other"))).isFalse();
     }
+
+    @Test
+    void anOutboundSignatureIsTheStandardWebhooksOne() {
+        // the Standard Webhooks reference vector (its libraries' tests): whsec_ key, msg id, timestamp, payload
+        assertThat(WebhookMacs.standardSignature(utf8("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"),
+                "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330L, utf8("{\"test\": 2432232314}")))
+                .isEqualTo("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+        assertThat(WebhookMacs.standardSignature(utf8("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"),
+                "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265331L, utf8("{\"test\": 2432232314}")))
+                .as("another timestamp signs differently").isNotEqualTo("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+    }
 }

@@ -282,7 +282,10 @@ class RunbooksIT extends PerTestTenant {
         assertThat(stopped.path("status").asText()).isEqualTo("stopped");
         assertThat(stopped.path("reason").asText()).contains("rejected").contains("not today");
 
-        // stopping (no) or aborting a run whose write waits for approval withdraws the request: it never runs
+        // stopping (no) or aborting a run whose write waits for approval withdraws the request: it never runs; the
+        // approvers are told (the withdrawal's outbox row is written in its transaction)
+        ok(kernel.put("/api/v1/tenants/current/approval-notifications", admin, Map.of("mail_recipients",
+                "approvers@example.com")), 200);
         for (String how : List.of("no", "abort")) {
             String third = ok(kernel.post("/api/v1/runbooks/runs", operator, Map.of("slug", "restart", "target", "rb-main",
                     "inputs", Map.of("item", "item-" + how))), 201).path("id").asText();
@@ -297,6 +300,8 @@ class RunbooksIT extends PerTestTenant {
             assertThat(request.path("reason").asText()).contains("runbook run " + third);
             assertThat(kernel.post("/api/v1/approvals/" + parked + "/approve", admin, Map.of("reason", "late")).status())
                     .as("a withdrawn request cannot be approved").isEqualTo(409);
+            assertThat(kernel.jdbc().query("SELECT event FROM notification_outbox WHERE approval_id = ?::uuid "
+                    + "ORDER BY created_at", rs -> rs.getString(1), parked)).as(how).containsExactly("parked", "withdrawn");
             assertThat(kernel.jdbc().queryOne("SELECT count(*) FROM audit_rows WHERE op_id = 'rb.item2.delete' AND "
                     + "result_status = 'ok' AND session_id = ?", rs -> rs.getLong(1), UUID.fromString(third)).orElseThrow())
                     .isZero();
