@@ -14,6 +14,7 @@ import dev.backplane.kernel.console.ConsoleConnectorRoutes;
 import dev.backplane.kernel.console.ConsoleEventRoutes;
 import dev.backplane.kernel.console.ConsoleHomeRoutes;
 import dev.backplane.kernel.console.ConsoleIngestRoutes;
+import dev.backplane.kernel.console.ConsoleNotificationRoutes;
 import dev.backplane.kernel.console.ConsoleKbRoutes;
 import dev.backplane.kernel.console.ConsoleRoutes;
 import dev.backplane.kernel.console.ConsoleRunRoutes;
@@ -145,6 +146,7 @@ final class KernelRoutes {
                         Duration.ofSeconds(config.intValue(Setting.BROADCAST_HEARTBEAT_SECONDS))),
                 new ConsoleApprovalRoutes(s.approvals, s.calls, new AuditQueries(s.jdbc)),
                 new ConsoleRunRoutes(s.agentRuns, s.runbookRuns),
+                new ConsoleNotificationRoutes(s.approvalNotifications),
                 new ConsoleTopologyRoutes(s.topology),
                 new ConsoleEventRoutes(s.eventSources, s.eventLog, s.triggers, publicUrl),
                 new ConsoleAuditRoutes(new AuditQueries(s.jdbc), s.audit,

@@ -2,7 +2,6 @@ package dev.backplane.kernel.console;
 
 import dev.backplane.kernel.audit.AuditErrors;
 import dev.backplane.kernel.audit.AuditQueries;
-import io.helidon.webserver.http.ServerRequest;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -10,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
@@ -23,13 +23,13 @@ public record AuditFilterForm(Map<String, String> values, Optional<String> curso
     public static final List<String> FIELDS = List.of("since", "until", "principal", "target", "op_id", "work_ref",
             "session_id", "result_status", "op_class");
 
-    static AuditFilterForm of(ServerRequest req) {
+    /** The filters of a query string, read through {@code query} (a parameter's first value, if any). */
+    static AuditFilterForm of(Function<String, Optional<String>> query) {
         Map<String, String> values = new LinkedHashMap<>();
         for (String field : FIELDS) {
-            req.query().first(field).asOptional().map(String::strip).filter(v -> !v.isEmpty())
-                    .ifPresent(v -> values.put(field, v));
+            query.apply(field).map(String::strip).filter(v -> !v.isEmpty()).ifPresent(v -> values.put(field, v));
         }
-        return new AuditFilterForm(Map.copyOf(values), req.query().first("cursor").asOptional().filter(v -> !v.isBlank()));
+        return new AuditFilterForm(Map.copyOf(values), query.apply("cursor").filter(v -> !v.isBlank()));
     }
 
     /** The rows whose parent is {@code parent} (a composite's children). */

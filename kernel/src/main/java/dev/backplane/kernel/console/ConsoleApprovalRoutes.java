@@ -3,6 +3,7 @@ package dev.backplane.kernel.console;
 import dev.backplane.kernel.audit.AuditQueries;
 import dev.backplane.kernel.governance.ApprovalRoutes;
 import dev.backplane.kernel.governance.Approvals;
+import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import io.helidon.http.Method;
@@ -57,12 +58,7 @@ public final class ConsoleApprovalRoutes implements ConsoleRoutes.PageGroupRoute
     }
 
     private static UUID id(ServerRequest req) {
-        String text = req.path().pathParameters().get("id");
-        try {
-            return UUID.fromString(text);
-        } catch (IllegalArgumentException e) {
-            throw Approvals.notFound(text);
-        }
+        return QueryParams.uuidPath(req, "id", Approvals::notFound);
     }
 
     private void list(ServerRequest req, ServerResponse res, ConsoleRoutes.Signed s, Map<String, String> f) {

@@ -1,9 +1,11 @@
 package dev.backplane.kernel.console;
 
 import dev.backplane.kernel.audit.AuditClass;
+import dev.backplane.kernel.audit.AuditErrors;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.audit.AuditQueries;
 import dev.backplane.kernel.errors.DomainException;
+import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import io.helidon.http.HeaderNames;
@@ -60,7 +62,7 @@ public final class ConsoleAuditRoutes implements ConsoleRoutes.PageGroupRoutes {
     }
 
     private void explore(ServerRequest req, ServerResponse res, ConsoleRoutes.Signed s, Map<String, String> f) {
-        AuditFilterForm form = AuditFilterForm.of(req);
+        AuditFilterForm form = AuditFilterForm.of(name -> req.query().first(name).asOptional());
         Caller c = s.caller();
         AuditQueries.Page page;
         String error = null;
@@ -79,7 +81,8 @@ public final class ConsoleAuditRoutes implements ConsoleRoutes.PageGroupRoutes {
 
     private void row(ServerRequest req, ServerResponse res, ConsoleRoutes.Signed s, Map<String, String> f) {
         Caller c = s.caller();
-        UUID id = uuid(req.path().pathParameters().get("audit_id"), "audit_id");
+        UUID id = QueryParams.uuidPath(req, "audit_id", text -> AuditErrors.AUDIT_ROW_NOT_FOUND.error("no audit row "
+                + text));
         AuditQueries.Row row = queries.show(c.tenantId(), id);
         List<AuditQueries.Row> children = queries.query(c.tenantId(), AuditFilterForm.children(id), Optional.empty(),
                 CHILDREN).rows();
@@ -90,7 +93,8 @@ public final class ConsoleAuditRoutes implements ConsoleRoutes.PageGroupRoutes {
 
     private void replay(ServerRequest req, ServerResponse res, ConsoleRoutes.Signed s, Map<String, String> f) {
         Caller c = s.caller();
-        UUID session = uuid(req.path().pathParameters().get("session_id"), "session_id");
+        UUID session = QueryParams.uuidPath(req, "session_id", text -> AuditErrors.INVALID_SESSION.error(
+                "session id must be a uuid", Map.of("field", "session_id")));
         List<ConsolePages.TimelineStep> steps = new ArrayList<>();
         flatten(queries.replay(c.tenantId(), session, REPLAY_DEPTH), 0, steps);
         audited(c, "svc.audit.replay", Map.of("session_id", session.toString()));
@@ -118,7 +122,7 @@ public final class ConsoleAuditRoutes implements ConsoleRoutes.PageGroupRoutes {
      */
     private void export(ServerRequest req, ServerResponse res, ConsoleRoutes.Signed s, Map<String, String> f) {
         Caller c = s.caller();
-        AuditFilterForm form = AuditFilterForm.of(req);
+        AuditFilterForm form = AuditFilterForm.of(name -> req.query().first(name).asOptional());
         String format = req.query().first("format").orElse("csv");
         AuditExport export = AuditExport.of(format);
         List<AuditQueries.Row> rows = export.collect(cursor -> queries.query(c.tenantId(),
@@ -141,17 +145,6 @@ public final class ConsoleAuditRoutes implements ConsoleRoutes.PageGroupRoutes {
         for (Map<String, Object> n : nodes) {
             out.add(new ConsolePages.TimelineStep(depth, n));
             flatten((List<Map<String, Object>>) n.getOrDefault("children", List.of()), depth + 1, out);
-        }
-    }
-
-    static UUID uuid(String text, String field) {
-        try {
-            return UUID.fromString(text);
-        } catch (IllegalArgumentException e) {
-            throw field.equals("session_id")
-                    ? dev.backplane.kernel.audit.AuditErrors.INVALID_SESSION.error("session id must be a uuid",
-                            Map.of("field", field))
-                    : dev.backplane.kernel.audit.AuditErrors.AUDIT_ROW_NOT_FOUND.error("no audit row " + text);
         }
     }
 }

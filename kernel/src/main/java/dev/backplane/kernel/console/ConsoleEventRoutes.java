@@ -3,6 +3,7 @@ package dev.backplane.kernel.console;
 import dev.backplane.kernel.events.EventLog;
 import dev.backplane.kernel.events.EventSource;
 import dev.backplane.kernel.events.EventSources;
+import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.scheduler.Triggers;
@@ -119,13 +120,8 @@ public final class ConsoleEventRoutes implements ConsoleRoutes.PageGroupRoutes {
 
     private void event(ServerRequest req, ServerResponse res, ConsoleRoutes.Signed s, Map<String, String> f) {
         UUID tenant = s.caller().tenantId();
-        String text = req.path().pathParameters().get("id");
-        UUID id;
-        try {
-            id = UUID.fromString(text);
-        } catch (IllegalArgumentException e) {
-            throw dev.backplane.kernel.events.EventErrors.EVENT_NOT_FOUND.error("no event " + text + " in this tenant");
-        }
+        UUID id = QueryParams.uuidPath(req, "id", text -> dev.backplane.kernel.events.EventErrors.EVENT_NOT_FOUND
+                .error("no event " + text + " in this tenant"));
         Map<String, Object> event = log.show(tenant, id);
         console.render(res, Status.OK_200, "event.jte", new ConsolePages.EventPage(s.frame("Event"), event,
                 ConsoleText.pretty(event.getOrDefault("envelope", Map.of())), triggers.firesOf(tenant, id)));

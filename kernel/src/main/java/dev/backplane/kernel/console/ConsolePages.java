@@ -221,6 +221,14 @@ public final class ConsolePages {
     public record TopologyPage(Frame frame, TopologyQuery query, TopologyView view, String error) {
     }
 
+    /** The approval notification settings of the tenant (as REST shows them), a notice or a refusal. */
+    public record NotificationsPage(Frame frame, dev.backplane.kernel.notifications.NotificationSettings.View settings,
+                                    String notice, String error) {
+        public boolean wants(String event) {
+            return settings.events().contains(event);
+        }
+    }
+
     /** An error as the envelope has it; {@code frame} is null when nobody is signed in. */
     public record ErrorPage(Frame frame, int status, String code, String message) {
     }

@@ -2,6 +2,7 @@ package dev.backplane.kernel.console;
 
 import dev.backplane.kernel.agents.AgentRun;
 import dev.backplane.kernel.agents.AgentRuns;
+import dev.backplane.kernel.http.QueryParams;
 import dev.backplane.kernel.identity.Role;
 import dev.backplane.kernel.runbooks.RunbookRuns;
 import io.helidon.http.Method;
@@ -72,15 +73,9 @@ public final class ConsoleRunRoutes implements ConsoleRoutes.PageGroupRoutes {
     }
 
     private static UUID id(ServerRequest req, String name) {
-        String text = req.path().pathParameters().get(name);
-        try {
-            return UUID.fromString(text);
-        } catch (IllegalArgumentException e) {
-            throw name.equals("handle")
-                    ? dev.backplane.kernel.agents.AgentRunErrors.RUN_NOT_FOUND.error("no agent run " + text
-                            + " in this tenant")
-                    : dev.backplane.kernel.runbooks.RunbookErrors.RUN_NOT_FOUND.error("no runbook run " + text
-                            + " in this tenant");
-        }
+        return QueryParams.uuidPath(req, name, text -> name.equals("handle")
+                ? dev.backplane.kernel.agents.AgentRunErrors.RUN_NOT_FOUND.error("no agent run " + text + " in this tenant")
+                : dev.backplane.kernel.runbooks.RunbookErrors.RUN_NOT_FOUND.error("no runbook run " + text
+                        + " in this tenant"));
     }
 }

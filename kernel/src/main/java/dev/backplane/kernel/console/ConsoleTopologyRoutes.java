@@ -40,7 +40,7 @@ public final class ConsoleTopologyRoutes implements ConsoleRoutes.PageGroupRoute
     }
 
     private void page(ServerRequest req, ServerResponse res, ConsoleRoutes.Signed s, Map<String, String> f) {
-        TopologyQuery q = TopologyQuery.of(req);
+        TopologyQuery q = TopologyQuery.of(name -> req.query().first(name).asOptional());
         TopologyView view;
         String error = null;
         try {
@@ -56,7 +56,7 @@ public final class ConsoleTopologyRoutes implements ConsoleRoutes.PageGroupRoute
 
     private void json(ServerRequest req, ServerResponse res, ConsoleRoutes.Signed s, Map<String, String> f) {
         res.headers().contentType(HttpMediaType.create("application/json"));
-        res.send(JsonMapping.write(view(s, TopologyQuery.of(req)).drawing()));
+        res.send(JsonMapping.write(view(s, TopologyQuery.of(name -> req.query().first(name).asOptional())).drawing()));
     }
 
     @SuppressWarnings("unchecked")

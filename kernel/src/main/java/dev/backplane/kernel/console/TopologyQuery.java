@@ -1,9 +1,10 @@
 package dev.backplane.kernel.console;
 
-import io.helidon.webserver.http.ServerRequest;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * What the topology page is asked to show: {@code graph} (the whole graph, or only its conflicts), a node's
@@ -14,22 +15,23 @@ public record TopologyQuery(String query, String node, String to, Integer depth,
 
     public static final List<String> QUERIES = List.of("graph", "dependencies", "dependents", "path");
 
-    static TopologyQuery of(ServerRequest req) {
-        String node = req.query().first("node").orElse("").strip();
-        String to = req.query().first("to").orElse("").strip();
-        String query = req.query().first("query").orElse("graph");
+    /** The view a query string asks for, read through {@code param} (a parameter's first value, if any). */
+    static TopologyQuery of(Function<String, Optional<String>> param) {
+        String node = param.apply("node").orElse("").strip();
+        String to = param.apply("to").orElse("").strip();
+        String query = param.apply("query").orElse("graph");
         if (!QUERIES.contains(query) || node.isEmpty() || (query.equals("path") && to.isEmpty())) {
             query = "graph";
         }
-        Integer depth = req.query().first("depth").asOptional().flatMap(TopologyQuery::number).orElse(null);
-        return new TopologyQuery(query, node, to, depth, req.query().first("conflicts").orElse("").equals("true"));
+        Integer depth = param.apply("depth").flatMap(TopologyQuery::number).orElse(null);
+        return new TopologyQuery(query, node, to, depth, param.apply("conflicts").orElse("").equals("true"));
     }
 
-    private static java.util.Optional<Integer> number(String text) {
+    private static Optional<Integer> number(String text) {
         try {
-            return java.util.Optional.of(Integer.parseInt(text.strip()));
+            return Optional.of(Integer.parseInt(text.strip()));
         } catch (NumberFormatException e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 

@@ -1021,6 +1021,45 @@ class ConsoleBrowserIT {
         screenshot(bob, "console-approval-phone.png");
     }
 
+    /** The notification settings page: a refused URL comes back with the form, a saved one is REST's, audited. */
+    @Test
+    void theNotificationSettingsPageSavesWhatRestShowsAndRefusesBadInput() throws Exception {
+        String token = carolToken();
+        WebDriver bob = signIn("bob", APPROVALS_TENANT, "/ui/approvals");
+        navigate(bob, By.id("notification-settings"));
+        bob.findElement(By.id("mail_recipients")).sendKeys("oncall@example.com");
+        bob.findElement(By.id("webhook_url")).sendKeys("ftp://hooks.example.com/x");
+        navigate(bob, By.id("save-notifications"));
+        assertThat(text(bob, "form-error")).startsWith("invalid_request");
+        assertThat(bob.findElement(By.id("mail_recipients")).getAttribute("value")).isEqualTo("oncall@example.com");
+        assertThat(kernel.get("/api/v1/tenants/current/approval-notifications", token).json().path("configured")
+                .asBoolean()).as("nothing saved").isFalse();
+
+        bob.findElement(By.id("webhook_url")).clear();
+        if (!bob.findElement(By.id("enabled")).isSelected()) {
+            bob.findElement(By.id("enabled")).click();
+        }
+        bob.findElement(By.id("event_expired")).click(); // off
+        navigate(bob, By.id("save-notifications"));
+        assertThat(text(bob, "notice")).isEqualTo("Saved.");
+        assertAccessible(bob, axeCore(), "/ui/settings/notifications");
+        var rest = kernel.get("/api/v1/tenants/current/approval-notifications", token).json();
+        assertThat(rest.path("enabled").asBoolean()).isTrue();
+        assertThat(rest.path("mail_recipients").asText()).isEqualTo("oncall@example.com");
+        assertThat(rest.path("events").toString()).contains("parked", "decided").doesNotContain("expired");
+        assertThat(kernel.jdbc().queryOne("SELECT count(*) FROM audit_rows WHERE tenant_id = ? AND op_id = "
+                + "'svc.governance.PUT /api/v1/tenants/current/approval-notifications'", rs -> rs.getInt(1),
+                APPROVALS_TENANT)).hasValue(1);
+        navigate(bob, By.id("clear-notifications"));
+        assertThat(kernel.get("/api/v1/tenants/current/approval-notifications", token).json().path("configured")
+                .asBoolean()).isFalse();
+
+        WebDriver rita = signIn("rita", APPROVALS_TENANT, "/ui/approvals");
+        assertThat(rita.findElements(By.id("notification-settings"))).isEmpty();
+        rita.get(kernel.url() + "/ui/settings/notifications");
+        assertThat(text(rita, "error-code")).isEqualTo("insufficient_role");
+    }
+
     /** Delivers {@code body} to an event source with a Standard Webhooks signature; the answer's status. */
     private static int deliver(String url, String secret, String id, byte[] body) throws Exception {
         long ts = java.time.Instant.now().getEpochSecond();

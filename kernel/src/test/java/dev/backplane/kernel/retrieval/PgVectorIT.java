@@ -198,6 +198,7 @@ class PgVectorIT {
                 db.update("ALTER TABLE retrieval_chunks DROP COLUMN embedding_v");
                 db.update("ALTER TABLE agent_runs DROP COLUMN resume_state"); // V048's
                 db.update("DROP TABLE event_rate_buckets"); // V049's, to take the database back to V045 whole
+                db.update("DROP TABLE notification_settings, notification_outbox"); // V055's
                 db.update("DROP INDEX scheduler_trigger_fires_event"); // V056's
                 undoV050(db);
                 db.update("ALTER TABLE catalog_operation_overrides DROP COLUMN op_class"); // V052's
