@@ -11,6 +11,8 @@ public final class ApiPaths {
     public static final String INFO = "/api/v1/info";
     public static final String WHOAMI = "/api/v1/whoami";
     public static final String FLIGHT_RECORDER_POLICY = "/api/v1/tenants/current/flight-recorder-policy";
+    public static final String TENANT = "/api/v1/tenants/current";
+    public static final String TENANT_DISPLAY_NAME = "/api/v1/tenants/current/display-name";
     public static final String MAIL_RECIPIENT_POLICY = "/api/v1/tenants/current/mail-recipient-policy";
     public static final String APPROVAL_NOTIFICATIONS = "/api/v1/tenants/current/approval-notifications";
     public static final String AUTOMATION = "/api/v1/automation";
@@ -197,6 +199,9 @@ public final class ApiPaths {
             "GET " + WHOAMI,
             "GET " + FLIGHT_RECORDER_POLICY,
             "PATCH " + FLIGHT_RECORDER_POLICY,
+            "GET " + TENANT,
+            "PUT " + TENANT_DISPLAY_NAME,
+            "DELETE " + TENANT_DISPLAY_NAME,
             "GET " + MAIL_RECIPIENT_POLICY,
             "PUT " + MAIL_RECIPIENT_POLICY,
             "DELETE " + MAIL_RECIPIENT_POLICY,

@@ -19,6 +19,7 @@ import dev.backplane.kernel.console.ConsoleKbRoutes;
 import dev.backplane.kernel.console.ConsoleRoutes;
 import dev.backplane.kernel.console.ConsoleRunRoutes;
 import dev.backplane.kernel.console.ConsoleSessions;
+import dev.backplane.kernel.console.ConsoleSettingsRoutes;
 import dev.backplane.kernel.console.ConsoleSignInRoutes;
 import dev.backplane.kernel.console.ConsoleTopologyRoutes;
 import dev.backplane.kernel.console.IdpRevalidation;
@@ -138,7 +139,8 @@ final class KernelRoutes {
                 Duration.ofMinutes(config.intValue(Setting.CONSOLE_SESSION_TTL_MINUTES)),
                 Duration.ofSeconds(config.intValue(Setting.CONSOLE_REVALIDATE_SECONDS)),
                 new IdpRevalidation(oidc, s.restAuthenticator));
-        return new ConsoleRoutes(sessions, new GovernanceAudit(s.audit), s.specIngest.maxRequestBytes(), List.of(
+        return new ConsoleRoutes(sessions, new GovernanceAudit(s.audit), s.specIngest.maxRequestBytes(),
+                s.tenants::displayName, List.of(
                 new ConsoleSignInRoutes(sessions, oidc, s.restAuthenticator, s.tenants, publicUrl),
                 new ConsoleKbRoutes(s.kb, s.kbIngest),
                 new ConsoleIngestRoutes(s.specIngest),
@@ -147,6 +149,7 @@ final class KernelRoutes {
                 new ConsoleApprovalRoutes(s.approvals, s.calls, new AuditQueries(s.jdbc)),
                 new ConsoleRunRoutes(s.agentRuns, s.runbookRuns),
                 new ConsoleNotificationRoutes(s.approvalNotifications),
+                new ConsoleSettingsRoutes(s.tenants),
                 new ConsoleTopologyRoutes(s.topology),
                 new ConsoleEventRoutes(s.eventSources, s.eventLog, s.triggers, publicUrl),
                 new ConsoleAuditRoutes(new AuditQueries(s.jdbc), s.audit,

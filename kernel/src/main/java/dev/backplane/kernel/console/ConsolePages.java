@@ -32,8 +32,11 @@ public final class ConsolePages {
      * @param tenant the tenant acted on
      * @param platformAdmin whether the user may switch tenant
      * @param csrf the session's CSRF token, echoed by every form
+     * @param tenantName the tenant's display name, or null when its tenant_admin has set none
      */
-    public record Frame(String title, String user, String role, String tenant, boolean platformAdmin, String csrf) {    }
+    public record Frame(String title, String user, String role, String tenant, boolean platformAdmin, String csrf,
+                        String tenantName) {
+    }
 
     public record KbPage(Frame frame, String query, String metadata, List<KbService.Hit> hits,
                          List<KbService.Entry> entries, boolean canWrite) {
@@ -227,6 +230,11 @@ public final class ConsolePages {
         public boolean wants(String event) {
             return settings.events().contains(event);
         }
+    }
+
+    /** The tenant's settings page: its name, a notice or a refusal ({@code code: message}). */
+    public record SettingsPage(Frame frame, dev.backplane.kernel.tenancy.TenantView tenant, String notice,
+                               String error) {
     }
 
     /** An error as the envelope has it; {@code frame} is null when nobody is signed in. */

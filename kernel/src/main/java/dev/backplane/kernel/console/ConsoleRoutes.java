@@ -1,6 +1,8 @@
 package dev.backplane.kernel.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.LoadingCache;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.http.ApiRoutes;
@@ -21,9 +23,12 @@ import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * The console under {@code /ui}: what every page shares — the session check, the request checks in order
@@ -47,8 +52,15 @@ public final class ConsoleRoutes {
         void handle(ServerRequest req, ServerResponse res, Signed signed, Map<String, String> form) throws Exception;
     }
 
-    /** The session of a request, with its cookie value (to close or switch it). */
-    record Signed(String id, ConsoleSession session) {
+    /**
+     * The session of a request, with its cookie value (to close or switch it) and the display name of the tenant it
+     * acts on (null when none is set).
+     */
+    record Signed(String id, ConsoleSession session, String tenantName) {
+        Signed(String id, ConsoleSession session) {
+            this(id, session, null);
+        }
+
         Caller caller() {
             return session.caller();
         }
@@ -56,7 +68,7 @@ public final class ConsoleRoutes {
         ConsolePages.Frame frame(String title) {
             Caller c = session.caller();
             return new ConsolePages.Frame(title, c.username().orElse(c.sub()), c.effectiveRole().wireName(),
-                    c.tenantId().toString(), c.platformAdmin(), session.csrfToken());
+                    c.tenantId().toString(), c.platformAdmin(), session.csrfToken(), tenantName);
         }
 
         @Override
@@ -79,6 +91,7 @@ public final class ConsoleRoutes {
     }
 
     private final ConsoleSessions sessions;
+    private final LoadingCache<UUID, Optional<String>> tenantNames;
     private final ApiRoutes.MutationRecorder audit;
     private final TemplateEngine templates = TemplateEngine.createPrecompiled(ContentType.Html);
     private final int maxUploadBytes;
@@ -88,16 +101,25 @@ public final class ConsoleRoutes {
     /**
      * @param audit the governance trail REST mutations are recorded on
      * @param maxUploadBytes the largest upload form (spec ingest's request cap)
+     * @param tenantNames a tenant's display name, if it has one (the header shows it)
      * @param pages the page groups, registered in this order
      */
     public ConsoleRoutes(ConsoleSessions sessions, ApiRoutes.MutationRecorder audit, int maxUploadBytes,
-                         List<PageGroupRoutes> pages) {
+                         Function<UUID, Optional<String>> tenantNames, List<PageGroupRoutes> pages) {
         this.sessions = sessions;
+        // a rename shows on every replica's pages within the cache's 30 s
+        this.tenantNames = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(Duration.ofSeconds(30))
+                .build(tenantNames::apply);
         this.audit = audit;
         this.maxUploadBytes = maxUploadBytes;
         this.pages = List.copyOf(pages);
         this.csp = ConsoleRequestRoutes.csp(this.pages.stream().map(PageGroupRoutes::formTarget)
                 .flatMap(Optional::stream).distinct().toList());
+    }
+
+    /** Forgets the cached display name of {@code tenant}: this replica's next page shows its new name at once. */
+    void tenantRenamed(UUID tenant) {
+        tenantNames.invalidate(tenant);
     }
 
     /** Sets the security headers of a console answer (the policy names the pages' form targets). */
@@ -173,7 +195,8 @@ public final class ConsoleRoutes {
 
     Optional<Signed> signedIn(ServerRequest req) {
         return req.headers().cookies().first(COOKIE).asOptional()
-                .flatMap(id -> sessions.find(id).map(s -> new Signed(id, s)));
+                .flatMap(id -> sessions.find(id).map(s -> new Signed(id, s,
+                        tenantNames.get(s.caller().tenantId()).orElse(null))));
     }
 
     /** Sends a static file of the classpath: the console's stylesheet and script, and Pico CSS from its WebJar. */

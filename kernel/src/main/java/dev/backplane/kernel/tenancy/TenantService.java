@@ -66,6 +66,28 @@ public final class TenantService implements TenantDirectory {
         return store.updateFlightRecorderPolicy(tenantId, change, actorSub);
     }
 
+    /** The acting tenant as {@code GET /api/v1/tenants/current} shows it (its display name, if one is set). */
+    public TenantView view(UUID tenantId) {
+        return store.view(tenantId).orElse(new TenantView(tenantId, Optional.empty(), Optional.empty(),
+                Optional.empty()));
+    }
+
+    /** The tenant's display name, if its tenant_admin set one. */
+    public Optional<String> displayName(UUID tenantId) {
+        return view(tenantId).displayName();
+    }
+
+    /**
+     * Sets the tenant's display name ({@code name} empty clears it). A name is 1 to {@value TenantView#MAX_NAME}
+     * characters without control characters, trimmed; anything else is {@code 422 invalid_request} naming the field.
+     */
+    public TenantView setDisplayName(UUID tenantId, Optional<String> name, String actorSub) {
+        Optional<String> checked = name.map(TenantView::checkedName);
+        ensureKnown(Optional.of(tenantId));
+        store.setDisplayName(tenantId, checked, actorSub);
+        return view(tenantId);
+    }
+
     /** The tenant's mail-recipient policy; {@link MailRecipientPolicy#UNSET} (mail denied) when none is stored. */
     public MailRecipientPolicy mailRecipientPolicy(UUID tenantId) {
         return store.mailRecipientPolicy(tenantId).orElse(MailRecipientPolicy.UNSET);

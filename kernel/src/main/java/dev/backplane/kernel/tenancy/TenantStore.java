@@ -29,6 +29,19 @@ final class TenantStore {
                  WHERE tenancy_principal_names.username <> EXCLUDED.username""", sub, username);
     }
 
+    Optional<TenantView> view(UUID id) {
+        return jdbc.queryOne("SELECT id, display_name, display_name_updated_at, display_name_updated_by "
+                + "FROM tenancy_tenants WHERE id = ?", rs -> new TenantView(rs.getObject(1, UUID.class),
+                        Optional.ofNullable(rs.getString(2)),
+                        Optional.ofNullable(rs.getTimestamp(3)).map(java.sql.Timestamp::toInstant),
+                        Optional.ofNullable(rs.getString(4))), id);
+    }
+
+    void setDisplayName(UUID id, Optional<String> name, String actor) {
+        jdbc.update("UPDATE tenancy_tenants SET display_name = ?, display_name_updated_at = now(), "
+                + "display_name_updated_by = ? WHERE id = ?", name.orElse(null), actor, id);
+    }
+
     boolean exists(UUID id) {
         return jdbc.queryOne("SELECT 1 FROM tenancy_tenants WHERE id = ?", rs -> true, id).isPresent();
     }

@@ -77,6 +77,7 @@ class ConsoleBrowserIT {
     static final String TARGET_PASSWORD = "target-pw-" + UUID.randomUUID();
     static com.sun.net.httpserver.HttpServer target;
     static ScriptedModel model;
+    static com.icegreen.greenmail.util.GreenMail smtp;
     static Path work;
     static KeycloakServer keycloak;
     static TestKernel kernel;
@@ -93,18 +94,25 @@ class ConsoleBrowserIT {
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         TestPlugins.build(plugins, TestPlugins.connector("demo", "2.x").operations(6).httpProbe(false)
                 .describeWith("\" " + javaLiteral(String.join(" ", XSS)) + "\""));
+        smtp = new com.icegreen.greenmail.util.GreenMail(new com.icegreen.greenmail.util.ServerSetup(0, "127.0.0.1",
+                com.icegreen.greenmail.util.ServerSetup.PROTOCOL_SMTP).dynamicPort());
+        smtp.start();
         model = new ScriptedModel();
         target = LoopbackHttp.start(x -> {
             TARGET_HITS.add(x.getRequestMethod() + " " + x.getRequestURI().getPath());
             LoopbackHttp.answer(x, 200, "1.0");
         });
-        kernel = TestKernel.start(work.resolve("kernel"), Map.of(
-                "SVC_IDENTITY_ISSUER", keycloak.url() + "/realms/" + REALM,
-                "SVC_PLUGIN_DIR", plugins.toString(),
-                "SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8",
-                "SVC_AGENTS_MODEL_BASE_URL", model.baseUrl(),
+        kernel = TestKernel.start(work.resolve("kernel"), Map.ofEntries(
+                Map.entry("SVC_MAIL_SMTP_HOST", "127.0.0.1"),
+                Map.entry("SVC_MAIL_SMTP_PORT", String.valueOf(smtp.getSmtp().getPort())),
+                Map.entry("SVC_MAIL_SMTP_TLS", "none"),
+                Map.entry("SVC_MAIL_FROM", "svc@backplane.test"),
+                Map.entry("SVC_IDENTITY_ISSUER", keycloak.url() + "/realms/" + REALM),
+                Map.entry("SVC_PLUGIN_DIR", plugins.toString()),
+                Map.entry("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8"),
+                Map.entry("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl()),
                 // specs over 1,000 bytes are ingested in a background job: the console's job page is exercised
-                "SVC_INGEST_SYNC_MAX_BYTES", "1000"));
+                Map.entry("SVC_INGEST_SYNC_MAX_BYTES", "1000")));
         CliRunner admin = new CliRunner(work.resolve("admin-config"))
                 .env("KEYCLOAK_ADMIN_USER", KeycloakServer.ADMIN)
                 .env("KEYCLOAK_ADMIN_PASSWORD", keycloak.adminPassword())
@@ -135,6 +143,9 @@ class ConsoleBrowserIT {
             target.stop(0);
         }
         Fixtures.closeAll(kernel, keycloak, model);
+        if (smtp != null) {
+            smtp.stop();
+        }
     }
 
     @AfterEach
@@ -1054,10 +1065,138 @@ class ConsoleBrowserIT {
         assertThat(kernel.get("/api/v1/tenants/current/approval-notifications", token).json().path("configured")
                 .asBoolean()).isFalse();
 
+        // the tenant's name: set on /ui/settings, shown in every page's header, cleared
+        navigate(bob, By.id("settings"));
+        bob.findElement(By.id("display_name")).sendKeys("Approvals Team");
+        navigate(bob, By.id("save-name"));
+        assertThat(text(bob, "notice")).startsWith("Renamed");
+        bob.get(kernel.url() + "/ui/approvals");
+        assertThat(text(bob, "tenant-name")).isEqualTo("Approvals Team");
+        assertThat(kernel.get("/api/v1/tenants/current", token).json().path("display_name").asText())
+                .isEqualTo("Approvals Team");
+        bob.get(kernel.url() + "/ui/settings");
+        assertThat(((JavascriptExecutor) bob).executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                fetch("/ui/settings/name", {method: "POST", credentials: "same-origin",
+                    headers: {"Content-Type": "application/x-www-form-urlencoded"},
+                    body: "_csrf=" + encodeURIComponent(document.querySelector("input[name=_csrf]").value)
+                        + "&display_name=%20%20"}).then(r => done(r.status));""")).as("a blank name").isEqualTo(422L);
+        navigate(bob, By.id("clear-name"));
+        bob.get(kernel.url() + "/ui/approvals");
+        assertThat(bob.findElements(By.id("tenant-name"))).isEmpty();
+
         WebDriver rita = signIn("rita", APPROVALS_TENANT, "/ui/approvals");
         assertThat(rita.findElements(By.id("notification-settings"))).isEmpty();
+        assertThat(rita.findElements(By.id("settings"))).isEmpty();
         rita.get(kernel.url() + "/ui/settings/notifications");
         assertThat(text(rita, "error-code")).isEqualTo("insufficient_role");
+    }
+
+    /**
+     * Issue 45's "done when": a new approver follows the link of the notification mail, signs in on Keycloak's
+     * page, lands on the request and approves it; from opening the link to the decision takes under a minute.
+     */
+    @Test
+    void anApproverFollowsTheMailLinkSignsInAndDecidesInUnderAMinute() throws Exception {
+        CliRunner carol = carol();
+        String token = carolToken();
+        assertThat(kernel.put("/api/v1/tenants/current/mail-recipient-policy", token, Map.of("allowlist",
+                "example.com")).status()).isEqualTo(200);
+        assertThat(kernel.put("/api/v1/tenants/current/approval-notifications", token, Map.of("enabled", true,
+                "mail_recipients", "bob@example.com")).status()).isEqualTo(200);
+        assertThat(kernel.patch("/api/v1/connectors/" + CONNECTOR + "/operations/demo.item2.delete", token,
+                Map.of("is_enabled", true, "safety_level", "caution")).status()).isEqualTo(200);
+        try {
+            CliRunner.Result parked = carol.run("operation", "call", CONNECTOR, "demo.item2.delete", "--target", "web1",
+                    "--params", "{\"name\": \"mailed\"}");
+            assertThat(parked.exitCode()).as(parked.toString()).isEqualTo(4);
+            String id = uuidIn(parked.out() + parked.err());
+            String link = null;
+            for (java.time.Instant until = java.time.Instant.now().plusSeconds(30); link == null
+                    && java.time.Instant.now().isBefore(until); Thread.sleep(200)) {
+                link = mailedLink(id);
+            }
+            assertThat(link).isEqualTo(kernel.url() + "/ui/approvals/" + id);
+
+            java.time.Instant opened = java.time.Instant.now();
+            WebDriver bob = signIn("bob", APPROVALS_TENANT, "/ui/approvals/" + id);
+            awaitLive(bob);
+            navigate(bob, By.id("approve"));
+            assertThat(text(bob, "notice")).startsWith("Approved.");
+            Duration took = Duration.between(opened, java.time.Instant.now());
+            new WebDriverWait(bob, Duration.ofSeconds(20)).until(d -> TARGET_HITS.contains("DELETE /items/mailed"));
+            assertThat(took).as("mail link to decision").isLessThan(Duration.ofMinutes(1));
+        } finally {
+            kernel.send("DELETE", "/api/v1/tenants/current/approval-notifications", token, null, Map.of());
+        }
+    }
+
+    /** The link to request {@code id} in a notification mail GreenMail received, or null while none has come. */
+    private static String mailedLink(String id) {
+        for (jakarta.mail.internet.MimeMessage m : smtp.getReceivedMessages()) {
+            Matcher link = Pattern.compile("http\\S+/ui/approvals/" + id).matcher(
+                    com.icegreen.greenmail.util.GreenMailUtil.getBody(m));
+            if (link.find()) {
+                return link.group();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Tenant isolation of the new pages: another tenant's admin opening this tenant's request, audit row, runs,
+     * event source, event and topology node by id gets their not-found answers, and the lists show none of them.
+     */
+    @Test
+    void anotherTenantsAdminReachesNothingOfThisTenantThroughTheNewPages() throws Exception {
+        String token = carolToken();
+        assertThat(kernel.patch("/api/v1/connectors/" + CONNECTOR + "/operations/demo.item2.delete", token,
+                Map.of("is_enabled", true, "safety_level", "caution")).status()).isEqualTo(200);
+        String approval = kernel.post("/api/v1/operations/call", token, Map.of("connector_id", CONNECTOR, "op_id",
+                "demo.item2.delete", "target", "web1", "params", Map.of("name", "iso"))).json().path("extras")
+                .path("approval_request_id").asText();
+        assertThat(approval).hasSize(36);
+        assertThat(kernel.post("/api/v1/agent-principals", token, Map.of("name", "iso-bot")).status()).isEqualTo(201);
+        assertThat(kernel.post("/api/v1/agents", token, Map.of("name", "iso-agent", "identity_ref", "iso-bot",
+                "system_prompt", "You answer.", "toolset", Map.of("call_operation", true))).status()).isEqualTo(201);
+        model.then(ScriptedModel.text("iso done"));
+        String run = kernel.post("/api/v1/agents/iso-agent/runs", token, Map.of("input", "go")).json().path("handle")
+                .asText();
+        var source = kernel.post("/api/v1/event-sources", token, Map.of("name", "iso-source", "kind", "generic-json",
+                "auth_strategy", "hmac-sha256", "secret", "iso-secret-0123456789abcdef"));
+        assertThat(source.status()).as(source.body()).isEqualTo(201);
+        String slug = source.json().path("slug").asText();
+        assertThat(deliver(kernel.url() + "/api/v1/events/ingest/" + slug, "iso-secret-0123456789abcdef", "iso-1",
+                "{\"iso\": true}".getBytes(StandardCharsets.UTF_8))).isEqualTo(200);
+        String event = kernel.jdbc().queryOne("SELECT id::text FROM events WHERE source_slug = ?", rs -> rs.getString(1),
+                slug).orElseThrow();
+        var edge = kernel.post("/api/v1/topology/edges", token, Map.of("from", "iso-a", "from_kind", "service", "kind",
+                "depends-on", "to", "iso-b", "to_kind", "service"));
+        assertThat(edge.status()).as(edge.body()).isIn(200, 201);
+        String row = kernel.jdbc().queryOne("SELECT id::text FROM audit_rows WHERE tenant_id = ? LIMIT 1",
+                rs -> rs.getString(1), APPROVALS_TENANT).orElseThrow();
+
+        WebDriver erin = signIn("erin", OTHER_TENANT, "/ui");
+        Map<String, String> byId = new java.util.LinkedHashMap<>();
+        byId.put("/ui/approvals/" + approval, "approval_not_found");
+        byId.put("/ui/audit/rows/" + row, "audit_row_not_found");
+        byId.put("/ui/runs/agent/" + run, "run_not_found");
+        byId.put("/ui/events/sources/" + slug, "event_source_not_found");
+        byId.put("/ui/events/log/" + event, "event_not_found");
+        byId.forEach((page, code) -> {
+            erin.get(kernel.url() + page);
+            assertThat(text(erin, "error-code")).as(page).isEqualTo(code);
+        });
+        erin.get(kernel.url() + "/ui/audit/sessions/" + run);
+        assertThat(erin.findElements(By.id("no-steps"))).as("another tenant's session replays as empty").hasSize(1);
+        erin.get(kernel.url() + "/ui/topology?query=dependencies&node=iso-a");
+        assertThat(text(erin, "topology-error")).startsWith("node_not_found");
+        for (String page : List.of("/ui", "/ui/approvals?status=all", "/ui/runs", "/ui/events", "/ui/audit",
+                "/ui/topology")) {
+            erin.get(kernel.url() + page);
+            awaitLive(erin);
+            assertThat(erin.getPageSource()).as(page).doesNotContain(approval, run, slug, "iso-a", "iso-agent");
+        }
     }
 
     /** Delivers {@code body} to an event source with a Standard Webhooks signature; the answer's status. */

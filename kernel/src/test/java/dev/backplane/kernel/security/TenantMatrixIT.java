@@ -600,6 +600,8 @@ class TenantMatrixIT {
                 "{\"allowlist\": \"b.example.com\"}")));
         m.put("PUT /api/v1/tenants/current/approval-notifications", List.of(Shape.own("B's own settings", "",
                 "{\"mail_recipients\": \"oncall@b.example.com\"}")));
+        m.put("PUT /api/v1/tenants/current/display-name", List.of(Shape.own("B's own name", "",
+                "{\"display_name\": \"B's tenant\"}")));
         m.put("POST /api/v1/operations/runs/{handle}/cancel", List.of(Shape.of("", null)));
         return m;
     }
@@ -1365,6 +1367,7 @@ class TenantMatrixIT {
                 "admin /api/v1/tenants/current/flight-recorder-policy",
                 "admin /api/v1/tenants/current/mail-recipient-policy",
                 "admin /api/v1/tenants/current/approval-notifications",
+                "admin /api/v1/tenants/current",
                 "operator /api/v1/automation",
                 "operator /api/v1/topology/edges",
                 "operator /api/v1/topology/dependencies?node=${topoNode}",
@@ -1414,7 +1417,7 @@ class TenantMatrixIT {
                 "/api/v1/agent-grants", "/api/v1/approvals", "/api/v1/audit", "/api/v1/catalog/operations",
                 "/api/v1/connectors?status=all", "/api/v1/docs/collections", "/api/v1/events",
                 "/api/v1/automation", "/api/v1/tenants/current/mail-recipient-policy",
-                "/api/v1/tenants/current/approval-notifications",
+                "/api/v1/tenants/current/approval-notifications", "/api/v1/tenants/current",
                 "/api/v1/retrieve?query=" + MEMORY_WORDS.replace(" ", "%20") + "&limit=50",
                 "/api/v1/audit/sessions/" + aVals.get("session"))) {
             String answer = kernel.get(path, aAdmin).body();
@@ -1683,6 +1686,7 @@ class TenantMatrixIT {
                 200);
         send("PUT", "/api/v1/tenants/current/mail-recipient-policy", aAdmin, "{\"allowlist\": \"oncall-" + R
                 + "@example.com, " + R + ".example.com\"}", 200);
+        send("PUT", "/api/v1/tenants/current/display-name", aAdmin, "{\"display_name\": \"tenant-" + R + "\"}", 200);
         send("PUT", "/api/v1/tenants/current/approval-notifications", aAdmin, "{\"mail_recipients\": \"approvers-" + R
                 + "@example.com\"}", 200);
         send("POST", "/api/v1/retrieval/eval", aAdmin, "{\"save_baseline\": true}", 200);
