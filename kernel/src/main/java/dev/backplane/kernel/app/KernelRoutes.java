@@ -145,7 +145,7 @@ final class KernelRoutes {
                 new ConsoleKbRoutes(s.kb, s.kbIngest),
                 new ConsoleIngestRoutes(s.specIngest),
                 new ConsoleHomeRoutes(s.approvals, s.dashboards, s.automations, s.broadcast, s.broadcastHub,
-                        Duration.ofSeconds(config.intValue(Setting.BROADCAST_HEARTBEAT_SECONDS))),
+                        Duration.ofSeconds(config.intValue(Setting.BROADCAST_HEARTBEAT_SECONDS)), new AuditQueries(s.jdbc)),
                 new ConsoleApprovalRoutes(s.approvals, s.calls, new AuditQueries(s.jdbc)),
                 new ConsoleRunRoutes(s.agentRuns, s.runbookRuns),
                 new ConsoleNotificationRoutes(s.approvalNotifications),

@@ -87,7 +87,12 @@ public final class AuditQueries {
 
     /** The display name (preferred_username) of each principal of {@code rows} that has one. */
     public Map<String, String> usernames(List<Row> rows) {
-        return store.usernames(rows.stream().map(Row::principal).distinct().toList());
+        return usernamesOf(rows.stream().map(Row::principal).distinct().toList());
+    }
+
+    /** The display name (preferred_username) of each of {@code subs} that has one. */
+    public Map<String, String> usernamesOf(java.util.Collection<String> subs) {
+        return store.usernames(subs);
     }
 
     public Row show(UUID tenant, UUID id) {

@@ -44,16 +44,19 @@ public final class ConsoleHomeRoutes implements ConsoleRoutes.PageGroupRoutes {
     private final BroadcastFeed feed;
     private final BroadcastHub hub;
     private final Duration heartbeat;
+    private final dev.backplane.kernel.audit.AuditQueries names;
     private ConsoleRoutes console;
 
+    /** @param names the usernames the activity's principals signed in with (its subjects are shown otherwise) */
     public ConsoleHomeRoutes(Approvals approvals, Dashboards dashboards, Automations automations, BroadcastFeed feed,
-                             BroadcastHub hub, Duration heartbeat) {
+                             BroadcastHub hub, Duration heartbeat, dev.backplane.kernel.audit.AuditQueries names) {
         this.approvals = approvals;
         this.dashboards = dashboards;
         this.automations = automations;
         this.feed = feed;
         this.hub = hub;
         this.heartbeat = heartbeat;
+        this.names = names;
     }
 
     @Override
@@ -68,10 +71,12 @@ public final class ConsoleHomeRoutes implements ConsoleRoutes.PageGroupRoutes {
         boolean operator = s.caller().effectiveRole().includes(Role.OPERATOR);
         List<Automation> failing = operator ? automations.list(tenant, Automations.PAGE.max()).automations().stream()
                 .filter(a -> a.lastRunStatus().map(FAILED::contains).orElse(false)).toList() : List.of();
+        var activity = operator ? feed.recent(tenant, BroadcastFilter.ALL, Optional.empty(), ACTIVITY).events()
+                : List.<dev.backplane.kernel.broadcast.BroadcastEvent>of();
         console.render(res, Status.OK_200, "home.jte", new ConsolePages.HomePage(s.frame("Home"),
                 approvals.pendingCount(tenant), operator,
-                operator ? dashboards.list(tenant, Dashboards.PAGE.max(), 0) : List.of(), failing,
-                operator ? feed.recent(tenant, BroadcastFilter.ALL, Optional.empty(), ACTIVITY).events() : List.of()));
+                operator ? dashboards.list(tenant, Dashboards.PAGE.max(), 0) : List.of(), failing, activity,
+                names.usernamesOf(activity.stream().map(e -> e.principal()).distinct().toList())));
     }
 
     /**

@@ -124,7 +124,11 @@ public final class ConsolePages {
      * whose last run failed and the latest activity (what the REST routes of each show them).
      */
     public record HomePage(Frame frame, int pendingApprovals, boolean operator, List<Dashboard> dashboards,
-                           List<Automation> failing, List<BroadcastEvent> activity) {
+                           List<Automation> failing, List<BroadcastEvent> activity, Map<String, String> names) {
+        /** A principal as people know it: its username where one was seen, else its subject. */
+        public String name(String principal) {
+            return names.getOrDefault(principal, principal);
+        }
     }
 
     /**

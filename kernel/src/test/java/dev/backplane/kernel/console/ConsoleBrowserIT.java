@@ -1015,6 +1015,10 @@ class ConsoleBrowserIT {
             bob.get(kernel.url() + page);
             awaitLive(bob);
             assertThat(bob.getPageSource()).as(page).doesNotContain(canary);
+            if (page.equals("/ui")) {
+                assertThat(text(bob, "activity")).as("principals by username").contains("carol");
+                screenshot(bob, "console-home.png");
+            }
         }
         for (String export : List.of("/ui/audit/export?format=csv", "/ui/audit/export?format=json",
                 "/ui/topology/graph.json")) {
@@ -1053,6 +1057,7 @@ class ConsoleBrowserIT {
         bob.findElement(By.id("event_expired")).click(); // off
         navigate(bob, By.id("save-notifications"));
         assertThat(text(bob, "notice")).isEqualTo("Saved.");
+        screenshot(bob, "console-notifications.png");
         assertAccessible(bob, axeCore(), "/ui/settings/notifications");
         var rest = kernel.get("/api/v1/tenants/current/approval-notifications", token).json();
         assertThat(rest.path("enabled").asBoolean()).isTrue();
