@@ -92,6 +92,28 @@ public final class ConsolePages {
      */
     public record ApprovalRow(Approvals.Approval approval, String requester, String decider, String safety,
                               String description, String host, String when) {
+        /** What the call would send, as recorded when it parked (null for requests parked before previews were). */
+        @SuppressWarnings("unchecked")
+        public Map<String, Object> preview() {
+            return approval.resolved().get("preview") instanceof Map<?, ?> m ? (Map<String, Object>) m : null;
+        }
+
+        /** The preview's request line: method, path and query. */
+        public String previewLine() {
+            Map<String, Object> p = preview();
+            Object query = p.get("query");
+            String q = query instanceof Map<?, ?> m && !m.isEmpty() ? "?" + m.entrySet().stream().map(e -> e.getKey()
+                    + "=" + (e.getValue() instanceof List<?> l ? String.join(",", l.stream().map(String::valueOf)
+                    .toList()) : String.valueOf(e.getValue()))).collect(java.util.stream.Collectors.joining("&")) : "";
+            return p.get("method") + " " + p.get("path") + q;
+        }
+
+        /** The audit session the call was parked in (an agent or runbook run), if any. */
+        public String sessionId() {
+            Object v = approval.resolved().get("session_id");
+            return v == null ? null : String.valueOf(v);
+        }
+
         public String link() {
             return "/ui/approvals/" + approval.id();
         }

@@ -9,6 +9,7 @@ import dev.backplane.kernel.governance.PolicyGate;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.PrincipalKind;
 import dev.backplane.kernel.identity.Role;
+import dev.backplane.plugin.api.HttpPreview;
 import dev.backplane.plugin.api.Redaction;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -46,7 +47,10 @@ final class ApprovalPath {
         resolved.put("description", r.op().view().description());
         // whoever may see the approval (every member, read_only too) sees the params with the values the plugin
         // declares secret hidden, and secret-looking keys as the fallback; the real ones stay in the row to run
-        resolved.put("params", Redaction.redact(req.params(), r.op().descriptor().secretParams()));
+        Object params = Redaction.redact(req.params(), r.op().descriptor().secretParams());
+        resolved.put("params", params);
+        resolved.put("preview", preview(r, !params.equals(req.params())));
+        caller.sessionId().ifPresent(session -> resolved.put("session_id", session.toString()));
         UUID approvalId = approvals.park(new Approvals.Parked(caller.tenantId(), caller.sub(), caller.kind().wireName(),
                 caller.clientId().filter(id -> caller.kind() == PrincipalKind.AGENT),
                 r.connectorId(), req.opId(), r.target().name(), r.target().id(), req.params(), resolved, req.workRef(),
@@ -55,6 +59,42 @@ final class ApprovalPath {
                 r.withResolution(Map.of()));
         return envelope(ResultEnvelope.AWAITING_APPROVAL, req.opId(), null, null, t0, r.withResolution(
                 Map.of("error_code", "awaiting_approval", "approval_request_id", approvalId.toString())));
+    }
+
+    /**
+     * What the parked call would send, for approvers to read: the request of a single HTTP request or remote command
+     * as the connector previews it, unless a param value is secret — a secret can sit anywhere in a path, query or
+     * body, so such a preview is withheld whole rather than shown half-redacted. Computing it sends nothing.
+     */
+    private Map<String, Object> preview(ResolvedCall r, boolean carriesSecrets) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (!CallResolver.previewable(r)) {
+            out.put("available", false);
+            out.put("why", "the operation is not a single HTTP request or remote command");
+            return out;
+        }
+        if (carriesSecrets) {
+            out.put("available", false);
+            out.put("why", "withheld: the call carries a value the operation declares secret");
+            return out;
+        }
+        Optional<HttpPreview> p;
+        try {
+            p = resolver.previewOf(r);
+        } catch (RuntimeException e) {
+            p = Optional.empty();
+        }
+        if (p.isEmpty()) {
+            out.put("available", false);
+            out.put("why", "the connector offers no preview for this operation");
+            return out;
+        }
+        out.put("available", true);
+        out.put("method", p.get().method());
+        out.put("path", p.get().path());
+        out.put("query", p.get().query());
+        out.put("body", p.get().body().orElse(null));
+        return out;
     }
 
     /** The call an approval released, as its requester made it (the kernel holds no preview hash for it). */

@@ -690,6 +690,7 @@ class ConsoleBrowserIT {
         awaitLive(bob);
         assertThat(text(bob, "approval-status")).isEqualTo("pending");
         assertThat(text(bob, "params")).contains("gone");
+        assertThat(text(bob, "preview")).as("what the call would send").startsWith("DELETE /items/gone");
         assertThat(bob.findElements(By.id("four-eyes"))).isEmpty();
         screenshot(bob, "console-approval.png");
         bob.findElement(By.id("reason-input")).sendKeys("change window CHG-45");
@@ -1033,6 +1034,7 @@ class ConsoleBrowserIT {
             assertThat(((Number) width).intValue()).as(page + " at 390 px scrolls sideways").isLessThanOrEqualTo(1);
         }
         bob.get(kernel.url() + "/ui/approvals/" + id);
+        assertThat(text(bob, "no-preview")).as("a preview of a call with a secret is withheld whole").contains("withheld");
         screenshot(bob, "console-approval-phone.png");
     }
 

@@ -240,6 +240,12 @@ class RunbooksIT extends PerTestTenant {
         assertThat(run.path("status").asText()).isEqualTo("awaiting_approval");
         String approval = run.path("current_step").path("approval_request_id").asText();
         assertThat(approval).isNotEmpty();
+        // approvers see which run parked it and what the call would send (the connector's preview, nothing sent)
+        JsonNode resolved = ok(kernel.get("/api/v1/approvals/" + approval, operator), 200).path("resolved");
+        assertThat(resolved.path("session_id").asText()).isEqualTo(id);
+        assertThat(resolved.path("preview").path("available").asBoolean()).as(resolved.toString()).isTrue();
+        assertThat(resolved.path("preview").path("method").asText()).isEqualTo("DELETE");
+        assertThat(resolved.path("preview").path("path").asText()).isEqualTo("/items/item-1");
         // still parked: a yes is refused, a plain next changes nothing
         error(kernel.post("/api/v1/runbooks/runs/" + id + "/next", operator, Map.of("verify_response", "yes")), 409,
                 "approval_pending");
