@@ -108,6 +108,12 @@ public final class ConsolePages {
             return p.get("method") + " " + p.get("path") + q;
         }
 
+        /** Who parked it as a kind ({@code human}, {@code agent}, ...), or null for requests parked before it was kept. */
+        public String requesterKind() {
+            Object v = approval.resolved().get("requester_kind");
+            return v == null ? null : String.valueOf(v);
+        }
+
         /** The audit session the call was parked in (an agent or runbook run), if any. */
         public String sessionId() {
             Object v = approval.resolved().get("session_id");

@@ -51,6 +51,7 @@ final class ApprovalPath {
         resolved.put("params", params);
         resolved.put("preview", preview(r, !params.equals(req.params())));
         caller.sessionId().ifPresent(session -> resolved.put("session_id", session.toString()));
+        resolved.put("requester_kind", caller.kind().wireName());
         UUID approvalId = approvals.park(new Approvals.Parked(caller.tenantId(), caller.sub(), caller.kind().wireName(),
                 caller.clientId().filter(id -> caller.kind() == PrincipalKind.AGENT),
                 r.connectorId(), req.opId(), r.target().name(), r.target().id(), req.params(), resolved, req.workRef(),

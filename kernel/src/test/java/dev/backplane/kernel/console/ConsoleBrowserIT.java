@@ -691,6 +691,7 @@ class ConsoleBrowserIT {
         assertThat(text(bob, "approval-status")).isEqualTo("pending");
         assertThat(text(bob, "params")).contains("gone");
         assertThat(text(bob, "preview")).as("what the call would send").startsWith("DELETE /items/gone");
+        assertThat(text(bob, "requester")).isEqualTo("carol (human)");
         assertThat(bob.findElements(By.id("four-eyes"))).isEmpty();
         screenshot(bob, "console-approval.png");
         bob.findElement(By.id("reason-input")).sendKeys("change window CHG-45");

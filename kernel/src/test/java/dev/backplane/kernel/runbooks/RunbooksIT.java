@@ -243,6 +243,7 @@ class RunbooksIT extends PerTestTenant {
         // approvers see which run parked it and what the call would send (the connector's preview, nothing sent)
         JsonNode resolved = ok(kernel.get("/api/v1/approvals/" + approval, operator), 200).path("resolved");
         assertThat(resolved.path("session_id").asText()).isEqualTo(id);
+        assertThat(resolved.path("requester_kind").asText()).isEqualTo("human");
         assertThat(resolved.path("preview").path("available").asBoolean()).as(resolved.toString()).isTrue();
         assertThat(resolved.path("preview").path("method").asText()).isEqualTo("DELETE");
         assertThat(resolved.path("preview").path("path").asText()).isEqualTo("/items/item-1");
