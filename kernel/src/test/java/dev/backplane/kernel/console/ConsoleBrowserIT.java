@@ -1012,11 +1012,16 @@ class ConsoleBrowserIT {
         WebDriver bob = signIn("bob", APPROVALS_TENANT, "/ui");
         List<String> pages = List.of("/ui", "/ui/approvals", "/ui/approvals?status=all", "/ui/approvals/" + id,
                 "/ui/audit", "/ui/audit?target=canary-host", "/ui/audit/who-touched?target=canary-host", "/ui/runs",
-                "/ui/events", "/ui/topology", "/ui/connectors", "/ui/connectors/" + CONNECTOR, "/ui/kb");
+                "/ui/events", "/ui/topology", "/ui/connectors", "/ui/connectors/" + CONNECTOR, "/ui/kb", "/ui/settings",
+                "/ui/settings/notifications", "/ui/events/new");
+        String axe = axeCore();
         for (String page : pages) {
             bob.get(kernel.url() + page);
             awaitLive(bob);
             assertThat(bob.getPageSource()).as(page).doesNotContain(canary);
+            if (page.startsWith("/ui/settings") || page.equals("/ui/events/new")) {
+                assertAccessible(bob, axe, page);
+            }
             if (page.equals("/ui")) {
                 assertThat(text(bob, "activity")).as("principals by username").contains("carol");
                 screenshot(bob, "console-home.png");
