@@ -1027,6 +1027,7 @@ class ConsoleBrowserIT {
                 screenshot(bob, "console-home.png");
             }
         }
+        assertThat(download(bob, "/ui/static/pico.min.css")).as("Pico CSS is served from the kernel").contains("--pico-");
         for (String export : List.of("/ui/audit/export?format=csv", "/ui/audit/export?format=json",
                 "/ui/topology/graph.json")) {
             assertThat(download(bob, export)).as(export).doesNotContain(canary);
