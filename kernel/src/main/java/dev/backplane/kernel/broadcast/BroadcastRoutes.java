@@ -52,8 +52,8 @@ public record BroadcastRoutes(BroadcastFeed feed, BroadcastHub hub, Duration hea
         res.header(HeaderNames.CACHE_CONTROL, "no-cache");
         try (OutputStream out = res.outputStream()) {
             BroadcastStream.run(feed, hub, sub, c.tenantId(), filter, last, heartbeat, out);
-        } catch (IOException gone) {
-            // the client went away
+        } catch (IOException | io.helidon.webserver.CloseConnectionException gone) {
+            // the client went away (Helidon reports a write to a closed connection unchecked)
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {

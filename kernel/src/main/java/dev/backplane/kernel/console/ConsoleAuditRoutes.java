@@ -2,6 +2,7 @@ package dev.backplane.kernel.console;
 
 import dev.backplane.kernel.audit.AuditClass;
 import dev.backplane.kernel.audit.AuditErrors;
+import dev.backplane.kernel.audit.AuditExport;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.audit.AuditQueries;
 import dev.backplane.kernel.errors.DomainException;

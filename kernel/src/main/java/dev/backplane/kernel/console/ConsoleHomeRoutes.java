@@ -3,6 +3,7 @@ package dev.backplane.kernel.console;
 import dev.backplane.kernel.broadcast.BroadcastFeed;
 import dev.backplane.kernel.broadcast.BroadcastFilter;
 import dev.backplane.kernel.broadcast.BroadcastHub;
+import dev.backplane.kernel.broadcast.BroadcastStream;
 import dev.backplane.kernel.broadcast.BroadcastSubscription;
 import dev.backplane.kernel.dashboards.Dashboards;
 import dev.backplane.kernel.governance.Approvals;
@@ -17,12 +18,10 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -35,8 +34,6 @@ public final class ConsoleHomeRoutes implements ConsoleRoutes.PageGroupRoutes {
 
     /** Activity lines the home page lists. */
     static final int ACTIVITY = 15;
-    /** Last-run statuses that count as failing. */
-    static final Set<String> FAILED = Set.of("failed", "error", "timed_out");
 
     private final Approvals approvals;
     private final Dashboards dashboards;
@@ -69,8 +66,7 @@ public final class ConsoleHomeRoutes implements ConsoleRoutes.PageGroupRoutes {
     private void home(ServerRequest req, ServerResponse res, ConsoleRoutes.Signed s, Map<String, String> f) {
         UUID tenant = s.caller().tenantId();
         boolean operator = s.caller().effectiveRole().includes(Role.OPERATOR);
-        List<Automation> failing = operator ? automations.list(tenant, Automations.PAGE.max()).automations().stream()
-                .filter(a -> a.lastRunStatus().map(FAILED::contains).orElse(false)).toList() : List.of();
+        List<Automation> failing = operator ? automations.failing(tenant) : List.of();
         var activity = operator ? feed.recent(tenant, BroadcastFilter.ALL, Optional.empty(), ACTIVITY).events()
                 : List.<dev.backplane.kernel.broadcast.BroadcastEvent>of();
         console.render(res, Status.OK_200, "home.jte", new ConsolePages.HomePage(s.frame("Home"),
@@ -88,11 +84,7 @@ public final class ConsoleHomeRoutes implements ConsoleRoutes.PageGroupRoutes {
         res.header(HeaderNames.CONTENT_TYPE, "text/event-stream");
         res.header(HeaderNames.CACHE_CONTROL, "no-store");
         try (OutputStream out = res.outputStream()) {
-            write(out, "retry: 3000\n: console live updates\n\n");
-            while (sub.droppedBecause().isEmpty()) {
-                var next = sub.next(heartbeat.toMillis());
-                write(out, next.map(e -> "event: change\ndata: " + e.kind() + "\n\n").orElse(": heartbeat\n\n"));
-            }
+            BroadcastStream.signals(hub, sub, heartbeat, out);
         } catch (IOException | io.helidon.webserver.CloseConnectionException gone) {
             // the browser went away (Helidon reports a write to a closed connection unchecked)
         } catch (InterruptedException e) {
@@ -100,10 +92,5 @@ public final class ConsoleHomeRoutes implements ConsoleRoutes.PageGroupRoutes {
         } finally {
             hub.unsubscribe(sub);
         }
-    }
-
-    private static void write(OutputStream out, String text) throws IOException {
-        out.write(text.getBytes(StandardCharsets.UTF_8));
-        out.flush();
     }
 }

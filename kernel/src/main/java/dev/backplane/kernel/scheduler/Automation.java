@@ -26,4 +26,9 @@ public record Automation(String kind, String id, String description, String stat
         lastRunHandle = lastRunHandle == null ? Optional.empty() : lastRunHandle;
         lastRunStatus = lastRunStatus == null ? Optional.empty() : lastRunStatus;
     }
+
+    /** Whether the run it last started failed (a sensor's last state is a reading, never a failure of its own). */
+    public boolean failing() {
+        return lastRunStatus.filter("failed"::equals).isPresent();
+    }
 }

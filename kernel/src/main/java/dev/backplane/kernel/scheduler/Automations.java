@@ -24,6 +24,14 @@ public final class Automations {
         this.sources = List.copyOf(sources);
     }
 
+    /**
+     * The automations whose last run failed (an event trigger whose agent run ended {@code failed}), as the console's
+     * home page lists them; from the first {@link #PAGE}{@code .max()} automations.
+     */
+    public List<Automation> failing(UUID tenant) {
+        return list(tenant, PAGE.max()).automations().stream().filter(Automation::failing).toList();
+    }
+
     public Listing list(UUID tenant, int limit) {
         int shown = PAGE.checked(limit, 0).limit();
         List<Automation> all = new ArrayList<>();

@@ -200,6 +200,7 @@ class PgVectorIT {
                 db.update("DROP TABLE event_rate_buckets"); // V049's, to take the database back to V045 whole
                 db.update("DROP TABLE notification_settings, notification_outbox"); // V055's
                 db.update("DROP INDEX scheduler_trigger_fires_event"); // V056's
+                db.update("DROP INDEX governance_approvals_due"); // V058's
                 db.update("ALTER TABLE tenancy_tenants DROP COLUMN display_name, DROP COLUMN display_name_updated_at, "
                         + "DROP COLUMN display_name_updated_by"); // V057's
                 undoV050(db);

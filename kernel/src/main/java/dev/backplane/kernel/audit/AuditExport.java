@@ -1,6 +1,5 @@
-package dev.backplane.kernel.console;
+package dev.backplane.kernel.audit;
 
-import dev.backplane.kernel.audit.AuditQueries;
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.util.JsonMapping;
 import java.nio.charset.StandardCharsets;
@@ -11,12 +10,12 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /** A filtered audit view written as a download: CSV (RFC 4180) or a JSON array of the rows as the API shows them. */
-enum AuditExport {
+public enum AuditExport {
     CSV("text/csv; charset=utf-8"),
     JSON("application/json");
 
     /** The most rows one export holds; a bigger view is narrowed by its filters (time window) first. */
-    static final int MAX_ROWS = 10_000;
+    public static final int MAX_ROWS = 10_000;
     static final List<String> COLUMNS = List.of("audit_id", "occurred_at", "principal", "principal_kind", "op_class",
             "op_id", "connector_id", "target", "result_status", "error_code", "duration_ms", "session_id",
             "parent_audit_id", "work_ref", "params_hash", "approval_request_id", "extras");
@@ -27,7 +26,7 @@ enum AuditExport {
         this.contentType = contentType;
     }
 
-    static AuditExport of(String format) {
+    public static AuditExport of(String format) {
         return switch (format) {
             case "csv" -> CSV;
             case "json" -> JSON;
@@ -35,12 +34,12 @@ enum AuditExport {
         };
     }
 
-    String contentType() {
+    public String contentType() {
         return contentType;
     }
 
     /** Every row of the view up to {@link #MAX_ROWS}, reading page after page from {@code page}. */
-    List<AuditQueries.Row> collect(Function<Optional<String>, AuditQueries.Page> page) {
+    public List<AuditQueries.Row> collect(Function<Optional<String>, AuditQueries.Page> page) {
         List<AuditQueries.Row> rows = new ArrayList<>();
         Optional<String> cursor = Optional.empty();
         do {
@@ -51,7 +50,7 @@ enum AuditExport {
         return rows.size() > MAX_ROWS ? rows.subList(0, MAX_ROWS) : rows;
     }
 
-    byte[] write(List<AuditQueries.Row> rows) {
+    public byte[] write(List<AuditQueries.Row> rows) {
         if (this == JSON) {
             return JsonMapping.write(rows).getBytes(StandardCharsets.UTF_8);
         }

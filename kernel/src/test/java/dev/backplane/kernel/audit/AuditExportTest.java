@@ -1,9 +1,8 @@
-package dev.backplane.kernel.console;
+package dev.backplane.kernel.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.backplane.kernel.audit.AuditQueries;
 import dev.backplane.kernel.errors.DomainException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
