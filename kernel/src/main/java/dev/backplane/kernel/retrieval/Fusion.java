@@ -8,18 +8,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * How a surface's two rankings are fused (ARCHITECTURE §8), weighted reciprocal rank fusion: {@code weight /
- * (k + rank)} summed per item, over the first {@code depth} of each ranking — ranks, never raw scores; a dense
- * hit below {@code minCosine} is no hit (a query about nothing in the corpus finds nothing, rather than its
- * nearest strangers).
+ * How operation search fuses its two rankings, weighted reciprocal rank fusion: {@code weight / (k + rank)} summed
+ * per item, over the first {@code depth} of each ranking — ranks only, since the catalog's lexical side scores with
+ * its own boosts; a dense hit below {@code minCosine} is no hit (a query about nothing in the corpus finds nothing,
+ * rather than its nearest strangers). kb and memory fuse scores instead ({@link ScoreFusion}).
  */
 public record Fusion(double lexicalWeight, double denseWeight, int k, int depth, double minCosine) {
 
-    /**
-     * kb and memory: tuned on BEIR ArguAna (KbArguAnaIT with -Dsvc.arguana.tune=true; README: Retrieval) —
-     * BM25 nearly as strong as the dense side there, and a small k letting each side's top ranks decide.
-     */
-    public static final Fusion DOCUMENTS = new Fusion(0.7, 1.0, 10, 100, -1);
     /**
      * Operation search: an operation's words (its id, group, path and description) are short and precise, and
      * the catalog's lexical side knows synonyms and verbs, so it weighs as much as the dense side, and a small k

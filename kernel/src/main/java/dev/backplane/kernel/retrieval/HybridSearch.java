@@ -2,7 +2,6 @@ package dev.backplane.kernel.retrieval;
 
 import dev.backplane.kernel.errors.CommonErrors;
 import dev.backplane.kernel.retrieval.Fusion.Fused;
-import dev.backplane.kernel.retrieval.RetrievalEngine.Hit;
 import dev.backplane.kernel.retrieval.RetrievalEngine.Mode;
 import dev.backplane.kernel.retrieval.RetrievalEngine.Ranking;
 import java.util.Comparator;
@@ -16,35 +15,39 @@ import java.util.function.IntPredicate;
 
 /**
  * How one search runs: the lexical ranking on a virtual thread beside the query's embedding, the dense ranking
- * (or none, while a large partition's vectors are still being read), and the two fused by {@link Fusion}.
+ * (or none, while a large partition's vectors are still being read), and the two fused: kb and memory by
+ * {@link ScoreFusion}, a {@link DenseSet}'s items (operations) by {@link Fusion}.
  */
 final class HybridSearch {
 
     private final Embedder embedder;
     private final LexicalIndex lexical;
     private final VectorIndex vectors;
+    private final ScoreFusion documents;
 
     HybridSearch(Embedder embedder, LexicalIndex lexical, VectorIndex vectors) {
         this.embedder = embedder;
+        this.documents = ScoreFusion.documents(embedder.model());
         this.lexical = lexical;
         this.vectors = vectors;
     }
 
     /**
-     * kb and memory entries, fused as {@link Fusion#DOCUMENTS}; the dense candidates of several partitions are
+     * kb and memory entries, fused as {@link ScoreFusion#documents} for this generation's model; the dense candidates of several partitions are
      * merged by cosine, which is comparable across them. A hybrid search of a large partition whose slices
      * are not held yet (a fresh replica) is answered at once from PostgreSQL's full-text ranking while they are
      * read in the background ({@link VectorIndex#nearestIfReady}); a search that asks for the dense side alone
      * waits for it.
      */
     Ranking rank(List<UUID> partitions, String surface, String query, int limit, Mode mode, Candidates candidates) {
-        Fusion fusion = Fusion.DOCUMENTS;
+        ScoreFusion fusion = documents;
         // the lexical ranking (a database round trip for the query's lexemes) runs beside the embedding
-        CompletableFuture<List<UUID>> lexicalRanking = mode == Mode.DENSE ? CompletableFuture.completedFuture(List.of())
+        CompletableFuture<List<ScoreFusion.Candidate>> lexicalRanking = mode == Mode.DENSE
+                ? CompletableFuture.completedFuture(List.of())
                 : CompletableFuture.supplyAsync(() -> lexical.ranked(partitions, surface, query, fusion.depth(),
-                        candidates).stream().map(LexicalIndex.Scored::entryId).toList(),
+                        candidates).stream().map(s -> new ScoreFusion.Candidate(s.entryId(), s.score())).toList(),
                         task -> Thread.ofVirtual().name("retrieval-lexical").start(task));
-        List<UUID> dense = List.of();
+        List<ScoreFusion.Candidate> dense = List.of();
         boolean warming = false;
         if (mode != Mode.LEXICAL) {
             float[] q = queryVector(embedder, partitions.getFirst(), query);
@@ -52,11 +55,10 @@ final class HybridSearch {
                     ? Optional.of(vectors.nearest(partitions, surface, q, fusion.depth(), candidates))
                     : vectors.nearestIfReady(partitions, surface, q, fusion.depth(), candidates);
             warming = nearest.isEmpty();
-            dense = nearest.orElse(List.of()).stream().map(VectorIndex.Scored::entryId).toList();
+            dense = nearest.orElse(List.of()).stream().map(s -> new ScoreFusion.Candidate(s.entryId(), s.score())).toList();
         }
-        List<Hit> hits = fusion.fuse(Futures.joined(lexicalRanking), dense, warming ? Mode.LEXICAL : mode, limit,
-                Comparator.comparing(UUID::toString)).stream().map(f -> new Hit(f.item(), f.score())).toList();
-        return new Ranking(hits, warming);
+        return new Ranking(fusion.fuse(Futures.joined(lexicalRanking), dense, warming ? Mode.LEXICAL : mode, limit),
+                warming);
     }
 
     /**

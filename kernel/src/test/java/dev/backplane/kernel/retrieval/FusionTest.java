@@ -52,8 +52,7 @@ class FusionTest {
     }
 
     @Test
-    void theTunedFusionsWeighTheDenseSideHigher() {
-        assertThat(Fusion.DOCUMENTS.denseWeight()).isGreaterThan(Fusion.DOCUMENTS.lexicalWeight());
+    void operationSearchDropsDenseStrangers() {
         assertThat(Fusion.OPERATIONS.minCosine()).isPositive();
     }
 }
