@@ -10,14 +10,16 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * How kb and memory fuse their two rankings: a convex combination of the legs' scores, each min-max normalised over
- * its own first {@code depth} candidates ({@code denseWeight × dense + (1 − denseWeight) × lexical}; an entry one leg
- * did not return scores 0 on that leg). Scores, not ranks: a BM25 score says how far the best match is ahead of the
- * next and a cosine how close the nearest neighbours sit together, which reciprocal rank fusion throws away. Bruch,
- * Gai and Ingber (ACM TOIS 2023, "An Analysis of Fusion Functions for Hybrid Retrieval") found this fusion better
- * than reciprocal rank fusion in and out of domain, nearly indifferent to the normalisation, and its one weight
- * learnt from few queries; measured here on BEIR ArguAna with both shipped models (docs/guide/memory-and-kb.md,
- * Fusion). Operation search keeps {@link Fusion} (its lexical side ranks without comparable scores).
+ * How kb and memory fuse their two rankings: a convex combination of the legs' normalised scores over each leg's
+ * first {@code depth} candidates, {@code denseWeight × dense + (1 − denseWeight) × lexical}; an entry one leg did not
+ * return scores 0 on that leg. The lexical leg is divided by its best score (BM25 has a true zero: no query word
+ * matched), the dense leg min-max normalised (a cosine has none: the candidates' own spread is its scale). Scores,
+ * not ranks: a BM25 score says how far the best match is ahead of the next and a cosine how close the nearest
+ * neighbours sit together, which reciprocal rank fusion throws away. Bruch, Gai and Ingber (ACM TOIS 2023, "An
+ * Analysis of Fusion Functions for Hybrid Retrieval") found this fusion better than reciprocal rank fusion in and out
+ * of domain, and its one weight learnt from few queries; measured here on BEIR ArguAna with both shipped models
+ * (docs/guide/memory-and-kb.md, Fusion). Operation search keeps {@link Fusion} (its lexical side ranks with boosts of
+ * its own).
  *
  * @param denseWeight the dense leg's share of the fused score, in (0, 1)
  * @param depth how many candidates each leg contributes
@@ -41,7 +43,7 @@ record ScoreFusion(double denseWeight, int depth) {
         }
     }
 
-    /** A candidate of one leg and its raw score (BM25, cosine): higher is better. */
+    /** A candidate of one leg and its raw score (BM25, never negative; cosine): higher is better. */
     record Candidate(UUID entryId, double score) {
     }
 
@@ -51,12 +53,12 @@ record ScoreFusion(double denseWeight, int depth) {
      */
     List<Hit> fuse(List<Candidate> lexical, List<Candidate> dense, Mode mode, int limit) {
         Map<UUID, Double> fused = new HashMap<>();
-        add(fused, lexical, switch (mode) {
+        add(fused, lexical, false, switch (mode) {
             case LEXICAL -> 1.0;
             case DENSE -> 0.0;
             case HYBRID -> 1 - denseWeight;
         });
-        add(fused, dense, switch (mode) {
+        add(fused, dense, true, switch (mode) {
             case LEXICAL -> 0.0;
             case DENSE -> 1.0;
             case HYBRID -> denseWeight;
@@ -67,8 +69,11 @@ record ScoreFusion(double denseWeight, int depth) {
         return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : hits;
     }
 
-    /** Adds {@code weight} × each candidate's score min-max normalised over the leg's first {@code depth}. */
-    private void add(Map<UUID, Double> fused, List<Candidate> leg, double weight) {
+    /**
+     * Adds {@code weight} × each candidate's score normalised over the leg's first {@code depth}: divided by the best,
+     * or min-max when {@code fromLowest}.
+     */
+    private void add(Map<UUID, Double> fused, List<Candidate> leg, boolean fromLowest, double weight) {
         int n = Math.min(leg.size(), depth);
         if (n == 0 || weight == 0) {
             return;
@@ -78,6 +83,9 @@ record ScoreFusion(double denseWeight, int depth) {
         for (int i = 0; i < n; i++) {
             lo = Math.min(lo, leg.get(i).score());
             hi = Math.max(hi, leg.get(i).score());
+        }
+        if (!fromLowest) {
+            lo = 0;
         }
         double span = hi - lo;
         for (int i = 0; i < n; i++) {

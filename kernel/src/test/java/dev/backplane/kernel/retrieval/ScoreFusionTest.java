@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** kb and memory's fusion: min-max normalised scores combined by the model's dense weight; depth, modes, ties, limit. */
+/**
+ * kb and memory's fusion: lexical scores over the best, dense min-max, combined by the model's dense weight; depth,
+ * modes, ties, limit.
+ */
 class ScoreFusionTest {
 
     private static final UUID A = UUID.fromString("00000000-0000-0000-0000-00000000000a");
@@ -26,12 +29,13 @@ class ScoreFusionTest {
     @Test
     void eachLegIsNormalisedOverItsCandidatesAndWeighted() {
         ScoreFusion f = new ScoreFusion(0.8, 100);
-        // BM25 scores and cosines on different scales: only their places within the leg's range count
-        List<Hit> hits = f.fuse(List.of(new Candidate(A, 12.0), new Candidate(B, 7.0), new Candidate(C, 2.0)),
+        // BM25 scores and cosines on different scales: BM25 against its best (0 is no match), cosines within their spread
+        List<Hit> hits = f.fuse(List.of(new Candidate(A, 12.0), new Candidate(B, 6.0), new Candidate(C, 3.0)),
                 List.of(new Candidate(B, 0.71), new Candidate(C, 0.70), new Candidate(D, 0.61)), Mode.HYBRID, 10);
         assertThat(score(hits, A)).as("lexical best only").isCloseTo(0.2, within(1e-9));
-        assertThat(score(hits, B)).as("lexical middle, dense best").isCloseTo(0.2 * 0.5 + 0.8, within(1e-9));
-        assertThat(score(hits, C)).as("lexical worst, dense close to the best").isCloseTo(0.8 * 0.9, within(1e-9));
+        assertThat(score(hits, B)).as("half the best lexically, dense best").isCloseTo(0.2 * 0.5 + 0.8, within(1e-9));
+        assertThat(score(hits, C)).as("the last lexical match still counts, dense close to the best")
+                .isCloseTo(0.2 * 0.25 + 0.8 * 0.9, within(1e-9));
         assertThat(score(hits, D)).as("dense worst").isCloseTo(0.0, within(1e-9));
         assertThat(hits).extracting(Hit::entryId).containsExactly(B, C, A, D);
     }
@@ -64,8 +68,8 @@ class ScoreFusionTest {
                 Mode.HYBRID, 10);
         assertThat(deep).extracting(Hit::entryId).containsExactly(A, B);
         // A first lexically, B first densely, equal weights: equal scores, A before B by id; the limit keeps one
-        List<Hit> tied = new ScoreFusion(0.5, 10).fuse(List.of(new Candidate(B, 1.0), new Candidate(A, 2.0)),
-                List.of(new Candidate(A, 0.1), new Candidate(B, 0.9)), Mode.HYBRID, 1);
+        List<Hit> tied = new ScoreFusion(0.5, 10).fuse(List.of(new Candidate(A, 2.0)),
+                List.of(new Candidate(B, 0.9), new Candidate(C, 0.1)), Mode.HYBRID, 1);
         assertThat(tied).extracting(Hit::entryId).containsExactly(A);
     }
 
