@@ -24,6 +24,8 @@ import org.apache.lucene.util.VectorUtil;
  */
 final class JvmVectorIndex implements VectorIndex {
 
+    /** The {@code cache} tag of the slice cache's series. */
+    private static final String METERED_AS = "retrieval.vector.slices";
     /**
      * Slices of at least this many chunks get an HNSW graph: below it an exact scan takes a few
      * milliseconds and a graph would only cost memory and a build.
@@ -118,8 +120,13 @@ final class JvmVectorIndex implements VectorIndex {
     }
 
     @Override
+    public void meterOutOf(MeterRegistry registry) {
+        slices.meterOutOf(registry, METERED_AS);
+    }
+
+    @Override
     public void meterInto(MeterRegistry registry) {
-        slices.meterInto(registry, "retrieval.vector.slices");
+        slices.meterInto(registry, METERED_AS);
         Gauge.builder("svc.retrieval.graphs.building", AnnGraph::building)
                 .description("HNSW graphs queued or being built; their slices are scanned exactly meanwhile")
                 .register(registry);

@@ -41,6 +41,8 @@ public final class RetrievalEngine implements AutoCloseable {
     private final Map<String, Embedder> embedders = new ConcurrentHashMap<>();
     /** The model searches use now, with its vector index; replaced whole when the active model changes. */
     private volatile Generation current;
+    /** Where the current index's series go, once {@link #meterInto} was called; a model change moves them. */
+    private volatile MeterRegistry metered;
     /** Whether the engine follows the database's model state (the kernel's) or keeps one model (tests, benches). */
     private final ModelChange change;
 
@@ -111,6 +113,7 @@ public final class RetrievalEngine implements AutoCloseable {
 
     /** Search latency by surface and transport, and the held index slices (hits, misses, evictions, weight). */
     public void meterInto(MeterRegistry registry) {
+        metered = registry;
         searches.meterInto(registry);
         lexical.meterInto(registry);
         current.vectors().meterInto(registry);
@@ -318,6 +321,10 @@ public final class RetrievalEngine implements AutoCloseable {
         VectorIndex vectors = VectorIndex.choose(jdbc, feed, embedder.dimension(), model);
         WarmUp.start(chunks, lexical, vectors, model);
         current = new Generation(embedder, vectors, new HybridSearch(embedder, lexical, vectors));
+        if (metered != null) { // the series follow the index that serves
+            before.vectors().meterOutOf(metered);
+            vectors.meterInto(metered);
+        }
         before.vectors().close();
         System.getLogger(RetrievalEngine.class.getName()).log(System.Logger.Level.INFO,
                 "retrieval: searches now use the embedding model " + model + " (before: " + before.model() + ")");

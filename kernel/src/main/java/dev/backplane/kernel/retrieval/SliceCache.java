@@ -6,6 +6,7 @@ import dev.backplane.kernel.persistence.ChangeFeed;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import java.lang.System.Logger.Level;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -81,6 +82,15 @@ final class SliceCache<S> {
     /** Reports hits, misses, evictions and the held weight as {@code cache_*} series named {@code name}. */
     void meterInto(MeterRegistry registry, String name) {
         CaffeineCacheMetrics.monitor(registry, held, name);
+    }
+
+    /**
+     * Removes the {@code cache_*} series named {@code name} (a registry keeps the first meter of a name and tags, so a
+     * cache that replaces this one is reported only once these are gone).
+     */
+    void meterOutOf(MeterRegistry registry, String name) {
+        List.copyOf(registry.getMeters()).stream().filter(m -> name.equals(m.getId().getTag("cache")))
+                .forEach(registry::remove);
     }
 
     /** Drops what the cache's budget no longer allows now rather than at its next write (tests). */

@@ -61,6 +61,10 @@ sealed interface VectorIndex permits JvmVectorIndex, PgVectorIndex {
     default void meterInto(MeterRegistry registry) {
     }
 
+    /** Takes back what {@link #meterInto} registered (an index a model change replaced). */
+    default void meterOutOf(MeterRegistry registry) {
+    }
+
     /** pgvector when the extension can be used, the JVM index otherwise; says which in the log. */
     static VectorIndex choose(Jdbc jdbc, ChangeFeed feed, int dimension, String model) {
         System.Logger log = System.getLogger(VectorIndex.class.getName());

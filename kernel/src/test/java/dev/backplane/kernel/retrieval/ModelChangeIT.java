@@ -52,6 +52,9 @@ class ModelChangeIT {
             // a second replica configured with the new model: it serves the old one until the new one is complete
             RetrievalEngine b = RetrievalEngine.following(live.jdbc(), live.feed(), new Embedder(NEW), Duration.ZERO);
             KbService kbB = new KbService(live.jdbc(), b);
+            io.micrometer.core.instrument.simple.SimpleMeterRegistry metrics =
+                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+            b.meterInto(metrics);
             assertThat(b.model()).isEqualTo(new RetrievalEngine.ModelStatus(OLD.name(), java.util.Optional.of(NEW.name()),
                     b.model().entriesLacking()));
             waitFor(() -> a.model().filling().isPresent(), "replica a hears that the model changes");
@@ -103,6 +106,8 @@ class ModelChangeIT {
                     rs -> rs.getLong(1), orphan)).hasValue(0L);
             assertAllFound(kbA, tenant, "a, after the switch");
             assertAllFound(kbB, tenant, "b, after the switch");
+            // the replaced index's cache was emptied when it closed: a series still bound to it would read 0
+            assertThat(slicesHeld(metrics)).as("the slice cache's series follow the index that serves now").isPositive();
             assertThat(rows(live, NEW)).isEqualTo(TOPICS.size() + 2);
 
             // the next run retires the old model's rows (grace zero here; a minute in the kernel)
@@ -141,6 +146,11 @@ class ModelChangeIT {
             assertThat(rows(live, OLD)).isZero();
             engine.close();
         }
+    }
+
+    /** The vector slices held, as the slice cache's {@code cache.size} series reports them. */
+    private static double slicesHeld(io.micrometer.core.instrument.MeterRegistry metrics) {
+        return metrics.get("cache.size").tag("cache", "retrieval.vector.slices").gauge().value();
     }
 
     private static PeriodicJob job(RetrievalEngine engine) {
