@@ -94,7 +94,8 @@ class KbArguAnaIT {
             for (EmbeddingModels.Model model : models) {
                 UUID tenant = UUID.randomUUID();
                 Embedder embedder = new Embedder(model);
-                KbService kb = new KbService(jdbc, new RetrievalEngine(jdbc, k.kernel().changeFeed(), embedder));
+                RetrievalEngine engine = new RetrievalEngine(jdbc, k.kernel().changeFeed(), embedder);
+                KbService kb = new KbService(jdbc, engine);
                 long t0 = System.nanoTime();
                 try (ExecutorService pool = Executors.newFixedThreadPool(3)) {
                     List<Future<?>> done = new ArrayList<>();
@@ -109,7 +110,7 @@ class KbArguAnaIT {
                 System.out.printf(Locale.ROOT, "ArguAna: %s indexed %d documents through the kb service in %.0f s%n",
                         model.name(), corpus.size(), indexSeconds);
                 if (Boolean.getBoolean("svc.arguana.tune")) {
-                    tune(kb, tenant, queries, relevant);
+                    tune(engine, jdbc, tenant, queries, relevant);
                 }
                 int n = relevant.size();
                 double lexical = meanNdcg(kb, tenant, RetrievalEngine.Mode.LEXICAL, queries, relevant);
@@ -186,12 +187,16 @@ class KbArguAnaIT {
      * queries apart (a weight that is best on one half and not on the other is tuned to those queries), from each
      * leg's top 100 as the kb normalises it — the way each model's {@code fusionDenseWeight} was chosen.
      */
-    private static void tune(KbService kb, UUID tenant, Map<String, String> queries, Map<String, String> relevant) {
+    private static void tune(RetrievalEngine engine, Jdbc jdbc, UUID tenant, Map<String, String> queries,
+                             Map<String, String> relevant) {
+        Map<UUID, String> slugs = new HashMap<>();
+        jdbc.query("SELECT id, slug FROM kb_entries WHERE tenant_id = ?", rs -> slugs.put(rs.getObject(1, UUID.class),
+                rs.getString(2)), tenant);
         Map<String, List<KbService.Hit>> lex = new HashMap<>();
         Map<String, List<KbService.Hit>> den = new HashMap<>();
         relevant.keySet().forEach(q -> {
-            lex.put(q, kb.search(tenant, queries.get(q), 100, Map.of(), RetrievalEngine.Mode.LEXICAL));
-            den.put(q, kb.search(tenant, queries.get(q), 100, Map.of(), RetrievalEngine.Mode.DENSE));
+            lex.put(q, legOf(engine, tenant, queries.get(q), RetrievalEngine.Mode.LEXICAL, slugs));
+            den.put(q, legOf(engine, tenant, queries.get(q), RetrievalEngine.Mode.DENSE, slugs));
         });
         List<String> ids = new ArrayList<>(relevant.keySet());
         for (double w = 0.3; w < 0.96; w += 0.05) {
@@ -213,6 +218,13 @@ class KbArguAnaIT {
             System.out.printf(Locale.ROOT, "ArguAna fusion dense weight %.2f: nDCG@10 even queries %.4f, odd %.4f%n", w,
                     half[0] / ((ids.size() + 1) / 2), half[1] / Math.max(1, ids.size() / 2));
         }
+    }
+
+    /** One leg's top 100 as the kb's fusion normalises it (the kb's own search stops at 50). */
+    private static List<KbService.Hit> legOf(RetrievalEngine engine, UUID tenant, String query, RetrievalEngine.Mode mode,
+                                             Map<UUID, String> slugs) {
+        return engine.rank(List.of(tenant), "kb", query, 100, mode, dev.backplane.kernel.retrieval.Candidates.all())
+                .hits().stream().map(h -> new KbService.Hit(slugs.get(h.entryId()), "", h.score(), Map.of())).toList();
     }
 
     /** Corpus ids are lower-case words and digits joined by '-', which is a valid slug; lower-case anyway. */
