@@ -8,7 +8,7 @@ import java.util.Locale;
  * The HNSW graph's recall against the exact scan, swept over its parameters (links per node, build beam,
  * candidates kept by a walk), on the kb bench's 100k composed vectors and its queries, in process: what
  * {@code bench/run kb} reports for the chosen parameters, for each of the others. A walk asks for the 100
- * chunks the hybrid fusion reads ({@link Fusion#DOCUMENTS}'s depth) and recall is measured on the first 10.
+ * chunks the hybrid fusion reads ({@link ScoreFusion#DOCUMENTS_DEPTH}) and recall is measured on the first 10.
  * {@code -Dsvc.bench.ann.entries=N}, {@code -Dsvc.bench.ann.queries=N}, {@code -Dsvc.bench.ann.graphs=M:BEAM,...},
  * {@code -Dsvc.bench.ann.ef=EF,...}, {@code -Dsvc.bench.ann.real=N} (the first N entries embedded for real, as
  * KbBench seeds them; default 500).
@@ -24,7 +24,7 @@ public final class AnnSweep {
         String graphs = System.getProperty("svc.bench.ann.graphs", "16:100,32:200");
         int[] efs = Arrays.stream(System.getProperty("svc.bench.ann.ef", "200,400,800").split(","))
                 .mapToInt(Integer::parseInt).toArray();
-        int depth = Fusion.DOCUMENTS.depth();
+        int depth = ScoreFusion.DOCUMENTS_DEPTH;
         Embedder embedder = new Embedder();
         KbCorpus.Vocabulary vocabulary = KbCorpus.Vocabulary.embed(embedder);
         float[][] vectors = new float[entries][];
