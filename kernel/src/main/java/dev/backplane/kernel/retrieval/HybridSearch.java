@@ -33,8 +33,8 @@ final class HybridSearch {
     }
 
     /**
-     * kb and memory entries, fused as {@link ScoreFusion#documents} for this generation's model; the dense candidates of several partitions are
-     * merged by cosine, which is comparable across them. A hybrid search of a large partition whose slices
+     * kb and memory entries, fused as {@link ScoreFusion#documents} for this generation's model; the dense candidates
+     * of several partitions are merged by cosine, which is comparable across them. A hybrid search of a large partition whose slices
      * are not held yet (a fresh replica) is answered at once from PostgreSQL's full-text ranking while they are
      * read in the background ({@link VectorIndex#nearestIfReady}); a search that asks for the dense side alone
      * waits for it.
