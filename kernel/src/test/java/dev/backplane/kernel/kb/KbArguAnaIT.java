@@ -129,8 +129,8 @@ class KbArguAnaIT {
                             .allSatisfy(v -> assertThat(v).isGreaterThan(0.3));
                 } else {
                     assertThat(hybrid).isGreaterThan(lexical).isGreaterThan(dense).isGreaterThan(grep);
-                    // floors a few hundredths under the measured figures (every 4th query: lexical 0.4202, dense 0.4834,
-                    // hybrid 0.5180; all: 0.4185, 0.4954, 0.5317), so a uniform regression that keeps the order still
+                    // floors a few hundredths under the measured figures (every 4th query: lexical 0.4199, dense 0.4834,
+                    // hybrid 0.5227; all: 0.4184, 0.4954, 0.5365), so a uniform regression that keeps the order still
                     // fails, and a margin over the best leg (test-honesty F9)
                     assertThat(lexical).as("lexical nDCG@10").isGreaterThanOrEqualTo(0.40);
                     assertThat(dense).as("dense nDCG@10").isGreaterThanOrEqualTo(0.46);
