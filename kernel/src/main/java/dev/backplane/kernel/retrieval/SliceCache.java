@@ -79,7 +79,10 @@ final class SliceCache<S> {
         onReset.run();
     }
 
-    /** Reports hits, misses, evictions and the held weight as {@code cache_*} series named {@code name}. */
+    /**
+     * Reports hits and misses (of searches' lookups), evictions and the held weight as {@code cache_*} series named
+     * {@code name}.
+     */
     void meterInto(MeterRegistry registry, String name) {
         CaffeineCacheMetrics.monitor(registry, held, name);
     }
@@ -171,7 +174,7 @@ final class SliceCache<S> {
     }
 
     private S slice(UUID partition, String surface, String key) {
-        S cached = slices.get(key);
+        S cached = held.getIfPresent(key); // the cache's own lookup: counted as a hit or a miss (the map view's is not)
         if (cached != null) {
             return cached;
         }

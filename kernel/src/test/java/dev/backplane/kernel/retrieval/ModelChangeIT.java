@@ -108,6 +108,8 @@ class ModelChangeIT {
             assertAllFound(kbB, tenant, "b, after the switch");
             // the replaced index's cache was emptied when it closed: a series still bound to it would read 0
             assertThat(slicesHeld(metrics)).as("the slice cache's series follow the index that serves now").isPositive();
+            assertThat(metrics.get("cache.gets").tags("cache", "retrieval.vector.slices", "result", "hit").functionCounter()
+                    .count()).as("searches' lookups count as hits").isPositive();
             assertThat(rows(live, NEW)).isEqualTo(TOPICS.size() + 2);
 
             // the next run retires the old model's rows (grace zero here; a minute in the kernel)
