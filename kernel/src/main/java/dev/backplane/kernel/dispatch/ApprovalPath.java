@@ -9,6 +9,7 @@ import dev.backplane.kernel.governance.PolicyGate;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.PrincipalKind;
 import dev.backplane.kernel.identity.Role;
+import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.HttpPreview;
 import dev.backplane.plugin.api.Redaction;
 import java.util.LinkedHashMap;
@@ -21,6 +22,8 @@ import java.util.UUID;
  * running a call an approval released, as its requester's, once resolution, target and review state still hold.
  */
 final class ApprovalPath {
+
+    private static final System.Logger LOG = System.getLogger(ApprovalPath.class.getName());
 
     private final CallResolver resolver;
     private final CallExecution execution;
@@ -82,8 +85,15 @@ final class ApprovalPath {
         Optional<HttpPreview> p;
         try {
             p = resolver.previewOf(r);
-        } catch (RuntimeException e) {
-            p = Optional.empty();
+        } catch (ConnectorException e) {
+            // every member reads this, and a plugin's message may quote what it was given: the code and class only
+            String cause = String.valueOf(e.extras().getOrDefault("exception_class", e.code().wireName()));
+            LOG.log(System.Logger.Level.WARNING, "preview of {0} on connector {1} failed: {2} ({3})",
+                    r.request().opId(), r.connectorId(), e.code().wireName(), cause);
+            out.put("available", false);
+            out.put("why", "the connector's preview failed (" + e.code().wireName() + "); approve on the params alone"
+                    + " or ask the requester");
+            return out;
         }
         if (p.isEmpty()) {
             out.put("available", false);

@@ -86,7 +86,13 @@ final class CallResolver {
             return Optional.of("operation " + req.opId() + " is dangerous and cannot be previewed; it cannot be "
                     + "dispatched with a preview hash");
         }
-        Optional<HttpPreview> now = previewOf(r);
+        Optional<HttpPreview> now;
+        try {
+            now = previewOf(r);
+        } catch (ConnectorException e) {
+            return Optional.of("the preview of this request failed now (" + e.code().wireName() + "), so the "
+                    + "preview_hash cannot be checked; nothing was sent");
+        }
         if (now.isEmpty() || !hash(r, now.get()).equals(req.previewHash().get())) {
             return Optional.of("the preview_hash does not match a preview of this request now; preview again and "
                     + "pass the new hash");
@@ -103,14 +109,16 @@ final class CallResolver {
         return shape instanceof OperationShape.Http || shape instanceof OperationShape.Command;
     }
 
+    /**
+     * The connector's preview of the call, empty when it offers none for the operation. Computing it sends nothing.
+     *
+     * @throws ConnectorException when the preview failed (the plugin threw, timed out, or its session did not open),
+     *                            which callers report as a failure, never as "no preview"
+     */
     Optional<HttpPreview> previewOf(ResolvedCall r) {
         Credential none = new Credential(Map.of());
-        try {
-            return sessions.call(r.op().connector(), r.target().spec(), credentialOrEmpty(r, none),
-                    c -> c.preview(r.request()));
-        } catch (ConnectorException e) {
-            return Optional.empty();
-        }
+        return sessions.call(r.op().connector(), r.target().spec(), credentialOrEmpty(r, none),
+                c -> c.preview(r.request()));
     }
 
     private Credential credentialOrEmpty(ResolvedCall r, Credential none) {

@@ -12,6 +12,7 @@ import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.plugins.ConnectorSessions;
 import dev.backplane.kernel.results.ResultHandles;
 import dev.backplane.kernel.targets.TargetService;
+import dev.backplane.plugin.api.ConnectorException;
 import dev.backplane.plugin.api.HttpPreview;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -136,7 +137,12 @@ public final class Dispatcher {
                     + "is not a single HTTP request or remote command; it cannot be previewed (nothing was sent)", t0,
                     r.withResolution(Map.of()));
         }
-        Optional<HttpPreview> preview = resolver.previewOf(r);
+        Optional<HttpPreview> preview;
+        try {
+            preview = resolver.previewOf(r);
+        } catch (ConnectorException e) {
+            return r.withResolution(Envelopes.failure(req.opId(), e, t0));
+        }
         if (preview.isEmpty()) {
             return envelope(ResultEnvelope.UNAVAILABLE, req.opId(), null, "the connector offers no preview for this "
                     + "operation (nothing was sent)", t0, r.withResolution(Map.of()));

@@ -182,6 +182,16 @@ class DispatchIT extends PerTestTenant {
         assertThat(would.path("path").asText()).isEqualTo("/items/x");
         String hash = would.path("preview_hash").asText();
         assertThat(hash).startsWith("sha256:");
+        var broken = kernel.send("POST", "/api/v1/operations/preview", operator, "{\"connector_id\": \"disp-1.x\", "
+                + "\"op_id\": \"disp.item2.delete\", \"target\": \"a4\", \"params\": {\"name\": \"preview-breaks\"}}",
+                Map.of());
+        assertThat(broken.json().path("status").asText()).as("a preview that throws is an error, not 'no preview'")
+                .isEqualTo("error");
+        assertThat(broken.json().path("extras").path("error_code").asText()).isEqualTo("connector_error");
+        JsonNode unchecked = call(operator, "disp.item2.delete", "a4", "{\"name\": \"preview-breaks\"}",
+                ", \"preview_hash\": \"" + hash + "\"");
+        assertThat(unchecked.path("status").asText()).isEqualTo("denied");
+        assertThat(unchecked.path("error").asText()).contains("the preview of this request failed now");
 
         JsonNode parked = call(operator, "disp.item2.delete", "a4", "{\"name\": \"x\"}",
                 ", \"preview_hash\": \"" + hash + "\", \"work_ref\": \"CHG-9\"");
@@ -216,6 +226,7 @@ class DispatchIT extends PerTestTenant {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
     void approvalsAreFourEyesAndRunTheParkedCall() throws Exception {
         setUpTarget("ap1");
         enableReads();
@@ -226,6 +237,9 @@ class DispatchIT extends PerTestTenant {
         Approval shown = asOperator.getApprovalsById(id, null);
         assertThat(shown.getResolved().get("params")).isEqualTo(Map.of("name", "gone"));
         assertThat(shown.getWorkRef()).isEqualTo("CHG-77");
+        assertThat((Map<String, Object>) shown.getResolved().get("preview")).containsEntry("available", true)
+                .containsEntry("method", "DELETE").containsEntry("path", "/items/gone");
+
 
         assertThatThrownBy(() -> approvals(admin).postApprovalsByIdApprove(id, null, approval()))
                 .satisfies(e -> assertThat(GeneratedClient.errorCode(e, 403)).isEqualTo("four_eyes"));
@@ -251,6 +265,11 @@ class DispatchIT extends PerTestTenant {
         assertThat(audit).allSatisfy(r -> assertThat(r.path("work_ref").asText()).isEqualTo("CHG-77"));
         assertThat(audit.get(2).path("principal").asText()).as("the execution is the requester's call")
                 .isEqualTo("admin-" + tenant);
+
+        Approval broken = asOperator.getApprovalsById(UUID.fromString(park(admin, "ap1", "preview-breaks")), null);
+        assertThat(broken.getResolved().get("preview")).as("a preview that throws is said to have failed")
+                .isEqualTo(Map.of("available", false, "why", "the connector's preview failed "
+                        + "(connector_error); approve on the params alone or ask the requester"));
     }
 
     @Test

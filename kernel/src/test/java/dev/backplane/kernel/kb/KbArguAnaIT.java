@@ -148,10 +148,10 @@ class KbArguAnaIT {
                 KbService viaGraph = new KbService(jdbc, graphEngine);
                 viaGraph.search(tenant, "warm up", 10, Map.of(), RetrievalEngine.Mode.DENSE);
                 java.time.Instant deadline = java.time.Instant.now().plusSeconds(300);
-                while (!graphEngine.warm(tenant, "kb") && java.time.Instant.now().isBefore(deadline)) {
+                while (!graphEngine.warm(tenant, KbService.SURFACE) && java.time.Instant.now().isBefore(deadline)) {
                     Thread.sleep(100);
                 }
-                assertThat(graphEngine.warm(tenant, "kb")).as("the graph is built").isTrue();
+                assertThat(graphEngine.warm(tenant, KbService.SURFACE)).as("the graph is built").isTrue();
                 double denseGraph = meanNdcg(viaGraph, tenant, RetrievalEngine.Mode.DENSE, queries, relevant);
                 double hybridGraph = meanNdcg(viaGraph, tenant, RetrievalEngine.Mode.HYBRID, queries, relevant);
                 System.out.printf(Locale.ROOT, "ArguAna nDCG@10 through the HNSW graph: dense %.4f (exact %.4f), hybrid "
@@ -223,7 +223,7 @@ class KbArguAnaIT {
     /** One leg's top 100 as the kb's fusion normalises it (the kb's own search stops at 50). */
     private static List<KbService.Hit> legOf(RetrievalEngine engine, UUID tenant, String query, RetrievalEngine.Mode mode,
                                              Map<UUID, String> slugs) {
-        return engine.rank(List.of(tenant), "kb", query, 100, mode, dev.backplane.kernel.retrieval.Candidates.all())
+        return engine.rank(List.of(tenant), KbService.SURFACE, query, 100, mode, dev.backplane.kernel.retrieval.Candidates.all())
                 .hits().stream().map(h -> new KbService.Hit(slugs.get(h.entryId()), "", h.score(), Map.of())).toList();
     }
 

@@ -282,6 +282,9 @@ public final class TestPlugins {
                 }
                 public OperationResult invoke(OperationRequest r) {
                     String name = String.valueOf(r.params().getOrDefault("name", ""));
+                    if (name.equals("preview-breaks")) { // a plugin whose preview code has a bug
+                        throw new IllegalStateException("preview bug for " + name);
+                    }
                     if (r.opId().endsWith(".list")) {
                         List<Map<String, Object>> rows = new ArrayList<>();
                         int i = 0;
@@ -317,6 +320,9 @@ public final class TestPlugins {
                         return Optional.empty();
                     }
                     String name = String.valueOf(r.params().getOrDefault("name", ""));
+                    if (name.equals("preview-breaks")) { // a plugin whose preview code has a bug
+                        throw new IllegalStateException("preview bug for " + name);
+                    }
                     if (r.opId().endsWith(".list")) {
                         return Optional.of(new HttpPreview("GET", "/items", Map.of("count",
                             List.of(String.valueOf(r.params().getOrDefault("count", 3)))), Optional.empty()));
