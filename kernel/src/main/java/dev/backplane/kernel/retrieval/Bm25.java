@@ -5,7 +5,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.UUID;
 
@@ -83,17 +82,20 @@ final class Bm25 {
                 acc[d] += term(weight, tfs[j] & 0xff, lengths[d], average);
             }
         }
-        PriorityQueue<LexicalIndex.Scored> top = new PriorityQueue<>(k + 1,
-                Comparator.comparingDouble(LexicalIndex.Scored::score));
+        TopK top = new TopK(k);
         Set<UUID> replaced = slice.replaced();
+        UUID[] entries = slice.entries();
         for (int d = 0; d < n; d++) {
-            if (acc[d] > 0 && (top.size() < k || acc[d] > top.peek().score())) {
-                UUID entry = slice.entries()[d];
+            float score = acc[d];
+            if (score > 0 && top.admits(score)) {
+                UUID entry = entries[d];
                 if (candidates.allows(entry) && (replaced.isEmpty() || !replaced.contains(entry))) {
-                    offer(top, new LexicalIndex.Scored(entry, acc[d]), k);
+                    top.offer(d, score);
                 }
             }
         }
+        // entries changed since the slice was read are numbered after its own: n, n + 1, ...
+        List<UUID> changed = new ArrayList<>();
         for (LexicalSlice.Doc doc : slice.changed().values()) {
             double score = 0;
             for (String lexeme : lexemes) {
@@ -103,18 +105,12 @@ final class Bm25 {
                 }
             }
             if (score > 0 && candidates.allows(doc.entry())) {
-                offer(top, new LexicalIndex.Scored(doc.entry(), score), k);
+                top.offer(n + changed.size(), (float) score);
+                changed.add(doc.entry());
             }
         }
-        return new ArrayList<>(top);
-    }
-
-    private static void offer(PriorityQueue<LexicalIndex.Scored> top, LexicalIndex.Scored s, int k) {
-        if (top.size() < k || s.score() > top.peek().score()) {
-            top.add(s);
-            if (top.size() > k) {
-                top.poll();
-            }
-        }
+        List<LexicalIndex.Scored> out = new ArrayList<>(top.size());
+        top.forEach((id, score) -> out.add(new LexicalIndex.Scored(id < n ? entries[id] : changed.get(id - n), score)));
+        return out;
     }
 }
