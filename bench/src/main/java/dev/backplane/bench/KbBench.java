@@ -36,6 +36,8 @@ public final class KbBench {
 
     private static final int EMBEDDED_FOR_REAL = Smoke.size(500, 100);
     private static final int SEARCHES = Smoke.size(240, 40);
+    /** Four times the sequential count: the four-client phase lasted under 2 s at 240, too short to read steadily. */
+    private static final int CONCURRENT_SEARCHES = 4 * SEARCHES;
 
     private KbBench() {
     }
@@ -281,16 +283,27 @@ public final class KbBench {
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }
 
-    /** {@code clients} closed-loop clients, {@value #SEARCHES} searches in all; latency percentiles and throughput. */
+    /**
+     * {@code clients} closed-loop clients, {@value #CONCURRENT_SEARCHES} searches in all; latency percentiles and
+     * throughput. With -Dsvc.bench.profile=FILE the phase is recorded with Java Flight Recorder (profiling settings)
+     * into FILE, for {@code jfr print --events jdk.ExecutionSample FILE}.
+     */
     private static void concurrent(TestKernel k, String token, int clients) throws Exception {
-        long[] latencies = new long[SEARCHES];
+        long[] latencies = new long[CONCURRENT_SEARCHES];
+        String jfr = System.getProperty("svc.bench.profile", "");
+        jdk.jfr.Recording recording = null;
+        if (!jfr.isBlank()) {
+            recording = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+            recording.setDestination(Path.of(jfr));
+            recording.start();
+        }
         long t0 = System.nanoTime();
         try (ExecutorService pool = Executors.newFixedThreadPool(clients)) {
             List<Future<?>> done = new ArrayList<>();
             for (int c = 0; c < clients; c++) {
                 int client = c;
                 done.add(pool.submit(() -> {
-                    for (int i = client; i < SEARCHES; i += clients) {
+                    for (int i = client; i < CONCURRENT_SEARCHES; i += clients) {
                         long t = System.nanoTime();
                         search(k, token, KbCorpus.query(i));
                         latencies[i] = System.nanoTime() - t;
@@ -302,7 +315,13 @@ public final class KbBench {
             }
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
-        report("kb search over HTTP, " + clients + " clients (" + Math.round(SEARCHES / seconds) + " searches/s)", latencies);
+        if (recording != null) {
+            recording.stop();
+            recording.close();
+            System.out.println("  recorded the phase with JFR into " + jfr);
+        }
+        report("kb search over HTTP, " + clients + " clients (" + Math.round(CONCURRENT_SEARCHES / seconds)
+                + " searches/s)", latencies);
     }
 
     private static long[] timed(int n, java.util.function.IntConsumer work) {
