@@ -65,8 +65,13 @@ public final class EventsBench {
                 new Jdbc(ds).update("CREATE TABLE bench_baseline (id bigserial PRIMARY KEY, body jsonb NOT NULL)");
                 HttpServer bare = bareServer(ds);
                 String bareUrl = "http://127.0.0.1:" + bare.getAddress().getPort() + "/";
-                HttpClient http = HttpClient.newBuilder().executor(Executors.newVirtualThreadPerTaskExecutor()).build();
-                try {
+                boolean jdk = System.getProperty("svc.bench.events.client", "lean").equals("jdk");
+                System.out.println("load generator: " + (jdk ? "the JDK HttpClient (-Dsvc.bench.events.client=jdk)"
+                        : "LeanHttp, requests serialized ahead (-Dsvc.bench.events.client=jdk: the JDK HttpClient)"));
+                HttpClient jdkClient = jdk ? HttpClient.newBuilder().executor(Executors.newVirtualThreadPerTaskExecutor())
+                        .build() : null;
+                try (LeanHttp toKernel = new LeanHttp(URI.create(url)); LeanHttp toBare = new LeanHttp(URI.create(bareUrl))) {
+                    Client http = jdk ? Client.jdk(jdkClient) : Client.lean(toKernel, toBare, url);
                     for (int warm : Smoke.ON ? new int[] {100} : new int[] {300, 1000, 1500}) { // warm-up: let both paths be compiled first
                         run(http, url, warm, 4, true, false);
                         run(http, bareUrl, warm, 4, true, false);
@@ -134,11 +139,50 @@ public final class EventsBench {
     }
 
     private static final AtomicInteger SEQ = new AtomicInteger();
+    private static final java.util.concurrent.atomic.AtomicReference<Exception> FIRST_FAILURE =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
-    private static Result run(HttpClient http, String url, int rate, int seconds, boolean expectOk, boolean badSig)
+    /** The load generator: builds a request once, then sends it and returns the status. */
+    private interface Client {
+        Object build(String url, Map<String, String> headers, byte[] body);
+
+        int send(Object request) throws Exception;
+
+        static Client jdk(HttpClient http) {
+            return new Client() {
+                public Object build(String url, Map<String, String> headers, byte[] body) {
+                    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url));
+                    headers.forEach(b::header);
+                    return b.POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+                }
+
+                public int send(Object request) throws Exception {
+                    return http.send((HttpRequest) request, HttpResponse.BodyHandlers.discarding()).statusCode();
+                }
+            };
+        }
+
+        static Client lean(LeanHttp kernel, LeanHttp bare, String kernelUrl) {
+            record Built(LeanHttp to, byte[] bytes) {
+            }
+            return new Client() {
+                public Object build(String url, Map<String, String> headers, byte[] body) {
+                    LeanHttp to = url.equals(kernelUrl) ? kernel : bare;
+                    return new Built(to, to.request("POST", URI.create(url), headers, body));
+                }
+
+                public int send(Object request) throws Exception {
+                    Built b = (Built) request;
+                    return b.to().send(b.bytes());
+                }
+            };
+        }
+    }
+
+    private static Result run(Client http, String url, int rate, int seconds, boolean expectOk, boolean badSig)
             throws Exception {
         int n = rate * seconds;
-        HttpRequest[] requests = new HttpRequest[n];
+        Object[] requests = new Object[n];
         long ts = Instant.now().getEpochSecond() + seconds / 2;
         for (int i = 0; i < n; i++) {
             String id = "d-" + SEQ.incrementAndGet();
@@ -146,15 +190,18 @@ public final class EventsBench {
                     + "{\"alertname\":\"HighLatency\",\"severity\":\"critical\"},\"alerts\":[{\"status\":\"firing\","
                     + "\"labels\":{\"alertname\":\"HighLatency\"},\"fingerprint\":\"" + id + "\"}]}")
                     .getBytes(StandardCharsets.UTF_8);
-            requests[i] = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
-                    .header("webhook-id", id).header("webhook-timestamp", String.valueOf(ts))
-                    .header("webhook-signature", badSig ? "v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=" : sign(id, ts, body))
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+            requests[i] = http.build(url, Map.of("Content-Type", "application/json", "webhook-id", id,
+                    "webhook-timestamp", String.valueOf(ts), "webhook-signature",
+                    badSig ? "v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=" : sign(id, ts, body)), body);
         }
         OpenLoop.Run run = OpenLoop.run(rate, n, i -> {
-            HttpResponse<Void> res = http.send(requests[i], HttpResponse.BodyHandlers.discarding());
-            return expectOk ? res.statusCode() == 200 : res.statusCode() == 401;
-        }, e -> { }); // an exception is a failed request, counted as one
+            int status = http.send(requests[i]);
+            return expectOk ? status == 200 : status == 401;
+        }, e -> FIRST_FAILURE.compareAndSet(null, e)); // an exception is a failed request, counted as one
+        Exception failure = FIRST_FAILURE.getAndSet(null);
+        if (failure != null) {
+            System.out.println("  (" + run.failed() + " failed; the first: " + failure + ")");
+        }
         long[] ok = run.ok();
         return new Result(pct(ok, 50), pct(ok, 99), ok.length == 0 ? Double.NaN : ok[ok.length - 1] / 1e6, ok.length,
                 (int) run.failed(), ok.length / run.elapsedSeconds());
