@@ -25,10 +25,11 @@ public final class EmbeddingModels {
     /**
      * One model: its setting name, its class in the model jar, what its authors prefix to queries and to passages
      * (E5 was trained with "query: " and "passage: "; BGE v1.5 recommends an instruction for short queries
-     * looking for passages), its vectors' key in {@code retrieval_text_vectors}, and its dense leg's share in the
+     * looking for passages), its vectors' key in {@code retrieval_text_vectors}, its dense leg's share in the
      * fusion of kb and memory searches ({@link ScoreFusion}): how far the model's similarities can be trusted over
      * BM25's word matches, measured for each model on BEIR ArguAna (a model whose dense ranking is far better than
-     * BM25's weighs more; docs/guide/memory-and-kb.md, Fusion).
+     * BM25's weighs more; docs/guide/memory-and-kb.md, Fusion), and its files in the jar ({@code file}.onnx and
+     * {@code file}-tokenizer.json) with the pooling the jar's own class applies to them.
      */
     public record Model(String name, String className, String queryPrefix, String passagePrefix, String vectorKey,
                         double fusionDenseWeight, String file, PoolingMode pooling) {
@@ -48,6 +49,7 @@ public final class EmbeddingModels {
             }
             return LOADED.computeIfAbsent(name, n -> session(this));
         }
+
         /** Whether its jar is on the class path. */
         public boolean available() {
             try {
