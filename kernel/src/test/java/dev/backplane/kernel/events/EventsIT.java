@@ -540,4 +540,86 @@ class EventsIT extends PerTestTenant {
         return jdbc.queryOne("SELECT count(*) FROM event_deliveries WHERE subscriber = ? AND event_id = ANY (?) "
                 + "AND status = 'delivered'", rs -> rs.getLong(1), subscriber, ids.toArray(UUID[]::new)).orElseThrow();
     }
+
+    /**
+     * A replica's ingest queue full (every committer held on a delivery id an open transaction also inserts, then
+     * {@code EventCommits.QUEUE} deliveries waiting behind them): the next delivery is refused at once with 429,
+     * {@code rate_limited} and Retry-After, and nothing it carried is stored; every queued one is written and
+     * accepted once the committers go on.
+     */
+    @Test
+    void aFullIngestQueueAnswers429AtOnceAndLosesNothingItAccepted() throws Exception {
+        JsonNode s = create(admin, source("full-" + tenant, "generic-json", "hmac-sha256",
+                Map.of("rate_per_second", 100_000, "burst", 100_000)), 201);
+        String slug = s.path("slug").asText();
+        UUID sourceId = UUID.fromString(s.path("id").asText());
+        List<java.sql.Connection> gates = new ArrayList<>();
+        List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
+        try {
+            for (int c = 0; c < EventCommits.COMMITTERS; c++) {
+                java.sql.Connection gate = kernel.kernel().database().dataSource().getConnection();
+                gates.add(gate);
+                gate.setAutoCommit(false);
+                Jdbc.update(gate, "INSERT INTO events (id, tenant_id, source_id, source_slug, kind, delivery_id, "
+                        + "envelope, audit_id) VALUES (?, ?, ?, ?, 'generic-json', ?, '{}'::jsonb, ?)", UUID.randomUUID(),
+                        tenant, sourceId, slug, "id:held-" + c, UUID.randomUUID());
+                answers.add(postAsync(slug, "held-" + c));
+                int held = c + 1;
+                awaitTrue(() -> lockWaits() >= held, "committer " + held + " waits on its gate");
+            }
+            for (int i = 0; i < EventCommits.QUEUE; i++) {
+                answers.add(postAsync(slug, "queued-" + i));
+            }
+            awaitTrue(() -> ingestQueue() == EventCommits.QUEUE, "the queue is full");
+
+            long t0 = System.nanoTime();
+            HttpResponse<String> refused = postAsync(slug, "refused").get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
+            assertThat((System.nanoTime() - t0) / 1_000_000).as("refused without waiting").isLessThan(5_000);
+            assertThat(JSON.readTree(refused.body()).path("error").asText()).isEqualTo("rate_limited");
+            assertThat(refused.headers().firstValue("Retry-After")).contains("1");
+        } finally {
+            for (java.sql.Connection gate : gates) {
+                gate.rollback();
+                gate.close();
+            }
+        }
+        for (var answer : answers) {
+            HttpResponse<String> r = answer.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            assertThat(JSON.readTree(r.body()).path("status").asText()).isEqualTo("accepted");
+        }
+        assertThat(events(slug)).isEqualTo(EventCommits.COMMITTERS + EventCommits.QUEUE);
+        assertThat(ingestAudits(slug)).isEqualTo(EventCommits.COMMITTERS + EventCommits.QUEUE);
+        assertThat(jdbc.queryOne("SELECT count(*) FROM events WHERE source_slug = ? AND delivery_id = 'refused'",
+                rs -> rs.getLong(1), slug).orElseThrow()).as("the refused delivery left nothing").isZero();
+    }
+
+    private static java.util.concurrent.CompletableFuture<HttpResponse<String>> postAsync(String slug, String id)
+            throws Exception {
+        byte[] body = ("{\"delivery\":\"" + id + "\"}").getBytes(StandardCharsets.UTF_8);
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(kernel.url() + "/api/v1/events/ingest/" + slug))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).header("Content-Type", "application/json");
+        signed(SECRET, id, body).forEach(b::header);
+        return HTTP.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static long lockWaits() {
+        return jdbc.queryOne("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'",
+                rs -> rs.getLong(1)).orElseThrow();
+    }
+
+    /** The {@code svc_events_ingest_queue} gauge at /metrics. */
+    private static double ingestQueue() {
+        return kernel.get("/metrics", null).body().lines().filter(l -> l.startsWith("svc_events_ingest_queue"))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst().orElse(-1);
+    }
+
+    private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as(what).isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
 }
