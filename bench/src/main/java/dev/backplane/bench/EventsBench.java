@@ -51,7 +51,10 @@ public final class EventsBench {
             env.put("SVC_DB_POOL_SIZE", "32");
             // the deployed default: every commit flushed to disk (-Dsvc.bench.fsync=false: the test suite's setting)
             env.put("SVC_DB_EMBEDDED_FSYNC", System.getProperty("svc.bench.fsync", "true"));
-            System.out.println("embedded PostgreSQL fsync: " + env.get("SVC_DB_EMBEDDED_FSYNC"));
+            // -Dsvc.bench.audit-chain=false: the audit chainer off, to measure what linking the ingest's rows costs
+            env.put("SVC_AUDIT_CHAIN_ENABLED", System.getProperty("svc.bench.audit-chain", "true"));
+            System.out.println("embedded PostgreSQL fsync: " + env.get("SVC_DB_EMBEDDED_FSYNC") + "; audit chain: "
+                    + env.get("SVC_AUDIT_CHAIN_ENABLED"));
             try (TestKernel k = TestKernel.start(work.resolve("data"), env)) {
                 String admin = issuer.token("admin", tenant, "tenant_admin");
                 var r = k.send("POST", "/api/v1/event-sources", admin, new ObjectMapper().writeValueAsString(Map.of(
