@@ -7,6 +7,7 @@ import dev.backplane.kernel.catalog.CatalogViews;
 import dev.backplane.kernel.catalog.OperationView;
 import dev.backplane.kernel.dashboards.Dashboard;
 import dev.backplane.kernel.governance.Approvals;
+import dev.backplane.kernel.governance.ParkedFacts;
 import dev.backplane.kernel.kb.KbService;
 import dev.backplane.kernel.runbooks.RunbookRun;
 import dev.backplane.kernel.scheduler.Automation;
@@ -93,9 +94,8 @@ public final class ConsolePages {
     public record ApprovalRow(Approvals.Approval approval, String requester, String decider, String safety,
                               String description, String host, String when) {
         /** What the call would send, as recorded when it parked (null for requests parked before previews were). */
-        @SuppressWarnings("unchecked")
         public Map<String, Object> preview() {
-            return approval.resolved().get("preview") instanceof Map<?, ?> m ? (Map<String, Object>) m : null;
+            return ParkedFacts.of(approval).preview().orElse(null);
         }
 
         /** The preview's request line: method, path and query. */
@@ -110,14 +110,12 @@ public final class ConsolePages {
 
         /** Who parked it as a kind ({@code human}, {@code agent}, ...), or null for requests parked before it was kept. */
         public String requesterKind() {
-            Object v = approval.resolved().get("requester_kind");
-            return v == null ? null : String.valueOf(v);
+            return ParkedFacts.of(approval).requesterKind().orElse(null);
         }
 
         /** The audit session the call was parked in (an agent or runbook run), if any. */
         public String sessionId() {
-            Object v = approval.resolved().get("session_id");
-            return v == null ? null : String.valueOf(v);
+            return ParkedFacts.of(approval).sessionId().orElse(null);
         }
 
         public String link() {

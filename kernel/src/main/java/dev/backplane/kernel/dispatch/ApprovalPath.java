@@ -5,6 +5,7 @@ import static dev.backplane.kernel.dispatch.Envelopes.envelope;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.governance.Approvals;
+import dev.backplane.kernel.governance.ParkedFacts;
 import dev.backplane.kernel.governance.PolicyGate;
 import dev.backplane.kernel.identity.Caller;
 import dev.backplane.kernel.identity.PrincipalKind;
@@ -52,9 +53,8 @@ final class ApprovalPath {
         // declares secret hidden, and secret-looking keys as the fallback; the real ones stay in the row to run
         Object params = Redaction.redact(req.params(), r.op().descriptor().secretParams());
         resolved.put("params", params);
-        resolved.put("preview", preview(r, !params.equals(req.params())));
-        caller.sessionId().ifPresent(session -> resolved.put("session_id", session.toString()));
-        resolved.put("requester_kind", caller.kind().wireName());
+        new ParkedFacts(Optional.of(preview(r, !params.equals(req.params()))), Optional.of(caller.kind().wireName()),
+                caller.sessionId().map(Object::toString)).writeTo(resolved);
         UUID approvalId = approvals.park(new Approvals.Parked(caller.tenantId(), caller.sub(), caller.kind().wireName(),
                 caller.clientId().filter(id -> caller.kind() == PrincipalKind.AGENT),
                 r.connectorId(), req.opId(), r.target().name(), r.target().id(), req.params(), resolved, req.workRef(),
