@@ -118,11 +118,31 @@ final class AuditQueryStore {
      */
     private String[] principalsLike(UUID tenant, String part) {
         String like = "%" + AuditQueries.escapeLike(part) + "%";
-        return jdbc.query("""
+        return afterWatermark((c, at, id) -> Jdbc.query(c, """
                 SELECT principal FROM audit_principals WHERE tenant_id = ? AND principal ILIKE ? ESCAPE '\\'
                 UNION
-                SELECT principal FROM audit_rows WHERE chain_seq IS NULL AND tenant_id = ? AND principal ILIKE ? ESCAPE '\\'""",
-                rs -> rs.getString(1), tenant, like, tenant, like).toArray(String[]::new);
+                SELECT principal FROM audit_rows WHERE (occurred_at, id) > (?, ?) AND tenant_id = ?
+                   AND principal ILIKE ? ESCAPE '\\'""",
+                rs -> rs.getString(1), tenant, like, at, id, tenant, like)).toArray(String[]::new);
+    }
+
+    /** A read of the rollups and of the rows after the chain watermark (the rows the rollups do not hold yet). */
+    private interface AfterWatermark<T> {
+        T read(java.sql.Connection c, Timestamp at, UUID id) throws SQLException;
+    }
+
+    /**
+     * Runs {@code body} with the chain watermark, both in one snapshot (repeatable read), so a chainer run that
+     * commits meanwhile neither adds rows to the rollups twice nor takes them from both.
+     */
+    private <T> T afterWatermark(AfterWatermark<T> body) {
+        return jdbc.inTransaction(c -> {
+            Jdbc.update(c, "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+            List<Object[]> mark = Jdbc.query(c, "SELECT occurred_at, audit_id FROM audit_chain_watermark",
+                    rs -> new Object[] {rs.getTimestamp(1), rs.getObject(2, UUID.class)});
+            return mark.isEmpty() ? body.read(c, Timestamp.from(dev.backplane.kernel.util.Times.EARLIEST), new UUID(0, 0))
+                    : body.read(c, (Timestamp) mark.getFirst()[0], (UUID) mark.getFirst()[1]);
+        });
     }
 
     /**
@@ -130,14 +150,15 @@ final class AuditQueryStore {
      * answer costs the number of principals, not the target's history.
      */
     List<Map<String, Object>> whoTouched(UUID tenant, String target) {
-        return jdbc.query("""
+        return afterWatermark((c, at, id) -> Jdbc.query(c, """
                 SELECT x.principal, max(n.username) AS username, x.principal_kind, sum(x.calls) AS calls,
                        sum(x.writes) AS writes, max(x.last_at) AS last_at
                   FROM (SELECT principal, principal_kind, calls, writes, last_at FROM audit_target_principals
                          WHERE tenant_id = ? AND target = ?
                         UNION ALL
                         SELECT principal, principal_kind, count(*), count(*) FILTER (WHERE op_class = 'write'),
-                               max(occurred_at) FROM audit_rows WHERE chain_seq IS NULL AND tenant_id = ? AND target = ?
+                               max(occurred_at) FROM audit_rows WHERE (occurred_at, id) > (?, ?) AND tenant_id = ?
+                                  AND target = ?
                          GROUP BY 1, 2) x
                   LEFT JOIN tenancy_principal_names n ON n.sub = x.principal
                  GROUP BY x.principal, x.principal_kind ORDER BY last_at DESC""", rs -> {
@@ -149,7 +170,7 @@ final class AuditQueryStore {
                     m.put("writes", rs.getLong("writes"));
                     m.put("last_at", rs.getTimestamp("last_at").toInstant().toString());
                     return m;
-                }, tenant, target, tenant, target);
+                }, tenant, target, at, id, tenant, target));
     }
 
     private static final String WINDOW = " FROM audit_rows WHERE tenant_id = ? AND occurred_at >= ? AND occurred_at < ?";

@@ -88,6 +88,13 @@ class AuditIntegrityIT {
             jdbc.update("DELETE FROM audit_rows WHERE id = ?", gone);
             JsonNode missing = assertFirstProblem(k, work, issuer.tenantAdmin(deleted), "missing", after);
             assertThat(missing.path("detail").asText()).contains("rows 4..4");
+            // a window after the gap verifies from the stored link before it (row 5's), and is ok
+            JsonNode window = k.get("/api/v1/audit/verify?since=" + timeOf(jdbc, rowAt(jdbc, deleted, 6)),
+                    issuer.tenantAdmin(deleted)).json();
+            assertThat(window.path("ok").asBoolean()).as(window.toString()).isTrue();
+            long fromSixth = jdbc.queryOne("SELECT count(*) FROM audit_links WHERE tenant_id = ? AND seq >= 6",
+                    rs -> rs.getLong(1), deleted).orElseThrow();
+            assertThat(window.path("rows_checked").asLong()).as(window.toString()).isBetween(3L, fromSixth);
 
             // inserted: a forged row between two chained ones
             UUID inserted = tenants.get("inserted");
@@ -95,22 +102,22 @@ class AuditIntegrityIT {
             jdbc.update("""
                     INSERT INTO audit_rows (id, tenant_id, occurred_at, principal, principal_kind, op_class, op_id, result_status)
                     SELECT ?, tenant_id, occurred_at + interval '1 microsecond', 'someone-else', 'human', 'write',
-                           'k8s.pod.delete', 'ok' FROM audit_rows WHERE tenant_id = ? AND chain_seq = 3""", forged, inserted);
+                           'k8s.pod.delete', 'ok' FROM audit_rows WHERE id = ?""", forged, rowAt(jdbc, inserted, 3));
             assertFirstProblem(k, work, issuer.tenantAdmin(inserted), "inserted", forged);
 
             // swapped: two rows' times exchanged
             UUID swapped = tenants.get("swapped");
             UUID fourth = rowAt(jdbc, swapped, 4);
+            UUID fifth = rowAt(jdbc, swapped, 5);
             jdbc.update("""
                     UPDATE audit_rows r SET occurred_at = o.occurred_at FROM audit_rows o
-                     WHERE r.tenant_id = ? AND o.tenant_id = r.tenant_id
-                       AND ((r.chain_seq = 4 AND o.chain_seq = 5) OR (r.chain_seq = 5 AND o.chain_seq = 4))""", swapped);
+                     WHERE (r.id = ? AND o.id = ?) OR (r.id = ? AND o.id = ?)""", fourth, fifth, fifth, fourth);
             JsonNode reordered = assertFirstProblem(k, work, issuer.tenantAdmin(swapped), null, fourth);
             assertThat(reordered.path("kind").asText()).isIn("altered", "reordered");
 
             // rewritten: a row altered and every link after it recomputed, head included: only the seals show it
             UUID rewritten = tenants.get("rewritten");
-            jdbc.update("UPDATE audit_rows SET principal = 'nobody' WHERE tenant_id = ? AND chain_seq = 2", rewritten);
+            jdbc.update("UPDATE audit_rows SET principal = 'nobody' WHERE id = ?", rowAt(jdbc, rewritten, 2));
             recomputeChain(jdbc, rewritten);
             JsonNode report = k.get("/api/v1/audit/verify", issuer.tenantAdmin(rewritten)).json();
             assertThat(report.path("ok").asBoolean()).as(report.toString()).isFalse();
@@ -194,6 +201,14 @@ class AuditIntegrityIT {
             assertThat(archives.runOnce()).isEqualTo(2);
             List<String> left = new ArchiveStore(jdbc).partitions().stream().map(ArchiveStore.Partition::name).toList();
             assertThat(left).doesNotContain(partitions.get(4), partitions.get(3)).contains(partitions.get(1));
+            for (int months : List.of(4, 3, 1)) {
+                // a month's links (V059) go with its rows, and stay with the kept month
+                String links = partitions.get(months).replace("audit_rows_", "audit_links_");
+                assertThat(jdbc.queryOne("SELECT to_regclass(?) IS NOT NULL", rs -> rs.getBoolean(1), links))
+                        .as(links).contains(months == 1);
+            }
+            assertThat(jdbc.queryOne("SELECT count(*) FROM audit_links l WHERE NOT EXISTS (SELECT 1 FROM audit_rows r "
+                    + "WHERE r.id = l.audit_id)", rs -> rs.getLong(1))).as("no link without its row").contains(0L);
             assertThat(touched(k, admin, "seed-7")).as("the dropped months' calls leave who-touched").containsExactly(1L, 0L);
             JsonNode stats = k.get("/api/v1/audit/stats", platform).json();
             assertThat(java.time.Instant.parse(stats.path("tenant").path("oldest_kept_at").asText()))
@@ -221,6 +236,8 @@ class AuditIntegrityIT {
             String table = restored.path("table").asText();
             assertThat(jdbc.queryOne("SELECT count(*) FROM " + table + " WHERE tenant_id = ?", rs -> rs.getLong(1), tenant))
                     .contains(20L);
+            assertThat(jdbc.queryOne("SELECT count(DISTINCT chain_seq) FROM " + table + " WHERE chain_hash IS NOT NULL "
+                    + "AND chain_pos IS NOT NULL", rs -> rs.getLong(1))).as("each row with its link").contains(20L);
             assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> jdbc.update("DELETE FROM " + table)))
                     .hasMessageContaining("read-only");
             assertThat(k.post("/api/v1/audit/archives/nope/verify", platform, Map.of()).status()).isEqualTo(404);
@@ -282,8 +299,13 @@ class AuditIntegrityIT {
     }
 
     private static UUID rowAt(Jdbc jdbc, UUID tenant, long seq) {
-        return jdbc.queryOne("SELECT id FROM audit_rows WHERE tenant_id = ? AND chain_seq = ?",
+        return jdbc.queryOne("SELECT audit_id FROM audit_links WHERE tenant_id = ? AND seq = ?",
                 rs -> rs.getObject(1, UUID.class), tenant, seq).orElseThrow();
+    }
+
+    private static String timeOf(Jdbc jdbc, UUID row) {
+        return jdbc.queryOne("SELECT occurred_at FROM audit_rows WHERE id = ?", rs -> rs.getTimestamp(1).toInstant(), row)
+                .orElseThrow().toString();
     }
 
     /** Verifies over REST and the CLI: not ok, the first problem of {@code kind} (any when null) names {@code row}. */
@@ -317,12 +339,12 @@ class AuditIntegrityIT {
 
     /** What someone with write access to the database would do: re-link the tenant's rows and move the head. */
     private static void recomputeChain(Jdbc jdbc, UUID tenant) {
-        List<AuditRecord> rows = jdbc.query("SELECT " + AuditRecord.COLUMNS + " FROM audit_rows WHERE tenant_id = ? "
-                + "AND chain_seq IS NOT NULL ORDER BY chain_seq", AuditRecord::read, tenant);
+        List<AuditRecord> rows = jdbc.query("SELECT " + AuditRecord.COLUMNS + " FROM " + AuditRecord.LINKED
+                + " WHERE l.tenant_id = ? ORDER BY l.seq", AuditRecord::read, tenant);
         byte[] previous = AuditChain.GENESIS;
         for (AuditRecord r : rows) {
             byte[] link = AuditChain.link(previous, r.content());
-            jdbc.update("UPDATE audit_rows SET chain_hash = ? WHERE id = ?", link, r.id());
+            jdbc.update("UPDATE audit_links SET hash = ? WHERE audit_id = ?", link, r.id());
             previous = link;
         }
         jdbc.update("UPDATE audit_chain_heads SET hash = ? WHERE tenant_id = ?", previous, tenant);

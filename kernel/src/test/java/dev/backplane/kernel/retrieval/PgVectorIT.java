@@ -139,9 +139,10 @@ class PgVectorIT {
      * concurrently; then, on a database whose kernel made the generated column and the index at start (before
      * the migrations existed), both migrate cleanly and keep what is there.
      */
-    /** V050's and V051's audit tables and partitioning undone: audit_rows as V005 and V021 left it. */
+    /** V050's, V051's and V059's audit tables and partitioning undone: audit_rows as V005 and V021 left it. */
     private static void undoV050(Jdbc db) {
-        db.update("DROP TABLE audit_principals, audit_target_principals");
+        db.update("DROP TABLE audit_principals, audit_target_principals, audit_links");
+        db.update("DROP FUNCTION audit_ensure_month(text, text, timestamptz, timestamptz)");
         db.update("DROP TABLE audit_rows, audit_chain_heads, audit_chain_watermark, audit_seals, audit_retention, "
                 + "audit_archives, audit_stream_cursors");
         db.update("DROP SEQUENCE audit_chain_pos_seq");

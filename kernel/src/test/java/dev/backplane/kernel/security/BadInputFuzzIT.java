@@ -421,7 +421,7 @@ class BadInputFuzzIT {
      *       are written synchronously by their route and are compared;</li>
      *   <li>{@code broadcast_windows}: the same writer's aggregation rows (counts per window), written and
      *       rolled up only in the background.</li>
-     *   <li>the audit chain's columns of {@code audit_rows}, and {@code audit_chain_heads}, {@code audit_seals} and the
+     *   <li>the audit chain's links ({@code audit_links}), {@code audit_chain_heads}, {@code audit_seals} and the
      *       rollups {@code audit_principals} and {@code audit_target_principals}: the chainer links committed rows,
      *       rolls them up and seals heads in the background (docs/operations/audit-log.md). The
      *       partitions of {@code audit_rows} are read through it, not twice.</li>
@@ -431,11 +431,12 @@ class BadInputFuzzIT {
         String tenant = switch (table) {
             case "audit_rows" -> "tenant_id = ?::uuid AND result_status NOT IN ('denied', 'error')";
             case "broadcast_events" -> "tenant_id = ?::uuid AND kind = 'announcement'";
-            case "broadcast_windows", "audit_chain_heads", "audit_seals", "audit_principals", "audit_target_principals" ->
+            case "broadcast_windows", "audit_links", "audit_chain_heads", "audit_seals", "audit_principals",
+                 "audit_target_principals" ->
                     "tenant_id = ?::uuid AND false";
             default -> "tenant_id = ?::uuid";
         };
-        String none = Set.of("broadcast_windows", "audit_chain_heads", "audit_seals", "audit_principals",
+        String none = Set.of("broadcast_windows", "audit_links", "audit_chain_heads", "audit_seals", "audit_principals",
                 "audit_target_principals").contains(table) ? "false"
                 : "tenant_id IS NULL";
         String row = table.equals("audit_rows") ? "(r.id, r.tenant_id, r.occurred_at, r.principal, r.op_class, r.op_id, "

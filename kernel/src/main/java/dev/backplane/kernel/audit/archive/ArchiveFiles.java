@@ -26,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
@@ -69,7 +68,7 @@ public final class ArchiveFiles {
      * Starts writing archive {@code name} in {@code dir}; {@code previousLink} gives the link before a tenant's
      * first row in this archive (its row {@code first_seq - 1}, from the log or an earlier archive).
      */
-    public static Writer writer(Path dir, String name, java.util.function.BiFunction<UUID, Long, Optional<byte[]>> previousLink)
+    public static Writer writer(Path dir, String name, java.util.function.Function<AuditRecord, Optional<byte[]>> previousLink)
             throws IOException {
         Files.createDirectories(dir);
         Path tmp = Files.createTempFile(dir, ".audit-" + name, ".tmp");
@@ -97,7 +96,7 @@ public final class ArchiveFiles {
                     m.put("rows", 0L);
                     m.put("first_seq", row.chainSeq());
                     m.put("prev_hash", row.chainSeq() == 1 ? HexFormat.of().formatHex(AuditChain.GENESIS)
-                            : previousLink.apply(row.tenantId(), row.chainSeq() - 1).map(HexFormat.of()::formatHex).orElse(null));
+                            : previousLink.apply(row).map(HexFormat.of()::formatHex).orElse(null));
                     m.put("first_hash", hash);
                     return m;
                 });

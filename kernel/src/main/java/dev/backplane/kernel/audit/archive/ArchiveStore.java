@@ -25,6 +25,7 @@ public final class ArchiveStore {
      *
      * @param from its lower bound (empty for the legacy partition, which has none)
      * @param estimatedRows PostgreSQL's estimate (exact after ANALYZE)
+     * @param bytes on disk, with its indexes and its month's links (audit_links)
      */
     public record Partition(String name, Optional<Instant> from, Instant to, long estimatedRows, long bytes) {
     }
@@ -66,6 +67,7 @@ public final class ArchiveStore {
                        (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \\(''([^'']+)''\\)'))[1]::timestamptz,
                        (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'TO \\(''([^'']+)''\\)'))[1]::timestamptz,
                        greatest(c.reltuples, 0)::bigint, pg_total_relation_size(c.oid)
+                       + coalesce(pg_total_relation_size(to_regclass(replace(c.relname, 'audit_rows_', 'audit_links_'))), 0)
                   FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
                  WHERE i.inhparent = 'audit_rows'::regclass AND c.relname <> 'audit_rows_default'
                  ORDER BY 3""", rs -> new Partition(rs.getString(1),
@@ -114,8 +116,12 @@ public final class ArchiveStore {
     public void export(String partition, RowSink sink) {
         String p = checked(partition);
         jdbc.inTransaction(c -> {
-            stream(c, "SELECT " + AuditRecord.COLUMNS + " FROM " + p + " WHERE chain_seq IS NOT NULL ORDER BY tenant_id, chain_seq", sink);
-            stream(c, "SELECT " + AuditRecord.COLUMNS + " FROM " + p + " WHERE chain_seq IS NULL ORDER BY occurred_at, id", sink);
+            // the month's own links partition, so the join reads one month of links, not every month's
+            String links = linksOf(c, p).orElse("audit_links");
+            stream(c, "SELECT " + AuditRecord.COLUMNS + " FROM " + AuditRecord.withLink(p, links) + " WHERE l.audit_id IS NOT NULL "
+                    + "ORDER BY l.tenant_id, l.occurred_at, l.audit_id", sink);
+            stream(c, "SELECT " + AuditRecord.COLUMNS + " FROM " + AuditRecord.withLink(p, links) + " WHERE l.audit_id IS NULL "
+                    + "ORDER BY r.occurred_at, r.id", sink);
             return null;
         });
     }
@@ -146,6 +152,7 @@ public final class ArchiveStore {
         String p = checked(partition);
         return jdbc.inTransaction(c -> {
             dev.backplane.kernel.audit.integrity.ChainStore.lockChainer(c);
+            Optional<String> links = linksOf(c, p);
             Jdbc.update(c, "LOCK TABLE " + p + " IN ACCESS EXCLUSIVE MODE");
             long now = Jdbc.query(c, "SELECT count(*) FROM " + p, rs -> rs.getLong(1)).getFirst();
             if (now != rows) {
@@ -154,15 +161,27 @@ public final class ArchiveStore {
             // the month's touches leave who-touched with it (its principals stay listed: a filter, not a count)
             Jdbc.update(c, "UPDATE audit_target_principals r SET calls = r.calls - d.calls, writes = r.writes - d.writes "
                     + "FROM (SELECT tenant_id, target, principal, principal_kind, count(*) AS calls, "
-                    + "count(*) FILTER (WHERE op_class = 'write') AS writes FROM " + p + " WHERE chain_seq IS NOT NULL "
+                    + "count(*) FILTER (WHERE op_class = 'write') AS writes FROM " + p + " x WHERE EXISTS (SELECT 1 FROM "
+                    + "audit_links l WHERE l.tenant_id = x.tenant_id AND l.occurred_at = x.occurred_at AND l.audit_id = x.id) "
                     + "AND target IS NOT NULL GROUP BY 1, 2, 3, 4) d WHERE r.tenant_id = d.tenant_id AND r.target = d.target "
                     + "AND r.principal = d.principal AND r.principal_kind = d.principal_kind");
             Jdbc.update(c, "DELETE FROM audit_target_principals WHERE calls <= 0");
             Jdbc.update(c, "ALTER TABLE audit_rows DETACH PARTITION " + p);
             Jdbc.update(c, "DROP TABLE " + p);
+            if (links.isPresent()) {
+                Jdbc.update(c, "ALTER TABLE audit_links DETACH PARTITION " + links.get());
+                Jdbc.update(c, "DROP TABLE " + links.get());
+            }
             Jdbc.update(c, "UPDATE audit_archives SET dropped_at = now() WHERE name = ?", archive);
             return true;
         });
+    }
+
+    /** The partition of audit_links (V059) that holds the links of rows partition {@code p}, if there is one. */
+    private static Optional<String> linksOf(Connection c, String p) throws SQLException {
+        String links = p.replace("audit_rows_", "audit_links_");
+        return Jdbc.query(c, "SELECT to_regclass(?) IS NOT NULL", rs -> rs.getBoolean(1), links).getFirst()
+                ? Optional.of(links) : Optional.empty();
     }
 
     public void saveArchive(Archive a) {
@@ -205,6 +224,9 @@ public final class ArchiveStore {
         return jdbc.inTransaction(c -> {
             Jdbc.update(c, "DROP TABLE IF EXISTS " + table);
             Jdbc.update(c, "CREATE TABLE " + table + " (LIKE audit_rows INCLUDING DEFAULTS)");
+            // the links as the archive carries them, beside the row (V059 keeps them in audit_links)
+            Jdbc.update(c, "ALTER TABLE " + table + " ADD COLUMN chain_seq bigint, ADD COLUMN chain_hash bytea, "
+                    + "ADD COLUMN chain_pos bigint");
             List<Map<String, Object>> batch = new java.util.ArrayList<>();
             try {
                 rows.forEach(r -> {

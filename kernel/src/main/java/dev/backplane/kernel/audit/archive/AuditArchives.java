@@ -126,7 +126,7 @@ public final class AuditArchives {
         String name = p.name().substring("audit_rows_".length());
         Map<String, Object> manifest;
         try (ArchiveFiles.Writer w = ArchiveFiles.writer(dir, name,
-                (t, seq) -> chain.linkAt(t, seq).or(() -> store.archivedLink(t, seq)))) {
+                row -> chain.linkBefore(row.tenantId(), row).or(() -> store.archivedLink(row.tenantId(), row.chainSeq() - 1)))) {
             store.export(p.name(), r -> w.write(r));
             Map<String, Object> header = new LinkedHashMap<>();
             header.put("partition", p.name());

@@ -22,10 +22,33 @@ import java.util.UUID;
  */
 public record AuditRecord(Map<String, Object> content, long chainSeq, byte[] chainHash, long chainPos) {
 
-    /** The columns a read of full records selects, in the order {@link #read} expects. */
-    public static final String COLUMNS = "id, tenant_id, occurred_at, principal, principal_kind, op_class, op_id, "
-            + "connector_id, target, target_id, result_status, error_code, duration_ms, session_id, parent_audit_id, "
-            + "work_ref, params_hash, approval_request_id, extras::text AS extras, chain_seq, chain_hash, chain_pos";
+    /** The row's own columns, of {@code audit_rows r}. */
+    public static final String ROW_COLUMNS = "r.id, r.tenant_id, r.occurred_at, r.principal, r.principal_kind, r.op_class, "
+            + "r.op_id, r.connector_id, r.target, r.target_id, r.result_status, r.error_code, r.duration_ms, r.session_id, "
+            + "r.parent_audit_id, r.work_ref, r.params_hash, r.approval_request_id, r.extras::text AS extras";
+
+    /**
+     * The columns {@link #read} expects: the row's ({@code audit_rows r}) and its link's ({@code audit_links l},
+     * V059), as from {@link #LINKED} or {@link #withLink}.
+     */
+    public static final String COLUMNS = ROW_COLUMNS + ", l.seq AS chain_seq, l.hash AS chain_hash, l.pos AS chain_pos";
+
+    /** The columns {@link #read} expects, for rows read without their links (not chained yet). */
+    public static final String UNLINKED_COLUMNS = ROW_COLUMNS
+            + ", NULL::bigint AS chain_seq, NULL::bytea AS chain_hash, NULL::bigint AS chain_pos";
+
+    /** Linked rows: {@code audit_links l} with its row {@code r}. */
+    public static final String LINKED = "audit_links l JOIN audit_rows r ON r.tenant_id = l.tenant_id "
+            + "AND r.occurred_at = l.occurred_at AND r.id = l.audit_id";
+
+    /**
+     * Every row of {@code rows} (audit_rows or one of its partitions) as {@code r}, with its link {@code l} from
+     * {@code links} (audit_links or the partition of the same month) where it has one.
+     */
+    public static String withLink(String rows, String links) {
+        return rows + " r LEFT JOIN " + links + " l ON l.tenant_id = r.tenant_id AND l.occurred_at = r.occurred_at "
+                + "AND l.audit_id = r.id";
+    }
 
     public AuditRecord {
         content = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(content));

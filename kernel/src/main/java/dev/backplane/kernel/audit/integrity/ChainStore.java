@@ -110,25 +110,53 @@ public final class ChainStore {
         void visit(AuditRecord row) throws SQLException;
     }
 
-    /** Streams a tenant's chained rows with times in {@code [since, until)} in chain order. */
+    /**
+     * Streams a tenant's chained rows with times in {@code [since, until)} in chain order, which is (occurred_at, id)
+     * order. Two range scans are merged here, the tenant's links (their key) and the tenant's rows
+     * (audit_rows_tenant_time, backwards), each read once in order: PostgreSQL's own plans for the join were a nested
+     * loop over every row of a small tenant, or a scan of all tenants' rows for a big one. A link whose row is not at
+     * the link's time is followed to the row by its id alone (its time was edited: verify reports it), or skipped (the
+     * row is gone: verify reports the gap). Rows without a link are passed over (verify counts them apart).
+     */
     public void walk(UUID tenant, Optional<Instant> since, Optional<Instant> until, RowVisitor visitor) {
         jdbc.inTransaction(c -> {
-            String sql = "SELECT " + AuditRecord.COLUMNS + " FROM audit_rows WHERE tenant_id = ? AND chain_seq IS NOT NULL"
-                    + (since.isPresent() ? " AND occurred_at >= ?" : "") + (until.isPresent() ? " AND occurred_at < ?" : "")
-                    + " ORDER BY chain_seq";
-            try (java.sql.PreparedStatement ps = c.prepareStatement(sql)) {
-                ps.setFetchSize(5000);
-                int i = 1;
-                ps.setObject(i++, tenant);
-                if (since.isPresent()) {
-                    ps.setTimestamp(i++, Timestamp.from(since.get()));
+            String window = (since.isPresent() ? " AND occurred_at >= ?" : "") + (until.isPresent() ? " AND occurred_at < ?" : "");
+            try (java.sql.PreparedStatement links = c.prepareStatement("SELECT audit_id, occurred_at, seq, hash, pos "
+                    + "FROM audit_links WHERE tenant_id = ?" + window + " ORDER BY tenant_id, occurred_at, audit_id");
+                 java.sql.PreparedStatement rows = c.prepareStatement("SELECT " + AuditRecord.UNLINKED_COLUMNS
+                         + " FROM audit_rows r WHERE tenant_id = ?" + window + " ORDER BY tenant_id, occurred_at, id")) {
+                for (java.sql.PreparedStatement ps : List.of(links, rows)) {
+                    ps.setFetchSize(5000);
+                    int i = 1;
+                    ps.setObject(i++, tenant);
+                    if (since.isPresent()) {
+                        ps.setTimestamp(i++, Timestamp.from(since.get()));
+                    }
+                    if (until.isPresent()) {
+                        ps.setTimestamp(i, Timestamp.from(until.get()));
+                    }
                 }
-                if (until.isPresent()) {
-                    ps.setTimestamp(i, Timestamp.from(until.get()));
-                }
-                try (java.sql.ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        visitor.visit(AuditRecord.read(rs));
+                try (java.sql.ResultSet l = links.executeQuery(); java.sql.ResultSet r = rows.executeQuery()) {
+                    boolean more = r.next();
+                    while (l.next()) {
+                        UUID id = l.getObject(1, UUID.class);
+                        Instant at = l.getTimestamp(2).toInstant();
+                        int order = 1;
+                        while (more && (order = compare(r.getTimestamp("occurred_at").toInstant(), r.getObject("id", UUID.class),
+                                at, id)) < 0) {
+                            more = r.next(); // a row without a link here
+                        }
+                        List<AuditRecord> found;
+                        if (more && order == 0) {
+                            found = List.of(AuditRecord.read(r));
+                            more = r.next();
+                        } else {
+                            found = Jdbc.query(c, "SELECT " + AuditRecord.UNLINKED_COLUMNS + " FROM audit_rows r WHERE r.id = ?",
+                                    AuditRecord::read, id);
+                        }
+                        for (AuditRecord row : found) {
+                            visitor.visit(row.chained(l.getLong(3), l.getBytes(4), l.getLong(5)));
+                        }
                     }
                 }
             }
@@ -136,29 +164,61 @@ public final class ChainStore {
         });
     }
 
-    /** The link stored with a tenant's row {@code seq}, if that row is in the log. */
-    public Optional<byte[]> linkAt(UUID tenant, long seq) {
-        return jdbc.queryOne("SELECT chain_hash FROM audit_rows WHERE tenant_id = ? AND chain_seq = ?", rs -> rs.getBytes(1),
-                tenant, seq);
+    /** (occurred_at, id) order as PostgreSQL sorts it: by time, then a uuid's 16 bytes unsigned. */
+    static int compare(Instant atA, UUID idA, Instant atB, UUID idB) {
+        int byTime = atA.compareTo(atB);
+        if (byTime != 0) {
+            return byTime;
+        }
+        int high = Long.compareUnsigned(idA.getMostSignificantBits(), idB.getMostSignificantBits());
+        return high != 0 ? high : Long.compareUnsigned(idA.getLeastSignificantBits(), idB.getLeastSignificantBits());
+    }
+
+    /**
+     * The link stored with the tenant's row before {@code row} (in chain order) if that row is in the log and is
+     * the chain's row {@code row.chainSeq() - 1}.
+     */
+    public Optional<byte[]> linkBefore(UUID tenant, AuditRecord row) {
+        return jdbc.queryOne("""
+                SELECT l.hash FROM (SELECT * FROM audit_links WHERE tenant_id = ? AND (occurred_at, audit_id) < (?, ?)
+                                     ORDER BY occurred_at DESC, audit_id DESC LIMIT 1) l
+                 WHERE l.seq = ? AND EXISTS (SELECT 1 FROM audit_rows r WHERE r.id = l.audit_id)""",
+                rs -> rs.getBytes(1), tenant, Timestamp.from(row.occurredAt()), row.id(), row.chainSeq() - 1);
     }
 
     /** A row that is not in the chain: its id and time. */
     public record Unchained(UUID auditId, Instant occurredAt) {
     }
 
-    /** A tenant's rows not in the chain although the watermark has passed them (inserted afterwards), oldest first. */
+    /**
+     * How many of a tenant's rows with times in {@code [since, until)} the watermark has passed: as many as the chain
+     * has there, unless rows were inserted afterwards (an index-only count; {@link #unchainedBelow} names them).
+     */
+    public long passed(UUID tenant, Watermark w, Instant since, Instant until) {
+        return jdbc.queryOne("""
+                SELECT count(*) FROM audit_rows WHERE tenant_id = ? AND (occurred_at, id) <= (?, ?)
+                   AND occurred_at >= ? AND occurred_at < ?""", rs -> rs.getLong(1),
+                tenant, Timestamp.from(w.occurredAt()), w.auditId(), Timestamp.from(since), Timestamp.from(until)).orElse(0L);
+    }
+
+    /**
+     * A tenant's rows not in the chain although the watermark has passed them (inserted afterwards), oldest first.
+     * It probes each row's link, so verify calls it only when {@link #passed} counts more rows than the chain.
+     */
     public List<Unchained> unchainedBelow(UUID tenant, Watermark w, Instant since, Instant until, int limit) {
         return jdbc.query("""
-                SELECT id, occurred_at FROM audit_rows WHERE tenant_id = ? AND chain_seq IS NULL
-                   AND (occurred_at, id) <= (?, ?) AND occurred_at >= ? AND occurred_at < ?
-                 ORDER BY occurred_at, id LIMIT ?""", rs -> new Unchained(rs.getObject(1, UUID.class),
+                SELECT r.id, r.occurred_at FROM audit_rows r WHERE r.tenant_id = ?
+                   AND (r.occurred_at, r.id) <= (?, ?) AND r.occurred_at >= ? AND r.occurred_at < ?
+                   AND NOT EXISTS (SELECT 1 FROM audit_links l WHERE l.tenant_id = r.tenant_id
+                                      AND l.occurred_at = r.occurred_at AND l.audit_id = r.id)
+                 ORDER BY r.occurred_at, r.id LIMIT ?""", rs -> new Unchained(rs.getObject(1, UUID.class),
                         rs.getTimestamp(2).toInstant()),
                 tenant, Timestamp.from(w.occurredAt()), w.auditId(), Timestamp.from(since), Timestamp.from(until), limit);
     }
 
     /** How many of a tenant's rows wait to be chained (newer than the watermark). */
     public long pending(UUID tenant, Optional<Watermark> mark) {
-        return jdbc.queryOne("SELECT count(*) FROM audit_rows WHERE tenant_id = ? AND chain_seq IS NULL"
+        return jdbc.queryOne("SELECT count(*) FROM audit_rows WHERE tenant_id = ?"
                         + (mark.isPresent() ? " AND (occurred_at, id) > (?, ?)" : ""), rs -> rs.getLong(1),
                 mark.map(w -> new Object[] {tenant, Timestamp.from(w.occurredAt()), w.auditId()}).orElse(new Object[] {tenant}))
                 .orElse(0L);
@@ -184,11 +244,14 @@ public final class ChainStore {
                 rs -> new Watermark(rs.getTimestamp(1).toInstant(), rs.getObject(2, UUID.class))).stream().findFirst();
     }
 
-    /** Rows not chained yet, above the watermark and below {@code bound}, in (occurred_at, id) order. */
+    /**
+     * Rows not chained yet: after the watermark and below {@code bound}, in (occurred_at, id) order
+     * (audit_rows_time). The watermark moves in the transaction that links, so every row after it is unlinked.
+     */
     static List<AuditRecord> unchained(Connection c, Optional<Watermark> after, Instant bound, int limit)
             throws SQLException {
-        String sql = "SELECT " + AuditRecord.COLUMNS + " FROM audit_rows WHERE chain_seq IS NULL AND occurred_at < ?"
-                + (after.isPresent() ? " AND (occurred_at, id) > (?, ?)" : "") + " ORDER BY occurred_at, id LIMIT ?";
+        String sql = "SELECT " + AuditRecord.UNLINKED_COLUMNS + " FROM audit_rows r WHERE r.occurred_at < ?"
+                + (after.isPresent() ? " AND (r.occurred_at, r.id) > (?, ?)" : "") + " ORDER BY r.occurred_at, r.id LIMIT ?";
         Object[] params = after.map(w -> new Object[] {Timestamp.from(bound), Timestamp.from(w.occurredAt()),
                 w.auditId(), limit}).orElse(new Object[] {Timestamp.from(bound), limit});
         return Jdbc.query(c, sql, AuditRecord::read, params);
@@ -206,15 +269,20 @@ public final class ChainStore {
                 rs -> rs.getLong(1), n);
     }
 
-    /** Stores the links of {@code rows}; returns how many rows took them. */
+    /**
+     * Stores the links of {@code rows} (V059: one insert-only row each; the audit row itself is never rewritten);
+     * returns how many were stored. A row linked already fails the batch on the key.
+     */
     static int link(Connection c, List<AuditRecord> rows) throws SQLException {
         HexFormat hex = HexFormat.of();
         return Jdbc.update(c, """
-                UPDATE audit_rows r SET chain_seq = v.seq, chain_hash = decode(v.hash, 'hex'), chain_pos = v.pos
-                  FROM unnest(?::uuid[], ?::text[], ?::bigint[], ?::text[], ?::bigint[]) AS v(id, at, seq, hash, pos)
-                 WHERE r.id = v.id AND r.occurred_at = v.at::timestamptz AND r.chain_seq IS NULL""",
+                INSERT INTO audit_links (audit_id, occurred_at, tenant_id, seq, hash, pos)
+                SELECT v.id, v.at::timestamptz, v.tenant, v.seq, decode(v.hash, 'hex'), v.pos
+                  FROM unnest(?::uuid[], ?::text[], ?::uuid[], ?::bigint[], ?::text[], ?::bigint[])
+                       AS v(id, at, tenant, seq, hash, pos)""",
                 c.createArrayOf("uuid", rows.stream().map(AuditRecord::id).toArray()),
                 c.createArrayOf("text", rows.stream().map(r -> r.occurredAt().toString()).toArray()),
+                c.createArrayOf("uuid", rows.stream().map(AuditRecord::tenantId).toArray()),
                 c.createArrayOf("bigint", rows.stream().map(AuditRecord::chainSeq).toArray()),
                 c.createArrayOf("text", rows.stream().map(r -> hex.formatHex(r.chainHash())).toArray()),
                 c.createArrayOf("bigint", rows.stream().map(AuditRecord::chainPos).toArray()));

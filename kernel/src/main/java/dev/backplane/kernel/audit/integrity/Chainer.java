@@ -19,8 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Links committed audit rows into each tenant's hash chain, after the fact, so no writer ever waits for another:
  * rows below the {@linkplain ChainStore#bound bound} (everything that will commit normally has committed) are
  * taken in (occurred_at, id) order, each gets its tenant's next sequence number, its link
- * ({@link AuditChain#link}) and a global position for the SIEM stream, and the heads and the watermark move, all
- * in one transaction under an advisory lock. A row that commits below the watermark later is never linked:
+ * ({@link AuditChain#link}) and a global position for the SIEM stream, stored as a row of {@code audit_links} (the
+ * audit row is never rewritten), and the heads and the watermark move, all in one transaction under an advisory
+ * lock. A row that commits below the watermark later is never linked:
  * verify reports it as inserted. {@link #seal} signs each moved head with the seal key.
  */
 public final class Chainer {
@@ -68,11 +69,11 @@ public final class Chainer {
                     linked.add(r.chained(seq, hash, positions.get(k)));
                     heads.put(r.tenantId(), new ChainStore.Head(r.tenantId(), seq, hash, r.occurredAt(), r.id()));
                 }
-                int updated = ChainStore.link(c, linked);
-                if (updated != linked.size()) {
-                    // a row changed under us (it cannot, short of a manual edit): link nothing, try again next run
-                    throw new IllegalStateException("audit chain: " + linked.size() + " rows to link, " + updated
-                            + " took their link; rolled back");
+                // a row linked already (it cannot be, short of a manual edit) fails the insert: nothing is linked
+                int stored = ChainStore.link(c, linked);
+                if (stored != linked.size()) {
+                    throw new IllegalStateException("audit chain: " + linked.size() + " rows to link, " + stored
+                            + " links stored; rolled back");
                 }
                 ChainStore.rollUp(c, linked);
                 ChainStore.saveHeads(c, heads.values().stream().filter(h -> tenants.contains(h.tenantId())).toList());

@@ -75,10 +75,13 @@ public final class Verifier {
             checkHead(head.get(), lastSeq[0], lastHash[0], problems);
         }
         long sealsChecked = seals.checked;
-        mark.ifPresent(w -> store.unchainedBelow(tenant, w, since.orElse(Times.EARLIEST), until.orElse(Times.LATEST),
-                VerifyReport.MAX_PROBLEMS).forEach(u -> add(problems, new Problem(Kind.INSERTED, 0, Optional.of(u.auditId()),
-                Optional.of(u.occurredAt()), "the row is not in the chain, though the chain has passed its time: it was "
-                        + "inserted afterwards"))));
+        Instant from = since.orElse(Times.EARLIEST);
+        Instant to = until.orElse(Times.LATEST);
+        // rows the watermark passed, counted; only when the chain holds fewer are they looked for one by one
+        mark.filter(w -> store.passed(tenant, w, from, to) > checked[0]).ifPresent(w -> store.unchainedBelow(tenant, w,
+                from, to, VerifyReport.MAX_PROBLEMS).forEach(u -> add(problems, new Problem(Kind.INSERTED, 0,
+                Optional.of(u.auditId()), Optional.of(u.occurredAt()), "the row is not in the chain, though the chain has "
+                        + "passed its time: it was inserted afterwards"))));
         long pending = store.pending(tenant, mark);
         problems.sort(java.util.Comparator.comparingLong(p -> p.seq() == 0 ? Long.MAX_VALUE : p.seq()));
         double seconds = Math.max(1e-9, (System.nanoTime() - started) / 1e9);
@@ -92,7 +95,7 @@ public final class Verifier {
         if (first.chainSeq() == 1) {
             return AuditChain.GENESIS;
         }
-        Optional<byte[]> stored = store.linkAt(tenant, first.chainSeq() - 1);
+        Optional<byte[]> stored = store.linkBefore(tenant, first);
         if (stored.isPresent()) {
             return stored.get();
         }

@@ -40,18 +40,18 @@ final class AuditStreamStore {
 
     /** Up to {@code limit} chained rows after {@code position}, in chain order. */
     List<AuditRecord> after(long position, int limit) {
-        return jdbc.query("SELECT " + AuditRecord.COLUMNS + " FROM audit_rows WHERE chain_pos > ? ORDER BY chain_pos "
+        return jdbc.query("SELECT " + AuditRecord.COLUMNS + " FROM " + AuditRecord.LINKED + " WHERE l.pos > ? ORDER BY l.pos "
                 + "LIMIT ?", AuditRecord::read, position, limit);
     }
 
     /** When the oldest row after {@code position} happened (empty: the sink is caught up). */
     Optional<Instant> oldestAfter(long position) {
-        return jdbc.queryOne("SELECT occurred_at FROM audit_rows WHERE chain_pos > ? ORDER BY chain_pos LIMIT 1",
+        return jdbc.queryOne("SELECT occurred_at FROM audit_links WHERE pos > ? ORDER BY pos LIMIT 1",
                 rs -> rs.getTimestamp(1).toInstant(), position);
     }
 
     Head head() {
-        return jdbc.queryOne("SELECT coalesce(max(chain_pos), 0) FROM audit_rows WHERE chain_pos IS NOT NULL",
+        return jdbc.queryOne("SELECT coalesce(max(pos), 0) FROM audit_links",
                 rs -> new Head(rs.getLong(1))).orElse(new Head(0));
     }
 

@@ -200,8 +200,9 @@ class AuditStreamCrashIT {
 
     private static List<String[]> rows(ExternalPostgres pg, UUID a, UUID b) {
         try (Connection c = DriverManager.getConnection(pg.jdbcUrl(), ExternalPostgres.USER, ExternalPostgres.PASSWORD)) {
-            ResultSet rs = c.createStatement().executeQuery("SELECT id::text, tenant_id::text, chain_pos::text FROM "
-                    + "audit_rows WHERE tenant_id IN ('" + a + "', '" + b + "') ORDER BY chain_pos");
+            ResultSet rs = c.createStatement().executeQuery("SELECT r.id::text, r.tenant_id::text, l.pos::text FROM "
+                    + "audit_rows r LEFT JOIN audit_links l ON l.audit_id = r.id AND l.occurred_at = r.occurred_at "
+                    + "WHERE r.tenant_id IN ('" + a + "', '" + b + "') ORDER BY l.pos");
             List<String[]> out = new ArrayList<>();
             while (rs.next()) {
                 out.add(new String[] {rs.getString(1), rs.getString(2), rs.getString(3)});

@@ -58,8 +58,9 @@ class AuditStreamIT {
 
     @BeforeEach
     void everyTestStartsAtTheHead() {
-        // each test streams its own rows: earlier tests' rows are acknowledged for every sink name up front
-        jdbc.update("UPDATE audit_rows SET chain_pos = NULL");
+        // each test streams its own rows: earlier tests' rows and links are gone
+        jdbc.update("DELETE FROM audit_links");
+        jdbc.update("DELETE FROM audit_rows");
         jdbc.update("DELETE FROM audit_stream_cursors");
     }
 
@@ -258,17 +259,17 @@ class AuditStreamIT {
         return ids;
     }
 
-    /** What the chainer does: unchained rows get the next positions, in the order they were written. */
+    /** What the chainer does: unlinked rows get links with the next positions, in the order they were written. */
     private static void chain() {
-        jdbc.update("WITH base AS (SELECT coalesce(max(chain_pos), 0) AS b FROM audit_rows), o AS (SELECT id, "
-                + "row_number() OVER (ORDER BY occurred_at, id) AS n FROM audit_rows WHERE chain_pos IS NULL "
-                + "AND chain_seq IS NULL) UPDATE audit_rows a SET chain_pos = base.b + o.n, chain_seq = base.b + o.n, "
-                + "chain_hash = decode('00', 'hex') FROM base, o WHERE a.id = o.id");
-        jdbc.update("UPDATE audit_rows SET chain_seq = -1 WHERE chain_pos IS NULL"); // earlier tests' rows stay out
+        jdbc.update("WITH base AS (SELECT coalesce(max(pos), 0) AS b FROM audit_links), o AS (SELECT id, occurred_at, "
+                + "tenant_id, row_number() OVER (ORDER BY occurred_at, id) AS n FROM audit_rows r WHERE NOT EXISTS "
+                + "(SELECT 1 FROM audit_links l WHERE l.audit_id = r.id)) INSERT INTO audit_links (audit_id, occurred_at, "
+                + "tenant_id, seq, hash, pos) SELECT id, occurred_at, tenant_id, base.b + o.n, decode('00', 'hex'), "
+                + "base.b + o.n FROM base, o");
     }
 
     private static long position(UUID id) {
-        return jdbc.queryOne("SELECT chain_pos FROM audit_rows WHERE id = ?", rs -> rs.getLong(1), id).orElseThrow();
+        return jdbc.queryOne("SELECT pos FROM audit_links WHERE audit_id = ?", rs -> rs.getLong(1), id).orElseThrow();
     }
 
     private static double gauge(SimpleMeterRegistry metrics, String name) {
