@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -125,17 +126,19 @@ public final class AuditBench {
         return new Seeded(l.rows(), l.from(), l.to(), l.tenantRows());
     }
 
-    /** Disk of audit_rows with all its partitions and indexes, per million rows. */
+    /** Disk of audit_rows and of its links (audit_links, V059) with all partitions and indexes, per million rows. */
     static void disk(Jdbc jdbc, long seededRows) {
-        long[] sizes = jdbc.queryOne("SELECT sum(pg_total_relation_size(relid)), sum(pg_relation_size(relid)), "
-                + "sum(pg_indexes_size(relid)) FROM pg_partition_tree('audit_rows')",
-                rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)}).orElseThrow();
         long count = jdbc.queryOne("SELECT sum(reltuples)::bigint FROM pg_class WHERE oid IN "
                 + "(SELECT relid FROM pg_partition_tree('audit_rows') WHERE isleaf)", rs -> rs.getLong(1)).orElse(0L);
         long n = Math.max(1, Math.max(count, seededRows));
-        System.out.printf("disk: audit_rows and its partitions %,d MB for ~%,d rows: %.0f MB per million rows "
-                        + "(table %.0f MB, indexes %.0f MB)%n", sizes[0] >> 20, n, sizes[0] / 1048576.0 / (n / 1e6),
-                sizes[1] / 1048576.0 / (n / 1e6), sizes[2] / 1048576.0 / (n / 1e6));
+        for (String table : List.of("audit_rows", "audit_links")) {
+            long[] sizes = jdbc.queryOne("SELECT sum(pg_total_relation_size(relid)), sum(pg_relation_size(relid)), "
+                            + "sum(pg_indexes_size(relid)) FROM pg_partition_tree(?::regclass)",
+                    rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)}, table).orElseThrow();
+            System.out.printf("disk: %s and its partitions %,d MB for ~%,d rows: %.0f MB per million rows "
+                            + "(table %.0f MB, indexes %.0f MB)%n", table, sizes[0] >> 20, n, sizes[0] / 1048576.0 / (n / 1e6),
+                    sizes[1] / 1048576.0 / (n / 1e6), sizes[2] / 1048576.0 / (n / 1e6));
+        }
     }
 
     static void expect(TestKernel.Response r, int... statuses) {

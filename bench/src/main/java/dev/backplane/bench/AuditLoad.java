@@ -64,7 +64,7 @@ final class AuditLoad {
                     }
                 }
             }
-            BlockingQueue<byte[]> days = new ArrayBlockingQueue<>(3);
+            BlockingQueue<AuditSeed.Day> days = new ArrayBlockingQueue<>(3);
             Thread producer = Thread.ofPlatform().name("audit-seed").start(() -> {
                 try {
                     for (int d = 0; d < AuditSeed.DAYS; d++) {
@@ -78,11 +78,14 @@ final class AuditLoad {
             long t0 = System.nanoTime();
             long bytes = 0;
             for (int d = 0; d < AuditSeed.DAYS; d++) {
-                byte[] day = days.take();
-                bytes += day.length;
+                AuditSeed.Day day = days.take();
+                bytes += day.rows().length + day.links().length;
                 CopyIn in = copy.copyIn("COPY audit_rows (" + AuditSeed.COLUMNS + ") FROM STDIN");
-                in.writeToCopy(day, 0, day.length);
+                in.writeToCopy(day.rows(), 0, day.rows().length);
                 in.endCopy();
+                CopyIn links = copy.copyIn("COPY audit_links (" + AuditSeed.LINK_COLUMNS + ") FROM STDIN");
+                links.writeToCopy(day.links(), 0, day.links().length);
+                links.endCopy();
                 if ((d + 1) % 30 == 0 || d == AuditSeed.DAYS - 1) {
                     double s = (System.nanoTime() - t0) / 1e9;
                     System.out.printf("  seeded %d days, %,d rows, %.0f s, %,.0f rows/s, %,d MB of COPY text%n", d + 1,
@@ -105,7 +108,7 @@ final class AuditLoad {
             rollups(c);
             long t2 = System.nanoTime();
             try (Statement s = c.createStatement()) {
-                s.execute("VACUUM (ANALYZE) audit_rows");
+                s.execute("VACUUM (ANALYZE) audit_rows, audit_links");
             }
             double vacuumSeconds = (System.nanoTime() - t2) / 1e9;
             long[] perTenant = Arrays.copyOf(seed.seq, seed.seq.length);
@@ -148,14 +151,17 @@ final class AuditLoad {
      * the calls, writes and last call), built for the seeded rows as the migration builds them for rows chained
      * before it.
      */
+    private static final String LINKED = "EXISTS (SELECT 1 FROM audit_links l WHERE l.tenant_id = r.tenant_id "
+            + "AND l.occurred_at = r.occurred_at AND l.audit_id = r.id)";
+
     private static void rollups(Connection c) throws SQLException {
         long t0 = System.nanoTime();
         try (Statement s = c.createStatement()) {
             s.execute("INSERT INTO audit_principals (tenant_id, principal, last_at) SELECT tenant_id, principal, "
-                    + "max(occurred_at) FROM audit_rows WHERE chain_seq IS NOT NULL GROUP BY 1, 2 ON CONFLICT DO NOTHING");
+                    + "max(occurred_at) FROM audit_rows r WHERE " + LINKED + " GROUP BY 1, 2 ON CONFLICT DO NOTHING");
             s.execute("INSERT INTO audit_target_principals (tenant_id, target, principal, principal_kind, calls, writes, "
                     + "last_at) SELECT tenant_id, target, principal, principal_kind, count(*), count(*) FILTER (WHERE op_class "
-                    + "= 'write'), max(occurred_at) FROM audit_rows WHERE chain_seq IS NOT NULL AND target IS NOT NULL "
+                    + "= 'write'), max(occurred_at) FROM audit_rows r WHERE " + LINKED + " AND target IS NOT NULL "
                     + "GROUP BY 1, 2, 3, 4 ON CONFLICT DO NOTHING");
         }
         System.out.printf("  the principal and who-touched rollups of the seeded rows: %.0f s%n", (System.nanoTime() - t0) / 1e9);
@@ -173,8 +179,8 @@ final class AuditLoad {
     static long[] walk(DataSource ds, UUID tenant, long limit, boolean link) throws SQLException {
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
-            try (var ps = c.prepareStatement("SELECT " + AuditRecord.COLUMNS + " FROM audit_rows WHERE tenant_id = ? "
-                    + "AND chain_seq IS NOT NULL ORDER BY chain_seq LIMIT ?")) {
+            try (var ps = c.prepareStatement("SELECT " + AuditRecord.COLUMNS + " FROM " + AuditRecord.LINKED
+                    + " WHERE l.tenant_id = ? ORDER BY l.occurred_at, l.audit_id LIMIT ?")) {
                 ps.setFetchSize(5000);
                 ps.setObject(1, tenant);
                 ps.setLong(2, limit);

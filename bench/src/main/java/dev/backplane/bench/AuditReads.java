@@ -126,7 +126,7 @@ final class AuditReads {
     private List<Sample> sample(Tenant t, long tenantRows, String where, boolean required) {
         double percent = Math.min(100, 100.0 * 20_000 / Math.max(1, tenantRows));
         String select = "SELECT target, principal, work_ref, session_id, occurred_at FROM audit_rows %s WHERE tenant_id = ? "
-                + "AND target IS NOT NULL AND " + where + " AND chain_seq IS NOT NULL LIMIT " + (N * 20);
+                + "AND target IS NOT NULL AND " + where + " LIMIT " + (N * 20);
         Jdbc jdbc = new Jdbc(k.kernel().database().dataSource());
         Jdbc.RowMapper<Sample> row = rs -> new Sample(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
                 rs.getTimestamp(5).toInstant());

@@ -24,7 +24,13 @@ final class AuditSeed {
 
     static final String COLUMNS = "id, tenant_id, occurred_at, principal, principal_kind, op_class, op_id, connector_id, "
             + "target, target_id, result_status, error_code, duration_ms, session_id, parent_audit_id, work_ref, "
-            + "params_hash, approval_request_id, extras, chain_seq, chain_hash, chain_pos";
+            + "params_hash, approval_request_id, extras";
+    /** The columns of a link's COPY line (V059: a row of audit_links). */
+    static final String LINK_COLUMNS = "audit_id, occurred_at, tenant_id, seq, hash, pos";
+
+    /** A day's rows and their links, as COPY text. */
+    record Day(byte[] rows, byte[] links) {
+    }
     static final long DAY_MICROS = 86_400_000_000L;
     static final int DAYS = 365;
 
@@ -59,8 +65,8 @@ final class AuditSeed {
         return startMicros;
     }
 
-    /** Day {@code d}'s rows (0 = the oldest) as COPY text, chained after every earlier day's. */
-    byte[] day(int d) {
+    /** Day {@code d}'s rows (0 = the oldest) and their links as COPY text, chained after every earlier day's. */
+    Day day(int d) {
         int n = (int) ((d + 1) * total / DAYS - d * total / DAYS);
         long dayStart = startMicros + d * DAY_MICROS;
         List<Row> rows = new ArrayList<>(n + 50);
@@ -68,11 +74,12 @@ final class AuditSeed {
             session(rows, n - rows.size(), dayStart);
         }
         rows.sort(ORDER);
-        StringBuilder out = new StringBuilder(n * 420);
+        StringBuilder out = new StringBuilder(n * 360);
+        StringBuilder links = new StringBuilder(n * 160);
         for (Row row : rows) {
-            render(out, row);
+            render(out, links, row);
         }
-        return out.toString().getBytes(StandardCharsets.UTF_8);
+        return new Day(out.toString().getBytes(StandardCharsets.UTF_8), links.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     private void session(List<Row> rows, int left, long dayStart) {
@@ -116,8 +123,8 @@ final class AuditSeed {
         }
     }
 
-    /** Chains {@code row} after its tenant's last row and appends its COPY line. */
-    private void render(StringBuilder out, Row row) {
+    /** Chains {@code row} after its tenant's last row and appends its COPY line and its link's. */
+    private void render(StringBuilder out, StringBuilder links, Row row) {
         int t = row.tenant().index();
         Instant at = Instant.ofEpochSecond(Math.floorDiv(row.micros(), 1_000_000L),
                 Math.floorMod(row.micros(), 1_000_000L) * 1000L);
@@ -152,8 +159,9 @@ final class AuditSeed {
         for (Object value : content.values()) {
             out.append(value == null ? "\\N" : value instanceof Map ? "{}" : value.toString()).append('\t');
         }
-        out.append(seq[t]).append("\t\\\\x").append(HexFormat.of().formatHex(link[t])).append('\t').append(pos)
-                .append('\n');
+        out.setCharAt(out.length() - 1, '\n');
+        links.append(row.id()).append('\t').append(time).append('\t').append(row.tenant().id()).append('\t').append(seq[t])
+                .append("\t\\\\x").append(HexFormat.of().formatHex(link[t])).append('\t').append(pos).append('\n');
     }
 
     private static String string(UUID id) {
