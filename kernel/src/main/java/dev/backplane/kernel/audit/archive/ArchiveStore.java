@@ -162,7 +162,8 @@ public final class ArchiveStore {
             Jdbc.update(c, "UPDATE audit_target_principals r SET calls = r.calls - d.calls, writes = r.writes - d.writes "
                     + "FROM (SELECT tenant_id, target, principal, principal_kind, count(*) AS calls, "
                     + "count(*) FILTER (WHERE op_class = 'write') AS writes FROM " + p + " x WHERE EXISTS (SELECT 1 FROM "
-                    + "audit_links l WHERE l.tenant_id = x.tenant_id AND l.occurred_at = x.occurred_at AND l.audit_id = x.id) "
+                    + links.orElse("audit_links") + " l WHERE l.tenant_id = x.tenant_id AND l.occurred_at = x.occurred_at "
+                    + "AND l.audit_id = x.id) "
                     + "AND target IS NOT NULL GROUP BY 1, 2, 3, 4) d WHERE r.tenant_id = d.tenant_id AND r.target = d.target "
                     + "AND r.principal = d.principal AND r.principal_kind = d.principal_kind");
             Jdbc.update(c, "DELETE FROM audit_target_principals WHERE calls <= 0");
