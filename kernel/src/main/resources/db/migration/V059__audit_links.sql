@@ -7,13 +7,13 @@
 -- p99 paid at 2,000 events/s (bench/results/events.md).
 --
 -- Now an audit row is written once and never changed: the chainer inserts a narrow link row per audit row into
--- audit_links (about 100 bytes, three small indexes). audit_links is partitioned by month like audit_rows, with the
+-- audit_links (about 130 bytes, its key and one index). audit_links is partitioned by month like audit_rows, with the
 -- same bounds and names (audit_rows_y2026m11 has audit_links_y2026m11), so retention drops a month's links with its
 -- rows. Rows not linked yet are the rows after the chain watermark, found in time order by audit_rows_time.
 --
 -- A tenant's chain order is (occurred_at, id) order: the chainer links in that order. So the links' key is
 -- (tenant_id, occurred_at, audit_id), and verify reads a tenant's links and its rows (audit_rows_tenant_time,
--- backwards) side by side in one merge, not one primary-key probe per row.
+-- backwards) as two range scans it merges (ChainStore.walk), not one primary-key probe per row.
 
 CREATE TABLE audit_links (
     audit_id    uuid NOT NULL,
