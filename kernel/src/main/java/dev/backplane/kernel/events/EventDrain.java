@@ -141,6 +141,7 @@ public final class EventDrain implements AutoCloseable {
             return 0;
         }
         return store.inTransaction(c -> {
+            EventStore.commitUnflushed(c);
             List<EventStore.Due> due = EventStore.due(c, names, BATCH);
             List<EventStore.Due> delivered = new ArrayList<>(due.size());
             for (EventStore.Due d : due) {

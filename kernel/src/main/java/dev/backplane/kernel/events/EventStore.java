@@ -127,6 +127,19 @@ final class EventStore {
     }
 
     /**
+     * The drain's transaction commits without waiting for its disk flush ({@code synchronous_commit} off for this
+     * transaction only); PostgreSQL's WAL writer flushes it within moments, together with whatever else is written.
+     * A crash before that loses the acknowledgement and the subscriber's writes together, so the delivery is
+     * repeated, never lost and never half done. Nothing durable can depend on the lost commit: every later commit
+     * that waits for its flush (an agent run's launch, a dispatch's intent row) flushes the WAL up to its own
+     * record, this commit's included. What it saves is one flush per drain batch, each of which the accepted
+     * deliveries' commits would otherwise queue behind (bench/results/events.md).
+     */
+    static void commitUnflushed(Connection c) throws SQLException {
+        Jdbc.update(c, "SET LOCAL synchronous_commit = off");
+    }
+
+    /**
      * Up to {@code limit} due pending deliveries to these subscribers (each at most its share of the limit), oldest
      * due first within each subscriber, locked (skipping locked). Each subscriber's rows come from {@code event_deliveries_pending} in order, and only
      * those are joined to their events: the planner cannot choose to join and sort every pending row on statistics
@@ -157,18 +170,19 @@ final class EventStore {
         return due;
     }
 
-    /** Marks these deliveries done, one statement for all of them. */
+    /**
+     * Removes these deliveries, one statement for all of them: a delivered row has no reader (the subscriber's writes,
+     * committed with it, are the record), and a delete writes no index entry where marking it wrote four (V060).
+     */
     static void delivered(Connection c, List<Due> done) throws SQLException {
         if (done.isEmpty()) {
             return;
         }
         Jdbc.update(c, """
-                UPDATE event_deliveries d SET status = 'delivered', attempts = d.attempts + 1, delivered_at = now(),
-                       last_error = NULL
-                  FROM unnest(?::text[], ?::uuid[]) AS v(subscriber, event_id)
-                 WHERE d.subscriber = v.subscriber AND d.event_id = v.event_id""",
-                done.stream().map(Due::subscriber).toArray(String[]::new),
-                done.stream().map(d -> d.event().id()).toArray(UUID[]::new));
+                DELETE FROM event_deliveries d USING unnest(?::uuid[], ?::text[]) AS v(event_id, subscriber)
+                 WHERE d.event_id = v.event_id AND d.subscriber = v.subscriber""",
+                done.stream().map(d -> d.event().id()).toArray(UUID[]::new),
+                done.stream().map(Due::subscriber).toArray(String[]::new));
     }
 
     /** Records a failed attempt: {@code failed} once attempts reach maxAttempts, else due again after the backoff. */

@@ -36,7 +36,7 @@ class MetricsIT extends PerTestTenant {
     /**
      * The lag gauges the drain and scheduler alerts fire on read PostgreSQL: a delivery due 90 s ago that no replica
      * takes (its subscriber is unknown) and an execution due 90 s ago that no replica picks (its task is unknown)
-     * show as at least 90 s. First in the class: the gauges are read at most every 15 s, from the first scrape on.
+     * show as at least 90 s, whichever subscriber's is oldest. First in the class: the gauges are read at most every 15 s, from the first scrape on.
      */
     @Test
     @Order(0)
@@ -47,6 +47,9 @@ class MetricsIT extends PerTestTenant {
                 UUID.randomUUID(), event.toString(), UUID.randomUUID());
         kernel.jdbc().update("INSERT INTO event_deliveries (subscriber, event_id, tenant_id, next_attempt_at)"
                 + " VALUES ('metrics-lag-nobody', ?, ?, now() - interval '90 seconds')", event, tenant);
+        // another subscriber's newer delivery, first in subscriber order: the gauge takes the oldest of all of them
+        kernel.jdbc().update("INSERT INTO event_deliveries (subscriber, event_id, tenant_id, next_attempt_at)"
+                + " VALUES ('metrics-lag-a-nobody', ?, ?, now() - interval '30 seconds')", event, tenant);
         kernel.jdbc().update("INSERT INTO scheduled_tasks (task_name, task_instance, execution_time, picked, version)"
                 + " VALUES ('metrics-lag-no-such-task', ?, now() - interval '90 seconds', false, 1)", event.toString());
         try {

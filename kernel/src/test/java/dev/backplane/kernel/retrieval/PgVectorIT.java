@@ -206,6 +206,11 @@ class PgVectorIT {
                         + "DROP COLUMN display_name_updated_by"); // V057's
                 undoV050(db);
                 db.update("ALTER TABLE catalog_operation_overrides DROP COLUMN op_class"); // V052's
+                db.update("ALTER TABLE event_deliveries DROP CONSTRAINT event_deliveries_pkey, " // V060's
+                        + "ADD PRIMARY KEY (subscriber, event_id)");
+                db.update("CREATE INDEX event_deliveries_event ON event_deliveries (event_id)");
+                db.update("CREATE INDEX event_deliveries_due ON event_deliveries (next_attempt_at, created_at) "
+                        + "WHERE status = 'pending'");
                 db.update("DROP INDEX event_deliveries_pending"); // V054's
                 db.update("DROP TABLE retrieval_model"); // V053's, and the chunks' key and index as V045 had them
                 db.update("ALTER TABLE retrieval_chunks DROP CONSTRAINT retrieval_chunks_pkey");
