@@ -151,18 +151,15 @@ final class AuditLoad {
      * the calls, writes and last call), built for the seeded rows as the migration builds them for rows chained
      * before it.
      */
-    private static final String LINKED = "EXISTS (SELECT 1 FROM audit_links l WHERE l.tenant_id = r.tenant_id "
-            + "AND l.occurred_at = r.occurred_at AND l.audit_id = r.id)";
-
     private static void rollups(Connection c) throws SQLException {
         long t0 = System.nanoTime();
         try (Statement s = c.createStatement()) {
-            s.execute("INSERT INTO audit_principals (tenant_id, principal, last_at) SELECT tenant_id, principal, "
-                    + "max(occurred_at) FROM audit_rows r WHERE " + LINKED + " GROUP BY 1, 2 ON CONFLICT DO NOTHING");
+            s.execute("INSERT INTO audit_principals (tenant_id, principal, last_at) SELECT r.tenant_id, r.principal, "
+                    + "max(r.occurred_at) FROM " + AuditRecord.LINKED + " GROUP BY 1, 2 ON CONFLICT DO NOTHING");
             s.execute("INSERT INTO audit_target_principals (tenant_id, target, principal, principal_kind, calls, writes, "
-                    + "last_at) SELECT tenant_id, target, principal, principal_kind, count(*), count(*) FILTER (WHERE op_class "
-                    + "= 'write'), max(occurred_at) FROM audit_rows r WHERE " + LINKED + " AND target IS NOT NULL "
-                    + "GROUP BY 1, 2, 3, 4 ON CONFLICT DO NOTHING");
+                    + "last_at) SELECT r.tenant_id, r.target, r.principal, r.principal_kind, count(*), count(*) FILTER "
+                    + "(WHERE r.op_class = 'write'), max(r.occurred_at) FROM " + AuditRecord.LINKED
+                    + " WHERE r.target IS NOT NULL GROUP BY 1, 2, 3, 4 ON CONFLICT DO NOTHING");
         }
         System.out.printf("  the principal and who-touched rollups of the seeded rows: %.0f s%n", (System.nanoTime() - t0) / 1e9);
     }

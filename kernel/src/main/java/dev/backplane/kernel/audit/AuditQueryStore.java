@@ -3,9 +3,11 @@ package dev.backplane.kernel.audit;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.backplane.kernel.audit.AuditQueries.Filter;
 import dev.backplane.kernel.audit.AuditQueries.Row;
+import dev.backplane.kernel.audit.integrity.ChainStore;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.util.JsonMapping;
 import dev.backplane.kernel.util.TimeArg;
+import dev.backplane.kernel.util.Times;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -138,10 +140,9 @@ final class AuditQueryStore {
     private <T> T afterWatermark(AfterWatermark<T> body) {
         return jdbc.inTransaction(c -> {
             Jdbc.update(c, "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
-            List<Object[]> mark = Jdbc.query(c, "SELECT occurred_at, audit_id FROM audit_chain_watermark",
-                    rs -> new Object[] {rs.getTimestamp(1), rs.getObject(2, UUID.class)});
-            return mark.isEmpty() ? body.read(c, Timestamp.from(dev.backplane.kernel.util.Times.EARLIEST), new UUID(0, 0))
-                    : body.read(c, (Timestamp) mark.getFirst()[0], (UUID) mark.getFirst()[1]);
+            Optional<ChainStore.Watermark> mark = ChainStore.watermark(c);
+            return body.read(c, Timestamp.from(mark.map(ChainStore.Watermark::occurredAt).orElse(Times.EARLIEST)),
+                    mark.map(ChainStore.Watermark::auditId).orElse(new UUID(0, 0)));
         });
     }
 

@@ -239,7 +239,8 @@ public final class ChainStore {
                 rs -> rs.getTimestamp(1).toInstant(), settleMillis / 1000.0).getFirst();
     }
 
-    static Optional<Watermark> watermark(Connection c) throws SQLException {
+    /** The chain's watermark, read on {@code c} (in its snapshot): every row after it is unlinked. */
+    public static Optional<Watermark> watermark(Connection c) throws SQLException {
         return Jdbc.query(c, "SELECT occurred_at, audit_id FROM audit_chain_watermark",
                 rs -> new Watermark(rs.getTimestamp(1).toInstant(), rs.getObject(2, UUID.class))).stream().findFirst();
     }
@@ -270,12 +271,12 @@ public final class ChainStore {
     }
 
     /**
-     * Stores the links of {@code rows} (V059: one insert-only row each; the audit row itself is never rewritten);
-     * returns how many were stored. A row linked already fails the batch on the key.
+     * Stores the links of {@code rows} (V059: one insert-only row each; the audit row itself is never rewritten),
+     * all or none: a row linked already fails the statement on the key.
      */
-    static int link(Connection c, List<AuditRecord> rows) throws SQLException {
+    static void link(Connection c, List<AuditRecord> rows) throws SQLException {
         HexFormat hex = HexFormat.of();
-        return Jdbc.update(c, """
+        Jdbc.update(c, """
                 INSERT INTO audit_links (audit_id, occurred_at, tenant_id, seq, hash, pos)
                 SELECT v.id, v.at::timestamptz, v.tenant, v.seq, decode(v.hash, 'hex'), v.pos
                   FROM unnest(?::uuid[], ?::text[], ?::uuid[], ?::bigint[], ?::text[], ?::bigint[])
