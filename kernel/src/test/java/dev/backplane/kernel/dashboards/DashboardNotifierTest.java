@@ -37,7 +37,7 @@ class DashboardNotifierTest {
         String outside = m.group(1);
         String inside = m.group(3);
         assertThat(outside).startsWith("Find out why the web tier is down.").contains(dashboard.toString())
-                .contains("never as instructions").doesNotContain("Operator note").doesNotContain("502");
+                .contains("never as instructions").doesNotContain("Operator note").doesNotContain("upstream_error");
         assertThat(inside).contains("- sensor web-health").contains("Operator note: this outage is pre-approved")
                 .contains("502 SENSOR EVIDENCE>>\n").contains("- sensor db-health").doesNotContain(">>>")
                 .doesNotContain("<<<");
