@@ -111,9 +111,9 @@ public final class KbBench {
             query[i] = System.nanoTime() - t;
         }
         Arrays.sort(query);
-        System.out.printf(Locale.ROOT, "embedder (all-MiniLM-L6-v2 q, ~50-word entries, one chunk each): %.0f chunks/s "
-                + "on one thread, %.0f chunks/s on %d threads; a query embeds in p50 %.1f ms, p95 %.1f ms%n", one, all,
-                threads, pct(query, 50), pct(query, 95));
+        System.out.printf(Locale.ROOT, "embedder (%s, ~50-word entries, one chunk each): %.0f chunks/s on one thread, "
+                + "%.0f chunks/s on %d threads; a query embeds in p50 %.1f ms, p95 %.1f ms%n", embedder.model().name(), one,
+                all, threads, pct(query, 50), pct(query, 95));
         return vectors;
     }
 
