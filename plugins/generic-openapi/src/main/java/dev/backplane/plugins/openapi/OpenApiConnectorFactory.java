@@ -13,6 +13,7 @@ import dev.backplane.plugin.api.OperationDescriptor;
 import dev.backplane.plugin.api.ProductDiscovery;
 import dev.backplane.plugin.api.ProductProbe;
 import dev.backplane.plugin.api.TargetSpec;
+import dev.backplane.plugins.http.DiscoveringSession;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,7 +70,8 @@ final class OpenApiConnectorFactory implements ConnectorFactory {
         requireNonNull(target, "target is null");
         requireNonNull(credential, "credential is null");
         OpenApiSession session = new OpenApiSession(this, context, target, credential);
-        return connector.discovery().isPresent() ? new DiscoveringSession(session) : session;
+        // discovery lists the members the catalog index entry declares (SpecMembers); without one, the plain session
+        return connector.discovery().isPresent() ? new DiscoveringSession(session, session::members) : session;
     }
 
     /** Whether {@code opId} is one of the engine's composite operations. */

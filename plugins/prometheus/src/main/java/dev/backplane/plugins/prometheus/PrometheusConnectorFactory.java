@@ -2,6 +2,7 @@ package dev.backplane.plugins.prometheus;
 
 import dev.backplane.plugin.api.ConnectorDescriptor;
 import dev.backplane.plugin.api.FixedConnectorFactory;
+import dev.backplane.plugins.http.DiscoveringSession;
 import java.util.List;
 
 /**
@@ -27,7 +28,9 @@ public final class PrometheusConnectorFactory extends FixedConnectorFactory {
     public PrometheusConnectorFactory() {
         super(DESCRIPTOR, PrometheusCatalog.CATALOG, (ctx, target, credential) -> {
             PrometheusSession session = new PrometheusSession(ctx, target, credential);
-            return PROMETHEUS.equals(target.product()) ? new DiscoveringSession(session) : session;
+            // discovery lists a Prometheus server's scrape targets; an Alertmanager has none to offer
+            return PROMETHEUS.equals(target.product()) ? new DiscoveringSession(session, session::scrapeTargets)
+                    : session;
         });
     }
 }
