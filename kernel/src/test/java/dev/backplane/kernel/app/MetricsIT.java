@@ -36,7 +36,8 @@ class MetricsIT extends PerTestTenant {
     /**
      * The lag gauges the drain and scheduler alerts fire on read PostgreSQL: a delivery due 90 s ago that no replica
      * takes (its subscriber is unknown) and an execution due 90 s ago that no replica picks (its task is unknown)
-     * show as at least 90 s, whichever subscriber's is oldest. First in the class: the gauges are read at most every 15 s, from the first scrape on.
+     * show as at least 90 s, whichever subscriber's is oldest. First in the class: the gauges are read at most every
+     * 15 s, from the first scrape on.
      */
     @Test
     @Order(0)
