@@ -6,12 +6,11 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.LoopbackHttp;
+import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -43,7 +42,7 @@ class McpIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PASSWORD = "mcp-target-" + UUID.randomUUID();
-    private static HttpServer target;
+    private static LoopbackTarget target;
     private static TestIssuer issuer;
     private static TestKernel kernel;
     private static final UUID TENANT = UUID.randomUUID();
@@ -51,19 +50,13 @@ class McpIT {
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        String auth = LoopbackHttp.basic("svc", PASSWORD);
-        target = LoopbackHttp.start(x -> {
-            boolean items = auth.equals(x.getRequestHeaders().getFirst("Authorization"))
-                    && x.getRequestURI().getPath().equals("/items");
-            LoopbackHttp.answer(x, 200, items ? LoopbackHttp.items(x) : "");
-        });
-        setup.closeAfter(() -> target.stop(0));
+        target = LoopbackTarget.basicAuthItems(setup, "svc", PASSWORD, x -> { });
         setup.plugin(TestPlugins.connector("mcpx", "1.x").product("mcpx").ranges("*").operations(6).httpProbe(false));
     }
 
     @BeforeAll
     static void targetAndConnector() {
-        McpFixture.target(kernel, issuer.token("admin", TENANT, "tenant_admin"), "mcpx", target.getAddress().getPort(),
+        McpFixture.target(kernel, issuer.token("admin", TENANT, "tenant_admin"), "mcpx", target.port(),
                 PASSWORD);
     }
 

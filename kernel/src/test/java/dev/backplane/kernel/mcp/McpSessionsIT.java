@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
 import dev.backplane.kernel.testing.KernelTest;
-import dev.backplane.kernel.testing.LoopbackHttp;
+import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestKernel;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -44,27 +43,21 @@ class McpSessionsIT {
     private static final UUID TENANT = UUID.randomUUID();
     private static final String STATELESS_META = "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
             + "\"io.modelcontextprotocol/clientCapabilities\":{}";
-    private static HttpServer target;
+    private static LoopbackTarget target;
     private static TestIssuer issuer;
     private static TestKernel kernel;
     private static String admin;
 
     @BeforeKernel
     static void start(KernelSetup setup) {
-        String auth = LoopbackHttp.basic("svc", PASSWORD);
-        target = LoopbackHttp.start(x -> {
-            boolean items = auth.equals(x.getRequestHeaders().getFirst("Authorization"))
-                    && x.getRequestURI().getPath().equals("/items");
-            LoopbackHttp.answer(x, 200, items ? LoopbackHttp.items(x) : "");
-        });
-        setup.closeAfter(() -> target.stop(0));
+        target = LoopbackTarget.basicAuthItems(setup, "svc", PASSWORD, x -> { });
         setup.plugin(TestPlugins.connector("sessx", "1.x").product("sessx").ranges("*").operations(6).httpProbe(false));
     }
 
     @BeforeAll
     static void targetAndConnector() {
         admin = issuer.token("admin", TENANT, "tenant_admin");
-        McpFixture.target(kernel, admin, "sessx", target.getAddress().getPort(), PASSWORD);
+        McpFixture.target(kernel, admin, "sessx", target.port(), PASSWORD);
     }
 
     private static McpSyncClient sdkClient(String token) {
