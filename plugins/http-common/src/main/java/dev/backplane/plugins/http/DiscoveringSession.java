@@ -53,7 +53,7 @@ public final class DiscoveringSession implements Connector, Discovery {
         session.close();
     }
 
-    /** The plain session's: it names the target and never its credential. */
+    /** The plain session's, so this shows nothing the session itself does not (never its credential). */
     @Override
     public String toString() {
         return session.toString();
