@@ -20,12 +20,20 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <p>Why the benches do not use the JDK's {@code HttpClient} for open-loop load: the client runs in the measured JVM
  * on the same two cores, and a profile of the events bench at 2,000/s put 35 % of that JVM's samples in the
  * {@code HttpClient}. What a server's latency should not include is its load generator's CPU.
+ *
+ * <p>Like wrk's {@code -c}, it holds at most {@link #MAX_CONNECTIONS} connections; a request beyond them waits for
+ * one to come back (the open loop counts that wait, since latency runs from a request's scheduled start). Unbounded,
+ * a server falling behind would make it open a connection per request in flight until the process, which the
+ * kernel under test shares, runs out of file descriptors.
  */
 final class LeanHttp implements AutoCloseable {
+
+    static final int MAX_CONNECTIONS = 1_000;
 
     private final InetSocketAddress address;
     private final String hostHeader;
     private final ConcurrentLinkedQueue<Connection> idle = new ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.Semaphore connections = new java.util.concurrent.Semaphore(MAX_CONNECTIONS);
 
     LeanHttp(URI base) {
         this.address = new InetSocketAddress(base.getHost(), base.getPort());
@@ -50,15 +58,20 @@ final class LeanHttp implements AutoCloseable {
 
     /** Sends a serialized request and returns the answer's status code (the body is read and dropped). */
     int send(byte[] request) throws IOException {
-        Connection pooled = idle.poll();
-        if (pooled != null) {
-            try {
-                return send(pooled, request);
-            } catch (IOException e) {
-                // the server closed the idle connection (its keep-alive timeout): once more on a new one
+        connections.acquireUninterruptibly();
+        try {
+            Connection pooled = idle.poll();
+            if (pooled != null) {
+                try {
+                    return send(pooled, request);
+                } catch (IOException e) {
+                    // the server closed the idle connection (its keep-alive timeout): once more on a new one
+                }
             }
+            return send(open(), request);
+        } finally {
+            connections.release();
         }
-        return send(open(), request);
     }
 
     private Connection open() throws IOException {

@@ -12,11 +12,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * {@code /health/live} (the process answers), {@code /health/ready} (the database answers too, and the
- * kernel is not shutting down) and {@code /health} (both). 200 when UP, 503 when DOWN, always JSON.
- * On SIGTERM readiness turns DOWN at once ({@code "accepting": "DOWN"}) while liveness stays UP.
+ * {@code /health/live} (the process answers, and its API listener still accepts connections: {@link ListenerWatch}),
+ * {@code /health/ready} (the database answers too, and the kernel is not shutting down) and {@code /health} (both).
+ * 200 when UP, 503 when DOWN, always JSON. On SIGTERM readiness turns DOWN at once ({@code "accepting": "DOWN"})
+ * while liveness stays UP.
  */
-record HealthRoutes(Database database, java.util.function.BooleanSupplier draining) {
+record HealthRoutes(Database database, java.util.function.BooleanSupplier draining,
+                    java.util.function.BooleanSupplier listening) {
 
     void register(ApiRoutes api) {
         api.publicRoute(Method.GET, "/health", this::all)
@@ -29,7 +31,13 @@ record HealthRoutes(Database database, java.util.function.BooleanSupplier draini
     }
 
     private void live(ServerRequest req, ServerResponse res) {
-        Json.ok(res, new Health("UP", Map.of("process", "UP")));
+        send(res, liveness(new LinkedHashMap<>()));
+    }
+
+    private Map<String, String> liveness(Map<String, String> checks) {
+        checks.put("process", "UP");
+        checks.put("listener", listening.getAsBoolean() ? "UP" : "DOWN");
+        return checks;
     }
 
     private void ready(ServerRequest req, ServerResponse res) {
@@ -43,7 +51,7 @@ record HealthRoutes(Database database, java.util.function.BooleanSupplier draini
     private Map<String, String> checks(boolean withLiveness) {
         Map<String, String> checks = new LinkedHashMap<>();
         if (withLiveness) {
-            checks.put("process", "UP");
+            liveness(checks);
         }
         checks.put("accepting", draining.getAsBoolean() ? "DOWN" : "UP");
         checks.put("database", database.isReady(Duration.ofSeconds(2)) ? "UP" : "DOWN");

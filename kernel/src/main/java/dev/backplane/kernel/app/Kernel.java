@@ -101,7 +101,9 @@ public final class Kernel implements AutoCloseable {
             KernelServices services = new KernelServices(config, database, feed, dispatchEvents, drain, issuer, closing,
                     publicUrl);
             GracefulShutdown shutdown = GracefulShutdown.of(config);
-            ApiRoutes api = KernelRoutes.register(config, services, publicUrl, shutdown::draining);
+            ListenerWatch listenerWatch = closing.add(new ListenerWatch());
+            ApiRoutes api = KernelRoutes.register(config, services, publicUrl, shutdown::draining,
+                    listenerWatch::accepting);
             BuildInfo build = BuildInfo.load();
             HttpRouting.Builder routing = HttpRouting.builder().addFilter(shutdown).addFilter(new RequestIds())
                     .addFilter(new RequestTelemetry(services.metrics, config.boolValue(Setting.LOG_ACCESS),
@@ -110,9 +112,11 @@ public final class Kernel implements AutoCloseable {
             api.applyTo(routing);
             KernelRoutes.console(config, services, publicUrl).register(routing);
             ErrorMapping.register(routing);
+            ConnectionBudget connections = ConnectionBudget.of(config);
             var serverBuilder = WebServer.builder()
                     .host(config.get(Setting.SERVER_HOST))
                     .port(config.intValue(Setting.SERVER_PORT))
+                    .maxTcpConnections(connections.api())
                     .directHandlers(ErrorMapping.directHandlers())
                     // answers go out at once: with Nagle's algorithm a response written as headers then body waits for
                     // the client's delayed ACK (up to 40 ms on Linux) before its last segment (bench/run audit saw it)
@@ -121,14 +125,17 @@ public final class Kernel implements AutoCloseable {
                     .shutdownHook(false);
             if (KernelRoutes.hasManagementListener(config)) {
                 HttpRouting.Builder management = HttpRouting.builder();
-                KernelRoutes.management(config, services, shutdown::draining, new ApiRoutes(services.restAuthenticator))
-                        .applyTo(management);
+                KernelRoutes.management(config, services, shutdown::draining, listenerWatch::accepting,
+                        new ApiRoutes(services.restAuthenticator)).applyTo(management);
                 ErrorMapping.register(management);
                 serverBuilder.putSocket(MANAGEMENT, socket -> socket.host(config.get(Setting.SERVER_HOST))
-                        .port(config.intValue(Setting.SERVER_MANAGEMENT_PORT)).connectionOptions(NO_DELAY).routing(management));
+                        .port(config.intValue(Setting.SERVER_MANAGEMENT_PORT)).connectionOptions(NO_DELAY)
+                        .maxTcpConnections(ConnectionBudget.MANAGEMENT).routing(management));
             }
             WebServer server = serverBuilder.build().start();
             started.set(server);
+            listenerWatch.watch(config.get(Setting.SERVER_HOST), server.port());
+            LOG.log(Level.INFO, connections.describe());
             services.retrieval.warmInBackground(); // large kb/memory partitions: read now, not on their first search
             Kernel kernel = new Kernel(config, services, server, api, closing, shutdown);
             LOG.log(Level.INFO, "svc backplane " + BuildInfo.load().version() + " ready at " + kernel.url() + " in "

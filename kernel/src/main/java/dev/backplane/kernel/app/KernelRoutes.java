@@ -68,8 +68,8 @@ final class KernelRoutes {
 
     /** Health and metrics: on the management listener when there is one, else on the API listener. */
     static ApiRoutes management(KernelConfig config, KernelServices s, java.util.function.BooleanSupplier draining,
-                                ApiRoutes api) {
-        new HealthRoutes(s.database, draining).register(api);
+                                java.util.function.BooleanSupplier listening, ApiRoutes api) {
+        new HealthRoutes(s.database, draining, listening).register(api);
         if (config.boolValue(Setting.METRICS_ENABLED)) {
             api.publicRoute(io.helidon.http.Method.GET, "/metrics", (req, res) -> {
                 res.headers().contentType(io.helidon.http.HttpMediaType.create(
@@ -82,10 +82,10 @@ final class KernelRoutes {
 
     /** @param publicUrl the configured public URL, else the listener's own address (never a request's Host) */
     static ApiRoutes register(KernelConfig config, KernelServices s, java.util.function.Supplier<String> publicUrl,
-                              java.util.function.BooleanSupplier draining) {
+                              java.util.function.BooleanSupplier draining, java.util.function.BooleanSupplier listening) {
         ApiRoutes api = new ApiRoutes(s.restAuthenticator);
         if (!hasManagementListener(config)) {
-            management(config, s, draining, api);
+            management(config, s, draining, listening, api);
         }
         new InfoRoutes(BuildInfo.load(), config, Kernel.mcpAudience(config), s.retrieval).register(api);
         new OpenApiRoutes().register(api);

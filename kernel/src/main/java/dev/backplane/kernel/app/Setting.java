@@ -20,6 +20,11 @@ public enum Setting {
             "on SIGTERM, after the delay: how long requests, asynchronous calls and agent-run tool calls in flight may take "
             + "to finish before the kernel stops (delay + drain + 5 s should fit the pod's terminationGracePeriodSeconds)",
             0, 3600),
+    SERVER_MAX_CONNECTIONS("server.max-connections", "SVC_SERVER_MAX_CONNECTIONS", "0",
+            "connections the API listener holds open at once; more wait in the socket's backlog until one closes. 0: "
+            + "three quarters of what the process's open-file limit leaves at start (a process out of file descriptors "
+            + "cannot accept, and its listener would stop for good); a value over what the limit leaves refuses to start",
+            0, 10_000_000),
     PUBLIC_URL("server.public-url", "SVC_PUBLIC_URL", "", "URL clients use to reach the backplane (default http://<host>:<port>)"),
     DATA_DIR("data.dir", "SVC_DATA_DIR", ".svc-local/data", "directory for the embedded database and other local state"),
     DB_URL("db.url", "SVC_DB_URL", "", "JDBC URL of a PostgreSQL 15+ database; empty starts an embedded PostgreSQL in data.dir"),

@@ -11,7 +11,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Kernels in child JVMs (this test's class path), for tests that kill one with SIGKILL and restart it. */
@@ -22,12 +24,26 @@ public final class ChildKernels {
 
     /** Starts {@code dev.backplane.kernel.app.Main} with {@code env}, its output to {@code log}. */
     public static Process start(Map<String, String> env, Path log) throws IOException {
+        return start(env, log, List.of());
+    }
+
+    /**
+     * As {@link #start(Map, Path)}, in a process that may open at most {@code openFiles} files (soft and hard limit,
+     * set with util-linux's {@code prlimit}).
+     */
+    public static Process startWithOpenFileLimit(Map<String, String> env, Path log, int openFiles) throws IOException {
+        return start(env, log, List.of("prlimit", "--nofile=" + openFiles + ":" + openFiles, "--"));
+    }
+
+    private static Process start(Map<String, String> env, Path log, List<String> prefix) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         // its temporary files (the ONNX runtime unpacks 16 MB per start) beside its log, deleted with the test's
         // directory: a child killed with SIGKILL never runs its own clean-up
         Path tmp = Files.createDirectories(log.toAbsolutePath().getParent().resolve("tmp"));
-        ProcessBuilder pb = new ProcessBuilder(java, "-Djava.io.tmpdir=" + tmp, "-cp",
-                System.getProperty("java.class.path"), "dev.backplane.kernel.app.Main").redirectErrorStream(true).redirectOutput(log.toFile());
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(java, "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"),
+                "dev.backplane.kernel.app.Main"));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().putAll(env);
         return pb.start();
     }

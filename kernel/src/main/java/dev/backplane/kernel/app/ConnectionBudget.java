@@ -1,0 +1,67 @@
+package dev.backplane.kernel.app;
+
+import java.lang.management.ManagementFactory;
+import java.util.OptionalLong;
+
+/**
+ * How many connections each listener holds open at once ({@link Setting#SERVER_MAX_CONNECTIONS}).
+ *
+ * <p>Helidon's listener accepts without limit unless told otherwise, and a process out of file descriptors cannot
+ * accept: the accept fails with "Too many open files", and Helidon then closes the listener for good while the
+ * process runs on ({@link ListenerWatch} notices that). So the API listener takes at most what the process's
+ * open-file limit leaves at start, less the management listener's share: three quarters of it by default, the rest
+ * kept for what opens later (the database pool growing, outbound calls to targets, plugins, model files). A
+ * connection over the budget is not refused: it waits in the socket's backlog until one closes.
+ *
+ * @param api the API listener's limit, -1 for none (the open-file limit cannot be read)
+ * @param fileLimit the process's open-file limit, -1 when unknown
+ */
+record ConnectionBudget(int api, long fileLimit) {
+
+    /** Health probes and metric scrapes: the management listener's own limit, so it answers when the API's is full. */
+    static final int MANAGEMENT = 64;
+    /** Below this a derived budget is still used, with a warning: the process's limit is too low to serve much. */
+    static final int LOW = 256;
+
+    /** The budget for this process's current limit and open descriptors. */
+    static ConnectionBudget of(KernelConfig config) {
+        OptionalLong limit = OptionalLong.empty();
+        OptionalLong open = OptionalLong.empty();
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean os) {
+            limit = OptionalLong.of(os.getMaxFileDescriptorCount());
+            open = OptionalLong.of(os.getOpenFileDescriptorCount());
+        }
+        return of(config.intValue(Setting.SERVER_MAX_CONNECTIONS), limit, open);
+    }
+
+    /**
+     * @param configured the setting: 0 derives the budget
+     * @param limit the open-file limit, empty when it cannot be read (then a configured value is taken as it is)
+     * @param open the descriptors open now
+     */
+    static ConnectionBudget of(int configured, OptionalLong limit, OptionalLong open) {
+        if (limit.isEmpty() || open.isEmpty()) {
+            return new ConnectionBudget(configured > 0 ? configured : -1, -1);
+        }
+        long free = limit.getAsLong() - open.getAsLong() - MANAGEMENT;
+        if (configured > free) {
+            throw new KernelConfig.ConfigException(Setting.SERVER_MAX_CONNECTIONS.key() + "=" + configured
+                    + " is more connections than this process can open: its open-file limit is " + limit.getAsLong()
+                    + ", " + open.getAsLong() + " are open and " + MANAGEMENT + " are kept for the management listener; "
+                    + "raise the limit (ulimit -n, systemd's LimitNOFILE=, the container runtime's nofile ulimit) or "
+                    + "lower " + Setting.SERVER_MAX_CONNECTIONS.envVar());
+        }
+        int api = configured > 0 ? configured : (int) Math.min(Integer.MAX_VALUE, Math.max(1, free * 3 / 4));
+        return new ConnectionBudget(api, limit.getAsLong());
+    }
+
+    /** One line for the log at start. */
+    String describe() {
+        if (api < 0) {
+            return "the API listener takes any number of connections (the open-file limit cannot be read here)";
+        }
+        return "the API listener holds at most " + api + " connections at once (" + Setting.SERVER_MAX_CONNECTIONS.key()
+                + "; the process may open " + fileLimit + " files)" + (api < LOW ? ": that is few; raise the "
+                + "open-file limit (ulimit -n) to serve more clients at once" : "");
+    }
+}
