@@ -3,6 +3,7 @@ package dev.backplane.bench;
 import dev.backplane.kernel.kb.KbService;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.retrieval.Embedder;
+import dev.backplane.kernel.retrieval.EmbeddingModels;
 import dev.backplane.kernel.retrieval.RetrievalEngine;
 import dev.backplane.kernel.testing.PgliteServer;
 import dev.backplane.kernel.testing.TempDirs;
@@ -30,7 +31,8 @@ import java.util.concurrent.Future;
  * (the HNSW path; PostgreSQL in WASM, one session, so read its numbers as a functional check, not as
  * what a native pgvector server does). Entry counts: -Dsvc.bench.kb.entries (default 100000) and
  * -Dsvc.bench.kb.pgvector-entries (default 10000: PGlite loads and indexes a few hundred entries a
- * second, and 100,000 take 10 minutes); 0 skips that part.
+ * second, and 100,000 take 10 minutes); 0 skips that part. The embedding model: -Dsvc.bench.kb.model (default the
+ * kernel's default; the kernel runs it as {@code retrieval.model} and the seed's vectors are its).
  */
 public final class KbBench {
 
@@ -45,7 +47,12 @@ public final class KbBench {
     public static void main(String[] args) throws Exception {
         int entries = Integer.getInteger("svc.bench.kb.entries", 100_000);
         int pgEntries = Integer.getInteger("svc.bench.kb.pgvector-entries", 10_000);
-        Embedder embedder = new Embedder();
+        // the model the kernel runs and the seed's vectors come from (retrieval.model); the default unless asked
+        String modelName = System.getProperty("svc.bench.kb.model", EmbeddingModels.DEFAULT.name());
+        EmbeddingModels.Model model = EmbeddingModels.named(modelName).filter(EmbeddingModels.Model::available)
+                .orElseThrow(() -> new IllegalArgumentException("-Dsvc.bench.kb.model=" + modelName
+                        + ": not a model on the class path (" + EmbeddingModels.shipped() + ")"));
+        Embedder embedder = new Embedder(model);
         float[][] real = embedderThroughput(embedder);
         KbCorpus.Vocabulary vocabulary = KbCorpus.Vocabulary.embed(embedder);
         double fidelity = 0;
@@ -58,6 +65,7 @@ public final class KbBench {
         Path work = TempDirs.create("svc-kb-bench");
         try (TestIssuer issuer = new TestIssuer()) {
             Map<String, String> env = TestKernel.settings(issuer, Files.createDirectories(work.resolve("plugins")));
+            env.put("SVC_RETRIEVAL_MODEL", model.name());
             if (entries > 0) {
                 try (TestKernel k = TestKernel.start(work.resolve("plain"), env)) {
                     run("plain PostgreSQL, JVM index", k, issuer, entries, real, vocabulary, embedder, false);
@@ -121,13 +129,20 @@ public final class KbBench {
                             KbCorpus.Vocabulary vocabulary, Embedder embedder, boolean pgvector) throws Exception {
         UUID tenant = UUID.randomUUID();
         Jdbc jdbc = new Jdbc(k.kernel().database().dataSource());
-        String index = k.get("/api/v1/info", null).json().path("vector_index").asText();
-        System.out.printf(Locale.ROOT, "%n== %s (vector_index %s), %,d entries%n", label, index, entries);
+        var info = k.get("/api/v1/info", null).json();
+        String index = info.path("vector_index").asText();
+        String model = info.path("embedding_model").asText();
+        System.out.printf(Locale.ROOT, "%n== %s (vector_index %s, embedding_model %s), %,d entries%n", label, index,
+                model, entries);
+        if (!model.equals(embedder.model().name())) { // its searches would find none of the seeded vectors
+            throw new IllegalStateException("the kernel runs " + model + "; the seed's vectors are "
+                    + embedder.model().name() + "'s");
+        }
         if (pgvector) {
             jdbc.update("DROP INDEX retrieval_chunks_hnsw"); // bulk load first, build once: the usual way to fill HNSW
         }
         long t0 = System.nanoTime();
-        KbSeed.seed(jdbc, tenant, entries, i -> i < real.length ? real[i] : vocabulary.vector(i), pgvector ? 250 : 2_000);
+        KbSeed.seed(jdbc, tenant, embedder.model().name(), entries, i -> i < real.length ? real[i] : vocabulary.vector(i), pgvector ? 250 : 2_000);
         jdbc.update("ANALYZE kb_entries");
         jdbc.update("ANALYZE retrieval_chunks");
         System.out.printf(Locale.ROOT, "seeded %,d entries (kb_entries + retrieval_chunks, SQL batches) in %.1f s%n",
@@ -222,7 +237,7 @@ public final class KbBench {
                 kb.search(tenant, KbCorpus.query(i), 10, Map.of("kind", "runbook"))));
 
         t0 = System.nanoTime();
-        KbSeed.seedMemory(jdbc, tenant, entries, i -> i < real.length ? real[i] : vocabulary.vector(i), pgvector ? 250 : 2_000);
+        KbSeed.seedMemory(jdbc, tenant, embedder.model().name(), entries, i -> i < real.length ? real[i] : vocabulary.vector(i), pgvector ? 250 : 2_000);
         jdbc.update("ANALYZE memory_entries");
         jdbc.update("ANALYZE retrieval_chunks");
         System.out.printf(Locale.ROOT, "memory: seeded %,d tenant-scope entries in %.1f s%n", entries,

@@ -15,8 +15,9 @@ final class KbSeed {
     private KbSeed() {
     }
 
-    static void seed(Jdbc jdbc, UUID tenant, int n, IntFunction<float[]> vector, int batch) {
-        seed(jdbc, tenant, n, vector, batch, "kb", "/", "INSERT INTO kb_entries (id, tenant_id, slug, body, body_hash, "
+    /** @param model the name of the embedding model {@code vector} comes from (the kernel's {@code retrieval.model}) */
+    static void seed(Jdbc jdbc, UUID tenant, String model, int n, IntFunction<float[]> vector, int batch) {
+        seed(jdbc, tenant, model, n, vector, batch, "kb", "/", "INSERT INTO kb_entries (id, tenant_id, slug, body, body_hash, "
                 + "metadata, created_by, updated_by) VALUES (?, ?, ?, ?, ?, CAST(? AS jsonb), 'bench', 'bench')",
                 (kb, i) -> {
                     String body = KbCorpus.body(i);
@@ -28,8 +29,8 @@ final class KbSeed {
     }
 
     /** Tenant-scope memory entries (their vectors in the tenant's partition of surface memory). */
-    static void seedMemory(Jdbc jdbc, UUID tenant, int n, IntFunction<float[]> vector, int batch) {
-        seed(jdbc, tenant, n, vector, batch, "memory", "/memory/", "INSERT INTO memory_entries (id, scope, tenant_id, "
+    static void seedMemory(Jdbc jdbc, UUID tenant, String model, int n, IntFunction<float[]> vector, int batch) {
+        seed(jdbc, tenant, model, n, vector, batch, "memory", "/memory/", "INSERT INTO memory_entries (id, scope, tenant_id, "
                 + "slug, body, created_by) VALUES (?, 'tenant', ?, ?, ?, 'bench')", (memory, i) -> {
                     memory.setString(3, KbCorpus.slug(i));
                     memory.setString(4, KbCorpus.body(i));
@@ -47,17 +48,17 @@ final class KbSeed {
      * one chunk with {@code vector(i)} and its lexical record; ids are derived from the tenant, {@code idInfix}
      * and i, so a re-seed writes the same ids.
      */
-    private static void seed(Jdbc jdbc, UUID tenant, int n, IntFunction<float[]> vector, int batch, String surface,
-                             String idInfix, String entrySql, EntryColumns columns) {
+    private static void seed(Jdbc jdbc, UUID tenant, String model, int n, IntFunction<float[]> vector, int batch,
+                             String surface, String idInfix, String entrySql, EntryColumns columns) {
         for (int from = 0; from < n; from += batch) {
             int to = Math.min(n, from + batch);
             int start = from;
             jdbc.inTransaction(c -> {
                 try (var entry = c.prepareStatement(entrySql);
-                     // the vectors are the default model's (KbCorpus composes them from its embeddings)
+                     // the vectors are the model's (KbCorpus composes them from its embeddings): a search reads only
+                     // the chunks of the model the kernel runs
                      var chunk = c.prepareStatement("INSERT INTO retrieval_chunks (surface, entry_id, tenant_id, model, "
-                             + "chunk, embedding) VALUES ('" + surface + "', ?, ?, '"
-                             + dev.backplane.kernel.retrieval.EmbeddingModels.DEFAULT.name() + "', 0, ?)");
+                             + "chunk, embedding) VALUES ('" + surface + "', ?, ?, ?, 0, ?)");
                      var doc = c.prepareStatement(DOC.formatted(surface))) {
                     for (int i = start; i < to; i++) {
                         UUID id = UUID.nameUUIDFromBytes((tenant + idInfix + i).getBytes(StandardCharsets.UTF_8));
@@ -67,7 +68,8 @@ final class KbSeed {
                         entry.addBatch();
                         chunk.setObject(1, id);
                         chunk.setObject(2, tenant);
-                        chunk.setArray(3, c.createArrayOf("float4", boxed(vector.apply(i))));
+                        chunk.setString(3, model);
+                        chunk.setArray(4, c.createArrayOf("float4", boxed(vector.apply(i))));
                         chunk.addBatch();
                         doc(doc, id, tenant, i);
                     }
