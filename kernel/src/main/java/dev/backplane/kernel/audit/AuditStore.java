@@ -61,14 +61,14 @@ final class AuditStore {
     }
 
     /**
-     * Records a started row's outcome with {@code synchronous_commit} off for its own transaction (set_config(...,
-     * true) is SET LOCAL). The row began at most {@code durationMs} ago: a lower bound on its time (a day of slack
-     * for the clocks of the kernel and the database) lets PostgreSQL look in this month's partition only; a row
-     * the bound misses (clocks further apart) is found without it.
+     * Records a started row's outcome in a transaction that commits without waiting for its flush
+     * ({@link Jdbc#UNFLUSHED_COMMIT}; why that is safe: {@link AuditLog}). The row began at most {@code durationMs}
+     * ago: a lower bound on its time (a day of slack for the clocks of the kernel and the database) lets PostgreSQL
+     * look in this month's partition only; a row the bound misses (clocks further apart) is found without it.
      */
     void finish(UUID id, String status, Optional<String> errorCode, long durationMs) {
-        String update = "UPDATE audit_rows SET result_status = ?, error_code = ?, duration_ms = ? "
-                + "FROM (SELECT set_config('synchronous_commit', 'off', true)) AS group_commit WHERE id = ?";
+        String update = "UPDATE audit_rows SET result_status = ?, error_code = ?, duration_ms = ? FROM "
+                + Jdbc.UNFLUSHED_COMMIT + " WHERE id = ?";
         int duration = (int) Math.min(Integer.MAX_VALUE, durationMs);
         Timestamp after = Timestamp.from(java.time.Instant.now().minusMillis(Math.max(0, durationMs))
                 .minus(Duration.ofDays(1)));

@@ -141,7 +141,6 @@ public final class EventDrain implements AutoCloseable {
             return 0;
         }
         return store.inTransaction(c -> {
-            EventStore.commitUnflushed(c);
             List<EventStore.Due> due = EventStore.due(c, names, BATCH);
             List<EventStore.Due> delivered = new ArrayList<>(due.size());
             for (EventStore.Due d : due) {

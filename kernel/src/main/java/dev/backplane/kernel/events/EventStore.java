@@ -127,20 +127,6 @@ final class EventStore {
     }
 
     /**
-     * The drain's transaction commits without waiting for its disk flush ({@code synchronous_commit} off for this
-     * transaction only); PostgreSQL's WAL writer flushes it within moments, together with whatever else is written.
-     * A crash before that loses the acknowledgement and the subscriber's writes together, so the delivery is
-     * repeated, never lost and never half done. Nothing durable can depend on the lost commit: every later commit
-     * that waits for its flush (an agent run's launch, a dispatch's intent row) flushes the WAL up to its own
-     * record, this commit's included. What it saves is the drain's wait: a batch's flush becomes the WAL writer's,
-     * shared with whatever else is written, and the drain takes its next batch at once (measured: lower p50s at every
-     * rate up to 2,000/s and a lower 3,000/s p99, bench/results/events.md).
-     */
-    static void commitUnflushed(Connection c) throws SQLException {
-        Jdbc.update(c, "SET LOCAL synchronous_commit = off");
-    }
-
-    /**
      * Up to {@code limit} due pending deliveries to these subscribers (each at most its share of the limit), oldest
      * due first within each subscriber, locked (skipping locked). Each subscriber's rows come from {@code event_deliveries_pending} in order, and only
      * those are joined to their events: the planner cannot choose to join and sort every pending row on statistics
@@ -174,14 +160,19 @@ final class EventStore {
     /**
      * Removes these deliveries, one statement for all of them: a delivered row has no reader (the subscriber's writes,
      * committed with it, are the record), and a delete writes no index entry where marking it wrote four (V060).
+     *
+     * <p>The same statement lets the drain's transaction commit without waiting for its flush
+     * ({@link Jdbc#UNFLUSHED_COMMIT}). A crash before the flush loses the acknowledgement and the subscriber's writes
+     * together, so the delivery is repeated, never lost and never half done. What it saves is the drain's wait: it
+     * takes its next batch at once (measured: lower p50s at every rate up to 2,000/s and a lower 3,000/s p99,
+     * bench/results/events.md). A batch whose every delivery failed commits as usual.
      */
     static void delivered(Connection c, List<Due> done) throws SQLException {
         if (done.isEmpty()) {
             return;
         }
-        Jdbc.update(c, """
-                DELETE FROM event_deliveries d USING unnest(?::uuid[], ?::text[]) AS v(event_id, subscriber)
-                 WHERE d.event_id = v.event_id AND d.subscriber = v.subscriber""",
+        Jdbc.update(c, "DELETE FROM event_deliveries d USING unnest(?::uuid[], ?::text[]) AS v(event_id, subscriber), "
+                + Jdbc.UNFLUSHED_COMMIT + " WHERE d.event_id = v.event_id AND d.subscriber = v.subscriber",
                 done.stream().map(d -> d.event().id()).toArray(UUID[]::new),
                 done.stream().map(Due::subscriber).toArray(String[]::new));
     }

@@ -18,6 +18,17 @@ import javax.sql.DataSource;
  */
 public final class Jdbc {
 
+    /**
+     * A {@code FROM} (or {@code USING}) item that makes the transaction it runs in commit without waiting for its WAL
+     * flush: {@code synchronous_commit} off for that transaction only ({@code set_config(..., true)} is
+     * {@code SET LOCAL}), in the statement's own round trip rather than one of its own. PostgreSQL's WAL writer
+     * flushes the commit within moments, with whatever else is written; and any later commit that does wait for its
+     * flush flushes the WAL up to its own record, this one's included. Only for a write whose loss in a crash is
+     * harmless or redone (each use says why). It takes effect when the statement finds a row to write: one that
+     * matches nothing may never evaluate it, and its transaction then commits as usual.
+     */
+    public static final String UNFLUSHED_COMMIT = "(SELECT set_config('synchronous_commit', 'off', true)) AS unflushed";
+
     private final DataSource dataSource;
 
     public Jdbc(DataSource dataSource) {

@@ -536,6 +536,33 @@ class EventsIT extends PerTestTenant {
         assertThat(seen.values()).as("a redelivery fires nothing").containsOnly(1);
     }
 
+    /**
+     * The statement that removes acknowledged deliveries also lets the drain's transaction commit without waiting for
+     * its flush: {@code synchronous_commit} is off after it, for that transaction only. (A delivery row for a
+     * subscriber nobody drains, written and acknowledged in one transaction, so no drain sees it.)
+     */
+    @Test
+    void acknowledgingABatchCommitsWithoutWaitingForTheFlush() {
+        String setting = "SELECT current_setting('synchronous_commit')";
+        EventDrain.Event event = new EventDrain.Event(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), "none",
+                "generic", "test", JSON.createObjectNode(), Instant.now());
+        jdbc.inTransaction(c -> {
+            Jdbc.update(c, "INSERT INTO events (id, tenant_id, source_id, source_slug, kind, delivery_id, envelope, "
+                    + "audit_id) VALUES (?, ?, ?, 'none', 'generic', 'd-1', '{}', ?)", event.id(), event.tenantId(),
+                    event.sourceId(), UUID.randomUUID());
+            Jdbc.update(c, "INSERT INTO event_deliveries (subscriber, event_id, tenant_id) VALUES ('nobody', ?, ?)",
+                    event.id(), event.tenantId());
+            assertThat(Jdbc.query(c, setting, rs -> rs.getString(1))).containsExactly("on");
+            EventStore.delivered(c, List.of(new EventStore.Due("nobody", event, 0)));
+            assertThat(Jdbc.query(c, setting, rs -> rs.getString(1))).containsExactly("off");
+            assertThat(Jdbc.query(c, "SELECT 1 FROM event_deliveries WHERE event_id = ?", rs -> 1, event.id()))
+                    .as("acknowledged: the row is gone").isEmpty();
+            Jdbc.update(c, "DELETE FROM events WHERE id = ?", event.id());
+            return null;
+        });
+        assertThat(jdbc.queryOne(setting, rs -> rs.getString(1))).as("set for that transaction only").contains("on");
+    }
+
     /** How many of these events the subscriber has acknowledged: their delivery rows are gone (V060). */
     private long delivered(String subscriber, List<UUID> ids) {
         return jdbc.queryOne("SELECT count(*) FROM unnest(?::uuid[]) AS i(id) WHERE NOT EXISTS (SELECT 1 FROM "
