@@ -8,9 +8,9 @@ import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.ExternalPostgres;
 import dev.backplane.kernel.testing.Fixtures;
 import dev.backplane.kernel.testing.KeycloakServer;
+import dev.backplane.kernel.testing.LoopbackCookieJar;
 import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestKernel;
-import java.net.CookieHandler;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -412,8 +411,7 @@ class ConsoleSessionsIT {
     }
 
     /** One browser's cookies (kernel and Keycloak alike; Keycloak's are Secure, which loopback treats as secure). */
-    static final class Browser extends CookieHandler implements AutoCloseable {
-        final Map<String, String> cookies = new ConcurrentHashMap<>();
+    static final class Browser extends LoopbackCookieJar implements AutoCloseable {
         final HttpClient http = HttpClient.newBuilder().cookieHandler(this).followRedirects(HttpClient.Redirect.NEVER)
                 .build();
 
@@ -489,35 +487,6 @@ class ConsoleSessionsIT {
             }
             assertThat(r.statusCode()).as(r.uri() + ": " + r.body()).isEqualTo(200);
             return r;
-        }
-
-        @Override
-        public Map<String, List<String>> get(URI uri, Map<String, List<String>> headers) {
-            if (cookies.isEmpty()) {
-                return Map.of();
-            }
-            return Map.of("Cookie", List.of(cookies.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                    .collect(Collectors.joining("; "))));
-        }
-
-        @Override
-        public void put(URI uri, Map<String, List<String>> headers) {
-            headers.forEach((name, values) -> {
-                if (name != null && name.equalsIgnoreCase("Set-Cookie")) {
-                    for (String v : values) {
-                        String pair = v.split(";", 2)[0];
-                        int eq = pair.indexOf('=');
-                        if (eq > 0) {
-                            String value = pair.substring(eq + 1).trim();
-                            if (value.isEmpty() || v.contains("Max-Age=0")) {
-                                cookies.remove(pair.substring(0, eq).trim());
-                            } else {
-                                cookies.put(pair.substring(0, eq).trim(), value);
-                            }
-                        }
-                    }
-                }
-            });
         }
 
         @Override

@@ -3,7 +3,6 @@ package dev.backplane.kernel.testing;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.CookieHandler;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -170,38 +169,6 @@ public final class KeycloakServer implements AutoCloseable {
         return browser.send(HttpRequest.newBuilder(URI.create(url))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    /**
-     * A cookie jar for one loopback browser session. Keycloak marks its login cookies Secure, which
-     * the JDK's CookieManager then withholds over plain http; a browser treats loopback as secure.
-     */
-    private static final class LoopbackCookieJar extends CookieHandler {
-        private final Map<String, String> cookies = new java.util.concurrent.ConcurrentHashMap<>();
-
-        @Override
-        public Map<String, List<String>> get(URI uri, Map<String, List<String>> headers) {
-            if (cookies.isEmpty()) {
-                return Map.of();
-            }
-            return Map.of("Cookie", List.of(cookies.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                    .collect(Collectors.joining("; "))));
-        }
-
-        @Override
-        public void put(URI uri, Map<String, List<String>> headers) {
-            headers.forEach((name, values) -> {
-                if (name != null && name.equalsIgnoreCase("Set-Cookie")) {
-                    for (String v : values) {
-                        String pair = v.split(";", 2)[0];
-                        int eq = pair.indexOf('=');
-                        if (eq > 0) {
-                            cookies.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
-                        }
-                    }
-                }
-            });
-        }
     }
 
     @Override
