@@ -15,7 +15,6 @@ import dev.backplane.kernel.testing.ScriptedModel;
 import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestPlugins;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,16 +72,7 @@ class AgentRunsIT extends PerTestTenant {
     }
 
     private JsonNode awaitStatus(String handle, String... statuses) throws InterruptedException {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-        JsonNode run = null;
-        while (Instant.now().isBefore(deadline)) {
-            run = kernel.get("/api/v1/agent-runs/" + handle, operator).json();
-            if (List.of(statuses).contains(run.path("status").asText())) {
-                return run;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("run " + handle + " never reached " + List.of(statuses) + ": " + run);
+        return kernel.awaitAgentRun(operator, handle, Duration.ofSeconds(30), statuses);
     }
 
     private List<String> eventKinds(String handle) {

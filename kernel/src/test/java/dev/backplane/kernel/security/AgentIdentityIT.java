@@ -79,16 +79,7 @@ class AgentIdentityIT extends PerTestTenant {
     }
 
     private JsonNode awaitStatus(String handle, String... statuses) throws InterruptedException {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(40));
-        JsonNode run = null;
-        while (Instant.now().isBefore(deadline)) {
-            run = kernel.get("/api/v1/agent-runs/" + handle, operator).json();
-            if (List.of(statuses).contains(run.path("status").asText())) {
-                return run;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("run " + handle + " never reached " + List.of(statuses) + ": " + run);
+        return kernel.awaitAgentRun(operator, handle, Duration.ofSeconds(40), statuses);
     }
 
     private static Map<String, Object> call(String op, String target, Map<String, Object> params) {

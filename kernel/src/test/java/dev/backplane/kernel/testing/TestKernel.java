@@ -159,6 +159,21 @@ public final class TestKernel implements AutoCloseable {
         }
     }
 
+    /** Polls agent run {@code handle} until its status is one of {@code statuses}; fails after {@code within}. */
+    public JsonNode awaitAgentRun(String token, String handle, Duration within, String... statuses)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        JsonNode run = null;
+        while (System.nanoTime() < deadline) {
+            run = get("/api/v1/agent-runs/" + handle, token).json();
+            if (Arrays.asList(statuses).contains(run.path("status").asText())) {
+                return run;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("run " + handle + " never reached " + Arrays.asList(statuses) + ": " + run);
+    }
+
     /** Registers a target ({@code POST /api/v1/targets}) and expects 201. */
     public Response registerTarget(String token, Object body) {
         Response r = post("/api/v1/targets", token, body);
