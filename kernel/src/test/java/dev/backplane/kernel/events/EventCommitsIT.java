@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.backplane.kernel.app.KernelConfig;
-import dev.backplane.kernel.app.Setting;
 import dev.backplane.kernel.audit.AuditClass;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
-import dev.backplane.kernel.testing.TempDirs;
+import dev.backplane.kernel.testing.ScratchDatabase;
 import dev.backplane.kernel.util.JsonMapping;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -48,8 +46,7 @@ class EventCommitsIT {
 
     @BeforeAll
     static void database() {
-        db = Database.start(KernelConfig.of(Map.of(Setting.DATA_DIR, TempDirs.create("svc-event-commits").toString(),
-                Setting.DB_EMBEDDED_FSYNC, "false")).database());
+        db = ScratchDatabase.start("svc-event-commits");
         jdbc = new Jdbc(db.dataSource());
     }
 

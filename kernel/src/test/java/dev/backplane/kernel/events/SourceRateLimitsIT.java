@@ -2,12 +2,10 @@ package dev.backplane.kernel.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.backplane.kernel.app.KernelConfig;
-import dev.backplane.kernel.app.Setting;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
-import dev.backplane.kernel.testing.TempDirs;
+import dev.backplane.kernel.testing.ScratchDatabase;
 import dev.backplane.kernel.util.JsonMapping;
 import java.time.Instant;
 import java.util.Map;
@@ -29,8 +27,7 @@ class SourceRateLimitsIT {
 
     @BeforeAll
     static void database() {
-        db = Database.start(KernelConfig.of(Map.of(Setting.DATA_DIR, TempDirs.create("svc-rate-limits").toString(),
-                Setting.DB_EMBEDDED_FSYNC, "false")).database());
+        db = ScratchDatabase.start("svc-rate-limits");
         jdbc = new Jdbc(db.dataSource());
     }
 

@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.backplane.kernel.app.KernelConfig;
-import dev.backplane.kernel.app.Setting;
 import dev.backplane.kernel.errors.DomainException;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
-import dev.backplane.kernel.testing.TempDirs;
+import dev.backplane.kernel.testing.ScratchDatabase;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,8 +35,7 @@ class ResultQueryIT {
 
     @BeforeAll
     static void start() throws Exception {
-        db = Database.start(KernelConfig.of(Map.of(Setting.DATA_DIR, TempDirs.create("svc-rq").toString(),
-                Setting.DB_EMBEDDED_FSYNC, "false")).database());
+        db = ScratchDatabase.start("svc-rq");
         Jdbc jdbc = new Jdbc(db.dataSource());
         handles = new ResultHandles(jdbc, Duration.ofHours(1));
         service = new ResultQueryService(jdbc, handles);

@@ -2,14 +2,11 @@ package dev.backplane.kernel.retrieval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.backplane.kernel.app.KernelConfig;
-import dev.backplane.kernel.app.Setting;
 import dev.backplane.kernel.persistence.ChangeFeed;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
-import dev.backplane.kernel.testing.TempDirs;
+import dev.backplane.kernel.testing.ScratchDatabase;
 import java.time.Instant;
-import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -19,8 +16,7 @@ import java.util.function.BooleanSupplier;
 record LiveDatabase(Database db, Jdbc jdbc, ChangeFeed feed) implements AutoCloseable {
 
     static LiveDatabase start(String prefix) throws Exception {
-        Database db = Database.start(KernelConfig.of(Map.of(Setting.DATA_DIR,
-                TempDirs.create(prefix).toString(), Setting.DB_EMBEDDED_FSYNC, "false")).database());
+        Database db = ScratchDatabase.start(prefix);
         Jdbc jdbc = new Jdbc(db.dataSource());
         LiveDatabase live = new LiveDatabase(db, jdbc, ChangeFeed.listening(db::dedicatedConnection, jdbc));
         waitFor(live.feed()::live, "the change feed listens");

@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.backplane.kernel.app.KernelConfig;
-import dev.backplane.kernel.app.Setting;
 import dev.backplane.kernel.audit.AuditClass;
 import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.LogCapture;
+import dev.backplane.kernel.testing.ScratchDatabase;
 import dev.backplane.kernel.testing.TempDirs;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
@@ -46,8 +45,7 @@ class AuditStreamIT {
 
     @BeforeAll
     static void database() {
-        db = Database.start(KernelConfig.of(Map.of(Setting.DATA_DIR, TempDirs.create("svc-audit-stream").toString(),
-                Setting.DB_EMBEDDED_FSYNC, "false")).database());
+        db = ScratchDatabase.start("svc-audit-stream");
         jdbc = new Jdbc(db.dataSource());
     }
 
