@@ -8,10 +8,14 @@ import java.util.OptionalLong;
  *
  * <p>Helidon's listener accepts without limit unless told otherwise, and a process out of file descriptors cannot
  * accept: the accept fails with "Too many open files", and Helidon then closes the listener for good while the
- * process runs on ({@link ListenerWatch} notices that). So the API listener takes at most what the process's
- * open-file limit leaves at start, less the management listener's share: three quarters of it by default, the rest
- * kept for what opens later (the database pool growing, outbound calls to targets, plugins, model files). A
- * connection over the budget is not refused: it waits in the socket's backlog until one closes.
+ * process runs on ({@link ListenerWatch} notices that); a class loaded from a jar not yet open fails as well. So the
+ * API listener takes at most half of what the process's open-file limit leaves at start, after the management
+ * listener's share and {@value #LATER} kept for what opens later (the database pool growing, jars and plugins opened
+ * as their classes load, model files). The other half is for the requests' own outbound connections: a request may
+ * hold one to its target while it runs (a call through the pipeline, an agent run's model call, a spec fetched by
+ * URL). With three quarters and no reserve, as first built, a full listener whose requests all called a slow model
+ * ran the process out of descriptors and lost its listener ({@code OutboundConnectionsIT}). A connection over the
+ * budget is not refused: it waits in the socket's backlog until one closes.
  *
  * @param api the API listener's limit, -1 for none (the open-file limit cannot be read)
  * @param fileLimit the process's open-file limit, -1 when unknown
@@ -20,6 +24,8 @@ record ConnectionBudget(int api, long fileLimit) {
 
     /** Health probes and metric scrapes: the management listener's own limit, so it answers when the API's is full. */
     static final int MANAGEMENT = 64;
+    /** Descriptors kept, before the halving, for what the process opens after its start besides connections. */
+    static final int LATER = 128;
     /** Below this a derived budget is still used, with a warning: the process's limit is too low to serve much. */
     static final int LOW = 256;
 
@@ -51,7 +57,7 @@ record ConnectionBudget(int api, long fileLimit) {
                     + "raise the limit (ulimit -n, systemd's LimitNOFILE=, the container runtime's nofile ulimit) or "
                     + "lower " + Setting.SERVER_MAX_CONNECTIONS.envVar());
         }
-        int api = configured > 0 ? configured : (int) Math.min(Integer.MAX_VALUE, Math.max(1, free * 3 / 4));
+        int api = configured > 0 ? configured : (int) Math.min(Integer.MAX_VALUE, Math.max(1, (free - LATER) / 2));
         return new ConnectionBudget(api, limit.getAsLong());
     }
 

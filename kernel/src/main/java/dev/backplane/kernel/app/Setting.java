@@ -22,7 +22,8 @@ public enum Setting {
             0, 3600),
     SERVER_MAX_CONNECTIONS("server.max-connections", "SVC_SERVER_MAX_CONNECTIONS", "0",
             "connections the API listener holds open at once; more wait in the socket's backlog until one closes. 0: "
-            + "three quarters of what the process's open-file limit leaves at start (a process out of file descriptors "
+            + "half of what the process's open-file limit leaves at start (after 64 for the management listener and 128 for "
+            + "what opens later), the other half kept for the requests' outbound calls (a process out of file descriptors "
             + "cannot accept, and its listener would stop for good); a value over what the limit leaves refuses to start",
             0, 10_000_000),
     PUBLIC_URL("server.public-url", "SVC_PUBLIC_URL", "", "URL clients use to reach the backplane (default http://<host>:<port>)"),

@@ -11,11 +11,12 @@ class ConnectionBudgetTest {
 
     @Test
     void derivedFromWhatTheLimitLeaves() {
-        // 1,024 files, 300 open, 64 for the management listener: three quarters of the 660 left
+        // 1,024 files, 300 open, 64 for the management listener, 128 for what opens later: half of the 532 left, the
+        // other half for one outbound connection per request
         ConnectionBudget b = ConnectionBudget.of(0, OptionalLong.of(1024), OptionalLong.of(300));
-        assertThat(b.api()).isEqualTo(495);
-        assertThat(b.describe()).contains("at most 495 connections", "may open 1024 files");
-        assertThat(ConnectionBudget.of(0, OptionalLong.of(1_048_576), OptionalLong.of(400)).api()).isEqualTo(786_084);
+        assertThat(b.api()).isEqualTo(266);
+        assertThat(b.describe()).contains("at most 266 connections", "may open 1024 files");
+        assertThat(ConnectionBudget.of(0, OptionalLong.of(1_048_576), OptionalLong.of(400)).api()).isEqualTo(523_992);
     }
 
     @Test

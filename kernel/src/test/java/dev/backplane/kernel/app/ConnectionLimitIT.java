@@ -57,7 +57,7 @@ class ConnectionLimitIT {
                 Matcher m = BUDGET.matcher(Files.readString(log));
                 assertThat(m.find()).as("the kernel logs its budget (log: %s)", log).isTrue();
                 int budget = Integer.parseInt(m.group(1));
-                assertThat(budget).as("three quarters of what 1,024 files leave").isBetween(100, 1024 * 3 / 4);
+                assertThat(budget).as("half of what 1,024 files leave").isBetween(100, 1024 / 2);
 
                 // more connections than the budget, and more than the process's limit without one; each asks once
                 int extra = 1024 - budget + 100;
@@ -114,6 +114,8 @@ class ConnectionLimitIT {
                 assertThat(after.statusCode()).as("the listener serves afterwards").isEqualTo(200);
                 assertThat(Files.readString(log)).doesNotContain("Too many open files")
                         .doesNotContain("server socket is terminating");
+                System.out.printf("ConnectionLimitIT: a limit of 1,024 files, a budget of %d connections; %d clients, "
+                        + "%d of them waited and were served in their turn%n", budget, budget + extra, waiting.size());
             } finally {
                 for (Socket s : clients) {
                     s.close();
