@@ -7,6 +7,7 @@ import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.Fixtures;
 import dev.backplane.kernel.testing.KeycloakServer;
 import dev.backplane.kernel.testing.LoopbackHttp;
+import dev.backplane.kernel.testing.LoopbackSmtp;
 import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.ScriptedModel;
 import dev.backplane.kernel.testing.TempDirs;
@@ -77,7 +78,7 @@ class ConsoleBrowserIT {
     static final String TARGET_PASSWORD = "target-pw-" + UUID.randomUUID();
     static com.sun.net.httpserver.HttpServer target;
     static ScriptedModel model;
-    static com.icegreen.greenmail.util.GreenMail smtp;
+    static LoopbackSmtp smtp;
     static Path work;
     static KeycloakServer keycloak;
     static TestKernel kernel;
@@ -94,25 +95,21 @@ class ConsoleBrowserIT {
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         TestPlugins.build(plugins, TestPlugins.connector("demo", "2.x").operations(6).httpProbe(false)
                 .describeWith("\" " + javaLiteral(String.join(" ", XSS)) + "\""));
-        smtp = new com.icegreen.greenmail.util.GreenMail(new com.icegreen.greenmail.util.ServerSetup(0, "127.0.0.1",
-                com.icegreen.greenmail.util.ServerSetup.PROTOCOL_SMTP).dynamicPort());
-        smtp.start();
+        smtp = LoopbackSmtp.start();
         model = new ScriptedModel();
         target = LoopbackHttp.start(x -> {
             TARGET_HITS.add(x.getRequestMethod() + " " + x.getRequestURI().getPath());
             LoopbackHttp.answer(x, 200, "1.0");
         });
-        kernel = TestKernel.start(work.resolve("kernel"), Map.ofEntries(
-                Map.entry("SVC_MAIL_SMTP_HOST", "127.0.0.1"),
-                Map.entry("SVC_MAIL_SMTP_PORT", String.valueOf(smtp.getSmtp().getPort())),
-                Map.entry("SVC_MAIL_SMTP_TLS", "none"),
-                Map.entry("SVC_MAIL_FROM", "svc@backplane.test"),
+        Map<String, String> settings = new java.util.LinkedHashMap<>(smtp.settings());
+        settings.putAll(Map.ofEntries(
                 Map.entry("SVC_IDENTITY_ISSUER", keycloak.url() + "/realms/" + REALM),
                 Map.entry("SVC_PLUGIN_DIR", plugins.toString()),
                 Map.entry("SVC_TARGET_SSRF_ALLOWLIST", "127.0.0.0/8"),
                 Map.entry("SVC_AGENTS_MODEL_BASE_URL", model.baseUrl()),
                 // specs over 1,000 bytes are ingested in a background job: the console's job page is exercised
                 Map.entry("SVC_INGEST_SYNC_MAX_BYTES", "1000")));
+        kernel = TestKernel.start(work.resolve("kernel"), settings);
         CliRunner admin = new CliRunner(work.resolve("admin-config"))
                 .env("KEYCLOAK_ADMIN_USER", KeycloakServer.ADMIN)
                 .env("KEYCLOAK_ADMIN_PASSWORD", keycloak.adminPassword())
@@ -142,10 +139,7 @@ class ConsoleBrowserIT {
         if (target != null) {
             target.stop(0);
         }
-        Fixtures.closeAll(kernel, keycloak, model);
-        if (smtp != null) {
-            smtp.stop();
-        }
+        Fixtures.closeAll(kernel, keycloak, model, smtp);
     }
 
     @AfterEach
@@ -1151,7 +1145,7 @@ class ConsoleBrowserIT {
 
     /** The link to request {@code id} in a notification mail GreenMail received, or null while none has come. */
     private static String mailedLink(String id) {
-        for (jakarta.mail.internet.MimeMessage m : smtp.getReceivedMessages()) {
+        for (jakarta.mail.internet.MimeMessage m : smtp.received()) {
             Matcher link = Pattern.compile("http\\S+/ui/approvals/" + id).matcher(
                     com.icegreen.greenmail.util.GreenMailUtil.getBody(m));
             if (link.find()) {

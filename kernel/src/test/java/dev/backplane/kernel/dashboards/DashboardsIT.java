@@ -7,21 +7,17 @@ import static dev.backplane.kernel.sensors.SensorsIT.sensorBody;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.icegreen.greenmail.configuration.GreenMailConfiguration;
-import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.GreenMailUtil;
-import com.icegreen.greenmail.util.ServerSetup;
 import dev.backplane.kernel.credentials.FileKvStore;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.CliRunner;
 import dev.backplane.kernel.testing.KernelSetup;
+import dev.backplane.kernel.testing.LoopbackSmtp;
 import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestPlugins;
 import jakarta.mail.Address;
-import jakarta.mail.Message;
-import jakarta.mail.MessagingException;
 import jakarta.mail.internet.MimeMessage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,22 +44,15 @@ class DashboardsIT extends PerTestTenant {
     private static final String SMTP_PASSWORD = "smtp-pw-" + UUID.randomUUID();
     private static final Map<String, String> BODIES = new ConcurrentHashMap<>();
     private static LoopbackTarget target;
-    private static GreenMail smtp;
+    private static LoopbackSmtp smtp;
 
     @BeforeKernel
     static void start(KernelSetup setup) {
         target = LoopbackTarget.itemBodies(setup, BODIES);
         setup.plugin(TestPlugins.connector("db", "1.x").product("db").ranges("*").operations(3).httpProbe(true));
-        smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP).dynamicPort())
-                .withConfiguration(GreenMailConfiguration.aConfig().withUser(SMTP_USER, SMTP_PASSWORD));
-        smtp.start();
-        setup.closeAfter(smtp::stop);
+        smtp = LoopbackSmtp.requiringLogin(SMTP_USER, SMTP_PASSWORD).serving(setup);
         new FileKvStore(setup.data().resolve("kv")).write("platform/mail/smtp", Map.of("password", SMTP_PASSWORD));
-        setup.setting("SVC_MAIL_SMTP_HOST", "127.0.0.1")
-                .setting("SVC_MAIL_SMTP_PORT", String.valueOf(smtp.getSmtp().getPort()))
-                .setting("SVC_MAIL_SMTP_TLS", "none")
-                .setting("SVC_MAIL_FROM", "svc@backplane.test")
-                .setting("SVC_MAIL_SMTP_USERNAME", SMTP_USER)
+        setup.setting("SVC_MAIL_SMTP_USERNAME", SMTP_USER)
                 .setting("SVC_MAIL_SMTP_PASSWORD_REF", "platform/mail/smtp");
     }
 
@@ -91,17 +80,6 @@ class DashboardsIT extends PerTestTenant {
                 dashboard).orElseThrow(), state::equals, Duration.ofSeconds(60), "stored roll-up " + state);
     }
 
-    private static List<MimeMessage> mailTo(String address) {
-        return Arrays.stream(smtp.getReceivedMessages()).filter(m -> {
-            try {
-                Address[] to = m.getRecipients(Message.RecipientType.TO);
-                return to != null && Arrays.stream(to).anyMatch(a -> a.toString().equals(address));
-            } catch (MessagingException e) {
-                throw new AssertionError(e);
-            }
-        }).toList();
-    }
-
     private JsonNode mailAudit(String query) {
         return ok(kernel.get("/api/v1/audit?op_id=svc.dashboards.mail&" + query, admin), 200);
     }
@@ -127,15 +105,15 @@ class DashboardsIT extends PerTestTenant {
         storedRollupIs(id, "ok");
 
         BODIES.put(item, "DOWN: 502 from upstream");
-        assertThat(smtp.waitForIncomingEmail(60_000, 1)).as("a notification mail").isTrue();
-        MimeMessage mail = poll(() -> mailTo(oncall), l -> !l.isEmpty(), Duration.ofSeconds(60), "mail to on-call").getFirst();
+        assertThat(smtp.awaitMessages(60_000, 1)).as("a notification mail").isTrue();
+        MimeMessage mail = poll(() -> smtp.to(oncall), l -> !l.isEmpty(), Duration.ofSeconds(60), "mail to on-call").getFirst();
         assertThat(Arrays.stream(mail.getAllRecipients()).map(Address::toString)).containsExactly(oncall);
         assertThat(mail.getFrom()[0].toString()).isEqualTo("svc@backplane.test");
         assertThat(mail.getSubject()).isEqualTo("[svc] dashboard web tier is CRITICAL (was ok)");
         String body = GreenMailUtil.getBody(mail);
         assertThat(body).contains("web-health: critical - down matched").contains("svc dashboard show " + id)
                 .contains("suppressed for 30 minutes").doesNotContain(SMTP_PASSWORD).doesNotContain("p-0123456789");
-        assertThat(mailTo("boss@other.org")).as("refused by the policy").isEmpty();
+        assertThat(smtp.to("boss@other.org")).as("refused by the policy").isEmpty();
         JsonNode refused = poll(() -> mailAudit("result_status=denied"), a -> a.path("rows").size() >= 1,
                 Duration.ofSeconds(60), "the refused recipient's audit row");
         assertThat(refused.path("rows").get(0).path("error_code").asText()).isEqualTo("recipient_not_allowed");
@@ -157,7 +135,7 @@ class DashboardsIT extends PerTestTenant {
         JsonNode suppressed = poll(() -> mailAudit("result_status=denied"), a -> a.toString().contains("\"suppressed\""),
                 Duration.ofSeconds(60), "the suppressed notification's audit row");
         assertThat(suppressed.toString()).contains("\"rollup_to\":\"critical\"");
-        assertThat(mailTo(oncall)).hasSize(1);
+        assertThat(smtp.to(oncall)).hasSize(1);
         assertThat(ok(kernel.get("/api/v1/agent-runs?agent_name=investigator", operator), 200).path("runs")).hasSize(1);
 
         // once the window has passed, the next worsening notifies again
@@ -165,7 +143,7 @@ class DashboardsIT extends PerTestTenant {
         storedRollupIs(id, "ok");
         kernel.jdbc().update("UPDATE dashboards SET last_notified_at = now() - interval '31 minutes' WHERE id = ?::uuid", id);
         BODIES.put(item, "DOWN a third time");
-        poll(() -> mailTo(oncall), l -> l.size() == 2, Duration.ofSeconds(60), "a second mail after the window");
+        poll(() -> smtp.to(oncall), l -> l.size() == 2, Duration.ofSeconds(60), "a second mail after the window");
         assertThat(ok(kernel.get("/api/v1/agent-runs?agent_name=investigator", operator), 200).path("runs")).hasSize(2);
     }
 
@@ -185,7 +163,7 @@ class DashboardsIT extends PerTestTenant {
         assertThat(refused.path("rows").get(0).path("error_code").asText()).isEqualTo("recipient_not_allowed");
         assertThat(refused.path("rows").get(0).path("extras").path("policy").asText()).isEqualTo("unset");
         assertThat(refused.path("rows").get(0).path("extras").path("rollup_to").asText()).isEqualTo("degraded");
-        assertThat(mailTo(to)).as("an unset policy denies all mail").isEmpty();
+        assertThat(smtp.to(to)).as("an unset policy denies all mail").isEmpty();
         assertThat(rollupIs(id, "degraded").path("members").get(0).path("state").asText()).isEqualTo("degraded");
     }
 

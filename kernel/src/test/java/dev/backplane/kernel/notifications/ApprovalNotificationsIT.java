@@ -6,19 +6,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.GreenMailUtil;
-import com.icegreen.greenmail.util.ServerSetup;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.backplane.kernel.credentials.FileKvStore;
 import dev.backplane.kernel.testing.BeforeKernel;
 import dev.backplane.kernel.testing.KernelSetup;
+import dev.backplane.kernel.testing.LoopbackSmtp;
 import dev.backplane.kernel.testing.LoopbackTarget;
 import dev.backplane.kernel.testing.PerTestTenant;
 import dev.backplane.kernel.testing.TestPlugins;
 import jakarta.mail.Address;
-import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
 import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
@@ -55,20 +53,14 @@ class ApprovalNotificationsIT extends PerTestTenant {
     private static final String PASSWORD = "ntf-pw-" + UUID.randomUUID();
     private static final ObjectMapper JSON = new ObjectMapper();
     private static LoopbackTarget target;
-    private static GreenMail smtp;
+    private static LoopbackSmtp smtp;
 
     @BeforeKernel
     static void start(KernelSetup setup) {
         target = LoopbackTarget.basicAuthItems(setup, "svc", PASSWORD, x -> { });
         setup.plugin(TestPlugins.connector("ntf", "1.x").product("ntf").ranges("*").operations(6).httpProbe(false));
-        smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP).dynamicPort());
-        smtp.start();
-        setup.closeAfter(smtp::stop);
-        setup.setting("SVC_MAIL_SMTP_HOST", "127.0.0.1")
-                .setting("SVC_MAIL_SMTP_PORT", String.valueOf(smtp.getSmtp().getPort()))
-                .setting("SVC_MAIL_SMTP_TLS", "none")
-                .setting("SVC_MAIL_FROM", "svc@backplane.test")
-                .setting("SVC_NOTIFICATIONS_RETRY_INITIAL_SECONDS", "1")
+        smtp = LoopbackSmtp.start().serving(setup);
+        setup.setting("SVC_NOTIFICATIONS_RETRY_INITIAL_SECONDS", "1")
                 .setting("SVC_NOTIFICATIONS_RETRY_MAX_SECONDS", "2")
                 .setting("SVC_NOTIFICATIONS_MAX_ATTEMPTS", "6");
     }
@@ -204,19 +196,8 @@ class ApprovalNotificationsIT extends PerTestTenant {
         return parked.path("extras").path("approval_request_id").asText();
     }
 
-    private static List<MimeMessage> mailTo(String address) {
-        return Arrays.stream(smtp.getReceivedMessages()).filter(m -> {
-            try {
-                Address[] to = m.getRecipients(Message.RecipientType.TO);
-                return to != null && Arrays.stream(to).anyMatch(a -> a.toString().equals(address));
-            } catch (MessagingException e) {
-                throw new AssertionError(e);
-            }
-        }).toList();
-    }
-
     private static List<MimeMessage> mailAbout(String address, String subject) {
-        return mailTo(address).stream().filter(m -> {
+        return smtp.to(address).stream().filter(m -> {
             try {
                 return m.getSubject().startsWith(subject);
             } catch (MessagingException e) {
@@ -428,10 +409,10 @@ class ApprovalNotificationsIT extends PerTestTenant {
         String refused = "boss-" + tenant + "@other.org";
         settings(Map.of("mail_recipients", allowed + ", " + refused));
         String id = park("mailonly", "x");
-        MimeMessage mail = poll(() -> mailTo(allowed), l -> !l.isEmpty(), Duration.ofSeconds(30), "the allowed mail")
+        MimeMessage mail = poll(() -> smtp.to(allowed), l -> !l.isEmpty(), Duration.ofSeconds(30), "the allowed mail")
                 .getFirst();
         assertThat(Arrays.stream(mail.getAllRecipients()).map(Address::toString)).containsExactly(allowed);
-        assertThat(mailTo(refused)).isEmpty();
+        assertThat(smtp.to(refused)).isEmpty();
         JsonNode denied = poll(() -> notifyAudit("result_status=denied"), a -> a.path("rows").size() >= 1,
                 Duration.ofSeconds(30), "the refusal's audit row");
         JsonNode row = denied.path("rows").get(0);
@@ -445,7 +426,7 @@ class ApprovalNotificationsIT extends PerTestTenant {
         String none = park("mailonly", "y");
         poll(() -> outbox(none), rows -> rows.equals(List.of("mail:parked:failed")), Duration.ofSeconds(30),
                 "nothing allowed");
-        assertThat(mailTo(allowed)).hasSize(1);
+        assertThat(smtp.to(allowed)).hasSize(1);
     }
 
     @Test
