@@ -14,7 +14,7 @@ import java.util.OptionalLong;
  * as their classes load, model files). The other half is for the requests' own outbound connections: a request may
  * hold one to its target while it runs (a call through the pipeline, an agent run's model call, a spec fetched by
  * URL). With three quarters and no reserve, as first built, a full listener whose requests all called a slow model
- * ran the process out of descriptors and lost its listener ({@code OutboundConnectionsIT}). A connection over the
+ * ran the process out of descriptors and lost its listener ({@code ConnectionLimitIT}). A connection over the
  * budget is not refused: it waits in the socket's backlog until one closes.
  *
  * @param api the API listener's limit, -1 for none (the open-file limit cannot be read)
