@@ -17,10 +17,15 @@ import java.util.OptionalLong;
  * ran the process out of descriptors and lost its listener ({@code ConnectionLimitIT}). A connection over the
  * budget is not refused: it waits in the socket's backlog until one closes.
  *
+ * <p>A configured value may be more than the derived one, up to what the limit leaves (no room kept for the requests'
+ * outbound connections): the start then logs a warning that says so, since a full listener whose requests all call
+ * out can run the process out of descriptors.
+ *
  * @param api the API listener's limit, -1 for none (the open-file limit cannot be read)
  * @param fileLimit the process's open-file limit, -1 when unknown
+ * @param derived the limit the setting's default (0) gives, -1 when unknown
  */
-record ConnectionBudget(int api, long fileLimit) {
+record ConnectionBudget(int api, long fileLimit, int derived) {
 
     /** Health probes and metric scrapes: the management listener's own limit, so it answers when the API's is full. */
     static final int MANAGEMENT = 64;
@@ -47,7 +52,7 @@ record ConnectionBudget(int api, long fileLimit) {
      */
     static ConnectionBudget of(int configured, OptionalLong limit, OptionalLong open) {
         if (limit.isEmpty() || open.isEmpty()) {
-            return new ConnectionBudget(configured > 0 ? configured : -1, -1);
+            return new ConnectionBudget(configured > 0 ? configured : -1, -1, -1);
         }
         long free = limit.getAsLong() - open.getAsLong() - MANAGEMENT;
         if (configured > free) {
@@ -57,17 +62,30 @@ record ConnectionBudget(int api, long fileLimit) {
                     + "raise the limit (ulimit -n, systemd's LimitNOFILE=, the container runtime's nofile ulimit) or "
                     + "lower " + Setting.SERVER_MAX_CONNECTIONS.envVar());
         }
-        int api = configured > 0 ? configured : (int) Math.min(Integer.MAX_VALUE, Math.max(1, (free - LATER) / 2));
-        return new ConnectionBudget(api, limit.getAsLong());
+        int derived = (int) Math.min(Integer.MAX_VALUE, Math.max(1, (free - LATER) / 2));
+        return new ConnectionBudget(configured > 0 ? configured : derived, limit.getAsLong(), derived);
     }
 
-    /** One line for the log at start. */
+    /** Whether the listener may hold more connections than leave room for an outbound one each (a configured value). */
+    boolean overDerived() {
+        return derived > 0 && api > derived;
+    }
+
+    /** Whether {@link #describe()} warns: a budget below {@value #LOW}, or {@link #overDerived()}. */
+    boolean warns() {
+        return (api >= 0 && api < LOW) || overDerived();
+    }
+
+    /** One line for the log at start; a warning when {@link #warns()}. */
     String describe() {
         if (api < 0) {
             return "the API listener takes any number of connections (the open-file limit cannot be read here)";
         }
         return "the API listener holds at most " + api + " connections at once (" + Setting.SERVER_MAX_CONNECTIONS.key()
                 + "; the process may open " + fileLimit + " files)" + (api < LOW ? ": that is few; raise the "
-                + "open-file limit (ulimit -n) to serve more clients at once" : "");
+                + "open-file limit (ulimit -n) to serve more clients at once" : "") + (overDerived() ? ": more than the "
+                + derived + " that leave room for an outbound connection per request, so a full listener whose requests "
+                + "all call out (to targets, a model) can run the process out of descriptors; raise the open-file limit "
+                + "or lower " + Setting.SERVER_MAX_CONNECTIONS.envVar() : "");
     }
 }

@@ -135,7 +135,7 @@ public final class Kernel implements AutoCloseable {
             WebServer server = serverBuilder.build().start();
             started.set(server);
             listenerWatch.watch(config.get(Setting.SERVER_HOST), server.port());
-            LOG.log(Level.INFO, connections.describe());
+            LOG.log(connections.warns() ? Level.WARNING : Level.INFO, connections.describe());
             services.retrieval.warmInBackground(); // large kb/memory partitions: read now, not on their first search
             Kernel kernel = new Kernel(config, services, server, api, closing, shutdown);
             LOG.log(Level.INFO, "svc backplane " + BuildInfo.load().version() + " ready at " + kernel.url() + " in "

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -200,9 +201,9 @@ class ConnectionLimitIT {
                 peak = Math.max(peak, model.requests().size() - (clients.size() - open.size()));
                 for (var it = open.iterator(); it.hasNext(); ) {
                     Socket s = it.next();
-                    if (s.getInputStream().available() > 0) {
-                        statuses.merge(new String(s.getInputStream().readNBytes(12), StandardCharsets.US_ASCII), 1,
-                                Integer::sum);
+                    Optional<String> status = status(s);
+                    if (status.isPresent()) {
+                        statuses.merge(status.get(), 1, Integer::sum);
                         s.close();
                         it.remove();
                     }
@@ -259,14 +260,17 @@ class ConnectionLimitIT {
 
     /** Whether a response's status line has arrived on {@code s}: a 200's, read whole; false while nothing has. */
     private static boolean answered(Socket s) {
+        Optional<String> status = status(s);
+        status.ifPresent(line -> assertThat(line).startsWith("HTTP/1.1 200"));
+        return status.isPresent();
+    }
+
+    /** The first 12 bytes of the answer on {@code s} ("HTTP/1.1 200"), read once they are there; empty until then. */
+    private static Optional<String> status(Socket s) {
         try {
             InputStream in = s.getInputStream();
-            if (in.available() == 0) {
-                return false;
-            }
-            String status = new String(in.readNBytes(12), StandardCharsets.US_ASCII);
-            assertThat(status).startsWith("HTTP/1.1 200");
-            return true;
+            return in.available() == 0 ? Optional.empty()
+                    : Optional.of(new String(in.readNBytes(12), StandardCharsets.US_ASCII));
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
