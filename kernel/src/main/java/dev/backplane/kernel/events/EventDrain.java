@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +50,8 @@ public final class EventDrain implements AutoCloseable {
     private static final int BATCH = 32;
     /** Drain loops per replica: a full batch wakes the next one, so a burst is drained in parallel. */
     static final int WORKERS = 4;
+    /** How long closing lets a batch in flight finish: a batch is a few deliveries, each a few statements. */
+    static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
     private static final System.Logger LOG = System.getLogger(EventDrain.class.getName());
 
     /** How long the other replicas' wake-up waits to cover the tenant's events committed meanwhile. */
@@ -62,8 +65,15 @@ public final class EventDrain implements AutoCloseable {
     private final Semaphore wake = new Semaphore(0);
     private final List<Thread> loops;
     private volatile boolean closed;
+    private final Duration closeWait;
 
     public EventDrain(Jdbc jdbc, ChangeFeed feed) {
+        this(jdbc, feed, CLOSE_WAIT);
+    }
+
+    /** @param closeWait how long {@link #close()} lets the batches in flight finish before it interrupts them */
+    EventDrain(Jdbc jdbc, ChangeFeed feed, Duration closeWait) {
+        this.closeWait = closeWait;
         this.store = new EventStore(jdbc);
         this.feed = feed;
         feed.subscribe(TOPIC, key -> wake());
@@ -118,6 +128,9 @@ public final class EventDrain implements AutoCloseable {
             try {
                 wake.tryAcquire(POLL_SECONDS, TimeUnit.SECONDS);
                 wake.drainPermits(); // a burst of notices is one pass; full batches fan out below
+                if (closed) {
+                    return;
+                }
                 int handled;
                 do {
                     handled = drainOnce();
@@ -128,6 +141,9 @@ public final class EventDrain implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
+                if (closed) {
+                    return; // interrupted by close(): the transaction rolled back and its deliveries are repeated later
+                }
                 LOG.log(Level.WARNING, "event drain: " + e.getMessage() + "; retrying");
                 sleep();
             }
@@ -162,6 +178,10 @@ public final class EventDrain implements AutoCloseable {
             c.releaseSavepoint(before);
             return true;
         } catch (Exception e) {
+            if (closed && e instanceof InterruptedException) {
+                // close() gave up waiting: the batch's transaction rolls back whole, nothing counts as an attempt
+                throw new CancellationException("the event drain is closing");
+            }
             c.rollback(before);
             int n = attempts + 1;
             String error = String.valueOf(e.getMessage());
@@ -185,9 +205,27 @@ public final class EventDrain implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the loops. A loop between batches leaves at once; a batch in flight may finish and commit within
+     * {@link #CLOSE_WAIT}, so a stop under load neither breaks its connection nor repeats what was delivered (an
+     * interrupt closes a virtual thread's socket mid-statement). A batch still running then is interrupted: its
+     * transaction rolls back and its deliveries stay due, for this replica's next start or another replica.
+     */
     @Override
     public void close() {
         closed = true;
-        loops.forEach(Thread::interrupt);
+        wake.release(loops.size());
+        long deadline = System.nanoTime() + closeWait.toNanos();
+        try {
+            for (Thread loop : loops) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || !loop.join(Duration.ofNanos(left))) {
+                    break;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        loops.stream().filter(Thread::isAlive).forEach(Thread::interrupt);
     }
 }

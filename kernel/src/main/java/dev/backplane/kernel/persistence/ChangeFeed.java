@@ -177,7 +177,9 @@ public final class ChangeFeed implements AutoCloseable {
                         + e.getMessage());
             } finally {
                 live = false;
-                reset();
+                if (!closed) { // closing: the caches go with the kernel, and the database they would reload is closing
+                    reset();
+                }
             }
             sleep(backoff);
             backoff = Math.min(5_000, backoff * 2);
@@ -190,6 +192,11 @@ public final class ChangeFeed implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Whether the listening thread has ended within {@code wait} (after {@link #close()}; true when there is none). */
+    boolean awaitStopped(java.time.Duration wait) throws InterruptedException {
+        return listener == null || listener.join(wait);
     }
 
     @Override

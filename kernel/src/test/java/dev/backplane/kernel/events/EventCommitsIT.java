@@ -3,21 +3,14 @@ package dev.backplane.kernel.events;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.backplane.kernel.audit.AuditClass;
-import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.ScratchDatabase;
-import dev.backplane.kernel.util.JsonMapping;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -39,10 +32,8 @@ class EventCommitsIT {
     private static final String[] SUBSCRIBERS = {"test.one", "test.two"};
     private static Database db;
     private static Jdbc jdbc;
-    private final UUID tenant = UUID.randomUUID();
-    private final EventSource source = new EventSource(UUID.randomUUID(), tenant, "src-" + UUID.randomUUID(), "commits",
-            EventNormalizer.Kind.GENERIC_JSON, EventSource.AuthStrategy.HMAC_SHA256, JsonMapping.mapper().createObjectNode(),
-            "active", 1, Optional.empty(), Instant.now(), "test", Instant.now(), "test");
+    private final EventSource source = TestEvents.source("commits");
+    private final UUID tenant = source.tenantId();
 
     @BeforeAll
     static void database() {
@@ -165,14 +156,7 @@ class EventCommitsIT {
     }
 
     private EventStore.NewEvent event(String deliveryId, String note) {
-        UUID eventId = UUID.randomUUID();
-        UUID auditId = UUID.randomUUID();
-        ObjectNode envelope = JsonMapping.mapper().createObjectNode().put("event_type", "test").put("note", note);
-        AuditLog.Insert audited = AuditLog.insertSelectFrom("ev", auditId, AuditLog.Entry.byService(tenant,
-                "svc-ingest:" + source.slug(), AuditClass.OTHER, "svc.events.ingest").target(source.slug()), "ok",
-                Map.of("event_id", eventId.toString(), "delivery_id", deliveryId));
-        return new EventStore.NewEvent(eventId, source, deliveryId, "test", envelope, Instant.now(), auditId, audited,
-                SUBSCRIBERS);
+        return TestEvents.event(source, deliveryId, note, SUBSCRIBERS);
     }
 
     private long count(String sql) {
