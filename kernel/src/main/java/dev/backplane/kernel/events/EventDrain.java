@@ -178,8 +178,9 @@ public final class EventDrain implements AutoCloseable {
             c.releaseSavepoint(before);
             return true;
         } catch (Exception e) {
-            if (closed && e instanceof InterruptedException) {
-                // close() gave up waiting: the batch's transaction rolls back whole, nothing counts as an attempt
+            if (closed && (e instanceof InterruptedException || Thread.interrupted())) {
+                // close() gave up waiting: the batch's transaction rolls back whole, nothing counts as an attempt (the
+                // flag is cleared, so the rollback goes out on an intact connection)
                 throw new CancellationException("the event drain is closing");
             }
             c.rollback(before);

@@ -70,7 +70,12 @@ class EventDrainCloseIT {
         EventDrain drain = new EventDrain(jdbc, ChangeFeed.disabled(), Duration.ofMillis(300));
         drain.subscribe("test.stuck", (c, event) -> {
             entered.countDown();
-            new CountDownLatch(1).await(); // only an interrupt ends it
+            try {
+                new CountDownLatch(1).await(); // only an interrupt ends it
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // as a well-behaved subscriber does: the flag kept, a wrapper thrown
+                throw new IllegalStateException("interrupted", e);
+            }
         });
         drain.wake();
         assertThat(entered.await(20, TimeUnit.SECONDS)).isTrue();
