@@ -12,9 +12,10 @@ import java.util.function.BooleanSupplier;
 /**
  * The feed's writer: a bounded in-memory queue that one thread drains in batches into a {@link Sink}
  * (one transaction per batch; a batch gathers for up to {@link #LINGER} after its first activity, so under load
- * the feed's commits, each a disk flush, do not compete one per activity with the durable writes beside them). While the database is down a batch is retried with backoff; when the
- * database answers but a batch fails, a row is bad, so the others are stored one by one and only what
- * fails alone is dropped. Everything dropped is counted and logged.
+ * the feed's commits, each a disk flush, do not compete one per activity with the durable writes beside them).
+ * While the database is down a batch is retried with backoff; when the database answers but a batch fails, a row
+ * is bad, so the others are stored one by one and only what fails alone is dropped. Everything dropped is counted
+ * and logged.
  */
 final class BroadcastWriter implements AutoCloseable {
 
