@@ -96,8 +96,15 @@ public final class Kernel implements AutoCloseable {
             DispatchEvents dispatchEvents = new DispatchEvents();
             EventDrain drain = closing.add(new EventDrain(new Jdbc(database.dataSource()), feed));
             java.util.concurrent.atomic.AtomicReference<WebServer> started = new java.util.concurrent.atomic.AtomicReference<>();
-            java.util.function.Supplier<String> publicUrl =
-                    () -> publicUrl(config, started.get() == null ? -1 : started.get().port());
+            java.util.function.Supplier<String> publicUrl = () -> {
+                WebServer server = started.get();
+                if (server == null && config.optional(Setting.PUBLIC_URL).isEmpty()
+                        && config.intValue(Setting.SERVER_PORT) == 0) {
+                    // a background job before the listener binds a port picked at start: no address to give yet
+                    throw new IllegalStateException("the kernel's port is not bound yet");
+                }
+                return publicUrl(config, server == null ? -1 : server.port());
+            };
             KernelServices services = new KernelServices(config, database, feed, dispatchEvents, drain, issuer, closing,
                     publicUrl);
             GracefulShutdown shutdown = GracefulShutdown.of(config);

@@ -140,26 +140,32 @@ public final class ApprovalNotifications implements ApprovalEvents {
 
     /** Delivers the rows that are due; returns how many were tried. */
     public int deliverDue() {
+        String base;
+        try {
+            base = publicUrl.get();
+        } catch (IllegalStateException notListening) {
+            return 0; // the kernel has no address yet (its port is picked at start): a link would name none
+        }
         List<Outbox> due = store.claimDue(BATCH, delivery.lease());
         if (due.isEmpty()) {
             return 0;
         }
         try (ExecutorService sends = Executors.newVirtualThreadPerTaskExecutor()) {
             for (Outbox o : due) {
-                sends.submit(() -> deliver(o));
+                sends.submit(() -> deliver(o, base));
             }
         }
         return due.size();
     }
 
-    private void deliver(Outbox o) {
+    private void deliver(Outbox o, String base) {
         try {
             NotificationSettings s = settings(o.tenantId());
             if (!s.configured() || !s.enabled()) {
                 cancel(o, "approval notifications are off for the tenant");
                 return;
             }
-            String link = ApprovalMessages.link(publicUrl.get(), o.approvalId());
+            String link = ApprovalMessages.link(base, o.approvalId());
             if (o.channel().equals(Outbox.MAIL)) {
                 mail(o, s, link);
             } else {
