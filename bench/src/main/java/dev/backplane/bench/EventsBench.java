@@ -132,12 +132,18 @@ public final class EventsBench {
         return s;
     }
 
-    /** Latencies (ms) of the successful requests and the achieved rate. */
-    record Result(double p50, double p99, double max, int ok, int bad, double perSecond) {
+    /**
+     * Latencies (ms) of the successful requests and the achieved rate; {@code others}: how many of the other answers
+     * had each status (-1: no answer, an exception), so a refusal (429) reads apart from a failure.
+     */
+    record Result(double p50, double p99, double max, int ok, int bad, double perSecond, Map<Integer, Long> others) {
         @Override
         public String toString() {
-            return String.format("%d ok (%.0f/s), %d other, p50 %.2f ms p99 %.2f ms max %.1f ms", ok, perSecond, bad,
-                    p50, p99, max);
+            String why = others.isEmpty() ? "" : " " + others.entrySet().stream()
+                    .map(e -> (e.getKey() < 0 ? "no answer" : String.valueOf(e.getKey())) + ": " + e.getValue())
+                    .collect(java.util.stream.Collectors.joining(", ", "(", ")"));
+            return String.format("%d ok (%.0f/s), %d other%s, p50 %.2f ms p99 %.2f ms max %.1f ms", ok, perSecond, bad,
+                    why, p50, p99, max);
         }
     }
 
@@ -197,17 +203,27 @@ public final class EventsBench {
                     "webhook-timestamp", String.valueOf(ts), "webhook-signature",
                     badSig ? "v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=" : sign(id, ts, body)), body);
         }
+        int expected = expectOk ? 200 : 401;
+        Map<Integer, java.util.concurrent.atomic.LongAdder> others = new java.util.concurrent.ConcurrentSkipListMap<>();
         OpenLoop.Run run = OpenLoop.run(rate, n, i -> {
             int status = http.send(requests[i]);
-            return expectOk ? status == 200 : status == 401;
-        }, e -> FIRST_FAILURE.compareAndSet(null, e)); // an exception is a failed request, counted as one
+            if (status != expected) {
+                others.computeIfAbsent(status, k -> new java.util.concurrent.atomic.LongAdder()).increment();
+            }
+            return status == expected;
+        }, e -> { // an exception is a failed request, counted as one
+            FIRST_FAILURE.compareAndSet(null, e);
+            others.computeIfAbsent(-1, k -> new java.util.concurrent.atomic.LongAdder()).increment();
+        });
         Exception failure = FIRST_FAILURE.getAndSet(null);
         if (failure != null) {
             System.out.println("  (" + run.failed() + " failed; the first: " + failure + ")");
         }
         long[] ok = run.ok();
         return new Result(pct(ok, 50), pct(ok, 99), ok.length == 0 ? Double.NaN : ok[ok.length - 1] / 1e6, ok.length,
-                (int) run.failed(), ok.length / run.elapsedSeconds());
+                (int) run.failed(), ok.length / run.elapsedSeconds(), others.entrySet().stream().collect(
+                        java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().sum(), Long::sum,
+                                java.util.TreeMap::new)));
     }
 
     private static String sign(String id, long ts, byte[] body) throws Exception {

@@ -69,7 +69,12 @@ public record AuditRecord(Map<String, Object> content, long chainSeq, byte[] cha
     }
 
     public Instant occurredAt() {
-        return Instant.parse((String) content.get("occurred_at"));
+        return Instant.parse(occurredAtText());
+    }
+
+    /** The row's time as its content holds it (ISO-8601), for a caller that only passes it on: no parse. */
+    public String occurredAtText() {
+        return (String) content.get("occurred_at");
     }
 
     public String resultStatus() {

@@ -65,13 +65,15 @@ public final class ChainStore {
         Map<List<Object>, Instant> lastTouch = new java.util.HashMap<>();
         for (AuditRecord r : rows) {
             Map<String, Object> m = r.content();
-            principals.merge(List.of(r.tenantId(), m.get("principal")), r.occurredAt(), ChainStore::later);
+            Instant at = r.occurredAt();
+            UUID tenant = r.tenantId();
+            principals.merge(List.of(tenant, m.get("principal")), at, ChainStore::later);
             if (m.get("target") != null) {
-                List<Object> key = List.of(r.tenantId(), m.get("target"), m.get("principal"), m.get("principal_kind"));
+                List<Object> key = List.of(tenant, m.get("target"), m.get("principal"), m.get("principal_kind"));
                 long[] n = touches.computeIfAbsent(key, k -> new long[2]);
                 n[0]++;
                 n[1] += "write".equals(m.get("op_class")) ? 1 : 0;
-                lastTouch.merge(key, r.occurredAt(), ChainStore::later);
+                lastTouch.merge(key, at, ChainStore::later);
             }
         }
         Jdbc.update(c, """
@@ -282,7 +284,7 @@ public final class ChainStore {
                   FROM unnest(?::uuid[], ?::text[], ?::uuid[], ?::bigint[], ?::text[], ?::bigint[])
                        AS v(id, at, tenant, seq, hash, pos)""",
                 c.createArrayOf("uuid", rows.stream().map(AuditRecord::id).toArray()),
-                c.createArrayOf("text", rows.stream().map(r -> r.occurredAt().toString()).toArray()),
+                c.createArrayOf("text", rows.stream().map(AuditRecord::occurredAtText).toArray()),
                 c.createArrayOf("uuid", rows.stream().map(AuditRecord::tenantId).toArray()),
                 c.createArrayOf("bigint", rows.stream().map(AuditRecord::chainSeq).toArray()),
                 c.createArrayOf("text", rows.stream().map(r -> hex.formatHex(r.chainHash())).toArray()),
