@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -74,7 +75,7 @@ public final class EventsBench {
                 HttpClient jdkClient = jdk ? HttpClient.newBuilder().executor(Executors.newVirtualThreadPerTaskExecutor())
                         .build() : null;
                 try (LeanHttp toKernel = new LeanHttp(URI.create(url)); LeanHttp toBare = new LeanHttp(URI.create(bareUrl))) {
-                    Client http = jdk ? Client.jdk(jdkClient) : Client.lean(toKernel, toBare, url);
+                    Client<?> http = jdk ? Client.jdk(jdkClient) : Client.lean(toKernel, toBare, url);
                     for (int warm : Smoke.ON ? new int[] {100} : new int[] {300, 1000, 1500}) { // warm-up: let both paths be compiled first
                         run(http, url, warm, 4, true, false);
                         run(http, bareUrl, warm, 4, true, false);
@@ -151,47 +152,52 @@ public final class EventsBench {
     private static final java.util.concurrent.atomic.AtomicReference<Exception> FIRST_FAILURE =
             new java.util.concurrent.atomic.AtomicReference<>();
 
-    /** The load generator: builds a request once, then sends it and returns the status. */
-    private interface Client {
-        Object build(String url, Map<String, String> headers, byte[] body);
+    /**
+     * The load generator: builds a request once, then sends it and returns the status.
+     *
+     * @param <R> a request as built, ready to send
+     */
+    private interface Client<R> {
+        R build(String url, Map<String, String> headers, byte[] body);
 
-        int send(Object request) throws Exception;
+        int send(R request) throws Exception;
 
-        static Client jdk(HttpClient http) {
-            return new Client() {
-                public Object build(String url, Map<String, String> headers, byte[] body) {
+        static Client<HttpRequest> jdk(HttpClient http) {
+            return new Client<>() {
+                public HttpRequest build(String url, Map<String, String> headers, byte[] body) {
                     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url));
                     headers.forEach(b::header);
                     return b.POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
                 }
 
-                public int send(Object request) throws Exception {
-                    return http.send((HttpRequest) request, HttpResponse.BodyHandlers.discarding()).statusCode();
+                public int send(HttpRequest request) throws Exception {
+                    return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
                 }
             };
         }
 
-        static Client lean(LeanHttp kernel, LeanHttp bare, String kernelUrl) {
-            record Built(LeanHttp to, byte[] bytes) {
-            }
-            return new Client() {
-                public Object build(String url, Map<String, String> headers, byte[] body) {
+        /** A request serialized ahead, with the connection pool it goes to. */
+        record Serialized(LeanHttp to, byte[] bytes) {
+        }
+
+        static Client<Serialized> lean(LeanHttp kernel, LeanHttp bare, String kernelUrl) {
+            return new Client<>() {
+                public Serialized build(String url, Map<String, String> headers, byte[] body) {
                     LeanHttp to = url.equals(kernelUrl) ? kernel : bare;
-                    return new Built(to, to.request("POST", URI.create(url), headers, body));
+                    return new Serialized(to, to.request("POST", URI.create(url), headers, body));
                 }
 
-                public int send(Object request) throws Exception {
-                    Built b = (Built) request;
-                    return b.to().send(b.bytes());
+                public int send(Serialized request) throws Exception {
+                    return request.to().send(request.bytes());
                 }
             };
         }
     }
 
-    private static Result run(Client http, String url, int rate, int seconds, boolean expectOk, boolean badSig)
+    private static <R> Result run(Client<R> http, String url, int rate, int seconds, boolean expectOk, boolean badSig)
             throws Exception {
         int n = rate * seconds;
-        Object[] requests = new Object[n];
+        List<R> requests = new java.util.ArrayList<>(n);
         long ts = Instant.now().getEpochSecond() + seconds / 2;
         for (int i = 0; i < n; i++) {
             String id = "d-" + SEQ.incrementAndGet();
@@ -199,14 +205,14 @@ public final class EventsBench {
                     + "{\"alertname\":\"HighLatency\",\"severity\":\"critical\"},\"alerts\":[{\"status\":\"firing\","
                     + "\"labels\":{\"alertname\":\"HighLatency\"},\"fingerprint\":\"" + id + "\"}]}")
                     .getBytes(StandardCharsets.UTF_8);
-            requests[i] = http.build(url, Map.of("Content-Type", "application/json", "webhook-id", id,
+            requests.add(http.build(url, Map.of("Content-Type", "application/json", "webhook-id", id,
                     "webhook-timestamp", String.valueOf(ts), "webhook-signature",
-                    badSig ? "v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=" : sign(id, ts, body)), body);
+                    badSig ? "v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=" : sign(id, ts, body)), body));
         }
         int expected = expectOk ? 200 : 401;
         Map<Integer, java.util.concurrent.atomic.LongAdder> others = new java.util.concurrent.ConcurrentSkipListMap<>();
         OpenLoop.Run run = OpenLoop.run(rate, n, i -> {
-            int status = http.send(requests[i]);
+            int status = http.send(requests.get(i));
             if (status != expected) {
                 others.computeIfAbsent(status, k -> new java.util.concurrent.atomic.LongAdder()).increment();
             }
