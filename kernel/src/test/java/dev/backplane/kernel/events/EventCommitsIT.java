@@ -3,7 +3,6 @@ package dev.backplane.kernel.events;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.backplane.kernel.persistence.Database;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.ScratchDatabase;
 import java.sql.Connection;
@@ -17,9 +16,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Group commit of accepted deliveries ({@link EventCommits}) on a real (embedded) PostgreSQL: concurrent events share
@@ -30,26 +28,15 @@ import org.junit.jupiter.api.Test;
 class EventCommitsIT {
 
     private static final String[] SUBSCRIBERS = {"test.one", "test.two"};
-    private static Database db;
-    private static Jdbc jdbc;
+    @RegisterExtension
+    static final ScratchDatabase.PerClass DB = ScratchDatabase.perClass("svc-event-commits");
     private final EventSource source = TestEvents.source("commits");
     private final UUID tenant = source.tenantId();
-
-    @BeforeAll
-    static void database() {
-        db = ScratchDatabase.start("svc-event-commits");
-        jdbc = new Jdbc(db.dataSource());
-    }
-
-    @AfterAll
-    static void close() {
-        db.close();
-    }
 
     @Test
     void concurrentDeliveriesShareTransactionsAndEachGetsItsOwnAnswer() throws Exception {
         int n = 300;
-        try (EventCommits commits = new EventCommits(new EventStore(jdbc));
+        try (EventCommits commits = new EventCommits(new EventStore(DB.jdbc()));
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             CountDownLatch go = new CountDownLatch(1);
             List<Future<Boolean>> answers = new ArrayList<>();
@@ -79,7 +66,7 @@ class EventCommitsIT {
 
     @Test
     void anEventPostgreSQLRefusesFailsAloneAndTheRestOfItsBatchIsWritten() throws Exception {
-        try (EventCommits commits = new EventCommits(new EventStore(jdbc), 1, 16);
+        try (EventCommits commits = new EventCommits(new EventStore(DB.jdbc()), 1, 16);
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             try (Gate gate = new Gate("gate-1")) {
                 Future<Boolean> held = threads.submit(() -> commits.write(event("gate-1", "ok")));
@@ -97,14 +84,14 @@ class EventCommitsIT {
                         .satisfies(e -> assertThat(((SQLException) e).getSQLState()).startsWith("22"));
             }
             assertThat(count("SELECT count(*) FROM events WHERE source_id = ?")).isEqualTo(3);
-            assertThat(jdbc.queryOne("SELECT count(*) FROM events WHERE source_id = ? AND delivery_id = 'bad'",
+            assertThat(DB.jdbc().queryOne("SELECT count(*) FROM events WHERE source_id = ? AND delivery_id = 'bad'",
                     rs -> rs.getLong(1), source.id()).orElseThrow()).isZero();
         }
     }
 
     @Test
     void aFullQueueRefusesAtOnceAndWritesWhatItHolds() throws Exception {
-        try (EventCommits commits = new EventCommits(new EventStore(jdbc), 1, 2);
+        try (EventCommits commits = new EventCommits(new EventStore(DB.jdbc()), 1, 2);
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             try (Gate gate = new Gate("gate-2")) {
                 Future<Boolean> held = threads.submit(() -> commits.write(event("gate-2", "ok")));
@@ -125,7 +112,7 @@ class EventCommitsIT {
 
     @Test
     void closingWritesWhatIsQueuedAndThenRefuses() throws Exception {
-        EventCommits commits = new EventCommits(new EventStore(jdbc), 1, 8);
+        EventCommits commits = new EventCommits(new EventStore(DB.jdbc()), 1, 8);
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             Future<Boolean> queued;
             try (Gate gate = new Gate("gate-3")) {
@@ -160,7 +147,7 @@ class EventCommitsIT {
     }
 
     private long count(String sql) {
-        return jdbc.queryOne(sql, rs -> rs.getLong(1), source.id()).orElseThrow();
+        return DB.jdbc().queryOne(sql, rs -> rs.getLong(1), source.id()).orElseThrow();
     }
 
     /**
@@ -185,7 +172,7 @@ class EventCommitsIT {
         private final Connection c;
 
         Gate(String deliveryId) throws SQLException {
-            c = db.dataSource().getConnection();
+            c = DB.db().dataSource().getConnection();
             c.setAutoCommit(false);
             Jdbc.update(c, "INSERT INTO events (id, tenant_id, source_id, source_slug, kind, delivery_id, envelope, "
                     + "audit_id) VALUES (?, ?, ?, ?, 'generic-json', ?, '{}'::jsonb, ?)", UUID.randomUUID(), tenant,

@@ -3,17 +3,14 @@ package dev.backplane.kernel.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.backplane.kernel.persistence.ChangeFeed;
-import dev.backplane.kernel.persistence.Database;
-import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.LogCapture;
 import dev.backplane.kernel.testing.ScratchDatabase;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Closing the drain (a kernel stopping) on a real (embedded) PostgreSQL while a batch is in flight: the batch may
@@ -22,19 +19,8 @@ import org.junit.jupiter.api.Test;
  */
 class EventDrainCloseIT {
 
-    private static Database db;
-    private static Jdbc jdbc;
-
-    @BeforeAll
-    static void database() {
-        db = ScratchDatabase.start("svc-event-drain-close");
-        jdbc = new Jdbc(db.dataSource());
-    }
-
-    @AfterAll
-    static void close() {
-        db.close();
-    }
+    @RegisterExtension
+    static final ScratchDatabase.PerClass DB = ScratchDatabase.perClass("svc-event-drain-close");
 
     @Test
     void aBatchInFlightCommitsBeforeTheDrainStops() throws Exception {
@@ -43,7 +29,7 @@ class EventDrainCloseIT {
         CountDownLatch release = new CountDownLatch(1);
         LogCapture logs = LogCapture.onRootLogger();
         try {
-            EventDrain drain = new EventDrain(jdbc, ChangeFeed.disabled(), Duration.ofSeconds(30));
+            EventDrain drain = new EventDrain(DB.jdbc(), ChangeFeed.disabled(), Duration.ofSeconds(30));
             drain.subscribe("test.held", (c, event) -> {
                 entered.countDown();
                 release.await();
@@ -67,7 +53,7 @@ class EventDrainCloseIT {
     void aBatchThatOverrunsTheWaitRollsBackAndIsDeliveredByTheNextDrain() throws Exception {
         EventSource source = write("stuck", 2);
         CountDownLatch entered = new CountDownLatch(1);
-        EventDrain drain = new EventDrain(jdbc, ChangeFeed.disabled(), Duration.ofMillis(300));
+        EventDrain drain = new EventDrain(DB.jdbc(), ChangeFeed.disabled(), Duration.ofMillis(300));
         drain.subscribe("test.stuck", (c, event) -> {
             entered.countDown();
             try {
@@ -86,7 +72,7 @@ class EventDrainCloseIT {
         awaitDue(source, List.of(0, 0)); // rolled back: both due, and no attempt counted against them
 
         CountDownLatch delivered = new CountDownLatch(2);
-        EventDrain next = new EventDrain(jdbc, ChangeFeed.disabled());
+        EventDrain next = new EventDrain(DB.jdbc(), ChangeFeed.disabled());
         try {
             next.subscribe("test.stuck", (c, event) -> delivered.countDown());
             next.wake();
@@ -100,7 +86,7 @@ class EventDrainCloseIT {
     /** {@code n} accepted events of a new source, each due to the subscriber {@code test.<name>}. */
     private static EventSource write(String name, int n) {
         EventSource source = TestEvents.source(name);
-        try (EventCommits commits = new EventCommits(new EventStore(jdbc))) {
+        try (EventCommits commits = new EventCommits(new EventStore(DB.jdbc()))) {
             for (int i = 0; i < n; i++) {
                 assertThat(commits.write(TestEvents.event(source, name + "-" + i, "ok", "test." + name))).isTrue();
             }
@@ -110,7 +96,7 @@ class EventDrainCloseIT {
 
     /** The attempts of each delivery of {@code source}'s events still due. */
     private static List<Integer> due(EventSource source) {
-        return jdbc.query("SELECT d.attempts FROM event_deliveries d JOIN events e ON e.id = d.event_id "
+        return DB.jdbc().query("SELECT d.attempts FROM event_deliveries d JOIN events e ON e.id = d.event_id "
                 + "WHERE e.source_id = ? AND d.status = 'pending'", rs -> rs.getInt(1), source.id());
     }
 

@@ -3,17 +3,14 @@ package dev.backplane.kernel.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.backplane.kernel.errors.DomainException;
-import dev.backplane.kernel.persistence.Database;
-import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.ScratchDatabase;
 import dev.backplane.kernel.util.JsonMapping;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A busy source's tokens taken ahead ({@link SourceRateLimits#ahead}) on a real (embedded) PostgreSQL: two limiters
@@ -22,19 +19,8 @@ import org.junit.jupiter.api.Test;
  */
 class SourceRateLimitsIT {
 
-    private static Database db;
-    private static Jdbc jdbc;
-
-    @BeforeAll
-    static void database() {
-        db = ScratchDatabase.start("svc-rate-limits");
-        jdbc = new Jdbc(db.dataSource());
-    }
-
-    @AfterAll
-    static void close() {
-        db.close();
-    }
+    @RegisterExtension
+    static final ScratchDatabase.PerClass DB = ScratchDatabase.perClass("svc-rate-limits");
 
     @Test
     void tokensAreTakenAheadOnlyForABusySource() {
@@ -49,8 +35,8 @@ class SourceRateLimitsIT {
         int rate = 1000;
         int burst = 100;
         EventSource source = source(rate, burst);
-        SourceRateLimits a = new SourceRateLimits(jdbc, 100);
-        SourceRateLimits b = new SourceRateLimits(jdbc, 100);
+        SourceRateLimits a = new SourceRateLimits(DB.jdbc(), 100);
+        SourceRateLimits b = new SourceRateLimits(DB.jdbc(), 100);
         int[] accepted = new int[2];
         int limited = 0;
         long t0 = System.nanoTime();
@@ -80,7 +66,7 @@ class SourceRateLimitsIT {
         UUID id = UUID.randomUUID();
         UUID tenant = UUID.randomUUID();
         String slug = "rl-" + id;
-        jdbc.update("INSERT INTO event_sources (id, tenant_id, slug, name, kind, auth_strategy, created_by, updated_by) "
+        DB.jdbc().update("INSERT INTO event_sources (id, tenant_id, slug, name, kind, auth_strategy, created_by, updated_by) "
                 + "VALUES (?, ?, ?, ?, 'generic-json', 'basic', 'test', 'test')", id, tenant, slug, slug);
         return new EventSource(id, tenant, slug, slug, EventNormalizer.Kind.GENERIC_JSON,
                 EventSource.AuthStrategy.BASIC, JsonMapping.mapper().valueToTree(Map.of("rate_per_second", rate,

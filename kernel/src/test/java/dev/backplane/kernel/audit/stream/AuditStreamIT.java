@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.backplane.kernel.audit.AuditClass;
 import dev.backplane.kernel.audit.AuditLog;
-import dev.backplane.kernel.persistence.Database;
-import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.LogCapture;
 import dev.backplane.kernel.testing.ScratchDatabase;
 import dev.backplane.kernel.testing.TempDirs;
@@ -23,10 +21,9 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLContext;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The SIEM stream against real receivers: Debian's rsyslogd over TLS with a CA made in the test, and a loopback
@@ -38,35 +35,24 @@ class AuditStreamIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TOKEN = "siem-token-" + UUID.randomUUID();
-    private static Database db;
-    private static Jdbc jdbc;
+    @RegisterExtension
+    static final ScratchDatabase.PerClass DB = ScratchDatabase.perClass("svc-audit-stream");
     private final UUID tenantA = UUID.randomUUID();
     private final UUID tenantB = UUID.randomUUID();
-
-    @BeforeAll
-    static void database() {
-        db = ScratchDatabase.start("svc-audit-stream");
-        jdbc = new Jdbc(db.dataSource());
-    }
-
-    @AfterAll
-    static void close() {
-        db.close();
-    }
 
     @BeforeEach
     void everyTestStartsAtTheHead() {
         // each test streams its own rows: earlier tests' rows and links are gone
-        jdbc.update("DELETE FROM audit_links");
-        jdbc.update("DELETE FROM audit_rows");
-        jdbc.update("DELETE FROM audit_stream_cursors");
+        DB.jdbc().update("DELETE FROM audit_links");
+        DB.jdbc().update("DELETE FROM audit_rows");
+        DB.jdbc().update("DELETE FROM audit_stream_cursors");
     }
 
     @Test
     void syslogOverTlsDeliversEveryRowInOrderThroughAReceiverCrash() throws Exception {
         try (Rsyslog rsyslog = Rsyslog.start("dns:localhost,ip:127.0.0.1")) {
             SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-            AuditStreamer streamer = new AuditStreamer(jdbc, syslog("localhost:" + rsyslog.port(), rsyslog.ca().ca(),
+            AuditStreamer streamer = new AuditStreamer(DB.jdbc(), syslog("localhost:" + rsyslog.port(), rsyslog.ca().ca(),
                     "json", 40), SSLContext.getDefault(), metrics);
             AuditSink sink = streamer.sinks().getFirst();
             List<UUID> written = write(60);
@@ -97,13 +83,13 @@ class AuditStreamIT {
     @Test
     void aRowThatMayHaveBeenSentBeforeGoesOutMarkedAsRedelivered() throws Exception {
         try (Rsyslog rsyslog = Rsyslog.start("dns:localhost")) {
-            AuditStreamer streamer = new AuditStreamer(jdbc, syslog("localhost:" + rsyslog.port(), rsyslog.ca().ca(),
+            AuditStreamer streamer = new AuditStreamer(DB.jdbc(), syslog("localhost:" + rsyslog.port(), rsyslog.ca().ca(),
                     "json", 500), SSLContext.getDefault(), new SimpleMeterRegistry());
             List<UUID> written = write(10);
             chain();
             long fifth = position(written.get(4));
             // what a kernel killed after handing rows 1-5 to the socket, before the receiver confirmed, leaves behind
-            new AuditStreamStore(jdbc).sending("syslog", fifth);
+            new AuditStreamStore(DB.jdbc()).sending("syslog", fifth);
             streamer.run(streamer.sinks().getFirst());
             List<String[]> messages = awaitRaw(rsyslog, 10);
             for (int i = 0; i < 10; i++) {
@@ -129,7 +115,7 @@ class AuditStreamIT {
         TestCa ca = TestCa.create(dir, "svc-test-ca", "dns:localhost");
         try (CrashingSyslogReceiver receiver = new CrashingSyslogReceiver(ca.serverContext())) {
             SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-            AuditStreamer streamer = new AuditStreamer(jdbc, syslog("localhost:" + receiver.port(), ca.ca(), "json", 500),
+            AuditStreamer streamer = new AuditStreamer(DB.jdbc(), syslog("localhost:" + receiver.port(), ca.ca(), "json", 500),
                     SSLContext.getDefault(), metrics);
             List<UUID> written = write(20);
             chain();
@@ -149,7 +135,7 @@ class AuditStreamIT {
     @Test
     void cefPayloadCarriesTheRowAndItsChainPosition() throws Exception {
         try (Rsyslog rsyslog = Rsyslog.start("dns:localhost")) {
-            AuditStreamer streamer = new AuditStreamer(jdbc, syslog("localhost:" + rsyslog.port(), rsyslog.ca().ca(),
+            AuditStreamer streamer = new AuditStreamer(DB.jdbc(), syslog("localhost:" + rsyslog.port(), rsyslog.ca().ca(),
                     "cef", 500), SSLContext.getDefault(), new SimpleMeterRegistry());
             List<UUID> written = write(2);
             chain();
@@ -170,11 +156,11 @@ class AuditStreamIT {
             write(3);
             chain();
             SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-            AuditStreamer wrongCa = new AuditStreamer(jdbc, syslog("localhost:" + rsyslog.port(), stranger.ca(),
+            AuditStreamer wrongCa = new AuditStreamer(DB.jdbc(), syslog("localhost:" + rsyslog.port(), stranger.ca(),
                     "json", 500), SSLContext.getDefault(), metrics);
             assertThat(wrongCa.run(wrongCa.sinks().getFirst())).isZero();
             SimpleMeterRegistry metrics2 = new SimpleMeterRegistry();
-            AuditStreamer wrongName = new AuditStreamer(jdbc, syslog("localhost:" + elsewhere.port(),
+            AuditStreamer wrongName = new AuditStreamer(DB.jdbc(), syslog("localhost:" + elsewhere.port(),
                     elsewhere.ca().ca(), "json", 500), SSLContext.getDefault(), metrics2);
             assertThat(wrongName.run(wrongName.sinks().getFirst())).isZero();
             Thread.sleep(1500); // what rsyslogd received, it has written by now
@@ -182,7 +168,7 @@ class AuditStreamIT {
             assertThat(elsewhere.messages()).as("nothing reached the receiver named otherwise").isEmpty();
             assertThat(metrics.counter("svc.audit.stream.failures", "sink", "syslog").count()).isEqualTo(1);
             assertThat(metrics2.counter("svc.audit.stream.failures", "sink", "syslog").count()).isEqualTo(1);
-            assertThat(new AuditStreamStore(jdbc).cursor("syslog").acknowledged()).as("the cursor stays").isZero();
+            assertThat(new AuditStreamStore(DB.jdbc()).cursor("syslog").acknowledged()).as("the cursor stays").isZero();
         } finally {
             TempDirs.delete(otherCa);
         }
@@ -193,7 +179,7 @@ class AuditStreamIT {
         LogCapture logs = LogCapture.onRootLogger();
         try (HttpReceiver receiver = new HttpReceiver()) {
             SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-            AuditStreamer streamer = new AuditStreamer(jdbc, http(receiver.url(), 25), SSLContext.getDefault(), metrics);
+            AuditStreamer streamer = new AuditStreamer(DB.jdbc(), http(receiver.url(), 25), SSLContext.getDefault(), metrics);
             AuditSink sink = streamer.sinks().getFirst();
             List<UUID> written = write(50);
             chain();
@@ -247,7 +233,7 @@ class AuditStreamIT {
 
     /** Finished rows, alternating between the two tenants; their ids in the order written. */
     private List<UUID> write(int n) {
-        AuditLog audit = new AuditLog(jdbc);
+        AuditLog audit = new AuditLog(DB.jdbc());
         List<UUID> ids = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             ids.add(audit.record(AuditLog.Entry.of(i % 2 == 0 ? tenantA : tenantB, "alice",
@@ -259,7 +245,7 @@ class AuditStreamIT {
 
     /** What the chainer does: unlinked rows get links with the next positions, in the order they were written. */
     private static void chain() {
-        jdbc.update("WITH base AS (SELECT coalesce(max(pos), 0) AS b FROM audit_links), o AS (SELECT id, occurred_at, "
+        DB.jdbc().update("WITH base AS (SELECT coalesce(max(pos), 0) AS b FROM audit_links), o AS (SELECT id, occurred_at, "
                 + "tenant_id, row_number() OVER (ORDER BY occurred_at, id) AS n FROM audit_rows r WHERE NOT EXISTS "
                 + "(SELECT 1 FROM audit_links l WHERE l.audit_id = r.id)) INSERT INTO audit_links (audit_id, occurred_at, "
                 + "tenant_id, seq, hash, pos) SELECT id, occurred_at, tenant_id, base.b + o.n, decode('00', 'hex'), "
@@ -267,7 +253,7 @@ class AuditStreamIT {
     }
 
     private static long position(UUID id) {
-        return jdbc.queryOne("SELECT pos FROM audit_links WHERE audit_id = ?", rs -> rs.getLong(1), id).orElseThrow();
+        return DB.jdbc().queryOne("SELECT pos FROM audit_links WHERE audit_id = ?", rs -> rs.getLong(1), id).orElseThrow();
     }
 
     private static double gauge(SimpleMeterRegistry metrics, String name) {
