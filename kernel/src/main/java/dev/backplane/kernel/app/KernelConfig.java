@@ -279,8 +279,9 @@ public final class KernelConfig {
                     + " at true");
         }
         return new Database.Settings(optional(Setting.DB_URL), get(Setting.DB_USER), get(Setting.DB_PASSWORD),
-                intValue(Setting.DB_POOL_SIZE), Path.of(get(Setting.DATA_DIR)), intValue(Setting.DB_EMBEDDED_PORT),
-                boolValue(Setting.DB_EMBEDDED_FSYNC), migrateOnStart);
+                intValue(Setting.DB_POOL_SIZE), Duration.ofSeconds(intValue(Setting.DB_CONNECT_WAIT_SECONDS)),
+                Path.of(get(Setting.DATA_DIR)), intValue(Setting.DB_EMBEDDED_PORT), boolValue(Setting.DB_EMBEDDED_FSYNC),
+                migrateOnStart);
     }
 
     /** What {@link CredentialService#start} needs. */

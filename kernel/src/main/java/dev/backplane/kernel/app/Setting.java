@@ -32,6 +32,10 @@ public enum Setting {
     DB_USER("db.user", "SVC_DB_USER", "", "database user (URL mode)"),
     DB_PASSWORD("db.password", "SVC_DB_PASSWORD", "", "database password (URL mode; prefer the environment variable)", Secrecy.SECRET),
     DB_POOL_SIZE("db.pool-size", "SVC_DB_POOL_SIZE", "16", "maximum JDBC connections", 1, 1000),
+    DB_CONNECT_WAIT_SECONDS("db.connect-wait-seconds", "SVC_DB_CONNECT_WAIT_SECONDS", "30",
+            "how long the kernel (and 'migrate') keeps trying, once a second, to reach the database at start before it "
+                    + "exits 1 (URL mode); 0 tries once. Raise it where the database may start after the kernel",
+            0, 3600),
     DB_EMBEDDED_PORT("db.embedded.port", "SVC_DB_EMBEDDED_PORT", "0", "port of the embedded PostgreSQL (0 picks a free port)", 0, 65535),
     DB_EMBEDDED_FSYNC("db.embedded.fsync", "SVC_DB_EMBEDDED_FSYNC", "true",
             "true: the embedded PostgreSQL flushes each commit to disk (fsync), so a commit the kernel answered for survives "

@@ -32,6 +32,8 @@ import org.flywaydb.database.postgresql.PostgreSQLConfigurationExtension;
 public final class Database implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Database.class.getName());
+    /** The embedded server has started before its pool opens: a wait this long means something else is wrong. */
+    private static final Duration EMBEDDED_CONNECT_WAIT = Duration.ofSeconds(30);
     /**
      * The PostgreSQL driver logs through java.util.logging, and below INFO it writes what it sends: at FINE the
      * connection URL it was given (a password in it included), at FINEST every bind value of every statement — the
@@ -63,9 +65,11 @@ public final class Database implements AutoCloseable {
      * Where the database is: a JDBC URL (with user and password), or none — then an embedded
      * PostgreSQL under {@code dataDir/postgres} on {@code embeddedPort} (0 picks a free one), flushing each
      * commit to disk when {@code embeddedFsync} (an external database's durability is its own configuration).
+     * {@code connectWait} is how long a database by URL is tried at start (once a second) before start fails;
+     * zero tries once.
      */
-    public record Settings(Optional<String> url, String user, String password, int poolSize, Path dataDir,
-                           int embeddedPort, boolean embeddedFsync, boolean migrateOnStart) {
+    public record Settings(Optional<String> url, String user, String password, int poolSize, Duration connectWait,
+                           Path dataDir, int embeddedPort, boolean embeddedFsync, boolean migrateOnStart) {
         @Override
         public String toString() {
             return "Database.Settings[" + url.map(Database::redactUrl).orElse("embedded in " + dataDir)
@@ -88,7 +92,8 @@ public final class Database implements AutoCloseable {
         Optional<String> url = settings.url();
         int poolSize = settings.poolSize();
         if (url.isPresent()) {
-            HikariDataSource ds = pool(url.get(), settings.user(), settings.password(), poolSize);
+            HikariDataSource ds = pool(url.get(), settings.user(), settings.password(), poolSize,
+                    settings.connectWait());
             Database db = new Database(Optional.empty(), ds, "postgresql at " + redactUrl(url.get()));
             try {
                 return settings.migrateOnStart() ? migrated(db) : checked(db);
@@ -116,7 +121,8 @@ public final class Database implements AutoCloseable {
      */
     public static Migrated migrateOnly(Settings settings) {
         try (Database db = settings.url().isPresent()
-                ? new Database(Optional.empty(), pool(settings.url().get(), settings.user(), settings.password(), 3),
+                ? new Database(Optional.empty(), pool(settings.url().get(), settings.user(), settings.password(), 3,
+                        settings.connectWait()),
                         "postgresql at " + redactUrl(settings.url().get()))
                 : startEmbedded(settings, 3)) {
             Migrated result = migrate(db);
@@ -130,7 +136,7 @@ public final class Database implements AutoCloseable {
         Path dir = settings.dataDir().toAbsolutePath().resolve("postgres");
         EmbeddedPostgres pg = startEmbeddedServer(dir, settings.embeddedPort(), settings.embeddedFsync());
         String jdbc = pg.getJdbcUrl("postgres", "postgres");
-        HikariDataSource ds = pool(jdbc, "postgres", "", poolSize);
+        HikariDataSource ds = pool(jdbc, "postgres", "", poolSize, EMBEDDED_CONNECT_WAIT);
         return new Database(Optional.of(pg), ds, "embedded postgresql in " + dir + " (port " + pg.getPort() + ")");
     }
 
@@ -163,7 +169,7 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private static HikariDataSource pool(String url, String user, String password, int size) {
+    private static HikariDataSource pool(String url, String user, String password, int size, Duration connectWait) {
         HikariConfig hc = new HikariConfig();
         hc.setJdbcUrl(url);
         if (!user.isBlank()) {
@@ -176,7 +182,9 @@ public final class Database implements AutoCloseable {
         hc.setMinimumIdle(Math.min(2, size));
         hc.setPoolName("svc");
         hc.setConnectionTimeout(10_000);
-        hc.setInitializationFailTimeout(30_000);
+        // Hikari tries, sleeps a second, and tries again until this has passed; 1 ms is one try (0 would start the
+        // pool without a connection and leave the failure to the first statement, 10 s later)
+        hc.setInitializationFailTimeout(Math.max(1, connectWait.toMillis()));
         return new HikariDataSource(hc);
     }
 

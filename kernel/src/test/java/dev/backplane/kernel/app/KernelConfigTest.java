@@ -249,6 +249,15 @@ class KernelConfigTest {
                 .getMessage()).contains("identity.jwks-cache-seconds");
         assertThat(configError(() -> KernelConfig.of(Map.of(Setting.IDENTITY_CLOCK_SKEW, "601")))
                 .getMessage()).contains("identity.clock-skew-seconds");
+        assertThat(configError(() -> KernelConfig.load(Optional.empty(), Map.of("SVC_DB_CONNECT_WAIT_SECONDS", "-1")))
+                .getMessage()).contains("db.connect-wait-seconds");
+    }
+
+    @Test
+    void theDatabaseConnectWaitReachesTheDatabaseSettings() {
+        assertThat(KernelConfig.load(Optional.empty(), Map.of()).database().connectWait()).hasSeconds(30);
+        assertThat(KernelConfig.load(Optional.empty(), Map.of("SVC_DB_CONNECT_WAIT_SECONDS", "0")).database()
+                .connectWait()).isZero();
     }
 
     @Test

@@ -44,7 +44,7 @@ class AuditMigrationIT {
                            'k8s.pod.list', 'prod-' || (g % 3), 'ok', md5(g::text) FROM generate_series(1, 400) g""", tenant);
 
             var migrated = Database.migrateOnly(new Database.Settings(Optional.of(pg.jdbcUrl()), ExternalPostgres.USER,
-                    ExternalPostgres.PASSWORD, 2, work, 0, false, true));
+                    ExternalPostgres.PASSWORD, 2, java.time.Duration.ofSeconds(30), work, 0, false, true));
             assertThat(migrated.from()).isEqualTo("046");
 
             List<String> partitions = new ArchiveStore(db).partitions().stream().map(ArchiveStore.Partition::name).toList();

@@ -66,8 +66,9 @@ class SourceRateLimitsIT {
         UUID id = UUID.randomUUID();
         UUID tenant = UUID.randomUUID();
         String slug = "rl-" + id;
-        DB.jdbc().update("INSERT INTO event_sources (id, tenant_id, slug, name, kind, auth_strategy, created_by, updated_by) "
-                + "VALUES (?, ?, ?, ?, 'generic-json', 'basic', 'test', 'test')", id, tenant, slug, slug);
+        DB.jdbc().update("""
+                INSERT INTO event_sources (id, tenant_id, slug, name, kind, auth_strategy, created_by, updated_by)
+                VALUES (?, ?, ?, ?, 'generic-json', 'basic', 'test', 'test')""", id, tenant, slug, slug);
         return new EventSource(id, tenant, slug, slug, EventNormalizer.Kind.GENERIC_JSON,
                 EventSource.AuthStrategy.BASIC, JsonMapping.mapper().valueToTree(Map.of("rate_per_second", rate,
                         "burst", burst)), "active", 1, Optional.empty(), Instant.now(), "test", Instant.now(), "test");

@@ -15,6 +15,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -85,9 +86,13 @@ class MigrateIT {
         env.put("SVC_DB_USER", "svc");
         env.put("SVC_DB_PASSWORD", "never-shown-42");
         env.put("SVC_DATA_DIR", work.resolve("data").toString());
+        env.put("SVC_DB_CONNECT_WAIT_SECONDS", "2"); // tries three times (the default keeps trying for 30 s)
+        long t0 = System.nanoTime();
         String out = migrate(env, work.resolve("migrate.log"), 1);
         assertThat(out).contains("svc kernel migrate: migrating jdbc:postgresql://127.0.0.1:").contains("failed: ")
                 .doesNotContain("never-shown-42");
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("gave up after the wait set")
+                .isLessThan(Duration.ofSeconds(20));
     }
 
     /** Runs {@code Main migrate} as its own process; returns its output after checking its exit code. */

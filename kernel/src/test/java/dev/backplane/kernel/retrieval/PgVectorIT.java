@@ -169,7 +169,7 @@ class PgVectorIT {
                     .setTransactionalLock(false);
             toV045.load().migrate();
             var settings = new dev.backplane.kernel.persistence.Database.Settings(Optional.of(other.jdbcUrl()), "postgres",
-                    "", 2, work, 0, false, true);
+                    "", 2, java.time.Duration.ofSeconds(30), work, 0, false, true);
             try (var ds = new com.zaxxer.hikari.HikariDataSource()) {
                 ds.setJdbcUrl(other.jdbcUrl());
                 ds.setUsername("postgres");

@@ -9,6 +9,7 @@ import dev.backplane.kernel.audit.AuditLog;
 import dev.backplane.kernel.testing.LogCapture;
 import dev.backplane.kernel.testing.ScratchDatabase;
 import dev.backplane.kernel.testing.TempDirs;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.nio.file.Path;
@@ -52,8 +53,7 @@ class AuditStreamIT {
     void syslogOverTlsDeliversEveryRowInOrderThroughAReceiverCrash() throws Exception {
         try (Rsyslog rsyslog = Rsyslog.start("dns:localhost,ip:127.0.0.1")) {
             SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-            AuditStreamer streamer = new AuditStreamer(DB.jdbc(), syslog("localhost:" + rsyslog.port(), rsyslog.ca().ca(),
-                    "json", 40), SSLContext.getDefault(), metrics);
+            AuditStreamer streamer = streamer(syslog(rsyslog.port(), rsyslog.ca().ca(), "json", 40), metrics);
             AuditSink sink = streamer.sinks().getFirst();
             List<UUID> written = write(60);
             chain();
@@ -83,8 +83,8 @@ class AuditStreamIT {
     @Test
     void aRowThatMayHaveBeenSentBeforeGoesOutMarkedAsRedelivered() throws Exception {
         try (Rsyslog rsyslog = Rsyslog.start("dns:localhost")) {
-            AuditStreamer streamer = new AuditStreamer(DB.jdbc(), syslog("localhost:" + rsyslog.port(), rsyslog.ca().ca(),
-                    "json", 500), SSLContext.getDefault(), new SimpleMeterRegistry());
+            AuditStreamer streamer = streamer(syslog(rsyslog.port(), rsyslog.ca().ca(), "json", 500),
+                    new SimpleMeterRegistry());
             List<UUID> written = write(10);
             chain();
             long fifth = position(written.get(4));
@@ -115,8 +115,7 @@ class AuditStreamIT {
         TestCa ca = TestCa.create(dir, "svc-test-ca", "dns:localhost");
         try (CrashingSyslogReceiver receiver = new CrashingSyslogReceiver(ca.serverContext())) {
             SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-            AuditStreamer streamer = new AuditStreamer(DB.jdbc(), syslog("localhost:" + receiver.port(), ca.ca(), "json", 500),
-                    SSLContext.getDefault(), metrics);
+            AuditStreamer streamer = streamer(syslog(receiver.port(), ca.ca(), "json", 500), metrics);
             List<UUID> written = write(20);
             chain();
             assertThat(streamer.run(streamer.sinks().getFirst())).as("the crashed delivery does not count").isZero();
@@ -135,15 +134,16 @@ class AuditStreamIT {
     @Test
     void cefPayloadCarriesTheRowAndItsChainPosition() throws Exception {
         try (Rsyslog rsyslog = Rsyslog.start("dns:localhost")) {
-            AuditStreamer streamer = new AuditStreamer(DB.jdbc(), syslog("localhost:" + rsyslog.port(), rsyslog.ca().ca(),
-                    "cef", 500), SSLContext.getDefault(), new SimpleMeterRegistry());
+            AuditStreamer streamer = streamer(syslog(rsyslog.port(), rsyslog.ca().ca(), "cef", 500),
+                    new SimpleMeterRegistry());
             List<UUID> written = write(2);
             chain();
             streamer.run(streamer.sinks().getFirst());
             List<String[]> messages = awaitRaw(rsyslog, 2);
             assertThat(messages.getFirst()[3]).startsWith("CEF:0|svc|backplane|1|k8s.scale|write k8s.scale ok|3|")
                     .contains("externalId=" + written.getFirst(), "suser=alice", "dhost=prod-cluster",
-                            "cs3Label=tenant_id cs3=" + tenantA, "cn1Label=chain_pos cn1=" + position(written.getFirst()),
+                            "cs3Label=tenant_id cs3=" + tenantA,
+                            "cn1Label=chain_pos cn1=" + position(written.getFirst()),
                             "svcRedelivered=false", "msg={\"note\":\"a\\=b\"}");
         }
     }
@@ -151,17 +151,16 @@ class AuditStreamIT {
     @Test
     void aReceiverWhoseCertificateTheCaDidNotSignOrThatNamesAnotherHostIsNeverSentAnything() throws Exception {
         Path otherCa = TempDirs.create("svc-other-ca");
-        try (Rsyslog rsyslog = Rsyslog.start("dns:localhost"); Rsyslog elsewhere = Rsyslog.start("dns:elsewhere.test")) {
+        try (Rsyslog rsyslog = Rsyslog.start("dns:localhost");
+             Rsyslog elsewhere = Rsyslog.start("dns:elsewhere.test")) {
             TestCa stranger = TestCa.create(otherCa, "someone-else", "dns:localhost");
             write(3);
             chain();
             SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-            AuditStreamer wrongCa = new AuditStreamer(DB.jdbc(), syslog("localhost:" + rsyslog.port(), stranger.ca(),
-                    "json", 500), SSLContext.getDefault(), metrics);
+            AuditStreamer wrongCa = streamer(syslog(rsyslog.port(), stranger.ca(), "json", 500), metrics);
             assertThat(wrongCa.run(wrongCa.sinks().getFirst())).isZero();
             SimpleMeterRegistry metrics2 = new SimpleMeterRegistry();
-            AuditStreamer wrongName = new AuditStreamer(DB.jdbc(), syslog("localhost:" + elsewhere.port(),
-                    elsewhere.ca().ca(), "json", 500), SSLContext.getDefault(), metrics2);
+            AuditStreamer wrongName = streamer(syslog(elsewhere.port(), elsewhere.ca().ca(), "json", 500), metrics2);
             assertThat(wrongName.run(wrongName.sinks().getFirst())).isZero();
             Thread.sleep(1500); // what rsyslogd received, it has written by now
             assertThat(rsyslog.messages()).as("nothing reached the receiver the CA did not sign").isEmpty();
@@ -179,7 +178,7 @@ class AuditStreamIT {
         LogCapture logs = LogCapture.onRootLogger();
         try (HttpReceiver receiver = new HttpReceiver()) {
             SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-            AuditStreamer streamer = new AuditStreamer(DB.jdbc(), http(receiver.url(), 25), SSLContext.getDefault(), metrics);
+            AuditStreamer streamer = streamer(http(receiver.url(), 25), metrics);
             AuditSink sink = streamer.sinks().getFirst();
             List<UUID> written = write(50);
             chain();
@@ -206,7 +205,8 @@ class AuditStreamIT {
             List<JsonNode> all = receiver.rows();
             assertInChainOrder(all);
             assertThat(all.subList(0, 50)).allMatch(r -> !r.path("redelivered").asBoolean());
-            assertThat(all.subList(50, 75)).as("the batch answered 500").allMatch(r -> !r.path("redelivered").asBoolean());
+            assertThat(all.subList(50, 75)).as("the batch answered 500")
+                    .allMatch(r -> !r.path("redelivered").asBoolean());
             assertThat(all).as("50 rows, 25 answered 500, 25 refused, then 50").hasSize(125);
             assertThat(all.subList(75, 100)).as("sent again: marked").allMatch(r -> r.path("redelivered").asBoolean());
             assertThat(all.subList(100, 125)).as("sent once").allMatch(r -> !r.path("redelivered").asBoolean());
@@ -221,8 +221,13 @@ class AuditStreamIT {
         }
     }
 
-    private static AuditStreamer.Settings syslog(String address, Path ca, String format, int batch) {
-        return new AuditStreamer.Settings(Optional.of(address), Optional.of(ca), format, Optional.empty(),
+    private static AuditStreamer streamer(AuditStreamer.Settings settings, MeterRegistry metrics) throws Exception {
+        return new AuditStreamer(DB.jdbc(), settings, SSLContext.getDefault(), metrics);
+    }
+
+    /** A syslog sink on localhost's {@code port}, trusting {@code ca}. */
+    private static AuditStreamer.Settings syslog(int port, Path ca, String format, int batch) {
+        return new AuditStreamer.Settings(Optional.of("localhost:" + port), Optional.of(ca), format, Optional.empty(),
                 Optional.empty(), batch, "kernel-1.test", Duration.ofSeconds(5));
     }
 
@@ -245,15 +250,17 @@ class AuditStreamIT {
 
     /** What the chainer does: unlinked rows get links with the next positions, in the order they were written. */
     private static void chain() {
-        DB.jdbc().update("WITH base AS (SELECT coalesce(max(pos), 0) AS b FROM audit_links), o AS (SELECT id, occurred_at, "
-                + "tenant_id, row_number() OVER (ORDER BY occurred_at, id) AS n FROM audit_rows r WHERE NOT EXISTS "
-                + "(SELECT 1 FROM audit_links l WHERE l.audit_id = r.id)) INSERT INTO audit_links (audit_id, occurred_at, "
-                + "tenant_id, seq, hash, pos) SELECT id, occurred_at, tenant_id, base.b + o.n, decode('00', 'hex'), "
-                + "base.b + o.n FROM base, o");
+        DB.jdbc().update("""
+                WITH base AS (SELECT coalesce(max(pos), 0) AS b FROM audit_links),
+                     o AS (SELECT id, occurred_at, tenant_id, row_number() OVER (ORDER BY occurred_at, id) AS n
+                           FROM audit_rows r WHERE NOT EXISTS (SELECT 1 FROM audit_links l WHERE l.audit_id = r.id))
+                INSERT INTO audit_links (audit_id, occurred_at, tenant_id, seq, hash, pos)
+                SELECT id, occurred_at, tenant_id, base.b + o.n, decode('00', 'hex'), base.b + o.n FROM base, o""");
     }
 
     private static long position(UUID id) {
-        return DB.jdbc().queryOne("SELECT pos FROM audit_links WHERE audit_id = ?", rs -> rs.getLong(1), id).orElseThrow();
+        return DB.jdbc().queryOne("SELECT pos FROM audit_links WHERE audit_id = ?", rs -> rs.getLong(1), id)
+                .orElseThrow();
     }
 
     private static double gauge(SimpleMeterRegistry metrics, String name) {
