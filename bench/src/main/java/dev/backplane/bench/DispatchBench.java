@@ -111,6 +111,12 @@ public final class DispatchBench {
                 // the floor of any authenticated call: JWT check, routing, a small JSON answer, no dispatch
                 HttpRequest floor = HttpRequest.newBuilder(URI.create(k.url() + "/api/v1/whoami"))
                         .header("Authorization", "Bearer " + op).build();
+                // the floor of the outcome write: the same unflushed commit on the same pool, on a table of its own
+                dev.backplane.kernel.persistence.Jdbc db = new dev.backplane.kernel.persistence.Jdbc(
+                        k.kernel().database().dataSource());
+                db.update("CREATE TABLE bench_floor (id int PRIMARY KEY, n bigint NOT NULL)");
+                db.update("INSERT INTO bench_floor SELECT g, 0 FROM generate_series(0, 63) g");
+                updates(db, 50, warmup, false);
                 run(http, direct, 50, warmup); // warm-up
                 if (viaNginx != null) {
                     run(http, viaNginx, 50, warmup);
@@ -126,11 +132,13 @@ public final class DispatchBench {
                     jfr.start();
                     for (int rate : new int[] {50, 200}) {
                         int n = rate * seconds;
-                        // interleaved, a second of each in turn: direct, nginx, the floor, the backplane, so all of
+                        // interleaved, a second of each in turn: direct, nginx, the two floors, the backplane, so all of
                         // them meet the same background load (the machine's two cores are shared)
                         java.util.List<long[]> ds = new java.util.ArrayList<>();
                         java.util.List<long[]> gs = new java.util.ArrayList<>();
                         java.util.List<long[]> fs = new java.util.ArrayList<>();
+                        java.util.List<long[]> us = new java.util.ArrayList<>();
+                        java.util.List<long[]> ws = new java.util.ArrayList<>();
                         java.util.List<long[]> bs = new java.util.ArrayList<>();
                         Map<String, double[]> before = Map.of();
                         Map<String, double[]> after = new java.util.TreeMap<>(); // the backplane seconds' stage times
@@ -142,6 +150,8 @@ public final class DispatchBench {
                                 gs.add(run(http, viaNginx, rate, rate));
                             }
                             fs.add(run(http, floor, rate, rate));
+                            us.add(updates(db, rate, rate, false));
+                            ws.add(updates(db, rate, rate, true));
                             Map<String, double[]> s0 = stages(k);
                             bs.add(run(http, viaBackplane, rate, rate));
                             accumulate(after, s0, stages(k));
@@ -152,6 +162,8 @@ public final class DispatchBench {
                         long[] d = merged(ds);
                         long[] g = viaNginx == null ? null : merged(gs);
                         long[] f = merged(fs);
+                        long[] u = merged(us);
+                        long[] w = merged(ws);
                         long[] b = merged(bs);
                         System.out.printf("rate %d/s, %d calls each, interleaved by the second: direct p50 %.2f ms p99 %.2f ms%s | backplane p50 %.2f ms "
                                         + "p99 %.2f ms%n", rate, n, pct(d, 50), pct(d, 99),
@@ -165,9 +177,24 @@ public final class DispatchBench {
                         System.out.println("  " + target5);
                         summary.add("  " + target5);
                         System.out.printf("  database commits per call: %.2f (the audit intent and outcome, the activity "
-                                + "feed's batches, and whatever else ran meanwhile: the interleaved floor calls, the background)%n", committed / (double) b.length);
+                                + "feed's batches, and whatever else ran meanwhile: the interleaved floors (one commit per UPDATE), the background)%n", committed / (double) b.length);
                         System.out.printf("  the floor of an authenticated call (GET /api/v1/whoami, no dispatch): p50 %.2f ms "
                                 + "p99 %.2f ms%n", pct(f, 50), pct(f, 99));
+                        // what any gateway that records each call's intent (flushed) before it calls and its outcome
+                        // before it answers must pay at least: the authenticated hop (the whoami floor over the direct
+                        // call) and two database round trips, one of them flushed
+                        double hop = pct(f, 50) - pct(d, 50);
+                        System.out.printf("  database floors (a one-row UPDATE on the kernel's pool, nothing of ours): "
+                                        + "unflushed as the outcome p50 %.2f ms p99 %.2f ms, flushed as the intent p50 %.2f ms "
+                                        + "p99 %.2f ms; the authenticated hop over the direct call p50 %+.2f ms%n",
+                                pct(u, 50), pct(u, 99), pct(w, 50), pct(w, 99), hop);
+                        String floors = rate == 50
+                                ? String.format("hop + unflushed %.2f ms at p50 (target 5 allows 1 ms for all but the intent "
+                                        + "write)", hop + pct(u, 50))
+                                : String.format("hop + unflushed + flushed %.2f ms at p50 (target 5 allows 1 ms in all)",
+                                        hop + pct(u, 50) + pct(w, 50));
+                        System.out.println("  the floor of a gateway that records intent and outcome: " + floors);
+                        summary.add("  " + rate + "/s floor: " + floors);
                     }
                     jfr.stop();
                     Path file = work.resolve("bench.jfr");
@@ -403,6 +430,23 @@ public final class DispatchBench {
             FAILURES.addAndGet((int) run.failed());
             System.out.println("  " + run.failed() + " request(s) failed");
         }
+        return run.ok();
+    }
+
+    /**
+     * Open-loop one-row updates, each its own transaction: flushed before it returns (as the audit intent's commit)
+     * or not (as the outcome's); their latencies (ns), sorted.
+     */
+    private static long[] updates(dev.backplane.kernel.persistence.Jdbc db, int rate, int n, boolean flushed)
+            throws InterruptedException {
+        String sql = "UPDATE bench_floor SET n = n + 1" + (flushed ? ""
+                : " FROM " + dev.backplane.kernel.persistence.Jdbc.UNFLUSHED_COMMIT) + " WHERE id = ?";
+        OpenLoop.Run run = OpenLoop.run(rate, n, i -> db.update(sql, i % 64) == 1, e -> {
+            if (PRINTED.getAndIncrement() < 3) {
+                System.out.println("  failure: " + e);
+            }
+        });
+        FAILURES.addAndGet((int) run.failed());
         return run.ok();
     }
 

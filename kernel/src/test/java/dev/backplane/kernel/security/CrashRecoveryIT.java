@@ -10,6 +10,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.ChildKernels;
 import dev.backplane.kernel.testing.ExternalPostgres;
+import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
 import dev.backplane.kernel.testing.TestPlugins;
@@ -26,7 +27,6 @@ import java.nio.file.Path;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -417,7 +417,7 @@ class CrashRecoveryIT {
     private HttpServer target() throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-        String auth = "Basic " + Base64.getEncoder().encodeToString(("svc:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+        String auth = LoopbackHttp.basic("svc", PASSWORD);
         server.createContext("/", x -> {
             String request = x.getRequestMethod() + " " + x.getRequestURI().getPath();
             boolean ok = auth.equals(x.getRequestHeaders().getFirst("Authorization"));

@@ -10,6 +10,7 @@ import dev.backplane.kernel.catalog.SpecIngestIT;
 import dev.backplane.kernel.http.ApiRoutes;
 import dev.backplane.kernel.persistence.Jdbc;
 import dev.backplane.kernel.testing.Fixtures;
+import dev.backplane.kernel.testing.LoopbackHttp;
 import dev.backplane.kernel.testing.ScriptedModel;
 import dev.backplane.kernel.testing.TempDirs;
 import dev.backplane.kernel.testing.TestIssuer;
@@ -30,7 +31,6 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -155,7 +155,7 @@ class TenantMatrixIT {
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         kbRoot = Files.createDirectories(work.resolve("kb-import"));
         target = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        String auth = "Basic " + Base64.getEncoder().encodeToString(("svc:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+        String auth = LoopbackHttp.basic("svc", PASSWORD);
         target.createContext("/", x -> {
             TARGET_HITS.add(x.getRequestMethod() + " " + x.getRequestURI() + " " + x.getRequestHeaders().getFirst("Authorization"));
             boolean ok = auth.equals(x.getRequestHeaders().getFirst("Authorization"));
@@ -700,7 +700,7 @@ class TenantMatrixIT {
 
         Map<String, String> after = stableSnapshot();
         compareSnapshots(before, after);
-        String aAuth = "Basic " + Base64.getEncoder().encodeToString(("svc:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+        String aAuth = LoopbackHttp.basic("svc", PASSWORD);
         for (String hit : TARGET_HITS.subList(targetHitsBefore, TARGET_HITS.size())) {
             if (hit.endsWith(aAuth)) {
                 findings.add("A's TARGET CALLED WITH A's CREDENTIAL during B's pass: " + hit);
