@@ -129,12 +129,12 @@ class KbArguAnaIT {
                             .allSatisfy(v -> assertThat(v).isGreaterThan(0.3));
                 } else {
                     assertThat(hybrid).isGreaterThan(lexical).isGreaterThan(dense).isGreaterThan(grep);
-                    // floors a few hundredths under the measured figures (every 4th query: lexical 0.4199, dense 0.4834,
-                    // hybrid 0.5227; all: 0.4184, 0.4954, 0.5365), so a uniform regression that keeps the order still
+                    // floors a few hundredths under the measured figures (every 4th query: lexical 0.4888, dense 0.4834,
+                    // hybrid 0.5304; all: 0.4893, 0.4954, 0.5478), so a uniform regression that keeps the order still
                     // fails, and a margin over the best leg (test-honesty F9)
-                    assertThat(lexical).as("lexical nDCG@10").isGreaterThanOrEqualTo(0.40);
+                    assertThat(lexical).as("lexical nDCG@10").isGreaterThanOrEqualTo(0.46);
                     assertThat(dense).as("dense nDCG@10").isGreaterThanOrEqualTo(0.46);
-                    assertThat(hybrid).as("hybrid nDCG@10").isGreaterThanOrEqualTo(0.50);
+                    assertThat(hybrid).as("hybrid nDCG@10").isGreaterThanOrEqualTo(0.51);
                     assertThat(hybrid - Math.max(lexical, dense)).as("hybrid's margin over the best leg")
                             .isGreaterThanOrEqualTo(0.01);
                     if (step == 1) { // issue 25: on the full set, hybrid beats the best single leg by a clear margin

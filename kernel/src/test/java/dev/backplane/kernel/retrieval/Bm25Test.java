@@ -44,8 +44,10 @@ class Bm25Test {
             assertThat(h.score()).isCloseTo(expected, within(1e-6));
         });
         assertThat(Bm25.idf(3, 1)).isCloseTo((float) Math.log(1 + 2.5 / 1.5), within(1e-6f));
-        assertThat(Bm25.term(1, 2, 2, 2)).as("tf 2 at average length: 2 * 1.9 / 2.9")
-                .isCloseTo(2 * 1.9f / 2.9f, within(1e-6f));
+        assertThat(Bm25.term(1, 2, 2, 2)).as("tf 2 at average length: 2 * 2.2 / 3.2")
+                .isCloseTo(2 * 2.2f / 3.2f, within(1e-6f));
+        assertThat(Bm25.term(1, 1, 4, 2)).as("tf 1 at twice the average length: 2.2 / (1 + 1.2 * 1.75)")
+                .isCloseTo(2.2f / (1 + 1.2f * 1.75f), within(1e-6f));
     }
 
     @Test
@@ -77,8 +79,9 @@ class Bm25Test {
         String tsv = "'cat':1,2 'dog':3";
         UUID ghost = UUID.randomUUID();
         // the same statistics both ways: four documents, two of them with tsv; A read in one, patched in the other
-        LexicalSlice read = slice(ghost, tsv, B, "'cat':1", C, "'dog':1", A, tsv);
-        LexicalSlice patched = slice(ghost, tsv, B, "'cat':1", C, "'dog':1")
+        // B as long as A with one "cat" to A's two, so A ranks first whatever the length normalisation
+        LexicalSlice read = slice(ghost, tsv, B, "'cat':1 'x':2 'y':3", C, "'dog':1", A, tsv);
+        LexicalSlice patched = slice(ghost, tsv, B, "'cat':1 'x':2 'y':3", C, "'dog':1")
                 .with(Set.of(ghost), Map.of(A, LexicalSlice.Doc.parse(A, tsv)));
         List<Scored> fresh = rank(List.of(read), Map.of("cat", 1), Candidates.except(Set.of(ghost)));
         List<Scored> viaPatch = rank(List.of(patched), Map.of("cat", 1), Candidates.all());
