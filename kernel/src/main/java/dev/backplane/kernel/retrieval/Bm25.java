@@ -18,8 +18,8 @@ final class Bm25 {
     /**
      * BM25 parameters: the defaults of Lucene, Elasticsearch and Terrier. Anserini's 0.9 / 0.4 (tuned on MS MARCO's
      * short passages) normalised length too weakly for entries of mixed length: on ArguAna it gave 0.418 against
-     * 0.495 with these. These are the textbook values, not the best ArguAna found ({@code docs/guide/memory-and-kb.md},
-     * "Retrieval quality").
+     * 0.489 with these. These are the textbook values, not the best ArguAna found ({@code bench/results/arguana.md},
+     * 2026-12-02).
      */
     static final float K1 = 1.2f;
     static final float B = 0.75f;
